@@ -1,0 +1,357 @@
+/**
+ * The schema builders, exported together as `t`:
+ *
+ *   const User = t.object('User', { id: t.int64(), name: t.string(), tags: t.array(t.string()) });
+ *   type User = Infer<typeof User>;
+ *
+ * Each builder checks its arguments and returns a frozen plain node (see types.ts).
+ */
+import { WirekitError } from '../errors/index.js';
+import { assignFieldNumbers } from './field-numbers.js';
+import { checkFieldName, checkTypeName } from './names.js';
+import type {
+  ArraySchema,
+  BoolSchema,
+  BytesSchema,
+  DecimalSchema,
+  EnumSchema,
+  FieldDef,
+  FloatSchema,
+  Infer,
+  Int64Schema,
+  IntSchema,
+  JsonSchema,
+  LiteralSchema,
+  LiteralValue,
+  MapKeySchema,
+  MapSchema,
+  NamedSchema,
+  NullableSchema,
+  ObjectSchema,
+  OptionalSchema,
+  RefSchema,
+  Schema,
+  SchemaNode,
+  StringSchema,
+  TimePrecision,
+  TimestampSchema,
+  UnionSchema,
+  ValueTypeKey,
+} from './types.js';
+
+// The phantom value type exists only for the compiler, so every builder ends in this cast.
+function node<S extends Schema>(value: Omit<S, ValueTypeKey>): S {
+  return Object.freeze(value) as unknown as S;
+}
+
+function invalid(message: string): never {
+  throw new WirekitError('WK_SCHEMA_INVALID', message);
+}
+
+function checkLength(what: string, value: number | undefined): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < 0)) {
+    invalid(`${what} must be a non-negative integer, got ${value}.`);
+  }
+}
+
+function compact<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
+  return value;
+}
+
+export const bool = (): BoolSchema => node<BoolSchema>({ kind: 'bool' });
+export const int8 = (): IntSchema<'int8'> => node<IntSchema<'int8'>>({ kind: 'int8' });
+export const int16 = (): IntSchema<'int16'> => node<IntSchema<'int16'>>({ kind: 'int16' });
+export const int32 = (): IntSchema<'int32'> => node<IntSchema<'int32'>>({ kind: 'int32' });
+export const uint8 = (): IntSchema<'uint8'> => node<IntSchema<'uint8'>>({ kind: 'uint8' });
+export const uint16 = (): IntSchema<'uint16'> => node<IntSchema<'uint16'>>({ kind: 'uint16' });
+export const uint32 = (): IntSchema<'uint32'> => node<IntSchema<'uint32'>>({ kind: 'uint32' });
+export const float32 = (): FloatSchema<'float32'> => node<FloatSchema<'float32'>>({ kind: 'float32' });
+export const float64 = (): FloatSchema<'float64'> => node<FloatSchema<'float64'>>({ kind: 'float64' });
+
+export interface Int64Options<As extends 'bigint' | 'number'> {
+  /** 'bigint' (the default) is exact; 'number' is handier where values stay within 2^53. */
+  readonly as: As;
+}
+
+export function int64(): Int64Schema<'int64', bigint>;
+export function int64<As extends 'bigint' | 'number'>(
+  options: Int64Options<As>,
+): Int64Schema<'int64', As extends 'number' ? number : bigint>;
+export function int64(options?: Int64Options<'bigint' | 'number'>): Int64Schema<'int64'> {
+  return largeInt('int64', options?.as ?? 'bigint');
+}
+
+export function uint64(): Int64Schema<'uint64', bigint>;
+export function uint64<As extends 'bigint' | 'number'>(
+  options: Int64Options<As>,
+): Int64Schema<'uint64', As extends 'number' ? number : bigint>;
+export function uint64(options?: Int64Options<'bigint' | 'number'>): Int64Schema<'uint64'> {
+  return largeInt('uint64', options?.as ?? 'bigint');
+}
+
+function largeInt<K extends 'int64' | 'uint64'>(kind: K, as: 'bigint' | 'number'): Int64Schema<K> {
+  if (as !== 'bigint' && as !== 'number') invalid(`${kind}: 'as' must be 'bigint' or 'number'.`);
+  return node<Int64Schema<K>>({ kind, as });
+}
+
+export interface DecimalOptions {
+  readonly precision?: number;
+  readonly scale?: number;
+}
+
+export function decimal(options: DecimalOptions = {}): DecimalSchema {
+  const { precision, scale } = options;
+  if (precision !== undefined && (!Number.isInteger(precision) || precision < 1)) {
+    invalid(`decimal: precision must be a positive integer, got ${precision}.`);
+  }
+  if (scale !== undefined && (!Number.isInteger(scale) || scale < 0 || (precision !== undefined && scale > precision))) {
+    invalid(`decimal: scale must be an integer from 0 to the precision, got ${scale}.`);
+  }
+  return node<DecimalSchema>(compact({ kind: 'decimal', precision, scale }));
+}
+
+export interface StringOptions {
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly pattern?: string;
+}
+
+export function string(options: StringOptions = {}): StringSchema {
+  const { minLength, maxLength, pattern } = options;
+  checkLength('string: minLength', minLength);
+  checkLength('string: maxLength', maxLength);
+  if (pattern !== undefined) {
+    try {
+      new RegExp(pattern, 'u');
+    } catch (cause) {
+      throw new WirekitError('WK_SCHEMA_INVALID', `string: pattern ${JSON.stringify(pattern)} is not valid.`, {
+        cause,
+      });
+    }
+  }
+  return node<StringSchema>(compact({ kind: 'string', minLength, maxLength, pattern }));
+}
+
+export function bytes(options: { readonly maxLength?: number } = {}): BytesSchema {
+  checkLength('bytes: maxLength', options.maxLength);
+  return node<BytesSchema>(compact({ kind: 'bytes', maxLength: options.maxLength }));
+}
+
+const precisions: readonly TimePrecision[] = ['s', 'ms', 'us', 'ns'];
+
+export function timestamp(options: { readonly precision?: TimePrecision } = {}): TimestampSchema {
+  const precision = options.precision ?? 'ms';
+  if (!precisions.includes(precision)) invalid(`timestamp: precision must be one of ${precisions.join(', ')}.`);
+  return node<TimestampSchema>({ kind: 'timestamp', precision });
+}
+
+export interface NamedOptions {
+  readonly namespace?: string;
+  readonly doc?: string;
+  readonly aliases?: readonly string[];
+}
+
+function namedInfo(name: string, options: NamedOptions) {
+  checkTypeName(name);
+  if (options.namespace !== undefined) {
+    for (const part of options.namespace.split('.')) checkTypeName(part, 'namespace part');
+  }
+  for (const alias of options.aliases ?? []) checkTypeName(alias, 'alias');
+  return compact({
+    name,
+    namespace: options.namespace,
+    doc: options.doc,
+    aliases: options.aliases === undefined ? undefined : Object.freeze([...options.aliases]),
+  });
+}
+
+export function enumeration<const M extends string>(
+  name: string,
+  members: readonly M[],
+  options: NamedOptions = {},
+): EnumSchema<M> {
+  if (members.length === 0) invalid(`enum ${name}: needs at least one member.`);
+  if (new Set(members).size !== members.length) invalid(`enum ${name}: members must be distinct.`);
+  for (const member of members) {
+    if (typeof member !== 'string' || member === '') invalid(`enum ${name}: members must be non-empty strings.`);
+  }
+  return node<EnumSchema<M>>({ kind: 'enum', ...namedInfo(name, options), members: Object.freeze([...members]) });
+}
+
+export function literal<const V extends LiteralValue>(value: V): LiteralSchema<V> {
+  const ok = typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  if (!ok) invalid(`literal: value must be a string, boolean or finite number, got ${String(value)}.`);
+  return node<LiteralSchema<V>>({ kind: 'literal', value });
+}
+
+/** Field-level metadata, given through `t.field(schema, meta)`. */
+export interface FieldMeta<T = unknown> {
+  /** Pin the field number (see field-numbers.ts for the numbering rule). */
+  readonly id?: number;
+  readonly doc?: string;
+  readonly default?: T;
+  readonly deprecated?: boolean;
+  readonly aliases?: readonly string[];
+}
+
+/** A schema wrapped with field metadata; only `t.object` unwraps it. */
+export class Field<S extends Schema = Schema> {
+  constructor(
+    readonly schema: S,
+    readonly meta: FieldMeta,
+  ) {}
+}
+
+export function field<S extends Schema>(schema: S, meta: FieldMeta<Infer<S>>): Field<S> {
+  return new Field(schema, meta);
+}
+
+export type FieldInput = Schema | Field;
+
+type SchemaOf<F> = F extends Field<infer S> ? S : F;
+type OptionalKeys<F> = { [K in keyof F]: SchemaOf<F[K]> extends OptionalSchema ? K : never }[keyof F];
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The value type of an object with these fields: optional fields become optional keys. */
+export type InferFields<F> = Simplify<
+  { -readonly [K in Exclude<keyof F, OptionalKeys<F>>]: Infer<SchemaOf<F[K]>> } & {
+    -readonly [K in OptionalKeys<F>]?: Exclude<Infer<SchemaOf<F[K]>>, undefined>;
+  }
+>;
+
+export interface ObjectOptions extends NamedOptions {
+  /** Numbers of removed fields: never reused, and skipped by automatic numbering. */
+  readonly reserved?: readonly number[];
+}
+
+export function object<const F extends Record<string, FieldInput>>(
+  name: string,
+  fields: F,
+  options: ObjectOptions = {},
+): ObjectSchema<InferFields<F>> {
+  const info = namedInfo(name, options);
+  const entries = Object.entries(fields).map(([fieldName, input]) => {
+    checkFieldName(name, fieldName);
+    const { schema, meta } = input instanceof Field ? input : { schema: input, meta: {} as FieldMeta };
+    checkSchemaValue(`${name}.${fieldName}`, schema);
+    for (const alias of meta.aliases ?? []) checkFieldName(name, alias);
+    return { fieldName, schema, meta };
+  });
+  const ids = assignFieldNumbers(
+    name,
+    entries.map((entry) => ({ name: entry.fieldName, id: entry.meta.id })),
+    options.reserved,
+  );
+  const defs = entries.map(({ fieldName, schema, meta }, index): FieldDef =>
+    Object.freeze(
+      compact({
+        name: fieldName,
+        id: ids[index] as number,
+        schema,
+        doc: meta.doc,
+        default: meta.default,
+        deprecated: meta.deprecated === true ? true : undefined,
+        aliases: meta.aliases === undefined ? undefined : Object.freeze([...meta.aliases]),
+      }),
+    ),
+  );
+  const reserved = options.reserved === undefined ? undefined : Object.freeze([...options.reserved]);
+  return node<ObjectSchema<InferFields<F>>>(
+    compact({ kind: 'object' as const, ...info, fields: Object.freeze(defs), reserved }),
+  );
+}
+
+export function array<S extends Schema>(
+  items: S,
+  options: { readonly minItems?: number; readonly maxItems?: number } = {},
+): ArraySchema<Infer<S>> {
+  checkSchemaValue('array items', items);
+  checkLength('array: minItems', options.minItems);
+  checkLength('array: maxItems', options.maxItems);
+  return node<ArraySchema<Infer<S>>>(
+    compact({ kind: 'array' as const, items, minItems: options.minItems, maxItems: options.maxItems }),
+  );
+}
+
+type MapValue<K extends MapKeySchema, V> = K extends StringSchema ? Record<string, V> : Map<Infer<K>, V>;
+
+export function map<K extends MapKeySchema, V extends Schema>(keys: K, values: V): MapSchema<MapValue<K, Infer<V>>> {
+  const keyKinds = ['string', 'int8', 'int16', 'int32', 'uint8', 'uint16', 'uint32', 'int64', 'uint64'];
+  if (!keyKinds.includes(keys.kind)) invalid(`map: keys must be a string or an integer kind, got ${keys.kind}.`);
+  checkSchemaValue('map values', values);
+  return node<MapSchema<MapValue<K, Infer<V>>>>({ kind: 'map', keys, values });
+}
+
+export function optional<S extends Schema>(inner: S): OptionalSchema<Infer<S>> {
+  if (inner.kind === 'optional') invalid('optional: the schema is optional already.');
+  return node<OptionalSchema<Infer<S>>>({ kind: 'optional', inner });
+}
+
+export function nullable<S extends Schema>(inner: S): NullableSchema<Infer<S>> {
+  if (inner.kind === 'optional' || inner.kind === 'nullable') {
+    invalid(`nullable: cannot wrap a schema that is ${inner.kind} already; use t.optional(t.nullable(x)).`);
+  }
+  return node<NullableSchema<Infer<S>>>({ kind: 'nullable', inner });
+}
+
+export function union<const V extends readonly ObjectSchema[]>(
+  name: string,
+  tag: string,
+  variants: V,
+  options: NamedOptions = {},
+): UnionSchema<Infer<V[number]>> {
+  const info = namedInfo(name, options);
+  if (variants.length === 0) invalid(`union ${name}: needs at least one variant.`);
+  const seen = new Set<LiteralValue>();
+  for (const variant of variants) {
+    if (variant?.kind !== 'object') invalid(`union ${name}: every variant must be a t.object.`);
+    const tagField = variant.fields.find((f) => f.name === tag);
+    if (tagField?.schema.kind !== 'literal' || typeof tagField.schema.value !== 'string') {
+      invalid(`union ${name}: variant ${variant.name} needs a field '${tag}' of a string t.literal.`);
+    }
+    if (seen.has(tagField.schema.value)) {
+      invalid(`union ${name}: two variants have ${tag} = ${JSON.stringify(tagField.schema.value)}.`);
+    }
+    seen.add(tagField.schema.value);
+  }
+  return node<UnionSchema<Infer<V[number]>>>({ kind: 'union', ...info, tag, variants: Object.freeze([...variants]) });
+}
+
+/**
+ * A reference resolved on first use, so that a type can contain itself. Annotate the target, as
+ * TypeScript cannot infer a type from its own definition:
+ *
+ *   interface Tree { label: string; children: Tree[] }
+ *   const Tree: ObjectSchema<Tree> = t.object('Tree', { label: t.string(), children: t.array(t.lazy(() => Tree)) });
+ */
+export function lazy<T>(get: () => SchemaNode<T>): RefSchema<T> {
+  let target: NamedSchema | undefined;
+  const resolve = (): NamedSchema => {
+    if (target === undefined) {
+      const value = get() as NamedSchema | undefined;
+      if (value?.kind !== 'object' && value?.kind !== 'enum' && value?.kind !== 'union') {
+        throw new WirekitError('WK_SCHEMA_UNRESOLVED_REF', 't.lazy must return a named type (object, enum or union).');
+      }
+      target = value;
+    }
+    return target;
+  };
+  return Object.freeze({
+    kind: 'ref',
+    resolve,
+    get name(): string {
+      return resolve().name;
+    },
+  }) as unknown as RefSchema<T>;
+}
+
+export const json = (): JsonSchema => node<JsonSchema>({ kind: 'json' });
+
+function checkSchemaValue(where: string, schema: unknown): void {
+  if (typeof schema !== 'object' || schema === null || typeof (schema as { kind?: unknown }).kind !== 'string') {
+    invalid(`${where}: expected a schema (built with t.*), got ${schema === null ? 'null' : typeof schema}.`);
+  }
+}
+
+export { enumeration as enum };

@@ -1,0 +1,31 @@
+import { WirekitError } from '../errors/index.js';
+
+/**
+ * Type names must be identifiers in every target language at once (proto, Avro, FlatBuffers, C-like
+ * code generators), so wirekit accepts only the common subset.
+ */
+const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export function isIdentifier(name: string): boolean {
+  return identifier.test(name);
+}
+
+export function checkTypeName(name: string, what = 'type name'): void {
+  if (typeof name !== 'string' || !identifier.test(name)) {
+    throw new WirekitError(
+      'WK_SCHEMA_INVALID',
+      `${what} ${JSON.stringify(name)} must start with a letter or '_' and hold only letters, digits and '_'.`,
+    );
+  }
+}
+
+/**
+ * Field names are free-form (JSON keys can be anything), except `__proto__`: assigning it to a plain
+ * object changes the object's prototype instead of setting a key, so no decoder could honour it.
+ * Formats that need identifiers (proto, FlatBuffers) refuse other names at export.
+ */
+export function checkFieldName(objectName: string, name: string): void {
+  if (name === '' || name === '__proto__') {
+    throw new WirekitError('WK_SCHEMA_INVALID', `${objectName}: ${JSON.stringify(name)} cannot be a field name.`);
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The schema's data model. A schema is a tree of plain, frozen nodes, each with a `kind`; the static
+ * type of the values it describes rides along as a phantom type parameter that exists only for the
+ * compiler. Keeping nodes as plain data (no methods) is what lets every format, the JSON form and
+ * other languages read one schema the same way.
+ */
+
+/** Carries a schema's value type for `Infer`. Declared, never set: it costs nothing at runtime. */
+declare const valueType: unique symbol;
+export type ValueTypeKey = typeof valueType;
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface SchemaNode<T = unknown> {
+  readonly kind: Kind;
+  readonly [valueType]: T;
+}
+
+/** The type of the values a schema describes. */
+export type Infer<S> = S extends { readonly [valueType]: infer T } ? T : never;
+
+export type SmallIntKind = 'int8' | 'int16' | 'int32' | 'uint8' | 'uint16' | 'uint32';
+export type LargeIntKind = 'int64' | 'uint64';
+export type FloatKind = 'float32' | 'float64';
+export type NamedKind = 'object' | 'enum' | 'union';
+
+export type Kind =
+  | 'bool'
+  | SmallIntKind
+  | LargeIntKind
+  | FloatKind
+  | 'decimal'
+  | 'string'
+  | 'bytes'
+  | 'timestamp'
+  | 'enum'
+  | 'literal'
+  | 'object'
+  | 'array'
+  | 'map'
+  | 'optional'
+  | 'nullable'
+  | 'union'
+  | 'ref'
+  | 'json';
+
+export interface BoolSchema extends SchemaNode<boolean> {
+  readonly kind: 'bool';
+}
+
+export interface IntSchema<K extends SmallIntKind = SmallIntKind> extends SchemaNode<number> {
+  readonly kind: K;
+}
+
+/**
+ * 64-bit integers are `bigint` by default, because a JavaScript number holds only 53 bits. With
+ * `as: 'number'` they are numbers, and validation rejects values beyond Number.MAX_SAFE_INTEGER.
+ */
+export interface Int64Schema<K extends LargeIntKind = LargeIntKind, T extends bigint | number = bigint | number>
+  extends SchemaNode<T> {
+  readonly kind: K;
+  readonly as: T extends bigint ? 'bigint' : 'number';
+}
+
+export interface FloatSchema<K extends FloatKind = FloatKind> extends SchemaNode<number> {
+  readonly kind: K;
+}
+
+/**
+ * An exact decimal number, held as its canonical decimal string ("-12.50") so that no binary float
+ * ever rounds it. `precision` (total digits) and `scale` (digits after the point) are optional, but
+ * Avro and Arrow need both to store decimals natively.
+ */
+export interface DecimalSchema extends SchemaNode<string> {
+  readonly kind: 'decimal';
+  readonly precision?: number;
+  readonly scale?: number;
+}
+
+export interface StringSchema extends SchemaNode<string> {
+  readonly kind: 'string';
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  /** A regular expression source (no flags) every value must match. */
+  readonly pattern?: string;
+}
+
+export interface BytesSchema extends SchemaNode<Uint8Array> {
+  readonly kind: 'bytes';
+  readonly maxLength?: number;
+}
+
+/** s, ms, us or ns since the Unix epoch. A `Date` holds milliseconds, so us and ns carry zeros below. */
+export type TimePrecision = 's' | 'ms' | 'us' | 'ns';
+
+export interface TimestampSchema extends SchemaNode<Date> {
+  readonly kind: 'timestamp';
+  readonly precision: TimePrecision;
+}
+
+/** Metadata every named type may carry; formats with namespaces (Avro, proto packages) use it. */
+export interface NamedTypeInfo {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly doc?: string;
+  /** Former names, so that readers of old data (Avro) still resolve the type. */
+  readonly aliases?: readonly string[];
+}
+
+export interface EnumSchema<M extends string = string> extends SchemaNode<M>, NamedTypeInfo {
+  readonly kind: 'enum';
+  /** Wire numbers follow this order (first member = 0), so members are only ever appended. */
+  readonly members: readonly M[];
+}
+
+export type LiteralValue = string | number | boolean;
+
+/** A single allowed value. Binary formats do not store it: the schema already knows it. */
+export interface LiteralSchema<V extends LiteralValue = LiteralValue> extends SchemaNode<V> {
+  readonly kind: 'literal';
+  readonly value: V;
+}
+
+/** One field of an object, with the metadata that schema evolution needs. */
+export interface FieldDef {
+  readonly name: string;
+  /** The field number for tag-based formats (Protocol Buffers, the FlatBuffers slot order). */
+  readonly id: number;
+  readonly schema: Schema;
+  readonly doc?: string;
+  /** Used by readers whose data lacks the field (Avro resolution); values must still carry it. */
+  readonly default?: unknown;
+  readonly deprecated?: boolean;
+  /** Former names of this field, so readers of old data still find it. */
+  readonly aliases?: readonly string[];
+}
+
+export interface ObjectSchema<T = unknown> extends SchemaNode<T>, NamedTypeInfo {
+  readonly kind: 'object';
+  readonly fields: readonly FieldDef[];
+  /** Field numbers that once belonged to removed fields; never handed out again. */
+  readonly reserved?: readonly number[];
+}
+
+export interface ArraySchema<T = unknown> extends SchemaNode<T[]> {
+  readonly kind: 'array';
+  readonly items: Schema;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+}
+
+export type MapKeySchema = StringSchema | IntSchema | Int64Schema;
+
+/** String keys give a plain object (as in JSON); integer keys a `Map`, since objects stringify keys. */
+export interface MapSchema<T = unknown> extends SchemaNode<T> {
+  readonly kind: 'map';
+  readonly keys: MapKeySchema;
+  readonly values: Schema;
+}
+
+/** Only meaningful as an object field: the key may be absent. */
+export interface OptionalSchema<T = unknown> extends SchemaNode<T | undefined> {
+  readonly kind: 'optional';
+  readonly inner: Schema;
+}
+
+export interface NullableSchema<T = unknown> extends SchemaNode<T | null> {
+  readonly kind: 'nullable';
+  readonly inner: Schema;
+}
+
+/**
+ * A tagged union (one-of) of objects. Each variant has a literal field named `tag` whose value
+ * tells the variants apart, exactly as a TypeScript discriminated union does.
+ */
+export interface UnionSchema<T = unknown> extends SchemaNode<T>, NamedTypeInfo {
+  readonly kind: 'union';
+  readonly tag: string;
+  readonly variants: readonly ObjectSchema[];
+}
+
+/** A reference to a named type, resolved lazily so that a type can contain itself. */
+export interface RefSchema<T = unknown> extends SchemaNode<T> {
+  readonly kind: 'ref';
+  readonly name: string;
+  readonly resolve: () => NamedSchema;
+}
+
+/** Any JSON value. Schema-driven binary formats carry it as JSON text. */
+export interface JsonSchema extends SchemaNode<JsonValue> {
+  readonly kind: 'json';
+}
+
+export type NamedSchema = ObjectSchema | EnumSchema | UnionSchema;
+
+export type Schema =
+  | BoolSchema
+  | IntSchema
+  | Int64Schema
+  | FloatSchema
+  | DecimalSchema
+  | StringSchema
+  | BytesSchema
+  | TimestampSchema
+  | EnumSchema
+  | LiteralSchema
+  | ObjectSchema
+  | ArraySchema
+  | MapSchema
+  | OptionalSchema
+  | NullableSchema
+  | UnionSchema
+  | RefSchema
+  | JsonSchema;
