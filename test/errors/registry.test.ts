@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { errorCodes, isWirekitError, WirekitError } from '../../src/errors/index.js';
+
+const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+const documented = [...docs.matchAll(/^## (WK_[A-Z0-9_]+)\s*$/gm)].map((match) => match[1]);
+
+describe('error registry', () => {
+  test('docs/errors.md documents exactly the registered codes, in order', () => {
+    expect(documented).toEqual(Object.keys(errorCodes));
+  });
+
+  test('every documented code says how to fix it', () => {
+    const sections = docs.split(/^## /m).slice(1);
+    for (const section of sections) expect(section, section.split('\n')[0]).toMatch(/\*\*Fix:\*\*/);
+  });
+
+  test('errors carry code, path and offset', () => {
+    const error = new WirekitError('WK_VALIDATION_FAILED', 'bad', { path: ['a', 0], offset: 3 });
+    expect(error).toBeInstanceOf(Error);
+    expect(isWirekitError(error, 'WK_VALIDATION_FAILED')).toBe(true);
+    expect(isWirekitError(error, 'WK_SCHEMA_INVALID')).toBe(false);
+    expect([error.code, error.path, error.offset, error.name]).toEqual(['WK_VALIDATION_FAILED', ['a', 0], 3, 'WirekitError']);
+  });
+});
