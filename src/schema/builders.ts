@@ -105,7 +105,10 @@ export function decimal(options: DecimalOptions = {}): DecimalSchema {
   if (precision !== undefined && (!Number.isInteger(precision) || precision < 1)) {
     invalid(`decimal: precision must be a positive integer, got ${precision}.`);
   }
-  if (scale !== undefined && (!Number.isInteger(scale) || scale < 0 || (precision !== undefined && scale > precision))) {
+  if (
+    scale !== undefined &&
+    (!Number.isInteger(scale) || scale < 0 || (precision !== undefined && scale > precision))
+  ) {
     invalid(`decimal: scale must be an integer from 0 to the precision, got ${scale}.`);
   }
   return node<DecimalSchema>(compact({ kind: 'decimal', precision, scale }));
@@ -125,9 +128,13 @@ export function string(options: StringOptions = {}): StringSchema {
     try {
       new RegExp(pattern, 'u');
     } catch (cause) {
-      throw new WirekitError('WK_SCHEMA_INVALID', `string: pattern ${JSON.stringify(pattern)} is not valid.`, {
-        cause,
-      });
+      throw new WirekitError(
+        'WK_SCHEMA_INVALID',
+        `string: pattern ${JSON.stringify(pattern)} is not valid.`,
+        {
+          cause,
+        },
+      );
     }
   }
   return node<StringSchema>(compact({ kind: 'string', minLength, maxLength, pattern }));
@@ -142,7 +149,8 @@ const precisions: readonly TimePrecision[] = ['s', 'ms', 'us', 'ns'];
 
 export function timestamp(options: { readonly precision?: TimePrecision } = {}): TimestampSchema {
   const precision = options.precision ?? 'ms';
-  if (!precisions.includes(precision)) invalid(`timestamp: precision must be one of ${precisions.join(', ')}.`);
+  if (!precisions.includes(precision))
+    invalid(`timestamp: precision must be one of ${precisions.join(', ')}.`);
   return node<TimestampSchema>({ kind: 'timestamp', precision });
 }
 
@@ -174,13 +182,21 @@ export function enumeration<const M extends string>(
   if (members.length === 0) invalid(`enum ${name}: needs at least one member.`);
   if (new Set(members).size !== members.length) invalid(`enum ${name}: members must be distinct.`);
   for (const member of members) {
-    if (typeof member !== 'string' || member === '') invalid(`enum ${name}: members must be non-empty strings.`);
+    if (typeof member !== 'string' || member === '')
+      invalid(`enum ${name}: members must be non-empty strings.`);
   }
-  return node<EnumSchema<M>>({ kind: 'enum', ...namedInfo(name, options), members: Object.freeze([...members]) });
+  return node<EnumSchema<M>>({
+    kind: 'enum',
+    ...namedInfo(name, options),
+    members: Object.freeze([...members]),
+  });
 }
 
 export function literal<const V extends LiteralValue>(value: V): LiteralSchema<V> {
-  const ok = typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  const ok =
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value));
   if (!ok) invalid(`literal: value must be a string, boolean or finite number, got ${String(value)}.`);
   return node<LiteralSchema<V>>({ kind: 'literal', value });
 }
@@ -243,18 +259,19 @@ export function object<const F extends Record<string, FieldInput>>(
     entries.map((entry) => ({ name: entry.fieldName, id: entry.meta.id })),
     options.reserved,
   );
-  const defs = entries.map(({ fieldName, schema, meta }, index): FieldDef =>
-    Object.freeze(
-      compact({
-        name: fieldName,
-        id: ids[index] as number,
-        schema,
-        doc: meta.doc,
-        default: meta.default,
-        deprecated: meta.deprecated === true ? true : undefined,
-        aliases: meta.aliases === undefined ? undefined : Object.freeze([...meta.aliases]),
-      }),
-    ),
+  const defs = entries.map(
+    ({ fieldName, schema, meta }, index): FieldDef =>
+      Object.freeze(
+        compact({
+          name: fieldName,
+          id: ids[index] as number,
+          schema,
+          doc: meta.doc,
+          default: meta.default,
+          deprecated: meta.deprecated === true ? true : undefined,
+          aliases: meta.aliases === undefined ? undefined : Object.freeze([...meta.aliases]),
+        }),
+      ),
   );
   const reserved = options.reserved === undefined ? undefined : Object.freeze([...options.reserved]);
   return node<ObjectSchema<InferFields<F>>>(
@@ -276,9 +293,13 @@ export function array<S extends Schema>(
 
 type MapValue<K extends MapKeySchema, V> = K extends StringSchema ? Record<string, V> : Map<Infer<K>, V>;
 
-export function map<K extends MapKeySchema, V extends Schema>(keys: K, values: V): MapSchema<MapValue<K, Infer<V>>> {
+export function map<K extends MapKeySchema, V extends Schema>(
+  keys: K,
+  values: V,
+): MapSchema<MapValue<K, Infer<V>>> {
   const keyKinds = ['string', 'int8', 'int16', 'int32', 'uint8', 'uint16', 'uint32', 'int64', 'uint64'];
-  if (!keyKinds.includes(keys.kind)) invalid(`map: keys must be a string or an integer kind, got ${keys.kind}.`);
+  if (!keyKinds.includes(keys.kind))
+    invalid(`map: keys must be a string or an integer kind, got ${keys.kind}.`);
   checkSchemaValue('map values', values);
   return node<MapSchema<MapValue<K, Infer<V>>>>({ kind: 'map', keys, values });
 }
@@ -315,7 +336,12 @@ export function union<const V extends readonly ObjectSchema[]>(
     }
     seen.add(tagField.schema.value);
   }
-  return node<UnionSchema<Infer<V[number]>>>({ kind: 'union', ...info, tag, variants: Object.freeze([...variants]) });
+  return node<UnionSchema<Infer<V[number]>>>({
+    kind: 'union',
+    ...info,
+    tag,
+    variants: Object.freeze([...variants]),
+  });
 }
 
 /**
@@ -331,7 +357,10 @@ export function lazy<T>(get: () => SchemaNode<T>): RefSchema<T> {
     if (target === undefined) {
       const value = get() as NamedSchema | undefined;
       if (value?.kind !== 'object' && value?.kind !== 'enum' && value?.kind !== 'union') {
-        throw new WirekitError('WK_SCHEMA_UNRESOLVED_REF', 't.lazy must return a named type (object, enum or union).');
+        throw new WirekitError(
+          'WK_SCHEMA_UNRESOLVED_REF',
+          't.lazy must return a named type (object, enum or union).',
+        );
       }
       target = value;
     }
@@ -349,7 +378,11 @@ export function lazy<T>(get: () => SchemaNode<T>): RefSchema<T> {
 export const json = (): JsonSchema => node<JsonSchema>({ kind: 'json' });
 
 function checkSchemaValue(where: string, schema: unknown): void {
-  if (typeof schema !== 'object' || schema === null || typeof (schema as { kind?: unknown }).kind !== 'string') {
+  if (
+    typeof schema !== 'object' ||
+    schema === null ||
+    typeof (schema as { kind?: unknown }).kind !== 'string'
+  ) {
     invalid(`${where}: expected a schema (built with t.*), got ${schema === null ? 'null' : typeof schema}.`);
   }
 }

@@ -26,6 +26,9 @@ export function checkTypeName(name: string, what = 'type name'): void {
  */
 export function checkFieldName(objectName: string, name: string): void {
   if (name === '' || name === '__proto__') {
-    throw new WirekitError('WK_SCHEMA_INVALID', `${objectName}: ${JSON.stringify(name)} cannot be a field name.`);
+    throw new WirekitError(
+      'WK_SCHEMA_INVALID',
+      `${objectName}: ${JSON.stringify(name)} cannot be a field name.`,
+    );
   }
 }

@@ -56,8 +56,10 @@ export interface IntSchema<K extends SmallIntKind = SmallIntKind> extends Schema
  * 64-bit integers are `bigint` by default, because a JavaScript number holds only 53 bits. With
  * `as: 'number'` they are numbers, and validation rejects values beyond Number.MAX_SAFE_INTEGER.
  */
-export interface Int64Schema<K extends LargeIntKind = LargeIntKind, T extends bigint | number = bigint | number>
-  extends SchemaNode<T> {
+export interface Int64Schema<
+  K extends LargeIntKind = LargeIntKind,
+  T extends bigint | number = bigint | number,
+> extends SchemaNode<T> {
   readonly kind: K;
   readonly as: T extends bigint ? 'bigint' : 'number';
 }

@@ -20,6 +20,11 @@ describe('error registry', () => {
     expect(error).toBeInstanceOf(Error);
     expect(isWirekitError(error, 'WK_VALIDATION_FAILED')).toBe(true);
     expect(isWirekitError(error, 'WK_SCHEMA_INVALID')).toBe(false);
-    expect([error.code, error.path, error.offset, error.name]).toEqual(['WK_VALIDATION_FAILED', ['a', 0], 3, 'WirekitError']);
+    expect([error.code, error.path, error.offset, error.name]).toEqual([
+      'WK_VALIDATION_FAILED',
+      ['a', 0],
+      3,
+      'WirekitError',
+    ]);
   });
 });

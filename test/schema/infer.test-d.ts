@@ -48,7 +48,9 @@ describe('Infer', () => {
     const Circle = t.object('Circle', { type: t.literal('circle'), r: t.float64() });
     const Square = t.object('Square', { type: t.literal('square'), side: t.float64() });
     const Shape = t.union('Shape', 'type', [Circle, Square]);
-    expectTypeOf<Infer<typeof Shape>>().toEqualTypeOf<{ type: 'circle'; r: number } | { type: 'square'; side: number }>();
+    expectTypeOf<Infer<typeof Shape>>().toEqualTypeOf<
+      { type: 'circle'; r: number } | { type: 'square'; side: number }
+    >();
   });
 
   test('recursive types through t.lazy', () => {
@@ -56,7 +58,10 @@ describe('Infer', () => {
       label: string;
       children: Tree[];
     }
-    const Tree: ObjectSchema<Tree> = t.object('Tree', { label: t.string(), children: t.array(t.lazy(() => Tree)) });
+    const Tree: ObjectSchema<Tree> = t.object('Tree', {
+      label: t.string(),
+      children: t.array(t.lazy(() => Tree)),
+    });
     expectTypeOf<Infer<typeof Tree>>().toEqualTypeOf<Tree>();
   });
 

@@ -1,0 +1,61 @@
+/**
+ * External tools (protoc, flatc, Debian's Python modules) that interop tests run. On a developer's
+ * machine without them, the tests that need them skip with a loud message; under CI (CI=true) a
+ * missing tool fails instead, because .ci/run installs every one of them.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Debian's interpreter: the `python3` on PATH may be another copy that cannot see Debian's modules. */
+export const python = '/usr/bin/python3';
+
+const cache = new Map<string, string | undefined>();
+
+/** Why `check` fails (undefined when the tool works). */
+function probe(name: string, check: () => void): string | undefined {
+  if (!cache.has(name)) {
+    try {
+      check();
+      cache.set(name, undefined);
+    } catch (error) {
+      cache.set(name, error instanceof Error ? error.message.split('\n')[0] : String(error));
+    }
+  }
+  return cache.get(name);
+}
+
+const checks: Record<string, () => void> = {
+  protoc: () => execFileSync('protoc', ['--version'], { stdio: 'pipe' }),
+  flatc: () => execFileSync('flatc', ['--version'], { stdio: 'pipe' }),
+};
+
+/**
+ * True when `tool` is usable. `tool` is a command from `checks`, or `python:MODULE` for a module of
+ * Debian's Python. Call at module level and pass the result to `describe.skipIf(!has(...))`.
+ */
+export function has(tool: string): boolean {
+  const check = tool.startsWith('python:')
+    ? () => {
+        const result = spawnSync(python, ['-c', `import ${tool.slice(7)}`], { stdio: 'pipe' });
+        if (result.status !== 0) throw new Error(`${python} cannot import ${tool.slice(7)}`);
+      }
+    : checks[tool];
+  if (check === undefined) throw new Error(`unknown tool ${tool}`);
+  const problem = probe(tool, check);
+  if (problem === undefined) return true;
+  if (process.env.CI) throw new Error(`CI must provide ${tool} (.ci/run installs it): ${problem}`);
+  console.warn(`\n*** SKIPPING tests that need ${tool}: ${problem}. Install it (see .ci/run). ***\n`);
+  return false;
+}
+
+/** Runs `body` with a fresh temporary directory, removed afterwards. */
+export function withTempDir<T>(body: (dir: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'wirekit-test-'));
+  try {
+    return body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
