@@ -1,4 +1,5 @@
 export { type ErrorCode, errorCodes } from './codes.js';
+export { type IssueCode, issueCodes, ValidationError, type ValidationIssue } from './validation-error.js';
 export {
   formatPath,
   isWirekitError,

@@ -147,7 +147,12 @@ export function bytes(options: { readonly maxLength?: number } = {}): BytesSchem
 
 const precisions: readonly TimePrecision[] = ['s', 'ms', 'us', 'ns'];
 
-export function timestamp(options: { readonly precision?: TimePrecision } = {}): TimestampSchema {
+export interface TimestampOptions {
+  /** The unit stored on the wire (default 'ms'). */
+  readonly precision?: TimePrecision;
+}
+
+export function timestamp(options: TimestampOptions = {}): TimestampSchema {
   const precision = options.precision ?? 'ms';
   if (!precisions.includes(precision))
     invalid(`timestamp: precision must be one of ${precisions.join(', ')}.`);

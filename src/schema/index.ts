@@ -1,12 +1,24 @@
 export type {
+  Field,
   FieldInput,
   FieldMeta,
   InferFields,
   Int64Options,
   NamedOptions,
   ObjectOptions,
+  TimestampOptions,
 } from './builders.js';
 export * as t from './builders.js';
 export { assignFieldNumbers, maxFieldNumber } from './field-numbers.js';
+export {
+  type SchemaDocument,
+  schemaFormat,
+  schemaFormatVersion,
+  schemaFromJson,
+  schemaToJson,
+} from './json-form.js';
+export { fromJsonValue, toJsonValue } from './json-value.js';
+export { type StandardResult, type StandardSchemaV1, standardSchema } from './standard-schema.js';
 export type * from './types.js';
+export { assert, is, type ValidateOptions, validate } from './validate.js';
 export { childrenOf, deref, fullName, namedTypes } from './walk.js';

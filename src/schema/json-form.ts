@@ -1,0 +1,265 @@
+/**
+ * The JSON form of a schema (docs/schema-json.md): what the CLI reads and other languages can parse.
+ * It is the node tree as JSON, with two changes: a named type is written in full where a depth-first
+ * walk first meets it and as `{ "kind": "ref", "name": … }` after that (which is how recursion is
+ * written), and field defaults are in the JSON form of values.
+ */
+import { WirekitError } from '../errors/index.js';
+import * as t from './builders.js';
+import { fromJsonValue, toJsonValue } from './json-value.js';
+import type { FieldDef, JsonValue, NamedSchema, Schema } from './types.js';
+import { fullName } from './walk.js';
+
+export const schemaFormat = 'wirekit-schema';
+export const schemaFormatVersion = 1;
+
+export interface SchemaDocument {
+  readonly format: typeof schemaFormat;
+  readonly version: number;
+  readonly root: JsonValue;
+}
+
+export function schemaToJson(schema: Schema): SchemaDocument {
+  const written = new Map<string, NamedSchema>();
+  const write = (node: Schema): JsonValue => {
+    const target = node.kind === 'ref' ? node.resolve() : node;
+    if (target.kind === 'object' || target.kind === 'enum' || target.kind === 'union') {
+      const name = fullName(target);
+      const known = written.get(name);
+      if (known === target) return { kind: 'ref', name };
+      if (known !== undefined) {
+        throw new WirekitError('WK_SCHEMA_NAME_CONFLICT', `Two different types are named ${name}.`);
+      }
+      written.set(name, target);
+    }
+    switch (target.kind) {
+      case 'object':
+        return {
+          ...plain(target, ['fields']),
+          fields: target.fields.map((field) => writeField(field, write)),
+        };
+      case 'union':
+        return { ...plain(target, ['variants']), variants: target.variants.map(write) };
+      case 'array':
+        return { ...plain(target, ['items']), items: write(target.items) };
+      case 'map':
+        return { kind: 'map', keys: write(target.keys), values: write(target.values) };
+      case 'optional':
+      case 'nullable':
+        return { kind: target.kind, inner: write(target.inner) };
+      default:
+        return plain(target, []);
+    }
+  };
+  return { format: schemaFormat, version: schemaFormatVersion, root: write(schema) };
+}
+
+function writeField(field: FieldDef, write: (node: Schema) => JsonValue): JsonValue {
+  const out: Record<string, JsonValue> = {
+    ...plain(field, ['schema', 'default']),
+    schema: write(field.schema),
+  };
+  if (field.default !== undefined) out.default = toJsonValue(field.schema, field.default, [field.name]);
+  return out;
+}
+
+/** The node's own JSON-safe properties, without the ones the caller writes itself. */
+function plain(node: object, skip: readonly string[]): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!skip.includes(key) && value !== undefined) out[key] = value as JsonValue;
+  }
+  return out;
+}
+
+type JsonObject = Record<string, unknown>;
+
+const plainKinds = {
+  bool: t.bool,
+  int8: t.int8,
+  int16: t.int16,
+  int32: t.int32,
+  uint8: t.uint8,
+  uint16: t.uint16,
+  uint32: t.uint32,
+  float32: t.float32,
+  float64: t.float64,
+  json: t.json,
+} satisfies Record<string, () => Schema>;
+
+/** Builds a schema from its JSON form. Throws WK_SCHEMA_JSON_INVALID with the JSON path of a problem. */
+export function schemaFromJson(document: unknown): Schema {
+  const doc = asObject(document, '$');
+  if (doc.format !== schemaFormat) fail('$.format', `must be "${schemaFormat}"`);
+  if (doc.version !== schemaFormatVersion) {
+    fail('$.version', `is ${JSON.stringify(doc.version)}; this wirekit reads version ${schemaFormatVersion}`);
+  }
+  const defined = new Map<string, NamedSchema>();
+  const refs: { name: string; at: string }[] = [];
+  const root = readNode(doc.root, '$.root', defined, refs);
+  for (const ref of refs) {
+    if (!defined.has(ref.name)) {
+      throw new WirekitError('WK_SCHEMA_UNRESOLVED_REF', `${ref.at}: no type named ${ref.name} is defined.`);
+    }
+  }
+  return root;
+}
+
+function readNode(
+  value: unknown,
+  at: string,
+  defined: Map<string, NamedSchema>,
+  refs: { name: string; at: string }[],
+): Schema {
+  const node = asObject(value, at);
+  const read = (child: unknown, where: string): Schema => readNode(child, `${at}.${where}`, defined, refs);
+  const named = (): t.NamedOptions & { name: string } => ({
+    name: asString(node.name, `${at}.name`),
+    namespace: optionalString(node.namespace, `${at}.namespace`),
+    doc: optionalString(node.doc, `${at}.doc`),
+    aliases: optionalStrings(node.aliases, `${at}.aliases`),
+  });
+  const define = <S extends NamedSchema>(schema: S): S => {
+    defined.set(fullName(schema), schema);
+    return schema;
+  };
+  return withSchemaErrors(at, (): Schema => {
+    switch (node.kind) {
+      case 'bool':
+      case 'int8':
+      case 'int16':
+      case 'int32':
+      case 'uint8':
+      case 'uint16':
+      case 'uint32':
+      case 'float32':
+      case 'float64':
+      case 'json':
+        return plainKinds[node.kind]();
+      case 'int64':
+      case 'uint64':
+        if (node.as !== 'number' && node.as !== 'bigint') fail(`${at}.as`, "must be 'bigint' or 'number'");
+        return node.kind === 'int64' ? t.int64({ as: node.as }) : t.uint64({ as: node.as });
+      case 'decimal':
+        return t.decimal({
+          precision: optionalNumber(node.precision, at),
+          scale: optionalNumber(node.scale, at),
+        });
+      case 'string':
+        return t.string({
+          minLength: optionalNumber(node.minLength, at),
+          maxLength: optionalNumber(node.maxLength, at),
+          pattern: optionalString(node.pattern, `${at}.pattern`),
+        });
+      case 'bytes':
+        return t.bytes({ maxLength: optionalNumber(node.maxLength, at) });
+      case 'timestamp':
+        return t.timestamp({ precision: node.precision as t.TimestampOptions['precision'] });
+      case 'literal':
+        return t.literal(node.value as string);
+      case 'enum': {
+        const { name, ...options } = named();
+        return define(t.enum(name, asStrings(node.members, `${at}.members`), options));
+      }
+      case 'object': {
+        const { name, ...options } = named();
+        const fields: Record<string, t.Field> = {};
+        asArray(node.fields, `${at}.fields`).forEach((raw, i) => {
+          const where = `${at}.fields[${i}]`;
+          const f = asObject(raw, where);
+          const fieldName = asString(f.name, `${where}.name`);
+          if (Object.hasOwn(fields, fieldName)) fail(`${where}.name`, `repeats the field name ${fieldName}`);
+          const schema = readNode(f.schema, `${where}.schema`, defined, refs);
+          fields[fieldName] = t.field(schema, {
+            id: optionalNumber(f.id, `${where}.id`),
+            doc: optionalString(f.doc, `${where}.doc`),
+            deprecated: f.deprecated === undefined ? undefined : f.deprecated === true,
+            aliases: optionalStrings(f.aliases, `${where}.aliases`),
+            default: f.default === undefined ? undefined : readDefault(schema, f.default, `${where}.default`),
+          });
+        });
+        const reserved = node.reserved === undefined ? undefined : asArray(node.reserved, `${at}.reserved`);
+        return define(t.object(name, fields, { ...options, reserved: reserved as number[] | undefined }));
+      }
+      case 'union': {
+        const { name, ...options } = named();
+        const variants = asArray(node.variants, `${at}.variants`).map((v, i) => read(v, `variants[${i}]`));
+        return define(t.union(name, asString(node.tag, `${at}.tag`), variants as never, options));
+      }
+      case 'array':
+        return t.array(read(node.items, 'items'), {
+          minItems: optionalNumber(node.minItems, at),
+          maxItems: optionalNumber(node.maxItems, at),
+        });
+      case 'map':
+        return t.map(read(node.keys, 'keys') as never, read(node.values, 'values'));
+      case 'optional':
+        return t.optional(read(node.inner, 'inner'));
+      case 'nullable':
+        return t.nullable(read(node.inner, 'inner'));
+      case 'ref': {
+        const name = asString(node.name, `${at}.name`);
+        const known = defined.get(name);
+        if (known !== undefined) return known;
+        // Not defined yet: an enclosing type (recursion) or one written later in the document.
+        refs.push({ name, at });
+        return t.lazy(() => defined.get(name) as never);
+      }
+      default:
+        return fail(`${at}.kind`, `is ${JSON.stringify(node.kind)}, not a wirekit kind`);
+    }
+  });
+}
+
+function readDefault(schema: Schema, json: unknown, at: string): unknown {
+  return withSchemaErrors(at, () => fromJsonValue(schema, json));
+}
+
+/** Builder errors get the JSON path prepended, so a bad document points at its bad part. */
+function withSchemaErrors<T>(at: string, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof WirekitError && !error.message.startsWith('$')) {
+      const code = error.code === 'WK_JSON_VALUE_INVALID' ? 'WK_SCHEMA_JSON_INVALID' : error.code;
+      throw new WirekitError(code, `${at}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}
+
+function fail(at: string, problem: string): never {
+  throw new WirekitError('WK_SCHEMA_JSON_INVALID', `${at} ${problem}.`);
+}
+
+function asObject(value: unknown, at: string): JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(at, 'must be an object');
+  return value as JsonObject;
+}
+
+function asArray(value: unknown, at: string): unknown[] {
+  if (!Array.isArray(value)) fail(at, 'must be an array');
+  return value;
+}
+
+function asString(value: unknown, at: string): string {
+  if (typeof value !== 'string') fail(at, 'must be a string');
+  return value;
+}
+
+function asStrings(value: unknown, at: string): string[] {
+  return asArray(value, at).map((item, i) => asString(item, `${at}[${i}]`));
+}
+
+function optionalString(value: unknown, at: string): string | undefined {
+  return value === undefined ? undefined : asString(value, at);
+}
+
+function optionalStrings(value: unknown, at: string): string[] | undefined {
+  return value === undefined ? undefined : asStrings(value, at);
+}
+
+function optionalNumber(value: unknown, at: string): number | undefined {
+  if (value !== undefined && typeof value !== 'number') fail(at, 'holds a limit that must be a number');
+  return value;
+}

@@ -1,0 +1,459 @@
+/**
+ * Checks values against a schema and reports every problem as data. This is the reference
+ * interpreter: codecs and any compiled validator must agree with it.
+ */
+import {
+  formatPath,
+  type IssueCode,
+  type Path,
+  ValidationError,
+  type ValidationIssue,
+} from '../errors/index.js';
+import { decimalDigits } from './decimal.js';
+import { largeIntRange, smallIntRange } from './int-ranges.js';
+import type {
+  DecimalSchema,
+  EnumSchema,
+  Infer,
+  MapSchema,
+  ObjectSchema,
+  Schema,
+  StringSchema,
+  TimestampSchema,
+  UnionSchema,
+} from './types.js';
+
+export interface ValidateOptions {
+  /** Keys that the schema does not know: 'reject' (default) reports them, since encoders drop them. */
+  readonly unknownKeys?: 'reject' | 'ignore';
+  /** Stop after this many issues (default 100): a huge bad array should not build a huge report. */
+  readonly maxIssues?: number;
+  /** Nesting limit (default 256): guards the stack against deep or cyclic values. */
+  readonly maxDepth?: number;
+}
+
+interface Context {
+  readonly issues: ValidationIssue[];
+  /** Set once the depth limit is hit: a value that deep is pathological, one report is enough. */
+  tooDeep: boolean;
+  readonly rejectUnknown: boolean;
+  readonly maxIssues: number;
+  readonly maxDepth: number;
+}
+
+/** Every way `value` fails to match `schema`; an empty array means it matches. */
+export function validate(schema: Schema, value: unknown, options: ValidateOptions = {}): ValidationIssue[] {
+  const context: Context = {
+    issues: [],
+    tooDeep: false,
+    rejectUnknown: options.unknownKeys !== 'ignore',
+    maxIssues: options.maxIssues ?? 100,
+    maxDepth: options.maxDepth ?? 256,
+  };
+  check(schema, value, [], 0, context);
+  return context.issues;
+}
+
+export function is<S extends Schema>(
+  schema: S,
+  value: unknown,
+  options?: ValidateOptions,
+): value is Infer<S> {
+  return validate(schema, value, { ...options, maxIssues: 1 }).length === 0;
+}
+
+/** Throws a ValidationError (code WK_VALIDATION_FAILED) listing every issue. */
+export function assert<S extends Schema>(
+  schema: S,
+  value: unknown,
+  options?: ValidateOptions,
+): asserts value is Infer<S> {
+  const issues = validate(schema, value, options);
+  if (issues.length > 0) throw new ValidationError(issues);
+}
+
+function report(context: Context, code: IssueCode, path: Path, message: string): void {
+  if (context.issues.length < context.maxIssues) {
+    context.issues.push({ code, path: [...path], message: `${formatPath(path)}: ${message}` });
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Date) return 'a Date';
+  if (value instanceof Uint8Array) return 'a Uint8Array';
+  if (value instanceof Map) return 'a Map';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value).slice(0, 40)}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof Date) &&
+    !(value instanceof Uint8Array) &&
+    !(value instanceof Map)
+  );
+}
+
+function check(schema: Schema, value: unknown, path: Path, depth: number, context: Context): void {
+  if (context.issues.length >= context.maxIssues || context.tooDeep) return;
+  if (depth > context.maxDepth) {
+    tooDeep(context, path);
+    return;
+  }
+  const expect = (ok: boolean, what: string): boolean => {
+    if (!ok) report(context, 'expected_type', path, `expected ${what}, got ${describe(value)}.`);
+    return ok;
+  };
+  switch (schema.kind) {
+    case 'bool':
+      expect(typeof value === 'boolean', 'a boolean');
+      return;
+    case 'int8':
+    case 'int16':
+    case 'int32':
+    case 'uint8':
+    case 'uint16':
+    case 'uint32': {
+      if (!expect(typeof value === 'number', 'a number')) return;
+      const n = value as number;
+      const [min, max] = smallIntRange[schema.kind];
+      if (!Number.isInteger(n))
+        report(context, 'not_integer', path, `${schema.kind} needs an integer, got ${n}.`);
+      else if (n < min || n > max)
+        report(context, 'out_of_range', path, `${n} is outside ${schema.kind} (${min}..${max}).`);
+      return;
+    }
+    case 'int64':
+    case 'uint64': {
+      const [min, max] = largeIntRange[schema.kind];
+      if (schema.as === 'bigint') {
+        if (!expect(typeof value === 'bigint', 'a bigint')) return;
+        const n = value as bigint;
+        if (n < min || n > max) report(context, 'out_of_range', path, `${n} is outside ${schema.kind}.`);
+        return;
+      }
+      if (!expect(typeof value === 'number', 'a number')) return;
+      const n = value as number;
+      if (!Number.isInteger(n))
+        report(context, 'not_integer', path, `${schema.kind} needs an integer, got ${n}.`);
+      else if (!Number.isSafeInteger(n) || (schema.kind === 'uint64' && n < 0)) {
+        report(context, 'out_of_range', path, `${n} is not a safe ${schema.kind} number; use as: 'bigint'.`);
+      }
+      return;
+    }
+    case 'float32':
+      if (!expect(typeof value === 'number', 'a number')) return;
+      if (Number.isFinite(value) && !Number.isFinite(Math.fround(value as number))) {
+        report(context, 'out_of_range', path, `${value} overflows float32.`);
+      }
+      return;
+    case 'float64':
+      expect(typeof value === 'number', 'a number');
+      return;
+    case 'decimal':
+      if (expect(typeof value === 'string', 'a decimal string'))
+        checkDecimal(schema, value as string, path, context);
+      return;
+    case 'string':
+      if (expect(typeof value === 'string', 'a string')) checkString(schema, value as string, path, context);
+      return;
+    case 'bytes':
+      if (!expect(value instanceof Uint8Array, 'a Uint8Array')) return;
+      if (schema.maxLength !== undefined && (value as Uint8Array).length > schema.maxLength) {
+        report(
+          context,
+          'too_long',
+          path,
+          `${(value as Uint8Array).length} bytes, at most ${schema.maxLength} allowed.`,
+        );
+      }
+      return;
+    case 'timestamp':
+      if (expect(value instanceof Date, 'a Date')) checkTimestamp(schema, value as Date, path, context);
+      return;
+    case 'enum':
+      if (expect(typeof value === 'string', 'a string') && !memberSet(schema).has(value as string)) {
+        report(
+          context,
+          'not_a_member',
+          path,
+          `${JSON.stringify(value)} is not one of ${schema.members.join(', ')}.`,
+        );
+      }
+      return;
+    case 'literal':
+      if (value !== schema.value) {
+        report(
+          context,
+          'literal_mismatch',
+          path,
+          `expected ${JSON.stringify(schema.value)}, got ${describe(value)}.`,
+        );
+      }
+      return;
+    case 'object':
+      if (expect(isRecord(value), 'an object'))
+        checkObject(schema, value as Record<string, unknown>, path, depth, context);
+      return;
+    case 'array': {
+      if (!expect(Array.isArray(value), 'an array')) return;
+      const items = value as unknown[];
+      if (schema.minItems !== undefined && items.length < schema.minItems) {
+        report(context, 'too_short', path, `${items.length} items, at least ${schema.minItems} needed.`);
+      }
+      if (schema.maxItems !== undefined && items.length > schema.maxItems) {
+        report(context, 'too_long', path, `${items.length} items, at most ${schema.maxItems} allowed.`);
+        return;
+      }
+      for (let i = 0; i < items.length && context.issues.length < context.maxIssues; i++) {
+        check(schema.items, items[i], [...path, i], depth + 1, context);
+      }
+      return;
+    }
+    case 'map':
+      checkMap(schema, value, path, depth, context);
+      return;
+    case 'optional':
+      if (value !== undefined) check(schema.inner, value, path, depth, context);
+      return;
+    case 'nullable':
+      if (value !== null) check(schema.inner, value, path, depth, context);
+      return;
+    case 'union':
+      if (expect(isRecord(value), 'an object'))
+        checkUnion(schema, value as Record<string, unknown>, path, depth, context);
+      return;
+    case 'ref':
+      check(schema.resolve(), value, path, depth, context);
+      return;
+    case 'json':
+      checkJson(value, path, depth, context);
+      return;
+  }
+}
+
+function checkDecimal(schema: DecimalSchema, value: string, path: Path, context: Context): void {
+  const digits = decimalDigits(value);
+  if (digits === undefined) {
+    report(
+      context,
+      'invalid_decimal',
+      path,
+      `${JSON.stringify(value.slice(0, 40))} is not a decimal number.`,
+    );
+    return;
+  }
+  if (schema.scale !== undefined && digits.fraction > schema.scale) {
+    report(
+      context,
+      'precision_loss',
+      path,
+      `${value} has ${digits.fraction} decimals, scale is ${schema.scale}.`,
+    );
+  }
+  if (schema.precision !== undefined && digits.integer > schema.precision - (schema.scale ?? 0)) {
+    report(
+      context,
+      'out_of_range',
+      path,
+      `${value} has too many integer digits for precision ${schema.precision}.`,
+    );
+  }
+}
+
+const patterns = new WeakMap<StringSchema, RegExp>();
+
+function checkString(schema: StringSchema, value: string, path: Path, context: Context): void {
+  // Every wire format carries text as UTF-8, where a lone surrogate cannot exist: it would turn
+  // into U+FFFD, so the value would not survive a round trip.
+  if (!value.isWellFormed()) {
+    report(context, 'not_well_formed', path, 'the string holds a lone surrogate, which UTF-8 cannot carry.');
+  }
+  // Lengths count code points, as JSON Schema does. `value.length` bounds the count from above.
+  const { minLength, maxLength } = schema;
+  if (minLength !== undefined && value.length < minLength * 2 && codePoints(value) < minLength) {
+    report(context, 'too_short', path, `at least ${minLength} characters needed.`);
+  }
+  if (maxLength !== undefined && value.length > maxLength && codePoints(value) > maxLength) {
+    report(context, 'too_long', path, `at most ${maxLength} characters allowed.`);
+  }
+  if (schema.pattern !== undefined) {
+    let regexp = patterns.get(schema);
+    if (regexp === undefined) {
+      regexp = new RegExp(schema.pattern, 'u');
+      patterns.set(schema, regexp);
+    }
+    if (!regexp.test(value)) report(context, 'pattern_mismatch', path, `does not match /${schema.pattern}/.`);
+  }
+}
+
+function codePoints(value: string): number {
+  let count = 0;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
+
+/** The widest instant each precision can store in a signed 64-bit count, in milliseconds. */
+const maxEpochMillis: Record<TimestampSchema['precision'], number> = {
+  s: 8.64e15,
+  ms: 8.64e15,
+  us: 8.64e15,
+  ns: 9_223_372_036_854,
+};
+
+function checkTimestamp(schema: TimestampSchema, value: Date, path: Path, context: Context): void {
+  const millis = value.getTime();
+  if (Number.isNaN(millis)) {
+    report(context, 'invalid_date', path, 'the Date is invalid.');
+  } else if (Math.abs(millis) > maxEpochMillis[schema.precision]) {
+    report(
+      context,
+      'out_of_range',
+      path,
+      `${value.toISOString()} does not fit a 64-bit count of ${schema.precision}.`,
+    );
+  } else if (schema.precision === 's' && millis % 1000 !== 0) {
+    report(context, 'precision_loss', path, 'the Date has milliseconds, but the precision is seconds.');
+  }
+}
+
+const members = new WeakMap<EnumSchema, ReadonlySet<string>>();
+
+function memberSet(schema: EnumSchema): ReadonlySet<string> {
+  let set = members.get(schema);
+  if (set === undefined) {
+    set = new Set(schema.members);
+    members.set(schema, set);
+  }
+  return set;
+}
+
+const fieldNames = new WeakMap<ObjectSchema, ReadonlySet<string>>();
+
+function checkObject(
+  schema: ObjectSchema,
+  value: Record<string, unknown>,
+  path: Path,
+  depth: number,
+  context: Context,
+): void {
+  for (const field of schema.fields) {
+    const fieldValue = value[field.name];
+    if (fieldValue === undefined && field.schema.kind !== 'optional') {
+      report(context, 'missing_field', [...path, field.name], `the required field is missing.`);
+    } else {
+      check(field.schema, fieldValue, [...path, field.name], depth + 1, context);
+    }
+  }
+  if (!context.rejectUnknown) return;
+  let known = fieldNames.get(schema);
+  if (known === undefined) {
+    known = new Set(schema.fields.map((field) => field.name));
+    fieldNames.set(schema, known);
+  }
+  for (const key of Object.keys(value)) {
+    if (!known.has(key) && value[key] !== undefined) {
+      report(context, 'unknown_field', [...path, key], `${schema.name} has no field ${JSON.stringify(key)}.`);
+    }
+  }
+}
+
+function checkMap(schema: MapSchema, value: unknown, path: Path, depth: number, context: Context): void {
+  if (schema.keys.kind === 'string') {
+    if (!isRecord(value)) {
+      report(
+        context,
+        'expected_type',
+        path,
+        `expected an object (a map with string keys), got ${describe(value)}.`,
+      );
+      return;
+    }
+    for (const key of Object.keys(value)) {
+      checkString(schema.keys, key, [...path, key], context);
+      check(schema.values, value[key], [...path, key], depth + 1, context);
+    }
+    return;
+  }
+  if (!(value instanceof Map)) {
+    report(context, 'expected_type', path, `expected a Map (integer keys), got ${describe(value)}.`);
+    return;
+  }
+  for (const [key, entry] of value) {
+    const keyPath = [...path, typeof key === 'bigint' ? key.toString() : String(key)];
+    check(schema.keys, key, keyPath, depth + 1, context);
+    check(schema.values, entry, keyPath, depth + 1, context);
+  }
+}
+
+function checkUnion(
+  schema: UnionSchema,
+  value: Record<string, unknown>,
+  path: Path,
+  depth: number,
+  context: Context,
+): void {
+  const tag = value[schema.tag];
+  const variant = schema.variants.find((candidate) =>
+    candidate.fields.some(
+      (f) => f.name === schema.tag && f.schema.kind === 'literal' && f.schema.value === tag,
+    ),
+  );
+  if (variant === undefined) {
+    report(
+      context,
+      'unknown_variant',
+      [...path, schema.tag],
+      `${describe(tag)} names no variant of ${schema.name}.`,
+    );
+    return;
+  }
+  checkObject(variant, value, path, depth, context);
+}
+
+function tooDeep(context: Context, path: Path): void {
+  context.tooDeep = true;
+  report(
+    context,
+    'too_deep',
+    path,
+    `nested deeper than ${context.maxDepth} levels (or the value is cyclic).`,
+  );
+}
+
+function checkJson(value: unknown, path: Path, depth: number, context: Context): void {
+  if (context.tooDeep) return;
+  if (depth > context.maxDepth) {
+    tooDeep(context, path);
+    return;
+  }
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return true;
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return true;
+    report(context, 'expected_type', path, `${value} is not a JSON number.`);
+    return false;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => checkJson(item, [...path, i], depth + 1, context));
+    return true;
+  }
+  const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  if (proto === Object.prototype || proto === null) {
+    for (const [key, item] of Object.entries(value as object))
+      checkJson(item, [...path, key], depth + 1, context);
+    return true;
+  }
+  report(context, 'expected_type', path, `expected a JSON value, got ${describe(value)}.`);
+  return false;
+}

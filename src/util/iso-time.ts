@@ -1,0 +1,17 @@
+/**
+ * RFC 3339 date-times with an explicit offset: what wirekit writes and accepts for timestamps in
+ * JSON. `Date.parse` alone accepts many other spellings (and local times), which would make the
+ * same text mean different instants on different machines.
+ */
+const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** The instant a date-time names, or undefined when it is not RFC 3339 with an offset. */
+export function parseIsoTime(text: string): Date | undefined {
+  if (!rfc3339.test(text)) return undefined;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export function isIsoTime(text: string): boolean {
+  return parseIsoTime(text) !== undefined;
+}

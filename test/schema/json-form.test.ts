@@ -1,0 +1,179 @@
+import { describe, expect, test } from 'vitest';
+import {
+  type ErrorCode,
+  fromJsonValue,
+  type Schema,
+  schemaFromJson,
+  schemaToJson,
+  t,
+  toJsonValue,
+  validate,
+} from '../../src/index.js';
+import { EveryKind, everyKindValue } from '../fixtures/every-kind.js';
+
+function codeOf(body: () => unknown): ErrorCode | undefined {
+  try {
+    body();
+  } catch (error) {
+    return (error as { code?: ErrorCode }).code;
+  }
+  return undefined;
+}
+
+describe('JSON form of values', () => {
+  test('the every-kind value survives JSON text', () => {
+    const json = toJsonValue(EveryKind, everyKindValue());
+    const back = fromJsonValue(EveryKind, JSON.parse(JSON.stringify(json)));
+    expect(back).toEqual(everyKindValue());
+    expect(validate(EveryKind, back)).toEqual([]);
+  });
+
+  test('spells wire-only kinds as documented', () => {
+    const json = toJsonValue(EveryKind, everyKindValue()) as Record<string, unknown>;
+    expect(json.i64).toBe('-9223372036854775808');
+    expect(json.i64n).toBe(Number.MAX_SAFE_INTEGER);
+    expect(json.blob).toBe('AAEC/v8=');
+    expect(json.createdAt).toBe('2024-02-29T12:34:56.789Z');
+    expect(json.byId).toEqual({ '7': { street: 'Elm', zip: '9' }, '-1': { street: '', zip: '' } });
+    expect(json).not.toHaveProperty('nickname');
+    expect(toJsonValue(t.array(t.float64()), [Number.NaN, Number.NEGATIVE_INFINITY, 1])).toEqual([
+      'NaN',
+      '-Infinity',
+      1,
+    ]);
+  });
+
+  test('accepts the lenient spellings on input', () => {
+    expect(fromJsonValue(t.int64(), 42)).toBe(42n);
+    expect(fromJsonValue(t.uint64({ as: 'number' }), '42')).toBe(42);
+    expect(fromJsonValue(t.decimal(), 12.5)).toBe('12.5');
+    expect(fromJsonValue(t.bytes(), '_-8')).toEqual(new Uint8Array([0xff, 0xef]));
+    expect(fromJsonValue(t.timestamp(), '2024-01-01T01:00:00+01:00')).toEqual(
+      new Date('2024-01-01T00:00:00Z'),
+    );
+  });
+
+  test('fills defaults and literals for missing fields', () => {
+    const X = t.object('X', {
+      v: t.literal('v1'),
+      name: t.field(t.string(), { default: 'anon' }),
+      n: t.optional(t.int32()),
+    });
+    expect(fromJsonValue(X, {})).toEqual({ v: 'v1', name: 'anon' });
+  });
+
+  test.each<[string, Schema, unknown]>([
+    ['an unsafe number for int64', t.int64(), 2 ** 60],
+    ['a fraction for int64', t.int64(), '1.5'],
+    ['a local time', t.timestamp(), '2024-01-01T00:00:00'],
+    ['a date without a time', t.timestamp(), '2024-01-01'],
+    ['invalid base64', t.bytes(), 'a$b='],
+    ['an exponent in a decimal', t.decimal(), '1e5'],
+    ['a float for an int32', t.int32(), 1.5],
+    ['an unknown field', t.object('X', { a: t.int32() }), { a: 1, b: 2 }],
+    ['a missing field', t.object('X', { a: t.int32() }), {}],
+    ['a non-integer map key', t.map(t.int32(), t.bool()), { x: true }],
+    ['a __proto__ map key', t.map(t.string(), t.bool()), JSON.parse('{"__proto__": true}')],
+    ['an unknown union tag', t.union('U', 'k', [t.object('A', { k: t.literal('a') })]), { k: 'b' }],
+  ])('refuses %s with WK_JSON_VALUE_INVALID', (_name, schema, json) => {
+    expect(codeOf(() => fromJsonValue(schema, json))).toBe('WK_JSON_VALUE_INVALID');
+  });
+});
+
+describe('JSON form of schemas', () => {
+  test('round-trips the every-kind schema losslessly', () => {
+    const doc = schemaToJson(EveryKind);
+    const text = JSON.stringify(doc);
+    const back = schemaFromJson(JSON.parse(text));
+    expect(schemaToJson(back)).toEqual(doc);
+    // The rebuilt schema behaves the same: same field numbers, same verdicts on values.
+    expect(validate(back, everyKindValue())).toEqual([]);
+    expect(validate(back, { ...everyKindValue(), u8: 256 }).map((i) => i.path)).toEqual([['u8']]);
+  });
+
+  test('writes a repeated named type once and refers to it after', () => {
+    const doc = schemaToJson(EveryKind) as unknown as {
+      root: { fields: { name: string; schema: unknown }[] };
+    };
+    const field = (name: string) => doc.root.fields.find((f) => f.name === name)?.schema;
+    expect(field('home')).toMatchObject({ kind: 'object', name: 'Address' });
+    expect(field('work')).toEqual({ kind: 'optional', inner: { kind: 'ref', name: 'Address' } });
+    expect(JSON.stringify(field('category'))).toContain('{"kind":"ref","name":"Category"}');
+  });
+
+  test('rebuilds recursion: a ref to an enclosing type resolves to it', () => {
+    const back = schemaFromJson(JSON.parse(JSON.stringify(schemaToJson(EveryKind))));
+    if (back.kind !== 'object') throw new Error('expected an object');
+    const category = back.fields.find((f) => f.name === 'category')?.schema;
+    if (category?.kind !== 'object') throw new Error('expected Category');
+    const children = category.fields[1]?.schema;
+    expect(children?.kind === 'array' && children.items.kind === 'ref' && children.items.resolve()).toBe(
+      category,
+    );
+  });
+
+  test('keeps field metadata and explicit numbers', () => {
+    const doc = JSON.stringify(schemaToJson(EveryKind));
+    expect(doc).toContain(
+      '"name":"name","id":14,"doc":"Display name","aliases":["title"],"schema":{"kind":"string"},"default":"anonymous"',
+    );
+    expect(doc).toContain('"name":"legacy","id":100,"doc":"Use name instead","deprecated":true');
+    expect(doc).toContain('"reserved":[50]');
+  });
+
+  test.each<[string, unknown, ErrorCode]>([
+    ['a wrong format tag', { format: 'other', version: 1, root: { kind: 'bool' } }, 'WK_SCHEMA_JSON_INVALID'],
+    [
+      'a future version',
+      { format: 'wirekit-schema', version: 2, root: { kind: 'bool' } },
+      'WK_SCHEMA_JSON_INVALID',
+    ],
+    [
+      'an unknown kind',
+      { format: 'wirekit-schema', version: 1, root: { kind: 'float128' } },
+      'WK_SCHEMA_JSON_INVALID',
+    ],
+    [
+      'a dangling ref',
+      { format: 'wirekit-schema', version: 1, root: { kind: 'ref', name: 'Nope' } },
+      'WK_SCHEMA_UNRESOLVED_REF',
+    ],
+    [
+      'clashing field numbers',
+      {
+        format: 'wirekit-schema',
+        version: 1,
+        root: {
+          kind: 'object',
+          name: 'X',
+          fields: [
+            { name: 'a', id: 1, schema: { kind: 'bool' } },
+            { name: 'b', id: 1, schema: { kind: 'bool' } },
+          ],
+        },
+      },
+      'WK_SCHEMA_FIELD_ID',
+    ],
+    [
+      'a default of the wrong form',
+      {
+        format: 'wirekit-schema',
+        version: 1,
+        root: {
+          kind: 'object',
+          name: 'X',
+          fields: [{ name: 'a', schema: { kind: 'int64', as: 'bigint' }, default: 'x' }],
+        },
+      },
+      'WK_SCHEMA_JSON_INVALID',
+    ],
+  ])('refuses %s', (_name, doc, code) => {
+    expect(codeOf(() => schemaFromJson(doc))).toBe(code);
+  });
+
+  test('refuses two different types with one name', () => {
+    const a = t.object('Same', { x: t.int32() });
+    const b = t.object('Same', { y: t.int32() });
+    expect(codeOf(() => schemaToJson(t.object('Root', { a, b })))).toBe('WK_SCHEMA_NAME_CONFLICT');
+  });
+});
