@@ -438,22 +438,20 @@ function checkJson(value: unknown, path: Path, depth: number, context: Context):
     tooDeep(context, path);
     return;
   }
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return true;
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return;
   if (typeof value === 'number') {
-    if (Number.isFinite(value)) return true;
-    report(context, 'expected_type', path, `${value} is not a JSON number.`);
-    return false;
+    if (!Number.isFinite(value)) report(context, 'expected_type', path, `${value} is not a JSON number.`);
+    return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => checkJson(item, [...path, i], depth + 1, context));
-    return true;
+    for (let i = 0; i < value.length; i++) checkJson(value[i], [...path, i], depth + 1, context);
+    return;
   }
   const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
   if (proto === Object.prototype || proto === null) {
     for (const [key, item] of Object.entries(value as object))
       checkJson(item, [...path, key], depth + 1, context);
-    return true;
+    return;
   }
   report(context, 'expected_type', path, `expected a JSON value, got ${describe(value)}.`);
-  return false;
 }
