@@ -17,6 +17,7 @@ export {
   schemaFromJson,
   schemaToJson,
 } from './json-form.js';
+export { type InferOptions, inferSchema } from './infer.js';
 export { fromJsonValue, toJsonValue } from './json-value.js';
 export { type StandardResult, type StandardSchemaV1, standardSchema } from './standard-schema.js';
 export type * from './types.js';

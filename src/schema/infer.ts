@@ -1,0 +1,326 @@
+/**
+ * Schema inference: the schema of one sample, from many plain JSON values (what JSON.parse returns),
+ * choosing the narrowest kinds that hold every sample exactly. The rules are in docs/inference.md.
+ *
+ * It runs in two passes. Each value is described by a small mutable "shape" (which kinds were seen,
+ * number ranges, field counts), and shapes are merged; only the final shape becomes t.* nodes. So a
+ * thousand records cost one object schema, not a thousand, and the order of samples changes nothing
+ * but the order in which fields and names first appear.
+ */
+import { formatPath, WirekitError } from '../errors/index.js';
+import * as t from './builders.js';
+import { checkTypeName } from './names.js';
+import type { Schema } from './types.js';
+
+export interface InferOptions {
+  /** The type name of the root object (default 'Root'); nested objects are named after their keys. */
+  readonly name?: string;
+  /**
+   * 'narrowest' (the default) picks the smallest kind that holds every sample. 'wide' leaves room
+   * for data to grow: integers become int32 or int64, and fractions float64.
+   */
+  readonly numbers?: 'narrowest' | 'wide';
+  /** Infer `timestamp` for ISO-8601 date-time strings with a time zone (default true). */
+  readonly timestamps?: boolean;
+  /** How many arrays and objects may nest (default 64); deeper or cyclic input throws. */
+  readonly maxDepth?: number;
+}
+
+interface Shape {
+  nulls?: true;
+  bools?: true;
+  numbers?: NumberStats;
+  strings?: StringStats;
+  object?: ObjectShape;
+  array?: ArrayShape;
+}
+
+interface NumberStats {
+  min: number;
+  max: number;
+  integers: boolean;
+  /** Every value survives Math.fround unchanged. */
+  float32: boolean;
+}
+
+interface StringStats {
+  timestamps: boolean;
+  /** No lone surrogates: UTF-8 cannot carry one, so a plain string kind could not hold the value. */
+  wellFormed: boolean;
+}
+
+interface ObjectShape {
+  /** How many objects were merged here; a field present fewer times is optional. */
+  count: number;
+  fields: Map<string, { present: number; shape: Shape }>;
+}
+
+interface ArrayShape {
+  /** Stays empty ({}) when every array was empty. */
+  items: Shape;
+}
+
+interface DescribeContext {
+  readonly timestamps: boolean;
+  readonly maxDepth: number;
+  /** Where the walk is, kept as one stack so that error messages cost nothing until thrown. */
+  readonly path: (string | number)[];
+}
+
+/** Builds the schema of one sample from many JSON values. */
+export function inferSchema(samples: readonly unknown[], options: InferOptions = {}): Schema {
+  if (!Array.isArray(samples)) invalid('inferSchema: samples must be an array of sample values.');
+  if (samples.length === 0) {
+    throw new WirekitError('WK_INFER_NO_SAMPLES', 'inferSchema needs at least one sample to infer from.');
+  }
+  const { name = 'Root', numbers = 'narrowest', timestamps = true, maxDepth = 64 } = options;
+  checkTypeName(name, 'inferSchema: name');
+  if (numbers !== 'narrowest' && numbers !== 'wide') {
+    invalid(`inferSchema: numbers must be 'narrowest' or 'wide', got ${JSON.stringify(numbers)}.`);
+  }
+  if (!Number.isSafeInteger(maxDepth) || maxDepth < 0) {
+    invalid(`inferSchema: maxDepth must be a non-negative integer, got ${maxDepth}.`);
+  }
+
+  const context: DescribeContext = { timestamps: timestamps !== false, maxDepth, path: [] };
+  const shape: Shape = {};
+  samples.forEach((sample, index) => {
+    context.path.push(index);
+    merge(shape, describe(sample, 0, context));
+    context.path.pop();
+  });
+  return build(shape, name, { wide: numbers === 'wide', taken: new Set(), suffixes: new Map() });
+}
+
+function invalid(message: string, path?: readonly (string | number)[]): never {
+  throw new WirekitError('WK_SCHEMA_INVALID', message, path === undefined ? {} : { path: [...path] });
+}
+
+/** The shape of one value; `depth` counts the arrays and objects around it. */
+function describe(value: unknown, depth: number, context: DescribeContext): Shape {
+  switch (typeof value) {
+    case 'boolean':
+      return { bools: true };
+    case 'number':
+      if (!Number.isFinite(value)) break;
+      return {
+        numbers: {
+          min: value,
+          max: value,
+          integers: Number.isInteger(value),
+          float32: Math.fround(value) === value,
+        },
+      };
+    case 'string':
+      return {
+        strings: {
+          timestamps: context.timestamps && isTimestamp(value),
+          wellFormed: !loneSurrogate.test(value),
+        },
+      };
+    case 'object': {
+      if (value === null) return { nulls: true };
+      const isArray = Array.isArray(value);
+      const proto: unknown = isArray ? undefined : Object.getPrototypeOf(value);
+      if (!isArray && proto !== Object.prototype && proto !== null) break;
+      if (depth >= context.maxDepth) {
+        invalid(
+          `inferSchema: ${formatPath(context.path)} nests more than ${context.maxDepth} arrays and ` +
+            'objects (or the value is cyclic); raise maxDepth if the data is really that deep.',
+          context.path,
+        );
+      }
+      return isArray
+        ? describeArray(value, depth + 1, context)
+        : describeObject(value as Record<string, unknown>, depth + 1, context);
+    }
+  }
+  return invalid(
+    `inferSchema: ${formatPath(context.path)} is ${describeValue(value)}, which is not a JSON value.`,
+    context.path,
+  );
+}
+
+function describeArray(value: readonly unknown[], depth: number, context: DescribeContext): Shape {
+  const items: Shape = {};
+  // An index loop, not for-of, so that holes read as undefined and are rejected.
+  for (let i = 0; i < value.length; i++) {
+    context.path.push(i);
+    merge(items, describe(value[i], depth, context));
+    context.path.pop();
+  }
+  return { array: { items } };
+}
+
+function describeObject(value: Record<string, unknown>, depth: number, context: DescribeContext): Shape {
+  const fields: ObjectShape['fields'] = new Map();
+  for (const key of Object.keys(value)) {
+    // No object field can have these names (see checkFieldName), so the keys are left out.
+    if (key === '' || key === '__proto__') continue;
+    context.path.push(key);
+    fields.set(key, { present: 1, shape: describe(value[key], depth, context) });
+    context.path.pop();
+  }
+  return { object: { count: 1, fields } };
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'object' && value !== null)
+    return `an object of class ${Object.prototype.toString.call(value).slice(8, -1)}`;
+  return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+}
+
+/**
+ * Merges `from` into `into`. `from` is fresh from describe() and is never used again, so its parts
+ * are adopted rather than copied: the cost is the size of `from`, which keeps inference linear.
+ */
+function merge(into: Shape, from: Shape): void {
+  if (from.nulls) into.nulls = true;
+  if (from.bools) into.bools = true;
+  if (from.numbers !== undefined) {
+    const a = into.numbers;
+    const b = from.numbers;
+    if (a === undefined) into.numbers = b;
+    else {
+      a.min = Math.min(a.min, b.min);
+      a.max = Math.max(a.max, b.max);
+      a.integers &&= b.integers;
+      a.float32 &&= b.float32;
+    }
+  }
+  if (from.strings !== undefined) {
+    const a = into.strings;
+    const b = from.strings;
+    if (a === undefined) into.strings = b;
+    else {
+      a.timestamps &&= b.timestamps;
+      a.wellFormed &&= b.wellFormed;
+    }
+  }
+  if (from.object !== undefined) {
+    const a = into.object;
+    const b = from.object;
+    if (a === undefined) into.object = b;
+    else {
+      a.count += b.count;
+      for (const [key, field] of b.fields) {
+        const known = a.fields.get(key);
+        if (known === undefined) a.fields.set(key, field);
+        else {
+          known.present += field.present;
+          merge(known.shape, field.shape);
+        }
+      }
+    }
+  }
+  if (from.array !== undefined) {
+    if (into.array === undefined) into.array = from.array;
+    else merge(into.array.items, from.array.items);
+  }
+}
+
+// ISO-8601 / RFC 3339 with a mandatory zone. Fractions may have any number of digits, but only the
+// first three may be non-zero: a Date holds milliseconds, and a timestamp must not round a sample.
+const isoDateTime = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,3}0*)?(?:Z|[+-](\d\d):(\d\d))$/;
+const loneSurrogate = /\p{Cs}/u;
+const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isTimestamp(value: string): boolean {
+  const match = isoDateTime.exec(value);
+  if (match === null) return false;
+  const part = (index: number): number => Number(match[index] ?? 0);
+  const [year, month, day] = [part(1), part(2), part(3)];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : (monthDays[month - 1] ?? 0);
+  // Date.parse alone is lenient (it reads 2024-02-30 as March 1st), so the fields are checked too.
+  return (
+    day >= 1 &&
+    day <= days &&
+    part(4) <= 23 &&
+    part(5) <= 59 &&
+    part(6) <= 59 &&
+    part(7) <= 23 &&
+    part(8) <= 59 &&
+    Number.isFinite(Date.parse(value))
+  );
+}
+
+interface BuildContext {
+  readonly wide: boolean;
+  /** Type names handed out so far; later objects with the same name get a numeric suffix. */
+  readonly taken: Set<string>;
+  /** The next suffix to try for each hint. */
+  readonly suffixes: Map<string, number>;
+}
+
+function build(shape: Shape, hint: string, context: BuildContext): Schema {
+  const inner = buildInner(shape, hint, context);
+  return shape.nulls ? t.nullable(inner) : inner;
+}
+
+function buildInner(shape: Shape, hint: string, context: BuildContext): Schema {
+  const { bools, numbers, strings, object, array } = shape;
+  const kinds = [bools, numbers, strings, object, array].filter((seen) => seen !== undefined).length;
+  // Nothing seen (only nulls, or only empty arrays) or several kinds at once: any JSON value.
+  if (kinds !== 1) return t.json();
+  if (bools) return t.bool();
+  if (numbers !== undefined) return numberSchema(numbers, context.wide);
+  if (strings !== undefined) {
+    if (!strings.wellFormed) return t.json();
+    return strings.timestamps ? t.timestamp({ precision: 'ms' }) : t.string();
+  }
+  if (array !== undefined) return t.array(build(array.items, `${hint}Item`, context));
+  if (object === undefined) return t.json();
+  // The parent takes its name before its children, so names follow first-seen order.
+  const name = uniqueName(hint, context);
+  const fields: Record<string, Schema> = {};
+  for (const [key, field] of object.fields) {
+    const schema = build(field.shape, typeName(key), context);
+    fields[key] = field.present < object.count ? t.optional(schema) : schema;
+  }
+  return t.object(name, fields);
+}
+
+const signed = [
+  [-128, 127, t.int8],
+  [-32_768, 32_767, t.int16],
+  [-2_147_483_648, 2_147_483_647, t.int32],
+] as const;
+const unsigned = [
+  [0, 255, t.uint8],
+  [0, 65_535, t.uint16],
+  [0, 4_294_967_295, t.uint32],
+] as const;
+
+function numberSchema(stats: NumberStats, wide: boolean): Schema {
+  const { min, max } = stats;
+  if (!stats.integers) return stats.float32 && !wide ? t.float32() : t.float64();
+  // Beyond 2^53 JSON.parse has already rounded the value; float64 holds exactly what is left.
+  if (min < Number.MIN_SAFE_INTEGER || max > Number.MAX_SAFE_INTEGER) return t.float64();
+  const candidates = wide ? signed.slice(2) : min >= 0 ? unsigned : signed;
+  for (const [low, high, make] of candidates) if (min >= low && max <= high) return make();
+  // Safe integers came from JSON numbers, so they are numbers already; bigint would surprise.
+  return t.int64({ as: 'number' });
+}
+
+/** PascalCase of a JSON key, reduced to the identifier characters every format accepts. */
+function typeName(key: string): string {
+  const words = key.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
+  const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  if (name === '') return 'Type';
+  return /^[0-9]/.test(name) ? `_${name}` : name;
+}
+
+function uniqueName(hint: string, context: BuildContext): string {
+  let name = hint;
+  if (context.taken.has(name)) {
+    // Resuming from the last suffix keeps many same-named objects linear, not quadratic.
+    let suffix = context.suffixes.get(hint) ?? 2;
+    while (context.taken.has(`${hint}${suffix}`)) suffix++;
+    context.suffixes.set(hint, suffix + 1);
+    name = `${hint}${suffix}`;
+  }
+  context.taken.add(name);
+  return name;
+}

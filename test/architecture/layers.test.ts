@@ -1,0 +1,79 @@
+/**
+ * The folder tree is the architecture: a folder may import from its own folder and from the layers
+ * below it, never from a layer above. This test reads every import in src/ and fails on one that
+ * points upward, so the rule cannot erode one convenient import at a time.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+/** Lowest first. Folders on one line are peers and must not import each other. */
+export const layers: readonly (readonly string[])[] = [
+  ['errors'],
+  ['util'],
+  ['schema'],
+  ['compression', 'codecs'],
+  ['envelope', 'negotiate'],
+  ['boundaries'],
+  ['bench'],
+  ['cli'],
+];
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+function layerOf(file: string): number | undefined {
+  const top = relative(src, file).split('/')[0] ?? '';
+  const index = layers.findIndex((peers) => peers.includes(top));
+  return index === -1 ? undefined : index;
+}
+
+function folderOf(file: string): string {
+  return relative(src, file).split('/')[0] ?? '';
+}
+
+/** Each import that points to a higher layer, to a peer, or outside the layers. */
+function violations(files: readonly { path: string; text: string }[]): string[] {
+  const found: string[] = [];
+  for (const { path, text } of files) {
+    const from = layerOf(path);
+    if (from === undefined) continue; // src/index.ts re-exports everything
+    for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
+      const target = resolve(dirname(path), match[1] as string);
+      const to = layerOf(target);
+      if (to === undefined) found.push(`${relative(src, path)} imports ${match[1]}, outside any layer`);
+      else if (to > from || (to === from && folderOf(target) !== folderOf(path))) {
+        found.push(`${relative(src, path)} (${folderOf(path)}) imports ${match[1]} (${folderOf(target)})`);
+      }
+    }
+  }
+  return found;
+}
+
+describe('architecture', () => {
+  const files = sourceFiles(src);
+
+  test('every folder under src/ is a known layer', () => {
+    const folders = new Set(files.filter((f) => relative(src, f).includes('/')).map(folderOf));
+    for (const folder of folders) expect(layers.flat(), `src/${folder} is not in the layer list`).toContain(folder);
+  });
+
+  test('no module imports from a layer above its own, or from a peer', () => {
+    expect(violations(files.map((path) => ({ path, text: readFileSync(path, 'utf8') })))).toEqual([]);
+  });
+
+  test('the check catches upward and peer imports', () => {
+    const upward = { path: join(src, 'schema/x.ts'), text: "import { run } from '../cli/main.js';" };
+    const peer = { path: join(src, 'codecs/x.ts'), text: "import { gzip } from '../compression/gzip.js';" };
+    const downward = { path: join(src, 'cli/x.ts'), text: "import { t } from '../schema/index.js';" };
+    expect(violations([upward, peer, downward])).toHaveLength(2);
+  });
+});

@@ -1,0 +1,458 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { isWirekitError } from '../../src/errors/index.js';
+import { inferSchema } from '../../src/schema/infer.js';
+import { isIdentifier } from '../../src/schema/names.js';
+import type { ObjectSchema, Schema } from '../../src/schema/types.js';
+import { validate } from '../../src/schema/validate.js';
+import { namedTypes } from '../../src/schema/walk.js';
+
+/**
+ * A compact, complete picture of a schema, so that one assertion checks kinds, wrapping, field
+ * order and names at once: `Root{id: uint8, nick?: string, tags: (string | null)[]}`.
+ */
+function render(schema: Schema, options: { names?: boolean; sortFields?: boolean } = {}): string {
+  const { names = true, sortFields = false } = options;
+  const inner = (s: Schema): string => render(s, options);
+  switch (schema.kind) {
+    case 'object': {
+      const fields = sortFields
+        ? [...schema.fields].sort((a, b) => (a.name < b.name ? -1 : 1))
+        : schema.fields;
+      const body = fields.map((f) =>
+        f.schema.kind === 'optional'
+          ? `${f.name}?: ${inner(f.schema.inner)}`
+          : `${f.name}: ${inner(f.schema)}`,
+      );
+      return `${names ? schema.name : ''}{${body.join(', ')}}`;
+    }
+    case 'array':
+      return `${inner(schema.items)}[]`;
+    case 'nullable':
+      return `(${inner(schema.inner)} | null)`;
+    case 'optional':
+      return `optional(${inner(schema.inner)})`;
+    case 'int64':
+    case 'uint64':
+      return `${schema.kind}:${schema.as}`;
+    case 'timestamp':
+      return `timestamp:${schema.precision}`;
+    default:
+      return schema.kind;
+  }
+}
+
+const infer = (samples: readonly unknown[], options?: Parameters<typeof inferSchema>[1]): string =>
+  render(inferSchema(samples, options));
+
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    if (isWirekitError(error)) return error.code;
+    throw error;
+  }
+  return undefined;
+}
+
+function nested(depth: number, leaf: unknown = 1): unknown {
+  let value = leaf;
+  for (let i = 0; i < depth; i++) value = i % 2 === 0 ? [value] : { a: value };
+  return value;
+}
+
+describe('inferSchema: scalars', () => {
+  test('booleans', () => {
+    expect(infer([true, false])).toBe('bool');
+  });
+
+  test('non-negative integers take the narrowest unsigned kind', () => {
+    expect(infer([0, 255])).toBe('uint8');
+    expect(infer([0, 256])).toBe('uint16');
+    expect(infer([65_535])).toBe('uint16');
+    expect(infer([65_536])).toBe('uint32');
+    expect(infer([2 ** 32 - 1])).toBe('uint32');
+    expect(infer([2 ** 32])).toBe('int64:number');
+    expect(infer([2 ** 31])).toBe('uint32');
+  });
+
+  test('negative integers take the narrowest signed kind', () => {
+    expect(infer([-128, 127])).toBe('int8');
+    expect(infer([-1, 128])).toBe('int16');
+    expect(infer([-129])).toBe('int16');
+    expect(infer([-32_768, 32_767])).toBe('int16');
+    expect(infer([-32_769])).toBe('int32');
+    expect(infer([-(2 ** 31), 2 ** 31 - 1])).toBe('int32');
+    expect(infer([-1, 2 ** 31])).toBe('int64:number');
+    expect(infer([-(2 ** 31) - 1])).toBe('int64:number');
+  });
+
+  test('safe integers beyond 32 bits are int64 numbers; unsafe ones float64', () => {
+    expect(infer([Number.MAX_SAFE_INTEGER])).toBe('int64:number');
+    expect(infer([Number.MIN_SAFE_INTEGER])).toBe('int64:number');
+    expect(infer([2 ** 53])).toBe('float64');
+    expect(infer([-(2 ** 53)])).toBe('float64');
+    expect(infer([1, JSON.parse('12345678901234567890')])).toBe('float64');
+  });
+
+  test('fractions: float32 only when every value is exact in float32', () => {
+    expect(infer([0.5, 1.25, -3.75])).toBe('float32');
+    expect(infer([Math.fround(0.1)])).toBe('float32');
+    expect(infer([0.1])).toBe('float64');
+    expect(infer([0.5, 0.1])).toBe('float64');
+  });
+
+  test('integers mixed with fractions follow the float rules over every value', () => {
+    expect(infer([1, 0.5])).toBe('float32');
+    expect(infer([2 ** 24 + 1, 0.5])).toBe('float64');
+    expect(infer([300, 2.5, -7])).toBe('float32');
+    // 1.0 arrives from JSON.parse as the integer 1.
+    expect(infer(JSON.parse('[1.0, 2.0]'))).toBe('uint8');
+  });
+
+  test("numbers: 'wide' picks int32, int64 (as number) or float64 only", () => {
+    const wide = { numbers: 'wide' } as const;
+    expect(infer([1], wide)).toBe('int32');
+    expect(infer([-1, 300], wide)).toBe('int32');
+    expect(infer([2 ** 31 - 1], wide)).toBe('int32');
+    expect(infer([2 ** 31], wide)).toBe('int64:number');
+    expect(infer([2 ** 32 - 1], wide)).toBe('int64:number');
+    expect(infer([0.5], wide)).toBe('float64');
+    expect(infer([2 ** 53], wide)).toBe('float64');
+  });
+
+  test('ISO-8601 date-times with a zone become ms timestamps', () => {
+    expect(
+      infer([
+        '2024-01-02T03:04:05Z',
+        '2024-01-02T03:04:05.1Z',
+        '2024-01-02T03:04:05.123+05:30',
+        '2024-01-02T03:04:05-08:00',
+        '2024-01-02T03:04:05.120000Z',
+        '2024-02-29T00:00:00Z',
+        '2000-02-29T23:59:59Z',
+      ]),
+    ).toBe('timestamp:ms');
+  });
+
+  test('other strings, and strings that only look like date-times, stay strings', () => {
+    const notTimestamps = [
+      '2024-01-02T03:04:05', // no zone: local time is ambiguous
+      '2024-01-02',
+      '2024-01-02 03:04:05Z',
+      '2024-01-02t03:04:05z',
+      '2024-01-02T03:04:05.1234Z', // below a millisecond: a Date would round it
+      '2024-02-30T00:00:00Z', // Date.parse would read March 1st
+      '2023-02-29T00:00:00Z',
+      '1900-02-29T00:00:00Z',
+      '2024-13-01T00:00:00Z',
+      '2024-01-02T24:00:00Z',
+      '2024-01-02T03:04:60Z',
+      '2024-01-02T03:04:05+24:00',
+      'hello',
+    ];
+    for (const value of notTimestamps) expect(infer([value]), value).toBe('string');
+    expect(infer(['2024-01-02T03:04:05Z', 'hello'])).toBe('string');
+  });
+
+  test('timestamps: false keeps date-times as strings', () => {
+    expect(infer(['2024-01-02T03:04:05Z'], { timestamps: false })).toBe('string');
+  });
+
+  test('a string with a lone surrogate is json, since UTF-8 cannot carry it as a string', () => {
+    expect(infer(['ok', JSON.parse('"\\ud800"')])).toBe('json');
+  });
+});
+
+describe('inferSchema: null, mixed kinds', () => {
+  test('null in some samples wraps the kind in nullable', () => {
+    expect(infer([1, null, 2])).toBe('(uint8 | null)');
+    expect(infer([null, 'x'])).toBe('(string | null)');
+  });
+
+  test('only nulls give nullable json', () => {
+    expect(infer([null, null])).toBe('(json | null)');
+  });
+
+  test('different kinds in one place give json', () => {
+    expect(infer([1, 'one'])).toBe('json');
+    expect(infer([true, 1])).toBe('json');
+    expect(infer([{ a: 1 }, [1]])).toBe('json');
+    expect(infer(['2024-01-02T03:04:05Z', 5])).toBe('json');
+    expect(infer([1, 'one', null])).toBe('(json | null)');
+  });
+});
+
+describe('inferSchema: objects', () => {
+  test('a records array: 3 users, one without an email', () => {
+    const users = JSON.parse(`[
+      {"id": 1, "name": "Ada", "email": "ada@example.com", "created": "2024-01-02T03:04:05Z", "score": 9.5},
+      {"id": 2, "name": "Bob", "created": "2024-02-03T04:05:06.789Z", "score": 7},
+      {"id": 300, "name": "Cy", "email": "cy@example.com", "created": "2024-03-04T05:06:07+01:00", "score": 8.25}
+    ]`);
+    const schema = inferSchema(users, { name: 'User' }) as ObjectSchema;
+    expect(render(schema)).toBe(
+      'User{id: uint16, name: string, email?: string, created: timestamp:ms, score: float32}',
+    );
+    expect(schema.fields.map((f) => [f.name, f.id])).toEqual([
+      ['id', 1],
+      ['name', 2],
+      ['email', 3],
+      ['created', 4],
+      ['score', 5],
+    ]);
+  });
+
+  test('fields keep first-seen order across samples', () => {
+    expect(infer([{ b: 1 }, { a: true, b: 2 }, { c: 'x', a: false }])).toBe(
+      'Root{b?: uint8, a?: bool, c?: string}',
+    );
+  });
+
+  test('missing and null together give optional(nullable(...))', () => {
+    expect(infer([{ a: 1 }, { a: null }, {}])).toBe('Root{a?: (uint8 | null)}');
+  });
+
+  test('nested objects are named after their key, in PascalCase', () => {
+    expect(
+      infer([{ shipping_address: { zip: '1' }, billingAddress: { zip: '2' }, lines: [{ sku: 'a' }] }]),
+    ).toBe(
+      'Root{shipping_address: ShippingAddress{zip: string}, billingAddress: BillingAddress{zip: string}, ' +
+        'lines: LinesItem{sku: string}[]}',
+    );
+  });
+
+  test('names are made unique with 2, 3, … and the root name is taken first', () => {
+    expect(infer([{ a: { meta: {} }, b: { meta: {} }, c: { meta: {} }, root: {} }])).toBe(
+      'Root{a: A{meta: Meta{}}, b: B{meta: Meta2{}}, c: C{meta: Meta3{}}, root: Root2{}}',
+    );
+    expect(infer([{ x: {} }], { name: 'X' })).toBe('X{x: X2{}}');
+  });
+
+  test('names are sanitised to identifiers', () => {
+    const schema = inferSchema([{ 'my-key.x': {}, '3d model': {}, 日本: {}, $: {} }]) as ObjectSchema;
+    expect(render(schema)).toBe('Root{my-key.x: MyKeyX{}, 3d model: _3dModel{}, 日本: Type{}, $: Type2{}}');
+    for (const type of namedTypes(schema).values()) expect(isIdentifier(type.name)).toBe(true);
+  });
+
+  test('a root array of objects names its items after the root', () => {
+    expect(infer([[{ a: 1 }]], { name: 'Batch' })).toBe('BatchItem{a: uint8}[]');
+  });
+
+  test("'' and '__proto__' keys are skipped: no field can have those names", () => {
+    const sample = JSON.parse('{"__proto__": 1, "": 2, "ok": 3}');
+    expect(infer([sample])).toBe('Root{ok: uint8}');
+  });
+
+  test('maps are not inferred: id-like keys become fields', () => {
+    expect(infer([{ '1': 'a', '2': 'b' }])).toBe('Root{1: string, 2: string}');
+  });
+
+  test('an invalid root name is refused', () => {
+    expect(codeOf(() => inferSchema([{}], { name: 'not a name' }))).toBe('WK_SCHEMA_INVALID');
+  });
+});
+
+describe('inferSchema: arrays', () => {
+  test('items merge over every element of every sample', () => {
+    expect(infer([[1, 2], [300], []])).toBe('uint16[]');
+    expect(infer([{ tags: ['a'] }, { tags: [] }])).toBe('Root{tags: string[]}');
+    expect(infer([[[1], [-1]], [[0.5]]])).toBe('float32[][]');
+  });
+
+  test('arrays that are empty everywhere hold json', () => {
+    expect(infer([[], []])).toBe('json[]');
+    expect(infer([{ a: [] }])).toBe('Root{a: json[]}');
+  });
+
+  test('items with nulls or mixed kinds', () => {
+    expect(infer([[1, null]])).toBe('(uint8 | null)[]');
+    expect(infer([[1, 'a']])).toBe('json[]');
+    expect(infer([[{ a: 1 }, { b: 2 }]])).toBe('RootItem{a?: uint8, b?: uint8}[]');
+  });
+});
+
+describe('inferSchema: errors and limits', () => {
+  test('no samples', () => {
+    expect(codeOf(() => inferSchema([]))).toBe('WK_INFER_NO_SAMPLES');
+  });
+
+  test('bad options', () => {
+    expect(codeOf(() => inferSchema([1], { maxDepth: -1 }))).toBe('WK_SCHEMA_INVALID');
+    expect(codeOf(() => inferSchema([1], { numbers: 'tiny' as 'wide' }))).toBe('WK_SCHEMA_INVALID');
+    expect(codeOf(() => inferSchema({ a: 1 } as unknown as unknown[]))).toBe('WK_SCHEMA_INVALID');
+  });
+
+  test('nesting up to maxDepth works, one more level throws with the path', () => {
+    expect(inferSchema([nested(64)]).kind).toBe('object');
+    expect(codeOf(() => inferSchema([nested(65)]))).toBe('WK_SCHEMA_INVALID');
+    expect(infer([nested(3)], { maxDepth: 3 })).toBe('RootItem{a: uint8[]}[]');
+    expect(codeOf(() => inferSchema([nested(3)], { maxDepth: 2 }))).toBe('WK_SCHEMA_INVALID');
+    expect(infer([7], { maxDepth: 0 })).toBe('uint8');
+    try {
+      inferSchema([1, { a: [{ b: [[1]] }] }], { maxDepth: 4 });
+      expect.unreachable();
+    } catch (error) {
+      expect(isWirekitError(error) && error.path).toEqual([1, 'a', 0, 'b', 0]);
+    }
+  });
+
+  test('cyclic values hit the depth limit instead of the stack', () => {
+    const cycle: Record<string, unknown> = { name: 'x' };
+    cycle.self = cycle;
+    const loop: unknown[] = [];
+    loop.push(loop, loop);
+    expect(codeOf(() => inferSchema([cycle]))).toBe('WK_SCHEMA_INVALID');
+    expect(codeOf(() => inferSchema([loop]))).toBe('WK_SCHEMA_INVALID');
+  });
+
+  test('values that JSON.parse cannot return are refused, with their path', () => {
+    // biome-ignore lint/suspicious/noSparseArray: a hole is one of the non-JSON inputs under test
+    const hole = [1, , 3];
+    const bad: unknown[] = [undefined, Number.NaN, Infinity, 1n, () => 1, new Date(0), new Map(), hole];
+    for (const value of bad) {
+      expect(
+        codeOf(() => inferSchema([{ ok: 1 }, { v: value }])),
+        String(value),
+      ).toBe('WK_SCHEMA_INVALID');
+    }
+    try {
+      inferSchema([{ v: [1, new Date(0)] }]);
+      expect.unreachable();
+    } catch (error) {
+      expect(isWirekitError(error) && error.path).toEqual([0, 'v', 1]);
+    }
+  });
+
+  test('large inputs: many records, many same-named types', () => {
+    const records = Array.from({ length: 50_000 }, (_, i) => ({ id: i, even: i % 2 === 0 ? 'y' : null }));
+    expect(infer(records)).toBe('Root{id: uint16, even: (string | null)}');
+    const wide = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, { meta: {} }]));
+    const schema = inferSchema([wide]) as ObjectSchema;
+    const last = schema.fields.at(-1)?.schema as ObjectSchema;
+    expect(render(last)).toBe('K4999{meta: Meta5000{}}');
+  });
+});
+
+// -- properties -------------------------------------------------------------------------------
+
+const isoTimestamp = fc
+  .date({ noInvalidDate: true, min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z') })
+  .map((date) => date.toISOString());
+
+/** Arbitraries of one kind each; homogeneous samples reach the narrow kinds that mixed ones never do. */
+const kinds: fc.Arbitrary<unknown>[] = [
+  fc.boolean(),
+  fc.integer({ min: -300, max: 300 }),
+  fc.integer({ min: 0, max: 70_000 }),
+  fc.integer({ min: -70_000, max: 70_000 }),
+  fc.integer(),
+  fc.maxSafeInteger(),
+  fc.constantFrom(255, 256, 65_536, -128, -129, 2 ** 31, 2 ** 32, 2 ** 53, -(2 ** 53), -0, 0.5),
+  fc.float({ noNaN: true, noDefaultInfinity: true }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.string({ unit: 'binary' }),
+  fc.constantFrom('\ud800', 'a\udc00b', 'plain'),
+  isoTimestamp,
+  fc.constant(null),
+];
+
+/** An arbitrary of arbitraries: a random "type" that samples are then drawn from. */
+const { type } = fc.letrec<{ type: fc.Arbitrary<unknown> }>((tie) => ({
+  type: fc.oneof(
+    { depthSize: 'small', maxDepth: 4 },
+    fc.constantFrom(...kinds),
+    tie('type').map((items) => fc.array(items, { maxLength: 3 })),
+    fc
+      .dictionary(fc.constantFrom('a', 'b', 'c', 'shipping_address', ''), tie('type'), { maxKeys: 4 })
+      .map((fields) => fc.record(fields, { requiredKeys: [] })),
+    fc.tuple(tie('type'), tie('type')).map(([a, b]) => fc.oneof(a, b)),
+    tie('type').map((inner) => fc.option(inner)),
+  ),
+}));
+
+const leaf = fc.oneof(...kinds);
+
+/** Values whose objects share keys, so that merging, optional fields and nesting get exercised. */
+const { value: recordish } = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    leaf,
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.constantFrom('a', 'b', 'c', '', '__proto__'), tie('value'), { maxKeys: 4 }),
+  ),
+}));
+
+const samples = fc.oneof(
+  type.chain((arbitrary) => fc.array(arbitrary, { minLength: 1, maxLength: 6 })),
+  fc.array(fc.oneof(fc.jsonValue({ stringUnit: 'binary' }), recordish), { minLength: 1, maxLength: 8 }),
+);
+
+/** A sample as a validator sees it: timestamps as Dates, and without the keys inference skips. */
+function prepare(schema: Schema, value: unknown): unknown {
+  switch (schema.kind) {
+    case 'timestamp':
+      return new Date(value as string);
+    case 'nullable':
+      return value === null ? null : prepare(schema.inner, value);
+    case 'optional':
+      return value === undefined ? undefined : prepare(schema.inner, value);
+    case 'array':
+      return (value as unknown[]).map((item) => prepare(schema.items, item));
+    case 'object': {
+      const source = value as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(source)) {
+        if (key === '' || key === '__proto__') continue;
+        const field = schema.fields.find((f) => f.name === key);
+        // Keys the schema lacks are kept, so a field that inference lost would fail validation.
+        out[key] = field === undefined ? source[key] : prepare(field.schema, source[key]);
+      }
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+describe('inferSchema: properties', () => {
+  test('every sample validates against the inferred schema', () => {
+    fc.assert(
+      fc.property(
+        samples,
+        fc.constantFrom('narrowest', 'wide' as const),
+        fc.boolean(),
+        (values, numbers, ts) => {
+          const schema = inferSchema(values, { numbers, timestamps: ts });
+          for (const value of values) {
+            expect(validate(schema, prepare(schema, value))).toEqual([]);
+          }
+          // Named types have identifier names and never clash.
+          for (const type of namedTypes(schema).values()) expect(isIdentifier(type.name)).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  test('the order of samples changes only field order and names, never kinds', () => {
+    fc.assert(
+      fc.property(samples, (values) => {
+        const shape = { names: false, sortFields: true };
+        expect(render(inferSchema([...values].reverse()), shape)).toBe(render(inferSchema(values), shape));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('inferring the samples one array deeper gives the same element schema', () => {
+    fc.assert(
+      fc.property(samples, (values) => {
+        const items = inferSchema([values]);
+        const shape = { names: false };
+        expect(items.kind === 'array' && render(items.items, shape)).toBe(render(inferSchema(values), shape));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
