@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import {
   type ErrorCode,
@@ -175,5 +176,16 @@ describe('JSON form of schemas', () => {
     const a = t.object('Same', { x: t.int32() });
     const b = t.object('Same', { y: t.int32() });
     expect(codeOf(() => schemaToJson(t.object('Root', { a, b })))).toBe('WK_SCHEMA_NAME_CONFLICT');
+  });
+});
+
+describe('docs/schema-json.md', () => {
+  test('its example is a valid schema that round-trips', () => {
+    const text = readFileSync(new URL('../../docs/schema-json.md', import.meta.url), 'utf8');
+    const example = /```json\n([\s\S]*?)```/.exec(text)?.[1];
+    const doc = JSON.parse(example ?? 'null');
+    const schema = schemaFromJson(doc);
+    expect(schemaToJson(schema)).toEqual(doc);
+    expect(validate(schema, { id: 1n, email: 'a@b.c', plan: 'pro', manager: null })).toEqual([]);
   });
 });
