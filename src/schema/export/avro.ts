@@ -1,0 +1,269 @@
+/**
+ * The Avro schema (JSON) of a wirekit schema. docs/mapping/avro.md is the contract: the Avro codec
+ * writes exactly the layout described there, so the two change together.
+ */
+import { WirekitError } from '../../errors/index.js';
+import { isIdentifier } from '../names.js';
+import type {
+  EnumSchema,
+  FieldDef,
+  JsonValue,
+  NamedSchema,
+  ObjectSchema,
+  Schema,
+  UnionSchema,
+} from '../types.js';
+import { namedTypes } from '../walk.js';
+import { avroDefault, nullFirstFor } from './avro-default.js';
+
+/** An Avro schema as JSON: a type name, a union (array) or a complex type (object). */
+export type AvroSchemaJson = string | AvroSchemaJson[] | { [key: string]: JsonValue };
+
+export interface AvroExportOptions {
+  /**
+   * The namespace of every named type that has none of its own, and of the root wrapper. Without
+   * it, such types take the root type's namespace, as Avro itself would for names nested in it.
+   */
+  readonly namespace?: string;
+  /** The name of the wrapper record around a root that is not an object or union (default 'Root'). */
+  readonly rootName?: string;
+}
+
+interface Context {
+  /** The namespace of types that declare none. */
+  readonly namespace: string | undefined;
+  readonly defined: Set<NamedSchema>;
+  /** Avro full names in use, so that generated entry records never take a user's name. */
+  readonly taken: Set<string>;
+}
+
+/**
+ * Where a type is written: the enclosing namespace (Avro resolves bare names against it) and a
+ * name prefix for generated records, made of the enclosing record and field.
+ */
+interface Scope {
+  readonly namespace: string | undefined;
+  readonly owner: string;
+}
+
+const refuse = (message: string): never => {
+  throw new WirekitError('WK_EXPORT_UNSUPPORTED', `Avro: ${message}`);
+};
+
+export function toAvro(schema: Schema, options: AvroExportOptions = {}): AvroSchemaJson {
+  if (options.namespace !== undefined && !options.namespace.split('.').every(isIdentifier)) {
+    refuse(`namespace ${JSON.stringify(options.namespace)} is not a dotted list of Avro names.`);
+  }
+  const root = schema.kind === 'ref' ? schema.resolve() : schema;
+  const rootNamespace = root.kind === 'object' || root.kind === 'union' ? root.namespace : undefined;
+  const ctx: Context = {
+    namespace: options.namespace ?? rootNamespace,
+    defined: new Set(),
+    taken: new Set(),
+  };
+  const owners = new Map<string, NamedSchema>();
+  for (const type of namedTypes(schema).values()) {
+    const name = avroFullName(type, ctx);
+    const other = owners.get(name);
+    if (other !== undefined && other !== type) {
+      refuse(`${other.name} and ${type.name} would both be named ${name}; give one a namespace of its own.`);
+    }
+    owners.set(name, type);
+    ctx.taken.add(name);
+  }
+  const top: Scope = { namespace: undefined, owner: '' };
+  if (root.kind === 'object' || root.kind === 'union') return typeOf(root, ctx, top);
+
+  const rootName = options.rootName ?? 'Root';
+  if (!isIdentifier(rootName)) refuse(`rootName ${JSON.stringify(rootName)} is not an Avro name.`);
+  const wrapperName = qualify(options.namespace, rootName);
+  if (ctx.taken.has(wrapperName))
+    refuse(`the root wrapper ${wrapperName} would clash with a type of that name; pass another rootName.`);
+  ctx.taken.add(wrapperName);
+  const inner: Scope = { namespace: options.namespace, owner: rootName };
+  const valueField: FieldDef = { name: 'value', id: 1, schema };
+  const fields = schema.kind === 'literal' ? [] : [fieldOf(valueField, ctx, inner)];
+  return compact({ type: 'record', name: rootName, namespace: options.namespace, fields });
+}
+
+function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
+  switch (schema.kind) {
+    case 'bool':
+      return 'boolean';
+    case 'int8':
+    case 'int16':
+    case 'int32':
+    case 'uint8':
+    case 'uint16':
+      return 'int';
+    case 'uint32':
+    case 'int64':
+    case 'uint64':
+      return 'long';
+    case 'float32':
+      return 'float';
+    case 'float64':
+      return 'double';
+    case 'decimal':
+      return schema.precision !== undefined && schema.scale !== undefined
+        ? { type: 'bytes', logicalType: 'decimal', precision: schema.precision, scale: schema.scale }
+        : 'string';
+    case 'string':
+    case 'json':
+      return 'string';
+    case 'bytes':
+      return 'bytes';
+    case 'timestamp':
+      return { type: 'long', logicalType: timestampLogicalType[schema.precision] };
+    case 'literal':
+      // Only reached where a literal is not a plain field (array item, map value, optional field).
+      return typeof schema.value === 'string'
+        ? 'string'
+        : typeof schema.value === 'boolean'
+          ? 'boolean'
+          : 'double';
+    case 'array':
+      return { type: 'array', items: typeOf(schema.items, ctx, scope) };
+    case 'map':
+      return schema.keys.kind === 'string'
+        ? { type: 'map', values: typeOf(schema.values, ctx, scope) }
+        : { type: 'array', items: entryRecord(schema.keys, schema.values, ctx, scope) };
+    case 'optional':
+    case 'nullable':
+      return withNull(typeOf(schema.inner, ctx, scope), true);
+    case 'ref':
+      return typeOf(schema.resolve(), ctx, scope);
+    case 'union':
+      return unionOf(schema, ctx, scope);
+    case 'object':
+    case 'enum':
+      return ctx.defined.has(schema) ? reference(schema, ctx, scope) : define(schema, ctx, scope);
+  }
+}
+
+const timestampLogicalType = {
+  s: 'timestamp-millis',
+  ms: 'timestamp-millis',
+  us: 'timestamp-micros',
+  ns: 'timestamp-nanos',
+} as const;
+
+/** Avro forbids a union directly inside a union, so a nullable union gains "null" as one more branch. */
+function withNull(type: AvroSchemaJson, nullFirst: boolean): AvroSchemaJson {
+  // optional(nullable(x)) has one null, not two: Avro forbids repeating a branch type.
+  const branches = (Array.isArray(type) ? type : [type]).filter((branch) => branch !== 'null');
+  return nullFirst ? ['null', ...branches] : [...branches, 'null'];
+}
+
+function unionOf(schema: UnionSchema, ctx: Context, scope: Scope): AvroSchemaJson[] {
+  return schema.variants.map((variant) => typeOf(variant, ctx, scope));
+}
+
+function define(type: ObjectSchema | EnumSchema, ctx: Context, scope: Scope): AvroSchemaJson {
+  ctx.defined.add(type);
+  const namespace = type.namespace ?? ctx.namespace;
+  const head = {
+    type: type.kind === 'object' ? 'record' : 'enum',
+    name: type.name,
+    // Written only where it differs from the enclosing one; "" restores the null namespace inside a
+    // namespaced record, where a bare name would inherit the record's.
+    namespace: namespace === scope.namespace ? undefined : (namespace ?? ''),
+    doc: type.doc,
+    aliases: type.aliases === undefined ? undefined : [...type.aliases],
+  };
+  if (type.kind === 'enum') {
+    for (const symbol of type.members) {
+      if (!isIdentifier(symbol)) {
+        refuse(
+          `enum ${type.name}: member ${JSON.stringify(symbol)} is not an Avro symbol ([A-Za-z_][A-Za-z0-9_]*).`,
+        );
+      }
+    }
+    return compact({ ...head, symbols: [...type.members] });
+  }
+  const inner = (field: string): Scope => ({ namespace, owner: `${type.name}_${field}` });
+  const fields = type.fields
+    .filter((field) => field.schema.kind !== 'literal')
+    .map((field) => fieldOf(field, ctx, inner(field.name), type.name));
+  return compact({ ...head, fields });
+}
+
+function reference(type: NamedSchema, ctx: Context, scope: Scope): string {
+  const namespace = type.namespace ?? ctx.namespace;
+  if (namespace === undefined && scope.namespace !== undefined) {
+    // Avro resolves a bare name against the enclosing namespace and has no spelling for "the null
+    // namespace" in a reference, so such a type cannot be named here.
+    refuse(
+      `${type.name} has no namespace but is used again inside namespace ${scope.namespace}; ` +
+        'give it a namespace or pass the namespace option.',
+    );
+  }
+  return namespace === scope.namespace ? type.name : qualify(namespace, type.name);
+}
+
+function fieldOf(
+  field: FieldDef,
+  ctx: Context,
+  scope: Scope,
+  record = 'the root',
+): { [key: string]: JsonValue } {
+  if (!isIdentifier(field.name))
+    refuse(`${record}: field name ${JSON.stringify(field.name)} is not an Avro name.`);
+  for (const alias of field.aliases ?? []) {
+    if (!isIdentifier(alias))
+      refuse(`${record}.${field.name}: alias ${JSON.stringify(alias)} is not an Avro name.`);
+  }
+  const nullFirst = nullFirstFor(field);
+  const { schema } = field;
+  const type =
+    schema.kind === 'optional' || schema.kind === 'nullable'
+      ? withNull(typeOf(schema.inner, ctx, scope), nullFirst)
+      : typeOf(schema, ctx, scope);
+  let value: JsonValue | undefined;
+  if (field.default !== undefined)
+    value = avroDefault(schema, field.default, nullFirst, `${record}.${field.name}`);
+  else if (schema.kind === 'optional') value = null;
+  const doc = field.deprecated ? `${field.doc === undefined ? '' : `${field.doc} `}(Deprecated.)` : field.doc;
+  return compact({
+    name: field.name,
+    type,
+    doc,
+    aliases: field.aliases === undefined ? undefined : [...field.aliases],
+    default: value,
+    deprecated: field.deprecated ? true : undefined,
+  });
+}
+
+/**
+ * Avro map keys are strings only, so an integer-keyed map becomes an array of {key, value} records.
+ * The record is named after the field that holds it, made unique against every other name.
+ */
+function entryRecord(keys: Schema, values: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
+  const base = `${scope.owner}_Entry`.replace(/^_/, '');
+  let name = base;
+  for (let n = 2; ctx.taken.has(qualify(scope.namespace, name)); n++) name = `${base}${n}`;
+  ctx.taken.add(qualify(scope.namespace, name));
+  const inner: Scope = { namespace: scope.namespace, owner: `${name}_value` };
+  return {
+    type: 'record',
+    name,
+    fields: [
+      { name: 'key', type: typeOf(keys, ctx, inner) },
+      { name: 'value', type: typeOf(values, ctx, inner) },
+    ],
+  };
+}
+
+function avroFullName(type: NamedSchema, ctx: Context): string {
+  return qualify(type.namespace ?? ctx.namespace, type.name);
+}
+
+function qualify(namespace: string | undefined, name: string): string {
+  return namespace === undefined || namespace === '' ? name : `${namespace}.${name}`;
+}
+
+function compact(value: { [key: string]: JsonValue | undefined }): { [key: string]: JsonValue } {
+  const out: { [key: string]: JsonValue } = {};
+  for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = item;
+  return out;
+}
