@@ -10,6 +10,7 @@ export type {
 } from './builders.js';
 export * as t from './builders.js';
 export { assignFieldNumbers, maxFieldNumber } from './field-numbers.js';
+export { type InferOptions, inferSchema } from './infer.js';
 export {
   type SchemaDocument,
   schemaFormat,
@@ -17,7 +18,6 @@ export {
   schemaFromJson,
   schemaToJson,
 } from './json-form.js';
-export { type InferOptions, inferSchema } from './infer.js';
 export { fromJsonValue, toJsonValue } from './json-value.js';
 export { type StandardResult, type StandardSchemaV1, standardSchema } from './standard-schema.js';
 export type * from './types.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 
 /** Lowest first. Folders on one line are peers and must not import each other. */
-export const layers: readonly (readonly string[])[] = [
+const layers: readonly (readonly string[])[] = [
   ['errors'],
   ['util'],
   ['schema'],
@@ -63,7 +63,8 @@ describe('architecture', () => {
 
   test('every folder under src/ is a known layer', () => {
     const folders = new Set(files.filter((f) => relative(src, f).includes('/')).map(folderOf));
-    for (const folder of folders) expect(layers.flat(), `src/${folder} is not in the layer list`).toContain(folder);
+    for (const folder of folders)
+      expect(layers.flat(), `src/${folder} is not in the layer list`).toContain(folder);
   });
 
   test('no module imports from a layer above its own, or from a peer', () => {

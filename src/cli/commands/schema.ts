@@ -1,0 +1,82 @@
+/** `wirekit schema infer` and `wirekit schema export`. */
+import {
+  arrowSchemaToJson,
+  toArrowSchema,
+  toAvro,
+  toFlatBuffers,
+  toJsonSchema,
+  toProto,
+} from '../../schema/export/index.js';
+import { inferSchema, type Schema, schemaFromJson, schemaToJson } from '../../schema/index.js';
+import { type CliIo, parseJson, parseSamples, readInput } from '../io.js';
+import { parseCommand, usageError } from '../usage.js';
+
+export const schemaHelp = `Usage:
+  wirekit schema infer [FILE|-] [--name NAME] [--numbers narrowest|wide] [--no-timestamps] [--whole]
+      Prints the schema (its JSON form) of the values in FILE: JSON, a JSON array (each item is a
+      sample, unless --whole), or NDJSON. Reads standard input for '-' or no FILE.
+  wirekit schema export --to FORMAT [SCHEMA.json|-] [--namespace NS] [--root-name NAME]
+      Prints the schema in another schema language. FORMAT is one of:
+      proto (proto3), avro (.avsc), fbs (FlatBuffers), arrow (Arrow schema as JSON), json-schema
+      (2020-12, describing the JSON form of values).`;
+
+export async function schemaCommand(args: readonly string[], io: CliIo): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === 'infer') return infer(rest, io);
+  if (sub === 'export') return exportSchema(rest, io);
+  throw usageError(
+    sub === undefined
+      ? 'wirekit schema needs a subcommand: infer or export.'
+      : `unknown subcommand schema ${sub}.`,
+  );
+}
+
+async function infer(args: readonly string[], io: CliIo): Promise<void> {
+  const { values, positionals } = parseCommand(args, {
+    name: { type: 'string' },
+    numbers: { type: 'string' },
+    'no-timestamps': { type: 'boolean' },
+    whole: { type: 'boolean' },
+  });
+  const numbers = values.numbers ?? 'narrowest';
+  if (numbers !== 'narrowest' && numbers !== 'wide') throw usageError('--numbers is narrowest or wide.');
+  const file = onePositional(positionals, 'FILE');
+  const text = (await readInput(io, file)).toString('utf8');
+  const samples = parseSamples(text, file === '-' ? 'standard input' : file, values.whole === true);
+  const schema = inferSchema(samples, {
+    ...(values.name === undefined ? {} : { name: values.name }),
+    numbers,
+    timestamps: values['no-timestamps'] !== true,
+  });
+  io.stdout.write(`${JSON.stringify(schemaToJson(schema), null, 2)}\n`);
+}
+
+const exporters: Record<
+  string,
+  (schema: Schema, options: { namespace?: string; rootName?: string }) => string
+> = {
+  proto: (schema, { namespace, rootName }) => toProto(schema, { package: namespace, rootName }),
+  avro: (schema, options) => `${JSON.stringify(toAvro(schema, options), null, 2)}\n`,
+  fbs: (schema, options) => toFlatBuffers(schema, options),
+  arrow: (schema) => `${JSON.stringify(arrowSchemaToJson(toArrowSchema(schema)), null, 2)}\n`,
+  'json-schema': (schema) => `${JSON.stringify(toJsonSchema(schema), null, 2)}\n`,
+};
+
+async function exportSchema(args: readonly string[], io: CliIo): Promise<void> {
+  const { values, positionals } = parseCommand(args, {
+    to: { type: 'string' },
+    namespace: { type: 'string' },
+    'root-name': { type: 'string' },
+  });
+  const exporter = values.to === undefined ? undefined : exporters[values.to];
+  if (exporter === undefined) throw usageError(`--to must be one of ${Object.keys(exporters).join(', ')}.`);
+  const file = onePositional(positionals, 'SCHEMA.json');
+  const source = file === '-' ? 'standard input' : file;
+  const schema = schemaFromJson(parseJson((await readInput(io, file)).toString('utf8'), source));
+  io.stdout.write(exporter(schema, { namespace: values.namespace, rootName: values['root-name'] }));
+}
+
+function onePositional(positionals: readonly string[], what: string): string {
+  if (positionals.length > 1) throw usageError(`expected one ${what}, got ${positionals.length} arguments.`);
+  return positionals[0] ?? '-';
+}

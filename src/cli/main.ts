@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+/**
+ * The `wirekit` command. Only argument dispatch lives here; each command is a module of its own.
+ * Exit codes: 0 success, 1 the work failed (a wirekit error, printed with its code), 2 usage error.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { isWirekitError, WirekitError } from '../errors/index.js';
+import { schemaCommand, schemaHelp } from './commands/schema.js';
+import { type CliIo, processIo } from './io.js';
+
+const help = `wirekit: choose the wire format per boundary, by measurement.
+
+Commands:
+  wirekit schema infer FILE       infer a schema from JSON, a JSON array or NDJSON
+  wirekit schema export --to F S  print schema S as proto, avro, fbs, arrow or json-schema
+
+${schemaHelp}
+
+Exit codes: 0 success, 1 the input or the work failed (the message starts with its error code,
+see docs/errors.md), 2 the command line is wrong.`;
+
+export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      io.stdout.write(`${help}\n`);
+      return command === undefined ? 2 : 0;
+    }
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout.write(`${command === 'schema' ? schemaHelp : help}\n`);
+      return 0;
+    }
+    if (command === 'schema') await schemaCommand(rest, io);
+    else throw new WirekitError('WK_CLI_USAGE', `unknown command ${command}.`);
+    return 0;
+  } catch (error) {
+    if (!isWirekitError(error)) throw error;
+    io.stderr.write(`wirekit: ${error.code}: ${error.message}\n`);
+    if (error.code === 'WK_CLI_USAGE') io.stderr.write("Run 'wirekit --help' for usage.\n");
+    return error.code === 'WK_CLI_USAGE' ? 2 : 1;
+  }
+}
+
+const invokedDirectly =
+  process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly) process.exitCode = await run(process.argv.slice(2));

@@ -1,0 +1,5 @@
+export { arrowMetadataKeys, arrowSchemaToJson, toArrowSchema } from './arrow.js';
+export { type AvroExportOptions, type AvroSchemaJson, toAvro } from './avro.js';
+export { type FlatBuffersOptions, maxSlotGap, toFlatBuffers } from './flatbuffers.js';
+export { type JsonSchemaExportOptions, jsonSchemaDialect, toJsonSchema } from './json-schema.js';
+export { type ProtoOptions, toProto } from './proto.js';

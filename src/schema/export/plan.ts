@@ -1,0 +1,141 @@
+/**
+ * What the Protocol Buffers and FlatBuffers exporters settle the same way before writing a line:
+ * one file holds one namespace, which types it declares and in what order, whether the root can be
+ * declared as the file's root type or needs a generated wrapper, and which field names the format
+ * accepts.
+ */
+import { WirekitError } from '../../errors/index.js';
+import { isIdentifier } from '../names.js';
+import type { NamedSchema, NullableSchema, OptionalSchema, RefSchema, Schema } from '../types.js';
+import { deref, fullName, namedTypes } from '../walk.js';
+import { caseKey } from './naming.js';
+
+/** A schema node with refs followed and presence (optional, nullable) taken off. */
+export type Plain = Exclude<Schema, RefSchema | OptionalSchema | NullableSchema>;
+
+export function unsupported(format: string, message: string): never {
+  throw new WirekitError('WK_EXPORT_UNSUPPORTED', `${format}: ${message}`);
+}
+
+export interface PlanOptions {
+  /** The format's name, for messages. */
+  readonly format: string;
+  /** The namespace (package) asked for; else the one the types share. */
+  readonly namespace: string | undefined;
+  readonly rootName: string | undefined;
+  /** The kinds the format can declare as its root type as they are. */
+  readonly rootKinds: readonly ('object' | 'union')[];
+  /** Names a declared type cannot take, because the format reads them as built-in types or keywords. */
+  readonly reservedNames: ReadonlySet<string>;
+}
+
+export interface ExportPlan {
+  readonly namespace: string | undefined;
+  /** Every named type, in the order of namedTypes(): the declaration order. */
+  readonly types: readonly NamedSchema[];
+  /** The declared type that is the file's root, or undefined when a wrapper holds the root. */
+  readonly rootType: NamedSchema | undefined;
+  /** The name of the generated type `{ value = 1 }` around a root of another kind. */
+  readonly rootWrapper: string | undefined;
+}
+
+export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
+  const { format, reservedNames } = options;
+  const types = [...namedTypes(schema).values()];
+
+  // Both formats declare a file's types in one namespace (package), so types from two namespaces
+  // would lose the very qualifier that tells them apart.
+  const namespaces = [
+    ...new Set(types.flatMap((type) => (type.namespace === undefined ? [] : [type.namespace]))),
+  ];
+  if (namespaces.length > 1) {
+    unsupported(
+      format,
+      `one file holds one namespace, but the types use ${namespaces.join(' and ')}; move them into one namespace.`,
+    );
+  }
+  const namespace = options.namespace ?? namespaces[0];
+  if (namespace !== undefined && !namespace.split('.').every(isIdentifier)) {
+    unsupported(format, `namespace ${JSON.stringify(namespace)} is not a dotted list of identifiers.`);
+  }
+
+  const byName = new Map<string, NamedSchema>();
+  for (const type of types) {
+    if (reservedNames.has(type.name)) {
+      unsupported(
+        format,
+        `type ${fullName(type)}: ${type.name} is a built-in name in ${format}; rename the type.`,
+      );
+    }
+    const other = byName.get(type.name);
+    if (other !== undefined) {
+      unsupported(format, `${fullName(other)} and ${fullName(type)} would both be declared as ${type.name}.`);
+    }
+    byName.set(type.name, type);
+  }
+
+  const root = deref(schema);
+  if ((root.kind === 'object' || root.kind === 'union') && options.rootKinds.includes(root.kind)) {
+    return { namespace, types, rootType: root, rootWrapper: undefined };
+  }
+  const rootWrapper = options.rootName ?? 'Root';
+  if (!isIdentifier(rootWrapper) || reservedNames.has(rootWrapper)) {
+    unsupported(format, `rootName ${JSON.stringify(rootWrapper)} cannot name a type; pass another rootName.`);
+  }
+  if (byName.has(rootWrapper)) {
+    unsupported(
+      format,
+      `the root (a ${root.kind}) is wrapped in a generated type ${rootWrapper}, but a type of that name ` +
+        'exists already; pass another rootName.',
+    );
+  }
+  return { namespace, types, rootType: undefined, rootWrapper };
+}
+
+export interface FieldName {
+  readonly name: string;
+  /** How a message names it, when it is not a field the user declared (default: `field <name>`). */
+  readonly label?: string;
+}
+
+/**
+ * Both formats need field names that are identifiers, distinct even once case and underscores are
+ * ignored (protoc's proto3 rule; FlatBuffers generators camel-case names the same way).
+ */
+export function checkFieldNames(format: string, owner: string, fields: readonly FieldName[]): void {
+  const seen = new Map<string, FieldName>();
+  for (const field of fields) {
+    const label = field.label ?? `field ${field.name}`;
+    if (!isIdentifier(field.name)) {
+      unsupported(
+        format,
+        `${owner}: field name ${JSON.stringify(field.name)} is not an identifier ` +
+          "(letters, digits and '_', not starting with a digit); rename the field.",
+      );
+    }
+    const other = seen.get(caseKey(field.name));
+    if (other !== undefined) {
+      unsupported(
+        format,
+        `${owner}: ${other.label ?? `field ${other.name}`} and ${label} differ only in case or ` +
+          'underscores, which generated code cannot tell apart; rename one of them.',
+      );
+    }
+    seen.set(caseKey(field.name), field);
+  }
+}
+
+/**
+ * The schema under any optional/nullable wrappers, and whether there were any. Both formats have a
+ * single notion of absence, so `optional`, `nullable` and both together are the same to them.
+ */
+export function unwrapPresence(schema: Schema): { readonly inner: Plain; readonly present: boolean } {
+  let node = schema;
+  let present = false;
+  while (node.kind === 'optional' || node.kind === 'nullable') {
+    present = true;
+    node = node.inner;
+  }
+  // A ref resolves to a named type, which is never optional or nullable itself.
+  return { inner: deref(node) as Plain, present };
+}

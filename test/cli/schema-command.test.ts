@@ -1,0 +1,128 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { schemaFromJson, schemaToJson, validate } from '../../src/index.js';
+import { EveryKind } from '../fixtures/every-kind.js';
+import { has, withTempDir } from '../support/tools.js';
+
+/** Runs the CLI in-process and captures what it writes. */
+async function cli(args: string[], stdin = '') {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdin: (async function* () {
+      yield stdin;
+    })(),
+    stdout: { write: (chunk) => (stdout += String(chunk)) },
+    stderr: { write: (chunk) => (stderr += chunk) },
+  };
+  const code = await run(args, io);
+  return { code, stdout, stderr };
+}
+
+const users = 'examples/data/users.ndjson';
+
+describe('wirekit schema infer', () => {
+  test('prints the JSON form of a schema that every sample satisfies', async () => {
+    const { code, stdout } = await cli(['schema', 'infer', users, '--name', 'User']);
+    expect(code).toBe(0);
+    const schema = schemaFromJson(JSON.parse(stdout));
+    expect(schema).toMatchObject({ kind: 'object', name: 'User' });
+    const fields =
+      schema.kind === 'object' ? Object.fromEntries(schema.fields.map((f) => [f.name, f.schema.kind])) : {};
+    expect(fields).toMatchObject({
+      id: 'int64',
+      created: 'timestamp',
+      nickname: 'optional',
+      manager: 'optional',
+    });
+  });
+
+  test('reads a JSON array from standard input', async () => {
+    const { code, stdout } = await cli(['schema', 'infer', '-'], '[{"a": 1}, {"a": 300, "b": "x"}]');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).root.fields.map((f: { schema: { kind: string } }) => f.schema.kind)).toEqual([
+      'uint16',
+      'optional',
+    ]);
+  });
+
+  test('reports bad input with its code and exit status 1', async () => {
+    const { code, stderr } = await cli(['schema', 'infer', '-'], '{"a": ');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^wirekit: WK_CLI_INPUT: standard input is not valid JSON/);
+    expect((await cli(['schema', 'infer', 'no/such/file.json'])).stderr).toContain('WK_CLI_INPUT');
+  });
+});
+
+describe('wirekit schema export', () => {
+  const everyKind = JSON.stringify(schemaToJson(EveryKind));
+
+  test.each([
+    ['proto', /^syntax = "proto3";/m],
+    ['fbs', /^root_type EveryKind;/m],
+    ['avro', /"type": "record"/],
+    ['json-schema', /"\$schema": "https:\/\/json-schema\.org\/draft\/2020-12\/schema"/],
+  ])('--to %s prints the export', async (format, expected) => {
+    const { code, stdout, stderr } = await cli(['schema', 'export', '--to', format, '-'], everyKind);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(expected);
+  });
+
+  test('--to arrow refuses recursion with WK_EXPORT_UNSUPPORTED, and prints a flat schema', async () => {
+    const refused = await cli(['schema', 'export', '--to', 'arrow', '-'], everyKind);
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('WK_EXPORT_UNSUPPORTED')]);
+    const inferred = await cli(['schema', 'infer', users]);
+    const { code, stdout } = await cli(['schema', 'export', '--to', 'arrow', '-'], inferred.stdout);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).fields.map((f: { name: string }) => f.name)).toContain('created');
+  });
+
+  test('usage errors exit 2 and point to --help', async () => {
+    for (const args of [
+      ['schema', 'export', '--to', 'xml', '-'],
+      ['schema', 'nope'],
+      ['nope'],
+      ['schema', 'infer', '--bogus'],
+    ]) {
+      const { code, stderr } = await cli(args);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr).toContain('WK_CLI_USAGE');
+    }
+  });
+
+  test('--help documents both commands and the exit codes', async () => {
+    const { code, stdout } = await cli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('wirekit schema infer');
+    expect(stdout).toContain('wirekit schema export');
+    expect(stdout).toContain('Exit codes');
+  });
+});
+
+describe.skipIf(!has('protoc'))('the built bin', () => {
+  test('npx wirekit pipes infer into export, and protoc accepts the result', () => {
+    withTempDir((dir) => {
+      const schema = execFileSync('npx', ['wirekit', 'schema', 'infer', users, '--name', 'User'], {
+        encoding: 'utf8',
+      });
+      const proto = execFileSync('npx', ['wirekit', 'schema', 'export', '--to', 'proto', '-'], {
+        input: schema,
+        encoding: 'utf8',
+      });
+      writeFileSync(join(dir, 'user.proto'), proto);
+      const result = spawnSync('protoc', [
+        `--proto_path=${dir}`,
+        '--descriptor_set_out=/dev/null',
+        'user.proto',
+      ]);
+      expect(result.stderr.toString()).toBe('');
+      expect(result.status).toBe(0);
+      expect(validate(schemaFromJson(JSON.parse(schema)), {})).not.toEqual([]);
+    });
+  });
+});
