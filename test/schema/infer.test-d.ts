@@ -1,5 +1,6 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { describe, expectTypeOf, test } from 'vitest';
-import { type Infer, type ObjectSchema, t } from '../../src/index.js';
+import { type Infer, type ObjectSchema, standardSchema, t } from '../../src/index.js';
 
 describe('Infer', () => {
   test('scalars', () => {
@@ -70,5 +71,17 @@ describe('Infer', () => {
     // @ts-expect-error a function is not JSON
     const notJson: Infer<ReturnType<typeof t.json>> = () => 1;
     void notJson;
+  });
+});
+
+describe('standardSchema', () => {
+  test('is a Standard Schema v1 as the spec package declares it, with the inferred output type', () => {
+    const User = t.object('User', { id: t.int64(), name: t.string() });
+    const standard = standardSchema(User);
+    expectTypeOf(standard).toExtend<StandardSchemaV1<{ id: bigint; name: string }>>();
+    expectTypeOf<StandardSchemaV1.InferOutput<typeof standard>>().toEqualTypeOf<{
+      id: bigint;
+      name: string;
+    }>();
   });
 });
