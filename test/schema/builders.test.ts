@@ -1,14 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { type ErrorCode, t } from '../../src/index.js';
-
-function codeOf(body: () => unknown): ErrorCode | undefined {
-  try {
-    body();
-  } catch (error) {
-    return (error as { code?: ErrorCode }).code;
-  }
-  return undefined;
-}
+import { t } from '../../src/index.js';
+import { codeOf } from '../support/code-of.js';
 
 describe('field numbers', () => {
   const ids = (schema: { fields: readonly { name: string; id: number }[] }) =>

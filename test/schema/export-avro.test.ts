@@ -1,19 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { isWirekitError, type Schema, t } from '../../src/index.js';
+import { type Schema, t } from '../../src/index.js';
 import { type AvroSchemaJson, toAvro } from '../../src/schema/export/avro.js';
 import { Category, Circle, EveryKind, Rect, Shape } from '../fixtures/every-kind.js';
+import { codeOf } from '../support/code-of.js';
 import { has, python } from '../support/tools.js';
-
-/** The code of the error `run` throws, or 'no error'. */
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-    return 'no error';
-  } catch (error) {
-    return isWirekitError(error) ? error.code : String(error);
-  }
-}
 
 interface AvroField {
   readonly name: string;

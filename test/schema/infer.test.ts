@@ -6,6 +6,7 @@ import { isIdentifier } from '../../src/schema/names.js';
 import type { ObjectSchema, Schema } from '../../src/schema/types.js';
 import { validate } from '../../src/schema/validate.js';
 import { namedTypes } from '../../src/schema/walk.js';
+import { codeOf } from '../support/code-of.js';
 
 /**
  * A compact, complete picture of a schema, so that one assertion checks kinds, wrapping, field
@@ -44,16 +45,6 @@ function render(schema: Schema, options: { names?: boolean; sortFields?: boolean
 
 const infer = (samples: readonly unknown[], options?: Parameters<typeof inferSchema>[1]): string =>
   render(inferSchema(samples, options));
-
-function codeOf(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (isWirekitError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 function nested(depth: number, leaf: unknown = 1): unknown {
   let value = leaf;

@@ -11,15 +11,7 @@ import {
   validate,
 } from '../../src/index.js';
 import { EveryKind, everyKindValue } from '../fixtures/every-kind.js';
-
-function codeOf(body: () => unknown): ErrorCode | undefined {
-  try {
-    body();
-  } catch (error) {
-    return (error as { code?: ErrorCode }).code;
-  }
-  return undefined;
-}
+import { codeOf } from '../support/code-of.js';
 
 describe('JSON form of values', () => {
   test('the every-kind value survives JSON text', () => {
