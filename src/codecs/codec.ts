@@ -1,0 +1,38 @@
+/**
+ * The one interface every format implements. Callers hold a `Codec<T>` and never see which library
+ * (or generated code) sits beneath it, so a format's implementation can be swapped for a faster one
+ * without any caller noticing.
+ */
+import type { Schema } from '../schema/index.js';
+import type { DecodeLimits } from './limits.js';
+
+export const formatNames = ['json', 'msgpack', 'cbor', 'protobuf', 'avro', 'flatbuffers', 'arrow'] as const;
+export type FormatName = (typeof formatNames)[number];
+
+export interface Codec<T = unknown> {
+  readonly format: FormatName;
+  /** The media type this codec writes, e.g. application/msgpack. */
+  readonly mediaType: string;
+  /** The media type of `encodeStream`'s output (application/x-ndjson for JSON). */
+  readonly streamMediaType: string;
+  readonly schema: Schema | undefined;
+  encode(value: T): Uint8Array;
+  /** Decodes exactly one value; throws a WirekitError (never anything else) on bad input. */
+  decode(bytes: Uint8Array): T;
+  /** Writes values one after another in the format's framing for sequences. */
+  encodeStream(values: Iterable<T> | AsyncIterable<T>): ReadableStream<Uint8Array>;
+  /** Reads values as their bytes arrive, one at a time, however the chunks are cut. */
+  decodeStream(chunks: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncIterable<T>;
+}
+
+export interface CodecOptions {
+  /** Drives schema-aware formats; required by protobuf, avro, flatbuffers and arrow. */
+  readonly schema?: Schema;
+  /** Overrides of the decode limits (see limits.ts for the defaults). */
+  readonly limits?: Partial<DecodeLimits>;
+  /**
+   * Check values fully against the schema before encoding (default false). Encoders always check
+   * the types they write; this adds the constraints (lengths, patterns, unknown keys).
+   */
+  readonly validate?: boolean;
+}

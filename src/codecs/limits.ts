@@ -1,0 +1,49 @@
+import { WirekitError } from '../errors/index.js';
+
+/**
+ * Bounds on what a decoder accepts from untrusted bytes. Every decoder checks every one of them
+ * before it allocates, so that a few hostile bytes (a huge declared length, a deep nest) cost little.
+ */
+export interface DecodeLimits {
+  /** Largest input accepted, in bytes. */
+  readonly maxInputBytes: number;
+  /** Deepest nesting of arrays, maps and objects; guards the stack. */
+  readonly maxDepth: number;
+  /** Longest string, in UTF-8 bytes. */
+  readonly maxStringBytes: number;
+  /** Longest byte string. */
+  readonly maxBytesLength: number;
+  /** Array items and map entries in one decoded value, all counted together. */
+  readonly maxElements: number;
+}
+
+export const defaultDecodeLimits: DecodeLimits = Object.freeze({
+  maxInputBytes: 64 * 1024 * 1024,
+  maxDepth: 100,
+  maxStringBytes: 16 * 1024 * 1024,
+  maxBytesLength: 64 * 1024 * 1024,
+  maxElements: 16_777_216,
+});
+
+export function resolveLimits(limits: Partial<DecodeLimits> | undefined): DecodeLimits {
+  if (limits === undefined) return defaultDecodeLimits;
+  const merged = { ...defaultDecodeLimits, ...limits };
+  for (const [name, value] of Object.entries(merged)) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new WirekitError(
+        'WK_SCHEMA_INVALID',
+        `limits.${name} must be a non-negative integer, got ${value}.`,
+      );
+    }
+  }
+  return Object.freeze(merged);
+}
+
+export function checkInputSize(bytes: Uint8Array, limits: DecodeLimits): void {
+  if (bytes.length > limits.maxInputBytes) {
+    throw new WirekitError(
+      'WK_LIMIT_INPUT',
+      `the input is ${bytes.length} bytes; maxInputBytes is ${limits.maxInputBytes}.`,
+    );
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Streaming plumbing shared by every codec: values out as a byte stream with backpressure, and
+ * byte chunks in, cut into frames however the network split them.
+ */
+import { WirekitError } from '../errors/index.js';
+import type { DecodeLimits } from './limits.js';
+
+/**
+ * A byte stream that pulls the next value only when the consumer wants more, so a slow reader
+ * holds the producer back instead of letting encoded output pile up in memory. Cancelling the
+ * stream ends the source iterator (its `finally` blocks run).
+ */
+export function encodeValues<T>(
+  values: Iterable<T> | AsyncIterable<T>,
+  encodeOne: (value: T) => Uint8Array,
+  framing: { readonly head?: () => Uint8Array; readonly tail?: () => Uint8Array } = {},
+): ReadableStream<Uint8Array> {
+  const iterator =
+    Symbol.asyncIterator in values
+      ? (values as AsyncIterable<T>)[Symbol.asyncIterator]()
+      : (values as Iterable<T>)[Symbol.iterator]();
+  let started = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          const head = framing.head?.();
+          if (head !== undefined && head.length > 0) {
+            controller.enqueue(head);
+            return;
+          }
+        }
+        const next = await iterator.next();
+        if (next.done) {
+          const tail = framing.tail?.();
+          if (tail !== undefined && tail.length > 0) controller.enqueue(tail);
+          controller.close();
+          return;
+        }
+        controller.enqueue(encodeOne(next.value));
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
+/** Reads a web stream or any async iterable of chunks. */
+export async function* chunksOf(
+  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+): AsyncGenerator<Uint8Array> {
+  if (Symbol.asyncIterator in source) {
+    yield* source as AsyncIterable<Uint8Array>;
+    return;
+  }
+  const reader = (source as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/**
+ * Measures the first frame in `buffer`: its total length in bytes (header included), or undefined
+ * when more bytes are needed to know. Throws a WirekitError when the bytes cannot start a frame.
+ */
+export type FrameMeasure = (buffer: Uint8Array) => number | undefined;
+
+/**
+ * Cuts a chunk stream into frames and decodes each. Pending bytes never exceed `maxInputBytes`: a
+ * frame that claims to be larger fails at once instead of being buffered.
+ */
+export async function* decodeFrames<T>(
+  source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  measure: FrameMeasure,
+  decodeOne: (frame: Uint8Array) => T,
+  limits: DecodeLimits,
+): AsyncGenerator<T> {
+  let pending: Uint8Array = new Uint8Array(0);
+  let consumed = 0;
+  for await (const chunk of chunksOf(source)) {
+    pending = pending.length === 0 ? chunk : concat(pending, chunk);
+    for (;;) {
+      if (pending.length === 0) break;
+      const length = measure(pending);
+      if (length === undefined) {
+        if (pending.length > limits.maxInputBytes) throw tooLarge(pending.length, limits);
+        break;
+      }
+      if (length > limits.maxInputBytes) throw tooLarge(length, limits);
+      if (length > pending.length) break;
+      yield withOffset(consumed, () => decodeOne(pending.subarray(0, length)));
+      consumed += length;
+      pending = pending.subarray(length);
+    }
+  }
+  if (pending.length > 0) {
+    throw new WirekitError(
+      'WK_DECODE_TRUNCATED',
+      `the stream ends inside a value (${pending.length} bytes pending).`,
+      {
+        offset: consumed,
+      },
+    );
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+function tooLarge(length: number, limits: DecodeLimits): WirekitError {
+  return new WirekitError(
+    'WK_LIMIT_INPUT',
+    `a stream frame of ${length} bytes exceeds maxInputBytes (${limits.maxInputBytes}).`,
+  );
+}
+
+/** Rebases a frame decoder's error offset onto the whole stream. */
+function withOffset<T>(base: number, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof WirekitError && error.offset !== undefined && base > 0) {
+      throw new WirekitError(error.code, error.message, {
+        path: error.path,
+        offset: base + error.offset,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
