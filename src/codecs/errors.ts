@@ -70,7 +70,4 @@ export function unsafeKey(offset: number, key: string): WirekitError {
   );
 }
 
-/** Keys that could reach an object's prototype when a decoded value is later copied by assignment. */
-export function isUnsafeKey(key: string): boolean {
-  return key === '__proto__' || key === 'constructor' || key === 'prototype';
-}
+export { isUnsafeKey } from '../util/unsafe-keys.js';

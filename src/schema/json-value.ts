@@ -12,7 +12,8 @@
  * | timestamp       | RFC 3339 text in UTC, e.g. 2024-02-29T12:34:56.789Z        |
  * | map, int keys   | an object whose keys are the integers in decimal           |
  * | optional        | the key is left out                                        |
- * | string-key map  | an object; a `__proto__` key is refused on input           |
+ * | string-key map  | an object; `__proto__`, `constructor`, `prototype` keys    |
+ * |                 | are refused on input                                       |
  * | everything else | as in JavaScript                                           |
  */
 
@@ -20,6 +21,7 @@ import type { Path } from '../errors/index.js';
 import { formatPath, WirekitError } from '../errors/index.js';
 import { fromBase64, toBase64 } from '../util/base64.js';
 import { parseIsoTime } from '../util/iso-time.js';
+import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { decimalDigits } from './decimal.js';
 import type { JsonValue, ObjectSchema, Schema, UnionSchema } from './types.js';
 
@@ -44,7 +46,7 @@ export function toJsonValue(schema: Schema, value: unknown, path: Path = []): Js
     case 'object':
       return objectToJson(schema, value, path);
     case 'union':
-      return objectToJson(variantOf(schema, value, path, wrongValue), value, path);
+      return objectToJson(unionVariant(schema, value, path), value, path);
     case 'array': {
       if (!Array.isArray(value)) throw wrongValue(path, 'an array', value);
       return value.map((item, i) => toJsonValue(schema.items, item, [...path, i]));
@@ -69,12 +71,39 @@ export function toJsonValue(schema: Schema, value: unknown, path: Path = []): Js
   }
 }
 
+export interface FromJsonOptions {
+  /** Nesting limit (default 100): guards the stack against deep input. */
+  readonly maxDepth?: number;
+  /** Keys of an object that its schema does not know: 'reject' (default) or 'ignore'. */
+  readonly unknownFields?: 'reject' | 'ignore';
+  /** The code of errors about the JSON's shape (the JSON codec reports WK_DECODE_SCHEMA_MISMATCH). */
+  readonly errorCode?: 'WK_JSON_VALUE_INVALID' | 'WK_DECODE_SCHEMA_MISMATCH';
+}
+
+interface ReadContext {
+  readonly maxDepth: number;
+  readonly rejectUnknown: boolean;
+  readonly code: 'WK_JSON_VALUE_INVALID' | 'WK_DECODE_SCHEMA_MISMATCH';
+}
+
 /**
- * Reads a value of `schema` from its JSON form. Throws WK_JSON_VALUE_INVALID (with the path) where the
- * JSON does not follow the form; constraints such as lengths are left to `validate`. A missing field
- * with a default or a literal schema is filled in.
+ * Reads a value of `schema` from its JSON form. Throws a WirekitError with the path where the JSON
+ * does not follow the form; constraints such as lengths are left to `validate`. A missing field
+ * with a default or a literal schema is filled in. String-keyed maps refuse `__proto__`,
+ * `constructor` and `prototype` keys (WK_DECODE_UNSAFE_KEY).
  */
-export function fromJsonValue(schema: Schema, json: unknown, path: Path = []): unknown {
+export function fromJsonValue(schema: Schema, json: unknown, options: FromJsonOptions = {}): unknown {
+  const context: ReadContext = {
+    maxDepth: options.maxDepth ?? 100,
+    rejectUnknown: options.unknownFields !== 'ignore',
+    code: options.errorCode ?? 'WK_JSON_VALUE_INVALID',
+  };
+  return read(schema, json, 0, context);
+}
+
+// The path of an error is built while the stack unwinds (see `at`), so the happy path allocates
+// no path arrays at all.
+function read(schema: Schema, json: unknown, depth: number, context: ReadContext): unknown {
   switch (schema.kind) {
     case 'int8':
     case 'int16':
@@ -82,62 +111,157 @@ export function fromJsonValue(schema: Schema, json: unknown, path: Path = []): u
     case 'uint8':
     case 'uint16':
     case 'uint32':
-      if (typeof json !== 'number' || !Number.isInteger(json)) throw wrongJson(path, 'an integer', json);
+      if (typeof json !== 'number' || !Number.isInteger(json)) throw wrong(context, 'an integer', json);
       return json;
     case 'int64':
     case 'uint64': {
-      const n = readInteger(json, path);
+      const n = readInteger(json, context);
       return schema.as === 'bigint' ? n : Number(n);
     }
     case 'float32':
     case 'float64':
       if (typeof json === 'number') return json;
       if (json === 'NaN' || json === 'Infinity' || json === '-Infinity') return Number(json);
-      throw wrongJson(path, 'a number', json);
+      throw wrong(context, 'a number', json);
     case 'decimal': {
       const text = typeof json === 'number' && Number.isFinite(json) ? String(json) : json;
       if (typeof text !== 'string' || decimalDigits(text) === undefined)
-        throw wrongJson(path, 'a decimal string', json);
+        throw wrong(context, 'a decimal string', json);
       return text;
     }
     case 'bytes': {
       const bytes = typeof json === 'string' ? fromBase64(json) : undefined;
-      if (bytes === undefined) throw wrongJson(path, 'base64 text', json);
+      if (bytes === undefined) throw wrong(context, 'base64 text', json);
       return bytes;
     }
     case 'timestamp': {
       const date = typeof json === 'string' ? parseIsoTime(json) : undefined;
       if (date === undefined)
-        throw wrongJson(path, 'an RFC 3339 date-time such as 2024-01-31T12:00:00Z', json);
+        throw wrong(context, 'an RFC 3339 date-time such as 2024-01-31T12:00:00Z', json);
       return date;
     }
     case 'object':
-      return objectFromJson(schema, json, path);
+      return readObject(schema, json, nest(depth, context), context);
     case 'union':
-      return objectFromJson(variantOf(schema, json, path, wrongJson), json, path);
-    case 'array':
-      if (!Array.isArray(json)) throw wrongJson(path, 'an array', json);
-      return json.map((item, i) => fromJsonValue(schema.items, item, [...path, i]));
+      return readObject(
+        variantOf(schema, json, (e, g) => wrong(context, e, g)),
+        json,
+        nest(depth, context),
+        context,
+      );
+    case 'array': {
+      if (!Array.isArray(json)) throw wrong(context, 'an array', json);
+      const inner = nest(depth, context);
+      const out = new Array(json.length);
+      for (let i = 0; i < json.length; i++) out[i] = at(i, () => read(schema.items, json[i], inner, context));
+      return out;
+    }
     case 'map':
-      return mapFromJson(schema.keys.kind, schema.values, json, path);
+      return readMap(schema.keys.kind, schema.values, json, nest(depth, context), context);
     case 'optional':
-      return json === undefined ? undefined : fromJsonValue(schema.inner, json, path);
+      return json === undefined ? undefined : read(schema.inner, json, depth, context);
     case 'nullable':
-      return json === null ? null : fromJsonValue(schema.inner, json, path);
+      return json === null ? null : read(schema.inner, json, depth, context);
     case 'ref':
-      return fromJsonValue(schema.resolve(), json, path);
+      return read(schema.resolve(), json, depth, context);
     case 'bool':
-      if (typeof json !== 'boolean') throw wrongJson(path, 'a boolean', json);
+      if (typeof json !== 'boolean') throw wrong(context, 'a boolean', json);
       return json;
     case 'string':
     case 'enum':
-      if (typeof json !== 'string') throw wrongJson(path, 'a string', json);
+      if (typeof json !== 'string') throw wrong(context, 'a string', json);
       return json;
     case 'literal':
-      return json;
     case 'json':
       return json;
   }
+}
+
+function nest(depth: number, context: ReadContext): number {
+  if (depth >= context.maxDepth) {
+    throw new WirekitError('WK_LIMIT_DEPTH', `values nest deeper than maxDepth (${context.maxDepth}).`, {
+      path: [],
+    });
+  }
+  return depth + 1;
+}
+
+/** Runs `body`, adding `key` to the front of the path of any WirekitError that escapes it. */
+function at<T>(key: string | number, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof WirekitError && error.path !== undefined) {
+      const leaf =
+        error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
+      const path = [key, ...error.path];
+      throw new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, { path, cause: error.cause });
+    }
+    throw error;
+  }
+}
+
+function readObject(
+  schema: ObjectSchema,
+  json: unknown,
+  depth: number,
+  context: ReadContext,
+): Record<string, unknown> {
+  if (!isPlainObject(json)) throw wrong(context, 'an object', json);
+  const out: Record<string, unknown> = {};
+  let seen = 0;
+  for (const field of schema.fields) {
+    const item = Object.hasOwn(json, field.name) ? json[field.name] : undefined;
+    if (item !== undefined) {
+      seen++;
+      out[field.name] = at(field.name, () => read(field.schema, item, depth, context));
+    } else if (field.default !== undefined) out[field.name] = field.default;
+    else if (field.schema.kind === 'literal') out[field.name] = field.schema.value;
+    else if (field.schema.kind !== 'optional') {
+      throw at(field.name, () => wrong(context, `the required field ${field.name}`, undefined));
+    }
+  }
+  // Counting first keeps the common case (no unknown keys) free of a second pass over the keys.
+  if (context.rejectUnknown && seen !== Object.keys(json).length) {
+    for (const key of Object.keys(json)) {
+      if (!schema.fields.some((field) => field.name === key) && json[key] !== undefined) {
+        throw at(key, () => wrong(context, `only fields of ${schema.name}`, json[key]));
+      }
+    }
+  }
+  return out;
+}
+
+function readMap(
+  keyKind: Schema['kind'],
+  values: Schema,
+  json: unknown,
+  depth: number,
+  context: ReadContext,
+): unknown {
+  if (!isPlainObject(json)) throw wrong(context, 'an object', json);
+  if (keyKind === 'string') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(json)) {
+      if (isUnsafeKey(key)) {
+        throw new WirekitError('WK_DECODE_UNSAFE_KEY', `${formatPath([key])}: the key ${key} is refused.`, {
+          path: [key],
+        });
+      }
+      out[key] = at(key, () => read(values, json[key], depth, context));
+    }
+    return out;
+  }
+  const out = new Map<number | bigint, unknown>();
+  const bigKeys = keyKind === 'int64' || keyKind === 'uint64';
+  for (const key of Object.keys(json)) {
+    if (!/^-?(0|[1-9][0-9]*)$/.test(key)) throw at(key, () => wrong(context, 'an integer key', key));
+    out.set(
+      bigKeys ? BigInt(key) : Number(key),
+      at(key, () => read(values, json[key], depth, context)),
+    );
+  }
+  return out;
 }
 
 function objectToJson(schema: ObjectSchema, value: unknown, path: Path): JsonValue {
@@ -151,67 +275,40 @@ function objectToJson(schema: ObjectSchema, value: unknown, path: Path): JsonVal
   return out;
 }
 
-function objectFromJson(schema: ObjectSchema, json: unknown, path: Path): Record<string, unknown> {
-  if (!isPlainObject(json)) throw wrongJson(path, 'an object', json);
-  const out: Record<string, unknown> = {};
-  const known = new Set<string>();
-  for (const field of schema.fields) {
-    known.add(field.name);
-    const fieldPath = [...path, field.name];
-    const item = Object.hasOwn(json, field.name) ? json[field.name] : undefined;
-    if (item !== undefined) out[field.name] = fromJsonValue(field.schema, item, fieldPath);
-    else if (field.default !== undefined) out[field.name] = field.default;
-    else if (field.schema.kind === 'literal') out[field.name] = field.schema.value;
-    else if (field.schema.kind !== 'optional')
-      throw wrongJson(fieldPath, `the required field ${field.name}`, undefined);
-  }
-  for (const key of Object.keys(json)) {
-    if (!known.has(key)) throw wrongJson([...path, key], `only fields of ${schema.name}`, json[key]);
-  }
-  return out;
+function unionVariant(schema: UnionSchema, value: unknown, path: Path): ObjectSchema {
+  const tag =
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[schema.tag] : undefined;
+  const variant = findVariant(schema, tag);
+  if (variant === undefined) throw wrongValue([...path, schema.tag], `a variant tag of ${schema.name}`, tag);
+  return variant;
 }
 
-function mapFromJson(keyKind: Schema['kind'], values: Schema, json: unknown, path: Path): unknown {
-  if (!isPlainObject(json)) throw wrongJson(path, 'an object', json);
-  if (keyKind === 'string') {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(json)) {
-      // Kept out rather than preserved: code that later copies the map with Object.assign or a
-      // setter would turn this key into a prototype change.
-      if (key === '__proto__') throw wrongJson([...path, key], 'a key other than __proto__', item);
-      out[key] = fromJsonValue(values, item, [...path, key]);
-    }
-    return out;
-  }
-  const out = new Map<number | bigint, unknown>();
-  const bigKeys = keyKind === 'int64' || keyKind === 'uint64';
-  for (const [key, item] of Object.entries(json)) {
-    if (!/^-?(0|[1-9][0-9]*)$/.test(key)) throw wrongJson([...path, key], 'an integer key', key);
-    out.set(bigKeys ? BigInt(key) : Number(key), fromJsonValue(values, item, [...path, key]));
-  }
-  return out;
+function findVariant(schema: UnionSchema, tag: unknown): ObjectSchema | undefined {
+  return schema.variants.find((v) =>
+    v.fields.some((f) => f.name === schema.tag && f.schema.kind === 'literal' && f.schema.value === tag),
+  );
 }
 
 function variantOf(
   schema: UnionSchema,
   value: unknown,
-  path: Path,
-  fail: (path: Path, expected: string, got: unknown) => WirekitError,
+  fail: (expected: string, got: unknown) => WirekitError,
 ): ObjectSchema {
   const tag =
     typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[schema.tag] : undefined;
-  const variant = schema.variants.find((v) =>
-    v.fields.some((f) => f.name === schema.tag && f.schema.kind === 'literal' && f.schema.value === tag),
-  );
-  if (variant === undefined) throw fail([...path, schema.tag], `a variant tag of ${schema.name}`, tag);
+  const variant = findVariant(schema, tag);
+  if (variant === undefined) throw at(schema.tag, () => fail(`a variant tag of ${schema.name}`, tag));
   return variant;
 }
 
-/** Integers for int64 may come as JSON numbers (when safe) or as strings of digits. */
-function readInteger(json: unknown, path: Path): bigint {
+/**
+ * Integers for int64 may come as JSON numbers or as strings of digits. A number beyond 2^53 is
+ * refused: JSON.parse has already rounded it, and guessing the digits would lose data silently.
+ */
+function readInteger(json: unknown, context: ReadContext): bigint {
   if (typeof json === 'number' && Number.isSafeInteger(json)) return BigInt(json);
   if (typeof json === 'string' && /^-?(0|[1-9][0-9]*)$/.test(json) && json.length <= 21) return BigInt(json);
-  throw wrongJson(path, 'an integer (a safe number or a string of digits)', json);
+  throw wrong(context, 'an integer (a safe number, or a string of digits beyond 2^53)', json);
 }
 
 function isPlainObject(json: unknown): json is Record<string, unknown> {
@@ -235,12 +332,8 @@ function show(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function wrongJson(path: Path, expected: string, got: unknown): WirekitError {
-  return new WirekitError(
-    'WK_JSON_VALUE_INVALID',
-    `${pathText(path)}expected ${expected}, got ${show(got)}.`,
-    { path },
-  );
+function wrong(context: ReadContext, expected: string, got: unknown): WirekitError {
+  return new WirekitError(context.code, `expected ${expected}, got ${show(got)}.`, { path: [] });
 }
 
 function wrongValue(path: Path, expected: string, got: unknown): WirekitError {
