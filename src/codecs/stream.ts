@@ -83,6 +83,8 @@ export async function* decodeFrames<T>(
   measure: FrameMeasure,
   decodeOne: (frame: Uint8Array) => T,
   limits: DecodeLimits,
+  /** For framings whose last frame may lack its terminator (an NDJSON file without a final newline). */
+  options: { readonly decodeTail?: (tail: Uint8Array) => T } = {},
 ): AsyncGenerator<T> {
   let pending: Uint8Array = new Uint8Array(0);
   let consumed = 0;
@@ -102,7 +104,10 @@ export async function* decodeFrames<T>(
       pending = pending.subarray(length);
     }
   }
-  if (pending.length > 0) {
+  if (pending.length > 0 && options.decodeTail !== undefined) {
+    const tail = pending;
+    yield withOffset(consumed, () => (options.decodeTail as (tail: Uint8Array) => T)(tail));
+  } else if (pending.length > 0) {
     throw new WirekitError(
       'WK_DECODE_TRUNCATED',
       `the stream ends inside a value (${pending.length} bytes pending).`,

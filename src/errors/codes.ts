@@ -18,7 +18,8 @@ export const errorCodes = {
   WK_DECODE_TRUNCATED: 'The input ends inside a value.',
   WK_DECODE_MALFORMED: 'The input holds bytes that the format does not allow.',
   WK_DECODE_TRAILING: 'Bytes are left over after a complete value.',
-  WK_DECODE_SCHEMA_MISMATCH: 'Well-formed input that does not match the schema (wire type, enum index, union branch).',
+  WK_DECODE_SCHEMA_MISMATCH:
+    'Well-formed input that does not match the schema (wire type, enum index, union branch).',
   WK_DECODE_UNSAFE_KEY: 'A decoded map or object has a __proto__, constructor or prototype key.',
   WK_DECODE_UNKNOWN_EXTENSION: 'An extension type or tag that the decoder does not know.',
   WK_LIMIT_INPUT: 'The input is larger than maxInputBytes.',
@@ -26,13 +27,15 @@ export const errorCodes = {
   WK_LIMIT_LENGTH: 'A string or byte string is longer than maxStringBytes or maxBytesLength.',
   WK_LIMIT_ELEMENTS: 'More array items and map entries than maxElements.',
   WK_LIMIT_DECOMPRESSED: 'Decompressed data would exceed maxDecompressedBytes.',
-  WK_ENCODE_UNSUPPORTED: 'The value holds something the format cannot carry (a lone surrogate, a function, a cycle).',
+  WK_ENCODE_UNSUPPORTED:
+    'The value holds something the format cannot carry (a lone surrogate, a function, a cycle).',
   WK_COMPRESSION_FAILED: 'A compressor rejected its input as corrupt.',
   WK_ENVELOPE_INVALID: 'An envelope header is missing, truncated or names an unknown format or compression.',
   WK_ENVELOPE_VERSION: 'An envelope was written by a newer wirekit whose version this one cannot read.',
   WK_ENVELOPE_SCHEMA: "An envelope's schema fingerprint differs from the schema given to read it.",
   WK_UNKNOWN_FORMAT: 'No codec is registered under the requested name or media type.',
-  WK_SCHEMA_REQUIRED: 'The format needs a schema (Protocol Buffers, Avro, FlatBuffers, Arrow) and none was given.',
+  WK_SCHEMA_REQUIRED:
+    'The format needs a schema (Protocol Buffers, Avro, FlatBuffers, Arrow) and none was given.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

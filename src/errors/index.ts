@@ -1,6 +1,7 @@
 export { type ErrorCode, errorCodes } from './codes.js';
 export { type IssueCode, issueCodes, ValidationError, type ValidationIssue } from './validation-error.js';
 export {
+  atPath,
   formatPath,
   isWirekitError,
   type Path,

@@ -43,3 +43,22 @@ export function formatPath(path: Path): string {
   }
   return out === '' ? '(root)' : out;
 }
+
+/**
+ * Runs `body`; a WirekitError with a path that escapes it gets `key` in front of its path and
+ * message. Recursive readers and writers wrap each child in this, so the path of a problem is built
+ * while the stack unwinds and the happy path allocates no path arrays.
+ */
+export function atPath<T>(key: string | number, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof WirekitError && error.path !== undefined) {
+      const leaf =
+        error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
+      const path = [key, ...error.path];
+      throw new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, { path, cause: error.cause });
+    }
+    throw error;
+  }
+}

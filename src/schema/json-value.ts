@@ -18,7 +18,7 @@
  */
 
 import type { Path } from '../errors/index.js';
-import { formatPath, WirekitError } from '../errors/index.js';
+import { atPath, formatPath, WirekitError } from '../errors/index.js';
 import { fromBase64, toBase64 } from '../util/base64.js';
 import { parseIsoTime } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
@@ -101,8 +101,6 @@ export function fromJsonValue(schema: Schema, json: unknown, options: FromJsonOp
   return read(schema, json, 0, context);
 }
 
-// The path of an error is built while the stack unwinds (see `at`), so the happy path allocates
-// no path arrays at all.
 function read(schema: Schema, json: unknown, depth: number, context: ReadContext): unknown {
   switch (schema.kind) {
     case 'int8':
@@ -153,7 +151,8 @@ function read(schema: Schema, json: unknown, depth: number, context: ReadContext
       if (!Array.isArray(json)) throw wrong(context, 'an array', json);
       const inner = nest(depth, context);
       const out = new Array(json.length);
-      for (let i = 0; i < json.length; i++) out[i] = at(i, () => read(schema.items, json[i], inner, context));
+      for (let i = 0; i < json.length; i++)
+        out[i] = atPath(i, () => read(schema.items, json[i], inner, context));
       return out;
     }
     case 'map':
@@ -186,21 +185,6 @@ function nest(depth: number, context: ReadContext): number {
   return depth + 1;
 }
 
-/** Runs `body`, adding `key` to the front of the path of any WirekitError that escapes it. */
-function at<T>(key: string | number, body: () => T): T {
-  try {
-    return body();
-  } catch (error) {
-    if (error instanceof WirekitError && error.path !== undefined) {
-      const leaf =
-        error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
-      const path = [key, ...error.path];
-      throw new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, { path, cause: error.cause });
-    }
-    throw error;
-  }
-}
-
 function readObject(
   schema: ObjectSchema,
   json: unknown,
@@ -214,18 +198,18 @@ function readObject(
     const item = Object.hasOwn(json, field.name) ? json[field.name] : undefined;
     if (item !== undefined) {
       seen++;
-      out[field.name] = at(field.name, () => read(field.schema, item, depth, context));
+      out[field.name] = atPath(field.name, () => read(field.schema, item, depth, context));
     } else if (field.default !== undefined) out[field.name] = field.default;
     else if (field.schema.kind === 'literal') out[field.name] = field.schema.value;
     else if (field.schema.kind !== 'optional') {
-      throw at(field.name, () => wrong(context, `the required field ${field.name}`, undefined));
+      throw atPath(field.name, () => wrong(context, `the required field ${field.name}`, undefined));
     }
   }
   // Counting first keeps the common case (no unknown keys) free of a second pass over the keys.
   if (context.rejectUnknown && seen !== Object.keys(json).length) {
     for (const key of Object.keys(json)) {
       if (!schema.fields.some((field) => field.name === key) && json[key] !== undefined) {
-        throw at(key, () => wrong(context, `only fields of ${schema.name}`, json[key]));
+        throw atPath(key, () => wrong(context, `only fields of ${schema.name}`, json[key]));
       }
     }
   }
@@ -248,17 +232,17 @@ function readMap(
           path: [key],
         });
       }
-      out[key] = at(key, () => read(values, json[key], depth, context));
+      out[key] = atPath(key, () => read(values, json[key], depth, context));
     }
     return out;
   }
   const out = new Map<number | bigint, unknown>();
   const bigKeys = keyKind === 'int64' || keyKind === 'uint64';
   for (const key of Object.keys(json)) {
-    if (!/^-?(0|[1-9][0-9]*)$/.test(key)) throw at(key, () => wrong(context, 'an integer key', key));
+    if (!/^-?(0|[1-9][0-9]*)$/.test(key)) throw atPath(key, () => wrong(context, 'an integer key', key));
     out.set(
       bigKeys ? BigInt(key) : Number(key),
-      at(key, () => read(values, json[key], depth, context)),
+      atPath(key, () => read(values, json[key], depth, context)),
     );
   }
   return out;
@@ -297,7 +281,7 @@ function variantOf(
   const tag =
     typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[schema.tag] : undefined;
   const variant = findVariant(schema, tag);
-  if (variant === undefined) throw at(schema.tag, () => fail(`a variant tag of ${schema.name}`, tag));
+  if (variant === undefined) throw atPath(schema.tag, () => fail(`a variant tag of ${schema.name}`, tag));
   return variant;
 }
 

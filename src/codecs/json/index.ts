@@ -1,0 +1,115 @@
+/**
+ * JSON: application/json for single values, application/x-ndjson (one value per line) for
+ * sequences. Without a schema it is native JSON.parse/JSON.stringify plus wirekit's safety checks;
+ * with one, values are written and read in the JSON form of values (docs/schema-json.md).
+ */
+import { WirekitError } from '../../errors/index.js';
+import { assert } from '../../schema/index.js';
+import { fromJsonValue } from '../../schema/json-value.js';
+import type { Codec, CodecOptions } from '../codec.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
+import { checkParsed, jsonText, parseJson } from './read.js';
+import { writeJson } from './write.js';
+
+export const jsonMediaTypes = ['application/json'] as const;
+export const ndjsonMediaTypes = ['application/x-ndjson', 'application/jsonl'] as const;
+
+export interface JsonCodecOptions extends CodecOptions {
+  /** How bigints are written: "strings" (default; exact in every JSON parser) or bare numbers. */
+  readonly int64?: 'string' | 'number';
+  /** Object keys the schema does not know: 'reject' (default; nothing is dropped silently) or 'ignore'. */
+  readonly unknownFields?: 'reject' | 'ignore';
+}
+
+const encoder = new TextEncoder();
+
+export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Codec<T> {
+  const { schema } = options;
+  const limits = resolveLimits(options.limits);
+  const writeOptions = { int64: options.int64 ?? 'string', maxDepth: limits.maxDepth } as const;
+  const readOptions = {
+    maxDepth: limits.maxDepth,
+    unknownFields: options.unknownFields ?? 'reject',
+    errorCode: 'WK_DECODE_SCHEMA_MISMATCH',
+  } as const;
+
+  const toText =
+    schema === undefined
+      ? (value: T): string => {
+          let text: string | undefined;
+          try {
+            text = JSON.stringify(value);
+          } catch (cause) {
+            // A bigint or a cycle: JSON has no way to write either.
+            throw new WirekitError(
+              'WK_ENCODE_UNSUPPORTED',
+              `JSON cannot carry this value: ${(cause as Error).message}`,
+              {
+                cause,
+              },
+            );
+          }
+          if (text === undefined)
+            throw new WirekitError(
+              'WK_ENCODE_UNSUPPORTED',
+              'JSON cannot carry undefined, a function or a symbol.',
+            );
+          return text;
+        }
+      : (value: T): string => {
+          if (options.validate) assert(schema, value);
+          return writeJson(schema, value, writeOptions);
+        };
+
+  const fromText = (text: string): T => {
+    const parsed = parseJson(text);
+    if (schema === undefined) {
+      checkParsed(parsed, limits);
+      return parsed as T;
+    }
+    return fromJsonValue(schema, parsed, readOptions) as T;
+  };
+
+  return {
+    format: 'json',
+    mediaType: jsonMediaTypes[0],
+    streamMediaType: ndjsonMediaTypes[0],
+    schema,
+    encode: (value) => encoder.encode(toText(value)),
+    decode(bytes) {
+      checkInputSize(bytes, limits);
+      return fromText(jsonText(bytes));
+    },
+    encodeStream: (values) => encodeValues(values, (value) => encoder.encode(`${toText(value)}\n`)),
+    decodeStream: (chunks) => decodeLines(chunks, (line) => fromText(jsonText(line)), limits),
+  };
+}
+
+/** One NDJSON line, newline included; blank lines are frames that decode to nothing. */
+const lineFrame: FrameMeasure = (buffer) => {
+  const end = buffer.indexOf(0x0a);
+  return end === -1 ? undefined : end + 1;
+};
+
+async function* decodeLines<T>(
+  chunks: Parameters<Codec<T>['decodeStream']>[0],
+  decodeLine: (line: Uint8Array) => T,
+  limits: DecodeLimits,
+): AsyncGenerator<T> {
+  const skip = Symbol('blank line');
+  const frames = decodeFrames<T | typeof skip>(
+    chunks,
+    lineFrame,
+    (frame) => (isBlank(frame) ? skip : decodeLine(frame)),
+    limits,
+    { decodeTail: (tail) => (isBlank(tail) ? skip : decodeLine(tail)) },
+  );
+  for await (const value of frames) if (value !== skip) yield value;
+}
+
+function isBlank(bytes: Uint8Array): boolean {
+  for (const byte of bytes)
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
+  return true;
+}

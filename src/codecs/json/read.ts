@@ -1,0 +1,97 @@
+/**
+ * Reading JSON bytes. V8's JSON.parse is iterative and allocates in proportion to its input, so it
+ * is safe on hostile text by itself; what wirekit adds is strict UTF-8, typed errors with byte
+ * offsets, and one cheap pass over the parsed value for the limits and the unsafe keys.
+ */
+import { malformed, tooDeep, trailing, truncated, unsafeKey } from '../errors.js';
+import type { DecodeLimits } from '../limits.js';
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Bytes to text, refusing invalid UTF-8 (a lenient decoder would put U+FFFD in its place). */
+export function jsonText(bytes: Uint8Array): string {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw malformed(firstInvalidUtf8(bytes), 'the input is not valid UTF-8');
+  }
+}
+
+/** JSON.parse with its SyntaxError turned into the matching wirekit error. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    const position = Number(/at position (\d+)/.exec(message)?.[1] ?? text.length);
+    const offset = byteOffset(text, position);
+    if (/Unexpected end|Unterminated/.test(message) || position >= text.length)
+      throw truncated(offset, 'JSON text');
+    if (/non-whitespace character after JSON/.test(message))
+      throw trailing(offset, byteOffset(text, text.length));
+    throw malformed(offset, `invalid JSON: ${message}`);
+  }
+}
+
+/**
+ * Walks a schemaless parsed value once, without recursion: refuses unsafe keys and nesting deeper
+ * than maxDepth. (String lengths and element counts need no check here: JSON has no declared
+ * lengths, so maxInputBytes already bounds both.)
+ */
+export function checkParsed(value: unknown, limits: DecodeLimits): void {
+  if (typeof value !== 'object' || value === null) return;
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const node = stack.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > limits.maxDepth) throw tooDeep(0, limits);
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        if (typeof item === 'object' && item !== null) {
+          stack.push(item);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const key in node) {
+      if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw unsafeKey(0, key);
+      const item = (node as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) {
+        stack.push(item);
+        depths.push(depth + 1);
+      }
+    }
+  }
+}
+
+function byteOffset(text: string, position: number): number {
+  return Buffer.byteLength(text.slice(0, position), 'utf8');
+}
+
+/** Where the first invalid UTF-8 sequence starts (only called once decoding has failed). */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i] as number;
+    const size =
+      lead < 0x80
+        ? 1
+        : lead >= 0xc2 && lead <= 0xdf
+          ? 2
+          : lead >= 0xe0 && lead <= 0xef
+            ? 3
+            : lead >= 0xf0 && lead <= 0xf4
+              ? 4
+              : 0;
+    if (size === 0 || i + size > bytes.length) return i;
+    for (let k = 1; k < size; k++) if (((bytes[i + k] as number) & 0xc0) !== 0x80) return i;
+    // Overlong three-byte forms, surrogates, and code points past U+10FFFF are invalid too.
+    const second = bytes[i + 1] as number;
+    if ((lead === 0xe0 && second < 0xa0) || (lead === 0xed && second > 0x9f)) return i;
+    if ((lead === 0xf0 && second < 0x90) || (lead === 0xf4 && second > 0x8f)) return i;
+    i += size;
+  }
+  return bytes.length;
+}

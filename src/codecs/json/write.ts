@@ -1,0 +1,176 @@
+/**
+ * Schema-driven JSON text writer. It writes the JSON form of values (src/schema/json-value.ts)
+ * straight to text, without first building the converted value tree that `toJsonValue` returns.
+ */
+import { atPath, WirekitError } from '../../errors/index.js';
+import type { ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
+import { smallIntRange } from '../../schema/int-ranges.js';
+import { toBase64 } from '../../util/base64.js';
+
+export interface JsonWriteOptions {
+  /** int64/uint64 bigints as "strings" (default, what every JSON parser reads exactly) or bare numbers. */
+  readonly int64: 'string' | 'number';
+  /** Nesting bound: a cyclic value fails here instead of overflowing the stack. */
+  readonly maxDepth: number;
+}
+
+/** Field names are escaped once per schema, not once per value. */
+const fieldKeys = new WeakMap<ObjectSchema, readonly string[]>();
+
+function keysOf(schema: ObjectSchema): readonly string[] {
+  let keys = fieldKeys.get(schema);
+  if (keys === undefined) {
+    keys = schema.fields.map((field) => `${JSON.stringify(field.name)}:`);
+    fieldKeys.set(schema, keys);
+  }
+  return keys;
+}
+
+export function writeJson(schema: Schema, value: unknown, options: JsonWriteOptions): string {
+  return write(schema, value, 0, options);
+}
+
+function write(schema: Schema, value: unknown, depth: number, options: JsonWriteOptions): string {
+  switch (schema.kind) {
+    case 'bool':
+      if (typeof value !== 'boolean') throw wrong('a boolean', value);
+      return value ? 'true' : 'false';
+    case 'int8':
+    case 'int16':
+    case 'int32':
+    case 'uint8':
+    case 'uint16':
+    case 'uint32': {
+      const [min, max] = smallIntRange[schema.kind];
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+        throw wrong(`an ${schema.kind}`, value);
+      }
+      return String(value);
+    }
+    case 'int64':
+    case 'uint64':
+      if (typeof value === 'bigint') return options.int64 === 'string' ? `"${value}"` : String(value);
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw wrong(`an ${schema.kind}`, value);
+      return String(value);
+    case 'float32':
+    case 'float64':
+      if (typeof value !== 'number') throw wrong('a number', value);
+      if (Number.isFinite(value)) return Object.is(value, -0) ? '-0' : String(value);
+      return `"${value}"`;
+    case 'decimal':
+    case 'string':
+    case 'enum':
+      if (typeof value !== 'string') throw wrong('a string', value);
+      return JSON.stringify(value);
+    case 'bytes':
+      if (!(value instanceof Uint8Array)) throw wrong('a Uint8Array', value);
+      return `"${toBase64(value)}"`;
+    case 'timestamp':
+      if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw wrong('a valid Date', value);
+      return `"${value.toISOString()}"`;
+    case 'literal':
+      return JSON.stringify(schema.value);
+    case 'object':
+      return writeObject(schema, value, nest(depth, options), options);
+    case 'union':
+      return writeObject(variantFor(schema, value), value, nest(depth, options), options);
+    case 'array': {
+      if (!Array.isArray(value)) throw wrong('an array', value);
+      const inner = nest(depth, options);
+      let out = '[';
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0) out += ',';
+        out += atPath(i, () => write(schema.items, value[i], inner, options));
+      }
+      return `${out}]`;
+    }
+    case 'map':
+      return writeMap(schema.keys.kind === 'string', schema.values, value, nest(depth, options), options);
+    case 'optional':
+      return value === undefined ? 'null' : write(schema.inner, value, depth, options);
+    case 'nullable':
+      return value === null ? 'null' : write(schema.inner, value, depth, options);
+    case 'ref':
+      return write(schema.resolve(), value, depth, options);
+    case 'json': {
+      const text = JSON.stringify(value);
+      if (text === undefined) throw wrong('a JSON value', value);
+      return text;
+    }
+  }
+}
+
+function writeObject(schema: ObjectSchema, value: unknown, depth: number, options: JsonWriteOptions): string {
+  if (typeof value !== 'object' || value === null) throw wrong('an object', value);
+  const record = value as Record<string, unknown>;
+  const keys = keysOf(schema);
+  let out = '{';
+  for (let i = 0; i < schema.fields.length; i++) {
+    const field = schema.fields[i] as ObjectSchema['fields'][number];
+    const fieldValue = record[field.name];
+    if (fieldValue === undefined && field.schema.kind === 'optional') continue;
+    if (out.length > 1) out += ',';
+    out += keys[i];
+    out += atPath(field.name, () => write(field.schema, fieldValue, depth, options));
+  }
+  return `${out}}`;
+}
+
+function writeMap(
+  stringKeys: boolean,
+  values: Schema,
+  value: unknown,
+  depth: number,
+  options: JsonWriteOptions,
+): string {
+  let out = '{';
+  if (stringKeys) {
+    if (typeof value !== 'object' || value === null || value instanceof Map) throw wrong('an object', value);
+    for (const key of Object.keys(value)) {
+      if (out.length > 1) out += ',';
+      out += `${JSON.stringify(key)}:${atPath(key, () => write(values, (value as Record<string, unknown>)[key], depth, options))}`;
+    }
+  } else {
+    if (!(value instanceof Map)) throw wrong('a Map', value);
+    for (const [key, item] of value) {
+      if (out.length > 1) out += ',';
+      out += `"${String(key)}":${atPath(String(key), () => write(values, item, depth, options))}`;
+    }
+  }
+  return `${out}}`;
+}
+
+function variantFor(schema: UnionSchema, value: unknown): ObjectSchema {
+  const tag =
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[schema.tag] : undefined;
+  for (const variant of schema.variants) {
+    for (const field of variant.fields) {
+      if (field.name === schema.tag && field.schema.kind === 'literal' && field.schema.value === tag)
+        return variant;
+    }
+  }
+  throw atPath(schema.tag, () => wrong(`a variant tag of ${schema.name}`, tag));
+}
+
+function nest(depth: number, options: JsonWriteOptions): number {
+  if (depth >= options.maxDepth) {
+    throw new WirekitError(
+      'WK_ENCODE_UNSUPPORTED',
+      `the value nests deeper than ${options.maxDepth} levels (is it cyclic?).`,
+      {
+        path: [],
+      },
+    );
+  }
+  return depth + 1;
+}
+
+function wrong(expected: string, got: unknown): WirekitError {
+  const shown =
+    typeof got === 'bigint'
+      ? `${got}n`
+      : typeof got === 'string'
+        ? JSON.stringify(got.slice(0, 40))
+        : String(got);
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${shown}.`, { path: [] });
+}
