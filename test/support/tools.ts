@@ -43,6 +43,23 @@ export function has(tool: string): boolean {
       }
     : checks[tool];
   if (check === undefined) throw new Error(`unknown tool ${tool}`);
+  return usable(tool, check);
+}
+
+/**
+ * True when the command-line program `command` runs (`command ...args` exits 0), with the same
+ * rules as `has`: a loud skip on a developer's machine, a failure under CI. For CLIs that `checks`
+ * does not list, such as the `zstd`, `lz4` and `gzip` programs that compression interop runs.
+ */
+export function hasCommand(command: string, args: readonly string[] = ['--version']): boolean {
+  return usable(command, () => {
+    const result = spawnSync(command, args, { stdio: 'pipe' });
+    if (result.error !== undefined) throw result.error;
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
+  });
+}
+
+function usable(tool: string, check: () => void): boolean {
   const problem = probe(tool, check);
   if (problem === undefined) return true;
   if (process.env.CI) throw new Error(`CI must provide ${tool} (.ci/run installs it): ${problem}`);

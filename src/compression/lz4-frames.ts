@@ -1,0 +1,145 @@
+/**
+ * Walks the LZ4 frame format (lz4/doc/lz4_Frame_format.md) without decompressing, to learn where
+ * each frame ends and how large its output is, before lz4-napi allocates anything: the library has
+ * no output limit, and frames written by lz4_flex (our own), the lz4 CLI and python-lz4 do not
+ * declare their content size unless asked to.
+ *
+ * Every block states its compressed size, and LZ4 cannot expand a block beyond 255 times that (a
+ * match-length byte of 255 is its densest code) nor beyond the frame's block maximum. That bound
+ * costs nothing to add up, and almost always settles the question. Only when it passes the cap are
+ * the blocks measured exactly, by reading their sequence headers (a token, length bytes, an offset)
+ * and skipping the literals: still no output is written, and the walk stays linear in the input.
+ * Measuring exactly matters because lz4_flex picks 4 MiB blocks for inputs over 256 KiB, and a
+ * bound a whole block too high would refuse payloads well inside a small cap.
+ */
+import { blocksPassCap, corrupt, tooLarge } from './checks.js';
+
+const frameMagic = 0x184d2204;
+const legacyMagic = 0x184c2102;
+
+/** One frame, by its byte range in the input. */
+export interface Lz4Frame {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** True for the 16 magic numbers of skippable frames, which LZ4 and zstd share. */
+export function isSkippableMagic(magic: number): boolean {
+  return magic >>> 4 === 0x184d2a5;
+}
+
+/** Reads an LZ4 length continuation: bytes of 255 add up until one below 255 ends it. */
+function lengthBytes(bytes: Uint8Array, at: number, end: number): { value: number; next: number } {
+  let value = 0;
+  let i = at;
+  for (;;) {
+    if (i >= end) throw corrupt('lz4', 'a block ends inside a length');
+    const byte = bytes[i++] as number;
+    value += byte;
+    if (byte !== 255) return { value, next: i };
+  }
+}
+
+/** The exact decoded size of the compressed block in bytes[start, end), from its sequences. */
+function blockContentSize(bytes: Uint8Array, start: number, end: number): number {
+  let size = 0;
+  let i = start;
+  while (i < end) {
+    const token = bytes[i++] as number;
+    let literals = token >> 4;
+    if (literals === 15) {
+      const more = lengthBytes(bytes, i, end);
+      literals += more.value;
+      i = more.next;
+    }
+    i += literals;
+    size += literals;
+    if (i > end) throw corrupt('lz4', 'a block ends inside its literals');
+    if (i === end) break; // the last sequence holds literals only
+    if (i + 2 > end) throw corrupt('lz4', 'a block ends inside a sequence');
+    i += 2; // match offset
+    let match = (token & 15) + 4;
+    if (match === 19) {
+      const more = lengthBytes(bytes, i, end);
+      match += more.value;
+      i = more.next;
+    }
+    size += match;
+  }
+  return size;
+}
+
+type Measure = (bytes: Uint8Array, start: number, size: number, blockMax: number) => number;
+
+const bound: Measure = (_bytes, _start, size, blockMax) => Math.min(blockMax, 255 * size);
+const exact: Measure = (bytes, start, size) => blockContentSize(bytes, start, start + size);
+
+/** The frames in `bytes`, or undefined as soon as `measure`d output passes the cap. */
+function walk(bytes: Uint8Array, cap: number, measure: Measure): Lz4Frame[] | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const need = (offset: number, count: number): void => {
+    if (offset + count > bytes.length) throw corrupt('lz4', `the frame is truncated at byte ${bytes.length}`);
+  };
+  if (bytes.length === 0) throw corrupt('lz4', 'the input is empty');
+  const frames: Lz4Frame[] = [];
+  let total = 0;
+  let offset = 0;
+  while (offset < bytes.length) {
+    need(offset, 4);
+    const magic = view.getUint32(offset, true);
+    if (isSkippableMagic(magic)) {
+      need(offset, 8);
+      offset += 8 + view.getUint32(offset + 4, true);
+      need(offset, 0);
+      continue;
+    }
+    if (magic === legacyMagic) throw corrupt('lz4', 'legacy LZ4 frames (lz4 -l) are not supported');
+    if (magic !== frameMagic) throw corrupt('lz4', `no LZ4 frame starts at byte ${offset}`);
+    const start = offset;
+    need(offset, 7);
+    const flags = bytes[offset + 4] as number;
+    const blockMaxCode = ((bytes[offset + 5] as number) >> 4) & 7;
+    if (flags >> 6 !== 1) throw corrupt('lz4', `frame version ${flags >> 6} is not 1`);
+    if (blockMaxCode < 4) throw corrupt('lz4', `block maximum code ${blockMaxCode} is reserved`);
+    const blockMax = 2 ** (8 + 2 * blockMaxCode);
+    const blockChecksums = (flags & 0x10) !== 0;
+    offset += 6;
+    if ((flags & 0x08) !== 0) {
+      need(offset, 8);
+      const declared = view.getUint32(offset, true) + view.getUint32(offset + 4, true) * 2 ** 32;
+      if (declared > cap) throw tooLarge('lz4', declared, cap);
+      offset += 8;
+    }
+    if ((flags & 0x01) !== 0) offset += 4; // dictionary id
+    offset += 1; // header checksum, verified by lz4-napi
+    for (;;) {
+      need(offset, 4);
+      const word = view.getUint32(offset, true);
+      offset += 4;
+      if (word === 0) break; // end mark
+      const size = word & 0x7fff_ffff;
+      if (size > blockMax) throw corrupt('lz4', `a block of ${size} bytes exceeds the frame's ${blockMax}`);
+      need(offset, size);
+      // The high bit marks a block stored uncompressed: it decodes to exactly its size.
+      total += word >>> 31 === 1 ? size : measure(bytes, offset, size, blockMax);
+      if (total > cap) return undefined;
+      offset += size + (blockChecksums ? 4 : 0);
+      need(offset, 0);
+    }
+    if ((flags & 0x04) !== 0) offset += 4; // content checksum
+    need(offset, 0);
+    frames.push({ start, end: offset });
+  }
+  return frames;
+}
+
+/**
+ * The frames in `bytes` (skippable frames left out), after checking that neither a declared
+ * content size nor the blocks' output passes `cap`. Throws WK_COMPRESSION_FAILED for anything
+ * that is not a sequence of whole frames, WK_LIMIT_DECOMPRESSED past the cap.
+ */
+export function lz4Frames(bytes: Uint8Array, cap: number): Lz4Frame[] {
+  const frames = walk(bytes, cap, bound) ?? walk(bytes, cap, exact);
+  if (frames === undefined) throw blocksPassCap('lz4', cap, true);
+  return frames;
+}

@@ -1,0 +1,135 @@
+/**
+ * Decompression bombs: small inputs that decode to far more than the cap. Each must be refused
+ * with WK_LIMIT_DECOMPRESSED (or, where a header lies, WK_COMPRESSION_FAILED) while the process's
+ * peak resident memory stays far below what the bomb declares.
+ */
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { type Compressor, compressors, getCompressor } from '../../src/compression/index.js';
+import { codeOf } from '../support/code-of.js';
+import { codeOfAsync, MiB, peakGrowth } from './support.js';
+
+const cap = { maxDecompressedBytes: 1 * MiB };
+/** What a refusal may cost at most: the cap, library chunks and the heap's own growth. */
+const allowance = 16 * MiB;
+const bombSize = 200 * MiB;
+
+/** The zstd binding itself, for frames without a declared size (wirekit's own declare it). */
+const zstdBinding = createRequire(import.meta.url)('@mongodb-js/zstd/bindings.js') as {
+  compress(data: Buffer, level?: number): Promise<Buffer>;
+};
+
+/** A zstd frame header, then `count` RLE blocks of 128 KiB (4 bytes each, 32,768:1). */
+function zstdRleFrame(count: number, header: number[]): Uint8Array {
+  const out = new Uint8Array(4 + header.length + 4 * count);
+  out.set([0x28, 0xb5, 0x2f, 0xfd, ...header]);
+  for (let i = 0; i < count; i++) {
+    const word = (i === count - 1 ? 1 : 0) | (1 << 1) | ((128 * 1024) << 3);
+    out.set([word & 0xff, (word >> 8) & 0xff, (word >> 16) & 0xff, 0], 4 + header.length + 4 * i);
+  }
+  return out;
+}
+
+interface Bomb {
+  readonly compressor: Compressor;
+  readonly bytes: Uint8Array;
+  readonly code: 'WK_LIMIT_DECOMPRESSED' | 'WK_COMPRESSION_FAILED';
+}
+
+const bombs = new Map<string, Bomb>();
+
+beforeAll(async () => {
+  // Buffer.alloc maps zeroed pages lazily, so these 200 MB cost little until read.
+  const zeros = Buffer.alloc(bombSize);
+  for (const compressor of compressors.filter((c) => c.name !== 'none')) {
+    const bytes = await compressor.compressAsync(zeros);
+    bombs.set(`${compressor.name}: 200 MB of zeros`, { compressor, bytes, code: 'WK_LIMIT_DECOMPRESSED' });
+  }
+  const zstd = getCompressor('zstd');
+  const unsized = new Uint8Array(await zstdBinding.compress(zeros, 3));
+  bombs.set('zstd: 200 MB of zeros, no declared size', {
+    compressor: zstd,
+    bytes: unsized,
+    code: 'WK_LIMIT_DECOMPRESSED',
+  });
+  // A frame without a content size: window 128 KiB, then 1 GiB of RLE blocks.
+  bombs.set('zstd: 1 GiB of RLE blocks, no declared size', {
+    compressor: zstd,
+    bytes: zstdRleFrame(8192, [0x00, 0x38]),
+    code: 'WK_LIMIT_DECOMPRESSED',
+  });
+  // Declares 2^40 bytes (8-byte content size) and holds one block.
+  bombs.set('zstd: declares 1 TiB', {
+    compressor: zstd,
+    bytes: zstdRleFrame(1, [0xc0, 0x38, 0, 0, 0, 0, 0, 1, 0, 0]),
+    code: 'WK_LIMIT_DECOMPRESSED',
+  });
+  // Declares 1,000 bytes (within the cap) but holds 1 GiB of blocks: the library sizes its output
+  // by the declaration and fails when the blocks do not fit, instead of growing it.
+  bombs.set('zstd: declares 1,000 bytes, holds 1 GiB', {
+    compressor: zstd,
+    bytes: zstdRleFrame(8192, [0x80, 0x38, 0xe8, 0x03, 0, 0]),
+    code: 'WK_COMPRESSION_FAILED',
+  });
+  // snappy's varint header declaring 2^32 - 1 bytes, then a few literal bytes.
+  bombs.set('snappy: declares 4 GiB', {
+    compressor: getCompressor('snappy'),
+    bytes: new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f, 0x08, 1, 2, 3]),
+    code: 'WK_LIMIT_DECOMPRESSED',
+  });
+  // An LZ4 frame declaring 2^40 bytes (FLG with content size); refused before its checksum is read.
+  bombs.set('lz4: declares 1 TiB', {
+    compressor: getCompressor('lz4'),
+    bytes: new Uint8Array([0x04, 0x22, 0x4d, 0x18, 0x68, 0x40, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]),
+    code: 'WK_LIMIT_DECOMPRESSED',
+  });
+}, 120_000);
+
+const names = [
+  'snappy: 200 MB of zeros',
+  'lz4: 200 MB of zeros',
+  'zstd: 200 MB of zeros',
+  'gzip: 200 MB of zeros',
+  'brotli: 200 MB of zeros',
+  'zstd: 200 MB of zeros, no declared size',
+  'zstd: 1 GiB of RLE blocks, no declared size',
+  'zstd: declares 1 TiB',
+  'zstd: declares 1,000 bytes, holds 1 GiB',
+  'snappy: declares 4 GiB',
+  'lz4: declares 1 TiB',
+];
+
+describe('decompression bombs, cap 1 MiB', () => {
+  test.each(names)('%s is refused without allocating its size', async (name) => {
+    const bomb = bombs.get(name) as Bomb;
+    const { compressor, bytes, code } = bomb;
+    if (name.endsWith('200 MB of zeros')) expect(bytes.length * 20).toBeLessThan(bombSize);
+    let found = '';
+    const asyncGrowth = await peakGrowth(async () => {
+      found = await codeOfAsync(() => compressor.decompressAsync(bytes, cap));
+    });
+    expect(found).toBe(code);
+    expect(asyncGrowth, `peak growth ${(asyncGrowth / MiB).toFixed(1)} MiB`).toBeLessThan(allowance);
+    if (!compressor.sync) return;
+    const syncGrowth = await peakGrowth(() => {
+      found = codeOf(() => compressor.decompress(bytes, cap));
+    });
+    expect(found).toBe(code);
+    expect(syncGrowth, `peak growth ${(syncGrowth / MiB).toFixed(1)} MiB`).toBeLessThan(allowance);
+  });
+
+  test('the memory probe sees a real allocation of that size (so the checks above can fail)', async () => {
+    const bomb = bombs.get('gzip: 200 MB of zeros') as Bomb;
+    const growth = await peakGrowth(() =>
+      bomb.compressor.decompress(bomb.bytes, { maxDecompressedBytes: bombSize }),
+    );
+    expect(growth).toBeGreaterThan(bombSize * 0.9);
+  });
+
+  test('with the default cap (64 MiB) the 200 MB bombs are refused too', async () => {
+    for (const name of names.filter((n) => n.endsWith('200 MB of zeros'))) {
+      const { compressor, bytes } = bombs.get(name) as Bomb;
+      expect(await codeOfAsync(() => compressor.decompressAsync(bytes)), name).toBe('WK_LIMIT_DECOMPRESSED');
+    }
+  });
+});
