@@ -1,0 +1,127 @@
+/**
+ * The scalars that need more than a line: strings and byte strings (bounded by the limits before
+ * anything is allocated), literals, 64-bit integers and Timestamps.
+ */
+import type { TimePrecision } from '../../schema/types.js';
+import { mismatch, tooLong, truncated } from '../errors.js';
+import { decodeUtf8 } from '../utf8.js';
+import { type Slot, VARINT } from './layout.js';
+import type { Reader } from './reader.js';
+
+export function outOfRange(start: number, kind: string, value: number) {
+  return mismatch(start, `${value} is outside ${kind}`);
+}
+
+export function readString(r: Reader): string {
+  const start = r.pos;
+  const length = r.varint64();
+  if (r.hi !== 0 || length > r.limits.maxStringBytes) {
+    throw tooLong(start, r.hi * 4294967296 + length, r.limits.maxStringBytes, 'string');
+  }
+  if (length > r.end - r.pos) throw truncated(start, 'a string');
+  const from = r.pos;
+  r.pos = from + length;
+  return decodeUtf8(r.buf, from, from + length);
+}
+
+export function readBytes(r: Reader): Uint8Array {
+  const start = r.pos;
+  const length = r.varint64();
+  if (r.hi !== 0 || length > r.limits.maxBytesLength) {
+    throw tooLong(start, r.hi * 4294967296 + length, r.limits.maxBytesLength, 'byte string');
+  }
+  if (length > r.end - r.pos) throw truncated(start, 'a byte string');
+  const from = r.pos;
+  r.pos = from + length;
+  return r.buf.slice(from, from + length);
+}
+
+export function readLiteral(r: Reader, slot: Slot): unknown {
+  const start = r.pos;
+  const literal = slot.literal;
+  const value =
+    typeof literal === 'string'
+      ? readString(r)
+      : typeof literal === 'boolean'
+        ? r.varint64() !== 0 || r.hi !== 0
+        : r.double();
+  if (value !== literal) throw mismatch(start, `expected the literal ${JSON.stringify(literal)}`);
+  return value;
+}
+
+export function readSint64(r: Reader, slot: Slot): number | bigint {
+  const start = r.pos;
+  let lo = r.varint64();
+  let hi = r.hi;
+  // Zigzag: the low bit is the sign.
+  const negative = lo & 1;
+  lo = ((lo >>> 1) | (hi << 31)) >>> 0;
+  hi >>>= 1;
+  if (negative) {
+    lo = ~lo >>> 0;
+    hi = ~hi;
+  }
+  return int64Value(start, slot, lo, hi | 0);
+}
+
+export function readUint64(r: Reader, slot: Slot): number | bigint {
+  const start = r.pos;
+  const lo = r.varint64();
+  const hi = r.hi;
+  const value = hi * 4294967296 + lo;
+  if (hi < 0x200000) return slot.asNumber ? value : BigInt(value);
+  if (slot.asNumber)
+    throw mismatch(start, `${slot.kind} ${value} is beyond the safe integers of as: 'number'`);
+  return (BigInt(hi) << 32n) + BigInt(lo);
+}
+
+/** A signed 64-bit value from its halves (`hi` signed). */
+function int64Value(start: number, slot: Slot, lo: number, hi: number): number | bigint {
+  const value = hi * 4294967296 + lo;
+  if (Number.isSafeInteger(value)) return slot.asNumber ? value : BigInt(value);
+  if (slot.asNumber)
+    throw mismatch(start, `${slot.kind} ${value} is beyond the safe integers of as: 'number'`);
+  return (BigInt(hi) << 32n) + BigInt(lo);
+}
+
+/** The instants each precision can hold (see validate.ts): a Date's range, or 2^63 ns. */
+const maxEpochMillis: Readonly<Record<TimePrecision, number>> = {
+  s: 8.64e15,
+  ms: 8.64e15,
+  us: 8.64e15,
+  ns: 9_223_372_036_854,
+};
+
+/** google.protobuf.Timestamp { int64 seconds = 1; int32 nanos = 2; }. */
+export function decodeTimestamp(r: Reader, precision: TimePrecision): Date {
+  const start = r.pos;
+  let seconds = 0;
+  let nanos = 0;
+  while (r.pos < r.end) {
+    const at = r.pos;
+    const tag = r.tag();
+    const number = tag >>> 3;
+    if (number !== 1 && number !== 2) {
+      r.skip(tag & 7, number);
+      continue;
+    }
+    if ((tag & 7) !== VARINT) throw mismatch(at, `Timestamp field ${number} is not a varint`);
+    if (number === 1) {
+      const lo = r.varint64();
+      seconds = (r.hi | 0) * 4294967296 + lo;
+    } else {
+      nanos = r.uint32() | 0;
+    }
+  }
+  if (nanos < 0 || nanos > 999_999_999)
+    throw mismatch(start, `Timestamp nanos ${nanos} is outside 0..999999999`);
+  // Seconds precision stores whole seconds; finer ones keep what a Date holds (milliseconds).
+  const millis = seconds * 1000 + (precision === 's' ? 0 : Math.floor(nanos / 1_000_000));
+  if (!(Math.abs(millis) <= maxEpochMillis[precision])) {
+    throw mismatch(
+      start,
+      `Timestamp seconds ${seconds} is beyond the instants a ${precision} timestamp holds`,
+    );
+  }
+  return new Date(millis);
+}

@@ -1,0 +1,350 @@
+/**
+ * Reads messages by plan. What proto3 readers do, wirekit does: unknown fields are skipped, a field
+ * seen twice keeps its last value, repeated scalars are read packed or not, and a field that is not
+ * on the wire takes proto3's default (0, '', false, the first enum member, empty list or map). Where
+ * proto3's default is no value of the schema, wirekit decides: an absent message is decoded from
+ * no bytes (all its fields at their defaults), an absent Timestamp is the epoch, an absent decimal
+ * is "0", absent json is null, and a union with no variant set is a schema mismatch.
+ */
+import { decimalDigits } from '../../schema/decimal.js';
+import type { TimePrecision } from '../../schema/types.js';
+import { isUnsafeKey, mismatch, unsafeKey } from '../errors.js';
+import type { DecodeLimits } from '../limits.js';
+import {
+  decodeTimestamp,
+  outOfRange,
+  readBytes,
+  readLiteral,
+  readSint64,
+  readString,
+  readUint64,
+} from './decode-scalars.js';
+import { parseJsonText } from './json-text.js';
+import {
+  BOOL,
+  BYTES,
+  DECIMAL,
+  DOUBLE,
+  ENUM,
+  type FieldPlan,
+  FLOAT,
+  fieldByNumber,
+  JSON_TEXT,
+  LEN,
+  LITERAL,
+  MAP,
+  MESSAGE,
+  type MessagePlan,
+  OMITTED,
+  PRESENT,
+  REPEATED,
+  SINGLE,
+  SINT32,
+  SINT64,
+  type Slot,
+  STRING,
+  TIMESTAMP,
+  UINT32,
+  UINT64,
+  UNION,
+  type UnionPlan,
+} from './layout.js';
+import { Reader } from './reader.js';
+
+/** Decodes a whole input as the root message. */
+export function decodeRoot(bytes: Uint8Array, slot: Slot, limits: DecodeLimits): unknown {
+  const r = new Reader(bytes, limits);
+  r.enter();
+  return decodeBody(r, slot);
+}
+
+/** Reads the fields of a message-like slot up to `r.end`. */
+function decodeBody(r: Reader, slot: Slot): unknown {
+  switch (slot.type) {
+    case MESSAGE:
+      return decodeMessage(r, slot.message as MessagePlan);
+    case UNION:
+      return decodeUnion(r, slot.union as UnionPlan);
+    case TIMESTAMP:
+      return decodeTimestamp(r, slot.precision as TimePrecision);
+    default:
+      return decodeWrapper(r, slot.wrapped as FieldPlan);
+  }
+}
+
+/** A nested message: its length, then its body, one level deeper. */
+function readNested(r: Reader, slot: Slot): unknown {
+  const length = r.length('a nested message');
+  const saved = r.end;
+  r.end = r.pos + length;
+  r.enter();
+  const value = decodeBody(r, slot);
+  r.leave();
+  r.end = saved;
+  return value;
+}
+
+/** A message-like slot that is not on the wire decodes as if it were there with no bytes. */
+function emptyBody(r: Reader, slot: Slot): unknown {
+  const saved = r.end;
+  r.end = r.pos;
+  r.enter();
+  const value = decodeBody(r, slot);
+  r.leave();
+  r.end = saved;
+  return value;
+}
+
+function decodeMessage(r: Reader, plan: MessagePlan): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...plan.template };
+  let seen = 0;
+  while (r.pos < r.end) {
+    const start = r.pos;
+    const tag = r.tag();
+    const number = tag >>> 3;
+    const field = fieldByNumber(plan, number);
+    if (field === undefined) {
+      r.skip(tag & 7, number);
+      continue;
+    }
+    if (field.mode === SINGLE || field.mode === PRESENT) {
+      if ((tag & 7) !== field.slot.wire) throw wrongWire(start, field, tag & 7);
+      out[field.name] = readSlot(r, field.slot);
+    } else {
+      out[field.name] = readField(r, field, tag & 7, out[field.name], start);
+    }
+    seen |= field.bit;
+  }
+  if (seen !== plan.requiredMask || plan.required.length > 31) fillAbsent(r, plan, out, seen);
+  return out;
+}
+
+/** Gives the required fields that were not on the wire their absent value. */
+function fillAbsent(r: Reader, plan: MessagePlan, out: Record<string, unknown>, seen: number): void {
+  const required = plan.required;
+  for (let i = 0; i < required.length; i++) {
+    const field = required[i] as FieldPlan;
+    const absent = field.bit !== 0 ? (seen & field.bit) === 0 : out[field.name] === undefined;
+    if (absent) out[field.name] = absentValue(r, field);
+  }
+}
+
+function decodeUnion(r: Reader, plan: UnionPlan): unknown {
+  const start = r.pos;
+  let value: unknown;
+  while (r.pos < r.end) {
+    const at = r.pos;
+    const tag = r.tag();
+    const number = tag >>> 3;
+    const variant = plan.slots[number - 1];
+    if (variant === undefined) {
+      r.skip(tag & 7, number);
+      continue;
+    }
+    if ((tag & 7) !== LEN) throw mismatch(at, `variant ${number} of ${plan.name} is not length-delimited`);
+    value = readNested(r, variant);
+  }
+  if (value === undefined) throw mismatch(start, `no variant of the union ${plan.name} is set`);
+  return value;
+}
+
+/** A generated message of one field numbered 1; the value is that field's. */
+function decodeWrapper(r: Reader, field: FieldPlan): unknown {
+  let value: unknown;
+  let seen = false;
+  while (r.pos < r.end) {
+    const start = r.pos;
+    const tag = r.tag();
+    const number = tag >>> 3;
+    if (number !== 1 || field.mode === OMITTED) {
+      r.skip(tag & 7, number);
+      continue;
+    }
+    value = readField(r, field, tag & 7, value, start);
+    seen = true;
+  }
+  return seen ? value : absentValue(r, field);
+}
+
+/** Reads one occurrence of a field; repeated fields and maps add to `current`. */
+function readField(r: Reader, field: FieldPlan, wire: number, current: unknown, start: number): unknown {
+  const slot = field.slot;
+  switch (field.mode) {
+    case REPEATED: {
+      const list = (current as unknown[] | undefined) ?? [];
+      if (wire === slot.wire) {
+        r.countElement();
+        list.push(readSlot(r, slot));
+      } else if (wire === LEN && field.packed) {
+        const length = r.length('a packed field');
+        const saved = r.end;
+        r.end = r.pos + length;
+        while (r.pos < r.end) {
+          r.countElement();
+          list.push(readSlot(r, slot));
+        }
+        r.end = saved;
+      } else {
+        throw wrongWire(start, field, wire);
+      }
+      return list;
+    }
+    case MAP: {
+      if (wire !== LEN) throw wrongWire(start, field, wire);
+      const map = current ?? (field.intKeys ? new Map<unknown, unknown>() : {});
+      readEntry(r, field, map, start);
+      return map;
+    }
+    default:
+      if (wire !== slot.wire) throw wrongWire(start, field, wire);
+      return readSlot(r, slot);
+  }
+}
+
+function wrongWire(start: number, field: FieldPlan, wire: number) {
+  return mismatch(
+    start,
+    `field ${field.name} (${field.number}) has wire type ${wire}, not ${field.slot.wire}`,
+  );
+}
+
+function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): void {
+  const keySlot = field.key as Slot;
+  const valueSlot = field.slot;
+  const length = r.length('a map entry');
+  const saved = r.end;
+  r.end = r.pos + length;
+  r.enter();
+  let key: unknown;
+  let value: unknown;
+  let hasKey = false;
+  let hasValue = false;
+  while (r.pos < r.end) {
+    const at = r.pos;
+    const tag = r.tag();
+    const number = tag >>> 3;
+    const wire = tag & 7;
+    if (number === 1) {
+      if (wire !== keySlot.wire) throw mismatch(at, `a key of map ${field.name} has wire type ${wire}`);
+      key = readSlot(r, keySlot);
+      hasKey = true;
+    } else if (number === 2) {
+      if (wire !== valueSlot.wire) throw mismatch(at, `a value of map ${field.name} has wire type ${wire}`);
+      value = readSlot(r, valueSlot);
+      hasValue = true;
+    } else {
+      r.skip(wire, number);
+    }
+  }
+  if (!hasKey) key = slotDefault(r, keySlot);
+  if (!hasValue) value = slotDefault(r, valueSlot);
+  r.leave();
+  r.end = saved;
+  r.countElement();
+  if (field.intKeys) {
+    (map as Map<unknown, unknown>).set(key, value);
+  } else {
+    if (isUnsafeKey(key as string)) throw unsafeKey(start, key as string);
+    (map as Record<string, unknown>)[key as string] = value;
+  }
+}
+
+/** What a field that is not on the wire decodes to. */
+function absentValue(r: Reader, field: FieldPlan): unknown {
+  switch (field.mode) {
+    case PRESENT:
+      return field.absent;
+    case REPEATED:
+      return [];
+    case MAP:
+      return field.intKeys ? new Map() : {};
+    default:
+      // SINGLE, and OMITTED, whose literal slot defaults to the literal.
+      return slotDefault(r, field.slot);
+  }
+}
+
+function slotDefault(r: Reader, slot: Slot): unknown {
+  switch (slot.type) {
+    case BOOL:
+      return false;
+    case SINT32:
+    case UINT32:
+    case FLOAT:
+    case DOUBLE:
+      return 0;
+    case SINT64:
+    case UINT64:
+      return slot.asNumber ? 0 : 0n;
+    case STRING:
+      return '';
+    case DECIMAL:
+      return '0';
+    case JSON_TEXT:
+      return null;
+    case BYTES:
+      return new Uint8Array(0);
+    case ENUM:
+      return (slot.members as readonly string[])[0];
+    case LITERAL:
+      return slot.literal;
+    case TIMESTAMP:
+      return new Date(0);
+    default:
+      return emptyBody(r, slot);
+  }
+}
+
+/** Reads one value (no key) of `slot`. */
+function readSlot(r: Reader, slot: Slot): unknown {
+  switch (slot.type) {
+    case BOOL:
+      return r.varint64() !== 0 || r.hi !== 0;
+    case SINT32: {
+      const start = r.pos;
+      const raw = r.uint32();
+      const value = (raw >>> 1) ^ -(raw & 1);
+      if (value < slot.min || value > slot.max) throw outOfRange(start, slot.kind, value);
+      return value;
+    }
+    case UINT32: {
+      const start = r.pos;
+      const value = r.uint32();
+      if (value > slot.max) throw outOfRange(start, slot.kind, value);
+      return value;
+    }
+    case SINT64:
+      return readSint64(r, slot);
+    case UINT64:
+      return readUint64(r, slot);
+    case FLOAT:
+      return r.float();
+    case DOUBLE:
+      return r.double();
+    case STRING:
+      return readString(r);
+    case DECIMAL: {
+      const start = r.pos;
+      const text = readString(r);
+      if (decimalDigits(text) === undefined) throw mismatch(start, 'a decimal field does not hold a decimal');
+      return text;
+    }
+    case JSON_TEXT: {
+      const start = r.pos;
+      return parseJsonText(r, readString(r), start);
+    }
+    case BYTES:
+      return readBytes(r);
+    case ENUM: {
+      const start = r.pos;
+      const members = slot.members as readonly string[];
+      const index = r.uint32();
+      if (index >= members.length) throw mismatch(start, `enum index ${index | 0} is not a member`);
+      return members[index];
+    }
+    case LITERAL:
+      return readLiteral(r, slot);
+    default:
+      return readNested(r, slot);
+  }
+}

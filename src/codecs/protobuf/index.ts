@@ -1,0 +1,115 @@
+/**
+ * Protocol Buffers (proto3), read and written by wirekit's own schema-driven interpreter: the bytes
+ * are those of the message that `toProto(schema)` declares (docs/mapping/protobuf.md), as
+ * protoc-generated code writes them with deterministic serialization. No library sits beneath:
+ * protobufjs's value model (Long objects, Timestamp and wrapper messages, oneof fields) would need a
+ * conversion pass over every value, and it has no depth limit for untrusted input.
+ */
+import { WirekitError } from '../../errors/index.js';
+import { assert, type Schema } from '../../schema/index.js';
+import type { Codec, CodecOptions } from '../codec.js';
+import { tooDeep } from '../errors.js';
+import { varintFrame, varintFramePayload } from '../framing.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { decodeFrames, encodeValues } from '../stream.js';
+import { decodeRoot } from './decode.js';
+import { encodeBody } from './encode.js';
+import { encodeFailure } from './encode-problem.js';
+import type { Slot } from './layout.js';
+import { rootSlot } from './plan.js';
+import { Writer } from './writer.js';
+
+/** Canonical first. */
+export const protobufMediaTypes: readonly string[] = Object.freeze([
+  'application/x-protobuf',
+  'application/protobuf',
+  'application/vnd.google.protobuf',
+]);
+
+/** Messages each prefixed with its length as a varint (writeDelimitedTo / parseDelimitedFrom). */
+export const protobufStreamMediaType = 'application/x-protobuf-delimited';
+
+export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
+  return new ProtobufCodec<T>(options);
+}
+
+class ProtobufCodec<T> implements Codec<T> {
+  readonly format = 'protobuf' as const;
+  readonly mediaType = protobufMediaTypes[0] as string;
+  readonly streamMediaType = protobufStreamMediaType;
+  readonly schema: Schema;
+  private readonly root: Slot;
+  private readonly limits: DecodeLimits;
+  private readonly validate: boolean;
+  /** Reused between encodes; a re-entrant encode (from a getter) takes a fresh one instead. */
+  private writer: Writer | undefined;
+
+  constructor(options: CodecOptions) {
+    if (options.schema === undefined) {
+      throw new WirekitError('WK_SCHEMA_REQUIRED', 'Protocol Buffers needs a schema: pass { schema }.');
+    }
+    this.schema = options.schema;
+    this.root = rootSlot(options.schema);
+    this.limits = resolveLimits(options.limits);
+    this.validate = options.validate === true;
+    this.writer = new Writer(this.limits.maxDepth);
+  }
+
+  encode(value: T): Uint8Array {
+    return this.write(value, false);
+  }
+
+  decode(bytes: Uint8Array): T {
+    if (!(bytes instanceof Uint8Array)) {
+      throw new WirekitError('WK_DECODE_MALFORMED', 'protobuf: decode expects a Uint8Array.', { offset: 0 });
+    }
+    checkInputSize(bytes, this.limits);
+    try {
+      return decodeRoot(bytes, this.root, this.limits) as T;
+    } catch (error) {
+      throw decodeFailure(error, this.limits);
+    }
+  }
+
+  encodeStream(values: Iterable<T> | AsyncIterable<T>): ReadableStream<Uint8Array> {
+    return encodeValues(values, (value) => this.write(value, true));
+  }
+
+  decodeStream(chunks: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncIterable<T> {
+    return decodeFrames(chunks, varintFrame, (frame) => this.decode(varintFramePayload(frame)), this.limits);
+  }
+
+  /** One message, optionally behind its varint length (the same bytes as withVarintLength, one copy fewer). */
+  private write(value: T, delimited: boolean): Uint8Array {
+    if (this.validate) assert(this.schema, value);
+    const writer = this.writer ?? new Writer(this.limits.maxDepth);
+    this.writer = undefined;
+    try {
+      const start = delimited ? writer.begin() : -1;
+      writer.depth = 1;
+      encodeBody(writer, this.root, value);
+      if (delimited) writer.end(start);
+      return writer.finish();
+    } catch (error) {
+      writer.reset();
+      throw encodeFailure(error);
+    } finally {
+      this.writer = writer;
+    }
+  }
+}
+
+/** Whatever went wrong, decode throws a WirekitError: the last line of the "only WirekitError" promise. */
+function decodeFailure(error: unknown, limits: DecodeLimits): WirekitError {
+  if (error instanceof WirekitError) return error;
+  // Only a stack overflow can get here (maxDepth set beyond what the stack holds).
+  if (error instanceof RangeError) return tooDeep(0, limits);
+  return new WirekitError(
+    'WK_DECODE_MALFORMED',
+    `protobuf: the input could not be decoded (${String(error)}).`,
+    {
+      offset: 0,
+      cause: error,
+    },
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * The vocabulary of a wire layout, shared by the planner, encoder and decoder: protobuf's wire
+ * types, what one value is on the wire (a slot type), how a field sits in its message (a mode),
+ * and the plan nodes built from them. Numbers rather than strings keep the interpreter's switches
+ * cheap.
+ */
+import type { LiteralValue, TimePrecision } from '../../schema/types.js';
+
+/** Wire types of the protobuf encoding. */
+export const VARINT = 0;
+export const FIXED64 = 1;
+export const LEN = 2;
+export const START_GROUP = 3;
+export const END_GROUP = 4;
+export const FIXED32 = 5;
+
+/** What one value on the wire is. */
+export const BOOL = 0;
+export const SINT32 = 1;
+export const UINT32 = 2;
+export const SINT64 = 3;
+export const UINT64 = 4;
+export const FLOAT = 5;
+export const DOUBLE = 6;
+export const STRING = 7;
+export const DECIMAL = 8;
+export const JSON_TEXT = 9;
+export const BYTES = 10;
+export const ENUM = 11;
+export const LITERAL = 12;
+export const TIMESTAMP = 13;
+export const MESSAGE = 14;
+export const UNION = 15;
+export const WRAPPER = 16;
+
+/** How a field sits in its message. */
+export const SINGLE = 0; // proto3 implicit presence: a default value is not written
+export const PRESENT = 1; // proto3 `optional`: written whenever the value is there
+export const REPEATED = 2;
+export const MAP = 3;
+export const OMITTED = 4; // a literal: nothing on the wire, the schema knows the value
+
+/**
+ * One value's encoding. Every slot has every property (unused ones undefined), so the interpreter
+ * sees a single object shape.
+ */
+export interface Slot {
+  readonly type: number;
+  /** The wire type of one value of this slot. */
+  readonly wire: number;
+  /** Inclusive range of the 32-bit integer kinds. */
+  readonly min: number;
+  readonly max: number;
+  /** int64/uint64 held as numbers (`as: 'number'`). */
+  readonly asNumber: boolean;
+  readonly members: readonly string[] | undefined;
+  readonly memberIndex: ReadonlyMap<unknown, number> | undefined;
+  readonly literal: LiteralValue | undefined;
+  readonly precision: TimePrecision | undefined;
+  readonly message: MessagePlan | undefined;
+  readonly union: UnionPlan | undefined;
+  /** The single field (number 1) of a generated wrapper message. */
+  readonly wrapped: FieldPlan | undefined;
+  /** The schema kind, for messages. */
+  readonly kind: string;
+}
+
+export interface FieldPlan {
+  readonly name: string;
+  readonly number: number;
+  readonly mode: number;
+  /** The key written before the field: `number << 3 | wire type` (LEN for repeated fields and maps). */
+  readonly tag: number;
+  /** The value's slot; for a repeated field, one element's; for a map, the value's. */
+  readonly slot: Slot;
+  /** A map's key slot. */
+  readonly key: Slot | undefined;
+  /** Repeated scalars are written packed (proto3's default); both forms are read. */
+  readonly packed: boolean;
+  /** A map keyed by integers decodes to a `Map`, by strings to a plain object. */
+  readonly intKeys: boolean;
+  /** For PRESENT fields: whether undefined (optional) and null (nullable) mean "not set". */
+  readonly acceptsUndefined: boolean;
+  readonly acceptsNull: boolean;
+  /** What an unset PRESENT field decodes to: undefined (key left out) for optional, else null. */
+  readonly absent: null | undefined;
+  /** This field's bit in its message's `requiredMask` (0 when it has none). */
+  bit: number;
+}
+
+export interface MessagePlan {
+  readonly name: string;
+  /** The stored fields in field-number order: the order protoc-generated code writes them in. */
+  readonly fields: FieldPlan[];
+  /** Literal fields: never stored, but checked on encode and filled in on decode. */
+  readonly literals: { readonly name: string; readonly value: LiteralValue }[];
+  /** Decoded objects start as a copy of this: keys in declaration order, literals filled in. */
+  readonly template: Record<string, unknown>;
+  /** Fields that must hold a value once decoding ends (all but optional ones). */
+  readonly required: FieldPlan[];
+  /**
+   * The bits of the first 31 required fields: the decoder ORs in each field it reads, so that a
+   * message whose fields are all on the wire needs no pass over its fields at the end.
+   */
+  requiredMask: number;
+  /** Field lookup by number: an array when numbers are small, else a map. */
+  dense: (FieldPlan | undefined)[] | undefined;
+  sparse: Map<number, FieldPlan> | undefined;
+}
+
+export interface UnionPlan {
+  readonly name: string;
+  readonly tag: string;
+  /** Variant i is oneof field i + 1. */
+  readonly variants: MessagePlan[];
+  /** The same variants as message slots, for the decoder. */
+  readonly slots: Slot[];
+  readonly byTag: ReadonlyMap<unknown, number>;
+}
+
+export function fieldByNumber(plan: MessagePlan, number: number): FieldPlan | undefined {
+  return plan.dense !== undefined ? plan.dense[number] : plan.sparse?.get(number);
+}
+
+export function slot(type: number, wire: number, extra: Partial<Slot> = {}): Slot {
+  return {
+    type,
+    wire,
+    min: extra.min ?? 0,
+    max: extra.max ?? 0,
+    asNumber: extra.asNumber ?? false,
+    members: extra.members,
+    memberIndex: extra.memberIndex,
+    literal: extra.literal,
+    precision: extra.precision,
+    message: extra.message,
+    union: extra.union,
+    wrapped: extra.wrapped,
+    kind: extra.kind ?? '',
+  };
+}
