@@ -1,0 +1,94 @@
+/**
+ * The FlatBuffers codec. The schema's plan (plan.ts, mirroring `toFlatBuffers`) drives the official
+ * runtime's Builder to write buffers that flatc and every generated reader of the exported `.fbs`
+ * read. Reading is wirekit's own: the runtime reads without any bounds check, so `decode` uses a
+ * checked reader that builds plain values in one pass, and `view` verifies once and then reads
+ * lazily through the runtime's ByteBuffer.
+ *
+ * A sequence is a run of size-prefixed buffers (FlatBuffers' finishSizePrefixed: a 4-byte
+ * little-endian length, then the buffer, aligned as the runtime aligns it).
+ */
+import { WirekitError } from '../../errors/index.js';
+import { assert, type Schema } from '../../schema/index.js';
+import type { Codec, CodecOptions } from '../codec.js';
+import { uint32Frame } from '../framing.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { decodeFrames, encodeValues } from '../stream.js';
+import { Encoder } from './encode.js';
+import { planOf } from './planner.js';
+import { Reader } from './reader.js';
+import { viewOf } from './view.js';
+
+export const flatBuffersMediaTypes: readonly string[] = Object.freeze([
+  'application/x-flatbuffers',
+  'application/flatbuffers',
+]);
+
+export interface FlatBuffersCodec<T = unknown> extends Codec<T> {
+  /**
+   * A zero-copy view of a buffer: checked once (offsets, lengths, union types, limits), then each
+   * field is read from `bytes` when accessed. Objects in it are views, arrays and maps are built on
+   * access, byte strings are subarrays of `bytes` (so `bytes` must not change while the view is used).
+   * Fields are getters on the prototype: `Object.keys` and spreading see none; use `decode` for
+   * plain values. What view() accepts, decode accepts, except for checks left to access time: a
+   * getter can throw WK_DECODE_MALFORMED (a string that is not UTF-8, a json field that is not
+   * JSON), WK_DECODE_SCHEMA_MISMATCH (a decimal field that is no decimal), and for a json field the
+   * limit and unsafe-key codes of its parsed value.
+   */
+  view(bytes: Uint8Array): T;
+}
+
+export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}): FlatBuffersCodec<T> {
+  const { schema } = options;
+  if (schema === undefined) {
+    throw new WirekitError(
+      'WK_SCHEMA_REQUIRED',
+      'FlatBuffers carries no field names or types on the wire, so its codec needs a schema.',
+    );
+  }
+  const plan = planOf(schema);
+  const limits = resolveLimits(options.limits);
+  const encoder = new Encoder(plan, limits.maxDepth);
+  const check = options.validate === true ? (value: unknown) => assert(schema, value) : undefined;
+  const decode = (bytes: Uint8Array): T => {
+    checkInputSize(bytes, limits);
+    return new Reader(bytes, limits, true).root(plan) as T;
+  };
+  // The frame keeps its prefix, so error offsets count from the frame's first byte.
+  const decodeFrame = (frame: Uint8Array): T => new Reader(frame, limits, true).root(plan, 4) as T;
+  return {
+    format: 'flatbuffers',
+    mediaType: flatBuffersMediaTypes[0] as string,
+    streamMediaType: flatBuffersMediaTypes[0] as string,
+    schema,
+    encode(value: T): Uint8Array {
+      check?.(value);
+      return encoder.encode(value, false);
+    },
+    decode,
+    view(bytes: Uint8Array): T {
+      checkInputSize(bytes, limits);
+      return viewOf(plan, bytes, limits) as T;
+    },
+    encodeStream(values) {
+      return encodeValues(values, (value) => {
+        check?.(value);
+        return encoder.encode(value, true);
+      });
+    },
+    decodeStream(chunks) {
+      return decodeFrames(chunks, uint32Frame, decodeFrame, limits);
+    },
+  };
+}
+
+/** A view of one buffer without keeping a codec: see `FlatBuffersCodec.view`. */
+export function viewFlatBuffers<T = unknown>(
+  schema: Schema,
+  bytes: Uint8Array,
+  limits?: Partial<DecodeLimits>,
+): T {
+  const resolved = resolveLimits(limits);
+  checkInputSize(bytes, resolved);
+  return viewOf(planOf(schema), bytes, resolved) as T;
+}

@@ -1,0 +1,174 @@
+/**
+ * Conversions between schema values and what a slot stores, shared by the encoder and the readers:
+ * type checks on the way in (a wrong type must not be written as something else), timestamps as
+ * counts of their unit, 64-bit integers as numbers where the schema asks for them.
+ */
+import { formatPath, WirekitError } from '../../errors/index.js';
+import type { TimePrecision } from '../../schema/index.js';
+import type { ValuePlan } from './plan.js';
+
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+const uint64Max = 2n ** 64n - 1n;
+
+const intRange = {
+  bool: [0, 1],
+  int8: [-128, 127],
+  uint8: [0, 255],
+  int16: [-32_768, 32_767],
+  uint16: [0, 65_535],
+  int32: [-2_147_483_648, 2_147_483_647],
+  uint32: [0, 4_294_967_295],
+} as const;
+
+/** The widest instant a Date holds, in milliseconds either side of the epoch. */
+export const maxDateMillis = 8.64e15;
+
+const unitsPerMilli: Record<TimePrecision, bigint> = { s: 1n, ms: 1n, us: 1000n, ns: 1_000_000n };
+
+/** A type error found while encoding; callers put the path in front as the error unwinds. */
+export function wrong(expected: string, got: unknown): WirekitError {
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${show(got)}.`, { path: [] });
+}
+
+/**
+ * Puts `key` in front of the path of an encoding error as it unwinds, so the happy path builds no
+ * path arrays. Errors without a path (not raised by a value check) pass through untouched.
+ */
+export function atKey(error: unknown, key: string | number): unknown {
+  if (!(error instanceof WirekitError) || error.path === undefined) return error;
+  const leaf = error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
+  const path = [key, ...error.path];
+  return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, { path, cause: error.cause });
+}
+
+function show(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
+  if (Array.isArray(value)) return 'an array';
+  if (value instanceof Date) return 'a Date';
+  if (value instanceof Uint8Array) return 'a Uint8Array';
+  if (value instanceof Map) return 'a Map';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value).slice(0, 40)}`;
+}
+
+/**
+ * What an inline value stores, checked against its kind: a number, or a bigint for the 64-bit
+ * writers. Booleans become 1/0, enum members their index, timestamps counts of their unit.
+ */
+export function stored(plan: ValuePlan, value: unknown): number | bigint {
+  switch (plan.k) {
+    case 'scalar':
+      switch (plan.kind) {
+        case 'bool':
+          if (typeof value !== 'boolean') throw wrong('a boolean', value);
+          return value ? 1 : 0;
+        case 'float32':
+          if (typeof value !== 'number') throw wrong('a number', value);
+          if (Number.isFinite(value) && !Number.isFinite(Math.fround(value))) throw wrong('a float32', value);
+          return value;
+        case 'float64':
+          if (typeof value !== 'number') throw wrong('a number', value);
+          return value;
+        case 'int64':
+        case 'uint64':
+          return large(plan.kind, value);
+        default: {
+          const [min, max] = intRange[plan.kind];
+          if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+            throw wrong(`an ${plan.kind}`, value);
+          }
+          return value;
+        }
+      }
+    case 'timestamp':
+      return timestampCount(value, plan.precision);
+    case 'enum': {
+      const index = typeof value === 'string' ? plan.index.get(value) : undefined;
+      if (index === undefined) throw wrong(`one of ${plan.members.join(', ')}`, value);
+      return index;
+    }
+    case 'literal':
+      if (value !== plan.value) throw wrong(JSON.stringify(plan.value), value);
+      return typeof value === 'boolean' ? (value ? 1 : 0) : (value as number);
+    default:
+      throw new WirekitError('WK_SCHEMA_INVALID', `FlatBuffers: ${plan.k} is not stored inline.`);
+  }
+}
+
+/** Numbers are accepted where they are safe integers, as every wirekit codec does for 64-bit kinds. */
+function large(kind: 'int64' | 'uint64', value: unknown): bigint {
+  const n = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (
+    typeof n !== 'bigint' ||
+    n < (kind === 'int64' ? int64Min : 0n) ||
+    n > (kind === 'int64' ? int64Max : uint64Max)
+  ) {
+    throw wrong(`an ${kind}`, value);
+  }
+  return n;
+}
+
+/** Seconds round down (toward the past), as a clock does; finer units are exact. */
+function timestampCount(value: unknown, precision: TimePrecision): bigint {
+  const millis = value instanceof Date ? value.getTime() : Number.NaN;
+  if (Number.isNaN(millis)) throw wrong('a valid Date', value);
+  const count =
+    precision === 's' ? BigInt(Math.floor(millis / 1000)) : BigInt(millis) * unitsPerMilli[precision];
+  if (count < int64Min || count > int64Max) throw wrong(`a Date within 64 bits of ${precision}`, value);
+  return count;
+}
+
+/**
+ * The Date for a count of `precision` units stored as two 32-bit halves, or undefined beyond a
+ * Date's range. Exact without bigints: 2^32 is split into a multiple of the unit and a remainder,
+ * so every intermediate stays a safe integer whenever the result can be a Date.
+ */
+export function dateOf(low: number, high: number, precision: TimePrecision): Date | undefined {
+  let millis: number;
+  switch (precision) {
+    case 's':
+      millis = (high * 4_294_967_296 + low) * 1000;
+      break;
+    case 'ms':
+      millis = high * 4_294_967_296 + low;
+      break;
+    case 'us':
+      // 2^32 = 4_294_967 * 1000 + 296
+      millis = high * 4_294_967 + Math.floor((high * 296 + low) / 1000);
+      break;
+    case 'ns':
+      // 2^32 = 4_294 * 10^6 + 967_296
+      millis = high * 4_294 + Math.floor((high * 967_296 + low) / 1_000_000);
+      break;
+  }
+  return Math.abs(millis) <= maxDateMillis ? new Date(millis) : undefined;
+}
+
+/** A 64-bit integer from its halves as a number, or undefined when it is not a safe integer. */
+export function safeInteger(low: number, high: number): number | undefined {
+  const value = high * 4_294_967_296 + low;
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/**
+ * Orders strings as their UTF-8 bytes, the order FlatBuffers' binary search by key expects. UTF-16
+ * code units agree with it except that surrogates (astral characters) sort below U+E000..U+FFFF.
+ */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x >= 0xd800 && y >= 0xd800) {
+        x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+        y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+      }
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
