@@ -1,0 +1,167 @@
+/**
+ * The block codecs of Avro Object Container Files. Kept to one small file over the libraries
+ * themselves so that it can move onto the compression layer later. Every decompressor is capped:
+ * the output size is known or bounded *before* a byte is inflated, so a tiny block cannot claim
+ * gigabytes. The libraries are imported on first use, so datum-only users never load native code.
+ */
+import { WirekitError } from '../../errors/index.js';
+import { crc32 } from '../../util/crc32.js';
+
+export const containerCodecs = ['null', 'deflate', 'snappy', 'zstandard'] as const;
+export type ContainerCodec = (typeof containerCodecs)[number];
+
+export function isContainerCodec(name: string): name is ContainerCodec {
+  return (containerCodecs as readonly string[]).includes(name);
+}
+
+function corrupt(codec: string, cause?: unknown): WirekitError {
+  return new WirekitError('WK_COMPRESSION_FAILED', `Avro: a ${codec} block is corrupt.`, { cause });
+}
+
+function tooBig(codec: string, size: number | string, cap: number): WirekitError {
+  return new WirekitError(
+    'WK_LIMIT_DECOMPRESSED',
+    `Avro: a ${codec} block would inflate to ${size} bytes, beyond maxInputBytes (${cap}).`,
+  );
+}
+
+export async function compressBlock(codec: ContainerCodec, data: Uint8Array): Promise<Uint8Array> {
+  switch (codec) {
+    case 'null':
+      return data;
+    case 'deflate': {
+      const { deflateRawSync } = await import('node:zlib');
+      return deflateRawSync(data);
+    }
+    case 'snappy': {
+      const { compressSync } = await import('snappy');
+      const body = compressSync(data);
+      const out = new Uint8Array(body.length + 4);
+      out.set(body);
+      new DataView(out.buffer).setUint32(body.length, crc32(data), false);
+      return out;
+    }
+    case 'zstandard': {
+      const { compress } = await import('@mongodb-js/zstd');
+      return compress(Buffer.from(data.buffer, data.byteOffset, data.byteLength), 3);
+    }
+  }
+}
+
+/** Inflates one block, refusing output beyond `cap` bytes. */
+export async function decompressBlock(
+  codec: ContainerCodec,
+  data: Uint8Array,
+  cap: number,
+): Promise<Uint8Array> {
+  switch (codec) {
+    case 'null':
+      return data;
+    case 'deflate': {
+      const { inflateRawSync } = await import('node:zlib');
+      const { constants } = await import('node:buffer');
+      try {
+        return inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(cap, constants.MAX_LENGTH)) });
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE')
+          throw tooBig(codec, 'more than that', cap);
+        throw corrupt(codec, error);
+      }
+    }
+    case 'snappy': {
+      if (data.length < 4) throw corrupt(codec);
+      const body = data.subarray(0, data.length - 4);
+      const size = snappyLength(body);
+      if (size === undefined) throw corrupt(codec);
+      if (size > cap) throw tooBig(codec, size, cap);
+      const { uncompressSync } = await import('snappy');
+      let out: Uint8Array;
+      try {
+        out = uncompressSync(body) as Uint8Array;
+      } catch (error) {
+        throw corrupt(codec, error);
+      }
+      const expected = new DataView(data.buffer, data.byteOffset + body.length, 4).getUint32(0, false);
+      if (crc32(out) !== expected) throw corrupt(codec);
+      return out;
+    }
+    case 'zstandard': {
+      const bound = zstdBound(data, cap);
+      if (bound > cap) throw tooBig(codec, `up to ${bound}`, cap);
+      const { decompress } = await import('@mongodb-js/zstd');
+      let out: Uint8Array;
+      try {
+        out = await decompress(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      } catch (error) {
+        throw corrupt(codec, error);
+      }
+      if (out.length > cap) throw tooBig(codec, out.length, cap);
+      return out;
+    }
+  }
+}
+
+/** The uncompressed length a raw snappy block declares up front (a varint of at most 32 bits). */
+function snappyLength(body: Uint8Array): number | undefined {
+  let value = 0;
+  for (let i = 0; i < 5 && i < body.length; i++) {
+    const byte = body[i] as number;
+    value += (byte & 0x7f) * 2 ** (7 * i);
+    if (byte < 0x80) return value;
+  }
+  return undefined;
+}
+
+const zstdMagic = 0xfd2fb528;
+const zstdBlockMax = 128 * 1024;
+
+/**
+ * The most bytes a zstd stream can inflate to, from its frame and block headers alone (RFC 8878):
+ * raw and RLE blocks state their size, a compressed block yields at most 128 KiB. The library
+ * beneath inflates without a limit (and an RLE block turns 4 bytes into 128 KiB), so this walk is
+ * what keeps a hostile block from allocating gigabytes. Stops early once past `cap`.
+ */
+function zstdBound(data: Uint8Array, cap: number): number {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  let pos = 0;
+  let total = 0;
+  const need = (n: number): void => {
+    if (pos + n > data.length) throw corrupt('zstandard');
+  };
+  while (pos < data.length && total <= cap) {
+    need(4);
+    const magic = view.getUint32(pos, true);
+    pos += 4;
+    if ((magic & 0xfffffff0) === 0x184d2a50) {
+      need(4);
+      pos += 4 + view.getUint32(pos, true);
+      need(0);
+      continue;
+    }
+    if (magic !== zstdMagic) throw corrupt('zstandard');
+    need(1);
+    const descriptor = data[pos++] as number;
+    if (descriptor & 0x08) throw corrupt('zstandard');
+    const singleSegment = (descriptor >> 5) & 1;
+    const fcsFlag = descriptor >> 6;
+    const dictionaryBytes = [0, 1, 2, 4][descriptor & 3] as number;
+    const contentSizeBytes = fcsFlag === 0 ? singleSegment : [0, 2, 4, 8][fcsFlag];
+    pos += (singleSegment ? 0 : 1) + dictionaryBytes + (contentSizeBytes as number);
+    for (let last = false; !last; ) {
+      need(3);
+      const header =
+        (data[pos] as number) | ((data[pos + 1] as number) << 8) | ((data[pos + 2] as number) << 16);
+      pos += 3;
+      last = (header & 1) === 1;
+      const type = (header >> 1) & 3;
+      const size = header >>> 3;
+      if (type === 3) throw corrupt('zstandard');
+      total += type === 2 ? zstdBlockMax : size;
+      pos += type === 1 ? 1 : size;
+      need(0);
+    }
+    if (descriptor & 0x04) pos += 4;
+    need(0);
+  }
+  return total;
+}

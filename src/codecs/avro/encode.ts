@@ -1,0 +1,295 @@
+/**
+ * The encoder: runs a write plan over a value, checking each value's type as it writes it. The path
+ * of a bad value is assembled only when an error unwinds, so valid values pay nothing for it.
+ */
+import { type Path, WirekitError } from '../../errors/index.js';
+import { decimalDigits } from '../../schema/decimal.js';
+import { LongAs, type OptionWrite, type RecordWrite, type TaggedWrite, W, type WritePlan } from './plans.js';
+import { timestampCount, unscaledOf, writeUnscaled } from './values.js';
+import type { AvroWriter } from './writer.js';
+
+const longMin = -(2n ** 63n);
+const longMax = 2n ** 63n - 1n;
+
+export class Encoder {
+  depth = 0;
+
+  constructor(
+    readonly w: AvroWriter,
+    readonly maxDepth: number,
+  ) {}
+
+  write(plan: WritePlan, value: unknown): void {
+    const w = this.w;
+    switch (plan.op) {
+      case W.Record:
+        this.record(plan, value);
+        return;
+      case W.String:
+        if (typeof value !== 'string') throw wrongType('a string', value);
+        w.writeString(value);
+        return;
+      case W.Int:
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < plan.min || value > plan.max) {
+          throw wrongType(`${plan.kind} (an integer from ${plan.min} to ${plan.max})`, value);
+        }
+        w.writeInt(value);
+        return;
+      case W.Long:
+        this.long(plan.as, plan.kind, value);
+        return;
+      case W.Double:
+        if (typeof value !== 'number') throw wrongType('a number', value);
+        w.writeDouble(value);
+        return;
+      case W.Option:
+        this.option(plan, value);
+        return;
+      case W.Bool:
+        if (typeof value !== 'boolean') throw wrongType('a boolean', value);
+        w.writeBool(value);
+        return;
+      case W.Float:
+        if (typeof value !== 'number') throw wrongType('a number', value);
+        if (Number.isFinite(value) && !Number.isFinite(Math.fround(value))) {
+          throw wrongType('a number within float32', value);
+        }
+        w.writeFloat(value);
+        return;
+      case W.Bytes:
+        if (!(value instanceof Uint8Array)) throw wrongType('a Uint8Array', value);
+        w.writeBytes(value);
+        return;
+      case W.Array:
+        this.array(plan.items, value);
+        return;
+      case W.Map:
+        this.map(plan.values, value);
+        return;
+      case W.IntMap:
+        this.intMap(plan.key, plan.value, value);
+        return;
+      case W.Tagged:
+        this.tagged(plan, value);
+        return;
+      case W.Enum: {
+        const index = typeof value === 'string' ? plan.indexes.get(value) : undefined;
+        if (index === undefined) throw wrongType(`a member of ${plan.name}`, value);
+        w.writeInt(index);
+        return;
+      }
+      case W.Timestamp: {
+        const count = timestampCount(value, plan.perMilli);
+        if (count === undefined) throw wrongType('a valid Date that fits a 64-bit count', value);
+        if (typeof count === 'number') w.writeLong(count);
+        else w.writeLongBig(count);
+        return;
+      }
+      case W.DecimalBytes: {
+        const unscaled =
+          typeof value === 'string' ? unscaledOf(value, plan.scale, plan.precision) : undefined;
+        if (unscaled === undefined) {
+          throw wrongType(`a decimal string of precision ${plan.precision} and scale ${plan.scale}`, value);
+        }
+        writeUnscaled(w, unscaled);
+        return;
+      }
+      case W.DecimalString: {
+        const digits = typeof value === 'string' ? decimalDigits(value) : undefined;
+        const ok =
+          digits !== undefined &&
+          (plan.scale === undefined || digits.fraction <= plan.scale) &&
+          (plan.precision === undefined || digits.integer <= plan.precision - (plan.scale ?? 0));
+        if (!ok) throw wrongType('a decimal string within the schema', value);
+        w.writeString(value as string);
+        return;
+      }
+      case W.Json:
+        w.writeString(jsonText(value));
+        return;
+      case W.Literal:
+        if (value !== plan.value) throw wrongType(`the literal ${JSON.stringify(plan.value)}`, value);
+        this.write(plan.inner, value);
+        return;
+      case W.Nothing:
+        if (value !== plan.value) throw wrongType(`the literal ${JSON.stringify(plan.value)}`, value);
+        return;
+    }
+  }
+
+  private long(as: LongAs, kind: string, value: unknown): void {
+    const w = this.w;
+    switch (as) {
+      case LongAs.BigInt:
+        if (typeof value !== 'bigint' || value < longMin || value > longMax)
+          throw wrongType('an int64 bigint', value);
+        w.writeLongBig(value);
+        return;
+      case LongAs.UnsignedBigInt:
+        if (typeof value !== 'bigint' || value < 0n) throw wrongType('a uint64 bigint', value);
+        if (value > longMax) {
+          throw wrongType(
+            "a uint64 below 2^63 (Avro's long is signed, so larger values cannot be stored)",
+            value,
+          );
+        }
+        w.writeLongBig(value);
+        return;
+      case LongAs.Number:
+      case LongAs.UnsignedNumber:
+        if (!Number.isSafeInteger(value) || (as === LongAs.UnsignedNumber && (value as number) < 0)) {
+          throw wrongType(`a safe ${kind} integer`, value);
+        }
+        w.writeLong(value as number);
+        return;
+      default:
+        if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 0xffffffff) {
+          throw wrongType('a uint32 (an integer from 0 to 4294967295)', value);
+        }
+        w.writeLong(value as number);
+    }
+  }
+
+  private enter(): void {
+    if (++this.depth > this.maxDepth) {
+      throw new WirekitError(
+        'WK_LIMIT_DEPTH',
+        `the value nests deeper than maxDepth (${this.maxDepth}); is it cyclic?`,
+      );
+    }
+  }
+
+  private record(plan: RecordWrite, value: unknown): void {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw wrongType(`an object (${plan.name})`, value);
+    }
+    const object = value as Record<string, unknown>;
+    this.enter();
+    const { names, plans, literals } = plan;
+    for (const literal of literals) {
+      if (object[literal.name] !== literal.value) {
+        const error = wrongType(`the literal ${JSON.stringify(literal.value)}`, object[literal.name]);
+        throw withSegment(error, literal.name);
+      }
+    }
+    let i = 0;
+    try {
+      for (; i < plans.length; i++) this.write(plans[i] as WritePlan, object[names[i] as string]);
+    } catch (error) {
+      throw withSegment(error, names[i] as string);
+    }
+    this.depth--;
+  }
+
+  private array(items: WritePlan, value: unknown): void {
+    if (!Array.isArray(value)) throw wrongType('an array', value);
+    this.enter();
+    const length = value.length;
+    if (length > 0) {
+      this.w.writeLong(length);
+      let i = 0;
+      try {
+        for (; i < length; i++) this.write(items, value[i]);
+      } catch (error) {
+        throw withSegment(error, i);
+      }
+    }
+    this.w.writeInt(0);
+    this.depth--;
+  }
+
+  private map(values: WritePlan, value: unknown): void {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Map) {
+      throw wrongType('an object (a map with string keys)', value);
+    }
+    this.enter();
+    const keys = Object.keys(value);
+    if (keys.length > 0) {
+      this.w.writeLong(keys.length);
+      let key = '';
+      try {
+        for (key of keys) {
+          this.w.writeString(key);
+          this.write(values, (value as Record<string, unknown>)[key]);
+        }
+      } catch (error) {
+        throw withSegment(error, key);
+      }
+    }
+    this.w.writeInt(0);
+    this.depth--;
+  }
+
+  private intMap(keyPlan: WritePlan, valuePlan: WritePlan, value: unknown): void {
+    if (!(value instanceof Map)) throw wrongType('a Map (integer keys)', value);
+    this.enter();
+    if (value.size > 0) {
+      this.w.writeLong(value.size);
+      let at: unknown;
+      try {
+        for (const [key, item] of value) {
+          at = key;
+          this.write(keyPlan, key);
+          this.write(valuePlan, item);
+        }
+      } catch (error) {
+        throw withSegment(error, String(at));
+      }
+    }
+    this.w.writeInt(0);
+    this.depth--;
+  }
+
+  private option(plan: OptionWrite, value: unknown): void {
+    if (value === undefined ? plan.undefinedIsNull : value === null && plan.nullIsNull) {
+      this.w.writeInt(plan.nullIndex);
+      return;
+    }
+    if (plan.valueIndex >= 0) this.w.writeInt(plan.valueIndex);
+    this.write(plan.inner, value);
+  }
+
+  private tagged(plan: TaggedWrite, value: unknown): void {
+    if (typeof value !== 'object' || value === null) throw wrongType(`a variant of ${plan.name}`, value);
+    const tag = (value as Record<string, unknown>)[plan.tag];
+    const branch = plan.branches.get(tag);
+    if (branch === undefined) throw withSegment(wrongType(`a variant tag of ${plan.name}`, tag), plan.tag);
+    this.w.writeInt(branch.index);
+    this.write(branch.plan, value);
+  }
+}
+
+function jsonText(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (cause) {
+    throw new WirekitError('WK_VALIDATION_FAILED', `expected a JSON value (${String(cause)}).`, { path: [] });
+  }
+  if (text === undefined) throw wrongType('a JSON value', value);
+  return text;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (typeof value === 'bigint') return `${value}n`;
+  if (value instanceof Uint8Array) return 'a Uint8Array';
+  if (value instanceof Date) return 'a Date';
+  if (value instanceof Map) return 'a Map';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function wrongType(expected: string, value: unknown): WirekitError {
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${show(value)}.`, { path: [] });
+}
+
+/** Prefixes an unwinding error's path with one more segment (outermost last to be added). */
+function withSegment(error: unknown, segment: string | number): unknown {
+  if (!(error instanceof WirekitError)) return error;
+  const path: Path = [segment, ...(error.path ?? [])];
+  return new WirekitError(error.code, error.message, { path, cause: error.cause });
+}

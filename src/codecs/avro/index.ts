@@ -1,0 +1,112 @@
+/**
+ * Avro: a value is one binary datum laid out exactly as `toAvro(schema)` describes
+ * (docs/mapping/avro.md); a sequence is an Object Container File. wirekit's own schema-driven
+ * reader and writer sit beneath (not avsc): avsc's value model differs (longs as numbers, unions
+ * wrapped, no Map for integer keys, opt-in logical types) so a wrapper would convert every value,
+ * and it has no decode limits. avsc stays as an interop check and a benchmark peer.
+ *
+ * Data written with another (older or newer) Avro schema reads through schema resolution: pass that
+ * schema as `writerSchema`. Containers carry their writer schema and always resolve.
+ *
+ * `encode` returns a view into a slab shared by successive outputs, as Node's Buffer pool does
+ * (copying each out cost more than encoding it): write or keep the view freely, but `slice()` it
+ * before handing its `.buffer` to anything that reads the whole ArrayBuffer.
+ */
+import { WirekitError } from '../../errors/index.js';
+import type { AvroSchemaJson } from '../../schema/export/avro.js';
+import type { Codec, CodecOptions } from '../codec.js';
+import { trailing } from '../errors.js';
+import { checkInputSize, resolveLimits } from '../limits.js';
+import { parseAvroSchema } from './avro-schema.js';
+import { containerReadPlan, containerStream, readContainerValues } from './container.js';
+import { readRoot } from './decode.js';
+import { AvroReader } from './reader.js';
+import { type RootReadPlan, readPlanOf } from './resolve.js';
+import { plansOf, writeValue } from './schema-plans.js';
+import { AvroWriter } from './writer.js';
+
+export type { AvroSchemaJson } from '../../schema/export/avro.js';
+export { type ContainerCodec, containerCodecs } from './compress.js';
+export {
+  type AvroContainer,
+  type ReadContainerOptions,
+  readContainer,
+  type WriteContainerOptions,
+  writeContainer,
+} from './container.js';
+
+/**
+ * `application/avro` first; `application/vnd.apache.avro+binary` and `application/x-avro-binary`
+ * are in use for single datums too. (`avro/binary`, from the spec's RPC transport, is not a valid
+ * media type and frames RPC messages rather than datums, so it is left out.)
+ */
+export const avroMediaTypes: readonly string[] = Object.freeze([
+  'application/avro',
+  'application/vnd.apache.avro+binary',
+  'application/x-avro-binary',
+]);
+
+export interface AvroCodecOptions extends CodecOptions {
+  /**
+   * The Avro schema (JSON text or value) that single datums were written with, when it is not this
+   * codec's own: `decode` then resolves it into `schema`'s shape (Avro schema resolution). `encode`
+   * always writes `schema`'s own layout.
+   */
+  readonly writerSchema?: AvroSchemaJson | string;
+}
+
+export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Codec<T> {
+  const { schema } = options;
+  if (schema === undefined) {
+    throw new WirekitError('WK_SCHEMA_REQUIRED', 'Avro needs a schema: createAvroCodec({ schema }).');
+  }
+  const limits = resolveLimits(options.limits);
+  const validate = options.validate === true;
+  const plans = plansOf(schema);
+  const read: RootReadPlan =
+    options.writerSchema === undefined
+      ? plans.read
+      : readPlanOf(parseAvroSchema(options.writerSchema as AvroSchemaJson), schema);
+  // Outputs are views into this writer's slab; a re-entrant encode (a getter that encodes) takes
+  // a fresh writer so it cannot write inside the outer value.
+  const shared = new AvroWriter();
+  let busy = false;
+
+  return {
+    format: 'avro',
+    mediaType: avroMediaTypes[0] as string,
+    // Object Container Files are what file-type detectors label application/avro too; the
+    // 'Obj\x01' magic tells them apart from a datum.
+    streamMediaType: 'application/avro',
+    schema,
+    encode(value: T): Uint8Array {
+      const w = busy ? new AvroWriter() : shared;
+      const owner = !busy;
+      busy = true;
+      try {
+        w.begin();
+        writeValue(plans, w, value, limits.maxDepth, validate);
+        return w.take();
+      } finally {
+        if (owner) busy = false;
+      }
+    },
+    decode(bytes: Uint8Array): T {
+      checkInputSize(bytes, limits);
+      const r = new AvroReader(bytes, limits);
+      const value = readRoot(r, read);
+      if (r.pos !== bytes.length) throw trailing(r.pos, bytes.length);
+      return value as T;
+    },
+    encodeStream(values) {
+      return containerStream(plans, values, { maxDepth: limits.maxDepth, validate });
+    },
+    decodeStream(chunks) {
+      return readContainerValues(
+        chunks,
+        (header) => containerReadPlan(plans, header),
+        limits,
+      ) as AsyncIterable<T>;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Everything the codec derives from a wirekit schema, derived once: its Avro export (the contract
+ * for the bytes), the export parsed back, and the write and read plans walked from both. Cached by
+ * schema node, so that every codec, container reader and writer for one schema shares them.
+ */
+import { formatPath, WirekitError } from '../../errors/index.js';
+import { type AvroSchemaJson, toAvro } from '../../schema/export/avro.js';
+import type { Schema } from '../../schema/index.js';
+import { assert, deref } from '../../schema/index.js';
+import { type AvroType, parseAvroSchema } from './avro-schema.js';
+import { Encoder } from './encode.js';
+import { W, type WritePlan } from './plans.js';
+import { type RootReadPlan, readPlanOf } from './resolve.js';
+import { writePlanOf } from './write-plan.js';
+import type { AvroWriter } from './writer.js';
+
+export interface SchemaPlans {
+  readonly schema: Schema;
+  /** `toAvro(schema)`: what the bytes follow, and what containers embed. */
+  readonly avro: AvroSchemaJson;
+  readonly avroText: string;
+  readonly writer: AvroType;
+  readonly write: WritePlan;
+  readonly read: RootReadPlan;
+}
+
+const cache = new WeakMap<Schema, SchemaPlans>();
+
+export function plansOf(schema: Schema): SchemaPlans {
+  let plans = cache.get(schema);
+  if (plans === undefined) {
+    const avro = toAvro(schema);
+    const avroText = JSON.stringify(avro);
+    const writer = parseAvroSchema(avroText);
+    plans = {
+      schema,
+      avro,
+      avroText,
+      writer,
+      write: rootWritePlan(writer, schema),
+      read: readPlanOf(writer, schema),
+    };
+    cache.set(schema, plans);
+  }
+  return plans;
+}
+
+/** A root that is not an object or union sits in the exporter's wrapper record: write its one field. */
+function rootWritePlan(writer: AvroType, schema: Schema): WritePlan {
+  const root = deref(schema);
+  if (root.kind === 'object' || root.kind === 'union') return writePlanOf(writer, schema);
+  if (writer.type !== 'record')
+    throw new WirekitError('WK_SCHEMA_INVALID', 'Avro codec: no root wrapper record.');
+  const field = writer.fields[0];
+  if (field !== undefined) return writePlanOf(field.type, schema);
+  if (root.kind !== 'literal')
+    throw new WirekitError('WK_SCHEMA_INVALID', 'Avro codec: an empty root wrapper.');
+  return { op: W.Nothing, value: root.value };
+}
+
+/** The read plan for data written with `writerText` (an Avro schema's JSON), into `plans.schema`. */
+export function readPlanFor(plans: SchemaPlans, writerText: string): RootReadPlan {
+  if (writerText === plans.avroText) return plans.read;
+  let writer: AvroType;
+  try {
+    writer = parseAvroSchema(writerText);
+  } catch (cause) {
+    throw new WirekitError(
+      'WK_DECODE_MALFORMED',
+      `the embedded Avro schema is invalid: ${(cause as Error).message}`,
+      {
+        cause,
+        offset: 0,
+      },
+    );
+  }
+  return readPlanOf(writer, plans.schema);
+}
+
+/**
+ * Appends one value to `w`. Errors carry the value's path; a stack overflow (a value far deeper than
+ * any limit, with maxDepth raised) becomes a WirekitError like every other failure.
+ */
+export function writeValue(
+  plans: SchemaPlans,
+  w: AvroWriter,
+  value: unknown,
+  maxDepth: number,
+  validate: boolean,
+): void {
+  if (validate) assert(plans.schema, value);
+  // Relative to the writer's start, which moves if the buffer grows during this value.
+  const offset = w.pos - w.start;
+  try {
+    new Encoder(w, maxDepth).write(plans.write, value);
+  } catch (error) {
+    w.pos = w.start + offset;
+    if (error instanceof WirekitError) {
+      const path = error.path ?? [];
+      const where = path.length === 0 ? '' : `${formatPath(path)}: `;
+      throw new WirekitError(error.code, `${where}${error.message}`, { path, cause: error.cause });
+    }
+    if (error instanceof RangeError) {
+      throw new WirekitError(
+        'WK_ENCODE_UNSUPPORTED',
+        'the value nests too deeply to encode (is it cyclic?).',
+        {
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+}

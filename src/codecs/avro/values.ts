@@ -1,0 +1,163 @@
+/**
+ * Conversions between wirekit values and Avro's logical types: decimals as unscaled two's-complement
+ * integers, timestamps as counts of a unit, `json` values as JSON text.
+ */
+import { decimalDigits } from '../../schema/decimal.js';
+import { isUnsafeKey, malformed, tooDeep, tooManyElements, unsafeKey } from '../errors.js';
+import type { AvroReader } from './reader.js';
+import type { AvroWriter } from './writer.js';
+
+/**
+ * The unscaled integer of `text` at `scale`: "-12.5" at scale 2 is -1250. Undefined when the text is
+ * not a wirekit decimal, has more decimals than the scale, or more digits than the precision.
+ */
+export function unscaledOf(text: string, scale: number, precision: number): number | bigint | undefined {
+  const digits = decimalDigits(text);
+  if (digits === undefined || digits.fraction > scale || digits.integer > precision - scale) return undefined;
+  const negative = text.charCodeAt(0) === 45;
+  const point = text.indexOf('.');
+  const whole = text.slice(negative ? 1 : 0, point === -1 ? text.length : point);
+  const fraction = point === -1 ? '' : text.slice(point + 1);
+  const unscaled = whole + fraction.padEnd(scale, '0');
+  if (unscaled.length <= 15) {
+    const n = Number(unscaled);
+    return negative ? -n : n;
+  }
+  const n = BigInt(unscaled);
+  return negative ? -n : n;
+}
+
+/** Writes an unscaled integer as Avro decimal bytes: the shortest big-endian two's complement. */
+export function writeUnscaled(writer: AvroWriter, value: number | bigint): void {
+  if (typeof value === 'number') {
+    let length = 1;
+    while (value < -(2 ** (8 * length - 1)) || value >= 2 ** (8 * length - 1)) length++;
+    writer.writeLong(length);
+    writer.ensure(length);
+    let rest = value < 0 ? value + 2 ** (8 * length) : value;
+    for (let i = length - 1; i >= 0; i--) {
+      writer.buf[writer.pos + i] = rest % 256;
+      rest = Math.floor(rest / 256);
+    }
+    writer.pos += length;
+    return;
+  }
+  const magnitude = value < 0n ? -value - 1n : value;
+  // One sign bit beyond the magnitude's bits decides the length.
+  const length = Math.floor(magnitude.toString(2).length / 8) + 1;
+  const hex = BigInt.asUintN(8 * length, value)
+    .toString(16)
+    .padStart(length * 2, '0');
+  writer.writeLong(length);
+  writer.ensure(length);
+  for (let i = 0; i < length; i++)
+    writer.buf[writer.pos + i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  writer.pos += length;
+}
+
+/**
+ * The decimal text of two's-complement bytes at `scale`, with exactly `scale` decimals (Avro keeps
+ * the unscaled value only, so "1.5" at scale 2 reads back as "1.50"). Undefined when the value has
+ * more digits than `precision`.
+ */
+export function decimalText(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  scale: number,
+  precision: number,
+): string | undefined {
+  const length = end - start;
+  let digits: string;
+  let negative: boolean;
+  if (length === 0) {
+    digits = '0';
+    negative = false;
+  } else if (length <= 6) {
+    let n = 0;
+    for (let i = start; i < end; i++) n = n * 256 + (bytes[i] as number);
+    if ((bytes[start] as number) >= 0x80) n -= 2 ** (8 * length);
+    negative = n < 0;
+    digits = String(negative ? -n : n);
+  } else {
+    let hex = '';
+    for (let i = start; i < end; i++) hex += (bytes[i] as number).toString(16).padStart(2, '0');
+    const n = BigInt.asIntN(8 * length, BigInt(`0x${hex}`));
+    negative = n < 0n;
+    digits = (negative ? -n : n).toString();
+  }
+  if (digits.length > precision && digits !== '0') return undefined;
+  if (scale > 0) {
+    digits = digits.padStart(scale + 1, '0');
+    digits = `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  }
+  return negative ? `-${digits}` : digits;
+}
+
+/** Bytes a decimal of `precision` digits can need, with one spare for writers that pad a sign byte. */
+export function decimalByteLimit(precision: number): number {
+  return Math.ceil((precision * Math.log2(10) + 1) / 8) + 1;
+}
+
+/** `date` as a count of units (1, 1000 or 1e6 per millisecond); undefined when it cannot be stored. */
+export function timestampCount(date: unknown, perMilli: number): number | bigint | undefined {
+  if (!(date instanceof Date)) return undefined;
+  const millis = date.getTime();
+  if (Number.isNaN(millis)) return undefined;
+  if (perMilli === 1) return millis;
+  const count = millis * perMilli;
+  if (Math.abs(count) < 2 ** 52) return count;
+  const big = BigInt(millis) * BigInt(perMilli);
+  return big >= -(2n ** 63n) && big < 2n ** 63n ? big : undefined;
+}
+
+/** Reads a long count of units as a Date, rounding sub-millisecond parts down (toward the past). */
+export function readTimestamp(reader: AvroReader, perMilli: number): Date {
+  const at = reader.pos;
+  const count = reader.readLong();
+  let millis: number;
+  if (!Number.isNaN(count)) {
+    millis = perMilli === 1 ? count : Math.floor(count / perMilli);
+  } else {
+    const divisor = BigInt(perMilli);
+    const wide = reader.wide;
+    let quotient = wide / divisor;
+    if (wide % divisor !== 0n && wide < 0n) quotient -= 1n;
+    millis = Number(quotient);
+  }
+  if (!(Math.abs(millis) <= 8.64e15)) throw malformed(at, 'a timestamp is beyond the range of a Date');
+  return new Date(millis);
+}
+
+/**
+ * Parses JSON text of a `json` value and holds it to the same limits as the rest of the value:
+ * depth, element count, and no key that could reach a prototype.
+ */
+export function parseJsonValue(reader: AvroReader, text: string, at: number): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw malformed(at, 'a json value is not valid JSON text');
+  }
+  checkJson(reader, value, reader.depth, at);
+  return value;
+}
+
+function checkJson(reader: AvroReader, value: unknown, depth: number, at: number): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (depth + 1 > reader.limits.maxDepth) throw tooDeep(at, reader.limits);
+  if (Array.isArray(value)) {
+    reader.elements += value.length;
+    if (reader.elements > reader.limits.maxElements) throw tooManyElements(at, reader.limits);
+    for (const item of value) checkJson(reader, item, depth + 1, at);
+    return;
+  }
+  const keys = Object.keys(value);
+  reader.elements += keys.length;
+  if (reader.elements > reader.limits.maxElements) throw tooManyElements(at, reader.limits);
+  for (const key of keys) {
+    if (isUnsafeKey(key)) throw unsafeKey(at, key);
+    checkJson(reader, (value as Record<string, unknown>)[key], depth + 1, at);
+  }
+}
