@@ -44,7 +44,7 @@ describe('JSON codec with a schema', () => {
   });
 
   test('keeps -0, NaN, infinities and int64 limits exactly', () => {
-    const floats = createJsonCodec({ schema: t.array(t.float64()) });
+    const floats = createJsonCodec<number[]>({ schema: t.array(t.float64()) });
     const back = floats.decode(floats.encode([-0, Number.NaN, Number.POSITIVE_INFINITY, 1e-300, 5e-324]));
     expect(Object.is(back[0], -0)).toBe(true);
     expect(back.slice(1)).toEqual([Number.NaN, Number.POSITIVE_INFINITY, 1e-300, 5e-324]);
