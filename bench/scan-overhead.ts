@@ -1,0 +1,152 @@
+/**
+ * What the safety scanner costs: the time of a scan next to the library's decode of the same bytes,
+ * on 5,000 records of 8 mixed fields, for MessagePack (msgpackr) and CBOR (cbor-x). It also times
+ * wirekit's whole decode and encode, schemaless and with a schema, against the bare library.
+ *
+ *   npx tsc -p bench/tsconfig.json && node node_modules/.cache/wirekit-bench/bench/scan-overhead.js
+ */
+import { Decoder, Encoder } from 'cbor-x';
+import { Packr, Unpackr } from 'msgpackr';
+import { createCborCodec } from '../src/codecs/cbor/index.js';
+import { CborScanner } from '../src/codecs/cbor/scan.js';
+import { resolveLimits } from '../src/codecs/limits.js';
+import { createMsgpackCodec } from '../src/codecs/msgpack/index.js';
+import { MsgpackScanner } from '../src/codecs/msgpack/scan.js';
+import { t } from '../src/schema/index.js';
+
+const Record = t.object('Record', {
+  id: t.int64({ as: 'number' }),
+  name: t.string(),
+  email: t.string(),
+  active: t.bool(),
+  score: t.float64(),
+  tags: t.array(t.string()),
+  created: t.timestamp(),
+  city: t.string(),
+});
+const Records = t.array(Record);
+
+const records = Array.from({ length: 5000 }, (_, i) => ({
+  id: i * 7919,
+  name: `user${i}`,
+  email: `user${i}@example.com`,
+  active: i % 3 === 0,
+  score: i / 7,
+  tags: ['a', 'bb'],
+  created: new Date(1_700_000_000_000 + i),
+  city: i % 2 === 0 ? 'Zürich' : 'Lyon',
+}));
+
+/** Milliseconds per call, the median of 15 rounds of about 100 ms each. */
+function time(run: () => unknown): number {
+  for (let i = 0; i < 20; i++) run();
+  const rounds: number[] = [];
+  for (let r = 0; r < 15; r++) {
+    let calls = 0;
+    const start = performance.now();
+    while (performance.now() - start < 100) {
+      run();
+      calls++;
+    }
+    rounds.push((performance.now() - start) / calls);
+  }
+  rounds.sort((a, b) => a - b);
+  return rounds[7] as number;
+}
+
+function row(name: string, ms: number, base?: number): void {
+  const ratio = base === undefined ? '' : `  (${((ms / base) * 100).toFixed(0)}% of the library's decode)`;
+  console.log(`${name.padEnd(44)} ${ms.toFixed(3).padStart(8)} ms${ratio}`);
+}
+
+const limits = resolveLimits(undefined);
+// Plain CBOR from cbor-x (its typings lack useTag259ForMaps).
+const cborOptions = {
+  useRecords: false,
+  variableMapSize: true,
+  tagUint8Array: false,
+  useTag259ForMaps: false,
+} as object;
+
+{
+  const bytes = new Uint8Array(new Packr({ useRecords: false, variableMapSize: true }).pack(records));
+  const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
+  const scanner = new MsgpackScanner(limits, { utf8: true, unsafeKeys: true, records: false });
+  const schemaless = createMsgpackCodec();
+  const typed = createMsgpackCodec({ schema: Records });
+  const packr = new Packr({ useRecords: false, variableMapSize: true });
+  console.log(`MessagePack, ${bytes.length} bytes`);
+  const library = time(() => unpackr.unpack(bytes));
+  row('msgpackr unpack', library);
+  row(
+    'wirekit scan',
+    time(() => {
+      scanner.reset();
+      return scanner.scan(bytes, 0, bytes.length, 0);
+    }),
+    library,
+  );
+  row(
+    'wirekit decode, schemaless (scan + msgpackr)',
+    time(() => schemaless.decode(bytes)),
+    library,
+  );
+  row(
+    'wirekit decode, schema',
+    time(() => typed.decode(bytes)),
+    library,
+  );
+  row(
+    'msgpackr pack',
+    time(() => packr.pack(records)),
+  );
+  row(
+    'wirekit encode, schemaless',
+    time(() => schemaless.encode(records)),
+  );
+  row(
+    'wirekit encode, schema',
+    time(() => typed.encode(records)),
+  );
+}
+{
+  const bytes = new Uint8Array(new Encoder(cborOptions).encode(records));
+  const decoder = new Decoder({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
+  const scanner = new CborScanner(limits, { utf8: true, unsafeKeys: true });
+  const schemaless = createCborCodec();
+  const typed = createCborCodec({ schema: Records });
+  const encoder = new Encoder(cborOptions);
+  console.log(`\nCBOR, ${bytes.length} bytes`);
+  const library = time(() => decoder.decode(bytes));
+  row('cbor-x decode', library);
+  row(
+    'wirekit scan',
+    time(() => {
+      scanner.reset();
+      return scanner.scan(bytes, 0, bytes.length, 0);
+    }),
+    library,
+  );
+  row(
+    'wirekit decode, schemaless (scan + cbor-x)',
+    time(() => schemaless.decode(bytes)),
+    library,
+  );
+  row(
+    'wirekit decode, schema',
+    time(() => typed.decode(bytes)),
+    library,
+  );
+  row(
+    'cbor-x encode',
+    time(() => encoder.encode(records)),
+  );
+  row(
+    'wirekit encode, schemaless',
+    time(() => schemaless.encode(records)),
+  );
+  row(
+    'wirekit encode, schema',
+    time(() => typed.encode(records)),
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * CBOR (RFC 8949), and CBOR sequences (RFC 8742) for streams. With a schema, wirekit's interpreter
+ * writes and reads the mapping of docs/mapping/cbor.md; without one, values follow the natural
+ * mapping of cbor-x (the library beneath), read by cbor-x after wirekit's scanner has checked the
+ * bytes. cbor-x's own extensions (records, packing, tag 259 maps, typed-array tags) are never
+ * written, so any CBOR implementation reads what this writes.
+ */
+import { Decoder } from 'cbor-x';
+import type { Codec, CodecOptions } from '../codec.js';
+import { resolveLimits } from '../limits.js';
+import { type FormatKit, SelfDescribingCodec } from '../self-describing/codec.js';
+import { CborEmitter } from './emitter.js';
+import { NaturalReader } from './natural.js';
+import { CborScanner } from './scan.js';
+import { CborSource } from './source.js';
+
+/** The value media type first; the sequence type names this codec's streams. */
+export const cborMediaTypes: readonly string[] = Object.freeze(['application/cbor', 'application/cbor-seq']);
+
+/** A stream of CBOR values back to back, as RFC 8742 defines. */
+export const cborSequenceMediaType = cborMediaTypes[1] as string;
+
+export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
+  const limits = resolveLimits(options.limits);
+  const decoder = new Decoder({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
+  const kit: FormatKit = {
+    format: 'cbor',
+    mediaType: cborMediaTypes[0] as string,
+    streamMediaType: cborSequenceMediaType,
+    emitter: () => new CborEmitter(),
+    source: (decodeLimits) => new CborSource(decodeLimits),
+    checker: (decodeLimits) => new CborScanner(decodeLimits, { utf8: true, unsafeKeys: true }),
+    measurer: (decodeLimits) => new CborScanner(decodeLimits, { utf8: false, unsafeKeys: false }),
+    libraryDecode: (bytes) => decoder.decode(bytes),
+    ownDecode: (bytes) => new NaturalReader(bytes).read(),
+  };
+  return new SelfDescribingCodec<T>(kit, options.schema, limits, options.validate === true);
+}

@@ -1,0 +1,243 @@
+/**
+ * The CBOR scanner: one pass over the bytes, allocating nothing, that either proves a value safe to
+ * hand to cbor-x or throws a WirekitError. cbor-x bounds no depth, decodes invalid UTF-8 to U+FFFD,
+ * turns any tag into a Tag object or runs a hook registered for it, and builds bignums in time
+ * quadratic in their length; the scanner refuses all of that first. It checks every length against
+ * the remaining input and the limits, counts array items and map entries, keeps depth on an explicit
+ * stack, checks each tag's content (RFC 8949 §3.4), and measures the value, which also cuts a CBOR
+ * sequence (RFC 8742) into values.
+ *
+ * Tags read: 0 and 1 (date/time), 2 and 3 (bignums, at most 1 KiB), 4 (decimal fraction) and 55799
+ * (self-described CBOR, skipped wherever it appears). Simple values other than false, true, null
+ * and undefined are refused as unknown extensions, since JavaScript has no value for them.
+ */
+import { malformed, tooDeep, tooLong, tooManyElements } from '../errors.js';
+import type { DecodeLimits } from '../limits.js';
+import { checkKey } from '../self-describing/keys.js';
+import { isUtf8 } from '../self-describing/utf8-check.js';
+import { CborItems, type CborScanOptions } from './items.js';
+
+export type { CborScanOptions };
+
+/** Marks an open container as indefinite in `left`; its items so far are counted below it. */
+const indefinite = -1;
+
+export class CborScanner extends CborItems {
+  /**
+   * The containers around the innermost open one: the items each has left (or `indefinite`), the
+   * items an indefinite one has read (for key/value parity), and whether it is a map. The innermost
+   * one lives in locals of `walk`.
+   */
+  private left: Float64Array;
+  private seen: Float64Array;
+  private isMap: Uint8Array;
+
+  constructor(limits: DecodeLimits, options: CborScanOptions) {
+    super(limits, options);
+    const size = Math.min(limits.maxDepth, 32) + 1;
+    this.left = new Float64Array(size);
+    this.isMap = new Uint8Array(size);
+    this.seen = new Float64Array(size);
+  }
+
+  get needsOwnReader(): boolean {
+    return this.nonStringKey || this.chunkedString || this.wideEpoch;
+  }
+
+  reset(): void {
+    this.elements = 0;
+    this.nonStringKey = false;
+    this.chunkedString = false;
+    this.wideEpoch = false;
+  }
+
+  /** Scans the value at `start` inside `depth` containers: its end, or -1 when cut (see `endedAt`). */
+  scan(bytes: Uint8Array, start: number, end: number, depth: number): number {
+    this.cut.depth = depth;
+    return this.walk(bytes, start, end, depth, 0, 0, 0, false, this.elements);
+  }
+
+  /**
+   * Goes on with the value that the last `scan` or `resume` found cut, in `bytes`: the same bytes
+   * with more appended (as a stream's pending buffer grows). Each call scans only the new part.
+   */
+  resume(bytes: Uint8Array): number {
+    const cut = this.cut;
+    return this.walk(
+      bytes,
+      cut.pos,
+      bytes.length,
+      cut.depth,
+      cut.top,
+      cut.left,
+      cut.seen,
+      cut.inMap,
+      cut.elements,
+    );
+  }
+
+  /** Where the last cut value stopped: the start of its unfinished item, and the state there. */
+  private readonly cut = { pos: 0, depth: 0, top: 0, left: 0, seen: 0, inMap: false, elements: 0 };
+
+  private walk(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    depth: number,
+    openAtStart: number,
+    leftAtStart: number,
+    seenAtStart: number,
+    inMapAtStart: boolean,
+    elementsAtStart: number,
+  ): number {
+    const limits = this.limits;
+    const { maxStringBytes, maxElements } = limits;
+    const { utf8, unsafeKeys } = this.options;
+    // The innermost open container lives in locals; the stack holds the ones around it.
+    const levels = limits.maxDepth - depth;
+    let top = openAtStart;
+    let left = leftAtStart; // items left in a definite container, or `indefinite`
+    let seen = seenAtStart; // items read by an indefinite container
+    let inMap = inMapAtStart;
+    let elements = elementsAtStart;
+    let pos = start;
+    let at: number;
+    let itemElements: number;
+    for (;;) {
+      at = pos;
+      itemElements = elements;
+      if (pos >= end) return this.stop(end, at, top, left, seen, inMap, itemElements);
+      const head = bytes[pos] as number;
+      if (head === 0xff) {
+        // A break closes the innermost container, which must be an indefinite one.
+        if (top === 0 || left !== indefinite)
+          throw malformed(at, 'a break outside an indefinite-length item');
+        if (inMap && seen % 2 === 1) throw malformed(at, 'an indefinite-length map ends after a key');
+        pos++;
+        top--;
+        left = this.left[top] as number;
+        seen = this.seen[top] as number;
+        inMap = this.isMap[top] === 1;
+      } else {
+        const key = inMap && (left === indefinite ? seen : left) % 2 === 0;
+        const major = head >> 5;
+        const info = head & 0x1f;
+        if (major === 3 && info < 24) {
+          // A short text string, the most common item: checked inline.
+          const from = pos + 1;
+          pos = from + info;
+          if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements);
+          if (info > maxStringBytes) throw tooLong(at, info, maxStringBytes, 'string');
+          if (utf8) {
+            let i = from;
+            while (i < pos && (bytes[i] as number) < 0x80) i++;
+            if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');
+          }
+          if (key && (info === 9 || info === 11) && unsafeKeys) checkKey(bytes, from, info);
+        } else if (major <= 1 && info < 24) {
+          if (key) this.nonStringKey = true;
+          pos++;
+        } else if (major === 2 || major === 3) {
+          if (key && major === 2) this.nonStringKey = true;
+          pos = this.string(bytes, pos, end, key && major === 3);
+          if (pos < 0) return this.stop(end, at, top, left, seen, inMap, itemElements);
+        } else if (major === 4 || major === 5) {
+          if (key) this.nonStringKey = true;
+          if (top >= levels) throw tooDeep(at, limits);
+          let items = indefinite;
+          if (info === 31) pos++;
+          else {
+            if (this.argument(bytes, pos, end) < 0)
+              return this.stop(end, at, top, left, seen, inMap, itemElements);
+            const count = this.value;
+            pos = this.next;
+            elements += count;
+            if (elements > maxElements) throw tooManyElements(at, limits);
+            items = major === 5 ? count * 2 : count;
+            // Every item takes at least one byte, so a count beyond the input is a lie or a cut.
+            if (items > end - pos) return this.stop(end, at, top, left, seen, inMap, itemElements);
+          }
+          if (items !== 0) {
+            if (top === this.left.length) this.growStack();
+            this.left[top] = left;
+            this.seen[top] = seen;
+            this.isMap[top] = inMap ? 1 : 0;
+            top++;
+            left = items;
+            seen = 0;
+            inMap = major === 5;
+            continue;
+          }
+        } else if (major === 6) {
+          if (key) this.nonStringKey = true;
+          if (this.argument(bytes, pos, end) < 0)
+            return this.stop(end, at, top, left, seen, inMap, itemElements);
+          // Self-described CBOR (55799) marks the item that follows, which takes its place.
+          if (this.value === 55799) {
+            pos = this.next;
+            continue;
+          }
+          pos = this.tag(bytes, this.value, pos, this.next, end);
+          if (pos < 0) return this.stop(end, at, top, left, seen, inMap, itemElements);
+        } else {
+          if (key) this.nonStringKey = true;
+          pos = this.scalar(bytes, pos, end);
+          if (pos < 0) return this.stop(end, at, top, left, seen, inMap, itemElements);
+        }
+      }
+      // The item is complete, and so is every definite container it was the last item of.
+      for (;;) {
+        if (top === 0) {
+          this.elements = elements;
+          return pos;
+        }
+        if (left === indefinite) {
+          seen++;
+          if (!inMap || seen % 2 === 0) {
+            elements++;
+            if (elements > maxElements) throw tooManyElements(at, limits);
+          }
+          break;
+        }
+        if (--left > 0) break;
+        top--;
+        left = this.left[top] as number;
+        seen = this.seen[top] as number;
+        inMap = this.isMap[top] === 1;
+      }
+    }
+  }
+
+  /** Ends a walk that ran out of input inside the item that starts at `item`. */
+  private stop(
+    end: number,
+    item: number,
+    top: number,
+    left: number,
+    seen: number,
+    inMap: boolean,
+    elements: number,
+  ): number {
+    const cut = this.cut;
+    cut.pos = item;
+    cut.top = top;
+    cut.left = left;
+    cut.seen = seen;
+    cut.inMap = inMap;
+    cut.elements = elements;
+    return this.ended(end, elements);
+  }
+
+  private growStack(): void {
+    const size = Math.min(this.left.length * 2, this.limits.maxDepth + 1);
+    const left = new Float64Array(size);
+    left.set(this.left);
+    const seen = new Float64Array(size);
+    seen.set(this.seen);
+    const isMap = new Uint8Array(size);
+    isMap.set(this.isMap);
+    this.left = left;
+    this.seen = seen;
+    this.isMap = isMap;
+  }
+}

@@ -1,0 +1,295 @@
+/**
+ * Reads MessagePack primitives for the schema decoder, checking as it goes: every length against
+ * the remaining input and the limits before anything is allocated, strings as strict UTF-8, and
+ * wire types against what the schema expects (a mismatch names what was found).
+ */
+import type { WirekitError } from '../../errors/index.js';
+import { decimalDigits } from '../../schema/decimal.js';
+import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../errors.js';
+import type { DecodeLimits } from '../limits.js';
+import { schemaMismatch } from '../self-describing/failures.js';
+import { Item, type Source } from '../self-describing/wire.js';
+import { decodeUtf8 } from '../utf8.js';
+import { isInteger, readLength, typeName } from './items.js';
+import { MsgpackScanner } from './scan.js';
+
+const two32 = 0x1_0000_0000;
+const maxDateMillis = 8.64e15;
+
+export class MsgpackSource implements Source {
+  private input: Uint8Array = new Uint8Array(0);
+  end = 0;
+  pos = 0;
+  elements = 0;
+  spanBytes: Uint8Array = this.input;
+  spanStart = 0;
+  spanEnd = 0;
+  private view = new DataView(this.input.buffer);
+  private readonly skipper: MsgpackScanner;
+
+  constructor(private readonly limits: DecodeLimits) {
+    this.skipper = new MsgpackScanner(limits, { utf8: false, unsafeKeys: false, records: false });
+  }
+
+  reset(bytes: Uint8Array): void {
+    this.input = bytes;
+    this.spanBytes = bytes;
+    this.end = bytes.length;
+    this.pos = 0;
+    this.elements = 0;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  }
+
+  /** The head byte of the next item; the input must not end here. */
+  private head(): number {
+    if (this.pos >= this.end) throw truncated(this.pos);
+    return this.input[this.pos] as number;
+  }
+
+  private need(bytes: number): void {
+    if (this.pos + bytes > this.end) throw truncated(this.end);
+  }
+
+  private wrongType(expected: string): WirekitError {
+    return schemaMismatch(this.pos, `expected ${expected}, got ${typeName(this.input[this.pos] as number)}`);
+  }
+
+  nullish(): number {
+    if (this.pos < this.end && this.input[this.pos] === 0xc0) {
+      this.pos++;
+      return 1;
+    }
+    return 0;
+  }
+
+  bool(): boolean {
+    const head = this.head();
+    if (head !== 0xc2 && head !== 0xc3) throw this.wrongType('a boolean');
+    this.pos++;
+    return head === 0xc3;
+  }
+
+  integer(): number | bigint {
+    const head = this.head();
+    const at = this.pos + 1;
+    if (head < 0x80) {
+      this.pos++;
+      return head;
+    }
+    if (head >= 0xe0) {
+      this.pos++;
+      return head - 0x100;
+    }
+    const view = this.view;
+    switch (head) {
+      case 0xcc:
+        this.need(2);
+        this.pos += 2;
+        return this.input[at] as number;
+      case 0xcd:
+        this.need(3);
+        this.pos += 3;
+        return view.getUint16(at);
+      case 0xce:
+        this.need(5);
+        this.pos += 5;
+        return view.getUint32(at);
+      case 0xcf: {
+        this.need(9);
+        this.pos += 9;
+        const high = view.getUint32(at);
+        return high < 0x20_0000 ? high * two32 + view.getUint32(at + 4) : view.getBigUint64(at);
+      }
+      case 0xd0:
+        this.need(2);
+        this.pos += 2;
+        return view.getInt8(at);
+      case 0xd1:
+        this.need(3);
+        this.pos += 3;
+        return view.getInt16(at);
+      case 0xd2:
+        this.need(5);
+        this.pos += 5;
+        return view.getInt32(at);
+      case 0xd3: {
+        this.need(9);
+        this.pos += 9;
+        const high = view.getInt32(at);
+        return high >= -0x20_0000 && high < 0x20_0000
+          ? high * two32 + view.getUint32(at + 4)
+          : view.getBigInt64(at);
+      }
+      default:
+        throw this.wrongType('an integer');
+    }
+  }
+
+  float(): number {
+    const head = this.head();
+    if (head === 0xcb) {
+      this.need(9);
+      this.pos += 9;
+      return this.view.getFloat64(this.pos - 8);
+    }
+    if (head === 0xca) {
+      this.need(5);
+      this.pos += 5;
+      return this.view.getFloat32(this.pos - 4);
+    }
+    if (!isInteger(head)) throw this.wrongType('a number');
+    return Number(this.integer());
+  }
+
+  /** Reads a string header and checks the length; leaves pos after the header, returns the length. */
+  private textHeader(): number {
+    const head = this.head();
+    let length: number;
+    let width = 0;
+    if (head >= 0xa0 && head < 0xc0) length = head & 0x1f;
+    else if (head >= 0xd9 && head <= 0xdb) {
+      width = 1 << (head - 0xd9);
+      this.need(1 + width);
+      length = readLength(this.input, this.pos + 1, width);
+    } else throw this.wrongType('a string');
+    if (length > this.limits.maxStringBytes)
+      throw tooLong(this.pos, length, this.limits.maxStringBytes, 'string');
+    this.need(1 + width + length);
+    this.pos += 1 + width;
+    return length;
+  }
+
+  string(): string {
+    const length = this.textHeader();
+    const start = this.pos;
+    this.pos += length;
+    return decodeUtf8(this.input, start, start + length);
+  }
+
+  span(): void {
+    const length = this.textHeader();
+    this.spanStart = this.pos;
+    this.pos += length;
+    this.spanEnd = this.pos;
+  }
+
+  bytes(): Uint8Array {
+    const head = this.head();
+    if (head < 0xc4 || head > 0xc6) throw this.wrongType('a byte string');
+    const width = 1 << (head - 0xc4);
+    this.need(1 + width);
+    const length = readLength(this.input, this.pos + 1, width);
+    if (length > this.limits.maxBytesLength)
+      throw tooLong(this.pos, length, this.limits.maxBytesLength, 'byte string');
+    this.need(1 + width + length);
+    const start = this.pos + 1 + width;
+    this.pos = start + length;
+    return this.input.slice(start, start + length);
+  }
+
+  timestamp(): number {
+    const head = this.head();
+    const at = this.pos;
+    let length: number;
+    let dataAt: number;
+    if (head === 0xd6 || head === 0xd7) {
+      length = head === 0xd6 ? 4 : 8;
+      dataAt = at + 2;
+      this.need(2);
+      if (this.input[at + 1] !== 0xff) throw this.wrongType('a timestamp');
+    } else if (head === 0xc7) {
+      this.need(3);
+      length = this.input[at + 1] as number;
+      dataAt = at + 3;
+      if (length !== 12 || this.input[at + 2] !== 0xff) throw this.wrongType('a timestamp');
+    } else throw this.wrongType('a timestamp');
+    if (dataAt + length > this.end) throw truncated(this.end);
+    const view = this.view;
+    let seconds: number;
+    let nanos: number;
+    if (length === 4) {
+      seconds = view.getUint32(dataAt);
+      nanos = 0;
+    } else if (length === 8) {
+      const high = view.getUint32(dataAt);
+      nanos = Math.floor(high / 4);
+      seconds = (high & 3) * two32 + view.getUint32(dataAt + 4);
+    } else {
+      nanos = view.getUint32(dataAt);
+      seconds = view.getInt32(dataAt + 4) * two32 + view.getUint32(dataAt + 8);
+    }
+    if (nanos >= 1_000_000_000) throw malformed(at, 'a timestamp has 10^9 nanoseconds or more');
+    // A Date holds milliseconds: the nanoseconds below are dropped (rounding toward the past).
+    const millis = seconds * 1000 + Math.floor(nanos / 1_000_000);
+    if (!(Math.abs(millis) <= maxDateMillis))
+      throw schemaMismatch(at, 'a timestamp beyond the range of a Date');
+    this.pos = dataAt + length;
+    return millis;
+  }
+
+  decimal(): string {
+    const at = this.pos;
+    const text = this.string();
+    if (decimalDigits(text) === undefined)
+      throw schemaMismatch(at, `${JSON.stringify(text.slice(0, 40))} is not a decimal`);
+    return text;
+  }
+
+  private container(level: number, count: number, items: number, width: number): number {
+    if (level > this.limits.maxDepth) throw tooDeep(this.pos, this.limits);
+    this.elements += count;
+    if (this.elements > this.limits.maxElements) throw tooManyElements(this.pos, this.limits);
+    this.pos += 1 + width;
+    if (items > this.end - this.pos) throw truncated(this.end);
+    return count;
+  }
+
+  arrayStart(level: number): number {
+    const head = this.head();
+    if (head >= 0x90 && head < 0xa0) return this.container(level, head & 0x0f, head & 0x0f, 0);
+    if (head !== 0xdc && head !== 0xdd) throw this.wrongType('an array');
+    const width = head === 0xdc ? 2 : 4;
+    this.need(1 + width);
+    const count = readLength(this.input, this.pos + 1, width);
+    return this.container(level, count, count, width);
+  }
+
+  mapStart(level: number): number {
+    const head = this.head();
+    if (head >= 0x80 && head < 0x90) return this.container(level, head & 0x0f, (head & 0x0f) * 2, 0);
+    if (head !== 0xde && head !== 0xdf) throw this.wrongType('a map');
+    const width = head === 0xde ? 2 : 4;
+    this.need(1 + width);
+    const count = readLength(this.input, this.pos + 1, width);
+    return this.container(level, count, count * 2, width);
+  }
+
+  more(): boolean {
+    return false;
+  }
+
+  skip(depth: number): void {
+    const skipper = this.skipper;
+    skipper.elements = this.elements;
+    const end = skipper.scan(this.input, this.pos, this.end, depth);
+    if (end < 0) throw truncated(skipper.endedAt);
+    this.elements = skipper.elements;
+    this.pos = end;
+  }
+
+  peek(): number {
+    const head = this.head();
+    if (head === 0xc0) return Item.null;
+    if (head === 0xc2 || head === 0xc3) return Item.bool;
+    if ((head >= 0xa0 && head < 0xc0) || (head >= 0xd9 && head <= 0xdb)) return Item.string;
+    if (head === 0xca || head === 0xcb) return Item.float;
+    if (isInteger(head)) return Item.integer;
+    if ((head >= 0x90 && head < 0xa0) || head === 0xdc || head === 0xdd) return Item.array;
+    if ((head >= 0x80 && head < 0x90) || head === 0xde || head === 0xdf) return Item.map;
+    return Item.other;
+  }
+
+  describeNext(): string {
+    return typeName(this.input[this.pos] as number);
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * The schema-driven decoder shared by MessagePack and CBOR. It reads straight from the bytes into
+ * the schema's types (no intermediate tree): field names are matched byte-wise against the plan's
+ * pre-encoded names, trying the field that follows the last one first, since writers mostly keep
+ * declaration order. Keys the schema does not know are skipped, so an older reader accepts data
+ * from a newer writer; a duplicate field or map key is refused, since readers would disagree on
+ * which one counts.
+ */
+import { isUnsafeKey, malformed, unsafeKey } from '../errors.js';
+import { readJson } from './decode-json.js';
+import { describe, schemaMismatch, withKey } from './failures.js';
+import { type FieldPlan, Op, type Plan, sameBytes } from './plan.js';
+import type { Source } from './wire.js';
+
+export class SchemaReader {
+  constructor(private readonly src: Source) {}
+
+  /** Reads one item of `plan` that sits inside `depth` containers. */
+  read(plan: Plan, depth: number): unknown {
+    const src = this.src;
+    switch (plan.op) {
+      case Op.bool:
+        return src.bool();
+      case Op.int: {
+        const at = src.pos;
+        const value = src.integer();
+        if (typeof value !== 'number' || value < plan.min || value > plan.max) {
+          throw schemaMismatch(at, `${describe(value)} is outside ${plan.label}`);
+        }
+        return value;
+      }
+      case Op.int64:
+        return this.int64(plan);
+      case Op.float32:
+        return Math.fround(src.float());
+      case Op.float64:
+        return src.float();
+      case Op.decimal:
+        return src.decimal();
+      case Op.string:
+        return src.string();
+      case Op.bytes:
+        return src.bytes();
+      case Op.timestamp:
+        return new Date(src.timestamp());
+      case Op.enum:
+        return this.member(plan);
+      case Op.literal:
+        return this.literal(plan);
+      case Op.object:
+        return this.object(plan, depth + 1);
+      case Op.union:
+        return this.union(plan, depth + 1);
+      case Op.array:
+        return this.array(plan, depth + 1);
+      case Op.map:
+        return this.map(plan, depth + 1);
+      case Op.optional: {
+        const inner = plan.inner as Plan;
+        const none = src.nullish();
+        if (none === 0) return this.read(inner, depth);
+        return none === 1 && inner.op === Op.nullable ? null : undefined;
+      }
+      case Op.nullable:
+        return src.nullish() === 0 ? this.read(plan.inner as Plan, depth) : null;
+      default:
+        return readJson(src, depth);
+    }
+  }
+
+  private int64(plan: Plan): number | bigint {
+    const at = this.src.pos;
+    const value = this.src.integer();
+    if (typeof value === 'number') {
+      if (value < plan.min) throw schemaMismatch(at, `${value} is outside ${plan.label}`);
+      return plan.asBigint ? BigInt(value) : value;
+    }
+    if (value < plan.bigMin || value > plan.bigMax)
+      throw schemaMismatch(at, `${value} is outside ${plan.label}`);
+    if (!plan.asBigint)
+      throw schemaMismatch(at, `${value} is not a safe integer (the schema says as: 'number')`);
+    return value;
+  }
+
+  private member(plan: Plan): string {
+    const src = this.src;
+    const at = src.pos;
+    src.span();
+    const members = plan.memberBytes;
+    for (let i = 0; i < members.length; i++) {
+      if (sameBytes(src.spanBytes, src.spanStart, src.spanEnd, members[i] as Uint8Array)) {
+        return plan.members[i] as string;
+      }
+    }
+    throw schemaMismatch(at, `a string that is not a member of ${plan.label}`);
+  }
+
+  private literal(plan: Plan): unknown {
+    const src = this.src;
+    const at = src.pos;
+    const expected = plan.literal;
+    let same: boolean;
+    if (typeof expected === 'string') {
+      src.span();
+      same = sameBytes(src.spanBytes, src.spanStart, src.spanEnd, plan.literalBytes);
+    } else if (typeof expected === 'boolean') same = src.bool() === expected;
+    else same = src.float() === expected;
+    if (!same) throw schemaMismatch(at, `a value other than the literal ${JSON.stringify(expected)}`);
+    return expected;
+  }
+
+  private object(plan: Plan, level: number): Record<string, unknown> {
+    const src = this.src;
+    const start = src.pos;
+    const count = src.mapStart(level);
+    const fields = plan.fields;
+    const out: Record<string, unknown> = {};
+    // One bit per field while they fit an int; wider objects (rare) take a byte array.
+    let seen = 0;
+    const seenWide = fields.length > 30 ? new Uint8Array(fields.length) : undefined;
+    let found = 0;
+    let hint = 0;
+    for (let i = 0; count < 0 ? src.more() : i < count; i++) {
+      const keyAt = src.pos;
+      src.span();
+      const index = findField(fields, hint, src.spanBytes, src.spanStart, src.spanEnd);
+      if (index < 0) {
+        src.skip(level);
+        continue;
+      }
+      const field = fields[index] as FieldPlan;
+      if (seenWide === undefined) {
+        if ((seen >>> index) & 1)
+          throw malformed(keyAt, `the field ${JSON.stringify(field.name)} appears twice`);
+        seen |= 1 << index;
+      } else {
+        if (seenWide[index] === 1)
+          throw malformed(keyAt, `the field ${JSON.stringify(field.name)} appears twice`);
+        seenWide[index] = 1;
+      }
+      found++;
+      hint = index + 1;
+      try {
+        // A nil for an optional field (as schemaless writers send None/null) means absent.
+        if (field.optional && field.plan.op !== Op.nullable && src.nullish() !== 0) continue;
+        out[field.name] = this.read(field.plan, level);
+      } catch (error) {
+        throw withKey(error, field.name);
+      }
+    }
+    if (found < fields.length) fillMissing(plan, out, seen, seenWide, start);
+    return out;
+  }
+
+  private union(plan: Plan, level: number): Record<string, unknown> {
+    const src = this.src;
+    const start = src.pos;
+    const elements = src.elements;
+    const count = src.mapStart(level);
+    let variant: Plan | undefined;
+    for (let i = 0; variant === undefined && (count < 0 ? src.more() : i < count); i++) {
+      src.span();
+      if (!sameBytes(src.spanBytes, src.spanStart, src.spanEnd, plan.tagKey)) {
+        src.skip(level);
+        continue;
+      }
+      const at = src.pos;
+      src.span();
+      for (const candidate of plan.variants) {
+        if (sameBytes(src.spanBytes, src.spanStart, src.spanEnd, candidate.tagBytes))
+          variant = candidate.plan;
+      }
+      if (variant === undefined) {
+        throw withKey(schemaMismatch(at, `a tag that names no variant of ${plan.label}`), plan.tag);
+      }
+    }
+    if (variant === undefined) throw schemaMismatch(start, `the tag ${plan.tag} of ${plan.label} is missing`);
+    // The variant is known: read the map again, as that variant, from its start.
+    src.pos = start;
+    src.elements = elements;
+    return this.object(variant, level);
+  }
+
+  private array(plan: Plan, level: number): unknown[] {
+    const src = this.src;
+    const items = plan.inner as Plan;
+    const count = src.arrayStart(level);
+    const out: unknown[] = count >= 0 ? new Array(count) : [];
+    for (let i = 0; count < 0 ? src.more() : i < count; i++) {
+      try {
+        out[i] = this.read(items, level);
+      } catch (error) {
+        throw withKey(error, i);
+      }
+    }
+    return out;
+  }
+
+  private map(plan: Plan, level: number): unknown {
+    const src = this.src;
+    const keys = plan.keys as Plan;
+    const values = plan.inner as Plan;
+    const count = src.mapStart(level);
+    if (keys.op === Op.string) {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; count < 0 ? src.more() : i < count; i++) {
+        const keyAt = src.pos;
+        const key = src.string();
+        if (isUnsafeKey(key)) throw unsafeKey(keyAt, key);
+        if (Object.hasOwn(out, key)) throw malformed(keyAt, `the key ${JSON.stringify(key)} appears twice`);
+        try {
+          out[key] = this.read(values, level);
+        } catch (error) {
+          throw withKey(error, key);
+        }
+      }
+      return out;
+    }
+    const out = new Map<unknown, unknown>();
+    for (let i = 0; count < 0 ? src.more() : i < count; i++) {
+      const keyAt = src.pos;
+      const key = this.read(keys, level);
+      if (out.has(key)) throw malformed(keyAt, `the key ${String(key)} appears twice`);
+      try {
+        out.set(key, this.read(values, level));
+      } catch (error) {
+        throw withKey(error, String(key));
+      }
+    }
+    return out;
+  }
+}
+
+function findField(
+  fields: readonly FieldPlan[],
+  hint: number,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+): number {
+  if (hint < fields.length && sameBytes(bytes, start, end, (fields[hint] as FieldPlan).key)) return hint;
+  for (let i = 0; i < fields.length; i++) {
+    if (i !== hint && sameBytes(bytes, start, end, (fields[i] as FieldPlan).key)) return i;
+  }
+  return -1;
+}
+
+/**
+ * Fields the wire lacks: literals are filled in (they cost no meaning on the wire), required fields
+ * with a default take a copy of it (data from a writer that predates the field), optional ones stay
+ * absent, and any other is a mismatch.
+ */
+function fillMissing(
+  plan: Plan,
+  out: Record<string, unknown>,
+  seen: number,
+  seenWide: Uint8Array | undefined,
+  start: number,
+): void {
+  const fields = plan.fields;
+  for (let i = 0; i < fields.length; i++) {
+    if (seenWide === undefined ? (seen >>> i) & 1 : seenWide[i] === 1) continue;
+    const field = fields[i] as FieldPlan;
+    if (field.plan.op === Op.literal) out[field.name] = field.plan.literal;
+    else if (field.optional) continue;
+    else if (field.hasDefault) out[field.name] = copyDefault(field.defaultValue);
+    else {
+      throw withKey(schemaMismatch(start, `the required field is missing from ${plan.label}`), field.name);
+    }
+  }
+}
+
+function copyDefault(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
