@@ -6,6 +6,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isWirekitError, WirekitError } from '../errors/index.js';
+import { codecHelp, decodeCommand, encodeCommand } from './commands/codec.js';
 import { schemaCommand, schemaHelp } from './commands/schema.js';
 import { type CliIo, processIo } from './io.js';
 
@@ -14,8 +15,12 @@ const help = `wirekit: choose the wire format per boundary, by measurement.
 Commands:
   wirekit schema infer FILE       infer a schema from JSON, a JSON array or NDJSON
   wirekit schema export --to F S  print schema S as proto, avro, fbs, arrow or json-schema
+  wirekit encode --format F       JSON in, bytes of format F out (optionally compressed, enveloped)
+  wirekit decode --format F|auto  bytes in, JSON out
 
 ${schemaHelp}
+
+${codecHelp}
 
 Exit codes: 0 success, 1 the input or the work failed (the message starts with its error code,
 see docs/errors.md), 2 the command line is wrong.`;
@@ -28,10 +33,13 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       return command === undefined ? 2 : 0;
     }
     if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout.write(`${command === 'schema' ? schemaHelp : help}\n`);
+      const topics: Record<string, string> = { schema: schemaHelp, encode: codecHelp, decode: codecHelp };
+      io.stdout.write(`${topics[command] ?? help}\n`);
       return 0;
     }
     if (command === 'schema') await schemaCommand(rest, io);
+    else if (command === 'encode') await encodeCommand(rest, io);
+    else if (command === 'decode') await decodeCommand(rest, io);
     else throw new WirekitError('WK_CLI_USAGE', `unknown command ${command}.`);
     return 0;
   } catch (error) {

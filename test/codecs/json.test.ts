@@ -121,6 +121,34 @@ describe('JSON codec without a schema', () => {
     expect(codeOf(() => codec.encode(undefined))).toBe('WK_ENCODE_UNSUPPORTED');
   });
 
+  test('refuses what JSON.stringify would change silently, unless strict is off', () => {
+    class Point {
+      x = 1;
+    }
+    const lossy = [
+      { score: Number.NaN },
+      { m: new Map([[1, 'a']]) },
+      { s: new Set([1]) },
+      { b: Uint8Array.from([1]) },
+      [1, undefined],
+      { p: new Point() },
+      { f: () => 1 },
+    ];
+    for (const value of lossy)
+      expect(
+        codeOf(() => codec.encode(value)),
+        JSON.stringify(value),
+      ).toBe('WK_ENCODE_UNSUPPORTED');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(codeOf(() => codec.encode(cyclic))).toBe('WK_ENCODE_UNSUPPORTED');
+    expect(text(codec.encode({ at: new Date(0), gone: undefined }))).toBe(
+      '{"at":"1970-01-01T00:00:00.000Z"}',
+    );
+    const native = createJsonCodec({ strict: false });
+    expect(text(native.encode({ score: Number.NaN, m: new Map() }))).toBe('{"score":null,"m":{}}');
+  });
+
   test('refuses constructor and prototype keys as well as __proto__', () => {
     for (const key of ['__proto__', 'constructor', 'prototype']) {
       expect(codeOf(() => codec.decode(bytes(`{"a":[{"${key}":{"polluted":1}}]}`)))).toBe(

@@ -9,7 +9,7 @@ import { fromJsonValue } from '../../schema/json-value.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
-import { checkParsed, jsonText, parseJson } from './read.js';
+import { checkJsonable, checkParsed, jsonText, parseJson } from './read.js';
 import { writeJson } from './write.js';
 
 export const jsonMediaTypes = ['application/json'] as const;
@@ -20,12 +20,18 @@ export interface JsonCodecOptions extends CodecOptions {
   readonly int64?: 'string' | 'number';
   /** Object keys the schema does not know: 'reject' (default; nothing is dropped silently) or 'ignore'. */
   readonly unknownFields?: 'reject' | 'ignore';
+  /**
+   * Schemaless only. true (default): refuse values JSON.stringify would silently change (NaN, Map,
+   * typed arrays, undefined in arrays; see checkJsonable). false: exactly JSON.stringify, ~8 % faster.
+   */
+  readonly strict?: boolean;
 }
 
 const encoder = new TextEncoder();
 
 export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Codec<T> {
   const { schema } = options;
+  const strict = options.strict !== false;
   const limits = resolveLimits(options.limits);
   const writeOptions = { int64: options.int64 ?? 'string', maxDepth: limits.maxDepth } as const;
   const readOptions = {
@@ -37,6 +43,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
   const toText =
     schema === undefined
       ? (value: T): string => {
+          if (strict) checkJsonable(value, limits.maxDepth);
           let text: string | undefined;
           try {
             text = JSON.stringify(value);

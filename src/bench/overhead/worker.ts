@@ -1,0 +1,87 @@
+/**
+ * One benchmark case in a process of its own (see main.ts for why): times native JSON and the case
+ * alternately on the same records, and prints one JSON line of medians.
+ */
+import { createCodec } from '../../codecs/registry.js';
+import { t } from '../../schema/index.js';
+import { Record8, records } from '../datasets/records.js';
+import { cases, touch } from './cases.js';
+
+export interface CaseResult {
+  readonly case: string;
+  readonly name: string;
+  readonly bytes: number;
+  readonly jsonBytes: number;
+  /** Medians in milliseconds per round of the whole dataset. */
+  readonly encode: number;
+  readonly decode: number;
+  readonly jsonEncode: number;
+  readonly jsonDecode: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function time(body: () => unknown): number {
+  const start = process.hrtime.bigint();
+  body();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+export function runCase(caseName: string, count: number, rounds: number): CaseResult {
+  const make = cases[caseName];
+  if (make === undefined)
+    throw new Error(`unknown case ${caseName}; known: ${Object.keys(cases).join(', ')}`);
+  // Through JSON once: generated strings are cons-strings until flattened, which slows some
+  // encoders several-fold and would measure the generator instead of the codec.
+  const json = createCodec('json', { schema: t.array(Record8) });
+  const rows = json.decode(json.encode(records(count)));
+  const subject = make();
+  const native = cases['json native']?.() as NonNullable<
+    ReturnType<NonNullable<(typeof cases)['json native']>>
+  >;
+  const input = subject.prepare(rows);
+  const jsonInput = native.prepare(rows);
+  const bytes = subject.encode(input);
+  const jsonBytes = native.encode(jsonInput);
+
+  const samples = {
+    encode: [] as number[],
+    decode: [] as number[],
+    jsonEncode: [] as number[],
+    jsonDecode: [] as number[],
+  };
+  for (let round = 0; round < rounds + 5; round++) {
+    const warm = round >= 5;
+    const je = time(() => native.encode(jsonInput));
+    const jd = time(() => touch(native.decode(jsonBytes)));
+    const e = time(() => subject.encode(input));
+    const d = time(() => touch(subject.decode(bytes)));
+    if (warm) {
+      samples.jsonEncode.push(je);
+      samples.jsonDecode.push(jd);
+      samples.encode.push(e);
+      samples.decode.push(d);
+    }
+  }
+  return {
+    case: caseName,
+    name: subject.name,
+    bytes: bytes.length,
+    jsonBytes: jsonBytes.length,
+    encode: median(samples.encode),
+    decode: median(samples.decode),
+    jsonEncode: median(samples.jsonEncode),
+    jsonDecode: median(samples.jsonDecode),
+  };
+}
+
+const [caseName, count, rounds] = process.argv.slice(2);
+if (caseName !== undefined) {
+  process.stdout.write(`${JSON.stringify(runCase(caseName, Number(count ?? 5000), Number(rounds ?? 30)))}\n`);
+}

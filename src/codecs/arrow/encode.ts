@@ -1,0 +1,255 @@
+/**
+ * Rows to Arrow columns. Columns are written one at a time (all values of a field, then the next
+ * field), so that each loop handles a single type; nested columns first gather their children's
+ * values into one array per child. A wrong value's position is carried up as a path.
+ */
+import { type Data, RecordBatch, type Struct } from 'apache-arrow';
+import { type Path, WirekitError } from '../../errors/index.js';
+import { newData } from './data.js';
+import {
+  checkLiterals,
+  encodeBool,
+  encodeBytes,
+  encodeDecimal,
+  encodeEnum,
+  encodeFloat,
+  encodeInt,
+  encodeInt64,
+  encodeText,
+  encodeTimestamp,
+  Validity,
+  wrongValue,
+} from './encode-scalars.js';
+import type { MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from './plan.js';
+import { checkOffset } from './sink.js';
+
+/** One record batch from rows [start, end). Errors carry paths relative to `start`. */
+export function encodeBatch(
+  root: RootPlan,
+  rows: readonly unknown[],
+  start: number,
+  end: number,
+): RecordBatch {
+  const n = end - start;
+  const values = start === 0 && end === rows.length ? rows : rows.slice(start, end);
+  let data: Data<Struct>;
+  if (root.rows === 'object') {
+    data = encodeStruct(root.struct, values, n) as Data<Struct>;
+  } else {
+    const [column] = root.struct.columns as [StructPlan['columns'][number]];
+    const child = encodeColumn(column.plan, values, n);
+    data = newData(root.struct.type, n, { nullCount: 0 }, {}, [child]) as Data<Struct>;
+  }
+  return new RecordBatch(root.arrowSchema, data);
+}
+
+export function encodeColumn(plan: Plan, values: readonly unknown[], n: number): Data {
+  switch (plan.k) {
+    case 'bool':
+      return encodeBool(plan, values, n);
+    case 'int':
+      return encodeInt(plan, values, n);
+    case 'int64':
+      return encodeInt64(plan, values, n);
+    case 'float':
+      return encodeFloat(plan, values, n);
+    case 'decimal':
+      return encodeDecimal(plan, values, n);
+    case 'text':
+      return encodeText(plan, values, n);
+    case 'bytes':
+      return encodeBytes(plan, values, n);
+    case 'timestamp':
+      return encodeTimestamp(plan, values, n);
+    case 'enum':
+      return encodeEnum(plan, values, n);
+    case 'literal':
+      checkLiterals(plan, values, n);
+      return encodeColumn(plan.storage, values, n);
+    case 'struct':
+      return encodeStruct(plan, values, n);
+    case 'list':
+      return encodeList(plan, values, n);
+    case 'map':
+      return encodeMap(plan, values, n);
+    case 'union':
+      return encodeUnion(plan, values, n);
+  }
+}
+
+/** Runs a child column's writer; an error at child index j gets the parent's path for j. */
+function inChild<T>(body: () => T, pathOf: (index: number) => Path): T {
+  try {
+    return body();
+  } catch (error) {
+    const path = error instanceof WirekitError ? error.path : undefined;
+    if (path !== undefined && typeof path[0] === 'number') {
+      throw new WirekitError((error as WirekitError).code, (error as WirekitError).message, {
+        path: [...pathOf(path[0]), ...path.slice(1)],
+        cause: (error as WirekitError).cause,
+      });
+    }
+    throw error;
+  }
+}
+
+function encodeStruct(plan: StructPlan, values: readonly unknown[], n: number): Data {
+  const validity = new Validity(plan, n);
+  let objects = values;
+  for (let i = 0; i < n; i++) {
+    const value = values[i];
+    if (typeof value !== 'object' || value === null) {
+      validity.null(i, value, `an object (${plan.typeName})`);
+      if (objects === values) objects = values.slice(0, n);
+      // Arrow keeps child slots under a null; a valid filler lets the children skip null checks.
+      (objects as unknown[])[i] = plan.fill;
+    }
+  }
+  for (const entry of plan.entries) {
+    if (entry.plan !== undefined) continue;
+    for (let i = 0; i < n; i++) {
+      const value = (objects[i] as Record<string, unknown>)[entry.name];
+      if (value !== entry.literal) {
+        throw new WirekitError(
+          'WK_VALIDATION_FAILED',
+          `expected ${JSON.stringify(entry.literal)}, got ${String(value)}.`,
+          {
+            path: [i, entry.name],
+          },
+        );
+      }
+    }
+  }
+  const children = plan.columns.map((column) => {
+    const name = column.name;
+    const fieldValues = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) fieldValues[i] = (objects[i] as Record<string, unknown>)[name];
+    return inChild(
+      () => encodeColumn(column.plan, fieldValues, n),
+      (i) => [i, name],
+    );
+  });
+  return newData(plan.type, n, validity.props, {}, children);
+}
+
+/** The entry i of `offsets` (n + 1 ascending values) whose range holds child index `j`. */
+function parentOf(offsets: Int32Array, j: number): number {
+  let low = 0;
+  let high = offsets.length - 2;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((offsets[mid] as number) <= j) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+function encodeList(plan: Extract<Plan, { k: 'list' }>, values: readonly unknown[], n: number): Data {
+  const validity = new Validity(plan, n);
+  const offsets = new Int32Array(n + 1);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const value = values[i];
+    if (Array.isArray(value)) total += value.length;
+    else validity.null(i, value, 'an array');
+    offsets[i + 1] = checkOffset(total);
+  }
+  const items = new Array<unknown>(total);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const value = values[i];
+    if (!Array.isArray(value)) continue;
+    for (let j = 0; j < value.length; j++) items[at++] = value[j];
+  }
+  const child = inChild(
+    () => encodeColumn(plan.item, items, total),
+    (j) => {
+      const i = parentOf(offsets, j);
+      return [i, j - (offsets[i] as number)];
+    },
+  );
+  return newData(plan.type, n, validity.props, { offsets }, [child]);
+}
+
+function encodeMap(plan: MapPlan, values: readonly unknown[], n: number): Data {
+  const validity = new Validity(plan, n);
+  const offsets = new Int32Array(n + 1);
+  const keys: unknown[] = [];
+  const items: unknown[] = [];
+  for (let i = 0; i < n; i++) {
+    const value = values[i];
+    if (
+      plan.stringKeys &&
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      !(value instanceof Map)
+    ) {
+      for (const key of Object.keys(value)) {
+        keys.push(key);
+        items.push((value as Record<string, unknown>)[key]);
+      }
+    } else if (!plan.stringKeys && value instanceof Map) {
+      for (const [key, item] of value) {
+        keys.push(key);
+        items.push(item);
+      }
+    } else {
+      validity.null(
+        i,
+        value,
+        plan.stringKeys ? 'an object (a map with string keys)' : 'a Map (integer keys)',
+      );
+    }
+    offsets[i + 1] = checkOffset(keys.length);
+  }
+  const total = keys.length;
+  const pathOf = (j: number): Path => [parentOf(offsets, j), String(keys[j])];
+  const keyData = inChild(() => encodeColumn(plan.key, keys, total), pathOf);
+  const valueData = inChild(() => encodeColumn(plan.value, items, total), pathOf);
+  const entries = newData(plan.entriesType, total, { nullCount: 0 }, {}, [keyData, valueData]);
+  return newData(plan.type, n, validity.props, { offsets }, [entries]);
+}
+
+function encodeUnion(plan: UnionPlan, values: readonly unknown[], n: number): Data {
+  const typeIds = new Int8Array(n);
+  const offsets = new Int32Array(n);
+  const members = plan.variants.map(() => [] as unknown[]);
+  const parents = plan.variants.map(() => [] as number[]);
+  const expected = `a variant tag (${[...plan.byTag.keys()].map((tag) => JSON.stringify(tag)).join(', ')})`;
+  for (let i = 0; i < n; i++) {
+    const value = values[i];
+    let index: number | undefined;
+    if (typeof value === 'object' && value !== null) {
+      const tag = (value as Record<string, unknown>)[plan.tag];
+      index = plan.byTag.get(tag);
+      if (index === undefined) {
+        throw new WirekitError(
+          'WK_VALIDATION_FAILED',
+          `expected ${expected}, got ${JSON.stringify(tag) ?? 'undefined'}.`,
+          {
+            path: [i, plan.tag],
+          },
+        );
+      }
+    } else if (value === null ? plan.allowNull : value === undefined && plan.allowAbsent) {
+      // Arrow unions have no validity bitmap: a null is a null entry of the first variant.
+      index = 0;
+    } else {
+      throw wrongValue(i, 'an object (a union variant)', value);
+    }
+    const member = members[index] as unknown[];
+    typeIds[i] = index;
+    offsets[i] = member.length;
+    member.push(value ?? null);
+    (parents[index] as number[]).push(i);
+  }
+  const children = plan.variants.map((variant, x) => {
+    const member = members[x] as unknown[];
+    return inChild(
+      () => encodeStruct(variant.plan, member, member.length),
+      (j) => [(parents[x] as number[])[j] as number],
+    );
+  });
+  return newData(plan.type, n, { nullCount: 0 }, { typeIds, offsets }, children);
+}

@@ -1,0 +1,262 @@
+/**
+ * Apache Arrow IPC: columnar record batches. A value of this codec is an array of rows (the root
+ * object schema describes one row); the stream methods take and give rows one at a time, sent as a
+ * record batch per `batchSize` rows. Columns are built straight from the rows into typed arrays
+ * and written by apache-arrow's IPC writers; reading parses and checks every message itself before
+ * building apache-arrow Data, because apache-arrow's reader trusts its input.
+ */
+import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arrow';
+import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
+import { assert, type Schema, t } from '../../schema/index.js';
+import type { CodecOptions } from '../codec.js';
+import { malformed } from '../errors.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { encodeValues } from '../stream.js';
+import { encodeBatch } from './encode.js';
+import { type IpcFormat, IpcWriter, schemaMessageOf } from './ipc-write.js';
+import { buildRootPlan } from './plan.js';
+import { readIpc } from './read-bytes.js';
+import { readIpcChunks } from './read-stream.js';
+import { IpcReader, type SchemaMemo } from './reader.js';
+import { batchesOf, eachRow } from './rows-stream.js';
+
+export type { IpcFormat } from './ipc-write.js';
+
+/** The stream format first: it is the default and the one `encodeStream` writes unless told. */
+export const arrowMediaTypes = [
+  'application/vnd.apache.arrow.stream',
+  'application/vnd.apache.arrow.file',
+] as const;
+
+export interface ArrowCodecOptions extends CodecOptions {
+  /** 'stream' (default) or 'file', for what encode writes; decode reads either. */
+  readonly ipcFormat?: IpcFormat;
+  /**
+   * Rows per record batch (default 65,536). Smaller batches let a stream reader start sooner and
+   * hold less; larger ones cost less metadata per row.
+   */
+  readonly batchSize?: number;
+}
+
+type Chunks = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/**
+ * A Codec whose value is an array of rows. Its stream methods work per row, and two more methods
+ * give apache-arrow's own objects to readers that want whole columns without a copy.
+ */
+export interface ArrowCodec<Row = unknown> {
+  readonly format: 'arrow';
+  readonly mediaType: string;
+  readonly streamMediaType: string;
+  readonly schema: Schema;
+  readonly ipcFormat: IpcFormat;
+  /** The Arrow schema written (toArrowSchema of the codec's schema). */
+  readonly arrowSchema: ArrowSchema;
+  encode(rows: readonly Row[]): Uint8Array;
+  decode(bytes: Uint8Array): Row[];
+  /** One IPC stream (or file): a record batch per `batchSize` rows, then the end marker. */
+  encodeStream(rows: Iterable<Row> | AsyncIterable<Row>): ReadableStream<Uint8Array>;
+  /** Rows as their record batches arrive (a file is read whole first: its footer comes last). */
+  decodeStream(chunks: Chunks): AsyncIterable<Row>;
+  /**
+   * The input as an apache-arrow Table whose columns are views into `bytes`. Messages, buffers,
+   * offsets, UTF-8, dictionary indices and the schema are checked as decode checks them; values
+   * are not converted, so what only a value can break (a null in a field the codec's schema does
+   * not allow, a dictionary entry that is no enum member, JSON text) is left to the reader.
+   */
+  decodeTable(bytes: Uint8Array): Table;
+  /** Record batches as they arrive, checked as decodeTable checks them. */
+  decodeBatches(chunks: Chunks): AsyncIterable<RecordBatch>;
+}
+
+const defaultBatchSize = 65_536;
+
+export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {}): ArrowCodec<Row> {
+  const { schema } = options;
+  if (schema === undefined) {
+    throw new WirekitError(
+      'WK_SCHEMA_REQUIRED',
+      'Arrow needs a schema: its columns are typed by it, and the root object describes one row.',
+    );
+  }
+  const limits = resolveLimits(options.limits);
+  const ipcFormat = options.ipcFormat ?? 'stream';
+  if (ipcFormat !== 'stream' && ipcFormat !== 'file')
+    throw new WirekitError(
+      'WK_SCHEMA_INVALID',
+      `ipcFormat must be 'stream' or 'file', got ${String(ipcFormat)}.`,
+    );
+  const batchSize = options.batchSize ?? defaultBatchSize;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1)
+    throw new WirekitError('WK_SCHEMA_INVALID', `batchSize must be a positive integer, got ${batchSize}.`);
+  const plan = buildRootPlan(schema);
+  const rowsSchema = options.validate ? t.array(schema) : undefined;
+  const mediaType = arrowMediaTypes[ipcFormat === 'stream' ? 0 : 1];
+  const memo: SchemaMemo = {};
+  let schemaMessage: Uint8Array | undefined;
+  const newWriter = () => {
+    schemaMessage ??= schemaMessageOf(plan.arrowSchema);
+    return new IpcWriter(plan.arrowSchema, ipcFormat, schemaMessage);
+  };
+
+  /** Writes rows [0, rows.length) as batches; `first` is the index of rows[0] in the whole input. */
+  const writeRows = (writer: IpcWriter, rows: readonly unknown[], first: number): void => {
+    if (rowsSchema !== undefined) withRowIndex(first, () => assert(rowsSchema, rows));
+    for (let start = 0; start < rows.length; start += batchSize) {
+      const end = Math.min(rows.length, start + batchSize);
+      writer.write(withRowIndex(first + start, () => encodeBatch(plan, rows, start, end)));
+    }
+  };
+
+  return {
+    format: 'arrow',
+    mediaType,
+    streamMediaType: mediaType,
+    schema,
+    ipcFormat,
+    arrowSchema: plan.arrowSchema,
+    encode(rows) {
+      if (!Array.isArray(rows)) {
+        throw new WirekitError('WK_VALIDATION_FAILED', 'expected an array of rows (Arrow encodes a table).', {
+          path: [],
+        });
+      }
+      return guardEncode(() => {
+        const writer = newWriter();
+        writer.start();
+        writeRows(writer, rows, 0);
+        writer.finish();
+        return writer.take();
+      });
+    },
+    decode(bytes) {
+      return guard(() => {
+        checkInputSize(bytes, limits);
+        const reader = new IpcReader(plan, limits, { memo });
+        const parts: unknown[][] = [];
+        readIpc(bytes, reader, limits, (data, offset) => parts.push(reader.rows(data, offset)));
+        return (parts.length === 1 ? parts[0] : parts.flat()) as Row[];
+      });
+    },
+    encodeStream(rows) {
+      const writer = newWriter();
+      let written = 0;
+      return encodeValues(
+        batchesOf(rows, batchSize),
+        (batch) =>
+          guardEncode(() => {
+            writeRows(writer, batch, written);
+            written += batch.length;
+            return writer.take();
+          }),
+        {
+          head: () => {
+            writer.start();
+            return writer.take();
+          },
+          tail: () => {
+            writer.finish();
+            return writer.take();
+          },
+        },
+      );
+    },
+    decodeStream: (chunks) =>
+      eachRow(
+        decodeRowBatches<Row>(chunks, () => new IpcReader(plan, limits, { perBatch: true, memo }), limits),
+      ),
+    decodeTable(bytes) {
+      return guard(() => {
+        checkInputSize(bytes, limits);
+        const reader = new IpcReader(plan, limits, { memo });
+        const batches: RecordBatch[] = [];
+        readIpc(bytes, reader, limits, (data) => batches.push(reader.batch(data)));
+        return new Table(reader.schema as ArrowSchema, batches);
+      });
+    },
+    decodeBatches: (chunks) =>
+      decodeBatches(chunks, () => new IpcReader(plan, limits, { perBatch: true, memo }), limits),
+  };
+}
+
+/** A stream's element limit applies per record batch: that is what is held in memory at a time. */
+async function* decodeRowBatches<Row>(
+  chunks: Chunks,
+  newReader: () => IpcReader,
+  limits: DecodeLimits,
+): AsyncGenerator<Row[]> {
+  try {
+    const reader = newReader();
+    for await (const { data, offset } of readIpcChunks(chunks, reader, limits)) {
+      yield reader.rows(data, offset) as Row[];
+    }
+  } catch (error) {
+    throw asWirekitError(error);
+  }
+}
+
+async function* decodeBatches(
+  chunks: Chunks,
+  newReader: () => IpcReader,
+  limits: DecodeLimits,
+): AsyncGenerator<RecordBatch> {
+  try {
+    const reader = newReader();
+    for await (const { data } of readIpcChunks(chunks, reader, limits)) yield reader.batch(data);
+  } catch (error) {
+    throw asWirekitError(error);
+  }
+}
+
+/** Gives a row-relative path its row index in the whole input and its text. */
+function withRowIndex<T>(first: number, body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      if (first === 0) throw error;
+      throw new ValidationError(
+        error.issues.map((issue) => {
+          const [head, ...rest] = issue.path;
+          const path = [(head as number) + first, ...rest];
+          return {
+            ...issue,
+            path,
+            message: `${formatPath(path)}${issue.message.slice(formatPath(issue.path).length)}`,
+          };
+        }),
+      );
+    }
+    if (!(error instanceof WirekitError) || error.path === undefined) throw error;
+    const [head, ...rest] = error.path;
+    const path = typeof head === 'number' ? [head + first, ...rest] : error.path;
+    throw new WirekitError(error.code, `${formatPath(path)}: ${error.message}`, { path, cause: error });
+  }
+}
+
+/** An error from beneath (apache-arrow's writer, a throwing getter on a row) still gets a code. */
+function guardEncode<T>(body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    if (error instanceof WirekitError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new WirekitError('WK_ENCODE_UNSUPPORTED', `Arrow: ${message}`, { cause: error });
+  }
+}
+
+function guard<T>(body: () => T): T {
+  try {
+    return body();
+  } catch (error) {
+    throw asWirekitError(error);
+  }
+}
+
+/** Whatever escapes the checks (a bug, or apache-arrow refusing what got past them) still has a code. */
+function asWirekitError(error: unknown): WirekitError {
+  if (error instanceof WirekitError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const wrapped = malformed(0, `Arrow: ${message}`);
+  return new WirekitError(wrapped.code, wrapped.message, { offset: 0, cause: error });
+}

@@ -1,0 +1,241 @@
+/**
+ * Record batch bodies to apache-arrow Data, checked the way Arrow's ValidateFull would: every
+ * buffer inside the body and long enough for its length, offsets ascending and in range, union type
+ * codes and offsets pointing at real child entries, dictionary indices inside their dictionary,
+ * strings valid UTF-8. Data that passes can be read (by wirekit or by apache-arrow) without a bound
+ * check going wrong. Buffers are views into the input, copied only when misaligned.
+ */
+import { isUtf8 } from 'node:buffer';
+import { type Data, type DataType, type Dictionary, Type, type Vector } from 'apache-arrow';
+import { malformed, tooLong, tooManyElements } from '../errors.js';
+import type { DecodeLimits } from '../limits.js';
+import { newData, type Validity } from './data.js';
+import type { BatchHeader } from './messages.js';
+
+type TypedArrayCtor = {
+  new (length: number): ArrayBufferView & ArrayLike<number | bigint>;
+  new (buffer: ArrayBufferLike, byteOffset: number, length: number): ArrayBufferView;
+  readonly BYTES_PER_ELEMENT: number;
+};
+
+/** Counts list items and map entries across the batches of one decoded value. */
+export interface ElementBudget {
+  used: number;
+}
+
+export class BatchLoader {
+  private node = 0;
+  private buffer = 0;
+
+  constructor(
+    private readonly header: BatchHeader,
+    private readonly body: Uint8Array,
+    /** Where the body starts in the whole input, for error offsets. */
+    private readonly base: number,
+    private readonly version: number,
+    private readonly dictionaries: ReadonlyMap<number, Vector>,
+    private readonly limits: DecodeLimits,
+    private readonly budget: ElementBudget,
+  ) {}
+
+  /** Loads one column per type; every field node and buffer of the message must be used. */
+  loadColumns(types: readonly DataType[]): Data[] {
+    if (this.header.length > 0x7fffffff) throw malformed(this.base, 'a record batch is longer than 2^31 - 1');
+    const columns = types.map((type) => this.load(type));
+    if (this.node * 2 !== this.header.nodes.length || this.buffer * 2 !== this.header.buffers.length)
+      throw malformed(this.base, 'a record batch has more field nodes or buffers than its schema uses');
+    for (const column of columns) {
+      if (column.length < this.header.length)
+        throw malformed(this.base, 'a column is shorter than its record batch');
+    }
+    return columns;
+  }
+
+  private nextNode(): [number, number] {
+    const { nodes } = this.header;
+    if (this.node * 2 >= nodes.length) throw malformed(this.base, 'a record batch has too few field nodes');
+    const length = nodes[this.node * 2] as number;
+    const nullCount = nodes[this.node * 2 + 1] as number;
+    this.node++;
+    // Arrow's offsets are 32-bit, so no column is longer; the cap also keeps bit arithmetic exact.
+    if (length > 0x7fffffff) throw malformed(this.base, 'a field node is longer than 2^31 - 1');
+    if (nullCount > length) throw malformed(this.base, 'a field node has more nulls than values');
+    return [length, nullCount];
+  }
+
+  private nextBuffer(): Uint8Array {
+    const { buffers } = this.header;
+    if (this.buffer * 2 >= buffers.length) throw malformed(this.base, 'a record batch has too few buffers');
+    const offset = buffers[this.buffer * 2] as number;
+    const length = buffers[this.buffer * 2 + 1] as number;
+    this.buffer++;
+    if (offset + length > this.body.length)
+      throw malformed(
+        this.base + Math.min(offset, this.body.length),
+        'a buffer lies outside its message body',
+      );
+    return this.body.subarray(offset, offset + length);
+  }
+
+  private fail(buffer: Uint8Array, message: string): never {
+    throw malformed(this.base + (buffer.byteOffset - this.body.byteOffset), message);
+  }
+
+  /** A buffer as `count` elements of `Ctor`: a view when aligned, else a copy. */
+  private typed<A>(Ctor: TypedArrayCtor, buffer: Uint8Array, count: number, what: string): A {
+    const bytes = count * Ctor.BYTES_PER_ELEMENT;
+    if (buffer.length < bytes) this.fail(buffer, `the ${what} buffer is shorter than its values`);
+    if (buffer.byteOffset % Ctor.BYTES_PER_ELEMENT === 0)
+      return new Ctor(buffer.buffer, buffer.byteOffset, count) as A;
+    const copy = new Ctor(count);
+    new Uint8Array(copy.buffer).set(buffer.subarray(0, bytes));
+    return copy as A;
+  }
+
+  private load(type: DataType): Data {
+    const [length, nullCount] = this.nextNode();
+    if (type.typeId === Type.Union) return this.loadUnion(type, length);
+    const bitmap = this.nextBuffer();
+    let nullBitmap: Uint8Array | undefined;
+    if (nullCount > 0) {
+      if (bitmap.length < (length + 7) >> 3)
+        this.fail(bitmap, 'a validity bitmap is shorter than its values');
+      nullBitmap = bitmap;
+    }
+    const validity: Validity = { nullCount, nullBitmap };
+    switch (type.typeId) {
+      case Type.Bool: {
+        const values = this.nextBuffer();
+        if (values.length < (length + 7) >> 3)
+          this.fail(values, 'a boolean buffer is shorter than its values');
+        return newData(type, length, validity, { values });
+      }
+      case Type.Int:
+      case Type.Float:
+      case Type.Decimal:
+      case Type.Timestamp: {
+        const Ctor = type.ArrayType as TypedArrayCtor;
+        // Decimals are stored as 32-bit words, four or eight per value.
+        const stride =
+          type.typeId === Type.Decimal ? (type as unknown as { bitWidth: number }).bitWidth / 32 : 1;
+        return newData(type, length, validity, {
+          values: this.typed(Ctor, this.nextBuffer(), length * stride, 'value'),
+        });
+      }
+      case Type.Dictionary:
+        return this.loadDictionaryIndices(type as Dictionary, validity, length);
+      case Type.Utf8:
+      case Type.Binary: {
+        const offsets = this.offsets(length);
+        const data = this.nextBuffer();
+        this.checkRanges(offsets, data.length, data);
+        this.checkValues(type.typeId === Type.Utf8, offsets, data);
+        return newData(type, length, validity, { offsets, values: data });
+      }
+      case Type.List:
+      case Type.Map: {
+        const offsets = this.offsets(length);
+        const child = this.load((type.children[0] as { type: DataType }).type);
+        this.checkRanges(offsets, child.length, this.body);
+        this.budget.used += (offsets[length] as number) - (offsets[0] as number);
+        if (this.budget.used > this.limits.maxElements) throw tooManyElements(this.base, this.limits);
+        if (type.typeId === Type.Map && (child.children[0] as Data).nullCount > 0)
+          throw malformed(this.base, 'a map has a null key');
+        return newData(type, length, validity, { offsets }, [child]);
+      }
+      case Type.Struct: {
+        const children = type.children.map((field) => this.load(field.type));
+        if (children.some((child) => child.length < length))
+          throw malformed(this.base, 'a struct child is shorter than its struct');
+        return newData(type, length, validity, {}, children);
+      }
+      default:
+        throw malformed(this.base, `Arrow type ${type} cannot be loaded`);
+    }
+  }
+
+  /** n + 1 offsets; a column of no values may leave its offsets buffer empty. */
+  private offsets(length: number): Int32Array {
+    const buffer = this.nextBuffer();
+    if (length === 0 && buffer.length < 4) return new Int32Array(1);
+    return this.typed<Int32Array>(Int32Array, buffer, length + 1, 'offsets');
+  }
+
+  /** Offsets must ascend from a non-negative start and stay within `limit` child values or bytes. */
+  private checkRanges(offsets: Int32Array, limit: number, near: Uint8Array): void {
+    let previous = offsets[0] as number;
+    if (previous < 0) this.fail(near, 'an offset is negative');
+    for (let i = 1; i < offsets.length; i++) {
+      const offset = offsets[i] as number;
+      if (offset < previous) this.fail(near, 'offsets are not ascending');
+      previous = offset;
+    }
+    if (previous > limit) this.fail(near, 'an offset points past the end of its values');
+  }
+
+  private checkValues(utf8: boolean, offsets: Int32Array, data: Uint8Array): void {
+    const limit = utf8 ? this.limits.maxStringBytes : this.limits.maxBytesLength;
+    const start = offsets[0] as number;
+    const end = offsets[offsets.length - 1] as number;
+    if (end - start > limit) {
+      for (let i = 1; i < offsets.length; i++) {
+        const size = (offsets[i] as number) - (offsets[i - 1] as number);
+        if (size > limit) throw tooLong(this.base, size, limit, utf8 ? 'string' : 'byte string');
+      }
+    }
+    if (!utf8) return;
+    // The whole run is valid UTF-8 and no value starts on a continuation byte, so each value is valid.
+    if (!isUtf8(data.subarray(start, end))) this.fail(data, 'a string is not valid UTF-8');
+    for (let i = 0; i < offsets.length - 1; i++) {
+      const at = offsets[i] as number;
+      if (at < end && ((data[at] as number) & 0xc0) === 0x80) this.fail(data, 'a string is not valid UTF-8');
+    }
+  }
+
+  private loadDictionaryIndices(type: Dictionary, validity: Validity, length: number): Data {
+    const nullBitmap = validity.nullBitmap;
+    const dictionary = this.dictionaries.get(type.id);
+    if (dictionary === undefined)
+      throw malformed(this.base, `a record batch uses dictionary ${type.id} before its dictionary batch`);
+    const buffer = this.nextBuffer();
+    const indices = this.typed<ArrayLike<number>>(
+      type.indices.ArrayType as TypedArrayCtor,
+      buffer,
+      length,
+      'index',
+    );
+    const size = dictionary.length;
+    for (let i = 0; i < length; i++) {
+      const index = indices[i] as number;
+      if (
+        (index < 0 || index >= size) &&
+        (nullBitmap === undefined || ((nullBitmap[i >> 3] as number) >> (i & 7)) & 1)
+      )
+        this.fail(buffer, `dictionary index ${index} is outside dictionary ${type.id}`);
+    }
+    return newData(type, length, validity, { values: indices as unknown as ArrayBufferView }, [], dictionary);
+  }
+
+  private loadUnion(type: DataType, length: number): Data {
+    // Before V5, unions had a validity buffer; it carries nothing a dense union needs.
+    if (this.version < 4) this.nextBuffer();
+    const typeBuffer = this.nextBuffer();
+    const typeIds = this.typed<Int8Array>(Int8Array, typeBuffer, length, 'union type');
+    const offsetBuffer = this.nextBuffer();
+    const offsets = this.typed<Int32Array>(Int32Array, offsetBuffer, length, 'union offset');
+    const children = type.children.map((field) => this.load(field.type));
+    const childOf = new Int8Array(128).fill(-1);
+    Array.from((type as unknown as { typeIds: ArrayLike<number> }).typeIds).forEach((code, i) => {
+      childOf[code] = i;
+    });
+    for (let i = 0; i < length; i++) {
+      const code = typeIds[i] as number;
+      const child = code < 0 ? undefined : children[childOf[code] as number];
+      if (child === undefined) this.fail(typeBuffer, `union type code ${code} names no child`);
+      const offset = offsets[i] as number;
+      if (offset < 0 || offset >= child.length)
+        this.fail(offsetBuffer, 'a union offset points past its child');
+    }
+    return newData(type, length, { nullCount: 0 }, { typeIds, offsets }, children);
+  }
+}

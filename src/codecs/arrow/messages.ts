@@ -1,0 +1,273 @@
+/**
+ * Arrow IPC messages and the file footer, parsed from their FlatBuffers metadata (Message.fbs,
+ * Schema.fbs, File.fbs) by a checked reader. Field trees become apache-arrow Field objects, so that
+ * decoded batches and tables are apache-arrow's own types.
+ */
+import {
+  Binary,
+  Bool,
+  type DataType,
+  Decimal,
+  DenseUnion,
+  Dictionary,
+  Field,
+  Float16,
+  Float32,
+  Float64,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  List,
+  Map_,
+  SparseUnion,
+  Struct,
+  Timestamp,
+  Uint8,
+  Uint16,
+  Uint32,
+  Uint64,
+  Utf8,
+} from 'apache-arrow';
+import { WirekitError } from '../../errors/index.js';
+import { mismatch, tooDeep } from '../errors.js';
+import type { DecodeLimits } from '../limits.js';
+import { FlatReader } from './flatbuf.js';
+
+/** Lengths and buffer regions of one record batch, as flat [a, b, a, b, ...] pairs. */
+export interface BatchHeader {
+  readonly length: number;
+  /** Per field node: length, null count. */
+  readonly nodes: readonly number[];
+  /** Per buffer: offset into the body, length. */
+  readonly buffers: readonly number[];
+}
+
+export type MessageBody =
+  | { readonly kind: 'schema'; readonly fields: readonly Field[]; readonly metadata: Map<string, string> }
+  | { readonly kind: 'batch'; readonly batch: BatchHeader }
+  | {
+      readonly kind: 'dictionary';
+      readonly id: number;
+      readonly isDelta: boolean;
+      readonly batch: BatchHeader;
+    };
+
+export interface IpcMessage {
+  /** MetadataVersion: 3 is V4, 4 is V5 (unions lost their validity buffer in V5). */
+  readonly version: number;
+  readonly body: MessageBody;
+  readonly bodyLength: number;
+}
+
+/** A footer Block: where a message starts, its metadata length (prefix included) and body length. */
+export interface Block {
+  readonly offset: number;
+  readonly metadataLength: number;
+  readonly bodyLength: number;
+}
+
+export interface Footer {
+  readonly fields: readonly Field[];
+  readonly metadata: Map<string, string>;
+  readonly dictionaries: readonly Block[];
+  readonly recordBatches: readonly Block[];
+}
+
+const headerSchema = 1;
+const headerDictionary = 2;
+const headerRecordBatch = 3;
+
+/** Reads only `bodyLength` of a message's metadata: what stream framing needs. */
+export function messageBodyLength(metadata: Uint8Array, base: number): number {
+  const fb = new FlatReader(metadata, base);
+  return fb.count(fb.root(), 3);
+}
+
+export function parseMessage(metadata: Uint8Array, base: number, limits: DecodeLimits): IpcMessage {
+  const fb = new FlatReader(metadata, base);
+  const message = fb.root();
+  const version = fb.int16(message, 0, 0);
+  if (version < 3 || version > 4)
+    fb.fail(0, `metadata version V${version + 1} is not supported (V4 and V5 are)`);
+  const headerType = fb.uint8(message, 1, 0);
+  const header = fb.subTable(message, 2);
+  const bodyLength = fb.count(message, 3);
+  if (header === 0) fb.fail(0, 'a message has no header');
+  switch (headerType) {
+    case headerSchema: {
+      if (bodyLength !== 0) fb.fail(0, 'a schema message has a body');
+      return { version, bodyLength, body: { kind: 'schema', ...readSchema(fb, header, limits) } };
+    }
+    case headerRecordBatch:
+      return { version, bodyLength, body: { kind: 'batch', batch: readBatch(fb, header) } };
+    case headerDictionary: {
+      const data = fb.subTable(header, 1);
+      if (data === 0) fb.fail(header, 'a dictionary batch has no data');
+      const body = {
+        kind: 'dictionary',
+        id: fb.count(header, 0),
+        isDelta: fb.bool(header, 2),
+        batch: readBatch(fb, data),
+      } as const;
+      return { version, bodyLength, body };
+    }
+    default:
+      return fb.fail(0, `message type ${headerType} is not a schema, dictionary or record batch`);
+  }
+}
+
+export function parseFooter(metadata: Uint8Array, base: number, limits: DecodeLimits): Footer {
+  const fb = new FlatReader(metadata, base);
+  const footer = fb.root();
+  const schema = fb.subTable(footer, 1);
+  if (schema === 0) fb.fail(0, 'the file footer has no schema');
+  const blocks = (slot: number): Block[] => {
+    const [start, length] = fb.vector(footer, slot, 24);
+    return Array.from({ length }, (_, i) => ({
+      offset: fb.countAt(start + 24 * i),
+      metadataLength: fb.int32At(start + 24 * i + 8),
+      bodyLength: fb.countAt(start + 24 * i + 16),
+    }));
+  };
+  return { ...readSchema(fb, schema, limits), dictionaries: blocks(2), recordBatches: blocks(3) };
+}
+
+function readSchema(fb: FlatReader, schema: number, limits: DecodeLimits) {
+  if (fb.int16(schema, 0, 0) !== 0) fb.fail(schema, 'big-endian Arrow data is not supported');
+  const [start, length] = fb.vector(schema, 1, 4);
+  const fields: Field[] = [];
+  // Top-level fields sit in a row (level 2) of the decoded array of rows (level 1).
+  for (let i = 0; i < length; i++) fields.push(readField(fb, fb.tableAt(start, i), 3, limits));
+  return { fields, metadata: fb.metadata(schema, 2) };
+}
+
+function readBatch(fb: FlatReader, batch: number): BatchHeader {
+  const pairs = (slot: number): number[] => {
+    const [start, count] = fb.vector(batch, slot, 16);
+    const out = new Array<number>(2 * count);
+    for (let i = 0; i < 2 * count; i++) out[i] = fb.countAt(start + 8 * i);
+    return out;
+  };
+  if (fb.subTable(batch, 3) !== 0) {
+    throw new WirekitError(
+      'WK_DECODE_UNKNOWN_EXTENSION',
+      'Arrow: compressed record batch bodies (LZ4_FRAME, ZSTD) are not supported; write them uncompressed.',
+    );
+  }
+  return { length: fb.count(batch, 0), nodes: pairs(1), buffers: pairs(2) };
+}
+
+/**
+ * A field and its children, depth first. `depth` is the level this field's values would nest at;
+ * checking it before descending keeps a hostile 100,000-level nest off the stack.
+ */
+function readField(fb: FlatReader, table: number, depth: number, limits: DecodeLimits): Field {
+  const [start, count] = fb.vector(table, 5, 4);
+  if (count > 0 && depth > limits.maxDepth) throw tooDeep(fb.offsetOf(table), limits);
+  const typeType = fb.uint8(table, 2, 0);
+  const children: Field[] = [];
+  // Union children are the union value's own variants, at its level, not one below.
+  const childDepth = typeType === typeUnion ? depth : depth + 1;
+  for (let i = 0; i < count; i++) children.push(readField(fb, fb.tableAt(start, i), childDepth, limits));
+  const name = fb.string(table, 0) ?? '';
+  let type = typeOf(fb, typeType, fb.subTable(table, 3), children, table);
+  const dictionary = fb.subTable(table, 4);
+  if (dictionary !== 0) {
+    const indexTable = fb.subTable(dictionary, 1);
+    const indices = indexTable === 0 ? new Int32() : intType(fb, indexTable);
+    type = new Dictionary(type, indices as Int32, fb.count(dictionary, 0), fb.bool(dictionary, 2));
+  }
+  const metadata = fb.metadata(table, 6);
+  return new Field(name, type, fb.bool(table, 1), metadata.size > 0 ? metadata : null);
+}
+
+const typeUnion = 14;
+
+function typeOf(fb: FlatReader, typeType: number, table: number, children: Field[], at: number): DataType {
+  const arity = (n: number) => {
+    if (children.length !== n) fb.fail(at, `an Arrow type ${typeType} field has ${children.length} children`);
+  };
+  // Types without parameters may leave their (empty) table out.
+  if (table === 0 && ![4, 5, 6, 12, 13].includes(typeType)) fb.fail(at, 'a field has no type');
+  switch (typeType) {
+    case 2:
+      arity(0);
+      return intType(fb, table);
+    case 3: {
+      arity(0);
+      const precision = fb.int16(table, 0, 0);
+      if (precision === 0) return new Float16();
+      if (precision === 1) return new Float32();
+      if (precision === 2) return new Float64();
+      return fb.fail(table, `floating-point precision ${precision} is unknown`);
+    }
+    case 4:
+      arity(0);
+      return new Binary();
+    case 5:
+      arity(0);
+      return new Utf8();
+    case 6:
+      arity(0);
+      return new Bool();
+    case 7: {
+      arity(0);
+      const bitWidth = fb.int32(table, 2, 128);
+      if (bitWidth !== 128 && bitWidth !== 256)
+        throw mismatch(fb.offsetOf(table), `Arrow: Decimal${bitWidth} is not used by wirekit schemas`);
+      return new Decimal(fb.int32(table, 1, 0), fb.int32(table, 0, 0), bitWidth);
+    }
+    case 10: {
+      arity(0);
+      const unit = fb.int16(table, 0, 0);
+      if (unit < 0 || unit > 3) fb.fail(table, `time unit ${unit} is unknown`);
+      return new Timestamp(unit, fb.string(table, 1) ?? null);
+    }
+    case 12:
+      arity(1);
+      return new List(children[0] as Field);
+    case 13:
+      return new Struct(children);
+    case typeUnion: {
+      const [start, length] = fb.vector(table, 1, 4);
+      const typeIds =
+        start === 0 ? children.map((_, i) => i) : Array.from({ length }, (_, i) => fb.int32At(start + 4 * i));
+      if (
+        typeIds.length !== children.length ||
+        new Set(typeIds).size !== typeIds.length ||
+        typeIds.some((id) => id < 0 || id > 127)
+      )
+        fb.fail(table, 'union type ids do not match its children');
+      return fb.int16(table, 0, 0) === 1
+        ? new DenseUnion(typeIds, children)
+        : new SparseUnion(typeIds, children);
+    }
+    case 17: {
+      arity(1);
+      const entries = children[0] as Field;
+      if (!(entries.type instanceof Struct) || entries.type.children.length !== 2)
+        fb.fail(at, 'map entries are not a struct of key and value');
+      return new Map_(entries as Field<Struct>, fb.bool(table, 0));
+    }
+    default:
+      throw mismatch(fb.offsetOf(at), `Arrow: type ${typeType} is not used by wirekit schemas`);
+  }
+}
+
+function intType(fb: FlatReader, table: number): DataType {
+  const bitWidth = fb.int32(table, 0, 0);
+  const signed = fb.bool(table, 1);
+  switch (bitWidth) {
+    case 8:
+      return signed ? new Int8() : new Uint8();
+    case 16:
+      return signed ? new Int16() : new Uint16();
+    case 32:
+      return signed ? new Int32() : new Uint32();
+    case 64:
+      return signed ? new Int64() : new Uint64();
+    default:
+      return fb.fail(table, `integer width ${bitWidth} is unknown`);
+  }
+}

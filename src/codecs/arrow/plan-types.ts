@@ -1,0 +1,106 @@
+/**
+ * The shapes of a codec's plan (see plan.ts): one node per Arrow column, pairing the wirekit kind
+ * (what a JavaScript value must be) with the Arrow type the column is written as.
+ */
+import type { Schema as ArrowSchema, DataType, Dictionary, Struct, Utf8, Vector } from 'apache-arrow';
+import type { LiteralValue, SmallIntKind, TimePrecision } from '../../schema/index.js';
+
+export interface PlanBase {
+  /** The Arrow type written; incoming data must have a type that matches it. */
+  readonly type: DataType;
+  /** Arrow nulls allowed: the schema is nullable (null) or optional (undefined) here. */
+  readonly nullable: boolean;
+  readonly allowNull: boolean;
+  readonly allowAbsent: boolean;
+  /** What an Arrow null decodes to: null, or undefined (an absent optional field). */
+  readonly nullValue: null | undefined;
+  /**
+   * A valid value written into the child slots under a null struct entry: Arrow keeps those slots,
+   * and a placeholder lets children encode without a null check per value.
+   */
+  readonly placeholder: unknown;
+  /** Containers (objects, arrays, maps) between this column and the row, the row included. */
+  readonly depth: number;
+}
+
+export interface StructEntry {
+  readonly name: string;
+  /** The stored column; undefined for a literal field, which costs nothing on the wire. */
+  readonly plan: Plan | undefined;
+  readonly literal: LiteralValue | undefined;
+}
+
+export type Plan = PlanBase &
+  (
+    | { readonly k: 'bool' }
+    | { readonly k: 'int'; readonly kind: SmallIntKind; readonly bits: 8 | 16 | 32; readonly signed: boolean }
+    | { readonly k: 'int64'; readonly signed: boolean; readonly asNumber: boolean }
+    | { readonly k: 'float'; readonly bits: 32 | 64 }
+    | { readonly k: 'decimal'; readonly precision: number; readonly scale: number; readonly words: 2 | 4 }
+    | { readonly k: 'text'; readonly text: 'string' | 'decimal' | 'json' }
+    | { readonly k: 'bytes' }
+    | { readonly k: 'timestamp'; readonly unit: TimePrecision }
+    | EnumPlan
+    | {
+        readonly k: 'literal';
+        readonly value: LiteralValue;
+        /** The column the literal is stored in: Utf8, Bool or Float64. */
+        readonly storage: Plan;
+      }
+    | StructPlan
+    | { readonly k: 'list'; readonly item: Plan }
+    | MapPlan
+    | UnionPlan
+  );
+
+export interface EnumPlan extends PlanBase {
+  readonly k: 'enum';
+  readonly type: Dictionary;
+  readonly members: readonly string[];
+  readonly indexOf: ReadonlyMap<string, number>;
+  readonly bits: 8 | 16 | 32;
+  /** One dictionary for the codec's life: a writer sends it once, and a file allows no other. */
+  readonly dictionary: Vector<Utf8>;
+}
+
+export interface StructPlan extends PlanBase {
+  readonly k: 'struct';
+  readonly type: Struct;
+  readonly typeName: string;
+  /** A valid object of this type, whatever the nullability: what a null entry's children hold. */
+  readonly fill: Readonly<Record<string, unknown>>;
+  /**
+   * What a decoded object starts as: literals set, every field that is always present holding null
+   * until filled (so that all objects get one shape), optional fields left out.
+   */
+  readonly template: Readonly<Record<string, unknown>>;
+  /** Every field of the object, in declaration order. */
+  readonly entries: readonly StructEntry[];
+  /** The stored fields, in Arrow child order. */
+  readonly columns: readonly (StructEntry & { readonly plan: Plan })[];
+}
+
+export interface MapPlan extends PlanBase {
+  readonly k: 'map';
+  readonly stringKeys: boolean;
+  readonly key: Plan;
+  readonly value: Plan;
+  readonly entriesType: Struct;
+}
+
+export interface UnionPlan extends PlanBase {
+  readonly k: 'union';
+  readonly tag: string;
+  readonly variants: readonly { readonly tag: string; readonly plan: StructPlan }[];
+  readonly byTag: ReadonlyMap<unknown, number>;
+}
+
+/** How rows map to the record batch: an object root gives one column per field. */
+export interface RootPlan {
+  readonly arrowSchema: ArrowSchema;
+  /** 'object': a row is the root object; 'value': a row is the value of the single column `value`. */
+  readonly rows: 'object' | 'value';
+  readonly struct: StructPlan;
+  /** The deepest column's depth, checked against maxDepth before decoding. */
+  readonly maxDepth: number;
+}

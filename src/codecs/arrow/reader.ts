@@ -1,0 +1,205 @@
+/**
+ * The message sequence of an IPC stream or file: the schema first (checked against the codec's),
+ * then dictionary batches and record batches in any order. The reader keeps what later batches
+ * need (dictionaries, the schema) and turns each record batch into checked Data.
+ */
+import { Schema as ArrowSchema, type Data, type Field, RecordBatch, Struct, Vector } from 'apache-arrow';
+import { malformed, mismatch, tooDeep, tooManyElements, truncated } from '../errors.js';
+import type { DecodeLimits } from '../limits.js';
+import { newData } from './data.js';
+import { misplacedNull, readColumn, readStrings } from './decode.js';
+import { BatchLoader, type ElementBudget } from './load.js';
+import { type EnumBindings, matchSchema } from './match.js';
+import { type IpcMessage, messageBodyLength, parseMessage } from './messages.js';
+import type { RootPlan } from './plan.js';
+
+const continuation = 0xffffffff;
+
+export type Accepted =
+  | { readonly kind: 'batch'; readonly data: Data<Struct> }
+  | { readonly kind: 'schema' | 'dictionary' | 'eos' };
+
+/** The metadata length in the 8-byte prefix at `pos` (0 for the end-of-stream marker). */
+export function readPrefix(bytes: Uint8Array, pos: number, base: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + pos, 8);
+  if (view.getUint32(0, true) !== continuation)
+    throw malformed(base + pos, 'Arrow: a message does not start with the continuation marker 0xFFFFFFFF');
+  const metadataLength = view.getInt32(4, true);
+  if (metadataLength < 0) throw malformed(base + pos + 4, 'Arrow: a metadata length is negative');
+  return metadataLength;
+}
+
+/**
+ * Measures the message at `pos`: undefined when the bytes up to `end` do not yet tell, else the
+ * metadata length and the total (8 for the end-of-stream marker, else prefix + metadata + body).
+ * Only the prefix and the metadata are read.
+ */
+export function measureMessage(bytes: Uint8Array, pos: number, end: number, base: number) {
+  if (end - pos < 8) return undefined;
+  const metadataLength = readPrefix(bytes, pos, base);
+  if (metadataLength === 0) return { metadataLength: 0, total: 8 };
+  if (end - pos < 8 + metadataLength) return undefined;
+  const metadata = bytes.subarray(pos + 8, pos + 8 + metadataLength);
+  return { metadataLength, total: 8 + metadataLength + messageBodyLength(metadata, base + pos + 8) };
+}
+
+/** An incoming schema, checked against the codec's, with what batches need of it. */
+interface KnownSchema {
+  readonly fields: readonly Field[];
+  readonly enums: EnumBindings;
+  readonly arrowSchema: ArrowSchema;
+  readonly structType: Struct;
+}
+
+/**
+ * The last schema message a codec read, by its bytes. A service receives the same schema message
+ * with every request; parsing and checking it once saves most of the cost of a small message.
+ */
+export interface SchemaMemo {
+  last?: { readonly bytes: Uint8Array; readonly schema: KnownSchema };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
+}
+
+export class IpcReader {
+  private known: KnownSchema | undefined;
+  private readonly vectors = new Map<number, Vector>();
+  private readonly members = new Map<number, (string | undefined)[]>();
+  /** Array items and map entries of the value being decoded (rows count as items of the array). */
+  readonly budget: ElementBudget = { used: 0 };
+
+  constructor(
+    private readonly root: RootPlan,
+    private readonly limits: DecodeLimits,
+    private readonly options: {
+      /** Count elements per record batch (streams) rather than across the whole input. */
+      readonly perBatch?: boolean;
+      readonly memo?: SchemaMemo;
+    } = {},
+  ) {
+    if (root.maxDepth > limits.maxDepth) throw tooDeep(0, limits);
+  }
+
+  get schema(): ArrowSchema | undefined {
+    return this.known?.arrowSchema;
+  }
+
+  /**
+   * Checks a schema (from a schema message or a file footer) against the codec's. The first one
+   * is the one used; a file may repeat its footer's schema as a message, and both must match.
+   */
+  useSchema(fields: readonly Field[], metadata: Map<string, string>, offset: number): KnownSchema {
+    const enums = matchSchema(this.root, fields, offset);
+    const known = {
+      fields,
+      enums,
+      arrowSchema: new ArrowSchema([...fields], metadata),
+      structType: new Struct([...fields]),
+    };
+    this.known ??= known;
+    return known;
+  }
+
+  /**
+   * Reads the complete message `frame` (prefix included) found at `offset` of the input; for a
+   * record batch, the result holds its checked Data.
+   */
+  accept(frame: Uint8Array, offset: number, metadataLength: number): Accepted {
+    if (metadataLength === 0) return { kind: 'eos' };
+    const metadata = frame.subarray(8, 8 + metadataLength);
+    const last = this.options.memo?.last;
+    if (last !== undefined && frame.length === 8 + metadataLength && sameBytes(last.bytes, metadata)) {
+      this.known ??= last.schema;
+      return { kind: 'schema' };
+    }
+    const message = parseMessage(metadata, offset + 8, this.limits);
+    if (8 + metadataLength + message.bodyLength !== frame.length)
+      throw truncated(offset + frame.length, 'an Arrow message body');
+    const body = frame.subarray(8 + metadataLength);
+    const bodyOffset = offset + 8 + metadataLength;
+    switch (message.body.kind) {
+      case 'schema': {
+        // A file may repeat its footer's schema as its first message: each must be the codec's.
+        const schema = this.useSchema(message.body.fields, message.body.metadata, offset);
+        if (this.options.memo !== undefined) this.options.memo.last = { bytes: metadata.slice(), schema };
+        return { kind: 'schema' };
+      }
+      case 'dictionary':
+        this.loadDictionary(message, body, bodyOffset, offset);
+        return { kind: 'dictionary' };
+      case 'batch':
+        return { kind: 'batch', data: this.loadBatch(message, body, bodyOffset, offset) };
+    }
+  }
+
+  private requireSchema(offset: number): KnownSchema {
+    if (this.known === undefined) throw malformed(offset, 'Arrow: a batch comes before the schema');
+    return this.known;
+  }
+
+  private loadDictionary(message: IpcMessage, body: Uint8Array, bodyOffset: number, offset: number): void {
+    const { enums } = this.requireSchema(offset);
+    if (message.body.kind !== 'dictionary') return;
+    const { id, isDelta, batch } = message.body;
+    const plan = enums.get(id);
+    if (plan === undefined) throw malformed(offset, `Arrow: dictionary ${id} belongs to no field`);
+    const loader = new BatchLoader(batch, body, bodyOffset, message.version, this.vectors, this.limits, {
+      used: 0,
+    });
+    const [data] = loader.loadColumns([(plan.type as unknown as { dictionary: Struct }).dictionary]) as [
+      Data,
+    ];
+    // Members the codec does not know are kept out (undefined): refused only if a row uses them,
+    // since writers may keep unused categories in a dictionary.
+    const values = readStrings(data, batch.length, bodyOffset).map((value) =>
+      plan.indexOf.has(value) ? value : undefined,
+    );
+    const previous = isDelta ? this.vectors.get(id) : undefined;
+    this.vectors.set(
+      id,
+      previous === undefined
+        ? new Vector([data.slice(0, batch.length)])
+        : previous.concat(new Vector([data.slice(0, batch.length)])),
+    );
+    this.members.set(id, isDelta ? [...(this.members.get(id) ?? []), ...values] : values);
+  }
+
+  private loadBatch(message: IpcMessage, body: Uint8Array, bodyOffset: number, offset: number): Data<Struct> {
+    const { fields, structType } = this.requireSchema(offset);
+    if (message.body.kind !== 'batch') throw malformed(offset, 'Arrow: not a record batch');
+    const { batch } = message.body;
+    const rows = batch.length;
+    if (this.options.perBatch) this.budget.used = 0;
+    this.budget.used += rows;
+    if (this.budget.used > this.limits.maxElements) throw tooManyElements(offset, this.limits);
+    const loader = new BatchLoader(
+      batch,
+      body,
+      bodyOffset,
+      message.version,
+      this.vectors,
+      this.limits,
+      this.budget,
+    );
+    const columns = loader.loadColumns(fields.map((field) => field.type));
+    const children = columns.map((column) => (column.length === rows ? column : column.slice(0, rows)));
+    return newData(structType, rows, { nullCount: 0 }, {}, children) as Data<Struct>;
+  }
+
+  /** The rows of a batch loaded by `accept`. */
+  rows(data: Data<Struct>, offset: number): unknown[] {
+    const ctx = { limits: this.limits, budget: this.budget, dictionaries: this.members, offset };
+    if (this.root.rows === 'object') return readColumn(this.root.struct, data, 0, data.length, ctx);
+    const column = this.root.struct.columns[0] as RootPlan['struct']['columns'][number];
+    const values = readColumn(column.plan, data.children[0] as Data, 0, data.length, ctx);
+    if (values.includes(misplacedNull))
+      throw mismatch(offset, 'Arrow: a null row where the schema allows none');
+    return values;
+  }
+
+  batch(data: Data<Struct>): RecordBatch {
+    return new RecordBatch((this.known as KnownSchema).arrowSchema, data);
+  }
+}
