@@ -510,7 +510,20 @@ describe('arrow: apache-arrow tables', () => {
     expect(i32.buffer).toBe(bytes.buffer);
     expect([...i32]).toEqual([-2_147_483_648, -2_147_483_648, -2_147_483_648]);
     expect(table.getChild('color')?.toArray()).toEqual(['green', 'blue', 'red']);
+    expect(table.schema.metadata.get('wirekit.type')).toBe('EveryKindFlat');
+    const fromFile = codec.decodeTable(arrow(EveryKindFlat, { ipcFormat: 'file' }).encode(flatRows()));
+    expect(fromFile.schema.metadata.get('wirekit.type')).toBe('EveryKindFlat');
+    expect(fromFile.getChild('home')?.get(1)?.toJSON()).toEqual({ street: '1 Main St', zip: '12345' });
     expect(codec.decodeTable(arrow(EveryKindFlat, { ipcFormat: 'file' }).encode([])).numRows).toBe(0);
+  });
+
+  test('a Node Buffer reads like any Uint8Array, and decoded bytes are copies', () => {
+    const codec = arrow(EveryKindFlat);
+    const input = Buffer.from(codec.encode(flatRows()));
+    const [row] = codec.decode(input);
+    expect(row?.blob.constructor).toBe(Uint8Array);
+    expect(row?.blob.buffer).not.toBe(input.buffer);
+    expect(codec.decode(input)).toEqual(flatRows());
   });
 
   test('a misaligned input is copied where typed arrays need alignment, and reads the same', () => {
@@ -663,6 +676,47 @@ function nestedListStream(levels: number): Uint8Array {
   view.setUint32(8 + metadata.length, 0xffffffff, true);
   return out;
 }
+
+/** A record batch message of `rows` rows and no buffers, framed. */
+function emptyBatchMessage(rows: number): Uint8Array {
+  const b = new flatbuffers.Builder(128);
+  b.startObject(5);
+  b.addFieldInt64(0, BigInt(rows), 0n);
+  const batch = b.endObject();
+  b.startObject(5);
+  b.addFieldInt16(0, 4, 0);
+  b.addFieldInt8(1, 3, 0);
+  b.addFieldOffset(2, batch, 0);
+  b.finish(b.endObject());
+  const metadata = b.asUint8Array();
+  const out = new Uint8Array(8 + metadata.length);
+  new DataView(out.buffer).setUint32(0, 0xffffffff, true);
+  new DataView(out.buffer).setInt32(4, metadata.length, true);
+  out.set(metadata, 8);
+  return out;
+}
+
+describe('arrow: objects with no stored fields', () => {
+  const Tagged = t.object('Tagged', { kind: t.literal('x'), v: t.literal(2) });
+  const codec = arrow(Tagged);
+
+  test('round-trip as rows with no columns', () => {
+    const rows = [{ kind: 'x', v: 2 } as const, { kind: 'x', v: 2 } as const];
+    expect(codec.arrowSchema.fields).toEqual([]);
+    expect(codec.decode(codec.encode(rows))).toEqual(rows);
+  });
+
+  test('a batch claiming a billion rows of nothing stops at maxElements', () => {
+    const schema = codec.encode([]).subarray(0, -8);
+    const bomb = new Uint8Array([...schema, ...emptyBatchMessage(1e9), 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+    const before = process.memoryUsage().heapUsed;
+    expect(codeOf(() => codec.decode(bomb))).toBe('WK_LIMIT_ELEMENTS');
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+    expect(
+      codec.decode(new Uint8Array([...schema, ...emptyBatchMessage(3), 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0])),
+    ).toHaveLength(3);
+  });
+});
 
 for (const ipcFormat of ['stream', 'file'] as const) {
   const withLimits = (limits: Record<string, number>): ArrowCodec<Flat> =>

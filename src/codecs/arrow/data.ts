@@ -8,7 +8,7 @@ import { Data, type DataType, type Vector } from 'apache-arrow';
 /** A zero-length bitmap (immutable: nothing can be written into no bytes), as makeData leaves. */
 const noBitmap = new Uint8Array(0);
 
-export interface Validity {
+export interface NullInfo {
   readonly nullCount: number;
   readonly nullBitmap?: Uint8Array | undefined;
 }
@@ -22,7 +22,7 @@ export interface Buffers {
 export function newData(
   type: DataType,
   length: number,
-  validity: Validity,
+  validity: NullInfo,
   buffers: Buffers = {},
   children: Data[] = [],
   dictionary?: Vector,

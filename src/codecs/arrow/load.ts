@@ -9,7 +9,7 @@ import { isUtf8 } from 'node:buffer';
 import { type Data, type DataType, type Dictionary, Type, type Vector } from 'apache-arrow';
 import { malformed, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
-import { newData, type Validity } from './data.js';
+import { type NullInfo, newData } from './data.js';
 import type { BatchHeader } from './messages.js';
 
 type TypedArrayCtor = {
@@ -102,7 +102,7 @@ export class BatchLoader {
         this.fail(bitmap, 'a validity bitmap is shorter than its values');
       nullBitmap = bitmap;
     }
-    const validity: Validity = { nullCount, nullBitmap };
+    const validity: NullInfo = { nullCount, nullBitmap };
     switch (type.typeId) {
       case Type.Bool: {
         const values = this.nextBuffer();
@@ -192,7 +192,7 @@ export class BatchLoader {
     }
   }
 
-  private loadDictionaryIndices(type: Dictionary, validity: Validity, length: number): Data {
+  private loadDictionaryIndices(type: Dictionary, validity: NullInfo, length: number): Data {
     const nullBitmap = validity.nullBitmap;
     const dictionary = this.dictionaries.get(type.id);
     if (dictionary === undefined)

@@ -23,8 +23,19 @@ export function readIpc(
   onBatch: (data: Data<Struct>, offset: number) => void,
 ): void {
   if (bytes.length === 0) throw truncated(0, 'an Arrow stream');
-  if (isFile(bytes)) readFile(bytes, reader, limits, onBatch);
-  else readStream(bytes, reader, onBatch);
+  const input = plainBytes(bytes);
+  if (isFile(input)) readFile(input, reader, limits, onBatch);
+  else readStream(input, reader, onBatch);
+}
+
+/**
+ * A plain Uint8Array over the same memory. Node's Buffer is a Uint8Array whose `slice` does not
+ * copy; views of it would make decoded bytes Buffers that share the input.
+ */
+export function plainBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.constructor === Uint8Array
+    ? bytes
+    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function readStream(

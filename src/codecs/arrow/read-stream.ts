@@ -9,7 +9,7 @@ import { WirekitError } from '../../errors/index.js';
 import { trailing, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { chunksOf } from '../stream.js';
-import { isFile, readIpc } from './read-bytes.js';
+import { isFile, plainBytes, readIpc } from './read-bytes.js';
 import { type IpcReader, measureMessage, readPrefix } from './reader.js';
 
 /**
@@ -25,7 +25,7 @@ class ChunkQueue {
 
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
-    this.chunks.push(chunk);
+    this.chunks.push(plainBytes(chunk));
     this.length += chunk.length;
   }
 
