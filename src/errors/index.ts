@@ -5,6 +5,7 @@ export {
   formatPath,
   isWirekitError,
   type Path,
+  prependPath,
   WirekitError,
   type WirekitErrorOptions,
 } from './wirekit-error.js';

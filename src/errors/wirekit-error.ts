@@ -45,20 +45,22 @@ export function formatPath(path: Path): string {
 }
 
 /**
- * Runs `body`; a WirekitError with a path that escapes it gets `key` in front of its path and
- * message. Recursive readers and writers wrap each child in this, so the path of a problem is built
- * while the stack unwinds and the happy path allocates no path arrays.
+ * Puts `key` in front of the path (and message) of a WirekitError that carries a path; returns any
+ * other error as it is. Recursive readers and writers catch around each child and rethrow this, so
+ * the path of a problem is built while the stack unwinds and the happy path allocates nothing.
  */
+export function prependPath(error: unknown, key: string | number): unknown {
+  if (!(error instanceof WirekitError) || error.path === undefined) return error;
+  const leaf = error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
+  const path = [key, ...error.path];
+  return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, { path, cause: error.cause });
+}
+
+/** Runs `body`, prepending `key` to the path of an error that escapes it (see prependPath). */
 export function atPath<T>(key: string | number, body: () => T): T {
   try {
     return body();
   } catch (error) {
-    if (error instanceof WirekitError && error.path !== undefined) {
-      const leaf =
-        error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
-      const path = [key, ...error.path];
-      throw new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, { path, cause: error.cause });
-    }
-    throw error;
+    throw prependPath(error, key);
   }
 }

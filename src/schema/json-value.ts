@@ -18,12 +18,12 @@
  */
 
 import type { Path } from '../errors/index.js';
-import { atPath, formatPath, WirekitError } from '../errors/index.js';
+import { atPath, formatPath, prependPath, WirekitError } from '../errors/index.js';
 import { fromBase64, toBase64 } from '../util/base64.js';
 import { parseIsoTime } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { decimalDigits } from './decimal.js';
-import type { JsonValue, ObjectSchema, Schema, UnionSchema } from './types.js';
+import type { FieldDef, JsonValue, ObjectSchema, Schema, UnionSchema } from './types.js';
 
 /** Converts a value of `schema` to its JSON form. The value should be valid (see `validate`). */
 export function toJsonValue(schema: Schema, value: unknown, path: Path = []): JsonValue {
@@ -78,9 +78,16 @@ export interface FromJsonOptions {
   readonly unknownFields?: 'reject' | 'ignore';
   /** The code of errors about the JSON's shape (the JSON codec reports WK_DECODE_SCHEMA_MISMATCH). */
   readonly errorCode?: 'WK_JSON_VALUE_INVALID' | 'WK_DECODE_SCHEMA_MISMATCH';
+  /**
+   * Convert `json` where it stands instead of building a new tree (default false). For callers that
+   * own the parsed value, such as the JSON codec straight after JSON.parse: most fields need no
+   * conversion, so most of the tree is left as it is.
+   */
+  readonly inPlace?: boolean;
 }
 
 interface ReadContext {
+  readonly inPlace: boolean;
   readonly maxDepth: number;
   readonly rejectUnknown: boolean;
   readonly code: 'WK_JSON_VALUE_INVALID' | 'WK_DECODE_SCHEMA_MISMATCH';
@@ -94,6 +101,7 @@ interface ReadContext {
  */
 export function fromJsonValue(schema: Schema, json: unknown, options: FromJsonOptions = {}): unknown {
   const context: ReadContext = {
+    inPlace: options.inPlace === true,
     maxDepth: options.maxDepth ?? 100,
     rejectUnknown: options.unknownFields !== 'ignore',
     code: options.errorCode ?? 'WK_JSON_VALUE_INVALID',
@@ -150,9 +158,17 @@ function read(schema: Schema, json: unknown, depth: number, context: ReadContext
     case 'array': {
       if (!Array.isArray(json)) throw wrong(context, 'an array', json);
       const inner = nest(depth, context);
-      const out = new Array(json.length);
-      for (let i = 0; i < json.length; i++)
-        out[i] = atPath(i, () => read(schema.items, json[i], inner, context));
+      const out = context.inPlace ? json : new Array(json.length);
+      let i = 0;
+      try {
+        for (; i < json.length; i++) {
+          const item = json[i];
+          const value = read(schema.items, item, inner, context);
+          if (value !== item || out !== json) out[i] = value;
+        }
+      } catch (error) {
+        throw prependPath(error, i);
+      }
       return out;
     }
     case 'map':
@@ -185,6 +201,18 @@ function nest(depth: number, context: ReadContext): number {
   return depth + 1;
 }
 
+/** Field names that plain objects inherit (toString, constructor…): reading them needs an own-property check. */
+const inherited = new WeakMap<ObjectSchema, boolean>();
+
+function needsOwnCheck(schema: ObjectSchema): boolean {
+  let value = inherited.get(schema);
+  if (value === undefined) {
+    value = schema.fields.some((field) => field.name in Object.prototype);
+    inherited.set(schema, value);
+  }
+  return value;
+}
+
 function readObject(
   schema: ObjectSchema,
   json: unknown,
@@ -192,24 +220,45 @@ function readObject(
   context: ReadContext,
 ): Record<string, unknown> {
   if (!isPlainObject(json)) throw wrong(context, 'an object', json);
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = context.inPlace ? json : {};
+  const { fields } = schema;
+  const ownCheck = needsOwnCheck(schema);
   let seen = 0;
-  for (const field of schema.fields) {
-    const item = Object.hasOwn(json, field.name) ? json[field.name] : undefined;
-    if (item !== undefined) {
-      seen++;
-      out[field.name] = atPath(field.name, () => read(field.schema, item, depth, context));
-    } else if (field.default !== undefined) out[field.name] = field.default;
-    else if (field.schema.kind === 'literal') out[field.name] = field.schema.value;
-    else if (field.schema.kind !== 'optional') {
-      throw atPath(field.name, () => wrong(context, `the required field ${field.name}`, undefined));
+  let i = 0;
+  try {
+    for (; i < fields.length; i++) {
+      const field = fields[i] as FieldDef;
+      let item = json[field.name];
+      if (ownCheck && !Object.hasOwn(json, field.name)) item = undefined;
+      // Many JSON writers spell "absent" as null; for an optional field that cannot hold null, it
+      // can only mean that.
+      if (item === null && field.schema.kind === 'optional' && field.schema.inner.kind !== 'nullable') {
+        seen++;
+        if (out === json) delete out[field.name];
+        continue;
+      }
+      if (item !== undefined) {
+        seen++;
+        const value = read(field.schema, item, depth, context);
+        if (value !== item || out !== json) out[field.name] = value;
+      } else if (field.default !== undefined) out[field.name] = field.default;
+      else if (field.schema.kind === 'literal') out[field.name] = field.schema.value;
+      else if (field.schema.kind !== 'optional')
+        throw wrong(context, `the required field ${field.name}`, undefined);
     }
+  } catch (error) {
+    throw prependPath(error, (fields[i] as FieldDef).name);
   }
-  // Counting first keeps the common case (no unknown keys) free of a second pass over the keys.
-  if (context.rejectUnknown && seen !== Object.keys(json).length) {
-    for (const key of Object.keys(json)) {
-      if (!schema.fields.some((field) => field.name === key) && json[key] !== undefined) {
-        throw atPath(key, () => wrong(context, `only fields of ${schema.name}`, json[key]));
+  // Counting keys first keeps the common case (no unknown keys) free of a lookup per key.
+  if (context.rejectUnknown || out === json) {
+    let keys = 0;
+    for (const key in json) if (json[key] !== undefined) keys++;
+    if (keys !== seen) {
+      for (const key of Object.keys(json)) {
+        if (fields.some((field) => field.name === key) || json[key] === undefined) continue;
+        if (context.rejectUnknown)
+          throw prependPath(wrong(context, `only fields of ${schema.name}`, json[key]), key);
+        delete out[key];
       }
     }
   }

@@ -70,6 +70,12 @@ describe('JSON form of values', () => {
     expect(fromJsonValue(Order, { lines: [], extra: 1 }, { unknownFields: 'ignore' })).toEqual({ lines: [] });
   });
 
+  test('reads null as absent for an optional field that cannot hold null', () => {
+    const X = t.object('X', { a: t.optional(t.string()), b: t.optional(t.nullable(t.string())) });
+    expect(fromJsonValue(X, { a: null, b: null })).toEqual({ b: null });
+    expect(fromJsonValue(X, { a: null }, { inPlace: true })).toStrictEqual({});
+  });
+
   test('fills defaults and literals for missing fields', () => {
     const X = t.object('X', {
       v: t.literal('v1'),

@@ -5,7 +5,9 @@
  * field by field, so lazy decoders pay their real cost.
  */
 import { createRequire } from 'node:module';
+import * as arrow from 'apache-arrow';
 import { createCodec } from '../../codecs/registry.js';
+import { toArrowSchema } from '../../schema/export/arrow.js';
 import { toAvro } from '../../schema/export/avro.js';
 import { toProto } from '../../schema/export/proto.js';
 import { t } from '../../schema/index.js';
@@ -114,11 +116,19 @@ export const cases: Record<string, () => BenchCase> = {
   'avro wirekit': () => wirekit('avro', true),
   'flatbuffers wirekit': () => wirekit('flatbuffers', true),
   'arrow apache-arrow': () => {
-    const arrow = require('apache-arrow') as typeof import('apache-arrow');
+    // apache-arrow's own row path: a Struct builder fed row objects, then the IPC writer. (Imported
+    // as ESM: its CommonJS build has other classes, which its ESM schema objects do not match.)
+    const schema = toArrowSchema(Record8Schema);
+    const type = new arrow.Struct(schema.fields);
     return {
-      name: 'apache-arrow (rows)',
-      prepare: (rows) => rows,
-      encode: (v) => arrow.tableToIPC(arrow.tableFromJSON(v as never), 'stream'),
+      name: 'apache-arrow (row builder)',
+      prepare: asMillis,
+      encode: (v) => {
+        const builder = arrow.makeBuilder({ type, nullValues: [null, undefined] });
+        for (const row of v as unknown[]) builder.append(row as never);
+        const data = builder.finish().flush();
+        return arrow.tableToIPC(new arrow.Table(new arrow.RecordBatch(schema, data)), 'stream');
+      },
       decode: (b) =>
         arrow
           .tableFromIPC(b)

@@ -38,6 +38,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     maxDepth: limits.maxDepth,
     unknownFields: options.unknownFields ?? 'reject',
     errorCode: 'WK_DECODE_SCHEMA_MISMATCH',
+    inPlace: true,
   } as const;
 
   const toText =

@@ -2,7 +2,7 @@
  * Schema-driven JSON text writer. It writes the JSON form of values (src/schema/json-value.ts)
  * straight to text, without first building the converted value tree that `toJsonValue` returns.
  */
-import { atPath, WirekitError } from '../../errors/index.js';
+import { atPath, prependPath, WirekitError } from '../../errors/index.js';
 import type { ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { toBase64 } from '../../util/base64.js';
@@ -78,9 +78,14 @@ function write(schema: Schema, value: unknown, depth: number, options: JsonWrite
       if (!Array.isArray(value)) throw wrong('an array', value);
       const inner = nest(depth, options);
       let out = '[';
-      for (let i = 0; i < value.length; i++) {
-        if (i > 0) out += ',';
-        out += atPath(i, () => write(schema.items, value[i], inner, options));
+      let i = 0;
+      try {
+        for (; i < value.length; i++) {
+          if (i > 0) out += ',';
+          out += write(schema.items, value[i], inner, options);
+        }
+      } catch (error) {
+        throw prependPath(error, i);
       }
       return `${out}]`;
     }
@@ -104,14 +109,20 @@ function writeObject(schema: ObjectSchema, value: unknown, depth: number, option
   if (typeof value !== 'object' || value === null) throw wrong('an object', value);
   const record = value as Record<string, unknown>;
   const keys = keysOf(schema);
+  const { fields } = schema;
   let out = '{';
-  for (let i = 0; i < schema.fields.length; i++) {
-    const field = schema.fields[i] as ObjectSchema['fields'][number];
-    const fieldValue = record[field.name];
-    if (fieldValue === undefined && field.schema.kind === 'optional') continue;
-    if (out.length > 1) out += ',';
-    out += keys[i];
-    out += atPath(field.name, () => write(field.schema, fieldValue, depth, options));
+  let i = 0;
+  try {
+    for (; i < fields.length; i++) {
+      const field = fields[i] as ObjectSchema['fields'][number];
+      const fieldValue = record[field.name];
+      if (fieldValue === undefined && field.schema.kind === 'optional') continue;
+      if (out.length > 1) out += ',';
+      out += keys[i];
+      out += write(field.schema, fieldValue, depth, options);
+    }
+  } catch (error) {
+    throw prependPath(error, (fields[i] as ObjectSchema['fields'][number]).name);
   }
   return `${out}}`;
 }
