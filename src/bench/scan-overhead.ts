@@ -3,16 +3,16 @@
  * on 5,000 records of 8 mixed fields, for MessagePack (msgpackr) and CBOR (cbor-x). It also times
  * wirekit's whole decode and encode, schemaless and with a schema, against the bare library.
  *
- *   npx tsc -p bench/tsconfig.json && node node_modules/.cache/wirekit-bench/bench/scan-overhead.js
+ *   npm run build && node dist/bench/scan-overhead.js
  */
 import { Decoder, Encoder } from 'cbor-x';
 import { Packr, Unpackr } from 'msgpackr';
-import { createCborCodec } from '../src/codecs/cbor/index.js';
-import { CborScanner } from '../src/codecs/cbor/scan.js';
-import { resolveLimits } from '../src/codecs/limits.js';
-import { createMsgpackCodec } from '../src/codecs/msgpack/index.js';
-import { MsgpackScanner } from '../src/codecs/msgpack/scan.js';
-import { t } from '../src/schema/index.js';
+import { createCborCodec } from '../codecs/cbor/index.js';
+import { CborScanner } from '../codecs/cbor/scan.js';
+import { resolveLimits } from '../codecs/limits.js';
+import { createMsgpackCodec } from '../codecs/msgpack/index.js';
+import { MsgpackScanner } from '../codecs/msgpack/scan.js';
+import { t } from '../schema/index.js';
 
 const Record = t.object('Record', {
   id: t.int64({ as: 'number' }),
