@@ -94,8 +94,26 @@ function finish<T>(
   return { value: codec.decode(plain) as T, header, compression };
 }
 
+/**
+ * One codec per (schema, format, limits) for the life of the schema: `decodeAny` is called per cache
+ * entry or per message, and building a codec plans the whole schema.
+ */
+const codecs = new WeakMap<object, Map<string, Codec<unknown>>>();
+const schemaless = {};
+
 function codecFor(format: FormatName, options: CodecOptions): Codec<unknown> {
-  return createCodec(format, { schema: options.schema, limits: options.limits });
+  const key = `${format} ${JSON.stringify(options.limits ?? {})}`;
+  let byKey = codecs.get(options.schema ?? schemaless);
+  if (byKey === undefined) {
+    byKey = new Map();
+    codecs.set(options.schema ?? schemaless, byKey);
+  }
+  let codec = byKey.get(key);
+  if (codec === undefined) {
+    codec = createCodec(format, { schema: options.schema, limits: options.limits });
+    byKey.set(key, codec);
+  }
+  return codec;
 }
 
 function fingerprintOf<T>(codec: Codec<T>, options: EnvelopeOptions): Uint8Array | undefined {

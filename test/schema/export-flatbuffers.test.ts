@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { isWirekitError, type Schema, t } from '../../src/index.js';
 import { toFlatBuffers } from '../../src/schema/export/flatbuffers.js';
 import { Color, EveryKind, Shape } from '../fixtures/every-kind.js';
+import { codeOf } from '../support/code-of.js';
 import { has, withTempDir } from '../support/tools.js';
 
 /** The code of the error `run` throws, or 'no error'; the message too, to check what it names. */
@@ -302,5 +303,13 @@ describe('toFlatBuffers: refusals', () => {
       Array.from({ length: 300 }, (_, index) => `m${index}`),
     );
     expect(toFlatBuffers(many)).toContain('enum Many : ushort {');
+  });
+});
+
+describe('FlatBuffers limits the exporter enforces', () => {
+  test('a union of more than 255 variants is refused (its type field is one byte)', () => {
+    const variants = Array.from({ length: 256 }, (_, i) => t.object(`V${i}`, { kind: t.literal(`v${i}`) }));
+    expect(codeOf(() => toFlatBuffers(t.union('Big', 'kind', variants)))).toBe('WK_EXPORT_UNSUPPORTED');
+    expect(codeOf(() => toFlatBuffers(t.union('Fits', 'kind', variants.slice(0, 255))))).toBe('no error');
   });
 });

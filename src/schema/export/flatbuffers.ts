@@ -311,6 +311,13 @@ function enumeration(type: EnumSchema): string {
 }
 
 function union(type: UnionSchema): string {
+  // The union's type field is one unsigned byte with 0 for NONE, so at most 255 variants fit.
+  if (type.variants.length > 255) {
+    unsupported(
+      format,
+      `union ${type.name} has ${type.variants.length} variants; FlatBuffers holds at most 255.`,
+    );
+  }
   for (const variant of type.variants) {
     // flatc numbers a union's members from 1 and calls 0 NONE, so no member can take that name.
     if (variant.name === 'NONE') unsupported(format, `union ${type.name}: a variant cannot be named NONE.`);
