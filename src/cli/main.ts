@@ -6,21 +6,29 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isWirekitError, WirekitError } from '../errors/index.js';
+import { benchCommand, benchHelp } from './commands/bench.js';
 import { codecHelp, decodeCommand, encodeCommand } from './commands/codec.js';
+import { inspectCommand, inspectHelp } from './commands/inspect.js';
 import { schemaCommand, schemaHelp } from './commands/schema.js';
 import { type CliIo, processIo } from './io.js';
 
 const help = `wirekit: choose the wire format per boundary, by measurement.
 
 Commands:
+  wirekit bench                   measure every format on the built-in datasets (the main job)
   wirekit schema infer FILE       infer a schema from JSON, a JSON array or NDJSON
   wirekit schema export --to F S  print schema S as proto, avro, fbs, arrow or json-schema
   wirekit encode --format F       JSON in, bytes of format F out (optionally compressed, enveloped)
   wirekit decode --format F|auto  bytes in, JSON out
+  wirekit inspect FILE|-          what a payload is (format, compression, fingerprint, sizes) and holds
+
+${benchHelp}
 
 ${schemaHelp}
 
 ${codecHelp}
+
+${inspectHelp}
 
 Exit codes: 0 success, 1 the input or the work failed (the message starts with its error code,
 see docs/errors.md), 2 the command line is wrong.`;
@@ -33,13 +41,21 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       return command === undefined ? 2 : 0;
     }
     if (rest.includes('--help') || rest.includes('-h')) {
-      const topics: Record<string, string> = { schema: schemaHelp, encode: codecHelp, decode: codecHelp };
+      const topics: Record<string, string> = {
+        bench: benchHelp,
+        schema: schemaHelp,
+        encode: codecHelp,
+        decode: codecHelp,
+        inspect: inspectHelp,
+      };
       io.stdout.write(`${topics[command] ?? help}\n`);
       return 0;
     }
-    if (command === 'schema') await schemaCommand(rest, io);
+    if (command === 'bench') await benchCommand(rest, io);
+    else if (command === 'schema') await schemaCommand(rest, io);
     else if (command === 'encode') await encodeCommand(rest, io);
     else if (command === 'decode') await decodeCommand(rest, io);
+    else if (command === 'inspect') await inspectCommand(rest, io);
     else throw new WirekitError('WK_CLI_USAGE', `unknown command ${command}.`);
     return 0;
   } catch (error) {

@@ -6,6 +6,7 @@ import { isWirekitError } from '../../src/errors/index.js';
 import { type Infer, type Schema, t } from '../../src/index.js';
 import { EveryKind, EveryKindFlat, everyKindValue, Shape } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
+import { collect, oneByteAtATime, readAll } from '../support/streams.js';
 import { describeHostileInput } from './hostile-suite.js';
 
 type Flat = Infer<typeof EveryKindFlat>;
@@ -40,23 +41,6 @@ function flatRows(): Flat[] {
 const arrow = <S extends Schema>(schema: S, options: Omit<ArrowCodecOptions, 'schema'> = {}) =>
   createArrowCodec<Infer<S>>({ schema, ...options });
 
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks = await collect(stream as unknown as AsyncIterable<Uint8Array>);
-  const out = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
-}
-
 /** Cuts bytes at `cuts` pseudo-random places (a fixed seed, so failures repeat). */
 async function* randomChunks(data: Uint8Array, seed: number): AsyncGenerator<Uint8Array> {
   let state = seed;
@@ -67,10 +51,6 @@ async function* randomChunks(data: Uint8Array, seed: number): AsyncGenerator<Uin
     yield data.subarray(at, at + size);
     at += size;
   }
-}
-
-async function* oneByteChunks(data: Uint8Array): AsyncGenerator<Uint8Array> {
-  for (let i = 0; i < data.length; i++) yield data.subarray(i, i + 1);
 }
 
 async function asyncCodeOf(run: () => Promise<unknown>): Promise<string> {
@@ -437,7 +417,7 @@ describe('arrow: streams', () => {
       const bytes = codec.encode(rows);
       for (const seed of [1, 2, 3])
         expect(await collect(codec.decodeStream(randomChunks(bytes, seed)))).toEqual(rows);
-      expect(await collect(codec.decodeStream(oneByteChunks(bytes)))).toEqual(rows);
+      expect(await collect(codec.decodeStream(oneByteAtATime(bytes)))).toEqual(rows);
       const web = new Blob([bytes]).stream() as ReadableStream<Uint8Array>;
       expect(await collect(codec.decodeStream(web))).toEqual(rows);
     });
@@ -494,7 +474,7 @@ describe('arrow: streams', () => {
     expect(await asyncCodeOf(() => collect(codec.decodeStream(randomChunks(extended, 4))))).toBe(
       'WK_DECODE_TRAILING',
     );
-    expect(await asyncCodeOf(() => collect(codec.decodeStream(oneByteChunks(new Uint8Array(0)))))).toBe(
+    expect(await asyncCodeOf(() => collect(codec.decodeStream(oneByteAtATime(new Uint8Array(0)))))).toBe(
       'WK_DECODE_TRUNCATED',
     );
   });

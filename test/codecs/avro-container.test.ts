@@ -13,7 +13,8 @@ import { isWirekitError } from '../../src/errors/index.js';
 import { t } from '../../src/index.js';
 import { toAvro } from '../../src/schema/export/avro.js';
 import { EveryKind } from '../fixtures/every-kind.js';
-import { avroValue, chunked, collect, concat, random, readAll } from './avro-support.js';
+import { chunked, collect, concat, readAll } from '../support/streams.js';
+import { avroValue, random } from './avro-support.js';
 
 const codec = (limits?: Record<string, number>) => createAvroCodec({ schema: EveryKind, limits });
 const values = Array.from({ length: 40 }, (_, i) => ({
@@ -48,7 +49,7 @@ function container(schemaText: string, blocks: { count: number; data: Uint8Array
   const head = headerBytes(schemaText, codecName as ContainerCodec, sync);
   const parts: (Uint8Array | number[])[] = [head];
   for (const block of blocks) parts.push(varint(block.count), varint(block.data.length), block.data, sync);
-  return concat(...parts);
+  return concat(parts);
 }
 
 function varint(n: number): number[] {
@@ -168,7 +169,7 @@ describe('avro: damaged and hostile containers', () => {
   });
 
   test('a block with bytes left after its values is malformed', async () => {
-    const data = concat(createAvroCodec({ schema: EveryKind }).encode(avroValue()), [0]);
+    const data = concat([createAvroCodec({ schema: EveryKind }).encode(avroValue()), [0]]);
     expect(await rejection(() => decodeAll(container(schemaText, [{ count: 1, data }])))).toBe(
       'WK_DECODE_MALFORMED',
     );
@@ -194,7 +195,7 @@ describe('avro: damaged and hostile containers', () => {
       'WK_LIMIT_INPUT',
     );
     const claim = container(schemaText, []);
-    const huge = concat(claim, [0x02], varint(2 ** 40));
+    const huge = concat([claim, [0x02], varint(2 ** 40)]);
     expect(await rejection(() => decodeAll(huge))).toBe('WK_LIMIT_INPUT');
   });
 

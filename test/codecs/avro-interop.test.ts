@@ -16,8 +16,9 @@ import {
 import { t } from '../../src/index.js';
 import { type AvroSchemaJson, toAvro } from '../../src/schema/export/avro.js';
 import { EveryKind } from '../fixtures/every-kind.js';
+import { chunked, collect } from '../support/streams.js';
 import { has, python, withTempDir } from '../support/tools.js';
-import { avroValue, chunked, collect } from './avro-support.js';
+import { avroValue } from './avro-support.js';
 
 const codec = createAvroCodec({ schema: EveryKind });
 const schemaText = JSON.stringify(toAvro(EveryKind));

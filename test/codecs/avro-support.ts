@@ -12,30 +12,6 @@ export function categoryChain(levels: number): Category {
   return node;
 }
 
-export function concat(...parts: (Uint8Array | number[])[]): Uint8Array {
-  return Uint8Array.from(parts.flatMap((part) => [...part]));
-}
-
-export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  return concat(...(await collect(stream as unknown as AsyncIterable<Uint8Array>)));
-}
-
-/** Splits bytes into chunks of the given sizes (cycled), as a network would. */
-export async function* chunked(data: Uint8Array, sizes: readonly number[]): AsyncGenerator<Uint8Array> {
-  let at = 0;
-  for (let i = 0; at < data.length; i++) {
-    const size = sizes[i % sizes.length] as number;
-    yield data.slice(at, at + size);
-    at += size;
-  }
-}
-
 /** A small deterministic PRNG (mulberry32), so random chunk cuts are reproducible. */
 export function random(seed: number): () => number {
   let state = seed >>> 0;

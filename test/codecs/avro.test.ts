@@ -5,7 +5,8 @@ import { isWirekitError } from '../../src/errors/index.js';
 import { type Schema, t } from '../../src/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue, Shape } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
-import { avroValue, categoryChain, concat } from './avro-support.js';
+import { concat } from '../support/streams.js';
+import { avroValue, categoryChain } from './avro-support.js';
 import { describeHostileInput } from './hostile-suite.js';
 
 const codec = <T = unknown>(schema: Schema, limits?: Record<string, number>) =>
@@ -43,7 +44,7 @@ function deepEveryKind(levels: number): Uint8Array {
   const head = shallow.subarray(0, shallow.length - 2);
   const chain = new Uint8Array(3 * levels - 1);
   for (let i = 0; i < levels - 1; i++) chain.set([0x00, 0x02], 2 * i);
-  return concat(head, chain.subarray(0, 2 * (levels - 1)), [0x00, 0x00], new Array(levels - 1).fill(0));
+  return concat([head, chain.subarray(0, 2 * (levels - 1)), [0x00, 0x00], new Array(levels - 1).fill(0)]);
 }
 
 describe('avro codec: round trips', () => {
@@ -488,13 +489,13 @@ describe('avro codec: decoding checks', () => {
     const map = codec(t.map(t.string(), t.int32()));
     for (const key of ['__proto__', 'constructor', 'prototype']) {
       const encoded = new TextEncoder().encode(key);
-      expect(codeOf(() => map.decode(concat([0x02, encoded.length * 2], encoded, [0x00, 0x00])))).toBe(
+      expect(codeOf(() => map.decode(concat([[0x02, encoded.length * 2], encoded, [0x00, 0x00]])))).toBe(
         'WK_DECODE_UNSAFE_KEY',
       );
     }
     const json = codec(t.json());
     const text = new TextEncoder().encode('{"a":{"__proto__":{"polluted":1}}}');
-    expect(codeOf(() => json.decode(concat([text.length * 2], text)))).toBe('WK_DECODE_UNSAFE_KEY');
+    expect(codeOf(() => json.decode(concat([[text.length * 2], text])))).toBe('WK_DECODE_UNSAFE_KEY');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -584,15 +585,15 @@ describeHostileInput('avro', {
   samples,
   deep: deepEveryKind,
   // price, the first length-prefixed field, claims 2^40 bytes.
-  hugeLength: () => concat(prefix(fieldIndex('price')), [0x80, 0x80, 0x80, 0x80, 0x80, 0x40]),
-  invalidUtf8: () => concat(prefix(fieldIndex('name')), [0x04, 0xc3, 0x28]),
+  hugeLength: () => concat([prefix(fieldIndex('price')), [0x80, 0x80, 0x80, 0x80, 0x80, 0x40]]),
+  invalidUtf8: () => concat([prefix(fieldIndex('name')), [0x04, 0xc3, 0x28]]),
   protoKey: () =>
-    concat(
+    concat([
       prefix(fieldIndex('scores')),
       [0x02, 0x12],
       new TextEncoder().encode('__proto__'),
       new Array(8).fill(0),
-    ),
+    ]),
   detectsTrailing: true,
 });
 

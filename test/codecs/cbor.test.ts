@@ -5,19 +5,10 @@ import { cborMediaTypes, createCborCodec } from '../../src/codecs/cbor/index.js'
 import { type Infer, t } from '../../src/index.js';
 import { Category, EveryKind, everyKindValue } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
+import { concat, oneByteAtATime, readAll } from '../support/streams.js';
 import { has } from '../support/tools.js';
 import { describeHostileInput } from './hostile-suite.js';
-import {
-  chunked,
-  collect,
-  concat,
-  decodeAll,
-  hex,
-  oneByteAtATime,
-  pythonEveryKind,
-  runPython,
-  toHex,
-} from './self-describing-helpers.js';
+import { cutAt, decodeAll, hex, pythonEveryKind, runPython, toHex } from './self-describing-helpers.js';
 
 const typed = createCborCodec<Infer<typeof EveryKind>>({ schema: EveryKind });
 const plain = createCborCodec();
@@ -365,7 +356,7 @@ describe('cbor codec', () => {
     const values = [everyKindValue(), { ...everyKindValue(), nickname: 'n' }];
 
     test('encodeStream → decodeStream from random cuts and single bytes, with a schema', async () => {
-      const bytes = await collect(typed.encodeStream(values));
+      const bytes = await readAll(typed.encodeStream(values));
       expect(await decodeAll(typed, oneByteAtATime(bytes))).toEqual(values);
       await fc.assert(
         fc.asyncProperty(
@@ -374,7 +365,7 @@ describe('cbor codec', () => {
             expect(
               await decodeAll(
                 typed,
-                chunked(
+                cutAt(
                   bytes,
                   cuts.sort((a, b) => a - b),
                 ),
@@ -390,9 +381,9 @@ describe('cbor codec', () => {
       const bytes = hex('01 9f0102ff 7f6161ff bf6161f5ff f6 5f4101ff');
       const expected = [1, [1, 2], 'a', { a: true }, null, new Uint8Array([1])];
       expect(await decodeAll(plain, oneByteAtATime(bytes))).toEqual(expected);
-      expect(await decodeAll(plain, chunked(bytes, [2, 5, 6]))).toEqual(expected);
+      expect(await decodeAll(plain, cutAt(bytes, [2, 5, 6]))).toEqual(expected);
       const items = [1, 'two', { three: [3] }, undefined, 2n ** 70n];
-      expect(await decodeAll(plain, oneByteAtATime(await collect(plain.encodeStream(items))))).toEqual(items);
+      expect(await decodeAll(plain, oneByteAtATime(await readAll(plain.encodeStream(items))))).toEqual(items);
     });
     test('a large indefinite-length value in many small chunks', async () => {
       const items = Array.from({ length: 5000 }, (_, i) =>
@@ -400,7 +391,7 @@ describe('cbor codec', () => {
       );
       const bytes = concat([hex('9f'), ...items, hex('ff'), hex('01')]);
       const cuts = Array.from({ length: Math.floor(bytes.length / 333) }, (_, i) => (i + 1) * 333);
-      const values = await decodeAll(plain, chunked(bytes, cuts));
+      const values = await decodeAll(plain, cutAt(bytes, cuts));
       expect(values).toHaveLength(2);
       expect((values[0] as unknown[])[4999]).toEqual({ a: 5255, b: [1, 'x'] });
     });
@@ -647,7 +638,7 @@ print('ok')`,
   });
 
   test('cbor2 reads a wirekit CBOR sequence value by value', async () => {
-    const bytes = await collect(plain.encodeStream([1, 'two', { three: 3 }]));
+    const bytes = await readAll(plain.encodeStream([1, 'two', { three: 3 }]));
     const out = runPython(
       `import sys, cbor2, io
 stream = io.BytesIO(sys.stdin.buffer.read())

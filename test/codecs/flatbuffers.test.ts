@@ -14,6 +14,7 @@ import { type ObjectSchema, type Schema, t } from '../../src/index.js';
 import { toFlatBuffers } from '../../src/schema/export/flatbuffers.js';
 import { Category, Color, EveryKind, EveryKindFlat, everyKindValue, Shape } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
+import { collect, readAll } from '../support/streams.js';
 import { has, python, withTempDir } from '../support/tools.js';
 import { decodeError, describeHostileInput } from './hostile-suite.js';
 
@@ -120,31 +121,18 @@ function plain(schema: Schema, value: unknown): unknown {
   }
 }
 
-async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const part of stream as unknown as AsyncIterable<Uint8Array>) parts.push(part);
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-async function* chunked(bytes: Uint8Array, cuts: readonly number[]): AsyncGenerator<Uint8Array> {
+/**
+ * `bytes` cut at `cuts`: offsets in any order, repeated, 0 or the end included, so pieces may be
+ * empty. Unlike `chunked` of test/support/streams.ts (sizes, never an empty chunk), this lets the
+ * property below hand the decoder empty chunks too, which a source may yield.
+ */
+async function* cutAnywhere(bytes: Uint8Array, cuts: readonly number[]): AsyncGenerator<Uint8Array> {
   let at = 0;
   for (const cut of [...cuts].sort((a, b) => a - b)) {
     yield bytes.subarray(at, Math.max(at, cut));
     at = Math.max(at, cut);
   }
   yield bytes.subarray(at);
-}
-
-async function drain<T>(values: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const value of values) out.push(value);
-  return out;
 }
 
 describe('flatbuffers: the codec', () => {
@@ -574,7 +562,7 @@ describe('flatbuffers: streams', () => {
   const values = [everyKindValue(), withOptionals(), minimalValue()];
 
   test('frames are finishSizePrefixed buffers', async () => {
-    const bytes = await collect(codec.encodeStream([everyKindValue()]));
+    const bytes = await readAll(codec.encodeStream([everyKindValue()]));
     const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
     expect(length).toBe(bytes.length - 4);
     // Aligned from the prefix on, as the runtime aligns a size-prefixed buffer (EveryKind has longs).
@@ -582,25 +570,25 @@ describe('flatbuffers: streams', () => {
   });
 
   test('chunks cut anywhere, and one byte at a time, give back the values', async () => {
-    const bytes = await collect(codec.encodeStream(values));
+    const bytes = await readAll(codec.encodeStream(values));
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat({ max: bytes.length }), { maxLength: 12 }), async (cuts) => {
-        expect(await drain(codec.decodeStream(chunked(bytes, cuts)))).toEqual(values);
+        expect(await collect(codec.decodeStream(cutAnywhere(bytes, cuts)))).toEqual(values);
       }),
       { numRuns: 50 },
     );
     const single = Array.from({ length: bytes.length - 1 }, (_, i) => i + 1);
-    expect(await drain(codec.decodeStream(chunked(bytes, single)))).toEqual(values);
+    expect(await collect(codec.decodeStream(cutAnywhere(bytes, single)))).toEqual(values);
   });
 
   test('an async source, and a stream that ends inside a frame', async () => {
     async function* source() {
       yield* values;
     }
-    const bytes = await collect(codec.encodeStream(source()));
-    expect(await drain(codec.decodeStream(new Blob([bytes]).stream()))).toEqual(values);
+    const bytes = await readAll(codec.encodeStream(source()));
+    expect(await collect(codec.decodeStream(new Blob([bytes]).stream()))).toEqual(values);
     await expect(
-      drain(codec.decodeStream(chunked(bytes.subarray(0, bytes.length - 3), []))),
+      collect(codec.decodeStream(cutAnywhere(bytes.subarray(0, bytes.length - 3), []))),
     ).rejects.toMatchObject({
       code: 'WK_DECODE_TRUNCATED',
     });
@@ -914,7 +902,7 @@ describe.skipIf(!has('flatc'))('flatbuffers: interop with flatc', () => {
   });
 
   test('flatc reads a frame of a wirekit stream as a size-prefixed buffer', async () => {
-    const frame = await collect(codec.encodeStream([everyKindValue()]));
+    const frame = await readAll(codec.encodeStream([everyKindValue()]));
     const json = withTempDir((dir) => {
       writeFileSync(join(dir, 'schema.fbs'), fbs);
       writeFileSync(join(dir, 'frame.bin'), frame);

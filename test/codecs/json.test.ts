@@ -4,31 +4,11 @@ import { createJsonCodec } from '../../src/codecs/json/index.js';
 import { type Schema, t, toJsonValue } from '../../src/index.js';
 import { Category, EveryKind, everyKindValue } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
+import { chunked, collect, readAll } from '../support/streams.js';
 import { describeHostileInput } from './hostile-suite.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array) => new TextDecoder().decode(data);
-
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const chunks = await collect(stream as unknown as AsyncIterable<Uint8Array>);
-  return Uint8Array.from(chunks.flatMap((chunk) => [...chunk]));
-}
-
-/** Splits bytes into chunks of the given sizes (cycled), as a network would. */
-async function* chunked(data: Uint8Array, sizes: readonly number[]): AsyncGenerator<Uint8Array> {
-  let offset = 0;
-  for (let i = 0; offset < data.length; i++) {
-    const size = Math.max(1, sizes[i % sizes.length] as number);
-    yield data.subarray(offset, offset + size);
-    offset += size;
-  }
-}
 
 describe('JSON codec with a schema', () => {
   const codec = createJsonCodec({ schema: EveryKind });

@@ -5,19 +5,10 @@ import { createMsgpackCodec, msgpackMediaTypes } from '../../src/codecs/msgpack/
 import { type Infer, t } from '../../src/index.js';
 import { Category, EveryKind, everyKindValue } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
+import { concat, oneByteAtATime, readAll } from '../support/streams.js';
 import { has } from '../support/tools.js';
 import { describeHostileInput } from './hostile-suite.js';
-import {
-  chunked,
-  collect,
-  concat,
-  decodeAll,
-  hex,
-  oneByteAtATime,
-  pythonEveryKind,
-  runPython,
-  toHex,
-} from './self-describing-helpers.js';
+import { cutAt, decodeAll, hex, pythonEveryKind, runPython, toHex } from './self-describing-helpers.js';
 
 const typed = createMsgpackCodec<Infer<typeof EveryKind>>({ schema: EveryKind });
 const plain = createMsgpackCodec();
@@ -431,7 +422,7 @@ describe('msgpack codec', () => {
     ];
 
     test('encodeStream → decodeStream from random cuts and single bytes, with a schema', async () => {
-      const bytes = await collect(typed.encodeStream(values));
+      const bytes = await readAll(typed.encodeStream(values));
       expect(bytes).toEqual(concat(values.map((value) => typed.encode(value))));
       expect(await decodeAll(typed, oneByteAtATime(bytes))).toEqual(values);
       await fc.assert(
@@ -441,7 +432,7 @@ describe('msgpack codec', () => {
             expect(
               await decodeAll(
                 typed,
-                chunked(
+                cutAt(
                   bytes,
                   cuts.sort((a, b) => a - b),
                 ),
@@ -466,9 +457,9 @@ describe('msgpack codec', () => {
       async function* source() {
         yield* items;
       }
-      const bytes = await collect(plain.encodeStream(source()));
+      const bytes = await readAll(plain.encodeStream(source()));
       expect(await decodeAll(plain, oneByteAtATime(bytes))).toEqual(items);
-      expect(await decodeAll(plain, chunked(bytes, [3, 4, 9]))).toEqual(items);
+      expect(await decodeAll(plain, cutAt(bytes, [3, 4, 9]))).toEqual(items);
     });
 
     test('a large value in many small chunks, and two streams read at once on one codec', async () => {
@@ -476,10 +467,10 @@ describe('msgpack codec', () => {
       const bytes = concat([plain.encode(big), plain.encode('after')]);
       const cuts = Array.from({ length: Math.floor(bytes.length / 700) }, (_, i) => (i + 1) * 700);
       const [first, second] = await Promise.all([
-        decodeAll(plain, chunked(bytes, cuts)),
+        decodeAll(plain, cutAt(bytes, cuts)),
         decodeAll(
           plain,
-          chunked(
+          cutAt(
             bytes,
             cuts.map((cut) => cut - 350),
           ),
@@ -491,15 +482,15 @@ describe('msgpack codec', () => {
 
     test('a stream that ends inside a value, or holds bad bytes, fails with a code', async () => {
       const bytes = typed.encode(everyKindValue());
-      await expect(decodeAll(typed, chunked(bytes.subarray(0, 50), [10]))).rejects.toMatchObject({
+      await expect(decodeAll(typed, cutAt(bytes.subarray(0, 50), [10]))).rejects.toMatchObject({
         code: 'WK_DECODE_TRUNCATED',
       });
-      await expect(decodeAll(plain, chunked(hex('01c1'), []))).rejects.toMatchObject({
+      await expect(decodeAll(plain, cutAt(hex('01c1'), []))).rejects.toMatchObject({
         code: 'WK_DECODE_MALFORMED',
       });
       const small = createMsgpackCodec({ limits: { maxInputBytes: 100 } });
       const big = concat([hex('c6000003e8'), new Uint8Array(200)]);
-      await expect(decodeAll(small, chunked(big, [100]))).rejects.toMatchObject({ code: 'WK_LIMIT_INPUT' });
+      await expect(decodeAll(small, cutAt(big, [100]))).rejects.toMatchObject({ code: 'WK_LIMIT_INPUT' });
     });
   });
 
@@ -693,7 +684,7 @@ describe('msgpack codec', () => {
     });
 
     test('streams', async () => {
-      const bytes = await collect(records.encodeStream([rows, rows.slice(3)]));
+      const bytes = await readAll(records.encodeStream([rows, rows.slice(3)]));
       expect(await decodeAll(records, oneByteAtATime(bytes))).toEqual([rows, rows.slice(3)]);
     });
 

@@ -6,6 +6,7 @@ import { isWirekitError } from '../../src/errors/index.js';
 import { type Schema, t } from '../../src/index.js';
 import { Category, Color, EveryKind, EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
+import { chunked, collect, concat, readAll } from '../support/streams.js';
 import { describeHostileInput } from './hostile-suite.js';
 
 const codec = <T = unknown>(schema: Schema, limits?: Record<string, number>) =>
@@ -659,37 +660,11 @@ describe('protobuf codec: encode checks', () => {
   });
 });
 
-async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) parts.push(chunk);
-  return concat(parts);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-async function* cut(data: Uint8Array, sizes: () => number): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < data.length; ) {
-    const size = Math.max(1, sizes());
-    yield data.subarray(at, at + size);
-    at += size;
-  }
-}
-
-async function decodeAll<T>(
+function decodeAll<T>(
   c: { decodeStream: (s: AsyncIterable<Uint8Array>) => AsyncIterable<T> },
   chunks: AsyncIterable<Uint8Array>,
-) {
-  const out: T[] = [];
-  for await (const value of c.decodeStream(chunks)) out.push(value);
-  return out;
+): Promise<T[]> {
+  return collect(c.decodeStream(chunks));
 }
 
 describe('protobuf codec: streams', () => {
@@ -701,23 +676,22 @@ describe('protobuf codec: streams', () => {
   ];
 
   test('encodeStream writes varint-delimited messages (writeDelimited)', async () => {
-    const data = await collect(c.encodeStream(values));
+    const data = await readAll(c.encodeStream(values));
     expect(data).toEqual(concat(values.map((v) => withVarintLength(c.encode(v)))));
   });
 
   test('decodeStream reads them back however the chunks are cut', async () => {
-    const data = await collect(c.encodeStream(values));
-    expect(
-      await decodeAll(
-        c,
-        cut(data, () => 1),
-      ),
-    ).toEqual(values);
+    const data = await readAll(c.encodeStream(values));
+    expect(await decodeAll(c, chunked(data, [1]))).toEqual(values);
     for (let run = 0; run < 20; run++) {
       expect(
         await decodeAll(
           c,
-          cut(data, () => Math.floor(Math.random() * 400)),
+          // As many sizes as bytes: every chunk takes at least one byte, so the sizes never repeat.
+          chunked(
+            data,
+            Array.from({ length: data.length }, () => Math.floor(Math.random() * 400)),
+          ),
         ),
       ).toEqual(values);
     }
@@ -725,32 +699,17 @@ describe('protobuf codec: streams', () => {
 
   test('empty messages are frames of one byte', async () => {
     const s = codec(Inner);
-    const data = await collect(s.encodeStream([{ n: 0 }, { n: 1 }, { n: 0 }]));
+    const data = await readAll(s.encodeStream([{ n: 0 }, { n: 1 }, { n: 0 }]));
     expect(hex(data)).toBe('0002080200');
-    expect(
-      await decodeAll(
-        s,
-        cut(data, () => 1),
-      ),
-    ).toEqual([{ n: 0 }, { n: 1 }, { n: 0 }]);
+    expect(await decodeAll(s, chunked(data, [1]))).toEqual([{ n: 0 }, { n: 1 }, { n: 0 }]);
   });
 
   test('a stream cut inside a frame, or with a bad frame, fails with a code', async () => {
-    const data = await collect(c.encodeStream(values));
-    await expect(
-      decodeAll(
-        c,
-        cut(data.subarray(0, data.length - 1), () => 7),
-      ),
-    ).rejects.toMatchObject({
+    const data = await readAll(c.encodeStream(values));
+    await expect(decodeAll(c, chunked(data.subarray(0, data.length - 1), [7]))).rejects.toMatchObject({
       code: 'WK_DECODE_TRUNCATED',
     });
-    await expect(
-      decodeAll(
-        codec(Inner),
-        cut(bytes(0x02, 0x08, 0x80), () => 1),
-      ),
-    ).rejects.toMatchObject({
+    await expect(decodeAll(codec(Inner), chunked(bytes(0x02, 0x08, 0x80), [1]))).rejects.toMatchObject({
       code: 'WK_DECODE_TRUNCATED',
     });
   });

@@ -1,29 +1,20 @@
 /**
- * Helpers shared by the MessagePack and CBOR tests: stream plumbing, chunking, and running Debian's
- * Python on bytes for the interop checks.
+ * Helpers shared by the MessagePack and CBOR tests: cutting bytes at chosen offsets, reading a
+ * codec's stream, and running Debian's Python on bytes for the interop checks. The general stream
+ * helpers are in test/support/streams.ts.
  */
 import { spawnSync } from 'node:child_process';
 import type { Codec } from '../../src/codecs/codec.js';
+import { collect } from '../support/streams.js';
 import { python } from '../support/tools.js';
 
-export async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  for await (const part of stream as unknown as AsyncIterable<Uint8Array>) parts.push(part);
-  return concat(parts);
-}
-
-export function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-/** `bytes` cut at `cuts` (sorted offsets), as an async source of chunks. */
-export async function* chunked(bytes: Uint8Array, cuts: readonly number[]): AsyncGenerator<Uint8Array> {
+/**
+ * `bytes` cut at `cuts`, offsets in ascending order, as an async source of chunks. Unlike
+ * `chunked` of test/support/streams.ts (chunk sizes, cycled), this puts the cuts exactly where the
+ * test chose them. Empty pieces (a repeated cut, one at 0 or at the end) are skipped, and
+ * each piece is a copy.
+ */
+export async function* cutAt(bytes: Uint8Array, cuts: readonly number[]): AsyncGenerator<Uint8Array> {
   let from = 0;
   for (const cut of [...cuts, bytes.length]) {
     if (cut > from) yield bytes.slice(from, cut);
@@ -31,17 +22,9 @@ export async function* chunked(bytes: Uint8Array, cuts: readonly number[]): Asyn
   }
 }
 
-export function oneByteAtATime(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
-  return chunked(
-    bytes,
-    Array.from({ length: bytes.length }, (_, i) => i),
-  );
-}
-
-export async function decodeAll<T>(codec: Codec<T>, source: AsyncIterable<Uint8Array>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const value of codec.decodeStream(source)) out.push(value);
-  return out;
+/** Every value `codec` reads from `source`. */
+export function decodeAll<T>(codec: Codec<T>, source: AsyncIterable<Uint8Array>): Promise<T[]> {
+  return collect(codec.decodeStream(source));
 }
 
 /** Runs `code` in Debian's Python with `input` on stdin; returns stdout, throwing with stderr on failure. */

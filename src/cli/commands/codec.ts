@@ -79,7 +79,7 @@ function requireFormat(format: string | undefined, allowAuto: boolean) {
   return name;
 }
 
-async function readSchema(io: CliIo, path: string | undefined): Promise<Schema | undefined> {
+export async function readSchema(io: CliIo, path: string | undefined): Promise<Schema | undefined> {
   if (path === undefined) return undefined;
   return schemaFromJson(parseJson((await readInput(io, path)).toString('utf8'), path));
 }

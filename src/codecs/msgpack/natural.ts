@@ -131,7 +131,7 @@ export class NaturalReader {
     return object ?? map;
   }
 
-  /** The timestamp extension, computed as msgpackr computes it. */
+  /** The timestamp extension, to the millisecond at or before the instant (as the schema reader does). */
   private extension(length: number): Date {
     const at = this.pos + 1; // after the type byte, which the scanner allowed only as -1
     this.pos = at + length;
@@ -139,9 +139,10 @@ export class NaturalReader {
     if (length === 4) return new Date(view.getUint32(at) * 1000);
     if (length === 8) {
       const high = view.getUint32(at);
-      return new Date(Math.floor(high / 4) / 1e6 + ((high & 3) * two32 + view.getUint32(at + 4)) * 1000);
+      const nanos = Math.floor(high / 4);
+      return new Date(((high & 3) * two32 + view.getUint32(at + 4)) * 1000 + Math.floor(nanos / 1e6));
     }
     const seconds = view.getInt32(at + 4) * two32 + view.getUint32(at + 8);
-    return new Date(view.getUint32(at) / 1e6 + seconds * 1000);
+    return new Date(seconds * 1000 + Math.floor(view.getUint32(at) / 1e6));
   }
 }

@@ -33,14 +33,21 @@ export class MsgpackScanner extends MsgpackItems {
   private left: Float64Array;
   private isMap: Uint8Array;
 
+  /**
+   * Sub-second timestamps (8- and 12-byte forms) go to wirekit's reader too: msgpackr adds the
+   * nanoseconds in floating point, which rounds .999999999 s up into the next second.
+   */
+  private wideTimestamp = false;
+
   /** In record mode msgpackr reads maps as Map, so any key type is its own business. */
   get needsOwnReader(): boolean {
-    return this.nonStringKey && !this.options.records;
+    return (this.nonStringKey || this.wideTimestamp) && !this.options.records;
   }
 
   reset(): void {
     this.elements = 0;
     this.nonStringKey = false;
+    this.wideTimestamp = false;
   }
 
   constructor(limits: DecodeLimits, options: MsgpackScanOptions) {
@@ -170,6 +177,7 @@ export class MsgpackScanner extends MsgpackItems {
           } else {
             if (type !== 0xff) throw unknownExtension(at, type);
             checkTimestamp(bytes, dataAt, dataLength, at);
+            if (dataLength > 4) this.wideTimestamp = true;
             pos = dataAt + dataLength;
           }
         }

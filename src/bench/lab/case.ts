@@ -1,0 +1,218 @@
+/**
+ * One lab case — one subject on one dataset — measured in a process of its own, with native JSON
+ * timed in the same process as the yardstick. Run by run.ts as `node case.js '<spec json>'`; prints
+ * one JSON line (CaseResult).
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createCodec } from '../../codecs/registry.js';
+import { type CompressionName, getCompressor } from '../../compression/index.js';
+import { t } from '../../schema/index.js';
+import { datasets } from '../datasets/index.js';
+import { summarize, type Timing, timeMs } from '../stats.js';
+import { firstDifference } from './compare.js';
+import { createSubject, type Subject, type SubjectName } from './subjects.js';
+
+export interface CaseSpec {
+  readonly dataset: string;
+  readonly subject: SubjectName;
+  readonly count: number;
+  readonly seed: number;
+  /** Timed rounds after warm-up; each round is one pass over the dataset. */
+  readonly rounds: number;
+  /** How long the event-loop probe runs, in milliseconds. */
+  readonly loopProbeMs: number;
+}
+
+export interface CompressedSize {
+  readonly bytes: number;
+  /** Median milliseconds per unit, on the calling thread (zstd: awaited on the thread pool). */
+  readonly compressMs: number;
+  readonly decompressMs: number;
+}
+
+export interface CaseResult {
+  readonly spec: CaseSpec;
+  readonly label: string;
+  readonly format: string;
+  readonly implementation: string;
+  readonly unit: 'batch' | 'item';
+  /** Items per unit: the whole dataset for a batch, 1 for per-item datasets. */
+  readonly itemsPerUnit: number;
+  readonly units: number;
+  /** Bytes per unit (per item for per-item datasets, averaged). */
+  readonly bytes: number;
+  readonly jsonBytes: number;
+  readonly compressed: Partial<Record<CompressionName, CompressedSize>>;
+  /** Milliseconds per unit. */
+  readonly encode: Timing;
+  readonly decode: Timing;
+  readonly jsonEncode: Timing;
+  readonly jsonDecode: Timing;
+  /** The event-loop delay a timer sees while encode+decode run back to back, yielding between units. */
+  readonly loopDelayP99Ms: number;
+  readonly memory: { readonly peakRssMb: number; readonly heapUsedMb: number };
+  /** The first difference after a round trip, or undefined when every value came back equal. */
+  readonly loss: string | undefined;
+}
+
+const compressions: readonly CompressionName[] = ['snappy', 'lz4', 'zstd', 'gzip', 'brotli'];
+
+export async function runCase(spec: CaseSpec): Promise<CaseResult> {
+  const dataset = datasets[spec.dataset];
+  if (dataset === undefined) throw new Error(`unknown dataset ${spec.dataset}`);
+  const batch = dataset.unit === 'batch';
+  const items = flatten(dataset.generate(spec.count, spec.seed), dataset.schema);
+  const units: unknown[] = batch ? [items] : items;
+  const subject = createSubject(spec.subject, dataset.schema, batch);
+  const json = createSubject('json-native', dataset.schema, batch);
+
+  const encoded = units.map((unit) => subject.encode(unit));
+  const jsonEncoded = units.map((unit) => json.encode(unit));
+  const loss = lossOf(subject, units, encoded);
+
+  const samples = {
+    encode: [] as number[],
+    decode: [] as number[],
+    jsonEncode: [] as number[],
+    jsonDecode: [] as number[],
+  };
+  const warmup = Math.max(2, Math.ceil(spec.rounds / 5));
+  for (let round = 0; round < warmup + spec.rounds; round++) {
+    const keep = round >= warmup;
+    const je = timeMs(() => {
+      for (const unit of units) json.encode(unit);
+    });
+    const jd = timeMs(() => {
+      for (const bytes of jsonEncoded) json.decode(bytes);
+    });
+    const e = timeMs(() => {
+      for (const unit of units) subject.encode(unit);
+    });
+    const d = timeMs(() => {
+      for (const bytes of encoded) touch(subject.decode(bytes));
+    });
+    if (keep) {
+      samples.jsonEncode.push(je / units.length);
+      samples.jsonDecode.push(jd / units.length);
+      samples.encode.push(e / units.length);
+      samples.decode.push(d / units.length);
+    }
+  }
+
+  const compressed: Partial<Record<CompressionName, CompressedSize>> = {};
+  for (const name of compressions) compressed[name] = await measureCompression(name, encoded);
+
+  return {
+    spec,
+    label: subject.label,
+    format: subject.format,
+    implementation: subject.implementation,
+    unit: dataset.unit,
+    itemsPerUnit: batch ? items.length : 1,
+    units: units.length,
+    bytes: average(encoded.map((bytes) => bytes.length)),
+    jsonBytes: average(jsonEncoded.map((bytes) => bytes.length)),
+    compressed,
+    encode: summarize(samples.encode),
+    decode: summarize(samples.decode),
+    jsonEncode: summarize(samples.jsonEncode),
+    jsonDecode: summarize(samples.jsonDecode),
+    loopDelayP99Ms: await probeEventLoop(subject, units, encoded, spec.loopProbeMs),
+    memory: {
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024,
+    },
+    loss,
+  };
+}
+
+/**
+ * Generated strings are ropes until something flattens them, and ropes made some encoders ~3×
+ * slower on this machine: one pass through wirekit's JSON codec gives every case flat strings.
+ */
+function flatten(items: unknown[], schema: Parameters<typeof t.array>[0]): unknown[] {
+  const codec = createCodec('json', { schema: t.array(schema) });
+  return codec.decode(codec.encode(items as never)) as unknown[];
+}
+
+function lossOf(subject: Subject, units: unknown[], encoded: Uint8Array[]): string | undefined {
+  for (let i = 0; i < units.length; i++) {
+    const found = firstDifference(units[i], subject.decode(encoded[i] as Uint8Array));
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+async function measureCompression(name: CompressionName, encoded: Uint8Array[]): Promise<CompressedSize> {
+  const compressor = getCompressor(name);
+  const compress = (bytes: Uint8Array) =>
+    compressor.sync ? compressor.compress(bytes) : compressor.compressAsync(bytes);
+  const packed = await Promise.all(encoded.map(compress));
+  const compressTimes: number[] = [];
+  const decompressTimes: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    for (let i = 0; i < encoded.length; i++) {
+      const bytes = encoded[i] as Uint8Array;
+      let start = process.hrtime.bigint();
+      await compress(bytes);
+      compressTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
+      start = process.hrtime.bigint();
+      if (compressor.sync) compressor.decompress(packed[i] as Uint8Array);
+      else await compressor.decompressAsync(packed[i] as Uint8Array);
+      decompressTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  return {
+    bytes: average(packed.map((bytes) => bytes.length)),
+    compressMs: summarize(compressTimes).median,
+    decompressMs: summarize(decompressTimes).median,
+  };
+}
+
+/** What a concurrent timer would wait while this subject works through units, yielding between them. */
+async function probeEventLoop(subject: Subject, units: unknown[], encoded: Uint8Array[], durationMs: number) {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  const end = performance.now() + durationMs;
+  let i = 0;
+  while (performance.now() < end) {
+    const index = i++ % units.length;
+    subject.encode(units[index]);
+    touch(subject.decode(encoded[index] as Uint8Array));
+    await nextTurn();
+  }
+  histogram.disable();
+  return histogram.percentile(99) / 1e6;
+}
+
+function average(values: readonly number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+}
+
+/** Reads every field, so that a lazy decoder pays for what it deferred. */
+function touch(value: unknown): number {
+  let count = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    count++;
+    if (Array.isArray(item)) for (const child of item) stack.push(child);
+    else if (item instanceof Map) for (const child of item.values()) stack.push(child);
+    else if (
+      typeof item === 'object' &&
+      item !== null &&
+      !(item instanceof Date) &&
+      !(item instanceof Uint8Array)
+    ) {
+      for (const key in item) stack.push((item as Record<string, unknown>)[key]);
+    }
+  }
+  return count;
+}
+
+const [specText] = process.argv.slice(2);
+if (specText !== undefined && process.argv[1]?.endsWith('case.js')) {
+  const result = await runCase(JSON.parse(specText) as CaseSpec);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}

@@ -1,0 +1,153 @@
+/**
+ * The lab's orchestrator: every (dataset, subject) case in fresh processes, one at a time.
+ *
+ * Why processes: timing several libraries in one process shifted their ratios to JSON by up to 3.7×
+ * on this machine (shared JIT state and type feedback), enough to reverse a recommendation. Why one
+ * at a time: on 2 cores, two cases side by side would time each other.
+ */
+import { execFile } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { datasets } from '../datasets/index.js';
+import { median } from '../stats.js';
+import type { CaseResult, CaseSpec } from './case.js';
+import { type SubjectName, subjectNames } from './subjects.js';
+
+const run = promisify(execFile);
+const caseScript = fileURLToPath(new URL('./case.js', import.meta.url));
+
+export interface LabOptions {
+  readonly datasets?: readonly string[];
+  readonly subjects?: readonly SubjectName[];
+  /** Fresh processes per case (default 3; 1 with quick). Results are medians across them. */
+  readonly processes?: number;
+  readonly quick?: boolean;
+  readonly seed?: number;
+  /** Item counts by dataset name, overriding the defaults. */
+  readonly counts?: Readonly<Record<string, number>>;
+  readonly onProgress?: (done: number, total: number, label: string) => void;
+}
+
+export interface LabRun {
+  readonly date: string;
+  readonly machine: {
+    readonly cpus: number;
+    readonly model: string;
+    readonly memoryGb: number;
+    readonly platform: string;
+  };
+  readonly node: string;
+  readonly v8: string;
+  readonly options: { readonly processes: number; readonly quick: boolean; readonly seed: number };
+  readonly results: readonly CaseResult[];
+  /** Cases that failed to run, with the reason: reported, never dropped silently. */
+  readonly failures: readonly {
+    readonly dataset: string;
+    readonly subject: string;
+    readonly error: string;
+  }[];
+}
+
+/** Quick runs shrink every dataset so that the whole lab takes about half a minute. */
+const quickCounts: Readonly<Record<string, number>> = {
+  users: 2_000,
+  records: 1_000,
+  products: 40,
+  orders: 20,
+  timeseries: 20_000,
+};
+
+export async function runLab(options: LabOptions = {}): Promise<LabRun> {
+  const quick = options.quick === true;
+  const processes = options.processes ?? (quick ? 1 : 3);
+  const seed = options.seed ?? 1;
+  const names = options.datasets ?? Object.keys(datasets);
+  const subjects = options.subjects ?? subjectNames;
+  const total = names.length * subjects.length;
+  const results: CaseResult[] = [];
+  const failures: LabRun['failures'][number][] = [];
+  let done = 0;
+  for (const dataset of names) {
+    const definition = datasets[dataset];
+    if (definition === undefined) throw new Error(`unknown dataset ${dataset}`);
+    const count =
+      options.counts?.[dataset] ??
+      (quick ? (quickCounts[dataset] ?? definition.defaultCount) : definition.defaultCount);
+    for (const subject of subjects) {
+      options.onProgress?.(done, total, `${dataset} × ${subject}`);
+      const spec: CaseSpec = {
+        dataset,
+        subject,
+        count,
+        seed,
+        rounds: quick ? 4 : 8,
+        loopProbeMs: quick ? 60 : 150,
+      };
+      try {
+        const runs: CaseResult[] = [];
+        for (let p = 0; p < processes; p++) runs.push(await runInChild(spec));
+        results.push(mergeRuns(runs));
+      } catch (error) {
+        failures.push({
+          dataset,
+          subject,
+          error: (error as Error).message.split('\n').slice(0, 3).join(' '),
+        });
+      }
+      done++;
+    }
+  }
+  options.onProgress?.(done, total, 'done');
+  const cpuList = cpus();
+  return {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpuList.length,
+      model: cpuList[0]?.model ?? 'unknown',
+      memoryGb: Math.round(totalmem() / 1024 ** 3),
+      platform: `${process.platform} ${process.arch}`,
+    },
+    node: process.version,
+    v8: process.versions.v8,
+    options: { processes, quick, seed },
+    results,
+    failures,
+  };
+}
+
+async function runInChild(spec: CaseSpec): Promise<CaseResult> {
+  const { stdout } = await run(
+    process.execPath,
+    ['--max-old-space-size=8192', caseScript, JSON.stringify(spec)],
+    {
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(stdout.trim().split('\n').pop() as string) as CaseResult;
+}
+
+/** One result from several processes: the median of every timing, sizes from the first. */
+function mergeRuns(runs: readonly CaseResult[]): CaseResult {
+  const first = runs[0] as CaseResult;
+  if (runs.length === 1) return first;
+  const mid = (pick: (run: CaseResult) => number) => median(runs.map(pick));
+  const timing = (pick: (run: CaseResult) => CaseResult['encode']) => ({
+    median: mid((run) => pick(run).median),
+    p75: mid((run) => pick(run).p75),
+    p99: mid((run) => pick(run).p99),
+    samples: runs.reduce((sum, run) => sum + pick(run).samples, 0),
+  });
+  return {
+    ...first,
+    encode: timing((run) => run.encode),
+    decode: timing((run) => run.decode),
+    jsonEncode: timing((run) => run.jsonEncode),
+    jsonDecode: timing((run) => run.jsonDecode),
+    loopDelayP99Ms: mid((run) => run.loopDelayP99Ms),
+    memory: {
+      peakRssMb: mid((run) => run.memory.peakRssMb),
+      heapUsedMb: mid((run) => run.memory.heapUsedMb),
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * What the lab times: each wirekit codec, native JSON, and the libraries beneath wirekit used
+ * directly (msgpackr, cbor-x), all on the same values. Every subject goes bytes to bytes, so JSON
+ * pays for its UTF-8 step like the binary formats do.
+ */
+import { createRequire } from 'node:module';
+import type { FormatName } from '../../codecs/codec.js';
+import { createCodec } from '../../codecs/registry.js';
+import { type ObjectSchema, type Schema, t } from '../../schema/index.js';
+
+export interface Subject {
+  /** Short label for tables: "msgpack", "JSON (native)", "msgpackr". */
+  readonly label: string;
+  /** The wire format, and who implements it: wirekit, or a library used without wirekit. */
+  readonly format: FormatName;
+  readonly implementation: 'wirekit' | 'native' | 'msgpackr' | 'cbor-x';
+  encode(value: unknown): Uint8Array;
+  decode(bytes: Uint8Array): unknown;
+}
+
+export const subjectNames = [
+  'json',
+  'msgpack',
+  'cbor',
+  'protobuf',
+  'avro',
+  'flatbuffers',
+  'arrow',
+  'json-native',
+  'msgpackr',
+  'cbor-x',
+] as const;
+export type SubjectName = (typeof subjectNames)[number];
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The subject for one item schema. `batch` says whether a value is an array of items (measured
+ * whole) or a single item (as a cache sees it). Arrow always takes rows, so an item is one row.
+ */
+export function createSubject(name: SubjectName, item: ObjectSchema, batch: boolean): Subject {
+  const schema: Schema = batch ? t.array(item) : item;
+  switch (name) {
+    case 'json-native': {
+      const encoder = new TextEncoder();
+      const decoder = new TextDecoder();
+      return {
+        label: 'JSON (native)',
+        format: 'json',
+        implementation: 'native',
+        encode: (value) => encoder.encode(JSON.stringify(value)),
+        decode: (bytes) => JSON.parse(decoder.decode(bytes)),
+      };
+    }
+    case 'msgpackr': {
+      const { Packr } = require('msgpackr') as typeof import('msgpackr');
+      const packr = new Packr({ useRecords: false });
+      return {
+        label: 'msgpackr',
+        format: 'msgpack',
+        implementation: 'msgpackr',
+        encode: (v) => packr.pack(v),
+        decode: (b) => packr.unpack(b),
+      };
+    }
+    case 'cbor-x': {
+      const { Encoder } = require('cbor-x') as typeof import('cbor-x');
+      const cbor = new Encoder({ useRecords: false });
+      return {
+        label: 'cbor-x',
+        format: 'cbor',
+        implementation: 'cbor-x',
+        encode: (v) => cbor.encode(v),
+        decode: (b) => cbor.decode(b),
+      };
+    }
+    case 'arrow': {
+      const codec = createCodec('arrow', { schema: item });
+      return {
+        label: 'arrow',
+        format: 'arrow',
+        implementation: 'wirekit',
+        encode: batch ? (value) => codec.encode(value) : (value) => codec.encode([value]),
+        decode: batch ? (bytes) => codec.decode(bytes) : (bytes) => (codec.decode(bytes) as unknown[])[0],
+      };
+    }
+    default: {
+      const codec = createCodec(name, { schema });
+      return {
+        label: name,
+        format: name,
+        implementation: 'wirekit',
+        encode: (v) => codec.encode(v),
+        decode: (b) => codec.decode(b),
+      };
+    }
+  }
+}

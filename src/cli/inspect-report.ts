@@ -1,0 +1,107 @@
+/**
+ * What `wirekit inspect` found, and its two renderings: a labelled layout for people and one JSON
+ * object for scripts. Both come from the same record so that they cannot disagree.
+ */
+import type { FormatName } from '../codecs/codec.js';
+import type { CompressionName } from '../compression/index.js';
+import type { JsonValue } from '../schema/index.js';
+import type { ArrowInfo, AvroContainerInfo } from './containers.js';
+import { type Sniffed, sniffedLabels } from './sniff.js';
+
+export interface Inspection {
+  readonly source: string;
+  /** How the format was learned: the envelope, --format, or the input's first bytes. */
+  readonly detected: 'envelope' | 'flag' | 'sniff';
+  /** What sniffing recognised, outermost first (e.g. gzip, then json); empty unless sniffed. */
+  readonly sniffed: readonly Sniffed[];
+  readonly format: FormatName;
+  readonly compression: CompressionName;
+  readonly envelopeVersion: number | null;
+  /** The writer's schema fingerprint from the envelope, in hex. */
+  readonly fingerprint: string | null;
+  /** The fingerprint of --schema, in hex, when one was given. */
+  readonly schemaFingerprint: string | null;
+  /** Whether both fingerprints are present and equal; null when either is missing. */
+  readonly fingerprintMatches: boolean | null;
+  readonly sizes: {
+    readonly total: number;
+    readonly header: number;
+    readonly payload: number;
+    readonly decompressed: number;
+  };
+  avroContainer?: AvroContainerInfo;
+  arrow?: ArrowInfo;
+  decoded: boolean;
+  value?: JsonValue;
+  /** Why the value is missing, or what to try next. */
+  note?: string;
+  hex?: { readonly shown: number; readonly of: number; readonly lines: readonly string[] };
+  error?: { readonly code: string; readonly message: string };
+}
+
+export function renderJson(report: Inspection): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+export function renderText(report: Inspection, schemaName: string | undefined): string {
+  const lines: string[] = [];
+  const line = (label: string, text: string) => lines.push(`${`${label}:`.padEnd(14)} ${text}`);
+  const block = (label: string, value: unknown) => lines.push(`${label}:`, JSON.stringify(value, null, 2));
+  line('source', report.source);
+  line('detected', detectedText(report));
+  line('format', report.format);
+  line('compression', report.compression);
+  line('envelope', report.envelopeVersion === null ? 'none' : `version ${report.envelopeVersion}`);
+  line('fingerprint', fingerprintText(report, schemaName ?? '--schema'));
+  const { sizes } = report;
+  line(
+    'sizes',
+    `total ${sizes.total} B, header ${sizes.header} B, payload ${sizes.payload} B, decompressed ${sizes.decompressed} B`,
+  );
+  const { avroContainer: avro, arrow } = report;
+  if (avro !== undefined) {
+    line(
+      'container',
+      `Avro Object Container File, codec ${avro.codec}, ${count(avro.values, 'value')} in ${count(avro.blocks, 'block')}`,
+    );
+    if (Object.keys(avro.metadata).length > 0) line('metadata', JSON.stringify(avro.metadata));
+  }
+  if (arrow !== undefined)
+    line(
+      'container',
+      `Arrow IPC ${arrow.ipc}, ${count(arrow.rows, 'row')} in ${count(arrow.batches, 'record batch', 'record batches')}`,
+    );
+  // The declared schema is what there is to see when the values cannot be decoded without one.
+  if (!report.decoded && avro !== undefined) block('writer schema', avro.writerSchema);
+  if (!report.decoded && arrow !== undefined) block('arrow schema', arrow.schema);
+  if (report.decoded) block('value', report.value);
+  if (report.note !== undefined) line('note', report.note);
+  if (report.hex !== undefined) {
+    const { shown, of } = report.hex;
+    const what = report.compression === 'none' ? 'payload' : 'decompressed payload';
+    line('hex', shown < of ? `first ${shown} of ${of} bytes of the ${what}` : `${of} bytes of the ${what}`);
+    lines.push(...report.hex.lines);
+    if (shown < of) lines.push(`… ${of - shown} more bytes (--max-bytes N shows more)`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function detectedText(report: Inspection): string {
+  if (report.detected === 'envelope') return 'wirekit envelope';
+  if (report.detected === 'flag') return '--format (raw payload)';
+  return `sniffed ${report.sniffed.map((kind) => sniffedLabels[kind]).join(', then ')}`;
+}
+
+function fingerprintText(report: Inspection, schemaName: string): string {
+  const { fingerprint, schemaFingerprint } = report;
+  if (fingerprint === null)
+    return schemaFingerprint === null ? 'none' : `none (${schemaName} has ${schemaFingerprint})`;
+  if (report.fingerprintMatches === null) return fingerprint;
+  return report.fingerprintMatches
+    ? `${fingerprint} (matches ${schemaName})`
+    : `${fingerprint} (does NOT match ${schemaName}, which has ${schemaFingerprint})`;
+}
+
+function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
