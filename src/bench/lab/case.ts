@@ -4,7 +4,7 @@
  * one JSON line (CaseResult).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createCodec } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import { t } from '../../schema/index.js';
@@ -18,8 +18,10 @@ export interface CaseSpec {
   readonly subject: SubjectName;
   readonly count: number;
   readonly seed: number;
-  /** Timed rounds after warm-up; each round is one pass over the dataset. */
+  /** Most timed rounds after warm-up; each round is one pass over the dataset. */
   readonly rounds: number;
+  /** Time the timed rounds may take in all; fewer rounds (at least 3) when one round is slow. */
+  readonly budgetMs: number;
   /** How long the event-loop probe runs, in milliseconds. */
   readonly loopProbeMs: number;
 }
@@ -77,27 +79,31 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult> {
     jsonEncode: [] as number[],
     jsonDecode: [] as number[],
   };
-  const warmup = Math.max(2, Math.ceil(spec.rounds / 5));
-  for (let round = 0; round < warmup + spec.rounds; round++) {
-    const keep = round >= warmup;
-    const je = timeMs(() => {
+  const round = (): number[] => [
+    timeMs(() => {
       for (const unit of units) json.encode(unit);
-    });
-    const jd = timeMs(() => {
+    }),
+    timeMs(() => {
       for (const bytes of jsonEncoded) json.decode(bytes);
-    });
-    const e = timeMs(() => {
+    }),
+    timeMs(() => {
       for (const unit of units) subject.encode(unit);
-    });
-    const d = timeMs(() => {
+    }),
+    timeMs(() => {
       for (const bytes of encoded) touch(subject.decode(bytes));
-    });
-    if (keep) {
-      samples.jsonEncode.push(je / units.length);
-      samples.jsonDecode.push(jd / units.length);
-      samples.encode.push(e / units.length);
-      samples.decode.push(d / units.length);
-    }
+    }),
+  ];
+  // Warm-up rounds let the JIT settle; their duration also sets how many timed rounds fit the
+  // case's time budget, so slow cases (10 MB batches) take fewer samples than fast ones.
+  let roundMs = 0;
+  for (let i = 0; i < 2; i++) roundMs = round().reduce((sum, ms) => sum + ms, 0);
+  const rounds = Math.max(3, Math.min(spec.rounds, Math.floor(spec.budgetMs / Math.max(roundMs, 0.001))));
+  for (let i = 0; i < rounds; i++) {
+    const [je, jd, e, d] = round() as [number, number, number, number];
+    samples.jsonEncode.push(je / units.length);
+    samples.jsonDecode.push(jd / units.length);
+    samples.encode.push(e / units.length);
+    samples.decode.push(d / units.length);
   }
 
   const compressed: Partial<Record<CompressionName, CompressedSize>> = {};
@@ -151,7 +157,7 @@ async function measureCompression(name: CompressionName, encoded: Uint8Array[]):
   const packed = await Promise.all(encoded.map(compress));
   const compressTimes: number[] = [];
   const decompressTimes: number[] = [];
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < 3; round++) {
     for (let i = 0; i < encoded.length; i++) {
       const bytes = encoded[i] as Uint8Array;
       let start = process.hrtime.bigint();
@@ -175,12 +181,13 @@ async function probeEventLoop(subject: Subject, units: unknown[], encoded: Uint8
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   histogram.enable();
   const end = performance.now() + durationMs;
-  let i = 0;
-  while (performance.now() < end) {
-    const index = i++ % units.length;
+  // At least a few units even when one takes longer than the probe, and a timer turn between them:
+  // the histogram's own timer must get to run to record how late it was.
+  for (let i = 0; i < 5 || performance.now() < end; i++) {
+    const index = i % units.length;
     subject.encode(units[index]);
     touch(subject.decode(encoded[index] as Uint8Array));
-    await nextTurn();
+    await sleep(1);
   }
   histogram.disable();
   return histogram.percentile(99) / 1e6;

@@ -11,7 +11,8 @@ export const benchHelp = `Usage:
   wirekit bench [--quick] [--datasets a,b] [--formats f,g] [--processes N] [--count name=N ...] [--json FILE]
       Measures size, compressed size, encode/decode time, event-loop delay, memory and round-trip
       losses of every format on the built-in datasets (${Object.keys(datasets).join(', ')}), each case
-      in fresh processes with native JSON timed in the same process. --quick: ~30 s on 2 cores.
+      in a fresh process with native JSON timed in the same process (--processes 3 for figures to
+      publish: medians across processes). Default run ~2-3 min on 2 cores; --quick ~1 min.
       Formats: ${subjectNames.join(', ')} (json-native, msgpackr and cbor-x are the libraries used directly).`;
 
 export async function benchCommand(args: readonly string[], io: CliIo): Promise<void> {

@@ -1,0 +1,21 @@
+export { type ArrowCodec, type ArrowCodecOptions, arrowMediaTypes, createArrowCodec } from './arrow/index.js';
+export {
+  type AvroCodecOptions,
+  avroMediaTypes,
+  createAvroCodec,
+  readContainer,
+  writeContainer,
+} from './avro/index.js';
+export { cborMediaTypes, createCborCodec } from './cbor/index.js';
+export { type Codec, type CodecOptions, type FormatName, formatNames } from './codec.js';
+export {
+  createFlatBuffersCodec,
+  type FlatBuffersCodec,
+  flatBuffersMediaTypes,
+  viewFlatBuffers,
+} from './flatbuffers/index.js';
+export { createJsonCodec, type JsonCodecOptions, jsonMediaTypes, ndjsonMediaTypes } from './json/index.js';
+export { type DecodeLimits, defaultDecodeLimits } from './limits.js';
+export { createMsgpackCodec, type MsgpackCodecOptions, msgpackMediaTypes } from './msgpack/index.js';
+export { createProtobufCodec, protobufMediaTypes } from './protobuf/index.js';
+export { createCodec, findFormat, formatNeedsSchema, mediaTypesOf } from './registry.js';

@@ -1,0 +1,37 @@
+/**
+ * Every subpath export in package.json resolves to a built module that exports something, the way a
+ * user's `import 'wirekit/codecs'` would resolve it (Node's self-reference by package name, after
+ * `npm run build`, which `pretest` runs).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  name: string;
+  exports: Record<string, unknown>;
+};
+const root = new URL('../..', import.meta.url).pathname;
+
+describe('package exports', () => {
+  const subpaths = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json');
+
+  test.each(subpaths)('%s resolves and exports names', (subpath) => {
+    const specifier = `${manifest.name}${subpath.slice(1)}`;
+    const script = `const m = await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(m)));`;
+    const names = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }));
+    expect(names.length).toBeGreaterThan(0);
+  });
+
+  test('the README tour imports what the subpaths export', () => {
+    const script = `
+      const codecs = await import('wirekit/codecs');
+      const envelope = await import('wirekit/envelope');
+      const exporters = await import('wirekit/schema/export');
+      const main = await import('wirekit');
+      console.log(JSON.stringify([typeof codecs.createCodec, typeof envelope.decodeAny, typeof envelope.encodeEnveloped,
+        typeof exporters.toProto, typeof main.t.object, typeof main.inferSchema, typeof main.schemaToJson]));`;
+    const types = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }));
+    expect(types).toEqual(Array(7).fill('function'));
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * The lab end to end on a tiny run. It spawns the built case runner (dist/, built by `pretest`),
+ * because every case must run in a process of its own.
+ */
+import { describe, expect, test } from 'vitest';
+import { runLab } from '../../dist/bench/lab/run.js';
+import { labTable } from '../../dist/bench/lab/table.js';
+
+describe('wirekit bench lab', () => {
+  test('measures each subject in its own process and reports sizes, times, ratios and losses', async () => {
+    const progress: string[] = [];
+    const run = await runLab({
+      datasets: ['records', 'orders'],
+      subjects: ['json', 'msgpack', 'avro', 'json-native'],
+      counts: { records: 200, orders: 5 },
+      quick: true,
+      onProgress: (done, total, label) => progress.push(`${done}/${total} ${label}`),
+    });
+    expect(run.failures).toEqual([]);
+    expect(run.results).toHaveLength(8);
+    expect(progress.at(-1)).toBe('8/8 done');
+    for (const result of run.results) {
+      expect(result.bytes).toBeGreaterThan(0);
+      expect(result.encode.median).toBeGreaterThan(0);
+      expect(result.jsonEncode.median).toBeGreaterThan(0);
+      expect(Object.keys(result.compressed).sort()).toEqual(['brotli', 'gzip', 'lz4', 'snappy', 'zstd']);
+    }
+    const get = (dataset: string, label: string) =>
+      run.results.find((r) => r.spec.dataset === dataset && r.label === label);
+    // wirekit's codecs bring every value back; native JSON turns Dates into strings, and says so.
+    expect(get('records', 'msgpack')?.loss).toBeUndefined();
+    expect(get('orders', 'avro')?.loss).toBeUndefined();
+    expect(get('records', 'JSON (native)')?.loss).toBe('$[0].createdAt: Date became string');
+    // Avro carries no field names, so it is smaller than JSON on records.
+    expect((get('records', 'avro')?.bytes ?? 0) / (get('records', 'avro')?.jsonBytes ?? 1)).toBeLessThan(0.6);
+    expect(get('orders', 'json')?.unit).toBe('item');
+
+    const table = labTable(run);
+    expect(table).toContain('records: 200 items as one batch');
+    expect(table).toContain('orders: per item (5 items)');
+    expect(table).toMatch(/JSON \(native\) \*.*LOSS \$\[0\]\.createdAt/);
+  }, 120_000);
+});
