@@ -19,7 +19,9 @@ describe('package exports', () => {
   test.each(subpaths)('%s resolves and exports names', (subpath) => {
     const specifier = `${manifest.name}${subpath.slice(1)}`;
     const script = `const m = await import(${JSON.stringify(specifier)}); console.log(JSON.stringify(Object.keys(m)));`;
-    const names = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }));
+    const names = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }),
+    );
     expect(names.length).toBeGreaterThan(0);
   });
 
@@ -31,7 +33,9 @@ describe('package exports', () => {
       const main = await import('wirekit');
       console.log(JSON.stringify([typeof codecs.createCodec, typeof envelope.decodeAny, typeof envelope.encodeEnveloped,
         typeof exporters.toProto, typeof main.t.object, typeof main.inferSchema, typeof main.schemaToJson]));`;
-    const types = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }));
+    const types = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }),
+    );
     expect(types).toEqual(Array(7).fill('function'));
   });
 });
