@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createCodec } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import { t } from '../../schema/index.js';
+import { datasetFromFile, type FileDatasetSpec } from '../datasets/from-file.js';
 import { datasets } from '../datasets/index.js';
 import { summarize, type Timing, timeMs } from '../stats.js';
 import { firstDifference } from './compare.js';
@@ -15,6 +16,8 @@ import { createSubject, type Subject, type SubjectName } from './subjects.js';
 
 export interface CaseSpec {
   readonly dataset: string;
+  /** The user's own data instead of a built-in dataset (`dataset` is then the file's name). */
+  readonly file?: FileDatasetSpec;
   readonly subject: SubjectName;
   readonly count: number;
   readonly seed: number;
@@ -61,7 +64,7 @@ export interface CaseResult {
 const compressions: readonly CompressionName[] = ['snappy', 'lz4', 'zstd', 'gzip', 'brotli'];
 
 export async function runCase(spec: CaseSpec): Promise<CaseResult> {
-  const dataset = datasets[spec.dataset];
+  const dataset = spec.file === undefined ? datasets[spec.dataset] : datasetFromFile(spec.file);
   if (dataset === undefined) throw new Error(`unknown dataset ${spec.dataset}`);
   const batch = dataset.unit === 'batch';
   const items = flatten(dataset.generate(spec.count, spec.seed), dataset.schema);

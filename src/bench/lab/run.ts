@@ -7,8 +7,10 @@
  */
 import { execFile } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { datasetFromFile, type FileDatasetSpec } from '../datasets/from-file.js';
 import { datasets } from '../datasets/index.js';
 import { median } from '../stats.js';
 import type { CaseResult, CaseSpec } from './case.js';
@@ -31,6 +33,8 @@ export interface LabOptions {
   /** Item counts by dataset name, overriding the defaults. */
   readonly counts?: Readonly<Record<string, number>>;
   readonly onProgress?: (done: number, total: number, label: string) => void;
+  /** Measure the user's own data instead of the built-in datasets. */
+  readonly file?: FileDatasetSpec;
 }
 
 export interface LabRun {
@@ -66,14 +70,16 @@ export async function runLab(options: LabOptions = {}): Promise<LabRun> {
   const quick = options.quick === true;
   const processes = options.processes ?? 1;
   const seed = options.seed ?? 1;
-  const names = options.datasets ?? Object.keys(datasets);
+  const { file } = options;
+  const names = file !== undefined ? [basename(file.dataFile)] : (options.datasets ?? Object.keys(datasets));
   const subjects = options.subjects ?? subjectNames;
   const total = names.length * subjects.length;
   const results: CaseResult[] = [];
   const failures: LabRun['failures'][number][] = [];
   let done = 0;
   for (const dataset of names) {
-    const definition = datasets[dataset];
+    // Read here once too, so a bad file fails before any child starts.
+    const definition = file !== undefined ? datasetFromFile(file) : datasets[dataset];
     if (definition === undefined) throw new Error(`unknown dataset ${dataset}`);
     const count =
       options.counts?.[dataset] ??
@@ -82,6 +88,7 @@ export async function runLab(options: LabOptions = {}): Promise<LabRun> {
       options.onProgress?.(done, total, `${dataset} × ${subject}`);
       const spec: CaseSpec = {
         dataset,
+        ...(file === undefined ? {} : { file }),
         subject,
         count,
         seed,

@@ -5,7 +5,8 @@ import { createCodec, findFormat } from '../../codecs/registry.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
 import { decodeAnyAsync, encodeEnvelopedAsync } from '../../envelope/index.js';
 import { fromJsonValue, type Schema, schemaFromJson, t, toJsonValue } from '../../schema/index.js';
-import { type CliIo, parseJson, parseSamples, readInput } from '../io.js';
+import { parseJsonSamples, parseJsonText } from '../../util/json-samples.js';
+import { type CliIo, readInput } from '../io.js';
 import { toReadableJson } from '../readable-json.js';
 import { parseCommand, usageError } from '../usage.js';
 
@@ -42,7 +43,7 @@ export async function encodeCommand(args: readonly string[], io: CliIo): Promise
   const source = values.in ?? '-';
   const text = (await readInput(io, source)).toString('utf8');
   const name = source === '-' ? 'standard input' : source;
-  const json = format === 'arrow' ? parseSamples(text, name, false) : parseJson(text, name);
+  const json = format === 'arrow' ? parseJsonSamples(text, name, false) : parseJsonText(text, name);
   const value =
     schema === undefined ? json : fromJsonValue(format === 'arrow' ? t.array(schema) : schema, json);
   const bytes = values.envelope
@@ -81,7 +82,7 @@ function requireFormat(format: string | undefined, allowAuto: boolean) {
 
 export async function readSchema(io: CliIo, path: string | undefined): Promise<Schema | undefined> {
   if (path === undefined) return undefined;
-  return schemaFromJson(parseJson((await readInput(io, path)).toString('utf8'), path));
+  return schemaFromJson(parseJsonText((await readInput(io, path)).toString('utf8'), path));
 }
 
 async function writeOutput(io: CliIo, path: string | undefined, data: Uint8Array | string): Promise<void> {

@@ -8,7 +8,8 @@ import {
   toProto,
 } from '../../schema/export/index.js';
 import { inferSchema, type Schema, schemaFromJson, schemaToJson } from '../../schema/index.js';
-import { type CliIo, parseJson, parseSamples, readInput } from '../io.js';
+import { parseJsonSamples, parseJsonText } from '../../util/json-samples.js';
+import { type CliIo, readInput } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
 export const schemaHelp = `Usage:
@@ -42,7 +43,7 @@ async function infer(args: readonly string[], io: CliIo): Promise<void> {
   if (numbers !== 'narrowest' && numbers !== 'wide') throw usageError('--numbers is narrowest or wide.');
   const file = onePositional(positionals, 'FILE');
   const text = (await readInput(io, file)).toString('utf8');
-  const samples = parseSamples(text, file === '-' ? 'standard input' : file, values.whole === true);
+  const samples = parseJsonSamples(text, file === '-' ? 'standard input' : file, values.whole === true);
   const schema = inferSchema(samples, {
     ...(values.name === undefined ? {} : { name: values.name }),
     numbers,
@@ -72,7 +73,7 @@ async function exportSchema(args: readonly string[], io: CliIo): Promise<void> {
   if (exporter === undefined) throw usageError(`--to must be one of ${Object.keys(exporters).join(', ')}.`);
   const file = onePositional(positionals, 'SCHEMA.json');
   const source = file === '-' ? 'standard input' : file;
-  const schema = schemaFromJson(parseJson((await readInput(io, file)).toString('utf8'), source));
+  const schema = schemaFromJson(parseJsonText((await readInput(io, file)).toString('utf8'), source));
   io.stdout.write(exporter(schema, { namespace: values.namespace, rootName: values['root-name'] }));
 }
 
