@@ -3,6 +3,7 @@
  * because every case must run in a process of its own.
  */
 import { describe, expect, test } from 'vitest';
+import { recommend } from '../../dist/bench/lab/recommend.js';
 import { runLab } from '../../dist/bench/lab/run.js';
 import { labTable } from '../../dist/bench/lab/table.js';
 
@@ -35,7 +36,22 @@ describe('wirekit bench lab', () => {
     expect((get('records', 'avro')?.bytes ?? 0) / (get('records', 'avro')?.jsonBytes ?? 1)).toBeLessThan(0.6);
     expect(get('orders', 'json')?.unit).toBe('item');
 
+    const advice = recommend(run);
+    expect(advice.map((a) => a.boundary)).toEqual([
+      'public API (people read it)',
+      'internal RPC',
+      'cache behind compression',
+      'event stream with an evolving schema',
+      'bulk tabular results',
+    ]);
+    // Per-item data (orders) decides the RPC pick, among lossless binary formats, and names its numbers.
+    const rpc = advice[1];
+    expect(['msgpack', 'avro']).toContain(rpc?.format);
+    expect(rpc?.because).toMatch(/on orders: \d\.\d\d× JSON's time at \d+ % of its size/);
+    expect(advice[4]?.because).toContain('records, 200 rows');
+
     const table = labTable(run);
+    expect(table).toContain('Recommendations (from the numbers above):');
     expect(table).toContain('records: 200 items as one batch');
     expect(table).toContain('orders: per item (5 items)');
     expect(table).toMatch(/JSON \(native\) \*.*LOSS \$\[0\]\.createdAt/);

@@ -3,6 +3,7 @@
  * native JSON measured in the same process, so the table reads at a glance.
  */
 import type { CaseResult } from './case.js';
+import { recommendationText } from './recommend.js';
 import type { LabRun } from './run.js';
 
 const columns = [
@@ -45,9 +46,11 @@ export function labTable(run: LabRun): string {
     blocks.push(`${dataset}: ${unit}; JSON ${size(first.jsonBytes)}\n${render([[...columns], ...rows])}`);
   }
   const failures = run.failures.map((f) => `  ${f.dataset} × ${f.subject}: ${f.error}`);
+  const advice = recommendationText(run);
   return [
     ...blocks,
     '(×N: ratio to native JSON timed in the same process; * a library used directly, not through wirekit)',
+    ...(advice === '' ? [] : [advice]),
     ...(failures.length > 0 ? ['Cases that failed:', ...failures] : []),
   ].join('\n\n');
 }
