@@ -11,6 +11,9 @@ import { join } from 'node:path';
 /** Debian's interpreter: the `python3` on PATH may be another copy that cannot see Debian's modules. */
 export const python = '/usr/bin/python3';
 
+/** Debian's Chromium, which the HTML report's browser test drives through playwright-core. */
+export const chromiumPath = '/usr/bin/chromium';
+
 const cache = new Map<string, string | undefined>();
 
 /** Why `check` fails (undefined when the tool works). */
@@ -29,6 +32,7 @@ function probe(name: string, check: () => void): string | undefined {
 const checks: Record<string, () => void> = {
   protoc: () => execFileSync('protoc', ['--version'], { stdio: 'pipe' }),
   flatc: () => execFileSync('flatc', ['--version'], { stdio: 'pipe' }),
+  chromium: () => execFileSync(chromiumPath, ['--version'], { stdio: 'pipe' }),
 };
 
 /**

@@ -4,16 +4,23 @@ import { datasets } from '../../bench/datasets/index.js';
 import { type LabRun, runLab } from '../../bench/lab/run.js';
 import { type SubjectName, subjectNames } from '../../bench/lab/subjects.js';
 import { labTable } from '../../bench/lab/table.js';
+import { labHtml } from '../../bench/report/html.js';
+import { labMarkdown } from '../../bench/report/markdown.js';
 import type { CliIo } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
 export const benchHelp = `Usage:
   wirekit bench [--quick] [--datasets a,b] [--formats f,g] [--processes N] [--count name=N ...] [--json FILE]
+              [--markdown FILE] [--html FILE] [--data FILE [--schema S.json] [--per-item]]
       Measures size, compressed size, encode/decode time, event-loop delay, memory and round-trip
       losses of every format on the built-in datasets (${Object.keys(datasets).join(', ')}), each case
       in a fresh process with native JSON timed in the same process (--processes 3 for figures to
       publish: medians across processes). Default run ~2-3 min on 2 cores; --quick ~1 min.
-      Formats: ${subjectNames.join(', ')} (json-native, msgpackr and cbor-x are the libraries used directly).`;
+      Formats: ${subjectNames.join(', ')} (json-native, msgpackr and cbor-x are the libraries used directly).
+      --json FILE keeps the raw results; --markdown FILE writes the tables as Markdown; --html FILE
+      writes a self-contained report with charts (uPlot inlined: opens offline, nothing to fetch).
+      --data FILE measures your own data (JSON, a JSON array or NDJSON) instead, with --schema or an
+      inferred schema; --per-item times each value on its own, as a cache would see it.`;
 
 export async function benchCommand(args: readonly string[], io: CliIo): Promise<void> {
   const { values } = parseCommand(args, {
@@ -23,7 +30,15 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
     processes: { type: 'string' },
     count: { type: 'string', multiple: true },
     json: { type: 'string' },
+    markdown: { type: 'string' },
+    html: { type: 'string' },
+    data: { type: 'string' },
+    schema: { type: 'string' },
+    'per-item': { type: 'boolean' },
   });
+  if (values.data === undefined && (values.schema !== undefined || values['per-item'])) {
+    throw usageError('--schema and --per-item go with --data FILE.');
+  }
   const names = list(values.datasets);
   for (const name of names ?? []) if (!(name in datasets)) throw usageError(`unknown dataset ${name}.`);
   const formats = list(values.formats);
@@ -49,11 +64,22 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
     ...(formats === undefined ? {} : { subjects: formats as SubjectName[] }),
     ...(processes === undefined ? {} : { processes }),
     counts,
+    ...(values.data === undefined
+      ? {}
+      : {
+          file: {
+            dataFile: values.data,
+            ...(values.schema === undefined ? {} : { schemaFile: values.schema }),
+            unit: values['per-item'] ? ('item' as const) : ('batch' as const),
+          },
+        }),
     onProgress: (done, total, label) => io.stderr.write(progress(done, total, label)),
   });
   io.stderr.write('\n');
   io.stdout.write(`${labTable(run)}\n`);
   if (values.json !== undefined) await writeFile(values.json, `${JSON.stringify(run, null, 2)}\n`);
+  if (values.markdown !== undefined) await writeFile(values.markdown, labMarkdown(run));
+  if (values.html !== undefined) await writeFile(values.html, labHtml(run));
 }
 
 function list(value: string | undefined): string[] | undefined {
