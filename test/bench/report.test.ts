@@ -104,3 +104,17 @@ describe('labHtml', () => {
     expect(html).toContain('&lt;/script&gt;&lt;b&gt;not markup&lt;/b&gt;');
   });
 });
+
+describe('recommendations in the reports', () => {
+  test('both reports carry one row per boundary, with the numbers behind each', () => {
+    const markdown = labMarkdown(run);
+    expect(markdown).toContain('## Recommendations');
+    expect(markdown).toMatch(
+      /\| internal RPC \| \w+ \| fastest lossless round trip on \w+: \d\.\d\d× JSON's time/,
+    );
+    const html = labHtml(run);
+    const section = /<section id="recommendations">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? '';
+    expect(section.match(/<tr><td>/g)).toHaveLength(5);
+    expect(section).toContain('bulk tabular results');
+  });
+});

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { recommend } from '../lab/recommend.js';
 import type { LabRun } from '../lab/run.js';
 import { chartScript } from './charts.js';
 import { footnote, runFacts, sections, tableHeaders } from './figures.js';
@@ -66,6 +67,16 @@ ${rows}
 </tbody></table></div>
 </section>`;
   });
+  const advice = recommend(run);
+  const recommendations =
+    advice.length === 0
+      ? ''
+      : `<section id="recommendations"><h2>Recommendations</h2><table class="advice"><thead><tr><th scope="col">boundary</th><th scope="col">format</th><th scope="col">because</th></tr></thead><tbody class="advice">${advice
+          .map(
+            (r) =>
+              `<tr><td>${escapeHtml(r.boundary)}</td><td>${escapeHtml(r.format)}</td><td>${escapeHtml(r.because)}</td></tr>`,
+          )
+          .join('')}</tbody></table></section>`;
   const failures =
     run.failures.length === 0
       ? ''
@@ -88,6 +99,7 @@ ${rows}
 <p class="note">${escapeHtml(footnote)}</p>
 </header>
 <main>
+${recommendations}
 ${body.join('\n')}
 ${failures}
 </main>

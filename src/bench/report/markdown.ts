@@ -1,4 +1,5 @@
 /** `wirekit bench --markdown FILE`: the lab run as a Markdown page, one table per dataset. */
+import { recommend } from '../lab/recommend.js';
 import type { LabRun } from '../lab/run.js';
 import { footnote, runFacts, sections, tableHeaders } from './figures.js';
 
@@ -6,6 +7,17 @@ export function labMarkdown(run: LabRun): string {
   const lines = ['# wirekit bench', ''];
   for (const [label, value] of runFacts(run)) lines.push(`- **${label}**: ${cell(value)}`);
   lines.push('', `_${cell(footnote)}_`);
+  const advice = recommend(run);
+  if (advice.length > 0) {
+    lines.push(
+      '',
+      '## Recommendations',
+      '',
+      tableRow(['boundary', 'format', 'because']),
+      tableRow(['---', '---', '---']),
+    );
+    for (const r of advice) lines.push(tableRow([r.boundary, r.format, r.because]));
+  }
   for (const section of sections(run)) {
     lines.push('', `## ${section.dataset}`, '', `${section.caption}`, '');
     lines.push(tableRow(tableHeaders));
