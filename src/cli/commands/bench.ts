@@ -19,6 +19,7 @@ export const benchHelp = `Usage:
       Formats: ${subjectNames.join(', ')} (json-native, msgpackr and cbor-x are the libraries used directly).
       --json FILE keeps the raw results; --markdown FILE writes the tables as Markdown; --html FILE
       writes a self-contained report with charts (uPlot inlined: opens offline, nothing to fetch).
+      --large: only timeseries, at 10,000,000 rows (JSON vs Arrow at scale; minutes, GBs of memory).
       --data FILE measures your own data (JSON, a JSON array or NDJSON) instead, with --schema or an
       inferred schema; --per-item times each value on its own, as a cache would see it.`;
 
@@ -35,11 +36,12 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
     data: { type: 'string' },
     schema: { type: 'string' },
     'per-item': { type: 'boolean' },
+    large: { type: 'boolean' },
   });
   if (values.data === undefined && (values.schema !== undefined || values['per-item'])) {
     throw usageError('--schema and --per-item go with --data FILE.');
   }
-  const names = list(values.datasets);
+  const names = values.large ? ['timeseries'] : list(values.datasets);
   for (const name of names ?? []) if (!(name in datasets)) throw usageError(`unknown dataset ${name}.`);
   const formats = list(values.formats);
   for (const name of formats ?? []) {
@@ -54,6 +56,7 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
     }
     counts[name] = count;
   }
+  if (values.large) counts.timeseries ??= 10_000_000;
   const processes = values.processes === undefined ? undefined : Number(values.processes);
   if (processes !== undefined && (!Number.isSafeInteger(processes) || processes < 1))
     throw usageError('--processes takes a positive integer.');
