@@ -28,6 +28,8 @@ table { border-collapse: collapse; font-variant-numeric: tabular-nums; white-spa
 th, td { padding: .25rem .6rem; border-bottom: 1px solid #eee; text-align: right; }
 th { background: #f6f6f6; } th:first-child, td:first-child, td:last-child { text-align: left; }
 td.loss { color: #b00020; font-weight: 600; }
+/* The reasons are sentences: they wrap instead of widening the page. */
+table.advice { white-space: normal; } table.advice th, table.advice td { text-align: left; vertical-align: top; }
 `;
 
 export function labHtml(run: LabRun): string {
