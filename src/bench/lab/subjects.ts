@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { FormatName } from '../../codecs/codec.js';
+import { createFlatBuffersCodec } from '../../codecs/flatbuffers/index.js';
 import { createCodec } from '../../codecs/registry.js';
 import { type ObjectSchema, type Schema, t } from '../../schema/index.js';
 
@@ -26,6 +27,7 @@ export const subjectNames = [
   'avro',
   'flatbuffers',
   'arrow',
+  'flatbuffers-view',
   'json-native',
   'msgpackr',
   'cbor-x',
@@ -72,6 +74,18 @@ export function createSubject(name: SubjectName, item: ObjectSchema, batch: bool
         implementation: 'cbor-x',
         encode: (v) => cbor.encode(v),
         decode: (b) => cbor.decode(b),
+      };
+    }
+    case 'flatbuffers-view': {
+      // Zero-copy views read each field from the buffer on access; the lab's decode touches every
+      // field, so this row shows what laziness costs or saves when everything is read after all.
+      const codec = createFlatBuffersCodec({ schema });
+      return {
+        label: 'flatbuffers (view)',
+        format: 'flatbuffers',
+        implementation: 'wirekit',
+        encode: (v) => codec.encode(v),
+        decode: (b) => codec.view(b),
       };
     }
     case 'arrow': {
