@@ -49,6 +49,9 @@ describe('wirekit bench lab', () => {
     expect(['msgpack', 'avro']).toContain(rpc?.format);
     expect(rpc?.because).toMatch(/on orders: \d\.\d\d× JSON's time at \d+ % of its size/);
     expect(advice[4]?.because).toContain('records, 200 rows');
+    // The cache verdict compares with wirekit's JSON after zstd (same values; native JSON spells bytes as objects).
+    const jsonZstd = Math.round(get('orders', 'json')?.compressed.zstd?.bytes ?? Number.NaN);
+    expect(advice[2]?.because).toContain(`against JSON's ${jsonZstd} B after zstd`);
 
     const table = labTable(run);
     expect(table).toContain('Recommendations (from the numbers above):');

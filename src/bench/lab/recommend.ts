@@ -60,8 +60,12 @@ export function recommend(run: LabRun): Recommendation[] {
     quick.length > 0 ? quick : zstdPool,
     (r) => (r.compressed.zstd?.bytes ?? 0) / r.jsonBytes,
   );
+  // Against wirekit's JSON, whose bytes carry the same values (native JSON spells bytes as objects).
   const jsonZstd =
-    cache && run.results.find((r) => r.spec.dataset === cache.spec.dataset && r.implementation === 'native');
+    cache &&
+    run.results.find(
+      (r) => r.spec.dataset === cache.spec.dataset && r.format === 'json' && r.implementation === 'wirekit',
+    );
   if (cache !== undefined) {
     const jsonAfter = jsonZstd?.compressed.zstd?.bytes;
     out.push({
