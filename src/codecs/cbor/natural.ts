@@ -5,6 +5,8 @@
  * cbor-x multiplies as a bigint and fails on). The scanner has checked the bytes before this runs,
  * and everything else is read exactly as cbor-x reads it, so both paths give the same values.
  */
+
+import { DecodedMap } from '../self-describing/decoded-map.js';
 import { decodeUtf8 } from '../utf8.js';
 import { halfToNumber } from './items.js';
 
@@ -84,21 +86,12 @@ export class NaturalReader {
   }
 
   private map(count: number): unknown {
-    let object: Record<string, unknown> | undefined = {};
-    let map: Map<unknown, unknown> | undefined;
+    const map = new DecodedMap();
     for (let i = 0; count < 0 ? !this.atBreak() : i < count; i++) {
       const key = this.read();
-      const value = this.read();
-      if (object !== undefined && typeof key === 'string') object[key] = value;
-      else {
-        if (object !== undefined) {
-          map = new Map(Object.entries(object));
-          object = undefined;
-        }
-        (map as Map<unknown, unknown>).set(key, value);
-      }
+      map.set(key, this.read());
     }
-    return object ?? map;
+    return map.value;
   }
 
   /** The tags the scanner lets through, mapped as cbor-x maps them. */

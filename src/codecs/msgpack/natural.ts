@@ -5,6 +5,8 @@
  * The scanner has checked the bytes (lengths, UTF-8, keys, extensions, depth) before this runs, and
  * everything else is read exactly as msgpackr reads it, so both paths give the same values.
  */
+
+import { DecodedMap } from '../self-describing/decoded-map.js';
 import { decodeUtf8 } from '../utf8.js';
 import { readLength } from './items.js';
 
@@ -114,21 +116,12 @@ export class NaturalReader {
   }
 
   private map(count: number): unknown {
-    let object: Record<string, unknown> | undefined = {};
-    let map: Map<unknown, unknown> | undefined;
+    const map = new DecodedMap();
     for (let i = 0; i < count; i++) {
       const key = this.read();
-      const value = this.read();
-      if (object !== undefined && typeof key === 'string') object[key] = value;
-      else {
-        if (object !== undefined) {
-          map = new Map(Object.entries(object));
-          object = undefined;
-        }
-        (map as Map<unknown, unknown>).set(key, value);
-      }
+      map.set(key, this.read());
     }
-    return object ?? map;
+    return map.value;
   }
 
   /** The timestamp extension, to the millisecond at or before the instant (as the schema reader does). */
