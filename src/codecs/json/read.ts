@@ -4,7 +4,7 @@
  * offsets, and one cheap pass over the parsed value for the limits and the unsafe keys.
  */
 import { WirekitError } from '../../errors/index.js';
-import { malformed, tooDeep, trailing, truncated, unsafeKey } from '../errors.js';
+import { isUnsafeKey, malformed, tooDeep, trailing, truncated, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -57,7 +57,7 @@ export function checkParsed(value: unknown, limits: DecodeLimits): void {
       continue;
     }
     for (const key in node) {
-      if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw unsafeKey(0, key);
+      if (isUnsafeKey(key)) throw unsafeKey(0, key);
       const item = (node as Record<string, unknown>)[key];
       if (typeof item === 'object' && item !== null) {
         stack.push(item);
