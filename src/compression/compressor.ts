@@ -29,11 +29,6 @@ export interface Compressor {
   /** The HTTP Content-Encoding token, where the algorithm has one (gzip, br, zstd). */
   readonly httpEncoding?: string;
   /**
-   * False when this build has no synchronous implementation (zstd: see docs/compression.md);
-   * `compress` and `decompress` then throw and only the async methods work.
-   */
-  readonly sync: boolean;
-  /**
    * Compresses `bytes` on the calling thread. `level` is validated against the algorithm's range
    * (WK_SCHEMA_INVALID outside it) and ignored by algorithms that have no levels (none, snappy, lz4).
    */

@@ -28,7 +28,6 @@ function checked(parts: readonly Uint8Array[], cap: number): Uint8Array {
 export const lz4: Compressor = Object.freeze({
   name: 'lz4',
   id: 2,
-  sync: true,
   compress(bytes: Uint8Array): Uint8Array {
     const buffer = asBuffer(bytes);
     return guarded('lz4', 'compress', () => plain(compressFrameSync(buffer, frameOptions)));

@@ -62,7 +62,6 @@ export function zlibCompressor<C, D>(algorithm: ZlibAlgorithm<C, D>): Compressor
     name,
     id: algorithm.id,
     httpEncoding: algorithm.httpEncoding,
-    sync: true,
     compress(bytes: Uint8Array, level?: number): Uint8Array {
       const options = optionsFor(bytes, level);
       const buffer = asBuffer(bytes);

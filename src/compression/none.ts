@@ -22,7 +22,6 @@ function passThrough(bytes: Uint8Array, options: DecompressOptions | undefined):
 export const none: Compressor = Object.freeze({
   name: 'none',
   id: 0,
-  sync: true,
   compress: copy,
   decompress: passThrough,
   compressAsync: async (bytes: Uint8Array) => copy(bytes),

@@ -54,7 +54,6 @@ function decompressSnappy(bytes: Uint8Array, options: DecompressOptions | undefi
 export const snappy: Compressor = Object.freeze({
   name: 'snappy',
   id: 1,
-  sync: true,
   compress(bytes: Uint8Array): Uint8Array {
     const buffer = checkedInput(bytes);
     return guarded('snappy', 'compress', () => plain(compressSync(buffer)));

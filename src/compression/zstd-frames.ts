@@ -1,11 +1,11 @@
 /**
  * Walks the Zstandard frame format (RFC 8878) without decompressing, to learn where each frame
- * ends and how large its output can be at most, before @mongodb-js/zstd allocates anything: the
- * library has no output limit of its own.
+ * ends and how large its output can be at most, before libzstd allocates anything: the
+ * binding has no output limit of its own.
  *
- * A frame that declares its content size gets an output buffer of exactly that size from the
- * library, which fails rather than grow it (see test/compression/bombs.test.ts), so the declared
- * size bounds it. A frame that does not declare it is bounded by its blocks: a raw or RLE block
+ * A frame that declares its content size is bounded by it: libzstd fails as soon as a frame's
+ * output passes its declared size, rather than go on (test/compression/bombs.test.ts holds a frame
+ * declaring 1,000 bytes over 1 GiB of blocks). A frame that does not declare it is bounded by its blocks: a raw or RLE block
  * decodes to exactly its stated size, a compressed block to at most 128 KiB (Block_Maximum_Size).
  */
 import { blocksPassCap, corrupt, tooLarge } from './checks.js';
@@ -108,7 +108,7 @@ export function zstdFrames(bytes: Uint8Array, cap: number): ZstdFrame[] {
 }
 
 /**
- * `frame` (one whole frame, as @mongodb-js/zstd writes it) with its content size declared in the
+ * `frame` (one whole frame, as the binding writes it) with its content size declared in the
  * header. The library streams and so leaves the size out; with it, a reader can allocate once,
  * check the cap exactly, and python-zstandard's one-shot `decompress` can read the frame. zstd
  * verifies the declared size when it decodes, so a wrong one is caught as corruption.

@@ -1,66 +1,78 @@
 /**
  * Zstandard frames (RFC 8878), the format of the `zstd` CLI, python-zstandard and HTTP's
- * `Content-Encoding: zstd`. @mongodb-js/zstd 1.2.2 (napi-rs over libzstd 1.5.2) does the work on
- * its own worker threads, off the event loop.
+ * `Content-Encoding: zstd`. @toondepauw/node-zstd 2.0.0 (napi-rs over the Rust `zstd` crate and
+ * libzstd 1.5.7) does the work: synchronously on the calling thread, or on libuv's pool for the
+ * async functions. It ships its Linux, macOS and Windows builds as npm packages, so installing it
+ * downloads nothing from outside the registry (@mongodb-js/zstd 2.x, zstd-napi did).
  *
- * That library has only async functions, so this build has no synchronous zstd: `compress` and
- * `decompress` throw and `sync` is false. docs/compression.md lists the ways to get one.
- *
- * The package's index.js drops the `level` argument before calling the native binding (every level
- * gave identical output), so the binding is loaded directly; its functions take the same arguments.
+ * Its decoder streams into a growing buffer with no limit of its own, so every input is walked
+ * first (zstd-frames.ts): declared sizes and block bounds are checked against the cap before
+ * libzstd allocates anything. The walk also proves the input is whole frames, so one call decodes
+ * them all (libzstd skips skippable frames itself).
  */
-import { createRequire } from 'node:module';
-import { WirekitError } from '../errors/index.js';
-import { asBuffer, concat, guardedAsync, passedCap, plain, resolveCap, resolveLevel } from './checks.js';
+import { Decoder, Encoder } from '@toondepauw/node-zstd';
+import { asBuffer, guarded, guardedAsync, passedCap, plain, resolveCap, resolveLevel } from './checks.js';
 import type { Compressor, DecompressOptions } from './compressor.js';
 import { declareContentSize, zstdFrames } from './zstd-frames.js';
 
-interface ZstdBinding {
-  compress(data: Buffer, level?: number): Promise<Buffer>;
-  decompress(data: Buffer): Promise<Buffer>;
-}
-
-const binding = createRequire(import.meta.url)('@mongodb-js/zstd/bindings.js') as ZstdBinding;
-
-/** libzstd's range: negative levels trade ratio for speed; 0 means its default, 3. */
+/** libzstd's range: negative levels trade ratio for speed. */
 const minLevel = -131_072;
 const maxLevel = 22;
 const defaultLevel = 3;
 
-function noSync(): never {
-  throw new WirekitError(
-    'WK_UNKNOWN_FORMAT',
-    'this build has no synchronous zstd (@mongodb-js/zstd 1.2.2 is async only): use compressAsync ' +
-      'and decompressAsync, or pick a compressor whose `sync` is true.',
-  );
+const decoder = new Decoder();
+
+/** An Encoder holds its level; one per level used, made on first use. */
+const encoders = new Map<number, Encoder>();
+function encoderFor(level: number | undefined): Encoder {
+  const chosen = resolveLevel('zstd', level, minLevel, maxLevel, defaultLevel);
+  let encoder = encoders.get(chosen);
+  if (encoder === undefined) {
+    encoder = new Encoder(chosen);
+    encoders.set(chosen, encoder);
+  }
+  return encoder;
+}
+
+/** The input as a Buffer after the frame walk has bounded what it can decode to. */
+function walked(bytes: Uint8Array, cap: number): Buffer {
+  const buffer = asBuffer(bytes);
+  zstdFrames(buffer, cap);
+  return buffer;
+}
+
+/** The output, checked once more against the cap in case the frame walk and libzstd disagree. */
+function checked(out: Uint8Array, cap: number): Uint8Array {
+  if (out.length > cap) throw passedCap('zstd', cap);
+  return plain(out);
 }
 
 export const zstd: Compressor = Object.freeze({
   name: 'zstd',
   id: 3,
   httpEncoding: 'zstd',
-  sync: false,
-  compress: noSync,
-  decompress: noSync,
+  compress(bytes: Uint8Array, level?: number): Uint8Array {
+    const encoder = encoderFor(level);
+    const buffer = asBuffer(bytes);
+    return guarded('zstd', 'compress', () =>
+      declareContentSize(plain(encoder.encodeSync(buffer)), buffer.length),
+    );
+  },
+  decompress(bytes: Uint8Array, options?: DecompressOptions): Uint8Array {
+    const cap = resolveCap(options);
+    return guarded('zstd', 'decompress', () => checked(decoder.decodeSync(walked(bytes, cap)), cap));
+  },
   compressAsync(bytes: Uint8Array, level?: number): Promise<Uint8Array> {
     return guardedAsync('zstd', 'compress', async () => {
-      const chosen = resolveLevel('zstd', level, minLevel, maxLevel, defaultLevel);
+      const encoder = encoderFor(level);
       const buffer = asBuffer(bytes);
-      return declareContentSize(plain(await binding.compress(buffer, chosen)), buffer.length);
+      return declareContentSize(plain(await encoder.encode(buffer)), buffer.length);
     });
   },
   decompressAsync(bytes: Uint8Array, options?: DecompressOptions): Promise<Uint8Array> {
     return guardedAsync('zstd', 'decompress', async () => {
       const cap = resolveCap(options);
-      const buffer = asBuffer(bytes);
-      const parts: Uint8Array[] = [];
-      // Frame by frame, so that each call meets exactly one frame whose bound was checked.
-      for (const { start, end } of zstdFrames(buffer, cap)) {
-        parts.push(plain(await binding.decompress(buffer.subarray(start, end))));
-      }
-      const out = concat(parts);
-      if (out.length > cap) throw passedCap('zstd', cap);
-      return out;
+      return checked(await decoder.decode(walked(bytes, cap)), cap);
     });
   },
 });

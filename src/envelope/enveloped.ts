@@ -54,7 +54,7 @@ export async function encodeEnvelopedAsync<T>(
   );
 }
 
-/** Decodes an enveloped payload of any format and compression (zstd needs decodeAnyAsync). */
+/** Decodes an enveloped payload of any format and compression, on the calling thread. */
 export function decodeAny<T = unknown>(bytes: Uint8Array, options: DecodeAnyOptions = {}): Decoded<T> {
   const { header, payload } = readEnvelope(bytes);
   const compressor = getCompressor(header.compressionId);

@@ -28,7 +28,7 @@ async function outcomes(compressor: Compressor, bytes: Uint8Array, options = roo
     }
   };
   await attempt(() => compressor.decompressAsync(bytes, options));
-  if (compressor.sync) await attempt(() => compressor.decompress(bytes, options));
+  await attempt(() => compressor.decompress(bytes, options));
   return codes;
 }
 

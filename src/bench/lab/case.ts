@@ -31,7 +31,7 @@ export interface CaseSpec {
 
 export interface CompressedSize {
   readonly bytes: number;
-  /** Median milliseconds per unit, on the calling thread (zstd: awaited on the thread pool). */
+  /** Median milliseconds per unit, on the calling thread. */
   readonly compressMs: number;
   readonly decompressMs: number;
 }
@@ -155,20 +155,18 @@ function lossOf(subject: Subject, units: unknown[], encoded: Uint8Array[]): stri
 
 async function measureCompression(name: CompressionName, encoded: Uint8Array[]): Promise<CompressedSize> {
   const compressor = getCompressor(name);
-  const compress = (bytes: Uint8Array) =>
-    compressor.sync ? compressor.compress(bytes) : compressor.compressAsync(bytes);
-  const packed = await Promise.all(encoded.map(compress));
+  const compress = (bytes: Uint8Array) => compressor.compress(bytes);
+  const packed = encoded.map(compress);
   const compressTimes: number[] = [];
   const decompressTimes: number[] = [];
   for (let round = 0; round < 3; round++) {
     for (let i = 0; i < encoded.length; i++) {
       const bytes = encoded[i] as Uint8Array;
       let start = process.hrtime.bigint();
-      await compress(bytes);
+      compress(bytes);
       compressTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
       start = process.hrtime.bigint();
-      if (compressor.sync) compressor.decompress(packed[i] as Uint8Array);
-      else await compressor.decompressAsync(packed[i] as Uint8Array);
+      compressor.decompress(packed[i] as Uint8Array);
       decompressTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
     }
   }

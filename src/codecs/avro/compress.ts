@@ -42,8 +42,8 @@ export async function compressBlock(codec: ContainerCodec, data: Uint8Array): Pr
       return out;
     }
     case 'zstandard': {
-      const { compress } = await import('@mongodb-js/zstd');
-      return compress(Buffer.from(data.buffer, data.byteOffset, data.byteLength), 3);
+      const { Encoder } = await import('@toondepauw/node-zstd');
+      return new Encoder(3).encode(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
     }
   }
 }
@@ -88,10 +88,10 @@ export async function decompressBlock(
     case 'zstandard': {
       const bound = zstdBound(data, cap);
       if (bound > cap) throw tooBig(codec, `up to ${bound}`, cap);
-      const { decompress } = await import('@mongodb-js/zstd');
+      const { Decoder } = await import('@toondepauw/node-zstd');
       let out: Uint8Array;
       try {
-        out = await decompress(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+        out = await new Decoder().decode(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
       } catch (error) {
         throw corrupt(codec, error);
       }

@@ -105,7 +105,7 @@ export class MsgpackScanner extends MsgpackItems {
       at = pos;
       if (pos >= end) return this.stop(end, at, top, left, inMap, elements);
       const head = bytes[pos] as number;
-      const key = inMap && left % 2 === 0;
+      const key = inMap && (left & 1) === 0;
       let open = -1; // the items of the container this item opens; -1 for anything else
       let opensMap = false;
       if (head < 0x80) {
