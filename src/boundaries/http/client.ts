@@ -1,0 +1,254 @@
+/**
+ * A typed client over `fetch` (Node's or the browser's) for routes served by the wirekit plugin, or
+ * any server that speaks the same formats. It picks one format, sets `Accept` and `Content-Type`,
+ * encodes bodies, decodes replies into the schema's type, and turns error responses back into
+ * WirekitErrors with the server's code. Streamed replies are iterated as their bytes arrive.
+ *
+ *   const api = createClient({ baseUrl: 'http://users.internal:3001', format: 'msgpack' });
+ *   const users = await api.get('/users', { reply: t.array(User) });
+ *   for await (const row of api.stream('/timeseries', { row: Reading })) plot(row);
+ *
+ * Only web APIs are used here (fetch, streams, CompressionStream), so the module has no Node
+ * dependency of its own.
+ */
+import type { RecordBatch } from 'apache-arrow';
+import { type ArrowCodec, createArrowCodec } from '../../codecs/arrow/index.js';
+import type { Codec, FormatName } from '../../codecs/codec.js';
+import { type DecodeLimits, resolveLimits } from '../../codecs/limits.js';
+import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
+import { WirekitError } from '../../errors/index.js';
+import { essenceOf } from '../../negotiate/index.js';
+import type { Infer, ObjectSchema, Schema } from '../../schema/index.js';
+import { HttpError, WirekitHttpError } from './wire-error.js';
+
+export interface ClientOptions {
+  /** Prefixed to every path, e.g. `http://users.internal:3001`. */
+  readonly baseUrl: string;
+  /** The format to speak (default json). Formats without names on the wire need schemas per call. */
+  readonly format?: FormatName;
+  /** Defaults to the global fetch. */
+  readonly fetch?: typeof fetch;
+  /** Sent with every request. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Decode limits for replies; `maxInputBytes` also caps how much of a reply is read. */
+  readonly limits?: Partial<DecodeLimits>;
+  /** gzip request bodies of at least this many bytes (off by default: the server must accept it). */
+  readonly gzipRequestsFrom?: number;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Query parameters, appended to the path. */
+  readonly query?: Readonly<Record<string, string | number | boolean>>;
+}
+
+type Out<R extends Schema | undefined> = R extends Schema ? Infer<R> : unknown;
+
+export interface WirekitClient {
+  readonly format: FormatName;
+  get<R extends Schema | undefined = undefined>(
+    path: string,
+    options?: CallOptions & { readonly reply?: R },
+  ): Promise<Out<R>>;
+  post<B extends Schema | undefined = undefined, R extends Schema | undefined = undefined>(
+    path: string,
+    body: B extends Schema ? Infer<B> : unknown,
+    options?: CallOptions & { readonly body?: B; readonly reply?: R },
+  ): Promise<Out<R>>;
+  request<B extends Schema | undefined = undefined, R extends Schema | undefined = undefined>(
+    method: string,
+    path: string,
+    options?: CallOptions & { readonly body?: B; readonly value?: unknown; readonly reply?: R },
+  ): Promise<Out<R>>;
+  /** The rows of a streamed reply, each as soon as its bytes have arrived. */
+  stream<S extends ObjectSchema>(
+    path: string,
+    options: CallOptions & { readonly row: S },
+  ): AsyncIterable<Infer<S>>;
+  /** An Arrow stream's record batches as they arrive, zero-copy columns for readers that want them. */
+  batches(path: string, options: CallOptions & { readonly row: ObjectSchema }): AsyncIterable<RecordBatch>;
+}
+
+/** Error bodies past this many bytes are not read whole (a proxy's HTML page, say). */
+const maxErrorBytes = 64 * 1024;
+
+export function createClient(options: ClientOptions): WirekitClient {
+  const format = options.format ?? 'json';
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const limits = resolveLimits(options.limits);
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const codecs = new Map<Schema | undefined, Map<string, Codec<unknown>>>();
+
+  /** One codec per (format, schema), made on first use. Arrow values are arrays of rows. */
+  const codecOf = (name: FormatName, schema: Schema | undefined): Codec<unknown> => {
+    let perSchema = codecs.get(schema);
+    if (perSchema === undefined) {
+      perSchema = new Map();
+      codecs.set(schema, perSchema);
+    }
+    let codec = perSchema.get(name);
+    if (codec === undefined) {
+      const codecSchema = name === 'arrow' && schema?.kind === 'array' ? schema.items : schema;
+      codec = createCodec(name, { ...(codecSchema && { schema: codecSchema }), limits });
+      perSchema.set(name, codec);
+    }
+    return codec;
+  };
+
+  const urlOf = (path: string, query: CallOptions['query']): string => {
+    let url = base + (path.startsWith('/') ? path : `/${path}`);
+    if (query !== undefined) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(query)) params.set(key, String(value));
+      url += (url.includes('?') ? '&' : '?') + params.toString();
+    }
+    return url;
+  };
+
+  const send = async (
+    method: string,
+    path: string,
+    accept: string,
+    call: CallOptions,
+    body?: { readonly bytes: Uint8Array; readonly type: string },
+  ): Promise<Response> => {
+    const headers: Record<string, string> = { ...options.headers, ...call.headers, accept };
+    let payload: Uint8Array | undefined = body?.bytes;
+    if (body !== undefined) {
+      headers['content-type'] = body.type;
+      if (options.gzipRequestsFrom !== undefined && body.bytes.length >= options.gzipRequestsFrom) {
+        payload = await gzip(body.bytes);
+        headers['content-encoding'] = 'gzip';
+      }
+    }
+    const response = await doFetch(urlOf(path, call.query), {
+      method,
+      headers,
+      ...(payload && { body: payload }),
+      ...(call.signal && { signal: call.signal }),
+    });
+    if (!response.ok) throw await errorOf(response);
+    return response;
+  };
+
+  /** The reply's format: the one asked for, or what the server says it sent. */
+  const replyCodec = (response: Response, schema: Schema | undefined): Codec<unknown> => {
+    const type = response.headers.get('content-type') ?? '';
+    const name = findFormat(essenceOf(type)) ?? format;
+    return codecOf(name, schema);
+  };
+
+  const request: WirekitClient['request'] = async (method, path, call = {}) => {
+    let body: { bytes: Uint8Array; type: string } | undefined;
+    if ('value' in call) {
+      const codec = codecOf(schemaFormat(format, call.body), call.body);
+      body = { bytes: codec.encode(call.value), type: codec.mediaType };
+    }
+    const accept = codecOf(schemaFormat(format, call.reply), call.reply).mediaType;
+    const response = await send(method, path, accept, call, body);
+    const bytes = await readAll(response, limits.maxInputBytes);
+    if (bytes.length === 0 && call.reply === undefined) return undefined as never;
+    return replyCodec(response, call.reply).decode(bytes) as never;
+  };
+
+  return {
+    format,
+    get: (path, call = {}) => request('GET', path, call),
+    post: (path, value, call = {}) => request('POST', path, { ...call, value }),
+    request,
+    async *stream(path, call) {
+      const codec = codecOf(format, call.row);
+      const response = await send('GET', path, codec.streamMediaType, call);
+      if (response.body === null) return;
+      const type = essenceOf(response.headers.get('content-type') ?? '');
+      const name = findFormat(type) ?? format;
+      const reader = name === format ? codec : codecOf(name, call.row);
+      yield* reader.decodeStream(response.body) as AsyncIterable<never>;
+    },
+    async *batches(path, call) {
+      const codec: ArrowCodec = createArrowCodec({ schema: call.row, limits });
+      const response = await send('GET', path, codec.streamMediaType, call);
+      if (response.body === null) return;
+      yield* codec.decodeBatches(response.body);
+    },
+  };
+}
+
+/**
+ * The format to use for values of `schema`: the client's, unless it needs a schema and there is
+ * none (a call without `reply`), when JSON is asked for instead.
+ */
+function schemaFormat(format: FormatName, schema: Schema | undefined): FormatName {
+  return schema === undefined && formatNeedsSchema(format) ? 'json' : format;
+}
+
+/** Reads a body whole, refusing one larger than `max` (by its Content-Length, or while reading). */
+async function readAll(response: Response, max: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > max) {
+    await response.body?.cancel();
+    throw new WirekitError(
+      'WK_LIMIT_INPUT',
+      `the reply declares ${declared} bytes; maxInputBytes is ${max}.`,
+    );
+  }
+  if (response.body === null) return new Uint8Array(0);
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > max) {
+      await reader.cancel();
+      throw new WirekitError('WK_LIMIT_INPUT', `the reply is larger than maxInputBytes (${max}).`);
+    }
+    parts.push(value);
+  }
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+const errorCodecs = new Map<FormatName, Codec<HttpError>>();
+
+/** The WirekitHttpError for an error response, decoding its body when it holds a wirekit error. */
+async function errorOf(response: Response): Promise<WirekitHttpError> {
+  let bytes: Uint8Array = new Uint8Array(0);
+  try {
+    bytes = await readAll(response, maxErrorBytes);
+  } catch {
+    // Too large or cut short: report the status alone.
+  }
+  const name = findFormat(essenceOf(response.headers.get('content-type') ?? ''));
+  if (name !== undefined && name !== 'arrow' && bytes.length > 0) {
+    let codec = errorCodecs.get(name);
+    if (codec === undefined) {
+      codec = createCodec(name, { schema: HttpError });
+      errorCodecs.set(name, codec);
+    }
+    try {
+      return new WirekitHttpError(codec.decode(bytes));
+    } catch {
+      // Not a wirekit error record: fall through.
+    }
+  }
+  const record = {
+    status: response.status,
+    code: 'WK_HTTP_STATUS',
+    message: `HTTP ${response.status} ${response.statusText}`,
+  };
+  return new WirekitHttpError(record, bytes.subarray(0, 1024));
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}

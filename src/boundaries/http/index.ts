@@ -1,0 +1,10 @@
+/**
+ * The HTTP boundary: a Fastify plugin that serves one route in every format by content
+ * negotiation, and a fetch client that speaks to it.
+ */
+export { type CallOptions, type ClientOptions, createClient, type WirekitClient } from './client.js';
+export { type ReplyRoute, type StreamRoute, wirekitRoute } from './define-route.js';
+export type { WirekitRouteSpec } from './route.js';
+export { type WirekitCompressionOptions, type WirekitPluginOptions, wirekit } from './server.js';
+export type { RowSource } from './stream-reply.js';
+export { HttpError, HttpWirekitError, WirekitHttpError } from './wire-error.js';

@@ -1,0 +1,110 @@
+/**
+ * Streamed replies: rows from an iterable, async iterable or stream, written as they come, with the
+ * memory of a batch rather than of the result.
+ *
+ * The pieces, each pulling from the one before only when the socket wants more (so a slow client
+ * holds the producer back, and a client that leaves stops it: destroying the Node stream returns
+ * every iterator up the chain, whose `finally` blocks run):
+ *   rows → the codec's sequence framing (or a JSON array) → coalesce → Node Readable → socket.
+ *
+ * Coalescing matters: most formats write one small chunk per row, and a socket write per row
+ * would cost far more than the encoding. Chunks are gathered up to 64 KiB, and sent sooner when
+ * the producer pauses (a slow query) so that rows already encoded do not wait.
+ */
+import { Readable } from 'node:stream';
+import type { Codec } from '../../codecs/codec.js';
+import type { StreamKind } from './route.js';
+
+/** What a streaming handler may return. */
+export type RowSource<Row> = Iterable<Row> | AsyncIterable<Row> | ReadableStream<Row>;
+
+const flushBytes = 64 * 1024;
+/** How long encoded bytes may wait for more before they are sent anyway. */
+const flushDelayMs = 10;
+
+function iterate<Row>(source: RowSource<Row>): Iterable<Row> | AsyncIterable<Row> {
+  if (Symbol.asyncIterator in source || Symbol.iterator in source) {
+    return source as Iterable<Row> | AsyncIterable<Row>;
+  }
+  return Readable.fromWeb(source as import('node:stream/web').ReadableStream<Row>, { objectMode: true });
+}
+
+/** A JSON array, row by row: `[`, rows joined by `,`, `]`. */
+async function* jsonArray(codec: Codec<unknown>, rows: Iterable<unknown> | AsyncIterable<unknown>) {
+  const open = new Uint8Array([0x5b]);
+  const comma = new Uint8Array([0x2c]);
+  yield open;
+  let first = true;
+  for await (const row of rows) {
+    if (!first) yield comma;
+    first = false;
+    yield codec.encode(row);
+  }
+  yield new Uint8Array([0x5d]);
+}
+
+async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    // Ends the codec's stream, which returns the row iterator (the producer's finally runs).
+    await reader.cancel();
+  }
+}
+
+/**
+ * Gathers chunks into writes of about `flushBytes`; sends what it holds when the source has made
+ * it wait `flushDelayMs`. One timer per gathered write, not per chunk.
+ */
+export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let pending: Uint8Array[] = [];
+  let size = 0;
+  let deadline: Promise<'late'> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const take = (): Uint8Array => {
+    const out = pending.length === 1 ? (pending[0] as Uint8Array) : Buffer.concat(pending, size);
+    pending = [];
+    size = 0;
+    deadline = undefined;
+    clearTimeout(timer);
+    return out;
+  };
+  try {
+    let next = chunks.next();
+    for (;;) {
+      const result = deadline === undefined ? await next : await Promise.race([next, deadline]);
+      if (result === 'late') {
+        yield take();
+        continue;
+      }
+      if (result.done) break;
+      next = chunks.next();
+      if (result.value.length === 0) continue;
+      pending.push(result.value);
+      size += result.value.length;
+      if (size >= flushBytes) yield take();
+      else if (deadline === undefined) {
+        deadline = new Promise((resolve) => {
+          timer = setTimeout(resolve, flushDelayMs, 'late');
+        });
+      }
+    }
+    if (size > 0) yield take();
+  } finally {
+    clearTimeout(timer);
+    await chunks.return?.();
+  }
+}
+
+/** The reply body for a streamed route: a Node Readable of the encoded rows. */
+export function streamRows(kind: StreamKind, source: RowSource<unknown>): Readable {
+  const rows = iterate(source);
+  const encoded =
+    kind.kind === 'array' ? jsonArray(kind.codec, rows) : webChunks(kind.codec.encodeStream(rows));
+  return Readable.from(coalesce(encoded), { objectMode: false, highWaterMark: flushBytes });
+}

@@ -1,0 +1,102 @@
+/**
+ * The Fastify app the HTTP tests drive: one route of each kind the plugin serves, plus a plain
+ * Fastify route to show that the plugin leaves other routes alone.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Reading } from '../../../src/bench/datasets/timeseries.js';
+import { User, users } from '../../../src/bench/datasets/users.js';
+import { type WirekitPluginOptions, wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
+import { t } from '../../../src/schema/index.js';
+
+export const sampleUsers = users(40, 7);
+export const UserList = t.array(User);
+
+export interface Producer {
+  produced: number;
+  finished: boolean;
+  /** Resolves when the producer's finally block has run. */
+  done: Promise<void>;
+}
+
+/** Readings 0..count-1, counting what was produced; `pause` waits before each row after the first. */
+export function readingRows(count: number, producer: Producer, pause?: () => Promise<void>) {
+  let finish: () => void = () => {};
+  producer.done = new Promise((resolve) => {
+    finish = resolve;
+  });
+  return (async function* () {
+    try {
+      for (let i = 0; i < count; i++) {
+        if (i > 0 && pause !== undefined) await pause();
+        producer.produced++;
+        yield {
+          timestamp: new Date(1_700_000_000_000 + i * 1000),
+          deviceId: `d${i % 7}`,
+          temperature: 20 + (i % 10) / 4,
+          humidity: 0.5,
+        };
+      }
+    } finally {
+      producer.finished = true;
+      finish();
+    }
+  })();
+}
+
+export async function buildApp(
+  plugin: WirekitPluginOptions = {},
+  server: FastifyServerOptions = {},
+  hooks: { producer?: Producer; pause?: () => Promise<void> } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, ...server });
+  await app.register(wirekit, plugin);
+  app.route(
+    wirekitRoute({ method: 'GET', url: '/users', reply: UserList, handler: async () => sampleUsers }),
+  );
+  app.route(
+    wirekitRoute({
+      method: 'POST',
+      url: '/users',
+      body: User,
+      reply: User,
+      handler: async (request) => ({ ...request.body, name: request.body.name.toUpperCase() }),
+    }),
+  );
+  app.route(
+    wirekitRoute({
+      method: 'POST',
+      url: '/small',
+      bodyLimit: 1000,
+      body: t.object('Note', { text: t.string() }),
+      reply: t.object('Length', { length: t.uint32() }),
+      handler: async (request) => ({ length: request.body.text.length }),
+    }),
+  );
+  // No schemas: the schemaless formats only.
+  app.route(
+    wirekitRoute({
+      method: 'POST',
+      url: '/echo',
+      body: undefined,
+      handler: async (request) => request.body ?? null,
+    }),
+  );
+  app.route(
+    wirekitRoute({
+      method: 'GET',
+      url: '/readings',
+      stream: Reading,
+      batchSize: 100,
+      handler: async (request) => {
+        const count = Number((request.query as { count?: string }).count ?? 250);
+        const producer = hooks.producer ?? { produced: 0, finished: false, done: Promise.resolve() };
+        return readingRows(count, producer, hooks.pause);
+      },
+    }),
+  );
+  app.post('/plain', async (request) => ({ got: request.body }));
+  app.get('/fails', { config: { wirekit: { reply: User } } }, async () => {
+    throw new Error('database password is hunter2');
+  });
+  return app;
+}
