@@ -19,6 +19,7 @@ import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registr
 import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import type { Infer, ObjectSchema, Schema } from '../../schema/index.js';
+import { rowsOf, sequenceOnly } from './route.js';
 import { HttpError, WirekitHttpError } from './wire-error.js';
 
 export interface ClientOptions {
@@ -144,6 +145,15 @@ export function createClient(options: ClientOptions): WirekitClient {
     if ('value' in call) {
       const codec = codecOf(schemaFormat(format, call.body), call.body);
       body = { bytes: codec.encode(call.value), type: codec.mediaType };
+    }
+    const rows = rowsOf(call.reply);
+    if (rows !== undefined && sequenceOnly.includes(format)) {
+      // A list of records in a record-rooted format comes in its framing for sequences.
+      const codec = codecOf(format, rows);
+      const response = await send(method, path, codec.streamMediaType, call, body);
+      const out: unknown[] = [];
+      if (response.body !== null) for await (const row of codec.decodeStream(response.body)) out.push(row);
+      return out as never;
     }
     const accept = codecOf(schemaFormat(format, call.reply), call.reply).mediaType;
     const response = await send(method, path, accept, call, body);

@@ -10,6 +10,7 @@ import { t } from '../../../src/schema/index.js';
 
 export const sampleUsers = users(40, 7);
 export const UserList = t.array(User);
+export const Note = t.object('Note', { text: t.string({ maxLength: 50 }) });
 
 export interface Producer {
   produced: number;
@@ -67,7 +68,7 @@ export async function buildApp(
       method: 'POST',
       url: '/small',
       bodyLimit: 1000,
-      body: t.object('Note', { text: t.string() }),
+      body: Note,
       reply: t.object('Length', { length: t.uint32() }),
       handler: async (request) => ({ length: request.body.text.length }),
     }),

@@ -1,0 +1,90 @@
+/**
+ * The fetch client against a real server on a loopback socket: every format both ways, errors
+ * back as WirekitErrors with the server's code, and streamed rows as they arrive.
+ */
+import type { FastifyInstance } from 'fastify';
+import { fetch as undiciFetch } from 'undici';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Reading } from '../../../src/bench/datasets/timeseries.js';
+import { User } from '../../../src/bench/datasets/users.js';
+import { createClient, WirekitHttpError } from '../../../src/boundaries/http/index.js';
+import { formatNames } from '../../../src/codecs/index.js';
+import { collect } from '../../support/streams.js';
+import { buildApp, Note, sampleUsers, UserList } from './app.js';
+
+let app: FastifyInstance;
+let baseUrl: string;
+beforeAll(async () => {
+  app = await buildApp();
+  baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(() => app.close());
+
+describe.each(formatNames)('%s', (format) => {
+  // Made per test: the server's port is known only once beforeAll has run.
+  const client = () => createClient({ baseUrl, format });
+
+  test('get a list, post a record', async () => {
+    const list = await client().get('/users', { reply: UserList });
+    expect(list).toEqual(sampleUsers);
+    if (format === 'arrow') return; // a table is no body for one record
+    const user = sampleUsers[5] as User;
+    const back = await client().post('/users', user, { body: User, reply: User });
+    expect(back).toEqual({ ...user, name: user.name.toUpperCase() });
+  });
+
+  test('streamed rows arrive in order', async () => {
+    const rows = await collect(client().stream('/readings', { row: Reading, query: { count: 1000 } }));
+    expect(rows).toHaveLength(1000);
+    expect(rows[999]?.timestamp).toEqual(new Date(1_700_000_000_000 + 999_000));
+  });
+
+  test('an invalid body comes back as a WirekitError with the code and path', async () => {
+    if (format === 'arrow') return;
+    // Encoders check types, not constraints: the server's validation finds the text too long.
+    const error = await client()
+      .post('/small', { text: 'x'.repeat(60) }, { body: Note })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WirekitHttpError);
+    expect(error).toMatchObject({ status: 400, code: 'WK_VALIDATION_FAILED', at: 'text' });
+  });
+});
+
+describe('the client', () => {
+  test('Arrow batches arrive as record batches with zero-copy columns', async () => {
+    const client = createClient({ baseUrl, format: 'arrow' });
+    const batches = await collect(client.batches('/readings', { row: Reading, query: { count: 250 } }));
+    expect(batches.map((batch) => batch.numRows)).toEqual([100, 100, 50]);
+    expect(batches[0]?.getChild('temperature')?.toArray()).toBeInstanceOf(Float64Array);
+  });
+
+  test('a 406 and a non-wirekit error status become WirekitHttpErrors', async () => {
+    // /echo has no schemas, so it speaks only the schemaless formats.
+    const client = createClient({ baseUrl, format: 'avro' });
+    const refused = await client.post('/echo', { a: 1 }, { reply: Note }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 406, code: 'WK_HTTP_NOT_ACCEPTABLE' });
+    expect((refused as WirekitHttpError).offered).toEqual([
+      'application/json',
+      'application/msgpack',
+      'application/x-msgpack',
+      'application/cbor',
+    ]);
+    const missing = await client.get('/nowhere').catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(WirekitHttpError);
+    expect(missing).toMatchObject({ status: 404, code: 'WK_HTTP_STATUS' });
+  });
+
+  test('gzip request bodies, and a reply larger than maxInputBytes is refused while reading', async () => {
+    const gzipping = createClient({ baseUrl, format: 'json', gzipRequestsFrom: 10 });
+    const user = sampleUsers[1] as User;
+    expect(await gzipping.post('/users', user, { body: User, reply: User })).toMatchObject({ id: user.id });
+    const small = createClient({ baseUrl, format: 'json', limits: { maxInputBytes: 1000 } });
+    const error = await small.get('/users', { reply: UserList }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'WK_LIMIT_INPUT' });
+  });
+
+  test('works over undici 7 as well as the global fetch', async () => {
+    const client = createClient({ baseUrl, format: 'cbor', fetch: undiciFetch as unknown as typeof fetch });
+    expect(await client.get('/users', { reply: UserList })).toEqual(sampleUsers);
+  });
+});
