@@ -37,7 +37,8 @@ export const errorCodes = {
   WK_SCHEMA_REQUIRED:
     'The format needs a schema (Protocol Buffers, Avro, FlatBuffers, Arrow) and none was given.',
   WK_HTTP_NOT_ACCEPTABLE: "None of the media types the route offers is acceptable to the request's Accept.",
-  WK_HTTP_UNSUPPORTED_MEDIA_TYPE: 'The request body has a Content-Type or Content-Encoding the route does not read.',
+  WK_HTTP_UNSUPPORTED_MEDIA_TYPE:
+    'The request body has a Content-Type or Content-Encoding the route does not read.',
   WK_HTTP_BODY_TOO_LARGE: "The request body is larger than the route's body limit.",
   WK_HTTP_STATUS: 'An HTTP response had an error status and no wirekit error in its body.',
 } as const;
