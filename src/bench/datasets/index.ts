@@ -1,5 +1,6 @@
 /**
- * The built-in datasets of the bench lab, by name. Each is deterministic from its seed, with the
+ * The built-in datasets of the bench lab, by name (also `wirekit/datasets`, with their schemas, for
+ * examples and for trying formats on realistic data). Each is deterministic from its seed, with the
  * item count as a parameter, and its values valid against its schema and carried by every format.
  */
 import type { Dataset } from './dataset.js';
@@ -11,12 +12,12 @@ import { timeseriesDataset } from './timeseries.js';
 import { usersDataset } from './users.js';
 
 export type { Dataset } from './dataset.js';
-export { type Customer, orders } from './orders.js';
-export { type Product, products } from './products.js';
+export { Customer, orders } from './orders.js';
+export { Product, products } from './products.js';
 export { Record8, records } from './records.js';
 export { flat, flatten } from './text.js';
-export { type Reading, type TimeseriesColumns, timeseries, timeseriesColumns } from './timeseries.js';
-export { type User, users } from './users.js';
+export { Reading, type TimeseriesColumns, timeseries, timeseriesColumns } from './timeseries.js';
+export { User, users } from './users.js';
 
 export const recordsDataset: Dataset<Record8> = {
   name: 'records',

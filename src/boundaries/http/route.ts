@@ -146,7 +146,10 @@ export function compileRoute(
   if (spec.stream !== undefined && spec.stream.kind !== 'object') {
     throw new WirekitError('WK_SCHEMA_INVALID', '`stream` is the schema of one row: an object schema.');
   }
-  const formats = spec.formats ?? pluginFormats;
+  // JSON first whatever the order given: it is what a client that states no preference (no
+  // Accept, or `*/*` as curl sends) gets, since ties go to the first offer.
+  const given = spec.formats ?? pluginFormats;
+  const formats = given.includes('json') ? ['json' as const, ...given.filter((f) => f !== 'json')] : given;
   let offers: ReplyOffer[];
   if (spec.stream !== undefined) {
     offers = streamOffers(spec.stream, formats, limits, spec.batchSize ?? 8192);

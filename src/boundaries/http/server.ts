@@ -48,7 +48,10 @@ export interface WirekitCompressionOptions {
 }
 
 export interface WirekitPluginOptions {
-  /** The formats routes speak, in order of preference; JSON first is what a bare request gets. */
+  /**
+   * The formats routes speak (default all seven), in order of preference for clients that accept
+   * several. JSON, when among them, always comes first: it answers requests without a preference.
+   */
   readonly formats?: readonly FormatName[];
   /** Response compression on Accept-Encoding; false turns it off (default on). */
   readonly compression?: WirekitCompressionOptions | false;

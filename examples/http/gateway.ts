@@ -1,0 +1,89 @@
+/**
+ * The public gateway: JSON for people (browsers, curl, webhooks), and a binary format on the hop
+ * to the internal service, through the wirekit client. Switching that hop's format is one setting
+ * (INTERNAL_FORMAT); no handler changes.
+ *
+ *   INTERNAL_URL=http://127.0.0.1:3001 INTERNAL_FORMAT=msgpack PORT=3000 npx tsx examples/http/gateway.ts
+ */
+import Fastify from 'fastify';
+import type { FormatName } from 'wirekit/codecs';
+import { Reading, User } from 'wirekit/datasets';
+import { createClient, WirekitHttpError, wirekit, wirekitRoute } from 'wirekit/http';
+import { t } from 'wirekit/schema';
+
+const PublicUser = t.object('PublicUser', {
+  id: t.uint32(),
+  name: t.string(),
+  country: t.string(),
+  memberSince: t.timestamp(),
+});
+
+export async function startGateway(port: number, internalUrl: string, internalFormat: FormatName) {
+  const internal = createClient({ baseUrl: internalUrl, format: internalFormat });
+  const app = Fastify({ logger: false });
+  // The public side speaks JSON (and NDJSON for streams) only: people read it.
+  await app.register(wirekit, { formats: ['json'] });
+
+  app.route(
+    wirekitRoute({
+      method: 'GET',
+      url: '/api/users',
+      reply: t.array(PublicUser),
+      handler: async (request) => {
+        const { country = 'DE', limit = '20' } = request.query as { country?: string; limit?: string };
+        const found = await internal.get('/users', { reply: t.array(User), query: { country, limit } });
+        return found.map((user) => ({
+          id: user.id,
+          name: user.name,
+          country: user.country,
+          memberSince: user.createdAt,
+        }));
+      },
+    }),
+  );
+
+  app.route(
+    wirekitRoute({
+      method: 'GET',
+      url: '/api/users/:id',
+      reply: PublicUser,
+      handler: async (request, reply) => {
+        try {
+          const user = await internal.get(`/users/${(request.params as { id: string }).id}`, { reply: User });
+          return { id: user.id, name: user.name, country: user.country, memberSince: user.createdAt };
+        } catch (error) {
+          if (error instanceof WirekitHttpError && error.status === 404) return reply.code(404).send();
+          throw error;
+        }
+      },
+    }),
+  );
+
+  // Rows stream through: each one is passed on as soon as it arrives from the internal service,
+  // and a client that leaves stops the internal stream too (the signal aborts the upstream fetch).
+  app.route(
+    wirekitRoute({
+      method: 'GET',
+      url: '/api/timeseries',
+      stream: Reading,
+      handler: async (request) => {
+        const rows = Number((request.query as { rows?: string }).rows ?? 1000);
+        return internal.stream('/timeseries', {
+          row: Reading,
+          query: { rows },
+          signal: request.wirekit?.signal,
+        });
+      },
+    }),
+  );
+
+  await app.listen({ host: '127.0.0.1', port });
+  return app;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const port = Number(process.env.PORT ?? 3000);
+  const format = (process.env.INTERNAL_FORMAT ?? 'msgpack') as FormatName;
+  await startGateway(port, process.env.INTERNAL_URL ?? 'http://127.0.0.1:3001', format);
+  console.log(`gateway on http://127.0.0.1:${port} (internal hop: ${format})`);
+}

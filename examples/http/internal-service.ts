@@ -1,0 +1,81 @@
+/**
+ * The internal service: serves the `users` dataset and a streamed `timeseries` route in every
+ * format wirekit speaks. The handlers return plain values and rows; the plugin picks the format
+ * from each request's Accept header.
+ *
+ *   PORT=3001 npx tsx examples/http/internal-service.ts
+ */
+import Fastify from 'fastify';
+import { Reading, User, users } from 'wirekit/datasets';
+import { wirekit, wirekitRoute } from 'wirekit/http';
+import { t } from 'wirekit/schema';
+
+const everyone = users(10_000, 1);
+const byId = new Map(everyone.map((user) => [user.id, user]));
+
+export async function startInternalService(port: number) {
+  const app = Fastify({ logger: false });
+  await app.register(wirekit); // every format; JSON for requests without a preference
+
+  app.route(
+    wirekitRoute({
+      method: 'GET',
+      url: '/users',
+      reply: t.array(User),
+      handler: async (request) => {
+        const { country, limit } = request.query as { country?: string; limit?: string };
+        const chosen = country === undefined ? everyone : everyone.filter((user) => user.country === country);
+        return chosen.slice(0, Number(limit ?? chosen.length));
+      },
+    }),
+  );
+
+  app.route(
+    wirekitRoute({
+      method: 'GET',
+      url: '/users/:id',
+      reply: User,
+      handler: async (request, reply) => {
+        const user = byId.get(Number((request.params as { id: string }).id));
+        if (user === undefined) return reply.code(404).send();
+        return user;
+      },
+    }),
+  );
+
+  // Rows are made as the client reads them: memory stays at one batch however many are asked for.
+  app.route(
+    wirekitRoute({
+      method: 'GET',
+      url: '/timeseries',
+      stream: Reading,
+      batchSize: 8192,
+      handler: async (request) => {
+        const rows = Number((request.query as { rows?: string }).rows ?? 100_000);
+        return readings(rows, request.wirekit?.signal);
+      },
+    }),
+  );
+
+  await app.listen({ host: '127.0.0.1', port });
+  return app;
+}
+
+/** Sensor readings from 50 devices, one per second each, until `count` or the client leaves. */
+function* readings(count: number, signal: AbortSignal | undefined) {
+  const start = Date.UTC(2026, 0, 1);
+  for (let i = 0; i < count && signal?.aborted !== true; i++) {
+    yield {
+      timestamp: new Date(start + Math.floor(i / 50) * 1000),
+      deviceId: `sensor-${i % 50}`,
+      temperature: Math.round((20 + 5 * Math.sin(i / 5000) + (i % 7) / 10) * 100) / 100,
+      humidity: Math.round((0.4 + 0.1 * Math.cos(i / 3000)) * 100) / 100,
+    };
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const port = Number(process.env.PORT ?? 3001);
+  await startInternalService(port);
+  console.log(`internal service on http://127.0.0.1:${port}`);
+}
