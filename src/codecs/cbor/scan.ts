@@ -14,7 +14,7 @@
 import { malformed, tooDeep, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { checkKey } from '../self-describing/keys.js';
-import { isUtf8 } from '../self-describing/utf8-check.js';
+import { asciiEnd, isUtf8 } from '../self-describing/utf8-check.js';
 import { CborItems, type CborScanOptions } from './items.js';
 
 export type { CborScanOptions };
@@ -22,22 +22,48 @@ export type { CborScanOptions };
 /** Marks an open container as indefinite in `left`; its items so far are counted below it. */
 const indefinite = -1;
 
+/**
+ * A container of this many items or more is refused as too many elements whatever maxElements
+ * says, so that every count the walk keeps fits an int32 (V8 then keeps the walk's counters in
+ * integer registers instead of converting doubles on every item). No JavaScript array or object
+ * that large can be built anyway.
+ */
+const maxCount = 0x3fff_ffff;
+
+/**
+ * Bytes taken by the items whose head says everything: integers (majors 0 and 1 with their
+ * argument), false, true, null, undefined and floats; 0 for the rest, which the walk reads item
+ * by item (reserved forms included, so that they are refused there).
+ */
+const scalarSizes = new Uint8Array(256);
+for (let head = 0; head < 0x40; head++) {
+  const info = head & 0x1f;
+  scalarSizes[head] = info < 24 ? 1 : info < 28 ? 1 + (1 << (info - 24)) : 0;
+}
+for (let head = 0xf4; head <= 0xf7; head++) scalarSizes[head] = 1;
+scalarSizes[0xf9] = 3;
+scalarSizes[0xfa] = 5;
+scalarSizes[0xfb] = 9;
+
 export class CborScanner extends CborItems {
   /**
    * The containers around the innermost open one: the items each has left (or `indefinite`), the
-   * items an indefinite one has read (for key/value parity), and whether it is a map. The innermost
-   * one lives in locals of `walk`.
+   * parity of the items an indefinite one has read (key or value next), and whether it is a map.
+   * The innermost one lives in locals of `walk`.
    */
-  private left: Float64Array;
-  private seen: Float64Array;
+  private left: Int32Array;
+  private seen: Uint8Array;
   private isMap: Uint8Array;
+  /** maxElements, or maxCount where that is lower (see maxCount). */
+  private readonly maxContainer: number;
 
   constructor(limits: DecodeLimits, options: CborScanOptions) {
     super(limits, options);
     const size = Math.min(limits.maxDepth, 32) + 1;
-    this.left = new Float64Array(size);
+    this.left = new Int32Array(size);
     this.isMap = new Uint8Array(size);
-    this.seen = new Float64Array(size);
+    this.seen = new Uint8Array(size);
+    this.maxContainer = Math.min(limits.maxElements, maxCount);
   }
 
   get needsOwnReader(): boolean {
@@ -97,7 +123,7 @@ export class CborScanner extends CborItems {
     const levels = limits.maxDepth - depth;
     let top = openAtStart;
     let left = leftAtStart; // items left in a definite container, or `indefinite`
-    let seen = seenAtStart; // items read by an indefinite container
+    let seen = seenAtStart; // parity of the items read by an indefinite container: 1 after a key
     let inMap = inMapAtStart;
     let elements = elementsAtStart;
     let pos = start;
@@ -112,31 +138,40 @@ export class CborScanner extends CborItems {
         // A break closes the innermost container, which must be an indefinite one.
         if (top === 0 || left !== indefinite)
           throw malformed(at, 'a break outside an indefinite-length item');
-        if (inMap && seen % 2 === 1) throw malformed(at, 'an indefinite-length map ends after a key');
+        if (inMap && seen === 1) throw malformed(at, 'an indefinite-length map ends after a key');
         pos++;
         top--;
         left = this.left[top] as number;
         seen = this.seen[top] as number;
         inMap = this.isMap[top] === 1;
       } else {
-        const key = inMap && (left === indefinite ? seen : left) % 2 === 0;
+        const key = inMap && (left === indefinite ? seen : left & 1) === 0;
         const major = head >> 5;
         const info = head & 0x1f;
-        if (major === 3 && info < 24) {
-          // A short text string, the most common item: checked inline.
-          const from = pos + 1;
-          pos = from + info;
+        if (major === 3 && info <= 24) {
+          // A text string shorter than 256 bytes, the most common item: checked inline.
+          let from = pos + 1;
+          let length = info;
+          if (info === 24) {
+            if (from >= end) return this.stop(end, at, top, left, seen, inMap, itemElements);
+            length = bytes[from] as number;
+            from++;
+            // In this order as in `string`: a declared length is refused before the input is awaited.
+            if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
+          }
+          pos = from + length;
           if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements);
-          if (info > maxStringBytes) throw tooLong(at, info, maxStringBytes, 'string');
+          if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
           if (utf8) {
-            let i = from;
-            while (i < pos && (bytes[i] as number) < 0x80) i++;
+            const i = asciiEnd(bytes, from, pos);
             if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');
           }
-          if (key && (info === 9 || info === 11) && unsafeKeys) checkKey(bytes, from, info);
-        } else if (major <= 1 && info < 24) {
+          if (key && (length === 9 || length === 11) && unsafeKeys) checkKey(bytes, from, length);
+        } else if ((scalarSizes[head] as number) !== 0) {
+          // Integers, simple values and floats: the head says how long they are.
           if (key) this.nonStringKey = true;
-          pos++;
+          pos += scalarSizes[head] as number;
+          if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements);
         } else if (major === 2 || major === 3) {
           if (key && major === 2) this.nonStringKey = true;
           pos = this.string(bytes, pos, end, key && major === 3);
@@ -147,10 +182,15 @@ export class CborScanner extends CborItems {
           let items = indefinite;
           if (info === 31) pos++;
           else {
-            if (this.argument(bytes, pos, end) < 0)
-              return this.stop(end, at, top, left, seen, inMap, itemElements);
-            const count = this.value;
-            pos = this.next;
+            let count = info;
+            if (info < 24) pos++;
+            else {
+              if (this.argument(bytes, pos, end) < 0)
+                return this.stop(end, at, top, left, seen, inMap, itemElements);
+              if (this.value > this.maxContainer) throw tooManyElements(at, limits);
+              count = this.value | 0; // an int32 by the check above
+              pos = this.next;
+            }
             elements += count;
             if (elements > maxElements) throw tooManyElements(at, limits);
             items = major === 5 ? count * 2 : count;
@@ -192,8 +232,8 @@ export class CborScanner extends CborItems {
           return pos;
         }
         if (left === indefinite) {
-          seen++;
-          if (!inMap || seen % 2 === 0) {
+          seen ^= 1;
+          if (!inMap || seen === 0) {
             elements++;
             if (elements > maxElements) throw tooManyElements(at, limits);
           }
@@ -230,9 +270,9 @@ export class CborScanner extends CborItems {
 
   private growStack(): void {
     const size = Math.min(this.left.length * 2, this.limits.maxDepth + 1);
-    const left = new Float64Array(size);
+    const left = new Int32Array(size);
     left.set(this.left);
-    const seen = new Float64Array(size);
+    const seen = new Uint8Array(size);
     seen.set(this.seen);
     const isMap = new Uint8Array(size);
     isMap.set(this.isMap);

@@ -172,6 +172,28 @@ export function checkTimestamp(bytes: Uint8Array, at: number, length: number, of
   }
 }
 
+/**
+ * Whether msgpackr reads the 8-byte timestamp at `at` (its data, after the type byte) as the same
+ * Date as wirekit's reader. msgpackr adds nanoseconds / 1e6 to seconds * 1000 in floating point,
+ * which can round up into the next millisecond (.999999999 s becomes the next second); wirekit
+ * floors to the millisecond. Whole-millisecond stamps, which is what a JavaScript Date writes, add
+ * exactly both ways, so only the others need wirekit's reader. The test computes both results
+ * (msgpackr's expression as msgpackr writes it) instead of predicting when they differ.
+ */
+export function libraryReadsTimestamp64(bytes: Uint8Array, at: number): boolean {
+  // The top 30 bits are the nanoseconds, the low 34 the seconds. Integer operations only on the
+  // common path: this runs for every Date of a value.
+  const nanos =
+    ((bytes[at] as number) << 22) |
+    ((bytes[at + 1] as number) << 14) |
+    ((bytes[at + 2] as number) << 6) |
+    ((bytes[at + 3] as number) >> 2);
+  if (nanos % 1_000_000 === 0) return true;
+  const millis = (((bytes[at + 3] as number) & 3) * 0x1_0000_0000 + readLength(bytes, at + 4, 4)) * 1000;
+  // new Date(x) keeps Math.trunc(x); x is positive and far inside a Date's range here.
+  return Math.trunc(nanos / 1_000_000 + millis) === millis + Math.floor(nanos / 1_000_000);
+}
+
 export function isInteger(head: number): boolean {
   return head < 0x80 || head >= 0xe0 || (head >= 0xcc && head <= 0xd3);
 }

@@ -11,11 +11,12 @@
 import { malformed, tooDeep, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { checkKey } from '../self-describing/keys.js';
-import { isUtf8 } from '../self-describing/utf8-check.js';
+import { asciiEnd, isUtf8 } from '../self-describing/utf8-check.js';
 import {
   checkTimestamp,
   fixedSizes,
   lengthWidths,
+  libraryReadsTimestamp64,
   MsgpackItems,
   type MsgpackScanOptions,
   readLength,
@@ -25,17 +26,49 @@ import {
 
 export type { MsgpackScanOptions };
 
+/**
+ * A container of this many items or more is refused as too many elements whatever maxElements
+ * says, so that every count the walk keeps fits an int32 (V8 then keeps the walk's counters in
+ * integer registers instead of converting doubles on every item). No JavaScript array or object
+ * that large can be built anyway.
+ */
+const maxCount = 0x3fff_ffff;
+
+/**
+ * Bytes taken by the items whose head byte says everything (integers, nil, booleans, floats);
+ * 0 for the rest. In record mode 0x40–0x7f are record references, which open a record.
+ */
+const plainSizes = sizeTable(false);
+const recordModeSizes = sizeTable(true);
+
+function sizeTable(records: boolean): Uint8Array {
+  const sizes = new Uint8Array(256);
+  for (let head = 0; head < 0x80; head++) sizes[head] = records && head >= 0x40 ? 0 : 1;
+  for (let head = 0xc0; head < 0xe0; head++) sizes[head] = fixedSizes[head - 0xc0] as number;
+  for (let head = 0xe0; head < 0x100; head++) sizes[head] = 1;
+  return sizes;
+}
+
 export class MsgpackScanner extends MsgpackItems {
   /**
    * The containers around the innermost open one: the items each has left (keys and values of a
    * map both count) and whether it is a map. The innermost one lives in locals of `walk`.
    */
-  private left: Float64Array;
+  private left: Int32Array;
   private isMap: Uint8Array;
+  private readonly sizes: Uint8Array;
+  /** maxElements, or maxCount where that is lower (see maxCount). */
+  private readonly maxContainer: number;
+
+  /** Set by `other`: the items of the container the item opens (-1 for none), and whether it is a map. */
+  private opened = -1;
+  private openedMap = false;
 
   /**
-   * Sub-second timestamps (8- and 12-byte forms) go to wirekit's reader too: msgpackr adds the
-   * nanoseconds in floating point, which rounds .999999999 s up into the next second.
+   * Timestamps msgpackr reads differently go to wirekit's reader too: 8-byte ones whose
+   * nanoseconds msgpackr's floating-point sum rounds up (see libraryReadsTimestamp64), and every
+   * 12-byte one (rare: instants before 1970 or after 2514), whose negative instants msgpackr also
+   * truncates toward zero where wirekit floors.
    */
   private wideTimestamp = false;
 
@@ -53,8 +86,10 @@ export class MsgpackScanner extends MsgpackItems {
   constructor(limits: DecodeLimits, options: MsgpackScanOptions) {
     super(limits, options);
     const size = Math.min(limits.maxDepth, 32) + 1;
-    this.left = new Float64Array(size);
+    this.left = new Int32Array(size);
     this.isMap = new Uint8Array(size);
+    this.sizes = options.records ? recordModeSizes : plainSizes;
+    this.maxContainer = Math.min(limits.maxElements, maxCount);
   }
 
   /**
@@ -79,6 +114,11 @@ export class MsgpackScanner extends MsgpackItems {
   /** Where the last cut value stopped: the start of its unfinished item, and the state there. */
   private readonly cut = { pos: 0, depth: 0, top: 0, left: 0, inMap: false, elements: 0 };
 
+  /**
+   * The hot loop. It reads inline only what records are made of (short strings, scalars, small
+   * maps and arrays) and leaves every other type to `other`, which keeps the loop small enough for
+   * V8 to hold its state in registers. Every count kept here fits an int32 (see maxCount).
+   */
   private walk(
     bytes: Uint8Array,
     start: number,
@@ -89,39 +129,27 @@ export class MsgpackScanner extends MsgpackItems {
     inMapAtStart: boolean,
     elementsAtStart: number,
   ): number {
-    const { limits, options } = this;
-    const { maxStringBytes, maxBytesLength, maxElements } = limits;
-    const utf8 = options.utf8;
-    const records = options.records;
+    const { limits, options, sizes } = this;
+    const maxStringBytes = limits.maxStringBytes;
+    const maxElements = limits.maxElements;
+    const { utf8, unsafeKeys } = options;
     // The innermost open container lives in locals; the stack holds the ones around it.
     const levels = limits.maxDepth - depth;
+    let stack = this.left;
+    let maps = this.isMap;
     let top = openAtStart;
     let left = leftAtStart;
     let inMap = inMapAtStart;
     let elements = elementsAtStart;
     let pos = start;
-    let at: number;
     for (;;) {
-      at = pos;
+      const at = pos;
       if (pos >= end) return this.stop(end, at, top, left, inMap, elements);
       const head = bytes[pos] as number;
       const key = inMap && (left & 1) === 0;
       let open = -1; // the items of the container this item opens; -1 for anything else
       let opensMap = false;
-      if (head < 0x80) {
-        if (head >= 0x40 && records) {
-          open = this.recordSizes[head & 0x3f] as number;
-          if (open < 0) throw malformed(at, 'a record reference without a definition');
-        }
-        pos++;
-      } else if (head < 0x90) {
-        open = (head & 0x0f) * 2;
-        opensMap = true;
-        pos++;
-      } else if (head < 0xa0) {
-        open = head & 0x0f;
-        pos++;
-      } else if (head < 0xc0) {
+      if (head >= 0xa0 && head < 0xc0) {
         // fixstr, the most common item: checked inline.
         const length = head & 0x1f;
         const from = pos + 1;
@@ -129,71 +157,43 @@ export class MsgpackScanner extends MsgpackItems {
         if (pos > end) return this.stop(end, at, top, left, inMap, elements);
         if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
         if (utf8) {
-          let i = from;
-          while (i < pos && (bytes[i] as number) < 0x80) i++;
+          const i = asciiEnd(bytes, from, pos);
           if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');
         }
-        if (key && (length === 9 || length === 11) && options.unsafeKeys) checkKey(bytes, from, length);
-      } else if (head >= 0xe0) {
-        pos++;
-      } else if ((fixedSizes[head - 0xc0] as number) > 0) {
-        pos += fixedSizes[head - 0xc0] as number;
-        if (pos > end) return this.stop(end, at, top, left, inMap, elements);
+        if (key && (length === 9 || length === 11) && unsafeKeys) checkKey(bytes, from, length);
       } else {
-        const width = lengthWidths[head - 0xc0] as number;
-        if (width === 0) throw malformed(at, `0x${head.toString(16)} is not a MessagePack type`);
-        let length = 0;
-        let after = pos + 1;
-        if (width > 0) {
-          after += width;
-          if (after > end) return this.stop(end, at, top, left, inMap, elements);
-          length = readLength(bytes, pos + 1, width);
-        }
-        if (head >= 0xd9 && head <= 0xdb) {
-          pos = this.text(bytes, after, end, length, key);
-          if (pos < 0) return this.stop(end, at, top, left, inMap, elements);
-        } else if (head >= 0xc4 && head <= 0xc6) {
-          if (length > maxBytesLength) throw tooLong(at, length, maxBytesLength, 'byte string');
-          pos = after + length;
+        if (key && (head < 0xd9 || head > 0xdb)) this.nonStringKey = true;
+        const size = sizes[head] as number;
+        if (size !== 0) {
+          pos += size;
           if (pos > end) return this.stop(end, at, top, left, inMap, elements);
-        } else if (head === 0xdc || head === 0xdd) {
-          open = length;
-          pos = after;
-        } else if (head >= 0xde) {
-          open = length * 2;
-          opensMap = true;
-          pos = after;
+        } else if (head >= 0x80 && head < 0xa0) {
+          // fixmap (its keys and values both count as items) and fixarray
+          opensMap = head < 0x90;
+          open = opensMap ? (head & 0x0f) * 2 : head & 0x0f;
+          pos++;
         } else {
-          // Extensions: fixext 1/2/4/8/16 (d4–d8, no length field) and ext 8/16/32 (c7–c9).
-          const dataLength = width < 0 ? 1 << (head - 0xd4) : length;
-          const dataAt = after + 1;
-          if (dataAt + dataLength > end) return this.stop(end, at, top, left, inMap, elements);
-          const type = bytes[after] as number;
-          if (records && head === 0xd4 && type === recordType) {
-            const id = (bytes[dataAt] as number) & 0x3f;
-            pos = this.record(bytes, dataAt + 1, end, id);
-            if (pos < 0) return this.stop(end, at, top, left, inMap, elements);
-            open = this.recordSizes[id] as number;
-          } else {
-            if (type !== 0xff) throw unknownExtension(at, type);
-            checkTimestamp(bytes, dataAt, dataLength, at);
-            if (dataLength > 4) this.wideTimestamp = true;
-            pos = dataAt + dataLength;
-          }
+          pos = this.other(bytes, pos, end, key);
+          if (pos < 0) return this.stop(end, at, top, left, inMap, elements);
+          open = this.opened;
+          opensMap = this.openedMap;
         }
       }
-      if (key && (head < 0xa0 || head > 0xbf) && (head < 0xd9 || head > 0xdb)) this.nonStringKey = true;
       if (open >= 0) {
         if (top >= levels) throw tooDeep(at, limits);
         if (open > 0) {
           const before = elements;
-          elements += opensMap ? open / 2 : open;
+          elements += opensMap ? open >> 1 : open;
           if (elements > maxElements) throw tooManyElements(at, limits);
           // Every item takes at least one byte, so a count beyond the input is a lie or a cut.
           if (open > end - pos) return this.stop(end, at, top, left, inMap, before);
-          if (top === this.left.length) this.growStack();
-          this.left[top] = left;
-          this.isMap[top] = inMap ? 1 : 0;
+          if (top === stack.length) {
+            this.growStack();
+            stack = this.left;
+            maps = this.isMap;
+          }
+          stack[top] = left;
+          maps[top] = inMap ? 1 : 0;
           top++;
           left = open;
           inMap = opensMap;
@@ -208,10 +208,66 @@ export class MsgpackScanner extends MsgpackItems {
         }
         if (--left > 0) break;
         top--;
-        left = this.left[top] as number;
-        inMap = this.isMap[top] === 1;
+        left = stack[top] as number;
+        inMap = maps[top] === 1;
       }
     }
+  }
+
+  /**
+   * The item at `pos` of a type the hot loop leaves out: longer strings, byte strings, extensions,
+   * longer arrays and maps, and record references (`key`: the item is a map key). Returns where it
+   * ends (or -1 when cut) and sets `opened` and `openedMap` for the containers among them.
+   */
+  private other(bytes: Uint8Array, pos: number, end: number, key: boolean): number {
+    const head = bytes[pos] as number;
+    this.opened = -1;
+    this.openedMap = false;
+    if (head < 0x80) {
+      // Only record references (0x40–0x7f in record mode) get here.
+      const fields = this.recordSizes[head & 0x3f] as number;
+      if (fields < 0) throw malformed(pos, 'a record reference without a definition');
+      this.opened = fields;
+      return pos + 1;
+    }
+    const width = lengthWidths[head - 0xc0] as number;
+    if (width === 0) throw malformed(pos, `0x${head.toString(16)} is not a MessagePack type`);
+    let length = 0;
+    let after = pos + 1;
+    if (width > 0) {
+      after += width;
+      if (after > end) return -1;
+      length = readLength(bytes, pos + 1, width);
+    }
+    if (head >= 0xd9 && head <= 0xdb) return this.text(bytes, after, end, length, key);
+    if (head >= 0xc4 && head <= 0xc6) {
+      const limit = this.limits.maxBytesLength;
+      if (length > limit) throw tooLong(pos, length, limit, 'byte string');
+      return after + length > end ? -1 : after + length;
+    }
+    if (head >= 0xdc) {
+      // array 16/32 (dc, dd) and map 16/32 (de, df)
+      if (length > this.maxContainer) throw tooManyElements(pos, this.limits);
+      this.openedMap = head >= 0xde;
+      this.opened = this.openedMap ? length * 2 : length;
+      return after;
+    }
+    // Extensions: fixext 1/2/4/8/16 (d4–d8, no length field) and ext 8/16/32 (c7–c9).
+    const dataLength = width < 0 ? 1 << (head - 0xd4) : length;
+    const dataAt = after + 1;
+    if (dataAt + dataLength > end) return -1;
+    const type = bytes[after] as number;
+    if (this.options.records && head === 0xd4 && type === recordType) {
+      const id = (bytes[dataAt] as number) & 0x3f;
+      const stop = this.record(bytes, dataAt + 1, end, id);
+      if (stop >= 0) this.opened = this.recordSizes[id] as number;
+      return stop;
+    }
+    if (type !== 0xff) throw unknownExtension(pos, type);
+    checkTimestamp(bytes, dataAt, dataLength, pos);
+    if (dataLength === 12 || (dataLength === 8 && !libraryReadsTimestamp64(bytes, dataAt)))
+      this.wideTimestamp = true;
+    return dataAt + dataLength;
   }
 
   /** Ends a walk that ran out of input inside the item that starts at `item`. */
@@ -234,7 +290,7 @@ export class MsgpackScanner extends MsgpackItems {
 
   private growStack(): void {
     const size = Math.min(this.left.length * 2, this.limits.maxDepth + 1);
-    const left = new Float64Array(size);
+    const left = new Int32Array(size);
     left.set(this.left);
     const isMap = new Uint8Array(size);
     isMap.set(this.isMap);

@@ -5,7 +5,7 @@
  * and a TextDecoder call needs a view object and a native transition per string.
  */
 export function isUtf8(bytes: Uint8Array, start: number, end: number): boolean {
-  let i = start;
+  let i = asciiEnd(bytes, start, end);
   while (i < end) {
     const lead = bytes[i] as number;
     if (lead < 0x80) {
@@ -39,4 +39,23 @@ export function isUtf8(bytes: Uint8Array, start: number, end: number): boolean {
     i += 4;
   }
   return true;
+}
+
+/**
+ * Where the run of ASCII bytes from `start` ends: the first byte at or above 0x80, or `end`.
+ * Most strings are ASCII, so this is the scanners' hottest loop: it tests four bytes per branch
+ * (OR-ed, so unaligned reads are fine), then the last few one at a time.
+ */
+export function asciiEnd(bytes: Uint8Array, start: number, end: number): number {
+  let i = start;
+  const last4 = end - 4;
+  while (
+    i <= last4 &&
+    (((bytes[i] as number) | (bytes[i + 1] as number) | (bytes[i + 2] as number) | (bytes[i + 3] as number)) &
+      0x80) ===
+      0
+  )
+    i += 4;
+  while (i < end && (bytes[i] as number) < 0x80) i++;
+  return i;
 }
