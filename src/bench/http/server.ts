@@ -30,15 +30,28 @@ app.route(
 
 let peakHeap = 0;
 let peakRss = 0;
+let sampler: NodeJS.Timeout | undefined;
+const sample = () => {
+  const { heapUsed, rss } = process.memoryUsage();
+  peakHeap = Math.max(peakHeap, heapUsed);
+  peakRss = Math.max(peakRss, rss);
+};
+
 app.route(
   wirekitRoute({
     method: 'GET',
     url: '/timeseries',
     stream: Reading,
     batchSize: 16_384,
+    // Memory is sampled every 10 ms from the handler until the reply has gone (onResponse).
+    onResponse: async () => {
+      clearInterval(sampler);
+      sample();
+    },
     handler: async (request) => {
-      const rows = Number((request.query as { rows?: string }).rows ?? 1_000_000);
-      return sampled(readings(rows));
+      sampler = setInterval(sample, 10);
+      // A synchronous generator: rows are made as the socket takes them, batch by batch.
+      return readings(Number((request.query as { rows?: string }).rows ?? 1_000_000));
     },
   }),
 );
@@ -48,22 +61,6 @@ app.get('/__stats', async () => {
   peakRss = 0;
   return stats;
 });
-
-/** Samples memory every 10 ms while the rows are being produced. */
-async function* sampled<T>(rows: Iterable<T>): AsyncGenerator<T> {
-  const sample = () => {
-    const { heapUsed, rss } = process.memoryUsage();
-    peakHeap = Math.max(peakHeap, heapUsed);
-    peakRss = Math.max(peakRss, rss);
-  };
-  const timer = setInterval(sample, 10);
-  try {
-    yield* rows;
-  } finally {
-    clearInterval(timer);
-    sample();
-  }
-}
 
 function* readings(count: number) {
   const start = Date.UTC(2026, 0, 1);
