@@ -252,6 +252,12 @@ describe('errors carry a status, a wirekit code and a path, in the negotiated fo
     expect([error.code, error.path]).toEqual(['WK_VALIDATION_FAILED', 'age']);
   });
 
+  test('415 for a body without a Content-Type', async () => {
+    const response = await app.inject({ method: 'POST', url: '/users', payload: Buffer.from('{"id":1}') });
+    expect(response.statusCode).toBe(415);
+    expect(response.json().code).toBe('WK_HTTP_UNSUPPORTED_MEDIA_TYPE');
+  });
+
   test('400 for a missing body', async () => {
     const response = await app.inject({ method: 'POST', url: '/users' });
     expect(response.statusCode).toBe(400);
