@@ -16,6 +16,11 @@ export interface Codec<T = unknown> {
   /** The media type of `encodeStream`'s output (application/x-ndjson for JSON). */
   readonly streamMediaType: string;
   readonly schema: Schema | undefined;
+  /**
+   * Whether this codec runs code generated from its schema (src/codecs/compiled/) rather than the
+   * format's interpreter. Both give the same bytes and values; see CodecOptions.compile.
+   */
+  readonly compiled?: boolean;
   encode(value: T): Uint8Array;
   /** Decodes exactly one value; throws a WirekitError (never anything else) on bad input. */
   decode(bytes: Uint8Array): T;
@@ -35,4 +40,10 @@ export interface CodecOptions {
    * the types they write; this adds the constraints (lengths, patterns, unknown keys).
    */
   readonly validate?: boolean;
+  /**
+   * Generate an encoder and decoder from the schema (default true, where the runtime allows
+   * `new Function`). False keeps the interpreter: for a Content Security Policy without
+   * 'unsafe-eval', or to rule generated code out while debugging. Both paths agree byte for byte.
+   */
+  readonly compile?: boolean;
 }

@@ -120,7 +120,7 @@ function decodeMessage(r: Reader, plan: MessagePlan): Record<string, unknown> {
 }
 
 /** Gives the required fields that were not on the wire their absent value. */
-function fillAbsent(r: Reader, plan: MessagePlan, out: Record<string, unknown>, seen: number): void {
+export function fillAbsent(r: Reader, plan: MessagePlan, out: Record<string, unknown>, seen: number): void {
   const required = plan.required;
   for (let i = 0; i < required.length; i++) {
     const field = required[i] as FieldPlan;
@@ -167,7 +167,13 @@ function decodeWrapper(r: Reader, field: FieldPlan): unknown {
 }
 
 /** Reads one occurrence of a field; repeated fields and maps add to `current`. */
-function readField(r: Reader, field: FieldPlan, wire: number, current: unknown, start: number): unknown {
+export function readField(
+  r: Reader,
+  field: FieldPlan,
+  wire: number,
+  current: unknown,
+  start: number,
+): unknown {
   const slot = field.slot;
   switch (field.mode) {
     case REPEATED: {
@@ -201,7 +207,7 @@ function readField(r: Reader, field: FieldPlan, wire: number, current: unknown, 
   }
 }
 
-function wrongWire(start: number, field: FieldPlan, wire: number) {
+export function wrongWire(start: number, field: FieldPlan, wire: number) {
   return mismatch(
     start,
     `field ${field.name} (${field.number}) has wire type ${wire}, not ${field.slot.wire}`,
@@ -296,7 +302,7 @@ function slotDefault(r: Reader, slot: Slot): unknown {
 }
 
 /** Reads one value (no key) of `slot`. */
-function readSlot(r: Reader, slot: Slot): unknown {
+export function readSlot(r: Reader, slot: Slot): unknown {
   switch (slot.type) {
     case BOOL:
       return r.varint64() !== 0 || r.hi !== 0;

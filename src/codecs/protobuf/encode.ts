@@ -84,7 +84,7 @@ function encodeUnion(w: Writer, plan: UnionPlan, value: unknown): void {
   w.depth--;
 }
 
-function encodeField(w: Writer, field: FieldPlan, value: unknown): void {
+export function encodeField(w: Writer, field: FieldPlan, value: unknown): void {
   switch (field.mode) {
     case SINGLE:
       if (!isDefault(field.slot, value)) {
@@ -258,7 +258,7 @@ function compareNumbers(a: unknown, b: unknown): number {
 }
 
 /** Writes one value (no key) of `slot`, checking its type. */
-function writeSlot(w: Writer, slot: Slot, value: unknown): void {
+export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
   switch (slot.type) {
     case BOOL:
       if (value === true) w.byte(1);

@@ -8,6 +8,7 @@
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import type { Codec, CodecOptions } from '../codec.js';
+import { type CompiledMessage, compileMessage } from '../compiled/protobuf.js';
 import { tooDeep } from '../errors.js';
 import { varintFrame, varintFramePayload } from '../framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
@@ -16,7 +17,9 @@ import { decodeRoot } from './decode.js';
 import { encodeBody } from './encode.js';
 import { encodeFailure } from './encode-problem.js';
 import type { Slot } from './layout.js';
+import { MESSAGE } from './layout.js';
 import { rootSlot } from './plan.js';
+import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 
 /** Canonical first. */
@@ -39,6 +42,9 @@ class ProtobufCodec<T> implements Codec<T> {
   readonly streamMediaType = protobufStreamMediaType;
   readonly schema: Schema;
   private readonly root: Slot;
+  /** The generated encoder and decoder of the root message, where code generation is on. */
+  private readonly generated: CompiledMessage | undefined;
+  readonly compiled: boolean;
   private readonly limits: DecodeLimits;
   private readonly validate: boolean;
   /** Reused between encodes; a re-entrant encode (from a getter) takes a fresh one instead. */
@@ -50,6 +56,9 @@ class ProtobufCodec<T> implements Codec<T> {
     }
     this.schema = options.schema;
     this.root = rootSlot(options.schema);
+    const message = this.root.type === MESSAGE ? this.root.message : undefined;
+    this.generated = options.compile !== false && message !== undefined ? compileMessage(message) : undefined;
+    this.compiled = this.generated !== undefined;
     this.limits = resolveLimits(options.limits);
     this.validate = options.validate === true;
     this.writer = new Writer(this.limits.maxDepth);
@@ -65,6 +74,11 @@ class ProtobufCodec<T> implements Codec<T> {
     }
     checkInputSize(bytes, this.limits);
     try {
+      if (this.generated !== undefined) {
+        const reader = new Reader(bytes, this.limits);
+        reader.enter();
+        return this.generated.decode(reader) as T;
+      }
       return decodeRoot(bytes, this.root, this.limits) as T;
     } catch (error) {
       throw decodeFailure(error, this.limits);
@@ -87,7 +101,8 @@ class ProtobufCodec<T> implements Codec<T> {
     try {
       const start = delimited ? writer.begin() : -1;
       writer.depth = 1;
-      encodeBody(writer, this.root, value);
+      if (this.generated !== undefined) this.generated.encode(writer, value);
+      else encodeBody(writer, this.root, value);
       if (delimited) writer.end(start);
       return writer.finish();
     } catch (error) {

@@ -1,0 +1,100 @@
+/**
+ * The one place wirekit turns source text into functions. Schema-compiled codecs build their
+ * encoders and decoders here, under rules that keep generated code safe and debuggable:
+ *
+ * - Nothing from a schema or a value is ever spliced into source. Field names, messages and
+ *   constants are passed in as dependencies (`dep(x)` gives the expression `d[i]`) or, for object
+ *   keys, as JSON string literals (`key(name)`), which cannot break out of their quotes.
+ * - Identifiers are made here (`fn`, `local`) from counters and a sanitized hint, so a schema name
+ *   like `User` gives `decode_User_0`: readable in a stack trace, never chosen by input.
+ * - Each compiled unit is one `new Function('d', source)` call; where that is forbidden (a Content
+ *   Security Policy without 'unsafe-eval', some edge runtimes) `codegenAvailable` is false and
+ *   codecs keep their interpreter.
+ * - Results are cached per schema object in a bounded map, so a schema is compiled once.
+ */
+import { isUnsafeKey } from '../errors.js';
+
+/** Whether this runtime lets code be compiled from text. */
+export const codegenAvailable: boolean = (() => {
+  try {
+    return new Function('return 1')() === 1;
+  } catch {
+    return false;
+  }
+})();
+
+/** Builds the source of one compiled unit: functions, their dependencies, and the names they get. */
+export class Source {
+  private readonly lines: string[] = [];
+  private readonly deps: unknown[] = [];
+  private readonly depIndex = new Map<unknown, number>();
+  private names = 0;
+
+  /** An expression that evaluates to `value` in the generated code (a dependency, passed by reference). */
+  dep(value: unknown): string {
+    let index = this.depIndex.get(value);
+    if (index === undefined) {
+      index = this.deps.push(value) - 1;
+      this.depIndex.set(value, index);
+    }
+    return `d[${index}]`;
+  }
+
+  /** A fresh identifier, e.g. `decode_User_3`, for a function or variable. */
+  fn(prefix: string, hint = ''): string {
+    const clean = hint.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 40);
+    return `${prefix}${clean === '' ? '' : `_${clean}`}_${this.names++}`;
+  }
+
+  /** An object key as a string literal. Unsafe keys never reach generated code (see `keysAreSafe`). */
+  key(name: string): string {
+    return JSON.stringify(name);
+  }
+
+  line(text: string): void {
+    this.lines.push(text);
+  }
+
+  /** Compiles the lines; the body ends with `return <expr>` of what the unit exports. */
+  compile<T>(exported: string): T {
+    const body = `"use strict";\n${this.lines.join('\n')}\nreturn ${exported};`;
+    return new Function('d', body)(this.deps) as T;
+  }
+
+  /** The source text, for tests and for reading what was generated. */
+  text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+/**
+ * Whether every name can be an own key of an object literal: `{ "__proto__": x }` would set the
+ * prototype instead, so a schema with such a name stays on the interpreter.
+ */
+export function keysAreSafe(names: Iterable<string>): boolean {
+  for (const name of names) if (isUnsafeKey(name)) return false;
+  return true;
+}
+
+/**
+ * A cache of compiled units by schema identity, bounded: past `max` entries the oldest is dropped
+ * (a process that builds schemas dynamically does not grow without bound).
+ */
+export class CompiledCache<K extends object, V> {
+  private readonly entries = new Map<K, V>();
+  constructor(private readonly max: number) {}
+
+  get(key: K, build: () => V): V {
+    let value = this.entries.get(key);
+    if (value === undefined) {
+      value = build();
+      if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as K);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
