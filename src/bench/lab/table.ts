@@ -43,7 +43,11 @@ export function labTable(run: LabRun): string {
       ms(result.loopDelayP99Ms),
       result.loss === undefined ? 'lossless' : `LOSS ${result.loss}`,
     ]);
-    blocks.push(`${dataset}: ${unit}; JSON ${size(first.jsonBytes)}\n${render([[...columns], ...rows])}`);
+    const jsonNote =
+      first.jsonFailure === undefined
+        ? `JSON ${size(first.jsonBytes)}`
+        : `no JSON yardstick: ${first.jsonFailure}`;
+    blocks.push(`${dataset}: ${unit}; ${jsonNote}\n${render([[...columns], ...rows])}`);
   }
   const failures = run.failures.map((f) => `  ${f.dataset} × ${f.subject}: ${f.error}`);
   const advice = recommendationText(run);
