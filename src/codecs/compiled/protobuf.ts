@@ -181,13 +181,15 @@ class MessageCompiler {
     const keys = Object.keys(plan.template);
     const local = new Map<string, string>(keys.map((key, i) => [key, `v${i}`]));
     const extra = plan.fields.filter((field) => !local.has(field.name));
-    extra.forEach((field, i) => local.set(field.name, `e${i}`));
+    extra.forEach((field, i) => {
+      local.set(field.name, `e${i}`);
+    });
     s.line(`function ${decode}(r) {`);
     keys.forEach((key, i) => {
       const value = plan.template[key];
       s.line(`  let v${i} = ${value === undefined ? 'undefined' : s.dep(value)};`);
     });
-    extra.forEach((_, i) => s.line(`  let e${i} = undefined;`));
+    for (let i = 0; i < extra.length; i++) s.line(`  let e${i} = undefined;`);
     s.line('  let seen = 0;');
     s.line('  while (r.pos < r.end) {');
     s.line('    const start = r.pos;');
@@ -223,7 +225,9 @@ class MessageCompiler {
     s.line('    }');
     s.line('  }');
     s.line(`  const out = { ${keys.map((key) => `${s.key(key)}: ${local.get(key)}`).join(', ')} };`);
-    extra.forEach((field, i) => s.line(`  if (e${i} !== undefined) out[${s.key(field.name)}] = e${i};`));
+    extra.forEach((field, i) => {
+      s.line(`  if (e${i} !== undefined) out[${s.key(field.name)}] = e${i};`);
+    });
     s.line(
       `  if (seen !== ${plan.requiredMask} || ${plan.required.length > 31}) h.fillAbsent(r, ${s.dep(plan)}, out, seen);`,
     );
