@@ -10,142 +10,158 @@ import { createCodec } from '../../codecs/registry.js';
 import { toArrowSchema } from '../../schema/export/arrow.js';
 import { toAvro } from '../../schema/export/avro.js';
 import { toProto } from '../../schema/export/proto.js';
-import { t } from '../../schema/index.js';
-import type { Record8 } from '../datasets/records.js';
-import { Record8 as Record8Schema } from '../datasets/records.js';
+import { type ObjectSchema, t } from '../../schema/index.js';
+import { furyFor } from '../peers/fury.js';
 
 export interface BenchCase {
   readonly name: string;
   /** Converts the shared records into what this implementation takes (not timed). */
-  readonly prepare: (rows: Record8[]) => unknown;
+  readonly prepare: (rows: Row[]) => unknown;
   readonly encode: (value: unknown) => Uint8Array;
   readonly decode: (bytes: Uint8Array) => unknown;
 }
 
+type Row = Record<string, unknown>;
+
 const require = createRequire(import.meta.url);
-const Rows = t.array(Record8Schema);
-const RowsMessage = t.object('Rows', { rows: Rows });
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Plain records as protobufjs and avsc take them: no Dates, timestamps as their wire numbers. */
-const asMillis = (rows: Record8[]) => rows.map((row) => ({ ...row, createdAt: row.createdAt.getTime() }));
+/** Each Date field of flat rows through `convert`: the libraries used directly take no Dates. */
+const mapDates = (rows: Row[], convert: (date: Date) => unknown) =>
+  rows.map((row) => {
+    const out: Row = {};
+    for (const key in row) out[key] = row[key] instanceof Date ? convert(row[key]) : row[key];
+    return out;
+  });
+/** Timestamps as avsc and apache-arrow take them without logical types: milliseconds. */
+const asMillis = (rows: Row[]) => mapDates(rows, (date) => date.getTime());
 
-function wirekit(format: string, schema: boolean): BenchCase {
-  const codec = createCodec(format, schema ? { schema: Rows } : {});
-  return {
-    name: `wirekit ${format}${schema ? '' : ' (schemaless)'}`,
-    prepare: (rows) => rows,
-    encode: (v) => codec.encode(v),
-    decode: (b) => codec.decode(b),
+/** The cases for rows of `item` (the records or users dataset). */
+export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
+  const Rows = t.array(item);
+  const RowsMessage = t.object('Rows', { rows: Rows });
+  const wirekit = (format: string, schema: boolean, compile = true): BenchCase => {
+    const codec = createCodec(format, schema ? { schema: Rows, compile } : {});
+    return {
+      name: `wirekit ${format}${schema ? '' : ' (schemaless)'}${compile ? '' : ' (interpreter)'}`,
+      prepare: (rows) => rows,
+      encode: (v) => codec.encode(v),
+      decode: (b) => codec.decode(b),
+    };
   };
-}
+  return {
+    'json native': () => ({
+      name: 'JSON.stringify/parse',
+      prepare: (rows) => rows,
+      encode: (v) => encoder.encode(JSON.stringify(v)),
+      decode: (b) => JSON.parse(decoder.decode(b)),
+    }),
+    'json wirekit-schemaless': () => wirekit('json', false),
+    'json wirekit': () => wirekit('json', true),
+    'msgpack msgpackr': () => {
+      const { Packr } = require('msgpackr') as typeof import('msgpackr');
+      const packr = new Packr({ useRecords: false });
+      return {
+        name: 'msgpackr (plain)',
+        prepare: (rows) => rows,
+        encode: (v) => packr.pack(v),
+        decode: (b) => packr.unpack(b),
+      };
+    },
+    'msgpack wirekit': () => wirekit('msgpack', true),
+    'msgpack wirekit-schemaless': () => wirekit('msgpack', false),
+    'cbor cbor-x': () => {
+      const { Encoder } = require('cbor-x') as typeof import('cbor-x');
+      const cbor = new Encoder({ useRecords: false });
+      return {
+        name: 'cbor-x',
+        prepare: (rows) => rows,
+        encode: (v) => cbor.encode(v),
+        decode: (b) => cbor.decode(b),
+      };
+    },
+    'cbor wirekit': () => wirekit('cbor', true),
+    'cbor wirekit-schemaless': () => wirekit('cbor', false),
+    'protobuf protobufjs': () => {
+      const protobuf = require('protobufjs') as typeof import('protobufjs');
+      const root = protobuf.parse(toProto(RowsMessage), { keepCase: true }).root;
+      root.addJSON((protobuf.common.get('google/protobuf/timestamp.proto') as { nested: never }).nested);
+      const type = root.lookupType('Rows');
+      return {
+        name: 'protobufjs',
+        // fromObject (not timed) turns enum names into numbers and Timestamps into messages.
+        prepare: (rows) =>
+          type.fromObject({
+            rows: mapDates(rows, (date) => ({
+              seconds: Math.floor(date.getTime() / 1000),
+              nanos: (date.getTime() % 1000) * 1e6,
+            })),
+          }),
+        encode: (v) => type.encode(v as never).finish(),
+        decode: (b) => type.toObject(type.decode(b), { longs: Number, enums: String }),
+      };
+    },
+    'protobuf wirekit': () => protobufWirekit(true),
+    'protobuf wirekit-interpreter': () => protobufWirekit(false),
+    fury: () => {
+      const fury = furyFor(Rows);
+      return { name: '@furyjs/fury', prepare: (rows) => rows, encode: fury.encode, decode: fury.decode };
+    },
+    'avro avsc': () => {
+      const avsc = require('avsc') as typeof import('avsc');
+      const type = avsc.Type.forSchema({ type: 'array', items: toAvro(item) } as never);
+      return {
+        name: 'avsc',
+        prepare: asMillis,
+        encode: (v) => type.toBuffer(v),
+        decode: (b) => type.fromBuffer(Buffer.from(b.buffer, b.byteOffset, b.length)),
+      };
+    },
+    'avro wirekit': () => wirekit('avro', true),
+    'flatbuffers wirekit': () => wirekit('flatbuffers', true),
+    'arrow apache-arrow': () => {
+      // apache-arrow's own row path: a Struct builder fed row objects, then the IPC writer. (Imported
+      // as ESM: its CommonJS build has other classes, which its ESM schema objects do not match.)
+      const schema = toArrowSchema(item);
+      const type = new arrow.Struct(schema.fields);
+      return {
+        name: 'apache-arrow (row builder)',
+        prepare: asMillis,
+        encode: (v) => {
+          const builder = arrow.makeBuilder({ type, nullValues: [null, undefined] });
+          for (const row of v as unknown[]) builder.append(row as never);
+          const data = builder.finish().flush();
+          return arrow.tableToIPC(new arrow.Table(new arrow.RecordBatch(schema, data)), 'stream');
+        },
+        decode: (b) =>
+          arrow
+            .tableFromIPC(b)
+            .toArray()
+            .map((row) => row.toJSON()),
+      };
+    },
+    'arrow wirekit': () => {
+      const codec = createCodec('arrow', { schema: item });
+      return {
+        name: 'wirekit arrow',
+        prepare: (rows) => rows,
+        encode: (v) => codec.encode(v as never),
+        decode: (b) => codec.decode(b),
+      };
+    },
+  };
 
-export const cases: Record<string, () => BenchCase> = {
-  'json native': () => ({
-    name: 'JSON.stringify/parse',
-    prepare: (rows) => rows,
-    encode: (v) => encoder.encode(JSON.stringify(v)),
-    decode: (b) => JSON.parse(decoder.decode(b)),
-  }),
-  'json wirekit-schemaless': () => wirekit('json', false),
-  'json wirekit': () => wirekit('json', true),
-  'msgpack msgpackr': () => {
-    const { Packr } = require('msgpackr') as typeof import('msgpackr');
-    const packr = new Packr({ useRecords: false });
+  function protobufWirekit(compile: boolean): BenchCase {
+    const codec = createCodec('protobuf', { schema: RowsMessage, compile });
     return {
-      name: 'msgpackr (plain)',
-      prepare: (rows) => rows,
-      encode: (v) => packr.pack(v),
-      decode: (b) => packr.unpack(b),
-    };
-  },
-  'msgpack wirekit': () => wirekit('msgpack', true),
-  'msgpack wirekit-schemaless': () => wirekit('msgpack', false),
-  'cbor cbor-x': () => {
-    const { Encoder } = require('cbor-x') as typeof import('cbor-x');
-    const cbor = new Encoder({ useRecords: false });
-    return {
-      name: 'cbor-x',
-      prepare: (rows) => rows,
-      encode: (v) => cbor.encode(v),
-      decode: (b) => cbor.decode(b),
-    };
-  },
-  'cbor wirekit': () => wirekit('cbor', true),
-  'cbor wirekit-schemaless': () => wirekit('cbor', false),
-  'protobuf protobufjs': () => {
-    const protobuf = require('protobufjs') as typeof import('protobufjs');
-    const root = protobuf.parse(toProto(RowsMessage), { keepCase: true }).root;
-    root.addJSON((protobuf.common.get('google/protobuf/timestamp.proto') as { nested: never }).nested);
-    const type = root.lookupType('Rows');
-    return {
-      name: 'protobufjs',
-      prepare: (rows) => ({
-        rows: rows.map((row) => ({
-          ...row,
-          createdAt: {
-            seconds: Math.floor(row.createdAt.getTime() / 1000),
-            nanos: (row.createdAt.getTime() % 1000) * 1e6,
-          },
-        })),
-      }),
-      encode: (v) => type.encode(v as never).finish(),
-      decode: (b) => type.toObject(type.decode(b), { longs: Number }),
-    };
-  },
-  'protobuf wirekit': () => {
-    const codec = createCodec('protobuf', { schema: RowsMessage });
-    return {
-      name: 'wirekit protobuf',
+      name: `wirekit protobuf${compile ? '' : ' (interpreter)'}`,
       prepare: (rows) => ({ rows }),
       encode: (v) => codec.encode(v as never),
       decode: (b) => codec.decode(b),
     };
-  },
-  'avro avsc': () => {
-    const avsc = require('avsc') as typeof import('avsc');
-    const type = avsc.Type.forSchema({ type: 'array', items: toAvro(Record8Schema) } as never);
-    return {
-      name: 'avsc',
-      prepare: asMillis,
-      encode: (v) => type.toBuffer(v),
-      decode: (b) => type.fromBuffer(Buffer.from(b.buffer, b.byteOffset, b.length)),
-    };
-  },
-  'avro wirekit': () => wirekit('avro', true),
-  'flatbuffers wirekit': () => wirekit('flatbuffers', true),
-  'arrow apache-arrow': () => {
-    // apache-arrow's own row path: a Struct builder fed row objects, then the IPC writer. (Imported
-    // as ESM: its CommonJS build has other classes, which its ESM schema objects do not match.)
-    const schema = toArrowSchema(Record8Schema);
-    const type = new arrow.Struct(schema.fields);
-    return {
-      name: 'apache-arrow (row builder)',
-      prepare: asMillis,
-      encode: (v) => {
-        const builder = arrow.makeBuilder({ type, nullValues: [null, undefined] });
-        for (const row of v as unknown[]) builder.append(row as never);
-        const data = builder.finish().flush();
-        return arrow.tableToIPC(new arrow.Table(new arrow.RecordBatch(schema, data)), 'stream');
-      },
-      decode: (b) =>
-        arrow
-          .tableFromIPC(b)
-          .toArray()
-          .map((row) => row.toJSON()),
-    };
-  },
-  'arrow wirekit': () => {
-    const codec = createCodec('arrow', { schema: Record8Schema });
-    return {
-      name: 'wirekit arrow',
-      prepare: (rows) => rows,
-      encode: (v) => codec.encode(v as never),
-      decode: (b) => codec.decode(b),
-    };
-  },
-};
+  }
+}
 
 /** Reads every field of every decoded record, so lazy decoders pay for what they skipped. */
 export function touch(value: unknown): number {

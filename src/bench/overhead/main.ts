@@ -2,7 +2,8 @@
  * The codec overhead benchmark: each wirekit codec against the library beneath it (or its format's
  * best-known JS library) and against native JSON, on the `records` dataset.
  *
- *   npm run build && node dist/bench/overhead/main.js [--processes 5] [--count 5000] [--rounds 30] [case …]
+ *   npm run build && node dist/bench/overhead/main.js [--dataset records|users] [--processes 5]
+ *     [--count 5000] [--rounds 30] [case …]
  *
  * Each case runs in fresh processes, with native JSON timed in the same process: timing several
  * libraries in one process shifted their ratios by up to 3.7× on this machine (shared JIT state).
@@ -11,12 +12,14 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cases } from './cases.js';
+import { Record8 } from '../datasets/records.js';
+import { casesFor } from './cases.js';
 import type { CaseResult } from './worker.js';
 
 const { values, positionals } = parseArgs({
   options: {
     processes: { type: 'string', default: '5' },
+    dataset: { type: 'string', default: 'records' },
     count: { type: 'string', default: '5000' },
     rounds: { type: 'string', default: '30' },
   },
@@ -25,7 +28,9 @@ const { values, positionals } = parseArgs({
 
 const worker = fileURLToPath(new URL('./worker.js', import.meta.url));
 const selected =
-  positionals.length > 0 ? positionals : Object.keys(cases).filter((name) => name !== 'json native');
+  positionals.length > 0
+    ? positionals
+    : Object.keys(casesFor(Record8)).filter((name) => name !== 'json native');
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -39,7 +44,7 @@ rows.push('|---|---:|---:|---:|---:|---:|');
 for (const name of selected) {
   const runs: CaseResult[] = [];
   for (let p = 0; p < Number(values.processes); p++) {
-    const out = execFileSync(process.execPath, [worker, name, values.count, values.rounds], {
+    const out = execFileSync(process.execPath, [worker, name, values.count, values.rounds, values.dataset], {
       encoding: 'utf8',
     });
     runs.push(JSON.parse(out.trim().split('\n').pop() as string) as CaseResult);
@@ -54,5 +59,5 @@ for (const name of selected) {
   process.stderr.write(`${rows.at(-1)}\n`);
 }
 process.stdout.write(
-  `\nrecords × ${values.count}, ${values.processes} processes × ${values.rounds} rounds, node ${process.version}, ${new Date().toISOString()}\n\n${rows.join('\n')}\n`,
+  `\n${values.dataset} × ${values.count}, ${values.processes} processes × ${values.rounds} rounds, node ${process.version}, ${new Date().toISOString()}\n\n${rows.join('\n')}\n`,
 );

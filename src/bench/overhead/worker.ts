@@ -5,7 +5,14 @@
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
 import { Record8, records } from '../datasets/records.js';
-import { cases, touch } from './cases.js';
+import { User, users } from '../datasets/users.js';
+import { casesFor, touch } from './cases.js';
+
+/** The datasets this benchmark runs on: flat records, as the libraries used directly take them. */
+export const overheadDatasets = {
+  records: { schema: Record8, generate: records },
+  users: { schema: User, generate: users },
+} as const;
 
 export interface CaseResult {
   readonly case: string;
@@ -33,14 +40,22 @@ function time(body: () => unknown): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-export function runCase(caseName: string, count: number, rounds: number): CaseResult {
+export function runCase(
+  caseName: string,
+  count: number,
+  rounds: number,
+  datasetName = 'records',
+): CaseResult {
+  const dataset = overheadDatasets[datasetName as keyof typeof overheadDatasets];
+  if (dataset === undefined) throw new Error(`unknown dataset ${datasetName}; known: records, users`);
+  const cases = casesFor(dataset.schema);
   const make = cases[caseName];
   if (make === undefined)
     throw new Error(`unknown case ${caseName}; known: ${Object.keys(cases).join(', ')}`);
   // Through JSON once: generated strings are cons-strings until flattened, which slows some
   // encoders several-fold and would measure the generator instead of the codec.
-  const json = createCodec('json', { schema: t.array(Record8) });
-  const rows = json.decode(json.encode(records(count)));
+  const json = createCodec('json', { schema: t.array(dataset.schema) });
+  const rows = json.decode(json.encode(dataset.generate(count) as never)) as Record<string, unknown>[];
   const subject = make();
   const native = cases['json native']?.() as NonNullable<
     ReturnType<NonNullable<(typeof cases)['json native']>>
@@ -81,7 +96,8 @@ export function runCase(caseName: string, count: number, rounds: number): CaseRe
   };
 }
 
-const [caseName, count, rounds] = process.argv.slice(2);
+const [caseName, count, rounds, dataset] = process.argv.slice(2);
 if (caseName !== undefined) {
-  process.stdout.write(`${JSON.stringify(runCase(caseName, Number(count ?? 5000), Number(rounds ?? 30)))}\n`);
+  const result = runCase(caseName, Number(count ?? 5000), Number(rounds ?? 30), dataset ?? 'records');
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 }
