@@ -14,7 +14,7 @@ import { datasetFromFile, type FileDatasetSpec } from '../datasets/from-file.js'
 import { datasets } from '../datasets/index.js';
 import { median } from '../stats.js';
 import type { CaseResult, CaseSpec } from './case.js';
-import { type SubjectName, subjectNames } from './subjects.js';
+import { defaultSubjects, type SubjectName } from './subjects.js';
 
 const run = promisify(execFile);
 const caseScript = fileURLToPath(new URL('./case.js', import.meta.url));
@@ -72,7 +72,7 @@ export async function runLab(options: LabOptions = {}): Promise<LabRun> {
   const seed = options.seed ?? 1;
   const { file } = options;
   const names = file !== undefined ? [basename(file.dataFile)] : (options.datasets ?? Object.keys(datasets));
-  const subjects = options.subjects ?? subjectNames;
+  const subjects = options.subjects ?? defaultSubjects;
   const total = names.length * subjects.length;
   const results: CaseResult[] = [];
   const failures: LabRun['failures'][number][] = [];

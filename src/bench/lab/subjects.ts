@@ -8,13 +8,14 @@ import type { FormatName } from '../../codecs/codec.js';
 import { createFlatBuffersCodec } from '../../codecs/flatbuffers/index.js';
 import { createCodec } from '../../codecs/registry.js';
 import { type ObjectSchema, type Schema, t } from '../../schema/index.js';
+import { furyFor } from '../peers/fury.js';
 
 export interface Subject {
   /** Short label for tables: "msgpack", "JSON (native)", "msgpackr". */
   readonly label: string;
-  /** The wire format, and who implements it: wirekit, or a library used without wirekit. */
-  readonly format: FormatName;
-  readonly implementation: 'wirekit' | 'native' | 'msgpackr' | 'cbor-x';
+  /** The wire format ('fury' is Fury's own), and who implements it: wirekit, or a library used directly. */
+  readonly format: FormatName | 'fury';
+  readonly implementation: 'wirekit' | 'native' | 'msgpackr' | 'cbor-x' | '@furyjs/fury';
   encode(value: unknown): Uint8Array;
   decode(bytes: Uint8Array): unknown;
 }
@@ -31,7 +32,13 @@ export const subjectNames = [
   'json-native',
   'msgpackr',
   'cbor-x',
+  'fury',
 ] as const;
+/**
+ * What `wirekit bench` runs unless told: every format and the libraries beneath. Fury (a peer
+ * with its own wire format, a dev dependency) runs when asked for with --formats.
+ */
+export const defaultSubjects: readonly SubjectName[] = subjectNames.filter((name) => name !== 'fury');
 export type SubjectName = (typeof subjectNames)[number];
 
 const require = createRequire(import.meta.url);
@@ -74,6 +81,16 @@ export function createSubject(name: SubjectName, item: ObjectSchema, batch: bool
         implementation: 'cbor-x',
         encode: (v) => cbor.encode(v),
         decode: (b) => cbor.decode(b),
+      };
+    }
+    case 'fury': {
+      const fury = furyFor(schema);
+      return {
+        label: '@furyjs/fury',
+        format: 'fury',
+        implementation: '@furyjs/fury',
+        encode: fury.encode,
+        decode: fury.decode,
       };
     }
     case 'flatbuffers-view': {

@@ -16,7 +16,8 @@ export const benchHelp = `Usage:
       losses of every format on the built-in datasets (${Object.keys(datasets).join(', ')}), each case
       in a fresh process with native JSON timed in the same process (--processes 3 for figures to
       publish: medians across processes). Default run ~2-3 min on 2 cores; --quick ~1 min.
-      Formats: ${subjectNames.join(', ')} (json-native, msgpackr and cbor-x are the libraries used directly).
+      Formats: ${subjectNames.join(', ')} (json-native, msgpackr and cbor-x are the libraries used directly; fury,
+      Apache Fury's own format, runs only when named here).
       --json FILE keeps the raw results; --markdown FILE writes the tables as Markdown; --html FILE
       writes a self-contained report with charts (uPlot inlined: opens offline, nothing to fetch).
       --large: only timeseries, at 10,000,000 rows (JSON vs Arrow at scale; minutes, GBs of memory).

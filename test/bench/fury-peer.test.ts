@@ -1,0 +1,25 @@
+/** Apache Fury as a benchmark peer: the schema mapping round-trips the datasets it can express. */
+import { describe, expect, test } from 'vitest';
+import { Record8, records } from '../../src/bench/datasets/records.js';
+import { User, users } from '../../src/bench/datasets/users.js';
+import { createSubject } from '../../src/bench/lab/subjects.js';
+import { furyFor } from '../../src/bench/peers/fury.js';
+import { t } from '../../src/schema/index.js';
+
+describe('the Fury peer', () => {
+  test.each([
+    ['records', Record8, records(100, 2)],
+    ['users', User, users(100, 2)],
+  ] as const)('%s round-trips unchanged (uint32 ids past 2^31 included)', (_, schema, rows) => {
+    const subject = createSubject('fury', schema, true);
+    expect(subject.implementation).toBe('@furyjs/fury');
+    expect(subject.decode(subject.encode(rows))).toEqual(rows);
+  });
+
+  test('a kind Fury cannot hold as wirekit does is refused, not approximated', () => {
+    const Shape = t.union('Shape', 'kind', [t.object('Dot', { kind: t.literal('dot') })]);
+    expect(() => furyFor(t.object('Canvas', { shape: Shape }))).toThrow(
+      /no faithful mapping for the union kind/,
+    );
+  });
+});
