@@ -39,8 +39,10 @@ function median(xs: number[]): number {
 }
 
 const rows: string[] = [];
-rows.push('| case | bytes | vs JSON bytes | encode ms | decode ms | round trip / JSON (range) |');
-rows.push('|---|---:|---:|---:|---:|---:|');
+rows.push(
+  '| case | bytes | vs JSON bytes | encode ms | decode ms | round trip / JSON (range) | cold start ms |',
+);
+rows.push('|---|---:|---:|---:|---:|---:|---:|');
 for (const name of selected) {
   const runs: CaseResult[] = [];
   for (let p = 0; p < Number(values.processes); p++) {
@@ -54,7 +56,8 @@ for (const name of selected) {
   rows.push(
     `| ${first.name} | ${first.bytes.toLocaleString('en')} | ${(first.bytes / first.jsonBytes).toFixed(2)} | ` +
       `${median(runs.map((r) => r.encode)).toFixed(2)} | ${median(runs.map((r) => r.decode)).toFixed(2)} | ` +
-      `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) |`,
+      `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ` +
+      `${median(runs.map((r) => r.coldMs)).toFixed(1)} |`,
   );
   process.stderr.write(`${rows.at(-1)}\n`);
 }

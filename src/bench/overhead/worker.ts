@@ -24,6 +24,11 @@ export interface CaseResult {
   readonly decode: number;
   readonly jsonEncode: number;
   readonly jsonDecode: number;
+  /**
+   * Cold start: making the codec (compiling it, for compiled codecs) plus the first encode and
+   * decode of the first record, in milliseconds, before anything else in the process ran it.
+   */
+  readonly coldMs: number;
 }
 
 function median(values: number[]): number {
@@ -56,7 +61,12 @@ export function runCase(
   // encoders several-fold and would measure the generator instead of the codec.
   const json = createCodec('json', { schema: t.array(dataset.schema) });
   const rows = json.decode(json.encode(dataset.generate(count) as never)) as Record<string, unknown>[];
+  // The first record alone, before any warm-up: what a process pays on its first request.
+  const coldStart = process.hrtime.bigint();
   const subject = make();
+  const first = subject.prepare(rows.slice(0, 1));
+  touch(subject.decode(subject.encode(first)));
+  const coldMs = Number(process.hrtime.bigint() - coldStart) / 1e6;
   const native = cases['json native']?.() as NonNullable<
     ReturnType<NonNullable<(typeof cases)['json native']>>
   >;
@@ -93,6 +103,7 @@ export function runCase(
     decode: median(samples.decode),
     jsonEncode: median(samples.jsonEncode),
     jsonDecode: median(samples.jsonDecode),
+    coldMs,
   };
 }
 
