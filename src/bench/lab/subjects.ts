@@ -44,6 +44,12 @@ export type SubjectName = (typeof subjectNames)[number];
 const require = createRequire(import.meta.url);
 
 /**
+ * The lab measures codecs on data the user chose to measure, up to 10 million rows (--large):
+ * the default decode limits, sized for untrusted input (64 MiB, 16 M elements), would refuse it.
+ */
+const benchLimits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32 };
+
+/**
  * The subject for one item schema. `batch` says whether a value is an array of items (measured
  * whole) or a single item (as a cache sees it). Arrow always takes rows, so an item is one row.
  */
@@ -96,7 +102,7 @@ export function createSubject(name: SubjectName, item: ObjectSchema, batch: bool
     case 'flatbuffers-view': {
       // Zero-copy views read each field from the buffer on access; the lab's decode touches every
       // field, so this row shows what laziness costs or saves when everything is read after all.
-      const codec = createFlatBuffersCodec({ schema });
+      const codec = createFlatBuffersCodec({ schema, limits: benchLimits });
       return {
         label: 'flatbuffers (view)',
         format: 'flatbuffers',
@@ -106,7 +112,7 @@ export function createSubject(name: SubjectName, item: ObjectSchema, batch: bool
       };
     }
     case 'arrow': {
-      const codec = createCodec('arrow', { schema: item });
+      const codec = createCodec('arrow', { schema: item, limits: benchLimits });
       return {
         label: 'arrow',
         format: 'arrow',
@@ -116,7 +122,7 @@ export function createSubject(name: SubjectName, item: ObjectSchema, batch: bool
       };
     }
     default: {
-      const codec = createCodec(name, { schema });
+      const codec = createCodec(name, { schema, limits: benchLimits });
       return {
         label: name,
         format: name,
