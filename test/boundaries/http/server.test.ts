@@ -96,6 +96,28 @@ describe('replies: every format, every compression', () => {
     expect(await typeFor('application/msgpack; version=2')).toBe(406);
   });
 
+  test('HEAD negotiates like GET and sends no body', async () => {
+    const head = await app.inject({
+      method: 'HEAD',
+      url: '/users',
+      headers: { accept: 'application/msgpack' },
+    });
+    const get = await app.inject({
+      method: 'GET',
+      url: '/users',
+      headers: { accept: 'application/msgpack' },
+    });
+    expect([head.statusCode, head.headers['content-type'], head.headers.vary]).toEqual([
+      200,
+      'application/msgpack',
+      'Accept, Accept-Encoding',
+    ]);
+    expect(head.headers['content-length']).toBe(String(get.rawPayload.length));
+    expect(head.rawPayload.length).toBe(0);
+    const refused = await app.inject({ method: 'HEAD', url: '/users', headers: { accept: 'text/html' } });
+    expect(refused.statusCode).toBe(406);
+  });
+
   test('small replies are not compressed, but still vary on Accept-Encoding', async () => {
     const response = await app.inject({
       method: 'POST',
