@@ -7,6 +7,7 @@
  */
 import { Decoder } from 'cbor-x';
 import type { Codec, CodecOptions } from '../codec.js';
+import { cborFormat } from '../compiled/cbor.js';
 import { resolveLimits } from '../limits.js';
 import { type FormatKit, SelfDescribingCodec } from '../self-describing/codec.js';
 import { CborEmitter } from './emitter.js';
@@ -33,6 +34,13 @@ export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<
     measurer: (decodeLimits) => new CborScanner(decodeLimits, { utf8: false, unsafeKeys: false }),
     libraryDecode: (bytes) => decoder.decode(bytes),
     ownDecode: (bytes) => new NaturalReader(bytes).read(),
+    compiled: cborFormat,
   };
-  return new SelfDescribingCodec<T>(kit, options.schema, limits, options.validate === true);
+  return new SelfDescribingCodec<T>(
+    kit,
+    options.schema,
+    limits,
+    options.validate === true,
+    options.compile !== false,
+  );
 }

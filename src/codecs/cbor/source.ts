@@ -20,8 +20,9 @@ const two32 = 0x1_0000_0000;
 const maxDateMillis = 8.64e15;
 
 export class CborSource implements Source {
-  private input: Uint8Array = new Uint8Array(0);
-  private end = 0;
+  /** The bytes being read, and where they end (compiled decoders match keys in them directly). */
+  input: Uint8Array = new Uint8Array(0);
+  end = 0;
   pos = 0;
   elements = 0;
   spanBytes: Uint8Array = this.input;
@@ -30,7 +31,7 @@ export class CborSource implements Source {
   private view = new DataView(this.input.buffer);
   private readonly skipper: CborScanner;
 
-  constructor(private readonly limits: DecodeLimits) {
+  constructor(readonly limits: DecodeLimits) {
     this.skipper = new CborScanner(limits, { utf8: false, unsafeKeys: false });
   }
 

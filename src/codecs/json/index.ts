@@ -7,6 +7,7 @@ import { WirekitError } from '../../errors/index.js';
 import { assert } from '../../schema/index.js';
 import { fromJsonValue } from '../../schema/json-value.js';
 import type { Codec, CodecOptions } from '../codec.js';
+import { compileJsonWriter } from '../compiled/json.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
 import { checkJsonable, checkParsed, jsonText, parseJson } from './read.js';
@@ -41,6 +42,10 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     inPlace: true,
   } as const;
 
+  /** The schema's generated writer (src/codecs/compiled/json.ts), unless compilation is off or refused. */
+  const writer =
+    schema !== undefined && options.compile !== false ? compileJsonWriter(schema, writeOptions) : undefined;
+
   const toText =
     schema === undefined
       ? (value: T): string => {
@@ -67,7 +72,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
         }
       : (value: T): string => {
           if (options.validate) assert(schema, value);
-          return writeJson(schema, value, writeOptions);
+          return writer !== undefined ? writer(value, writeOptions) : writeJson(schema, value, writeOptions);
         };
 
   const fromText = (text: string): T => {
@@ -84,6 +89,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     mediaType: jsonMediaTypes[0],
     streamMediaType: ndjsonMediaTypes[0],
     schema,
+    compiled: writer !== undefined,
     encode: (value) => encoder.encode(toText(value)),
     decode(bytes) {
       checkInputSize(bytes, limits);

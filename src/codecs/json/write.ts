@@ -30,7 +30,7 @@ export function writeJson(schema: Schema, value: unknown, options: JsonWriteOpti
   return write(schema, value, 0, options);
 }
 
-function write(schema: Schema, value: unknown, depth: number, options: JsonWriteOptions): string {
+export function write(schema: Schema, value: unknown, depth: number, options: JsonWriteOptions): string {
   switch (schema.kind) {
     case 'bool':
       if (typeof value !== 'boolean') throw wrong('a boolean', value);
@@ -59,8 +59,13 @@ function write(schema: Schema, value: unknown, depth: number, options: JsonWrite
       return `"${value}"`;
     case 'decimal':
     case 'string':
-    case 'enum':
       if (typeof value !== 'string') throw wrong('a string', value);
+      return JSON.stringify(value);
+    case 'enum':
+      // A member only: the reader refuses anything else, so the writer must not write it.
+      if (typeof value !== 'string' || !schema.members.includes(value)) {
+        throw wrong(`one of ${schema.members.join(', ')}`, value);
+      }
       return JSON.stringify(value);
     case 'bytes':
       if (!(value instanceof Uint8Array)) throw wrong('a Uint8Array', value);
@@ -163,7 +168,7 @@ function variantFor(schema: UnionSchema, value: unknown): ObjectSchema {
   throw atPath(schema.tag, () => wrong(`a variant tag of ${schema.name}`, tag));
 }
 
-function nest(depth: number, options: JsonWriteOptions): number {
+export function nest(depth: number, options: JsonWriteOptions): number {
   if (depth >= options.maxDepth) {
     throw new WirekitError(
       'WK_ENCODE_UNSUPPORTED',
@@ -176,7 +181,7 @@ function nest(depth: number, options: JsonWriteOptions): number {
   return depth + 1;
 }
 
-function wrong(expected: string, got: unknown): WirekitError {
+export function wrong(expected: string, got: unknown): WirekitError {
   const shown =
     typeof got === 'bigint'
       ? `${got}n`

@@ -7,6 +7,7 @@
 import { Packr, Unpackr } from 'msgpackr';
 import { WirekitError } from '../../errors/index.js';
 import type { Codec, CodecOptions } from '../codec.js';
+import { msgpackFormat } from '../compiled/msgpack.js';
 import { resolveLimits } from '../limits.js';
 import { type FormatKit, SelfDescribingCodec } from '../self-describing/codec.js';
 import { unsupported } from '../self-describing/failures.js';
@@ -64,8 +65,15 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
     libraryDecode: (bytes) => library.unpack(bytes),
     ownDecode: (bytes) => new NaturalReader(bytes).read(),
     schemalessEncode: records ? (value) => packRecords(library as Packr, value) : undefined,
+    compiled: msgpackFormat,
   };
-  return new SelfDescribingCodec<T>(kit, options.schema, limits, options.validate === true);
+  return new SelfDescribingCodec<T>(
+    kit,
+    options.schema,
+    limits,
+    options.validate === true,
+    options.compile !== false,
+  );
 }
 
 function packRecords(packr: Packr, value: unknown): Uint8Array {

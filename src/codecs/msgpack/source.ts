@@ -17,7 +17,8 @@ const two32 = 0x1_0000_0000;
 const maxDateMillis = 8.64e15;
 
 export class MsgpackSource implements Source {
-  private input: Uint8Array = new Uint8Array(0);
+  /** The bytes being read (compiled decoders match keys and read strings in them directly). */
+  input: Uint8Array = new Uint8Array(0);
   end = 0;
   pos = 0;
   elements = 0;
@@ -27,7 +28,7 @@ export class MsgpackSource implements Source {
   private view = new DataView(this.input.buffer);
   private readonly skipper: MsgpackScanner;
 
-  constructor(private readonly limits: DecodeLimits) {
+  constructor(readonly limits: DecodeLimits) {
     this.skipper = new MsgpackScanner(limits, { utf8: false, unsafeKeys: false, records: false });
   }
 

@@ -12,6 +12,12 @@
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import type { Codec, FormatName } from '../codec.js';
+import {
+  type CompiledFormat,
+  type CompiledPlan,
+  compilePlan,
+  type InputSource,
+} from '../compiled/msgpack.js';
 import { tooDeep, trailing, truncated } from '../errors.js';
 import { checkInputSize, type DecodeLimits } from '../limits.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
@@ -24,6 +30,8 @@ import type { Emitter, Source } from './wire.js';
 
 export interface KitEmitter extends Emitter {
   busy: boolean;
+  /** Copies bytes already in the format (see ByteWriter.raw). */
+  raw(bytes: Uint8Array): void;
   begin(): void;
   finish(): Uint8Array;
   release(): void;
@@ -60,6 +68,8 @@ export interface FormatKit {
   readonly ownDecode: (bytes: Uint8Array) => unknown;
   /** Replaces the schemaless walk (msgpackr's records mode). */
   readonly schemalessEncode?: (value: unknown) => Uint8Array;
+  /** The format as the code generator takes it, where schema-compiled codecs exist for it. */
+  readonly compiled?: CompiledFormat;
 }
 
 export class SelfDescribingCodec<T> implements Codec<T> {
@@ -72,12 +82,18 @@ export class SelfDescribingCodec<T> implements Codec<T> {
   private readonly source: KitSource;
   private readonly reader: SchemaReader;
   private readonly checker: Scanner;
+  /** The generated encoder and decoder of the schema, where code generation is on. */
+  private readonly generated: CompiledPlan | undefined;
+  /** The generated decoder, where the limits let it match keys byte-wise (see CompiledPlan.longestKey). */
+  private readonly generatedDecode: CompiledPlan | undefined;
+  readonly compiled: boolean;
 
   constructor(
     private readonly kit: FormatKit,
     readonly schema: Schema | undefined,
     private readonly limits: DecodeLimits,
     private readonly validate: boolean,
+    compile = true,
   ) {
     this.format = kit.format;
     this.mediaType = kit.mediaType;
@@ -88,6 +104,15 @@ export class SelfDescribingCodec<T> implements Codec<T> {
     this.source = kit.source(limits);
     this.reader = new SchemaReader(this.source);
     this.checker = kit.checker(limits);
+    this.generated =
+      compile && this.plan !== undefined && kit.compiled !== undefined
+        ? compilePlan(this.plan, kit.compiled)
+        : undefined;
+    this.compiled = this.generated !== undefined;
+    this.generatedDecode =
+      this.generated !== undefined && this.generated.longestKey <= limits.maxStringBytes
+        ? this.generated
+        : undefined;
   }
 
   encode(value: T): Uint8Array {
@@ -100,7 +125,8 @@ export class SelfDescribingCodec<T> implements Codec<T> {
     const writer = reentrant ? new SchemaWriter(emitter, this.limits.maxDepth) : this.writer;
     emitter.begin();
     try {
-      if (this.plan !== undefined) writer.write(this.plan, value, 0);
+      if (this.generated !== undefined) this.generated.encode(writer, emitter, value);
+      else if (this.plan !== undefined) writer.write(this.plan, value, 0);
       else writeAny(emitter, value, 0, this.limits.maxDepth, false);
     } catch (error) {
       emitter.release();
@@ -118,7 +144,10 @@ export class SelfDescribingCodec<T> implements Codec<T> {
       source.reset(bytes);
       let value: unknown;
       try {
-        value = this.reader.read(this.plan, 0);
+        value =
+          this.generatedDecode !== undefined
+            ? this.generatedDecode.decode(this.reader, source as unknown as InputSource)
+            : this.reader.read(this.plan, 0);
       } catch (error) {
         // Only a maxDepth set far above the default lets a nest reach the stack's end.
         throw isStackOverflow(error) ? tooDeep(source.pos, this.limits) : error;

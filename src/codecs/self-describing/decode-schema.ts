@@ -68,7 +68,7 @@ export class SchemaReader {
     }
   }
 
-  private int64(plan: Plan): number | bigint {
+  int64(plan: Plan): number | bigint {
     const at = this.src.pos;
     const value = this.src.integer();
     if (typeof value === 'number') {
@@ -82,7 +82,7 @@ export class SchemaReader {
     return value;
   }
 
-  private member(plan: Plan): string {
+  member(plan: Plan): string {
     const src = this.src;
     const at = src.pos;
     src.span();
@@ -95,7 +95,7 @@ export class SchemaReader {
     throw schemaMismatch(at, `a string that is not a member of ${plan.label}`);
   }
 
-  private literal(plan: Plan): unknown {
+  literal(plan: Plan): unknown {
     const src = this.src;
     const at = src.pos;
     const expected = plan.literal;
@@ -109,18 +109,37 @@ export class SchemaReader {
     return expected;
   }
 
-  private object(plan: Plan, level: number): Record<string, unknown> {
+  object(plan: Plan, level: number): Record<string, unknown> {
+    const start = this.src.pos;
+    const count = this.src.mapStart(level);
+    return this.objectFrom(plan, level, start, count, {}, 0, 0, 0, 0);
+  }
+
+  /**
+   * The entries of an object's map from entry `first` on, the ones before already in `out`, with
+   * `seen`, `found` and `hint` as this loop leaves them (passed in as the `…Before` arguments) (compiled decoders read the entries that
+   * arrive in the schema's order themselves and hand the rest over here; they only do so for
+   * objects of 30 fields or fewer, whose `seen` is a bit set).
+   */
+  objectFrom(
+    plan: Plan,
+    level: number,
+    start: number,
+    count: number,
+    out: Record<string, unknown>,
+    seenBefore: number,
+    foundBefore: number,
+    hintBefore: number,
+    first: number,
+  ): Record<string, unknown> {
     const src = this.src;
-    const start = src.pos;
-    const count = src.mapStart(level);
     const fields = plan.fields;
-    const out: Record<string, unknown> = {};
+    let seen = seenBefore;
+    let found = foundBefore;
+    let hint = hintBefore;
     // One bit per field while they fit an int; wider objects (rare) take a byte array.
-    let seen = 0;
     const seenWide = fields.length > 30 ? new Uint8Array(fields.length) : undefined;
-    let found = 0;
-    let hint = 0;
-    for (let i = 0; count < 0 ? src.more() : i < count; i++) {
+    for (let i = first; count < 0 ? src.more() : i < count; i++) {
       const keyAt = src.pos;
       src.span();
       const index = findField(fields, hint, src.spanBytes, src.spanStart, src.spanEnd);

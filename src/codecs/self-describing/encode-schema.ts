@@ -16,7 +16,7 @@ const maxDateMillis = 8.64e15;
 export class SchemaWriter {
   constructor(
     private readonly out: Emitter,
-    private readonly maxDepth: number,
+    readonly maxDepth: number,
   ) {}
 
   write(plan: Plan, value: unknown, depth: number): void {
@@ -103,7 +103,8 @@ export class SchemaWriter {
     }
   }
 
-  private enter(depth: number): number {
+  /** The depth inside one more container, refused past maxDepth. */
+  enter(depth: number): number {
     if (depth + 1 > this.maxDepth) {
       throw unsupported(`the value nests deeper than maxDepth (${this.maxDepth}); is it cyclic?`);
     }
@@ -210,7 +211,7 @@ export class SchemaWriter {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === 'object' &&
     value !== null &&

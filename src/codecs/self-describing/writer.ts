@@ -133,7 +133,8 @@ export abstract class ByteWriter {
     this.pos += 9;
   }
 
-  protected raw(bytes: Uint8Array): void {
+  /** Copies bytes that are already in the format (compiled encoders copy pre-encoded keys). */
+  raw(bytes: Uint8Array): void {
     const length = bytes.length;
     this.ensure(length);
     if (length <= 16) {
