@@ -121,7 +121,7 @@ const cases: [string, Schema, unknown[]][] = [
   ['User', User, users(50, 3)],
 ];
 
-describe.each(['protobuf'] as const)('%s: compiled against the interpreter', (format) => {
+describe.each(['protobuf', 'json'] as const)('%s: compiled against the interpreter', (format) => {
   describe.each(cases)('%s', (_, schema, values) => {
     const compiled = createCodec(format, { schema });
     const interpreted = createCodec(format, { schema, compile: false });
@@ -171,6 +171,26 @@ describe.each(['protobuf'] as const)('%s: compiled against the interpreter', (fo
       ).toBe(false);
       expect(a).toStrictEqual(outcome(() => interpreted.encode(value as never)));
     }
+  });
+});
+
+test('json: each codec keeps its own maxDepth though the writer is compiled once per schema', () => {
+  const deep = createCodec('json', { schema: Category, limits: { maxDepth: 100 } });
+  const shallow = createCodec('json', { schema: Category, limits: { maxDepth: 3 } });
+  let value = { name: 'leaf', children: [] as unknown[] };
+  for (let i = 0; i < 5; i++) value = { name: `n${i}`, children: [value] };
+  expect(deep.compiled && shallow.compiled).toBe(true);
+  expect(() => deep.encode(value as never)).not.toThrow();
+  expect(outcome(() => shallow.encode(value as never))).toStrictEqual(
+    outcome(() =>
+      createCodec('json', { schema: Category, limits: { maxDepth: 3 }, compile: false }).encode(
+        value as never,
+      ),
+    ),
+  );
+  expect(outcome(() => shallow.encode(value as never))).toMatchObject({
+    ok: false,
+    code: 'WK_ENCODE_UNSUPPORTED',
   });
 });
 

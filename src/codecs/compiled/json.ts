@@ -1,0 +1,226 @@
+/**
+ * JSON text, compiled: a writer per schema that produces exactly the interpreter's text
+ * (src/codecs/json/write.ts), the JSON form of values, checked as it is written.
+ *
+ * The interpreter walks the schema for every value; the generated writer is the walk unrolled:
+ * each object's fields read by constant name, their checks and conversions inline, keys and the
+ * commas before them as string constants. On the `records` dataset that made it faster than
+ * `JSON.stringify` of the same rows, which writes no checks at all (docs/benchmarks.md). Kinds
+ * that need more than a line (bytes, literals, unions, maps, free JSON) call the interpreter's
+ * `write`, so they cannot drift; errors come from the same helpers with the same paths.
+ */
+
+import { prependPath } from '../../errors/index.js';
+import type { ObjectSchema, Schema } from '../../schema/index.js';
+import { smallIntRange } from '../../schema/int-ranges.js';
+import { type JsonWriteOptions, nest, write, wrong } from '../json/write.js';
+import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
+
+/** Writes a value's JSON text; `options.maxDepth` is read at each call, int64 mode is compiled in. */
+export type JsonWriter = (value: unknown, options: JsonWriteOptions) => string;
+
+const caches = {
+  string: new CompiledCache<Schema, JsonWriter>(256),
+  number: new CompiledCache<Schema, JsonWriter>(256),
+};
+
+/** The compiled writer for `schema`, or undefined where code cannot be generated. */
+export function compileJsonWriter(schema: Schema, options: JsonWriteOptions): JsonWriter | undefined {
+  if (!codegenAvailable || !namesAreSafe(schema, new Set())) return undefined;
+  // Cached per schema and int64 mode (compiled in); maxDepth comes with each call.
+  const cache = caches[options.int64];
+  const compiled = cache.get(schema, () => new JsonCompiler(options).build(schema));
+  return compiled;
+}
+
+function namesAreSafe(schema: Schema, seen: Set<Schema>): boolean {
+  if (seen.has(schema)) return true;
+  seen.add(schema);
+  switch (schema.kind) {
+    case 'object':
+      return (
+        keysAreSafe(schema.fields.map((field) => field.name)) &&
+        schema.fields.every((field) => namesAreSafe(field.schema, seen))
+      );
+    case 'array':
+      return namesAreSafe(schema.items, seen);
+    case 'optional':
+    case 'nullable':
+      return namesAreSafe(schema.inner, seen);
+    case 'ref':
+      return namesAreSafe(schema.resolve(), seen);
+    default:
+      return true; // other kinds go to the interpreter, which builds no object literals
+  }
+}
+
+class JsonCompiler {
+  private readonly s = new Source();
+  private readonly functions = new Map<Schema, string>();
+  private readonly pending: [Schema, string][] = [];
+
+  constructor(private readonly options: Pick<JsonWriteOptions, 'int64'>) {}
+
+  build(root: Schema): JsonWriter {
+    const s = this.s;
+    s.line(`const h = ${s.dep({ write, wrong, nest, prependPath })};`);
+    const rootName = s.fn('writeRoot');
+    s.line(`function ${rootName}(v, O) {`);
+    s.line("  let out = '';");
+    s.line('  const depth = 0;');
+    this.value(root, 'v', '  ');
+    s.line('  return out;');
+    s.line('}');
+    while (this.pending.length > 0) {
+      const [schema, name] = this.pending.pop() as [Schema, string];
+      if (schema.kind === 'object') this.object(schema, name);
+      else if (schema.kind === 'array') this.array(schema, name);
+    }
+    return s.compile<JsonWriter>(rootName);
+  }
+
+  /** The function writing values of an object or array schema (one per schema, made on demand). */
+  private functionFor(schema: Schema): string {
+    let name = this.functions.get(schema);
+    if (name === undefined) {
+      name = this.s.fn(
+        schema.kind === 'object' ? 'writeObject' : 'writeArray',
+        schema.kind === 'object' ? schema.name : '',
+      );
+      this.functions.set(schema, name);
+      this.pending.push([schema, name]);
+    }
+    return name;
+  }
+
+  /** Statements that append the JSON text of `x` (a value of `schema`) to `out`, at `depth`. */
+  private value(schema: Schema, x: string, indent: string): void {
+    const s = this.s;
+    const line = (text: string) => s.line(indent + text);
+    switch (schema.kind) {
+      case 'bool':
+        line(`if (typeof ${x} !== 'boolean') throw h.wrong('a boolean', ${x});`);
+        line(`out += ${x} ? 'true' : 'false';`);
+        return;
+      case 'int8':
+      case 'int16':
+      case 'int32':
+      case 'uint8':
+      case 'uint16':
+      case 'uint32': {
+        const [min, max] = smallIntRange[schema.kind];
+        line(
+          `if (typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${min} || ${x} > ${max}) throw h.wrong(${s.dep(`an ${schema.kind}`)}, ${x});`,
+        );
+        line(`out += ${x};`);
+        return;
+      }
+      case 'int64':
+      case 'uint64':
+        line(
+          `if (typeof ${x} === 'bigint') out += ${this.options.int64 === 'string' ? `'"' + ${x} + '"'` : `'' + ${x}`};`,
+        );
+        line(
+          `else if (typeof ${x} !== 'number' || !Number.isSafeInteger(${x})) throw h.wrong(${s.dep(`an ${schema.kind}`)}, ${x});`,
+        );
+        line(`else out += ${x};`);
+        return;
+      case 'float32':
+      case 'float64':
+        line(`if (typeof ${x} !== 'number') throw h.wrong('a number', ${x});`);
+        line(`out += Number.isFinite(${x}) ? (Object.is(${x}, -0) ? '-0' : '' + ${x}) : '"' + ${x} + '"';`);
+        return;
+      case 'decimal':
+      case 'string':
+        line(`if (typeof ${x} !== 'string') throw h.wrong('a string', ${x});`);
+        line(`out += JSON.stringify(${x});`);
+        return;
+      case 'enum':
+        line(
+          `if (typeof ${x} !== 'string' || !${s.dep(new Set(schema.members))}.has(${x})) throw h.wrong(${s.dep(`one of ${schema.members.join(', ')}`)}, ${x});`,
+        );
+        line(`out += JSON.stringify(${x});`);
+        return;
+      case 'timestamp':
+        line(
+          `if (!(${x} instanceof Date) || Number.isNaN(${x}.getTime())) throw h.wrong('a valid Date', ${x});`,
+        );
+        line(`out += '"' + ${x}.toISOString() + '"';`);
+        return;
+      case 'object':
+        line(`out += ${this.functionFor(schema)}(${x}, h.nest(depth, O), O);`);
+        return;
+      case 'array':
+        line(`out += ${this.functionFor(schema)}(${x}, depth, O);`);
+        return;
+      case 'optional':
+        line(`if (${x} === undefined) out += 'null';`);
+        line('else {');
+        this.value(schema.inner, x, `${indent}  `);
+        line('}');
+        return;
+      case 'nullable':
+        line(`if (${x} === null) out += 'null';`);
+        line('else {');
+        this.value(schema.inner, x, `${indent}  `);
+        line('}');
+        return;
+      case 'ref':
+        this.value(schema.resolve(), x, indent);
+        return;
+      default:
+        // bytes, literal, union, map, json: the interpreter's own code.
+        line(`out += h.write(${s.dep(schema)}, ${x}, depth, O);`);
+    }
+  }
+
+  private object(schema: ObjectSchema, name: string): void {
+    const s = this.s;
+    s.line(`function ${name}(v, depth, O) {`);
+    s.line("  if (typeof v !== 'object' || v === null) throw h.wrong('an object', v);");
+    s.line("  let out = '{';");
+    s.line('  let at = 0;');
+    s.line('  try {');
+    // Until a field that is always written has been, whether a comma is due depends on the value.
+    let written = false;
+    schema.fields.forEach((field, i) => {
+      const x = `x${i}`;
+      const key = `${JSON.stringify(field.name)}:`;
+      s.line(`    at = ${i};`);
+      s.line(`    const ${x} = v[${s.key(field.name)}];`);
+      const skippable = field.schema.kind === 'optional';
+      const body = `${skippable ? '  ' : ''}    `;
+      if (skippable) s.line(`    if (${x} !== undefined) {`);
+      if (written) s.line(`${body}out += ${JSON.stringify(`,${key}`)};`);
+      else s.line(`${body}out += (out.length > 1 ? ',' : '') + ${JSON.stringify(key)};`);
+      this.value(field.schema, x, body);
+      if (skippable) s.line('    }');
+      if (!skippable) written = true;
+    });
+    s.line('  } catch (error) {');
+    s.line(`    throw h.prependPath(error, ${s.dep(schema.fields.map((field) => field.name))}[at]);`);
+    s.line('  }');
+    s.line("  return out + '}';");
+    s.line('}');
+  }
+
+  private array(schema: Extract<Schema, { kind: 'array' }>, name: string): void {
+    const s = this.s;
+    s.line(`function ${name}(v, outer, O) {`);
+    s.line("  if (!Array.isArray(v)) throw h.wrong('an array', v);");
+    s.line('  const depth = h.nest(outer, O);');
+    s.line("  let out = '[';");
+    s.line('  let i = 0;');
+    s.line('  try {');
+    s.line('    for (; i < v.length; i++) {');
+    s.line("      if (i > 0) out += ',';");
+    s.line('      const x = v[i];');
+    this.value(schema.items, 'x', '      ');
+    s.line('    }');
+    s.line('  } catch (error) {');
+    s.line('    throw h.prependPath(error, i);');
+    s.line('  }');
+    s.line("  return out + ']';");
+    s.line('}');
+  }
+}
