@@ -2,7 +2,7 @@
  * The codec overhead benchmark: each wirekit codec against the library beneath it (or its format's
  * best-known JS library) and against native JSON, on the `records` dataset.
  *
- *   npm run build && node dist/bench/overhead/main.js [--dataset records|users] [--processes 5]
+ *   npm run build && node dist/bench/overhead/main.js [--dataset records|users|timeseries] [--processes 5]
  *     [--count 5000] [--rounds 30] [case …]
  *
  * Each case runs in fresh processes, with native JSON timed in the same process: timing several

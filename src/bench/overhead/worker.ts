@@ -5,6 +5,7 @@
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
 import { Record8, records } from '../datasets/records.js';
+import { Reading, timeseries } from '../datasets/timeseries.js';
 import { User, users } from '../datasets/users.js';
 import { casesFor, touch } from './cases.js';
 
@@ -12,6 +13,7 @@ import { casesFor, touch } from './cases.js';
 export const overheadDatasets = {
   records: { schema: Record8, generate: records },
   users: { schema: User, generate: users },
+  timeseries: { schema: Reading, generate: timeseries },
 } as const;
 
 export interface CaseResult {
@@ -52,7 +54,7 @@ export function runCase(
   datasetName = 'records',
 ): CaseResult {
   const dataset = overheadDatasets[datasetName as keyof typeof overheadDatasets];
-  if (dataset === undefined) throw new Error(`unknown dataset ${datasetName}; known: records, users`);
+  if (dataset === undefined) throw new Error(`unknown dataset ${datasetName}; known: ${Object.keys(overheadDatasets).join(', ')}`);
   const cases = casesFor(dataset.schema);
   const make = cases[caseName];
   if (make === undefined)
