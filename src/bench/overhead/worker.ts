@@ -54,7 +54,8 @@ export function runCase(
   datasetName = 'records',
 ): CaseResult {
   const dataset = overheadDatasets[datasetName as keyof typeof overheadDatasets];
-  if (dataset === undefined) throw new Error(`unknown dataset ${datasetName}; known: ${Object.keys(overheadDatasets).join(', ')}`);
+  if (dataset === undefined)
+    throw new Error(`unknown dataset ${datasetName}; known: ${Object.keys(overheadDatasets).join(', ')}`);
   const cases = casesFor(dataset.schema);
   const make = cases[caseName];
   if (make === undefined)

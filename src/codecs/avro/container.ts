@@ -7,6 +7,7 @@
 import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import type { Schema } from '../../schema/index.js';
+import { compileAvro } from '../compiled/avro.js';
 import { malformed, tooManyElements, truncated } from '../errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { chunksOf, encodeValues } from '../stream.js';
@@ -24,7 +25,7 @@ import {
 import { readRoot } from './decode.js';
 import { AvroReader } from './reader.js';
 import type { RootReadPlan } from './resolve.js';
-import { plansOf, readPlanFor, type SchemaPlans, writeValue } from './schema-plans.js';
+import { type CompiledWrite, plansOf, readPlanFor, type SchemaPlans, writeValue } from './schema-plans.js';
 import { AvroWriter } from './writer.js';
 
 /** Values per block are cut once the block's uncompressed bytes pass this (Java's default is 64000). */
@@ -89,16 +90,19 @@ function tooLarge(length: number, limits: DecodeLimits): WirekitError {
 
 /**
  * Decodes the values of a container as its bytes arrive. `planFor` turns the header (with the
- * writer's schema) into a read plan; values are decoded one at a time as they are consumed.
+ * writer's schema) into a read plan; values are decoded one at a time as they are consumed, by the
+ * plan's generated reader where `compiledFor` gives one.
  */
 export async function* readContainerValues(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   planFor: (header: ContainerHeader) => RootReadPlan,
   limits: DecodeLimits,
+  compiledFor?: (plan: RootReadPlan) => ((r: AvroReader) => unknown) | undefined,
 ): AsyncGenerator<unknown, void, undefined> {
   const queue = new ByteQueue();
   let header: ContainerHeader | undefined;
   let read: RootReadPlan | undefined;
+  let compiled: ((r: AvroReader) => unknown) | undefined;
   let offset = 0;
   for await (const chunk of chunksOf(source)) {
     if (chunk.length === 0) continue;
@@ -114,6 +118,7 @@ export async function* readContainerValues(
         if (length > limits.maxInputBytes) throw tooLarge(length, limits);
         header = parseHeader(pending.subarray(0, length), limits);
         read = planFor(header);
+        compiled = compiledFor?.(read);
         queue.consume(length);
         offset += length;
         continue;
@@ -133,7 +138,7 @@ export async function* readContainerValues(
         limits.maxInputBytes,
       );
       const r = new AvroReader(data, limits);
-      for (let i = 0; i < block.count; i++) yield readRoot(r, read);
+      for (let i = 0; i < block.count; i++) yield readRoot(r, read, compiled);
       if (r.pos !== data.length) {
         throw malformed(
           offset,
@@ -156,6 +161,8 @@ export function containerReadPlan(plans: SchemaPlans, header: ContainerHeader): 
 export interface StreamOptions {
   readonly maxDepth: number;
   readonly validate: boolean;
+  /** The schema's generated writer, when the codec compiles. */
+  readonly compiled?: CompiledWrite | undefined;
 }
 
 /**
@@ -176,7 +183,8 @@ export function containerStream<T>(
     body.reset();
     return out.finish();
   };
-  const put = (value: T): void => writeValue(plans, body, value, options.maxDepth, options.validate);
+  const put = (value: T): void =>
+    writeValue(plans, body, value, options.maxDepth, options.validate, options.compiled);
   function* batched(source: Iterable<T>): Generator<Uint8Array> {
     let count = 0;
     for (const value of source) {
@@ -238,6 +246,7 @@ export async function writeContainer<T>(
   const out = new AvroWriter();
   out.writeRaw(headerBytes(plans.avroText, codec, sync, options.metadata));
   const body = new AvroWriter();
+  const compiled = compileAvro(plans)?.encode;
   let count = 0;
   const flush = async (): Promise<void> => {
     writeBlock(out, count, await compressBlock(codec, body.finish()), sync);
@@ -245,7 +254,7 @@ export async function writeContainer<T>(
     count = 0;
   };
   for await (const value of values) {
-    writeValue(plans, body, value, Number.POSITIVE_INFINITY, options.validate === true);
+    writeValue(plans, body, value, Number.POSITIVE_INFINITY, options.validate === true, compiled);
     count++;
     if (body.pos >= blockSize) await flush();
   }
@@ -281,7 +290,10 @@ export async function readContainer<T = unknown>(
     header = found;
     return containerReadPlan(plans, found);
   };
-  for await (const value of readContainerValues(once(bytes), planFor, limits)) values.push(value as T);
+  const compiledFor = (plan: RootReadPlan) => (plan === plans.read ? compileAvro(plans)?.decode : undefined);
+  for await (const value of readContainerValues(once(bytes), planFor, limits, compiledFor)) {
+    values.push(value as T);
+  }
   const found = header as ContainerHeader;
   return {
     values,

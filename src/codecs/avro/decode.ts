@@ -13,13 +13,14 @@ import { decimalText, parseJsonValue, readTimestamp } from './values.js';
 
 /**
  * Reads one top-level value. A stack overflow (possible only with maxDepth raised far beyond the
- * default) still ends in a WirekitError, as every decode failure must.
+ * default) still ends in a WirekitError, as every decode failure must. `compiled`, when given, is
+ * the generated reader of `root.plan` (src/codecs/compiled/avro.ts), run in its place.
  */
-export function readRoot(r: AvroReader, root: RootReadPlan): unknown {
+export function readRoot(r: AvroReader, root: RootReadPlan, compiled?: (r: AvroReader) => unknown): unknown {
   r.startValue();
   let value: unknown;
   try {
-    value = readValue(r, root.plan);
+    value = compiled === undefined ? readValue(r, root.plan) : compiled(r);
   } catch (error) {
     if (error instanceof RangeError) throw tooDeep(r.pos, r.limits);
     throw error;
@@ -35,12 +36,8 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
       return r.readString();
     case R.Long:
       return readLong(r, plan.as);
-    case R.Int: {
-      const at = r.pos;
-      const n = r.readInt();
-      if (n < plan.min || n > plan.max) throw mismatch(at, `${n} is outside ${plan.min}..${plan.max}`);
-      return n;
-    }
+    case R.Int:
+      return readIntIn(r, plan.min, plan.max);
     case R.Double:
       return r.readDouble();
     case R.Union:
@@ -61,13 +58,8 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
       return readMap(r, plan.values, plan.entrySize);
     case R.IntMap:
       return readIntMap(r, plan);
-    case R.Enum: {
-      const at = r.pos;
-      const index = r.readInt();
-      const symbol = plan.symbols[index];
-      if (symbol === undefined) throw mismatch(at, `enum ${plan.name} has no symbol for index ${index}`);
-      return symbol;
-    }
+    case R.Enum:
+      return readEnum(r, plan.symbols, plan.name);
     case R.Timestamp:
       return readTimestamp(r, plan.perMilli);
     case R.DecimalBytes: {
@@ -124,7 +116,24 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
   }
 }
 
-function readLong(r: AvroReader, as: LongAs): unknown {
+/** An Avro int that must lie in `min..max` (the small integer kinds). */
+export function readIntIn(r: AvroReader, min: number, max: number): number {
+  const at = r.pos;
+  const n = r.readInt();
+  if (n < min || n > max) throw mismatch(at, `${n} is outside ${min}..${max}`);
+  return n;
+}
+
+/** An enum's symbol by index; undefined entries are writer symbols the reader lacks. */
+export function readEnum(r: AvroReader, symbols: readonly (string | undefined)[], name: string): string {
+  const at = r.pos;
+  const index = r.readInt();
+  const symbol = symbols[index];
+  if (symbol === undefined) throw mismatch(at, `enum ${name} has no symbol for index ${index}`);
+  return symbol;
+}
+
+export function readLong(r: AvroReader, as: LongAs): unknown {
   const at = r.pos;
   const n = r.readLong();
   const wide = Number.isNaN(n);

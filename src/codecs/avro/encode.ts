@@ -150,7 +150,8 @@ export class Encoder {
     }
   }
 
-  private enter(): void {
+  /** Counts one more level of records, arrays and maps against maxDepth (compiled encoders call it too). */
+  enter(): void {
     if (++this.depth > this.maxDepth) {
       throw new WirekitError(
         'WK_LIMIT_DEPTH',
@@ -283,12 +284,12 @@ function show(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function wrongType(expected: string, value: unknown): WirekitError {
+export function wrongType(expected: string, value: unknown): WirekitError {
   return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${show(value)}.`, { path: [] });
 }
 
 /** Prefixes an unwinding error's path with one more segment (outermost last to be added). */
-function withSegment(error: unknown, segment: string | number): unknown {
+export function withSegment(error: unknown, segment: string | number): unknown {
   if (!(error instanceof WirekitError)) return error;
   const path: Path = [segment, ...(error.path ?? [])];
   return new WirekitError(error.code, error.message, { path, cause: error.cause });

@@ -8,6 +8,10 @@
  * Data written with another (older or newer) Avro schema reads through schema resolution: pass that
  * schema as `writerSchema`. Containers carry their writer schema and always resolve.
  *
+ * Datums of the codec's own schema (encode, decode, and container blocks written with it) run code
+ * generated from the schema (src/codecs/compiled/avro.ts) unless `compile: false`; the bytes,
+ * values and errors are the interpreter's. Resolution always runs the interpreter.
+ *
  * `encode` returns a view into a slab shared by successive outputs, as Node's Buffer pool does
  * (copying each out cost more than encoding it): write or keep the view freely, but `slice()` it
  * before handing its `.buffer` to anything that reads the whole ArrayBuffer.
@@ -15,6 +19,7 @@
 import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import type { Codec, CodecOptions } from '../codec.js';
+import { compileAvro } from '../compiled/avro.js';
 import { trailing } from '../errors.js';
 import { checkInputSize, resolveLimits } from '../limits.js';
 import { parseAvroSchema } from './avro-schema.js';
@@ -63,10 +68,15 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
   const limits = resolveLimits(options.limits);
   const validate = options.validate === true;
   const plans = plansOf(schema);
+  // Generated code for the schema's own datum (src/codecs/compiled/avro.ts), where allowed; data
+  // of another writer schema still reads through the interpreter's resolution.
+  const generated = options.compile !== false ? compileAvro(plans) : undefined;
   const read: RootReadPlan =
     options.writerSchema === undefined
       ? plans.read
       : readPlanOf(parseAvroSchema(options.writerSchema as AvroSchemaJson), schema);
+  const compiledRead = read === plans.read ? generated?.decode : undefined;
+  const compiledFor = (plan: RootReadPlan) => (plan === plans.read ? generated?.decode : undefined);
   // Outputs are views into this writer's slab; a re-entrant encode (a getter that encodes) takes
   // a fresh writer so it cannot write inside the outer value.
   const shared = new AvroWriter();
@@ -79,13 +89,14 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
     // 'Obj\x01' magic tells them apart from a datum.
     streamMediaType: 'application/avro',
     schema,
+    compiled: generated !== undefined,
     encode(value: T): Uint8Array {
       const w = busy ? new AvroWriter() : shared;
       const owner = !busy;
       busy = true;
       try {
         w.begin();
-        writeValue(plans, w, value, limits.maxDepth, validate);
+        writeValue(plans, w, value, limits.maxDepth, validate, generated?.encode);
         return w.take();
       } finally {
         if (owner) busy = false;
@@ -94,18 +105,23 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
     decode(bytes: Uint8Array): T {
       checkInputSize(bytes, limits);
       const r = new AvroReader(bytes, limits);
-      const value = readRoot(r, read);
+      const value = readRoot(r, read, compiledRead);
       if (r.pos !== bytes.length) throw trailing(r.pos, bytes.length);
       return value as T;
     },
     encodeStream(values) {
-      return containerStream(plans, values, { maxDepth: limits.maxDepth, validate });
+      return containerStream(plans, values, {
+        maxDepth: limits.maxDepth,
+        validate,
+        compiled: generated?.encode,
+      });
     },
     decodeStream(chunks) {
       return readContainerValues(
         chunks,
         (header) => containerReadPlan(plans, header),
         limits,
+        compiledFor,
       ) as AsyncIterable<T>;
     },
   };

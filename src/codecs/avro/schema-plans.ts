@@ -78,8 +78,16 @@ export function readPlanFor(plans: SchemaPlans, writerText: string): RootReadPla
 }
 
 /**
- * Appends one value to `w`. Errors carry the value's path; a stack overflow (a value far deeper than
- * any limit, with maxDepth raised) becomes a WirekitError like every other failure.
+ * The generated writer of a schema's write plan (src/codecs/compiled/avro.ts): writes `value` as
+ * `encoder.write(plans.write, value)` would, counting depth on `encoder` and handing it the kinds
+ * it does not inline.
+ */
+export type CompiledWrite = (w: AvroWriter, value: unknown, encoder: Encoder) => void;
+
+/**
+ * Appends one value to `w`, through `compiled` when given. Errors carry the value's path; a stack
+ * overflow (a value far deeper than any limit, with maxDepth raised) becomes a WirekitError like
+ * every other failure.
  */
 export function writeValue(
   plans: SchemaPlans,
@@ -87,12 +95,15 @@ export function writeValue(
   value: unknown,
   maxDepth: number,
   validate: boolean,
+  compiled?: CompiledWrite,
 ): void {
   if (validate) assert(plans.schema, value);
   // Relative to the writer's start, which moves if the buffer grows during this value.
   const offset = w.pos - w.start;
   try {
-    new Encoder(w, maxDepth).write(plans.write, value);
+    const encoder = new Encoder(w, maxDepth);
+    if (compiled === undefined) encoder.write(plans.write, value);
+    else compiled(w, value, encoder);
   } catch (error) {
     w.pos = w.start + offset;
     if (error instanceof WirekitError) {
