@@ -90,13 +90,21 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
       const type = root.lookupType('Rows');
       return {
         name: 'protobufjs',
-        // fromObject (not timed) turns enum names into numbers and Timestamps into messages.
+        // Not timed: Timestamps become messages and enum members their numbers (the .proto names
+        // members COUNTRY_US, …, so fromObject would drop a bare 'US' without a word).
         prepare: (rows) =>
           type.fromObject({
             rows: mapDates(rows, (date) => ({
               seconds: Math.floor(date.getTime() / 1000),
               nanos: (date.getTime() % 1000) * 1e6,
-            })),
+            })).map((row) => {
+              for (const field of item.fields) {
+                if (field.schema.kind === 'enum') {
+                  row[field.name] = field.schema.members.indexOf(row[field.name] as string);
+                }
+              }
+              return row;
+            }),
           }),
         encode: (v) => type.encode(v as never).finish(),
         decode: (b) => type.toObject(type.decode(b), { longs: Number, enums: String }),
