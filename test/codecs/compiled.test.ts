@@ -106,6 +106,9 @@ const wrongValues: unknown[] = [
   scalarValue({ inner: null }),
   scalarValue({ list: [1, -1] }),
   scalarValue({ maybe: null }),
+  scalarValue({ words: ['ok', `${'x'.repeat(100)}\uDC00`] }),
+  scalarValue({ text: '\uD800' }),
+  scalarValue({ words: ['ok', 7] }),
 ];
 
 const cases: [string, Schema, unknown[]][] = [
@@ -119,6 +122,11 @@ const cases: [string, Schema, unknown[]][] = [
   ],
   ['Record8', Record8, records(50, 3)],
   ['User', User, users(50, 3)],
+  [
+    'a list of records (the bench shape)',
+    t.object('Rows', { rows: t.array(Record8) }),
+    [{ rows: records(30, 4) }, { rows: [] }],
+  ],
 ];
 
 describe.each(['protobuf', 'json'] as const)('%s: compiled against the interpreter', (format) => {
@@ -165,10 +173,9 @@ describe.each(['protobuf', 'json'] as const)('%s: compiled against the interpret
     const interpreted = createCodec(format, { schema: Scalars, compile: false });
     for (const value of wrongValues) {
       const a = outcome(() => compiled.encode(value as never));
-      expect(
-        a.ok,
-        JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)),
-      ).toBe(false);
+      // JSON can write a lone surrogate (as an escape); every other wrong value fails everywhere.
+      const shown = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+      if (!(format === 'json' && /\\ud[89a-f]/i.test(shown))) expect(a.ok, shown).toBe(false);
       expect(a).toStrictEqual(outcome(() => interpreted.encode(value as never)));
     }
   });

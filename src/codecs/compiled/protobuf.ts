@@ -24,6 +24,7 @@ import {
   MESSAGE,
   type MessagePlan,
   PRESENT,
+  REPEATED,
   SINGLE,
   STRING,
   UINT32,
@@ -51,10 +52,12 @@ export function compileMessage(plan: MessagePlan): CompiledMessage | undefined {
 function allKeysSafe(plan: MessagePlan, seen: Set<MessagePlan>): boolean {
   if (seen.has(plan)) return true;
   seen.add(plan);
-  if (!keysAreSafe(Object.keys(plan.template))) return false;
+  const names = [...Object.keys(plan.template), ...plan.fields.map((field) => field.name)];
+  if (!keysAreSafe(names)) return false;
   return plan.fields.every((field) => {
-    const nested = field.mode === SINGLE || field.mode === PRESENT ? field.slot.message : undefined;
-    return field.slot.type !== MESSAGE || nested === undefined || allKeysSafe(nested, seen);
+    const compiled = field.mode === SINGLE || field.mode === PRESENT || field.mode === REPEATED;
+    const nested = compiled && field.slot.type === MESSAGE ? field.slot.message : undefined;
+    return nested === undefined || allKeysSafe(nested, seen);
   });
 }
 
@@ -100,6 +103,11 @@ class MessageCompiler {
     return names;
   }
 
+  /** The message of a repeated message field, whose items are compiled inline. */
+  private repeatedPlan(field: FieldPlan): MessagePlan | undefined {
+    return field.mode === REPEATED && field.slot.type === MESSAGE ? field.slot.message : undefined;
+  }
+
   /** A nested message field compiled inline: SINGLE or PRESENT mode, a plain message slot. */
   private nestedPlan(field: FieldPlan): MessagePlan | undefined {
     if (field.mode !== SINGLE && field.mode !== PRESENT) return undefined;
@@ -140,6 +148,30 @@ class MessageCompiler {
       s.line(
         `    w.varint(${field.tag}); h.enter(w); { const start = w.begin(); ${this.namesOf(nested).encode}(w, ${x}); w.end(start); } w.depth--;`,
       );
+      return;
+    }
+    const listed = this.repeatedPlan(field);
+    if (listed !== undefined) {
+      // A list of messages (the shape of most payloads): each behind its key and length.
+      const encode = this.namesOf(listed).encode;
+      s.line(`    if (!Array.isArray(${x})) throw h.wrong('an array', ${x});`);
+      s.line(`    for (let i = 0; i < ${x}.length; i++) {`);
+      s.line(
+        `      try { w.varint(${field.tag}); h.enter(w); const start = w.begin(); ${encode}(w, ${x}[i]); w.end(start); w.depth--; }`,
+      );
+      s.line('      catch (error) { throw h.within(error, i); }');
+      s.line('    }');
+      return;
+    }
+    if (field.mode === REPEATED && field.slot.type === STRING) {
+      s.line(`    if (!Array.isArray(${x})) throw h.wrong('an array', ${x});`);
+      s.line(`    for (let i = 0; i < ${x}.length; i++) {`);
+      s.line(`      const item = ${x}[i];`);
+      s.line(`      w.varint(${field.tag});`);
+      // Inside the try: a lone surrogate raised by w.string needs the item's index in its path too.
+      s.line("      try { if (typeof item !== 'string') throw h.wrong('a string', item); w.string(item); }");
+      s.line('      catch (error) { throw h.within(error, i); }');
+      s.line('    }');
       return;
     }
     if (field.mode !== SINGLE) {
@@ -239,6 +271,14 @@ class MessageCompiler {
   private readExpression(field: FieldPlan, v: string): string {
     const s = this.source;
     const slot = field.slot;
+    const listed = this.repeatedPlan(field);
+    if (listed !== undefined) {
+      const { decode } = this.namesOf(listed);
+      return `{ const list = ${v} === undefined ? (${v} = []) : ${v}; r.countElement(); const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(); list.push(${decode}(r)); r.leave(); r.end = saved; }`;
+    }
+    if (field.mode === REPEATED && slot.type === STRING) {
+      return `{ const list = ${v} === undefined ? (${v} = []) : ${v}; r.countElement(); list.push(h.readString(r)); }`;
+    }
     if (field.mode !== SINGLE && field.mode !== PRESENT) {
       return `${v} = h.readField(r, ${s.dep(field)}, ${field.tag & 7}, ${v}, start);`;
     }
