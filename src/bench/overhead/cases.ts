@@ -24,6 +24,8 @@ export interface BenchCase {
 type Row = Record<string, unknown>;
 
 const require = createRequire(import.meta.url);
+/** Decode limits for data the benchmark made itself: a million rows pass the untrusted-input defaults. */
+export const limits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32 };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -42,7 +44,7 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
   const Rows = t.array(item);
   const RowsMessage = t.object('Rows', { rows: Rows });
   const wirekit = (format: string, schema: boolean, compile = true): BenchCase => {
-    const codec = createCodec(format, schema ? { schema: Rows, compile } : {});
+    const codec = createCodec(format, schema ? { schema: Rows, compile, limits } : { limits });
     return {
       name: `wirekit ${format}${schema ? '' : ' (schemaless)'}${compile ? '' : ' (interpreter)'}`,
       prepare: (rows) => rows,
@@ -150,7 +152,7 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
       };
     },
     'arrow wirekit': () => {
-      const codec = createCodec('arrow', { schema: item });
+      const codec = createCodec('arrow', { schema: item, limits });
       return {
         name: 'wirekit arrow',
         prepare: (rows) => rows,
@@ -161,7 +163,7 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
   };
 
   function protobufWirekit(compile: boolean): BenchCase {
-    const codec = createCodec('protobuf', { schema: RowsMessage, compile });
+    const codec = createCodec('protobuf', { schema: RowsMessage, compile, limits });
     return {
       name: `wirekit protobuf${compile ? '' : ' (interpreter)'}`,
       prepare: (rows) => ({ rows }),

@@ -7,7 +7,7 @@ import { t } from '../../schema/index.js';
 import { Record8, records } from '../datasets/records.js';
 import { Reading, timeseries } from '../datasets/timeseries.js';
 import { User, users } from '../datasets/users.js';
-import { casesFor, touch } from './cases.js';
+import { casesFor, limits, touch } from './cases.js';
 
 /** The datasets this benchmark runs on: flat records, as the libraries used directly take them. */
 export const overheadDatasets = {
@@ -62,7 +62,7 @@ export function runCase(
     throw new Error(`unknown case ${caseName}; known: ${Object.keys(cases).join(', ')}`);
   // Through JSON once: generated strings are cons-strings until flattened, which slows some
   // encoders several-fold and would measure the generator instead of the codec.
-  const json = createCodec('json', { schema: t.array(dataset.schema) });
+  const json = createCodec('json', { schema: t.array(dataset.schema), limits });
   const rows = json.decode(json.encode(dataset.generate(count) as never)) as Record<string, unknown>[];
   // The first record alone, before any warm-up: what a process pays on its first request.
   const coldStart = process.hrtime.bigint();
