@@ -83,7 +83,8 @@ export function encodeValues<T>(
   );
 }
 
-function joinBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
+/** `parts` copied end to end into one array of `size` bytes (their total). */
+export function joinBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let at = 0;
   for (const part of parts) {

@@ -13,7 +13,7 @@ const encoder = new TextEncoder();
  * in one native call, without TextDecoder's validation (ASCII needs none) or a subarray.
  * Undefined outside Node (browsers), where TextDecoder does the work.
  */
-const latin1Slice = (() => {
+export const latin1Slice = (() => {
   const slice = (globalThis as { Buffer?: { prototype?: { latin1Slice?: unknown } } }).Buffer?.prototype
     ?.latin1Slice;
   return typeof slice === 'function'

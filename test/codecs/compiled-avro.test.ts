@@ -13,20 +13,10 @@ import { createCodec } from '../../src/codecs/index.js';
 import { toAvro } from '../../src/schema/export/avro.js';
 import { type Schema, t } from '../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, Shape } from '../fixtures/every-kind.js';
+import { outcome } from '../support/outcome.js';
 import { chunked, collect, concat, readAll } from '../support/streams.js';
 import { avroValue, categoryChain } from './avro-support.js';
 import { describeHostileInput } from './hostile-suite.js';
-
-type Outcome = { ok: true; value: unknown } | { ok: false; code: unknown; message: string; path?: unknown };
-
-function outcome(body: () => unknown): Outcome {
-  try {
-    return { ok: true, value: body() };
-  } catch (error) {
-    const { code, path } = error as { code?: unknown; path?: unknown };
-    return { ok: false, code, message: (error as Error).message, path };
-  }
-}
 
 const show = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
 

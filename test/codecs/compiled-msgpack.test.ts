@@ -15,23 +15,9 @@ import { createCodec } from '../../src/codecs/index.js';
 import { createMsgpackCodec } from '../../src/codecs/msgpack/index.js';
 import { type Schema, t } from '../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
+import { outcome } from '../support/outcome.js';
 import { describeHostileInput } from './hostile-suite.js';
 import { hex } from './self-describing-helpers.js';
-
-type Outcome = { ok: true; value: unknown } | { ok: false; code: unknown; message: string; path: unknown };
-
-function outcome(body: () => unknown): Outcome {
-  try {
-    return { ok: true, value: body() };
-  } catch (error) {
-    return {
-      ok: false,
-      code: (error as { code?: unknown }).code,
-      message: (error as Error).message,
-      path: (error as { path?: unknown }).path,
-    };
-  }
-}
 
 const Scalars = t.object('Scalars', {
   u8: t.uint8(),

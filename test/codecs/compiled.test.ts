@@ -11,17 +11,8 @@ import { CompiledCache, keysAreSafe, Source } from '../../src/codecs/compiled/co
 import { createCodec } from '../../src/codecs/index.js';
 import { type Schema, t } from '../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
+import { outcome } from '../support/outcome.js';
 import { describeHostileInput } from './hostile-suite.js';
-
-type Outcome = { ok: true; value: unknown } | { ok: false; code: unknown; message: string };
-
-function outcome(body: () => unknown): Outcome {
-  try {
-    return { ok: true, value: body() };
-  } catch (error) {
-    return { ok: false, code: (error as { code?: unknown }).code, message: (error as Error).message };
-  }
-}
 
 const Scalars = t.object('Scalars', {
   u8: t.uint8(),

@@ -16,6 +16,7 @@ import { type ArrowCodec, createArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../../codecs/codec.js';
 import { type DecodeLimits, resolveLimits } from '../../codecs/limits.js';
 import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
+import { joinBytes } from '../../codecs/stream.js';
 import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import type { Infer, ObjectSchema, Schema } from '../../schema/index.js';
@@ -217,14 +218,7 @@ async function readAll(response: Response, max: number): Promise<Uint8Array> {
     }
     parts.push(value);
   }
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return parts.length === 1 ? (parts[0] as Uint8Array) : joinBytes(parts, size);
 }
 
 const errorCodecs = new Map<FormatName, Codec<HttpError>>();

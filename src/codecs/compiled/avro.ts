@@ -38,7 +38,7 @@ import type { AvroReader } from '../avro/reader.js';
 import type { SchemaPlans } from '../avro/schema-plans.js';
 import { readTimestamp, timestampCount } from '../avro/values.js';
 import type { AvroWriter } from '../avro/writer.js';
-import { decodeUtf8 } from '../utf8.js';
+import { decodeUtf8, latin1Slice } from '../utf8.js';
 import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
 
 export interface CompiledAvro {
@@ -276,18 +276,6 @@ function readMillis(r: AvroReader): Date {
   r.pos = at;
   return readTimestamp(r, 1);
 }
-
-/**
- * Node's Buffer#latin1Slice, which takes any Uint8Array: for ASCII bytes it is the string, made in
- * one native call without TextDecoder's validation (ASCII needs none) and its subarray.
- */
-const latin1Slice = (() => {
-  const slice = (globalThis as { Buffer?: { prototype?: { latin1Slice?: unknown } } }).Buffer?.prototype
-    ?.latin1Slice;
-  return typeof slice === 'function'
-    ? (slice as (this: Uint8Array, start: number, end: number) => string)
-    : undefined;
-})();
 
 /**
  * `r.readString()`, with the common one-byte length prefix read here (other lengths and every
