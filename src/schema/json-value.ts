@@ -23,6 +23,7 @@ import { fromBase64, toBase64 } from '../util/base64.js';
 import { parseIsoTime } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { decimalDigits } from './decimal.js';
+import { smallIntRange } from './int-ranges.js';
 import type { FieldDef, JsonValue, ObjectSchema, Schema, UnionSchema } from './types.js';
 
 /** Converts a value of `schema` to its JSON form. The value should be valid (see `validate`). */
@@ -116,9 +117,13 @@ function read(schema: Schema, json: unknown, depth: number, context: ReadContext
     case 'int32':
     case 'uint8':
     case 'uint16':
-    case 'uint32':
+    case 'uint32': {
+      // In range too: a decoded value is of the schema's type, as every binary codec guarantees.
+      const [min, max] = smallIntRange[schema.kind];
       if (typeof json !== 'number' || !Number.isInteger(json)) throw wrong(context, 'an integer', json);
+      if (json < min || json > max) throw wrong(context, `an integer in ${schema.kind}'s range`, json);
       return json;
+    }
     case 'int64':
     case 'uint64': {
       const n = readInteger(json, context);

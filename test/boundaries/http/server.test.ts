@@ -271,7 +271,16 @@ describe('errors carry a status, a wirekit code and a path, in the negotiated fo
     });
     expect(response.statusCode).toBe(400);
     const error = errorOf(response);
-    expect([error.code, error.path]).toEqual(['WK_VALIDATION_FAILED', 'age']);
+    // The JSON reader refuses a uint8 of 300 itself; a constraint (maxLength) is validation's.
+    expect([error.code, error.path]).toEqual(['WK_DECODE_SCHEMA_MISMATCH', 'age']);
+    const tooLong = await app.inject({
+      method: 'POST',
+      url: '/small',
+      headers: { 'content-type': 'application/json', accept: 'application/msgpack' },
+      payload: JSON.stringify({ text: 'x'.repeat(60) }),
+    });
+    expect(tooLong.statusCode).toBe(400);
+    expect([errorOf(tooLong).code, errorOf(tooLong).path]).toEqual(['WK_VALIDATION_FAILED', 'text']);
   });
 
   test('415 for a body without a Content-Type', async () => {
