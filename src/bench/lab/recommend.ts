@@ -1,7 +1,8 @@
 /**
  * A recommendation per boundary, reasoned from the measured numbers and naming them. The rules are
  * deliberately simple, so that a reader can check each verdict against the table:
- * - only wirekit codecs whose round trip was lossless are candidates;
+ * - only wirekit codecs whose round trip was lossless, and that were timed beside native JSON,
+ *   are candidates;
  * - "round trip" is (encode + decode) as a ratio to native JSON timed in the same process.
  */
 import type { CaseResult } from './case.js';
@@ -24,7 +25,10 @@ function best(results: readonly CaseResult[], score: (r: CaseResult) => number):
 }
 
 export function recommend(run: LabRun): Recommendation[] {
-  const candidates = run.results.filter((r) => r.implementation === 'wirekit' && r.loss === undefined);
+  // A case without its JSON yardstick (10M rows, past V8's string limit) has no ratios to rank by.
+  const candidates = run.results.filter(
+    (r) => r.implementation === 'wirekit' && r.loss === undefined && r.jsonFailure === undefined,
+  );
   const items = candidates.filter((r) => r.unit === 'item');
   const batches = candidates.filter((r) => r.unit === 'batch');
   const out: Recommendation[] = [];
