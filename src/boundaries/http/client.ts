@@ -21,7 +21,7 @@ import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import type { Infer, ObjectSchema, Schema } from '../../schema/index.js';
 import { rowsOf, sequenceOnly } from './route.js';
-import { HttpError, WirekitHttpError } from './wire-error.js';
+import { errorCodecFor, WirekitHttpError } from './wire-error.js';
 
 export interface ClientOptions {
   /** Prefixed to every path, e.g. `http://users.internal:3001`. */
@@ -221,8 +221,6 @@ async function readAll(response: Response, max: number): Promise<Uint8Array> {
   return parts.length === 1 ? (parts[0] as Uint8Array) : joinBytes(parts, size);
 }
 
-const errorCodecs = new Map<FormatName, Codec<HttpError>>();
-
 /** The WirekitHttpError for an error response, decoding its body when it holds a wirekit error. */
 async function errorOf(response: Response): Promise<WirekitHttpError> {
   let bytes: Uint8Array = new Uint8Array(0);
@@ -233,13 +231,8 @@ async function errorOf(response: Response): Promise<WirekitHttpError> {
   }
   const name = findFormat(essenceOf(response.headers.get('content-type') ?? ''));
   if (name !== undefined && name !== 'arrow' && bytes.length > 0) {
-    let codec = errorCodecs.get(name);
-    if (codec === undefined) {
-      codec = createCodec(name, { schema: HttpError });
-      errorCodecs.set(name, codec);
-    }
     try {
-      return new WirekitHttpError(codec.decode(bytes));
+      return new WirekitHttpError(errorCodecFor(name).decode(bytes));
     } catch {
       // Not a wirekit error record: fall through.
     }

@@ -10,7 +10,7 @@ import { createCodec, mediaTypesOf } from '../../codecs/registry.js';
 import { WirekitError } from '../../errors/index.js';
 import { Negotiator } from '../../negotiate/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
-import { HttpError } from './wire-error.js';
+import { errorCodecFor, type HttpError } from './wire-error.js';
 
 /** What a route declares under `config.wirekit` (or through `wirekitRoute`). */
 export interface WirekitRouteSpec {
@@ -98,17 +98,6 @@ function codecFor(
 function singleValueTypes(format: FormatName, codec: Codec<unknown>): readonly string[] {
   if (format === 'json' || format === 'arrow') return [codec.mediaType];
   return mediaTypesOf(format).filter((type) => type === codec.mediaType || type !== codec.streamMediaType);
-}
-
-const errorCodecs = new Map<FormatName, Codec<HttpError>>();
-function errorCodecFor(format: FormatName): Codec<HttpError> {
-  const written = format === 'arrow' ? 'json' : format;
-  let codec = errorCodecs.get(written);
-  if (codec === undefined) {
-    codec = createCodec(written, { schema: HttpError });
-    errorCodecs.set(written, codec);
-  }
-  return codec;
 }
 
 /** The reply offers of a streamed route: per format its sequence framing; JSON also as an array. */

@@ -38,7 +38,7 @@ import {
   type WirekitRouteSpec,
 } from './route.js';
 import { type RowSource, streamRows } from './stream-reply.js';
-import { type HttpError, HttpWirekitError, httpErrorOf } from './wire-error.js';
+import { errorCodecFor, type HttpError, HttpWirekitError, httpErrorOf } from './wire-error.js';
 
 export interface WirekitCompressionOptions {
   /** Content codings to offer, in order of preference (default zstd, br, gzip). */
@@ -119,8 +119,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
   const encodings = compression === undefined ? [] : [...(compression.encodings ?? ['zstd', 'br', 'gzip'])];
   const threshold = compression?.threshold ?? 1024;
   const streamEncodings = encodings.filter((coding) => coding !== 'zstd'); // no streaming zstd on Node 20
-  const jsonErrors = compileRoute({ reply: undefined }, ['json'], undefined).offers[0]
-    ?.errors as Codec<HttpError>;
+  const jsonErrors = errorCodecFor('json');
   const defaultJson = app.getDefaultJsonParser('error', 'error');
   const parseDefaultJson = (request: FastifyRequest, text: string) =>
     new Promise<unknown>((resolve, reject) =>

@@ -7,6 +7,9 @@
  * Arrow is the exception: a table is no place for one error, so Arrow clients get the JSON form
  * (its Content-Type says so).
  */
+
+import type { Codec, FormatName } from '../../codecs/codec.js';
+import { createCodec } from '../../codecs/registry.js';
 import { type ErrorCode, errorCodes, formatPath, isWirekitError, WirekitError } from '../../errors/index.js';
 import { type Infer, t } from '../../schema/index.js';
 
@@ -20,6 +23,19 @@ export const HttpError = t.object('HttpError', {
   offered: t.optional(t.array(t.string())),
 });
 export type HttpError = Infer<typeof HttpError>;
+
+const errorCodecs = new Map<FormatName, Codec<HttpError>>();
+
+/** The codec that writes and reads error records in `format` (JSON for Arrow), one per format. */
+export function errorCodecFor(format: FormatName): Codec<HttpError> {
+  const written = format === 'arrow' ? 'json' : format;
+  let codec = errorCodecs.get(written);
+  if (codec === undefined) {
+    codec = createCodec(written, { schema: HttpError });
+    errorCodecs.set(written, codec);
+  }
+  return codec;
+}
 
 /** A WirekitError raised while answering a request, with the HTTP status it answers with. */
 export class HttpWirekitError extends WirekitError {
