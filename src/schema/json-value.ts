@@ -24,6 +24,7 @@ import { parseIsoTime } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { decimalDigits } from './decimal.js';
 import { smallIntRange } from './int-ranges.js';
+import { fieldOf } from './names.js';
 import type { FieldDef, JsonValue, ObjectSchema, Schema, UnionSchema } from './types.js';
 
 /** Converts a value of `schema` to its JSON form. The value should be valid (see `validate`). */
@@ -306,7 +307,7 @@ function objectToJson(schema: ObjectSchema, value: unknown, path: Path): JsonVal
   if (typeof value !== 'object' || value === null) throw wrongValue(path, 'an object', value);
   const out: Record<string, JsonValue> = {};
   for (const field of schema.fields) {
-    const fieldValue = (value as Record<string, unknown>)[field.name];
+    const fieldValue = fieldOf(value as Record<string, unknown>, field.name);
     if (fieldValue === undefined && field.schema.kind === 'optional') continue;
     out[field.name] = toJsonValue(field.schema, fieldValue, [...path, field.name]);
   }

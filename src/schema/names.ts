@@ -32,3 +32,24 @@ export function checkFieldName(objectName: string, name: string): void {
     );
   }
 }
+
+const objectPrototype = Object.prototype as unknown as Record<string, unknown>;
+
+/**
+ * Whether every plain object inherits a member by this name (`toString`, `valueOf`, `constructor`…).
+ * A field so named reads the inherited function from a value that lacks it, so readers of such a
+ * field go through `fieldOf`; every other field is a plain property read.
+ */
+export function isInheritedName(name: string): boolean {
+  return name in objectPrototype;
+}
+
+/**
+ * The value of the field `name` in `record`, where the member every object inherits from
+ * Object.prototype counts as absent: `{}` has no `valueOf` field, although `{}.valueOf` is a function.
+ * A comparison rather than `Object.hasOwn`, so a class instance's own getters still count.
+ */
+export function fieldOf(record: Record<string, unknown>, name: string): unknown {
+  const value = record[name];
+  return value === objectPrototype[name] ? undefined : value;
+}

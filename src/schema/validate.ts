@@ -11,6 +11,7 @@ import {
 } from '../errors/index.js';
 import { decimalDigits } from './decimal.js';
 import { largeIntRange, smallIntRange } from './int-ranges.js';
+import { fieldOf } from './names.js';
 import type {
   DecimalSchema,
   EnumSchema,
@@ -349,7 +350,7 @@ function checkObject(
   context: Context,
 ): void {
   for (const field of schema.fields) {
-    const fieldValue = value[field.name];
+    const fieldValue = fieldOf(value, field.name);
     if (fieldValue === undefined && field.schema.kind !== 'optional') {
       report(context, 'missing_field', [...path, field.name], `the required field is missing.`);
     } else {

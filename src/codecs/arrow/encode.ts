@@ -3,8 +3,10 @@
  * field), so that each loop handles a single type; nested columns first gather their children's
  * values into one array per child. A wrong value's position is carried up as a path.
  */
+
 import { type Data, RecordBatch, type Struct } from 'apache-arrow';
 import { type Path, WirekitError } from '../../errors/index.js';
+import { fieldOf, isInheritedName } from '../../schema/names.js';
 import { newData } from './data.js';
 import {
   checkLiterals,
@@ -123,7 +125,11 @@ function encodeStruct(plan: StructPlan, values: readonly unknown[], n: number): 
   const children = plan.columns.map((column) => {
     const name = column.name;
     const fieldValues = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) fieldValues[i] = (objects[i] as Record<string, unknown>)[name];
+    if (isInheritedName(name)) {
+      for (let i = 0; i < n; i++) fieldValues[i] = fieldOf(objects[i] as Record<string, unknown>, name);
+    } else {
+      for (let i = 0; i < n; i++) fieldValues[i] = (objects[i] as Record<string, unknown>)[name];
+    }
     return inChild(
       () => encodeColumn(column.plan, fieldValues, n),
       (i) => [i, name],

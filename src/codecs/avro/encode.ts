@@ -2,8 +2,10 @@
  * The encoder: runs a write plan over a value, checking each value's type as it writes it. The path
  * of a bad value is assembled only when an error unwinds, so valid values pay nothing for it.
  */
+
 import { type Path, WirekitError } from '../../errors/index.js';
 import { decimalDigits } from '../../schema/decimal.js';
+import { fieldOf } from '../../schema/names.js';
 import { LongAs, type OptionWrite, type RecordWrite, type TaggedWrite, W, type WritePlan } from './plans.js';
 import { timestampCount, unscaledOf, writeUnscaled } from './values.js';
 import type { AvroWriter } from './writer.js';
@@ -175,7 +177,7 @@ export class Encoder {
     }
     let i = 0;
     try {
-      for (; i < plans.length; i++) this.write(plans[i] as WritePlan, object[names[i] as string]);
+      for (; i < plans.length; i++) this.write(plans[i] as WritePlan, fieldOf(object, names[i] as string));
     } catch (error) {
       throw withSegment(error, names[i] as string);
     }

@@ -429,7 +429,7 @@ class AvroCompiler {
       this.line('try {');
       plan.plans.forEach((field, i) => {
         const x = s.fn('x');
-        this.line(`at = ${int(i)}; const ${x} = v[${s.key(plan.names[i] as string)}];`);
+        this.line(`at = ${int(i)}; const ${x} = ${s.field('v', plan.names[i] as string)};`);
         this.emitWrite(field, x);
       });
       this.line('} catch (error) {');

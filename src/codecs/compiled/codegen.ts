@@ -12,6 +12,7 @@
  *   codecs keep their interpreter.
  * - Results are cached per schema object in a bounded map, so a schema is compiled once.
  */
+import { fieldOf, isInheritedName } from '../../schema/names.js';
 import { isUnsafeKey } from '../errors.js';
 
 /** Whether this runtime lets code be compiled from text. */
@@ -49,6 +50,16 @@ export class Source {
   /** An object key as a string literal. Unsafe keys never reach generated code (see `keysAreSafe`). */
   key(name: string): string {
     return JSON.stringify(name);
+  }
+
+  /**
+   * The expression that reads field `name` of the object `target`: a plain property read, except for
+   * names every object inherits (`valueOf`), whose inherited member counts as absent (see `fieldOf`).
+   */
+  field(target: string, name: string): string {
+    return isInheritedName(name)
+      ? `${this.dep(fieldOf)}(${target}, ${this.key(name)})`
+      : `${target}[${this.key(name)}]`;
   }
 
   line(text: string): void {

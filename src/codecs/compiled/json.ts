@@ -187,7 +187,7 @@ class JsonCompiler {
       const x = `x${i}`;
       const key = `${JSON.stringify(field.name)}:`;
       s.line(`    at = ${i};`);
-      s.line(`    const ${x} = v[${s.key(field.name)}];`);
+      s.line(`    const ${x} = ${s.field('v', field.name)};`);
       const skippable = field.schema.kind === 'optional';
       const body = `${skippable ? '  ' : ''}    `;
       if (skippable) s.line(`    if (${x} !== undefined) {`);

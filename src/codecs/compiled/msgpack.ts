@@ -276,7 +276,7 @@ class PlanCompiler {
       // As the interpreter counts: each absent optional field is one entry fewer.
       s.line(`  let count = ${fields.length};`);
       for (const field of fields) {
-        if (field.optional) s.line(`  if (v[${s.key(field.name)}] === undefined) count--;`);
+        if (field.optional) s.line(`  if (${s.field('v', field.name)} === undefined) count--;`);
       }
       s.line('  w.mapHeader(count);');
     } else if (fields.length > 0) {
@@ -285,7 +285,7 @@ class PlanCompiler {
         out.mapHeader(fields.length);
         out.raw(keys[0] as Uint8Array);
       });
-      s.line(`  const x0 = v[${s.key((fields[0] as FieldPlan).name)}];`);
+      s.line(`  const x0 = ${s.field('v', (fields[0] as FieldPlan).name)};`);
       s.line(`  w.raw(${s.dep(header)});`);
       this.emitFieldWrite(fields[0] as FieldPlan, 'x0');
       first = 1;
@@ -295,7 +295,7 @@ class PlanCompiler {
     for (let index = first; index < fields.length; index++) {
       const field = fields[index] as FieldPlan;
       const x = `x${index}`;
-      s.line(`  const ${x} = v[${s.key(field.name)}];`);
+      s.line(`  const ${x} = ${s.field('v', field.name)};`);
       if (field.optional) s.line(`  if (${x} !== undefined) {`);
       s.line(`  w.raw(${s.dep(keys[index])});`);
       this.emitFieldWrite(field, x);

@@ -129,7 +129,7 @@ class MessageCompiler {
     s.line('  try {');
     plan.fields.forEach((field, index) => {
       s.line(`    at = ${index};`);
-      s.line(`    const x${index} = v[${s.key(field.name)}];`);
+      s.line(`    const x${index} = ${s.field('v', field.name)};`);
       this.emitFieldWrite(field, `x${index}`);
     });
     s.line('  } catch (error) {');

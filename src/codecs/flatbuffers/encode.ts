@@ -4,9 +4,11 @@
  * and their offsets kept on a stack, then the table's inline part. The builder and the stack live on
  * the encoder and are reused, so a steady stream of values allocates only the output copies.
  */
+
 import { Builder } from 'flatbuffers';
 import { WirekitError } from '../../errors/index.js';
 import { decimalDigits } from '../../schema/decimal.js';
+import { fieldOf } from '../../schema/names.js';
 import { createString, wellFormed, writeBare } from './builder-writes.js';
 import { jsonText } from './json-text.js';
 import type { FieldPlan, RootPlan, TablePlan, UnionPlan, ValuePlan } from './plan.js';
@@ -299,12 +301,9 @@ export class Encoder {
 function fieldValue(table: TablePlan, field: FieldPlan, source: unknown, key: unknown): unknown {
   switch (table.kind) {
     case 'object': {
-      // Read as a property, not an own key, so that views (getters on a prototype) encode too; but
-      // a field named `toString` is not set by the Object.prototype.toString every object inherits.
-      const value = (source as Record<string, unknown>)[field.name];
-      return field.inherited && value === (Object.prototype as Record<string, unknown>)[field.name]
-        ? undefined
-        : value;
+      // Read as a property, not an own key, so that views (getters on a prototype) encode too.
+      const record = source as Record<string, unknown>;
+      return field.inherited ? fieldOf(record, field.name) : record[field.name];
     }
     case 'wrapper':
       return source;

@@ -5,6 +5,7 @@
  * elements that a vector cannot hold and around map entries, a wrapper table around a root that is
  * not an object.
  */
+
 import { WirekitError } from '../../errors/index.js';
 import { toFlatBuffers } from '../../schema/export/flatbuffers.js';
 import { unwrapPresence } from '../../schema/export/plan.js';
@@ -18,6 +19,7 @@ import type {
   UnionSchema,
 } from '../../schema/index.js';
 import { deref, namedTypes } from '../../schema/index.js';
+import { isInheritedName } from '../../schema/names.js';
 import {
   type FieldPlan,
   isInline,
@@ -135,7 +137,7 @@ class Planner {
             : 'required',
       nullAbsent: hasNullable(def.schema),
       inline: isInline(value),
-      inherited: def.name in Object.prototype,
+      inherited: isInheritedName(def.name),
     };
   }
 

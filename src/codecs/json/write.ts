@@ -2,9 +2,11 @@
  * Schema-driven JSON text writer. It writes the JSON form of values (src/schema/json-value.ts)
  * straight to text, without first building the converted value tree that `toJsonValue` returns.
  */
+
 import { atPath, prependPath, WirekitError } from '../../errors/index.js';
 import type { ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { fieldOf } from '../../schema/names.js';
 import { toBase64 } from '../../util/base64.js';
 
 export interface JsonWriteOptions {
@@ -120,7 +122,7 @@ function writeObject(schema: ObjectSchema, value: unknown, depth: number, option
   try {
     for (; i < fields.length; i++) {
       const field = fields[i] as ObjectSchema['fields'][number];
-      const fieldValue = record[field.name];
+      const fieldValue = fieldOf(record, field.name);
       if (fieldValue === undefined && field.schema.kind === 'optional') continue;
       if (out.length > 1) out += ',';
       out += keys[i];

@@ -4,7 +4,9 @@
  * written, as C++ does), repeated scalars packed, map entries with both key and value, and maps in
  * key order (protobuf's deterministic serialization), so that equal values give equal bytes.
  */
+
 import { decimalDigits } from '../../schema/decimal.js';
+import { fieldOf } from '../../schema/names.js';
 import { at, enter, within, wrong } from './encode-problem.js';
 import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './encode-scalars.js';
 import { jsonText } from './json-text.js';
@@ -64,7 +66,7 @@ function encodeMessage(w: Writer, plan: MessagePlan, value: unknown): void {
   try {
     for (; i < fields.length; i++) {
       const field = fields[i] as FieldPlan;
-      encodeField(w, field, record[field.name]);
+      encodeField(w, field, fieldOf(record, field.name));
     }
   } catch (error) {
     throw within(error, (fields[i] as FieldPlan).name);

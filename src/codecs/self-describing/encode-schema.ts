@@ -4,7 +4,9 @@
  * maps keyed by field name in declaration order (absent optional fields left out); values of keys
  * the schema does not know are not written.
  */
+
 import { decimalDigits } from '../../schema/decimal.js';
+import { fieldOf } from '../../schema/names.js';
 import { isUnsafeKey } from '../errors.js';
 import { writeAny } from './encode-any.js';
 import { refusedKey, unsupported, withKey, wrongValue } from './failures.js';
@@ -141,13 +143,13 @@ export class SchemaWriter {
     if (plan.lenientFields > 0) {
       for (let i = 0; i < fields.length; i++) {
         const field = fields[i] as FieldPlan;
-        if (field.optional && value[field.name] === undefined) count--;
+        if (field.optional && fieldOf(value, field.name) === undefined) count--;
       }
     }
     this.out.mapHeader(count);
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i] as FieldPlan;
-      const item = value[field.name];
+      const item = fieldOf(value, field.name);
       if (item === undefined && field.optional) continue;
       this.out.key(field.key);
       try {

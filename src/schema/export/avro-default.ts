@@ -3,7 +3,9 @@
  * the encoder must know, at every union position, which branch the exporter put first: "null" for
  * array items, map values and fields without a non-null default; the first variant otherwise.
  */
+
 import { WirekitError } from '../../errors/index.js';
+import { fieldOf } from '../names.js';
 import type { FieldDef, JsonValue, ObjectSchema, Schema, UnionSchema } from '../types.js';
 
 /** Whether a field's union type starts with "null": yes, unless the field has a non-null default. */
@@ -121,7 +123,7 @@ function record(schema: ObjectSchema, value: Record<string, unknown>, where: str
   const out: { [key: string]: JsonValue } = {};
   for (const field of schema.fields) {
     if (field.schema.kind === 'literal') continue;
-    let item = value[field.name];
+    let item = fieldOf(value, field.name);
     if (item === undefined) item = field.default;
     if (item === undefined && field.schema.kind !== 'optional')
       refuse(where, `the field ${field.name} is missing.`);
