@@ -100,7 +100,7 @@ function readEach(
   return out;
 }
 
-function int64Reader(signed: boolean, data: Data, ctx: ReadContext): (i: number) => number {
+export function int64Reader(signed: boolean, data: Data, ctx: ReadContext): (i: number) => number {
   const values = data.values as ArrayBufferView;
   const words = new Int32Array(values.buffer, values.byteOffset, 2 * data.length);
   return (i) => {
@@ -115,7 +115,11 @@ function int64Reader(signed: boolean, data: Data, ctx: ReadContext): (i: number)
 
 const perMilli = { s: 1000, ms: 1, us: 1000, ns: 1_000_000 } as const;
 
-function timestampReader(unit: 's' | 'ms' | 'us' | 'ns', data: Data, ctx: ReadContext): (i: number) => Date {
+export function timestampReader(
+  unit: 's' | 'ms' | 'us' | 'ns',
+  data: Data,
+  ctx: ReadContext,
+): (i: number) => Date {
   const values = data.values as BigInt64Array;
   const words = new Int32Array(values.buffer, values.byteOffset, 2 * data.length);
   const factor = perMilli[unit];
@@ -139,7 +143,7 @@ function timestampReader(unit: 's' | 'ms' | 'us' | 'ns', data: Data, ctx: ReadCo
   };
 }
 
-function enumReader(members: readonly string[], data: Data, ctx: ReadContext): (i: number) => string {
+export function enumReader(members: readonly string[], data: Data, ctx: ReadContext): (i: number) => string {
   const names = ctx.dictionaries.get((data.type as Dictionary).id) as readonly (string | undefined)[];
   const indices = data.values as ArrayLike<number>;
   return (i) => {

@@ -25,14 +25,25 @@ import {
 import type { MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from './plan.js';
 import { checkOffset } from './sink.js';
 
-/** One record batch from rows [start, end). Errors carry paths relative to `start`. */
+/**
+ * One record batch from rows [start, end). Errors carry paths relative to `start`. `compiled` is the
+ * root struct's generated column writer (src/codecs/compiled/arrow.ts), when there is one.
+ */
 export function encodeBatch(
   root: RootPlan,
   rows: readonly unknown[],
   start: number,
   end: number,
+  compiled?: EncodeColumns,
 ): RecordBatch {
   const n = end - start;
+  const columns = compiled === undefined ? undefined : tryCompiled(compiled, rows, start, n);
+  if (columns !== undefined) {
+    return new RecordBatch(
+      root.arrowSchema,
+      newData(root.struct.type, n, { nullCount: 0 }, {}, columns) as Data<Struct>,
+    );
+  }
   const values = start === 0 && end === rows.length ? rows : rows.slice(start, end);
   let data: Data<Struct>;
   if (root.rows === 'object') {
@@ -95,6 +106,26 @@ function inChild<T>(body: () => T, pathOf: (index: number) => Path): T {
   }
 }
 
+/**
+ * The stored columns of the row objects [start, start + n), in column order: a generated writer,
+ * which throws to leave a batch to the interpreter.
+ */
+export type EncodeColumns = (rows: readonly unknown[], start: number, n: number) => Data[];
+
+function tryCompiled(
+  compiled: EncodeColumns,
+  rows: readonly unknown[],
+  start: number,
+  n: number,
+): Data[] | undefined {
+  try {
+    return compiled(rows, start, n);
+  } catch {
+    // The interpreter writes the batch instead, or meets the problem and reports it as it always does.
+    return undefined;
+  }
+}
+
 function encodeStruct(plan: StructPlan, values: readonly unknown[], n: number): Data {
   const validity = new Validity(plan, n);
   let objects = values;
@@ -124,18 +155,23 @@ function encodeStruct(plan: StructPlan, values: readonly unknown[], n: number): 
   }
   const children = plan.columns.map((column) => {
     const name = column.name;
-    const fieldValues = new Array<unknown>(n);
-    if (isInheritedName(name)) {
-      for (let i = 0; i < n; i++) fieldValues[i] = fieldOf(objects[i] as Record<string, unknown>, name);
-    } else {
-      for (let i = 0; i < n; i++) fieldValues[i] = (objects[i] as Record<string, unknown>)[name];
-    }
+    const fieldValues = fieldValuesOf(objects, name, n);
     return inChild(
       () => encodeColumn(column.plan, fieldValues, n),
       (i) => [i, name],
     );
   });
   return newData(plan.type, n, validity.props, {}, children);
+}
+
+function fieldValuesOf(objects: readonly unknown[], name: string, n: number): unknown[] {
+  const values = new Array<unknown>(n);
+  if (isInheritedName(name)) {
+    for (let i = 0; i < n; i++) values[i] = fieldOf(objects[i] as Record<string, unknown>, name);
+  } else {
+    for (let i = 0; i < n; i++) values[i] = (objects[i] as Record<string, unknown>)[name];
+  }
+  return values;
 }
 
 /** The entry i of `offsets` (n + 1 ascending values) whose range holds child index `j`. */

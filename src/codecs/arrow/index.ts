@@ -9,6 +9,7 @@ import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arro
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema, t } from '../../schema/index.js';
 import type { CodecOptions } from '../codec.js';
+import { compileArrow } from '../compiled/arrow.js';
 import { malformed } from '../errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { encodeValues } from '../stream.js';
@@ -52,6 +53,8 @@ export interface ArrowCodec<Row = unknown> {
   readonly ipcFormat: IpcFormat;
   /** The Arrow schema written (toArrowSchema of the codec's schema). */
   readonly arrowSchema: ArrowSchema;
+  /** Whether rows are decoded by code generated from the schema (src/codecs/compiled/arrow.ts). */
+  readonly compiled: boolean;
   encode(rows: readonly Row[]): Uint8Array;
   decode(bytes: Uint8Array): Row[];
   /** One IPC stream (or file): a record batch per `batchSize` rows, then the end marker. */
@@ -93,6 +96,9 @@ export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {})
   const rowsSchema = options.validate ? t.array(schema) : undefined;
   const mediaType = arrowMediaTypes[ipcFormat === 'stream' ? 0 : 1];
   const memo: SchemaMemo = {};
+  const compiled =
+    options.compile !== false && plan.rows === 'object' ? compileArrow(plan.struct) : undefined;
+  const compiledRows = compiled?.rows;
   let schemaMessage: Uint8Array | undefined;
   const newWriter = () => {
     schemaMessage ??= schemaMessageOf(plan.arrowSchema);
@@ -104,7 +110,7 @@ export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {})
     if (rowsSchema !== undefined) withRowIndex(first, () => assert(rowsSchema, rows));
     for (let start = 0; start < rows.length; start += batchSize) {
       const end = Math.min(rows.length, start + batchSize);
-      writer.write(withRowIndex(first + start, () => encodeBatch(plan, rows, start, end)));
+      writer.write(withRowIndex(first + start, () => encodeBatch(plan, rows, start, end, compiled?.columns)));
     }
   };
 
@@ -115,6 +121,7 @@ export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {})
     schema,
     ipcFormat,
     arrowSchema: plan.arrowSchema,
+    compiled: compiled !== undefined,
     encode(rows) {
       if (!Array.isArray(rows)) {
         throw new WirekitError('WK_VALIDATION_FAILED', 'expected an array of rows (Arrow encodes a table).', {
@@ -132,10 +139,12 @@ export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {})
     decode(bytes) {
       return guard(() => {
         checkInputSize(bytes, limits);
-        const reader = new IpcReader(plan, limits, { memo });
-        const parts: unknown[][] = [];
-        readIpc(bytes, reader, limits, (data, offset) => parts.push(reader.rows(data, offset)));
-        return (parts.length === 1 ? parts[0] : parts.flat()) as Row[];
+        const reader = new IpcReader(plan, limits, { memo, compiledRows });
+        let rows: unknown[] = [];
+        readIpc(bytes, reader, limits, (data, offset) => {
+          rows = reader.appendRows(data, offset, rows);
+        });
+        return rows as Row[];
       });
     },
     encodeStream(rows) {
@@ -163,19 +172,27 @@ export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {})
     },
     decodeStream: (chunks) =>
       eachRow(
-        decodeRowBatches<Row>(chunks, () => new IpcReader(plan, limits, { perBatch: true, memo }), limits),
+        decodeRowBatches<Row>(
+          chunks,
+          () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
+          limits,
+        ),
       ),
     decodeTable(bytes) {
       return guard(() => {
         checkInputSize(bytes, limits);
-        const reader = new IpcReader(plan, limits, { memo });
+        const reader = new IpcReader(plan, limits, { memo, compiledRows });
         const batches: RecordBatch[] = [];
         readIpc(bytes, reader, limits, (data) => batches.push(reader.batch(data)));
         return new Table(reader.schema as ArrowSchema, batches);
       });
     },
     decodeBatches: (chunks) =>
-      decodeBatches(chunks, () => new IpcReader(plan, limits, { perBatch: true, memo }), limits),
+      decodeBatches(
+        chunks,
+        () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
+        limits,
+      ),
   };
 }
 

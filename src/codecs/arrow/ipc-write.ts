@@ -3,6 +3,7 @@
  * footer layout), with a sink that hands the bytes back synchronously: apache-arrow's default sink
  * is an async queue, which would force a round trip through the event loop per batch.
  */
+import { Buffer } from 'node:buffer';
 import {
   AsyncByteQueue,
   type RecordBatch,
@@ -26,7 +27,9 @@ class ChunkSink extends AsyncByteQueue {
   }
 
   take(): Uint8Array {
-    const out = new Uint8Array(this.size);
+    // Every byte is written below, so the memory need not be zeroed first (tens of MB for a large
+    // table); allocUnsafeSlow gives an ArrayBuffer of its own, never a slice of Node's pool.
+    const out = new Uint8Array(Buffer.allocUnsafeSlow(this.size).buffer, 0, this.size);
     let at = 0;
     for (const chunk of this.chunks) {
       out.set(chunk, at);

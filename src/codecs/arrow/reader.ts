@@ -4,10 +4,11 @@
  * need (dictionaries, the schema) and turns each record batch into checked Data.
  */
 import { Schema as ArrowSchema, type Data, type Field, RecordBatch, Struct, Vector } from 'apache-arrow';
+import type { CompiledRows } from '../compiled/arrow.js';
 import { malformed, mismatch, tooDeep, tooManyElements, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { newData } from './data.js';
-import { misplacedNull, readColumn, readStrings } from './decode.js';
+import { misplacedNull, type ReadContext, readColumn, readStrings } from './decode.js';
 import { BatchLoader, type ElementBudget } from './load.js';
 import { type EnumBindings, matchSchema } from './match.js';
 import { type IpcMessage, messageBodyLength, parseMessage } from './messages.js';
@@ -77,6 +78,8 @@ export class IpcReader {
       /** Count elements per record batch (streams) rather than across the whole input. */
       readonly perBatch?: boolean;
       readonly memo?: SchemaMemo;
+      /** The root struct's generated row reader (src/codecs/compiled/arrow.ts), if any. */
+      readonly compiledRows?: CompiledRows | undefined;
     } = {},
   ) {
     if (root.maxDepth > limits.maxDepth) throw tooDeep(0, limits);
@@ -190,7 +193,24 @@ export class IpcReader {
 
   /** The rows of a batch loaded by `accept`. */
   rows(data: Data<Struct>, offset: number): unknown[] {
+    return this.appendRows(data, offset, []);
+  }
+
+  /** Appends the rows of a batch loaded by `accept` to `out`; returns `out`. */
+  appendRows(data: Data<Struct>, offset: number, out: unknown[]): unknown[] {
     const ctx = { limits: this.limits, budget: this.budget, dictionaries: this.members, offset };
+    const compiled = this.options.compiledRows;
+    if (compiled !== undefined && this.root.rows === 'object') {
+      compiled(data, 0, data.length, ctx, out, out.length);
+      return out;
+    }
+    const rows = this.readRows(data, offset, ctx);
+    if (out.length === 0) return rows;
+    for (const row of rows) out.push(row);
+    return out;
+  }
+
+  private readRows(data: Data<Struct>, offset: number, ctx: ReadContext): unknown[] {
     if (this.root.rows === 'object') return readColumn(this.root.struct, data, 0, data.length, ctx);
     const column = this.root.struct.columns[0] as RootPlan['struct']['columns'][number];
     const values = readColumn(column.plan, data.children[0] as Data, 0, data.length, ctx);

@@ -1,0 +1,390 @@
+/**
+ * Apache Arrow, compiled: record batches to row objects. The interpreter (src/codecs/arrow/decode.ts)
+ * reads a column at a time into an array of values, then copies each value into objects cloned from
+ * a template: for a million rows of four columns that is four million-entry arrays of boxed values
+ * built only to be copied, and four keyed stores per row. The generated reader walks the rows once,
+ * reads each leaf straight from its typed array, and builds each row with one object literal, so the
+ * only allocations are the rows and their values.
+ *
+ * Leaves of the common kinds (booleans, small integers, floats, timestamps, strings, enums) are read
+ * inline or through the interpreter's own per-value readers; every other column (lists, maps, unions,
+ * nested structs, 64-bit integers, decimals, bytes, JSON) is read by the interpreter's column reader
+ * first, and the rows take its values. Values are therefore the interpreter's by construction. Errors
+ * are too: on any failure the batch is read again by the interpreter, which throws its own first
+ * error (it reads column by column, so with two bad values the first it meets can differ from the
+ * row-wise reader's).
+ */
+import type { Data } from 'apache-arrow';
+import { smallIntRange } from '../../schema/int-ranges.js';
+import { newData } from '../arrow/data.js';
+import { readColumn } from '../arrow/decode.js';
+import {
+  enumReader,
+  int64Reader,
+  misplacedNull,
+  nullsOf,
+  type ReadContext,
+  refuseNull,
+  stringReader,
+  timestampReader,
+} from '../arrow/decode-scalars.js';
+import { type EncodeColumns, encodeColumn } from '../arrow/encode.js';
+import { Validity } from '../arrow/encode-scalars.js';
+import type { EnumPlan, Plan, StructPlan } from '../arrow/plan-types.js';
+import { ByteSink, checkOffset } from '../arrow/sink.js';
+import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
+
+/** Fills out[at .. at + count) with the rows [start, start + count) of a struct column. */
+export type CompiledRows = (
+  data: Data,
+  start: number,
+  count: number,
+  ctx: ReadContext,
+  out: unknown[],
+  at: number,
+) => void;
+
+export interface CompiledArrow {
+  readonly rows: CompiledRows;
+  readonly columns: EncodeColumns;
+}
+
+const cache = new CompiledCache<StructPlan, CompiledArrow>(256);
+
+/**
+ * The row reader and column writer of a root struct, or undefined where code generation is
+ * unavailable.
+ */
+export function compileArrow(plan: StructPlan): CompiledArrow | undefined {
+  if (!codegenAvailable || !keysAreSafe(plan.entries.map((entry) => entry.name))) return undefined;
+  return cache.get(plan, () => new RowsCompiler().build(plan));
+}
+
+/** Thrown by generated encoders where the interpreter should write the batch (and report). */
+const bail = new Error('wirekit: the compiled Arrow writer leaves this batch to the interpreter');
+
+const unitsPerMilli = { s: 0.001, ms: 1, us: 1000, ns: 1_000_000 } as const;
+
+const intArrays = {
+  int8: 'Int8Array',
+  int16: 'Int16Array',
+  int32: 'Int32Array',
+  uint8: 'Uint8Array',
+  uint16: 'Uint16Array',
+  uint32: 'Uint32Array',
+} as const;
+
+function intArrayOf(plan: Plan): string {
+  if (plan.k === 'int') return intArrays[plan.kind];
+  const bits = (plan as EnumPlan).bits;
+  return bits === 8 ? 'Int8Array' : bits === 16 ? 'Int16Array' : 'Int32Array';
+}
+
+/** How the generated writer stores one column: inline for these kinds, else the interpreter's. */
+function encodeLeafOf(plan: Plan): 'bool' | 'int' | 'float64' | 'timestamp' | 'string' | 'enum' | 'other' {
+  switch (plan.k) {
+    case 'bool':
+    case 'int':
+    case 'enum':
+      return plan.k;
+    case 'float':
+      return plan.bits === 64 ? 'float64' : 'other';
+    case 'timestamp':
+      return plan.unit === 's' ? 'other' : 'timestamp';
+    case 'text':
+      return plan.text === 'string' ? 'string' : 'other';
+    default:
+      return 'other';
+  }
+}
+
+/** How the loop reads one stored column. */
+type Leaf = 'bool' | 'number' | 'reader' | 'column';
+
+function leafOf(plan: Plan): Leaf {
+  switch (plan.k) {
+    case 'bool':
+      return 'bool';
+    case 'int':
+    case 'float':
+      return 'number';
+    case 'int64':
+      return plan.asNumber ? 'reader' : 'number';
+    case 'timestamp':
+    case 'enum':
+      return 'reader';
+    case 'text':
+      return plan.text === 'string' ? 'reader' : 'column';
+    default:
+      return 'column';
+  }
+}
+
+class RowsCompiler {
+  private readonly s = new Source();
+
+  build(plan: StructPlan): CompiledArrow {
+    const s = this.s;
+    const h = {
+      nullsOf,
+      refuseNull,
+      misplacedNull,
+      readColumn,
+      stringReader,
+      timestampReader,
+      enumReader,
+      int64Reader,
+      interpret,
+      Validity,
+      ByteSink,
+      checkOffset,
+      newData,
+      encodeColumn,
+      bail,
+    };
+    s.line(`const h = ${s.dep(h)};`);
+    const rows = s.fn('rows', plan.typeName);
+    this.emitStruct(plan, rows);
+    const columns = s.fn('columns', plan.typeName);
+    this.emitColumns(plan, columns);
+    return s.compile<CompiledArrow>(`{ rows: ${rows}, columns: ${columns} }`);
+  }
+
+  /**
+   * The columns of n row objects in one pass over the rows: each field is read by constant name
+   * and stored straight into its column's typed array (a double never boxed on the way), checked
+   * as the interpreter's column writer checks it. Columns of other kinds are gathered into an
+   * array and written by the interpreter's writer. Anything unusual (a row that is no object, a
+   * wrong value, a lone surrogate) throws, and the caller lets the interpreter write the batch.
+   */
+  private emitColumns(plan: StructPlan, name: string): void {
+    const s = this.s;
+    const columns = plan.columns;
+    s.line(`function ${name}(rows, start, n) {`);
+    columns.forEach((column, c) => {
+      const p = column.plan;
+      s.line(`  const V${c} = new h.Validity(${s.dep(p)}, n);`);
+      switch (encodeLeafOf(p)) {
+        case 'bool':
+          s.line(`  const o${c} = new Uint8Array((n + 7) >> 3);`);
+          break;
+        case 'int':
+          s.line(`  const o${c} = new ${intArrayOf(p)}(n);`);
+          break;
+        case 'float64':
+          s.line(`  const o${c} = new Float64Array(n);`);
+          break;
+        case 'timestamp':
+          s.line(`  const o${c} = new BigInt64Array(n), w${c} = new Uint32Array(o${c}.buffer);`);
+          break;
+        case 'string':
+          s.line(`  const o${c} = new Int32Array(n + 1), t${c} = new h.ByteSink(n * 8);`);
+          break;
+        case 'enum':
+          s.line(`  const o${c} = new ${intArrayOf(p)}(n), m${c} = ${s.dep((p as EnumPlan).indexOf)};`);
+          break;
+        default:
+          s.line(`  const o${c} = new Array(n);`);
+      }
+    });
+    s.line(`  for (let i = 0; i < n; i++) {`);
+    s.line(`    const v = rows[start + i];`);
+    s.line(`    if (typeof v !== 'object' || v === null) throw h.bail;`);
+    for (const entry of plan.entries) {
+      if (entry.plan === undefined)
+        s.line(`    if (${s.field('v', entry.name)} !== ${s.dep(entry.literal)}) throw h.bail;`);
+    }
+    columns.forEach((column, c) => {
+      s.line(`    const x${c} = ${s.field('v', column.name)};`);
+      this.emitStore(column.plan, c);
+    });
+    s.line(`  }`);
+    const data = columns.map((column, c) => {
+      const p = column.plan;
+      switch (encodeLeafOf(p)) {
+        case 'string':
+          return `h.newData(${s.dep(p.type)}, n, V${c}.props, { offsets: o${c}, values: t${c}.finish() })`;
+        case 'enum':
+          return `h.newData(${s.dep(p.type)}, n, V${c}.props, { values: o${c} }, [], ${s.dep((p as EnumPlan).dictionary)})`;
+        case 'other':
+          return `h.encodeColumn(${s.dep(p)}, o${c}, n)`;
+        default:
+          return `h.newData(${s.dep(p.type)}, n, V${c}.props, { values: o${c} })`;
+      }
+    });
+    s.line(`  return [${data.join(', ')}];`);
+    s.line(`}`);
+  }
+
+  /** Stores x<c> at row i of column c, as the interpreter's writer for its kind would. */
+  private emitStore(plan: Plan, c: number): void {
+    const s = this.s;
+    const x = `x${c}`;
+    switch (encodeLeafOf(plan)) {
+      case 'bool':
+        s.line(`    if (${x} === true) o${c}[i >> 3] |= 1 << (i & 7);`);
+        s.line(`    else if (${x} !== false) V${c}.null(i, ${x}, 'a boolean');`);
+        return;
+      case 'int': {
+        const [min, max] = smallIntRange[(plan as Extract<Plan, { k: 'int' }>).kind];
+        s.line(
+          `    if (typeof ${x} === 'number' && Number.isInteger(${x}) && ${x} >= ${min} && ${x} <= ${max}) o${c}[i] = ${x};`,
+        );
+        s.line(`    else V${c}.null(i, ${x}, ${s.dep(`an integer from ${min} to ${max}`)});`);
+        return;
+      }
+      case 'float64':
+        s.line(`    if (typeof ${x} === 'number') o${c}[i] = ${x};`);
+        s.line(`    else V${c}.null(i, ${x}, 'a number');`);
+        return;
+      case 'timestamp': {
+        // As the interpreter's encodeTimestamp: millis = high * 2^32 + low, each part times the unit.
+        const perMilli = unitsPerMilli[(plan as Extract<Plan, { k: 'timestamp' }>).unit];
+        s.line(`    const ms${c} = ${x} instanceof Date ? ${x}.getTime() : NaN;`);
+        s.line(`    if (ms${c} !== ms${c}) V${c}.null(i, ${x}, 'a valid Date');`);
+        s.line(`    else {`);
+        s.line(`      const high = Math.floor(ms${c} / 4294967296);`);
+        s.line(`      const low = (ms${c} - high * 4294967296) * ${perMilli};`);
+        s.line(`      const carry = Math.floor(low / 4294967296);`);
+        s.line(`      const top = high * ${perMilli} + carry;`);
+        s.line(`      if (top < -2147483648 || top > 2147483647) throw h.bail;`);
+        s.line(`      w${c}[2 * i] = low - carry * 4294967296;`);
+        s.line(`      w${c}[2 * i + 1] = top >>> 0;`);
+        s.line(`    }`);
+        return;
+      }
+      case 'string':
+        s.line(`    if (typeof ${x} !== 'string') V${c}.null(i, ${x}, 'a string');`);
+        s.line(`    else if (!t${c}.writeString(${x})) throw h.bail;`);
+        s.line(`    o${c}[i + 1] = h.checkOffset(t${c}.size);`);
+        return;
+      case 'enum':
+        s.line(`    const e${c} = typeof ${x} === 'string' ? m${c}.get(${x}) : undefined;`);
+        s.line(`    if (e${c} !== undefined) o${c}[i] = e${c};`);
+        s.line(`    else V${c}.null(i, ${x}, 'a member');`);
+        return;
+      default:
+        s.line(`    o${c}[i] = ${x};`);
+    }
+  }
+
+  private emitStruct(plan: StructPlan, name: string): void {
+    const s = this.s;
+    const columns = plan.columns;
+    const fast = s.fn('fill', plan.typeName);
+    s.line(`function ${name}(data, start, count, ctx, out, at) {`);
+    s.line(`  const used = ctx.budget.used;`);
+    s.line(`  try { ${fast}(data, start, count, ctx, out, at); }`);
+    s.line(
+      `  catch (error) { ctx.budget.used = used; h.interpret(${s.dep(plan)}, data, start, count, ctx, error); }`,
+    );
+    s.line(`}`);
+
+    s.line(`function ${fast}(data, start, count, ctx, out, at) {`);
+    s.line(`  const rowNulls = h.nullsOf(data);`);
+    // Per column: its Data, null bitmap and what the loop reads it through.
+    columns.forEach((column, c) => {
+      const leaf = leafOf(column.plan);
+      s.line(`  const d${c} = data.children[${c}];`);
+      if (leaf === 'column') {
+        s.line(`  const r${c} = h.readColumn(${s.dep(column.plan)}, d${c}, start, count, ctx);`);
+        return;
+      }
+      s.line(`  const n${c} = h.nullsOf(d${c});`);
+      if (leaf === 'reader') s.line(`  const r${c} = ${this.readerOf(column.plan, c)};`);
+      else s.line(`  const v${c} = d${c}.values;`);
+    });
+    s.line(`  for (let k = 0; k < count; k++) {`);
+    s.line(`    const i = start + k;`);
+    // A null row: the interpreter's null value for the struct, and its children are not read
+    // (Arrow lets them hold anything, nulls included).
+    s.line(`    if (rowNulls !== undefined && ((rowNulls[i >> 3] >> (i & 7)) & 1) === 0) {`);
+    s.line(`      out[at + k] = ${plan.nullable ? s.dep(plan.nullValue) : s.dep(misplacedNull)};`);
+    s.line(`      continue;`);
+    s.line(`    }`);
+    columns.forEach((column, c) => {
+      this.emitValue(column.plan, c);
+    });
+    // One literal for every key the template holds (literals, always-present fields), in its
+    // order; optional fields follow when present, as the interpreter adds them.
+    const byName = new Map(columns.map((column, c) => [column.name, c]));
+    const parts: string[] = [];
+    for (const key of Object.keys(plan.template)) {
+      const c = byName.get(key);
+      if (c === undefined) parts.push(`${s.key(key)}: ${s.dep(plan.template[key])}`);
+      // The template's null stays where the column decodes to undefined (an absent value).
+      else if (mayBeUndefined((columns[c] as StructPlan['columns'][number]).plan))
+        parts.push(`${s.key(key)}: x${c} === undefined ? null : x${c}`);
+      else parts.push(`${s.key(key)}: x${c}`);
+    }
+    s.line(`    const o = { ${parts.join(', ')} };`);
+    columns.forEach((column, c) => {
+      if (!Object.hasOwn(plan.template, column.name))
+        s.line(`    if (x${c} !== undefined) o[${s.key(column.name)}] = x${c};`);
+    });
+    s.line(`    out[at + k] = o;`);
+    s.line(`  }`);
+    s.line(`}`);
+  }
+
+  /** The per-value reader the interpreter uses for this leaf, built once per batch. */
+  private readerOf(plan: Plan, c: number): string {
+    const s = this.s;
+    switch (plan.k) {
+      case 'timestamp':
+        return `h.timestampReader(${s.key(plan.unit)}, d${c}, ctx)`;
+      case 'enum':
+        return `h.enumReader(${s.dep(plan.members)}, d${c}, ctx)`;
+      case 'int64':
+        return `h.int64Reader(${s.dep(plan.signed)}, d${c}, ctx)`;
+      default:
+        return `h.stringReader(d${c}, start, count)`;
+    }
+  }
+
+  /** `x<c>`: the value of column c in row i, as the interpreter would decode it. */
+  private emitValue(plan: Plan, c: number): void {
+    const s = this.s;
+    const leaf = leafOf(plan);
+    if (leaf === 'column') {
+      s.line(`    const x${c} = r${c}[k];`);
+      s.line(`    if (x${c} === h.misplacedNull) h.refuseNull(ctx);`);
+      return;
+    }
+    const read =
+      leaf === 'bool'
+        ? `((v${c}[i >> 3] >> (i & 7)) & 1) === 1`
+        : leaf === 'number'
+          ? `v${c}[i]`
+          : `r${c}(i)`;
+    if (!plan.nullable) {
+      // A null here is misplaced: the interpreter refuses it once it lands in a row, as here.
+      s.line(`    if (n${c} !== undefined && ((n${c}[i >> 3] >> (i & 7)) & 1) === 0) h.refuseNull(ctx);`);
+      s.line(`    const x${c} = ${read};`);
+      return;
+    }
+    s.line(
+      `    const x${c} = n${c} !== undefined && ((n${c}[i >> 3] >> (i & 7)) & 1) === 0 ? ${s.dep(plan.nullValue)} : ${read};`,
+    );
+  }
+}
+
+function mayBeUndefined(plan: Plan): boolean {
+  return leafOf(plan) === 'column' || (plan.nullable && plan.nullValue === undefined);
+}
+
+/**
+ * The interpreter's reading of a batch the compiled reader failed on: it throws the interpreter's
+ * own first error. Should it not throw (it would be a bug), the compiled reader's error stands.
+ */
+function interpret(
+  plan: StructPlan,
+  data: Data,
+  start: number,
+  count: number,
+  ctx: ReadContext,
+  error: unknown,
+): never {
+  readColumn(plan, data, start, count, ctx);
+  throw error;
+}
