@@ -21,6 +21,50 @@ export const latin1Slice = (() => {
     : undefined;
 })();
 
+/** Bytes per window of a TextReader: each input byte is copied about once as windows move on. */
+const windowBytes = 4096;
+
+/**
+ * The strings of one input, for readers that decode many: `decodeUtf8`, except that short ASCII
+ * strings (at most 12 bytes: names, tags, enum-like values) are cut from a latin1 string of the
+ * 4 KiB of input around them, one native call per window instead of a string built a character at
+ * a time (about 4× faster). V8 copies a cut of fewer than 13 characters into a string of its own,
+ * so a kept value holds no window alive.
+ */
+export class TextReader {
+  private bytes: Uint8Array;
+  private window = '';
+  private from = 0;
+  private to = 0;
+
+  constructor(bytes: Uint8Array = new Uint8Array(0)) {
+    this.bytes = bytes;
+  }
+
+  /** Reads from `bytes` from now on (the next input of a reader that is reused). */
+  use(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.window = '';
+    this.from = 0;
+    this.to = 0;
+  }
+
+  /** Bytes [start, end) of the input, which must be strict UTF-8, as a string. */
+  read(start: number, end: number): string {
+    const bytes = this.bytes;
+    if (end - start > 12 || latin1Slice === undefined) return decodeUtf8(bytes, start, end);
+    let ascii = 0;
+    for (let i = start; i < end; i++) ascii |= bytes[i] as number;
+    if (ascii >= 0x80) return decodeUtf8(bytes, start, end);
+    if (start < this.from || end > this.to) {
+      this.from = start;
+      this.to = Math.min(bytes.length, start + windowBytes);
+      this.window = latin1Slice.call(bytes, start, this.to);
+    }
+    return this.window.slice(start - this.from, end - this.from);
+  }
+}
+
 /**
  * Decodes bytes [start, end). Short ASCII runs are decoded by hand: for the short keys and values
  * that dominate records, that is several times faster than a TextDecoder call; past 12 characters

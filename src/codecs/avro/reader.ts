@@ -5,7 +5,7 @@
  */
 import { malformed, mismatch, tooDeep, tooLong, tooManyElements, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
-import { decodeUtf8 } from '../utf8.js';
+import { TextReader } from '../utf8.js';
 
 export class AvroReader {
   readonly bytes: Uint8Array;
@@ -18,6 +18,8 @@ export class AvroReader {
   elements = 0;
   /** The value of the last long that `readLong` could not return exactly (it returned NaN). */
   wide = 0n;
+  /** The input's strings, read through one TextReader (short ASCII strings cut from windows). */
+  readonly text: TextReader;
 
   constructor(bytes: Uint8Array, limits: DecodeLimits, start = 0, end = bytes.length) {
     // A Buffer's slice() is a view, not a copy: read through a plain Uint8Array so copies are copies.
@@ -28,6 +30,7 @@ export class AvroReader {
     this.pos = start;
     this.end = end;
     this.limits = limits;
+    this.text = new TextReader(this.bytes);
   }
 
   get view(): DataView {
@@ -181,7 +184,7 @@ export class AvroReader {
 
   readString(): string {
     const start = this.readLength(this.limits.maxStringBytes, 'string');
-    return decodeUtf8(this.bytes, start, this.pos);
+    return this.text.read(start, this.pos);
   }
 
   /** A copy, so that the value outlives (and cannot alias) the input buffer. */

@@ -11,7 +11,7 @@ import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../erro
 import type { DecodeLimits } from '../limits.js';
 import { schemaMismatch } from '../self-describing/failures.js';
 import { Item, type Source } from '../self-describing/wire.js';
-import { decodeUtf8 } from '../utf8.js';
+import { decodeUtf8, TextReader } from '../utf8.js';
 import { decimalText } from './decimal.js';
 import { halfToNumber, maxBignumBytes, typeName } from './items.js';
 import { CborScanner } from './scan.js';
@@ -28,6 +28,8 @@ export class CborSource implements Source {
   spanBytes: Uint8Array = this.input;
   spanStart = 0;
   spanEnd = 0;
+  /** The input's strings (short ASCII strings cut from windows of it). */
+  readonly text = new TextReader();
   private view = new DataView(this.input.buffer);
   private readonly skipper: CborScanner;
 
@@ -37,6 +39,7 @@ export class CborSource implements Source {
 
   reset(bytes: Uint8Array): void {
     this.input = bytes;
+    this.text.use(bytes);
     this.spanBytes = bytes;
     this.end = bytes.length;
     this.pos = 0;
@@ -230,7 +233,10 @@ export class CborSource implements Source {
 
   string(): string {
     const bytes = this.stringBytes(3);
-    return decodeUtf8(bytes, this.spanStart, this.spanEnd);
+    // An indefinite-length string's chunks are joined into bytes of their own.
+    return bytes === this.input
+      ? this.text.read(this.spanStart, this.spanEnd)
+      : decodeUtf8(bytes, this.spanStart, this.spanEnd);
   }
 
   span(): void {

@@ -38,7 +38,6 @@ import type { AvroReader } from '../avro/reader.js';
 import type { SchemaPlans } from '../avro/schema-plans.js';
 import { readTimestamp, timestampCount } from '../avro/values.js';
 import type { AvroWriter } from '../avro/writer.js';
-import { decodeUtf8, latin1Slice } from '../utf8.js';
 import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
 
 export interface CompiledAvro {
@@ -279,9 +278,7 @@ function readMillis(r: AvroReader): Date {
 
 /**
  * `r.readString()`, with the common one-byte length prefix read here (other lengths and every
- * error go through `r.readLength`), and ASCII text of more than 12 bytes made by `latin1Slice`
- * (ASCII has one decoding, so the string is the same). Shorter text stays with decodeUtf8, whose
- * concatenation is cheapest there; past 12 characters it builds cons strings.
+ * error go through `r.readLength`), and the text read by the reader's TextReader.
  */
 function readString(r: AvroReader): string {
   const bytes = r.bytes;
@@ -296,13 +293,7 @@ function readString(r: AvroReader): string {
   } else {
     start = r.readLength(r.limits.maxStringBytes, 'string');
   }
-  const stop = r.pos;
-  if (stop - start > 12 && latin1Slice !== undefined) {
-    let ascii = 0;
-    for (let i = start; i < stop; i++) ascii |= bytes[i] as number;
-    if (ascii < 0x80) return latin1Slice.call(bytes, start, stop);
-  }
-  return decodeUtf8(bytes, start, stop);
+  return r.text.read(start, r.pos);
 }
 
 /**

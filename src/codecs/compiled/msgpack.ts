@@ -29,6 +29,7 @@ import { isRecord, SchemaWriter } from '../self-describing/encode-schema.js';
 import { describe, schemaMismatch, withKey, wrongValue } from '../self-describing/failures.js';
 import { type FieldPlan, Op, type Plan } from '../self-describing/plan.js';
 import type { Emitter, Source as WireSource } from '../self-describing/wire.js';
+import type { TextReader } from '../utf8.js';
 import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
 
 /** An emitter that can also copy bytes already in its format (pre-encoded keys). */
@@ -41,6 +42,8 @@ export interface InputSource extends WireSource {
   readonly input: Uint8Array;
   readonly end: number;
   readonly limits: DecodeLimits;
+  /** The input's strings (src/codecs/utf8.ts). */
+  readonly text: TextReader;
 }
 
 /** The compiled encoder and decoder of one root plan. */
@@ -504,9 +507,8 @@ function match(src: InputSource, key: Uint8Array): boolean {
 
 const msgpackCache = new CompiledCache<Plan, CompiledPlan>(256);
 
-/** Longest string decoded by hand; longer ones go through the source (TextDecoder). */
+/** Longest string read here; longer ones go through the source, from their header on. */
 const shortString = 64;
-const fromCharCode = String.fromCharCode;
 
 /**
  * A MessagePack string as `MsgpackSource.string` reads it. Short ASCII strings in the two short
@@ -526,22 +528,19 @@ function readMsgpackString(src: InputSource): string {
 /**
  * The string of `length` bytes at `start` (its header read by the caller, from `src.pos`), when
  * it is short, ASCII, within the input and within maxStringBytes; else `src.string()` reads it,
- * from the header on, with all its checks. The same string either way: ASCII bytes are its code
- * units, and the strings that records hold are mostly short and ASCII, where a TextDecoder call
- * (a view object and a native transition per string) costs several times more.
+ * from the header on, with all its checks. The same string either way (ASCII bytes are its code
+ * units); the strings records hold are mostly short and ASCII, and skipping the source's header
+ * parsing and limit checks for them shows in profiles.
  */
 export function readShortAscii(src: InputSource, start: number, length: number): string {
   const end = start + length;
   if (length > shortString || end > src.end || length > src.limits.maxStringBytes) return src.string();
   const bytes = src.input;
-  const units = new Array<number>(length);
-  for (let i = 0; i < length; i++) {
-    const byte = bytes[start + i] as number;
-    if (byte >= 0x80) return src.string();
-    units[i] = byte;
-  }
+  let ascii = 0;
+  for (let i = start; i < end; i++) ascii |= bytes[i] as number;
+  if (ascii >= 0x80) return src.string();
   src.pos = end;
-  return fromCharCode.apply(null, units);
+  return src.text.read(start, end);
 }
 
 /** The MessagePack format as the generator takes it. */

@@ -9,7 +9,7 @@ import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../erro
 import type { DecodeLimits } from '../limits.js';
 import { schemaMismatch } from '../self-describing/failures.js';
 import { Item, type Source } from '../self-describing/wire.js';
-import { decodeUtf8 } from '../utf8.js';
+import { TextReader } from '../utf8.js';
 import { isInteger, readLength, typeName } from './items.js';
 import { MsgpackScanner } from './scan.js';
 
@@ -25,6 +25,8 @@ export class MsgpackSource implements Source {
   spanBytes: Uint8Array = this.input;
   spanStart = 0;
   spanEnd = 0;
+  /** The input's strings (short ASCII strings cut from windows of it). */
+  readonly text = new TextReader();
   private view = new DataView(this.input.buffer);
   private readonly skipper: MsgpackScanner;
 
@@ -34,6 +36,7 @@ export class MsgpackSource implements Source {
 
   reset(bytes: Uint8Array): void {
     this.input = bytes;
+    this.text.use(bytes);
     this.spanBytes = bytes;
     this.end = bytes.length;
     this.pos = 0;
@@ -164,7 +167,7 @@ export class MsgpackSource implements Source {
     const length = this.textHeader();
     const start = this.pos;
     this.pos += length;
-    return decodeUtf8(this.input, start, start + length);
+    return this.text.read(start, start + length);
   }
 
   span(): void {

@@ -4,7 +4,6 @@
  */
 import type { TimePrecision } from '../../schema/types.js';
 import { mismatch, tooLong, truncated } from '../errors.js';
-import { decodeUtf8 } from '../utf8.js';
 import { type Slot, VARINT } from './layout.js';
 import type { Reader } from './reader.js';
 
@@ -21,7 +20,7 @@ export function readString(r: Reader): string {
   if (length > r.end - r.pos) throw truncated(start, 'a string');
   const from = r.pos;
   r.pos = from + length;
-  return decodeUtf8(r.buf, from, from + length);
+  return r.text.read(from, from + length);
 }
 
 export function readBytes(r: Reader): Uint8Array {

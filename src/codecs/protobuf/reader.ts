@@ -6,6 +6,7 @@
 
 import { malformed, tooDeep, tooManyElements, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
+import { TextReader } from '../utf8.js';
 import { END_GROUP, FIXED32, FIXED64, LEN, START_GROUP, VARINT } from './layout.js';
 
 export class Reader {
@@ -22,8 +23,12 @@ export class Reader {
   readonly limits: DecodeLimits;
   private view: DataView | undefined;
 
+  /** The input's strings (short ASCII strings cut from windows of it). */
+  readonly text: TextReader;
+
   constructor(buf: Uint8Array, limits: DecodeLimits) {
     this.buf = buf;
+    this.text = new TextReader(buf);
     this.end = buf.length;
     this.limits = limits;
   }
