@@ -17,31 +17,49 @@ import { atKey, compareUtf8, stored, wrong } from './values.js';
 /** A builder that grew past this is dropped after use, so one huge value does not pin its memory. */
 const keptCapacity = 4 * 1024 * 1024;
 
+/**
+ * Writes the root table of `value` and returns its offset: the generated writer of a schema
+ * (src/codecs/compiled/flatbuffers.ts), which writes into the encoder's builder and hands the kinds
+ * it does not inline back to the encoder's own methods.
+ */
+export type RootWriter = (encoder: Encoder, builder: Builder, value: unknown, depth: number) => number;
+
+/**
+ * The members that are not private are also used by the compiled writer, which shares this
+ * encoder's builder and offset stack so that it can hand any value back to these methods.
+ */
 export class Encoder {
-  private builder = new Builder(1024);
+  builder = new Builder(1024);
   /** Offsets of children written before their table; a union child leaves its type after its offset. */
   private readonly stack: number[] = [];
   /** The stack's height: truncating an array's length is slow, moving an index is not. */
-  private top = 0;
+  top = 0;
   private busy = false;
   /** Set by `child` when it writes a union: the type that goes into the slot before the value's. */
-  private unionType = 0;
+  unionType = 0;
 
   constructor(
     private readonly plan: RootPlan,
     private readonly maxDepth: number,
+    /** The schema's generated writer, used instead of the plan when given. */
+    private readonly compiled?: RootWriter,
   ) {}
 
   /** One buffer; `sizePrefixed` adds the 4-byte length of finishSizePrefixed, for streams. */
   encode(value: unknown, sizePrefixed: boolean): Uint8Array {
     // A getter in the value that encodes with this codec again gets a builder of its own.
-    if (this.busy) return new Encoder(this.plan, this.maxDepth).encode(value, sizePrefixed);
+    if (this.busy) return new Encoder(this.plan, this.maxDepth, this.compiled).encode(value, sizePrefixed);
     this.busy = true;
     const builder = this.builder;
     builder.clear();
     try {
       const { table, wrapped } = this.plan;
-      const root = wrapped ? this.table(table, value, undefined, 0) : this.object(table, value, 0);
+      const root =
+        this.compiled !== undefined
+          ? this.compiled(this, builder, value, 0)
+          : wrapped
+            ? this.table(table, value, undefined, 0)
+            : this.object(table, value, 0);
       builder.finish(root, undefined, sizePrefixed);
       return builder.asUint8Array().slice();
     } catch (error) {
@@ -113,7 +131,7 @@ export class Encoder {
   }
 
   /** Writes what a slot or vector element points to; returns its offset. */
-  private child(plan: ValuePlan, value: unknown, depth: number): number {
+  child(plan: ValuePlan, value: unknown, depth: number): number {
     const { builder } = this;
     switch (plan.k) {
       case 'string':
@@ -194,7 +212,7 @@ export class Encoder {
   }
 
   /** A vector of the `n` offsets pushed from `base`, in order. */
-  private offsets(base: number, n: number): number {
+  offsets(base: number, n: number): number {
     const { builder, stack } = this;
     builder.startVector(4, n, 4);
     for (let i = n - 1; i >= 0; i--) builder.addOffset(stack[base + 2 * i] as number);
@@ -249,7 +267,8 @@ export class Encoder {
     return this.offsets(base, keys.length);
   }
 
-  private scalar(field: FieldPlan, value: unknown): void {
+  /** Writes an inline field that is present (checked and converted by `stored`). */
+  scalar(field: FieldPlan, value: unknown): void {
     const plan = field.value as Extract<ValuePlan, { store: unknown }>;
     const bits = stored(plan, value);
     const builder = this.builder;
@@ -280,13 +299,14 @@ export class Encoder {
   }
 
   /** Pushes an offset and the union type that goes with it (0 for anything else). */
-  private push(offset: number, type: number): void {
+  push(offset: number, type: number): void {
     const { stack } = this;
     stack[this.top++] = offset;
     stack[this.top++] = type;
   }
 
-  private nest(depth: number): number {
+  /** The depth below `depth`, or the encoder's error past maxDepth. */
+  nest(depth: number): number {
     if (depth >= this.maxDepth) {
       throw new WirekitError(
         'WK_ENCODE_UNSUPPORTED',

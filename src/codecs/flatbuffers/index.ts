@@ -3,7 +3,9 @@
  * runtime's Builder to write buffers that flatc and every generated reader of the exported `.fbs`
  * read. Reading is wirekit's own: the runtime reads without any bounds check, so `decode` uses a
  * checked reader that builds plain values in one pass, and `view` verifies once and then reads
- * lazily through the runtime's ByteBuffer.
+ * lazily through the runtime's ByteBuffer. Unless `compile: false`, encode and decode run code
+ * generated from the schema (src/codecs/compiled/flatbuffers.ts): the same bytes, values and
+ * errors, without dispatching on the plan per field. Views stay as they are.
  *
  * A sequence is a run of size-prefixed buffers (FlatBuffers' finishSizePrefixed: a 4-byte
  * little-endian length, then the buffer, aligned as the runtime aligns it).
@@ -11,6 +13,7 @@
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import type { Codec, CodecOptions } from '../codec.js';
+import { compileFlatBuffers } from '../compiled/flatbuffers.js';
 import { uint32Frame } from '../framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { decodeFrames, encodeValues } from '../stream.js';
@@ -48,19 +51,25 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
   }
   const plan = planOf(schema);
   const limits = resolveLimits(options.limits);
-  const encoder = new Encoder(plan, limits.maxDepth);
+  const generated = options.compile !== false ? compileFlatBuffers(plan) : undefined;
+  const encoder = new Encoder(plan, limits.maxDepth, generated?.encode);
   const check = options.validate === true ? (value: unknown) => assert(schema, value) : undefined;
+  const read = (bytes: Uint8Array, start: number): unknown => {
+    const reader = new Reader(bytes, limits, true);
+    return generated !== undefined ? generated.decode(reader, start) : reader.root(plan, start);
+  };
   const decode = (bytes: Uint8Array): T => {
     checkInputSize(bytes, limits);
-    return new Reader(bytes, limits, true).root(plan) as T;
+    return read(bytes, 0) as T;
   };
   // The frame keeps its prefix, so error offsets count from the frame's first byte.
-  const decodeFrame = (frame: Uint8Array): T => new Reader(frame, limits, true).root(plan, 4) as T;
+  const decodeFrame = (frame: Uint8Array): T => read(frame, 4) as T;
   return {
     format: 'flatbuffers',
     mediaType: flatBuffersMediaTypes[0] as string,
     streamMediaType: flatBuffersMediaTypes[0] as string,
     schema,
+    compiled: generated !== undefined,
     encode(value: T): Uint8Array {
       check?.(value);
       return encoder.encode(value, false);

@@ -31,9 +31,14 @@ import { dateOf, safeInteger } from './values.js';
 /** Offsets are unsigned 32-bit but must stay below 2^31, as the C++ Verifier requires. */
 const maxOffset = 2 ** 31;
 
+/**
+ * The members that are not private are also used by the compiled decoder
+ * (src/codecs/compiled/flatbuffers.ts), which inlines the common kinds and calls these methods for
+ * the rest, so that both count elements and bytes on the same reader and fail with the same errors.
+ */
 export class Reader implements Tally {
-  private readonly data: DataView;
-  private readonly end: number;
+  readonly data: DataView;
+  readonly end: number;
   private elements = 0;
   /**
    * Without shared offsets no buffer holds more elements than it has bytes (each takes at least
@@ -43,11 +48,11 @@ export class Reader implements Tally {
   private readonly maxElements: number;
   private copied = 0;
   /** The length of the vector or string that `vector` found last. */
-  private count = 0;
+  count = 0;
 
   constructor(
-    private readonly bytes: Uint8Array,
-    private readonly limits: DecodeLimits,
+    readonly bytes: Uint8Array,
+    readonly limits: DecodeLimits,
     /** Off: check only, and return nothing (the verifier behind views). */
     private readonly build: boolean,
   ) {
@@ -102,7 +107,7 @@ export class Reader implements Tally {
   }
 
   /** The start of the vector (or string) the offset at `at` points to; its length goes to `count`. */
-  private vector(at: number, size: number): number {
+  vector(at: number, size: number): number {
     const start = this.follow(at);
     if (start + 4 > this.end) throw truncated(start, 'a vector length');
     const count = this.data.getUint32(start, true);
@@ -182,7 +187,7 @@ export class Reader implements Tally {
   }
 
   /** What an empty slot reads as: absent, null, or the FlatBuffers default of a required field. */
-  private absent(field: FieldPlan, table: number): unknown {
+  absent(field: FieldPlan, table: number): unknown {
     if (field.presence === 'optional') return undefined;
     if (field.presence === 'nullable') return null;
     const plan = field.value;
@@ -211,7 +216,7 @@ export class Reader implements Tally {
   }
 
   /** The value at `at`: inline there, or where the offset at `at` points. */
-  private value(plan: ValuePlan, at: number, depth: number): unknown {
+  value(plan: ValuePlan, at: number, depth: number): unknown {
     const { data } = this;
     switch (plan.k) {
       case 'scalar':
@@ -307,7 +312,7 @@ export class Reader implements Tally {
     }
   }
 
-  private string(at: number, decode: boolean): string {
+  string(at: number, decode: boolean): string {
     const start = this.vector(at, 1);
     const n = this.count;
     if (n > this.limits.maxStringBytes) throw tooLong(at, n, this.limits.maxStringBytes, 'string');
