@@ -362,6 +362,16 @@ describe('flatbuffers: edge values', () => {
     }
   });
 
+  test('a literal root is an empty wrapper table: it reads back, and other values are refused', () => {
+    for (const literal of ['x', 7, true] as const) {
+      const rooted = createFlatBuffersCodec({ schema: t.literal(literal) });
+      const bytes = rooted.encode(literal);
+      expect(rooted.decode(bytes)).toBe(literal);
+      expect(rooted.view(bytes)).toBe(literal);
+      expect(codeOf(() => rooted.encode('something else' as never))).toBe('WK_VALIDATION_FAILED');
+    }
+  });
+
   test('recursion within the depth limit', () => {
     const tree = (levels: number): Category => ({
       name: `level ${levels}`,

@@ -95,6 +95,12 @@ export class Encoder {
     const { stack, builder } = this;
     const base = this.top;
     const { children, writes } = table;
+    // A wrapper's literal (a literal root) is not stored, but the value must be it.
+    if (table.kind === 'wrapper') {
+      for (const member of table.literals) {
+        if (source !== member.literal) throw wrong(JSON.stringify(member.literal), source);
+      }
+    }
     for (let i = 0; i < children.length; i++) {
       const field = children[i] as FieldPlan;
       try {

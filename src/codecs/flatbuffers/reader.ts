@@ -162,7 +162,9 @@ export class Reader implements Tally {
 
   /** A generated table holds its value in its one field, at the depth of the element it stands for. */
   private wrapper(table: TablePlan, pos: number, depth: number): unknown {
-    return this.field(pos, table.fields[0] as FieldPlan, depth);
+    const field = table.fields[0];
+    // A literal root is not stored: its wrapper table is empty.
+    return field === undefined ? table.literals[0]?.literal : this.field(pos, field, depth);
   }
 
   /** A field's value; undefined for an absent optional field. */

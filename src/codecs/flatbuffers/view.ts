@@ -33,9 +33,10 @@ export function viewOf(plan: RootPlan, bytes: Uint8Array, limits: DecodeLimits):
   new Reader(bytes, limits, false).root(plan);
   const source: Source = { bb: new ByteBuffer(bytes), bytes, limits };
   const root = source.bb.__indirect(0);
-  return plan.wrapped
-    ? field(source, root, plan.table.fields[0] as FieldPlan, 0)
-    : objectView(source, plan.table, root, 0);
+  if (!plan.wrapped) return objectView(source, plan.table, root, 0);
+  const stored = plan.table.fields[0];
+  // A literal root is not stored: its wrapper table is empty.
+  return stored === undefined ? plan.table.literals[0]?.literal : field(source, root, stored, 0);
 }
 
 /** The state of a view sits in private fields, so that a view's own keys are none but its fields'. */
