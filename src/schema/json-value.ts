@@ -88,7 +88,8 @@ export interface FromJsonOptions {
   readonly inPlace?: boolean;
 }
 
-interface ReadContext {
+/** `FromJsonOptions` resolved once; the compiled JSON reader (src/codecs/compiled/json-read.ts) takes it too. */
+export interface ReadContext {
   readonly inPlace: boolean;
   readonly maxDepth: number;
   readonly rejectUnknown: boolean;
@@ -102,16 +103,24 @@ interface ReadContext {
  * `constructor` and `prototype` keys (WK_DECODE_UNSAFE_KEY).
  */
 export function fromJsonValue(schema: Schema, json: unknown, options: FromJsonOptions = {}): unknown {
-  const context: ReadContext = {
+  return read(schema, json, 0, readContext(options));
+}
+
+export function readContext(options: FromJsonOptions): ReadContext {
+  return {
     inPlace: options.inPlace === true,
     maxDepth: options.maxDepth ?? 100,
     rejectUnknown: options.unknownFields !== 'ignore',
     code: options.errorCode ?? 'WK_JSON_VALUE_INVALID',
   };
-  return read(schema, json, 0, context);
 }
 
-function read(schema: Schema, json: unknown, depth: number, context: ReadContext): unknown {
+/**
+ * Reads `json` as a value of `schema` at nesting `depth`. Exported, with `nest`, `requiredField` and
+ * `unknownKeys`, for the compiled reader: it calls these for every kind it does not inline and for
+ * every value its inline checks refuse, so both paths give the same values and the same errors.
+ */
+export function read(schema: Schema, json: unknown, depth: number, context: ReadContext): unknown {
   switch (schema.kind) {
     case 'int8':
     case 'int16':
@@ -198,7 +207,7 @@ function read(schema: Schema, json: unknown, depth: number, context: ReadContext
   }
 }
 
-function nest(depth: number, context: ReadContext): number {
+export function nest(depth: number, context: ReadContext): number {
   if (depth >= context.maxDepth) {
     throw new WirekitError('WK_LIMIT_DEPTH', `values nest deeper than maxDepth (${context.maxDepth}).`, {
       path: [],
@@ -249,8 +258,7 @@ function readObject(
         if (value !== item || out !== json) out[field.name] = value;
       } else if (field.default !== undefined) out[field.name] = field.default;
       else if (field.schema.kind === 'literal') out[field.name] = field.schema.value;
-      else if (field.schema.kind !== 'optional')
-        throw wrong(context, `the required field ${field.name}`, undefined);
+      else if (field.schema.kind !== 'optional') throw requiredField(context, field.name);
     }
   } catch (error) {
     throw prependPath(error, (fields[i] as FieldDef).name);
@@ -259,16 +267,30 @@ function readObject(
   if (context.rejectUnknown || out === json) {
     let keys = 0;
     for (const key in json) if (json[key] !== undefined) keys++;
-    if (keys !== seen) {
-      for (const key of Object.keys(json)) {
-        if (fields.some((field) => field.name === key) || json[key] === undefined) continue;
-        if (context.rejectUnknown)
-          throw prependPath(wrong(context, `only fields of ${schema.name}`, json[key]), key);
-        delete out[key];
-      }
-    }
+    if (keys !== seen) unknownKeys(schema, json, out, context);
   }
   return out;
+}
+
+/** The error for a required field that is absent (its path is prepended by the caller). */
+export function requiredField(context: ReadContext, name: string): WirekitError {
+  return wrong(context, `the required field ${name}`, undefined);
+}
+
+/** Refuses the first key of `json` that `schema` does not know or, when ignoring them, deletes them from `out`. */
+export function unknownKeys(
+  schema: ObjectSchema,
+  json: Record<string, unknown>,
+  out: Record<string, unknown>,
+  context: ReadContext,
+): void {
+  const { fields } = schema;
+  for (const key of Object.keys(json)) {
+    if (fields.some((field) => field.name === key) || json[key] === undefined) continue;
+    if (context.rejectUnknown)
+      throw prependPath(wrong(context, `only fields of ${schema.name}`, json[key]), key);
+    delete out[key];
+  }
 }
 
 function readMap(

@@ -61,6 +61,7 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
     }),
     'json wirekit-schemaless': () => wirekit('json', false),
     'json wirekit': () => wirekit('json', true),
+    'json wirekit-interpreter': () => wirekit('json', true, false),
     'msgpack msgpackr': () => {
       const { Packr } = require('msgpackr') as typeof import('msgpackr');
       const packr = new Packr({ useRecords: false });
@@ -130,6 +131,7 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
     },
     'avro wirekit': () => wirekit('avro', true),
     'flatbuffers wirekit': () => wirekit('flatbuffers', true),
+    'flatbuffers wirekit-interpreter': () => wirekit('flatbuffers', true, false),
     'arrow apache-arrow': () => {
       // apache-arrow's own row path: a Struct builder fed row objects, then the IPC writer. (Imported
       // as ESM: its CommonJS build has other classes, which its ESM schema objects do not match.)

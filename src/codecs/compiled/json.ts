@@ -7,7 +7,8 @@
  * commas before them as string constants. On the `records` dataset that made it faster than
  * `JSON.stringify` of the same rows, which writes no checks at all (docs/benchmarks.md). Kinds
  * that need more than a line (bytes, literals, unions, maps, free JSON) call the interpreter's
- * `write`, so they cannot drift; errors come from the same helpers with the same paths.
+ * `write`, so they cannot drift; errors come from the same helpers with the same paths. The
+ * reader is compiled beside it, in json-read.ts.
  */
 
 import { prependPath } from '../../errors/index.js';
@@ -33,7 +34,8 @@ export function compileJsonWriter(schema: Schema, options: JsonWriteOptions): Js
   return compiled;
 }
 
-function namesAreSafe(schema: Schema, seen: Set<Schema>): boolean {
+/** Whether every object the compiled writer and reader handle has names that are safe as keys (see `keysAreSafe`). */
+export function namesAreSafe(schema: Schema, seen: Set<Schema>): boolean {
   if (seen.has(schema)) return true;
   seen.add(schema);
   switch (schema.kind) {

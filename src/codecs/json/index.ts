@@ -5,9 +5,10 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { assert } from '../../schema/index.js';
-import { fromJsonValue } from '../../schema/json-value.js';
+import { fromJsonValue, readContext } from '../../schema/json-value.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { compileJsonWriter } from '../compiled/json.js';
+import { compileJsonReader } from '../compiled/json-read.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
 import { checkJsonable, checkParsed, jsonText, parseJson } from './read.js';
@@ -42,9 +43,12 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     inPlace: true,
   } as const;
 
+  const compile = schema !== undefined && options.compile !== false;
   /** The schema's generated writer (src/codecs/compiled/json.ts), unless compilation is off or refused. */
-  const writer =
-    schema !== undefined && options.compile !== false ? compileJsonWriter(schema, writeOptions) : undefined;
+  const writer = compile ? compileJsonWriter(schema, writeOptions) : undefined;
+  /** Its generated reader (src/codecs/compiled/json-read.ts), refused for the same schemas. */
+  const reader = compile ? compileJsonReader(schema) : undefined;
+  const readWith = readContext(readOptions);
 
   const toText =
     schema === undefined
@@ -81,7 +85,9 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
       checkParsed(parsed, limits);
       return parsed as T;
     }
-    return fromJsonValue(schema, parsed, readOptions) as T;
+    return (
+      reader !== undefined ? reader(parsed, readWith) : fromJsonValue(schema, parsed, readOptions)
+    ) as T;
   };
 
   return {
@@ -89,7 +95,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     mediaType: jsonMediaTypes[0],
     streamMediaType: ndjsonMediaTypes[0],
     schema,
-    compiled: writer !== undefined,
+    compiled: writer !== undefined && reader !== undefined,
     encode: (value) => encoder.encode(toText(value)),
     decode(bytes) {
       checkInputSize(bytes, limits);
