@@ -10,7 +10,7 @@ import { createCodec } from '../../codecs/registry.js';
 import { toArrowSchema } from '../../schema/export/arrow.js';
 import { toAvro } from '../../schema/export/avro.js';
 import { toProto } from '../../schema/export/proto.js';
-import { type ObjectSchema, t } from '../../schema/index.js';
+import { deref, type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import { furyFor } from '../peers/fury.js';
 
 export interface BenchCase {
@@ -29,15 +29,57 @@ export const limits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32 };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Each Date field of flat rows through `convert`: the libraries used directly take no Dates. */
-const mapDates = (rows: Row[], convert: (date: Date) => unknown) =>
-  rows.map((row) => {
+/** Every Date in rows, at any depth, through `convert`: the libraries used directly take no Dates. */
+const mapDates = (rows: Row[], convert: (date: Date) => unknown): Row[] => {
+  const visit = (value: unknown): unknown => {
+    if (value instanceof Date) return convert(value);
+    if (Array.isArray(value)) return value.map(visit);
+    if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return value;
     const out: Row = {};
-    for (const key in row) out[key] = row[key] instanceof Date ? convert(row[key]) : row[key];
+    for (const key in value) out[key] = visit((value as Row)[key]);
     return out;
-  });
+  };
+  return rows.map((row) => visit(row) as Row);
+};
 /** Timestamps as avsc and apache-arrow take them without logical types: milliseconds. */
 const asMillis = (rows: Row[]) => mapDates(rows, (date) => date.getTime());
+
+/**
+ * A value as protobufjs's fromObject takes it for wirekit's .proto export: enum members as their
+ * numbers (the .proto prefixes them, COUNTRY_US, so a bare 'US' would be dropped without a word)
+ * and timestamps as google.protobuf.Timestamp objects, at any depth.
+ */
+function protobufjsInput(schema: Schema, value: unknown): unknown {
+  const node = deref(schema);
+  if (value === undefined || value === null) return value;
+  switch (node.kind) {
+    case 'enum':
+      return node.members.indexOf(value as string);
+    case 'timestamp': {
+      const millis = (value as Date).getTime();
+      return { seconds: Math.floor(millis / 1000), nanos: (((millis % 1000) + 1000) % 1000) * 1e6 };
+    }
+    case 'optional':
+    case 'nullable':
+      return protobufjsInput(node.inner, value);
+    case 'array':
+      return (value as unknown[]).map((item) => protobufjsInput(node.items, item));
+    case 'map': {
+      const out: Row = {};
+      for (const [key, item] of value instanceof Map ? value : Object.entries(value as Row))
+        out[String(key)] = protobufjsInput(node.values, item);
+      return out;
+    }
+    case 'object': {
+      const out: Row = {};
+      for (const field of node.fields)
+        out[field.name] = protobufjsInput(field.schema, (value as Row)[field.name]);
+      return out;
+    }
+    default:
+      return value;
+  }
+}
 
 /** The cases for rows of `item` (the records or users dataset). */
 export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
@@ -93,22 +135,8 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
       const type = root.lookupType('Rows');
       return {
         name: 'protobufjs',
-        // Not timed: Timestamps become messages and enum members their numbers (the .proto names
-        // members COUNTRY_US, …, so fromObject would drop a bare 'US' without a word).
-        prepare: (rows) =>
-          type.fromObject({
-            rows: mapDates(rows, (date) => ({
-              seconds: Math.floor(date.getTime() / 1000),
-              nanos: (date.getTime() % 1000) * 1e6,
-            })).map((row) => {
-              for (const field of item.fields) {
-                if (field.schema.kind === 'enum') {
-                  row[field.name] = field.schema.members.indexOf(row[field.name] as string);
-                }
-              }
-              return row;
-            }),
-          }),
+        // Not timed: enum members and timestamps as protobufjs takes them (protobufjsInput).
+        prepare: (rows) => type.fromObject({ rows: protobufjsInput(Rows, rows) as unknown[] }),
         encode: (v) => type.encode(v as never).finish(),
         decode: (b) => type.toObject(type.decode(b), { longs: Number, enums: String }),
       };

@@ -1,36 +1,45 @@
 /**
  * The codec overhead benchmark: each wirekit codec against the library beneath it (or its format's
- * best-known JS library) and against native JSON, on the `records` dataset.
+ * best-known JS library), against @furyjs/fury and against native JSON, on one dataset or on all.
  *
- *   npm run build && node dist/bench/overhead/main.js [--dataset records|users|timeseries] [--processes 5]
- *     [--count 5000] [--rounds 30] [case …]
+ *   npm run build && node dist/bench/overhead/main.js [--dataset records|users|timeseries|products|all]
+ *     [--processes 5] [--count N] [--rounds 30] [case …]
  *
  * Each case runs in fresh processes, with native JSON timed in the same process: timing several
  * libraries in one process shifted their ratios by up to 3.7× on this machine (shared JIT state).
- * Reported: medians over processes of per-process medians, and the range across processes.
+ * Reported: medians over processes of per-process medians, and the range across processes. A case
+ * that cannot run on a dataset (a library that cannot hold its shape) gets a row saying why.
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Record8 } from '../datasets/records.js';
 import { casesFor } from './cases.js';
-import type { CaseResult } from './worker.js';
+import { type CaseFailure, type CaseResult, overheadDatasets } from './worker.js';
 
 const { values, positionals } = parseArgs({
   options: {
     processes: { type: 'string', default: '5' },
     dataset: { type: 'string', default: 'records' },
-    count: { type: 'string', default: '5000' },
+    /** Rows per dataset; each dataset's own default when left out. */
+    count: { type: 'string', default: '' },
     rounds: { type: 'string', default: '30' },
   },
   allowPositionals: true,
 });
 
 const worker = fileURLToPath(new URL('./worker.js', import.meta.url));
-const selected =
-  positionals.length > 0
-    ? positionals
-    : Object.keys(casesFor(Record8)).filter((name) => name !== 'json native');
+const known = Object.keys(casesFor(Record8));
+const selected = positionals.length > 0 ? positionals : known.filter((name) => name !== 'json native');
+const unknownCase = selected.find((name) => !known.includes(name));
+if (unknownCase !== undefined) throw new Error(`unknown case ${unknownCase}; known: ${known.join(', ')}`);
+const datasets = values.dataset === 'all' ? Object.keys(overheadDatasets) : [values.dataset];
+const unknownDataset = datasets.find((name) => !(name in overheadDatasets));
+if (unknownDataset !== undefined) {
+  throw new Error(
+    `unknown dataset ${unknownDataset}; known: ${Object.keys(overheadDatasets).join(', ')}, all`,
+  );
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -38,29 +47,46 @@ function median(xs: number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
-const rows: string[] = [];
-rows.push(
-  '| case | bytes | vs JSON bytes | encode ms | decode ms | round trip / JSON (range) | cold start ms |',
-);
-rows.push('|---|---:|---:|---:|---:|---:|---:|');
-for (const name of selected) {
+function runProcesses(name: string, dataset: string): CaseResult[] | CaseFailure {
   const runs: CaseResult[] = [];
   for (let p = 0; p < Number(values.processes); p++) {
-    const out = execFileSync(process.execPath, [worker, name, values.count, values.rounds, values.dataset], {
+    const out = execFileSync(process.execPath, [worker, name, values.count, values.rounds, dataset], {
       encoding: 'utf8',
     });
-    runs.push(JSON.parse(out.trim().split('\n').pop() as string) as CaseResult);
+    const result = JSON.parse(out.trim().split('\n').pop() as string) as CaseResult | CaseFailure;
+    if ('error' in result) return result;
+    runs.push(result);
   }
-  const ratios = runs.map((r) => (r.encode + r.decode) / (r.jsonEncode + r.jsonDecode));
-  const first = runs[0] as CaseResult;
-  rows.push(
-    `| ${first.name} | ${first.bytes.toLocaleString('en')} | ${(first.bytes / first.jsonBytes).toFixed(2)} | ` +
-      `${median(runs.map((r) => r.encode)).toFixed(2)} | ${median(runs.map((r) => r.decode)).toFixed(2)} | ` +
-      `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ` +
-      `${median(runs.map((r) => r.coldMs)).toFixed(1)} |`,
-  );
-  process.stderr.write(`${rows.at(-1)}\n`);
+  return runs;
 }
-process.stdout.write(
-  `\n${values.dataset} × ${values.count}, ${values.processes} processes × ${values.rounds} rounds, node ${process.version}, ${new Date().toISOString()}\n\n${rows.join('\n')}\n`,
-);
+
+const tables: string[] = [];
+for (const dataset of datasets) {
+  const rows = [
+    '| case | bytes | vs JSON bytes | encode ms | decode ms | round trip / JSON (range) | cold start ms |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const name of selected) {
+    const runs = runProcesses(name, dataset);
+    if (!Array.isArray(runs)) {
+      rows.push(`| ${name} | n/a: ${runs.error.replaceAll('|', '/')} | | | | | |`);
+    } else {
+      const ratios = runs.map((r) => (r.encode + r.decode) / (r.jsonEncode + r.jsonDecode));
+      const first = runs[0] as CaseResult;
+      rows.push(
+        `| ${first.name} | ${first.bytes.toLocaleString('en')} | ${(first.bytes / first.jsonBytes).toFixed(2)} | ` +
+          `${median(runs.map((r) => r.encode)).toFixed(2)} | ${median(runs.map((r) => r.decode)).toFixed(2)} | ` +
+          `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ` +
+          `${median(runs.map((r) => r.coldMs)).toFixed(1)} |`,
+      );
+    }
+    process.stderr.write(`${dataset}: ${rows.at(-1)}\n`);
+  }
+  const count =
+    values.count === '' ? overheadDatasets[dataset as keyof typeof overheadDatasets].count : values.count;
+  tables.push(
+    `### ${dataset} × ${count}\n\n${values.processes} processes × ${values.rounds} rounds, node ${process.version}, ` +
+      `${new Date().toISOString()}\n\n${rows.join('\n')}`,
+  );
+}
+process.stdout.write(`\n${tables.join('\n\n')}\n`);
