@@ -68,7 +68,7 @@ export function encodeBool(plan: PlanOf<'bool'>, values: readonly unknown[], n: 
   return newData(plan.type, n, validity.props, { values: bits });
 }
 
-const intArrays = {
+export const intArrays = {
   int8: Int8Array,
   int16: Int16Array,
   int32: Int32Array,
@@ -228,7 +228,7 @@ export function encodeBytes(plan: PlanOf<'bytes'>, values: readonly unknown[], n
   return newData(plan.type, n, validity.props, { offsets, values: sink.finish() });
 }
 
-const unitsPerMilli = { s: 0.001, ms: 1, us: 1000, ns: 1_000_000 } as const;
+export const unitsPerMilli = { s: 0.001, ms: 1, us: 1000, ns: 1_000_000 } as const;
 
 export function encodeTimestamp(plan: PlanOf<'timestamp'>, values: readonly unknown[], n: number): Data {
   const validity = new Validity(plan, n);

@@ -1,18 +1,26 @@
 /**
- * Apache Arrow, compiled: record batches to row objects. The interpreter (src/codecs/arrow/decode.ts)
- * reads a column at a time into an array of values, then copies each value into objects cloned from
- * a template: for a million rows of four columns that is four million-entry arrays of boxed values
- * built only to be copied, and four keyed stores per row. The generated reader walks the rows once,
- * reads each leaf straight from its typed array, and builds each row with one object literal, so the
- * only allocations are the rows and their values.
+ * Apache Arrow, compiled: row objects to and from the record batches of a root struct.
  *
- * Leaves of the common kinds (booleans, small integers, floats, timestamps, strings, enums) are read
- * inline or through the interpreter's own per-value readers; every other column (lists, maps, unions,
- * nested structs, 64-bit integers, decimals, bytes, JSON) is read by the interpreter's column reader
- * first, and the rows take its values. Values are therefore the interpreter's by construction. Errors
- * are too: on any failure the batch is read again by the interpreter, which throws its own first
- * error (it reads column by column, so with two bad values the first it meets can differ from the
- * row-wise reader's).
+ * Reading. The interpreter (src/codecs/arrow/decode.ts) reads a column at a time into an array of
+ * values, then copies each value into objects cloned from a template: for a million rows of four
+ * columns, four million-entry arrays of boxed values built only to be copied, and four keyed
+ * stores per row. The generated reader walks the rows once, reads each leaf straight from its typed
+ * array, and builds each row with one object literal: the only allocations are the rows and their
+ * values. Leaves of the common kinds (booleans, integers, floats, timestamps, strings, enums) are
+ * read inline or through the interpreter's own per-value readers; other columns (lists, maps,
+ * unions, nested structs, decimals, bytes, JSON) are read by the interpreter's column reader first,
+ * and the rows take its values.
+ *
+ * Writing. The interpreter (src/codecs/arrow/encode.ts) gathers each field of every row into an
+ * array, one column at a time, through a keyed load that sees every name; reading a double field
+ * that way boxes it. The generated writer reads every field of a row by constant name and stores it
+ * straight into its column's typed array, checked as the interpreter's column writer checks it;
+ * other columns are gathered and written by the interpreter's writers.
+ *
+ * Values are therefore the interpreter's by construction, and so are errors: whatever either
+ * generated function fails on (a wrong value, a null where none may be), the batch goes to the
+ * interpreter, which writes it or throws its own first error. It works column by column, so with
+ * two bad values its first can differ from a row-wise reader's; the message is the interpreter's.
  */
 import type { Data } from 'apache-arrow';
 import { smallIntRange } from '../../schema/int-ranges.js';
@@ -29,7 +37,7 @@ import {
   timestampReader,
 } from '../arrow/decode-scalars.js';
 import { type EncodeColumns, encodeColumn } from '../arrow/encode.js';
-import { Validity } from '../arrow/encode-scalars.js';
+import { intArrays, unitsPerMilli, Validity } from '../arrow/encode-scalars.js';
 import type { EnumPlan, Plan, StructPlan } from '../arrow/plan-types.js';
 import { ByteSink, checkOffset } from '../arrow/sink.js';
 import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
@@ -57,31 +65,21 @@ const cache = new CompiledCache<StructPlan, CompiledArrow>(256);
  */
 export function compileArrow(plan: StructPlan): CompiledArrow | undefined {
   if (!codegenAvailable || !keysAreSafe(plan.entries.map((entry) => entry.name))) return undefined;
-  return cache.get(plan, () => new RowsCompiler().build(plan));
+  return cache.get(plan, () => new ArrowCompiler().build(plan));
 }
 
 /** Thrown by generated encoders where the interpreter should write the batch (and report). */
 const bail = new Error('wirekit: the compiled Arrow writer leaves this batch to the interpreter');
 
-const unitsPerMilli = { s: 0.001, ms: 1, us: 1000, ns: 1_000_000 } as const;
-
-const intArrays = {
-  int8: 'Int8Array',
-  int16: 'Int16Array',
-  int32: 'Int32Array',
-  uint8: 'Uint8Array',
-  uint16: 'Uint16Array',
-  uint32: 'Uint32Array',
-} as const;
-
-function intArrayOf(plan: Plan): string {
+/** The typed array an integer or enum column is written into, as the interpreter's writer picks it. */
+function intArrayOf(plan: Plan): new (length: number) => ArrayBufferView {
   if (plan.k === 'int') return intArrays[plan.kind];
   const bits = (plan as EnumPlan).bits;
-  return bits === 8 ? 'Int8Array' : bits === 16 ? 'Int16Array' : 'Int32Array';
+  return bits === 8 ? Int8Array : bits === 16 ? Int16Array : Int32Array;
 }
 
 /** How the generated writer stores one column: inline for these kinds, else the interpreter's. */
-function encodeLeafOf(plan: Plan): 'bool' | 'int' | 'float64' | 'timestamp' | 'string' | 'enum' | 'other' {
+function writeLeafOf(plan: Plan): 'bool' | 'int' | 'float64' | 'timestamp' | 'string' | 'enum' | 'other' {
   switch (plan.k) {
     case 'bool':
     case 'int':
@@ -98,10 +96,8 @@ function encodeLeafOf(plan: Plan): 'bool' | 'int' | 'float64' | 'timestamp' | 's
   }
 }
 
-/** How the loop reads one stored column. */
-type Leaf = 'bool' | 'number' | 'reader' | 'column';
-
-function leafOf(plan: Plan): Leaf {
+/** How the generated reader reads one stored column. */
+function readLeafOf(plan: Plan): 'bool' | 'number' | 'reader' | 'column' {
   switch (plan.k) {
     case 'bool':
       return 'bool';
@@ -120,7 +116,7 @@ function leafOf(plan: Plan): Leaf {
   }
 }
 
-class RowsCompiler {
+class ArrowCompiler {
   private readonly s = new Source();
 
   build(plan: StructPlan): CompiledArrow {
@@ -144,9 +140,9 @@ class RowsCompiler {
     };
     s.line(`const h = ${s.dep(h)};`);
     const rows = s.fn('rows', plan.typeName);
-    this.emitStruct(plan, rows);
+    this.emitReader(plan, rows);
     const columns = s.fn('columns', plan.typeName);
-    this.emitColumns(plan, columns);
+    this.emitWriter(plan, columns);
     return s.compile<CompiledArrow>(`{ rows: ${rows}, columns: ${columns} }`);
   }
 
@@ -157,19 +153,19 @@ class RowsCompiler {
    * array and written by the interpreter's writer. Anything unusual (a row that is no object, a
    * wrong value, a lone surrogate) throws, and the caller lets the interpreter write the batch.
    */
-  private emitColumns(plan: StructPlan, name: string): void {
+  private emitWriter(plan: StructPlan, name: string): void {
     const s = this.s;
     const columns = plan.columns;
     s.line(`function ${name}(rows, start, n) {`);
     columns.forEach((column, c) => {
       const p = column.plan;
       s.line(`  const V${c} = new h.Validity(${s.dep(p)}, n);`);
-      switch (encodeLeafOf(p)) {
+      switch (writeLeafOf(p)) {
         case 'bool':
           s.line(`  const o${c} = new Uint8Array((n + 7) >> 3);`);
           break;
         case 'int':
-          s.line(`  const o${c} = new ${intArrayOf(p)}(n);`);
+          s.line(`  const o${c} = new ${s.dep(intArrayOf(p))}(n);`);
           break;
         case 'float64':
           s.line(`  const o${c} = new Float64Array(n);`);
@@ -181,7 +177,9 @@ class RowsCompiler {
           s.line(`  const o${c} = new Int32Array(n + 1), t${c} = new h.ByteSink(n * 8);`);
           break;
         case 'enum':
-          s.line(`  const o${c} = new ${intArrayOf(p)}(n), m${c} = ${s.dep((p as EnumPlan).indexOf)};`);
+          s.line(
+            `  const o${c} = new ${s.dep(intArrayOf(p))}(n), m${c} = ${s.dep((p as EnumPlan).indexOf)};`,
+          );
           break;
         default:
           s.line(`  const o${c} = new Array(n);`);
@@ -201,7 +199,7 @@ class RowsCompiler {
     s.line(`  }`);
     const data = columns.map((column, c) => {
       const p = column.plan;
-      switch (encodeLeafOf(p)) {
+      switch (writeLeafOf(p)) {
         case 'string':
           return `h.newData(${s.dep(p.type)}, n, V${c}.props, { offsets: o${c}, values: t${c}.finish() })`;
         case 'enum':
@@ -220,7 +218,7 @@ class RowsCompiler {
   private emitStore(plan: Plan, c: number): void {
     const s = this.s;
     const x = `x${c}`;
-    switch (encodeLeafOf(plan)) {
+    switch (writeLeafOf(plan)) {
       case 'bool':
         s.line(`    if (${x} === true) o${c}[i >> 3] |= 1 << (i & 7);`);
         s.line(`    else if (${x} !== false) V${c}.null(i, ${x}, 'a boolean');`);
@@ -268,7 +266,7 @@ class RowsCompiler {
     }
   }
 
-  private emitStruct(plan: StructPlan, name: string): void {
+  private emitReader(plan: StructPlan, name: string): void {
     const s = this.s;
     const columns = plan.columns;
     const fast = s.fn('fill', plan.typeName);
@@ -284,7 +282,7 @@ class RowsCompiler {
     s.line(`  const rowNulls = h.nullsOf(data);`);
     // Per column: its Data, null bitmap and what the loop reads it through.
     columns.forEach((column, c) => {
-      const leaf = leafOf(column.plan);
+      const leaf = readLeafOf(column.plan);
       s.line(`  const d${c} = data.children[${c}];`);
       if (leaf === 'column') {
         s.line(`  const r${c} = h.readColumn(${s.dep(column.plan)}, d${c}, start, count, ctx);`);
@@ -345,7 +343,7 @@ class RowsCompiler {
   /** `x<c>`: the value of column c in row i, as the interpreter would decode it. */
   private emitValue(plan: Plan, c: number): void {
     const s = this.s;
-    const leaf = leafOf(plan);
+    const leaf = readLeafOf(plan);
     if (leaf === 'column') {
       s.line(`    const x${c} = r${c}[k];`);
       s.line(`    if (x${c} === h.misplacedNull) h.refuseNull(ctx);`);
@@ -370,7 +368,7 @@ class RowsCompiler {
 }
 
 function mayBeUndefined(plan: Plan): boolean {
-  return leafOf(plan) === 'column' || (plan.nullable && plan.nullValue === undefined);
+  return readLeafOf(plan) === 'column' || (plan.nullable && plan.nullValue === undefined);
 }
 
 /**
