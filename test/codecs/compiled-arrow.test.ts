@@ -12,7 +12,7 @@ import { User, users } from '../../src/bench/datasets/users.js';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import { buildRootPlan } from '../../src/codecs/arrow/plan.js';
 import { compileArrow } from '../../src/codecs/compiled/arrow.js';
-import { type ObjectSchema, t } from '../../src/schema/index.js';
+import { type ObjectSchema, type Schema, t } from '../../src/schema/index.js';
 import { Shape } from '../fixtures/every-kind.js';
 import { outcome } from '../support/outcome.js';
 import { chunked, collect, readAll } from '../support/streams.js';
@@ -42,6 +42,10 @@ const Edge = t.object('Edge', {
   maybeColor: t.optional(t.enum('Tone', ['light', 'dark'])),
   nullWhen: t.nullable(t.timestamp()),
   lit: t.literal('v1'),
+  words: t.array(t.string()),
+  maybeWords: t.array(t.nullable(t.string())),
+  nullList: t.nullable(t.array(t.timestamp())),
+  flags: t.array(t.bool()),
   // Handed to the interpreter's column writers and readers:
   f32: t.float32(),
   sec: t.timestamp({ precision: 's' }),
@@ -73,6 +77,10 @@ const edgeRow = (i: number, over: Record<string, unknown> = {}): Record<string, 
   nullText: i % 3 === 0 ? null : `text ${i}`,
   nullWhen: i % 2 === 0 ? null : new Date(i * 1000),
   lit: 'v1',
+  words: Array.from({ length: i % 5 }, (_, j) => (j % 2 === 0 ? `w${j}` : 'a word past twelve bytes')),
+  maybeWords: i % 3 === 0 ? [] : ['x', null, 'yz'],
+  nullList: i % 4 === 1 ? null : [new Date(i), new Date(-i * 1000)],
+  flags: [true, false, i % 2 === 0],
   f32: 0.5,
   sec: new Date(-86_400_000),
   i64: -(2n ** 63n) + BigInt(i),
@@ -115,6 +123,10 @@ const wrongRows: Record<string, unknown>[] = [
   { nullInt: 2 ** 31 },
   { maybeColor: 'grey' },
   { lit: 'v2' },
+  { words: ['a', 1] },
+  { words: ['a', null] },
+  { nullList: [new Date(0), null] },
+  { flags: [1] },
   { f32: 1e40 },
   { i64: 1 },
   { list: [1, -1] },
@@ -124,6 +136,7 @@ const wrongRows: Record<string, unknown>[] = [
 
 const cases: [string, ObjectSchema, Record<string, unknown>[]][] = [
   ['Edge', Edge, edgeRows],
+  ['Edge, more rows than a batch', Edge, Array.from({ length: 40 }, (_, i) => edgeRow(i))],
   ['Reading (timeseries)', Reading, timeseries(300, 5) as unknown as Record<string, unknown>[]],
   ['Record8', Record8, records(50, 3) as unknown as Record<string, unknown>[]],
   ['User', User, users(50, 3) as unknown as Record<string, unknown>[]],
@@ -228,6 +241,37 @@ describe('arrow: compiled errors', () => {
     const expected = outcome(() => createArrowCodec({ schema: reader, compile: false }).decode(bytes));
     expect(expected).toMatchObject({ ok: false, message: expect.stringContaining('x, y') });
     expect(outcome(() => createArrowCodec({ schema: reader }).decode(bytes))).toStrictEqual(expected);
+  });
+
+  test('a null in a column the reader’s schema holds non-null is refused, kind by kind', () => {
+    // A writer that allows nulls, a reader that does not: Arrow accepts the schema (a nullable
+    // field may hold no null), so the null is only found in the values.
+    const kinds: [string, Schema, unknown][] = [
+      ['bool', t.bool(), true],
+      ['int32', t.int32(), 1],
+      ['float64', t.float64(), 1.5],
+      ['int64', t.int64(), 1n],
+      ['string', t.string(), 'x'],
+      ['enum', t.enum('E', ['a', 'b']), 'a'],
+      ['timestamp', t.timestamp(), new Date(0)],
+      ['list item', t.array(t.string()), ['x']],
+      ['list', t.array(t.int32()), [1]],
+    ];
+    for (const [label, kind, value] of kinds) {
+      const nullable = label === 'list item' ? t.array(t.nullable(t.string())) : t.nullable(kind);
+      const writer = createArrowCodec({ schema: t.object('Row', { id: t.int32(), v: nullable }) });
+      const bytes = writer.encode([
+        { id: 1, v: value },
+        { id: 2, v: label === 'list item' ? ['x', null] : null },
+      ]);
+      const reader = t.object('Row', { id: t.int32(), v: kind });
+      const expected = outcome(() => createArrowCodec({ schema: reader, compile: false }).decode(bytes));
+      expect(expected.ok, label).toBe(false);
+      expect(
+        outcome(() => createArrowCodec({ schema: reader }).decode(bytes)),
+        label,
+      ).toStrictEqual(expected);
+    }
   });
 
   test('a failed encode leaves the next one whole', () => {

@@ -96,8 +96,12 @@ function writeLeafOf(plan: Plan): 'bool' | 'int' | 'float64' | 'timestamp' | 'st
   }
 }
 
-/** How the generated reader reads one stored column. */
-function readLeafOf(plan: Plan): 'bool' | 'number' | 'reader' | 'column' {
+/**
+ * How the generated reader reads one stored column: a leaf inline ('bool', 'number') or through
+ * the interpreter's per-value reader ('reader'); a list of such leaves item by item ('list'); any
+ * other column through the interpreter's column reader ('column').
+ */
+function readLeafOf(plan: Plan): 'bool' | 'number' | 'reader' | 'list' | 'column' {
   switch (plan.k) {
     case 'bool':
       return 'bool';
@@ -111,6 +115,10 @@ function readLeafOf(plan: Plan): 'bool' | 'number' | 'reader' | 'column' {
       return 'reader';
     case 'text':
       return plan.text === 'string' ? 'reader' : 'column';
+    case 'list': {
+      const item = readLeafOf(plan.item);
+      return item === 'list' || item === 'column' ? 'column' : 'list';
+    }
     default:
       return 'column';
   }
@@ -282,15 +290,7 @@ class ArrowCompiler {
     s.line(`  const rowNulls = h.nullsOf(data);`);
     // Per column: its Data, null bitmap and what the loop reads it through.
     columns.forEach((column, c) => {
-      const leaf = readLeafOf(column.plan);
-      s.line(`  const d${c} = data.children[${c}];`);
-      if (leaf === 'column') {
-        s.line(`  const r${c} = h.readColumn(${s.dep(column.plan)}, d${c}, start, count, ctx);`);
-        return;
-      }
-      s.line(`  const n${c} = h.nullsOf(d${c});`);
-      if (leaf === 'reader') s.line(`  const r${c} = ${this.readerOf(column.plan, c)};`);
-      else s.line(`  const v${c} = d${c}.values;`);
+      this.prepareColumn(column.plan, `${c}`, `data.children[${c}]`, 'start', 'count');
     });
     s.line(`  for (let k = 0; k < count; k++) {`);
     s.line(`    const i = start + k;`);
@@ -301,7 +301,7 @@ class ArrowCompiler {
     s.line(`      continue;`);
     s.line(`    }`);
     columns.forEach((column, c) => {
-      this.emitValue(column.plan, c);
+      this.emitValue(column.plan, `${c}`, 'i', `x${c}`, '    ');
     });
     // One literal for every key the template holds (literals, always-present fields), in its
     // order; optional fields follow when present, as the interpreter adds them.
@@ -325,45 +325,92 @@ class ArrowCompiler {
     s.line(`}`);
   }
 
-  /** The per-value reader the interpreter uses for this leaf, built once per batch. */
-  private readerOf(plan: Plan, c: number): string {
+  /**
+   * Declarations before the loop for the column `id` held by the Data `data`, whose entries
+   * [start, start + count) the loop reads: `d<id>` the Data, `n<id>` its null bitmap, and `v<id>`
+   * its values, `r<id>` its per-value reader or the interpreter's values, or for a list the offsets
+   * `o<id>` and the item column `<id>i`.
+   */
+  private prepareColumn(plan: Plan, id: string, data: string, start: string, count: string): void {
     const s = this.s;
-    switch (plan.k) {
-      case 'timestamp':
-        return `h.timestampReader(${s.key(plan.unit)}, d${c}, ctx)`;
-      case 'enum':
-        return `h.enumReader(${s.dep(plan.members)}, d${c}, ctx)`;
-      case 'int64':
-        return `h.int64Reader(${s.dep(plan.signed)}, d${c}, ctx)`;
-      default:
-        return `h.stringReader(d${c}, start, count)`;
+    const leaf = readLeafOf(plan);
+    s.line(`  const d${id} = ${data};`);
+    if (leaf === 'column') {
+      s.line(`  const r${id} = h.readColumn(${s.dep(plan)}, d${id}, ${start}, ${count}, ctx);`);
+      return;
+    }
+    s.line(`  const n${id} = h.nullsOf(d${id});`);
+    if (leaf === 'list') {
+      // The items of rows [start, start + count): offsets are checked ascending and in bounds.
+      s.line(`  const o${id} = d${id}.valueOffsets, f${id} = o${id}[${start}];`);
+      const item = (plan as Extract<Plan, { k: 'list' }>).item;
+      this.prepareColumn(
+        item,
+        `${id}i`,
+        `d${id}.children[0]`,
+        `f${id}`,
+        `o${id}[${start} + ${count}] - f${id}`,
+      );
+    } else if (leaf === 'reader') {
+      s.line(`  const r${id} = ${this.readerOf(plan, `d${id}`, start, count)};`);
+    } else {
+      s.line(`  const v${id} = d${id}.values;`);
     }
   }
 
-  /** `x<c>`: the value of column c in row i, as the interpreter would decode it. */
-  private emitValue(plan: Plan, c: number): void {
+  /** The per-value reader the interpreter uses for this leaf, built once per batch. */
+  private readerOf(plan: Plan, data: string, start: string, count: string): string {
+    const s = this.s;
+    switch (plan.k) {
+      case 'timestamp':
+        return `h.timestampReader(${s.key(plan.unit)}, ${data}, ctx)`;
+      case 'enum':
+        return `h.enumReader(${s.dep(plan.members)}, ${data}, ctx)`;
+      case 'int64':
+        return `h.int64Reader(${s.dep(plan.signed)}, ${data}, ctx)`;
+      default:
+        return `h.stringReader(${data}, ${start}, ${count})`;
+    }
+  }
+
+  /**
+   * `const <target> =` entry `index` of column `id` as the interpreter decodes it (`k` counts the
+   * loop's rows from 0, for the interpreter's values of a 'column').
+   */
+  private emitValue(plan: Plan, id: string, index: string, target: string, indent: string): void {
     const s = this.s;
     const leaf = readLeafOf(plan);
+    const line = (text: string) => s.line(`${indent}${text}`);
     if (leaf === 'column') {
-      s.line(`    const x${c} = r${c}[k];`);
-      s.line(`    if (x${c} === h.misplacedNull) h.refuseNull(ctx);`);
+      line(`const ${target} = r${id}[k];`);
+      line(`if (${target} === h.misplacedNull) h.refuseNull(ctx);`);
+      return;
+    }
+    const isNull = `n${id} !== undefined && ((n${id}[${index} >> 3] >> (${index} & 7)) & 1) === 0`;
+    // A null where the schema allows none is misplaced: the interpreter refuses it once it lands
+    // in a row or a list, as here.
+    const nullValue = plan.nullable ? s.dep(plan.nullValue) : 'h.refuseNull(ctx)';
+    if (leaf === 'list') {
+      const item = (plan as Extract<Plan, { k: 'list' }>).item;
+      line(`let ${target};`);
+      line(`if (${isNull}) ${target} = ${nullValue};`);
+      line(`else {`);
+      line(`  const from = o${id}[${index}], to = o${id}[${index} + 1];`);
+      line(`  ${target} = new Array(to - from);`);
+      line(`  for (let j = from; j < to; j++) {`);
+      this.emitValue(item, `${id}i`, 'j', 'y', `${indent}    `);
+      line(`    ${target}[j - from] = y;`);
+      line(`  }`);
+      line(`}`);
       return;
     }
     const read =
       leaf === 'bool'
-        ? `((v${c}[i >> 3] >> (i & 7)) & 1) === 1`
+        ? `((v${id}[${index} >> 3] >> (${index} & 7)) & 1) === 1`
         : leaf === 'number'
-          ? `v${c}[i]`
-          : `r${c}(i)`;
-    if (!plan.nullable) {
-      // A null here is misplaced: the interpreter refuses it once it lands in a row, as here.
-      s.line(`    if (n${c} !== undefined && ((n${c}[i >> 3] >> (i & 7)) & 1) === 0) h.refuseNull(ctx);`);
-      s.line(`    const x${c} = ${read};`);
-      return;
-    }
-    s.line(
-      `    const x${c} = n${c} !== undefined && ((n${c}[i >> 3] >> (i & 7)) & 1) === 0 ? ${s.dep(plan.nullValue)} : ${read};`,
-    );
+          ? `v${id}[${index}]`
+          : `r${id}(${index})`;
+    line(`const ${target} = ${isNull} ? ${nullValue} : ${read};`);
   }
 }
 
