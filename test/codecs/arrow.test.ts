@@ -698,12 +698,17 @@ describe('arrow: objects with no stored fields', () => {
   });
 });
 
-for (const ipcFormat of ['stream', 'file'] as const) {
+// Both paths: the compiled row reader (the default) and the interpreter (compile: false).
+for (const [ipcFormat, compile] of [
+  ['stream', true],
+  ['file', true],
+  ['stream', false],
+] as const) {
   const withLimits = (limits: Record<string, number>): ArrowCodec<Flat> =>
-    arrow(EveryKindFlat, { ipcFormat, limits, batchSize: 2 });
+    arrow(EveryKindFlat, { ipcFormat, limits, batchSize: 2, compile });
   const codec = withLimits({});
   const planted = (row: Flat, from: string, to: number[]) => patch(codec.encode([row]), from, to);
-  describeHostileInput(`arrow (${ipcFormat})`, {
+  describeHostileInput(`arrow (${ipcFormat}${compile ? '' : ', interpreter'})`, {
     codec: codec as unknown as Codec<Flat[]>,
     withLimits: withLimits as unknown as (limits: Record<string, number>) => Codec<Flat[]>,
     samples: [[], [flatValue()], flatRows()],
