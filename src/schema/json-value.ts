@@ -5,7 +5,7 @@
  * | kind            | JSON form                                                  |
  * |-----------------|------------------------------------------------------------|
  * | int64, uint64   | a string of digits (numbers accepted on input when safe);  |
- * |                 | with `as: 'number'`, a number                              |
+ * |                 | with `as: 'number'`, a number; in range on input           |
  * | float32/64      | a number; NaN, Infinity, -Infinity as those strings        |
  * | decimal         | its string (numbers accepted on input)                     |
  * | bytes           | base64 (base64url accepted on input)                       |
@@ -23,9 +23,18 @@ import { fromBase64, toBase64 } from '../util/base64.js';
 import { parseIsoTime } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { decimalDigits } from './decimal.js';
-import { smallIntRange } from './int-ranges.js';
+import { largeIntRange, smallIntRange } from './int-ranges.js';
 import { fieldOf } from './names.js';
-import type { FieldDef, JsonValue, ObjectSchema, Schema, UnionSchema } from './types.js';
+import type {
+  FieldDef,
+  Int64Schema,
+  JsonValue,
+  MapKeySchema,
+  ObjectSchema,
+  Schema,
+  UnionSchema,
+} from './types.js';
+import { memberSet } from './validate.js';
 
 /** Converts a value of `schema` to its JSON form. The value should be valid (see `validate`). */
 export function toJsonValue(schema: Schema, value: unknown, path: Path = []): JsonValue {
@@ -98,9 +107,11 @@ export interface ReadContext {
 
 /**
  * Reads a value of `schema` from its JSON form. Throws a WirekitError with the path where the JSON
- * does not follow the form; constraints such as lengths are left to `validate`. A missing field
- * with a default or a literal schema is filled in. String-keyed maps refuse `__proto__`,
- * `constructor` and `prototype` keys (WK_DECODE_UNSAFE_KEY).
+ * does not follow the form or holds no value of the schema's type (an integer out of its kind's
+ * range, a string that is no member of the enum, another value than the literal); constraints such
+ * as lengths and patterns are left to `validate`. A missing field with a default or a literal
+ * schema is filled in. String-keyed maps refuse `__proto__`, `constructor` and `prototype` keys
+ * (WK_DECODE_UNSAFE_KEY).
  */
 export function fromJsonValue(schema: Schema, json: unknown, options: FromJsonOptions = {}): unknown {
   return read(schema, json, 0, readContext(options));
@@ -135,10 +146,8 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       return json;
     }
     case 'int64':
-    case 'uint64': {
-      const n = readInteger(json, context);
-      return schema.as === 'bigint' ? n : Number(n);
-    }
+    case 'uint64':
+      return readLargeInt(schema, json, context);
     case 'float32':
     case 'float64':
       if (typeof json === 'number') return json;
@@ -187,7 +196,7 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       return out;
     }
     case 'map':
-      return readMap(schema.keys.kind, schema.values, json, nest(depth, context), context);
+      return readMap(schema.keys, schema.values, json, nest(depth, context), context);
     case 'optional':
       return json === undefined ? undefined : read(schema.inner, json, depth, context);
     case 'nullable':
@@ -198,10 +207,15 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       if (typeof json !== 'boolean') throw wrong(context, 'a boolean', json);
       return json;
     case 'string':
-    case 'enum':
       if (typeof json !== 'string') throw wrong(context, 'a string', json);
       return json;
+    case 'enum':
+      if (typeof json !== 'string') throw wrong(context, 'a string', json);
+      if (!memberSet(schema).has(json)) throw wrong(context, `a member of ${schema.name}`, json);
+      return json;
     case 'literal':
+      if (json !== schema.value) throw wrong(context, `the literal ${show(schema.value)}`, json);
+      return json;
     case 'json':
       return json;
   }
@@ -238,6 +252,12 @@ function readObject(
   const out: Record<string, unknown> = context.inPlace ? json : {};
   const { fields } = schema;
   const ownCheck = needsOwnCheck(schema);
+  // Unknown keys are found by counting: the input has one exactly when it has more keys than the
+  // fields it holds (`seen`). The keys are counted before the loop, which in place deletes the key
+  // of a null optional and adds defaults; counted after, a deleted null hid an unknown key beside
+  // it. Counting keeps the common case (no unknown keys) free of a lookup per key.
+  const checkKeys = context.rejectUnknown || out === json;
+  const keys = checkKeys ? countKeys(json) : 0;
   let seen = 0;
   let i = 0;
   try {
@@ -246,7 +266,7 @@ function readObject(
       let item = json[field.name];
       if (ownCheck && !Object.hasOwn(json, field.name)) item = undefined;
       // Many JSON writers spell "absent" as null; for an optional field that cannot hold null, it
-      // can only mean that.
+      // can only mean that. Its key is a field's, counted in `keys` before it goes, so it is seen.
       if (item === null && field.schema.kind === 'optional' && field.schema.inner.kind !== 'nullable') {
         seen++;
         if (out === json) delete out[field.name];
@@ -263,13 +283,15 @@ function readObject(
   } catch (error) {
     throw prependPath(error, (fields[i] as FieldDef).name);
   }
-  // Counting keys first keeps the common case (no unknown keys) free of a lookup per key.
-  if (context.rejectUnknown || out === json) {
-    let keys = 0;
-    for (const key in json) if (json[key] !== undefined) keys++;
-    if (keys !== seen) unknownKeys(schema, json, out, context);
-  }
+  if (checkKeys && keys !== seen) unknownKeys(schema, json, out, context);
   return out;
+}
+
+/** The keys of an object that hold a value (the compiled reader counts them the same way). */
+function countKeys(json: Record<string, unknown>): number {
+  let keys = 0;
+  for (const key in json) if (json[key] !== undefined) keys++;
+  return keys;
 }
 
 /** The error for a required field that is absent (its path is prepended by the caller). */
@@ -294,14 +316,14 @@ export function unknownKeys(
 }
 
 function readMap(
-  keyKind: Schema['kind'],
+  keys: MapKeySchema,
   values: Schema,
   json: unknown,
   depth: number,
   context: ReadContext,
 ): unknown {
   if (!isPlainObject(json)) throw wrong(context, 'an object', json);
-  if (keyKind === 'string') {
+  if (keys.kind === 'string') {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(json)) {
       if (isUnsafeKey(key)) {
@@ -313,12 +335,17 @@ function readMap(
     }
     return out;
   }
-  const out = new Map<number | bigint, unknown>();
-  const bigKeys = keyKind === 'int64' || keyKind === 'uint64';
+  const out = new Map<unknown, unknown>();
+  // 64-bit keys are read from their text, the only exact spelling; each key as a value of its kind,
+  // so it is in range and a number or a bigint as the key schema's `as` says.
+  const text = keys.kind === 'int64' || keys.kind === 'uint64';
   for (const key of Object.keys(json)) {
-    if (!/^-?(0|[1-9][0-9]*)$/.test(key)) throw atPath(key, () => wrong(context, 'an integer key', key));
+    if (!/^-?(0|[1-9][0-9]*)$/.test(key)) throw prependPath(wrong(context, 'an integer key', key), key);
+    const mapKey = atPath(key, () => read(keys, text ? key : Number(key), depth, context));
+    // "0" and "-0" are one key: keeping either would drop the other's value without a word.
+    if (out.has(mapKey)) throw prependPath(wrong(context, 'each integer key once', key), key);
     out.set(
-      bigKeys ? BigInt(key) : Number(key),
+      mapKey,
       atPath(key, () => read(values, json[key], depth, context)),
     );
   }
@@ -358,16 +385,33 @@ function variantOf(
   const tag =
     typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[schema.tag] : undefined;
   const variant = findVariant(schema, tag);
-  if (variant === undefined) throw atPath(schema.tag, () => fail(`a variant tag of ${schema.name}`, tag));
+  if (variant === undefined) throw prependPath(fail(`a variant tag of ${schema.name}`, tag), schema.tag);
   return variant;
 }
 
 /**
  * Integers for int64 may come as JSON numbers or as strings of digits. A number beyond 2^53 is
  * refused: JSON.parse has already rounded it, and guessing the digits would lose data silently.
+ * The value must be in the kind's range (a negative uint64 or 2^63 as int64 is no value of the
+ * type) and, with `as: 'number'`, a safe integer, as the writer and `validate` require: Number()
+ * of longer digits would round them.
  */
+function readLargeInt(schema: Int64Schema, json: unknown, context: ReadContext): bigint | number {
+  const n = readInteger(json, context);
+  const [min, max] = largeIntRange[schema.kind];
+  if (n < min || n > max) throw wrong(context, `an integer in ${schema.kind}'s range`, json);
+  if (schema.as === 'bigint') return n;
+  if (n < minSafe || n > maxSafe)
+    throw wrong(context, `a safe integer (the schema says ${schema.kind} as: 'number')`, json);
+  return Number(n);
+}
+
+const minSafe = BigInt(Number.MIN_SAFE_INTEGER);
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
+
 function readInteger(json: unknown, context: ReadContext): bigint {
   if (typeof json === 'number' && Number.isSafeInteger(json)) return BigInt(json);
+  // Every 64-bit integer takes at most 20 characters; the bound keeps BigInt() off long text.
   if (typeof json === 'string' && /^-?(0|[1-9][0-9]*)$/.test(json) && json.length <= 21) return BigInt(json);
   throw wrong(context, 'an integer (a safe number, or a string of digits beyond 2^53)', json);
 }

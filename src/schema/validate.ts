@@ -331,7 +331,8 @@ function checkTimestamp(schema: TimestampSchema, value: Date, path: Path, contex
 
 const members = new WeakMap<EnumSchema, ReadonlySet<string>>();
 
-function memberSet(schema: EnumSchema): ReadonlySet<string> {
+/** The members of an enum as a set, made once per schema (the JSON readers check membership with it). */
+export function memberSet(schema: EnumSchema): ReadonlySet<string> {
   let set = members.get(schema);
   if (set === undefined) {
     set = new Set(schema.members);

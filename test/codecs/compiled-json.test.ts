@@ -136,6 +136,19 @@ const oddValues: unknown[] = [
   '-0',
   '123456789012345678901',
   '1234567890123456789012',
+  // Just past the 64-bit ranges, and past the safe integers as digits.
+  '9223372036854775808',
+  '-9223372036854775809',
+  '18446744073709551616',
+  '9007199254740993',
+  -9_007_199_254_740_991,
+  // Near members and literals of the fixtures (Color, Hue, 'v1', 'x', Shape's tags).
+  'red',
+  'blue',
+  'RED',
+  'v1',
+  'v2',
+  'circle',
   '-12.50',
   '1e5',
   'AAEC/w==',
@@ -203,7 +216,7 @@ describe('compiled JSON reader: same values and errors as the interpreter', () =
       edgeJson({
         maybe: '',
         maybeNull: null,
-        hue: 'blue',
+        hue: 'green',
         orNull: '2024-01-31T12:00:00+05:30',
         fallback: 0,
       }),
@@ -218,10 +231,44 @@ describe('compiled JSON reader: same values and errors as the interpreter', () =
     expect(minusZero).toContain('"ints":[-0]');
     const value = same(Edges, minusZero);
     expect(value.ok && Object.is((value.value as { ints: number[] }).ints[0], -0)).toBe(true);
-    // An absent optional spelled null next to an unknown key: the interpreter counts the null's key
-    // as seen after deleting it, so the counts match and the unknown key stays; so must it here.
-    for (const options of optionSets)
-      same(Edges, JSON.stringify(edgeJson({ maybe: null, fallback: 1, sneaky: 1 })), options);
+    // An absent optional spelled null next to an unknown key: the unknown key is refused (or, when
+    // ignored, deleted) on both paths, however many nulls and defaults sit beside it.
+    for (const over of [
+      { maybe: null, fallback: 1, sneaky: 1 },
+      { maybe: null, hue: null, sneaky: 1, other: 2 },
+      { maybe: null, fallback: undefined, sneaky: 1 },
+      { nested: { n: 1, s: null, sneaky: 1 } },
+    ]) {
+      const json = JSON.stringify(edgeJson(over));
+      expect(same(Edges, json)).toMatchObject({ ok: false, code: 'WK_DECODE_SCHEMA_MISMATCH' });
+      const ignored = same(Edges, json, { unknownFields: 'ignore' });
+      expect(ignored.ok).toBe(true);
+      expect(keysIn(ignored.ok && ignored.value)).not.toContain('sneaky');
+      expect(keysIn(ignored.ok && ignored.value)).not.toContain('other');
+    }
+    // Values the schema's types cannot hold: enum non-members, other literals, 64-bit integers out
+    // of range or, with as: 'number', past the safe integers.
+    for (const over of [
+      { hue: 'blue' },
+      { fixed: 'y' },
+      { big: '9223372036854775808' },
+      { big: '-9223372036854775809' },
+      { ubig: '-1' },
+      { ubig: -1 },
+      { ubig: '18446744073709551616' },
+      { bigN: '9007199254740993' },
+      { bigN: '-9007199254740992' },
+      { ints: [0, '9223372036854775807'] },
+    ]) {
+      const json = JSON.stringify(edgeJson(over));
+      // (The depth limits of optionSets stop at Edges' arrays first.)
+      for (const options of [noOptions, { unknownFields: 'ignore' } as const])
+        expect(same(Edges, json, options), json).toMatchObject({
+          ok: false,
+          code: 'WK_DECODE_SCHEMA_MISMATCH',
+        });
+      for (const options of optionSets) same(Edges, json, options);
+    }
     for (const field of Edges.fields)
       for (const odd of oddValues)
         for (const options of optionSets)
@@ -237,6 +284,15 @@ describe('compiled JSON reader: same values and errors as the interpreter', () =
       [t.array(t.array(t.int8())), ['[[1],[-128,127]]', '[[128]]', '[1]', '[[[]]]']],
       [Shape, ['{"kind":"circle","radius":1}', '{"kind":"oval"}', '[]']],
       [t.map(t.int32(), t.timestamp()), ['{"1":"2024-02-29T12:34:56.789Z"}', '{"a":"x"}', '{"1":5}']],
+      [t.map(t.uint8(), t.bool()), ['{"255":true}', '{"256":true}', '{"-1":true}', '{"0":true,"-0":false}']],
+      [
+        t.map(t.int64({ as: 'number' }), t.bool()),
+        ['{"9007199254740991":true}', '{"9007199254740992":true}', '{"-9223372036854775809":true}'],
+      ],
+      [t.map(t.uint64(), t.bool()), ['{"18446744073709551615":true}', '{"-1":true}']],
+      [t.enum('Hue', ['red', 'green']), ['"red"', '"blue"', '""', '1']],
+      [t.literal(7), ['7', '7.0', '8', '"7"']],
+      [t.uint64({ as: 'number' }), ['0', '-0', '-1', '"-1"', '9007199254740991', '"9007199254740992"']],
     ];
     for (const [schema, inputs] of roots)
       for (const json of inputs) for (const options of optionSets) same(schema, json, options);
@@ -309,8 +365,9 @@ describe('compiled JSON reader: same values and errors as the interpreter', () =
       JSON.stringify({ ...base, constructor: { prototype: { polluted: true } } }),
       JSON.stringify({ ...base, prototype: 1, more: 2 }),
       JSON.stringify({ ...base, 1: 'one' }),
-      // An absent optional spelled null next to an unknown key (the interpreter's key count).
+      // Absent optionals spelled null next to unknown keys: refused, or deleted when ignored.
       JSON.stringify({ ...base, toString: null, sneaky: 1 }),
+      JSON.stringify({ ...base, toString: null, '${x}*/': null, sneaky: 1, other: 2 }),
     ];
     for (const json of inputs) {
       for (const options of optionSets) {
@@ -344,6 +401,12 @@ describe('compiled JSON reader: same values and errors as the interpreter', () =
     }
   });
 });
+
+/** Every object key in a decoded value, nested ones included. */
+function keysIn(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || value instanceof Date) return [];
+  return Object.entries(value).flatMap(([key, item]) => [key, ...keysIn(item)]);
+}
 
 /** Every (holder, key) place in a parsed JSON tree, root excluded, in a fixed order. */
 function places(root: unknown): [Record<string | number, unknown>, string | number][] {

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createJsonCodec } from '../../src/codecs/json/index.js';
+import { quote } from '../../src/codecs/json/write.js';
 import { type Schema, t, toJsonValue } from '../../src/index.js';
 import { Category, EveryKind, everyKindValue } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
+import { outcome } from '../support/outcome.js';
 import { chunked, collect, readAll } from '../support/streams.js';
 import { describeHostileInput } from './hostile-suite.js';
 
@@ -83,6 +85,172 @@ describe('JSON codec with a schema', () => {
       fc.property(fc.array(row), (values) => {
         expect(rows.decode(rows.encode(values))).toEqual(values);
       }),
+    );
+  });
+});
+
+describe.each([true, false])(
+  'JSON decoding refuses values the schema cannot hold (compile: %s)',
+  (compile) => {
+    const Country = t.enum('Country', ['DE', 'FR']);
+    const Address = t.object('Address', {
+      country: Country,
+      kind: t.literal('postal'),
+      zip: t.optional(t.string()),
+      note: t.optional(t.string()),
+      floor: t.field(t.uint8(), { default: 0 }),
+    });
+    const Order = t.object('Order', {
+      id: t.int64(),
+      qty: t.uint64(),
+      n: t.int64({ as: 'number' }),
+      un: t.uint64({ as: 'number' }),
+      to: Address,
+    });
+    const good = { id: '1', qty: '2', n: 3, un: 4, to: { country: 'DE', kind: 'postal' } };
+    const codecOf = (schema: Schema, options: { unknownFields?: 'ignore' } = {}) => {
+      const codec = createJsonCodec({ schema, compile, ...options });
+      expect(codec.compiled).toBe(compile);
+      return codec;
+    };
+    const orders = codecOf(Order);
+    const decode = (json: unknown) => outcome(() => orders.decode(bytes(JSON.stringify(json))));
+    const refused = (path: (string | number)[]) => ({ ok: false, code: 'WK_DECODE_SCHEMA_MISMATCH', path });
+
+    test('accepts the good order', () => {
+      expect(decode(good)).toStrictEqual({
+        ok: true,
+        value: { id: 1n, qty: 2n, n: 3, un: 4, to: { country: 'DE', kind: 'postal', floor: 0 } },
+      });
+    });
+
+    test('an unknown key beside an optional spelled null is refused, or deleted when ignored', () => {
+      const to = { country: 'DE', kind: 'postal', zip: null, x: 1 };
+      expect(decode({ ...good, to })).toMatchObject(refused(['to', 'x']));
+      expect(decode({ ...good, to: { ...to, note: null, y: 2 } })).toMatchObject({
+        ok: false,
+        path: ['to', 'x'],
+      });
+      const lenient = codecOf(Order, { unknownFields: 'ignore' });
+      expect(
+        lenient.decode(bytes(JSON.stringify({ ...good, to: { ...to, note: null, y: 2 } }))),
+      ).toStrictEqual({
+        id: 1n,
+        qty: 2n,
+        n: 3,
+        un: 4,
+        to: { country: 'DE', kind: 'postal', floor: 0 },
+      });
+      // At the root too, and with a default filled in beside it.
+      const root = codecOf(Address);
+      expect(
+        outcome(() => root.decode(bytes('{"country":"FR","kind":"postal","zip":null,"x":1}'))),
+      ).toMatchObject(refused(['x']));
+    });
+
+    test('an enum member or a literal must be one of the schema', () => {
+      expect(decode({ ...good, to: { country: 'XX', kind: 'postal' } })).toMatchObject({
+        ...refused(['to', 'country']),
+        message: 'to.country: expected a member of Country, got "XX".',
+      });
+      expect(decode({ ...good, to: { country: 'de', kind: 'postal' } })).toMatchObject(
+        refused(['to', 'country']),
+      );
+      expect(decode({ ...good, to: { country: 'DE', kind: 'street' } })).toMatchObject({
+        ...refused(['to', 'kind']),
+        message: 'to.kind: expected the literal "postal", got "street".',
+      });
+      expect(decode({ ...good, to: { country: 'DE', kind: null } })).toMatchObject(refused(['to', 'kind']));
+      const flags = codecOf(t.array(t.literal(true)));
+      expect(outcome(() => flags.decode(bytes('[true,false]')))).toMatchObject(refused([1]));
+    });
+
+    test('int64 and uint64 must be in their range, as strings or as numbers', () => {
+      for (const [field, value] of [
+        ['id', '9223372036854775808'],
+        ['id', '-9223372036854775809'],
+        ['id', '999999999999999999999'],
+        ['qty', '-1'],
+        ['qty', -1],
+        ['qty', '18446744073709551616'],
+        ['un', -1],
+        ['un', '-1'],
+      ] as const) {
+        expect(decode({ ...good, [field]: value }), `${field}: ${value}`).toMatchObject(refused([field]));
+      }
+      expect(decode({ ...good, id: '-9223372036854775808', qty: '18446744073709551615' })).toMatchObject({
+        ok: true,
+        value: { id: -(2n ** 63n), qty: 2n ** 64n - 1n },
+      });
+    });
+
+    test("with as: 'number', digits past the safe integers are refused, not rounded", () => {
+      expect(decode({ ...good, n: '9007199254740993' })).toMatchObject(refused(['n']));
+      expect(decode({ ...good, n: '-9007199254740992' })).toMatchObject(refused(['n']));
+      expect(decode({ ...good, un: '18446744073709551615' })).toMatchObject(refused(['un']));
+      expect(decode({ ...good, n: '-9007199254740991', un: '9007199254740991' })).toMatchObject({
+        ok: true,
+        value: { n: -9007199254740991, un: 9007199254740991 },
+      });
+    });
+
+    test('integer map keys are read as values of the key kind', () => {
+      const byId = codecOf(t.map(t.uint8(), t.string()));
+      expect(outcome(() => byId.decode(bytes('{"-1":"a"}')))).toMatchObject(refused(['-1']));
+      expect(outcome(() => byId.decode(bytes('{"256":"a"}')))).toMatchObject(refused(['256']));
+      expect(outcome(() => byId.decode(bytes('{"0":"a","-0":"b"}')))).toMatchObject(refused(['-0']));
+      const big = codecOf(t.map(t.uint64(), t.string()));
+      expect(outcome(() => big.decode(bytes('{"-1":"a"}')))).toMatchObject(refused(['-1']));
+      const safe = codecOf(t.map(t.int64({ as: 'number' }), t.string()));
+      expect(safe.decode(bytes('{"-5":"a"}'))).toStrictEqual(new Map([[-5, 'a']]));
+      expect(outcome(() => safe.decode(bytes('{"9007199254740993":"a"}')))).toMatchObject(
+        refused(['9007199254740993']),
+      );
+    });
+
+    test('the writer refuses what the reader refuses, instead of writing it', () => {
+      const Row = t.object('Row', { id: t.int64(), qty: t.uint64(), kind: t.literal('postal') });
+      const rows = codecOf(Row);
+      for (const value of [
+        { id: 2n ** 63n, qty: 0n, kind: 'postal' },
+        { id: 0n, qty: -1n, kind: 'postal' },
+        { id: 0n, qty: -1, kind: 'postal' },
+        { id: 0n, qty: 2n ** 64n, kind: 'postal' },
+        { id: 0n, qty: 0n, kind: 'street' },
+        { id: 0n, qty: 0n },
+      ])
+        expect(codeOf(() => rows.encode(value as never))).toBe('WK_VALIDATION_FAILED');
+      const byId = codecOf(t.map(t.uint8(), t.string()));
+      for (const key of [256, -1, 1.5, '1', 1n])
+        expect(codeOf(() => byId.encode(new Map([[key, 'a']]) as never))).toBe('WK_VALIDATION_FAILED');
+      expect(text(byId.encode(new Map([[255, 'a']]) as never))).toBe('{"255":"a"}');
+      expect(text(rows.encode({ id: -(2n ** 63n), qty: 2n ** 64n - 1n, kind: 'postal' }))).toBe(
+        '{"id":"-9223372036854775808","qty":"18446744073709551615","kind":"postal"}',
+      );
+    });
+  },
+);
+
+describe('quote', () => {
+  test('is JSON.stringify for every string: quotes, backslashes, controls, surrogates paired or not', () => {
+    for (const text of [
+      '',
+      'plain',
+      'a"b',
+      'a\\b',
+      '\u0000\u001f\u007f',
+      'é🚀',
+      '\ud800',
+      'x\udfffy',
+      '\u2028',
+    ]) {
+      expect(quote(text)).toBe(JSON.stringify(text));
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        expect(quote(text)).toBe(JSON.stringify(text));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -6,8 +6,9 @@
  * each object's fields read by constant name, the checks of common kinds inline (strings, booleans,
  * 32-bit integers and their ranges, floats, timestamps, nested objects and arrays), the converted
  * value stored back into the parsed tree, so an object that needs no conversion is only looked at.
- * Every other kind (64-bit integers, decimals, bytes, literals, unions, maps, free JSON), and every
- * value an inline check refuses (a timestamp with an offset, a wrong type), goes to the
+ * Every other kind (64-bit integers, decimals, bytes, unions, maps, free JSON), and every value an
+ * inline check refuses (a timestamp with an offset, a wrong type, a string that is no enum member,
+ * another value than a literal), goes to the
  * interpreter's `read` with the same arguments: it converts the value or throws, so both paths
  * give the same values and the same errors (code, message, path) and cannot drift on rare kinds.
  *
@@ -20,6 +21,7 @@ import { prependPath } from '../../errors/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { nest, type ReadContext, read, requiredField, unknownKeys } from '../../schema/json-value.js';
+import { memberSet } from '../../schema/validate.js';
 import { readCanonicalTime } from '../json/read-time.js';
 import { CompiledCache, codegenAvailable, Source } from './codegen.js';
 import { namesAreSafe } from './json.js';
@@ -102,9 +104,13 @@ class JsonReadCompiler {
         line(`if (typeof ${x} !== 'boolean') ${slow()}`);
         return;
       case 'string':
-      case 'enum':
-        // Enum members are not checked on read: the interpreter takes any string.
         line(`if (typeof ${x} !== 'string') ${slow()}`);
+        return;
+      case 'enum':
+        line(`if (typeof ${x} !== 'string' || !${s.dep(memberSet(schema))}.has(${x})) ${slow()}`);
+        return;
+      case 'literal':
+        line(`if (${x} !== ${s.dep(schema.value)}) ${slow()}`);
         return;
       case 'int8':
       case 'int16':
@@ -150,7 +156,7 @@ class JsonReadCompiler {
         this.value(schema.resolve(), x, store, indent);
         return;
       default:
-        // int64, uint64, decimal, bytes, literal, union, map, json: the interpreter's own code.
+        // int64, uint64, decimal, bytes, union, map, json: the interpreter's own code.
         line(slow());
     }
   }
@@ -163,6 +169,10 @@ class JsonReadCompiler {
     s.line(
       `  if (typeof v !== 'object' || v === null || Array.isArray(v)) return h.read(${s.dep(schema)}, v, outer, C);`,
     );
+    // Keys are counted before the fields change the object (a null optional's key deleted, defaults
+    // added), as in the interpreter: more keys than fields seen means an unknown key.
+    s.line('  let keys = 0;');
+    s.line('  for (const k in v) if (v[k] !== undefined) keys++;');
     s.line('  let seen = 0;');
     s.line('  let at = 0;');
     s.line('  try {');
@@ -175,8 +185,8 @@ class JsonReadCompiler {
       // optional schema is not optional, as in the interpreter).
       const optional = field.schema.kind === 'optional' ? field.schema : undefined;
       if (optional !== undefined && optional.inner.kind !== 'nullable') {
-        // Null for an optional field that cannot hold null means absent: the key goes, and is
-        // still counted as seen, as the interpreter counts it.
+        // Null for an optional field that cannot hold null means absent: the key goes, and counts
+        // as seen (it was counted among the keys before it went).
         s.line(`    if (${x} === null) {`);
         s.line('      seen++;');
         s.line(`      delete v[${key}];`);
@@ -193,9 +203,7 @@ class JsonReadCompiler {
     s.line('  } catch (error) {');
     s.line(`    throw h.prependPath(error, ${s.dep(schema.fields.map((field) => field.name))}[at]);`);
     s.line('  }');
-    // Keys the schema does not know: counted, as in the interpreter, and handed to it when there are any.
-    s.line('  let keys = 0;');
-    s.line('  for (const k in v) if (v[k] !== undefined) keys++;');
+    // Keys the schema does not know are handed to the interpreter's code, which refuses or deletes them.
     s.line(`  if (keys !== seen) h.unknownKeys(${s.dep(schema)}, v, v, C);`);
     s.line('  return v;');
     s.line('}');

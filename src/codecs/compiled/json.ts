@@ -13,8 +13,8 @@
 
 import { prependPath } from '../../errors/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
-import { smallIntRange } from '../../schema/int-ranges.js';
-import { type JsonWriteOptions, nest, write, wrong } from '../json/write.js';
+import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { type JsonWriteOptions, nest, quote, write, wrong } from '../json/write.js';
 import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
 
 /** Writes a value's JSON text; `options.maxDepth` is read at each call, int64 mode is compiled in. */
@@ -65,7 +65,7 @@ class JsonCompiler {
 
   build(root: Schema): JsonWriter {
     const s = this.s;
-    s.line(`const h = ${s.dep({ write, wrong, nest, prependPath })};`);
+    s.line(`const h = ${s.dep({ write, wrong, nest, prependPath, quote })};`);
     const rootName = s.fn('writeRoot');
     s.line(`function ${rootName}(v, O) {`);
     s.line("  let out = '';");
@@ -118,15 +118,20 @@ class JsonCompiler {
         return;
       }
       case 'int64':
-      case 'uint64':
+      case 'uint64': {
+        // The interpreter's checks: the kind's range, and a safe integer (not negative for uint64).
+        const [min, max] = largeIntRange[schema.kind];
+        const expected = s.dep(`an ${schema.kind}`);
+        const negative = schema.kind === 'uint64' ? ` || ${x} < 0` : '';
+        line(`if (typeof ${x} === 'bigint') {`);
+        line(`  if (${x} < ${s.dep(min)} || ${x} > ${s.dep(max)}) throw h.wrong(${expected}, ${x});`);
+        line(`  out += ${this.options.int64 === 'string' ? `'"' + ${x} + '"'` : `'' + ${x}`};`);
         line(
-          `if (typeof ${x} === 'bigint') out += ${this.options.int64 === 'string' ? `'"' + ${x} + '"'` : `'' + ${x}`};`,
-        );
-        line(
-          `else if (typeof ${x} !== 'number' || !Number.isSafeInteger(${x})) throw h.wrong(${s.dep(`an ${schema.kind}`)}, ${x});`,
+          `} else if (typeof ${x} !== 'number' || !Number.isSafeInteger(${x})${negative}) throw h.wrong(${expected}, ${x});`,
         );
         line(`else out += ${x};`);
         return;
+      }
       case 'float32':
       case 'float64':
         line(`if (typeof ${x} !== 'number') throw h.wrong('a number', ${x});`);
@@ -135,14 +140,18 @@ class JsonCompiler {
       case 'decimal':
       case 'string':
         line(`if (typeof ${x} !== 'string') throw h.wrong('a string', ${x});`);
-        line(`out += JSON.stringify(${x});`);
+        line(`out += h.quote(${x});`);
         return;
-      case 'enum':
+      case 'enum': {
+        // Each member's JSON text, made once: the lookup is the membership check too.
+        const texts = new Map(schema.members.map((member) => [member, JSON.stringify(member)]));
+        line(`const t${x} = typeof ${x} === 'string' ? ${s.dep(texts)}.get(${x}) : undefined;`);
         line(
-          `if (typeof ${x} !== 'string' || !${s.dep(new Set(schema.members))}.has(${x})) throw h.wrong(${s.dep(`one of ${schema.members.join(', ')}`)}, ${x});`,
+          `if (t${x} === undefined) throw h.wrong(${s.dep(`one of ${schema.members.join(', ')}`)}, ${x});`,
         );
-        line(`out += JSON.stringify(${x});`);
+        line(`out += t${x};`);
         return;
+      }
       case 'timestamp':
         line(
           `if (!(${x} instanceof Date) || Number.isNaN(${x}.getTime())) throw h.wrong('a valid Date', ${x});`,
@@ -193,7 +202,9 @@ class JsonCompiler {
       const skippable = field.schema.kind === 'optional';
       const body = `${skippable ? '  ' : ''}    `;
       if (skippable) s.line(`    if (${x} !== undefined) {`);
-      if (written) s.line(`${body}out += ${JSON.stringify(`,${key}`)};`);
+      // The first field has nothing before it; after one always written, a comma is due.
+      if (i === 0) s.line(`${body}out += ${JSON.stringify(key)};`);
+      else if (written) s.line(`${body}out += ${JSON.stringify(`,${key}`)};`);
       else s.line(`${body}out += (out.length > 1 ? ',' : '') + ${JSON.stringify(key)};`);
       this.value(field.schema, x, body);
       if (skippable) s.line('    }');

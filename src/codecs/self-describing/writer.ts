@@ -10,7 +10,11 @@ const encoder = new TextEncoder();
 /** Strings longer than this go through TextEncoder.encodeInto; shorter ones are cheaper by hand. */
 const nativeUtf8From = 64;
 
-/** A buffer that grew past this is dropped after the call, so one huge value does not pin memory. */
+/**
+ * A buffer that grew past this is dropped after the call, so one huge value does not pin memory.
+ * The next call starts at the size that value needed, rather than doubling its way up from 1 KiB
+ * again (eleven copies for a 2 MB output).
+ */
 const keepAtMost = 1 << 20;
 
 export function loneSurrogate(): WirekitError {
@@ -27,6 +31,8 @@ export abstract class ByteWriter {
   protected pos = 0;
   /** Set while a call is writing, so that a re-entrant call (a getter that encodes) gets its own writer. */
   busy = false;
+  /** The size of the last output too large to keep its buffer for: where the next call starts. */
+  private lastLarge = 0;
 
   constructor(initialSize = 1024) {
     this.buf = new Uint8Array(initialSize);
@@ -37,6 +43,11 @@ export abstract class ByteWriter {
   begin(): void {
     this.pos = 0;
     this.busy = true;
+    if (this.lastLarge > this.buf.length) {
+      this.buf = new Uint8Array(this.lastLarge + (this.lastLarge >> 3));
+      this.view = new DataView(this.buf.buffer);
+    }
+    this.lastLarge = 0;
   }
 
   /** The bytes written since `begin`, copied out so that the buffer can be reused. */
@@ -50,6 +61,7 @@ export abstract class ByteWriter {
   release(): void {
     this.busy = false;
     if (this.buf.length > keepAtMost) {
+      this.lastLarge = this.pos;
       this.buf = new Uint8Array(1024);
       this.view = new DataView(this.buf.buffer);
     }
