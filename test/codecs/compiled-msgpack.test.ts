@@ -286,6 +286,42 @@ describe('msgpack, compiled: maps the interpreter also meets', () => {
     }
   });
 
+  test('string-keyed maps: repeated, unsafe, non-string and long keys, wrong values, both ways', () => {
+    const Dict = t.object('Dict', { dict: t.map(t.string(), t.uint8()) });
+    const fast = createCodec('msgpack', { schema: Dict });
+    const slow = createCodec('msgpack', { schema: Dict, compile: false });
+    expect(fast.compiled).toBe(true);
+    const dict = (...entries: string[]) =>
+      Uint8Array.from([
+        0x81,
+        ...hex('a4 64696374'),
+        0x80 | entries.length,
+        ...entries.flatMap((e) => [...hex(e)]),
+      ]);
+    const inputs = [
+      dict('a161 01', 'a162 02'),
+      dict('a161 01', 'a161 02'),
+      dict('a9 5f5f70726f746f5f5f 01'),
+      dict('ab 636f6e7374727563746f72 01'),
+      dict('01 01'),
+      dict('a161 cd012c'),
+      dict(`d9 14 ${'78'.repeat(20)} 05`),
+      dict('a2 c3a9 07'),
+      dict(),
+    ];
+    for (const input of inputs) {
+      const a = outcome(() => fast.decode(input));
+      expect(a).toStrictEqual(outcome(() => slow.decode(input)));
+    }
+    for (const value of [{ a: 1, é: 2 }, {}, { a: 300 }, { a: '1' }, [], new Map(), null]) {
+      const a = outcome(() => fast.encode({ dict: value } as never));
+      expect(a).toStrictEqual(outcome(() => slow.encode({ dict: value } as never)));
+    }
+    const withProto = JSON.parse('{"dict": {"__proto__": 1}}');
+    expect(outcome(() => fast.encode(withProto))).toStrictEqual(outcome(() => slow.encode(withProto)));
+    expect(outcome(() => fast.encode(withProto)).ok).toBe(false);
+  });
+
   test('a maxStringBytes below a field name keeps decoding on the interpreter', () => {
     const Long = t.object('Long', { averyveryverylongname: t.uint8() });
     const limits = { maxStringBytes: 4 };

@@ -22,11 +22,12 @@
  * the interpreter's, raised by the same functions with the same messages and paths.
  */
 
+import { isUnsafeKey, malformed, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { MsgpackEmitter } from '../msgpack/emitter.js';
 import type { SchemaReader } from '../self-describing/decode-schema.js';
 import { isRecord, SchemaWriter } from '../self-describing/encode-schema.js';
-import { describe, schemaMismatch, withKey, wrongValue } from '../self-describing/failures.js';
+import { describe, refusedKey, schemaMismatch, withKey, wrongValue } from '../self-describing/failures.js';
 import { type FieldPlan, Op, type Plan } from '../self-describing/plan.js';
 import type { Emitter, Source as WireSource } from '../self-describing/wire.js';
 import type { TextReader } from '../utf8.js';
@@ -121,6 +122,10 @@ class PlanCompiler {
       schemaMismatch,
       describe,
       match,
+      isUnsafeKey,
+      refusedKey,
+      unsafeKey,
+      malformed,
       readString: this.format.readString ?? ((src: InputSource) => src.string()),
     };
     s.line(`const h = ${s.dep(helpers)};`);
@@ -247,6 +252,28 @@ class PlanCompiler {
         line('}');
         return;
       }
+      case Op.map: {
+        // String keys only (as SchemaWriter.map); integer-keyed Maps stay with the interpreter.
+        if ((plan.keys as Plan).op !== Op.string) break;
+        const d = this.local('depth');
+        const name = this.local('name');
+        const item = this.local('item');
+        line(`if (!h.isRecord(${x})) throw h.wrongValue('an object (a map with string keys)', ${x});`);
+        line(`const ${d} = sw.enter(${depth});`);
+        line(`const ${name}s = Object.keys(${x});`);
+        line(`w.mapHeader(${name}s.length);`);
+        line(`for (const ${name} of ${name}s) {`);
+        line('  try {');
+        line(`    if (h.isUnsafeKey(${name})) throw h.refusedKey(${name});`);
+        line(`    w.string(${name});`);
+        line(`    const ${item} = ${x}[${name}];`);
+        this.emitWrite(plan.inner as Plan, item, d, `${indent}    `);
+        line('  } catch (error) {');
+        line(`    throw h.withKey(error, ${name});`);
+        line('  }');
+        line('}');
+        return;
+      }
       case Op.optional:
         line(`if (${x} === undefined) w.undef();`);
         line('else {');
@@ -262,7 +289,7 @@ class PlanCompiler {
       default:
         break;
     }
-    // 64-bit integers, decimals, bytes, unions, maps, json, wide objects: the interpreter's own code.
+    // 64-bit integers, decimals, bytes, unions, integer-keyed maps, json, wide objects: the interpreter's own code.
     line(`sw.write(${s.dep(plan)}, ${x}, ${depth});`);
   }
 
@@ -386,6 +413,34 @@ class PlanCompiler {
         line(`${target} = ${out};`);
         return;
       }
+      case Op.map: {
+        // String keys only (as SchemaReader.map); integer-keyed Maps stay with the interpreter.
+        if ((plan.keys as Plan).op !== Op.string) break;
+        const level = this.local('level');
+        const count = this.local('count');
+        const out = this.local('map');
+        const i = this.local('i');
+        const key = this.local('key');
+        const keyAt = this.local('keyAt');
+        line(`const ${level} = ${depth} + 1;`);
+        line(`const ${count} = src.mapStart(${level});`);
+        line(`const ${out} = {};`);
+        line(`for (let ${i} = 0; ${count} < 0 ? src.more() : ${i} < ${count}; ${i}++) {`);
+        line(`  const ${keyAt} = src.pos;`);
+        line(`  const ${key} = h.readString(src);`);
+        line(`  if (h.isUnsafeKey(${key})) throw h.unsafeKey(${keyAt}, ${key});`);
+        line(
+          `  if (Object.hasOwn(${out}, ${key})) throw h.malformed(${keyAt}, 'the key ' + JSON.stringify(${key}) + ' appears twice');`,
+        );
+        line('  try {');
+        this.emitRead(plan.inner as Plan, `${out}[${key}]`, level, `${indent}    `);
+        line('  } catch (error) {');
+        line(`    throw h.withKey(error, ${key});`);
+        line('  }');
+        line('}');
+        line(`${target} = ${out};`);
+        return;
+      }
       case Op.optional: {
         const inner = plan.inner as Plan;
         const none = this.local('none');
@@ -407,7 +462,7 @@ class PlanCompiler {
       default:
         break;
     }
-    // Unions, maps, json, wide objects: the interpreter's own code.
+    // Unions, integer-keyed maps, json, wide objects: the interpreter's own code.
     line(`${target} = sr.read(${s.dep(plan)}, ${depth});`);
   }
 
