@@ -88,6 +88,41 @@ export function keysAreSafe(names: Iterable<string>): boolean {
 }
 
 /**
+ * Generated functions made on demand, one per key (a schema node, a plan): the first call site
+ * names the function, and its body is emitted later, by `drain`. Recursive schemas need this: a
+ * function may call one whose body is not written yet, or itself.
+ */
+export class FunctionQueue<K> {
+  private readonly names = new Map<K, string>();
+  private readonly pending: [K, string][] = [];
+
+  constructor(
+    private readonly source: Source,
+    private readonly nameOf: (key: K) => { prefix: string; hint?: string },
+  ) {}
+
+  /** The name of the function for `key`, queued for `drain` the first time. */
+  nameFor(key: K): string {
+    let name = this.names.get(key);
+    if (name === undefined) {
+      const { prefix, hint } = this.nameOf(key);
+      name = this.source.fn(prefix, hint);
+      this.names.set(key, name);
+      this.pending.push([key, name]);
+    }
+    return name;
+  }
+
+  /** Emits the body of every queued function, including those that emitting queues. */
+  drain(emit: (key: K, name: string) => void): void {
+    while (this.pending.length > 0) {
+      const [key, name] = this.pending.pop() as [K, string];
+      emit(key, name);
+    }
+  }
+}
+
+/**
  * A cache of compiled units by schema identity, bounded: past `max` entries the oldest is dropped
  * (a process that builds schemas dynamically does not grow without bound).
  */

@@ -23,7 +23,7 @@ import { smallIntRange } from '../../schema/int-ranges.js';
 import { nest, type ReadContext, read, requiredField, unknownKeys } from '../../schema/json-value.js';
 import { memberSet } from '../../schema/validate.js';
 import { readCanonicalTime } from '../json/read-time.js';
-import { CompiledCache, codegenAvailable, Source } from './codegen.js';
+import { CompiledCache, codegenAvailable, FunctionQueue, Source } from './codegen.js';
 import { namesAreSafe } from './json.js';
 
 /**
@@ -56,8 +56,10 @@ function inPlace(target: string): Store {
 
 class JsonReadCompiler {
   private readonly s = new Source();
-  private readonly functions = new Map<Schema, string>();
-  private readonly pending: [Schema, string][] = [];
+  /** A function per object or array schema, made on demand. */
+  private readonly functions = new FunctionQueue<Schema>(this.s, (schema) =>
+    schema.kind === 'object' ? { prefix: 'readObject', hint: schema.name } : { prefix: 'readArray' },
+  );
 
   build(root: Schema): JsonReader {
     const s = this.s;
@@ -68,26 +70,11 @@ class JsonReadCompiler {
     this.value(root, 'v', (value) => `v = ${value};`, '  ');
     s.line('  return v;');
     s.line('}');
-    while (this.pending.length > 0) {
-      const [schema, name] = this.pending.pop() as [Schema, string];
+    this.functions.drain((schema, name) => {
       if (schema.kind === 'object') this.object(schema, name);
       else if (schema.kind === 'array') this.array(schema, name);
-    }
+    });
     return s.compile<JsonReader>(rootName);
-  }
-
-  /** The function reading values of an object or array schema (one per schema, made on demand). */
-  private functionFor(schema: Schema): string {
-    let name = this.functions.get(schema);
-    if (name === undefined) {
-      name = this.s.fn(
-        schema.kind === 'object' ? 'readObject' : 'readArray',
-        schema.kind === 'object' ? schema.name : '',
-      );
-      this.functions.set(schema, name);
-      this.pending.push([schema, name]);
-    }
-    return name;
   }
 
   /**
@@ -137,10 +124,10 @@ class JsonReadCompiler {
         return;
       }
       case 'object':
-        line(`${this.functionFor(schema)}(${x}, depth, C);`);
+        line(`${this.functions.nameFor(schema)}(${x}, depth, C);`);
         return;
       case 'array':
-        line(`${this.functionFor(schema)}(${x}, depth, C);`);
+        line(`${this.functions.nameFor(schema)}(${x}, depth, C);`);
         return;
       case 'optional':
         line(`if (${x} !== undefined) {`);

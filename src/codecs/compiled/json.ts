@@ -15,7 +15,7 @@ import { prependPath } from '../../errors/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import { type JsonWriteOptions, nest, quote, write, wrong } from '../json/write.js';
-import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
+import { CompiledCache, codegenAvailable, FunctionQueue, keysAreSafe, Source } from './codegen.js';
 
 /** Writes a value's JSON text; `options.maxDepth` is read at each call, int64 mode is compiled in. */
 export type JsonWriter = (value: unknown, options: JsonWriteOptions) => string;
@@ -58,8 +58,10 @@ export function namesAreSafe(schema: Schema, seen: Set<Schema>): boolean {
 
 class JsonCompiler {
   private readonly s = new Source();
-  private readonly functions = new Map<Schema, string>();
-  private readonly pending: [Schema, string][] = [];
+  /** A function per object or array schema, made on demand. */
+  private readonly functions = new FunctionQueue<Schema>(this.s, (schema) =>
+    schema.kind === 'object' ? { prefix: 'writeObject', hint: schema.name } : { prefix: 'writeArray' },
+  );
 
   constructor(private readonly options: Pick<JsonWriteOptions, 'int64'>) {}
 
@@ -73,26 +75,11 @@ class JsonCompiler {
     this.value(root, 'v', '  ');
     s.line('  return out;');
     s.line('}');
-    while (this.pending.length > 0) {
-      const [schema, name] = this.pending.pop() as [Schema, string];
+    this.functions.drain((schema, name) => {
       if (schema.kind === 'object') this.object(schema, name);
       else if (schema.kind === 'array') this.array(schema, name);
-    }
+    });
     return s.compile<JsonWriter>(rootName);
-  }
-
-  /** The function writing values of an object or array schema (one per schema, made on demand). */
-  private functionFor(schema: Schema): string {
-    let name = this.functions.get(schema);
-    if (name === undefined) {
-      name = this.s.fn(
-        schema.kind === 'object' ? 'writeObject' : 'writeArray',
-        schema.kind === 'object' ? schema.name : '',
-      );
-      this.functions.set(schema, name);
-      this.pending.push([schema, name]);
-    }
-    return name;
   }
 
   /** Statements that append the JSON text of `x` (a value of `schema`) to `out`, at `depth`. */
@@ -159,10 +146,10 @@ class JsonCompiler {
         line(`out += '"' + ${x}.toISOString() + '"';`);
         return;
       case 'object':
-        line(`out += ${this.functionFor(schema)}(${x}, h.nest(depth, O), O);`);
+        line(`out += ${this.functions.nameFor(schema)}(${x}, h.nest(depth, O), O);`);
         return;
       case 'array':
-        line(`out += ${this.functionFor(schema)}(${x}, depth, O);`);
+        line(`out += ${this.functions.nameFor(schema)}(${x}, depth, O);`);
         return;
       case 'optional':
         line(`if (${x} === undefined) out += 'null';`);
