@@ -14,8 +14,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Record8 } from '../datasets/records.js';
-import { casesFor } from './cases.js';
-import { type CaseFailure, type CaseResult, overheadDatasets } from './worker.js';
+import { casesFor, overheadDatasets } from './cases.js';
+import type { CaseFailure, CaseResult } from './worker.js';
 
 const { values, positionals } = parseArgs({
   options: {

@@ -4,23 +4,7 @@
  */
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
-import { Product, products } from '../datasets/products.js';
-import { Record8, records } from '../datasets/records.js';
-import { Reading, timeseries } from '../datasets/timeseries.js';
-import { User, users } from '../datasets/users.js';
-import { casesFor, limits, touch } from './cases.js';
-
-/**
- * The datasets this benchmark runs on, with their default sizes. `orders` is left out: its Maps and
- * byte arrays are not JSON, so native JSON would be no yardstick (the lab compares it through the
- * JSON form of values).
- */
-export const overheadDatasets = {
-  records: { schema: Record8, generate: records, count: 5_000 },
-  users: { schema: User, generate: users, count: 5_000 },
-  timeseries: { schema: Reading, generate: timeseries, count: 100_000 },
-  products: { schema: Product, generate: products, count: 200 },
-} as const;
+import { casesFor, limits, overheadDatasets, touch } from './cases.js';
 
 export interface CaseResult {
   readonly case: string;
