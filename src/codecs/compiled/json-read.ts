@@ -8,9 +8,9 @@
  * value stored back into the parsed tree, so an object that needs no conversion is only looked at.
  * Every other kind (64-bit integers, decimals, bytes, unions, maps, free JSON), and every value an
  * inline check refuses (a timestamp with an offset, a wrong type, a string that is no enum member,
- * another value than a literal), goes to the
- * interpreter's `read` with the same arguments: it converts the value or throws, so both paths
- * give the same values and the same errors (code, message, path) and cannot drift on rare kinds.
+ * another value than a literal), goes to the interpreter's `read` with the same arguments: it
+ * converts the value or throws, so both paths give the same values and the same errors (code,
+ * message, path) and cannot drift on rare kinds.
  *
  * A JSON.parse reviver would convert during the parse instead, but it sees keys without the
  * schema's path, and on the `records` and `users` datasets an identity reviver alone made
