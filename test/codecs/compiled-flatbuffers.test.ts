@@ -16,6 +16,7 @@ import { type Schema, t } from '../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue, Shape } from '../fixtures/every-kind.js';
 import { expectSameOutcomeOnMutations, outcome } from '../support/outcome.js';
 import { chunked, collect, readAll } from '../support/streams.js';
+import { categoryDagBomb, finish } from './flatbuffers-support.js';
 import { describeHostileInput } from './hostile-suite.js';
 
 const show = (value: unknown) =>
@@ -612,10 +613,6 @@ describe('flatbuffers: compiled errors', () => {
 });
 
 describe('flatbuffers: compiled against the interpreter on hand-built hostile buffers', () => {
-  const finish = (builder: Builder, root: number): Uint8Array => {
-    builder.finish(root);
-    return builder.asUint8Array().slice();
-  };
   const same = (schema: Schema, bytes: Uint8Array, limits?: Record<string, number>) => {
     const a = outcome(() => createFlatBuffersCodec({ schema, limits }).decode(bytes));
     expect(a).toStrictEqual(
@@ -625,20 +622,7 @@ describe('flatbuffers: compiled against the interpreter on hand-built hostile bu
   };
 
   test('a DAG of shared tables stops at the same element', () => {
-    const builder = new Builder(1024);
-    let child = 0;
-    for (let i = 0; i < 60; i++) {
-      builder.startVector(4, 2, 4);
-      if (child !== 0) {
-        builder.addOffset(child);
-        builder.addOffset(child);
-      }
-      const children = child === 0 ? 0 : builder.endVector();
-      builder.startObject(2);
-      if (children !== 0) builder.addFieldOffset(1, children, 0);
-      child = builder.endObject();
-    }
-    const bomb = finish(builder, child);
+    const bomb = categoryDagBomb();
     expect(same(Category, bomb, { maxDepth: 1000 })).toMatchObject({ ok: false, code: 'WK_LIMIT_ELEMENTS' });
     expect(same(Category, bomb, { maxDepth: 1000, maxElements: 50 })).toMatchObject({ ok: false });
   });

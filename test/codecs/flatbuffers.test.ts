@@ -16,6 +16,7 @@ import { Category, Color, EveryKind, EveryKindFlat, everyKindValue, Shape } from
 import { codeOf } from '../support/code-of.js';
 import { collect, readAll } from '../support/streams.js';
 import { has, python, withTempDir } from '../support/tools.js';
+import { categoryDagBomb, finish } from './flatbuffers-support.js';
 import { decodeError, describeHostileInput } from './hostile-suite.js';
 
 // Tests build wrong values on purpose and poke into decoded ones, so values here are loosely typed.
@@ -29,12 +30,6 @@ function slotOf(schema: ObjectSchema, name: string): number {
   const field = schema.fields.find((f) => f.name === name);
   if (field === undefined) throw new Error(`no field ${name}`);
   return field.id - 1 + schema.fields.filter((f) => f.schema.kind === 'union' && f.id < field.id).length;
-}
-
-/** The finished bytes of a builder, and a way to patch what an offset of it points to. */
-function finish(builder: Builder, root: number): Uint8Array {
-  builder.finish(root);
-  return builder.asUint8Array().slice();
 }
 
 /**
@@ -651,20 +646,7 @@ describe('flatbuffers: hostile buffers', () => {
   const categories = createFlatBuffersCodec<Any>({ schema: Category });
 
   test('tables shared along a DAG are stopped long before they multiply', () => {
-    const builder = new Builder(1024);
-    let child = 0;
-    for (let i = 0; i < 60; i++) {
-      builder.startVector(4, 2, 4);
-      if (child !== 0) {
-        builder.addOffset(child);
-        builder.addOffset(child);
-      }
-      const children = child === 0 ? 0 : builder.endVector();
-      builder.startObject(2);
-      if (children !== 0) builder.addFieldOffset(1, children, 0);
-      child = builder.endObject();
-    }
-    const bomb = finish(builder, child);
+    const bomb = categoryDagBomb();
     const unlimited = createFlatBuffersCodec({ schema: Category, limits: { maxDepth: 1000 } });
     expect(decodeError(unlimited, bomb)).toBe('WK_LIMIT_ELEMENTS');
     expect(codeOf(() => unlimited.view(bomb))).toBe('WK_LIMIT_ELEMENTS');
