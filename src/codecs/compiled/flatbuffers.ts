@@ -24,6 +24,8 @@
  */
 
 import type { Builder } from 'flatbuffers';
+import type { SmallIntKind } from '../../schema/index.js';
+import { smallIntRange } from '../../schema/int-ranges.js';
 import { mismatch, tooDeep, truncated } from '../errors.js';
 import { createString, wellFormed, writeBare } from '../flatbuffers/builder-writes.js';
 import type { Encoder, RootWriter } from '../flatbuffers/encode.js';
@@ -99,16 +101,6 @@ interface InlineCheck {
   readonly tests: readonly { readonly bad: string; readonly expected: string }[];
   readonly bits: string;
 }
-
-/** The ranges `stored` checks, for the kinds written inline. */
-const intRange: Partial<Record<ScalarKind, readonly [number, number]>> = {
-  int8: [-128, 127],
-  uint8: [0, 255],
-  int16: [-32_768, 32_767],
-  uint16: [0, 65_535],
-  int32: [-2_147_483_648, 2_147_483_647],
-  uint32: [0, 4_294_967_295],
-};
 
 /** The Builder's writers of a field (with its default) and of a bare vector element, per store. */
 const fieldWriter: Record<Store, string> = {
@@ -427,7 +419,8 @@ class FlatBuffersCompiler {
       case 'uint64':
         return undefined;
       default: {
-        const [min, max] = intRange[plan.kind] as readonly [number, number];
+        // The ranges `stored` checks.
+        const [min, max] = smallIntRange[plan.kind as SmallIntKind];
         const bad = `typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${int(min)} || ${x} > ${int(max)}`;
         return { tests: [{ bad, expected: s.key(`an ${plan.kind}`) }], bits: x };
       }

@@ -5,21 +5,12 @@
  */
 import { formatPath, WirekitError } from '../../errors/index.js';
 import type { TimePrecision } from '../../schema/index.js';
+import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import type { ValuePlan } from './plan.js';
 
-const int64Min = -(2n ** 63n);
-const int64Max = 2n ** 63n - 1n;
-const uint64Max = 2n ** 64n - 1n;
-
-const intRange = {
-  bool: [0, 1],
-  int8: [-128, 127],
-  uint8: [0, 255],
-  int16: [-32_768, 32_767],
-  uint16: [0, 65_535],
-  int32: [-2_147_483_648, 2_147_483_647],
-  uint32: [0, 4_294_967_295],
-} as const;
+/** The integer kinds' ranges, and a bool's slot, which stores 0 or 1. */
+const intRange = { bool: [0, 1], ...smallIntRange } as const;
+const [int64Min, int64Max] = largeIntRange.int64;
 
 /** The widest instant a Date holds, in milliseconds either side of the epoch. */
 export const maxDateMillis = 8.64e15;
@@ -101,11 +92,8 @@ export function stored(plan: ValuePlan, value: unknown): number | bigint {
 /** Numbers are accepted where they are safe integers, as every wirekit codec does for 64-bit kinds. */
 function large(kind: 'int64' | 'uint64', value: unknown): bigint {
   const n = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
-  if (
-    typeof n !== 'bigint' ||
-    n < (kind === 'int64' ? int64Min : 0n) ||
-    n > (kind === 'int64' ? int64Max : uint64Max)
-  ) {
+  const [min, max] = largeIntRange[kind];
+  if (typeof n !== 'bigint' || n < min || n > max) {
     throw wrong(`an ${kind}`, value);
   }
   return n;
