@@ -38,7 +38,14 @@ import type { AvroReader } from '../avro/reader.js';
 import type { SchemaPlans } from '../avro/schema-plans.js';
 import { readTimestamp, timestampCount } from '../avro/values.js';
 import type { AvroWriter } from '../avro/writer.js';
-import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
+import {
+  buildObject,
+  CompiledCache,
+  codegenAvailable,
+  keysAreSafe,
+  type ObjectEntry,
+  Source,
+} from './codegen.js';
 
 export interface CompiledAvro {
   /** Writes `value` as `encoder.write(plans.write, value)` does. */
@@ -559,7 +566,7 @@ class AvroCompiler {
     // Keys as the interpreter adds them: the writer's fields in order (those with a value), then
     // the fills. One object literal holds every key up to the first field that may be absent;
     // the rest are added in order after it.
-    const entries: { key: string; value: string; optional: boolean }[] = [];
+    const entries: ObjectEntry[] = [];
     plan.plans.forEach((field, i) => {
       const local = s.fn('v');
       this.line(`let ${local};`);
@@ -576,12 +583,7 @@ class AvroCompiler {
     const distinct = new Set(entries.map((entry) => entry.key)).size === entries.length;
     let literal = distinct ? entries.findIndex((entry) => entry.optional) : 0;
     if (literal === -1) literal = entries.length;
-    const head = entries.slice(0, literal);
-    this.line(`const out = { ${head.map((entry) => `${s.key(entry.key)}: ${entry.value}`).join(', ')} };`);
-    for (const entry of entries.slice(literal)) {
-      const set = `out[${s.key(entry.key)}] = ${entry.value};`;
-      this.line(entry.optional ? `if (${entry.value} !== undefined) ${set}` : set);
-    }
+    for (const text of buildObject(s, entries, literal)) this.line(text);
     this.line('r.leave();');
     this.line('return out;');
     this.line('}');

@@ -87,6 +87,28 @@ export function keysAreSafe(names: Iterable<string>): boolean {
   return true;
 }
 
+/** A key of a decoded object, the expression of its value, and whether that may be undefined. */
+export interface ObjectEntry {
+  readonly key: string;
+  readonly value: string;
+  readonly optional: boolean;
+}
+
+/**
+ * The statements building `out` from `entries`, keys in their order as an interpreter adds them:
+ * one object literal up to entry `literal` (so every object gets its hidden class at once), then a
+ * store per entry, made only where the value is not undefined for an optional one.
+ */
+export function buildObject(s: Source, entries: readonly ObjectEntry[], literal: number): string[] {
+  const head = entries.slice(0, literal).map((entry) => `${s.key(entry.key)}: ${entry.value}`);
+  const lines = [`const out = { ${head.join(', ')} };`];
+  for (const entry of entries.slice(literal)) {
+    const set = `out[${s.key(entry.key)}] = ${entry.value};`;
+    lines.push(entry.optional ? `if (${entry.value} !== undefined) ${set}` : set);
+  }
+  return lines;
+}
+
 /**
  * Generated functions made on demand, one per key (a schema node, a plan): the first call site
  * names the function, and its body is emitted later, by `drain`. Recursive schemas need this: a

@@ -40,7 +40,14 @@ import {
 } from '../flatbuffers/plan.js';
 import type { Reader } from '../flatbuffers/reader.js';
 import { atKey, dateOf, stored, wrong } from '../flatbuffers/values.js';
-import { CompiledCache, codegenAvailable, keysAreSafe, Source } from './codegen.js';
+import {
+  buildObject,
+  CompiledCache,
+  codegenAvailable,
+  keysAreSafe,
+  type ObjectEntry,
+  Source,
+} from './codegen.js';
 
 export interface CompiledFlatBuffers {
   /** Writes the root table as the Encoder does from the plan; returns its offset. */
@@ -461,7 +468,7 @@ class FlatBuffersCompiler {
     this.line('const vt = pos - dv.getInt32(pos, true);');
     this.line('const vs = dv.getUint16(vt, true);');
     this.line(`const d1 = ${object ? 'depth + 1' : 'depth'};`);
-    const entries: { key: string; value: string; optional: boolean }[] = [];
+    const entries: ObjectEntry[] = [];
     for (const member of table.members) {
       const field = member.field;
       if (field === undefined) {
@@ -482,12 +489,7 @@ class FlatBuffersCompiler {
     // none. One object literal holds every key up to the first optional field; the rest follow it.
     let literal = entries.findIndex((entry) => entry.optional);
     if (literal === -1) literal = entries.length;
-    const head = entries.slice(0, literal);
-    this.line(`const out = { ${head.map((entry) => `${s.key(entry.key)}: ${entry.value}`).join(', ')} };`);
-    for (const entry of entries.slice(literal)) {
-      const set = `out[${s.key(entry.key)}] = ${entry.value};`;
-      this.line(entry.optional ? `if (${entry.value} !== undefined) ${set}` : set);
-    }
+    for (const text of buildObject(s, entries, literal)) this.line(text);
     this.line('return out;');
     this.line('}');
   }
