@@ -24,7 +24,7 @@ import { parseIsoTime } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { decimalDigits } from './decimal.js';
 import { largeIntRange, smallIntRange } from './int-ranges.js';
-import { fieldOf } from './names.js';
+import { fieldOf, isInheritedName } from './names.js';
 import type {
   FieldDef,
   Int64Schema,
@@ -236,7 +236,7 @@ const inherited = new WeakMap<ObjectSchema, boolean>();
 function needsOwnCheck(schema: ObjectSchema): boolean {
   let value = inherited.get(schema);
   if (value === undefined) {
-    value = schema.fields.some((field) => field.name in Object.prototype);
+    value = schema.fields.some((field) => isInheritedName(field.name));
     inherited.set(schema, value);
   }
   return value;
