@@ -6,10 +6,10 @@
  *   INTERNAL_URL=http://127.0.0.1:3001 INTERNAL_FORMAT=msgpack PORT=3000 npx tsx examples/http/gateway.ts
  */
 import Fastify from 'fastify';
-import type { FormatName } from 'wirekit/codecs';
-import { Reading, User } from 'wirekit/datasets';
-import { createClient, WirekitHttpError, wirekit, wirekitRoute } from 'wirekit/http';
-import { t } from 'wirekit/schema';
+import type { FormatName } from 'wirekit-ts/codecs';
+import { Reading, User } from 'wirekit-ts/datasets';
+import { createClient, WirekitHttpError, wirekit, wirekitRoute } from 'wirekit-ts/http';
+import { t } from 'wirekit-ts/schema';
 
 const PublicUser = t.object('PublicUser', {
   id: t.uint32(),

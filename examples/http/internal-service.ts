@@ -6,9 +6,9 @@
  *   PORT=3001 npx tsx examples/http/internal-service.ts
  */
 import Fastify from 'fastify';
-import { Reading, User, users } from 'wirekit/datasets';
-import { wirekit, wirekitRoute } from 'wirekit/http';
-import { t } from 'wirekit/schema';
+import { Reading, User, users } from 'wirekit-ts/datasets';
+import { wirekit, wirekitRoute } from 'wirekit-ts/http';
+import { t } from 'wirekit-ts/schema';
 
 const everyone = users(10_000, 1);
 const byId = new Map(everyone.map((user) => [user.id, user]));

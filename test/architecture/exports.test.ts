@@ -1,6 +1,6 @@
 /**
  * Every subpath export in package.json resolves to a built module that exports something, the way a
- * user's `import 'wirekit/codecs'` would resolve it (Node's self-reference by package name, after
+ * user's `import 'wirekit-ts/codecs'` would resolve it (Node's self-reference by package name, after
  * `npm run build`, which `pretest` runs).
  */
 import { execFileSync } from 'node:child_process';
@@ -27,10 +27,10 @@ describe('package exports', () => {
 
   test('the README tour imports what the subpaths export', () => {
     const script = `
-      const codecs = await import('wirekit/codecs');
-      const envelope = await import('wirekit/envelope');
-      const exporters = await import('wirekit/schema/export');
-      const main = await import('wirekit');
+      const codecs = await import('wirekit-ts/codecs');
+      const envelope = await import('wirekit-ts/envelope');
+      const exporters = await import('wirekit-ts/schema/export');
+      const main = await import('wirekit-ts');
       console.log(JSON.stringify([typeof codecs.createCodec, typeof envelope.decodeAny, typeof envelope.encodeEnveloped,
         typeof exporters.toProto, typeof main.t.object, typeof main.inferSchema, typeof main.schemaToJson]));`;
     const types = JSON.parse(

@@ -1,5 +1,5 @@
 /**
- * The built-in datasets of the bench lab, by name (also `wirekit/datasets`, with their schemas, for
+ * The built-in datasets of the bench lab, by name (also `wirekit-ts/datasets`, with their schemas, for
  * examples and for trying formats on realistic data). Each is deterministic from its seed, with the
  * item count as a parameter, and its values valid against its schema and carried by every format.
  */
