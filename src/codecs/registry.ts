@@ -53,15 +53,47 @@ export function mediaTypesOf(format: FormatName): readonly string[] {
   return formats[format].mediaTypes;
 }
 
+type MediaTypesOf<Types extends readonly string[]> = Types[number];
+
+/** The media types of the formats that carry names and types on the wire. */
+type SelfDescribingMediaType =
+  | MediaTypesOf<typeof jsonMediaTypes>
+  | MediaTypesOf<typeof ndjsonMediaTypes>
+  | MediaTypesOf<typeof msgpackMediaTypes>
+  | MediaTypesOf<typeof cborMediaTypes>;
+
+/** A format name, or one of the media types a format answers to, exactly as registered. */
+export type CodecFormat =
+  | FormatName
+  | SelfDescribingMediaType
+  | MediaTypesOf<typeof protobufMediaTypes>
+  | MediaTypesOf<typeof avroMediaTypes>
+  | MediaTypesOf<typeof flatBuffersMediaTypes>
+  | MediaTypesOf<typeof arrowMediaTypes>;
+
+/** The formats that work without a schema, by name or media type. */
+export type SelfDescribingFormat = 'json' | 'msgpack' | 'cbor' | SelfDescribingMediaType;
+
 /**
- * Creates the codec for a format name or media type. Throws WK_UNKNOWN_FORMAT for anything else,
- * and WK_SCHEMA_REQUIRED where the format needs a schema and none is given.
+ * Creates the codec for a format name or media type. The types catch a misspelt format and a
+ * schema-bound format without its schema at compile time; a string from elsewhere (a header, a
+ * config file) goes through `findFormat` first, which also takes parameters and any letter case.
+ * At run time, anything else throws WK_UNKNOWN_FORMAT, and a format that needs a schema given none
+ * throws WK_SCHEMA_REQUIRED.
  */
 export function createCodec<S extends Schema>(
-  format: FormatName | string,
+  format: CodecFormat,
   options: CodecOptions & { readonly schema: S },
 ): Codec<Infer<S>>;
-export function createCodec<T = unknown>(format: FormatName | string, options?: CodecOptions): Codec<T>;
+export function createCodec<T = unknown>(
+  format: SelfDescribingFormat,
+  options?: CodecOptions & { readonly schema?: undefined },
+): Codec<T>;
+/** A schema known only at run time, which may be absent: checked then (WK_SCHEMA_REQUIRED). */
+export function createCodec<T = unknown>(
+  format: CodecFormat,
+  options: CodecOptions & { readonly schema: Schema | undefined },
+): Codec<T>;
 export function createCodec(format: string, options: CodecOptions = {}): Codec<unknown> {
   const name = findFormat(format);
   if (name === undefined) {

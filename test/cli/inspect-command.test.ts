@@ -7,7 +7,7 @@ import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import { writeContainer } from '../../src/codecs/avro/index.js';
-import type { Codec } from '../../src/codecs/codec.js';
+import type { Codec, FormatName } from '../../src/codecs/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../src/compression/index.js';
 import { encodeEnvelopedAsync, schemaFingerprint } from '../../src/envelope/index.js';
@@ -107,7 +107,7 @@ describe('wirekit inspect: enveloped payloads', () => {
   ])(
     '%s with %s: header fields, sizes, a matching fingerprint and the value',
     async (format, compression) => {
-      const codec = createCodec(format, { schema: Order }) as Codec<unknown>;
+      const codec = createCodec(format as FormatName, { schema: Order }) as Codec<unknown>;
       const value = format === 'arrow' ? orders : order;
       const bytes = await encodeEnvelopedAsync(codec, value, { compression });
       const path = `${dir}/${format}.bin`;

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import * as arrow from 'apache-arrow';
+import type { Codec, FormatName } from '../../codecs/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { toArrowSchema } from '../../schema/export/arrow.js';
 import { toAvro } from '../../schema/export/avro.js';
@@ -101,8 +102,10 @@ function protobufjsInput(schema: Schema, value: unknown): unknown {
 export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
   const Rows = t.array(item);
   const RowsMessage = t.object('Rows', { rows: Rows });
-  const wirekit = (format: string, schema: boolean, compile = true): BenchCase => {
-    const codec = createCodec(format, schema ? { schema: Rows, compile, limits } : { limits });
+  const wirekit = (format: FormatName, schema: boolean, compile = true): BenchCase => {
+    const codec: Codec<unknown> = schema
+      ? (createCodec(format, { schema: Rows, compile, limits }) as Codec<unknown>)
+      : createCodec(format, { schema: undefined, limits });
     return {
       name: `wirekit ${format}${schema ? '' : ' (schemaless)'}${compile ? '' : ' (interpreter)'}`,
       prepare: (rows) => rows,

@@ -92,7 +92,7 @@ export function createClient(options: ClientOptions): WirekitClient {
     let codec = perSchema.get(name);
     if (codec === undefined) {
       const codecSchema = name === 'arrow' && schema?.kind === 'array' ? schema.items : schema;
-      codec = createCodec(name, { ...(codecSchema && { schema: codecSchema }), limits });
+      codec = createCodec(name, { schema: codecSchema, limits });
       perSchema.set(name, codec);
     }
     return codec;

@@ -87,7 +87,7 @@ function codecFor(
     if (schema?.kind !== 'object') codecSchema = undefined;
   }
   if (codecSchema === undefined && schema !== undefined) return undefined;
-  return createCodec(format, { ...(codecSchema && { schema: codecSchema }), ...(limits && { limits }) });
+  return createCodec(format, { schema: codecSchema, ...(limits && { limits }) });
 }
 
 /**

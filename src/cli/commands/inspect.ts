@@ -148,7 +148,7 @@ async function decodeInto(
     // Decoding by the wrong schema can yield wrong values without an error, so only a format that
     // describes itself is decoded, and without the schema.
     if (!formatNeedsSchema(format)) {
-      setValue(report, createCodec(format).decode(plain), undefined);
+      setValue(report, createCodec(format, { schema: undefined }).decode(plain), undefined);
       report.note = `the value was decoded without ${schemaName}, which is not the schema it was written with`;
     } else {
       report.note = `${format} can only be decoded by the schema it was written with`;

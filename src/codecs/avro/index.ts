@@ -45,11 +45,11 @@ export {
  * are in use for single datums too. (`avro/binary`, from the spec's RPC transport, is not a valid
  * media type and frames RPC messages rather than datums, so it is left out.)
  */
-export const avroMediaTypes: readonly string[] = Object.freeze([
+export const avroMediaTypes = Object.freeze([
   'application/avro',
   'application/vnd.apache.avro+binary',
   'application/x-avro-binary',
-]);
+] as const);
 
 export interface AvroCodecOptions extends CodecOptions {
   /**

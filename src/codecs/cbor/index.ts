@@ -16,7 +16,7 @@ import { CborScanner } from './scan.js';
 import { CborSource } from './source.js';
 
 /** The value media type first; the sequence type names this codec's streams. */
-export const cborMediaTypes: readonly string[] = Object.freeze(['application/cbor', 'application/cbor-seq']);
+export const cborMediaTypes = Object.freeze(['application/cbor', 'application/cbor-seq'] as const);
 
 /** A stream of CBOR values back to back, as RFC 8742 defines. */
 export const cborSequenceMediaType = cborMediaTypes[1] as string;

@@ -22,10 +22,10 @@ import { planOf } from './planner.js';
 import { Reader } from './reader.js';
 import { viewOf } from './view.js';
 
-export const flatBuffersMediaTypes: readonly string[] = Object.freeze([
+export const flatBuffersMediaTypes = Object.freeze([
   'application/x-flatbuffers',
   'application/flatbuffers',
-]);
+] as const);
 
 export interface FlatBuffersCodec<T = unknown> extends Codec<T> {
   /**

@@ -17,10 +17,7 @@ import { MsgpackScanner } from './scan.js';
 import { MsgpackSource } from './source.js';
 
 /** The registered type first; `application/x-msgpack` is what older services send. */
-export const msgpackMediaTypes: readonly string[] = Object.freeze([
-  'application/msgpack',
-  'application/x-msgpack',
-]);
+export const msgpackMediaTypes = Object.freeze(['application/msgpack', 'application/x-msgpack'] as const);
 
 export interface MsgpackCodecOptions extends CodecOptions {
   /**

@@ -23,11 +23,11 @@ import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 
 /** Canonical first. */
-export const protobufMediaTypes: readonly string[] = Object.freeze([
+export const protobufMediaTypes = Object.freeze([
   'application/x-protobuf',
   'application/protobuf',
   'application/vnd.google.protobuf',
-]);
+] as const);
 
 /** Messages each prefixed with its length as a varint (writeDelimitedTo / parseDelimitedFrom). */
 export const protobufStreamMediaType = 'application/x-protobuf-delimited';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { User } from '../../../src/bench/datasets/users.js';
 import { HttpError } from '../../../src/boundaries/http/index.js';
-import { createCodec, type FormatName, formatNames } from '../../../src/codecs/index.js';
+import { createCodec, type FormatName, findFormat, formatNames } from '../../../src/codecs/index.js';
 import { getCompressor } from '../../../src/compression/index.js';
 import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
@@ -48,7 +48,9 @@ function bodyOf(response: { rawPayload: Buffer; headers: Record<string, unknown>
 }
 
 function errorOf(response: { rawPayload: Buffer; headers: Record<string, unknown> }): HttpError {
-  const format = createCodec(String(response.headers['content-type']), { schema: HttpError });
+  const format = createCodec(findFormat(String(response.headers['content-type'])) ?? 'json', {
+    schema: HttpError,
+  });
   return format.decode(bodyOf(response)) as HttpError;
 }
 
