@@ -33,14 +33,15 @@ export const errorCodes = {
   WK_ENVELOPE_INVALID: 'An envelope header is missing, truncated or names an unknown format or compression.',
   WK_ENVELOPE_VERSION: 'An envelope was written by a newer wirekit whose version this one cannot read.',
   WK_ENVELOPE_SCHEMA: "An envelope's schema fingerprint differs from the schema given to read it.",
-  WK_UNKNOWN_FORMAT: 'No codec is registered under the requested name or media type.',
+  WK_UNKNOWN_FORMAT: 'No codec (or compressor) is registered under the requested name, media type or id.',
   WK_SCHEMA_REQUIRED:
     'The format needs a schema (Protocol Buffers, Avro, FlatBuffers, Arrow) and none was given.',
   WK_HTTP_NOT_ACCEPTABLE: "None of the media types the route offers is acceptable to the request's Accept.",
   WK_HTTP_UNSUPPORTED_MEDIA_TYPE:
     'The request body has a Content-Type or Content-Encoding the route does not read.',
   WK_HTTP_BODY_TOO_LARGE: "The request body is larger than the route's body limit.",
-  WK_HTTP_STATUS: 'An HTTP response had an error status and no wirekit error in its body.',
+  WK_HTTP_STATUS:
+    'An HTTP error that is no wirekit error: a status without a wirekit error body, or a server failure.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;
