@@ -105,7 +105,8 @@ describe('toProto: the text', () => {
     expect(head).toContain('libprotobuf-dev');
     expect(head).toContain('-I DIR');
     expect(head).toContain('include/ folder beside its\n// bin/ folder');
-    for (const line of head.trimEnd().split('\n')) expect(line === '' || line.startsWith('//'), line).toBe(true);
+    for (const line of head.trimEnd().split('\n'))
+      expect(line === '' || line.startsWith('//'), line).toBe(true);
     const plain = toProto(t.object('Plain', { id: t.uint32(), name: t.string() }));
     expect(plain).not.toContain('timestamp.proto');
     expect(plain).not.toContain('libprotobuf-dev');

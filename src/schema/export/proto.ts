@@ -31,7 +31,7 @@ const format = 'Protocol Buffers';
  * the package that holds them). The file says so itself, where the "File not found" will point.
  */
 const wellKnownImportNote = [
-  '// google/protobuf/timestamp.proto (imported below) is one of protobuf\'s well-known types, shipped',
+  "// google/protobuf/timestamp.proto (imported below) is one of protobuf's well-known types, shipped",
   '// with protoc rather than with this file. protoc looks for it in the include/ folder beside its',
   '// bin/ folder: on Debian or Ubuntu install libprotobuf-dev (protobuf-compiler only recommends',
   '// it); from a protoc release archive keep include/ next to bin/. Elsewhere pass -I DIR, DIR being',
