@@ -42,7 +42,7 @@ export function sections(run: LabRun): DatasetSection[] {
     const first = results[0] as CaseResult;
     const unit =
       first.unit === 'batch'
-        ? `${first.itemsPerUnit.toLocaleString('en')} items as one batch`
+        ? `${first.itemsPerUnit.toLocaleString('en')} item${first.itemsPerUnit === 1 ? '' : 's'} as one batch`
         : `per item (${first.units.toLocaleString('en')} items)`;
     return { dataset, caption: `${unit}; JSON ${size(first.jsonBytes)}`, results, rows: results.map(row) };
   });
