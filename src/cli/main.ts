@@ -51,8 +51,9 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       io.stdout.write(`${topics[command] ?? help}\n`);
       return 0;
     }
-    if (command === 'bench') await benchCommand(rest, io);
-    else if (command === 'schema') await schemaCommand(rest, io);
+    // bench has an exit code of its own: 1 when a case it was asked to run could not.
+    if (command === 'bench') return await benchCommand(rest, io);
+    if (command === 'schema') await schemaCommand(rest, io);
     else if (command === 'encode') await encodeCommand(rest, io);
     else if (command === 'decode') await decodeCommand(rest, io);
     else if (command === 'inspect') await inspectCommand(rest, io);

@@ -1,6 +1,8 @@
 /**
  * Schema inference: the schema of one sample, from many plain JSON values (what JSON.parse returns),
- * choosing the narrowest kinds that hold every sample exactly. The rules are in docs/inference.md.
+ * choosing kinds that hold every sample exactly. Numbers get kinds with room to grow (int32, int64,
+ * float64) unless the narrowest are asked for: samples show today's range, not next month's, and a
+ * schema inferred as uint8 refuses the first 256. The rules are in docs/inference.md.
  *
  * It runs in two passes. Each value is described by a small mutable "shape" (which kinds were seen,
  * number ranges, field counts), and shapes are merged; only the final shape becomes t.* nodes. So a
@@ -16,10 +18,11 @@ export interface InferOptions {
   /** The type name of the root object (default 'Root'); nested objects are named after their keys. */
   readonly name?: string;
   /**
-   * 'narrowest' (the default) picks the smallest kind that holds every sample. 'wide' leaves room
-   * for data to grow: integers become int32 or int64, and fractions float64.
+   * 'wide' (the default) leaves room for data to grow: integers become int32, or int64 (as numbers)
+   * beyond int32's range, and fractions float64. 'narrowest' picks the smallest kind that holds
+   * every sample (uint8 for 0..200, float32 for 0.5), for data whose range is known not to grow.
    */
-  readonly numbers?: 'narrowest' | 'wide';
+  readonly numbers?: 'wide' | 'narrowest';
   /** Infer `timestamp` for ISO-8601 date-time strings with a time zone (default true). */
   readonly timestamps?: boolean;
   /** How many arrays and objects may nest (default 64); deeper or cyclic input throws. */
@@ -73,10 +76,10 @@ export function inferSchema(samples: readonly unknown[], options: InferOptions =
   if (samples.length === 0) {
     throw new WirekitError('WK_INFER_NO_SAMPLES', 'inferSchema needs at least one sample to infer from.');
   }
-  const { name = 'Root', numbers = 'narrowest', timestamps = true, maxDepth = 64 } = options;
+  const { name = 'Root', numbers = 'wide', timestamps = true, maxDepth = 64 } = options;
   checkTypeName(name, 'inferSchema: name');
   if (numbers !== 'narrowest' && numbers !== 'wide') {
-    invalid(`inferSchema: numbers must be 'narrowest' or 'wide', got ${JSON.stringify(numbers)}.`);
+    invalid(`inferSchema: numbers must be 'wide' or 'narrowest', got ${JSON.stringify(numbers)}.`);
   }
   if (!Number.isSafeInteger(maxDepth) || maxDepth < 0) {
     invalid(`inferSchema: maxDepth must be a non-negative integer, got ${maxDepth}.`);
@@ -300,7 +303,8 @@ function numberSchema(stats: NumberStats, wide: boolean): Schema {
   if (min < Number.MIN_SAFE_INTEGER || max > Number.MAX_SAFE_INTEGER) return t.float64();
   const candidates = wide ? signed.slice(2) : min >= 0 ? unsigned : signed;
   for (const [low, high, make] of candidates) if (min >= low && max <= high) return make();
-  // Safe integers came from JSON numbers, so they are numbers already; bigint would surprise.
+  // Safe integers came from JSON numbers, so they are numbers already: as bigints, the samples
+  // themselves would fail validation, and their JSON form would turn them into strings.
   return t.int64({ as: 'number' });
 }
 

@@ -1,9 +1,11 @@
 /** Apache Fury as a benchmark peer: the schema mapping round-trips the datasets it can express. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { Record8, records } from '../../src/bench/datasets/records.js';
 import { User, users } from '../../src/bench/datasets/users.js';
 import { createSubject } from '../../src/bench/lab/subjects.js';
 import { furyFor } from '../../src/bench/peers/fury.js';
+import { optionalPeers } from '../../src/bench/peers/optional.js';
 import { t } from '../../src/schema/index.js';
 
 describe('the Fury peer', () => {
@@ -21,5 +23,17 @@ describe('the Fury peer', () => {
     expect(() => furyFor(t.object('Canvas', { shape: Shape }))).toThrow(
       /no faithful mapping for the union kind/,
     );
+  });
+
+  test('the version the lab tells users to install is the one these tests run', () => {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    for (const peer of Object.values(optionalPeers)) {
+      expect(manifest.devDependencies[peer.package]).toBe(peer.version);
+      // Optional: an installed wirekit-ts does not bring it.
+      expect(manifest.dependencies[peer.package]).toBeUndefined();
+    }
   });
 });

@@ -2,10 +2,16 @@
  * The lab end to end on a tiny run. It spawns the built case runner (dist/, built by `pretest`),
  * because every case must run in a process of its own.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { recommend } from '../../dist/bench/lab/recommend.js';
-import { runLab } from '../../dist/bench/lab/run.js';
+import { type LabRun, runLab } from '../../dist/bench/lab/run.js';
 import { labTable } from '../../dist/bench/lab/table.js';
+import { labHtml } from '../../dist/bench/report/html.js';
+import { labMarkdown } from '../../dist/bench/report/markdown.js';
 
 describe('wirekit bench lab', () => {
   test('measures each subject in its own process and reports sizes, times, ratios and losses', async () => {
@@ -85,4 +91,136 @@ describe('wirekit bench --data', () => {
       code: 'WK_CLI_INPUT',
     });
   });
+});
+
+/** A fresh folder for peers, removed after `body`; `files` are written into it first. */
+async function inPeerFolder<T>(files: Record<string, string>, body: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'wirekit-peers-'));
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    return await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A package named like Fury whose entry point runs `code`: an install that is there but broken. */
+const brokenFury = (code: string) => ({
+  'node_modules/@furyjs/fury/package.json': JSON.stringify({
+    name: '@furyjs/fury',
+    version: '0.0.0',
+    main: 'index.js',
+  }),
+  'node_modules/@furyjs/fury/index.js': code,
+});
+
+const furyCase = (peersFrom?: string) =>
+  runLab({
+    datasets: ['records'],
+    subjects: ['fury', 'msgpack', 'json'],
+    counts: { records: 100 },
+    quick: true,
+    ...(peersFrom === undefined ? {} : { peersFrom }),
+  });
+
+describe('wirekit bench: a case that cannot run', () => {
+  test('Fury where it is not installed: "not installed", the whole reason in every output, no part in any pick', async () => {
+    await inPeerFolder({}, async (empty) => {
+      // The lab loads peers as Node resolves packages: from this folder, Node finds no Fury.
+      expect(() => createRequire(join(empty, 'x.js')).resolve('@furyjs/fury')).toThrow(/Cannot find module/);
+      const run: LabRun = await furyCase(empty);
+      expect(run.results.map((r) => r.spec.subject)).toEqual(['msgpack', 'json']);
+      expect(run.failures).toHaveLength(1);
+      const [failure] = run.failures;
+      expect(failure).toMatchObject({
+        dataset: 'records',
+        subject: 'fury',
+        kind: 'unavailable',
+        expected: true,
+      });
+      const reason = failure?.error ?? '';
+      expect(reason).toContain('fury needs @furyjs/fury, an optional peer that wirekit-ts does not install');
+      expect(reason).toContain(`not installed where the lab looked (from ${empty})`);
+      expect(reason).toMatch(/npm install @furyjs\/fury@\d/);
+      expect(reason).toContain('--peers DIR');
+
+      // The whole reason, in the terminal table, the Markdown, the HTML and the JSON.
+      const flat = (text: string) => text.replace(/\s+/g, ' ');
+      expect(flat(labTable(run))).toContain(`records × fury (not installed): ${reason}`);
+      expect(flat(labMarkdown(run))).toContain(reason);
+      expect(flat(labHtml(run))).toContain(reason);
+      expect((JSON.parse(JSON.stringify(run)) as LabRun).failures[0]?.error).toBe(reason);
+
+      // Recommendations rank results only, and say which cases they could not consider.
+      for (const advice of recommend(run)) {
+        expect(advice.format).not.toMatch(/fury/);
+        expect(advice.because).not.toMatch(/fury/);
+      }
+      expect(flat(labTable(run))).toContain('Not considered, because they could not run');
+    });
+  }, 120_000);
+
+  test('the same case where Fury is installed (beside wirekit, as in this repository) runs', async () => {
+    const run: LabRun = await furyCase();
+    expect(run.failures).toEqual([]);
+    expect(run.results.find((r) => r.spec.subject === 'fury')?.implementation).toBe('@furyjs/fury');
+  }, 120_000);
+
+  test('a peer that is installed but fails to load: "failed", with its own message', async () => {
+    const files = brokenFury("throw new Error('broken install: lib/fury.js is missing');");
+    await inPeerFolder(files, async (dir) => {
+      const run: LabRun = await furyCase(dir);
+      expect(run.failures).toEqual([
+        {
+          dataset: 'records',
+          subject: 'fury',
+          kind: 'error',
+          expected: true,
+          error: expect.stringMatching(/^Error: broken install: lib\/fury\.js is missing \(at /),
+        },
+      ]);
+      expect(labTable(run)).toContain('records × fury (failed):');
+    });
+  }, 120_000);
+
+  test('a case whose process dies without a word: "its process died", with how it ended', async () => {
+    const files = brokenFury(
+      "process.stderr.write('about to die\\n'); process.kill(process.pid, 'SIGKILL');",
+    );
+    await inPeerFolder(files, async (dir) => {
+      const run: LabRun = await furyCase(dir);
+      expect(run.failures).toHaveLength(1);
+      expect(run.failures[0]).toMatchObject({ subject: 'fury', kind: 'crash', expected: true });
+      expect(run.failures[0]?.error).toBe(
+        "the case's process was killed by SIGKILL before reporting a result; the end of its stderr:\nabout to die",
+      );
+      expect(run.results.map((r) => r.spec.subject)).toEqual(['msgpack', 'json']);
+      expect(labTable(run)).toContain('records × fury (its process died):');
+    });
+  }, 120_000);
+
+  test("several processes per case keep each one's figures, which the recommendations judge the noise by", async () => {
+    const run: LabRun = await runLab({
+      datasets: ['records'],
+      subjects: ['msgpack', 'avro', 'protobuf'],
+      counts: { records: 100 },
+      quick: true,
+      processes: 2,
+    });
+    for (const result of run.results) {
+      expect(result.processes).toHaveLength(2);
+      for (const p of result.processes ?? []) expect(p.jsonEncodeMs).toBeGreaterThan(0);
+      // The result's median is the median of the processes' medians.
+      const [a, b] = (result.processes ?? []).map((p) => p.encodeMs) as [number, number];
+      expect(result.encode.median).toBeCloseTo((a + b) / 2, 9);
+    }
+    const bulk = recommend(run).find((r) => r.boundary === 'bulk tabular results');
+    expect(['clear', 'within noise']).toContain(bulk?.margin?.verdict);
+    expect(bulk?.margin?.text).toMatch(
+      /across 2 processes each, \w+ took \d\.\d\d-\d\.\d\d× and \w+ \d\.\d\d-\d\.\d\d×/,
+    );
+  }, 120_000);
 });

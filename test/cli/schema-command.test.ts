@@ -45,9 +45,35 @@ describe('wirekit schema infer', () => {
     const { code, stdout } = await cli(['schema', 'infer', '-'], '[{"a": 1}, {"a": 300, "b": "x"}]');
     expect(code).toBe(0);
     expect(JSON.parse(stdout).root.fields.map((f: { schema: { kind: string } }) => f.schema.kind)).toEqual([
-      'uint16',
+      'int32',
       'optional',
     ]);
+  });
+
+  test('integers get room to grow by default; --numbers narrowest keeps the smallest kinds', async () => {
+    const orders =
+      '[{"qty": 2, "customer": {"id": 4711}, "at": 1717000000000}, {"qty": 9, "customer": {"id": 80}, "at": 1717000000001}]';
+    const kinds = async (...flags: string[]) => {
+      const { code, stdout, stderr } = await cli(['schema', 'infer', '-', ...flags], orders);
+      expect([code, stderr]).toEqual([0, '']);
+      const schema = schemaFromJson(JSON.parse(stdout));
+      const fields = schema.kind === 'object' ? schema.fields : [];
+      const customer = fields[1]?.schema;
+      return {
+        qty: fields[0]?.schema.kind,
+        'customer.id': customer?.kind === 'object' ? customer.fields[0]?.schema.kind : undefined,
+        at: fields[2]?.schema,
+      };
+    };
+    expect(await kinds()).toEqual({
+      qty: 'int32',
+      'customer.id': 'int32',
+      at: expect.objectContaining({ kind: 'int64', as: 'number' }),
+    });
+    expect(await kinds('--numbers', 'wide')).toEqual(await kinds());
+    expect(await kinds('--numbers', 'narrowest')).toMatchObject({ qty: 'uint8', 'customer.id': 'uint16' });
+    const bad = await cli(['schema', 'infer', '-', '--numbers', 'tiny'], orders);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--numbers is wide or narrowest')]);
   });
 
   test('reports bad input with its code and exit status 1', async () => {

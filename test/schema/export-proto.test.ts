@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { isWirekitError, type Schema, t } from '../../src/index.js';
 import { toProto } from '../../src/schema/export/proto.js';
@@ -98,6 +98,18 @@ describe('toProto: the text', () => {
     expect(proto).toContain('syntax = "proto3";\n');
     expect(proto).toContain('package wirekit.test;\n');
     expect(proto).toContain('import "google/protobuf/timestamp.proto";\n');
+  });
+
+  test('a file that imports Timestamp says what protoc needs to find it; one that does not, says nothing', () => {
+    const head = proto.slice(0, proto.indexOf('syntax = '));
+    expect(head).toContain('libprotobuf-dev');
+    expect(head).toContain('-I DIR');
+    expect(head).toContain('include/ folder beside its\n// bin/ folder');
+    for (const line of head.trimEnd().split('\n'))
+      expect(line === '' || line.startsWith('//'), line).toBe(true);
+    const plain = toProto(t.object('Plain', { id: t.uint32(), name: t.string() }));
+    expect(plain).not.toContain('timestamp.proto');
+    expect(plain).not.toContain('libprotobuf-dev');
   });
 
   test('docs, deprecation, aliases, defaults, literals and representations become comments or options', () => {
@@ -199,6 +211,29 @@ describe.skipIf(!has('protoc'))('toProto: protoc accepts it', () => {
     expect(json).toEqual(value);
     // Field 2 (i8) as sint32: -1 zigzags to the single byte 01.
     expect(hex?.startsWith('1001')).toBe(true);
+  });
+
+  test("the header's advice holds: protoc finds Timestamp in include/ beside its bin/, or through -I", () => {
+    // protoc's own include folder on this machine (Debian: /usr/include, from libprotobuf-dev).
+    const protoc = realpathSync(execFileSync('which', ['protoc'], { encoding: 'utf8' }).trim());
+    const include = join(dirname(protoc), '..', 'include');
+    expect(existsSync(join(include, 'google/protobuf/timestamp.proto')), include).toBe(true);
+    withTempDir((dir) => {
+      const file = join(dir, 'schema.proto');
+      writeFileSync(file, toProto(t.object('Event', { at: t.timestamp() })));
+      // The same protoc, moved where no include/ is beside its bin/: the import is not found...
+      mkdirSync(join(dir, 'bin'));
+      copyFileSync(protoc, join(dir, 'bin', 'protoc'));
+      const run = (...args: string[]) =>
+        spawnSync(join(dir, 'bin', 'protoc'), [`-I${dir}`, ...args, '--descriptor_set_out=/dev/null', file], {
+          encoding: 'utf8',
+        });
+      const lost = run();
+      expect(lost.status).not.toBe(0);
+      expect(lost.stderr).toContain('google/protobuf/timestamp.proto: File not found');
+      // ...until -I names the folder that holds google/protobuf/timestamp.proto.
+      expect(run(`-I${include}`).status).toBe(0);
+    });
   });
 
   test('a union root is its message; other roots are wrapped in rootName', () => {

@@ -1,6 +1,14 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { describe, expectTypeOf, test } from 'vitest';
-import { type Infer, type ObjectSchema, standardSchema, t } from '../../src/index.js';
+import {
+  type Infer,
+  type InferOptions,
+  inferSchema,
+  type ObjectSchema,
+  type Schema,
+  standardSchema,
+  t,
+} from '../../src/index.js';
 
 describe('Infer', () => {
   test('scalars', () => {
@@ -83,5 +91,14 @@ describe('standardSchema', () => {
       id: bigint;
       name: string;
     }>();
+  });
+});
+
+describe('inferSchema', () => {
+  test("numbers is 'wide' (the default) or 'narrowest', and the result is a Schema to read before use", () => {
+    expectTypeOf<InferOptions['numbers']>().toEqualTypeOf<'wide' | 'narrowest' | undefined>();
+    expectTypeOf(inferSchema([{ qty: 1 }], { numbers: 'narrowest' })).toEqualTypeOf<Schema>();
+    // @ts-expect-error the narrow choice is spelled 'narrowest'
+    inferSchema([1], { numbers: 'narrow' });
   });
 });

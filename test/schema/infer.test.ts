@@ -10,7 +10,7 @@ import { codeOf } from '../support/code-of.js';
 
 /**
  * A compact, complete picture of a schema, so that one assertion checks kinds, wrapping, field
- * order and names at once: `Root{id: uint8, nick?: string, tags: (string | null)[]}`.
+ * order and names at once: `Root{id: int32, nick?: string, tags: (string | null)[]}`.
  */
 function render(schema: Schema, options: { names?: boolean; sortFields?: boolean } = {}): string {
   const { names = true, sortFields = false } = options;
@@ -57,59 +57,87 @@ describe('inferSchema: scalars', () => {
     expect(infer([true, false])).toBe('bool');
   });
 
-  test('non-negative integers take the narrowest unsigned kind', () => {
-    expect(infer([0, 255])).toBe('uint8');
-    expect(infer([0, 256])).toBe('uint16');
-    expect(infer([65_535])).toBe('uint16');
-    expect(infer([65_536])).toBe('uint32');
-    expect(infer([2 ** 32 - 1])).toBe('uint32');
-    expect(infer([2 ** 32])).toBe('int64:number');
-    expect(infer([2 ** 31])).toBe('uint32');
-  });
-
-  test('negative integers take the narrowest signed kind', () => {
-    expect(infer([-128, 127])).toBe('int8');
-    expect(infer([-1, 128])).toBe('int16');
-    expect(infer([-129])).toBe('int16');
-    expect(infer([-32_768, 32_767])).toBe('int16');
-    expect(infer([-32_769])).toBe('int32');
+  test('by default integers get room to grow: int32, int64 (as numbers) beyond, float64 past 2^53', () => {
+    expect(infer([1])).toBe('int32');
+    expect(infer([0, 255])).toBe('int32');
+    expect(infer([-1, 300])).toBe('int32');
     expect(infer([-(2 ** 31), 2 ** 31 - 1])).toBe('int32');
-    expect(infer([-1, 2 ** 31])).toBe('int64:number');
+    expect(infer([2 ** 31])).toBe('int64:number');
+    expect(infer([2 ** 32 - 1])).toBe('int64:number');
     expect(infer([-(2 ** 31) - 1])).toBe('int64:number');
-  });
-
-  test('safe integers beyond 32 bits are int64 numbers; unsafe ones float64', () => {
     expect(infer([Number.MAX_SAFE_INTEGER])).toBe('int64:number');
     expect(infer([Number.MIN_SAFE_INTEGER])).toBe('int64:number');
     expect(infer([2 ** 53])).toBe('float64');
     expect(infer([-(2 ** 53)])).toBe('float64');
     expect(infer([1, JSON.parse('12345678901234567890')])).toBe('float64');
-  });
-
-  test('fractions: float32 only when every value is exact in float32', () => {
-    expect(infer([0.5, 1.25, -3.75])).toBe('float32');
-    expect(infer([Math.fround(0.1)])).toBe('float32');
-    expect(infer([0.1])).toBe('float64');
-    expect(infer([0.5, 0.1])).toBe('float64');
-  });
-
-  test('integers mixed with fractions follow the float rules over every value', () => {
-    expect(infer([1, 0.5])).toBe('float32');
-    expect(infer([2 ** 24 + 1, 0.5])).toBe('float64');
-    expect(infer([300, 2.5, -7])).toBe('float32');
     // 1.0 arrives from JSON.parse as the integer 1.
-    expect(infer(JSON.parse('[1.0, 2.0]'))).toBe('uint8');
+    expect(infer(JSON.parse('[1.0, 2.0]'))).toBe('int32');
+    expect(infer([1], { numbers: 'wide' })).toBe('int32');
   });
 
-  test("numbers: 'wide' picks int32, int64 (as number) or float64 only", () => {
-    const wide = { numbers: 'wide' } as const;
-    expect(infer([1], wide)).toBe('int32');
-    expect(infer([-1, 300], wide)).toBe('int32');
-    expect(infer([2 ** 31 - 1], wide)).toBe('int32');
-    expect(infer([2 ** 31], wide)).toBe('int64:number');
-    expect(infer([2 ** 32 - 1], wide)).toBe('int64:number');
-    expect(infer([0.5], wide)).toBe('float64');
-    expect(infer([2 ** 53], wide)).toBe('float64');
+  test('by default fractions are float64, even when every sample is exact in float32', () => {
+    expect(infer([0.5, 1.25, -3.75])).toBe('float64');
+    expect(infer([0.1])).toBe('float64');
+    expect(infer([300, 2.5, -7])).toBe('float64');
+  });
+
+  test('the default schema still takes the values that grow past the samples; the narrowest does not', () => {
+    const samples = [{ qty: 2, customer: { id: 4711 }, price: 19.5 }];
+    const later = { qty: 300, customer: { id: 70_000 }, price: 0.1 };
+    expect(infer(samples)).toBe('Root{qty: int32, customer: Customer{id: int32}, price: float64}');
+    expect(validate(inferSchema(samples), later)).toEqual([]);
+    const narrowest = inferSchema(samples, { numbers: 'narrowest' });
+    expect(render(narrowest)).toBe('Root{qty: uint8, customer: Customer{id: uint16}, price: float32}');
+    expect(validate(narrowest, later).map((issue) => issue.path.join('.'))).toEqual(['qty', 'customer.id']);
+  });
+
+  describe("numbers: 'narrowest'", () => {
+    const narrowest = { numbers: 'narrowest' } as const;
+
+    test('non-negative integers take the narrowest unsigned kind', () => {
+      expect(infer([0, 255], narrowest)).toBe('uint8');
+      expect(infer([0, 256], narrowest)).toBe('uint16');
+      expect(infer([65_535], narrowest)).toBe('uint16');
+      expect(infer([65_536], narrowest)).toBe('uint32');
+      expect(infer([2 ** 32 - 1], narrowest)).toBe('uint32');
+      expect(infer([2 ** 32], narrowest)).toBe('int64:number');
+      expect(infer([2 ** 31], narrowest)).toBe('uint32');
+    });
+
+    test('negative integers take the narrowest signed kind', () => {
+      expect(infer([-128, 127], narrowest)).toBe('int8');
+      expect(infer([-1, 128], narrowest)).toBe('int16');
+      expect(infer([-129], narrowest)).toBe('int16');
+      expect(infer([-32_768, 32_767], narrowest)).toBe('int16');
+      expect(infer([-32_769], narrowest)).toBe('int32');
+      expect(infer([-(2 ** 31), 2 ** 31 - 1], narrowest)).toBe('int32');
+      expect(infer([-1, 2 ** 31], narrowest)).toBe('int64:number');
+      expect(infer([-(2 ** 31) - 1], narrowest)).toBe('int64:number');
+    });
+
+    test('safe integers beyond 32 bits are int64 numbers; unsafe ones float64', () => {
+      expect(infer([Number.MAX_SAFE_INTEGER], narrowest)).toBe('int64:number');
+      expect(infer([2 ** 53], narrowest)).toBe('float64');
+      expect(infer([1, JSON.parse('12345678901234567890')], narrowest)).toBe('float64');
+    });
+
+    test('fractions: float32 only when every value is exact in float32', () => {
+      expect(infer([0.5, 1.25, -3.75], narrowest)).toBe('float32');
+      expect(infer([Math.fround(0.1)], narrowest)).toBe('float32');
+      expect(infer([0.1], narrowest)).toBe('float64');
+      expect(infer([0.5, 0.1], narrowest)).toBe('float64');
+    });
+
+    test('integers mixed with fractions follow the float rules over every value', () => {
+      expect(infer([1, 0.5], narrowest)).toBe('float32');
+      expect(infer([2 ** 24 + 1, 0.5], narrowest)).toBe('float64');
+      expect(infer([300, 2.5, -7], narrowest)).toBe('float32');
+      expect(infer(JSON.parse('[1.0, 2.0]'), narrowest)).toBe('uint8');
+    });
+
+    test('applies everywhere in the value, nested and in arrays', () => {
+      expect(infer([{ a: [1, 2], b: { c: -5 } }], narrowest)).toBe('Root{a: uint8[], b: B{c: int8}}');
+    });
   });
 
   test('ISO-8601 date-times with a zone become ms timestamps', () => {
@@ -157,7 +185,7 @@ describe('inferSchema: scalars', () => {
 
 describe('inferSchema: null, mixed kinds', () => {
   test('null in some samples wraps the kind in nullable', () => {
-    expect(infer([1, null, 2])).toBe('(uint8 | null)');
+    expect(infer([1, null, 2])).toBe('(int32 | null)');
     expect(infer([null, 'x'])).toBe('(string | null)');
   });
 
@@ -183,7 +211,7 @@ describe('inferSchema: objects', () => {
     ]`);
     const schema = inferSchema(users, { name: 'User' }) as ObjectSchema;
     expect(render(schema)).toBe(
-      'User{id: uint16, name: string, email?: string, created: timestamp:ms, score: float32}',
+      'User{id: int32, name: string, email?: string, created: timestamp:ms, score: float64}',
     );
     expect(schema.fields.map((f) => [f.name, f.id])).toEqual([
       ['id', 1],
@@ -196,12 +224,12 @@ describe('inferSchema: objects', () => {
 
   test('fields keep first-seen order across samples', () => {
     expect(infer([{ b: 1 }, { a: true, b: 2 }, { c: 'x', a: false }])).toBe(
-      'Root{b?: uint8, a?: bool, c?: string}',
+      'Root{b?: int32, a?: bool, c?: string}',
     );
   });
 
   test('missing and null together give optional(nullable(...))', () => {
-    expect(infer([{ a: 1 }, { a: null }, {}])).toBe('Root{a?: (uint8 | null)}');
+    expect(infer([{ a: 1 }, { a: null }, {}])).toBe('Root{a?: (int32 | null)}');
   });
 
   test('nested objects are named after their key, in PascalCase', () => {
@@ -227,12 +255,12 @@ describe('inferSchema: objects', () => {
   });
 
   test('a root array of objects names its items after the root', () => {
-    expect(infer([[{ a: 1 }]], { name: 'Batch' })).toBe('BatchItem{a: uint8}[]');
+    expect(infer([[{ a: 1 }]], { name: 'Batch' })).toBe('BatchItem{a: int32}[]');
   });
 
   test("'' and '__proto__' keys are skipped: no field can have those names", () => {
     const sample = JSON.parse('{"__proto__": 1, "": 2, "ok": 3}');
-    expect(infer([sample])).toBe('Root{ok: uint8}');
+    expect(infer([sample])).toBe('Root{ok: int32}');
   });
 
   test('maps are not inferred: id-like keys become fields', () => {
@@ -246,9 +274,9 @@ describe('inferSchema: objects', () => {
 
 describe('inferSchema: arrays', () => {
   test('items merge over every element of every sample', () => {
-    expect(infer([[1, 2], [300], []])).toBe('uint16[]');
+    expect(infer([[1, 2], [300], []])).toBe('int32[]');
     expect(infer([{ tags: ['a'] }, { tags: [] }])).toBe('Root{tags: string[]}');
-    expect(infer([[[1], [-1]], [[0.5]]])).toBe('float32[][]');
+    expect(infer([[[1], [-1]], [[0.5]]])).toBe('float64[][]');
   });
 
   test('arrays that are empty everywhere hold json', () => {
@@ -257,9 +285,9 @@ describe('inferSchema: arrays', () => {
   });
 
   test('items with nulls or mixed kinds', () => {
-    expect(infer([[1, null]])).toBe('(uint8 | null)[]');
+    expect(infer([[1, null]])).toBe('(int32 | null)[]');
     expect(infer([[1, 'a']])).toBe('json[]');
-    expect(infer([[{ a: 1 }, { b: 2 }]])).toBe('RootItem{a?: uint8, b?: uint8}[]');
+    expect(infer([[{ a: 1 }, { b: 2 }]])).toBe('RootItem{a?: int32, b?: int32}[]');
   });
 });
 
@@ -277,9 +305,9 @@ describe('inferSchema: errors and limits', () => {
   test('nesting up to maxDepth works, one more level throws with the path', () => {
     expect(inferSchema([nested(64)]).kind).toBe('object');
     expect(codeOf(() => inferSchema([nested(65)]))).toBe('WK_SCHEMA_INVALID');
-    expect(infer([nested(3)], { maxDepth: 3 })).toBe('RootItem{a: uint8[]}[]');
+    expect(infer([nested(3)], { maxDepth: 3 })).toBe('RootItem{a: int32[]}[]');
     expect(codeOf(() => inferSchema([nested(3)], { maxDepth: 2 }))).toBe('WK_SCHEMA_INVALID');
-    expect(infer([7], { maxDepth: 0 })).toBe('uint8');
+    expect(infer([7], { maxDepth: 0 })).toBe('int32');
     try {
       inferSchema([1, { a: [{ b: [[1]] }] }], { maxDepth: 4 });
       expect.unreachable();
@@ -317,7 +345,7 @@ describe('inferSchema: errors and limits', () => {
 
   test('large inputs: many records, many same-named types', () => {
     const records = Array.from({ length: 50_000 }, (_, i) => ({ id: i, even: i % 2 === 0 ? 'y' : null }));
-    expect(infer(records)).toBe('Root{id: uint16, even: (string | null)}');
+    expect(infer(records)).toBe('Root{id: int32, even: (string | null)}');
     const wide = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, { meta: {} }]));
     const schema = inferSchema([wide]) as ObjectSchema;
     const last = schema.fields.at(-1)?.schema as ObjectSchema;
@@ -411,10 +439,13 @@ describe('inferSchema: properties', () => {
     fc.assert(
       fc.property(
         samples,
-        fc.constantFrom('narrowest', 'wide' as const),
+        fc.constantFrom(undefined, 'narrowest' as const, 'wide' as const),
         fc.boolean(),
         (values, numbers, ts) => {
-          const schema = inferSchema(values, { numbers, timestamps: ts });
+          const schema = inferSchema(values, {
+            ...(numbers === undefined ? {} : { numbers }),
+            timestamps: ts,
+          });
           for (const value of values) {
             expect(validate(schema, prepare(schema, value))).toEqual([]);
           }

@@ -12,6 +12,7 @@ import { datasetFromFile, type FileDatasetSpec } from '../datasets/from-file.js'
 import { datasets } from '../datasets/index.js';
 import { summarize, type Timing, timeMs } from '../stats.js';
 import { firstDifference } from './compare.js';
+import { type CaseFailureLine, failureOf } from './failure.js';
 import { createSubject, type Subject, type SubjectName } from './subjects.js';
 
 export interface CaseSpec {
@@ -27,6 +28,8 @@ export interface CaseSpec {
   readonly budgetMs: number;
   /** How long the event-loop probe runs, in milliseconds. */
   readonly loopProbeMs: number;
+  /** Where optional peers (Fury) are resolved from; by default beside wirekit-ts. */
+  readonly peersFrom?: string;
 }
 
 export interface CompressedSize {
@@ -61,6 +64,20 @@ export interface CaseResult {
   readonly jsonFailure?: string;
   /** The first difference after a round trip, or undefined when every value came back equal. */
   readonly loss: string | undefined;
+  /**
+   * Each process's own medians, in the order the processes ran (one entry per --processes). The
+   * spread between them is the noise a recommendation's margin is judged by. Set by the lab's
+   * orchestrator; missing from runs saved before it was added.
+   */
+  readonly processes?: readonly ProcessMedians[];
+}
+
+/** One process's medians, in milliseconds per unit. */
+export interface ProcessMedians {
+  readonly encodeMs: number;
+  readonly decodeMs: number;
+  readonly jsonEncodeMs: number;
+  readonly jsonDecodeMs: number;
 }
 
 const compressions: readonly CompressionName[] = ['snappy', 'lz4', 'zstd', 'gzip', 'brotli'];
@@ -71,7 +88,7 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult> {
   const batch = dataset.unit === 'batch';
   const items = flatten(dataset.generate(spec.count, spec.seed), dataset.schema);
   const units: unknown[] = batch ? [items] : items;
-  const subject = createSubject(spec.subject, dataset.schema, batch);
+  const subject = createSubject(spec.subject, dataset.schema, batch, { from: spec.peersFrom });
   const json = createSubject('json-native', dataset.schema, batch);
 
   const encoded = units.map((unit) => subject.encode(unit));
@@ -246,6 +263,12 @@ function touch(value: unknown): number {
 
 const [specText] = process.argv.slice(2);
 if (specText !== undefined && process.argv[1]?.endsWith('case.js')) {
-  const result = await runCase(JSON.parse(specText) as CaseSpec);
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  try {
+    const result = await runCase(JSON.parse(specText) as CaseSpec);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } catch (error) {
+    const line: CaseFailureLine = { failure: failureOf(error) };
+    process.stdout.write(`${JSON.stringify(line)}\n`);
+    process.exitCode = 1;
+  }
 }

@@ -2,8 +2,14 @@
  * A recommendation per boundary, reasoned from the measured numbers and naming them. The rules are
  * deliberately simple, so that a reader can check each verdict against the table:
  * - only wirekit codecs whose round trip was lossless, and that were timed beside native JSON,
- *   are candidates;
+ *   are candidates; a case that could not run has no result, so it is never one;
  * - "round trip" is (encode + decode) as a ratio to native JSON timed in the same process.
+ *
+ * A pick made by speed can rest on a difference smaller than the run's noise: the pick for internal
+ * RPC changed between two runs of the same code. So each such pick says how its margin over the
+ * runner-up compares with the spread between the processes that measured them (--processes): clear
+ * when the winner's slowest process still beat the runner-up's fastest, within the noise when the
+ * two ranges overlap, and not judged with one process per case, which shows no spread at all.
  */
 import type { CaseResult } from './case.js';
 import type { LabRun } from './run.js';
@@ -13,6 +19,16 @@ export interface Recommendation {
   readonly format: string;
   /** Why, with the numbers it rests on. */
   readonly because: string;
+  /** For a pick made by speed: whether its lead over the next format is larger than the noise. */
+  readonly margin?: Margin;
+}
+
+export interface Margin {
+  readonly verdict: 'clear' | 'within noise' | 'not judged';
+  /** The fastest other format in the same pool. */
+  readonly runnerUp: string;
+  /** The verdict with its numbers, for a reader. */
+  readonly text: string;
 }
 
 const roundTrip = (r: CaseResult) =>
@@ -49,10 +65,16 @@ export function recommend(run: LabRun): Recommendation[] {
     roundTrip,
   );
   if (rpc !== undefined) {
+    const margin = marginOf(
+      rpc,
+      rpcPool.filter((r) => r.format !== 'json' && r.format !== 'arrow'),
+      run,
+    );
     out.push({
       boundary: 'internal RPC',
       format: rpc.format,
       because: `fastest lossless round trip on ${rpc.spec.dataset}: ${times(roundTrip(rpc))} JSON's time at ${pct(rpc.bytes / rpc.jsonBytes)} of its size.`,
+      ...(margin === undefined ? {} : { margin }),
     });
   }
 
@@ -96,21 +118,72 @@ export function recommend(run: LabRun): Recommendation[] {
   }
 
   const rows = Math.max(0, ...batches.map((r) => r.itemsPerUnit));
-  const bulk = best(
-    batches.filter((r) => r.itemsPerUnit === rows),
-    roundTrip,
-  );
+  const bulkPool = batches.filter((r) => r.itemsPerUnit === rows);
+  const bulk = best(bulkPool, roundTrip);
   if (bulk !== undefined) {
+    const margin = marginOf(bulk, bulkPool, run);
     out.push({
       boundary: 'bulk tabular results',
       format: bulk.format,
-      because: `fastest lossless round trip on the largest batches (${bulk.spec.dataset}, ${bulk.itemsPerUnit.toLocaleString('en')} rows): ${times(roundTrip(bulk))} JSON's time at ${pct(bulk.bytes / bulk.jsonBytes)} of its size.`,
+      because: `fastest lossless round trip on the largest batches (${bulk.spec.dataset}, ${bulk.itemsPerUnit.toLocaleString('en')} row${bulk.itemsPerUnit === 1 ? '' : 's'}): ${times(roundTrip(bulk))} JSON's time at ${pct(bulk.bytes / bulk.jsonBytes)} of its size.`,
+      ...(margin === undefined ? {} : { margin }),
     });
   }
   return out;
 }
 
-export function recommendationText(run: LabRun): string {
-  const lines = recommend(run).map((r) => `  ${r.boundary.padEnd(38)} ${r.format.padEnd(14)} ${r.because}`);
-  return lines.length === 0 ? '' : `Recommendations (from the numbers above):\n${lines.join('\n')}`;
+/** The round-trip ratio each process measured, when the result kept them (runs saved earlier did not). */
+function perProcess(r: CaseResult): number[] | undefined {
+  return r.processes?.map((p) => (p.encodeMs + p.decodeMs) / (p.jsonEncodeMs + p.jsonDecodeMs));
+}
+
+/** How the winner's lead over the fastest other format compares with the spread between processes. */
+function marginOf(winner: CaseResult, pool: readonly CaseResult[], run: LabRun): Margin | undefined {
+  const runnerUp = best(
+    pool.filter((r) => r.format !== winner.format),
+    roundTrip,
+  );
+  if (runnerUp === undefined) return undefined;
+  const lead = 1 - roundTrip(winner) / roundTrip(runnerUp);
+  const versus = `${pct(lead)} faster than the runner-up, ${runnerUp.format} (${times(roundTrip(runnerUp))}${runnerUp.spec.dataset === winner.spec.dataset ? '' : ` on ${runnerUp.spec.dataset}`})`;
+  const a = perProcess(winner);
+  const b = perProcess(runnerUp);
+  if (a === undefined || b === undefined || a.length < 2 || b.length < 2) {
+    const why =
+      run.options.processes > 1 && (a === undefined || b === undefined)
+        ? 'this saved run kept no per-process figures to compare that with'
+        : 'one process per case shows no spread to compare that with';
+    return {
+      verdict: 'not judged',
+      runnerUp: runnerUp.format,
+      text: `${versus}; ${why}: run with --processes 3 to tell a real lead from chance.`,
+    };
+  }
+  const range = (values: number[]) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}×`;
+  const spread = `across ${Math.min(a.length, b.length)} processes each, ${winner.format} took ${range(a)} and ${runnerUp.format} ${range(b)}`;
+  if (Math.max(...a) < Math.min(...b)) {
+    return {
+      verdict: 'clear',
+      runnerUp: runnerUp.format,
+      text: `${versus}; ${spread}: even ${winner.format}'s slowest process beat ${runnerUp.format}'s fastest.`,
+    };
+  }
+  return {
+    verdict: 'within noise',
+    runnerUp: runnerUp.format,
+    text: `${versus}; ${spread}: the ranges overlap, so another run may pick ${runnerUp.format}.`,
+  };
+}
+
+/** The cases the recommendations could not consider, because they did not run. */
+export function leftOut(run: LabRun): string | undefined {
+  if (run.failures.length === 0) return undefined;
+  const cases = run.failures.map((f) => `${f.subject} on ${f.dataset}`);
+  return `Not considered, because they could not run (see "Cases that could not run"): ${cases.join(', ')}.`;
+}
+
+/** The margin's verdict as a reader should see it: the two that need care stand out. */
+export function marginLabel(margin: Margin): string {
+  if (margin.verdict === 'clear') return 'clear margin';
+  return margin.verdict === 'within noise' ? 'WITHIN NOISE' : 'NOISE NOT JUDGED';
 }

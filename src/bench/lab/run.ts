@@ -13,7 +13,8 @@ import { promisify } from 'node:util';
 import { datasetFromFile, type FileDatasetSpec } from '../datasets/from-file.js';
 import { datasets } from '../datasets/index.js';
 import { median } from '../stats.js';
-import type { CaseResult, CaseSpec } from './case.js';
+import type { CaseResult, CaseSpec, ProcessMedians } from './case.js';
+import { type CaseFailure, crashReason, type FailureKind, failureLine } from './failure.js';
 import { defaultSubjects, type SubjectName } from './subjects.js';
 
 const run = promisify(execFile);
@@ -35,6 +36,8 @@ export interface LabOptions {
   readonly onProgress?: (done: number, total: number, label: string) => void;
   /** Measure the user's own data instead of the built-in datasets. */
   readonly file?: FileDatasetSpec;
+  /** Where optional peers (Fury) are resolved from; by default beside wirekit-ts. */
+  readonly peersFrom?: string;
 }
 
 export interface LabRun {
@@ -49,12 +52,14 @@ export interface LabRun {
   readonly v8: string;
   readonly options: { readonly processes: number; readonly quick: boolean; readonly seed: number };
   readonly results: readonly CaseResult[];
-  /** Cases that failed to run, with the reason: reported, never dropped silently. */
-  readonly failures: readonly {
-    readonly dataset: string;
-    readonly subject: string;
-    readonly error: string;
-  }[];
+  /** Cases that could not run, with the whole reason: reported, never dropped silently. */
+  readonly failures: readonly CaseFailure[];
+  /**
+   * What the lab has to say about its input before any figure is read: for --data, what was
+   * measured, and a warning when that is probably not what the user meant. Missing from runs saved
+   * before it was added.
+   */
+  readonly notes?: readonly string[];
 }
 
 /** Quick runs shrink every dataset so that the whole lab takes about half a minute. */
@@ -75,12 +80,18 @@ export async function runLab(options: LabOptions = {}): Promise<LabRun> {
   const subjects = options.subjects ?? defaultSubjects;
   const total = names.length * subjects.length;
   const results: CaseResult[] = [];
-  const failures: LabRun['failures'][number][] = [];
+  const failures: CaseFailure[] = [];
+  const notes: string[] = [];
   let done = 0;
   for (const dataset of names) {
     // Read here once too, so a bad file fails before any child starts.
-    const definition = file !== undefined ? datasetFromFile(file) : datasets[dataset];
+    const fromFile = file !== undefined ? datasetFromFile(file) : undefined;
+    const definition = fromFile ?? datasets[dataset];
     if (definition === undefined) throw new Error(`unknown dataset ${dataset}`);
+    if (fromFile !== undefined) {
+      notes.push(`Measured: ${fromFile.measured}.`);
+      if (fromFile.notice !== undefined) notes.push(`WARNING: ${fromFile.notice}`);
+    }
     const count =
       options.counts?.[dataset] ??
       (quick ? (quickCounts[dataset] ?? definition.defaultCount) : definition.defaultCount);
@@ -95,17 +106,18 @@ export async function runLab(options: LabOptions = {}): Promise<LabRun> {
         rounds: quick ? 5 : 15,
         budgetMs: quick ? 300 : 800,
         loopProbeMs: quick ? 60 : 100,
+        ...(options.peersFrom === undefined ? {} : { peersFrom: options.peersFrom }),
       };
       try {
         const runs: CaseResult[] = [];
         for (let p = 0; p < processes; p++) runs.push(await runInChild(spec));
         results.push(mergeRuns(runs));
       } catch (error) {
-        failures.push({
-          dataset,
-          subject,
-          error: (error as Error).message.split('\n').slice(0, 3).join(' '),
-        });
+        const { kind, reason } =
+          error instanceof CaseRunError ? error : { kind: 'error' as const, reason: String(error) };
+        // Named formats, and every default format on wirekit's own datasets, are expected to run.
+        const expected = options.subjects !== undefined || file === undefined;
+        failures.push({ dataset, subject, error: reason, kind, expected });
       }
       done++;
     }
@@ -125,24 +137,63 @@ export async function runLab(options: LabOptions = {}): Promise<LabRun> {
     options: { processes, quick, seed },
     results,
     failures,
+    notes,
   };
 }
 
+/** Why a case could not run, as its process reported it or as it ended. */
+class CaseRunError extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
 async function runInChild(spec: CaseSpec): Promise<CaseResult> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--max-old-space-size=8192', caseScript, JSON.stringify(spec)],
-    {
-      maxBuffer: 16 * 1024 * 1024,
-    },
-  );
+  let stdout: string;
+  try {
+    ({ stdout } = await run(
+      process.execPath,
+      ['--max-old-space-size=8192', caseScript, JSON.stringify(spec)],
+      {
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    ));
+  } catch (error) {
+    // execFile's error carries what the process wrote and how it ended.
+    const ended = error as {
+      stdout?: string;
+      stderr?: string;
+      code?: number | string | null;
+      signal?: string | null;
+    };
+    const reported = failureLine(ended.stdout ?? '');
+    if (reported !== undefined) throw new CaseRunError(reported.kind, reported.reason);
+    const code = typeof ended.code === 'number' ? ended.code : null;
+    const stderr =
+      typeof ended.code === 'string'
+        ? `${(error as Error).message}\n${ended.stderr ?? ''}`
+        : (ended.stderr ?? '');
+    throw new CaseRunError('crash', crashReason({ code, signal: ended.signal ?? null }, stderr));
+  }
   return JSON.parse(stdout.trim().split('\n').pop() as string) as CaseResult;
 }
 
-/** One result from several processes: the median of every timing, sizes from the first. */
+/**
+ * One result from several processes: the median of every timing, sizes from the first, and each
+ * process's own medians kept, so that a reader (and the recommendations) can see the noise.
+ */
 function mergeRuns(runs: readonly CaseResult[]): CaseResult {
   const first = runs[0] as CaseResult;
-  if (runs.length === 1) return first;
+  const perProcess: ProcessMedians[] = runs.map((run) => ({
+    encodeMs: run.encode.median,
+    decodeMs: run.decode.median,
+    jsonEncodeMs: run.jsonEncode.median,
+    jsonDecodeMs: run.jsonDecode.median,
+  }));
+  if (runs.length === 1) return { ...first, processes: perProcess };
   const mid = (pick: (run: CaseResult) => number) => median(runs.map(pick));
   const timing = (pick: (run: CaseResult) => CaseResult['encode']) => ({
     median: mid((run) => pick(run).median),
@@ -161,5 +212,6 @@ function mergeRuns(runs: readonly CaseResult[]): CaseResult {
       peakRssMb: mid((run) => run.memory.peakRssMb),
       heapUsedMb: mid((run) => run.memory.heapUsedMb),
     },
+    processes: perProcess,
   };
 }

@@ -9,6 +9,7 @@ import { createFlatBuffersCodec } from '../../codecs/flatbuffers/index.js';
 import { createCodec } from '../../codecs/registry.js';
 import { type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import { furyFor } from '../peers/fury.js';
+import { type OptionalPeer, optionalPeers, type PeerLocation } from '../peers/optional.js';
 
 export interface Subject {
   /** Short label for tables: "msgpack", "JSON (native)", "msgpackr". */
@@ -35,11 +36,16 @@ export const subjectNames = [
   'fury',
 ] as const;
 /**
- * What `wirekit bench` runs unless told: every format and the libraries beneath. Fury (a peer
- * with its own wire format, a dev dependency) runs when asked for with --formats.
+ * What `wirekit bench` runs unless told: every format and the libraries beneath, all of them
+ * dependencies of wirekit-ts. The optional peers (Fury, with its own wire format) run when asked
+ * for with --formats, and only where the user installed them.
  */
-export const defaultSubjects: readonly SubjectName[] = subjectNames.filter((name) => name !== 'fury');
+export const defaultSubjects: readonly SubjectName[] = subjectNames.filter((name) => !isOptionalPeer(name));
 export type SubjectName = (typeof subjectNames)[number];
+
+export function isOptionalPeer(name: string): name is OptionalPeer {
+  return Object.hasOwn(optionalPeers, name);
+}
 
 const require = createRequire(import.meta.url);
 
@@ -52,8 +58,14 @@ const benchLimits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32 };
 /**
  * The subject for one item schema. `batch` says whether a value is an array of items (measured
  * whole) or a single item (as a cache sees it). Arrow always takes rows, so an item is one row.
+ * `peers` says where optional peers are installed (see ../peers/optional.ts).
  */
-export function createSubject(name: SubjectName, item: ObjectSchema, batch: boolean): Subject {
+export function createSubject(
+  name: SubjectName,
+  item: ObjectSchema,
+  batch: boolean,
+  peers: PeerLocation = {},
+): Subject {
   const schema: Schema = batch ? t.array(item) : item;
   switch (name) {
     case 'json-native': {
@@ -90,7 +102,7 @@ export function createSubject(name: SubjectName, item: ObjectSchema, batch: bool
       };
     }
     case 'fury': {
-      const fury = furyFor(schema);
+      const fury = furyFor(schema, peers);
       return {
         label: '@furyjs/fury',
         format: 'fury',

@@ -1,10 +1,18 @@
 /**
- * The terminal table: one block per dataset, one row per subject, each figure beside its ratio to
- * native JSON measured in the same process, so the table reads at a glance.
+ * The terminal output: what was measured, one table per dataset (one row per subject, each figure
+ * beside its ratio to native JSON measured in the same process), a legend of the columns, the
+ * recommendations and the cases that could not run, so the output reads without the docs.
+ *
+ * Column widths come from the cells themselves, with two spaces between columns, so no label or
+ * figure can run into its neighbour; text from the data (loss paths, error reasons) has its control
+ * characters escaped so that it cannot break a line.
  */
 import type { CaseResult } from './case.js';
-import { recommendationText } from './recommend.js';
+import { failureKindText } from './failure.js';
+import { terminalLegend } from './legend.js';
+import { leftOut, marginLabel, recommend } from './recommend.js';
 import type { LabRun } from './run.js';
+import { ms, ratio, size } from './units.js';
 
 const columns = [
   'format',
@@ -17,8 +25,12 @@ const columns = [
   'round trip check',
 ] as const;
 
+/** Prose is wrapped to this width; tables are as wide as their cells. */
+const proseWidth = 100;
+
 export function labTable(run: LabRun): string {
   const blocks: string[] = [];
+  for (const note of run.notes ?? []) blocks.push(wrap(note, proseWidth, ''));
   const byDataset = new Map<string, CaseResult[]>();
   for (const result of run.results) {
     const list = byDataset.get(result.spec.dataset) ?? [];
@@ -29,7 +41,7 @@ export function labTable(run: LabRun): string {
     const first = results[0] as CaseResult;
     const unit =
       first.unit === 'batch'
-        ? `${first.itemsPerUnit.toLocaleString('en')} items as one batch`
+        ? `${first.itemsPerUnit.toLocaleString('en')} item${first.itemsPerUnit === 1 ? '' : 's'} as one batch`
         : `per item (${first.units} items)`;
     const rows = results.map((result) => [
       `${result.label}${result.implementation === 'wirekit' ? '' : ' *'}`,
@@ -47,45 +59,113 @@ export function labTable(run: LabRun): string {
       first.jsonFailure === undefined
         ? `JSON ${size(first.jsonBytes)}`
         : `no JSON yardstick: ${first.jsonFailure}`;
-    blocks.push(`${dataset}: ${unit}; ${jsonNote}\n${render([[...columns], ...rows])}`);
+    blocks.push(
+      `${oneLine(dataset)}: ${unit}; ${oneLine(jsonNote)}\n${renderTable([[...columns], ...rows])}`,
+    );
   }
-  const failures = run.failures.map((f) => `  ${f.dataset} × ${f.subject}: ${f.error}`);
+  if (run.results.length > 0) blocks.push(legendText());
   const advice = recommendationText(run);
-  return [
-    ...blocks,
-    '(×N: ratio to native JSON timed in the same process; * a library used directly, not through wirekit)',
-    ...(advice === '' ? [] : [advice]),
-    ...(failures.length > 0 ? ['Cases that failed:', ...failures] : []),
-  ].join('\n\n');
+  if (advice !== '') blocks.push(advice);
+  if (run.failures.length > 0) {
+    const lines = run.failures.map((f) => {
+      const head = `  ${oneLine(f.dataset)} × ${oneLine(f.subject)} (${failureKindText(f.kind)}):`;
+      return `${head}\n${f.error
+        .split('\n')
+        .map((line) => wrap(oneLine(line), proseWidth, '      '))
+        .join('\n')}`;
+    });
+    blocks.push(['Cases that could not run:', ...lines].join('\n'));
+  }
+  return blocks.join('\n\n');
 }
 
-function render(rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows
-    .map((row, r) => {
-      const line = row.map((cell, i) =>
-        i === 0 || i === row.length - 1
-          ? cell.padEnd(widths[i] as number)
-          : cell.padStart(widths[i] as number),
-      );
-      return r === 0 ? `${line.join('  ')}\n${widths.map((w) => '─'.repeat(w)).join('  ')}` : line.join('  ');
-    })
-    .join('\n');
+function legendText(): string {
+  const width = Math.max(...terminalLegend.map(([term]) => term.length));
+  const lines = terminalLegend.map(([term, meaning]) => {
+    const indent = ' '.repeat(4 + width);
+    return `  ${term.padEnd(width)}  ${wrap(meaning, proseWidth, indent).trimStart()}`;
+  });
+  return ['How to read the tables:', ...lines].join('\n');
 }
 
-function size(bytes: number): string {
-  if (!Number.isFinite(bytes)) return '-';
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${Math.round(bytes)} B`;
+/** The recommendations as prose: boundary and pick on one line, the reasons indented beneath. */
+export function recommendationText(run: LabRun): string {
+  const advice = recommend(run);
+  if (advice.length === 0) return '';
+  const lines = ['Recommendations (from the numbers above):'];
+  for (const r of advice) {
+    lines.push(`  ${r.boundary}: ${r.format}`);
+    lines.push(wrap(r.because, proseWidth, '      '));
+    if (r.margin !== undefined)
+      lines.push(wrap(`${marginLabel(r.margin)}: ${r.margin.text}`, proseWidth, '      '));
+  }
+  const missing = leftOut(run);
+  if (missing !== undefined) lines.push(wrap(missing, proseWidth, '  '));
+  return lines.join('\n');
 }
 
-function ms(value: number): string {
-  if (value >= 100) return `${value.toFixed(0)} ms`;
-  if (value >= 1) return `${value.toFixed(2)} ms`;
-  return `${(value * 1000).toFixed(1)} µs`;
+/**
+ * Rows of cells as aligned columns: the first and last left-aligned (names, words), the others
+ * right-aligned (figures), each as wide as its widest cell, two spaces apart, no trailing blanks.
+ */
+export function renderTable(rows: readonly (readonly string[])[]): string {
+  const cells = rows.map((row) => row.map((cell) => oneLine(cell).trim()));
+  const count = Math.max(...cells.map((row) => row.length));
+  const widths = Array.from({ length: count }, (_, i) =>
+    Math.max(...cells.map((row) => width(row[i] ?? ''))),
+  );
+  const line = (row: readonly string[]) =>
+    row
+      .map((cell, i) => {
+        const pad = ' '.repeat((widths[i] as number) - width(cell));
+        return i === 0 || i === count - 1 ? cell + pad : pad + cell;
+      })
+      .join('  ')
+      .trimEnd();
+  const [header = [], ...body] = cells;
+  return [line(header), widths.map((w) => '─'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
-function ratio(value: number): string {
-  return Number.isFinite(value) ? `×${value.toFixed(2)}` : '';
+/**
+ * Columns a cell takes in a terminal: one per code point, two for East Asian wide and fullwidth
+ * characters, none for combining marks, so a CJK key in a loss path still lines up.
+ */
+function width(text: string): number {
+  let columns = 0;
+  for (const char of text) {
+    if (/\p{Mn}|\p{Me}|\u200b|\u200d/u.test(char)) continue;
+    columns += wide.test(char) ? 2 : 1;
+  }
+  return columns;
+}
+
+const wide =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+
+/** Text from the data on one line: control characters (a newline in a key) shown escaped. */
+function oneLine(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) =>
+    char === '\t' ? ' ' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Words wrapped to `limit` columns, every line starting with `indent`. A longer word stays whole. */
+function wrap(text: string, limit: number, indent: string): string {
+  const lines: string[] = [];
+  let current = '';
+  // A unit stays with its number: "963 B", "28 %".
+  const words = text.split(/ +/).reduce<string[]>((out, word) => {
+    if (out.length > 0 && /^(B|KB|MB|ms|µs|%)[,.;:)]*$/.test(word)) out[out.length - 1] += ` ${word}`;
+    else out.push(word);
+    return out;
+  }, []);
+  for (const word of words) {
+    if (current !== '' && width(indent + current) + 1 + width(word) > limit) {
+      lines.push(indent + current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  if (current !== '') lines.push(indent + current);
+  return lines.join('\n');
 }

@@ -5,10 +5,8 @@
  * not an interop target. The wirekit schema is mapped onto Fury's type descriptions; kinds Fury
  * cannot express as wirekit holds them are refused rather than approximated.
  */
-import { createRequire } from 'node:module';
 import type { Schema } from '../../schema/index.js';
-
-const require = createRequire(import.meta.url);
+import { type PeerLocation, requirePeer } from './optional.js';
 
 type FuryModule = typeof import('@furyjs/fury');
 type Description = import('@furyjs/fury').TypeDescription;
@@ -59,12 +57,20 @@ function describe(schema: Schema, Type: FuryModule['Type']): Description {
   }
 }
 
-/** Fury's serialize/deserialize for values of `schema` (one registered serializer). */
-export function furyFor(schema: Schema): {
+/**
+ * Fury's serialize/deserialize for values of `schema` (one registered serializer). Fury is a dev
+ * dependency, so an installed wirekit-ts may lack it: PeerUnavailableError then says how to add it.
+ */
+export function furyFor(
+  schema: Schema,
+  location: PeerLocation = {},
+): {
   encode(value: unknown): Uint8Array;
   decode(bytes: Uint8Array): unknown;
 } {
-  const module = require('@furyjs/fury') as FuryModule & { default: new (options: object) => FuryInstance };
+  const module = requirePeer('fury', location) as FuryModule & {
+    default: new (options: object) => FuryInstance;
+  };
   const fury = new module.default({});
   const { serialize, deserialize } = fury.registerSerializer(describe(schema, module.Type));
   return { encode: (value) => serialize(value as never), decode: (bytes) => deserialize(bytes as never) };

@@ -4,6 +4,7 @@
  */
 import type { CaseResult } from '../lab/case.js';
 import type { LabRun } from '../lab/run.js';
+import { ms, ratio, size } from '../lab/units.js';
 
 /** The compressors in the order the lab runs them: fastest first, densest last. */
 export const compressorNames = ['snappy', 'lz4', 'zstd', 'gzip', 'brotli'] as const;
@@ -18,7 +19,7 @@ export const tableHeaders = [
   'MB/s enc / dec',
   'loop p99',
   'peak RSS',
-  'round trip',
+  'round trip check',
 ] as const;
 
 export interface DatasetSection {
@@ -41,7 +42,7 @@ export function sections(run: LabRun): DatasetSection[] {
     const first = results[0] as CaseResult;
     const unit =
       first.unit === 'batch'
-        ? `${first.itemsPerUnit.toLocaleString('en')} items as one batch`
+        ? `${first.itemsPerUnit.toLocaleString('en')} item${first.itemsPerUnit === 1 ? '' : 's'} as one batch`
         : `per item (${first.units.toLocaleString('en')} items)`;
     return { dataset, caption: `${unit}; JSON ${size(first.jsonBytes)}`, results, rows: results.map(row) };
   });
@@ -60,11 +61,6 @@ export function runFacts(run: LabRun): [string, string][] {
     ],
   ];
 }
-
-export const footnote =
-  '×N: ratio to native JSON timed in the same process (bytes: to JSON bytes). * a library used directly, ' +
-  "not through wirekit. Times are per unit. MB/s counts the format's own bytes (produced by encode, " +
-  'consumed by decode). Compressed sizes are per unit.';
 
 /** The numbers the charts plot, per result: ratios to JSON and throughput. */
 export function derived(result: CaseResult) {
@@ -106,24 +102,6 @@ function row(result: CaseResult): string[] {
 
 function perSecond(amount: number, msPerUnit: number): number {
   return msPerUnit > 0 ? amount / (msPerUnit / 1000) : Number.NaN;
-}
-
-export function size(bytes: number): string {
-  if (!Number.isFinite(bytes)) return '-';
-  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(2)} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${Math.round(bytes)} B`;
-}
-
-export function ms(value: number): string {
-  if (!Number.isFinite(value)) return '-';
-  if (value >= 100) return `${value.toFixed(0)} ms`;
-  if (value >= 1) return `${value.toFixed(2)} ms`;
-  return `${(value * 1000).toFixed(1)} µs`;
-}
-
-export function ratio(value: number): string {
-  return Number.isFinite(value) ? `×${value.toFixed(2)}` : '';
 }
 
 /** Items per second, shortened (12.3k, 4.5M) so the column stays narrow. */

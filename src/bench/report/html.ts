@@ -6,10 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { recommend } from '../lab/recommend.js';
+import { failureKindText } from '../lab/failure.js';
+import { reportLegend } from '../lab/legend.js';
+import { leftOut, marginLabel, recommend } from '../lab/recommend.js';
 import type { LabRun } from '../lab/run.js';
 import { chartScript } from './charts.js';
-import { footnote, runFacts, sections, tableHeaders } from './figures.js';
+import { runFacts, sections, tableHeaders } from './figures.js';
 
 const chartKinds = ['scatter', 'compressed', 'throughput'] as const;
 
@@ -27,7 +29,10 @@ figure { margin: 0; } .chart { min-height: 320px; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th, td { padding: .25rem .6rem; border-bottom: 1px solid #eee; text-align: right; }
 th { background: #f6f6f6; } th:first-child, td:first-child, td:last-child { text-align: left; }
-td.loss { color: #b00020; font-weight: 600; }
+td.loss, .flag { color: #b00020; font-weight: 600; }
+.warning { border-left: 4px solid #b00020; padding: .25rem .75rem; background: #fff4f4; }
+.legend dt { font-family: ui-monospace, monospace; }
+pre.reason { white-space: pre-wrap; background: #f6f6f6; padding: .5rem; margin: .25rem 0 1rem; }
 /* The reasons are sentences: they wrap instead of widening the page. */
 table.advice { white-space: normal; } table.advice th, table.advice td { text-align: left; vertical-align: top; }
 `;
@@ -70,21 +75,39 @@ ${rows}
 </section>`;
   });
   const advice = recommend(run);
+  const marginCell = (r: (typeof advice)[number]) => {
+    if (r.margin === undefined) return '<td></td>';
+    const label = escapeHtml(marginLabel(r.margin));
+    const flagged = r.margin.verdict !== 'clear';
+    return `<td>${flagged ? `<span class="flag">${label}</span>` : label}: ${escapeHtml(r.margin.text)}</td>`;
+  };
+  const missing = leftOut(run);
   const recommendations =
     advice.length === 0
       ? ''
-      : `<section id="recommendations"><h2>Recommendations</h2><table class="advice"><thead><tr><th scope="col">boundary</th><th scope="col">format</th><th scope="col">because</th></tr></thead><tbody class="advice">${advice
+      : `<section id="recommendations"><h2>Recommendations</h2><table class="advice"><thead><tr><th scope="col">boundary</th><th scope="col">format</th><th scope="col">because</th><th scope="col">margin over the next format</th></tr></thead><tbody class="advice">${advice
           .map(
             (r) =>
-              `<tr><td>${escapeHtml(r.boundary)}</td><td>${escapeHtml(r.format)}</td><td>${escapeHtml(r.because)}</td></tr>`,
+              `<tr><td>${escapeHtml(r.boundary)}</td><td>${escapeHtml(r.format)}</td><td>${escapeHtml(r.because)}</td>${marginCell(r)}</tr>`,
           )
-          .join('')}</tbody></table></section>`;
+          .join(
+            '',
+          )}</tbody></table>${missing === undefined ? '' : `<p class="note">${escapeHtml(missing)}</p>`}</section>`;
   const failures =
     run.failures.length === 0
       ? ''
-      : `<section id="failures"><h2>Cases that failed</h2><ul>${run.failures
-          .map((f) => `<li>${escapeHtml(`${f.dataset} × ${f.subject}: ${f.error}`)}</li>`)
+      : `<section id="failures"><h2>Cases that could not run</h2><ul>${run.failures
+          .map(
+            (f) =>
+              `<li>${escapeHtml(`${f.dataset} × ${f.subject} (${failureKindText(f.kind)}):`)}<pre class="reason">${escapeHtml(f.error)}</pre></li>`,
+          )
           .join('')}</ul></section>`;
+  const notes = (run.notes ?? [])
+    .map((note) => `<p class="${note.startsWith('WARNING') ? 'warning' : 'note'}">${escapeHtml(note)}</p>`)
+    .join('\n');
+  const legend = `<details class="legend" open><summary>How to read the tables</summary><dl>${reportLegend
+    .map(([term, meaning]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(meaning)}</dd>`)
+    .join('')}</dl></details>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -98,7 +121,8 @@ ${rows}
 <header>
 <h1>wirekit bench</h1>
 <dl>${facts}</dl>
-<p class="note">${escapeHtml(footnote)}</p>
+${notes}
+${legend}
 </header>
 <main>
 ${recommendations}

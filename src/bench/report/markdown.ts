@@ -1,25 +1,34 @@
 /** `wirekit bench --markdown FILE`: the lab run as a Markdown page, one table per dataset. */
-import { recommend } from '../lab/recommend.js';
+import { failureKindText } from '../lab/failure.js';
+import { reportLegend } from '../lab/legend.js';
+import { leftOut, marginLabel, recommend } from '../lab/recommend.js';
 import type { LabRun } from '../lab/run.js';
-import { footnote, runFacts, sections, tableHeaders } from './figures.js';
+import { runFacts, sections, tableHeaders } from './figures.js';
 
 export function labMarkdown(run: LabRun): string {
   const lines = ['# wirekit bench', ''];
   for (const [label, value] of runFacts(run)) lines.push(`- **${label}**: ${cell(value)}`);
-  lines.push('', `_${cell(footnote)}_`);
+  for (const note of run.notes ?? []) lines.push('', `> ${cell(note)}`);
+  lines.push('', '**How to read the tables**', '');
+  for (const [term, meaning] of reportLegend) lines.push(`- **${cell(term)}**: ${cell(meaning)}`);
   const advice = recommend(run);
   if (advice.length > 0) {
     lines.push(
       '',
       '## Recommendations',
       '',
-      tableRow(['boundary', 'format', 'because']),
-      tableRow(['---', '---', '---']),
+      tableRow(['boundary', 'format', 'because', 'margin over the next format']),
+      tableRow(['---', '---', '---', '---']),
     );
-    for (const r of advice) lines.push(tableRow([r.boundary, r.format, r.because]));
+    for (const r of advice) {
+      const margin = r.margin === undefined ? '' : `${marginLabel(r.margin)}: ${r.margin.text}`;
+      lines.push(tableRow([r.boundary, r.format, r.because, margin]));
+    }
+    const missing = leftOut(run);
+    if (missing !== undefined) lines.push('', cell(missing));
   }
   for (const section of sections(run)) {
-    lines.push('', `## ${section.dataset}`, '', `${section.caption}`, '');
+    lines.push('', `## ${cell(section.dataset)}`, '', `${cell(section.caption)}`, '');
     lines.push(tableRow(tableHeaders));
     // Every column but the format name and the round-trip check is a number: right-aligned.
     lines.push(
@@ -28,10 +37,17 @@ export function labMarkdown(run: LabRun): string {
     for (const row of section.rows) lines.push(tableRow(row));
   }
   if (run.failures.length > 0) {
-    lines.push('', '## Cases that failed', '');
-    for (const f of run.failures) lines.push(`- ${cell(f.dataset)} × ${cell(f.subject)}: ${cell(f.error)}`);
+    lines.push('', '## Cases that could not run', '');
+    for (const f of run.failures) {
+      lines.push(
+        `- ${cell(f.dataset)} × ${cell(f.subject)} (${failureKindText(f.kind)}):`,
+        '',
+        fenced(f.error),
+        '',
+      );
+    }
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.join('\n').trimEnd()}\n`;
 }
 
 function tableRow(cells: readonly string[]): string {
@@ -48,4 +64,15 @@ function cell(text: string): string {
     .replace(/[\\|*_`]/g, '\\$&')
     .replace(/</g, '&lt;')
     .replace(/\r?\n/g, ' ');
+}
+
+/**
+ * A reason as a code block inside the list item, kept whole and verbatim (several lines, markup
+ * characters): the fence is longer than any run of backticks in the text, so nothing can close it.
+ */
+function fenced(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const body = text.replace(/\r\n?/g, '\n');
+  return [`  ${fence}text`, ...body.split('\n').map((line) => `  ${line}`), `  ${fence}`].join('\n');
 }

@@ -4,27 +4,41 @@ import { datasets } from '../../bench/datasets/index.js';
 import { type LabRun, runLab } from '../../bench/lab/run.js';
 import { type SubjectName, subjectNames } from '../../bench/lab/subjects.js';
 import { labTable } from '../../bench/lab/table.js';
+import { optionalPeers } from '../../bench/peers/optional.js';
 import { labHtml } from '../../bench/report/html.js';
 import { labMarkdown } from '../../bench/report/markdown.js';
 import type { CliIo } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
+const peerList = Object.entries(optionalPeers)
+  .map(([name, peer]) => `${name} needs ${peer.package} (npm install ${peer.package}@${peer.version})`)
+  .join('; ');
+
 export const benchHelp = `Usage:
   wirekit bench [--quick] [--datasets a,b] [--formats f,g] [--processes N] [--count name=N ...] [--json FILE]
-              [--markdown FILE] [--html FILE] [--data FILE [--schema S.json] [--per-item]]
+              [--markdown FILE] [--html FILE] [--data FILE [--path P] [--schema S.json] [--per-item]]
+              [--peers DIR]
       Measures size, compressed size, encode/decode time, event-loop delay, memory and round-trip
       losses of every format on the built-in datasets (${Object.keys(datasets).join(', ')}), each case
       in a fresh process with native JSON timed in the same process (--processes 3 for figures to
-      publish: medians across processes). Default run ~2-3 min on 2 cores; --quick ~1 min.
-      Formats: ${subjectNames.join(', ')} (json-native, msgpackr and cbor-x are the libraries used directly; fury,
-      Apache Fury's own format, runs only when named here).
+      publish: medians across processes, and recommendations that say whether a lead is larger
+      than the noise). Default run ~2-3 min on 2 cores; --quick ~1 min.
+      Formats: ${subjectNames.join(', ')} (json-native, msgpackr and cbor-x are the libraries used
+      directly). Optional peers run only when named here, and only where you installed them, since
+      wirekit-ts does not: ${peerList}. --peers DIR looks for them from DIR instead of beside wirekit-ts.
       --json FILE keeps the raw results; --markdown FILE writes the tables as Markdown; --html FILE
       writes a self-contained report with charts (uPlot inlined: opens offline, nothing to fetch).
       --large: only timeseries, at 10,000,000 rows (JSON vs Arrow at scale; minutes, GBs of memory).
       --data FILE measures your own data (JSON, a JSON array or NDJSON) instead, with --schema or an
-      inferred schema; --per-item times each value on its own, as a cache would see it.`;
+      inferred schema; --per-item times each value on its own, as a cache would see it. --path P
+      picks the array of values inside each JSON value, e.g. --path orders for {"orders": [...]}
+      (a dotted path: data.items; a number indexes an array).
+      Exit code 1 when a case that was expected to run could not (a format named in --formats, or
+      any case on the built-in datasets); such cases are listed in every output with the reason. A
+      default format that cannot hold your --data is listed too, and leaves the exit code at 0.`;
 
-export async function benchCommand(args: readonly string[], io: CliIo): Promise<void> {
+/** Runs the lab and writes its outputs; the exit code is 1 when an expected case could not run. */
+export async function benchCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommand(args, {
     quick: { type: 'boolean' },
     datasets: { type: 'string' },
@@ -37,10 +51,20 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
     data: { type: 'string' },
     schema: { type: 'string' },
     'per-item': { type: 'boolean' },
+    path: { type: 'string' },
     large: { type: 'boolean' },
+    peers: { type: 'string' },
   });
-  if (values.data === undefined && (values.schema !== undefined || values['per-item'])) {
-    throw usageError('--schema and --per-item go with --data FILE.');
+  if (
+    values.data === undefined &&
+    (values.schema !== undefined || values['per-item'] || values.path !== undefined)
+  ) {
+    throw usageError('--schema, --path and --per-item go with --data FILE.');
+  }
+  if (values.path?.split('.').some((segment) => segment === '')) {
+    throw usageError(
+      `--path takes keys separated by dots, e.g. --path orders or --path data.items; got ${values.path}.`,
+    );
   }
   const names = values.large ? ['timeseries'] : list(values.datasets);
   for (const name of names ?? []) if (!(name in datasets)) throw usageError(`unknown dataset ${name}.`);
@@ -67,6 +91,7 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
     ...(names === undefined ? {} : { datasets: names }),
     ...(formats === undefined ? {} : { subjects: formats as SubjectName[] }),
     ...(processes === undefined ? {} : { processes }),
+    ...(values.peers === undefined ? {} : { peersFrom: values.peers }),
     counts,
     ...(values.data === undefined
       ? {}
@@ -74,6 +99,7 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
           file: {
             dataFile: values.data,
             ...(values.schema === undefined ? {} : { schemaFile: values.schema }),
+            ...(values.path === undefined ? {} : { path: values.path }),
             unit: values['per-item'] ? ('item' as const) : ('batch' as const),
           },
         }),
@@ -84,6 +110,15 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
   if (values.json !== undefined) await writeFile(values.json, `${JSON.stringify(run, null, 2)}\n`);
   if (values.markdown !== undefined) await writeFile(values.markdown, labMarkdown(run));
   if (values.html !== undefined) await writeFile(values.html, labHtml(run));
+  const unexpected = run.failures.filter((failure) => failure.expected !== false);
+  if (unexpected.length === 0) return 0;
+  // After every output is written, so the reasons are there to read; stderr, so a script sees it.
+  const cases = unexpected.map((f) => `${f.subject} on ${f.dataset}`).join(', ');
+  io.stderr.write(
+    `wirekit: ${unexpected.length} case${unexpected.length === 1 ? '' : 's'} could not run: ${cases} ` +
+      '(reasons under "Cases that could not run"); exit code 1.\n',
+  );
+  return 1;
 }
 
 function list(value: string | undefined): string[] | undefined {

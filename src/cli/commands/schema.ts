@@ -13,9 +13,12 @@ import { type CliIo, readInput } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
 export const schemaHelp = `Usage:
-  wirekit schema infer [FILE|-] [--name NAME] [--numbers narrowest|wide] [--no-timestamps] [--whole]
+  wirekit schema infer [FILE|-] [--name NAME] [--numbers wide|narrowest] [--no-timestamps] [--whole]
       Prints the schema (its JSON form) of the values in FILE: JSON, a JSON array (each item is a
       sample, unless --whole), or NDJSON. Reads standard input for '-' or no FILE.
+      Numbers get room to grow by default (--numbers wide): integers int32, or int64 as numbers
+      beyond int32, fractions float64. --numbers narrowest picks the smallest kind that holds the
+      samples (uint8 for 0..200, float32 for 0.5): only for data whose range cannot grow.
   wirekit schema export --to FORMAT [SCHEMA.json|-] [--namespace NS] [--root-name NAME]
       Prints the schema in another schema language. FORMAT is one of:
       proto (proto3), avro (.avsc), fbs (FlatBuffers), arrow (Arrow schema as JSON), json-schema
@@ -39,8 +42,8 @@ async function infer(args: readonly string[], io: CliIo): Promise<void> {
     'no-timestamps': { type: 'boolean' },
     whole: { type: 'boolean' },
   });
-  const numbers = values.numbers ?? 'narrowest';
-  if (numbers !== 'narrowest' && numbers !== 'wide') throw usageError('--numbers is narrowest or wide.');
+  const numbers = values.numbers ?? 'wide';
+  if (numbers !== 'narrowest' && numbers !== 'wide') throw usageError('--numbers is wide or narrowest.');
   const file = onePositional(positionals, 'FILE');
   const text = (await readInput(io, file)).toString('utf8');
   const samples = parseJsonSamples(text, file === '-' ? 'standard input' : file, values.whole === true);
