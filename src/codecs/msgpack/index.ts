@@ -4,15 +4,15 @@
  * beneath), read by msgpackr after wirekit's scanner has checked the bytes. Plain MessagePack by
  * default, so any implementation reads what this writes.
  */
-import { Packr, Unpackr } from 'msgpackr';
+import { Unpackr } from 'msgpackr';
 import { WirekitError } from '../../errors/index.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { msgpackFormat } from '../compiled/msgpack.js';
 import { resolveLimits } from '../limits.js';
 import { type FormatKit, SelfDescribingCodec } from '../self-describing/codec.js';
-import { unsupported } from '../self-describing/failures.js';
 import { MsgpackEmitter } from './emitter.js';
 import { NaturalReader } from './natural.js';
+import { RecordsMode } from './records.js';
 import { MsgpackScanner } from './scan.js';
 import { MsgpackSource } from './source.js';
 
@@ -42,18 +42,15 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
       'msgpackRecords applies to schemaless codecs; a schema decides the layout itself.',
     );
   }
-  const library = records
-    ? new Packr({
-        useRecords: true,
-        // One-byte record ids, defined inline in each value, so every value stands alone.
-        maxSharedStructures: 0,
-        maxOwnStructures: 64,
-        mapsAsObjects: false,
-        variableMapSize: true,
-        encodeUndefinedAsNil: true,
-        copyBuffers: true,
-      })
-    : new Unpackr({ useRecords: false, mapsAsObjects: true, copyBuffers: true, int64AsType: 'bigint' });
+  const recordsMode = records ? new RecordsMode() : undefined;
+  // 'auto' (in msgpackr's README, not its typings): int 64 and uint 64 as numbers up to ±2^53,
+  // bigints beyond. The scanner sends ±2^53 themselves, which are not safe integers, to wirekit's reader.
+  const library = new Unpackr({
+    useRecords: false,
+    mapsAsObjects: true,
+    copyBuffers: true,
+    int64AsType: 'auto' as 'bigint',
+  });
   const kit: FormatKit = {
     format: 'msgpack',
     mediaType: msgpackMediaTypes[0] as string,
@@ -62,9 +59,11 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
     source: (decodeLimits) => new MsgpackSource(decodeLimits),
     checker: (decodeLimits) => new MsgpackScanner(decodeLimits, { utf8: true, unsafeKeys: true, records }),
     measurer: (decodeLimits) => new MsgpackScanner(decodeLimits, { utf8: false, unsafeKeys: false, records }),
-    libraryDecode: (bytes) => library.unpack(bytes),
-    ownDecode: (bytes) => new NaturalReader(bytes).read(),
-    schemalessEncode: records ? (value) => packRecords(library as Packr, value) : undefined,
+    libraryDecode: recordsMode ? (bytes) => recordsMode.decode(bytes) : (bytes) => library.unpack(bytes),
+    ownDecode: recordsMode
+      ? (bytes) => recordsMode.decodeExactly(bytes)
+      : (bytes) => new NaturalReader(bytes).read(),
+    schemalessEncode: recordsMode ? (value) => recordsMode.encode(value) : undefined,
     compiled: msgpackFormat,
   };
   return new SelfDescribingCodec<T>(
@@ -74,15 +73,4 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
     options.validate === true,
     options.compile !== false,
   );
-}
-
-function packRecords(packr: Packr, value: unknown): Uint8Array {
-  let packed: Uint8Array;
-  try {
-    packed = packr.pack(value);
-  } catch (error) {
-    throw unsupported(`msgpackr cannot write the value: ${(error as Error).message}`, error);
-  }
-  // msgpackr hands out a Buffer over its shared working memory; callers get their own bytes.
-  return new Uint8Array(packed);
 }

@@ -194,6 +194,21 @@ export function libraryReadsTimestamp64(bytes: Uint8Array, at: number): boolean 
   return Math.trunc(nanos / 1_000_000 + millis) === millis + Math.floor(nanos / 1_000_000);
 }
 
+/**
+ * Whether msgpackr, with `int64AsType: 'auto'`, reads the int 64 or uint 64 whose head is at `at`
+ * as wirekit's readers do: a number for a safe integer, else a bigint. Its bound is ±2^53
+ * inclusive, one step past the safe range (2^53 + 1 would read back as the same number), so only
+ * those two values need wirekit's reader.
+ */
+export function libraryReadsInt64(bytes: Uint8Array, at: number): boolean {
+  const first = bytes[at + 1] as number;
+  const second = bytes[at + 2] as number;
+  const edge = (first === 0 && second === 0x20) || (first === 0xff && second === 0xe0 && bytes[at] === 0xd3);
+  if (!edge) return true;
+  for (let i = at + 3; i < at + 9; i++) if (bytes[i] !== 0) return true;
+  return false;
+}
+
 export function isInteger(head: number): boolean {
   return head < 0x80 || head >= 0xe0 || (head >= 0xcc && head <= 0xd3);
 }

@@ -16,6 +16,7 @@ import {
   checkTimestamp,
   fixedSizes,
   lengthWidths,
+  libraryReadsInt64,
   libraryReadsTimestamp64,
   MsgpackItems,
   type MsgpackScanOptions,
@@ -72,15 +73,22 @@ export class MsgpackScanner extends MsgpackItems {
    */
   private wideTimestamp = false;
 
-  /** In record mode msgpackr reads maps as Map, so any key type is its own business. */
+  /** An int 64 or uint 64 holding ±2^53, which msgpackr reads as a number (see libraryReadsInt64). */
+  private edgeInt64 = false;
+
+  /**
+   * In record mode msgpackr reads maps as Map, so any key type is its own business, and only an
+   * edge int 64 needs another reading (with bigints; see records.ts).
+   */
   get needsOwnReader(): boolean {
-    return (this.nonStringKey || this.wideTimestamp) && !this.options.records;
+    return this.options.records ? this.edgeInt64 : this.nonStringKey || this.wideTimestamp || this.edgeInt64;
   }
 
   reset(): void {
     this.elements = 0;
     this.nonStringKey = false;
     this.wideTimestamp = false;
+    this.edgeInt64 = false;
   }
 
   constructor(limits: DecodeLimits, options: MsgpackScanOptions) {
@@ -167,6 +175,8 @@ export class MsgpackScanner extends MsgpackItems {
         if (size !== 0) {
           pos += size;
           if (pos > end) return this.stop(end, at, top, left, inMap, elements);
+          // Nine bytes: float 64, uint 64 or int 64.
+          if (size === 9 && head !== 0xcb && !libraryReadsInt64(bytes, at)) this.edgeInt64 = true;
         } else if (head >= 0x80 && head < 0xa0) {
           // fixmap (its keys and values both count as items) and fixarray
           opensMap = head < 0x90;
