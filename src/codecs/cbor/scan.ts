@@ -173,8 +173,10 @@ export class CborScanner extends CborItems {
           if (key) this.nonStringKey = true;
           pos += scalarSizes[head] as number;
           if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements);
-          // A 64-bit integer argument (0x1b, 0x3b).
-          if ((head & 0xdf) === 0x1b && !libraryReadsInt64(bytes, at)) this.wideInteger = true;
+          // A 64-bit integer argument (0x1b, 0x3b) from 2^53 - 2^48 on: see libraryReadsInt64.
+          if ((head & 0xdf) === 0x1b && (bytes[at + 1] !== 0 || (bytes[at + 2] as number) >= 0x1f)) {
+            if (!libraryReadsInt64(bytes, at)) this.wideInteger = true;
+          }
         } else if (major === 2 || major === 3) {
           if (key && major === 2) this.nonStringKey = true;
           pos = this.string(bytes, pos, end, key && major === 3);

@@ -1,8 +1,8 @@
 /**
  * MessagePack. With a schema, wirekit's interpreter writes and reads the mapping of
  * docs/mapping/msgpack.md; without one, values follow the natural mapping of msgpackr (the library
- * beneath), read by msgpackr after wirekit's scanner has checked the bytes. Plain MessagePack by
- * default, so any implementation reads what this writes.
+ * beneath; integral numbers always as integers), read by msgpackr after wirekit's scanner has
+ * checked the bytes. Plain MessagePack by default, so any implementation reads what this writes.
  */
 import { Unpackr } from 'msgpackr';
 import { WirekitError } from '../../errors/index.js';
@@ -43,13 +43,13 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
     );
   }
   const recordsMode = records ? new RecordsMode() : undefined;
-  // 'auto' (in msgpackr's README, not its typings): int 64 and uint 64 as numbers up to ±2^53,
-  // bigints beyond. The scanner sends ±2^53 themselves, which are not safe integers, to wirekit's reader.
+  // int 64 and uint 64 as numbers, exact for safe integers and without a bigint on the way; the
+  // scanner sends values with wider ones to wirekit's reader, which gives those as bigints.
   const library = new Unpackr({
     useRecords: false,
     mapsAsObjects: true,
     copyBuffers: true,
-    int64AsType: 'auto' as 'bigint',
+    int64AsType: 'number',
   });
   const kit: FormatKit = {
     format: 'msgpack',

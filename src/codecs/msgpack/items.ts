@@ -195,18 +195,17 @@ export function libraryReadsTimestamp64(bytes: Uint8Array, at: number): boolean 
 }
 
 /**
- * Whether msgpackr, with `int64AsType: 'auto'`, reads the int 64 or uint 64 whose head is at `at`
- * as wirekit's readers do: a number for a safe integer, else a bigint. Its bound is ±2^53
- * inclusive, one step past the safe range (2^53 + 1 would read back as the same number), so only
- * those two values need wirekit's reader.
+ * Whether msgpackr, with `int64AsType: 'number'`, reads the int 64 or uint 64 whose head is at `at`
+ * exactly: it sums the halves as a float, which is exact for safe integers (what every wirekit
+ * reader gives as a number) and rounds the rest, which wirekit's reader gives as bigints.
  */
 export function libraryReadsInt64(bytes: Uint8Array, at: number): boolean {
-  const first = bytes[at + 1] as number;
-  const second = bytes[at + 2] as number;
-  const edge = (first === 0 && second === 0x20) || (first === 0xff && second === 0xe0 && bytes[at] === 0xd3);
-  if (!edge) return true;
-  for (let i = at + 3; i < at + 9; i++) if (bytes[i] !== 0) return true;
-  return false;
+  const high = readLength(bytes, at + 1, 4);
+  // uint 64, and int 64 from 0: below 2^53.
+  if (high < 0x20_0000) return true;
+  if (bytes[at] !== 0xd3 || high < 0x8000_0000) return false;
+  // A negative int 64 from -(2^53 - 1): the high half from -2^21 (0xffe00000), but not -2^53 itself.
+  return high > 0xffe0_0000 || (high === 0xffe0_0000 && readLength(bytes, at + 5, 4) !== 0);
 }
 
 export function isInteger(head: number): boolean {

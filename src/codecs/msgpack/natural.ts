@@ -4,8 +4,8 @@
  * into a Map. wirekit's mapping decides per map: string keys only → object, any other key → Map.
  * The scanner has checked the bytes (lengths, UTF-8, keys, extensions, depth) before this runs, and
  * everything else is read as msgpackr reads it, so both paths give the same values. (The scanner
- * also sends here the few values msgpackr would read otherwise: some timestamps, and int 64 forms
- * of ±2^53, which this reads as bigints since they are not safe integers.)
+ * also sends here the values msgpackr would read otherwise: some timestamps, and int 64 and
+ * uint 64 beyond the safe range, which msgpackr reads as rounded numbers and this as bigints.)
  */
 
 import { DecodedMap } from '../self-describing/decoded-map.js';

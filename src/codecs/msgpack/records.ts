@@ -7,10 +7,10 @@
  * msgpackr by itself writes any number outside int32..uint32 as float 64, integral or not. Every
  * such integer takes nine bytes as int 64 or uint 64 too, so its output is rewritten in place: the
  * head and the eight bytes after it. (msgpackr writes -0 as the integer 0, which only a walk over
- * the value before packing could tell; that is left as msgpackr has it.) Reading, msgpackr's
- * `int64AsType: 'auto'` gives numbers up to ±2^53 inclusive, one step past the safe range; the
- * scanner flags those two values (see libraryReadsInt64), and then the value is read with bigints
- * and the safe ones turned into numbers.
+ * the value before packing could tell; that is left as msgpackr has it.) Reading, msgpackr gives
+ * 64-bit forms as numbers (`int64AsType: 'number'`), exact for safe integers; where the scanner
+ * found a wider one (see libraryReadsInt64), the value is read with bigints instead and the safe
+ * ones turned into numbers.
  */
 import { Packr } from 'msgpackr';
 import { unsupported } from '../self-describing/failures.js';
@@ -31,8 +31,7 @@ const options = {
 } as const;
 
 export class RecordsMode {
-  // 'auto' is documented in msgpackr's README but missing from its typings.
-  private readonly packr = new Packr({ ...options, int64AsType: 'auto' as 'bigint' });
+  private readonly packr = new Packr({ ...options, int64AsType: 'number' });
   private readonly exact = new Packr({ ...options, int64AsType: 'bigint' });
 
   encode(value: unknown): Uint8Array {
@@ -58,7 +57,7 @@ export class RecordsMode {
     return this.packr.unpack(bytes);
   }
 
-  /** The value, for bytes where the scanner found an int 64 that msgpackr's 'auto' misreads. */
+  /** The value, for bytes where the scanner found an int 64 beyond the safe range. */
   decodeExactly(bytes: Uint8Array): unknown {
     return safeBigintsAsNumbers(this.exact.unpack(bytes));
   }

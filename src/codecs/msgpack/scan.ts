@@ -73,22 +73,24 @@ export class MsgpackScanner extends MsgpackItems {
    */
   private wideTimestamp = false;
 
-  /** An int 64 or uint 64 holding ±2^53, which msgpackr reads as a number (see libraryReadsInt64). */
-  private edgeInt64 = false;
+  /** An int 64 or uint 64 beyond the safe range, which msgpackr would round (see libraryReadsInt64). */
+  private wideInteger = false;
 
   /**
-   * In record mode msgpackr reads maps as Map, so any key type is its own business, and only an
-   * edge int 64 needs another reading (with bigints; see records.ts).
+   * In record mode msgpackr reads maps as Map, so any key type is its own business, and only a
+   * wide integer needs another reading (with bigints; see records.ts).
    */
   get needsOwnReader(): boolean {
-    return this.options.records ? this.edgeInt64 : this.nonStringKey || this.wideTimestamp || this.edgeInt64;
+    return this.options.records
+      ? this.wideInteger
+      : this.nonStringKey || this.wideTimestamp || this.wideInteger;
   }
 
   reset(): void {
     this.elements = 0;
     this.nonStringKey = false;
     this.wideTimestamp = false;
-    this.edgeInt64 = false;
+    this.wideInteger = false;
   }
 
   constructor(limits: DecodeLimits, options: MsgpackScanOptions) {
@@ -175,8 +177,10 @@ export class MsgpackScanner extends MsgpackItems {
         if (size !== 0) {
           pos += size;
           if (pos > end) return this.stop(end, at, top, left, inMap, elements);
-          // Nine bytes: float 64, uint 64 or int 64.
-          if (size === 9 && head !== 0xcb && !libraryReadsInt64(bytes, at)) this.edgeInt64 = true;
+          // Nine bytes: float 64, or a uint 64 or int 64 that may be beyond 2^53 - 1 (libraryReadsInt64).
+          if (size === 9 && head !== 0xcb && (bytes[at + 1] !== 0 || (bytes[at + 2] as number) >= 0x20)) {
+            if (!libraryReadsInt64(bytes, at)) this.wideInteger = true;
+          }
         } else if (head >= 0x80 && head < 0xa0) {
           // fixmap (its keys and values both count as items) and fixarray
           opensMap = head < 0x90;
