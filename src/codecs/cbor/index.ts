@@ -2,8 +2,8 @@
  * CBOR (RFC 8949), and CBOR sequences (RFC 8742) for streams. With a schema, wirekit's interpreter
  * writes and reads the mapping of docs/mapping/cbor.md; without one, values follow the natural
  * mapping of cbor-x (the library beneath; integral numbers always as integers), read by cbor-x after
- * wirekit's scanner has checked the bytes. cbor-x's own extensions (records, packing, tag 259 maps, typed-array tags) are never
- * written, so any CBOR implementation reads what this writes.
+ * wirekit's scanner has checked the bytes. cbor-x's own extensions (records, packing, tag 259 maps,
+ * typed-array tags) are never written, so any CBOR implementation reads what this writes.
  */
 import { Decoder, type Options } from 'cbor-x';
 import type { Codec, CodecOptions } from '../codec.js';

@@ -92,7 +92,9 @@ export function integersFromFloats(bytes: Uint8Array): void {
         continue;
       }
       const width = lengthWidths[head - 0xc0] as number;
-      if (width < 0)
+      if (width === 0)
+        pos++; // 0xc1, which no writer uses
+      else if (width < 0)
         pos += 2 + (1 << (head - 0xd4)); // fixext: type byte and data (record definitions too)
       else if (head >= 0xdc)
         pos += 1 + width; // array and map headers
