@@ -47,7 +47,7 @@ const appendixA: [string, unknown, { encodes?: boolean; refused?: string }?][] =
   ['1864', 100, { encodes: true }],
   ['1903e8', 1000, { encodes: true }],
   ['1a000f4240', 1000000, { encodes: true }],
-  ['1b000000e8d4a51000', 1000000000000n, { encodes: true }],
+  ['1b000000e8d4a51000', 1000000000000, { encodes: true }],
   ['1bffffffffffffffff', 18446744073709551615n, { encodes: true }],
   ['c249010000000000000000', 18446744073709551616n, { encodes: true }],
   ['3bffffffffffffffff', -18446744073709551616n, { encodes: true }],

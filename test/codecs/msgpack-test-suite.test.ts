@@ -2,9 +2,9 @@
  * Every case of msgpack-test-suite (kawanet/msgpack-test-suite 1.0.0, a dev dependency) against the
  * schemaless MessagePack codec. A case is a value and the MessagePack encodings of it that the spec
  * allows, in hex; the codec must read each of them as the value, in wirekit's mapping
- * (docs/mapping/msgpack.md, *Without a schema*: `int 64`/`uint 64` read as bigint, every other
- * integer and float form as a number, maps with string keys as plain objects, the timestamp
- * extension as a Date), and must write the value as one of them.
+ * (docs/mapping/msgpack.md, *Without a schema*: an integer of any form as a number while it is a
+ * safe integer and as a bigint beyond, floats as numbers, maps with string keys as plain objects,
+ * the timestamp extension as a Date), and must write the value as one of them.
  *
  * Where wirekit's mapping does something else on purpose (or inherits it from msgpackr), the case
  * is listed in `knownDifferences` with the reason and with what wirekit does instead, and its test
@@ -18,6 +18,7 @@ import type { ErrorCode } from '../../src/errors/index.js';
 import { codeOf } from '../support/code-of.js';
 
 const plain = createMsgpackCodec();
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A case's value, as the suite's YAML spells it (`number` and `bignum` may come together). */
 type SuiteValue =
@@ -173,11 +174,12 @@ function expectedRead(value: SuiteValue, encoding: string): unknown {
       return bytesOf(value.hex);
     case 'number':
     case 'bignum': {
-      // The wire form decides: int 64 and uint 64 read as bigint, whatever the value (so that a
-      // reader never gets a number that lost digits); every other integer form and both float
-      // forms read as a number.
+      // An integer's value decides, not its form: a safe integer reads as a number, a wider one
+      // (only int 64 and uint 64 hold those) as a bigint, so that no reader gets a number that
+      // lost digits. Both float forms read as a number.
       if (encoding.startsWith('cf-') || encoding.startsWith('d3-')) {
-        return BigInt(value.kind === 'bignum' ? value.bignum : (value.bignum ?? value.value));
+        const exact = BigInt(value.kind === 'bignum' ? value.bignum : (value.bignum ?? value.value));
+        return exact >= -maxSafe && exact <= maxSafe ? Number(exact) : exact;
       }
       if (value.kind === 'bignum') throw new Error(`${encoding}: a bignum-only case in a non-64-bit form`);
       return value.value;
@@ -199,8 +201,7 @@ function valuesToWrite(value: SuiteValue): unknown[] {
     case 'binary':
       return [bytesOf(value.hex)];
     case 'number':
-      // A bignum case gives a number (written as float 64 beyond 32 bits) and a bigint (int 64 or
-      // uint 64): both forms are listed, and wirekit writes both kinds.
+      // A bignum case gives a number and a bigint: wirekit writes both as the same integer.
       return value.bignum === undefined ? [value.value] : [value.value, BigInt(value.bignum)];
     case 'bignum':
       return [BigInt(value.bignum)];

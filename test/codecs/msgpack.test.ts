@@ -182,13 +182,13 @@ describe('msgpack codec', () => {
       expect(toHex(new Packr().pack(values))).toContain('d47240');
     });
 
-    test('schemaless numbers: 32-bit integers as integers, others as float64; bigints as 64-bit integers', () => {
+    test('schemaless numbers: safe integers as integers in their smallest form, others as float64; bigints as integers', () => {
       expect(toHex(plain.encode([1, -1, 2 ** 32 - 1, 2 ** 40, -0, 0.5]))).toBe(
-        '9601ffceffffffffcb4270000000000000cb8000000000000000cb3fe0000000000000',
+        '9601ffceffffffffcf0000010000000000cb8000000000000000cb3fe0000000000000',
       );
-      expect(toHex(plain.encode(5n))).toBe('d30000000000000005');
+      expect(toHex(plain.encode(5n))).toBe('05');
       expect(plain.decode(plain.encode([5n, 2n ** 64n - 1n, -0, 2 ** 40]))).toEqual([
-        5n,
+        5,
         2n ** 64n - 1n,
         -0,
         2 ** 40,
@@ -628,7 +628,7 @@ describe('msgpack codec', () => {
       ['cdffff', 65_535],
       ['ce00010000', 65_536],
       ['ceffffffff', 4_294_967_295],
-      ['cf0000000100000000', 4_294_967_296n],
+      ['cf0000000100000000', 4_294_967_296],
       ['cfffffffffffffffff', 18_446_744_073_709_551_615n],
       ['ff', -1],
       ['e0', -32],
@@ -638,7 +638,7 @@ describe('msgpack codec', () => {
       ['d18000', -32_768],
       ['d2ffff7fff', -32_769],
       ['d280000000', -2_147_483_648],
-      ['d3ffffffff7fffffff', -2_147_483_649n],
+      ['d3ffffffff7fffffff', -2_147_483_649],
       ['d38000000000000000', -(2n ** 63n)],
       ['ca3f800000', 1],
       ['cb3ff0000000000000', 1],
@@ -780,7 +780,6 @@ print('ok')`,
     const out = runPython(
       `${pythonHeader}
 d = msgpack.unpackb(sys.stdin.buffer.read(), raw=False, strict_map_key=False, timestamp=3)
-expected['i64n'] = float(expected['i64n'])  # numbers beyond 32 bits are float64 without a schema
 expected['scores']['art'] = -1
 expected['shape']['radius'] = 2
 expected['shapes'] = [{'kind': 'rect', 'width': 1, 'height': 2.5}, {'kind': 'circle', 'radius': 0}]
@@ -812,8 +811,8 @@ sys.stdout.buffer.write(msgpack.packb([0, 127, 128, -33, 65536, 2**32, -2**31 - 
       128,
       -33,
       65536,
-      2n ** 32n,
-      -(2n ** 31n) - 1n,
+      2 ** 32,
+      -(2 ** 31) - 1,
       1.5,
       new Map([[1, { a: null }]]),
       new Uint8Array(0),

@@ -57,7 +57,11 @@ const schemaFormats: readonly FormatName[] = [
 ];
 
 const schemalessCases: readonly Omit<Case, 'schema'>[] = [
+  { label: 'number 2^40', value: 2 ** 40 },
+  { label: 'number 2^53 (not a safe integer)', value: 2 ** 53 },
+  { label: 'bigint 5', value: 5n },
   { label: 'bigint 2^62+1', value: 2n ** 62n + 1n },
+  { label: 'bigint 2^64', value: 2n ** 64n },
   { label: 'Date', value: new Date('2024-02-29T12:34:56.789Z') },
   { label: 'Uint8Array', value: Uint8Array.from([0, 255]) },
   { label: 'NaN', value: Number.NaN },

@@ -14,11 +14,6 @@ const max64 = 0xffff_ffff_ffff_ffffn;
 const maxBignumDigits = 2400;
 
 export class CborEmitter extends ByteWriter implements Emitter {
-  // cbor-x reads 64-bit integer forms back as bigint, so numbers outside ±2^32 go out as float64
-  // in the schemaless mapping (exact: a JavaScript number is a float64).
-  readonly naturalIntMin = -two32;
-  readonly naturalIntMax = two32 - 1;
-
   /** A head: the major type (0–7, shifted into the top 3 bits) and its argument, shortest form. */
   private head(major: number, value: number): void {
     if (value < 24) this.byte(major | value);
@@ -56,10 +51,12 @@ export class CborEmitter extends ByteWriter implements Emitter {
     }
   }
 
-  /** As cbor-x writes a bigint: a 64-bit form while it fits, else a bignum, so it reads back as a bigint. */
-  naturalBigint(value: bigint): void {
-    if (value >= 0n && value <= max64) this.byteUint64(0x1b, value);
-    else if (value < 0n && -1n - value <= max64) this.byteUint64(0x3b, -1n - value);
+  /**
+   * Major type 0 or 1 in its shortest form (the same bytes as the number of that value, where one
+   * exists) from -2^64 to 2^64 - 1, a bignum beyond: preferred serialization (RFC 8949 §3.4.3).
+   */
+  anyBigint(value: bigint): void {
+    if (value <= max64 && value >= -1n - max64) this.bigint(value);
     else this.bignum(value);
   }
 

@@ -1,11 +1,11 @@
 /**
  * CBOR (RFC 8949), and CBOR sequences (RFC 8742) for streams. With a schema, wirekit's interpreter
  * writes and reads the mapping of docs/mapping/cbor.md; without one, values follow the natural
- * mapping of cbor-x (the library beneath), read by cbor-x after wirekit's scanner has checked the
- * bytes. cbor-x's own extensions (records, packing, tag 259 maps, typed-array tags) are never
- * written, so any CBOR implementation reads what this writes.
+ * mapping of cbor-x (the library beneath; integral numbers always as integers), read by cbor-x after
+ * wirekit's scanner has checked the bytes. cbor-x's own extensions (records, packing, tag 259 maps,
+ * typed-array tags) are never written, so any CBOR implementation reads what this writes.
  */
-import { Decoder } from 'cbor-x';
+import { Decoder, type Options } from 'cbor-x';
 import type { Codec, CodecOptions } from '../codec.js';
 import { cborFormat } from '../compiled/cbor.js';
 import { resolveLimits } from '../limits.js';
@@ -23,7 +23,14 @@ export const cborSequenceMediaType = cborMediaTypes[1] as string;
 
 export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
   const limits = resolveLimits(options.limits);
-  const decoder = new Decoder({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
+  // int64AsNumber (in cbor-x's README, not its typings): 64-bit integer forms as numbers, exact
+  // for safe integers; the scanner sends wider ones to wirekit's reader, which gives bigints.
+  const decoder = new Decoder({
+    useRecords: false,
+    mapsAsObjects: true,
+    copyBuffers: true,
+    int64AsNumber: true,
+  } as Options);
   const kit: FormatKit = {
     format: 'cbor',
     mediaType: cborMediaTypes[0] as string,

@@ -32,6 +32,8 @@ export abstract class CborItems {
   chunkedString = false;
   /** Tag 1 holding a 64-bit integer form, which cbor-x cannot multiply (it reads a bigint). */
   wideEpoch = false;
+  /** An integer beyond the safe range in a 64-bit form, which cbor-x (int64AsNumber) would round. */
+  wideInteger = false;
   /** Where the input ended, when a scan returned -1. */
   endedAt = 0;
   /** Scratch results of `argument`: the value and where the item's content starts. */
@@ -163,10 +165,15 @@ export abstract class CborItems {
         if ((bytes[at + 1] as number) >= 0x40)
           throw malformed(at + 1, 'a decimal fraction exponent must be an integer');
         if (this.argument(bytes, at + 1, end) < 0) return -1;
+        if (!libraryReadsInt64(bytes, at + 1)) this.wideInteger = true;
         const mantissa = this.next;
         if (mantissa >= end) return this.ended(end);
         const head = bytes[mantissa] as number;
-        if (head < 0x40) return this.argument(bytes, mantissa, end) < 0 ? -1 : this.next;
+        if (head < 0x40) {
+          if (this.argument(bytes, mantissa, end) < 0) return -1;
+          if (!libraryReadsInt64(bytes, mantissa)) this.wideInteger = true;
+          return this.next;
+        }
         if (head !== 0xc2 && head !== 0xc3) {
           throw malformed(mantissa, 'a decimal fraction mantissa must be an integer or a bignum');
         }
@@ -189,6 +196,8 @@ export abstract class CborItems {
       throw malformed(at, 'a bignum needs a definite byte string');
     if (this.argument(bytes, at, end) < 0) return -1;
     if (this.value > maxBignumBytes) throw bignumTooLong(at, this.value);
+    const limit = this.limits.maxBytesLength;
+    if (this.value > limit) throw tooLong(at, this.value, limit, 'byte string');
     return this.next + this.value > end ? this.ended(end) : this.next + this.value;
   }
 
@@ -212,6 +221,19 @@ export abstract class CborItems {
     }
     return stop;
   }
+}
+
+/**
+ * Whether cbor-x, with `int64AsNumber`, reads the integer whose head is at `at` (its argument
+ * already found complete) exactly: it sums a 64-bit argument's halves as a float, which is exact
+ * for safe integers only. Major type 1 of 2^53 - 1 is -2^53, past the safe range.
+ */
+export function libraryReadsInt64(bytes: Uint8Array, at: number): boolean {
+  const head = bytes[at] as number;
+  if ((head & 0x1f) !== 27) return true;
+  const high = readUint(bytes, at + 1, 4);
+  if (high !== 0x1f_ffff) return high < 0x1f_ffff;
+  return head < 0x20 || readUint(bytes, at + 5, 4) !== 0xffff_ffff;
 }
 
 function readUint(bytes: Uint8Array, at: number, width: number): number {

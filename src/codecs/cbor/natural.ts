@@ -1,14 +1,23 @@
 /**
  * The schemaless reader for the inputs cbor-x cannot map by itself: maps with non-string keys (with
  * `mapsAsObjects` every key becomes a property name, without it every map a Map; wirekit decides
- * per map), chunked strings (which cbor-x refuses) and tag 1 holding a 64-bit integer form (which
- * cbor-x multiplies as a bigint and fails on). The scanner has checked the bytes before this runs,
- * and everything else is read exactly as cbor-x reads it, so both paths give the same values.
+ * per map), chunked strings (which cbor-x refuses), tag 1 holding a 64-bit integer form (which
+ * cbor-x multiplies as a bigint and fails on) and integers beyond the safe range in a 64-bit form
+ * (which cbor-x, reading 64-bit forms as numbers, would round). The scanner has checked the bytes
+ * before this runs, and everything else is read as cbor-x reads it, so both paths give the same
+ * values: a safe integer as a number, a wider one and every bignum as a bigint.
  */
 
 import { DecodedMap } from '../self-describing/decoded-map.js';
 import { decodeUtf8 } from '../utf8.js';
 import { halfToNumber } from './items.js';
+
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** An integer of a 64-bit form: a number when it is a safe integer, as every reader gives it. */
+function integer(value: bigint): number | bigint {
+  return value >= -maxSafe && value <= maxSafe ? Number(value) : value;
+}
 
 export class NaturalReader {
   private pos = 0;
@@ -35,11 +44,13 @@ export class NaturalReader {
   read(): unknown {
     const head = this.bytes[this.pos] as number;
     switch (head >> 5) {
-      case 0:
-        return this.argument();
+      case 0: {
+        const value = this.argument();
+        return typeof value === 'bigint' ? integer(value) : value;
+      }
       case 1: {
         const value = this.argument();
-        return typeof value === 'bigint' ? -1n - value : -1 - value;
+        return typeof value === 'bigint' ? integer(-1n - value) : -1 - value;
       }
       case 2:
         return this.string(false);

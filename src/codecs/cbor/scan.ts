@@ -15,7 +15,7 @@ import { malformed, tooDeep, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { checkKey } from '../self-describing/keys.js';
 import { asciiEnd, isUtf8 } from '../self-describing/utf8-check.js';
-import { CborItems, type CborScanOptions } from './items.js';
+import { CborItems, type CborScanOptions, libraryReadsInt64 } from './items.js';
 
 export type { CborScanOptions };
 
@@ -67,7 +67,7 @@ export class CborScanner extends CborItems {
   }
 
   get needsOwnReader(): boolean {
-    return this.nonStringKey || this.chunkedString || this.wideEpoch;
+    return this.nonStringKey || this.chunkedString || this.wideEpoch || this.wideInteger;
   }
 
   reset(): void {
@@ -75,6 +75,7 @@ export class CborScanner extends CborItems {
     this.nonStringKey = false;
     this.chunkedString = false;
     this.wideEpoch = false;
+    this.wideInteger = false;
   }
 
   /** Scans the value at `start` inside `depth` containers: its end, or -1 when cut (see `endedAt`). */
@@ -172,6 +173,10 @@ export class CborScanner extends CborItems {
           if (key) this.nonStringKey = true;
           pos += scalarSizes[head] as number;
           if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements);
+          // A 64-bit integer argument (0x1b, 0x3b) from 2^53 - 2^48 on: see libraryReadsInt64.
+          if ((head & 0xdf) === 0x1b && (bytes[at + 1] !== 0 || (bytes[at + 2] as number) >= 0x1f)) {
+            if (!libraryReadsInt64(bytes, at)) this.wideInteger = true;
+          }
         } else if (major === 2 || major === 3) {
           if (key && major === 2) this.nonStringKey = true;
           pos = this.string(bytes, pos, end, key && major === 3);

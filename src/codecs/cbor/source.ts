@@ -151,6 +151,8 @@ export class CborSource implements Source {
         },
       );
     }
+    const limit = this.limits.maxBytesLength;
+    if (length > limit) throw tooLong(at, length, limit, 'byte string');
     this.need(length);
     let value = 0n;
     for (let i = 0; i < length; i++) value = (value << 8n) | BigInt(this.input[this.pos + i] as number);

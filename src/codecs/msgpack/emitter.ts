@@ -10,11 +10,6 @@ const two32 = 0x1_0000_0000;
 const two34 = 0x4_0000_0000;
 
 export class MsgpackEmitter extends ByteWriter implements Emitter {
-  // msgpackr reads int64/uint64 forms back as bigint, so numbers outside int32..uint32 go out as
-  // float64 in the schemaless mapping (exact: a JavaScript number is a float64).
-  readonly naturalIntMin = -0x8000_0000;
-  readonly naturalIntMax = 0xffff_ffff;
-
   nil(): void {
     this.byte(0xc0);
   }
@@ -47,11 +42,17 @@ export class MsgpackEmitter extends ByteWriter implements Emitter {
     else this.byteUint64(0xcf, value);
   }
 
-  /** As msgpackr writes a bigint: int 64 while it fits, else uint 64, so that it reads back as a bigint. */
-  naturalBigint(value: bigint): void {
-    if (value >= -0x8000_0000_0000_0000n && value <= 0x7fff_ffff_ffff_ffffn) this.byteInt64(0xd3, value);
-    else if (value >= 0n && value <= 0xffff_ffff_ffff_ffffn) this.byteUint64(0xcf, value);
-    else throw unsupported(`${value}n does not fit MessagePack's 64-bit integers.`);
+  /**
+   * The same bytes as the number of that value where one exists. MessagePack's widest integers are
+   * int 64 and uint 64, and it has no standard bignum (an extension type would be wirekit's own,
+   * which other readers refuse or hand out as opaque bytes), so wider values are refused.
+   */
+  anyBigint(value: bigint): void {
+    if (value >= -0x8000_0000_0000_0000n && value <= 0xffff_ffff_ffff_ffffn) this.bigint(value);
+    else
+      throw unsupported(
+        `${value}n is beyond MessagePack's integers (int 64 and uint 64), and MessagePack has no bignum; send it as a string, or use CBOR, whose bignums hold it.`,
+      );
   }
 
   float32(value: number): void {

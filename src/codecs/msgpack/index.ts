@@ -1,18 +1,18 @@
 /**
  * MessagePack. With a schema, wirekit's interpreter writes and reads the mapping of
  * docs/mapping/msgpack.md; without one, values follow the natural mapping of msgpackr (the library
- * beneath), read by msgpackr after wirekit's scanner has checked the bytes. Plain MessagePack by
- * default, so any implementation reads what this writes.
+ * beneath; integral numbers always as integers), read by msgpackr after wirekit's scanner has
+ * checked the bytes. Plain MessagePack by default, so any implementation reads what this writes.
  */
-import { Packr, Unpackr } from 'msgpackr';
+import { Unpackr } from 'msgpackr';
 import { WirekitError } from '../../errors/index.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { msgpackFormat } from '../compiled/msgpack.js';
 import { resolveLimits } from '../limits.js';
 import { type FormatKit, SelfDescribingCodec } from '../self-describing/codec.js';
-import { unsupported } from '../self-describing/failures.js';
 import { MsgpackEmitter } from './emitter.js';
 import { NaturalReader } from './natural.js';
+import { RecordsMode } from './records.js';
 import { MsgpackScanner } from './scan.js';
 import { MsgpackSource } from './source.js';
 
@@ -39,18 +39,15 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
       'msgpackRecords applies to schemaless codecs; a schema decides the layout itself.',
     );
   }
-  const library = records
-    ? new Packr({
-        useRecords: true,
-        // One-byte record ids, defined inline in each value, so every value stands alone.
-        maxSharedStructures: 0,
-        maxOwnStructures: 64,
-        mapsAsObjects: false,
-        variableMapSize: true,
-        encodeUndefinedAsNil: true,
-        copyBuffers: true,
-      })
-    : new Unpackr({ useRecords: false, mapsAsObjects: true, copyBuffers: true, int64AsType: 'bigint' });
+  const recordsMode = records ? new RecordsMode() : undefined;
+  // int 64 and uint 64 as numbers, exact for safe integers and without a bigint on the way; the
+  // scanner sends values with wider ones to wirekit's reader, which gives those as bigints.
+  const library = new Unpackr({
+    useRecords: false,
+    mapsAsObjects: true,
+    copyBuffers: true,
+    int64AsType: 'number',
+  });
   const kit: FormatKit = {
     format: 'msgpack',
     mediaType: msgpackMediaTypes[0] as string,
@@ -59,9 +56,11 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
     source: (decodeLimits) => new MsgpackSource(decodeLimits),
     checker: (decodeLimits) => new MsgpackScanner(decodeLimits, { utf8: true, unsafeKeys: true, records }),
     measurer: (decodeLimits) => new MsgpackScanner(decodeLimits, { utf8: false, unsafeKeys: false, records }),
-    libraryDecode: (bytes) => library.unpack(bytes),
-    ownDecode: (bytes) => new NaturalReader(bytes).read(),
-    schemalessEncode: records ? (value) => packRecords(library as Packr, value) : undefined,
+    libraryDecode: recordsMode ? (bytes) => recordsMode.decode(bytes) : (bytes) => library.unpack(bytes),
+    ownDecode: recordsMode
+      ? (bytes) => recordsMode.decodeExactly(bytes)
+      : (bytes) => new NaturalReader(bytes).read(),
+    schemalessEncode: recordsMode ? (value) => recordsMode.encode(value) : undefined,
     compiled: msgpackFormat,
   };
   return new SelfDescribingCodec<T>(
@@ -71,15 +70,4 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
     options.validate === true,
     options.compile !== false,
   );
-}
-
-function packRecords(packr: Packr, value: unknown): Uint8Array {
-  let packed: Uint8Array;
-  try {
-    packed = packr.pack(value);
-  } catch (error) {
-    throw unsupported(`msgpackr cannot write the value: ${(error as Error).message}`, error);
-  }
-  // msgpackr hands out a Buffer over its shared working memory; callers get their own bytes.
-  return new Uint8Array(packed);
 }

@@ -194,6 +194,20 @@ export function libraryReadsTimestamp64(bytes: Uint8Array, at: number): boolean 
   return Math.trunc(nanos / 1_000_000 + millis) === millis + Math.floor(nanos / 1_000_000);
 }
 
+/**
+ * Whether msgpackr, with `int64AsType: 'number'`, reads the int 64 or uint 64 whose head is at `at`
+ * exactly: it sums the halves as a float, which is exact for safe integers (what every wirekit
+ * reader gives as a number) and rounds the rest, which wirekit's reader gives as bigints.
+ */
+export function libraryReadsInt64(bytes: Uint8Array, at: number): boolean {
+  const high = readLength(bytes, at + 1, 4);
+  // uint 64, and int 64 from 0: below 2^53.
+  if (high < 0x20_0000) return true;
+  if (bytes[at] !== 0xd3 || high < 0x8000_0000) return false;
+  // A negative int 64 from -(2^53 - 1): the high half from -2^21 (0xffe00000), but not -2^53 itself.
+  return high > 0xffe0_0000 || (high === 0xffe0_0000 && readLength(bytes, at + 5, 4) !== 0);
+}
+
 export function isInteger(head: number): boolean {
   return head < 0x80 || head >= 0xe0 || (head >= 0xcc && head <= 0xd3);
 }

@@ -3,7 +3,9 @@
  * every map into an object (an integer key 1 becomes the property "1"), and without it every map
  * into a Map. wirekit's mapping decides per map: string keys only → object, any other key → Map.
  * The scanner has checked the bytes (lengths, UTF-8, keys, extensions, depth) before this runs, and
- * everything else is read exactly as msgpackr reads it, so both paths give the same values.
+ * everything else is read as msgpackr reads it, so both paths give the same values. (The scanner
+ * also sends here the values msgpackr would read otherwise: some timestamps, and int 64 and
+ * uint 64 beyond the safe range, which msgpackr reads as rounded numbers and this as bigints.)
  */
 
 import { DecodedMap } from '../self-describing/decoded-map.js';
@@ -11,6 +13,12 @@ import { decodeUtf8 } from '../utf8.js';
 import { readLength } from './items.js';
 
 const two32 = 0x1_0000_0000;
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A 64-bit integer form's value: a number when it is a safe integer, as every reader gives it. */
+function integer(value: bigint): number | bigint {
+  return value >= -maxSafe && value <= maxSafe ? Number(value) : value;
+}
 
 export class NaturalReader {
   private pos = 0;
@@ -62,7 +70,7 @@ export class NaturalReader {
         return view.getUint32(at);
       case 0xcf:
         this.pos += 8;
-        return view.getBigUint64(at);
+        return integer(view.getBigUint64(at));
       case 0xd0:
         this.pos += 1;
         return view.getInt8(at);
@@ -74,7 +82,7 @@ export class NaturalReader {
         return view.getInt32(at);
       case 0xd3:
         this.pos += 8;
-        return view.getBigInt64(at);
+        return integer(view.getBigInt64(at));
       case 0xd9:
       case 0xda:
       case 0xdb:

@@ -16,6 +16,7 @@ import {
   checkTimestamp,
   fixedSizes,
   lengthWidths,
+  libraryReadsInt64,
   libraryReadsTimestamp64,
   MsgpackItems,
   type MsgpackScanOptions,
@@ -72,15 +73,24 @@ export class MsgpackScanner extends MsgpackItems {
    */
   private wideTimestamp = false;
 
-  /** In record mode msgpackr reads maps as Map, so any key type is its own business. */
+  /** An int 64 or uint 64 beyond the safe range, which msgpackr would round (see libraryReadsInt64). */
+  private wideInteger = false;
+
+  /**
+   * In record mode msgpackr reads maps as Map, so any key type is its own business, and only a
+   * wide integer needs another reading (with bigints; see records.ts).
+   */
   get needsOwnReader(): boolean {
-    return (this.nonStringKey || this.wideTimestamp) && !this.options.records;
+    return this.options.records
+      ? this.wideInteger
+      : this.nonStringKey || this.wideTimestamp || this.wideInteger;
   }
 
   reset(): void {
     this.elements = 0;
     this.nonStringKey = false;
     this.wideTimestamp = false;
+    this.wideInteger = false;
   }
 
   constructor(limits: DecodeLimits, options: MsgpackScanOptions) {
@@ -167,6 +177,10 @@ export class MsgpackScanner extends MsgpackItems {
         if (size !== 0) {
           pos += size;
           if (pos > end) return this.stop(end, at, top, left, inMap, elements);
+          // Nine bytes: float 64, or a uint 64 or int 64 that may be beyond 2^53 - 1 (libraryReadsInt64).
+          if (size === 9 && head !== 0xcb && (bytes[at + 1] !== 0 || (bytes[at + 2] as number) >= 0x20)) {
+            if (!libraryReadsInt64(bytes, at)) this.wideInteger = true;
+          }
         } else if (head >= 0x80 && head < 0xa0) {
           // fixmap (its keys and values both count as items) and fixarray
           opensMap = head < 0x90;

@@ -120,9 +120,12 @@ export class MsgpackSource implements Source {
         this.need(9);
         this.pos += 9;
         const high = view.getInt32(at);
-        return high >= -0x20_0000 && high < 0x20_0000
-          ? high * two32 + view.getUint32(at + 4)
-          : view.getBigInt64(at);
+        if (high >= -0x20_0000 && high < 0x20_0000) {
+          const value = high * two32 + view.getUint32(at + 4);
+          // -2^53 is exact as a number but not a safe integer: a bigint, as from CBOR.
+          if (value >= Number.MIN_SAFE_INTEGER) return value;
+        }
+        return view.getBigInt64(at);
       }
       default:
         throw this.wrongType('an integer');

@@ -1,11 +1,16 @@
 /**
  * Values without a schema: the `json` kind (JSON values only) and schemaless codecs (the natural
- * mapping, the one msgpackr and cbor-x decode back to the same JavaScript values):
+ * mapping, which the readers map back to the same JavaScript values):
  *
  *   null → nil/null, undefined → nil (MessagePack) or undefined (CBOR), boolean, string,
- *   number → an integer where the libraries read one back as a number (32-bit range), else float64
- *   (so -0, NaN and large numbers keep their value), bigint → a 64-bit integer (read back as bigint),
+ *   number → a safe integer (|n| ≤ 2^53 - 1) as an integer in its smallest form, anything else
+ *   (-0, fractions, NaN, ±Infinity, integral numbers beyond 2^53 - 1, which need not be the
+ *   integer written) as float64,
+ *   bigint → an integer in its smallest form (CBOR: a bignum beyond 64 bits; MessagePack refuses),
  *   Uint8Array → bytes, Date → timestamp, array, Map → map, other objects → map of own keys.
+ *
+ * Integers carry no JavaScript type on the wire: readers give a number for a safe integer and a
+ * bigint beyond, so a bigint in the safe range reads back as a number.
  *
  * Anything else (functions, symbols, Sets, other typed arrays, invalid Dates, cycles) is refused
  * with a WirekitError instead of being written in a form no wirekit decoder accepts.
@@ -26,22 +31,13 @@ export function writeAny(out: Emitter, value: unknown, depth: number, maxDepth: 
       out.bool(value);
       return;
     case 'number':
-      if (json) {
-        if (!Number.isFinite(value)) throw wrongValue('a JSON value (a finite number)', value);
-        if (Number.isSafeInteger(value) && !Object.is(value, -0)) out.int(value);
-        else out.float64(value);
-      } else if (
-        Number.isInteger(value) &&
-        value >= out.naturalIntMin &&
-        value <= out.naturalIntMax &&
-        !Object.is(value, -0)
-      ) {
-        out.int(value);
-      } else out.float64(value);
+      if (Number.isSafeInteger(value) && !Object.is(value, -0)) out.int(value);
+      else if (json && !Number.isFinite(value)) throw wrongValue('a JSON value (a finite number)', value);
+      else out.float64(value);
       return;
     case 'bigint':
       if (json) throw wrongValue('a JSON value', value);
-      out.naturalBigint(value);
+      out.anyBigint(value);
       return;
     case 'undefined':
       if (json) throw wrongValue('a JSON value', value);

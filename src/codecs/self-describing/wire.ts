@@ -17,9 +17,6 @@ export const Item = {
 } as const;
 
 export interface Emitter {
-  /** Integers in [naturalIntMin, naturalIntMax] are written as integers by the schemaless mapping. */
-  readonly naturalIntMin: number;
-  readonly naturalIntMax: number;
   nil(): void;
   /** An absent value where the format must still write something (an optional array item). */
   undef(): void;
@@ -28,8 +25,11 @@ export interface Emitter {
   int(value: number): void;
   /** An integer in [-2^63, 2^64 - 1], in its smallest integer form. */
   bigint(value: bigint): void;
-  /** A bigint in the schemaless mapping, where it must read back as a bigint. */
-  naturalBigint(value: bigint): void;
+  /**
+   * A bigint of any width (the schemaless mapping): the smallest integer form while one holds it;
+   * beyond that CBOR writes a bignum and MessagePack, which has none, refuses.
+   */
+  anyBigint(value: bigint): void;
   float32(value: number): void;
   float64(value: number): void;
   string(value: string): void;

@@ -1,0 +1,156 @@
+/**
+ * What schemaless MessagePack and CBOR cost on integers: encode and decode time, each as a ratio to
+ * native JSON timed alternately in the same process, on two kinds of rows:
+ *
+ *   records  the 8-field records dataset: small integers, strings, a float, a Date, a string list
+ *            (the common case, which integer handling must not slow down);
+ *   wide     integers beyond 32 bits: millisecond epochs, ids near 2^53, negative offsets below
+ *            -2^31, beside a small count, a float and a short string;
+ *   bigints  the wide rows with ids from 2^60 as bigints, which only a bigint holds (native JSON
+ *            gets them as digit strings).
+ *
+ * Cases: plain MessagePack, plain CBOR and MessagePack records mode. Each case runs in a fresh
+ * process (shared JIT state shifts ratios, see overhead/main.ts); reported are the medians over
+ * processes of each process's median.
+ *
+ *   npm run build && node dist/bench/schemaless-integers.js [--processes 3] [--rounds 30]
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createCborCodec } from '../codecs/cbor/index.js';
+import type { Codec } from '../codecs/codec.js';
+import { createMsgpackCodec } from '../codecs/msgpack/index.js';
+import { records } from './datasets/records.js';
+import { seededRandom } from './random.js';
+
+/** Rows that JSON holds, and how a row becomes the value the codecs get (not timed). */
+const datasets: Record<
+  string,
+  { rows: () => unknown[]; toValue?: (row: Record<string, unknown>) => unknown }
+> = {
+  records: { rows: () => records(5_000) },
+  wide: { rows: () => wideRows(5_000) },
+  bigints: {
+    rows: () => wideRows(5_000).map((row, i) => ({ ...row, id: String(2n ** 60n + BigInt(i) * 7_919n) })),
+    toValue: (row) => ({ ...row, id: BigInt(row.id as string) }),
+  },
+};
+
+const codecs = {
+  msgpack: () => createMsgpackCodec(),
+  cbor: () => createCborCodec(),
+  'msgpack records': () => createMsgpackCodec({ msgpackRecords: true }),
+} as const;
+
+function wideRows(count: number): Record<string, unknown>[] {
+  const random = seededRandom(7);
+  return Array.from({ length: count }, (_, i) => ({
+    id: 9_007_199_254_740_672 - i * 7_919,
+    at: 1_700_000_000_000 + random.int(0, 31_536_000_000),
+    offset: -random.int(2 ** 31 + 1, 2 ** 40),
+    count: random.int(0, 100),
+    price: Math.round(random.next() * 100_000) / 100,
+    label: `r${i}`,
+  }));
+}
+
+interface Result {
+  readonly bytes: number;
+  readonly jsonBytes: number;
+  /** Medians in milliseconds per pass over the rows. */
+  readonly encode: number;
+  readonly decode: number;
+  readonly jsonEncode: number;
+  readonly jsonDecode: number;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function time(body: () => unknown): number {
+  const start = process.hrtime.bigint();
+  body();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+function runCase(codecName: keyof typeof codecs, datasetName: string, rounds: number): Result {
+  const utf8Out = new TextEncoder();
+  const utf8In = new TextDecoder();
+  const dataset = datasets[datasetName];
+  if (dataset === undefined) throw new Error(`unknown dataset ${datasetName}`);
+  // Through JSON once, so that generated strings are flat (as decoded data is) for every subject.
+  const rows = JSON.parse(JSON.stringify(dataset.rows())) as Record<string, unknown>[];
+  const value = dataset.toValue === undefined ? rows : rows.map(dataset.toValue);
+  const codec: Codec<unknown> = codecs[codecName]();
+  const bytes = codec.encode(value);
+  const jsonBytes = utf8Out.encode(JSON.stringify(rows));
+  const samples = {
+    encode: [] as number[],
+    decode: [] as number[],
+    jsonEncode: [] as number[],
+    jsonDecode: [] as number[],
+  };
+  for (let round = 0; round < rounds + 5; round++) {
+    const je = time(() => utf8Out.encode(JSON.stringify(rows)));
+    const jd = time(() => JSON.parse(utf8In.decode(jsonBytes)));
+    const e = time(() => codec.encode(value));
+    const d = time(() => codec.decode(bytes));
+    if (round < 5) continue;
+    samples.jsonEncode.push(je);
+    samples.jsonDecode.push(jd);
+    samples.encode.push(e);
+    samples.decode.push(d);
+  }
+  return {
+    bytes: bytes.length,
+    jsonBytes: jsonBytes.length,
+    encode: median(samples.encode),
+    decode: median(samples.decode),
+    jsonEncode: median(samples.jsonEncode),
+    jsonDecode: median(samples.jsonDecode),
+  };
+}
+
+const self = fileURLToPath(import.meta.url);
+const [mode, codecArg, datasetArg, roundsArg] = process.argv.slice(2);
+if (mode === '--case') {
+  const result = runCase(codecArg as keyof typeof codecs, datasetArg as string, Number(roundsArg));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} else {
+  const { values } = parseArgs({
+    options: { processes: { type: 'string', default: '3' }, rounds: { type: 'string', default: '30' } },
+  });
+  const rows = [
+    '| dataset | case | bytes | vs JSON bytes | encode / JSON (range) | decode / JSON (range) |',
+    '|---|---|---:|---:|---:|---:|',
+  ];
+  for (const datasetName of Object.keys(datasets)) {
+    for (const codecName of Object.keys(codecs)) {
+      const runs: Result[] = [];
+      for (let p = 0; p < Number(values.processes); p++) {
+        const out = execFileSync(process.execPath, [self, '--case', codecName, datasetName, values.rounds], {
+          encoding: 'utf8',
+        });
+        runs.push(JSON.parse(out.trim().split('\n').pop() as string) as Result);
+      }
+      const encode = runs.map((r) => r.encode / r.jsonEncode);
+      const decode = runs.map((r) => r.decode / r.jsonDecode);
+      const span = (xs: number[]) =>
+        `${median(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)})`;
+      const first = runs[0] as Result;
+      rows.push(
+        `| ${datasetName} | ${codecName} | ${first.bytes.toLocaleString('en')} | ` +
+          `${(first.bytes / first.jsonBytes).toFixed(2)} | ${span(encode)} | ${span(decode)} |`,
+      );
+    }
+  }
+  console.log(
+    `${values.processes} processes × ${values.rounds} rounds, 5,000 rows, node ${process.version}\n\n${rows.join('\n')}`,
+  );
+}
