@@ -16,6 +16,7 @@ import type { Codec, CodecOptions } from '../codec.js';
 import { compileFlatBuffers } from '../compiled/flatbuffers.js';
 import { uint32Frame } from '../framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
 import { decodeFrames, encodeValues } from '../stream.js';
 import { Encoder } from './encode.js';
 import { planOf } from './planner.js';
@@ -87,6 +88,15 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
     },
     decodeStream(chunks) {
       return decodeFrames(chunks, uint32Frame, decodeFrame, limits);
+    },
+    encodeSequence(values) {
+      return encodeSequenceOf(values, (value) => {
+        check?.(value);
+        return encoder.encode(value, true);
+      });
+    },
+    decodeSequence(bytes) {
+      return decodeFramesOf(bytes, uint32Frame, decodeFrame, limits);
     },
   };
 }

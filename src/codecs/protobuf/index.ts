@@ -12,6 +12,7 @@ import { type CompiledMessage, compileMessage } from '../compiled/protobuf.js';
 import { tooDeep } from '../errors.js';
 import { varintFrame, varintFramePayload } from '../framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
 import { decodeFrames, encodeValues } from '../stream.js';
 import { decodeRoot } from './decode.js';
 import { encodeBody } from './encode.js';
@@ -91,6 +92,14 @@ class ProtobufCodec<T> implements Codec<T> {
 
   decodeStream(chunks: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncIterable<T> {
     return decodeFrames(chunks, varintFrame, (frame) => this.decode(varintFramePayload(frame)), this.limits);
+  }
+
+  encodeSequence(values: Iterable<T>): Uint8Array {
+    return encodeSequenceOf(values, (value) => this.write(value, true));
+  }
+
+  decodeSequence(bytes: Uint8Array): T[] {
+    return decodeFramesOf(bytes, varintFrame, (frame) => this.decode(varintFramePayload(frame)), this.limits);
   }
 
   /** One message, optionally behind its varint length (the same bytes as withVarintLength, one copy fewer). */
