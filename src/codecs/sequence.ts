@@ -9,6 +9,9 @@
  * decode, as in a stream). Errors carry offsets into the whole input, as a stream's do.
  */
 import { WirekitError } from '../errors/index.js';
+import type { Schema } from '../schema/index.js';
+import { deref } from '../schema/walk.js';
+import type { FormatName } from './codec.js';
 import { tooManyElements, truncated } from './errors.js';
 import { checkInputSize, type DecodeLimits } from './limits.js';
 import { type FrameMeasure, joinBytes, withOffset } from './stream.js';
@@ -106,4 +109,40 @@ export function checkSequenceInput(bytes: Uint8Array, limits: DecodeLimits): voi
 /** Refuses the item past maxElements; `offset` is where it starts. */
 export function countItem(items: number, offset: number, limits: DecodeLimits): void {
   if (items > limits.maxElements) throw tooManyElements(offset, limits);
+}
+
+/**
+ * For a codec whose root is an array of records in a format whose root is one record (Protocol
+ * Buffers, Avro, FlatBuffers): what to say when its decode fails. Such a codec reads one message
+ * whose field holds the list (what `toProto(t.array(Item))` declares), not the sequence of
+ * records that an HTTP list reply is, and the two are easily confused.
+ */
+export function listHintOf(
+  schema: Schema,
+  format: FormatName,
+  sequenceMediaType: string,
+): string | undefined {
+  const node = deref(schema);
+  if (node.kind !== 'array') return undefined;
+  const item = deref(node.items);
+  if (item.kind !== 'object') return undefined;
+  return `; this codec reads one ${format} value holding a list of ${item.name}: if the bytes are a sequence of ${item.name} (${sequenceMediaType}, as wirekit's HTTP server sends a list), read them with createCodec('${format}', { schema: ${item.name} }).decodeSequence(bytes)`;
+}
+
+const hinted = new Set([
+  'WK_DECODE_MALFORMED',
+  'WK_DECODE_TRUNCATED',
+  'WK_DECODE_TRAILING',
+  'WK_DECODE_SCHEMA_MISMATCH',
+]);
+
+/** `error` with the list hint appended to its message, when there is one and the error is about the bytes. */
+export function withListHint(error: unknown, hint: string | undefined): unknown {
+  if (hint === undefined || !(error instanceof WirekitError) || !hinted.has(error.code)) return error;
+  const message = error.message.endsWith('.') ? error.message.slice(0, -1) : error.message;
+  return new WirekitError(error.code, `${message}${hint}.`, {
+    path: error.path,
+    offset: error.offset,
+    cause: error,
+  });
 }

@@ -23,6 +23,7 @@ import type { Codec, CodecOptions } from '../codec.js';
 import { compileAvro } from '../compiled/avro.js';
 import { trailing } from '../errors.js';
 import { checkInputSize, resolveLimits } from '../limits.js';
+import { listHintOf, withListHint } from '../sequence.js';
 import { parseAvroSchema } from './avro-schema.js';
 import {
   containerBytes,
@@ -88,6 +89,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
   // a fresh writer so it cannot write inside the outer value.
   const shared = new AvroWriter();
   let busy = false;
+  const listHint = listHintOf(schema, 'avro', 'application/avro');
   const streamOptions = { maxDepth: limits.maxDepth, validate, compiled: generated?.encode };
 
   return {
@@ -112,10 +114,14 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
     },
     decode(bytes: Uint8Array): T {
       checkInputSize(bytes, limits);
-      const r = new AvroReader(bytes, limits);
-      const value = readRoot(r, read, compiledRead);
-      if (r.pos !== bytes.length) throw trailing(r.pos, bytes.length);
-      return value as T;
+      try {
+        const r = new AvroReader(bytes, limits);
+        const value = readRoot(r, read, compiledRead);
+        if (r.pos !== bytes.length) throw trailing(r.pos, bytes.length);
+        return value as T;
+      } catch (error) {
+        throw withListHint(error, listHint);
+      }
     },
     encodeStream(values) {
       return containerStream(plans, values, streamOptions);
