@@ -6,12 +6,12 @@ import { type SubjectName, subjectNames } from '../../bench/lab/subjects.js';
 import { labTable } from '../../bench/lab/table.js';
 import { labHtml } from '../../bench/report/html.js';
 import { labMarkdown } from '../../bench/report/markdown.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, inputLimitOf, inputLimitOption } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
 export const benchHelp = `Usage:
   wirekit bench [--quick] [--datasets a,b] [--formats f,g] [--processes N] [--count name=N ...] [--json FILE]
-              [--markdown FILE] [--html FILE] [--data FILE [--schema S.json] [--per-item]]
+              [--markdown FILE] [--html FILE] [--data FILE [--schema S.json] [--per-item] [--max-input-bytes N]]
       Measures size, compressed size, encode/decode time, event-loop delay, memory and round-trip
       losses of every format on the built-in datasets (${Object.keys(datasets).join(', ')}), each case
       in a fresh process with native JSON timed in the same process (--processes 3 for figures to
@@ -22,7 +22,8 @@ export const benchHelp = `Usage:
       writes a self-contained report with charts (uPlot inlined: opens offline, nothing to fetch).
       --large: only timeseries, at 10,000,000 rows (JSON vs Arrow at scale; minutes, GBs of memory).
       --data FILE measures your own data (JSON, a JSON array or NDJSON) instead, with --schema or an
-      inferred schema; --per-item times each value on its own, as a cache would see it.`;
+      inferred schema; --per-item times each value on its own, as a cache would see it. The file is
+      read up to 64 MiB unless --max-input-bytes N (e.g. 512M) allows more.`;
 
 export async function benchCommand(args: readonly string[], io: CliIo): Promise<void> {
   const { values } = parseCommand(args, {
@@ -38,9 +39,13 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
     schema: { type: 'string' },
     'per-item': { type: 'boolean' },
     large: { type: 'boolean' },
+    ...inputLimitOption,
   });
-  if (values.data === undefined && (values.schema !== undefined || values['per-item'])) {
-    throw usageError('--schema and --per-item go with --data FILE.');
+  if (
+    values.data === undefined &&
+    (values.schema !== undefined || values['per-item'] || values['max-input-bytes'] !== undefined)
+  ) {
+    throw usageError('--schema, --per-item and --max-input-bytes go with --data FILE.');
   }
   const names = values.large ? ['timeseries'] : list(values.datasets);
   for (const name of names ?? []) if (!(name in datasets)) throw usageError(`unknown dataset ${name}.`);
@@ -75,6 +80,7 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
             dataFile: values.data,
             ...(values.schema === undefined ? {} : { schemaFile: values.schema }),
             unit: values['per-item'] ? ('item' as const) : ('batch' as const),
+            maxInputBytes: inputLimitOf(values),
           },
         }),
     onProgress: (done, total, label) => io.stderr.write(progress(done, total, label)),

@@ -9,13 +9,16 @@ import {
 } from '../../schema/export/index.js';
 import { inferSchema, type Schema, schemaFromJson, schemaToJson } from '../../schema/index.js';
 import { parseJsonSamples, parseJsonText } from '../../util/json-samples.js';
-import { type CliIo, readInput } from '../io.js';
+import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
 export const schemaHelp = `Usage:
   wirekit schema infer [FILE|-] [--name NAME] [--numbers narrowest|wide] [--no-timestamps] [--whole]
+                       [--max-input-bytes N]
       Prints the schema (its JSON form) of the values in FILE: JSON, a JSON array (each item is a
-      sample, unless --whole), or NDJSON. Reads standard input for '-' or no FILE.
+      sample, unless --whole), or NDJSON. Reads standard input for '-' or no FILE, at most 64 MiB
+      unless --max-input-bytes N allows more. For an array or NDJSON the schema is one item's:
+      'encode --schema' then writes the items as a sequence.
   wirekit schema export --to FORMAT [SCHEMA.json|-] [--namespace NS] [--root-name NAME]
       Prints the schema in another schema language. FORMAT is one of:
       proto (proto3), avro (.avsc), fbs (FlatBuffers), arrow (Arrow schema as JSON), json-schema
@@ -38,11 +41,12 @@ async function infer(args: readonly string[], io: CliIo): Promise<void> {
     numbers: { type: 'string' },
     'no-timestamps': { type: 'boolean' },
     whole: { type: 'boolean' },
+    ...inputLimitOption,
   });
   const numbers = values.numbers ?? 'narrowest';
   if (numbers !== 'narrowest' && numbers !== 'wide') throw usageError('--numbers is narrowest or wide.');
   const file = onePositional(positionals, 'FILE');
-  const text = (await readInput(io, file)).toString('utf8');
+  const text = (await readInput(io, file, inputLimitOf(values))).toString('utf8');
   const samples = parseJsonSamples(text, file === '-' ? 'standard input' : file, values.whole === true);
   const schema = inferSchema(samples, {
     ...(values.name === undefined ? {} : { name: values.name }),
