@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `wirekit` command. Only argument dispatch lives here; each command is a module of its own.
- * Exit codes: 0 success, 1 the work failed (a wirekit error, printed with its code), 2 usage error.
+ * Exit codes: 0 success (also when the reader of standard output closed it early), 1 the work
+ * failed (a wirekit error, printed with its code), 2 usage error.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +67,21 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
   }
 }
 
+/**
+ * A reader that stops early (`wirekit decode … | head`) closes the pipe: like other Unix tools,
+ * wirekit then ends quietly, with status 0, instead of dying on an unhandled EPIPE. Other write
+ * errors still surface.
+ */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
+}
+
 const invokedDirectly =
   process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-if (invokedDirectly) process.exitCode = await run(process.argv.slice(2));
+if (invokedDirectly) {
+  endQuietlyOnClosedPipe(process.stdout);
+  process.exitCode = await run(process.argv.slice(2));
+}
