@@ -333,6 +333,41 @@ describe('decode and inspect read the sequences wirekit serves', () => {
   });
 });
 
+describe('ambiguous bytes', () => {
+  const schemaOfA = JSON.stringify({
+    format: 'wirekit-schema',
+    version: 1,
+    root: { kind: 'object', name: 'A', fields: [{ name: 'a', id: 1, schema: { kind: 'string' } }] },
+  });
+
+  test('Protobuf that reads as one message and as delimited ones: one, with a note; --sequence for the other', async () => {
+    await writeFile(`${dir}/a.schema.json`, schemaOfA);
+    // As one message: field 1 = "\x08abcdefgh\x03", then field 1 = "x" (the last wins). As
+    // delimited messages: 10 bytes (a = "abcdefgh"), then 3 bytes (a = "x").
+    const bytes = Uint8Array.of(0x0a, 0x0a, 0x08, ...Buffer.from('abcdefgh'), 0x03, 0x0a, 0x01, 0x78);
+    const one = await cli(['decode', '--format', 'protobuf', '--schema', `${dir}/a.schema.json`], bytes);
+    expect(JSON.parse(one.text)).toEqual({ a: 'x' });
+    expect(one.stderr).toBe(
+      'wirekit: note: the bytes also read as 2 varint-delimited Protobuf messages; if they are a sequence, pass --sequence.\n',
+    );
+    const many = await cli(
+      ['decode', '--format', 'protobuf', '--schema', `${dir}/a.schema.json`, '--sequence'],
+      bytes,
+    );
+    expect(JSON.parse(many.text)).toEqual([{ a: 'abcdefgh' }, { a: 'x' }]);
+  });
+
+  test('JSON with an item schema: a JSON array of items is found too', async () => {
+    const decoded = await cli(
+      ['decode', '--format', 'json', '--schema', schemaPath],
+      JSON.stringify(orders.slice(0, 2)),
+    );
+    expect(decoded.code, decoded.stderr).toBe(0);
+    expect(JSON.parse(decoded.text)).toEqual(orders.slice(0, 2));
+    expect(decoded.stderr).toContain('read 2 items, a JSON array of values (sniffed');
+  });
+});
+
 describe('brotli', () => {
   const json = new TextEncoder().encode(JSON.stringify({ ok: [1, 2, 3] }));
 
