@@ -19,9 +19,9 @@ Commands:
   wirekit bench                   measure every format on the built-in datasets (the main job)
   wirekit schema infer FILE       infer a schema from JSON, a JSON array or NDJSON
   wirekit schema export --to F S  print schema S as proto, avro, fbs, arrow or json-schema
-  wirekit encode --format F       JSON in, bytes of format F out (optionally compressed, enveloped)
-  wirekit decode --format F|auto  bytes in, JSON out
-  wirekit inspect FILE|-          what a payload is (format, compression, fingerprint, sizes) and holds
+  wirekit encode --format F       JSON in, bytes of format F out (a JSON array or NDJSON of items: a sequence)
+  wirekit decode --format F|auto  bytes in, JSON out (one value, or a sequence's items)
+  wirekit inspect FILE|-          what a payload is (format, compression, fingerprint, sizes, framing) and holds
 
 ${benchHelp}
 
@@ -31,8 +31,11 @@ ${codecHelp}
 
 ${inspectHelp}
 
-Exit codes: 0 success, 1 the input or the work failed (the message starts with its error code,
-see docs/errors.md), 2 the command line is wrong.`;
+Every command reads at most 64 MiB of input (--max-input-bytes N raises it) and stops there.
+
+Exit codes: 0 success (also when the reader of the output closes it early, as head does), 1 the
+input or the work failed (the message starts with its error code, see docs/errors.md), 2 the
+command line is wrong.`;
 
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = args;

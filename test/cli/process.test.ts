@@ -7,6 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
@@ -36,14 +37,15 @@ function wirekit(args: readonly string[], options: { readonly closeAfter?: numbe
     const child = spawn(process.execPath, ['--input-type=module', '-e', harness], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
     });
+    const [, stdout, errors, report] = child.stdio as unknown as Readable[];
     let stderr = '';
     let peak = '';
     let seen = 0;
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.stdio[3]?.on('data', (chunk) => (peak += chunk));
-    child.stdout.on('data', (chunk: Buffer) => {
+    errors?.on('data', (chunk) => (stderr += chunk));
+    report?.on('data', (chunk) => (peak += chunk));
+    stdout?.on('data', (chunk: Buffer) => {
       seen += chunk.length;
-      if (options.closeAfter !== undefined && seen >= options.closeAfter) child.stdout.destroy();
+      if (options.closeAfter !== undefined && seen >= options.closeAfter) stdout.destroy();
     });
     child.on('error', reject);
     child.on('close', (code, signal) =>
