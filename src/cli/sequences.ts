@@ -103,6 +103,8 @@ function mayBeSequence(format: FormatName, error: unknown): boolean {
   if (!isWirekitError(error)) return false;
   if (format === 'msgpack' || format === 'cbor') return error.code === 'WK_DECODE_TRAILING';
   if (format === 'json') return error.code !== 'WK_LIMIT_INPUT';
+  // An Avro container is known by its magic bytes, already looked for: a datum is no sequence.
+  if (format === 'avro') return false;
   return error.code.startsWith('WK_DECODE_');
 }
 
@@ -126,6 +128,8 @@ function sniffSequence(
       const array = attempt(() => arrayCodec.decode(bytes) as unknown[]);
       if (array !== undefined && array.length > 0) return sniffed('json-array', array);
     }
+    // The same complaint twice (one JSON value is one NDJSON line) says nothing new.
+    if (error.message === single.message) throw single;
     const message = `${withoutStop(single.message)}; read as ${framingLabels[framing]}: ${error.message}`;
     throw new WirekitError(single.code, message, { path: single.path, offset: single.offset, cause: single });
   }

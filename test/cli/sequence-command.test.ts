@@ -314,6 +314,17 @@ describe('decode and inspect read the sequences wirekit serves', () => {
     }
   });
 
+  test('decode --sequence --ndjson writes the items before a failure, then exits 1', async () => {
+    const bytes = createCodec('msgpack').encodeSequence([1, 2, { three: 3 }]);
+    const { code, text, stderr } = await cli(
+      ['decode', '--format', 'msgpack', '--sequence', '--ndjson'],
+      bytes.subarray(0, -1),
+    );
+    expect(code).toBe(1);
+    expect(text).toBe('1\n2\n');
+    expect(stderr).toMatch(/^wirekit: WK_DECODE_TRUNCATED: /);
+  });
+
   test('inspect --sequence forces the reading; NDJSON JSON text is found without flags', async () => {
     const forced = JSON.parse(
       (

@@ -187,7 +187,12 @@ export async function decodeCommand(args: readonly string[], io: CliIo): Promise
   const output = new JsonOutput(io, values.out, ndjson, itemJson(schema));
   if (values.sequence && format !== 'arrow') {
     // The items are written as they are decoded; a failure part way ends the output there.
-    for await (const item of (codec as Codec<unknown>).decodeStream(once(plain))) output.item(item);
+    try {
+      for await (const item of (codec as Codec<unknown>).decodeStream(once(plain))) output.item(item);
+    } catch (error) {
+      output.flush();
+      throw error;
+    }
     return output.end();
   }
   const arrayCodec =
@@ -206,11 +211,13 @@ export async function decodeCommand(args: readonly string[], io: CliIo): Promise
 /**
  * Decoded values out as JSON: one value, or items as a JSON array (laid out as
  * JSON.stringify(items, null, 2) lays it out) or NDJSON, each written as it comes. Standard output
- * is written as it goes; a file is written at the end.
+ * gets the text in writes of about 64 KiB as it goes (a write per item would cost a system call
+ * per item); a file is written at the end.
  */
 class JsonOutput {
   private items = 0;
   private readonly parts: string[] = [];
+  private pending = '';
 
   constructor(
     private readonly io: CliIo,
@@ -236,11 +243,25 @@ class JsonOutput {
   async end(): Promise<void> {
     if (!this.ndjson && this.items >= 0) this.write(this.items === 0 ? '[]\n' : '\n]\n');
     if (this.path !== undefined && this.path !== '-') await writeFile(this.path, this.parts.join(''));
+    else this.flush();
+  }
+
+  /** Writes out what standard output has not been given yet. */
+  flush(): void {
+    if (this.pending !== '') this.io.stdout.write(this.pending);
+    this.pending = '';
   }
 
   private write(text: string): void {
-    if (this.path === undefined || this.path === '-') this.io.stdout.write(text);
-    else this.parts.push(text);
+    if (this.path !== undefined && this.path !== '-') {
+      this.parts.push(text);
+      return;
+    }
+    this.pending += text;
+    if (this.pending.length >= 64 * 1024) {
+      this.io.stdout.write(this.pending);
+      this.pending = '';
+    }
   }
 }
 
