@@ -1,12 +1,14 @@
 /**
  * Finds the payload of `wirekit inspect`'s input and what it is: from the envelope when there is
- * one, from --format/--compress when given, else from the first bytes (sniff.ts). Decompresses it,
- * so that what follows works on the format's own bytes.
+ * one, from --format/--compress when given, else from the first bytes (sniff.ts). Decompresses it
+ * (never past the input limit), so that what follows works on the format's own bytes. Brotli,
+ * which has no signature, is tried last, and only reported when what it holds is recognisable.
  */
 import type { FormatName } from '../codecs/codec.js';
 import { type CompressionName, getCompressor } from '../compression/index.js';
 import { readEnvelope } from '../envelope/index.js';
 import { WirekitError } from '../errors/index.js';
+import { isAvroContainer } from './sequences.js';
 import { isCompression, leadingHex, type Sniffed, sniff, sniffedLabels } from './sniff.js';
 
 export interface Located {
@@ -38,19 +40,46 @@ function flagAdvice(compress: string): string {
   return `pass --format F (json, msgpack, cbor, protobuf, avro, flatbuffers, arrow) and ${compress}, plus --schema S.json for protobuf, avro, flatbuffers and arrow`;
 }
 
-export async function locate(
-  bytes: Uint8Array,
-  flags: { readonly format: FormatName | undefined; readonly compression: CompressionName | undefined },
-): Promise<Located> {
+export interface LocateFlags {
+  readonly format: FormatName | undefined;
+  readonly compression: CompressionName | undefined;
+  /** The most bytes decompression may give (the input limit). */
+  readonly maxBytes: number;
+}
+
+export async function locate(bytes: Uint8Array, flags: LocateFlags): Promise<Located> {
+  const cap = { maxDecompressedBytes: flags.maxBytes };
   if (flags.format !== undefined) {
     const compression = flags.compression ?? 'none';
-    const plain = await getCompressor(compression).decompressAsync(bytes);
-    return raw('flag', [], flags.format, compression, bytes, plain);
+    const plain = await getCompressor(compression).decompressAsync(bytes, cap);
+    return raw(
+      'flag',
+      [],
+      flags.format,
+      compression,
+      bytes,
+      plain,
+      flags.format === 'avro' && isAvroContainer(plain),
+    );
+  }
+  if (flags.compression !== undefined) {
+    // --compress alone: undo it, then recognise what it holds as if it had been sniffed.
+    const plain = await getCompressor(flags.compression).decompressAsync(bytes, cap);
+    const inner = sniff(plain);
+    const format = inner === undefined ? undefined : sniffedFormats[inner];
+    if (inner === undefined || format === undefined) {
+      throw new WirekitError(
+        'WK_ENVELOPE_INVALID',
+        `what --compress ${flags.compression} gives (${leadingHex(plain)}) is not a format wirekit can recognise from its first bytes; ${flagAdvice(`--compress ${flags.compression}`)}.`,
+      );
+    }
+    return raw('sniff', [inner], format, flags.compression, bytes, plain, inner === 'avro-container');
   }
   const kind = sniff(bytes);
   if (kind === 'envelope') {
     const { header, payload } = readEnvelope(bytes);
     const compressor = getCompressor(header.compressionId);
+    const plain = await compressor.decompressAsync(payload, cap);
     return {
       detected: 'envelope',
       sniffed: [],
@@ -61,11 +90,11 @@ export async function locate(
       fingerprint: header.fingerprint,
       headerBytes: bytes.length - payload.length,
       payload,
-      plain: await compressor.decompressAsync(payload),
+      plain,
     };
   }
   if (kind !== undefined && isCompression(kind)) {
-    const plain = await getCompressor(kind).decompressAsync(bytes);
+    const plain = await getCompressor(kind).decompressAsync(bytes, cap);
     // One layer only: formats inside compression are sniffed, but not an envelope or more compression.
     const inner = sniff(plain);
     const format = inner === undefined ? undefined : sniffedFormats[inner];
@@ -79,12 +108,43 @@ export async function locate(
   }
   const format = kind === undefined ? undefined : sniffedFormats[kind];
   if (kind === undefined || format === undefined) {
+    const guessed = await guessBrotli(bytes, flags.maxBytes);
+    if (guessed.located !== undefined) return guessed.located;
+    if (guessed.inflated !== undefined) {
+      throw new WirekitError(
+        'WK_ENVELOPE_INVALID',
+        `the input has no wirekit envelope and its first bytes (${leadingHex(bytes)}) match no format that can be recognised, but it inflates as brotli (which has no signature, so this is a guess) to ${guessed.inflated.length} bytes (${leadingHex(guessed.inflated)}) that are not recognisable either; if it is brotli, ${flagAdvice('--compress brotli')}.`,
+      );
+    }
     throw new WirekitError(
       'WK_ENVELOPE_INVALID',
-      `the input has no wirekit envelope and its first bytes (${leadingHex(bytes)}) match no format that can be recognised (Avro container, Arrow IPC, self-described CBOR, JSON text, gzip, zstd, lz4); ${flagAdvice('--compress C if it is compressed')}.`,
+      `the input has no wirekit envelope and its first bytes (${leadingHex(bytes)}) match no format that can be recognised (Avro container, Arrow IPC, self-described CBOR, JSON text, gzip, zstd, lz4, nor brotli around one of them); ${flagAdvice('--compress C if it is compressed')}.`,
     );
   }
   return raw('sniff', [kind], format, 'none', bytes, bytes, kind === 'avro-container');
+}
+
+/**
+ * The input read as brotli, when it inflates (within `maxBytes`) to something recognisable from its
+ * first bytes: brotli has no signature, so this is a guess, and says so. When it inflates to bytes
+ * that are not recognisable, `inflated` holds them (for the message); when it does not, nothing.
+ */
+export async function guessBrotli(
+  bytes: Uint8Array,
+  maxBytes: number,
+): Promise<{ readonly located?: Located; readonly inflated?: Uint8Array }> {
+  let plain: Uint8Array;
+  try {
+    plain = await getCompressor('brotli').decompressAsync(bytes, { maxDecompressedBytes: maxBytes });
+  } catch {
+    return {};
+  }
+  const inner = plain.length === 0 ? undefined : sniff(plain);
+  const format = inner === undefined ? undefined : sniffedFormats[inner];
+  if (inner === undefined || format === undefined) return { inflated: plain };
+  return {
+    located: raw('sniff', ['brotli', inner], format, 'brotli', bytes, plain, inner === 'avro-container'),
+  };
 }
 
 function raw(

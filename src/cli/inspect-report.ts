@@ -6,6 +6,7 @@ import type { FormatName } from '../codecs/codec.js';
 import type { CompressionName } from '../compression/index.js';
 import type { JsonValue } from '../schema/index.js';
 import type { ArrowInfo, AvroContainerInfo } from './containers.js';
+import { type SequenceInfo, sequenceText } from './sequences.js';
 import { type Sniffed, sniffedLabels } from './sniff.js';
 
 export interface Inspection {
@@ -31,6 +32,8 @@ export interface Inspection {
   };
   avroContainer?: AvroContainerInfo;
   arrow?: ArrowInfo;
+  /** Set when the payload is a sequence of items (then `value` is their array). */
+  sequence?: SequenceInfo;
   decoded: boolean;
   value?: JsonValue;
   /** Why the value is missing, or what to try next. */
@@ -71,6 +74,9 @@ export function renderText(report: Inspection, schemaName: string | undefined): 
       'container',
       `Arrow IPC ${arrow.ipc}, ${count(arrow.rows, 'row')} in ${count(arrow.batches, 'record batch', 'record batches')}`,
     );
+  // Containers say their counts above; other sequences say here how they were read.
+  if (report.sequence !== undefined && avro === undefined && arrow === undefined)
+    line('sequence', sequenceText(report.sequence));
   // The declared schema is what there is to see when the values cannot be decoded without one.
   if (!report.decoded && avro !== undefined) block('writer schema', avro.writerSchema);
   if (!report.decoded && arrow !== undefined) block('arrow schema', arrow.schema);

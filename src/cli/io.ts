@@ -1,9 +1,17 @@
 /**
  * What a command touches outside itself, passed in so that tests can run commands in-process and
  * read what they wrote.
+ *
+ * Input is read as a stream and never past a limit: a command given /dev/zero, a FIFO that never
+ * ends or a file larger than it can hold stops at the limit with WK_LIMIT_INPUT, instead of
+ * reading until memory runs out. The limit is the decoders' own `maxInputBytes` (64 MiB) unless
+ * `--max-input-bytes` raises it.
  */
-import { readFile } from 'node:fs/promises';
-import { WirekitError } from '../errors/index.js';
+import { createReadStream } from 'node:fs';
+import { defaultDecodeLimits } from '../codecs/limits.js';
+import { isWirekitError, WirekitError } from '../errors/index.js';
+import { inputTooLarge } from '../util/input-limit.js';
+import { usageError } from './usage.js';
 
 export interface CliIo {
   readonly stdin: AsyncIterable<Uint8Array | string>;
@@ -13,17 +21,56 @@ export interface CliIo {
 
 export const processIo: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
 
-/** Reads a file, or standard input for '-'. */
-export async function readInput(io: CliIo, path: string): Promise<Buffer> {
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of io.stdin)
-      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
-    return Buffer.concat(chunks);
+/** The most bytes a command reads from one input unless told otherwise. */
+export const defaultInputLimit = defaultDecodeLimits.maxInputBytes;
+
+/** The parseArgs option every command that reads input takes. */
+export const inputLimitOption = { 'max-input-bytes': { type: 'string' } } as const;
+
+/** The --max-input-bytes value (a whole number of bytes; K, M, G suffixes count 1024s), or the default. */
+export function inputLimitOf(values: { readonly 'max-input-bytes'?: string | undefined }): number {
+  const text = values['max-input-bytes'];
+  if (text === undefined) return defaultInputLimit;
+  const match = /^([0-9]+)([KMG]i?B?)?$/i.exec(text.trim());
+  const unit = match?.[2]?.[0]?.toUpperCase();
+  const limit = Number(match?.[1]) * (unit === undefined ? 1 : 1024 ** ('KMG'.indexOf(unit) + 1));
+  if (match === null || !Number.isSafeInteger(limit) || limit < 1) {
+    throw usageError(
+      `--max-input-bytes takes a whole number of bytes, e.g. 134217728 or 128M (got ${text}).`,
+    );
   }
+  return limit;
+}
+
+/**
+ * Reads a file, or standard input for '-', as a stream: at most `maxBytes` bytes, failing with
+ * WK_LIMIT_INPUT as soon as the input passes them.
+ */
+export async function readInput(
+  io: CliIo,
+  path: string,
+  maxBytes: number = defaultInputLimit,
+): Promise<Buffer> {
+  const name = path === '-' ? 'standard input' : path;
+  const source = path === '-' ? io.stdin : createReadStream(path);
+  const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    return await readFile(path);
+    for await (const chunk of source) {
+      const bytes =
+        typeof chunk === 'string'
+          ? Buffer.from(chunk)
+          : Buffer.isBuffer(chunk)
+            ? chunk
+            : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      size += bytes.length;
+      // Leaving the loop destroys the stream: nothing past the limit is read or kept.
+      if (size > maxBytes) throw inputTooLarge(name, maxBytes);
+      chunks.push(bytes);
+    }
   } catch (cause) {
-    throw new WirekitError('WK_CLI_INPUT', `cannot read ${path}: ${(cause as Error).message}`, { cause });
+    if (isWirekitError(cause)) throw cause;
+    throw new WirekitError('WK_CLI_INPUT', `cannot read ${name}: ${(cause as Error).message}`, { cause });
   }
+  return Buffer.concat(chunks, size);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `wirekit` command. Only argument dispatch lives here; each command is a module of its own.
- * Exit codes: 0 success, 1 the work failed (a wirekit error, printed with its code), 2 usage error.
+ * Exit codes: 0 success (also when the reader of standard output closed it early), 1 the work
+ * failed (a wirekit error, printed with its code), 2 usage error.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +19,9 @@ Commands:
   wirekit bench                   measure every format on the built-in datasets (the main job)
   wirekit schema infer FILE       infer a schema from JSON, a JSON array or NDJSON
   wirekit schema export --to F S  print schema S as proto, avro, fbs, arrow or json-schema
-  wirekit encode --format F       JSON in, bytes of format F out (optionally compressed, enveloped)
-  wirekit decode --format F|auto  bytes in, JSON out
-  wirekit inspect FILE|-          what a payload is (format, compression, fingerprint, sizes) and holds
+  wirekit encode --format F       JSON in, bytes of format F out (a JSON array or NDJSON of items: a sequence)
+  wirekit decode --format F|auto  bytes in, JSON out (one value, or a sequence's items)
+  wirekit inspect FILE|-          what a payload is (format, compression, fingerprint, sizes, framing) and holds
 
 ${benchHelp}
 
@@ -30,8 +31,11 @@ ${codecHelp}
 
 ${inspectHelp}
 
-Exit codes: 0 success, 1 the input or the work failed (the message starts with its error code,
-see docs/errors.md), 2 the command line is wrong.`;
+Every command reads at most 64 MiB of input (--max-input-bytes N raises it) and stops there.
+
+Exit codes: 0 success (also when the reader of the output closes it early, as head does), 1 the
+input or the work failed (the message starts with its error code, see docs/errors.md), 2 the
+command line is wrong.`;
 
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = args;
@@ -67,6 +71,21 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
   }
 }
 
+/**
+ * A reader that stops early (`wirekit decode … | head`) closes the pipe: like other Unix tools,
+ * wirekit then ends quietly, with status 0, instead of dying on an unhandled EPIPE. Other write
+ * errors still surface.
+ */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
+}
+
 const invokedDirectly =
   process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
-if (invokedDirectly) process.exitCode = await run(process.argv.slice(2));
+if (invokedDirectly) {
+  endQuietlyOnClosedPipe(process.stdout);
+  process.exitCode = await run(process.argv.slice(2));
+}

@@ -1,7 +1,8 @@
 /**
  * Recognises a payload from its first bytes, for `wirekit inspect` on input that carries no
  * envelope. Only signatures that a format actually writes are trusted: MessagePack, Protobuf,
- * plain CBOR, FlatBuffers and single Avro datums have none, so they need `--format`.
+ * plain CBOR, FlatBuffers and single Avro datums have none, so they need `--format`. Brotli has
+ * none either: inspect guesses it only when nothing else matched (see inspect-locate.ts).
  */
 import { hasEnvelope } from '../envelope/index.js';
 
@@ -14,7 +15,8 @@ export type Sniffed =
   | 'json'
   | 'gzip'
   | 'zstd'
-  | 'lz4';
+  | 'lz4'
+  | 'brotli';
 
 /** What each kind is called in output and messages. */
 export const sniffedLabels: Readonly<Record<Sniffed, string>> = Object.freeze({
@@ -27,6 +29,7 @@ export const sniffedLabels: Readonly<Record<Sniffed, string>> = Object.freeze({
   gzip: 'gzip',
   zstd: 'zstd',
   lz4: 'lz4 frame',
+  brotli: 'brotli (guessed: nothing else matched, and brotli has no signature)',
 });
 
 const signatures: readonly (readonly [Sniffed, readonly number[]])[] = [

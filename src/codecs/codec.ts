@@ -24,10 +24,26 @@ export interface Codec<T = unknown> {
   encode(value: T): Uint8Array;
   /** Decodes exactly one value; throws a WirekitError (never anything else) on bad input. */
   decode(bytes: Uint8Array): T;
-  /** Writes values one after another in the format's framing for sequences. */
+  /**
+   * Writes values one after another in the format's framing for sequences: NDJSON, MessagePack
+   * values back to back, a CBOR sequence (RFC 8742), varint-delimited Protobuf messages, an Avro
+   * Object Container File, size-prefixed FlatBuffers, one Arrow IPC stream.
+   */
   encodeStream(values: Iterable<T> | AsyncIterable<T>): ReadableStream<Uint8Array>;
   /** Reads values as their bytes arrive, one at a time, however the chunks are cut. */
   decodeStream(chunks: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncIterable<T>;
+  /**
+   * `encodeStream`'s bytes in one call, synchronously (an Avro container gets a fresh random sync
+   * marker each time, as from encodeStream).
+   */
+  encodeSequence(values: Iterable<T>): Uint8Array;
+  /**
+   * Every value of a sequence held whole, synchronously: what `encodeStream` or `encodeSequence`
+   * wrote, or a list reply of wirekit's HTTP server read to its end. `maxInputBytes` bounds the
+   * whole input and `maxElements` the number of values; each value is checked as `decode` checks
+   * it. Throws a WirekitError (never anything else) on bad input.
+   */
+  decodeSequence(bytes: Uint8Array): T[];
 }
 
 export interface CodecOptions {

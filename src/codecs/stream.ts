@@ -179,7 +179,7 @@ function tooLarge(length: number, limits: DecodeLimits): WirekitError {
 }
 
 /** Rebases a frame decoder's error offset onto the whole stream. */
-function withOffset<T>(base: number, body: () => T): T {
+export function withOffset<T>(base: number, body: () => T): T {
   try {
     return body();
   } catch (error) {

@@ -8,10 +8,12 @@
  * one value, and the lab's figures are those of one big document, not of the records: the dataset
  * says what it measured, and for that shape names the `--path` that selects the records instead.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
+import { defaultDecodeLimits } from '../../codecs/limits.js';
 import { WirekitError } from '../../errors/index.js';
 import { fromJsonValue, inferSchema, type ObjectSchema, schemaFromJson } from '../../schema/index.js';
+import { inputTooLarge } from '../../util/input-limit.js';
 import { parseJsonSamples, parseJsonText } from '../../util/json-samples.js';
 import type { Dataset } from './dataset.js';
 
@@ -26,6 +28,8 @@ export interface FileDatasetSpec {
    * (`pages.0.rows`). Without it a JSON array's items, or the NDJSON lines, are the values.
    */
   readonly path?: string;
+  /** The most bytes read from either file (default the decoders' maxInputBytes, 64 MiB). */
+  readonly maxInputBytes?: number;
 }
 
 export interface FileDataset extends Dataset {
@@ -38,7 +42,7 @@ export interface FileDataset extends Dataset {
 export function datasetFromFile(spec: FileDatasetSpec): FileDataset {
   const source = spec.dataFile;
   // Each JSON value of the file: the whole document, or one per NDJSON line.
-  const documents = parseJsonSamples(read(source), source, true);
+  const documents = parseJsonSamples(read(source, limitOf(spec)), source, true);
   const single = documents.length === 1 ? documents[0] : undefined;
   let samples: unknown[];
   let shape: string;
@@ -62,7 +66,7 @@ export function datasetFromFile(spec: FileDatasetSpec): FileDataset {
   const schema =
     spec.schemaFile === undefined
       ? inferSchema(samples, { name: 'Item' })
-      : schemaFromJson(parseJsonText(read(spec.schemaFile), spec.schemaFile));
+      : schemaFromJson(parseJsonText(read(spec.schemaFile, limitOf(spec)), spec.schemaFile));
   if (schema.kind !== 'object') {
     throw new WirekitError(
       'WK_CLI_INPUT',
@@ -180,10 +184,35 @@ function describe(value: unknown): string {
   return value === null ? 'null' : `a ${typeof value}`;
 }
 
-function read(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (cause) {
-    throw new WirekitError('WK_CLI_INPUT', `cannot read ${path}: ${(cause as Error).message}`, { cause });
-  }
+function limitOf(spec: FileDatasetSpec): number {
+  return spec.maxInputBytes ?? defaultDecodeLimits.maxInputBytes;
 }
+
+/**
+ * The file as text, read in chunks and never past `maxBytes`: a FIFO or /dev/zero given as data
+ * stops at the limit instead of filling memory.
+ */
+function read(path: string, maxBytes: number): string {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(chunkBytes, maxBytes + 1 - size));
+      const got = readSync(fd, chunk, 0, chunk.length, null);
+      if (got === 0) break;
+      size += got;
+      if (size > maxBytes) throw inputTooLarge(path, maxBytes);
+      chunks.push(chunk.subarray(0, got));
+    }
+  } catch (cause) {
+    if (cause instanceof WirekitError) throw cause;
+    throw new WirekitError('WK_CLI_INPUT', `cannot read ${path}: ${(cause as Error).message}`, { cause });
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+const chunkBytes = 1024 * 1024;

@@ -7,7 +7,7 @@ import { labTable } from '../../bench/lab/table.js';
 import { optionalPeers } from '../../bench/peers/optional.js';
 import { labHtml } from '../../bench/report/html.js';
 import { labMarkdown } from '../../bench/report/markdown.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, inputLimitOf, inputLimitOption } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
 const peerList = Object.entries(optionalPeers)
@@ -16,8 +16,8 @@ const peerList = Object.entries(optionalPeers)
 
 export const benchHelp = `Usage:
   wirekit bench [--quick] [--datasets a,b] [--formats f,g] [--processes N] [--count name=N ...] [--json FILE]
-              [--markdown FILE] [--html FILE] [--data FILE [--path P] [--schema S.json] [--per-item]]
-              [--peers DIR]
+              [--markdown FILE] [--html FILE] [--data FILE [--path P] [--schema S.json] [--per-item]
+              [--max-input-bytes N]] [--peers DIR]
       Measures size, compressed size, encode/decode time, event-loop delay, memory and round-trip
       losses of every format on the built-in datasets (${Object.keys(datasets).join(', ')}), each case
       in a fresh process with native JSON timed in the same process (--processes 3 for figures to
@@ -32,7 +32,8 @@ export const benchHelp = `Usage:
       --data FILE measures your own data (JSON, a JSON array or NDJSON) instead, with --schema or an
       inferred schema; --per-item times each value on its own, as a cache would see it. --path P
       picks the array of values inside each JSON value, e.g. --path orders for {"orders": [...]}
-      (a dotted path: data.items; a number indexes an array).
+      (a dotted path: data.items; a number indexes an array). The file is read up to 64 MiB unless
+      --max-input-bytes N (e.g. 512M) allows more.
       Exit code 1 when a case that was expected to run could not (a format named in --formats, or
       any case on the built-in datasets); such cases are listed in every output with the reason. A
       default format that cannot hold your --data is listed too, and leaves the exit code at 0.`;
@@ -54,12 +55,16 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
     path: { type: 'string' },
     large: { type: 'boolean' },
     peers: { type: 'string' },
+    ...inputLimitOption,
   });
   if (
     values.data === undefined &&
-    (values.schema !== undefined || values['per-item'] || values.path !== undefined)
+    (values.schema !== undefined ||
+      values['per-item'] ||
+      values.path !== undefined ||
+      values['max-input-bytes'] !== undefined)
   ) {
-    throw usageError('--schema, --path and --per-item go with --data FILE.');
+    throw usageError('--schema, --path, --per-item and --max-input-bytes go with --data FILE.');
   }
   if (values.path?.split('.').some((segment) => segment === '')) {
     throw usageError(
@@ -101,6 +106,7 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
             ...(values.schema === undefined ? {} : { schemaFile: values.schema }),
             ...(values.path === undefined ? {} : { path: values.path }),
             unit: values['per-item'] ? ('item' as const) : ('batch' as const),
+            maxInputBytes: inputLimitOf(values),
           },
         }),
     onProgress: (done, total, label) => io.stderr.write(progress(done, total, label)),

@@ -9,13 +9,16 @@ import {
 } from '../../schema/export/index.js';
 import { inferSchema, type Schema, schemaFromJson, schemaToJson } from '../../schema/index.js';
 import { parseJsonSamples, parseJsonText } from '../../util/json-samples.js';
-import { type CliIo, readInput } from '../io.js';
+import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
 export const schemaHelp = `Usage:
   wirekit schema infer [FILE|-] [--name NAME] [--numbers wide|narrowest] [--no-timestamps] [--whole]
+                       [--max-input-bytes N]
       Prints the schema (its JSON form) of the values in FILE: JSON, a JSON array (each item is a
-      sample, unless --whole), or NDJSON. Reads standard input for '-' or no FILE.
+      sample, unless --whole), or NDJSON. Reads standard input for '-' or no FILE, at most 64 MiB
+      unless --max-input-bytes N allows more. For an array or NDJSON the schema is one item's:
+      'encode --schema' then writes the items as a sequence.
       Numbers get room to grow by default (--numbers wide): integers int32, or int64 as numbers
       beyond int32, fractions float64. --numbers narrowest picks the smallest kind that holds the
       samples (uint8 for 0..200, float32 for 0.5): only for data whose range cannot grow.
@@ -41,11 +44,12 @@ async function infer(args: readonly string[], io: CliIo): Promise<void> {
     numbers: { type: 'string' },
     'no-timestamps': { type: 'boolean' },
     whole: { type: 'boolean' },
+    ...inputLimitOption,
   });
   const numbers = values.numbers ?? 'wide';
   if (numbers !== 'narrowest' && numbers !== 'wide') throw usageError('--numbers is wide or narrowest.');
   const file = onePositional(positionals, 'FILE');
-  const text = (await readInput(io, file)).toString('utf8');
+  const text = (await readInput(io, file, inputLimitOf(values))).toString('utf8');
   const samples = parseJsonSamples(text, file === '-' ? 'standard input' : file, values.whole === true);
   const schema = inferSchema(samples, {
     ...(values.name === undefined ? {} : { name: values.name }),

@@ -12,6 +12,7 @@ import type { CodecOptions } from '../codec.js';
 import { compileArrow } from '../compiled/arrow.js';
 import { malformed } from '../errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { checkIterable } from '../sequence.js';
 import { encodeValues } from '../stream.js';
 import { encodeBatch } from './encode.js';
 import { type IpcFormat, IpcWriter, schemaMessageOf } from './ipc-write.js';
@@ -61,6 +62,10 @@ export interface ArrowCodec<Row = unknown> {
   encodeStream(rows: Iterable<Row> | AsyncIterable<Row>): ReadableStream<Uint8Array>;
   /** Rows as their record batches arrive (a file is read whole first: its footer comes last). */
   decodeStream(chunks: Chunks): AsyncIterable<Row>;
+  /** What `encode` writes: an Arrow table is already the sequence of its rows. */
+  encodeSequence(rows: Iterable<Row>): Uint8Array;
+  /** What `decode` reads: the rows of every record batch of a stream or file. */
+  decodeSequence(bytes: Uint8Array): Row[];
   /**
    * The input as an apache-arrow Table whose columns are views into `bytes`. Messages, buffers,
    * offsets, UTF-8, dictionary indices and the schema are checked as decode checks them; values
@@ -114,7 +119,7 @@ export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {})
     }
   };
 
-  return {
+  const codec: ArrowCodec<Row> = {
     format: 'arrow',
     mediaType,
     streamMediaType: mediaType,
@@ -170,6 +175,11 @@ export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {})
         },
       );
     },
+    encodeSequence(rows) {
+      checkIterable(rows);
+      return codec.encode(Array.isArray(rows) ? rows : Array.from(rows));
+    },
+    decodeSequence: (bytes) => codec.decode(bytes),
     decodeStream: (chunks) =>
       eachRow(
         decodeRowBatches<Row>(
@@ -194,6 +204,7 @@ export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {})
         limits,
       ),
   };
+  return codec;
 }
 
 /** A stream's element limit applies per record batch: that is what is held in memory at a time. */

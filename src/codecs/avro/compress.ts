@@ -4,6 +4,8 @@
  * the output size is known or bounded *before* a byte is inflated, so a tiny block cannot claim
  * gigabytes. The libraries are imported on first use, so datum-only users never load native code.
  */
+import { constants } from 'node:buffer';
+import { createRequire } from 'node:module';
 import { WirekitError } from '../../errors/index.js';
 import { crc32 } from '../../util/crc32.js';
 
@@ -48,18 +50,34 @@ export async function compressBlock(codec: ContainerCodec, data: Uint8Array): Pr
   }
 }
 
-/** Inflates one block, refusing output beyond `cap` bytes. */
+/** Inflates one block, refusing output beyond `cap` bytes; zstandard inflates off the event loop. */
 export async function decompressBlock(
   codec: ContainerCodec,
   data: Uint8Array,
   cap: number,
 ): Promise<Uint8Array> {
+  if (codec !== 'zstandard') return decompressBlockSync(codec, data, cap);
+  checkZstdBound(data, cap);
+  const { Decoder } = await import('@toondepauw/node-zstd');
+  const out = await new Decoder().decode(asBuffer(data)).catch((error: unknown) => {
+    throw corrupt(codec, error);
+  });
+  return checkZstdOutput(out, cap);
+}
+
+/**
+ * Loads a library on first use, synchronously (for decodeSequence, which cannot wait): the
+ * libraries are CommonJS, so Node's require loads them without a promise.
+ */
+const load = createRequire(import.meta.url);
+
+/** Inflates one block on the calling thread, refusing output beyond `cap` bytes. */
+export function decompressBlockSync(codec: ContainerCodec, data: Uint8Array, cap: number): Uint8Array {
   switch (codec) {
     case 'null':
       return data;
     case 'deflate': {
-      const { inflateRawSync } = await import('node:zlib');
-      const { constants } = await import('node:buffer');
+      const { inflateRawSync } = load('node:zlib') as typeof import('node:zlib');
       try {
         return inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(cap, constants.MAX_LENGTH)) });
       } catch (error) {
@@ -74,7 +92,7 @@ export async function decompressBlock(
       const size = snappyLength(body);
       if (size === undefined) throw corrupt(codec);
       if (size > cap) throw tooBig(codec, size, cap);
-      const { uncompressSync } = await import('snappy');
+      const { uncompressSync } = load('snappy') as typeof import('snappy');
       let out: Uint8Array;
       try {
         out = uncompressSync(body) as Uint8Array;
@@ -86,19 +104,32 @@ export async function decompressBlock(
       return out;
     }
     case 'zstandard': {
-      const bound = zstdBound(data, cap);
-      if (bound > cap) throw tooBig(codec, `up to ${bound}`, cap);
-      const { Decoder } = await import('@toondepauw/node-zstd');
+      checkZstdBound(data, cap);
+      const { Decoder } = load('@toondepauw/node-zstd') as typeof import('@toondepauw/node-zstd');
       let out: Uint8Array;
       try {
-        out = await new Decoder().decode(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+        out = new Decoder().decodeSync(asBuffer(data));
       } catch (error) {
         throw corrupt(codec, error);
       }
-      if (out.length > cap) throw tooBig(codec, out.length, cap);
-      return out;
+      return checkZstdOutput(out, cap);
     }
   }
+}
+
+function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+function checkZstdBound(data: Uint8Array, cap: number): void {
+  const bound = zstdBound(data, cap);
+  if (bound > cap) throw tooBig('zstandard', `up to ${bound}`, cap);
+}
+
+/** The bound was checked before inflating; the output is checked too, in case the walk missed a frame. */
+function checkZstdOutput(out: Uint8Array, cap: number): Uint8Array {
+  if (out.length > cap) throw tooBig('zstandard', out.length, cap);
+  return out;
 }
 
 /** The uncompressed length a raw snappy block declares up front (a varint of at most 32 bits). */

@@ -10,8 +10,15 @@ import type { Schema } from '../../schema/index.js';
 import { compileAvro } from '../compiled/avro.js';
 import { malformed, tooManyElements, truncated } from '../errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { checkIterable, checkSequenceInput, encodeSequenceOf } from '../sequence.js';
 import { chunksOf, encodeValues } from '../stream.js';
-import { type ContainerCodec, compressBlock, decompressBlock, isContainerCodec } from './compress.js';
+import {
+  type ContainerCodec,
+  compressBlock,
+  decompressBlock,
+  decompressBlockSync,
+  isContainerCodec,
+} from './compress.js';
 import {
   type ContainerHeader,
   checkSync,
@@ -137,20 +144,64 @@ export async function* readContainerValues(
         pending.subarray(block.start, block.start + block.size),
         limits.maxInputBytes,
       );
-      const r = new AvroReader(data, limits);
-      for (let i = 0; i < block.count; i++) yield readRoot(r, read, compiled);
-      if (r.pos !== data.length) {
-        throw malformed(
-          offset,
-          `an Avro container block holds ${data.length - r.pos} bytes after its values`,
-        );
-      }
+      yield* blockValues(data, block.count, read, compiled, limits, offset);
       queue.consume(block.total);
       offset += block.total;
     }
   }
   if (header === undefined) throw truncated(offset + queue.length, 'an Avro container header');
   if (queue.length > 0) throw truncated(offset + queue.length, 'an Avro container block');
+}
+
+/**
+ * The values of a whole container in memory, synchronously, decoded block by block as the
+ * iterator is read. `maxElements` bounds the values of the whole file (a stream bounds each block).
+ */
+export function* containerValuesOf(
+  bytes: Uint8Array,
+  planFor: (header: ContainerHeader) => RootReadPlan,
+  limits: DecodeLimits,
+  compiledFor?: (plan: RootReadPlan) => ((r: AvroReader) => unknown) | undefined,
+): Generator<unknown, void, undefined> {
+  checkSequenceInput(bytes, limits);
+  const headerLength = measureHeader(bytes, limits);
+  if (headerLength === undefined) throw truncated(bytes.length, 'an Avro container header');
+  const header = parseHeader(bytes.subarray(0, headerLength), limits);
+  const read = planFor(header);
+  const compiled = compiledFor?.(read);
+  let values = 0;
+  for (let offset = headerLength; offset < bytes.length; ) {
+    const pending = bytes.subarray(offset);
+    const block = measureBlock(pending);
+    if (block === undefined || block.total > pending.length)
+      throw truncated(bytes.length, 'an Avro container block');
+    checkSync(pending, block, header.sync);
+    values += block.count;
+    if (values > limits.maxElements) throw tooManyElements(offset, limits);
+    const data = decompressBlockSync(
+      header.codec,
+      pending.subarray(block.start, block.start + block.size),
+      limits.maxInputBytes,
+    );
+    yield* blockValues(data, block.count, read, compiled, limits, offset);
+    offset += block.total;
+  }
+}
+
+/** The `count` values of one block's (decompressed) data, which must hold nothing more. */
+function* blockValues(
+  data: Uint8Array,
+  count: number,
+  read: RootReadPlan,
+  compiled: ((r: AvroReader) => unknown) | undefined,
+  limits: DecodeLimits,
+  offset: number,
+): Generator<unknown, void, undefined> {
+  const r = new AvroReader(data, limits);
+  for (let i = 0; i < count; i++) yield readRoot(r, read, compiled);
+  if (r.pos !== data.length) {
+    throw malformed(offset, `an Avro container block holds ${data.length - r.pos} bytes after its values`);
+  }
 }
 
 /** The read plan for a container's header: the codec's own when the file carries the same schema. */
@@ -165,6 +216,55 @@ export interface StreamOptions {
   readonly compiled?: CompiledWrite | undefined;
 }
 
+/** Writes an uncompressed container: its header, then values gathered into blocks. */
+class BlockWriter<T> {
+  private readonly sync = newSyncMarker();
+  private readonly body = new AvroWriter();
+  private count = 0;
+
+  constructor(
+    private readonly plans: SchemaPlans,
+    private readonly options: StreamOptions,
+  ) {}
+
+  head(): Uint8Array {
+    return headerBytes(this.plans.avroText, 'null', this.sync);
+  }
+
+  put(value: T): void {
+    const { maxDepth, validate, compiled } = this.options;
+    writeValue(this.plans, this.body, value, maxDepth, validate, compiled);
+    this.count++;
+  }
+
+  /** Whether the pending block has reached the block size. */
+  get full(): boolean {
+    return this.body.pos >= defaultBlockSize;
+  }
+
+  get pending(): number {
+    return this.count;
+  }
+
+  /** The pending values as one block (count, size, data, sync marker). */
+  block(): Uint8Array {
+    const out = new AvroWriter(this.body.pos + 40);
+    writeBlock(out, this.count, this.body.buf.subarray(0, this.body.pos), this.sync);
+    this.body.reset();
+    this.count = 0;
+    return out.finish();
+  }
+
+  /** Blocks of about 64 KiB from a synchronous source. */
+  *blocksOf(source: Iterable<T>): Generator<Uint8Array> {
+    for (const value of source) {
+      this.put(value);
+      if (this.full) yield this.block();
+    }
+    if (this.pending > 0) yield this.block();
+  }
+}
+
 /**
  * An uncompressed container as a byte stream. Values from a synchronous iterable are gathered into
  * blocks of about 64 KiB; values from an async one go out one block each, since waiting to fill a
@@ -175,39 +275,29 @@ export function containerStream<T>(
   values: Iterable<T> | AsyncIterable<T>,
   options: StreamOptions,
 ): ReadableStream<Uint8Array> {
-  const sync = newSyncMarker();
-  const body = new AvroWriter();
-  const block = (count: number): Uint8Array => {
-    const out = new AvroWriter(body.pos + 40);
-    writeBlock(out, count, body.buf.subarray(0, body.pos), sync);
-    body.reset();
-    return out.finish();
-  };
-  const put = (value: T): void =>
-    writeValue(plans, body, value, options.maxDepth, options.validate, options.compiled);
-  function* batched(source: Iterable<T>): Generator<Uint8Array> {
-    let count = 0;
-    for (const value of source) {
-      put(value);
-      count++;
-      if (body.pos >= defaultBlockSize) {
-        yield block(count);
-        count = 0;
-      }
-    }
-    if (count > 0) yield block(count);
-  }
+  const writer = new BlockWriter<T>(plans, options);
   async function* single(source: AsyncIterable<T>): AsyncGenerator<Uint8Array> {
     for await (const value of source) {
-      put(value);
-      yield block(1);
+      writer.put(value);
+      yield writer.block();
     }
   }
   const blocks =
-    Symbol.asyncIterator in values ? single(values as AsyncIterable<T>) : batched(values as Iterable<T>);
-  return encodeValues<Uint8Array>(blocks, (bytes) => bytes, {
-    head: () => headerBytes(plans.avroText, 'null', sync),
-  });
+    Symbol.asyncIterator in values
+      ? single(values as AsyncIterable<T>)
+      : writer.blocksOf(values as Iterable<T>);
+  return encodeValues<Uint8Array>(blocks, (bytes) => bytes, { head: () => writer.head() });
+}
+
+/** The bytes `containerStream` writes for a synchronous source, in one array. */
+export function containerBytes<T>(
+  plans: SchemaPlans,
+  values: Iterable<T>,
+  options: StreamOptions,
+): Uint8Array {
+  checkIterable(values);
+  const writer = new BlockWriter<T>(plans, options);
+  return encodeSequenceOf(writer.blocksOf(values), (bytes) => bytes, { head: writer.head() });
 }
 
 export interface WriteContainerOptions {

@@ -1,6 +1,7 @@
 /**
  * Avro: a value is one binary datum laid out exactly as `toAvro(schema)` describes
- * (docs/mapping/avro.md); a sequence is an Object Container File. wirekit's own schema-driven
+ * (docs/mapping/avro.md); a sequence is an Object Container File (encodeStream/decodeStream, and
+ * encodeSequence/decodeSequence for one held whole, which reads any container codec). wirekit's own schema-driven
  * reader and writer sit beneath (not avsc): avsc's value model differs (longs as numbers, unions
  * wrapped, no Map for integer keys, opt-in logical types) so a wrapper would convert every value,
  * and it has no decode limits. avsc stays as an interop check and a benchmark peer.
@@ -22,8 +23,15 @@ import type { Codec, CodecOptions } from '../codec.js';
 import { compileAvro } from '../compiled/avro.js';
 import { trailing } from '../errors.js';
 import { checkInputSize, resolveLimits } from '../limits.js';
+import { listHintOf, withListHint } from '../sequence.js';
 import { parseAvroSchema } from './avro-schema.js';
-import { containerReadPlan, containerStream, readContainerValues } from './container.js';
+import {
+  containerBytes,
+  containerReadPlan,
+  containerStream,
+  containerValuesOf,
+  readContainerValues,
+} from './container.js';
 import { readRoot } from './decode.js';
 import { AvroReader } from './reader.js';
 import { type RootReadPlan, readPlanOf } from './resolve.js';
@@ -81,6 +89,8 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
   // a fresh writer so it cannot write inside the outer value.
   const shared = new AvroWriter();
   let busy = false;
+  const listHint = listHintOf(schema, 'avro', 'application/avro');
+  const streamOptions = { maxDepth: limits.maxDepth, validate, compiled: generated?.encode };
 
   return {
     format: 'avro',
@@ -104,17 +114,17 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
     },
     decode(bytes: Uint8Array): T {
       checkInputSize(bytes, limits);
-      const r = new AvroReader(bytes, limits);
-      const value = readRoot(r, read, compiledRead);
-      if (r.pos !== bytes.length) throw trailing(r.pos, bytes.length);
-      return value as T;
+      try {
+        const r = new AvroReader(bytes, limits);
+        const value = readRoot(r, read, compiledRead);
+        if (r.pos !== bytes.length) throw trailing(r.pos, bytes.length);
+        return value as T;
+      } catch (error) {
+        throw withListHint(error, listHint);
+      }
     },
     encodeStream(values) {
-      return containerStream(plans, values, {
-        maxDepth: limits.maxDepth,
-        validate,
-        compiled: generated?.encode,
-      });
+      return containerStream(plans, values, streamOptions);
     },
     decodeStream(chunks) {
       return readContainerValues(
@@ -123,6 +133,18 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
         limits,
         compiledFor,
       ) as AsyncIterable<T>;
+    },
+    encodeSequence(values) {
+      return containerBytes(plans, values, streamOptions);
+    },
+    decodeSequence(bytes) {
+      const values = containerValuesOf(
+        bytes,
+        (header) => containerReadPlan(plans, header),
+        limits,
+        compiledFor,
+      );
+      return Array.from(values) as T[];
     },
   };
 }

@@ -16,6 +16,7 @@ import type { Codec, CodecOptions } from '../codec.js';
 import { compileFlatBuffers } from '../compiled/flatbuffers.js';
 import { uint32Frame } from '../framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../sequence.js';
 import { decodeFrames, encodeValues } from '../stream.js';
 import { Encoder } from './encode.js';
 import { planOf } from './planner.js';
@@ -58,9 +59,14 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
     const reader = new Reader(bytes, limits, true);
     return generated !== undefined ? generated.decode(reader, start) : reader.root(plan, start);
   };
+  const listHint = listHintOf(schema, 'flatbuffers', flatBuffersMediaTypes[0] as string);
   const decode = (bytes: Uint8Array): T => {
     checkInputSize(bytes, limits);
-    return read(bytes, 0) as T;
+    try {
+      return read(bytes, 0) as T;
+    } catch (error) {
+      throw withListHint(error, listHint);
+    }
   };
   // The frame keeps its prefix, so error offsets count from the frame's first byte.
   const decodeFrame = (frame: Uint8Array): T => read(frame, 4) as T;
@@ -87,6 +93,15 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
     },
     decodeStream(chunks) {
       return decodeFrames(chunks, uint32Frame, decodeFrame, limits);
+    },
+    encodeSequence(values) {
+      return encodeSequenceOf(values, (value) => {
+        check?.(value);
+        return encoder.encode(value, true);
+      });
+    },
+    decodeSequence(bytes) {
+      return decodeFramesOf(bytes, uint32Frame, decodeFrame, limits);
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Codec, CodecOptions } from '../codec.js';
 import { compileJsonWriter } from '../compiled/json.js';
 import { compileJsonReader } from '../compiled/json-read.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
 import { checkJsonable, checkParsed, jsonText, parseJson } from './read.js';
 import { writeJson } from './write.js';
@@ -103,6 +104,14 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     },
     encodeStream: (values) => encodeValues(values, (value) => encoder.encode(`${toText(value)}\n`)),
     decodeStream: (chunks) => decodeLines(chunks, (line) => fromText(jsonText(line)), limits),
+    encodeSequence: (values) => encodeSequenceOf(values, (value) => encoder.encode(`${toText(value)}\n`)),
+    decodeSequence(bytes) {
+      const decodeLine = (line: Uint8Array) => fromText(jsonText(line));
+      return decodeFramesOf(bytes, lineFrame, decodeLine, limits, {
+        decodeTail: decodeLine,
+        isEmpty: isBlank,
+      });
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import { type CompiledMessage, compileMessage } from '../compiled/protobuf.js';
 import { tooDeep } from '../errors.js';
 import { varintFrame, varintFramePayload } from '../framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../sequence.js';
 import { decodeFrames, encodeValues } from '../stream.js';
 import { decodeRoot } from './decode.js';
 import { encodeBody } from './encode.js';
@@ -47,6 +48,8 @@ class ProtobufCodec<T> implements Codec<T> {
   readonly compiled: boolean;
   private readonly limits: DecodeLimits;
   private readonly validate: boolean;
+  /** What a failed decode adds when the root is a list of records (see listHintOf). */
+  private readonly listHint: string | undefined;
   /** Reused between encodes; a re-entrant encode (from a getter) takes a fresh one instead. */
   private writer: Writer | undefined;
 
@@ -61,6 +64,7 @@ class ProtobufCodec<T> implements Codec<T> {
     this.compiled = this.generated !== undefined;
     this.limits = resolveLimits(options.limits);
     this.validate = options.validate === true;
+    this.listHint = listHintOf(options.schema, 'protobuf', protobufStreamMediaType);
     this.writer = new Writer(this.limits.maxDepth);
   }
 
@@ -81,7 +85,7 @@ class ProtobufCodec<T> implements Codec<T> {
       }
       return decodeRoot(bytes, this.root, this.limits) as T;
     } catch (error) {
-      throw decodeFailure(error, this.limits);
+      throw withListHint(decodeFailure(error, this.limits), this.listHint);
     }
   }
 
@@ -91,6 +95,14 @@ class ProtobufCodec<T> implements Codec<T> {
 
   decodeStream(chunks: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncIterable<T> {
     return decodeFrames(chunks, varintFrame, (frame) => this.decode(varintFramePayload(frame)), this.limits);
+  }
+
+  encodeSequence(values: Iterable<T>): Uint8Array {
+    return encodeSequenceOf(values, (value) => this.write(value, true));
+  }
+
+  decodeSequence(bytes: Uint8Array): T[] {
+    return decodeFramesOf(bytes, varintFrame, (frame) => this.decode(varintFramePayload(frame)), this.limits);
   }
 
   /** One message, optionally behind its varint length (the same bytes as withVarintLength, one copy fewer). */

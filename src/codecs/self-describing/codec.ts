@@ -20,6 +20,7 @@ import {
 } from '../compiled/msgpack.js';
 import { tooDeep, trailing, truncated } from '../errors.js';
 import { checkInputSize, type DecodeLimits } from '../limits.js';
+import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
 import { SchemaReader } from './decode-schema.js';
 import { writeAny } from './encode-any.js';
@@ -177,6 +178,14 @@ export class SelfDescribingCodec<T> implements Codec<T> {
 
   decodeStream(chunks: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>): AsyncIterable<T> {
     return decodeFrames(chunks, this.measurer(), (frame) => this.decode(frame), this.limits);
+  }
+
+  encodeSequence(values: Iterable<T>): Uint8Array {
+    return encodeSequenceOf(values, (value) => this.encode(value));
+  }
+
+  decodeSequence(bytes: Uint8Array): T[] {
+    return decodeFramesOf(bytes, this.measurer(), (frame) => this.decode(frame), this.limits);
   }
 
   /**
