@@ -151,7 +151,7 @@ describe('wirekit bench --data: one object around the records', () => {
     );
     const alone = await wirekit('bench', '--path', 'orders');
     expect(alone.code).toBe(2);
-    expect(alone.stderr).toContain('--schema, --path and --per-item go with --data FILE.');
+    expect(alone.stderr).toContain('--schema, --path, --per-item and --max-input-bytes go with --data FILE.');
     const empty = await wirekit('bench', '--data', wrapped, '--path', 'data..items');
     expect(empty.code).toBe(2);
   });
