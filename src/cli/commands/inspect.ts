@@ -147,7 +147,7 @@ async function decodeInto(
   if (report.fingerprintMatches === false) {
     // Decoding by the wrong schema can yield wrong values without an error, so only a format that
     // describes itself is decoded, and without the schema.
-    if (!formatNeedsSchema(format)) {
+    if (!formatNeedsSchema(format, 'decode')) {
       setValue(report, createCodec(format).decode(plain), undefined);
       report.note = `the value was decoded without ${schemaName}, which is not the schema it was written with`;
     } else {
@@ -168,11 +168,8 @@ async function decodeInto(
     return;
   }
   if (format === 'arrow') report.arrow = describeArrow(plain);
-  if (schema === undefined && formatNeedsSchema(format)) {
-    report.note =
-      format === 'arrow'
-        ? 'to decode the rows, pass --schema S.json (the schema of one row); the Arrow schema the input declares is shown'
-        : `${format} carries no field names or types: pass --schema S.json to decode it`;
+  if (schema === undefined && formatNeedsSchema(format, 'decode')) {
+    report.note = `${format} carries no field names or types: pass --schema S.json to decode it`;
     return;
   }
   const value = createCodec(format, { schema }).decode(plain);

@@ -14,7 +14,7 @@ export interface NullInfo {
 }
 
 export interface Buffers {
-  readonly offsets?: Int32Array;
+  readonly offsets?: Int32Array | BigInt64Array;
   readonly values?: ArrayBufferView;
   readonly typeIds?: Int8Array;
 }

@@ -6,7 +6,15 @@
  * check going wrong. Buffers are views into the input, copied only when misaligned.
  */
 import { isUtf8 } from 'node:buffer';
-import { type Data, type DataType, type Dictionary, Type, type Vector } from 'apache-arrow';
+import {
+  type Data,
+  type DataType,
+  type Dictionary,
+  type FixedSizeBinary,
+  type FixedSizeList,
+  Type,
+  type Vector,
+} from 'apache-arrow';
 import { malformed, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { type NullInfo, newData } from './data.js';
@@ -94,6 +102,8 @@ export class BatchLoader {
 
   private load(type: DataType): Data {
     const [length, nullCount] = this.nextNode();
+    // Null columns and unions have no validity bitmap (unions had one before V5).
+    if (type.typeId === Type.Null) return newData(type, length, { nullCount: 0 });
     if (type.typeId === Type.Union) return this.loadUnion(type, length);
     const bitmap = this.nextBuffer();
     let nullBitmap: Uint8Array | undefined;
@@ -113,35 +123,61 @@ export class BatchLoader {
       case Type.Int:
       case Type.Float:
       case Type.Decimal:
-      case Type.Timestamp: {
+      case Type.Date:
+      case Type.Time:
+      case Type.Timestamp:
+      case Type.Duration: {
         const Ctor = type.ArrayType as TypedArrayCtor;
-        // Decimals are stored as 32-bit words, four or eight per value.
+        // Decimals are stored as 32-bit words, one to eight per value.
         const stride =
           type.typeId === Type.Decimal ? (type as unknown as { bitWidth: number }).bitWidth / 32 : 1;
         return newData(type, length, validity, {
           values: this.typed(Ctor, this.nextBuffer(), length * stride, 'value'),
         });
       }
+      case Type.FixedSizeBinary: {
+        const width = (type as FixedSizeBinary).byteWidth;
+        if (width > this.limits.maxBytesLength)
+          throw tooLong(this.base, width, this.limits.maxBytesLength, 'byte string');
+        const values = this.nextBuffer();
+        if (values.length < length * width) this.fail(values, 'the value buffer is shorter than its values');
+        return newData(type, length, validity, { values });
+      }
       case Type.Dictionary:
         return this.loadDictionaryIndices(type as Dictionary, validity, length);
       case Type.Utf8:
-      case Type.Binary: {
-        const offsets = this.offsets(length);
+      case Type.Binary:
+      case Type.LargeUtf8:
+      case Type.LargeBinary: {
+        const large = type.typeId === Type.LargeUtf8 || type.typeId === Type.LargeBinary;
+        const offsets = this.offsets(length, large);
         const data = this.nextBuffer();
-        this.checkRanges(offsets, data.length, data);
-        this.checkValues(type.typeId === Type.Utf8, offsets, data);
+        const narrow = large ? narrowOffsets(offsets) : (offsets as Int32Array);
+        this.checkRanges(narrow, data.length, data);
+        const utf8 = type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8;
+        this.checkValues(utf8, narrow, data);
         return newData(type, length, validity, { offsets, values: data });
       }
       case Type.List:
+      case Type.LargeList:
       case Type.Map: {
-        const offsets = this.offsets(length);
+        const large = type.typeId === Type.LargeList;
+        const offsets = this.offsets(length, large);
         const child = this.load((type.children[0] as { type: DataType }).type);
-        this.checkRanges(offsets, child.length, this.body);
-        this.budget.used += (offsets[length] as number) - (offsets[0] as number);
-        if (this.budget.used > this.limits.maxElements) throw tooManyElements(this.base, this.limits);
+        const narrow = large ? narrowOffsets(offsets) : (offsets as Int32Array);
+        this.checkRanges(narrow, child.length, this.body);
+        this.spend((narrow[length] as number) - (narrow[0] as number));
         if (type.typeId === Type.Map && (child.children[0] as Data).nullCount > 0)
           throw malformed(this.base, 'a map has a null key');
         return newData(type, length, validity, { offsets }, [child]);
+      }
+      case Type.FixedSizeList: {
+        const size = (type as FixedSizeList).listSize;
+        const child = this.load((type.children[0] as { type: DataType }).type);
+        if (child.length < length * size)
+          throw malformed(this.base, 'a fixed-size list child is shorter than its lists');
+        this.spend(length * size);
+        return newData(type, length, validity, {}, [child]);
       }
       case Type.Struct: {
         const children = type.children.map((field) => this.load(field.type));
@@ -154,11 +190,18 @@ export class BatchLoader {
     }
   }
 
-  /** n + 1 offsets; a column of no values may leave its offsets buffer empty. */
-  private offsets(length: number): Int32Array {
+  /** Counts list items and map entries against maxElements. */
+  private spend(items: number): void {
+    this.budget.used += items;
+    if (this.budget.used > this.limits.maxElements) throw tooManyElements(this.base, this.limits);
+  }
+
+  /** n + 1 offsets (64-bit for the large types); a column of no values may leave them out. */
+  private offsets(length: number, large: boolean): Int32Array | BigInt64Array {
     const buffer = this.nextBuffer();
-    if (length === 0 && buffer.length < 4) return new Int32Array(1);
-    return this.typed<Int32Array>(Int32Array, buffer, length + 1, 'offsets');
+    const Ctor = large ? BigInt64Array : Int32Array;
+    if (length === 0 && buffer.length < Ctor.BYTES_PER_ELEMENT) return new Ctor(1);
+    return this.typed(Ctor as unknown as TypedArrayCtor, buffer, length + 1, 'offsets');
   }
 
   /** Offsets must ascend from a non-negative start and stay within `limit` child values or bytes. */
@@ -206,7 +249,7 @@ export class BatchLoader {
     );
     const size = dictionary.length;
     for (let i = 0; i < length; i++) {
-      const index = indices[i] as number;
+      const index = Number(indices[i]);
       if (
         (index < 0 || index >= size) &&
         (nullBitmap === undefined || ((nullBitmap[i >> 3] as number) >> (i & 7)) & 1)
@@ -221,21 +264,51 @@ export class BatchLoader {
     if (this.version < 4) this.nextBuffer();
     const typeBuffer = this.nextBuffer();
     const typeIds = this.typed<Int8Array>(Int8Array, typeBuffer, length, 'union type');
-    const offsetBuffer = this.nextBuffer();
-    const offsets = this.typed<Int32Array>(Int32Array, offsetBuffer, length, 'union offset');
+    const dense = (type as unknown as { mode: number }).mode === 1;
+    const offsetBuffer = dense ? this.nextBuffer() : undefined;
+    const offsets =
+      offsetBuffer === undefined
+        ? undefined
+        : this.typed<Int32Array>(Int32Array, offsetBuffer, length, 'union offset');
     const children = type.children.map((field) => this.load(field.type));
     const childOf = new Int8Array(128).fill(-1);
     Array.from((type as unknown as { typeIds: ArrayLike<number> }).typeIds).forEach((code, i) => {
       childOf[code] = i;
     });
+    // Per child, the last offset used: the format has each child's offsets increase, so that no
+    // child entry is read twice (a nest of repeated offsets would multiply what is decoded).
+    const last = new Int32Array(children.length).fill(-1);
     for (let i = 0; i < length; i++) {
       const code = typeIds[i] as number;
-      const child = code < 0 ? undefined : children[childOf[code] as number];
+      const x = code < 0 ? -1 : (childOf[code] as number);
+      const child = children[x];
       if (child === undefined) this.fail(typeBuffer, `union type code ${code} names no child`);
+      if (offsets === undefined) {
+        if (child.length < length)
+          throw malformed(this.base, 'a sparse union child is shorter than its union');
+        continue;
+      }
       const offset = offsets[i] as number;
       if (offset < 0 || offset >= child.length)
-        this.fail(offsetBuffer, 'a union offset points past its child');
+        this.fail(offsetBuffer as Uint8Array, 'a union offset points past its child');
+      if (offset <= (last[x] as number))
+        this.fail(offsetBuffer as Uint8Array, "a union's offsets into one child do not increase");
+      last[x] = offset;
     }
-    return newData(type, length, { nullCount: 0 }, { typeIds, offsets }, children);
+    return newData(type, length, { nullCount: 0 }, offsets ? { typeIds, offsets } : { typeIds }, children);
   }
+}
+
+/**
+ * 64-bit offsets as 32-bit ones. Arrow's large types allow more, but no input wirekit reads holds
+ * 2 GiB: a value that does not fit is refused as pointing past its values.
+ */
+export function narrowOffsets(offsets: Int32Array | BigInt64Array): Int32Array {
+  if (offsets instanceof Int32Array) return offsets;
+  const out = new Int32Array(offsets.length);
+  for (let i = 0; i < offsets.length; i++) {
+    const offset = offsets[i] as bigint;
+    out[i] = offset < 0n ? -1 : offset > 0x7fffffffn ? 0x7fffffff : Number(offset);
+  }
+  return out;
 }

@@ -7,10 +7,14 @@ import {
   Binary,
   Bool,
   type DataType,
+  Date_,
   Decimal,
   DenseUnion,
   Dictionary,
+  Duration,
   Field,
+  FixedSizeBinary,
+  FixedSizeList,
   Float16,
   Float32,
   Float64,
@@ -18,10 +22,15 @@ import {
   Int16,
   Int32,
   Int64,
+  LargeBinary,
+  LargeList,
+  LargeUtf8,
   List,
   Map_,
+  Null,
   SparseUnion,
   Struct,
+  Time,
   Timestamp,
   Uint8,
   Uint16,
@@ -184,13 +193,28 @@ function readField(fb: FlatReader, table: number, depth: number, limits: DecodeL
 
 const typeUnion = 14;
 
+/** Type numbers (Schema.fbs) whose table has no fields, so a writer may leave it out. */
+const bare = new Set([1, 4, 5, 6, 12, 13, 19, 20, 21]);
+
+/**
+ * Schema.fbs TimeUnit: SECOND, MILLISECOND, MICROSECOND, NANOSECOND. Its default differs by type:
+ * SECOND for Timestamp (none declared), MILLISECOND for Time and Duration.
+ */
+function timeUnit(fb: FlatReader, table: number, fallback: number): number {
+  const unit = fb.int16(table, 0, fallback);
+  if (unit < 0 || unit > 3) fb.fail(table, `time unit ${unit} is unknown`);
+  return unit;
+}
+
 function typeOf(fb: FlatReader, typeType: number, table: number, children: Field[], at: number): DataType {
   const arity = (n: number) => {
     if (children.length !== n) fb.fail(at, `an Arrow type ${typeType} field has ${children.length} children`);
   };
-  // Types without parameters may leave their (empty) table out.
-  if (table === 0 && ![4, 5, 6, 12, 13].includes(typeType)) fb.fail(at, 'a field has no type');
+  if (table === 0 && !bare.has(typeType)) fb.fail(at, 'a field has no type');
   switch (typeType) {
+    case 1:
+      arity(0);
+      return new Null();
     case 2:
       arity(0);
       return intType(fb, table);
@@ -214,16 +238,34 @@ function typeOf(fb: FlatReader, typeType: number, table: number, children: Field
     case 7: {
       arity(0);
       const bitWidth = fb.int32(table, 2, 128);
-      if (bitWidth !== 128 && bitWidth !== 256)
-        throw mismatch(fb.offsetOf(table), `Arrow: Decimal${bitWidth} is not used by wirekit schemas`);
-      return new Decimal(fb.int32(table, 1, 0), fb.int32(table, 0, 0), bitWidth);
+      if (![32, 64, 128, 256].includes(bitWidth)) fb.fail(table, `Decimal${bitWidth} is unknown`);
+      const precision = fb.int32(table, 0, 0);
+      const scale = fb.int32(table, 1, 0);
+      // More digits than the width holds describe no value; a scale is kept within as many digits
+      // again, so that a value's text stays short.
+      const digits = maxDecimalDigits[bitWidth as 32];
+      if (precision < 1 || precision > digits || Math.abs(scale) > 76)
+        fb.fail(table, `Decimal${bitWidth}(${precision}, ${scale}) is not a valid decimal type`);
+      return new Decimal(scale, precision, bitWidth);
     }
-    case 10: {
+    case 8: {
       arity(0);
-      const unit = fb.int16(table, 0, 0);
-      if (unit < 0 || unit > 3) fb.fail(table, `time unit ${unit} is unknown`);
-      return new Timestamp(unit, fb.string(table, 1) ?? null);
+      const unit = fb.int16(table, 0, 1);
+      if (unit !== 0 && unit !== 1) fb.fail(table, `date unit ${unit} is unknown`);
+      return new Date_(unit);
     }
+    case 9: {
+      arity(0);
+      const unit = timeUnit(fb, table, 1);
+      const bitWidth = fb.int32(table, 1, 32);
+      // Seconds and milliseconds of a day fit 32 bits; micro- and nanoseconds take 64.
+      if (bitWidth !== (unit < 2 ? 32 : 64))
+        fb.fail(table, `a ${bitWidth}-bit time in unit ${unit} is invalid`);
+      return new Time(unit, bitWidth as 32);
+    }
+    case 10:
+      arity(0);
+      return new Timestamp(timeUnit(fb, table, 0), fb.string(table, 1) ?? null);
     case 12:
       arity(1);
       return new List(children[0] as Field);
@@ -243,6 +285,18 @@ function typeOf(fb: FlatReader, typeType: number, table: number, children: Field
         ? new DenseUnion(typeIds, children)
         : new SparseUnion(typeIds, children);
     }
+    case 15: {
+      arity(0);
+      const byteWidth = fb.int32(table, 0, 0);
+      if (byteWidth < 1) fb.fail(table, `a fixed-size binary of width ${byteWidth} is invalid`);
+      return new FixedSizeBinary(byteWidth);
+    }
+    case 16: {
+      arity(1);
+      const listSize = fb.int32(table, 0, 0);
+      if (listSize < 0) fb.fail(table, `a fixed-size list of size ${listSize} is invalid`);
+      return new FixedSizeList(listSize, children[0] as Field);
+    }
     case 17: {
       arity(1);
       const entries = children[0] as Field;
@@ -250,10 +304,37 @@ function typeOf(fb: FlatReader, typeType: number, table: number, children: Field
         fb.fail(at, 'map entries are not a struct of key and value');
       return new Map_(entries as Field<Struct>, fb.bool(table, 0));
     }
-    default:
-      throw mismatch(fb.offsetOf(at), `Arrow: type ${typeType} is not used by wirekit schemas`);
+    case 18:
+      arity(0);
+      return new Duration(timeUnit(fb, table, 1));
+    case 19:
+      arity(0);
+      return new LargeBinary();
+    case 20:
+      arity(0);
+      return new LargeUtf8();
+    case 21:
+      arity(1);
+      return new LargeList(children[0] as Field);
+    default: {
+      const name = unreadTypes[typeType] ?? `type ${typeType}`;
+      throw mismatch(fb.offsetOf(at), `Arrow: ${name} is not read by wirekit`);
+    }
   }
 }
+
+/** The most decimal digits each width of Decimal holds. */
+const maxDecimalDigits = { 32: 9, 64: 18, 128: 38, 256: 76 } as const;
+
+/** Arrow types wirekit does not read, for the error that names them. */
+const unreadTypes: Record<number, string> = {
+  11: 'Interval',
+  22: 'RunEndEncoded',
+  23: 'BinaryView',
+  24: 'Utf8View',
+  25: 'ListView',
+  26: 'LargeListView',
+};
 
 function intType(fb: FlatReader, table: number): DataType {
   const bitWidth = fb.int32(table, 0, 0);
