@@ -188,10 +188,11 @@ function readStruct(
   const bits = nullsOf(data);
   const out = new Array<Record<string, unknown> | null>(count);
   for (let k = 0; k < count; k++) out[k] = isNull(bits, start + k) ? null : { ...template };
-  plan.fields.forEach((field, c) => {
+  let c = 0;
+  for (const field of plan.fields) {
     let values: unknown[];
     try {
-      values = readAny(field.plan, data.children[c] as Data, start, count, ctx);
+      values = readAny(field.plan, data.children[c++] as Data, start, count, ctx);
     } catch (error) {
       return rethrowAt(error, error instanceof ValueFault ? error.index : 0, field.name);
     }
@@ -199,7 +200,7 @@ function readStruct(
       const object = out[k];
       if (object !== null && object !== undefined) object[field.name] = values[k];
     }
-  });
+  }
   return out;
 }
 
