@@ -147,7 +147,8 @@ function readSchema(fb: FlatReader, schema: number, limits: DecodeLimits) {
   const [start, length] = fb.vector(schema, 1, 4);
   const fields: Field[] = [];
   // Top-level fields sit in a row (level 2) of the decoded array of rows (level 1).
-  for (let i = 0; i < length; i++) fields.push(readField(fb, fb.tableAt(start, i), 3, limits));
+  const dictionaries = new Map<number, DataType>();
+  for (let i = 0; i < length; i++) fields.push(readField(fb, fb.tableAt(start, i), 3, limits, dictionaries));
   return { fields, metadata: fb.metadata(schema, 2) };
 }
 
@@ -171,21 +172,38 @@ function readBatch(fb: FlatReader, batch: number): BatchHeader {
  * A field and its children, depth first. `depth` is the level this field's values would nest at;
  * checking it before descending keeps a hostile 100,000-level nest off the stack.
  */
-function readField(fb: FlatReader, table: number, depth: number, limits: DecodeLimits): Field {
+/**
+ * `dictionaries` holds the value type of each dictionary id met so far: fields that share a
+ * dictionary (apache-arrow's writer shares one between columns of one vector) share its type, as
+ * apache-arrow's Schema requires.
+ */
+function readField(
+  fb: FlatReader,
+  table: number,
+  depth: number,
+  limits: DecodeLimits,
+  dictionaries: Map<number, DataType>,
+): Field {
   const [start, count] = fb.vector(table, 5, 4);
   if (count > 0 && depth > limits.maxDepth) throw tooDeep(fb.offsetOf(table), limits);
   const typeType = fb.uint8(table, 2, 0);
   const children: Field[] = [];
   // Union children are the union value's own variants, at its level, not one below.
   const childDepth = typeType === typeUnion ? depth : depth + 1;
-  for (let i = 0; i < count; i++) children.push(readField(fb, fb.tableAt(start, i), childDepth, limits));
+  for (let i = 0; i < count; i++)
+    children.push(readField(fb, fb.tableAt(start, i), childDepth, limits, dictionaries));
   const name = fb.string(table, 0) ?? '';
   let type = typeOf(fb, typeType, fb.subTable(table, 3), children, table);
   const dictionary = fb.subTable(table, 4);
   if (dictionary !== 0) {
     const indexTable = fb.subTable(dictionary, 1);
     const indices = indexTable === 0 ? new Int32() : intType(fb, indexTable);
-    type = new Dictionary(type, indices as Int32, fb.count(dictionary, 0), fb.bool(dictionary, 2));
+    const id = fb.count(dictionary, 0);
+    const shared = dictionaries.get(id);
+    if (shared !== undefined && String(shared) !== String(type))
+      fb.fail(dictionary, `dictionary ${id} holds ${shared} for one field and ${type} for another`);
+    dictionaries.set(id, shared ?? type);
+    type = new Dictionary(shared ?? type, indices as Int32, id, fb.bool(dictionary, 2));
   }
   const metadata = fb.metadata(table, 6);
   return new Field(name, type, fb.bool(table, 1), metadata.size > 0 ? metadata : null);
