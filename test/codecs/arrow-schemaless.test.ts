@@ -24,7 +24,7 @@ import * as flatbuffers from 'flatbuffers';
 import { describe, expect, test } from 'vitest';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import type { Codec } from '../../src/codecs/codec.js';
-import { type Infer, t } from '../../src/index.js';
+import type { Infer } from '../../src/index.js';
 import { EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
 import { outcome } from '../support/outcome.js';
