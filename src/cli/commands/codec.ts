@@ -18,7 +18,8 @@ export const codecHelp = `Usage:
   wirekit decode --format F|auto [--schema S.json] [--in FILE] [--out FILE]
       Reads bytes and prints JSON. 'auto' reads the envelope (written with --envelope) to learn the
       format and compression. Without --in/--out, standard input and output are used.
-  Formats: json, msgpack, cbor, protobuf, avro, flatbuffers, arrow (the last four need --schema).
+  Formats: json, msgpack, cbor, protobuf, avro, flatbuffers, arrow (protobuf, avro and flatbuffers
+  need --schema; arrow needs one to encode, and decodes without one by the stream's own schema).
   Compression: ${compressionNames.join(', ')}.`;
 
 const common = {

@@ -25,7 +25,7 @@ export const inspectHelp = `Usage:
       (encode --envelope) describes itself; so do Avro container files, Arrow IPC, JSON text,
       self-described CBOR, and gzip, zstd or lz4 around them. Other input needs --format.
   --format F      read a raw payload of format F (add --compress C if it is compressed)
-  --schema S.json decode by this schema (protobuf, avro, flatbuffers and arrow need one) and check
+  --schema S.json decode by this schema (protobuf, avro and flatbuffers need one) and check
                   it against the envelope's fingerprint: a mismatch is reported and exits 1
   --hex           add a hex dump of the payload, decompressed (the first ${defaultMaxBytes} bytes)
   --max-bytes N   how many bytes --hex shows
