@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import { createCodec } from '../../src/codecs/registry.js';
@@ -40,13 +41,29 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'wirekit-pyarrow-'));
   runPython([join(fixtures, 'pyarrow_streams.py'), dir]);
   for (const file of readdirSync(dir))
-    streams.set(file.replace(/\.arrows?$/, ''), readFileSync(join(dir, file)));
+    streams.set(file.replace(/\.arrows?$/, ''), new Uint8Array(readFileSync(join(dir, file))));
 });
 afterAll(() => {
   if (dir !== '') rmSync(dir, { recursive: true, force: true });
 });
 
 const schemaless = createArrowCodec();
+
+/** wirekit's kinds for the columns of the peer streams (pyarrow_streams.py). */
+const Peer = t.object('Peer', {
+  small: t.uint8(),
+  count: t.int32(),
+  big: t.int64(),
+  ratio: t.float64(),
+  at: t.timestamp({ precision: 'ms' }),
+  day: t.timestamp({ precision: 's' }),
+  name: t.string(),
+  color: t.enum('Color', ['red', 'green', 'blue']),
+  blob: t.bytes(),
+  tags: t.array(t.string()),
+  price: t.decimal({ precision: 12, scale: 2 }),
+  label: t.string(),
+});
 const date = (text: string) => new Date(text);
 
 describe.skipIf(!usable)('wirekit reads pyarrow without a schema', () => {
@@ -238,6 +255,26 @@ describe.skipIf(!usable)('wirekit reads pyarrow without a schema', () => {
     ]);
   });
 
+  test('mutations of every pyarrow stream only ever give rows or wirekit errors', () => {
+    const samples = [...streams.values()];
+    const typed = createArrowCodec({ schema: Peer });
+    fc.assert(
+      fc.property(
+        fc.nat({ max: samples.length - 1 }),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+        (which, edits) => {
+          const mutated = (samples[which] as Uint8Array).slice();
+          for (const [position, value] of edits) mutated[position % mutated.length] = value;
+          for (const codec of [schemaless, typed]) {
+            const result = outcome(() => codec.decode(mutated));
+            if (!result.ok) expect(typeof result.code, result.message).toBe('string');
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   test('the registry makes the schemaless reader, and refuses to encode with it', () => {
     const codec = createCodec('arrow');
     expect(codec.decode(stream('file'))).toHaveLength(3);
@@ -245,21 +282,6 @@ describe.skipIf(!usable)('wirekit reads pyarrow without a schema', () => {
     expect(refused).toMatchObject({ ok: false, code: 'WK_SCHEMA_REQUIRED' });
     expect(JSON.stringify(refused)).toContain('inferSchema');
   });
-});
-
-const Peer = t.object('Peer', {
-  small: t.uint8(),
-  count: t.int32(),
-  big: t.int64(),
-  ratio: t.float64(),
-  at: t.timestamp({ precision: 'ms' }),
-  day: t.timestamp({ precision: 's' }),
-  name: t.string(),
-  color: t.enum('Color', ['red', 'green', 'blue']),
-  blob: t.bytes(),
-  tags: t.array(t.string()),
-  price: t.decimal({ precision: 12, scale: 2 }),
-  label: t.string(),
 });
 
 /** A codec of one field of Peer, for the streams that hold only that column. */
