@@ -24,6 +24,7 @@ import * as flatbuffers from 'flatbuffers';
 import { describe, expect, test } from 'vitest';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import type { Codec } from '../../src/codecs/codec.js';
+import { createCodec, formatNeedsSchema } from '../../src/codecs/registry.js';
 import type { Infer } from '../../src/index.js';
 import { EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
@@ -155,6 +156,16 @@ describe('arrow without a schema: wirekit streams', () => {
     }
     for await (const batch of schemaless.decodeBatches(whole())) batches.push(batch.numRows);
     expect(batches).toEqual([1, 1]);
+  });
+
+  test('the registry: Arrow needs a schema to encode, not to decode', () => {
+    expect([formatNeedsSchema('arrow'), formatNeedsSchema('arrow', 'decode')]).toEqual([true, false]);
+    expect([formatNeedsSchema('avro'), formatNeedsSchema('avro', 'decode')]).toEqual([true, true]);
+    expect([formatNeedsSchema('json'), formatNeedsSchema('json', 'decode')]).toEqual([false, false]);
+    expect(
+      createCodec('application/vnd.apache.arrow.stream').decode(typed.encode([flatValue()])),
+    ).toHaveLength(1);
+    expect(codeOf(() => createCodec('protobuf'))).toBe('WK_SCHEMA_REQUIRED');
   });
 
   test('encode and encodeStream refuse with WK_SCHEMA_REQUIRED, naming inferSchema', () => {
