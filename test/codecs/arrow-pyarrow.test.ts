@@ -15,6 +15,7 @@ import { createCodec } from '../../src/codecs/registry.js';
 import { isWirekitError } from '../../src/errors/index.js';
 import { type Infer, type Schema, t } from '../../src/index.js';
 import { EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
+import { codeOf } from '../support/code-of.js';
 import { outcome } from '../support/outcome.js';
 import { collect, oneByteAtATime } from '../support/streams.js';
 import { has, venvPython, withTempDir } from '../support/tools.js';
@@ -126,6 +127,18 @@ describe.skipIf(!usable)('wirekit reads pyarrow without a schema', () => {
       },
       { s: null, large: 'ünï', dict: 'red', dictNull: 'y', b: null, lb: new Uint8Array([1]), fixed: null },
     ]);
+  });
+
+  test('string and binary views, inline and in data buffers', () => {
+    expect(schemaless.decode(stream('views'))).toStrictEqual([
+      { sv: 'short', bv: new Uint8Array(13) },
+      { sv: 'a string longer than twelve bytes 🚀', bv: null },
+      { sv: null, bv: new TextEncoder().encode('abc') },
+      { sv: '', bv: new TextEncoder().encode('0123456789abcdef') },
+    ]);
+    expect(codeOf(() => createArrowCodec({ limits: { maxStringBytes: 20 } }).decode(stream('views')))).toBe(
+      'WK_LIMIT_LENGTH',
+    );
   });
 
   test('dates, times of day, timestamps of every unit and zone, durations', () => {

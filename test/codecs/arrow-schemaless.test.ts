@@ -18,6 +18,7 @@ import {
   Table,
   tableToIPC,
   Utf8,
+  Utf8View,
   vectorFromArray,
 } from 'apache-arrow';
 import * as flatbuffers from 'flatbuffers';
@@ -314,6 +315,31 @@ describe('arrow without a schema: what only a schemaless reader meets', () => {
     );
     const invalid = patch(bytes, 'xxxx', '\u00ff\u00fe');
     expect(codeOf(() => schemaless.decode(invalid.slice(0, invalid.length)))).not.toBe('ok');
+  });
+
+  test('string views that share their bytes may not add up to more than maxInputBytes', () => {
+    const n = 1000;
+    const text = new TextEncoder().encode('y'.repeat(1000));
+    const views = new Uint8Array(16 * n);
+    const view = new DataView(views.buffer);
+    for (let i = 0; i < n; i++) {
+      // Every view: 1,000 bytes at offset 0 of data buffer 0, prefix "yyyy".
+      view.setInt32(16 * i, 1000, true);
+      views.set(text.subarray(0, 4), 16 * i + 4);
+    }
+    const data = makeData({ type: new Utf8View(), length: n, views, variadicBuffers: [text] } as never);
+    const bytes = ipc({ s: makeVector(data) });
+    expect(bytes.length).toBeLessThan(20_000);
+    expect(schemaless.decode(bytes)[999]).toEqual({ s: 'y'.repeat(1000) });
+    expect(codeOf(() => createArrowCodec({ limits: { maxInputBytes: 100_000 } }).decode(bytes))).toBe(
+      'WK_LIMIT_INPUT',
+    );
+    // A view whose prefix is not its value's first bytes is malformed.
+    views[4] = 0x7a;
+    const wrong = ipc({
+      s: makeVector(makeData({ type: new Utf8View(), length: n, views, variadicBuffers: [text] } as never)),
+    });
+    expect(codeOf(() => schemaless.decode(wrong))).toBe('WK_DECODE_MALFORMED');
   });
 
   test('text that is not UTF-8 is malformed, in plain and large columns', () => {

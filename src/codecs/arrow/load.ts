@@ -15,6 +15,7 @@ import {
   Type,
   type Vector,
 } from 'apache-arrow';
+import { WirekitError } from '../../errors/index.js';
 import { malformed, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { type NullInfo, newData } from './data.js';
@@ -34,6 +35,8 @@ export interface ElementBudget {
 export class BatchLoader {
   private node = 0;
   private buffer = 0;
+  /** Utf8View and BinaryView columns loaded so far, to find each one's variadic buffer count. */
+  private viewColumn = 0;
 
   constructor(
     private readonly header: BatchHeader,
@@ -50,7 +53,11 @@ export class BatchLoader {
   loadColumns(types: readonly DataType[]): Data[] {
     if (this.header.length > 0x7fffffff) throw malformed(this.base, 'a record batch is longer than 2^31 - 1');
     const columns = types.map((type) => this.load(type));
-    if (this.node * 2 !== this.header.nodes.length || this.buffer * 2 !== this.header.buffers.length)
+    if (
+      this.node * 2 !== this.header.nodes.length ||
+      this.buffer * 2 !== this.header.buffers.length ||
+      this.viewColumn !== this.header.variadicCounts.length
+    )
       throw malformed(this.base, 'a record batch has more field nodes or buffers than its schema uses');
     for (const column of columns) {
       if (column.length < this.header.length)
@@ -158,6 +165,9 @@ export class BatchLoader {
         this.checkValues(utf8, narrow, data);
         return newData(type, length, validity, { offsets, values: data });
       }
+      case Type.Utf8View:
+      case Type.BinaryView:
+        return this.loadViews(type, validity, length);
       case Type.List:
       case Type.LargeList:
       case Type.Map: {
@@ -188,6 +198,56 @@ export class BatchLoader {
       default:
         throw malformed(this.base, `Arrow type ${type} cannot be loaded`);
     }
+  }
+
+  /**
+   * A view column: 16 bytes per value (its length, then the bytes inline up to 12, else a 4-byte
+   * prefix, a data buffer index and an offset), then its data buffers. Every view must point
+   * inside its buffer and repeat the value's first bytes as its prefix, and strings must be
+   * UTF-8. Views may share bytes, so what a column's views add up to is capped at maxInputBytes:
+   * no input decodes to more text than it could have held.
+   */
+  private loadViews(type: DataType, validity: NullInfo, length: number): Data {
+    const utf8 = type.typeId === Type.Utf8View;
+    const viewBuffer = this.nextBuffer();
+    const views = this.typed<Int32Array>(Int32Array, viewBuffer, 4 * length, 'view');
+    const { variadicCounts } = this.header;
+    if (this.viewColumn >= variadicCounts.length)
+      throw malformed(this.base, 'a record batch lists fewer view columns than its schema has');
+    const count = variadicCounts[this.viewColumn++] as number;
+    if (count > this.header.buffers.length / 2)
+      throw malformed(this.base, 'a view column claims more data buffers than the batch has');
+    const buffers = Array.from({ length: count }, () => this.nextBuffer());
+    const bytes = new Uint8Array(viewBuffer.buffer, viewBuffer.byteOffset, viewBuffer.length);
+    const limit = utf8 ? this.limits.maxStringBytes : this.limits.maxBytesLength;
+    const nullBitmap = validity.nullBitmap;
+    let total = 0;
+    for (let i = 0; i < length; i++) {
+      if (nullBitmap !== undefined && (((nullBitmap[i >> 3] as number) >> (i & 7)) & 1) === 0) continue;
+      const size = views[4 * i] as number;
+      if (size < 0) this.fail(viewBuffer, 'a view has a negative length');
+      if (size > limit) throw tooLong(this.base, size, limit, utf8 ? 'string' : 'byte string');
+      total += size;
+      if (total > this.limits.maxInputBytes)
+        throw new WirekitError(
+          'WK_LIMIT_INPUT',
+          `the views of one Arrow column add up to more than maxInputBytes (${this.limits.maxInputBytes}).`,
+        );
+      let value: Uint8Array;
+      if (size <= 12) value = bytes.subarray(16 * i + 4, 16 * i + 4 + size);
+      else {
+        const data = buffers[views[4 * i + 2] as number];
+        const offset = views[4 * i + 3] as number;
+        if (data === undefined || offset < 0 || offset + size > data.length)
+          this.fail(viewBuffer, 'a view points outside its data buffers');
+        value = data.subarray(offset, offset + size);
+        for (let b = 0; b < 4; b++)
+          if (value[b] !== bytes[16 * i + 4 + b])
+            this.fail(viewBuffer, "a view's prefix differs from its value");
+      }
+      if (utf8 && !isUtf8(value)) this.fail(viewBuffer, 'a string is not valid UTF-8');
+    }
+    return newData(type, length, validity, { values: bytes }, [], undefined, buffers);
   }
 
   /** Counts list items and map entries against maxElements. */

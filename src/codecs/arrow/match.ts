@@ -8,8 +8,9 @@
  *   schema's unit);
  * - decimals of any width, precision and scale (each value must be exactly a decimal of the
  *   schema's precision and scale);
- * - Utf8 or LargeUtf8, plain or dictionary-encoded, for strings, enums and JSON text;
- * - Binary, LargeBinary or FixedSizeBinary for bytes; List, LargeList or FixedSizeList for arrays.
+ * - Utf8, LargeUtf8 or Utf8View, plain or dictionary-encoded, for strings, enums and JSON text;
+ * - Binary, LargeBinary, BinaryView or FixedSizeBinary for bytes; List, LargeList or FixedSizeList
+ *   for arrays.
  * What other writers legitimately vary is let through as well: nullability (a null where the
  * codec's schema allows none fails when it is met), list and map child names, union child names
  * and type codes, timezone names, dictionary ids and index widths, and all metadata.
@@ -75,7 +76,7 @@ function matchStruct(
   });
 }
 
-const textTypes = [Type.Utf8, Type.LargeUtf8];
+const textTypes = [Type.Utf8, Type.LargeUtf8, Type.Utf8View];
 
 /** Binds dictionary `type` to `use`; one id serves one meaning. */
 function bindDictionary(use: DictionaryUse, where: string, state: State, fail: Fail): void {
@@ -117,7 +118,8 @@ function matchType(plan: Plan, type: DataType, where: string, state: State, fail
       if (type.typeId !== Type.Decimal) wrong();
       return;
     case 'bytes':
-      if (![Type.Binary, Type.LargeBinary, Type.FixedSizeBinary].includes(type.typeId)) wrong();
+      if (![Type.Binary, Type.LargeBinary, Type.BinaryView, Type.FixedSizeBinary].includes(type.typeId))
+        wrong();
       return;
     case 'bool':
       if (type.typeId !== Type.Bool) wrong();

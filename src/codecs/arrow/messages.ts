@@ -5,6 +5,7 @@
  */
 import {
   Binary,
+  BinaryView,
   Bool,
   type DataType,
   Date_,
@@ -37,6 +38,7 @@ import {
   Uint32,
   Uint64,
   Utf8,
+  Utf8View,
 } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
 import { mismatch, tooDeep } from '../errors.js';
@@ -50,6 +52,8 @@ export interface BatchHeader {
   readonly nodes: readonly number[];
   /** Per buffer: offset into the body, length. */
   readonly buffers: readonly number[];
+  /** Per Utf8View or BinaryView column, depth first: how many data buffers follow its views. */
+  readonly variadicCounts: readonly number[];
 }
 
 export type MessageBody =
@@ -165,7 +169,9 @@ function readBatch(fb: FlatReader, batch: number): BatchHeader {
       'Arrow: compressed record batch bodies (LZ4_FRAME, ZSTD) are not supported; write them uncompressed.',
     );
   }
-  return { length: fb.count(batch, 0), nodes: pairs(1), buffers: pairs(2) };
+  const [start, count] = fb.vector(batch, 4, 8);
+  const variadicCounts = Array.from({ length: count }, (_, i) => fb.countAt(start + 8 * i));
+  return { length: fb.count(batch, 0), nodes: pairs(1), buffers: pairs(2), variadicCounts };
 }
 
 /**
@@ -212,7 +218,7 @@ function readField(
 const typeUnion = 14;
 
 /** Type numbers (Schema.fbs) whose table has no fields, so a writer may leave it out. */
-const bare = new Set([1, 4, 5, 6, 12, 13, 19, 20, 21]);
+const bare = new Set([1, 4, 5, 6, 12, 13, 19, 20, 21, 23, 24]);
 
 /**
  * Schema.fbs TimeUnit: SECOND, MILLISECOND, MICROSECOND, NANOSECOND. Its default differs by type:
@@ -334,6 +340,12 @@ function typeOf(fb: FlatReader, typeType: number, table: number, children: Field
     case 21:
       arity(1);
       return new LargeList(children[0] as Field);
+    case 23:
+      arity(0);
+      return new BinaryView();
+    case 24:
+      arity(0);
+      return new Utf8View();
     default: {
       const name = unreadTypes[typeType] ?? `type ${typeType}`;
       throw mismatch(fb.offsetOf(at), `Arrow: ${name} is not read by wirekit`);
@@ -348,8 +360,6 @@ const maxDecimalDigits = { 32: 9, 64: 18, 128: 38, 256: 76 } as const;
 const unreadTypes: Record<number, string> = {
   11: 'Interval',
   22: 'RunEndEncoded',
-  23: 'BinaryView',
-  24: 'Utf8View',
   25: 'ListView',
   26: 'LargeListView',
 };

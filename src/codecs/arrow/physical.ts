@@ -2,7 +2,7 @@
  * Values of checked Data (see load.ts) as they are stored, whatever the physical type among those
  * that mean the same kind of value: integers of any width and signedness, floats of any precision,
  * timestamps of any unit and dates, decimals of any width and scale, text and bytes with 32- or
- * 64-bit offsets, fixed-size binary, dictionary-encoded values. Both the schema's readers
+ * 64-bit offsets or as views, fixed-size binary, dictionary-encoded values. Both the schema's readers
  * (decode-scalars.ts, when a peer wrote a compatible type) and the schemaless reader (read-any.ts)
  * read through these, so that a value means the same either way.
  */
@@ -216,6 +216,13 @@ export function indicesOf(data: Data): ArrayLike<number> {
  * would.
  */
 export function plainStringReader(data: Data, start: number, count: number): (i: number) => string {
+  if (data.typeId === Type.Utf8View) {
+    const value = viewReader(data);
+    return (i) => {
+      const bytes = value(i);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+    };
+  }
   const bytes = data.values as Uint8Array;
   const offsets = data.typeId === Type.Utf8 ? (data.valueOffsets as Int32Array) : offsetsOf(data);
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -249,8 +256,25 @@ export function dictionaryId(data: Data): number {
   return (data.type as Dictionary).id;
 }
 
-/** Entry i of a Binary, LargeBinary or FixedSizeBinary column, as a copy. */
+/** Entry i of a Utf8View or BinaryView column, as a view of its bytes (checked in load.ts). */
+function viewReader(data: Data): (i: number) => Uint8Array {
+  const views = data.values as Uint8Array;
+  const words = new DataView(views.buffer, views.byteOffset, views.byteLength);
+  const buffers = data.variadicBuffers;
+  return (i) => {
+    const size = words.getInt32(16 * i, true);
+    if (size <= 12) return views.subarray(16 * i + 4, 16 * i + 4 + size);
+    const offset = words.getInt32(16 * i + 12, true);
+    return (buffers[words.getInt32(16 * i + 8, true)] as Uint8Array).subarray(offset, offset + size);
+  };
+}
+
+/** Entry i of a Binary, LargeBinary, BinaryView or FixedSizeBinary column, as a copy. */
 export function bytesReader(data: Data): (i: number) => Uint8Array {
+  if (data.typeId === Type.BinaryView) {
+    const value = viewReader(data);
+    return (i) => value(i).slice();
+  }
   const bytes = data.values as Uint8Array;
   // A copy: a view would keep the whole input alive and let callers write into it.
   if (data.typeId === Type.FixedSizeBinary) {

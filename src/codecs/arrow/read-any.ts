@@ -36,6 +36,8 @@ import {
 
 type Data = import('apache-arrow').Data;
 
+const textTypes = [Type.Utf8, Type.LargeUtf8, Type.Utf8View];
+
 /** How one column is read: its Arrow type and what its values become. */
 export type AnyPlan =
   | { readonly k: 'leaf'; readonly type: DataType; readonly json: boolean; readonly depth: number }
@@ -101,7 +103,7 @@ function planField(field: Field, depth: number, offset: number): AnyPlan {
         type,
         key: planField(key, depth + 1, offset),
         value: planField(value, depth + 1, offset),
-        stringKeys: keyType.typeId === Type.Utf8 || keyType.typeId === Type.LargeUtf8,
+        stringKeys: textTypes.includes(keyType.typeId),
       };
     }
     case Type.Union: {
@@ -128,7 +130,7 @@ function planField(field: Field, depth: number, offset: number): AnyPlan {
       return { k: 'leaf', type, json: false, depth };
     }
     default: {
-      const json = field.metadata.get('wirekit.kind') === 'json' && type.typeId === Type.Utf8;
+      const json = field.metadata.get('wirekit.kind') === 'json' && textTypes.includes(type.typeId);
       return { k: 'leaf', type, json, depth };
     }
   }
@@ -147,6 +149,7 @@ function dictionaryLeaf(typeId: Type): boolean {
     Type.Decimal,
     Type.Utf8,
     Type.LargeUtf8,
+    Type.Utf8View,
     Type.Date,
     Type.Time,
     Type.Timestamp,
@@ -377,7 +380,8 @@ function leafReader(
       };
     }
     case Type.Utf8:
-    case Type.LargeUtf8: {
+    case Type.LargeUtf8:
+    case Type.Utf8View: {
       const text = plainStringReader(data, start, count);
       if (!plan.json) return text;
       return (i) => {
@@ -393,6 +397,7 @@ function leafReader(
     }
     case Type.Binary:
     case Type.LargeBinary:
+    case Type.BinaryView:
     case Type.FixedSizeBinary:
       return bytesReader(data);
     case Type.Date:
