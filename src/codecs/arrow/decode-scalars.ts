@@ -1,7 +1,9 @@
 /**
  * Leaf columns of checked Data (see load.ts) to JavaScript values. The common kinds get a loop of
  * their own; the rare ones (decimals, JSON, literals, bytes, int64 as numbers) read through a
- * per-value function.
+ * per-value function. A column another writer stored in another physical type of the same kind
+ * (match.ts lists them) is read through physical.ts, and each value is checked to fit the
+ * schema's kind; a value that does not is a fault (fault.ts) naming its index.
  */
 import { type Data, Type } from 'apache-arrow';
 import type { SmallIntKind } from '../../schema/index.js';
