@@ -37,7 +37,7 @@ const sniffedFormats: Partial<Record<Sniffed, FormatName>> = {
 
 /** The flags that make any payload inspectable, for the messages of input that is not recognised. */
 function flagAdvice(compress: string): string {
-  return `pass --format F (json, msgpack, cbor, protobuf, avro, flatbuffers, arrow) and ${compress}, plus --schema S.json for protobuf, avro, flatbuffers and arrow`;
+  return `pass --format F (json, msgpack, cbor, protobuf, avro, flatbuffers, arrow) and ${compress}, plus --schema S.json for protobuf, avro and flatbuffers`;
 }
 
 export interface LocateFlags {

@@ -77,9 +77,11 @@ export function renderText(report: Inspection, schemaName: string | undefined): 
   // Containers say their counts above; other sequences say here how they were read.
   if (report.sequence !== undefined && avro === undefined && arrow === undefined)
     line('sequence', sequenceText(report.sequence));
-  // The declared schema is what there is to see when the values cannot be decoded without one.
+  // The declared schema is what there is to see when the values cannot be decoded without one;
+  // Arrow rows read without --schema were read by it, so it is shown with them.
   if (!report.decoded && avro !== undefined) block('writer schema', avro.writerSchema);
-  if (!report.decoded && arrow !== undefined) block('arrow schema', arrow.schema);
+  if (arrow !== undefined && (!report.decoded || schemaName === undefined))
+    block('arrow schema', arrow.schema);
   if (report.decoded) block('value', report.value);
   if (report.note !== undefined) line('note', report.note);
   if (report.hex !== undefined) {

@@ -47,7 +47,7 @@ export interface Codec<T = unknown> {
 }
 
 export interface CodecOptions {
-  /** Drives schema-aware formats; required by protobuf, avro, flatbuffers and arrow. */
+  /** Drives schema-aware formats; required by protobuf, avro and flatbuffers, and by arrow to encode. */
   readonly schema?: Schema;
   /** Overrides of the decode limits (see limits.ts for the defaults). */
   readonly limits?: Partial<DecodeLimits>;

@@ -15,21 +15,29 @@ import { createProtobufCodec, protobufMediaTypes } from './protobuf/index.js';
 
 interface FormatEntry {
   readonly mediaTypes: readonly string[];
-  /** Whether the format carries no names or types on the wire, so it cannot work without a schema. */
-  readonly needsSchema: boolean;
+  /**
+   * What the format cannot do without a schema: nothing (the wire carries names and types),
+   * 'encode' (Arrow: a stream carries its schema, but writing one needs the columns' types), or
+   * 'both' (the wire carries no names or types at all).
+   */
+  readonly needsSchema: 'nothing' | 'encode' | 'both';
   readonly create: (options: CodecOptions) => Codec<unknown>;
 }
 
 const formats: Readonly<Record<FormatName, FormatEntry>> = {
-  json: { mediaTypes: [...jsonMediaTypes, ...ndjsonMediaTypes], needsSchema: false, create: createJsonCodec },
-  msgpack: { mediaTypes: msgpackMediaTypes, needsSchema: false, create: createMsgpackCodec },
-  cbor: { mediaTypes: cborMediaTypes, needsSchema: false, create: createCborCodec },
-  protobuf: { mediaTypes: protobufMediaTypes, needsSchema: true, create: createProtobufCodec },
-  avro: { mediaTypes: avroMediaTypes, needsSchema: true, create: createAvroCodec },
-  flatbuffers: { mediaTypes: flatBuffersMediaTypes, needsSchema: true, create: createFlatBuffersCodec },
+  json: {
+    mediaTypes: [...jsonMediaTypes, ...ndjsonMediaTypes],
+    needsSchema: 'nothing',
+    create: createJsonCodec,
+  },
+  msgpack: { mediaTypes: msgpackMediaTypes, needsSchema: 'nothing', create: createMsgpackCodec },
+  cbor: { mediaTypes: cborMediaTypes, needsSchema: 'nothing', create: createCborCodec },
+  protobuf: { mediaTypes: protobufMediaTypes, needsSchema: 'both', create: createProtobufCodec },
+  avro: { mediaTypes: avroMediaTypes, needsSchema: 'both', create: createAvroCodec },
+  flatbuffers: { mediaTypes: flatBuffersMediaTypes, needsSchema: 'both', create: createFlatBuffersCodec },
   arrow: {
     mediaTypes: arrowMediaTypes,
-    needsSchema: true,
+    needsSchema: 'encode',
     create: createArrowCodec as FormatEntry['create'],
   },
 };
@@ -44,8 +52,13 @@ export function findFormat(nameOrMediaType: string): FormatName | undefined {
   return (formatNames as readonly string[]).includes(key) ? (key as FormatName) : byMediaType.get(key);
 }
 
-export function formatNeedsSchema(format: FormatName): boolean {
-  return formats[format].needsSchema;
+/**
+ * Whether `format` needs a schema to encode (the default: a caller that writes values needs one),
+ * or with 'decode', to decode: Arrow decodes without one, since a stream carries its schema.
+ */
+export function formatNeedsSchema(format: FormatName, use: 'encode' | 'decode' = 'encode'): boolean {
+  const needs = formats[format].needsSchema;
+  return needs === 'both' || (needs === 'encode' && use === 'encode');
 }
 
 /** The media types a format answers to, canonical first. */
@@ -71,15 +84,25 @@ export type CodecFormat =
   | MediaTypesOf<typeof flatBuffersMediaTypes>
   | MediaTypesOf<typeof arrowMediaTypes>;
 
-/** The formats that work without a schema, by name or media type. */
-export type SelfDescribingFormat = 'json' | 'msgpack' | 'cbor' | SelfDescribingMediaType;
+/**
+ * The formats whose bytes describe themselves, by name or media type: they decode without a
+ * schema. Arrow is one (a stream carries its schema), though it encodes only with a schema.
+ */
+export type SelfDescribingFormat =
+  | 'json'
+  | 'msgpack'
+  | 'cbor'
+  | 'arrow'
+  | SelfDescribingMediaType
+  | MediaTypesOf<typeof arrowMediaTypes>;
 
 /**
  * Creates the codec for a format name or media type. The types catch a misspelt format and a
  * schema-bound format without its schema at compile time; a string from elsewhere (a header, a
  * config file) goes through `findFormat` first, which also takes parameters and any letter case.
  * At run time, anything else throws WK_UNKNOWN_FORMAT, and a format that needs a schema given none
- * throws WK_SCHEMA_REQUIRED.
+ * throws WK_SCHEMA_REQUIRED. Arrow without a schema gives a codec that decodes by the input's own
+ * schema, and whose encode throws WK_SCHEMA_REQUIRED.
  */
 export function createCodec<S extends Schema>(
   format: CodecFormat,
@@ -103,7 +126,7 @@ export function createCodec(format: string, options: CodecOptions = {}): Codec<u
     );
   }
   const entry = formats[name];
-  if (entry.needsSchema && options.schema === undefined) {
+  if (entry.needsSchema === 'both' && options.schema === undefined) {
     throw new WirekitError(
       'WK_SCHEMA_REQUIRED',
       `${name} carries no field names or types, so it needs a schema.`,

@@ -35,7 +35,7 @@ export const errorCodes = {
   WK_ENVELOPE_SCHEMA: "An envelope's schema fingerprint differs from the schema given to read it.",
   WK_UNKNOWN_FORMAT: 'No codec (or compressor) is registered under the requested name, media type or id.',
   WK_SCHEMA_REQUIRED:
-    'The format needs a schema (Protocol Buffers, Avro, FlatBuffers, Arrow) and none was given.',
+    'The format needs a schema (Protocol Buffers, Avro, FlatBuffers; Arrow to encode) and none was given.',
   WK_HTTP_NOT_ACCEPTABLE: "None of the media types the route offers is acceptable to the request's Accept.",
   WK_HTTP_UNSUPPORTED_MEDIA_TYPE:
     'The request body has a Content-Type or Content-Encoding the route does not read.',

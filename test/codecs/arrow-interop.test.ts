@@ -188,11 +188,15 @@ describe('wirekit reads what flechette writes', () => {
     expect(decoded.map((row) => row.color)).toEqual(['green', 'blue', 'red']);
   });
 
-  test('a column of another type is a schema mismatch', () => {
-    const types = { ...flechetteTypes(), i16: int32() };
-    const table = tableFromArrays(flechetteColumns(rows()), { types });
+  test('a wider integer column is read where its values fit; a column of another kind is a mismatch', () => {
     const codec = createArrowCodec<Flat>({ schema: EveryKindFlat });
-    expect(codeOf(() => codec.decode(tableToIPC(table, {}) as Uint8Array))).toBe('WK_DECODE_SCHEMA_MISMATCH');
+    const wider = tableFromArrays(flechetteColumns(rows()), { types: { ...flechetteTypes(), i16: int32() } });
+    expect(codec.decode(tableToIPC(wider, {}) as Uint8Array)).toEqual(rows());
+    const text = tableFromArrays(
+      { ...flechetteColumns(rows()), i16: rows().map((row) => String(row.i16)) },
+      { types: { ...flechetteTypes(), i16: utf8() } },
+    );
+    expect(codeOf(() => codec.decode(tableToIPC(text, {}) as Uint8Array))).toBe('WK_DECODE_SCHEMA_MISMATCH');
   });
 
   test('compressed bodies are refused with a code, not misread', () => {

@@ -303,7 +303,8 @@ describe('arrow: round trips', () => {
 
   test('recursive schemas are refused when the codec is made', () => {
     expect(codeOf(() => createArrowCodec({ schema: EveryKind }))).toBe('WK_EXPORT_UNSUPPORTED');
-    expect(codeOf(() => createArrowCodec({}))).toBe('WK_SCHEMA_REQUIRED');
+    // Without a schema the codec reads by the input's own schema, and cannot write.
+    expect(codeOf(() => createArrowCodec({}).encode([]))).toBe('WK_SCHEMA_REQUIRED');
     expect(codeOf(() => createArrowCodec({ schema: t.int8(), batchSize: 0 }))).toBe('WK_SCHEMA_INVALID');
   });
 
@@ -568,12 +569,11 @@ describe('arrow: schema mismatch and unsafe keys', () => {
     const other = (fields: Record<string, Schema>) => arrow(t.object('EveryKindFlat', fields as never));
     expect(codeOf(() => other({ flag: t.bool() }).decode(bytes))).toBe('WK_DECODE_SCHEMA_MISMATCH');
     const { fields } = EveryKindFlat;
-    const retyped = Object.fromEntries(fields.map((f) => [f.name, f.name === 'i16' ? t.uint16() : f.schema]));
+    const retyped = Object.fromEntries(fields.map((f) => [f.name, f.name === 'i16' ? t.string() : f.schema]));
     expect(codeOf(() => other(retyped).decode(bytes))).toBe('WK_DECODE_SCHEMA_MISMATCH');
-    const reunit = Object.fromEntries(
-      fields.map((f) => [f.name, f.name === 'updatedAt' ? t.timestamp({ precision: 'ns' }) : f.schema]),
-    );
-    expect(codeOf(() => other(reunit).decode(bytes))).toBe('WK_DECODE_SCHEMA_MISMATCH');
+    // Another integer width or time unit is read where the values fit (arrow-compat.test.ts).
+    const narrowed = Object.fromEntries(fields.map((f) => [f.name, f.name === 'i16' ? t.uint8() : f.schema]));
+    expect(() => other(narrowed).decode(bytes)).toThrow(/^\[0\]\.i16: Arrow: 32767 is outside uint8/);
   });
 
   test('a null where the codec allows none, and an enum member it does not know', () => {

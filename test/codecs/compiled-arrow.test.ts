@@ -4,6 +4,17 @@
  * inline, on the kinds it hands to the interpreter, with nulls where the schema allows them, across
  * batch boundaries, on mutated and truncated bytes, and for wrong rows.
  */
+import {
+  dictionary,
+  float64,
+  int32,
+  list,
+  TimeUnit,
+  tableFromArrays,
+  tableToIPC,
+  timestamp,
+  utf8,
+} from '@uwdata/flechette';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { Record8, records } from '../../src/bench/datasets/records.js';
@@ -14,7 +25,7 @@ import { buildRootPlan } from '../../src/codecs/arrow/plan.js';
 import { compileArrow } from '../../src/codecs/compiled/arrow.js';
 import { type ObjectSchema, type Schema, t } from '../../src/schema/index.js';
 import { Shape } from '../fixtures/every-kind.js';
-import { outcome } from '../support/outcome.js';
+import { expectSameOutcomeOnMutations, outcome } from '../support/outcome.js';
 import { chunked, collect, readAll } from '../support/streams.js';
 
 const show = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
@@ -278,6 +289,84 @@ describe('arrow: compiled errors', () => {
     expect(outcome(() => compiled.encode([edgeRow(1, { text: 1 })])).ok).toBe(false);
     expect(Buffer.from(compiled.encode(edgeRows)).equals(Buffer.from(interpreted.encode(edgeRows)))).toBe(
       true,
+    );
+  });
+});
+
+describe('arrow: compiled against the interpreter on a peer’s physical types', () => {
+  // flechette writes the columns in other widths, units and encodings than wirekit would (its
+  // timestamps take milliseconds, written here in nanoseconds): the
+  // compiled codec leaves such batches to the interpreter, so values and errors must be its own.
+  const Peer = t.object('Peer', {
+    small: t.uint8(),
+    big: t.int64(),
+    when: t.timestamp({ precision: 'ms' }),
+    name: t.string(),
+    color: t.enum('Color', ['red', 'green']),
+    ratio: t.float32(),
+    tags: t.array(t.nullable(t.string())),
+  });
+  const columns = (small: number[], when: number[], ratio: number[]) =>
+    tableToIPC(
+      tableFromArrays(
+        {
+          small,
+          big: [1, -2, 3],
+          when,
+          name: ['a', 'b', 'a'],
+          color: ['red', 'green', 'red'],
+          ratio,
+          tags: [['x'], [], [null]],
+        },
+        {
+          types: {
+            small: int32(),
+            big: int32(),
+            when: timestamp(TimeUnit.NANOSECOND),
+            name: dictionary(utf8()),
+            color: utf8(),
+            ratio: float64(),
+            tags: list(utf8()),
+          },
+        },
+      ),
+      { format: 'stream' },
+    ) as Uint8Array;
+  const good = columns([0, 255, 7], [0, 1, -5], [0.5, -2, 1.5]);
+  const bad = [
+    columns([0, 256, 7], [0, 1, -5], [0.5, -2, 1.5]),
+    columns([0, 255, 7], [0, 1.5, -5], [0.5, -2, 1.5]),
+    columns([0, 255, 7], [0, 1, -5], [0.5, -2, 0.1]),
+  ];
+  const compiled = createArrowCodec({ schema: Peer });
+  const interpreted = createArrowCodec({ schema: Peer, compile: false });
+
+  test('values where they fit', () => {
+    const rows = interpreted.decode(good);
+    expect(rows).toStrictEqual([
+      { small: 0, big: 1n, when: new Date(0), name: 'a', color: 'red', ratio: 0.5, tags: ['x'] },
+      { small: 255, big: -2n, when: new Date(1), name: 'b', color: 'green', ratio: -2, tags: [] },
+      { small: 7, big: 3n, when: new Date(-5), name: 'a', color: 'red', ratio: 1.5, tags: [null] },
+    ]);
+    expect(compiled.decode(good)).toStrictEqual(rows);
+  });
+
+  test('the same error, with its row and column, where a value does not fit', () => {
+    const messages = bad.map((bytes) => {
+      const expected = outcome(() => interpreted.decode(bytes));
+      expect(outcome(() => compiled.decode(bytes))).toStrictEqual(expected);
+      return (expected as { message: string }).message;
+    });
+    expect(messages[0]).toMatch(/^\[1\]\.small: Arrow: 256 is outside uint8/);
+    expect(messages[1]).toMatch(/^\[1\]\.when: Arrow: a timestamp in ns holds a part finer/);
+    expect(messages[2]).toMatch(/^\[2\]\.ratio: Arrow: 0\.1 is not exactly a float32/);
+  });
+
+  test('the same outcome on every mutation of a peer’s bytes', () => {
+    expectSameOutcomeOnMutations(
+      [good, ...bad],
+      (bytes) => compiled.decode(bytes),
+      (bytes) => interpreted.decode(bytes),
     );
   });
 });

@@ -4,12 +4,25 @@
  * missing tool fails instead, because .ci/run installs every one of them.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Debian's interpreter: the `python3` on PATH may be another copy that cannot see Debian's modules. */
 export const python = '/usr/bin/python3';
+
+/**
+ * The interpreter of the virtual environment .ci/run makes for the PyPI packages in
+ * .ci/requirements.txt (pyarrow): Debian's Python with those added. Its folder is named by the
+ * requirements' hash, by the rule .ci/run uses.
+ */
+export const venvPython = (() => {
+  const requirements = readFileSync(new URL('../../.ci/requirements.txt', import.meta.url));
+  const hash = createHash('sha256').update(requirements).digest('hex').slice(0, 12);
+  const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(cache, 'wirekit', `venv-${hash}`, 'bin', 'python');
+})();
 
 /** Debian's Chromium, which the HTML report's browser test drives through playwright-core. */
 export const chromiumPath = '/usr/bin/chromium';
@@ -36,16 +49,21 @@ const checks: Record<string, () => void> = {
 };
 
 /**
- * True when `tool` is usable. `tool` is a command from `checks`, or `python:MODULE` for a module of
- * Debian's Python. Call at module level and pass the result to `describe.skipIf(!has(...))`.
+ * True when `tool` is usable. `tool` is a command from `checks`, `python:MODULE` for a module of
+ * Debian's Python, or `venv:MODULE` for a module of the venv .ci/run makes (`venvPython`). Call
+ * at module level and pass the result to `describe.skipIf(!has(...))`.
  */
 export function has(tool: string): boolean {
-  const check = tool.startsWith('python:')
-    ? () => {
-        const result = spawnSync(python, ['-c', `import ${tool.slice(7)}`], { stdio: 'pipe' });
-        if (result.status !== 0) throw new Error(`${python} cannot import ${tool.slice(7)}`);
-      }
-    : checks[tool];
+  const [kind, module] = tool.split(':') as [string, string | undefined];
+  const interpreter = kind === 'python' ? python : kind === 'venv' ? venvPython : undefined;
+  const check =
+    interpreter !== undefined && module !== undefined
+      ? () => {
+          const result = spawnSync(interpreter, ['-c', `import ${module}`], { stdio: 'pipe' });
+          if (result.error !== undefined) throw new Error(`${interpreter}: ${result.error.message}`);
+          if (result.status !== 0) throw new Error(`${interpreter} cannot import ${module}`);
+        }
+      : checks[tool];
   if (check === undefined) throw new Error(`unknown tool ${tool}`);
   return usable(tool, check);
 }

@@ -209,6 +209,17 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
         decode: (b) => codec.decode(b),
       };
     },
+    'arrow wirekit schemaless': () => {
+      // Rows read by the stream's own Arrow schema, as from a peer that sent no wirekit schema.
+      const writer = createCodec('arrow', { schema: item, limits });
+      const reader = createCodec('arrow', { limits });
+      return {
+        name: 'wirekit arrow (no schema to read)',
+        prepare: (rows) => rows,
+        encode: (v) => writer.encode(v as never),
+        decode: (b) => reader.decode(b),
+      };
+    },
   };
 
   function protobufWirekit(compile: boolean): BenchCase {

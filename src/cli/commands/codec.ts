@@ -38,7 +38,8 @@ export const codecHelp = `Usage:
   --max-input-bytes N   read at most N bytes of input (default 64 MiB; K, M, G suffixes), and let
                         the decoder take as many
   Without --in/--out, standard input and output are used.
-  Formats: json, msgpack, cbor, protobuf, avro, flatbuffers, arrow (the last four need --schema).
+  Formats: json, msgpack, cbor, protobuf, avro, flatbuffers, arrow (protobuf, avro and flatbuffers
+  need --schema; arrow needs one to encode, and decodes without one by the stream's own schema).
   Compression: ${compressionNames.join(', ')}.`;
 
 const common = {

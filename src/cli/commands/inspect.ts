@@ -33,7 +33,7 @@ export const inspectHelp = `Usage:
   --format F      read a raw payload of format F
   --compress C    undo compression C first (with or without --format; brotli, having no
                   signature, is otherwise only guessed)
-  --schema S.json decode by this schema (protobuf, avro, flatbuffers and arrow need one; for a
+  --schema S.json decode by this schema (protobuf, avro and flatbuffers need one; for a
                   sequence, the schema of one item) and check it against the envelope's
                   fingerprint: a mismatch is reported and exits 1
   --sequence      read the payload as a sequence of items in the format's framing
@@ -193,7 +193,7 @@ async function decodeInto(report: Inspection, located: Located, options: DecodeO
   if (report.fingerprintMatches === false) {
     // Decoding by the wrong schema can yield wrong values without an error, so only a format that
     // describes itself is decoded, and without the schema.
-    if (!formatNeedsSchema(format)) {
+    if (!formatNeedsSchema(format, 'decode')) {
       setValue(report, createCodec(format, { schema: undefined, limits }).decode(plain), undefined);
       report.note = `the value was decoded without ${schemaName}, which is not the schema it was written with`;
     } else {
@@ -212,11 +212,8 @@ async function decodeInto(report: Inspection, located: Located, options: DecodeO
     }
   }
   if (format === 'arrow') report.arrow = describeArrow(plain);
-  if (schema === undefined && formatNeedsSchema(format)) {
-    report.note =
-      format === 'arrow'
-        ? 'to decode the rows, pass --schema S.json (the schema of one row); the Arrow schema the input declares is shown'
-        : `${format} carries no field names or types: pass --schema S.json to decode it`;
+  if (schema === undefined && formatNeedsSchema(format, 'decode')) {
+    report.note = `${format} carries no field names or types: pass --schema S.json to decode it`;
     return;
   }
   const codec = createCodec(format, { schema, limits }) as AnyCodec;

@@ -14,7 +14,7 @@ export interface NullInfo {
 }
 
 export interface Buffers {
-  readonly offsets?: Int32Array;
+  readonly offsets?: Int32Array | BigInt64Array;
   readonly values?: ArrayBufferView;
   readonly typeIds?: Int8Array;
 }
@@ -26,8 +26,9 @@ export function newData(
   buffers: Buffers = {},
   children: Data[] = [],
   dictionary?: Vector,
+  variadicBuffers?: readonly Uint8Array[],
 ): Data {
   const nullBitmap = validity.nullCount > 0 ? (validity.nullBitmap ?? noBitmap) : noBitmap;
   const slots = [buffers.offsets, buffers.values, nullBitmap, buffers.typeIds];
-  return new Data(type, 0, length, validity.nullCount, slots as never, children, dictionary);
+  return new Data(type, 0, length, validity.nullCount, slots as never, children, dictionary, variadicBuffers);
 }

@@ -1,20 +1,41 @@
 /**
  * Leaf columns of checked Data (see load.ts) to JavaScript values. The common kinds get a loop of
  * their own; the rare ones (decimals, JSON, literals, bytes, int64 as numbers) read through a
- * per-value function.
+ * per-value function. A column another writer stored in another physical type of the same kind
+ * (match.ts lists them) is read through physical.ts, and each value is checked to fit the
+ * schema's kind; a value that does not is a fault (fault.ts) naming its index.
  */
-import { Buffer, isAscii } from 'node:buffer';
-import type { Data, Dictionary } from 'apache-arrow';
+import { type Data, Type } from 'apache-arrow';
+import type { SmallIntKind } from '../../schema/index.js';
+import { smallIntRange } from '../../schema/int-ranges.js';
 import { isUnsafeKey, mismatch, tooDeep, tooManyElements, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
+import { fault, nullMessage } from './fault.js';
 import type { ElementBudget } from './load.js';
+import {
+  bytesReader,
+  dateReader,
+  decimalText,
+  decimalTypeOf,
+  dictionaryId,
+  dictionaryReader,
+  floatReader,
+  integerReader,
+  intTypeOf,
+  plainStringReader,
+  storedUnit,
+  unscaledReader,
+} from './physical.js';
 import type { Plan } from './plan.js';
 
 export interface ReadContext {
   readonly limits: DecodeLimits;
   readonly budget: ElementBudget;
-  /** Decoded enum members per dictionary id, index for index; undefined where not a member. */
-  readonly dictionaries: ReadonlyMap<number, readonly (string | undefined)[]>;
+  /**
+   * Decoded dictionary values per dictionary id, index for index: enum members (undefined where
+   * not a member), strings, or without a schema whatever the values are.
+   */
+  readonly dictionaries: ReadonlyMap<number, readonly unknown[]>;
   /** Where the batch starts in the input, for error offsets. */
   readonly offset: number;
 }
@@ -41,8 +62,9 @@ export function nullValue(plan: Plan): null | undefined | typeof misplacedNull {
   return plan.nullable ? plan.nullValue : misplacedNull;
 }
 
-export function refuseNull(ctx: ReadContext): never {
-  throw mismatch(ctx.offset, 'Arrow: a null where the schema allows none');
+/** Refuses the null at index `i` of its column. */
+export function refuseNull(i: number): never {
+  return fault(i, nullMessage);
 }
 
 export function readScalars(
@@ -58,14 +80,20 @@ export function readScalars(
   const end = start + count;
   switch (plan.k) {
     case 'int':
+      if (!sameInt(data, plan.type)) return readEach(plan, data, start, count, intConverter(plan.kind, data));
+      for (let i = start; i < end; i++) out[i - start] = values[i];
+      break;
     case 'float':
+      if ((data.type as unknown as { precision: number }).precision !== (plan.bits === 32 ? 1 : 2))
+        return readEach(plan, data, start, count, floatConverter(plan.bits, data));
       for (let i = start; i < end; i++) out[i - start] = values[i];
       break;
     case 'bool':
       for (let i = start; i < end; i++) out[i - start] = (((values[i >> 3] as number) >> (i & 7)) & 1) === 1;
       break;
     case 'int64':
-      if (plan.asNumber) return readEach(plan, data, start, count, int64Reader(plan.signed, data, ctx));
+      if (plan.asNumber || !sameInt(data, plan.type))
+        return readEach(plan, data, start, count, int64Reader(plan.signed, data, ctx, plan.asNumber));
       for (let i = start; i < end; i++) out[i - start] = (values as unknown as ArrayLike<bigint>)[i];
       break;
     case 'timestamp':
@@ -100,26 +128,90 @@ function readEach(
   return out;
 }
 
-export function int64Reader(signed: boolean, data: Data, ctx: ReadContext): (i: number) => number {
-  const values = data.values as ArrayBufferView;
-  const words = new Int32Array(values.buffer, values.byteOffset, 2 * data.length);
+/** Whether an Int column has the width and signedness of `type` (the codec's own). */
+function sameInt(data: Data, type: unknown): boolean {
+  const want = type as { bitWidth: number; isSigned: boolean };
+  const got = intTypeOf(data);
+  return got.bitWidth === want.bitWidth && got.isSigned === want.isSigned;
+}
+
+/** A peer's integer of another width or signedness, kept when the schema's kind holds it. */
+function intConverter(kind: SmallIntKind, data: Data): (i: number) => number {
+  const read = integerReader(data);
+  const [min, max] = smallIntRange[kind];
   return (i) => {
-    const high = words[2 * i + 1] as number;
-    const low = (words[2 * i] as number) >>> 0;
-    const value = signed ? high * two32 + low : (high >>> 0) * two32 + low;
-    if (!Number.isSafeInteger(value))
-      throw mismatch(ctx.offset, `Arrow: ${value} is beyond a safe integer (as: 'number')`);
+    const value = read(i);
+    if (typeof value === 'bigint' || value < min || value > max) fault(i, `${value} is outside ${kind}`);
+    return value;
+  };
+}
+
+/** A peer's float of another precision: float64 holds every one; float32 those it holds exactly. */
+function floatConverter(bits: 32 | 64, data: Data): (i: number) => number {
+  const read = floatReader(data);
+  if (bits === 64) return read;
+  return (i) => {
+    const value = read(i);
+    if (Math.fround(value) !== value && !Number.isNaN(value)) fault(i, `${value} is not exactly a float32`);
+    return value;
+  };
+}
+
+const int64Ranges = {
+  signed: [-(2n ** 63n), 2n ** 63n - 1n],
+  unsigned: [0n, 2n ** 64n - 1n],
+} as const;
+
+/**
+ * Entry i of an integer column for an int64 or uint64 field: a bigint, or with `asNumber` a
+ * number (refused beyond a safe integer). A peer's other widths and signedness are read when
+ * the value is in range.
+ */
+export function int64Reader(
+  signed: boolean,
+  data: Data,
+  _ctx: ReadContext,
+  asNumber = true,
+): (i: number) => number | bigint {
+  const kind = signed ? 'int64' : 'uint64';
+  if (asNumber && sameInt(data, { bitWidth: 64, isSigned: signed })) {
+    const values = data.values as ArrayBufferView;
+    const words = new Int32Array(values.buffer, values.byteOffset, 2 * data.length);
+    return (i) => {
+      const high = words[2 * i + 1] as number;
+      const low = (words[2 * i] as number) >>> 0;
+      const value = signed ? high * two32 + low : (high >>> 0) * two32 + low;
+      if (!Number.isSafeInteger(value)) fault(i, `${value} is beyond a safe integer (as: 'number')`);
+      return value;
+    };
+  }
+  const read = integerReader(data);
+  const [min, max] = int64Ranges[signed ? 'signed' : 'unsigned'];
+  return (i) => {
+    const value = read(i);
+    if (typeof value === 'number') {
+      if (!signed && value < 0) fault(i, `${value} is outside ${kind}`);
+      return asNumber ? value : BigInt(value);
+    }
+    if (value < min || value > max) fault(i, `${value} is outside ${kind}`);
+    if (asNumber) fault(i, `${value} is beyond a safe integer (as: 'number')`);
     return value;
   };
 }
 
 const perMilli = { s: 1000, ms: 1, us: 1000, ns: 1_000_000 } as const;
 
+/**
+ * Entry i of a timestamp column as a Date. A column in the schema's unit is read in two halves,
+ * without a BigInt per value; a peer's other unit, or a date, through dateReader (which refuses a
+ * part finer than the schema's unit).
+ */
 export function timestampReader(
   unit: 's' | 'ms' | 'us' | 'ns',
   data: Data,
-  ctx: ReadContext,
+  _ctx: ReadContext,
 ): (i: number) => Date {
+  if (data.typeId !== Type.Timestamp || storedUnit(data) !== unit) return dateReader(data, unit);
   const values = data.values as BigInt64Array;
   const words = new Int32Array(values.buffer, values.byteOffset, 2 * data.length);
   const factor = perMilli[unit];
@@ -137,50 +229,53 @@ export function timestampReader(
       if (count % divisor !== 0n && count < 0n) quotient -= 1n;
       millis = unit === 's' ? Number(count) * 1000 : Number(quotient);
     }
-    if (!(Math.abs(millis) <= 8.64e15))
-      throw mismatch(ctx.offset, 'Arrow: a timestamp is outside the range of Date');
+    if (!(Math.abs(millis) <= 8.64e15)) fault(i, 'a timestamp is outside the range of Date');
     return new Date(millis);
   };
 }
 
+/**
+ * Entry i of an enum column: a dictionary-encoded column (its members were decoded with the
+ * dictionary, see reader.ts), or a peer's plain strings, each of which must be a member.
+ */
 export function enumReader(members: readonly string[], data: Data, ctx: ReadContext): (i: number) => string {
-  const names = ctx.dictionaries.get((data.type as Dictionary).id) as readonly (string | undefined)[];
-  const indices = data.values as ArrayLike<number>;
-  return (i) => {
-    const member = names[indices[i] as number];
-    if (member === undefined)
-      throw mismatch(ctx.offset, `Arrow: a dictionary value is not a member of ${members.join(', ')}`);
-    return member;
-  };
+  const notMember = (i: number): never => fault(i, `a value is not a member of ${members.join(', ')}`);
+  if (data.typeId !== Type.Dictionary) {
+    const known = new Set(members);
+    const text = plainStringReader(data, 0, data.length);
+    return (i) => {
+      const value = text(i);
+      return known.has(value) ? value : notMember(i);
+    };
+  }
+  const names = ctx.dictionaries.get(dictionaryId(data)) as readonly (string | undefined)[];
+  return dictionaryReader(data, names, notMember);
 }
 
 /**
- * Entry i of a Utf8 column (UTF-8 checked in load.ts). An all-ASCII run is decoded once and sliced,
- * several times faster than a decode per value; slices of 13 characters or more share that string
- * in V8, so a kept value keeps its batch's text alive, as a view of the input would.
+ * Entry i of a text column: Utf8, a peer's LargeUtf8, or either dictionary-encoded (the strings
+ * are decoded with the dictionary).
  */
-export function stringReader(data: Data, start: number, count: number): (i: number) => string {
-  const bytes = data.values as Uint8Array;
-  const offsets = data.valueOffsets as Int32Array;
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const from = offsets[start] as number;
-  const to = offsets[start + count] as number;
-  if (isAscii(view.subarray(from, to))) {
-    const all = view.toString('latin1', from, to);
-    return (i) => all.slice((offsets[i] as number) - from, (offsets[i + 1] as number) - from);
-  }
-  return (i) => view.toString('utf8', offsets[i], offsets[i + 1]);
+export function stringReader(
+  data: Data,
+  start: number,
+  count: number,
+  ctx?: ReadContext,
+): (i: number) => string {
+  if (data.typeId !== Type.Dictionary) return plainStringReader(data, start, count);
+  const strings = ctx?.dictionaries.get(dictionaryId(data)) as readonly string[];
+  return dictionaryReader(data, strings, (i) => fault(i, 'a dictionary entry is missing'));
 }
 
 /** The strings of a dictionary batch, where a null has no meaning. */
 export function readStrings(data: Data, count: number, offset: number): string[] {
-  if (data.nullCount > 0) throw mismatch(offset, 'Arrow: an enum dictionary holds a null');
-  const text = stringReader(data, 0, count);
+  if (data.nullCount > 0) throw mismatch(offset, 'Arrow: a dictionary of strings holds a null');
+  const text = plainStringReader(data, 0, count);
   return Array.from({ length: count }, (_, i) => text(i));
 }
 
 /** Decimal text as wirekit writes it: no exponent, no '+', no leading zeros. */
-const decimalText = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+const decimalPattern = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
 function textReader(
   plan: Extract<Plan, { k: 'text' }>,
@@ -189,12 +284,12 @@ function textReader(
   count: number,
   ctx: ReadContext,
 ): (i: number) => unknown {
-  const text = stringReader(data, start, count);
+  const text = stringReader(data, start, count, ctx);
   if (plan.text === 'string') return text;
   if (plan.text === 'decimal') {
     return (i) => {
       const value = text(i);
-      if (!decimalText.test(value)) throw mismatch(ctx.offset, 'Arrow: a decimal column holds a non-decimal');
+      if (!decimalPattern.test(value)) fault(i, 'a decimal column holds a non-decimal');
       return value;
     };
   }
@@ -203,7 +298,7 @@ function textReader(
     try {
       value = JSON.parse(text(i));
     } catch {
-      throw mismatch(ctx.offset, 'Arrow: a JSON column holds text that is not JSON');
+      fault(i, 'a JSON column holds text that is not JSON');
     }
     checkJson(value, plan.depth, ctx);
     return value;
@@ -211,7 +306,7 @@ function textReader(
 }
 
 /** JSON values nest and hold keys like any decoded value: the same limits and key rules apply. */
-function checkJson(value: unknown, depth: number, ctx: ReadContext): void {
+export function checkJson(value: unknown, depth: number, ctx: ReadContext): void {
   if (typeof value !== 'object' || value === null) return;
   if (depth + 1 > ctx.limits.maxDepth) throw tooDeep(ctx.offset, ctx.limits);
   if (Array.isArray(value)) {
@@ -239,19 +334,14 @@ function otherReader(
 ): (i: number) => unknown {
   switch (plan.k) {
     case 'decimal':
-      return decimalReader(plan.precision, plan.scale, plan.words, data.values as Uint32Array, ctx);
-    case 'bytes': {
-      const bytes = data.values as Uint8Array;
-      const offsets = data.valueOffsets as Int32Array;
-      // A copy: a view would keep the whole input alive and let callers write into it.
-      return (i) => bytes.slice(offsets[i], offsets[i + 1]);
-    }
+      return decimalReader(plan.precision, plan.scale, data);
+    case 'bytes':
+      return bytesReader(data);
     case 'literal': {
       const { storage, value } = plan;
       const stored = readScalars(storage, data, start, count, ctx);
       return (i) => {
-        if (stored[i - start] !== value)
-          throw mismatch(ctx.offset, `Arrow: expected the literal ${JSON.stringify(value)}`);
+        if (stored[i - start] !== value) fault(i, `expected the literal ${JSON.stringify(value)}`);
         return value;
       };
     }
@@ -260,29 +350,25 @@ function otherReader(
   }
 }
 
-function decimalReader(
-  precision: number,
-  scale: number,
-  words: number,
-  values: Uint32Array,
-  ctx: ReadContext,
-) {
-  // load.ts aligns decimal words to 4 bytes; 64-bit views need 8.
-  const big =
-    values.byteOffset % 8 === 0
-      ? new BigUint64Array(values.buffer, values.byteOffset, values.length / 2)
-      : new BigUint64Array(values.slice().buffer);
-  const bits = 64 * words;
+/**
+ * Entry i of a decimal column as text with the schema's scale. A peer's other width, precision or
+ * scale is read when the value is exactly a number of the schema's: fraction digits beyond its
+ * scale must be zeros, and the digits must fit its precision.
+ */
+function decimalReader(precision: number, scale: number, data: Data): (i: number) => string {
+  const read = unscaledReader(data);
+  const stored = decimalTypeOf(data).scale;
+  const up = stored < scale ? 10n ** BigInt(scale - stored) : 1n;
+  const down = stored > scale ? 10n ** BigInt(stored - scale) : 1n;
+  const limit = 10n ** BigInt(Math.max(precision, scale + 1));
   return (i: number): string => {
-    let unscaled = 0n;
-    for (let w = words - 1; w >= 0; w--) unscaled = (unscaled << 64n) | (big[i * words + w] as bigint);
-    unscaled = BigInt.asIntN(bits, unscaled);
-    const negative = unscaled < 0n;
-    const digits = (negative ? -unscaled : unscaled).toString().padStart(scale + 1, '0');
-    if (digits.length > Math.max(precision, scale + 1))
-      throw mismatch(ctx.offset, `Arrow: a decimal has more than ${precision} digits`);
-    const whole = digits.slice(0, digits.length - scale);
-    const text = scale === 0 ? whole : `${whole}.${digits.slice(digits.length - scale)}`;
-    return negative ? `-${text}` : text;
+    let unscaled = read(i);
+    if (down !== 1n) {
+      if (unscaled % down !== 0n)
+        fault(i, `a decimal has more fraction digits than the schema's scale ${scale}`);
+      unscaled /= down;
+    } else unscaled *= up;
+    if (unscaled >= limit || -unscaled >= limit) fault(i, `a decimal has more than ${precision} digits`);
+    return decimalText(unscaled, scale);
   };
 }

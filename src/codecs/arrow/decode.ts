@@ -13,8 +13,9 @@ import {
   nullValue,
   type ReadContext,
   readScalars,
-  refuseNull,
 } from './decode-scalars.js';
+import { nullMessage, rethrowAt, ValueFault } from './fault.js';
+import { offsetsOf } from './physical.js';
 import type { MapPlan, Plan, StructPlan, UnionPlan } from './plan.js';
 
 export { misplacedNull, type ReadContext, readStrings } from './decode-scalars.js';
@@ -40,9 +41,54 @@ export function readColumn(
   }
 }
 
-/** Throws when a value in [from, to) of `values` is a misplaced null. */
-function checkRange(values: readonly unknown[], from: number, to: number, ctx: ReadContext): void {
-  for (let j = from; j < to; j++) if (values[j] === misplacedNull) refuseNull(ctx);
+/**
+ * Throws when a value in [from, to) of `values` is a misplaced null: a fault of entry `index`, at
+ * the value's position in the entry (or its key).
+ */
+function checkRange(
+  values: readonly unknown[],
+  from: number,
+  to: number,
+  index: number,
+  step: (j: number) => string | number = (j) => j - from,
+): void {
+  for (let j = from; j < to; j++)
+    if (values[j] === misplacedNull) throw new ValueFault(index, nullMessage, [step(j)]);
+}
+
+/**
+ * The entry of a list or map column that holds child entry `j`: the last whose offset is at most
+ * `j` (offsets ascend; empty entries hold nothing).
+ */
+function entryOf(offsets: Int32Array, start: number, count: number, j: number): number {
+  let low = start;
+  let high = start + count - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((offsets[mid] as number) <= j) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** Reads a list's or map's children, turning a child's fault into its entry's. */
+function readChildren(
+  plan: Plan,
+  child: Data,
+  offsets: Int32Array,
+  start: number,
+  count: number,
+  ctx: ReadContext,
+  step: (entry: number, j: number) => string | number,
+): unknown[] {
+  const first = offsets[start] as number;
+  try {
+    return readColumn(plan, child, first, (offsets[start + count] as number) - first, ctx);
+  } catch (error) {
+    if (!(error instanceof ValueFault)) throw error;
+    const entry = entryOf(offsets, start, count, error.index);
+    return rethrowAt(error, entry, step(entry, error.index));
+  }
 }
 
 function readStruct(plan: StructPlan, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
@@ -64,13 +110,18 @@ function readStruct(plan: StructPlan, data: Data, start: number, count: number, 
   let child = 0;
   for (const column of plan.columns) {
     const name = column.name;
-    const values = readColumn(column.plan, data.children[child++] as Data, start, count, ctx);
+    let values: unknown[];
+    try {
+      values = readColumn(column.plan, data.children[child++] as Data, start, count, ctx);
+    } catch (error) {
+      return rethrowAt(error, error instanceof ValueFault ? error.index : 0, name);
+    }
     for (let k = 0; k < count; k++) {
       const object = objects[k] as Record<string, unknown> | null;
       const value = values[k];
       // An absent optional field stays absent rather than becoming a key holding undefined.
       if (object !== null && value !== undefined) {
-        if (value === misplacedNull) refuseNull(ctx);
+        if (value === misplacedNull) throw new ValueFault(start + k, nullMessage, [name]);
         object[name] = value;
       }
     }
@@ -87,14 +138,16 @@ function readList(
 ): unknown[] {
   const out = new Array<unknown>(count);
   const bits = nullsOf(data);
-  const offsets = data.valueOffsets as Int32Array;
+  const offsets = offsetsOf(data);
   const first = offsets[start] as number;
-  const items = readColumn(
+  const items = readChildren(
     plan.item,
     data.children[0] as Data,
-    first,
-    (offsets[start + count] as number) - first,
+    offsets,
+    start,
+    count,
     ctx,
+    (entry, j) => j - (offsets[entry] as number),
   );
   const check = items.includes(misplacedNull);
   for (let k = 0; k < count; k++) {
@@ -105,7 +158,7 @@ function readList(
     }
     const from = (offsets[i] as number) - first;
     const to = (offsets[i + 1] as number) - first;
-    if (check) checkRange(items, from, to, ctx);
+    if (check) checkRange(items, from, to, i);
     out[k] = items.slice(from, to);
   }
   return out;
@@ -117,9 +170,22 @@ function readMap(plan: MapPlan, data: Data, start: number, count: number, ctx: R
   const offsets = data.valueOffsets as Int32Array;
   const entries = data.children[0] as Data;
   const first = offsets[start] as number;
-  const total = (offsets[start + count] as number) - first;
-  const keys = readColumn(plan.key, entries.children[0] as Data, first, total, ctx);
-  const values = readColumn(plan.value, entries.children[1] as Data, first, total, ctx);
+  const keys = readChildren(
+    plan.key,
+    entries.children[0] as Data,
+    offsets,
+    start,
+    count,
+    ctx,
+    (entry, j) => j - (offsets[entry] as number),
+  );
+  const keyOf = (j: number) => {
+    const key = keys[j - first];
+    return typeof key === 'string' ? key : String(key);
+  };
+  const values = readChildren(plan.value, entries.children[1] as Data, offsets, start, count, ctx, (_, j) =>
+    keyOf(j),
+  );
   const check = values.includes(misplacedNull);
   for (let k = 0; k < count; k++) {
     const i = start + k;
@@ -129,7 +195,7 @@ function readMap(plan: MapPlan, data: Data, start: number, count: number, ctx: R
     }
     const from = (offsets[i] as number) - first;
     const to = (offsets[i + 1] as number) - first;
-    if (check) checkRange(values, from, to, ctx);
+    if (check) checkRange(values, from, to, i, (j) => keyOf(j + first));
     if (plan.stringKeys) {
       const object: Record<string, unknown> = {};
       for (let j = from; j < to; j++) {
@@ -170,8 +236,19 @@ function readUnion(plan: UnionPlan, data: Data, start: number, count: number, ct
     }
     if (used === 0) return { low: 0, values: [] as unknown[], single: false };
     const child = data.children[x] as Data;
-    if (high - low + 1 === used)
-      return { low, values: readStruct(variant.plan, child, low, used, ctx), single: false };
+    if (high - low + 1 === used) {
+      try {
+        return { low, values: readStruct(variant.plan, child, low, used, ctx), single: false };
+      } catch (error) {
+        if (!(error instanceof ValueFault)) throw error;
+        // The union entry that points at the child entry at fault.
+        let entry = start;
+        for (let k = 0; k < count; k++)
+          if (childOf[typeIds[start + k] as number] === x && offsets[start + k] === error.index)
+            entry = start + k;
+        return rethrowAt(error, entry);
+      }
+    }
     return { low: 0, values: [] as unknown[], single: true, child, plan: variant.plan };
   });
   const out = new Array<unknown>(count);
@@ -179,9 +256,14 @@ function readUnion(plan: UnionPlan, data: Data, start: number, count: number, ct
     const i = start + k;
     const x = childOf[typeIds[i] as number] as number;
     const run = variantValues[x] as (typeof variantValues)[number] & { child?: Data; plan?: StructPlan };
-    const value = run.single
-      ? readStruct(run.plan as StructPlan, run.child as Data, offsets[i] as number, 1, ctx)[0]
-      : run.values[(offsets[i] as number) - run.low];
+    let value: unknown;
+    try {
+      value = run.single
+        ? readStruct(run.plan as StructPlan, run.child as Data, offsets[i] as number, 1, ctx)[0]
+        : run.values[(offsets[i] as number) - run.low];
+    } catch (error) {
+      rethrowAt(error, i);
+    }
     // A null variant entry is the union's null (unions have no validity bitmap of their own).
     out[k] = value === null ? nullValue(plan) : value;
   }

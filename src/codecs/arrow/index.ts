@@ -4,6 +4,11 @@
  * record batch per `batchSize` rows. Columns are built straight from the rows into typed arrays
  * and written by apache-arrow's IPC writers; reading parses and checks every message itself before
  * building apache-arrow Data, because apache-arrow's reader trusts its input.
+ *
+ * An IPC stream carries its own schema, so a codec made without one still decodes: each row is
+ * read by the input's Arrow types (read-any.ts). It cannot encode: the columns' types would have
+ * to be guessed from the values, and guessed anew for every batch of a stream, so one stream could
+ * change types halfway; `inferSchema` makes that guess once, in the open, where it can be checked.
  */
 import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arrow';
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
@@ -77,23 +82,36 @@ export interface ArrowCodec<Row = unknown> {
   decodeBatches(chunks: Chunks): AsyncIterable<RecordBatch>;
 }
 
+/**
+ * An Arrow codec made without a schema: it decodes rows by the input's own Arrow schema (the JS
+ * value of each Arrow type is in docs/mapping/arrow.md); encode and encodeStream throw
+ * WK_SCHEMA_REQUIRED.
+ */
+export interface SchemalessArrowCodec<Row = Record<string, unknown>>
+  extends Omit<ArrowCodec<Row>, 'schema' | 'arrowSchema' | 'compiled'> {
+  readonly schema: undefined;
+  readonly arrowSchema: undefined;
+  readonly compiled: false;
+}
+
 const defaultBatchSize = 65_536;
 
-export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {}): ArrowCodec<Row> {
+export function createArrowCodec<Row = unknown>(
+  options: ArrowCodecOptions & { readonly schema: Schema },
+): ArrowCodec<Row>;
+export function createArrowCodec<Row = Record<string, unknown>>(
+  options?: ArrowCodecOptions & { readonly schema?: undefined },
+): SchemalessArrowCodec<Row>;
+export function createArrowCodec<Row = unknown>(
+  options?: ArrowCodecOptions,
+): ArrowCodec<Row> | SchemalessArrowCodec<Row>;
+export function createArrowCodec<Row = unknown>(
+  options: ArrowCodecOptions = {},
+): ArrowCodec<Row> | SchemalessArrowCodec<Row> {
   const { schema } = options;
-  if (schema === undefined) {
-    throw new WirekitError(
-      'WK_SCHEMA_REQUIRED',
-      'Arrow needs a schema: its columns are typed by it, and the root object describes one row.',
-    );
-  }
+  const ipcFormat = checkIpcFormat(options.ipcFormat);
+  if (schema === undefined) return createSchemalessCodec<Row>(options, ipcFormat);
   const limits = resolveLimits(options.limits);
-  const ipcFormat = options.ipcFormat ?? 'stream';
-  if (ipcFormat !== 'stream' && ipcFormat !== 'file')
-    throw new WirekitError(
-      'WK_SCHEMA_INVALID',
-      `ipcFormat must be 'stream' or 'file', got ${String(ipcFormat)}.`,
-    );
   const batchSize = options.batchSize ?? defaultBatchSize;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1)
     throw new WirekitError('WK_SCHEMA_INVALID', `batchSize must be a positive integer, got ${batchSize}.`);
@@ -203,6 +221,74 @@ export function createArrowCodec<Row = unknown>(options: ArrowCodecOptions = {})
         () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
         limits,
       ),
+  };
+  return codec;
+}
+
+function checkIpcFormat(ipcFormat: IpcFormat | undefined): IpcFormat {
+  const format = ipcFormat ?? 'stream';
+  if (format !== 'stream' && format !== 'file')
+    throw new WirekitError(
+      'WK_SCHEMA_INVALID',
+      `ipcFormat must be 'stream' or 'file', got ${String(format)}.`,
+    );
+  return format;
+}
+
+function schemaRequired(): WirekitError {
+  return new WirekitError(
+    'WK_SCHEMA_REQUIRED',
+    "Arrow writes typed columns, so encoding needs a schema: createCodec('arrow', { schema }) with the schema of one row (inferSchema(rows) proposes one from sample rows). Decoding needs none: a stream carries its own.",
+  );
+}
+
+function createSchemalessCodec<Row>(
+  options: ArrowCodecOptions,
+  ipcFormat: IpcFormat,
+): SchemalessArrowCodec<Row> {
+  const limits = resolveLimits(options.limits);
+  const mediaType = arrowMediaTypes[ipcFormat === 'stream' ? 0 : 1];
+  const newReader = (perBatch = false) => new IpcReader(undefined, limits, { perBatch });
+  const codec: SchemalessArrowCodec<Row> = {
+    format: 'arrow',
+    mediaType,
+    streamMediaType: mediaType,
+    schema: undefined,
+    ipcFormat,
+    arrowSchema: undefined,
+    compiled: false,
+    encode() {
+      throw schemaRequired();
+    },
+    encodeStream() {
+      throw schemaRequired();
+    },
+    encodeSequence() {
+      throw schemaRequired();
+    },
+    decodeSequence: (bytes) => codec.decode(bytes),
+    decode(bytes) {
+      return guard(() => {
+        checkInputSize(bytes, limits);
+        const reader = newReader();
+        let rows: unknown[] = [];
+        readIpc(bytes, reader, limits, (data, offset) => {
+          rows = reader.appendRows(data, offset, rows);
+        });
+        return rows as Row[];
+      });
+    },
+    decodeStream: (chunks) => eachRow(decodeRowBatches<Row>(chunks, () => newReader(true), limits)),
+    decodeTable(bytes) {
+      return guard(() => {
+        checkInputSize(bytes, limits);
+        const reader = newReader();
+        const batches: RecordBatch[] = [];
+        readIpc(bytes, reader, limits, (data) => batches.push(reader.batch(data)));
+        return new Table(reader.schema as ArrowSchema, batches);
+      });
+    },
+    decodeBatches: (chunks) => decodeBatches(chunks, () => newReader(true), limits),
   };
   return codec;
 }

@@ -6,7 +6,16 @@
  * check going wrong. Buffers are views into the input, copied only when misaligned.
  */
 import { isUtf8 } from 'node:buffer';
-import { type Data, type DataType, type Dictionary, Type, type Vector } from 'apache-arrow';
+import {
+  type Data,
+  type DataType,
+  type Dictionary,
+  type FixedSizeBinary,
+  type FixedSizeList,
+  Type,
+  type Vector,
+} from 'apache-arrow';
+import { WirekitError } from '../../errors/index.js';
 import { malformed, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { type NullInfo, newData } from './data.js';
@@ -26,6 +35,8 @@ export interface ElementBudget {
 export class BatchLoader {
   private node = 0;
   private buffer = 0;
+  /** Utf8View and BinaryView columns loaded so far, to find each one's variadic buffer count. */
+  private viewColumn = 0;
 
   constructor(
     private readonly header: BatchHeader,
@@ -42,7 +53,11 @@ export class BatchLoader {
   loadColumns(types: readonly DataType[]): Data[] {
     if (this.header.length > 0x7fffffff) throw malformed(this.base, 'a record batch is longer than 2^31 - 1');
     const columns = types.map((type) => this.load(type));
-    if (this.node * 2 !== this.header.nodes.length || this.buffer * 2 !== this.header.buffers.length)
+    if (
+      this.node * 2 !== this.header.nodes.length ||
+      this.buffer * 2 !== this.header.buffers.length ||
+      this.viewColumn !== this.header.variadicCounts.length
+    )
       throw malformed(this.base, 'a record batch has more field nodes or buffers than its schema uses');
     for (const column of columns) {
       if (column.length < this.header.length)
@@ -94,6 +109,8 @@ export class BatchLoader {
 
   private load(type: DataType): Data {
     const [length, nullCount] = this.nextNode();
+    // Null columns and unions have no validity bitmap (unions had one before V5).
+    if (type.typeId === Type.Null) return newData(type, length, { nullCount: 0 });
     if (type.typeId === Type.Union) return this.loadUnion(type, length);
     const bitmap = this.nextBuffer();
     let nullBitmap: Uint8Array | undefined;
@@ -113,35 +130,64 @@ export class BatchLoader {
       case Type.Int:
       case Type.Float:
       case Type.Decimal:
-      case Type.Timestamp: {
+      case Type.Date:
+      case Type.Time:
+      case Type.Timestamp:
+      case Type.Duration: {
         const Ctor = type.ArrayType as TypedArrayCtor;
-        // Decimals are stored as 32-bit words, four or eight per value.
+        // Decimals are stored as 32-bit words, one to eight per value.
         const stride =
           type.typeId === Type.Decimal ? (type as unknown as { bitWidth: number }).bitWidth / 32 : 1;
         return newData(type, length, validity, {
           values: this.typed(Ctor, this.nextBuffer(), length * stride, 'value'),
         });
       }
+      case Type.FixedSizeBinary: {
+        const width = (type as FixedSizeBinary).byteWidth;
+        if (width > this.limits.maxBytesLength)
+          throw tooLong(this.base, width, this.limits.maxBytesLength, 'byte string');
+        const values = this.nextBuffer();
+        if (values.length < length * width) this.fail(values, 'the value buffer is shorter than its values');
+        return newData(type, length, validity, { values });
+      }
       case Type.Dictionary:
         return this.loadDictionaryIndices(type as Dictionary, validity, length);
       case Type.Utf8:
-      case Type.Binary: {
-        const offsets = this.offsets(length);
+      case Type.Binary:
+      case Type.LargeUtf8:
+      case Type.LargeBinary: {
+        const large = type.typeId === Type.LargeUtf8 || type.typeId === Type.LargeBinary;
+        const offsets = this.offsets(length, large);
         const data = this.nextBuffer();
-        this.checkRanges(offsets, data.length, data);
-        this.checkValues(type.typeId === Type.Utf8, offsets, data);
+        const narrow = large ? narrowOffsets(offsets) : (offsets as Int32Array);
+        this.checkRanges(narrow, data.length, data);
+        const utf8 = type.typeId === Type.Utf8 || type.typeId === Type.LargeUtf8;
+        this.checkValues(utf8, narrow, data);
         return newData(type, length, validity, { offsets, values: data });
       }
+      case Type.Utf8View:
+      case Type.BinaryView:
+        return this.loadViews(type, validity, length);
       case Type.List:
+      case Type.LargeList:
       case Type.Map: {
-        const offsets = this.offsets(length);
+        const large = type.typeId === Type.LargeList;
+        const offsets = this.offsets(length, large);
         const child = this.load((type.children[0] as { type: DataType }).type);
-        this.checkRanges(offsets, child.length, this.body);
-        this.budget.used += (offsets[length] as number) - (offsets[0] as number);
-        if (this.budget.used > this.limits.maxElements) throw tooManyElements(this.base, this.limits);
+        const narrow = large ? narrowOffsets(offsets) : (offsets as Int32Array);
+        this.checkRanges(narrow, child.length, this.body);
+        this.spend((narrow[length] as number) - (narrow[0] as number));
         if (type.typeId === Type.Map && (child.children[0] as Data).nullCount > 0)
           throw malformed(this.base, 'a map has a null key');
         return newData(type, length, validity, { offsets }, [child]);
+      }
+      case Type.FixedSizeList: {
+        const size = (type as FixedSizeList).listSize;
+        const child = this.load((type.children[0] as { type: DataType }).type);
+        if (child.length < length * size)
+          throw malformed(this.base, 'a fixed-size list child is shorter than its lists');
+        this.spend(length * size);
+        return newData(type, length, validity, {}, [child]);
       }
       case Type.Struct: {
         const children = type.children.map((field) => this.load(field.type));
@@ -154,11 +200,68 @@ export class BatchLoader {
     }
   }
 
-  /** n + 1 offsets; a column of no values may leave its offsets buffer empty. */
-  private offsets(length: number): Int32Array {
+  /**
+   * A view column: 16 bytes per value (its length, then the bytes inline up to 12, else a 4-byte
+   * prefix, a data buffer index and an offset), then its data buffers. Every view must point
+   * inside its buffer and repeat the value's first bytes as its prefix, and strings must be
+   * UTF-8. Views may share bytes, so what a column's views add up to is capped at maxInputBytes:
+   * no input decodes to more text than it could have held.
+   */
+  private loadViews(type: DataType, validity: NullInfo, length: number): Data {
+    const utf8 = type.typeId === Type.Utf8View;
+    const viewBuffer = this.nextBuffer();
+    const views = this.typed<Int32Array>(Int32Array, viewBuffer, 4 * length, 'view');
+    const { variadicCounts } = this.header;
+    if (this.viewColumn >= variadicCounts.length)
+      throw malformed(this.base, 'a record batch lists fewer view columns than its schema has');
+    const count = variadicCounts[this.viewColumn++] as number;
+    if (count > this.header.buffers.length / 2)
+      throw malformed(this.base, 'a view column claims more data buffers than the batch has');
+    const buffers = Array.from({ length: count }, () => this.nextBuffer());
+    const bytes = new Uint8Array(viewBuffer.buffer, viewBuffer.byteOffset, viewBuffer.length);
+    const limit = utf8 ? this.limits.maxStringBytes : this.limits.maxBytesLength;
+    const nullBitmap = validity.nullBitmap;
+    let total = 0;
+    for (let i = 0; i < length; i++) {
+      if (nullBitmap !== undefined && (((nullBitmap[i >> 3] as number) >> (i & 7)) & 1) === 0) continue;
+      const size = views[4 * i] as number;
+      if (size < 0) this.fail(viewBuffer, 'a view has a negative length');
+      if (size > limit) throw tooLong(this.base, size, limit, utf8 ? 'string' : 'byte string');
+      total += size;
+      if (total > this.limits.maxInputBytes)
+        throw new WirekitError(
+          'WK_LIMIT_INPUT',
+          `the views of one Arrow column add up to more than maxInputBytes (${this.limits.maxInputBytes}).`,
+        );
+      let value: Uint8Array;
+      if (size <= 12) value = bytes.subarray(16 * i + 4, 16 * i + 4 + size);
+      else {
+        const data = buffers[views[4 * i + 2] as number];
+        const offset = views[4 * i + 3] as number;
+        if (data === undefined || offset < 0 || offset + size > data.length)
+          this.fail(viewBuffer, 'a view points outside its data buffers');
+        value = data.subarray(offset, offset + size);
+        for (let b = 0; b < 4; b++)
+          if (value[b] !== bytes[16 * i + 4 + b])
+            this.fail(viewBuffer, "a view's prefix differs from its value");
+      }
+      if (utf8 && !isUtf8(value)) this.fail(viewBuffer, 'a string is not valid UTF-8');
+    }
+    return newData(type, length, validity, { values: bytes }, [], undefined, buffers);
+  }
+
+  /** Counts list items and map entries against maxElements. */
+  private spend(items: number): void {
+    this.budget.used += items;
+    if (this.budget.used > this.limits.maxElements) throw tooManyElements(this.base, this.limits);
+  }
+
+  /** n + 1 offsets (64-bit for the large types); a column of no values may leave them out. */
+  private offsets(length: number, large: boolean): Int32Array | BigInt64Array {
     const buffer = this.nextBuffer();
-    if (length === 0 && buffer.length < 4) return new Int32Array(1);
-    return this.typed<Int32Array>(Int32Array, buffer, length + 1, 'offsets');
+    const Ctor = large ? BigInt64Array : Int32Array;
+    if (length === 0 && buffer.length < Ctor.BYTES_PER_ELEMENT) return new Ctor(1);
+    return this.typed(Ctor as unknown as TypedArrayCtor, buffer, length + 1, 'offsets');
   }
 
   /** Offsets must ascend from a non-negative start and stay within `limit` child values or bytes. */
@@ -206,7 +309,7 @@ export class BatchLoader {
     );
     const size = dictionary.length;
     for (let i = 0; i < length; i++) {
-      const index = indices[i] as number;
+      const index = Number(indices[i]);
       if (
         (index < 0 || index >= size) &&
         (nullBitmap === undefined || ((nullBitmap[i >> 3] as number) >> (i & 7)) & 1)
@@ -221,21 +324,51 @@ export class BatchLoader {
     if (this.version < 4) this.nextBuffer();
     const typeBuffer = this.nextBuffer();
     const typeIds = this.typed<Int8Array>(Int8Array, typeBuffer, length, 'union type');
-    const offsetBuffer = this.nextBuffer();
-    const offsets = this.typed<Int32Array>(Int32Array, offsetBuffer, length, 'union offset');
+    const dense = (type as unknown as { mode: number }).mode === 1;
+    const offsetBuffer = dense ? this.nextBuffer() : undefined;
+    const offsets =
+      offsetBuffer === undefined
+        ? undefined
+        : this.typed<Int32Array>(Int32Array, offsetBuffer, length, 'union offset');
     const children = type.children.map((field) => this.load(field.type));
     const childOf = new Int8Array(128).fill(-1);
     Array.from((type as unknown as { typeIds: ArrayLike<number> }).typeIds).forEach((code, i) => {
       childOf[code] = i;
     });
+    // Per child, the last offset used: the format has each child's offsets increase, so that no
+    // child entry is read twice (a nest of repeated offsets would multiply what is decoded).
+    const last = new Int32Array(children.length).fill(-1);
     for (let i = 0; i < length; i++) {
       const code = typeIds[i] as number;
-      const child = code < 0 ? undefined : children[childOf[code] as number];
+      const x = code < 0 ? -1 : (childOf[code] as number);
+      const child = children[x];
       if (child === undefined) this.fail(typeBuffer, `union type code ${code} names no child`);
+      if (offsets === undefined) {
+        if (child.length < length)
+          throw malformed(this.base, 'a sparse union child is shorter than its union');
+        continue;
+      }
       const offset = offsets[i] as number;
       if (offset < 0 || offset >= child.length)
-        this.fail(offsetBuffer, 'a union offset points past its child');
+        this.fail(offsetBuffer as Uint8Array, 'a union offset points past its child');
+      if (offset <= (last[x] as number))
+        this.fail(offsetBuffer as Uint8Array, "a union's offsets into one child do not increase");
+      last[x] = offset;
     }
-    return newData(type, length, { nullCount: 0 }, { typeIds, offsets }, children);
+    return newData(type, length, { nullCount: 0 }, offsets ? { typeIds, offsets } : { typeIds }, children);
   }
+}
+
+/**
+ * 64-bit offsets as 32-bit ones. Arrow's large types allow more, but no input wirekit reads holds
+ * 2 GiB: a value that does not fit is refused as pointing past its values.
+ */
+export function narrowOffsets(offsets: Int32Array | BigInt64Array): Int32Array {
+  if (offsets instanceof Int32Array) return offsets;
+  const out = new Int32Array(offsets.length);
+  for (let i = 0; i < offsets.length; i++) {
+    const offset = offsets[i] as bigint;
+    out[i] = offset < 0n ? -1 : offset > 0x7fffffffn ? 0x7fffffff : Number(offset);
+  }
+  return out;
 }

@@ -5,12 +5,17 @@
  */
 import {
   Binary,
+  BinaryView,
   Bool,
   type DataType,
+  Date_,
   Decimal,
   DenseUnion,
   Dictionary,
+  Duration,
   Field,
+  FixedSizeBinary,
+  FixedSizeList,
   Float16,
   Float32,
   Float64,
@@ -18,16 +23,22 @@ import {
   Int16,
   Int32,
   Int64,
+  LargeBinary,
+  LargeList,
+  LargeUtf8,
   List,
   Map_,
+  Null,
   SparseUnion,
   Struct,
+  Time,
   Timestamp,
   Uint8,
   Uint16,
   Uint32,
   Uint64,
   Utf8,
+  Utf8View,
 } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
 import { mismatch, tooDeep } from '../errors.js';
@@ -41,6 +52,8 @@ export interface BatchHeader {
   readonly nodes: readonly number[];
   /** Per buffer: offset into the body, length. */
   readonly buffers: readonly number[];
+  /** Per Utf8View or BinaryView column, depth first: how many data buffers follow its views. */
+  readonly variadicCounts: readonly number[];
 }
 
 export type MessageBody =
@@ -138,7 +151,8 @@ function readSchema(fb: FlatReader, schema: number, limits: DecodeLimits) {
   const [start, length] = fb.vector(schema, 1, 4);
   const fields: Field[] = [];
   // Top-level fields sit in a row (level 2) of the decoded array of rows (level 1).
-  for (let i = 0; i < length; i++) fields.push(readField(fb, fb.tableAt(start, i), 3, limits));
+  const dictionaries = new Map<number, DataType>();
+  for (let i = 0; i < length; i++) fields.push(readField(fb, fb.tableAt(start, i), 3, limits, dictionaries));
   return { fields, metadata: fb.metadata(schema, 2) };
 }
 
@@ -155,28 +169,47 @@ function readBatch(fb: FlatReader, batch: number): BatchHeader {
       'Arrow: compressed record batch bodies (LZ4_FRAME, ZSTD) are not supported; write them uncompressed.',
     );
   }
-  return { length: fb.count(batch, 0), nodes: pairs(1), buffers: pairs(2) };
+  const [start, count] = fb.vector(batch, 4, 8);
+  const variadicCounts = Array.from({ length: count }, (_, i) => fb.countAt(start + 8 * i));
+  return { length: fb.count(batch, 0), nodes: pairs(1), buffers: pairs(2), variadicCounts };
 }
 
 /**
  * A field and its children, depth first. `depth` is the level this field's values would nest at;
  * checking it before descending keeps a hostile 100,000-level nest off the stack.
  */
-function readField(fb: FlatReader, table: number, depth: number, limits: DecodeLimits): Field {
+/**
+ * `dictionaries` holds the value type of each dictionary id met so far: fields that share a
+ * dictionary (apache-arrow's writer shares one between columns of one vector) share its type, as
+ * apache-arrow's Schema requires.
+ */
+function readField(
+  fb: FlatReader,
+  table: number,
+  depth: number,
+  limits: DecodeLimits,
+  dictionaries: Map<number, DataType>,
+): Field {
   const [start, count] = fb.vector(table, 5, 4);
   if (count > 0 && depth > limits.maxDepth) throw tooDeep(fb.offsetOf(table), limits);
   const typeType = fb.uint8(table, 2, 0);
   const children: Field[] = [];
   // Union children are the union value's own variants, at its level, not one below.
   const childDepth = typeType === typeUnion ? depth : depth + 1;
-  for (let i = 0; i < count; i++) children.push(readField(fb, fb.tableAt(start, i), childDepth, limits));
+  for (let i = 0; i < count; i++)
+    children.push(readField(fb, fb.tableAt(start, i), childDepth, limits, dictionaries));
   const name = fb.string(table, 0) ?? '';
   let type = typeOf(fb, typeType, fb.subTable(table, 3), children, table);
   const dictionary = fb.subTable(table, 4);
   if (dictionary !== 0) {
     const indexTable = fb.subTable(dictionary, 1);
     const indices = indexTable === 0 ? new Int32() : intType(fb, indexTable);
-    type = new Dictionary(type, indices as Int32, fb.count(dictionary, 0), fb.bool(dictionary, 2));
+    const id = fb.count(dictionary, 0);
+    const shared = dictionaries.get(id);
+    if (shared !== undefined && String(shared) !== String(type))
+      fb.fail(dictionary, `dictionary ${id} holds ${shared} for one field and ${type} for another`);
+    dictionaries.set(id, shared ?? type);
+    type = new Dictionary(shared ?? type, indices as Int32, id, fb.bool(dictionary, 2));
   }
   const metadata = fb.metadata(table, 6);
   return new Field(name, type, fb.bool(table, 1), metadata.size > 0 ? metadata : null);
@@ -184,13 +217,28 @@ function readField(fb: FlatReader, table: number, depth: number, limits: DecodeL
 
 const typeUnion = 14;
 
+/** Type numbers (Schema.fbs) whose table has no fields, so a writer may leave it out. */
+const bare = new Set([1, 4, 5, 6, 12, 13, 19, 20, 21, 23, 24]);
+
+/**
+ * Schema.fbs TimeUnit: SECOND, MILLISECOND, MICROSECOND, NANOSECOND. Its default differs by type:
+ * SECOND for Timestamp (none declared), MILLISECOND for Time and Duration.
+ */
+function timeUnit(fb: FlatReader, table: number, fallback: number): number {
+  const unit = fb.int16(table, 0, fallback);
+  if (unit < 0 || unit > 3) fb.fail(table, `time unit ${unit} is unknown`);
+  return unit;
+}
+
 function typeOf(fb: FlatReader, typeType: number, table: number, children: Field[], at: number): DataType {
   const arity = (n: number) => {
     if (children.length !== n) fb.fail(at, `an Arrow type ${typeType} field has ${children.length} children`);
   };
-  // Types without parameters may leave their (empty) table out.
-  if (table === 0 && ![4, 5, 6, 12, 13].includes(typeType)) fb.fail(at, 'a field has no type');
+  if (table === 0 && !bare.has(typeType)) fb.fail(at, 'a field has no type');
   switch (typeType) {
+    case 1:
+      arity(0);
+      return new Null();
     case 2:
       arity(0);
       return intType(fb, table);
@@ -214,16 +262,34 @@ function typeOf(fb: FlatReader, typeType: number, table: number, children: Field
     case 7: {
       arity(0);
       const bitWidth = fb.int32(table, 2, 128);
-      if (bitWidth !== 128 && bitWidth !== 256)
-        throw mismatch(fb.offsetOf(table), `Arrow: Decimal${bitWidth} is not used by wirekit schemas`);
-      return new Decimal(fb.int32(table, 1, 0), fb.int32(table, 0, 0), bitWidth);
+      if (![32, 64, 128, 256].includes(bitWidth)) fb.fail(table, `Decimal${bitWidth} is unknown`);
+      const precision = fb.int32(table, 0, 0);
+      const scale = fb.int32(table, 1, 0);
+      // More digits than the width holds describe no value; a scale is kept within as many digits
+      // again, so that a value's text stays short.
+      const digits = maxDecimalDigits[bitWidth as 32];
+      if (precision < 1 || precision > digits || Math.abs(scale) > 76)
+        fb.fail(table, `Decimal${bitWidth}(${precision}, ${scale}) is not a valid decimal type`);
+      return new Decimal(scale, precision, bitWidth);
     }
-    case 10: {
+    case 8: {
       arity(0);
-      const unit = fb.int16(table, 0, 0);
-      if (unit < 0 || unit > 3) fb.fail(table, `time unit ${unit} is unknown`);
-      return new Timestamp(unit, fb.string(table, 1) ?? null);
+      const unit = fb.int16(table, 0, 1);
+      if (unit !== 0 && unit !== 1) fb.fail(table, `date unit ${unit} is unknown`);
+      return new Date_(unit);
     }
+    case 9: {
+      arity(0);
+      const unit = timeUnit(fb, table, 1);
+      const bitWidth = fb.int32(table, 1, 32);
+      // Seconds and milliseconds of a day fit 32 bits; micro- and nanoseconds take 64.
+      if (bitWidth !== (unit < 2 ? 32 : 64))
+        fb.fail(table, `a ${bitWidth}-bit time in unit ${unit} is invalid`);
+      return new Time(unit, bitWidth as 32);
+    }
+    case 10:
+      arity(0);
+      return new Timestamp(timeUnit(fb, table, 0), fb.string(table, 1) ?? null);
     case 12:
       arity(1);
       return new List(children[0] as Field);
@@ -243,6 +309,18 @@ function typeOf(fb: FlatReader, typeType: number, table: number, children: Field
         ? new DenseUnion(typeIds, children)
         : new SparseUnion(typeIds, children);
     }
+    case 15: {
+      arity(0);
+      const byteWidth = fb.int32(table, 0, 0);
+      if (byteWidth < 1) fb.fail(table, `a fixed-size binary of width ${byteWidth} is invalid`);
+      return new FixedSizeBinary(byteWidth);
+    }
+    case 16: {
+      arity(1);
+      const listSize = fb.int32(table, 0, 0);
+      if (listSize < 0) fb.fail(table, `a fixed-size list of size ${listSize} is invalid`);
+      return new FixedSizeList(listSize, children[0] as Field);
+    }
     case 17: {
       arity(1);
       const entries = children[0] as Field;
@@ -250,10 +328,41 @@ function typeOf(fb: FlatReader, typeType: number, table: number, children: Field
         fb.fail(at, 'map entries are not a struct of key and value');
       return new Map_(entries as Field<Struct>, fb.bool(table, 0));
     }
-    default:
-      throw mismatch(fb.offsetOf(at), `Arrow: type ${typeType} is not used by wirekit schemas`);
+    case 18:
+      arity(0);
+      return new Duration(timeUnit(fb, table, 1));
+    case 19:
+      arity(0);
+      return new LargeBinary();
+    case 20:
+      arity(0);
+      return new LargeUtf8();
+    case 21:
+      arity(1);
+      return new LargeList(children[0] as Field);
+    case 23:
+      arity(0);
+      return new BinaryView();
+    case 24:
+      arity(0);
+      return new Utf8View();
+    default: {
+      const name = unreadTypes[typeType] ?? `type ${typeType}`;
+      throw mismatch(fb.offsetOf(at), `Arrow: ${name} is not read by wirekit`);
+    }
   }
 }
+
+/** The most decimal digits each width of Decimal holds. */
+const maxDecimalDigits = { 32: 9, 64: 18, 128: 38, 256: 76 } as const;
+
+/** Arrow types wirekit does not read, for the error that names them. */
+const unreadTypes: Record<number, string> = {
+  11: 'Interval',
+  22: 'RunEndEncoded',
+  25: 'ListView',
+  26: 'LargeListView',
+};
 
 function intType(fb: FlatReader, table: number): DataType {
   const bitWidth = fb.int32(table, 0, 0);

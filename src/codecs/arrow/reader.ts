@@ -1,18 +1,29 @@
 /**
- * The message sequence of an IPC stream or file: the schema first (checked against the codec's),
- * then dictionary batches and record batches in any order. The reader keeps what later batches
- * need (dictionaries, the schema) and turns each record batch into checked Data.
+ * The message sequence of an IPC stream or file: the schema first (checked against the codec's,
+ * or without a codec schema planned from its own types), then dictionary batches and record
+ * batches in any order. The reader keeps what later batches need (dictionaries, the schema) and
+ * turns each record batch into checked Data, then into rows.
  */
-import { Schema as ArrowSchema, type Data, type Field, RecordBatch, Struct, Vector } from 'apache-arrow';
+import {
+  Schema as ArrowSchema,
+  type Data,
+  type Dictionary,
+  type Field,
+  RecordBatch,
+  Struct,
+  Vector,
+} from 'apache-arrow';
 import type { CompiledRows } from '../compiled/arrow.js';
 import { malformed, mismatch, tooDeep, tooManyElements, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { newData } from './data.js';
 import { misplacedNull, type ReadContext, readColumn, readStrings } from './decode.js';
+import { faultError, nullMessage, ValueFault } from './fault.js';
 import { BatchLoader, type ElementBudget } from './load.js';
-import { type EnumBindings, matchSchema } from './match.js';
+import { type DictionaryUses, matchSchema } from './match.js';
 import { type IpcMessage, messageBodyLength, parseMessage } from './messages.js';
 import type { RootPlan } from './plan.js';
+import { type AnyPlan, dictionariesOf, dictionaryValuesPlan, planRows, readAny } from './read-any.js';
 
 const continuation = 0xffffffff;
 
@@ -47,7 +58,13 @@ export function measureMessage(bytes: Uint8Array, pos: number, end: number, base
 /** An incoming schema, checked against the codec's, with what batches need of it. */
 interface KnownSchema {
   readonly fields: readonly Field[];
-  readonly enums: EnumBindings;
+  /** With a codec schema: what each dictionary decodes to. */
+  readonly uses: DictionaryUses;
+  /** Without one: each dictionary's type, and the plan of the rows. */
+  readonly dictionaryTypes: ReadonlyMap<number, Dictionary>;
+  readonly rowsPlan: (AnyPlan & { k: 'struct' }) | undefined;
+  /** Every column is stored as the codec writes it, so the generated row reader may read it. */
+  readonly exact: boolean;
   readonly arrowSchema: ArrowSchema;
   readonly structType: Struct;
 }
@@ -67,12 +84,17 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 export class IpcReader {
   private known: KnownSchema | undefined;
   private readonly vectors = new Map<number, Vector>();
-  private readonly members = new Map<number, (string | undefined)[]>();
+  private readonly members = new Map<number, unknown[]>();
   /** Array items and map entries of the value being decoded (rows count as items of the array). */
   readonly budget: ElementBudget = { used: 0 };
+  /** Dictionary entries held: they live as long as the input, so they count across batches. */
+  private readonly dictionaryBudget: ElementBudget = { used: 0 };
+  /** Rows read before the current batch, for the row an error names. */
+  private rowsBefore = 0;
 
   constructor(
-    private readonly root: RootPlan,
+    /** The codec's schema, or undefined to read rows by the input's own schema. */
+    private readonly root: RootPlan | undefined,
     private readonly limits: DecodeLimits,
     private readonly options: {
       /** Count elements per record batch (streams) rather than across the whole input. */
@@ -82,7 +104,7 @@ export class IpcReader {
       readonly compiledRows?: CompiledRows | undefined;
     } = {},
   ) {
-    if (root.maxDepth > limits.maxDepth) throw tooDeep(0, limits);
+    if (root !== undefined && root.maxDepth > limits.maxDepth) throw tooDeep(0, limits);
   }
 
   get schema(): ArrowSchema | undefined {
@@ -94,10 +116,14 @@ export class IpcReader {
    * is the one used; a file may repeat its footer's schema as a message, and both must match.
    */
   useSchema(fields: readonly Field[], metadata: Map<string, string>, offset: number): KnownSchema {
-    const enums = matchSchema(this.root, fields, offset);
-    const known = {
+    const root = this.root;
+    const match = root === undefined ? undefined : matchSchema(root, fields, offset);
+    const known: KnownSchema = {
       fields,
-      enums,
+      uses: match?.dictionaries ?? new Map(),
+      dictionaryTypes: match === undefined ? dictionariesOf(fields) : new Map(),
+      rowsPlan: match === undefined ? planRows(fields, offset) : undefined,
+      exact: match?.exact ?? false,
       arrowSchema: new ArrowSchema([...fields], metadata),
       structType: new Struct([...fields]),
     };
@@ -143,22 +169,36 @@ export class IpcReader {
   }
 
   private loadDictionary(message: IpcMessage, body: Uint8Array, bodyOffset: number, offset: number): void {
-    const { enums } = this.requireSchema(offset);
+    const known = this.requireSchema(offset);
     if (message.body.kind !== 'dictionary') return;
     const { id, isDelta, batch } = message.body;
-    const plan = enums.get(id);
-    if (plan === undefined) throw malformed(offset, `Arrow: dictionary ${id} belongs to no field`);
+    const use = known.uses.get(id);
+    const type = use?.type ?? known.dictionaryTypes.get(id);
+    if (type === undefined) throw malformed(offset, `Arrow: dictionary ${id} belongs to no field`);
+    if (!isDelta) this.dictionaryBudget.used -= this.members.get(id)?.length ?? 0;
+    this.dictionaryBudget.used += batch.length;
+    if (this.dictionaryBudget.used > this.limits.maxElements) throw tooManyElements(offset, this.limits);
     const loader = new BatchLoader(batch, body, bodyOffset, message.version, this.vectors, this.limits, {
       used: 0,
     });
-    const [data] = loader.loadColumns([(plan.type as unknown as { dictionary: Struct }).dictionary]) as [
-      Data,
-    ];
-    // Members the codec does not know are kept out (undefined): refused only if a row uses them,
-    // since writers may keep unused categories in a dictionary.
-    const values = readStrings(data, batch.length, bodyOffset).map((value) =>
-      plan.indexOf.has(value) ? value : undefined,
-    );
+    const [data] = loader.loadColumns([type.dictionary]) as [Data];
+    let values: unknown[];
+    if (use === undefined) {
+      const ctx = { limits: this.limits, budget: { used: 0 }, dictionaries: this.members, offset };
+      try {
+        values = readAny(dictionaryValuesPlan(type, 2), data, 0, batch.length, ctx);
+      } catch (error) {
+        if (!(error instanceof ValueFault)) throw error;
+        throw mismatch(offset, `Arrow: dictionary ${id}, entry ${error.index}: ${error.message}`);
+      }
+    } else {
+      const strings = readStrings(data, batch.length, bodyOffset);
+      // Members the codec does not know are kept out (undefined): refused only if a row uses them,
+      // since writers may keep unused categories in a dictionary.
+      const plan = use.kind === 'enum' ? use.plan : undefined;
+      values =
+        plan === undefined ? strings : strings.map((value) => (plan.indexOf.has(value) ? value : undefined));
+    }
     const previous = isDelta ? this.vectors.get(id) : undefined;
     this.vectors.set(
       id,
@@ -199,23 +239,33 @@ export class IpcReader {
   /** Appends the rows of a batch loaded by `accept` to `out`; returns `out`. */
   appendRows(data: Data<Struct>, offset: number, out: unknown[]): unknown[] {
     const ctx = { limits: this.limits, budget: this.budget, dictionaries: this.members, offset };
-    const compiled = this.options.compiledRows;
-    if (compiled !== undefined && this.root.rows === 'object') {
-      compiled(data, 0, data.length, ctx, out, out.length);
+    const first = this.rowsBefore;
+    this.rowsBefore += data.length;
+    try {
+      const compiled = this.options.compiledRows;
+      if (compiled !== undefined && this.root?.rows === 'object' && this.known?.exact) {
+        compiled(data, 0, data.length, ctx, out, out.length);
+        return out;
+      }
+      const rows = this.readRows(data, ctx);
+      if (out.length === 0) return rows;
+      for (const row of rows) out.push(row);
       return out;
+    } catch (error) {
+      if (error instanceof ValueFault) throw faultError(error, first + error.index, offset);
+      throw error;
     }
-    const rows = this.readRows(data, offset, ctx);
-    if (out.length === 0) return rows;
-    for (const row of rows) out.push(row);
-    return out;
   }
 
-  private readRows(data: Data<Struct>, offset: number, ctx: ReadContext): unknown[] {
-    if (this.root.rows === 'object') return readColumn(this.root.struct, data, 0, data.length, ctx);
-    const column = this.root.struct.columns[0] as RootPlan['struct']['columns'][number];
+  private readRows(data: Data<Struct>, ctx: ReadContext): unknown[] {
+    const root = this.root;
+    if (root === undefined)
+      return readAny((this.known as KnownSchema).rowsPlan as AnyPlan, data, 0, data.length, ctx);
+    if (root.rows === 'object') return readColumn(root.struct, data, 0, data.length, ctx);
+    const column = root.struct.columns[0] as RootPlan['struct']['columns'][number];
     const values = readColumn(column.plan, data.children[0] as Data, 0, data.length, ctx);
-    if (values.includes(misplacedNull))
-      throw mismatch(offset, 'Arrow: a null row where the schema allows none');
+    const at = values.indexOf(misplacedNull);
+    if (at >= 0) throw new ValueFault(at, nullMessage);
     return values;
   }
 

@@ -383,13 +383,13 @@ class ArrowCompiler {
     const line = (text: string) => s.line(`${indent}${text}`);
     if (leaf === 'column') {
       line(`const ${target} = r${id}[k];`);
-      line(`if (${target} === h.misplacedNull) h.refuseNull(ctx);`);
+      line(`if (${target} === h.misplacedNull) h.refuseNull(0);`);
       return;
     }
     const isNull = `n${id} !== undefined && ((n${id}[${index} >> 3] >> (${index} & 7)) & 1) === 0`;
     // A null where the schema allows none is misplaced: the interpreter refuses it once it lands
     // in a row or a list, as here.
-    const nullValue = plan.nullable ? s.dep(plan.nullValue) : 'h.refuseNull(ctx)';
+    const nullValue = plan.nullable ? s.dep(plan.nullValue) : 'h.refuseNull(0)';
     if (leaf === 'list') {
       const item = (plan as Extract<Plan, { k: 'list' }>).item;
       line(`let ${target};`);
