@@ -178,7 +178,9 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
       }
       const offer = compiled.offers[index] as ReplyOffer;
       const aborter = new AbortController();
-      request.raw.once('close', () => {
+      // The response's close, not the request's: Node closes the request as soon as its body has
+      // been read, long before the reply is done.
+      reply.raw.once('close', () => {
         if (!reply.raw.writableFinished) aborter.abort();
       });
       states.set(request, { route: compiled, offer, parsed: false, handling: false, signal: aborter.signal });
