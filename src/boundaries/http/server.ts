@@ -288,7 +288,9 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
  * JSON parser, and on routes that are not wirekit's does what Fastify would: JSON through
  * Fastify's own parser (with the app's prototype-poisoning settings, and no Content-Encoding
  * undone), every other type refused as Fastify refuses a type it has no parser for. A parser the
- * app registered itself for one of these types is never removed: registration fails and says so.
+ * app registered itself for one of these types is never removed: registration fails and says how
+ * to give wirekit a scope of its own (a child scope inherits its parent's parsers, so the other
+ * parser is removed there, leaving the parent's in place).
  */
 function registerParsers(
   app: FastifyInstance,
@@ -314,8 +316,9 @@ function registerParsers(
       throw Object.assign(
         new Error(
           `wirekit reads ${type} bodies with its own parser, and this scope already has one for it. ` +
-            'Register wirekit and its routes in a scope of their own: ' +
-            'app.register(async (api) => { await api.register(wirekit); api.route(...); }).',
+            'Register wirekit and its routes in a scope of their own, and take the other parser away ' +
+            `there first: app.register(async (api) => { api.removeContentTypeParser('${type}'); ` +
+            'await api.register(wirekit); api.route(...); }).',
           { cause: error },
         ),
         { code: 'FST_ERR_CTP_ALREADY_PRESENT' },
