@@ -51,7 +51,8 @@ beforeAll(async () => {
       url: '/slow',
       reply: Note,
       handlerTimeout: 50,
-      handler: () => new Promise((resolve) => setTimeout(() => resolve({ text: 'late' }), 1000)),
+      handler: () =>
+        new Promise<{ text: string }>((resolve) => setTimeout(() => resolve({ text: 'late' }), 1000)),
     }),
   );
   app.route(
@@ -99,7 +100,11 @@ describe('415: a body the route does not read, refused from its headers', () => 
   });
 
   test('a body without a Content-Type, with a length or in chunks', async () => {
-    for (const headers of [{ 'content-length': '8' }, { 'transfer-encoding': 'chunked' }]) {
+    const framings: Record<string, string>[] = [
+      { 'content-length': '8' },
+      { 'transfer-encoding': 'chunked' },
+    ];
+    for (const headers of framings) {
       const response = await post('/users', headers, '{"id":1}');
       expect(response.statusCode).toBe(415);
       const error = response.json() as HttpError;
@@ -389,7 +394,7 @@ describe("the app's parsers and plain routes", () => {
       method: 'POST',
       url: '/foreign',
       headers: { 'content-type': 'application/json' },
-      payload: '{"text":"' + 'x'.repeat(100) + '"}',
+      payload: '{"text":"hi"}',
     });
     expect(foreign.statusCode).toBe(500);
     expect(handled).toBe(0);
