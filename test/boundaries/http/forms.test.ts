@@ -7,11 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { User } from '../../../src/bench/datasets/users.js';
-import type { HttpError } from '../../../src/boundaries/http/index.js';
+import { type HttpError, wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
 import { createCodec, type FormatName, formatNames } from '../../../src/codecs/index.js';
 import { toFlatBuffers, toProto } from '../../../src/schema/export/index.js';
 import { t } from '../../../src/schema/index.js';
@@ -182,6 +182,46 @@ describe('a single-value route', () => {
     expect(error.offered).toContain('application/x-protobuf');
     expect(error.offered).not.toContain('application/x-protobuf-delimited');
     expect(error.message).toContain('for protobuf ask for application/x-protobuf or');
+  });
+});
+
+describe('a root that is not a record', () => {
+  test('goes out in every format but Arrow, Protobuf and FlatBuffers inside their root wrapper', async () => {
+    const own = Fastify();
+    await own.register(wirekit);
+    const Tags = t.array(t.string());
+    own.route(wirekitRoute({ method: 'GET', url: '/count', reply: t.uint32(), handler: () => 42 }));
+    own.route(
+      wirekitRoute({
+        method: 'POST',
+        url: '/tags',
+        body: Tags,
+        reply: Tags,
+        handler: (r) => r.body.toReversed(),
+      }),
+    );
+    for (const format of formatNames.filter((f) => f !== 'arrow')) {
+      const count = createCodec(format, { schema: t.uint32() });
+      const got = await own.inject({ method: 'GET', url: '/count', headers: { accept: count.mediaType } });
+      expect(got.statusCode, format).toBe(200);
+      expect(count.decode(new Uint8Array(got.rawPayload))).toBe(42);
+      const tags = createCodec(format, { schema: Tags });
+      const posted = await own.inject({
+        method: 'POST',
+        url: '/tags',
+        headers: { accept: tags.mediaType, 'content-type': tags.mediaType },
+        payload: Buffer.from(tags.encode(['a', 'b'])),
+      });
+      expect(posted.statusCode, format).toBe(200);
+      expect(tags.decode(new Uint8Array(posted.rawPayload))).toEqual(['b', 'a']);
+    }
+    const arrow = await own.inject({
+      method: 'GET',
+      url: '/count',
+      headers: { accept: 'application/vnd.apache.arrow.stream' },
+    });
+    expect(arrow.statusCode).toBe(406);
+    await own.close();
   });
 });
 
