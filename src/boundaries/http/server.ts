@@ -17,6 +17,7 @@
  * content-type parsers for the media types of its formats, which replace only Fastify's built-in
  * JSON parser and behave on other routes as Fastify's would (see registerParsers).
  */
+import type { ServerResponse } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliCompress, createGzip, constants as zlib } from 'node:zlib';
 import {
@@ -76,8 +77,6 @@ interface RequestState {
   parsed: boolean;
   /** Set once the handler runs: errors after that are the server's, not the request's. */
   handling: boolean;
-  /** Aborted when the client goes away; a streaming producer may watch it. */
-  readonly signal: AbortSignal;
 }
 
 declare module 'fastify' {
@@ -177,14 +176,8 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
         return;
       }
       const offer = compiled.offers[index] as ReplyOffer;
-      const aborter = new AbortController();
-      // The response's close, not the request's: Node closes the request as soon as its body has
-      // been read, long before the reply is done.
-      reply.raw.once('close', () => {
-        if (!reply.raw.writableFinished) aborter.abort();
-      });
-      states.set(request, { route: compiled, offer, parsed: false, handling: false, signal: aborter.signal });
-      request.wirekit = { signal: aborter.signal, mediaType: offer.mediaType };
+      states.set(request, { route: compiled, offer, parsed: false, handling: false });
+      request.wirekit = new RequestHandle(reply.raw, offer.mediaType);
       done();
     };
 
@@ -324,6 +317,36 @@ function registerParsers(
         { code: 'FST_ERR_CTP_ALREADY_PRESENT' },
       );
     }
+  }
+}
+
+/**
+ * `request.wirekit`: the negotiated type, and a signal that aborts when the client goes away, made
+ * only for a handler that asks for it (most never do). It follows the response's close, not the
+ * request's: Node closes a request as soon as its body has been read, long before the reply is
+ * done. A reply already ended is no leave (inject closes its responses before they report
+ * finished).
+ */
+class RequestHandle {
+  readonly mediaType: string;
+  private aborter: AbortController | undefined;
+  private left = false;
+
+  constructor(response: ServerResponse, mediaType: string) {
+    this.mediaType = mediaType;
+    response.once('close', () => {
+      if (response.writableEnded) return;
+      this.left = true;
+      this.aborter?.abort();
+    });
+  }
+
+  get signal(): AbortSignal {
+    if (this.aborter === undefined) {
+      this.aborter = new AbortController();
+      if (this.left) this.aborter.abort();
+    }
+    return this.aborter.signal;
   }
 }
 

@@ -171,6 +171,42 @@ describe('request.wirekit.signal', () => {
     );
     expect(seen).toEqual([false, true]);
   });
+
+  test('asked for after the client has left, it is already aborted', async () => {
+    app = await buildApp();
+    let entered: () => void = () => {};
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let aborted: boolean | undefined;
+    app.route(
+      wirekitRoute({
+        method: 'GET',
+        url: '/late',
+        reply: Note,
+        handler: async (request) => {
+          entered();
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          aborted = request.wirekit?.signal.aborted;
+          return { text: 'late' };
+        },
+      }),
+    );
+    const { hostname, port } = new URL(await app.listen({ host: '127.0.0.1', port: 0 }));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write('GET /late HTTP/1.1\r\nHost: x\r\n\r\n'),
+    );
+    await within(inside, 2000, 'the handler to start');
+    socket.destroy();
+    await within(
+      (async () => {
+        while (aborted === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+      })(),
+      1000,
+      'the handler to ask',
+    );
+    expect(aborted).toBe(true);
+  });
 });
 
 /** Writes `head` (and maybe more) to a raw socket and returns what the server answers. */
