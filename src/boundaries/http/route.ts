@@ -127,16 +127,23 @@ function listOffers(
     const errors = errorCodecFor(format);
     const forms = listForms[format];
     if (format === 'arrow') {
-      // An IPC stream is the table: the rows' codec writes a list whole, or rows batch by batch.
-      const codec =
+      // An IPC stream is the table itself: a list route's codec writes it whole, a streamed
+      // route's batch by batch.
+      const writer: Pick<ReplyOffer, 'codec' | 'stream'> =
         list === undefined
-          ? (createArrowCodec({ schema: row, batchSize, ...(limits && { limits }) }) as Codec<unknown>)
-          : codecFor(format, list, limits);
-      const stream: StreamKind | undefined =
-        list === undefined ? { kind: 'sequence', codec: codec as Codec<unknown> } : undefined;
-      for (const mediaType of forms.sequence) {
-        sequences.push({ mediaType, format, codec: list === undefined ? undefined : codec, stream, errors });
-      }
+          ? {
+              codec: undefined,
+              stream: {
+                kind: 'sequence',
+                codec: createArrowCodec({
+                  schema: row,
+                  batchSize,
+                  ...(limits && { limits }),
+                }) as Codec<unknown>,
+              },
+            }
+          : { codec: codecFor(format, list, limits), stream: undefined };
+      for (const mediaType of forms.sequence) sequences.push({ mediaType, format, ...writer, errors });
       continue;
     }
     const rows = codecFor(format, row, limits) as Codec<unknown>;

@@ -233,7 +233,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
         }
         return reply.header('content-type', offer.mediaType).send(body);
       }
-      // A list of records in a record-rooted format: its sequence framing, written whole.
+      // One value (a list in its whole form too), or a list route's rows in their sequence framing.
       let bytes =
         offer.codec !== undefined
           ? offer.codec.encode(value)
