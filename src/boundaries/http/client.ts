@@ -19,8 +19,9 @@ import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registr
 import { joinBytes } from '../../codecs/stream.js';
 import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
-import type { Infer, ObjectSchema, Schema } from '../../schema/index.js';
-import { rowsOf, sequenceOnly } from './route.js';
+import { type Infer, type ObjectSchema, type Schema, t } from '../../schema/index.js';
+import { listFormOf, listForms } from './list-forms.js';
+import { rowsOf } from './route.js';
 import { errorCodecFor, WirekitHttpError } from './wire-error.js';
 
 export interface ClientOptions {
@@ -81,6 +82,7 @@ export function createClient(options: ClientOptions): WirekitClient {
   const limits = resolveLimits(options.limits);
   const base = options.baseUrl.replace(/\/+$/, '');
   const codecs = new Map<Schema | undefined, Map<string, Codec<unknown>>>();
+  const listsOfRows = new WeakMap<ObjectSchema, Schema>();
 
   /** One codec per (format, schema), made on first use. Arrow values are arrays of rows. */
   const codecOf = (name: FormatName, schema: Schema | undefined): Codec<unknown> => {
@@ -141,6 +143,32 @@ export function createClient(options: ClientOptions): WirekitClient {
     return codecOf(name, schema);
   };
 
+  /** `t.array(row)`, one per row schema, so that its codecs are made once. */
+  const listOf = (row: ObjectSchema): Schema => {
+    let list = listsOfRows.get(row);
+    if (list === undefined) {
+      list = t.array(row);
+      listsOfRows.set(row, list);
+    }
+    return list;
+  };
+
+  /**
+   * A list of rows, read whole (under maxInputBytes) in whichever form it came: one value of its
+   * format, or the rows' sequence.
+   */
+  const readList = async (response: Response, list: Schema, row: ObjectSchema): Promise<unknown[]> => {
+    const type = essenceOf(response.headers.get('content-type') ?? '');
+    const form = listFormOf(type);
+    const bytes = await readAll(response, limits.maxInputBytes);
+    if (form !== undefined && !form.whole && form.format !== 'arrow') {
+      const rows: unknown[] = [];
+      for await (const value of codecOf(form.format, row).decodeStream(once(bytes))) rows.push(value);
+      return rows;
+    }
+    return codecOf(form?.format ?? findFormat(type) ?? format, list).decode(bytes) as unknown[];
+  };
+
   const request: WirekitClient['request'] = async (method, path, call = {}) => {
     let body: { bytes: Uint8Array; type: string } | undefined;
     if ('value' in call) {
@@ -148,13 +176,13 @@ export function createClient(options: ClientOptions): WirekitClient {
       body = { bytes: codec.encode(call.value), type: codec.mediaType };
     }
     const rows = rowsOf(call.reply);
-    if (rows !== undefined && sequenceOnly.includes(format)) {
-      // A list of records in a record-rooted format comes in its framing for sequences.
-      const codec = codecOf(format, rows);
-      const response = await send(method, path, codec.streamMediaType, call, body);
-      const out: unknown[] = [];
-      if (response.body !== null) for await (const row of codec.decodeStream(response.body)) out.push(row);
-      return out as never;
+    if (rows !== undefined && call.reply !== undefined) {
+      // A list of rows: asked for as one value, or else as the rows' sequence, which is all that
+      // a streamed route can send where the whole form needs every row first.
+      const { whole, sequence } = listForms[format];
+      const accept = whole.length > 0 ? `${whole[0]}, ${sequence[0]};q=0.9` : (sequence[0] as string);
+      const response = await send(method, path, accept, call, body);
+      return (await readList(response, call.reply, rows)) as never;
     }
     const accept = codecOf(schemaFormat(format, call.reply), call.reply).mediaType;
     const response = await send(method, path, accept, call, body);
@@ -169,13 +197,17 @@ export function createClient(options: ClientOptions): WirekitClient {
     post: (path, value, call = {}) => request('POST', path, { ...call, value }),
     request,
     async *stream(path, call) {
-      const codec = codecOf(format, call.row);
-      const response = await send('GET', path, codec.streamMediaType, call);
+      // The rows' sequence, read as it arrives; the list as one value only if nothing else is sent.
+      const { whole, sequence } = listForms[format];
+      const accept = whole.length > 0 ? `${sequence[0]}, ${whole[0]};q=0.5` : (sequence[0] as string);
+      const response = await send('GET', path, accept, call);
       if (response.body === null) return;
-      const type = essenceOf(response.headers.get('content-type') ?? '');
-      const name = findFormat(type) ?? format;
-      const reader = name === format ? codec : codecOf(name, call.row);
-      yield* reader.decodeStream(response.body) as AsyncIterable<never>;
+      const form = listFormOf(essenceOf(response.headers.get('content-type') ?? ''));
+      if (form !== undefined && !form.whole) {
+        yield* codecOf(form.format, call.row).decodeStream(response.body) as AsyncIterable<never>;
+        return;
+      }
+      yield* (await readList(response, listOf(call.row), call.row)) as never[];
     },
     async *batches(path, call) {
       const codec: ArrowCodec = createArrowCodec({ schema: call.row, limits });
@@ -243,6 +275,10 @@ async function errorOf(response: Response): Promise<WirekitHttpError> {
     message: `HTTP ${response.status} ${response.statusText}`,
   };
   return new WirekitHttpError(record, bytes.subarray(0, 1024));
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes;
 }
 
 async function gzip(bytes: Uint8Array): Promise<Uint8Array> {

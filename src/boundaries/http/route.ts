@@ -10,6 +10,7 @@ import { createCodec, mediaTypesOf } from '../../codecs/registry.js';
 import { WirekitError } from '../../errors/index.js';
 import { Negotiator } from '../../negotiate/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
+import { listForms, type Streamed } from './list-forms.js';
 import { errorCodecFor, type HttpError } from './wire-error.js';
 
 /** What a route declares under `config.wirekit` (or through `wirekitRoute`). */
@@ -34,20 +35,21 @@ export interface WirekitRouteSpec {
 export interface ReplyOffer {
   readonly mediaType: string;
   readonly format: FormatName;
-  /** For single values; streams use `stream`. */
+  /** Writes the reply value whole: single values, and lists in their whole form on list routes. */
   readonly codec: Codec<unknown> | undefined;
-  /** How a stream of rows is written in this media type. */
+  /** How rows are written in this media type: on streamed routes, and sequences on list routes. */
   readonly stream: StreamKind | undefined;
   /** How errors are written to a client that negotiated this offer. */
   readonly errors: Codec<HttpError>;
 }
 
 /**
- * `array`: a JSON array written row by row; `sequence`: the codec's own framing for sequences
- * (NDJSON, MessagePack values back to back, CBOR sequence, length-delimited Protobuf, Avro object
- * container, size-prefixed FlatBuffers, Arrow IPC stream).
+ * `sequence`: the row codec's own framing for sequences (NDJSON, MessagePack or CBOR values back
+ * to back, varint-delimited Protobuf, an Avro object container, size-prefixed FlatBuffers, an
+ * Arrow IPC stream); otherwise the list as one value, written around the rows as they come
+ * (streamed-lists.ts).
  */
-export type StreamKind = { readonly kind: 'array' | 'sequence'; readonly codec: Codec<unknown> };
+export type StreamKind = { readonly kind: 'sequence' | Streamed; readonly codec: Codec<unknown> };
 
 export interface CompiledRoute {
   readonly spec: WirekitRouteSpec;
@@ -57,13 +59,16 @@ export interface CompiledRoute {
   readonly bodyCodecs: ReadonlyMap<string, Codec<unknown>>;
   /** The media types the body may come in, for 415 answers. */
   readonly bodyTypes: readonly string[];
+  /**
+   * Why a type that a client may ask for is not offered here, and what to ask for instead, by
+   * media type: for the 406's message.
+   */
+  readonly notOffered: ReadonlyMap<string, string>;
 }
 
 const schemalessFormats: readonly FormatName[] = ['json', 'msgpack', 'cbor'];
-/** Formats whose root is one record: an array of records travels in their sequence framing. */
-export const sequenceOnly: readonly FormatName[] = ['protobuf', 'avro', 'flatbuffers'];
 
-/** The row schema when `schema` is an array of objects (what Arrow carries), else undefined. */
+/** The row schema when `schema` is an array of objects (a list of rows), else undefined. */
 export function rowsOf(schema: Schema | undefined): ObjectSchema | undefined {
   if (schema?.kind !== 'array') return undefined;
   return schema.items.kind === 'object' ? schema.items : undefined;
@@ -71,56 +76,91 @@ export function rowsOf(schema: Schema | undefined): ObjectSchema | undefined {
 
 /**
  * The codec of `format` for values of `schema` (undefined: schemaless), or undefined when the
- * format cannot carry such values: formats without names on the wire need a schema, Arrow needs
- * an array of objects, and Protobuf, Avro and FlatBuffers need an object at the root (they
- * describe messages and records).
+ * format cannot carry such values: formats without names on the wire need a schema, and Arrow a
+ * list of rows. Protocol Buffers and FlatBuffers wrap a root that is not a record in a root
+ * message or table of their own (`toProto` and `toFlatBuffers` declare it).
  */
 function codecFor(
   format: FormatName,
   schema: Schema | undefined,
   limits: Partial<DecodeLimits> | undefined,
 ): Codec<unknown> | undefined {
-  if (schema === undefined && !schemalessFormats.includes(format)) return undefined;
-  let codecSchema = schema;
-  if (format === 'arrow') codecSchema = rowsOf(schema);
-  else if (format === 'protobuf' || format === 'avro' || format === 'flatbuffers') {
-    if (schema?.kind !== 'object') codecSchema = undefined;
+  if (schema === undefined) {
+    return schemalessFormats.includes(format)
+      ? createCodec(format, { schema: undefined, ...(limits && { limits }) })
+      : undefined;
   }
-  if (codecSchema === undefined && schema !== undefined) return undefined;
+  const codecSchema = format === 'arrow' ? rowsOf(schema) : schema;
+  if (codecSchema === undefined) return undefined;
   return createCodec(format, { schema: codecSchema, ...(limits && { limits }) });
 }
 
 /**
- * The media types a format answers to for one value: sequence-only types (NDJSON, CBOR sequences)
- * are for streams, and Arrow's file format is read but not offered (its footer comes last, so it
- * cannot stream).
+ * The media types a format answers to for one value: not the types of sequences (NDJSON, CBOR
+ * sequences), and none for Arrow, whose every message is part of a table.
  */
-function singleValueTypes(format: FormatName, codec: Codec<unknown>): readonly string[] {
-  if (format === 'json' || format === 'arrow') return [codec.mediaType];
-  return mediaTypesOf(format).filter((type) => type === codec.mediaType || type !== codec.streamMediaType);
+function singleValueTypes(format: FormatName): readonly string[] {
+  if (format === 'arrow') return [];
+  const [own, ...aliases] = mediaTypesOf(format);
+  return [own as string, ...aliases.filter((type) => !listForms[format].sequence.includes(type))];
 }
 
-/** The reply offers of a streamed route: per format its sequence framing; JSON also as an array. */
-function streamOffers(
+/**
+ * The offers of a route whose reply is a list of rows (`list`), or of a streamed route: per format
+ * the list as one value, then the rows' sequence. Whole forms come first, in the formats' order,
+ * then sequences: a client that accepts `application/*` gets a plain value of the first format.
+ *
+ * A list route writes its whole forms with the codec of the list, and its sequences with the row
+ * codec's stream. A streamed route writes every form as the rows come, so it offers a whole form
+ * only where the format can begin it before it knows how many rows will come.
+ */
+function listOffers(
   row: ObjectSchema,
+  list: Schema | undefined,
   formats: readonly FormatName[],
   limits: Partial<DecodeLimits> | undefined,
   batchSize: number,
 ): ReplyOffer[] {
-  const offers: ReplyOffer[] = [];
+  const whole: ReplyOffer[] = [];
+  const sequences: ReplyOffer[] = [];
   for (const format of formats) {
     const errors = errorCodecFor(format);
-    const codec =
-      format === 'arrow'
-        ? (createArrowCodec({ schema: row, batchSize, ...(limits && { limits }) }) as Codec<unknown>)
-        : (codecFor(format, row, limits) as Codec<unknown>);
-    if (format === 'json') {
-      offers.push({ mediaType: codec.mediaType, format, codec, stream: { kind: 'array', codec }, errors });
+    const forms = listForms[format];
+    if (format === 'arrow') {
+      // An IPC stream is the table itself: a list route's codec writes it whole, a streamed
+      // route's batch by batch.
+      const writer: Pick<ReplyOffer, 'codec' | 'stream'> =
+        list === undefined
+          ? {
+              codec: undefined,
+              stream: {
+                kind: 'sequence',
+                codec: createArrowCodec({
+                  schema: row,
+                  batchSize,
+                  ...(limits && { limits }),
+                }) as Codec<unknown>,
+              },
+            }
+          : { codec: codecFor(format, list, limits), stream: undefined };
+      for (const mediaType of forms.sequence) sequences.push({ mediaType, format, ...writer, errors });
+      continue;
     }
-    const stream: StreamKind = { kind: 'sequence', codec };
-    offers.push({ mediaType: codec.streamMediaType, format, codec, stream, errors });
+    const rows = codecFor(format, row, limits) as Codec<unknown>;
+    if (list !== undefined) {
+      const codec = codecFor(format, list, limits);
+      for (const mediaType of forms.whole)
+        whole.push({ mediaType, format, codec, stream: undefined, errors });
+    } else if (forms.streamed !== undefined) {
+      const stream: StreamKind = { kind: forms.streamed, codec: rows };
+      for (const mediaType of forms.whole)
+        whole.push({ mediaType, format, codec: undefined, stream, errors });
+    }
+    const stream: StreamKind = { kind: 'sequence', codec: rows };
+    for (const mediaType of forms.sequence)
+      sequences.push({ mediaType, format, codec: undefined, stream, errors });
   }
-  return offers;
+  return [...whole, ...sequences];
 }
 
 /** Compiles a route's spec against the plugin's formats. Throws WK_SCHEMA_INVALID for a bad spec. */
@@ -139,26 +179,20 @@ export function compileRoute(
   // Accept, or `*/*` as curl sends) gets, since ties go to the first offer.
   const given = spec.formats ?? pluginFormats;
   const formats = given.includes('json') ? ['json' as const, ...given.filter((f) => f !== 'json')] : given;
+  const rows = rowsOf(spec.reply);
   let offers: ReplyOffer[];
   if (spec.stream !== undefined) {
-    offers = streamOffers(spec.stream, formats, limits, spec.batchSize ?? 8192);
+    offers = listOffers(spec.stream, undefined, formats, limits, spec.batchSize ?? 8192);
+  } else if (rows !== undefined) {
+    offers = listOffers(rows, spec.reply, formats, limits, spec.batchSize ?? 8192);
   } else {
     offers = [];
-    const rows = rowsOf(spec.reply);
     for (const format of formats) {
       const codec = codecFor(format, spec.reply, limits);
+      if (codec === undefined) continue;
       const errors = errorCodecFor(format);
-      if (codec === undefined) {
-        // A list of records in a format whose root is one record: its framing for sequences.
-        if (rows !== undefined && sequenceOnly.includes(format)) {
-          const rowCodec = codecFor(format, rows, limits) as Codec<unknown>;
-          const stream: StreamKind = { kind: 'sequence', codec: rowCodec };
-          offers.push({ mediaType: rowCodec.streamMediaType, format, codec: undefined, stream, errors });
-        }
-        continue;
-      }
       // Every media type the format answers to, so a client asking for an alias gets it back.
-      for (const mediaType of singleValueTypes(format, codec)) {
+      for (const mediaType of singleValueTypes(format)) {
         offers.push({ mediaType, format, codec, stream: undefined, errors });
       }
     }
@@ -174,7 +208,7 @@ export function compileRoute(
     const codec = codecFor(format, spec.body, limits);
     if (codec === undefined) continue;
     // Arrow bodies may come as a stream or a file: decode reads either.
-    const types = format === 'arrow' ? mediaTypesOf(format) : singleValueTypes(format, codec);
+    const types = format === 'arrow' ? mediaTypesOf(format) : singleValueTypes(format);
     for (const mediaType of types) bodyCodecs.set(mediaType, codec);
   }
   return {
@@ -183,5 +217,30 @@ export function compileRoute(
     negotiator: new Negotiator(offers.map((offer) => offer.mediaType)),
     bodyCodecs,
     bodyTypes: [...bodyCodecs.keys()],
+    notOffered: notOffered(offers, spec.stream !== undefined),
   };
+}
+
+/**
+ * For each media type of a format this route speaks that it does not offer: why, and the types
+ * of that format to ask for instead.
+ */
+function notOffered(offers: readonly ReplyOffer[], streamed: boolean): Map<string, string> {
+  const reasons = new Map<string, string>();
+  const offered = new Set(offers.map((offer) => offer.mediaType));
+  const formats = new Set(offers.map((offer) => offer.format));
+  for (const format of formats) {
+    const instead = offers.filter((offer) => offer.format === format).map((offer) => offer.mediaType);
+    const forms = listForms[format];
+    const known = [...mediaTypesOf(format), ...forms.whole, ...forms.sequence];
+    for (const type of known) {
+      if (offered.has(type) || reasons.has(type)) continue;
+      const why =
+        streamed && forms.whole.includes(type) && forms.wholeNeeds !== undefined
+          ? `${type} is the whole list as one value, and ${forms.wholeNeeds}; this route streams its rows`
+          : `this route does not answer in ${type}`;
+      reasons.set(type, `${why}; for ${format} ask for ${instead.join(' or ')}.`);
+    }
+  }
+  return reasons;
 }

@@ -4,23 +4,32 @@
  * handler), and its handler returns plain values.
  *
  * Per request the plugin: picks the reply's media type from `Accept` (406 when nothing fits,
- * before the body is read), decodes the body by `Content-Type` (415 for a type the route does not
- * read; 413 past the route's body limit, counted after decompression too; 400 with the error code
- * and path for a malformed or invalid body, in the negotiated format), encodes the handler's value
- * or streams its rows, compresses on `Accept-Encoding` past a size threshold, and sets `Vary`.
- * Everything that can be decided from the route alone (codecs, offers) is compiled when the route
- * is registered.
+ * before the body is read), refuses from the headers alone a body it would not read (415 for a
+ * Content-Type or Content-Encoding the route does not read, 413 for a Content-Length past its
+ * body limit), decodes the body by `Content-Type` (413 past the limit as it arrives and after
+ * decompression; 400 with the error code and path for a malformed or invalid body), encodes the
+ * handler's value or streams its rows, compresses on `Accept-Encoding` past a size threshold, and
+ * sets `Vary`. Every refusal, Fastify's own included, is wirekit's error record in the negotiated
+ * format, saying what would have been accepted. Everything that can be decided from the route
+ * alone (codecs, offers) is compiled when the route is registered.
+ *
+ * What the plugin does to the app is kept to its own routes: their hooks and error handler, and
+ * content-type parsers for the media types of its formats, which replace only Fastify's built-in
+ * JSON parser and behave on other routes as Fastify's would (see registerParsers).
  */
+import type { ServerResponse } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliCompress, createGzip, constants as zlib } from 'node:zlib';
-import type {
-  FastifyInstance,
-  FastifyPluginAsync,
-  FastifyReply,
-  FastifyRequest,
-  onRequestHookHandler,
-  preValidationHookHandler,
-  RouteOptions,
+import {
+  errorCodes,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyReply,
+  type FastifyRequest,
+  type onRequestHookHandler,
+  type preParsingHookHandler,
+  type preValidationHookHandler,
+  type RouteOptions,
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Codec, type FormatName, formatNames } from '../../codecs/codec.js';
@@ -28,8 +37,9 @@ import type { DecodeLimits } from '../../codecs/limits.js';
 import { mediaTypesOf } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import { WirekitError } from '../../errors/index.js';
-import { chooseEncoding, essenceOf } from '../../negotiate/index.js';
+import { chooseEncoding, essenceOf, splitOutsideQuotes } from '../../negotiate/index.js';
 import { assert } from '../../schema/index.js';
+import { bodyTooLarge, fastifyRefusal, unsupportedEncoding, unsupportedType } from './refusals.js';
 import {
   type CompiledRoute,
   compileRoute,
@@ -61,12 +71,12 @@ export interface WirekitPluginOptions {
 
 /** What the plugin keeps on each request of a wirekit route. */
 interface RequestState {
-  readonly route: CompiledRoute;
+  readonly route: CompiledRoute & { readonly bodyLimit: number };
   readonly offer: ReplyOffer;
+  /** Set by wirekit's parser: a body that reached the route without it was not decoded by it. */
+  parsed: boolean;
   /** Set once the handler runs: errors after that are the server's, not the request's. */
   handling: boolean;
-  /** Aborted when the client goes away; a streaming producer may watch it. */
-  readonly signal: AbortSignal;
 }
 
 declare module 'fastify' {
@@ -86,6 +96,10 @@ const codingToCompressor: Readonly<Record<string, CompressionName>> = {
   br: 'brotli',
   gzip: 'gzip',
 };
+/** The content codings a request body may come in. */
+const bodyCodings: readonly string[] = ['gzip', 'br', 'zstd'];
+/** Methods whose bodies Fastify never reads (it ignores any it is sent). */
+const bodylessMethods: ReadonlySet<string> = new Set(['GET', 'HEAD', 'TRACE']);
 
 function asArray<T>(hooks: T | T[] | undefined): T[] {
   if (hooks === undefined) return [];
@@ -102,6 +116,8 @@ function sendError(
   const codec = offer?.errors ?? jsonErrors;
   reply.code(record.status).header('content-type', codec.mediaType).header('wirekit-error-code', record.code);
   if (offer !== undefined) reply.header('vary', 'Accept');
+  // RFC 9110 §12.5.3: a 415 for a content coding names the codings that would do.
+  if (record.encodings !== undefined) reply.header('accept-encoding', record.encodings.join(', '));
   return reply.send(Buffer.from(codec.encode(record)));
 }
 
@@ -120,29 +136,17 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
   const threshold = compression?.threshold ?? 1024;
   const streamEncodings = encodings.filter((coding) => coding !== 'zstd'); // no streaming zstd on Node 20
   const jsonErrors = errorCodecFor('json');
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
-  const parseDefaultJson = (request: FastifyRequest, text: string) =>
-    new Promise<unknown>((resolve, reject) =>
-      defaultJson(request, text, (error, value) => (error ? reject(error) : resolve(value))),
-    );
 
   app.decorateRequest('wirekit', undefined);
 
   // Bodies: one parser for the media types of every format. It decodes with the route's codec, so
-  // a wirekit route gets a value of its schema; other routes keep Fastify's JSON behaviour.
-  const ownTypes = formatNames.flatMap((format) => mediaTypesOf(format));
-  if (app.hasContentTypeParser('application/json')) app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(ownTypes, { parseAs: 'buffer' }, async (request: FastifyRequest, raw: Buffer) => {
-    const state = states.get(request);
-    const limit = request.routeOptions.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
-    const bytes = await decodedBody(request, raw, limit);
+  // a wirekit route gets a value of its schema; other routes get what Fastify alone would give.
+  registerParsers(app, async (request: FastifyRequest, state: RequestState, raw: Buffer) => {
+    state.parsed = true;
+    const bytes = await decodedBody(request, raw, state.route.bodyLimit);
     const type = essenceOf(request.headers['content-type'] ?? '');
-    if (state === undefined) {
-      if (type === 'application/json') return parseDefaultJson(request, Buffer.from(bytes).toString('utf8'));
-      throw new HttpWirekitError(415, 'WK_HTTP_UNSUPPORTED_MEDIA_TYPE', `this route does not read ${type}.`);
-    }
     const codec = state.route.bodyCodecs.get(type);
-    if (codec === undefined) throw unsupported(type, state.route);
+    if (codec === undefined) throw unsupportedType(request.headers['content-type'], state.route.bodyTypes);
     const value = codec.decode(bytes);
     // Decoders check the types they read; this adds every constraint (ranges, lengths, patterns).
     if (state.route.spec.body !== undefined) assert(state.route.spec.body, value);
@@ -152,40 +156,50 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
   app.addHook('onRoute', (route: RouteOptions) => {
     const spec = route.config?.wirekit;
     if (spec === undefined || (route.handler as { [wrapped]?: true })[wrapped]) return;
-    const compiled = compileRoute(spec, formats, options.limits);
+    const methods = asArray(route.method);
+    if (spec.body !== undefined && methods.every((method) => bodylessMethods.has(method))) {
+      throw new WirekitError(
+        'WK_SCHEMA_INVALID',
+        `${methods.join(', ')} ${route.url}: a ${methods.join(' or ')} request has no body that Fastify reads, so the route cannot declare one.`,
+      );
+    }
+    const bodyLimit = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
+    const compiled = { ...compileRoute(spec, formats, options.limits), bodyLimit };
 
     const negotiate: onRequestHookHandler = (request, reply, done) => {
       const index = compiled.negotiator.choose(request.headers.accept);
       if (index < 0) {
-        const offered = compiled.offers.map((offer) => offer.mediaType);
-        const error = new HttpWirekitError(
-          406,
-          'WK_HTTP_NOT_ACCEPTABLE',
-          `none of the offered types is acceptable: ${offered.join(', ')}.`,
-          offered,
-        );
-        sendError(reply.header('vary', 'Accept'), httpErrorOf(error, true), undefined, jsonErrors);
+        const record = httpErrorOf(notAcceptable(compiled, request.headers.accept), true);
+        // Answered before the body is read: closing the connection spares draining it.
+        if (hasBody(request)) reply.header('connection', 'close');
+        sendError(reply.header('vary', 'Accept'), record, undefined, jsonErrors);
         return;
       }
       const offer = compiled.offers[index] as ReplyOffer;
-      const aborter = new AbortController();
-      request.raw.once('close', () => {
-        if (!reply.raw.writableFinished) aborter.abort();
-      });
-      states.set(request, { route: compiled, offer, handling: false, signal: aborter.signal });
-      request.wirekit = { signal: aborter.signal, mediaType: offer.mediaType };
+      states.set(request, { route: compiled, offer, parsed: false, handling: false });
+      request.wirekit = new RequestHandle(reply.raw, offer.mediaType);
       done();
+    };
+
+    // Last among the route's preParsing hooks, so that it judges the headers parsing will see.
+    const refuseBody: preParsingHookHandler = (request, reply, payload, done) => {
+      const refusal = refusalOfHeaders(request, compiled, bodyLimit);
+      if (refusal === undefined) return done(null, payload);
+      if (hasBody(request)) reply.header('connection', 'close');
+      done(refusal);
     };
 
     const checkBody: preValidationHookHandler = (request, _reply, done) => {
       const state = states.get(request) as RequestState;
+      if (request.body !== undefined && !state.parsed) {
+        // Another parser took this body (a scope that replaced wirekit's): it was not decoded or
+        // validated against the route's schema, so the handler must not see it.
+        return done(new Error('a wirekit route got a body that another content-type parser read.'));
+      }
       if (spec.body === undefined) return done();
-      const type = request.headers['content-type'];
-      if (type === undefined || request.body === undefined) {
+      if (request.body === undefined) {
         return done(new WirekitError('WK_DECODE_TRUNCATED', 'this route needs a request body.'));
       }
-      if (!state.route.bodyCodecs.has(essenceOf(type)))
-        return done(unsupported(essenceOf(type), state.route));
       done();
     };
 
@@ -219,7 +233,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
         }
         return reply.header('content-type', offer.mediaType).send(body);
       }
-      // A list of records in a record-rooted format: its sequence framing, written whole.
+      // One value (a list in its whole form too), or a list route's rows in their sequence framing.
       let bytes =
         offer.codec !== undefined
           ? offer.codec.encode(value)
@@ -238,26 +252,154 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
     Object.assign(wirekitHandler, { [wrapped]: true });
     route.handler = wirekitHandler;
     route.onRequest = [negotiate, ...asArray(route.onRequest)];
+    if (!methods.every((method) => bodylessMethods.has(method))) {
+      route.preParsing = [...asArray(route.preParsing), refuseBody];
+    }
     route.preValidation = [checkBody, ...asArray(route.preValidation)];
     const userErrorHandler = route.errorHandler;
     route.errorHandler = function (error, request, reply) {
       const state = states.get(request);
       if (userErrorHandler !== undefined && state?.handling)
         return userErrorHandler.call(this, error, request, reply);
-      const record = httpErrorOf(error, state?.handling !== true);
+      // Fastify's own refusals of the body, said in the route's terms.
+      const rules = {
+        types: compiled.bodyTypes,
+        limit: bodyLimit,
+        contentType: request.headers['content-type'],
+      };
+      const refusal = state?.handling ? undefined : fastifyRefusal(error, rules);
+      const record = httpErrorOf(refusal ?? error, state?.handling !== true);
       if (record.status >= 500) request.log.error({ err: error }, 'wirekit route failed');
       return sendError(reply, record, state?.offer, jsonErrors);
     };
   });
 }
 
-function unsupported(type: string, route: CompiledRoute): HttpWirekitError {
-  return new HttpWirekitError(
-    415,
-    'WK_HTTP_UNSUPPORTED_MEDIA_TYPE',
-    `this route does not read ${type || 'a body without a Content-Type'}; it reads ${route.bodyTypes.join(', ')}.`,
-    route.bodyTypes,
-  );
+/**
+ * Registers wirekit's body parser for the media types of every format, in the scope the plugin is
+ * registered in (Fastify allows one parser per type and scope). It replaces Fastify's built-in
+ * JSON parser, and on routes that are not wirekit's does what Fastify would: JSON through
+ * Fastify's own parser (with the app's prototype-poisoning settings, and no Content-Encoding
+ * undone), every other type refused as Fastify refuses a type it has no parser for. A parser the
+ * app registered itself for one of these types is never removed: registration fails and says how
+ * to give wirekit a scope of its own (a child scope inherits its parent's parsers, so the other
+ * parser is removed there, leaving the parent's in place).
+ */
+function registerParsers(
+  app: FastifyInstance,
+  parseWirekit: (request: FastifyRequest, state: RequestState, raw: Buffer) => Promise<unknown>,
+): void {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig;
+  const fastifyJson = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
+  const parse = async (request: FastifyRequest, raw: Buffer): Promise<unknown> => {
+    const state = states.get(request);
+    if (state !== undefined) return parseWirekit(request, state, raw);
+    if (essenceOf(request.headers['content-type'] ?? '') !== 'application/json') {
+      throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE();
+    }
+    return new Promise((resolve, reject) => {
+      fastifyJson(request, raw.toString('utf8'), (error, value) => (error ? reject(error) : resolve(value)));
+    });
+  };
+  for (const type of new Set(formatNames.flatMap((format) => mediaTypesOf(format)))) {
+    try {
+      app.addContentTypeParser(type, { parseAs: 'buffer' }, parse);
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'FST_ERR_CTP_ALREADY_PRESENT') throw error;
+      throw Object.assign(
+        new Error(
+          `wirekit reads ${type} bodies with its own parser, and this scope already has one for it. ` +
+            'Register wirekit and its routes in a scope of their own, and take the other parser away ' +
+            `there first: app.register(async (api) => { api.removeContentTypeParser('${type}'); ` +
+            'await api.register(wirekit); api.route(...); }).',
+          { cause: error },
+        ),
+        { code: 'FST_ERR_CTP_ALREADY_PRESENT' },
+      );
+    }
+  }
+}
+
+/**
+ * `request.wirekit`: the negotiated type, and a signal that aborts when the client goes away, made
+ * only for a handler that asks for it (most never do). It follows the response's close, not the
+ * request's: Node closes a request as soon as its body has been read, long before the reply is
+ * done. A reply already ended is no leave (inject closes its responses before they report
+ * finished).
+ */
+class RequestHandle {
+  readonly mediaType: string;
+  private aborter: AbortController | undefined;
+  private left = false;
+
+  constructor(response: ServerResponse, mediaType: string) {
+    this.mediaType = mediaType;
+    response.once('close', () => {
+      if (response.writableEnded) return;
+      this.left = true;
+      this.aborter?.abort();
+    });
+  }
+
+  get signal(): AbortSignal {
+    if (this.aborter === undefined) {
+      this.aborter = new AbortController();
+      if (this.left) this.aborter.abort();
+    }
+    return this.aborter.signal;
+  }
+}
+
+/** Whether the request says a body follows (a length above zero, or chunks). */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * The refusal of a body the route would not read, from the headers alone: before any parser
+ * (another plugin's included) reads a byte of it. Where Fastify reads no body (GET, HEAD, TRACE,
+ * or no Content-Type and nothing to read), there is nothing to refuse.
+ */
+function refusalOfHeaders(
+  request: FastifyRequest,
+  route: CompiledRoute,
+  bodyLimit: number,
+): HttpWirekitError | undefined {
+  if (bodylessMethods.has(request.method)) return undefined;
+  const headers = request.headers;
+  const type = headers['content-type'];
+  const body = hasBody(request);
+  // Fastify reads nothing without a Content-Type and a body, nor for an OPTIONS without a body;
+  // QUERY must state its type (RFC 10008).
+  if (!body && (type === undefined ? request.method !== 'QUERY' : request.method === 'OPTIONS')) {
+    return undefined;
+  }
+  if (type === undefined || !route.bodyCodecs.has(essenceOf(type)))
+    return unsupportedType(type, route.bodyTypes);
+  const coding = headers['content-encoding'];
+  if (!acceptedCoding(coding)) return unsupportedEncoding(String(coding).trim(), bodyCodings);
+  const length = Number(headers['content-length']);
+  if (length > bodyLimit) return bodyTooLarge(bodyLimit, `a Content-Length of ${length} bytes`);
+  return undefined;
+}
+
+/** Whether a body in this Content-Encoding can be read: none, identity, or one wirekit undoes. */
+function acceptedCoding(header: string | undefined): boolean {
+  const coding = header?.trim().toLowerCase();
+  return coding === undefined || coding === '' || coding === 'identity' || bodyCodings.includes(coding);
+}
+
+/** The 406 for an Accept that names nothing the route offers, with hints for what it named. */
+function notAcceptable(route: CompiledRoute, accept: string | undefined): HttpWirekitError {
+  const offered = route.offers.map((offer) => offer.mediaType);
+  const hints = new Set<string>();
+  for (const range of splitOutsideQuotes(accept ?? '', ',').slice(0, 16)) {
+    const hint = route.notOffered.get(essenceOf(range));
+    if (hint !== undefined) hints.add(hint);
+  }
+  const message = `none of the offered types is acceptable: ${offered.join(', ')}.`;
+  return new HttpWirekitError(406, 'WK_HTTP_NOT_ACCEPTABLE', [message, ...hints].join(' '), offered);
 }
 
 /** The body after its Content-Encoding is undone, capped at the route's body limit. */
@@ -265,22 +407,12 @@ async function decodedBody(request: FastifyRequest, raw: Buffer, limit: number):
   const coding = request.headers['content-encoding']?.trim().toLowerCase();
   if (coding === undefined || coding === '' || coding === 'identity') return raw;
   const name = codingToCompressor[coding];
-  if (name === undefined) {
-    throw new HttpWirekitError(
-      415,
-      'WK_HTTP_UNSUPPORTED_MEDIA_TYPE',
-      `unsupported Content-Encoding ${coding}; use gzip, br or zstd.`,
-    );
-  }
+  if (name === undefined) throw unsupportedEncoding(coding, bodyCodings);
   try {
     return await getCompressor(name).decompressAsync(raw, { maxDecompressedBytes: limit });
   } catch (error) {
     if (error instanceof WirekitError && error.code === 'WK_LIMIT_DECOMPRESSED') {
-      throw new HttpWirekitError(
-        413,
-        'WK_HTTP_BODY_TOO_LARGE',
-        `the body decompresses to more than the limit of ${limit} bytes.`,
-      );
+      throw bodyTooLarge(limit, 'the decompressed body');
     }
     throw error;
   }

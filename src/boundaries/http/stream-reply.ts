@@ -5,7 +5,8 @@
  * The pieces, each pulling from the one before only when the socket wants more (so a slow client
  * holds the producer back, and a client that leaves stops it: destroying the Node stream returns
  * every iterator up the chain, whose `finally` blocks run):
- *   rows → the codec's sequence framing (or a JSON array) → coalesce → Node Readable → socket.
+ *   rows → the codec's sequence framing (or the list as one value around it, streamed-lists.ts)
+ *   → coalesce → Node Readable → socket.
  *
  * Coalescing matters: most formats write one small chunk per row, and a socket write per row
  * would cost far more than the encoding. Chunks are gathered up to 64 KiB, and sent sooner when
@@ -13,6 +14,7 @@
  */
 import { Readable } from 'node:stream';
 import type { StreamKind } from './route.js';
+import { streamedList } from './streamed-lists.js';
 
 /** What a streaming handler may return. */
 export type RowSource<Row> = Iterable<Row> | AsyncIterable<Row> | ReadableStream<Row>;
@@ -26,28 +28,6 @@ function iterate<Row>(source: RowSource<Row>): Iterable<Row> | AsyncIterable<Row
     return source as Iterable<Row> | AsyncIterable<Row>;
   }
   return Readable.fromWeb(source as import('node:stream/web').ReadableStream<Row>, { objectMode: true });
-}
-
-/**
- * A JSON array from the codec's NDJSON: `[`, then each newline turned into a comma (JSON text
- * never holds a raw newline, so every one ends a row), without the last, then `]`. Reusing NDJSON
- * keeps one fast path for both.
- */
-async function* jsonArray(ndjson: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  yield new Uint8Array([0x5b]);
-  let rowEnded = false;
-  for await (const chunk of ndjson) {
-    if (chunk.length === 0) continue;
-    const out = new Uint8Array(chunk.length + (rowEnded ? 1 : 0));
-    let at = 0;
-    if (rowEnded) out[at++] = 0x2c;
-    out.set(chunk, at);
-    for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, i + 1)) out[at + i] = 0x2c;
-    // The chunk's final newline may be the stream's last: hold it back until more rows come.
-    rowEnded = chunk[chunk.length - 1] === 0x0a;
-    yield rowEnded ? out.subarray(0, out.length - 1) : out;
-  }
-  yield new Uint8Array([0x5d]);
 }
 
 async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -112,6 +92,6 @@ export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerat
 export function streamRows(kind: StreamKind, source: RowSource<unknown>): Readable {
   const rows = iterate(source);
   const chunks = webChunks(kind.codec.encodeStream(rows));
-  const encoded = kind.kind === 'array' ? jsonArray(chunks) : chunks;
+  const encoded = kind.kind === 'sequence' ? chunks : streamedList(kind.kind, chunks);
   return Readable.from(coalesce(encoded), { objectMode: false, highWaterMark: flushBytes });
 }

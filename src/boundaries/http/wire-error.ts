@@ -1,5 +1,6 @@
 /**
- * How an error travels over HTTP: one small record, `{ status, code, message, path? }`, written in
+ * How an error travels over HTTP: one small record, `{ status, code, message, path?, offered?,
+ * limit?, encodings? }` (the last three say what would have been accepted), written in
  * the format the client negotiated so that a binary client decodes it with the codec it already
  * has, and a person with curl reads JSON. `code` is wirekit's stable error code; the client turns
  * the record back into a WirekitError carrying it.
@@ -19,8 +20,12 @@ export const HttpError = t.object('HttpError', {
   message: t.string(),
   /** Where in the body the problem was found, as `orders[2].price`. */
   path: t.optional(t.string()),
-  /** The media types the route offers (406 and 415). */
+  /** The media types the route offers (406) or reads (415). */
   offered: t.optional(t.array(t.string())),
+  /** The body limit in bytes (413). */
+  limit: t.optional(t.uint64({ as: 'number' })),
+  /** The content codings the route reads a body in (415 for a Content-Encoding). */
+  encodings: t.optional(t.array(t.string())),
 });
 export type HttpError = Infer<typeof HttpError>;
 
@@ -37,16 +42,33 @@ export function errorCodecFor(format: FormatName): Codec<HttpError> {
   return codec;
 }
 
+/** What a refusal says would have been accepted. */
+export interface Accepted {
+  readonly offered?: readonly string[];
+  readonly limit?: number;
+  readonly encodings?: readonly string[];
+}
+
 /** A WirekitError raised while answering a request, with the HTTP status it answers with. */
 export class HttpWirekitError extends WirekitError {
   override readonly name = 'HttpWirekitError';
   readonly status: number;
   readonly offered: readonly string[] | undefined;
+  readonly limit: number | undefined;
+  readonly encodings: readonly string[] | undefined;
 
-  constructor(status: number, code: ErrorCode, message: string, offered?: readonly string[]) {
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    offered?: readonly string[],
+    accepted: Omit<Accepted, 'offered'> = {},
+  ) {
     super(code, message);
     this.status = status;
     this.offered = offered;
+    this.limit = accepted.limit;
+    this.encodings = accepted.encodings;
   }
 }
 
@@ -64,40 +86,30 @@ function statusOfBodyError(code: ErrorCode): number {
   return 400;
 }
 
-/** Fastify's own errors about a request body, in wirekit's terms. */
-const fastifyErrors: Readonly<Record<string, readonly [number, ErrorCode]>> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'WK_HTTP_BODY_TOO_LARGE'],
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'WK_HTTP_UNSUPPORTED_MEDIA_TYPE'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'WK_DECODE_TRUNCATED'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'WK_DECODE_TRUNCATED'],
-  FST_ERR_CTP_INVALID_TYPE: [415, 'WK_HTTP_UNSUPPORTED_MEDIA_TYPE'],
-};
-
 /**
  * The record to answer `error` with. `whileReading` says the error came from reading the request
  * (its status is then the client's fault); a handler's own WirekitError is a 500 unless it is an
  * HttpWirekitError that names its status. Messages of unexpected errors are not sent: they may
- * hold internals.
+ * hold internals; Fastify's own (FST_ERR_*, with their status) are fixed texts and are.
  */
 export function httpErrorOf(error: unknown, whileReading: boolean): HttpError {
-  if (error instanceof HttpWirekitError) return recordOf(error.status, error, error.offered);
+  if (error instanceof HttpWirekitError) return recordOf(error.status, error, error);
   if (isWirekitError(error)) return recordOf(whileReading ? statusOfBodyError(error.code) : 500, error);
-  const fastifyCode = (error as { code?: unknown } | null)?.code;
-  const mapped = typeof fastifyCode === 'string' ? fastifyErrors[fastifyCode] : undefined;
-  if (mapped !== undefined) {
-    return { status: mapped[0], code: mapped[1], message: (error as Error).message };
-  }
+  const code = (error as { code?: unknown } | null)?.code;
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
+  const fastify = typeof code === 'string' && code.startsWith('FST_ERR_');
+  if (typeof status === 'number' && status >= 400 && status < 600 && (status < 500 || fastify)) {
     return { status, code: 'WK_HTTP_STATUS', message: (error as Error).message };
   }
   return { status: 500, code: 'WK_HTTP_STATUS', message: 'internal server error' };
 }
 
-function recordOf(status: number, error: WirekitError, offered?: readonly string[]): HttpError {
+function recordOf(status: number, error: WirekitError, accepted: Accepted = {}): HttpError {
   const record: HttpError = { status, code: error.code, message: error.message };
   if (error.path !== undefined) record.path = formatPath(error.path);
-  if (offered !== undefined) record.offered = [...offered];
+  if (accepted.offered !== undefined) record.offered = [...accepted.offered];
+  if (accepted.limit !== undefined) record.limit = accepted.limit;
+  if (accepted.encodings !== undefined) record.encodings = [...accepted.encodings];
   return record;
 }
 
@@ -105,7 +117,12 @@ function recordOf(status: number, error: WirekitError, offered?: readonly string
 export class WirekitHttpError extends WirekitError {
   override readonly name = 'WirekitHttpError';
   readonly status: number;
+  /** The media types the route offers (406) or reads (415). */
   readonly offered: readonly string[] | undefined;
+  /** The route's body limit in bytes (413). */
+  readonly limit: number | undefined;
+  /** The content codings the route reads a body in (415 for a Content-Encoding). */
+  readonly encodings: readonly string[] | undefined;
   /** Where in the request body the server found the problem, as `orders[2].price`. */
   readonly at: string | undefined;
   /** The first bytes of a body that held no wirekit error, for WK_HTTP_STATUS. */
@@ -117,6 +134,8 @@ export class WirekitHttpError extends WirekitError {
     this.status = record.status;
     this.at = record.path;
     this.offered = record.offered;
+    this.limit = record.limit;
+    this.encodings = record.encodings;
     this.body = body;
   }
 }

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { User } from '../../../src/bench/datasets/users.js';
 import { createClient, WirekitHttpError } from '../../../src/boundaries/http/index.js';
-import { formatNames } from '../../../src/codecs/index.js';
+import { createCodec, formatNames } from '../../../src/codecs/index.js';
+import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
 import { buildApp, Note, sampleUsers, UserList } from './app.js';
 
@@ -33,6 +34,15 @@ describe.each(formatNames)('%s', (format) => {
     expect(back).toEqual({ ...user, name: user.name.toUpperCase() });
   });
 
+  test('a list from a streamed route, and a stream from a list route', async () => {
+    // A streamed route cannot send a MessagePack array or a FlatBuffer (they need every row
+    // first): the client's Accept lets it fall back to the rows' sequence.
+    const readings = await client().get('/readings', { reply: t.array(Reading), query: { count: 300 } });
+    expect(readings).toHaveLength(300);
+    expect(readings[299]?.deviceId).toBe('d5');
+    expect(await collect(client().stream('/users', { row: User }))).toEqual(sampleUsers);
+  });
+
   test('streamed rows arrive in order', async () => {
     const rows = await collect(client().stream('/readings', { row: Reading, query: { count: 1000 } }));
     expect(rows).toHaveLength(1000);
@@ -49,6 +59,10 @@ describe.each(formatNames)('%s', (format) => {
     expect(error).toMatchObject({ status: 400, code: 'WK_VALIDATION_FAILED', at: 'text' });
   });
 });
+
+async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
 
 describe('the client', () => {
   test('Arrow batches arrive as record batches with zero-copy columns', async () => {
@@ -81,6 +95,58 @@ describe('the client', () => {
     const small = createClient({ baseUrl, format: 'json', limits: { maxInputBytes: 1000 } });
     const error = await small.get('/users', { reply: UserList }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'WK_LIMIT_INPUT' });
+  });
+
+  test('asks for the list as one value, else its sequence; for a stream the other way round', async () => {
+    const asked: [string, string][] = [];
+    const recording: typeof fetch = (input, init) => {
+      asked.push([String(input).replace(baseUrl, ''), new Headers(init?.headers).get('accept') ?? '']);
+      return fetch(input, init);
+    };
+    for (const format of formatNames) {
+      const client = createClient({ baseUrl, format, fetch: recording });
+      await client.get('/users', { reply: UserList });
+      await collect(client.stream('/readings', { row: Reading, query: { count: 3 } }));
+    }
+    expect(asked).toEqual([
+      ['/users', 'application/json, application/x-ndjson;q=0.9'],
+      ['/readings?count=3', 'application/x-ndjson, application/json;q=0.5'],
+      ['/users', 'application/msgpack, application/x-msgpack-seq;q=0.9'],
+      ['/readings?count=3', 'application/x-msgpack-seq, application/msgpack;q=0.5'],
+      ['/users', 'application/cbor, application/cbor-seq;q=0.9'],
+      ['/readings?count=3', 'application/cbor-seq, application/cbor;q=0.5'],
+      ['/users', 'application/x-protobuf, application/x-protobuf-delimited;q=0.9'],
+      ['/readings?count=3', 'application/x-protobuf-delimited, application/x-protobuf;q=0.5'],
+      ['/users', 'application/avro'],
+      ['/readings?count=3', 'application/avro'],
+      ['/users', 'application/x-flatbuffers, application/x-flatbuffers-seq;q=0.9'],
+      ['/readings?count=3', 'application/x-flatbuffers-seq, application/x-flatbuffers;q=0.5'],
+      ['/users', 'application/vnd.apache.arrow.stream'],
+      ['/readings?count=3', 'application/vnd.apache.arrow.stream'],
+    ]);
+  });
+
+  test('reads a list in whichever form a server sends, whatever it asked for', async () => {
+    // A server that ignores Accept: each form of the list, under its own Content-Type.
+    const rows = sampleUsers.slice(0, 5);
+    const forms = [
+      ['application/json', createCodec('json', { schema: UserList }).encode(rows)],
+      ['application/x-ndjson', await bytesOf(createCodec('json', { schema: User }).encodeStream(rows))],
+      ['application/cbor', createCodec('cbor', { schema: UserList }).encode(rows)],
+      ['application/x-protobuf', createCodec('protobuf', { schema: UserList }).encode(rows)],
+      [
+        'application/x-flatbuffers-seq',
+        await bytesOf(createCodec('flatbuffers', { schema: User }).encodeStream(rows)),
+      ],
+      ['application/x-flatbuffers', createCodec('flatbuffers', { schema: UserList }).encode(rows)],
+    ] as const;
+    for (const [type, bytes] of forms) {
+      const serving: typeof fetch = async () =>
+        new Response(new Uint8Array(bytes), { headers: { 'content-type': type } });
+      const client = createClient({ baseUrl: 'http://nowhere', format: 'msgpack', fetch: serving });
+      expect(await client.get('/users', { reply: UserList }), type).toEqual(rows);
+      expect(await collect(client.stream('/users', { row: User })), type).toEqual(rows);
+    }
   });
 
   test('works over undici 7 as well as the global fetch', async () => {

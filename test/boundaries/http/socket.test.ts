@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
-import { createClient } from '../../../src/boundaries/http/index.js';
-import { buildApp, type Producer } from './app.js';
+import { createClient, wirekitRoute } from '../../../src/boundaries/http/index.js';
+import { buildApp, Note, type Producer } from './app.js';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -119,6 +119,93 @@ describe('streamed rows', () => {
     for await (const _chunk of response.body) break;
     await within(producer.done, 5000, 'the producer to stop');
     expect(producer.produced).toBeLessThan(5_000_000);
+  });
+});
+
+describe('request.wirekit.signal', () => {
+  test('stays quiet once a body is read, and aborts when the client leaves', async () => {
+    app = await buildApp();
+    const seen: boolean[] = [];
+    let entered: () => void = () => {};
+    app.route(
+      wirekitRoute({
+        method: 'POST',
+        url: '/wait',
+        body: Note,
+        reply: Note,
+        handler: async (request) => {
+          entered();
+          const signal = request.wirekit?.signal as AbortSignal;
+          await new Promise((resolve) => {
+            const timer = setTimeout(resolve, 300);
+            signal.addEventListener('abort', () => resolve(clearTimeout(timer)));
+          });
+          seen.push(signal.aborted);
+          return request.body;
+        },
+      }),
+    );
+    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    const client = createClient({ baseUrl });
+    // Node closes the request once its body is read: the signal must not take that for a leave.
+    expect(await client.post('/wait', { text: 'hi' }, { body: Note, reply: Note })).toEqual({ text: 'hi' });
+    expect(seen).toEqual([false]);
+    // A client that sends its body, then leaves while the handler waits.
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const { hostname, port } = new URL(baseUrl);
+    const socket = connect(Number(port), hostname, () =>
+      socket.write(
+        'POST /wait HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 13\r\n\r\n{"text":"hi"}',
+      ),
+    );
+    await within(inside, 2000, 'the handler to start');
+    socket.destroy();
+    await within(
+      (async () => {
+        while (seen.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      })(),
+      1000,
+      'the handler to see the abort',
+    );
+    expect(seen).toEqual([false, true]);
+  });
+
+  test('asked for after the client has left, it is already aborted', async () => {
+    app = await buildApp();
+    let entered: () => void = () => {};
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let aborted: boolean | undefined;
+    app.route(
+      wirekitRoute({
+        method: 'GET',
+        url: '/late',
+        reply: Note,
+        handler: async (request) => {
+          entered();
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          aborted = request.wirekit?.signal.aborted;
+          return { text: 'late' };
+        },
+      }),
+    );
+    const { hostname, port } = new URL(await app.listen({ host: '127.0.0.1', port: 0 }));
+    const socket = connect(Number(port), hostname, () =>
+      socket.write('GET /late HTTP/1.1\r\nHost: x\r\n\r\n'),
+    );
+    await within(inside, 2000, 'the handler to start');
+    socket.destroy();
+    await within(
+      (async () => {
+        while (aborted === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
+      })(),
+      1000,
+      'the handler to ask',
+    );
+    expect(aborted).toBe(true);
   });
 });
 
