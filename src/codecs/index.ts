@@ -12,10 +12,16 @@ export {
   createFlatBuffersCodec,
   type FlatBuffersCodec,
   flatBuffersMediaTypes,
+  flatBuffersSequenceMediaType,
   viewFlatBuffers,
 } from './flatbuffers/index.js';
 export { createJsonCodec, type JsonCodecOptions, jsonMediaTypes, ndjsonMediaTypes } from './json/index.js';
 export { type DecodeLimits, defaultDecodeLimits } from './limits.js';
-export { createMsgpackCodec, type MsgpackCodecOptions, msgpackMediaTypes } from './msgpack/index.js';
-export { createProtobufCodec, protobufMediaTypes } from './protobuf/index.js';
+export {
+  createMsgpackCodec,
+  type MsgpackCodecOptions,
+  msgpackMediaTypes,
+  msgpackSequenceMediaType,
+} from './msgpack/index.js';
+export { createProtobufCodec, protobufMediaTypes, protobufStreamMediaType } from './protobuf/index.js';
 export { createCodec, findFormat, formatNeedsSchema, mediaTypesOf } from './registry.js';

@@ -135,7 +135,7 @@ describe('flatbuffers: the codec', () => {
     expect(codec.format).toBe('flatbuffers');
     expect(codec.mediaType).toBe('application/x-flatbuffers');
     expect(flatBuffersMediaTypes[0]).toBe(codec.mediaType);
-    expect(codec.streamMediaType).toBe(codec.mediaType);
+    expect(codec.streamMediaType).toBe('application/x-flatbuffers-seq');
     expect(codec.schema).toBe(EveryKind);
     expect(codeOf(() => createFlatBuffersCodec())).toBe('WK_SCHEMA_REQUIRED');
   });

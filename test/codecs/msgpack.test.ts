@@ -35,9 +35,13 @@ function nestedCategory(levels: number): Category {
 
 describe('msgpack codec', () => {
   test('media types: the registered one first', () => {
-    expect(msgpackMediaTypes).toEqual(['application/msgpack', 'application/x-msgpack']);
+    expect(msgpackMediaTypes).toEqual([
+      'application/msgpack',
+      'application/x-msgpack',
+      'application/x-msgpack-seq',
+    ]);
     expect(typed.mediaType).toBe('application/msgpack');
-    expect(typed.streamMediaType).toBe('application/msgpack');
+    expect(typed.streamMediaType).toBe('application/x-msgpack-seq');
     expect(typed.format).toBe('msgpack');
     expect(typed.schema).toBe(EveryKind);
     expect(plain.schema).toBeUndefined();

@@ -10,6 +10,9 @@
  * streamed route; the 406 there names the sequence type to ask for instead.
  */
 import type { FormatName } from '../../codecs/codec.js';
+import { flatBuffersSequenceMediaType } from '../../codecs/flatbuffers/index.js';
+import { msgpackSequenceMediaType } from '../../codecs/msgpack/index.js';
+import { protobufStreamMediaType } from '../../codecs/protobuf/index.js';
 
 export interface ListForms {
   /**
@@ -41,14 +44,13 @@ export const listForms: Readonly<Record<FormatName, ListForms>> = {
     whole: ['application/msgpack', 'application/x-msgpack'],
     streamed: undefined,
     wholeNeeds: 'an array states its count of items before the first',
-    // MessagePack has no registered type for values back to back; named like CBOR's (RFC 8742).
-    sequence: ['application/x-msgpack-seq'],
+    sequence: [msgpackSequenceMediaType],
   },
   cbor: { whole: ['application/cbor'], streamed: 'cbor-array', sequence: ['application/cbor-seq'] },
   protobuf: {
     whole: ['application/x-protobuf', 'application/protobuf', 'application/vnd.google.protobuf'],
     streamed: 'protobuf-repeated',
-    sequence: ['application/x-protobuf-delimited'],
+    sequence: [protobufStreamMediaType],
   },
   // An object container file is Avro's own form for many records (schema first, then blocks), and
   // what Avro libraries read a list of records from; a datum of an array is not offered for lists.
@@ -57,7 +59,7 @@ export const listForms: Readonly<Record<FormatName, ListForms>> = {
     whole: ['application/x-flatbuffers', 'application/flatbuffers'],
     streamed: undefined,
     wholeNeeds: 'a FlatBuffer is built back to front, from the last row to its root',
-    sequence: ['application/x-flatbuffers-seq'],
+    sequence: [flatBuffersSequenceMediaType],
   },
   // An Arrow IPC stream is the table itself, written batch by batch.
   arrow: { whole: [], streamed: undefined, sequence: ['application/vnd.apache.arrow.stream'] },

@@ -20,16 +20,16 @@
 import type { ServerResponse } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliCompress, createGzip, constants as zlib } from 'node:zlib';
-import {
-  errorCodes,
-  type FastifyInstance,
-  type FastifyPluginAsync,
-  type FastifyReply,
-  type FastifyRequest,
-  type onRequestHookHandler,
-  type preParsingHookHandler,
-  type preValidationHookHandler,
-  type RouteOptions,
+// Types only: `wirekit-ts/http` also serves the client, which must load where Fastify is absent.
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  preParsingHookHandler,
+  preValidationHookHandler,
+  RouteOptions,
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Codec, type FormatName, formatNames } from '../../codecs/codec.js';
@@ -285,6 +285,14 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
  * to give wirekit a scope of its own (a child scope inherits its parent's parsers, so the other
  * parser is removed there, leaving the parent's in place).
  */
+/** Fastify's own refusal of a type it has no parser for (FST_ERR_CTP_INVALID_MEDIA_TYPE, 415). */
+function unsupportedByFastify(): Error {
+  return Object.assign(new Error('Unsupported Media Type'), {
+    code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+    statusCode: 415,
+  });
+}
+
 function registerParsers(
   app: FastifyInstance,
   parseWirekit: (request: FastifyRequest, state: RequestState, raw: Buffer) => Promise<unknown>,
@@ -294,9 +302,7 @@ function registerParsers(
   const parse = async (request: FastifyRequest, raw: Buffer): Promise<unknown> => {
     const state = states.get(request);
     if (state !== undefined) return parseWirekit(request, state, raw);
-    if (essenceOf(request.headers['content-type'] ?? '') !== 'application/json') {
-      throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE();
-    }
+    if (essenceOf(request.headers['content-type'] ?? '') !== 'application/json') throw unsupportedByFastify();
     return new Promise((resolve, reject) => {
       fastifyJson(request, raw.toString('utf8'), (error, value) => (error ? reject(error) : resolve(value)));
     });

@@ -23,9 +23,17 @@ import { planOf } from './planner.js';
 import { Reader } from './reader.js';
 import { viewOf } from './view.js';
 
+/**
+ * Size-prefixed buffers back to back (`encodeStream`, `encodeSequence`). FlatBuffers registers no
+ * type for that; this one is named after CBOR's `application/cbor-seq` (RFC 8742), so that
+ * `application/x-flatbuffers` always means one buffer.
+ */
+export const flatBuffersSequenceMediaType = 'application/x-flatbuffers-seq';
+
 export const flatBuffersMediaTypes = Object.freeze([
   'application/x-flatbuffers',
   'application/flatbuffers',
+  flatBuffersSequenceMediaType,
 ] as const);
 
 export interface FlatBuffersCodec<T = unknown> extends Codec<T> {
@@ -73,7 +81,7 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
   return {
     format: 'flatbuffers',
     mediaType: flatBuffersMediaTypes[0] as string,
-    streamMediaType: flatBuffersMediaTypes[0] as string,
+    streamMediaType: flatBuffersSequenceMediaType,
     schema,
     compiled: generated !== undefined,
     encode(value: T): Uint8Array {

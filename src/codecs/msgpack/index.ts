@@ -17,7 +17,18 @@ import { MsgpackScanner } from './scan.js';
 import { MsgpackSource } from './source.js';
 
 /** The registered type first; `application/x-msgpack` is what older services send. */
-export const msgpackMediaTypes = Object.freeze(['application/msgpack', 'application/x-msgpack'] as const);
+/**
+ * Values back to back (`encodeStream`, `encodeSequence`). MessagePack registers no type for that;
+ * this one is named after CBOR's `application/cbor-seq` (RFC 8742), so that `application/msgpack`
+ * always means one value.
+ */
+export const msgpackSequenceMediaType = 'application/x-msgpack-seq';
+
+export const msgpackMediaTypes = Object.freeze([
+  'application/msgpack',
+  'application/x-msgpack',
+  msgpackSequenceMediaType,
+] as const);
 
 export interface MsgpackCodecOptions extends CodecOptions {
   /**
@@ -51,7 +62,7 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
   const kit: FormatKit = {
     format: 'msgpack',
     mediaType: msgpackMediaTypes[0] as string,
-    streamMediaType: msgpackMediaTypes[0] as string,
+    streamMediaType: msgpackSequenceMediaType,
     emitter: () => new MsgpackEmitter(),
     source: (decodeLimits) => new MsgpackSource(decodeLimits),
     checker: (decodeLimits) => new MsgpackScanner(decodeLimits, { utf8: true, unsafeKeys: true, records }),

@@ -23,15 +23,16 @@ import { rootSlot } from './plan.js';
 import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 
-/** Canonical first. */
+/** Messages each prefixed with its length as a varint (writeDelimitedTo / parseDelimitedFrom). */
+export const protobufStreamMediaType = 'application/x-protobuf-delimited';
+
+/** Canonical first; the last is the type of sequences. */
 export const protobufMediaTypes = Object.freeze([
   'application/x-protobuf',
   'application/protobuf',
   'application/vnd.google.protobuf',
+  protobufStreamMediaType,
 ] as const);
-
-/** Messages each prefixed with its length as a varint (writeDelimitedTo / parseDelimitedFrom). */
-export const protobufStreamMediaType = 'application/x-protobuf-delimited';
 
 export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
   return new ProtobufCodec<T>(options);
