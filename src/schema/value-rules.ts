@@ -24,6 +24,14 @@ export interface Refusal {
 /** The first way a value breaks a schema's constraints, or undefined when it keeps them all. */
 export type Rule<T> = (value: T) => Refusal | undefined;
 
+/**
+ * `rule`'s answer for `value`, or undefined without a rule: for plans that keep the rules of several
+ * kinds in one property (typed `Rule<never>`, which every rule is).
+ */
+export function refusalBy(rule: Rule<never> | undefined, value: unknown): Refusal | undefined {
+  return rule === undefined ? undefined : (rule as Rule<unknown>)(value);
+}
+
 /** The error an encoder throws for a refused value; the encoder puts the path in front as it unwinds. */
 export function refused(refusal: Refusal): WirekitError {
   return new WirekitError('WK_VALIDATION_FAILED', refusal.message, { path: [] });

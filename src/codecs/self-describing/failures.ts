@@ -17,6 +17,13 @@ export function unsupported(message: string, cause?: unknown): WirekitError {
   return new WirekitError('WK_ENCODE_UNSUPPORTED', message, { path: [], cause });
 }
 
+/** A value nested deeper than maxDepth (encoding), as the decoder would refuse it. */
+export function tooDeepValue(maxDepth: number): WirekitError {
+  return new WirekitError('WK_LIMIT_DEPTH', `the value nests deeper than maxDepth (${maxDepth}); is it cyclic?`, {
+    path: [],
+  });
+}
+
 /** Keys that wirekit decoders refuse are refused on the way out too, so that every output reads back. */
 export function refusedKey(key: string): WirekitError {
   return unsupported(`the key ${JSON.stringify(key)} is refused by wirekit decoders.`);
