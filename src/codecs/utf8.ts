@@ -107,8 +107,12 @@ export function encodeUtf8(text: string): Uint8Array {
  */
 export function checkWellFormed(text: string): void {
   if (!text.isWellFormed()) {
-    throw new WirekitError('WK_ENCODE_UNSUPPORTED', 'a string holds a lone surrogate, which UTF-8 cannot carry.', {
-      path: [],
-    });
+    throw new WirekitError(
+      'WK_ENCODE_UNSUPPORTED',
+      'a string holds a lone surrogate, which UTF-8 cannot carry.',
+      {
+        path: [],
+      },
+    );
   }
 }

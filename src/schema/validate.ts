@@ -12,7 +12,15 @@ import {
 } from '../errors/index.js';
 import { largeIntRange, smallIntRange } from './int-ranges.js';
 import { fieldOf } from './names.js';
-import type { EnumSchema, Infer, MapSchema, ObjectSchema, Schema, StringSchema, UnionSchema } from './types.js';
+import type {
+  EnumSchema,
+  Infer,
+  MapSchema,
+  ObjectSchema,
+  Schema,
+  StringSchema,
+  UnionSchema,
+} from './types.js';
 import {
   bytesRule,
   decimalRule,

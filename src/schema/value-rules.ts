@@ -150,12 +150,16 @@ export function itemsRule(schema: ArraySchema): Rule<number> | undefined {
     const checks: Rule<number>[] = [];
     if (minItems !== undefined) {
       checks.push((count) =>
-        count < minItems ? { issue: 'too_short', message: `${count} items, at least ${minItems} needed.` } : undefined,
+        count < minItems
+          ? { issue: 'too_short', message: `${count} items, at least ${minItems} needed.` }
+          : undefined,
       );
     }
     if (maxItems !== undefined) {
       checks.push((count) =>
-        count > maxItems ? { issue: 'too_long', message: `${count} items, at most ${maxItems} allowed.` } : undefined,
+        count > maxItems
+          ? { issue: 'too_long', message: `${count} items, at most ${maxItems} allowed.` }
+          : undefined,
       );
     }
     return ruleOf(checks);
@@ -175,7 +179,10 @@ export function decimalRule(schema: DecimalSchema): Rule<string> {
     const integerDigits = precision === undefined ? undefined : precision - (scale ?? 0);
     const spelling: Rule<string> = (text) =>
       decimalDigits(text) === undefined
-        ? { issue: 'invalid_decimal', message: `${JSON.stringify(text.slice(0, 40))} is not a decimal number.` }
+        ? {
+            issue: 'invalid_decimal',
+            message: `${JSON.stringify(text.slice(0, 40))} is not a decimal number.`,
+          }
         : undefined;
     const fraction = (text: string, digits: DecimalDigits): Refusal | undefined =>
       scale !== undefined && digits.fraction > scale
@@ -183,7 +190,10 @@ export function decimalRule(schema: DecimalSchema): Rule<string> {
         : undefined;
     const integer = (text: string, digits: DecimalDigits): Refusal | undefined =>
       integerDigits !== undefined && digits.integer > integerDigits
-        ? { issue: 'out_of_range', message: `${text} has too many integer digits for precision ${precision}.` }
+        ? {
+            issue: 'out_of_range',
+            message: `${text} has too many integer digits for precision ${precision}.`,
+          }
         : undefined;
     // One parse per value; `validate` also gets the second problem of a text that has two.
     const rule: Rule<string> = (text) => {

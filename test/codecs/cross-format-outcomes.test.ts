@@ -195,7 +195,12 @@ export const cases: readonly Case[] = [
     value: '😀😀😀',
     expect: refuse('too_long'),
   },
-  { label: 'string empty, minLength 1', schema: t.string({ minLength: 1 }), value: '', expect: refuse('too_short') },
+  {
+    label: 'string empty, minLength 1',
+    schema: t.string({ minLength: 1 }),
+    value: '',
+    expect: refuse('too_short'),
+  },
   {
     label: 'string with a lone surrogate',
     schema: t.string(),
@@ -229,7 +234,12 @@ export const cases: readonly Case[] = [
     expect: accept(Uint8Array.of(1, 2)),
   },
   { label: 'bytes given an array', schema: t.bytes(), value: [1, 2], expect: refuse('expected_type') },
-  { label: 'bytes given an ArrayBuffer', schema: t.bytes(), value: new ArrayBuffer(2), expect: refuse('expected_type') },
+  {
+    label: 'bytes given an ArrayBuffer',
+    schema: t.bytes(),
+    value: new ArrayBuffer(2),
+    expect: refuse('expected_type'),
+  },
   // timestamps
   {
     label: 'timestamp(s) on a whole second',
@@ -286,7 +296,12 @@ export const cases: readonly Case[] = [
     value: new Date(8.64e15),
     expect: refuse('out_of_range'),
   },
-  { label: 'timestamp invalid Date', schema: t.timestamp(), value: new Date(Number.NaN), expect: refuse('invalid_date') },
+  {
+    label: 'timestamp invalid Date',
+    schema: t.timestamp(),
+    value: new Date(Number.NaN),
+    expect: refuse('invalid_date'),
+  },
   { label: 'timestamp given a number', schema: t.timestamp(), value: 1500, expect: refuse('expected_type') },
   {
     label: 'timestamp given ISO text',
@@ -300,16 +315,46 @@ export const cases: readonly Case[] = [
   { label: 'enum inherited name', schema: Color, value: 'toString', expect: refuse('not_a_member') },
   { label: 'enum given an index', schema: Color, value: 0, expect: refuse('expected_type') },
   { label: 'literal "v1"', schema: t.literal('v1'), value: 'v1', expect: accept() },
-  { label: 'literal "v1" given "v2"', schema: t.literal('v1'), value: 'v2', expect: refuse('literal_mismatch') },
-  { label: 'literal "v1" absent', schema: t.literal('v1'), value: undefined, expect: refuse('missing_field') },
+  {
+    label: 'literal "v1" given "v2"',
+    schema: t.literal('v1'),
+    value: 'v2',
+    expect: refuse('literal_mismatch'),
+  },
+  {
+    label: 'literal "v1" absent',
+    schema: t.literal('v1'),
+    value: undefined,
+    expect: refuse('missing_field'),
+  },
   { label: 'literal 1 given 2', schema: t.literal(1), value: 2, expect: refuse('literal_mismatch') },
-  { label: 'literal true given false', schema: t.literal(true), value: false, expect: refuse('literal_mismatch') },
+  {
+    label: 'literal true given false',
+    schema: t.literal(true),
+    value: false,
+    expect: refuse('literal_mismatch'),
+  },
   // objects
   { label: 'object', schema: Point, value: { a: 1, b: 'x' }, expect: accept() },
   { label: 'object, optional absent', schema: Point, value: { a: 1 }, expect: accept() },
-  { label: 'object, optional undefined', schema: Point, value: { a: 1, b: undefined }, expect: accept({ a: 1 }) },
-  { label: 'object, optional null', schema: Point, value: { a: 1, b: null }, expect: refuse('expected_type', ['b']) },
-  { label: 'object, required missing', schema: Point, value: { b: 'x' }, expect: refuse('missing_field', ['a']) },
+  {
+    label: 'object, optional undefined',
+    schema: Point,
+    value: { a: 1, b: undefined },
+    expect: accept({ a: 1 }),
+  },
+  {
+    label: 'object, optional null',
+    schema: Point,
+    value: { a: 1, b: null },
+    expect: refuse('expected_type', ['b']),
+  },
+  {
+    label: 'object, required missing',
+    schema: Point,
+    value: { b: 'x' },
+    expect: refuse('missing_field', ['a']),
+  },
   {
     label: 'object with an unknown key (dropped; validate: true refuses it)',
     schema: Point,
@@ -352,7 +397,12 @@ export const cases: readonly Case[] = [
     expect: refuse('missing_field', ['toString']),
   },
   // arrays
-  { label: 'array in 1..2 items', schema: t.array(t.int32(), { minItems: 1, maxItems: 2 }), value: [1, 2], expect: accept() },
+  {
+    label: 'array in 1..2 items',
+    schema: t.array(t.int32(), { minItems: 1, maxItems: 2 }),
+    value: [1, 2],
+    expect: accept(),
+  },
   {
     label: 'array below minItems',
     schema: t.array(t.int32(), { minItems: 1, maxItems: 2 }),
@@ -377,13 +427,43 @@ export const cases: readonly Case[] = [
     value: [{ a: 1 }, { a: 2 }],
     expect: refuse('too_long'),
   },
-  { label: 'array with a bad item', schema: t.array(t.int32()), value: [1, 'x'], expect: refuse('expected_type', [1]) },
-  { label: 'array with a hole', schema: t.array(t.int32()), value: [1, , 3], expect: refuse('expected_type', [1]) },
-  { label: 'array given an array-like', schema: t.array(t.int32()), value: { 0: 1, length: 1 }, expect: refuse('expected_type') },
-  { label: 'array given an Int32Array', schema: t.array(t.int32()), value: Int32Array.of(1), expect: refuse('expected_type') },
-  { label: 'array of nullable items', schema: t.array(t.nullable(t.int32())), value: [1, null], expect: accept() },
+  {
+    label: 'array with a bad item',
+    schema: t.array(t.int32()),
+    value: [1, 'x'],
+    expect: refuse('expected_type', [1]),
+  },
+  {
+    label: 'array with a hole',
+    schema: t.array(t.int32()),
+    value: [1, , 3],
+    expect: refuse('expected_type', [1]),
+  },
+  {
+    label: 'array given an array-like',
+    schema: t.array(t.int32()),
+    value: { 0: 1, length: 1 },
+    expect: refuse('expected_type'),
+  },
+  {
+    label: 'array given an Int32Array',
+    schema: t.array(t.int32()),
+    value: Int32Array.of(1),
+    expect: refuse('expected_type'),
+  },
+  {
+    label: 'array of nullable items',
+    schema: t.array(t.nullable(t.int32())),
+    value: [1, null],
+    expect: accept(),
+  },
   // maps
-  { label: 'map, string keys', schema: t.map(t.string({ maxLength: 2 }), t.int32()), value: { ab: 1 }, expect: accept() },
+  {
+    label: 'map, string keys',
+    schema: t.map(t.string({ maxLength: 2 }), t.int32()),
+    value: { ab: 1 },
+    expect: accept(),
+  },
   {
     label: 'map, a key past maxLength',
     schema: t.map(t.string({ maxLength: 2 }), t.int32()),
@@ -396,7 +476,12 @@ export const cases: readonly Case[] = [
     value: { ok: 1, 'Not ok': 2 },
     expect: refuse('pattern_mismatch', ['Not ok']),
   },
-  { label: 'map, a bad value', schema: t.map(t.string(), t.int32()), value: { a: 'x' }, expect: refuse('expected_type', ['a']) },
+  {
+    label: 'map, a bad value',
+    schema: t.map(t.string(), t.int32()),
+    value: { a: 'x' },
+    expect: refuse('expected_type', ['a']),
+  },
   {
     label: 'map, an undefined value',
     schema: t.map(t.string(), t.int32()),
@@ -442,7 +527,12 @@ export const cases: readonly Case[] = [
     value: { 1: 'a' },
     expect: refuse('expected_type'),
   },
-  { label: 'map, int64 keys', schema: t.map(t.int64(), t.string()), value: new Map([[1n, 'a']]), expect: accept() },
+  {
+    label: 'map, int64 keys',
+    schema: t.map(t.int64(), t.string()),
+    value: new Map([[1n, 'a']]),
+    expect: accept(),
+  },
   {
     label: 'map, an int64 key given as a number',
     schema: t.map(t.int64(), t.string()),
@@ -457,9 +547,19 @@ export const cases: readonly Case[] = [
   },
   // optional and nullable
   { label: 'optional absent', schema: t.optional(t.int32()), value: undefined, expect: accept() },
-  { label: 'optional given null', schema: t.optional(t.int32()), value: null, expect: refuse('expected_type') },
+  {
+    label: 'optional given null',
+    schema: t.optional(t.int32()),
+    value: null,
+    expect: refuse('expected_type'),
+  },
   { label: 'nullable null', schema: t.nullable(t.int32()), value: null, expect: accept() },
-  { label: 'nullable absent', schema: t.nullable(t.int32()), value: undefined, expect: refuse('missing_field') },
+  {
+    label: 'nullable absent',
+    schema: t.nullable(t.int32()),
+    value: undefined,
+    expect: refuse('missing_field'),
+  },
   {
     label: 'nullable string past maxLength',
     schema: t.nullable(t.string({ maxLength: 1 })),
@@ -476,10 +576,25 @@ export const cases: readonly Case[] = [
   },
   // tagged unions
   { label: 'union variant', schema: Shape, value: { kind: 'circle', r: 1 }, expect: accept() },
-  { label: 'union, unknown tag', schema: Shape, value: { kind: 'tri', r: 1 }, expect: refuse('unknown_variant', ['kind']) },
+  {
+    label: 'union, unknown tag',
+    schema: Shape,
+    value: { kind: 'tri', r: 1 },
+    expect: refuse('unknown_variant', ['kind']),
+  },
   { label: 'union, no tag', schema: Shape, value: { r: 1 }, expect: refuse('unknown_variant', ['kind']) },
-  { label: 'union, inherited tag', schema: Shape, value: { kind: 'toString' }, expect: refuse('unknown_variant', ['kind']) },
-  { label: 'union, variant field missing', schema: Shape, value: { kind: 'circle' }, expect: refuse('missing_field', ['r']) },
+  {
+    label: 'union, inherited tag',
+    schema: Shape,
+    value: { kind: 'toString' },
+    expect: refuse('unknown_variant', ['kind']),
+  },
+  {
+    label: 'union, variant field missing',
+    schema: Shape,
+    value: { kind: 'circle' },
+    expect: refuse('missing_field', ['r']),
+  },
   {
     label: "union, another variant's field (dropped; validate: true refuses it)",
     schema: Shape,
@@ -522,7 +637,13 @@ type Outcome =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly code: string; readonly path: unknown; readonly message: string };
 
-function roundTrip(format: FormatName, compile: boolean, schema: Schema, value: unknown, validating = false): Outcome {
+function roundTrip(
+  format: FormatName,
+  compile: boolean,
+  schema: Schema,
+  value: unknown,
+  validating = false,
+): Outcome {
   const codec = createCodec(format, { schema: row(schema), compile, validate: validating });
   expect(codec.compiled ?? false, `${format} compile: ${compile}`).toBe(compile);
   const input = format === 'arrow' ? [{ v: value }] : { v: value };
@@ -541,7 +662,8 @@ function roundTrip(format: FormatName, compile: boolean, schema: Schema, value: 
 }
 
 const paths = formatNames.flatMap((format) => [true, false].map((compile) => ({ format, compile })));
-const pathName = ({ format, compile }: (typeof paths)[number]) => `${format}${compile ? '' : ' (interpreted)'}`;
+const pathName = ({ format, compile }: (typeof paths)[number]) =>
+  `${format}${compile ? '' : ' (interpreted)'}`;
 
 /** A refusal as the test compares it: code and path, and for a constraint its message without the path. */
 function refusalOf(result: Outcome, compareMessage: boolean, comparePath: boolean): unknown {
@@ -600,7 +722,11 @@ describe('encoding: one outcome per value in every format, compiled and interpre
       expect(issues.length).toBeGreaterThan(0);
       for (const path of paths) {
         if (c.notFor?.[path.format] !== undefined) continue;
-        const codec = createCodec(path.format, { schema: row(c.schema), compile: path.compile, validate: true });
+        const codec = createCodec(path.format, {
+          schema: row(c.schema),
+          compile: path.compile,
+          validate: true,
+        });
         const input = path.format === 'arrow' ? [{ v: c.value }] : { v: c.value };
         let thrown: unknown;
         try {
@@ -615,14 +741,22 @@ describe('encoding: one outcome per value in every format, compiled and interpre
           path: path.format === 'arrow' ? issue.path.slice(1) : issue.path,
           message: leafMessage(issue.message),
         }));
-        expect(got, pathName(path)).toEqual(issues.map((issue) => ({ ...issue, message: leafMessage(issue.message) })));
+        expect(got, pathName(path)).toEqual(
+          issues.map((issue) => ({ ...issue, message: leafMessage(issue.message) })),
+        );
       }
     },
   );
 });
 
 /** The issues that constraints (value-rules) raise, whose message is the same in every format. */
-const ruleIssues = new Set<IssueCode>(['too_short', 'too_long', 'pattern_mismatch', 'precision_loss', 'invalid_decimal']);
+const ruleIssues = new Set<IssueCode>([
+  'too_short',
+  'too_long',
+  'pattern_mismatch',
+  'precision_loss',
+  'invalid_decimal',
+]);
 
 /** A message without the path in front of it ("v.a: at most …" → "at most …"). */
 function leafMessage(message: string): string {

@@ -178,7 +178,9 @@ class PlanCompiler {
   /** A statement refusing `x` where `rule` does (value-rules.ts), as the interpreter's `keep`; none without a rule. */
   private keep(rule: Rule<never> | undefined, x: string, indent: string): void {
     if (rule === undefined) return;
-    this.source.line(`${indent}{ const r = ${this.source.dep(rule)}(${x}); if (r !== undefined) throw h.refused(r); }`);
+    this.source.line(
+      `${indent}{ const r = ${this.source.dep(rule)}(${x}); if (r !== undefined) throw h.refused(r); }`,
+    );
   }
 
   /** The expression reading `read` (a value starting at `src.pos`) held to `rule`, as the interpreter's `checked`. */

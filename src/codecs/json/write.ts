@@ -66,7 +66,8 @@ export function write(schema: Schema, value: unknown, depth: number, options: Js
       // the kind's range: the reader refuses anything else, as every binary writer does.
       if (schema.as === 'bigint') {
         const [min, max] = largeIntRange[schema.kind];
-        if (typeof value !== 'bigint' || value < min || value > max) throw wrong(`an ${schema.kind} bigint`, value);
+        if (typeof value !== 'bigint' || value < min || value > max)
+          throw wrong(`an ${schema.kind} bigint`, value);
         return options.int64 === 'string' ? `"${value}"` : String(value);
       }
       if (

@@ -6,7 +6,7 @@
  * from a newer writer; a duplicate field or map key is refused, since readers would disagree on
  * which one counts.
  */
-import { fitsFloat32, refusalBy, type Rule } from '../../schema/value-rules.js';
+import { fitsFloat32, type Rule, refusalBy } from '../../schema/value-rules.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../errors.js';
 import { readJson } from './decode-json.js';
 import { describe, schemaMismatch, withKey } from './failures.js';
@@ -43,7 +43,9 @@ export class SchemaReader {
       case Op.bytes:
         return plan.rule === undefined ? src.bytes() : checked(plan.rule, src.pos, src.bytes());
       case Op.timestamp:
-        return plan.rule === undefined ? new Date(src.timestamp()) : checked(plan.rule, src.pos, new Date(src.timestamp()));
+        return plan.rule === undefined
+          ? new Date(src.timestamp())
+          : checked(plan.rule, src.pos, new Date(src.timestamp()));
       case Op.enum:
         return this.member(plan);
       case Op.literal:

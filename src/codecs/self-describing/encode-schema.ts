@@ -6,7 +6,7 @@
  */
 
 import { fieldOf } from '../../schema/names.js';
-import { fitsFloat32, isRecord, refusalBy, refused, type Rule } from '../../schema/value-rules.js';
+import { fitsFloat32, isRecord, type Rule, refusalBy, refused } from '../../schema/value-rules.js';
 import { isUnsafeKey } from '../errors.js';
 import { writeAny } from './encode-any.js';
 import { refusedKey, tooDeepValue, withKey, wrongValue } from './failures.js';

@@ -19,9 +19,13 @@ export function unsupported(message: string, cause?: unknown): WirekitError {
 
 /** A value nested deeper than maxDepth (encoding), as the decoder would refuse it. */
 export function tooDeepValue(maxDepth: number): WirekitError {
-  return new WirekitError('WK_LIMIT_DEPTH', `the value nests deeper than maxDepth (${maxDepth}); is it cyclic?`, {
-    path: [],
-  });
+  return new WirekitError(
+    'WK_LIMIT_DEPTH',
+    `the value nests deeper than maxDepth (${maxDepth}); is it cyclic?`,
+    {
+      path: [],
+    },
+  );
 }
 
 /** Keys that wirekit decoders refuse are refused on the way out too, so that every output reads back. */
