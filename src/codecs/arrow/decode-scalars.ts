@@ -5,6 +5,7 @@
  */
 import { Buffer, isAscii } from 'node:buffer';
 import type { Data, Dictionary } from 'apache-arrow';
+import { type Rule, refusalBy } from '../../schema/value-rules.js';
 import { isUnsafeKey, mismatch, tooDeep, tooManyElements, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import type { ElementBudget } from './load.js';
@@ -41,6 +42,21 @@ export function nullValue(plan: Plan): null | undefined | typeof misplacedNull {
   return plan.nullable ? plan.nullValue : misplacedNull;
 }
 
+/**
+ * `value` unless the column's `rule` refuses it (value-rules.ts): then the refusal as a schema
+ * mismatch at the batch. The column readers and the compiled reader call it.
+ */
+export function kept<T>(rule: Rule<never> | undefined, value: T, ctx: ReadContext): T {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) throw mismatch(ctx.offset, `Arrow: ${refusal.message}`);
+  return value;
+}
+
+/** A per-value reader whose values are held to `rule`, or `read` itself without one. */
+function ruled<T>(rule: Rule<never> | undefined, read: (i: number) => T, ctx: ReadContext): (i: number) => T {
+  return rule === undefined ? read : (i) => kept(rule, read(i), ctx);
+}
+
 export function refuseNull(ctx: ReadContext): never {
   throw mismatch(ctx.offset, 'Arrow: a null where the schema allows none');
 }
@@ -69,11 +85,17 @@ export function readScalars(
       for (let i = start; i < end; i++) out[i - start] = (values as unknown as ArrayLike<bigint>)[i];
       break;
     case 'timestamp':
-      return readEach(plan, data, start, count, timestampReader(plan.unit, data, ctx));
+      return readEach(plan, data, start, count, ruled(plan.rule, timestampReader(plan.unit, data, ctx), ctx));
     case 'enum':
       return readEach(plan, data, start, count, enumReader(plan.members, data, ctx));
     case 'text':
-      return readEach(plan, data, start, count, textReader(plan, data, start, count, ctx));
+      return readEach(
+        plan,
+        data,
+        start,
+        count,
+        ruled(plan.rule, textReader(plan, data, start, count, ctx), ctx),
+      );
     default:
       return readEach(plan, data, start, count, otherReader(plan, data, start, count, ctx));
   }
@@ -179,9 +201,6 @@ export function readStrings(data: Data, count: number, offset: number): string[]
   return Array.from({ length: count }, (_, i) => text(i));
 }
 
-/** Decimal text as wirekit writes it: no exponent, no '+', no leading zeros. */
-const decimalText = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
-
 function textReader(
   plan: Extract<Plan, { k: 'text' }>,
   data: Data,
@@ -190,14 +209,8 @@ function textReader(
   ctx: ReadContext,
 ): (i: number) => unknown {
   const text = stringReader(data, start, count);
-  if (plan.text === 'string') return text;
-  if (plan.text === 'decimal') {
-    return (i) => {
-      const value = text(i);
-      if (!decimalText.test(value)) throw mismatch(ctx.offset, 'Arrow: a decimal column holds a non-decimal');
-      return value;
-    };
-  }
+  // A decimal's spelling, scale and precision are its rule's, which the caller applies.
+  if (plan.text === 'string' || plan.text === 'decimal') return text;
   return (i) => {
     let value: unknown;
     try {
@@ -244,7 +257,7 @@ function otherReader(
       const bytes = data.values as Uint8Array;
       const offsets = data.valueOffsets as Int32Array;
       // A copy: a view would keep the whole input alive and let callers write into it.
-      return (i) => bytes.slice(offsets[i], offsets[i + 1]);
+      return ruled(plan.rule, (i) => bytes.slice(offsets[i], offsets[i + 1]), ctx);
     }
     case 'literal': {
       const { storage, value } = plan;

@@ -8,6 +8,7 @@ import type { Data } from 'apache-arrow';
 import { isUnsafeKey, unsafeKey } from '../errors.js';
 import {
   isNull,
+  kept,
   misplacedNull,
   nullsOf,
   nullValue,
@@ -106,6 +107,7 @@ function readList(
     const from = (offsets[i] as number) - first;
     const to = (offsets[i + 1] as number) - first;
     if (check) checkRange(items, from, to, ctx);
+    if (plan.rule !== undefined) kept(plan.rule, to - from, ctx);
     out[k] = items.slice(from, to);
   }
   return out;
