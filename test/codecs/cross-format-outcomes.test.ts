@@ -763,3 +763,179 @@ function leafMessage(message: string): string {
   const colon = message.indexOf(': ');
   return colon === -1 ? message : message.slice(colon + 2);
 }
+
+/** A value the reader's schema refuses, written with a wider schema: what every decoder is sent. */
+interface DecodeCase {
+  readonly label: string;
+  readonly writer: Schema;
+  readonly reader: Schema;
+  readonly value: unknown;
+  /** Formats whose wire cannot carry the value for the reader (the bytes mean another value), and why. */
+  readonly cannotCarry?: Partial<Record<FormatName, string>>;
+}
+
+/** The unit of a fixed-width count is the schema's, not the wire's: the bytes are another instant. */
+const countUnit = 'the count of units is stored without its unit: the reader reads another, valid, instant';
+/** A float32 is 4 bytes: no value outside its range fits, and a double is another wire type. */
+const fourBytes = 'a float32 slot holds 4 bytes: the writer’s 8-byte double is not a float32 on this wire';
+/** Avro and Arrow store decimal(p,s) as the scaled integer: the scale is the schema’s, not the bytes’. */
+const scaledInteger =
+  'a decimal with precision and scale is a scaled integer: the reader reads the bytes as its own';
+
+export const decodeCases: readonly DecodeCase[] = [
+  { label: 'a string past maxLength', writer: t.string(), reader: t.string({ maxLength: 3 }), value: 'abcd' },
+  { label: 'a string below minLength', writer: t.string(), reader: t.string({ minLength: 3 }), value: 'ab' },
+  {
+    label: 'a string against a pattern',
+    writer: t.string(),
+    reader: t.string({ pattern: '^a' }),
+    value: 'b',
+  },
+  {
+    label: 'bytes past maxLength',
+    writer: t.bytes(),
+    reader: t.bytes({ maxLength: 1 }),
+    value: Uint8Array.of(1, 2),
+  },
+  {
+    label: 'an array past maxItems',
+    writer: t.array(t.int32()),
+    reader: t.array(t.int32(), { maxItems: 1 }),
+    value: [1, 2],
+  },
+  {
+    label: 'an array of strings below minItems',
+    writer: t.array(t.string()),
+    reader: t.array(t.string(), { minItems: 3 }),
+    value: ['a', 'b'],
+  },
+  {
+    label: 'an array of objects past maxItems',
+    writer: t.array(Point),
+    reader: t.array(Point, { maxItems: 1 }),
+    value: [{ a: 1 }, { a: 2 }],
+  },
+  {
+    label: 'a decimal past its scale',
+    writer: t.decimal(),
+    reader: money,
+    value: '19.999',
+    cannotCarry: { avro: scaledInteger, arrow: scaledInteger },
+  },
+  {
+    label: 'a decimal past its precision',
+    writer: t.decimal(),
+    reader: money,
+    value: '1234.5',
+    cannotCarry: { avro: scaledInteger, arrow: scaledInteger },
+  },
+  {
+    label: 'a decimal with only a scale, past it',
+    writer: t.decimal(),
+    reader: t.decimal({ scale: 2 }),
+    value: '1.234',
+  },
+  {
+    label: 'a float32 past its range',
+    writer: t.float64(),
+    reader: t.float32(),
+    value: 1e39,
+    cannotCarry: { protobuf: fourBytes, avro: fourBytes, flatbuffers: fourBytes, arrow: fourBytes },
+  },
+  {
+    label: 'milliseconds in a seconds timestamp',
+    writer: t.timestamp(),
+    reader: t.timestamp({ precision: 's' }),
+    value: new Date(1500),
+    cannotCarry: { flatbuffers: countUnit },
+  },
+  {
+    label: 'a nanoseconds timestamp past 2^63 ns',
+    writer: t.timestamp(),
+    reader: t.timestamp({ precision: 'ns' }),
+    value: new Date(8e15),
+    cannotCarry: { avro: countUnit, flatbuffers: countUnit },
+  },
+  {
+    label: 'a map key past maxLength',
+    writer: t.map(t.string(), t.int32()),
+    reader: t.map(t.string({ maxLength: 1 }), t.int32()),
+    value: { ab: 1 },
+  },
+  {
+    label: 'a nullable string past maxLength',
+    writer: t.nullable(t.string()),
+    reader: t.nullable(t.string({ maxLength: 1 })),
+    value: 'ab',
+  },
+];
+
+type Decoded = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly code: string };
+
+function decodeWide(format: FormatName, compile: boolean, c: DecodeCase): Decoded {
+  const writer = createCodec(format, { schema: row(c.writer), compile });
+  const reader = createCodec(format, { schema: row(c.reader), compile });
+  const bytes = writer.encode((format === 'arrow' ? [{ v: c.value }] : { v: c.value }) as never);
+  try {
+    const decoded = reader.decode(bytes);
+    return { ok: true, value: format === 'arrow' ? (decoded as unknown as unknown[])[0] : decoded };
+  } catch (error) {
+    if (!isWirekitError(error)) throw error;
+    // Decoders that track paths (JSON, MessagePack, CBOR) must point at the value; the others give offsets.
+    if (error.path !== undefined && error.code === 'WK_DECODE_SCHEMA_MISMATCH') {
+      expect(error.path.slice(0, 1), `${format} path`).toEqual(['v']);
+    }
+    return { ok: false, code: error.code };
+  }
+}
+
+describe('decoding: what a reader’s schema refuses, every decoder refuses where its wire carries it', () => {
+  test.each(decodeCases.map((c) => [c.label, c] as const))('%s', (_label, c) => {
+    // The value is one the reader's schema refuses, so its encoders refuse it too.
+    expect(validate(row(c.reader), { v: c.value }).length).toBeGreaterThan(0);
+    for (const path of paths) {
+      const name = pathName(path);
+      const result = decodeWide(path.format, path.compile, c);
+      if (c.cannotCarry?.[path.format] === undefined) {
+        expect.soft(result, name).toStrictEqual({ ok: false, code: 'WK_DECODE_SCHEMA_MISMATCH' });
+      } else if (result.ok) {
+        // The bytes are another value of the reader's kind: it must be one validate accepts.
+        expect
+          .soft(validate(row(c.reader), result.value), `${name}: ${c.cannotCarry[path.format]}`)
+          .toEqual([]);
+      }
+    }
+  });
+
+  test('JSON text that holds what the JSON writer refuses is refused when read', () => {
+    const texts: [Schema, string][] = [
+      [t.string(), '{"v":"a\\ud800b"}'],
+      [t.map(t.string(), t.int32()), '{"v":{"\\udc00":1}}'],
+      [t.float32(), '{"v":1e39}'],
+      [t.decimal({ precision: 5, scale: 2 }), '{"v":"19.999"}'],
+      [t.decimal({ precision: 5, scale: 2 }), '{"v":19.999}'],
+      [t.timestamp({ precision: 's' }), '{"v":"1970-01-01T00:00:01.500Z"}'],
+      [t.timestamp({ precision: 'ns' }), '{"v":"+275760-09-13T00:00:00.000Z"}'],
+      [t.array(t.int8(), { maxItems: 1 }), '{"v":[1,2]}'],
+    ];
+    for (const [schema, text] of texts) {
+      for (const compile of [true, false]) {
+        const codec = createCodec('json', { schema: row(schema), compile });
+        let thrown: unknown;
+        try {
+          codec.decode(new TextEncoder().encode(text));
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, `${text} compile: ${compile}`).toMatchObject({ code: 'WK_DECODE_SCHEMA_MISMATCH' });
+        expect((thrown as { path: Path }).path[0], text).toBe('v');
+      }
+    }
+    // A surrogate pair, escaped, is a character like any other.
+    expect(
+      createCodec('json', { schema: row(t.string()) }).decode(
+        new TextEncoder().encode('{"v":"\\ud83d\\ude00"}'),
+      ),
+    ).toEqual({ v: '😀' });
+  });
+});

@@ -365,7 +365,8 @@ export class Reader implements Tally {
     const at = this.slot(entry, field.slot, 4);
     const key = at < 0 ? '' : this.string(at, true);
     if (isUnsafeKey(key)) throw unsafeKey(at < 0 ? entry : at, key);
-    return key;
+    const plan = field.value;
+    return plan.k === 'string' && plan.rule !== undefined ? kept(plan.rule, at < 0 ? entry : at, key) : key;
   }
 }
 
