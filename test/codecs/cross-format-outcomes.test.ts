@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type FormatName, formatNames } from '../../src/codecs/codec.js';
+import { type Codec, type FormatName, formatNames } from '../../src/codecs/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import {
   type ErrorCode,
@@ -74,7 +74,7 @@ class Held {
   a = 1;
 }
 
-export const cases: readonly Case[] = [
+const cases: readonly Case[] = [
   // bool
   { label: 'bool true', schema: t.bool(), value: true, expect: accept() },
   { label: 'bool given 1', schema: t.bool(), value: 1, expect: refuse('expected_type') },
@@ -436,7 +436,8 @@ export const cases: readonly Case[] = [
   {
     label: 'array with a hole',
     schema: t.array(t.int32()),
-    value: [1, , 3],
+    // [1, <hole>, 3]
+    value: Object.assign(new Array(3), { 0: 1, 2: 3 }),
     expect: refuse('expected_type', [1]),
   },
   {
@@ -630,7 +631,7 @@ export const cases: readonly Case[] = [
   { label: 'json value', schema: t.json(), value: { a: [1, 'x', null, true] }, expect: accept() },
 ];
 
-export const row = (schema: Schema) => t.object('Row', { v: schema });
+const row = (schema: Schema) => t.object('Row', { v: schema });
 
 /** What one encode (and, when it succeeds, decode) did. */
 type Outcome =
@@ -782,7 +783,7 @@ const fourBytes = 'a float32 slot holds 4 bytes: the writer’s 8-byte double is
 const scaledInteger =
   'a decimal with precision and scale is a scaled integer: the reader reads the bytes as its own';
 
-export const decodeCases: readonly DecodeCase[] = [
+const decodeCases: readonly DecodeCase[] = [
   { label: 'a string past maxLength', writer: t.string(), reader: t.string({ maxLength: 3 }), value: 'abcd' },
   { label: 'a string below minLength', writer: t.string(), reader: t.string({ minLength: 3 }), value: 'ab' },
   {
@@ -937,5 +938,140 @@ describe('decoding: what a reader’s schema refuses, every decoder refuses wher
         new TextEncoder().encode('{"v":"\\ud83d\\ude00"}'),
       ),
     ).toEqual({ v: '😀' });
+  });
+});
+
+/**
+ * The same promise on random values of the constrained kinds, near their bounds: every path either
+ * accepts a value and reads back the same one (in Avro's and Arrow's spelling for a scaled
+ * decimal), or refuses it at `v` with one code: WK_VALIDATION_FAILED exactly when `validate`
+ * reports a problem beyond a lone surrogate, WK_ENCODE_UNSUPPORTED for a lone surrogate alone.
+ */
+describe('property: random values near the bounds of each constrained kind', () => {
+  /** A decimal with precision and scale as Avro and Arrow read it back: exactly `scale` digits, no "-0". */
+  const scaledSpelling = (text: string, scale: number): string => {
+    const [whole = '', fraction = ''] = text.replace('-', '').split('.');
+    const digits = `${whole}.${fraction.padEnd(scale, '0')}`.replace(/\.$/, '');
+    return text.startsWith('-') && /[1-9]/.test(digits) ? `-${digits}` : digits;
+  };
+
+  function expectOneOutcome(schema: Schema, value: unknown, back: (format: FormatName) => unknown): void {
+    const issues = validate(row(schema), { v: value });
+    const beyond = issues.find((issue) => issue.code !== 'not_well_formed');
+    for (const path of paths) {
+      const result = roundTrip(path.format, path.compile, schema, value);
+      const name = pathName(path);
+      if (issues.length === 0) {
+        expect(result, name).toStrictEqual({ ok: true, value: { v: back(path.format) } });
+      } else {
+        expect(refusalOf(result, false, true), name).toStrictEqual({
+          code: beyond !== undefined ? 'WK_VALIDATION_FAILED' : 'WK_ENCODE_UNSUPPORTED',
+          path: (beyond ?? issues[0])?.path,
+        });
+      }
+    }
+  }
+
+  const strings = [
+    t.string({ minLength: 1, maxLength: 3 }),
+    t.string({ maxLength: 2, pattern: '^[a-c]*$' }),
+    t.string({ minLength: 2 }),
+  ];
+  test('strings against lengths (in code points) and patterns', () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: strings.length - 1 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', 'z', 'é', '😀', '\ud800', '\udc00'), maxLength: 5 }),
+        (which, text) => expectOneOutcome(strings[which] as Schema, text, () => text),
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  const decimals = [money, t.decimal({ scale: 1 }), t.decimal({ precision: 3 }), t.decimal()];
+  test('decimals against spelling, scale and precision', () => {
+    const digits = (max: number) => fc.string({ unit: fc.constantFrom('0', '1', '9'), maxLength: max });
+    fc.assert(
+      fc.property(
+        fc.nat({ max: decimals.length - 1 }),
+        fc.constantFrom('', '-', '+'),
+        digits(5),
+        fc.option(digits(4), { nil: undefined }),
+        (which, sign, whole, fraction) => {
+          const schema = decimals[which] as Extract<Schema, { kind: 'decimal' }>;
+          const text = `${sign}${whole}${fraction === undefined ? '' : `.${fraction}`}`;
+          const native = schema.precision !== undefined && schema.scale !== undefined;
+          expectOneOutcome(schema, text, (format) =>
+            native && (format === 'avro' || format === 'arrow')
+              ? scaledSpelling(text, schema.scale ?? 0)
+              : text,
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  const precisions = ['s', 'ms', 'us', 'ns'] as const;
+  test('timestamps against the range and unit of their precision', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...precisions),
+        fc.oneof(
+          fc.date(),
+          fc.integer({ min: -3000, max: 3000 }).map((ms) => new Date(ms)),
+          fc
+            .constantFrom(9_223_372_036_854, 9_223_372_036_855, -9_223_372_036_855, 8.64e15, -8.64e15)
+            .map((ms) => new Date(ms)),
+        ),
+        (precision, date) =>
+          expectOneOutcome(t.timestamp({ precision }), date, () => new Date(date.getTime())),
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  const numbers = [
+    t.int8(),
+    t.uint16(),
+    t.int32(),
+    t.uint32(),
+    t.float32(),
+    t.int64({ as: 'number' }),
+    t.uint64(),
+  ];
+  test('numbers against the ranges and JavaScript types of their kinds', () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: numbers.length - 1 }),
+        fc.oneof(
+          fc.integer(),
+          fc.double(),
+          fc.float(),
+          fc.bigInt({ min: -(2n ** 65n), max: 2n ** 65n }),
+          fc.constantFrom(-0, 2 ** 53, 2 ** 32, -(2 ** 31) - 1, 3.5e38, 3.41e38, 1e39),
+        ),
+        (which, n) => {
+          const schema = numbers[which] as Schema;
+          const back = () => (schema.kind === 'float32' ? Math.fround(n as number) : n === 0 ? 0 : n);
+          // Avro's long is signed: a valid uint64 past 2^63-1 is the one value it cannot carry.
+          if (schema.kind === 'uint64' && typeof n === 'bigint' && n >= 2n ** 63n && n < 2n ** 64n) return;
+          expectOneOutcome(schema, n, back);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  const arrays = [t.array(t.int8(), { minItems: 1, maxItems: 3 }), t.array(t.string(), { maxItems: 2 })];
+  test('arrays against their item counts and items', () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: arrays.length - 1 }),
+        fc.array(fc.oneof(fc.integer({ min: -130, max: 130 }), fc.constantFrom('x', '')), { maxLength: 5 }),
+        (which, items) => expectOneOutcome(arrays[which] as Schema, items, () => items),
+      ),
+      { numRuns: 150 },
+    );
   });
 });

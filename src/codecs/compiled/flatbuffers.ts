@@ -29,7 +29,7 @@ import { smallIntRange } from '../../schema/int-ranges.js';
 import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
 import { mismatch, tooDeep, truncated } from '../errors.js';
 import { createString, wellFormed, writeBare } from '../flatbuffers/builder-writes.js';
-import type { Encoder, RootWriter } from '../flatbuffers/encode.js';
+import { type Encoder, firstFailure, type RootWriter } from '../flatbuffers/encode.js';
 import {
   type FieldPlan,
   isInline,
@@ -168,6 +168,7 @@ function timestampField(e: Encoder, b: Builder, field: FieldPlan, value: unknown
 
 const helpers = {
   timestampField,
+  firstFailure,
   wrong,
   keep,
   kept,
@@ -362,7 +363,7 @@ class FlatBuffersCompiler {
       this.line(`b.startVector(${size}, ${n}, ${size});`);
       this.line(`for (let ${i} = ${n} - 1; ${i} >= 0; ${i}--) {`);
       this.line(`const ${y} = ${x}[${i}];`);
-      this.emitElement(element, y, i);
+      this.emitElement(element, x, y, i);
       this.line('}');
       this.line(`${o} = b.endVector();`);
       return;
@@ -384,22 +385,28 @@ class FlatBuffersCompiler {
     this.line(`${o} = e.offsets(${base}, ${n});`);
   }
 
-  /** One inline vector element `y` at index `i`: `stored` and `writeBare`, the common kinds inline. */
-  private emitElement(element: ValuePlan, y: string, i: string): void {
+  /**
+   * One inline vector element `y` (item `i` of `x`): `stored` and `writeBare`, the common kinds
+   * inline. Items go in from the last; a bad one is reported as the Encoder does, by `firstFailure`.
+   */
+  private emitElement(element: ValuePlan, x: string, y: string, i: string): void {
     const s = this.s;
     const store = (element as { store: Store }).store;
     const check = this.inlineCheck(element, y);
+    const plan = s.dep(element);
     if (check === undefined) {
       const bits = s.fn('bits');
       this.line(`let ${bits};`);
       this.line(
-        `try { ${bits} = h.stored(${s.dep(element)}, ${y}); } catch (error) { throw h.atKey(error, ${i}); }`,
+        `try { ${bits} = h.stored(${plan}, ${y}); } catch (error) { throw h.firstFailure(${plan}, ${x}, ${i}, error); }`,
       );
       this.line(`h.writeBare(b, ${s.key(store)}, ${bits});`);
       return;
     }
     for (const test of check.tests) {
-      this.line(`if (${test.bad}) throw h.atKey(h.wrong(${test.expected}, ${y}), ${i});`);
+      this.line(
+        `if (${test.bad}) throw h.firstFailure(${plan}, ${x}, ${i}, h.wrong(${test.expected}, ${y}));`,
+      );
     }
     this.line(`b.${bareWriter[store]}(${check.bits});`);
   }

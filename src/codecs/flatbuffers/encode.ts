@@ -203,7 +203,7 @@ export class Encoder {
         try {
           bits = stored(element, value[i]);
         } catch (error) {
-          throw atKey(error, i);
+          throw firstFailure(element, value, i, error);
         }
         writeBare(builder, element.store, bits);
       }
@@ -323,6 +323,27 @@ export class Encoder {
     }
     return depth + 1;
   }
+}
+
+/**
+ * The error of the first bad element of an inline vector, which is written from its last element
+ * to its first: every format names the first bad item, so the ones before `index` are looked at
+ * again (only once something failed). The compiled writer calls it too.
+ */
+export function firstFailure(
+  element: ValuePlan,
+  items: readonly unknown[],
+  index: number,
+  error: unknown,
+): unknown {
+  for (let i = 0; i < index; i++) {
+    try {
+      stored(element, items[i]);
+    } catch (earlier) {
+      return atKey(earlier, i);
+    }
+  }
+  return atKey(error, index);
 }
 
 function fieldValue(table: TablePlan, field: FieldPlan, source: unknown, key: unknown): unknown {
