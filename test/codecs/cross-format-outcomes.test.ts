@@ -638,15 +638,27 @@ type Outcome =
   | { readonly ok: true; readonly value: unknown }
   | { readonly ok: false; readonly code: string; readonly path: unknown; readonly message: string };
 
-function roundTrip(
-  format: FormatName,
-  compile: boolean,
-  schema: Schema,
-  value: unknown,
-  validating = false,
-): Outcome {
-  const codec = createCodec(format, { schema: row(schema), compile, validate: validating });
-  expect(codec.compiled ?? false, `${format} compile: ${compile}`).toBe(compile);
+/** Codecs of `row(schema)` per format and path, made once per schema (compiling one costs a `new Function`). */
+const codecs = new WeakMap<Schema, Map<string, Codec<unknown>>>();
+
+function codecOf(format: FormatName, compile: boolean, schema: Schema): Codec<unknown> {
+  let byPath = codecs.get(schema);
+  if (byPath === undefined) {
+    byPath = new Map();
+    codecs.set(schema, byPath);
+  }
+  const key = `${format} ${compile}`;
+  let codec = byPath.get(key);
+  if (codec === undefined) {
+    codec = createCodec(format, { schema: row(schema), compile });
+    expect(codec.compiled ?? false, key).toBe(compile);
+    byPath.set(key, codec);
+  }
+  return codec;
+}
+
+function roundTrip(format: FormatName, compile: boolean, schema: Schema, value: unknown): Outcome {
+  const codec = codecOf(format, compile, schema);
   const input = format === 'arrow' ? [{ v: value }] : { v: value };
   let bytes: Uint8Array;
   try {
