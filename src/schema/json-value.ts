@@ -225,7 +225,10 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
     case 'map':
       return readMap(schema.keys, schema.values, json, nest(depth, context), context);
     case 'optional':
-      return json === undefined ? undefined : read(schema.inner, json, depth, context);
+      // As for an optional field: null for a value that cannot be null means absent (the writer
+      // spells an absent array item or map value as null).
+      if (json === undefined || (json === null && schema.inner.kind !== 'nullable')) return undefined;
+      return read(schema.inner, json, depth, context);
     case 'nullable':
       return json === null ? null : read(schema.inner, json, depth, context);
     case 'ref':

@@ -12,6 +12,7 @@
  * second pass over the value.
  */
 import { type IssueCode, WirekitError } from '../errors/index.js';
+import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { type DecimalDigits, decimalDigits } from './decimal.js';
 import type { ArraySchema, BytesSchema, DecimalSchema, StringSchema, TimePrecision } from './types.js';
 
@@ -260,6 +261,21 @@ export function fitsFloat32(value: number): boolean {
 /** A float32's rule: in range (NaN and the infinities are float32 values too). */
 export function float32Refusal(value: number): Refusal | undefined {
   return fitsFloat32(value) ? undefined : { issue: 'out_of_range', message: `${value} overflows float32.` };
+}
+
+/**
+ * The error for a string-keyed map's key that every wirekit decoder refuses (`__proto__`,
+ * `constructor`, `prototype`: WK_DECODE_UNSAFE_KEY), or undefined for any other key. The schema
+ * allows such a key and `validate` accepts it, but no wirekit reader takes it back, so every
+ * encoder refuses to write it (WK_ENCODE_UNSUPPORTED, the key as the last path segment).
+ */
+export function unreadableKey(key: string): WirekitError | undefined {
+  if (!isUnsafeKey(key)) return undefined;
+  return new WirekitError(
+    'WK_ENCODE_UNSUPPORTED',
+    `the key ${JSON.stringify(key)} is refused by every wirekit decoder, so it is not written.`,
+    { path: [] },
+  );
 }
 
 /**

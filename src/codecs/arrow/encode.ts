@@ -7,7 +7,7 @@
 import { type Data, RecordBatch, type Struct } from 'apache-arrow';
 import { type Path, WirekitError } from '../../errors/index.js';
 import { fieldOf, isInheritedName } from '../../schema/names.js';
-import { isRecord } from '../../schema/value-rules.js';
+import { isRecord, unreadableKey } from '../../schema/value-rules.js';
 import { newData } from './data.js';
 import {
   checkLiterals,
@@ -226,6 +226,10 @@ function encodeMap(plan: MapPlan, values: readonly unknown[], n: number): Data {
     const value = values[i];
     if (plan.stringKeys && isRecord(value)) {
       for (const key of Object.keys(value)) {
+        const unreadable = unreadableKey(key);
+        if (unreadable !== undefined) {
+          throw new WirekitError(unreadable.code, unreadable.message, { path: [i, key] });
+        }
         keys.push(key);
         items.push((value as Record<string, unknown>)[key]);
       }

@@ -5,7 +5,7 @@
 
 import { type Path, WirekitError } from '../../errors/index.js';
 import { fieldOf } from '../../schema/names.js';
-import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
+import { fitsFloat32, isRecord, type Rule, refused, unreadableKey } from '../../schema/value-rules.js';
 import { LongAs, type OptionWrite, type RecordWrite, type TaggedWrite, W, type WritePlan } from './plans.js';
 import { timestampCount, unscaledOf, writeUnscaled } from './values.js';
 import type { AvroWriter } from './writer.js';
@@ -207,6 +207,8 @@ export class Encoder {
       let key = '';
       try {
         for (key of keys) {
+          const unreadable = unreadableKey(key);
+          if (unreadable !== undefined) throw unreadable;
           if (keyRule !== undefined) keep(keyRule, key);
           this.w.writeString(key);
           this.write(values, (value as Record<string, unknown>)[key]);

@@ -143,7 +143,9 @@ class JsonReadCompiler {
         line(`${this.functions.nameFor(schema)}(${x}, depth, C);`);
         return;
       case 'optional':
-        line(`if (${x} !== undefined) {`);
+        // Null for an optional value that cannot hold null means absent, as in the interpreter.
+        if (schema.inner.kind !== 'nullable') line(`if (${x} === null) ${store('undefined')}`);
+        line(`${schema.inner.kind !== 'nullable' ? 'else ' : ''}if (${x} !== undefined) {`);
         this.value(schema.inner, x, store, `${indent}  `);
         line('}');
         return;

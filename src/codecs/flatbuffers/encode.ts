@@ -8,7 +8,7 @@
 import { Builder } from 'flatbuffers';
 import { WirekitError } from '../../errors/index.js';
 import { fieldOf } from '../../schema/names.js';
-import { isRecord } from '../../schema/value-rules.js';
+import { isRecord, unreadableKey } from '../../schema/value-rules.js';
 import { createString, wellFormed, writeBare } from './builder-writes.js';
 import { jsonText } from './json-text.js';
 import type { FieldPlan, RootPlan, TablePlan, UnionPlan, ValuePlan } from './plan.js';
@@ -244,6 +244,8 @@ export class Encoder {
     const base = this.top;
     for (const key of keys) {
       try {
+        const unreadable = unreadableKey(key);
+        if (unreadable !== undefined) throw unreadable;
         this.push(this.table(entry, (value as Record<string, unknown>)[key], key, inner), 0);
       } catch (error) {
         throw atKey(error, key);

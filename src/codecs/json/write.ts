@@ -16,6 +16,7 @@ import {
   refused,
   stringRule,
   timestampRule,
+  unreadableKey,
 } from '../../schema/value-rules.js';
 import { toBase64 } from '../../util/base64.js';
 import { checkWellFormed } from '../utf8.js';
@@ -207,6 +208,8 @@ function writeMap(
     if (!isRecord(value)) throw wrong('an object', value);
     for (const key of Object.keys(value)) {
       if (out.length > 1) out += ',';
+      const unreadable = unreadableKey(key);
+      if (unreadable !== undefined) throw prependPath(unreadable, key);
       // The key is a value of the key schema: written, with its checks, as a string is.
       out += `${atPath(key, () => write(keys, key, depth, options))}:${atPath(key, () => write(values, value[key], depth, options))}`;
     }

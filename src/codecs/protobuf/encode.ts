@@ -6,7 +6,7 @@
  */
 
 import { fieldOf } from '../../schema/names.js';
-import { isRecord } from '../../schema/value-rules.js';
+import { isRecord, unreadableKey } from '../../schema/value-rules.js';
 import { at, enter, keep, within, wrong } from './encode-problem.js';
 import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './encode-scalars.js';
 import { jsonText } from './json-text.js';
@@ -189,6 +189,8 @@ function encodeStringMap(w: Writer, field: FieldPlan, value: unknown): void {
   try {
     for (let i = 0; i < keys.length; i++) {
       key = keys[i] as string;
+      const unreadable = unreadableKey(key);
+      if (unreadable !== undefined) throw unreadable;
       writeEntry(w, field, keySlot, key, record[key]);
     }
   } catch (error) {

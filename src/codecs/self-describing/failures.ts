@@ -4,6 +4,7 @@
  * path is built only when something fails and the happy path allocates none.
  */
 import { formatPath, type Path, WirekitError } from '../../errors/index.js';
+import { unreadableKey } from '../../schema/value-rules.js';
 
 /** A value of the wrong type or range for its schema (encoding). */
 export function wrongValue(expected: string, got: unknown): WirekitError {
@@ -30,7 +31,7 @@ export function tooDeepValue(maxDepth: number): WirekitError {
 
 /** Keys that wirekit decoders refuse are refused on the way out too, so that every output reads back. */
 export function refusedKey(key: string): WirekitError {
-  return unsupported(`the key ${JSON.stringify(key)} is refused by wirekit decoders.`);
+  return unreadableKey(key) ?? unsupported(`the key ${JSON.stringify(key)} is refused by wirekit decoders.`);
 }
 
 /** Well-formed input that does not fit the schema (decoding). */
