@@ -45,7 +45,7 @@ function ruleOf<T>(checks: Rule<T>[]): Rule<T> | undefined {
   if (checks.length === 0) return undefined;
   const rule: Rule<T> =
     checks.length === 1
-      ? (value) => (checks[0] as Rule<T>)(value)
+      ? (checks[0] as Rule<T>)
       : (value) => {
           for (const check of checks) {
             const refusal = check(value);
@@ -91,6 +91,10 @@ const stringRules = new WeakMap<StringSchema, Rule<string> | null>();
  * it is a value no format can carry rather than one the schema forbids.
  */
 export function stringRule(schema: StringSchema): Rule<string> | undefined {
+  // Most strings have no constraint: the interpreters ask for every value, so answer before the lookup.
+  if (schema.minLength === undefined && schema.maxLength === undefined && schema.pattern === undefined) {
+    return undefined;
+  }
   return cached(stringRules, schema, ({ minLength, maxLength, pattern }) => {
     const checks: Rule<string>[] = [];
     // `text.length` counts UTF-16 units, at least the code points and at most twice them, so the
@@ -132,6 +136,7 @@ const bytesRules = new WeakMap<BytesSchema, Rule<Uint8Array> | null>();
 
 /** `maxLength` of a bytes kind, in bytes. */
 export function bytesRule(schema: BytesSchema): Rule<Uint8Array> | undefined {
+  if (schema.maxLength === undefined) return undefined;
   return cached(bytesRules, schema, ({ maxLength }) => {
     if (maxLength === undefined) return undefined;
     return ruleOf<Uint8Array>([
@@ -147,6 +152,7 @@ const itemRules = new WeakMap<ArraySchema, Rule<number> | null>();
 
 /** `minItems` and `maxItems` of an array kind; the rule takes the number of items. */
 export function itemsRule(schema: ArraySchema): Rule<number> | undefined {
+  if (schema.minItems === undefined && schema.maxItems === undefined) return undefined;
   return cached(itemRules, schema, ({ minItems, maxItems }) => {
     const checks: Rule<number>[] = [];
     if (minItems !== undefined) {
