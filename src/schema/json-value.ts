@@ -188,13 +188,15 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
     case 'bytes': {
       const bytes = typeof json === 'string' ? fromBase64(json) : undefined;
       if (bytes === undefined) throw wrong(context, 'base64 text', json);
-      return checked(bytesRule(schema)?.(bytes), bytes, context);
+      const rule = bytesRule(schema);
+      return rule === undefined ? bytes : checked(rule(bytes), bytes, context);
     }
     case 'timestamp': {
       const date = typeof json === 'string' ? (parseIsoTime(json) ?? parseIsoTimeExpanded(json)) : undefined;
       if (date === undefined)
         throw wrong(context, 'an RFC 3339 date-time such as 2024-01-31T12:00:00Z', json);
-      return checked(timestampRule(schema.precision)?.(date), date, context);
+      const rule = timestampRule(schema.precision);
+      return rule === undefined ? date : checked(rule(date), date, context);
     }
     case 'object':
       return readObject(schema, json, nest(depth, context), context);
@@ -207,7 +209,8 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       );
     case 'array': {
       if (!Array.isArray(json)) throw wrong(context, 'an array', json);
-      checked(itemsRule(schema)?.(json.length), json, context);
+      const rule = itemsRule(schema);
+      if (rule !== undefined) checked(rule(json.length), json, context);
       const inner = nest(depth, context);
       const out = context.inPlace ? json : new Array(json.length);
       let i = 0;
@@ -236,13 +239,15 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
     case 'bool':
       if (typeof json !== 'boolean') throw wrong(context, 'a boolean', json);
       return json;
-    case 'string':
+    case 'string': {
       if (typeof json !== 'string') throw wrong(context, 'a string', json);
       if (context.surrogates && !json.isWellFormed())
         throw new WirekitError(context.code, 'a string holds a lone surrogate, which UTF-8 cannot carry.', {
           path: [],
         });
-      return checked(stringRule(schema)?.(json), json, context);
+      const rule = stringRule(schema);
+      return rule === undefined ? json : checked(rule(json), json, context);
+    }
     case 'enum':
       if (typeof json !== 'string') throw wrong(context, 'a string', json);
       if (!memberSet(schema).has(json)) throw wrong(context, `a member of ${schema.name}`, json);

@@ -290,9 +290,11 @@ export function unreadableKey(key: string): WirekitError | undefined {
  * kind. Class instances and objects without a prototype are records.
  */
 export function isRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  // Plain objects, the values of nearly every record, are answered by their prototype alone.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype === Object.prototype || prototype === null) return true;
   return (
-    typeof value === 'object' &&
-    value !== null &&
     !Array.isArray(value) &&
     !(value instanceof Date) &&
     !(value instanceof Uint8Array) &&
