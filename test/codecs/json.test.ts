@@ -68,6 +68,13 @@ describe('JSON codec with a schema', () => {
     );
   });
 
+  test('a bigint inside a json value is refused with a WirekitError, not a TypeError', () => {
+    for (const compile of [true, false]) {
+      const codec = createJsonCodec({ schema: t.object('Holder', { v: t.json() }), compile });
+      expect(codeOf(() => codec.encode({ v: { a: 1n } } as never))).toBe('WK_VALIDATION_FAILED');
+    }
+  });
+
   test('a cyclic value is refused, not a stack overflow', () => {
     const Node = t.object('Node', { next: t.nullable(t.lazy((): typeof Node => Node)) }) as Schema;
     const cyclic: { next: unknown } = { next: null };

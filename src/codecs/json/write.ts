@@ -150,7 +150,13 @@ export function write(schema: Schema, value: unknown, depth: number, options: Js
     case 'ref':
       return write(schema.resolve(), value, depth, options);
     case 'json': {
-      const text = JSON.stringify(value);
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(value);
+      } catch {
+        // A bigint or a cycle inside: refused as every format refuses it, not a TypeError.
+        throw wrong('a JSON value', value);
+      }
       if (text === undefined) throw wrong('a JSON value', value);
       return text;
     }
