@@ -52,8 +52,11 @@ export interface CodecOptions {
   /** Overrides of the decode limits (see limits.ts for the defaults). */
   readonly limits?: Partial<DecodeLimits>;
   /**
-   * Check values fully against the schema before encoding (default false). Encoders always check
-   * the types they write; this adds the constraints (lengths, patterns, unknown keys).
+   * Check values fully against the schema before encoding (default false). Encoders always refuse
+   * what `validate` refuses, constraints included (lengths, patterns, item counts, a decimal's
+   * scale, a timestamp's unit; docs/values.md), at the first problem; this adds keys the schema
+   * does not know, which encoders otherwise leave unwritten, and reports every problem at once (a
+   * ValidationError with its `issues`).
    */
   readonly validate?: boolean;
   /**

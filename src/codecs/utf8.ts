@@ -101,12 +101,18 @@ export function encodeUtf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
-/** A lone surrogate has no UTF-8 form; writing U+FFFD in its place would lose data unannounced. */
+/**
+ * A lone surrogate has no UTF-8 form; writing U+FFFD in its place would lose data unannounced. The
+ * error starts an empty path, which encoders put the value's path in front of as they unwind.
+ */
 export function checkWellFormed(text: string): void {
   if (!text.isWellFormed()) {
     throw new WirekitError(
       'WK_ENCODE_UNSUPPORTED',
       'a string holds a lone surrogate, which UTF-8 cannot carry.',
+      {
+        path: [],
+      },
     );
   }
 }

@@ -6,10 +6,12 @@
  * |-----------------|------------------------------------------------------------|
  * | int64, uint64   | a string of digits (numbers accepted on input when safe);  |
  * |                 | with `as: 'number'`, a number; in range on input           |
- * | float32/64      | a number; NaN, Infinity, -Infinity as those strings        |
+ * | float32/64      | a number; NaN, Infinity, -Infinity as those strings; a     |
+ * |                 | float32 is read as the nearest float32 (as binary formats) |
  * | decimal         | its string (numbers accepted on input)                     |
  * | bytes           | base64 (base64url accepted on input)                       |
- * | timestamp       | RFC 3339 text in UTC, e.g. 2024-02-29T12:34:56.789Z        |
+ * | timestamp       | RFC 3339 text in UTC, e.g. 2024-02-29T12:34:56.789Z; years |
+ * |                 | past 9999 or before 0 as toISOString spells them (+275760) |
  * | map, int keys   | an object whose keys are the integers in decimal           |
  * | optional        | the key is left out                                        |
  * | string-key map  | an object; `__proto__`, `constructor`, `prototype` keys    |
@@ -20,7 +22,7 @@
 import type { Path } from '../errors/index.js';
 import { atPath, formatPath, prependPath, WirekitError } from '../errors/index.js';
 import { fromBase64, toBase64 } from '../util/base64.js';
-import { parseIsoTime } from '../util/iso-time.js';
+import { parseIsoTime, parseIsoTimeExpanded } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { decimalDigits } from './decimal.js';
 import { largeIntRange, smallIntRange } from './int-ranges.js';
@@ -35,6 +37,15 @@ import type {
   UnionSchema,
 } from './types.js';
 import { memberSet } from './validate.js';
+import {
+  bytesRule,
+  decimalRule,
+  fitsFloat32,
+  itemsRule,
+  type Refusal,
+  stringRule,
+  timestampRule,
+} from './value-rules.js';
 
 /** Converts a value of `schema` to its JSON form. The value should be valid (see `validate`). */
 export function toJsonValue(schema: Schema, value: unknown, path: Path = []): JsonValue {
@@ -95,6 +106,12 @@ export interface FromJsonOptions {
    * conversion, so most of the tree is left as it is.
    */
   readonly inPlace?: boolean;
+  /**
+   * Whether strings may hold lone surrogates, which are refused (default true: every string is
+   * checked). A caller that has the JSON text can pass false when the text holds no escape of a
+   * surrogate (`\uD800`-`\uDFFF`): JSON.parse can make a lone one from nothing else.
+   */
+  readonly surrogates?: boolean;
 }
 
 /** `FromJsonOptions` resolved once; the compiled JSON reader (src/codecs/compiled/json-read.ts) takes it too. */
@@ -103,13 +120,16 @@ export interface ReadContext {
   readonly maxDepth: number;
   readonly rejectUnknown: boolean;
   readonly code: 'WK_JSON_VALUE_INVALID' | 'WK_DECODE_SCHEMA_MISMATCH';
+  readonly surrogates: boolean;
 }
 
 /**
  * Reads a value of `schema` from its JSON form. Throws a WirekitError with the path where the JSON
  * does not follow the form or holds no value of the schema's type (an integer out of its kind's
- * range, a string that is no member of the enum, another value than the literal); constraints such
- * as lengths and patterns are left to `validate`. A missing field with a default or a literal
+ * range, a string that is no member of the enum, another value than the literal) or that breaks its
+ * schema's constraints (value-rules.ts: lengths, patterns, item counts, a decimal's scale and
+ * precision, a timestamp's unit, a float32's range, a lone surrogate), as every decoder does;
+ * unknown keys are left to `validate`'s option. A missing field with a default or a literal
  * schema is filled in. String-keyed maps refuse `__proto__`, `constructor` and `prototype` keys
  * (WK_DECODE_UNSAFE_KEY).
  */
@@ -123,6 +143,7 @@ export function readContext(options: FromJsonOptions): ReadContext {
     maxDepth: options.maxDepth ?? 100,
     rejectUnknown: options.unknownFields !== 'ignore',
     code: options.errorCode ?? 'WK_JSON_VALUE_INVALID',
+    surrogates: options.surrogates !== false,
   };
 }
 
@@ -149,26 +170,33 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
     case 'uint64':
       return readLargeInt(schema, json, context);
     case 'float32':
-    case 'float64':
-      if (typeof json === 'number') return json;
-      if (json === 'NaN' || json === 'Infinity' || json === '-Infinity') return Number(json);
-      throw wrong(context, 'a number', json);
+    case 'float64': {
+      let n: number;
+      if (typeof json === 'number') n = json;
+      else if (json === 'NaN' || json === 'Infinity' || json === '-Infinity') n = Number(json);
+      else throw wrong(context, 'a number', json);
+      if (schema.kind === 'float64') return n;
+      if (!fitsFloat32(n)) throw wrong(context, 'a number within float32', json);
+      return Math.fround(n);
+    }
     case 'decimal': {
       const text = typeof json === 'number' && Number.isFinite(json) ? String(json) : json;
       if (typeof text !== 'string' || decimalDigits(text) === undefined)
         throw wrong(context, 'a decimal string', json);
-      return text;
+      return checked(decimalRule(schema)(text), text, context);
     }
     case 'bytes': {
       const bytes = typeof json === 'string' ? fromBase64(json) : undefined;
       if (bytes === undefined) throw wrong(context, 'base64 text', json);
-      return bytes;
+      const rule = bytesRule(schema);
+      return rule === undefined ? bytes : checked(rule(bytes), bytes, context);
     }
     case 'timestamp': {
-      const date = typeof json === 'string' ? parseIsoTime(json) : undefined;
+      const date = typeof json === 'string' ? (parseIsoTime(json) ?? parseIsoTimeExpanded(json)) : undefined;
       if (date === undefined)
         throw wrong(context, 'an RFC 3339 date-time such as 2024-01-31T12:00:00Z', json);
-      return date;
+      const rule = timestampRule(schema.precision);
+      return rule === undefined ? date : checked(rule(date), date, context);
     }
     case 'object':
       return readObject(schema, json, nest(depth, context), context);
@@ -181,6 +209,8 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       );
     case 'array': {
       if (!Array.isArray(json)) throw wrong(context, 'an array', json);
+      const rule = itemsRule(schema);
+      if (rule !== undefined) checked(rule(json.length), json, context);
       const inner = nest(depth, context);
       const out = context.inPlace ? json : new Array(json.length);
       let i = 0;
@@ -198,7 +228,10 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
     case 'map':
       return readMap(schema.keys, schema.values, json, nest(depth, context), context);
     case 'optional':
-      return json === undefined ? undefined : read(schema.inner, json, depth, context);
+      // As for an optional field: null for a value that cannot be null means absent (the writer
+      // spells an absent array item or map value as null).
+      if (json === undefined || (json === null && schema.inner.kind !== 'nullable')) return undefined;
+      return read(schema.inner, json, depth, context);
     case 'nullable':
       return json === null ? null : read(schema.inner, json, depth, context);
     case 'ref':
@@ -206,9 +239,15 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
     case 'bool':
       if (typeof json !== 'boolean') throw wrong(context, 'a boolean', json);
       return json;
-    case 'string':
+    case 'string': {
       if (typeof json !== 'string') throw wrong(context, 'a string', json);
-      return json;
+      if (context.surrogates && !json.isWellFormed())
+        throw new WirekitError(context.code, 'a string holds a lone surrogate, which UTF-8 cannot carry.', {
+          path: [],
+        });
+      const rule = stringRule(schema);
+      return rule === undefined ? json : checked(rule(json), json, context);
+    }
     case 'enum':
       if (typeof json !== 'string') throw wrong(context, 'a string', json);
       if (!memberSet(schema).has(json)) throw wrong(context, `a member of ${schema.name}`, json);
@@ -331,6 +370,8 @@ function readMap(
           path: [key],
         });
       }
+      // The key is a value of the key schema, with its constraints.
+      atPath(key, () => read(keys, key, depth, context));
       out[key] = atPath(key, () => read(values, json[key], depth, context));
     }
     return out;
@@ -435,6 +476,12 @@ function show(value: unknown): string {
   if (typeof value === 'bigint') return `${value}n`;
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** `value`, unless a rule refused it (value-rules.ts): then the refusal, with the reader's code. */
+function checked<T>(refusal: Refusal | undefined, value: T, context: ReadContext): T {
+  if (refusal !== undefined) throw new WirekitError(context.code, refusal.message, { path: [] });
+  return value;
 }
 
 function wrong(context: ReadContext, expected: string, got: unknown): WirekitError {

@@ -1,6 +1,7 @@
 /**
  * Checks values against a schema and reports every problem as data. This is the reference
- * interpreter: codecs and any compiled validator must agree with it.
+ * interpreter: codecs and any compiled validator must agree with it. The constraints beyond each
+ * kind's type come from value-rules.ts, which the codecs' encoders and decoders use too.
  */
 import {
   formatPath,
@@ -9,20 +10,28 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors/index.js';
-import { decimalDigits } from './decimal.js';
 import { largeIntRange, smallIntRange } from './int-ranges.js';
 import { fieldOf } from './names.js';
 import type {
-  DecimalSchema,
   EnumSchema,
   Infer,
   MapSchema,
   ObjectSchema,
   Schema,
   StringSchema,
-  TimestampSchema,
   UnionSchema,
 } from './types.js';
+import {
+  bytesRule,
+  decimalRule,
+  everyRefusal,
+  float32Refusal,
+  isRecord,
+  itemsRule,
+  type Rule,
+  stringRule,
+  timestampRefusal,
+} from './value-rules.js';
 
 export interface ValidateOptions {
   /** Keys that the schema does not know: 'reject' (default) reports them, since encoders drop them. */
@@ -88,15 +97,10 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value).slice(0, 40)}`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof Date) &&
-    !(value instanceof Uint8Array) &&
-    !(value instanceof Map)
-  );
+/** Reports every refusal of `rule` (if the schema has one) for `value` at `path`. */
+function checkRule<T>(rule: Rule<T> | undefined, value: T, path: Path, context: Context): void {
+  if (rule === undefined || rule(value) === undefined) return;
+  for (const refusal of everyRefusal(rule, value)) report(context, refusal.issue, path, refusal.message);
 }
 
 function check(schema: Schema, value: unknown, path: Path, depth: number, context: Context): void {
@@ -146,35 +150,31 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
       }
       return;
     }
-    case 'float32':
+    case 'float32': {
       if (!expect(typeof value === 'number', 'a number')) return;
-      if (Number.isFinite(value) && !Number.isFinite(Math.fround(value as number))) {
-        report(context, 'out_of_range', path, `${value} overflows float32.`);
-      }
+      const refusal = float32Refusal(value as number);
+      if (refusal !== undefined) report(context, refusal.issue, path, refusal.message);
       return;
+    }
     case 'float64':
       expect(typeof value === 'number', 'a number');
       return;
     case 'decimal':
       if (expect(typeof value === 'string', 'a decimal string'))
-        checkDecimal(schema, value as string, path, context);
+        checkRule(decimalRule(schema), value as string, path, context);
       return;
     case 'string':
       if (expect(typeof value === 'string', 'a string')) checkString(schema, value as string, path, context);
       return;
     case 'bytes':
-      if (!expect(value instanceof Uint8Array, 'a Uint8Array')) return;
-      if (schema.maxLength !== undefined && (value as Uint8Array).length > schema.maxLength) {
-        report(
-          context,
-          'too_long',
-          path,
-          `${(value as Uint8Array).length} bytes, at most ${schema.maxLength} allowed.`,
-        );
-      }
+      if (expect(value instanceof Uint8Array, 'a Uint8Array'))
+        checkRule(bytesRule(schema), value as Uint8Array, path, context);
       return;
     case 'timestamp':
-      if (expect(value instanceof Date, 'a Date')) checkTimestamp(schema, value as Date, path, context);
+      if (expect(value instanceof Date, 'a Date')) {
+        const refusal = timestampRefusal(schema.precision, value as Date);
+        if (refusal !== undefined) report(context, refusal.issue, path, refusal.message);
+      }
       return;
     case 'enum':
       if (expect(typeof value === 'string', 'a string') && !memberSet(schema).has(value as string)) {
@@ -203,12 +203,12 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
     case 'array': {
       if (!expect(Array.isArray(value), 'an array')) return;
       const items = value as unknown[];
-      if (schema.minItems !== undefined && items.length < schema.minItems) {
-        report(context, 'too_short', path, `${items.length} items, at least ${schema.minItems} needed.`);
-      }
-      if (schema.maxItems !== undefined && items.length > schema.maxItems) {
-        report(context, 'too_long', path, `${items.length} items, at most ${schema.maxItems} allowed.`);
-        return;
+      const rule = itemsRule(schema);
+      const refusal = rule?.(items.length);
+      if (refusal !== undefined) {
+        report(context, refusal.issue, path, refusal.message);
+        // Past maxItems, the items themselves are not looked at: the array may be huge.
+        if (refusal.issue === 'too_long') return;
       }
       for (let i = 0; i < items.length && context.issues.length < context.maxIssues; i++) {
         check(schema.items, items[i], [...path, i], depth + 1, context);
@@ -237,96 +237,13 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
   }
 }
 
-function checkDecimal(schema: DecimalSchema, value: string, path: Path, context: Context): void {
-  const digits = decimalDigits(value);
-  if (digits === undefined) {
-    report(
-      context,
-      'invalid_decimal',
-      path,
-      `${JSON.stringify(value.slice(0, 40))} is not a decimal number.`,
-    );
-    return;
-  }
-  if (schema.scale !== undefined && digits.fraction > schema.scale) {
-    report(
-      context,
-      'precision_loss',
-      path,
-      `${value} has ${digits.fraction} decimals, scale is ${schema.scale}.`,
-    );
-  }
-  if (schema.precision !== undefined && digits.integer > schema.precision - (schema.scale ?? 0)) {
-    report(
-      context,
-      'out_of_range',
-      path,
-      `${value} has too many integer digits for precision ${schema.precision}.`,
-    );
-  }
-}
-
-const patterns = new WeakMap<StringSchema, RegExp>();
-
 function checkString(schema: StringSchema, value: string, path: Path, context: Context): void {
   // Every wire format carries text as UTF-8, where a lone surrogate cannot exist: it would turn
   // into U+FFFD, so the value would not survive a round trip.
   if (!value.isWellFormed()) {
     report(context, 'not_well_formed', path, 'the string holds a lone surrogate, which UTF-8 cannot carry.');
   }
-  // Lengths count code points, as JSON Schema does. `value.length` bounds the count from above.
-  const { minLength, maxLength } = schema;
-  if (minLength !== undefined && value.length < minLength * 2 && codePoints(value) < minLength) {
-    report(context, 'too_short', path, `at least ${minLength} characters needed.`);
-  }
-  if (maxLength !== undefined && value.length > maxLength && codePoints(value) > maxLength) {
-    report(context, 'too_long', path, `at most ${maxLength} characters allowed.`);
-  }
-  if (schema.pattern !== undefined) {
-    let regexp = patterns.get(schema);
-    if (regexp === undefined) {
-      regexp = new RegExp(schema.pattern, 'u');
-      patterns.set(schema, regexp);
-    }
-    if (!regexp.test(value)) report(context, 'pattern_mismatch', path, `does not match /${schema.pattern}/.`);
-  }
-}
-
-function codePoints(value: string): number {
-  let count = 0;
-  for (let i = 0; i < value.length; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
-  return count;
-}
-
-/** The widest instant each precision can store in a signed 64-bit count, in milliseconds. */
-const maxEpochMillis: Record<TimestampSchema['precision'], number> = {
-  s: 8.64e15,
-  ms: 8.64e15,
-  us: 8.64e15,
-  ns: 9_223_372_036_854,
-};
-
-function checkTimestamp(schema: TimestampSchema, value: Date, path: Path, context: Context): void {
-  const millis = value.getTime();
-  if (Number.isNaN(millis)) {
-    report(context, 'invalid_date', path, 'the Date is invalid.');
-  } else if (Math.abs(millis) > maxEpochMillis[schema.precision]) {
-    report(
-      context,
-      'out_of_range',
-      path,
-      `${value.toISOString()} does not fit a 64-bit count of ${schema.precision}.`,
-    );
-  } else if (schema.precision === 's' && millis % 1000 !== 0) {
-    report(context, 'precision_loss', path, 'the Date has milliseconds, but the precision is seconds.');
-  }
+  checkRule(stringRule(schema), value, path, context);
 }
 
 const members = new WeakMap<EnumSchema, ReadonlySet<string>>();

@@ -382,11 +382,13 @@ describe('arrow: encoding refuses wrong values with their path', () => {
     expect(failure([flatValue(), null as never])?.path).toEqual([1]);
   });
 
-  test('validate: true adds the constraints', () => {
+  test('constraints are checked on every encode; validate: true adds unknown keys', () => {
     const tooLong = withField(0, { home: { street: '', zip: '12345678901' } });
-    expect(codeOf(() => codec.encode(tooLong))).toBe('no error');
+    expect(codeOf(() => codec.encode(tooLong))).toBe('WK_VALIDATION_FAILED');
+    const extra = withField(0, { unknown: 1 });
+    expect(codeOf(() => codec.encode(extra))).toBe('no error');
     const strict = arrow(EveryKindFlat, { validate: true });
-    expect(codeOf(() => strict.encode(tooLong))).toBe('WK_VALIDATION_FAILED');
+    expect(codeOf(() => strict.encode(extra))).toBe('WK_VALIDATION_FAILED');
   });
 
   test('paths count rows across batches and streams', async () => {

@@ -370,11 +370,13 @@ describe('avro codec: encoding checks', () => {
   });
 
   test('a uint64 of 2^63 or more is refused: Avro’s long is signed', () => {
+    // A valid uint64 that no long holds: the format cannot carry it (the value is not invalid).
     expect(failure(() => c.encode(everyKindValue()))).toEqual({
-      code: 'WK_VALIDATION_FAILED',
+      code: 'WK_ENCODE_UNSUPPORTED',
       path: ['u64'],
     });
-    expect(codeOf(() => codec(t.uint64()).encode(2n ** 63n))).toBe('WK_VALIDATION_FAILED');
+    expect(codeOf(() => codec(t.uint64()).encode(2n ** 63n))).toBe('WK_ENCODE_UNSUPPORTED');
+    expect(codeOf(() => codec(t.uint64()).encode(2n ** 64n))).toBe('WK_VALIDATION_FAILED');
     expect(codeOf(() => codec(t.uint64()).encode(-1n))).toBe('WK_VALIDATION_FAILED');
   });
 
@@ -386,10 +388,12 @@ describe('avro codec: encoding checks', () => {
     expect(codeOf(() => c.encode({ ...avroValue(), scores: { '\ud800': 1 } }))).toBe('WK_ENCODE_UNSUPPORTED');
   });
 
-  test('validate: true adds the constraints the wire cannot check', () => {
+  test('constraints are checked on every encode; validate: true adds unknown keys', () => {
     const value = { ...avroValue(), home: { street: 's', zip: 'x'.repeat(11) } };
-    expect(codeOf(() => c.encode(value))).toBe('no error');
-    expect(codeOf(() => createAvroCodec({ schema: EveryKind, validate: true }).encode(value))).toBe(
+    expect(codeOf(() => c.encode(value))).toBe('WK_VALIDATION_FAILED');
+    const extra = { ...avroValue(), unknown: 1 };
+    expect(codeOf(() => c.encode(extra))).toBe('no error');
+    expect(codeOf(() => createAvroCodec({ schema: EveryKind, validate: true }).encode(extra))).toBe(
       'WK_VALIDATION_FAILED',
     );
   });

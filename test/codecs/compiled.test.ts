@@ -175,7 +175,7 @@ test('json: each codec keeps its own maxDepth though the writer is compiled once
   );
   expect(outcome(() => shallow.encode(value as never))).toMatchObject({
     ok: false,
-    code: 'WK_ENCODE_UNSUPPORTED',
+    code: 'WK_LIMIT_DEPTH',
   });
 });
 

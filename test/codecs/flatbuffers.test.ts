@@ -324,12 +324,15 @@ describe('flatbuffers: edge values', () => {
     }
   });
 
-  test('seconds round down; microseconds and nanoseconds are exact', () => {
+  test('seconds are whole (milliseconds are refused, as validate does); microseconds and nanoseconds are exact', () => {
     const back = edge.decode(
-      edge.encode({ ...edgeValue(), seconds: new Date(-1500), micros: new Date(-1501) }),
+      edge.encode({ ...edgeValue(), seconds: new Date(-2000), micros: new Date(-1501) }),
     );
     expect(back.seconds).toEqual(new Date(-2000));
     expect(back.micros).toEqual(new Date(-1501));
+    expect(codeOf(() => edge.encode({ ...edgeValue(), seconds: new Date(-1500) }))).toBe(
+      'WK_VALIDATION_FAILED',
+    );
   });
 
   test('a 300-member enum is stored as ushort', () => {
@@ -376,7 +379,7 @@ describe('flatbuffers: edge values', () => {
     // Each level is an object and an array: 49 levels are 98 of the default 100.
     const value = tree(48);
     expect(categories.decode(categories.encode(value))).toEqual(value);
-    expect(codeOf(() => categories.encode(tree(60)))).toBe('WK_ENCODE_UNSUPPORTED');
+    expect(codeOf(() => categories.encode(tree(60)))).toBe('WK_LIMIT_DEPTH');
   });
 
   test('random records round-trip', () => {
@@ -467,7 +470,7 @@ describe('flatbuffers: encoding checks', () => {
     const cyclic: Any = { name: 'loop', children: [] };
     cyclic.children.push(cyclic);
     expect(failure(() => codec.encode({ ...everyKindValue(), category: cyclic })).code).toBe(
-      'WK_ENCODE_UNSUPPORTED',
+      'WK_LIMIT_DEPTH',
     );
     const loop: Any = {};
     loop.self = loop;
@@ -479,11 +482,13 @@ describe('flatbuffers: encoding checks', () => {
     );
   });
 
-  test('validate: true checks constraints the wire does not need', () => {
+  test('constraints are checked on every encode; validate: true adds unknown keys', () => {
     const value = { ...everyKindValue(), home: { street: 'x', zip: '12345678901' } };
-    expect(codeOf(() => codec.encode(value))).toBe('no error');
+    expect(codeOf(() => codec.encode(value))).toBe('WK_VALIDATION_FAILED');
+    const extra = { ...everyKindValue(), unknown: 1 };
+    expect(codeOf(() => codec.encode(extra))).toBe('no error');
     const strict = createFlatBuffersCodec({ schema: EveryKind, validate: true });
-    expect(codeOf(() => strict.encode(value))).toBe('WK_VALIDATION_FAILED');
+    expect(codeOf(() => strict.encode(extra))).toBe('WK_VALIDATION_FAILED');
   });
 
   test('the codec stays usable after a failed encode', () => {

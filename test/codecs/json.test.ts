@@ -57,19 +57,29 @@ describe('JSON codec with a schema', () => {
     expect(lenient.decode(bytes('{"lines":[],"extra":1}'))).toEqual({ lines: [] });
   });
 
-  test('validate: true checks constraints before writing', () => {
-    const short = createJsonCodec({ schema: t.string({ maxLength: 2 }), validate: true });
-    expect(codeOf(() => short.encode('abc'))).toBe('WK_VALIDATION_FAILED');
+  test('constraints are checked on every encode; validate: true also refuses unknown keys', () => {
     expect(codeOf(() => createJsonCodec({ schema: t.string({ maxLength: 2 }) }).encode('abc'))).toBe(
-      'no error',
+      'WK_VALIDATION_FAILED',
     );
+    const Point = t.object('Point', { x: t.int32() });
+    expect(codeOf(() => createJsonCodec({ schema: Point }).encode({ x: 1, y: 2 }))).toBe('no error');
+    expect(codeOf(() => createJsonCodec({ schema: Point, validate: true }).encode({ x: 1, y: 2 }))).toBe(
+      'WK_VALIDATION_FAILED',
+    );
+  });
+
+  test('a bigint inside a json value is refused with a WirekitError, not a TypeError', () => {
+    for (const compile of [true, false]) {
+      const codec = createJsonCodec({ schema: t.object('Holder', { v: t.json() }), compile });
+      expect(codeOf(() => codec.encode({ v: { a: 1n } } as never))).toBe('WK_VALIDATION_FAILED');
+    }
   });
 
   test('a cyclic value is refused, not a stack overflow', () => {
     const Node = t.object('Node', { next: t.nullable(t.lazy((): typeof Node => Node)) }) as Schema;
     const cyclic: { next: unknown } = { next: null };
     cyclic.next = cyclic;
-    expect(codeOf(() => createJsonCodec({ schema: Node }).encode(cyclic))).toBe('WK_ENCODE_UNSUPPORTED');
+    expect(codeOf(() => createJsonCodec({ schema: Node }).encode(cyclic))).toBe('WK_LIMIT_DEPTH');
   });
 
   test('property: random int64/float/string records round-trip', () => {
@@ -232,23 +242,16 @@ describe.each([true, false])(
 );
 
 describe('quote', () => {
-  test('is JSON.stringify for every string: quotes, backslashes, controls, surrogates paired or not', () => {
-    for (const text of [
-      '',
-      'plain',
-      'a"b',
-      'a\\b',
-      '\u0000\u001f\u007f',
-      'é🚀',
-      '\ud800',
-      'x\udfffy',
-      '\u2028',
-    ]) {
+  test('is JSON.stringify for every well-formed string, and refuses lone surrogates', () => {
+    for (const text of ['', 'plain', 'a"b', 'a\\b', '\u0000\u001f\u007f', 'é🚀', '\u2028']) {
       expect(quote(text)).toBe(JSON.stringify(text));
     }
+    for (const text of ['\ud800', 'x\udfffy'])
+      expect(codeOf(() => quote(text))).toBe('WK_ENCODE_UNSUPPORTED');
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (text) => {
-        expect(quote(text)).toBe(JSON.stringify(text));
+        if (text.isWellFormed()) expect(quote(text)).toBe(JSON.stringify(text));
+        else expect(codeOf(() => quote(text))).toBe('WK_ENCODE_UNSUPPORTED');
       }),
       { numRuns: 2000 },
     );

@@ -148,7 +148,8 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
     const codec = state.route.bodyCodecs.get(type);
     if (codec === undefined) throw unsupportedType(request.headers['content-type'], state.route.bodyTypes);
     const value = codec.decode(bytes);
-    // Decoders check the types they read; this adds every constraint (ranges, lengths, patterns).
+    // Decoders hold what they read to the schema's rules (docs/values.md); validate() is where those
+    // rules are defined, and one more look with it is cheap beside the request around it.
     if (state.route.spec.body !== undefined) assert(state.route.spec.body, value);
     return value;
   });

@@ -8,6 +8,7 @@
 import { type Data, Type } from 'apache-arrow';
 import type { SmallIntKind } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { type Rule, refusalBy } from '../../schema/value-rules.js';
 import { isUnsafeKey, mismatch, tooDeep, tooManyElements, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { fault, nullMessage } from './fault.js';
@@ -67,6 +68,31 @@ export function refuseNull(i: number): never {
   return fault(i, nullMessage);
 }
 
+/**
+ * `value`, the entry at index `i` of its column, unless the column's `rule` refuses it
+ * (value-rules.ts): then a fault that names the entry's row and column.
+ */
+export function keptAt<T>(rule: Rule<never>, value: T, i: number): T {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) fault(i, refusal.message);
+  return value;
+}
+
+/**
+ * The same check for the compiled reader, which has no column index at hand: any error there
+ * sends the batch to the interpreter (keptAt above), whose error stands.
+ */
+export function kept<T>(rule: Rule<never> | undefined, value: T, ctx: ReadContext): T {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) throw mismatch(ctx.offset, `Arrow: ${refusal.message}`);
+  return value;
+}
+
+/** A per-value reader whose values are held to `rule`, or `read` itself without one. */
+function ruled<T>(rule: Rule<never> | undefined, read: (i: number) => T): (i: number) => T {
+  return rule === undefined ? read : (i) => keptAt(rule, read(i), i);
+}
+
 export function readScalars(
   plan: Plan,
   data: Data,
@@ -97,11 +123,11 @@ export function readScalars(
       for (let i = start; i < end; i++) out[i - start] = (values as unknown as ArrayLike<bigint>)[i];
       break;
     case 'timestamp':
-      return readEach(plan, data, start, count, timestampReader(plan.unit, data, ctx));
+      return readEach(plan, data, start, count, ruled(plan.rule, timestampReader(plan.unit, data, ctx)));
     case 'enum':
       return readEach(plan, data, start, count, enumReader(plan.members, data, ctx));
     case 'text':
-      return readEach(plan, data, start, count, textReader(plan, data, start, count, ctx));
+      return readEach(plan, data, start, count, ruled(plan.rule, textReader(plan, data, start, count, ctx)));
     default:
       return readEach(plan, data, start, count, otherReader(plan, data, start, count, ctx));
   }
@@ -274,9 +300,6 @@ export function readStrings(data: Data, count: number, offset: number): string[]
   return Array.from({ length: count }, (_, i) => text(i));
 }
 
-/** Decimal text as wirekit writes it: no exponent, no '+', no leading zeros. */
-const decimalPattern = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
-
 function textReader(
   plan: Extract<Plan, { k: 'text' }>,
   data: Data,
@@ -285,14 +308,8 @@ function textReader(
   ctx: ReadContext,
 ): (i: number) => unknown {
   const text = stringReader(data, start, count, ctx);
-  if (plan.text === 'string') return text;
-  if (plan.text === 'decimal') {
-    return (i) => {
-      const value = text(i);
-      if (!decimalPattern.test(value)) fault(i, 'a decimal column holds a non-decimal');
-      return value;
-    };
-  }
+  // A decimal's spelling, scale and precision are its rule's, which the caller applies.
+  if (plan.text === 'string' || plan.text === 'decimal') return text;
   return (i) => {
     let value: unknown;
     try {
@@ -336,7 +353,7 @@ function otherReader(
     case 'decimal':
       return decimalReader(plan.precision, plan.scale, data);
     case 'bytes':
-      return bytesReader(data);
+      return ruled(plan.rule, bytesReader(data));
     case 'literal': {
       const { storage, value } = plan;
       const stored = readScalars(storage, data, start, count, ctx);

@@ -8,6 +8,7 @@ import type { Data } from 'apache-arrow';
 import { isUnsafeKey, unsafeKey } from '../errors.js';
 import {
   isNull,
+  keptAt,
   misplacedNull,
   nullsOf,
   nullValue,
@@ -159,6 +160,7 @@ function readList(
     const from = (offsets[i] as number) - first;
     const to = (offsets[i + 1] as number) - first;
     if (check) checkRange(items, from, to, i);
+    if (plan.rule !== undefined) keptAt(plan.rule, to - from, i);
     out[k] = items.slice(from, to);
   }
   return out;

@@ -5,6 +5,7 @@
 import type { Data } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { type Refusal, type Rule, refusalBy } from '../../schema/value-rules.js';
 import { newData } from './data.js';
 import type { EnumPlan, Plan } from './plan.js';
 import { ByteSink, checkOffset } from './sink.js';
@@ -16,6 +17,17 @@ export function wrongValue(index: number, expected: string, value: unknown): Wir
   return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describe(value)}.`, {
     path: [index],
   });
+}
+
+/** A value at `index` that the column's rule refuses (value-rules.ts), with the rule's message. */
+export function refusedAt(index: number, refusal: Refusal): WirekitError {
+  return new WirekitError('WK_VALIDATION_FAILED', refusal.message, { path: [index] });
+}
+
+/** Refuses the value at `index` where `rule` does. */
+export function keepAt(rule: Rule<never> | undefined, index: number, value: unknown): void {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) throw refusedAt(index, refusal);
 }
 
 function describe(value: unknown): string {
@@ -133,7 +145,7 @@ export function encodeFloat(plan: PlanOf<'float'>, values: readonly unknown[], n
       continue;
     }
     out[i] = value;
-    // A finite number beyond float32 would be stored as an infinity.
+    // A finite number beyond float32 would be stored as an infinity (fitsFloat32 of value-rules.ts).
     if (plan.bits === 32 && !Number.isFinite(out[i]) && Number.isFinite(value))
       throw wrongValue(i, 'a number within float32', value);
   }
@@ -149,14 +161,13 @@ export function encodeDecimal(plan: PlanOf<'decimal'>, values: readonly unknown[
   const expected = `a decimal string with at most ${precision - scale} integer and ${scale} fraction digits`;
   for (let i = 0; i < n; i++) {
     const value = values[i];
-    const match = typeof value === 'string' ? decimalText.exec(value) : null;
-    if (match === null) {
+    if (typeof value !== 'string') {
       validity.null(i, value, expected);
       continue;
     }
-    const [, sign, whole = '0', fraction = ''] = match;
-    if (fraction.length > scale || (whole === '0' ? 0 : whole.length) > precision - scale)
-      throw wrongValue(i, expected, value);
+    // The rule holds the text to the scale and precision the column stores.
+    keepAt(plan.rule, i, value);
+    const [, sign, whole = '0', fraction = ''] = decimalText.exec(value) as RegExpExecArray;
     let unscaled = BigInt(sign + whole + fraction.padEnd(scale, '0'));
     for (let w = 0; w < words; w++) {
       out[i * words + w] = BigInt.asUintN(64, unscaled);
@@ -178,8 +189,10 @@ export function encodeText(plan: PlanOf<'text'>, values: readonly unknown[], n: 
     const text =
       plan.text !== 'json' || (value === undefined && plan.allowAbsent) ? value : jsonText(i, value);
     if (typeof text !== 'string') validity.null(i, value, expected);
-    else if (plan.text === 'decimal' && !decimalText.test(text)) throw wrongValue(i, expected, value);
-    else if (!sink.writeString(text)) throw loneSurrogate(i);
+    else {
+      if (plan.rule !== undefined) keepAt(plan.rule, i, text);
+      if (!sink.writeString(text)) throw loneSurrogate(i);
+    }
     offsets[i + 1] = checkOffset(sink.size);
   }
   return newData(plan.type, n, validity.props, { offsets, values: sink.finish() });
@@ -221,8 +234,10 @@ export function encodeBytes(plan: PlanOf<'bytes'>, values: readonly unknown[], n
   const sink = new ByteSink(n * 8);
   for (let i = 0; i < n; i++) {
     const value = values[i];
-    if (value instanceof Uint8Array) sink.writeBytes(value);
-    else validity.null(i, value, 'a Uint8Array');
+    if (value instanceof Uint8Array) {
+      if (plan.rule !== undefined) keepAt(plan.rule, i, value);
+      sink.writeBytes(value);
+    } else validity.null(i, value, 'a Uint8Array');
     offsets[i + 1] = checkOffset(sink.size);
   }
   return newData(plan.type, n, validity.props, { offsets, values: sink.finish() });
@@ -242,8 +257,9 @@ export function encodeTimestamp(plan: PlanOf<'timestamp'>, values: readonly unkn
       validity.null(i, value, 'a valid Date');
       continue;
     }
+    // Seconds: whole seconds only; nanoseconds: within 2^63 of them.
+    if (plan.rule !== undefined) keepAt(plan.rule, i, value);
     if (perMilli < 1) {
-      if (millis % 1000 !== 0) throw wrongValue(i, 'a Date in whole seconds (the precision is s)', value);
       putSafe(words, i, millis / 1000);
       continue;
     }

@@ -7,6 +7,7 @@
 import { type Data, RecordBatch, type Struct } from 'apache-arrow';
 import { type Path, WirekitError } from '../../errors/index.js';
 import { fieldOf, isInheritedName } from '../../schema/names.js';
+import { isRecord, unreadableKey } from '../../schema/value-rules.js';
 import { newData } from './data.js';
 import {
   checkLiterals,
@@ -19,6 +20,7 @@ import {
   encodeInt64,
   encodeText,
   encodeTimestamp,
+  keepAt,
   Validity,
   wrongValue,
 } from './encode-scalars.js';
@@ -131,7 +133,7 @@ function encodeStruct(plan: StructPlan, values: readonly unknown[], n: number): 
   let objects = values;
   for (let i = 0; i < n; i++) {
     const value = values[i];
-    if (typeof value !== 'object' || value === null) {
+    if (!isRecord(value)) {
       validity.null(i, value, `an object (${plan.typeName})`);
       if (objects === values) objects = values.slice(0, n);
       // Arrow keeps child slots under a null; a valid filler lets the children skip null checks.
@@ -192,8 +194,10 @@ function encodeList(plan: Extract<Plan, { k: 'list' }>, values: readonly unknown
   let total = 0;
   for (let i = 0; i < n; i++) {
     const value = values[i];
-    if (Array.isArray(value)) total += value.length;
-    else validity.null(i, value, 'an array');
+    if (Array.isArray(value)) {
+      if (plan.rule !== undefined) keepAt(plan.rule, i, value.length);
+      total += value.length;
+    } else validity.null(i, value, 'an array');
     offsets[i + 1] = checkOffset(total);
   }
   const items = new Array<unknown>(total);
@@ -220,14 +224,12 @@ function encodeMap(plan: MapPlan, values: readonly unknown[], n: number): Data {
   const items: unknown[] = [];
   for (let i = 0; i < n; i++) {
     const value = values[i];
-    if (
-      plan.stringKeys &&
-      typeof value === 'object' &&
-      value !== null &&
-      !Array.isArray(value) &&
-      !(value instanceof Map)
-    ) {
+    if (plan.stringKeys && isRecord(value)) {
       for (const key of Object.keys(value)) {
+        const unreadable = unreadableKey(key);
+        if (unreadable !== undefined) {
+          throw new WirekitError(unreadable.code, unreadable.message, { path: [i, key] });
+        }
         keys.push(key);
         items.push((value as Record<string, unknown>)[key]);
       }
@@ -262,7 +264,7 @@ function encodeUnion(plan: UnionPlan, values: readonly unknown[], n: number): Da
   for (let i = 0; i < n; i++) {
     const value = values[i];
     let index: number | undefined;
-    if (typeof value === 'object' && value !== null) {
+    if (isRecord(value)) {
       const tag = (value as Record<string, unknown>)[plan.tag];
       index = plan.byTag.get(tag);
       if (index === undefined) {

@@ -4,6 +4,7 @@
  */
 import type { Schema as ArrowSchema, DataType, Dictionary, Struct, Utf8, Vector } from 'apache-arrow';
 import type { LiteralValue, SmallIntKind, TimePrecision } from '../../schema/index.js';
+import type { Rule } from '../../schema/value-rules.js';
 
 export interface PlanBase {
   /** The Arrow type written; incoming data must have a type that matches it. */
@@ -21,6 +22,11 @@ export interface PlanBase {
   readonly placeholder: unknown;
   /** Containers (objects, arrays, maps) between this column and the row, the row included. */
   readonly depth: number;
+  /**
+   * The schema's constraints on a value of this column (value-rules.ts): a string's, decimal's,
+   * bytes' or timestamp's, a list's item counts. Both directions hold every value to it.
+   */
+  readonly rule?: Rule<never> | undefined;
 }
 
 export interface StructEntry {

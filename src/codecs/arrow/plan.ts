@@ -7,6 +7,14 @@ import { type DataType, type Field, makeData, Struct, Type, Utf8, Vector } from 
 import { toArrowSchema } from '../../schema/export/arrow.js';
 import type { ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
+import {
+  bytesRule,
+  decimalRule,
+  itemsRule,
+  type Rule,
+  stringRule,
+  timestampRule,
+} from '../../schema/value-rules.js';
 import { encodeUtf8 } from '../utf8.js';
 import type { Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
 
@@ -113,20 +121,21 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
       return scalar({ k: 'float', bits: s.kind === 'float32' ? 32 : 64 }, 0);
     case 'decimal': {
       const { precision, scale } = type as unknown as { precision?: number; scale?: number };
+      const rule = decimalRule(s) as Rule<never>;
       if (type.typeId === Type.Decimal && precision !== undefined && scale !== undefined) {
         const words = (type as unknown as { bitWidth: number }).bitWidth === 256 ? 4 : 2;
-        return scalar({ k: 'decimal', precision, scale, words }, '0');
+        return scalar({ k: 'decimal', precision, scale, words, rule }, '0');
       }
-      return scalar({ k: 'text', text: 'decimal' }, '0');
+      return scalar({ k: 'text', text: 'decimal', rule }, '0');
     }
     case 'string':
-      return scalar({ k: 'text', text: 'string' }, '');
+      return scalar({ k: 'text', text: 'string', rule: stringRule(s) }, '');
     case 'json':
       return scalar({ k: 'text', text: 'json' }, null);
     case 'bytes':
-      return scalar({ k: 'bytes' }, new Uint8Array(0));
+      return scalar({ k: 'bytes', rule: bytesRule(s) }, new Uint8Array(0));
     case 'timestamp':
-      return scalar({ k: 'timestamp', unit: s.precision }, new Date(0));
+      return scalar({ k: 'timestamp', unit: s.precision, rule: timestampRule(s.precision) }, new Date(0));
     case 'literal': {
       const storage =
         typeof s.value === 'string'
@@ -154,7 +163,8 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
       return structPlan(s, type as Struct, nulls, depth + 1);
     case 'array': {
       const [item] = type.children as [Field];
-      return scalar({ k: 'list', depth: depth + 1, item: planField(s.items, item, depth + 1) }, []);
+      const rule = itemsRule(s);
+      return scalar({ k: 'list', depth: depth + 1, item: planField(s.items, item, depth + 1), rule }, []);
     }
     case 'map': {
       const [entries] = type.children as [Field<Struct>];

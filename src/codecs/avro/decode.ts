@@ -3,7 +3,7 @@
  * map, so recursion stays within maxDepth; counts are checked against maxElements and the bytes
  * left before a single item is read.
  */
-import { decimalDigits } from '../../schema/decimal.js';
+import type { Rule } from '../../schema/value-rules.js';
 import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../errors.js';
 import type { AvroType } from './avro-schema.js';
 import { EntryRole, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from './plans.js';
@@ -33,7 +33,7 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
     case R.Record:
       return readRecord(r, plan);
     case R.String:
-      return r.readString();
+      return plan.rule === undefined ? r.readString() : kept(plan.rule, r.pos, r.readString());
     case R.Long:
       return readLong(r, plan.as);
     case R.Int:
@@ -49,19 +49,23 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
     case R.Float:
       return r.readFloat();
     case R.Bytes:
-      return r.readBytes();
+      return plan.rule === undefined ? r.readBytes() : kept(plan.rule, r.pos, r.readBytes());
     case R.Fixed:
-      return r.readFixed(plan.size);
+      return plan.rule === undefined
+        ? r.readFixed(plan.size)
+        : kept(plan.rule, r.pos, r.readFixed(plan.size));
     case R.Array:
-      return readArray(r, plan.items, plan.itemSize);
+      return readArray(r, plan.items, plan.itemSize, plan.rule);
     case R.Map:
-      return readMap(r, plan.values, plan.entrySize);
+      return readMap(r, plan.values, plan.entrySize, plan.keyRule);
     case R.IntMap:
       return readIntMap(r, plan);
     case R.Enum:
       return readEnum(r, plan.symbols, plan.name);
     case R.Timestamp:
-      return readTimestamp(r, plan.perMilli);
+      return plan.rule === undefined
+        ? readTimestamp(r, plan.perMilli)
+        : kept(plan.rule, r.pos, readTimestamp(r, plan.perMilli));
     case R.DecimalBytes: {
       const at = r.pos;
       let start: number;
@@ -87,17 +91,8 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
       if (text === undefined) throw mismatch(at, `a decimal exceeds ${plan.precision} digits`);
       return text;
     }
-    case R.DecimalString: {
-      const at = r.pos;
-      const text = r.readString();
-      const digits = decimalDigits(text);
-      const ok =
-        digits !== undefined &&
-        (plan.scale === undefined || digits.fraction <= plan.scale) &&
-        (plan.precision === undefined || digits.integer <= plan.precision - (plan.scale ?? 0));
-      if (!ok) throw mismatch(at, `${JSON.stringify(text.slice(0, 40))} is not a decimal of this schema`);
-      return text;
-    }
+    case R.DecimalString:
+      return kept(plan.rule, r.pos, r.readString());
     case R.Json: {
       const at = r.pos;
       return parseJsonValue(r, r.readString(), at);
@@ -114,6 +109,16 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
       skipValue(r, plan.type);
       return undefined;
   }
+}
+
+/**
+ * `value`, read from byte `at`, unless the reader's schema's `rule` refuses it (value-rules.ts):
+ * then the refusal as a schema mismatch. The compiled decoder calls it too.
+ */
+export function kept<T>(rule: Rule<T>, at: number, value: T): T {
+  const refusal = rule(value);
+  if (refusal !== undefined) throw mismatch(at, refusal.message);
+  return value;
 }
 
 /** An Avro int that must lie in `min..max` (the small integer kinds). */
@@ -176,7 +181,13 @@ function readRecord(r: AvroReader, plan: RecordRead): Record<string, unknown> {
   return out;
 }
 
-function readArray(r: AvroReader, items: ReadPlan, itemSize: number): unknown[] {
+function readArray(
+  r: AvroReader,
+  items: ReadPlan,
+  itemSize: number,
+  rule: Rule<number> | undefined,
+): unknown[] {
+  const at = r.pos;
   r.enter();
   const out: unknown[] = [];
   for (let count = r.readBlockCount(); count !== 0; count = r.readBlockCount()) {
@@ -185,10 +196,17 @@ function readArray(r: AvroReader, items: ReadPlan, itemSize: number): unknown[] 
     for (let i = 0; i < count; i++) out.push(readValue(r, items));
   }
   r.leave();
+  // Blocks may split the items: the count is known at the end.
+  if (rule !== undefined) kept(rule, at, out.length);
   return out;
 }
 
-function readMap(r: AvroReader, values: ReadPlan, entrySize: number): Record<string, unknown> {
+function readMap(
+  r: AvroReader,
+  values: ReadPlan,
+  entrySize: number,
+  keyRule: Rule<string> | undefined,
+): Record<string, unknown> {
   r.enter();
   const out: Record<string, unknown> = {};
   for (let count = r.readBlockCount(); count !== 0; count = r.readBlockCount()) {
@@ -197,6 +215,7 @@ function readMap(r: AvroReader, values: ReadPlan, entrySize: number): Record<str
     for (let i = 0; i < count; i++) {
       const at = r.pos;
       const key = r.readString();
+      if (keyRule !== undefined) kept(keyRule, at, key);
       // Refused, not dropped: a copy made later by assignment would turn this key into a prototype.
       if (isUnsafeKey(key)) throw unsafeKey(at, key);
       out[key] = readValue(r, values);

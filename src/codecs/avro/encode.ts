@@ -4,14 +4,15 @@
  */
 
 import { type Path, WirekitError } from '../../errors/index.js';
-import { decimalDigits } from '../../schema/decimal.js';
 import { fieldOf } from '../../schema/names.js';
+import { fitsFloat32, isRecord, type Rule, refused, unreadableKey } from '../../schema/value-rules.js';
 import { LongAs, type OptionWrite, type RecordWrite, type TaggedWrite, W, type WritePlan } from './plans.js';
 import { timestampCount, unscaledOf, writeUnscaled } from './values.js';
 import type { AvroWriter } from './writer.js';
 
 const longMin = -(2n ** 63n);
 const longMax = 2n ** 63n - 1n;
+const uint64Max = 2n ** 64n - 1n;
 
 export class Encoder {
   depth = 0;
@@ -29,6 +30,7 @@ export class Encoder {
         return;
       case W.String:
         if (typeof value !== 'string') throw wrongType('a string', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         w.writeString(value);
         return;
       case W.Int:
@@ -53,20 +55,19 @@ export class Encoder {
         return;
       case W.Float:
         if (typeof value !== 'number') throw wrongType('a number', value);
-        if (Number.isFinite(value) && !Number.isFinite(Math.fround(value))) {
-          throw wrongType('a number within float32', value);
-        }
+        if (!fitsFloat32(value)) throw wrongType('a number within float32', value);
         w.writeFloat(value);
         return;
       case W.Bytes:
         if (!(value instanceof Uint8Array)) throw wrongType('a Uint8Array', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         w.writeBytes(value);
         return;
       case W.Array:
-        this.array(plan.items, value);
+        this.array(plan.items, value, plan.rule);
         return;
       case W.Map:
-        this.map(plan.values, value);
+        this.map(plan.values, value, plan.keyRule);
         return;
       case W.IntMap:
         this.intMap(plan.key, plan.value, value);
@@ -83,29 +84,23 @@ export class Encoder {
       case W.Timestamp: {
         const count = timestampCount(value, plan.perMilli);
         if (count === undefined) throw wrongType('a valid Date that fits a 64-bit count', value);
+        if (plan.rule !== undefined) keep(plan.rule, value as Date);
         if (typeof count === 'number') w.writeLong(count);
         else w.writeLongBig(count);
         return;
       }
       case W.DecimalBytes: {
-        const unscaled =
-          typeof value === 'string' ? unscaledOf(value, plan.scale, plan.precision) : undefined;
-        if (unscaled === undefined) {
-          throw wrongType(`a decimal string of precision ${plan.precision} and scale ${plan.scale}`, value);
-        }
-        writeUnscaled(w, unscaled);
+        if (typeof value !== 'string') throw wrongType('a decimal string', value);
+        keep(plan.rule, value);
+        // Within the scale and precision (the rule says so), so the unscaled integer exists.
+        writeUnscaled(w, unscaledOf(value, plan.scale, plan.precision) as number | bigint);
         return;
       }
-      case W.DecimalString: {
-        const digits = typeof value === 'string' ? decimalDigits(value) : undefined;
-        const ok =
-          digits !== undefined &&
-          (plan.scale === undefined || digits.fraction <= plan.scale) &&
-          (plan.precision === undefined || digits.integer <= plan.precision - (plan.scale ?? 0));
-        if (!ok) throw wrongType('a decimal string within the schema', value);
-        w.writeString(value as string);
+      case W.DecimalString:
+        if (typeof value !== 'string') throw wrongType('a decimal string', value);
+        keep(plan.rule, value);
+        w.writeString(value);
         return;
-      }
       case W.Json:
         w.writeString(jsonText(value));
         return;
@@ -128,11 +123,14 @@ export class Encoder {
         w.writeLongBig(value);
         return;
       case LongAs.UnsignedBigInt:
-        if (typeof value !== 'bigint' || value < 0n) throw wrongType('a uint64 bigint', value);
+        if (typeof value !== 'bigint' || value < 0n || value > uint64Max)
+          throw wrongType('a uint64 bigint', value);
+        // A valid uint64 that the format cannot carry, not an invalid value (docs/values.md).
         if (value > longMax) {
-          throw wrongType(
-            "a uint64 below 2^63 (Avro's long is signed, so larger values cannot be stored)",
-            value,
+          throw new WirekitError(
+            'WK_ENCODE_UNSUPPORTED',
+            `Avro's long is signed: ${value} is past 2^63-1, which no long holds.`,
+            { path: [] },
           );
         }
         w.writeLongBig(value);
@@ -163,9 +161,7 @@ export class Encoder {
   }
 
   private record(plan: RecordWrite, value: unknown): void {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw wrongType(`an object (${plan.name})`, value);
-    }
+    if (!isRecord(value)) throw wrongType(`an object (${plan.name})`, value);
     const object = value as Record<string, unknown>;
     this.enter();
     const { names, plans, literals } = plan;
@@ -184,8 +180,9 @@ export class Encoder {
     this.depth--;
   }
 
-  private array(items: WritePlan, value: unknown): void {
+  private array(items: WritePlan, value: unknown, rule: Rule<number> | undefined): void {
     if (!Array.isArray(value)) throw wrongType('an array', value);
+    if (rule !== undefined) keep(rule, value.length);
     this.enter();
     const length = value.length;
     if (length > 0) {
@@ -201,10 +198,8 @@ export class Encoder {
     this.depth--;
   }
 
-  private map(values: WritePlan, value: unknown): void {
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Map) {
-      throw wrongType('an object (a map with string keys)', value);
-    }
+  private map(values: WritePlan, value: unknown, keyRule: Rule<string> | undefined): void {
+    if (!isRecord(value)) throw wrongType('an object (a map with string keys)', value);
     this.enter();
     const keys = Object.keys(value);
     if (keys.length > 0) {
@@ -212,6 +207,9 @@ export class Encoder {
       let key = '';
       try {
         for (key of keys) {
+          const unreadable = unreadableKey(key);
+          if (unreadable !== undefined) throw unreadable;
+          if (keyRule !== undefined) keep(keyRule, key);
           this.w.writeString(key);
           this.write(values, (value as Record<string, unknown>)[key]);
         }
@@ -253,7 +251,7 @@ export class Encoder {
   }
 
   private tagged(plan: TaggedWrite, value: unknown): void {
-    if (typeof value !== 'object' || value === null) throw wrongType(`a variant of ${plan.name}`, value);
+    if (!isRecord(value)) throw wrongType(`a variant of ${plan.name}`, value);
     const tag = (value as Record<string, unknown>)[plan.tag];
     const branch = plan.branches.get(tag);
     if (branch === undefined) throw withSegment(wrongType(`a variant tag of ${plan.name}`, tag), plan.tag);
@@ -284,6 +282,12 @@ function show(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Refuses `value` where `rule` does (value-rules.ts); the compiled encoder calls it too. */
+export function keep<T>(rule: Rule<T>, value: T): void {
+  const refusal = rule(value);
+  if (refusal !== undefined) throw refused(refusal);
 }
 
 export function wrongType(expected: string, value: unknown): WirekitError {

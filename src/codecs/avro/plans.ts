@@ -5,6 +5,7 @@
  * a read plan reads the *writer's* bytes and produces the *reader's* value.
  */
 import type { LiteralValue } from '../../schema/index.js';
+import type { Rule } from '../../schema/value-rules.js';
 import type { AvroType } from './avro-schema.js';
 
 /** How a long becomes a value. */
@@ -44,21 +45,38 @@ export const R = {
   Skip: 21,
 } as const;
 
+/**
+ * `rule` on a plan is the reader's schema's constraints (value-rules.ts), which the decoder holds
+ * each value to: a string's, bytes', decimal's or timestamp's, an array's item counts, a
+ * string-keyed map's keys (`keyRule`). Undefined where the schema has none.
+ */
 export type ReadPlan =
   | { readonly op: typeof R.Const; readonly value: unknown }
-  | { readonly op: typeof R.Bool | typeof R.Float | typeof R.Double | typeof R.String | typeof R.Bytes }
+  | { readonly op: typeof R.Bool | typeof R.Float | typeof R.Double }
+  | { readonly op: typeof R.String; readonly rule?: Rule<string> | undefined }
+  | { readonly op: typeof R.Bytes; readonly rule?: Rule<Uint8Array> | undefined }
   | { readonly op: typeof R.Json }
   | { readonly op: typeof R.Int; readonly min: number; readonly max: number }
   | { readonly op: typeof R.Long; readonly as: LongAs }
-  | { readonly op: typeof R.Fixed; readonly size: number }
+  | { readonly op: typeof R.Fixed; readonly size: number; readonly rule?: Rule<Uint8Array> | undefined }
   | DecimalBytesRead
-  | { readonly op: typeof R.DecimalString; readonly scale?: number; readonly precision?: number }
-  | { readonly op: typeof R.Timestamp; readonly perMilli: number }
+  | { readonly op: typeof R.DecimalString; readonly rule: Rule<string> }
+  | { readonly op: typeof R.Timestamp; readonly perMilli: number; readonly rule?: Rule<Date> | undefined }
   | { readonly op: typeof R.Enum; readonly symbols: readonly (string | undefined)[]; readonly name: string }
   | { readonly op: typeof R.Literal; readonly inner: ReadPlan; readonly value: LiteralValue }
   | RecordRead
-  | { readonly op: typeof R.Array; readonly items: ReadPlan; readonly itemSize: number }
-  | { readonly op: typeof R.Map; readonly values: ReadPlan; readonly entrySize: number }
+  | {
+      readonly op: typeof R.Array;
+      readonly items: ReadPlan;
+      readonly itemSize: number;
+      readonly rule?: Rule<number> | undefined;
+    }
+  | {
+      readonly op: typeof R.Map;
+      readonly values: ReadPlan;
+      readonly entrySize: number;
+      readonly keyRule?: Rule<string> | undefined;
+    }
   | IntMapRead
   | { readonly op: typeof R.Union; readonly branches: readonly ReadPlan[] }
   | { readonly op: typeof R.Error; readonly message: string }
@@ -122,20 +140,28 @@ export const W = {
   Tagged: 19,
 } as const;
 
+/** `rule` and `keyRule` are the schema's constraints, as on read plans; the encoder refuses what they refuse. */
 export type WritePlan =
-  | { readonly op: typeof W.Bool | typeof W.Float | typeof W.Double | typeof W.String | typeof W.Bytes }
+  | { readonly op: typeof W.Bool | typeof W.Float | typeof W.Double }
+  | { readonly op: typeof W.String; readonly rule?: Rule<string> | undefined }
+  | { readonly op: typeof W.Bytes; readonly rule?: Rule<Uint8Array> | undefined }
   | { readonly op: typeof W.Json }
   | { readonly op: typeof W.Nothing; readonly value: LiteralValue }
   | { readonly op: typeof W.Int; readonly min: number; readonly max: number; readonly kind: string }
   | { readonly op: typeof W.Long; readonly as: LongAs; readonly kind: string }
-  | { readonly op: typeof W.DecimalBytes; readonly scale: number; readonly precision: number }
-  | { readonly op: typeof W.DecimalString; readonly scale?: number; readonly precision?: number }
-  | { readonly op: typeof W.Timestamp; readonly perMilli: number }
+  | {
+      readonly op: typeof W.DecimalBytes;
+      readonly scale: number;
+      readonly precision: number;
+      readonly rule: Rule<string>;
+    }
+  | { readonly op: typeof W.DecimalString; readonly rule: Rule<string> }
+  | { readonly op: typeof W.Timestamp; readonly perMilli: number; readonly rule?: Rule<Date> | undefined }
   | { readonly op: typeof W.Enum; readonly indexes: ReadonlyMap<string, number>; readonly name: string }
   | { readonly op: typeof W.Literal; readonly inner: WritePlan; readonly value: LiteralValue }
   | RecordWrite
-  | { readonly op: typeof W.Array; readonly items: WritePlan }
-  | { readonly op: typeof W.Map; readonly values: WritePlan }
+  | { readonly op: typeof W.Array; readonly items: WritePlan; readonly rule?: Rule<number> | undefined }
+  | { readonly op: typeof W.Map; readonly values: WritePlan; readonly keyRule?: Rule<string> | undefined }
   | { readonly op: typeof W.IntMap; readonly key: WritePlan; readonly value: WritePlan }
   | OptionWrite
   | TaggedWrite;

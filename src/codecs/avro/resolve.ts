@@ -20,6 +20,7 @@ import type {
 } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../schema/value-rules.js';
 import { type AvroNamed, type AvroRecord, type AvroType, shortName } from './avro-schema.js';
 import { EntryRole, type Fill, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from './plans.js';
 import { decimalByteLimit } from './values.js';
@@ -146,12 +147,12 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
     case 'decimal':
       return decimal(writer, reader, path, mismatch);
     case 'string':
-      return w === 'string' || w === 'bytes' ? { op: R.String } : mismatch();
+      return w === 'string' || w === 'bytes' ? { op: R.String, rule: stringRule(reader) } : mismatch();
     case 'json':
       return w === 'string' || w === 'bytes' ? { op: R.Json } : mismatch();
     case 'bytes':
-      if (writer.type === 'fixed') return { op: R.Fixed, size: writer.size };
-      return w === 'bytes' || w === 'string' ? { op: R.Bytes } : mismatch();
+      if (writer.type === 'fixed') return { op: R.Fixed, size: writer.size, rule: bytesRule(reader) };
+      return w === 'bytes' || w === 'string' ? { op: R.Bytes, rule: bytesRule(reader) } : mismatch();
     case 'timestamp': {
       if (writer.type !== 'long' && writer.type !== 'int') return mismatch();
       const unit = /(millis|micros|nanos)$/.exec(writer.logicalType ?? '')?.[1];
@@ -163,7 +164,7 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
             : unit === 'nanos'
               ? 1e6
               : perMilliOf[reader.precision];
-      return { op: R.Timestamp, perMilli };
+      return { op: R.Timestamp, perMilli, rule: timestampRule(reader.precision) };
     }
     case 'enum': {
       if (writer.type !== 'enum' || !namesMatch(writer, reader)) return mismatch();
@@ -189,12 +190,18 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
         op: R.Array,
         items: resolve(writer.items, reader.items, ctx, path),
         itemSize: minSize(writer.items, ctx.sizes),
+        rule: itemsRule(reader),
       };
     case 'map':
       if (reader.keys.kind === 'string') {
         if (writer.type !== 'map') return mismatch();
         const values = resolve(writer.values, reader.values, ctx, path);
-        return { op: R.Map, values, entrySize: 1 + minSize(writer.values, ctx.sizes) };
+        return {
+          op: R.Map,
+          values,
+          entrySize: 1 + minSize(writer.values, ctx.sizes),
+          keyRule: stringRule(reader.keys),
+        };
       }
       if (writer.type !== 'array' || writer.items.type !== 'record') return mismatch();
       return intMap(writer.items, reader.keys, reader.values, ctx, path);
@@ -223,7 +230,7 @@ function decimal(
     };
   }
   if (!native && (writer.type === 'string' || writer.type === 'bytes')) {
-    return { op: R.DecimalString, scale: reader.scale, precision: reader.precision };
+    return { op: R.DecimalString, rule: decimalRule(reader) };
   }
   return mismatch();
 }

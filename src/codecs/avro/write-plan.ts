@@ -8,6 +8,7 @@ import { WirekitError } from '../../errors/index.js';
 import type { ObjectSchema, Schema, SmallIntKind, UnionSchema } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../schema/value-rules.js';
 import type { AvroRecord, AvroType } from './avro-schema.js';
 import { LongAs, type RecordWrite, W, type WritePlan } from './plans.js';
 
@@ -58,17 +59,18 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
       return { op: W.Double };
     case 'decimal':
       if (avro.type === 'bytes' && avro.logicalType === 'decimal') {
-        return { op: W.DecimalBytes, scale: node.scale ?? 0, precision: node.precision ?? 0 };
+        const [scale, precision] = [node.scale ?? 0, node.precision ?? 0];
+        return { op: W.DecimalBytes, scale, precision, rule: decimalRule(node) };
       }
-      return { op: W.DecimalString, scale: node.scale, precision: node.precision };
+      return { op: W.DecimalString, rule: decimalRule(node) };
     case 'string':
-      return { op: W.String };
+      return { op: W.String, rule: stringRule(node) };
     case 'json':
       return { op: W.Json };
     case 'bytes':
-      return { op: W.Bytes };
+      return { op: W.Bytes, rule: bytesRule(node) };
     case 'timestamp':
-      return { op: W.Timestamp, perMilli: perMilliOf[node.precision] };
+      return { op: W.Timestamp, perMilli: perMilliOf[node.precision], rule: timestampRule(node.precision) };
     case 'enum': {
       if (avro.type !== 'enum') internal(`enum ${node.name}`);
       return { op: W.Enum, name: node.name, indexes: new Map(avro.symbols.map((symbol, i) => [symbol, i])) };
@@ -88,11 +90,11 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
       return record(avro, node, ctx);
     case 'array':
       if (avro.type !== 'array') internal('array');
-      return { op: W.Array, items: plan(avro.items, node.items, ctx) };
+      return { op: W.Array, items: plan(avro.items, node.items, ctx), rule: itemsRule(node) };
     case 'map': {
       if (node.keys.kind === 'string') {
         if (avro.type !== 'map') internal('map');
-        return { op: W.Map, values: plan(avro.values, node.values, ctx) };
+        return { op: W.Map, values: plan(avro.values, node.values, ctx), keyRule: stringRule(node.keys) };
       }
       const entry = avro.type === 'array' ? avro.items : undefined;
       if (entry?.type !== 'record') internal('map entry record');

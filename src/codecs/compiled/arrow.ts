@@ -24,11 +24,13 @@
  */
 import type { Data } from 'apache-arrow';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { isRecord } from '../../schema/value-rules.js';
 import { newData } from '../arrow/data.js';
 import { readColumn } from '../arrow/decode.js';
 import {
   enumReader,
   int64Reader,
+  kept,
   misplacedNull,
   nullsOf,
   type ReadContext,
@@ -145,6 +147,8 @@ class ArrowCompiler {
       newData,
       encodeColumn,
       bail,
+      isRecord,
+      kept,
     };
     s.line(`const h = ${s.dep(h)};`);
     const rows = s.fn('rows', plan.typeName);
@@ -195,7 +199,7 @@ class ArrowCompiler {
     });
     s.line(`  for (let i = 0; i < n; i++) {`);
     s.line(`    const v = rows[start + i];`);
-    s.line(`    if (typeof v !== 'object' || v === null) throw h.bail;`);
+    s.line(`    if (!h.isRecord(v)) throw h.bail;`);
     for (const entry of plan.entries) {
       if (entry.plan === undefined)
         s.line(`    if (${s.field('v', entry.name)} !== ${s.dep(entry.literal)}) throw h.bail;`);
@@ -226,6 +230,8 @@ class ArrowCompiler {
   private emitStore(plan: Plan, c: number): void {
     const s = this.s;
     const x = `x${c}`;
+    // A value the column's rule refuses leaves the batch to the interpreter, which reports it.
+    const refused = plan.rule === undefined ? '' : `${s.dep(plan.rule)}(${x}) !== undefined || `;
     switch (writeLeafOf(plan)) {
       case 'bool':
         s.line(`    if (${x} === true) o${c}[i >> 3] |= 1 << (i & 7);`);
@@ -249,6 +255,7 @@ class ArrowCompiler {
         s.line(`    const ms${c} = ${x} instanceof Date ? ${x}.getTime() : NaN;`);
         s.line(`    if (ms${c} !== ms${c}) V${c}.null(i, ${x}, 'a valid Date');`);
         s.line(`    else {`);
+        if (refused !== '') s.line(`      if (${refused.slice(0, -4)}) throw h.bail;`);
         s.line(`      const high = Math.floor(ms${c} / 4294967296);`);
         s.line(`      const low = (ms${c} - high * 4294967296) * ${perMilli};`);
         s.line(`      const carry = Math.floor(low / 4294967296);`);
@@ -261,7 +268,7 @@ class ArrowCompiler {
       }
       case 'string':
         s.line(`    if (typeof ${x} !== 'string') V${c}.null(i, ${x}, 'a string');`);
-        s.line(`    else if (!t${c}.writeString(${x})) throw h.bail;`);
+        s.line(`    else if (${refused}!t${c}.writeString(${x})) throw h.bail;`);
         s.line(`    o${c}[i + 1] = h.checkOffset(t${c}.size);`);
         return;
       case 'enum':
@@ -396,6 +403,7 @@ class ArrowCompiler {
       line(`if (${isNull}) ${target} = ${nullValue};`);
       line(`else {`);
       line(`  const from = o${id}[${index}], to = o${id}[${index} + 1];`);
+      if (plan.rule !== undefined) line(`  h.kept(${s.dep(plan.rule)}, to - from, ctx);`);
       line(`  ${target} = new Array(to - from);`);
       line(`  for (let j = from; j < to; j++) {`);
       this.emitValue(item, `${id}i`, 'j', 'y', `${indent}    `);
@@ -404,12 +412,13 @@ class ArrowCompiler {
       line(`}`);
       return;
     }
-    const read =
+    const value =
       leaf === 'bool'
         ? `((v${id}[${index} >> 3] >> (${index} & 7)) & 1) === 1`
         : leaf === 'number'
           ? `v${id}[${index}]`
           : `r${id}(${index})`;
+    const read = plan.rule === undefined ? value : `h.kept(${s.dep(plan.rule)}, ${value}, ctx)`;
     line(`const ${target} = ${isNull} ? ${nullValue} : ${read};`);
   }
 }

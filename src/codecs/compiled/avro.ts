@@ -22,8 +22,9 @@
  * schema (resolution) keeps the interpreter.
  */
 
-import { readEnum, readIntIn, readLong, readValue } from '../avro/decode.js';
-import { type Encoder, withSegment, wrongType } from '../avro/encode.js';
+import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
+import { kept, readEnum, readIntIn, readLong, readValue } from '../avro/decode.js';
+import { type Encoder, keep, withSegment, wrongType } from '../avro/encode.js';
 import {
   LongAs,
   type OptionWrite,
@@ -335,6 +336,10 @@ function writeLong(w: AvroWriter, value: number): void {
 const helpers = {
   writeLong,
   wrongType,
+  keep,
+  kept,
+  isRecord,
+  fitsFloat32,
   withSegment,
   timestampCount,
   readLong,
@@ -412,9 +417,7 @@ class AvroCompiler {
   private emitRecordWriter(plan: RecordWrite): void {
     const s = this.s;
     this.line(`function ${this.writerOf(plan)}(w, v, e) {`);
-    this.line(
-      `if (typeof v !== 'object' || v === null || Array.isArray(v)) throw h.wrongType(${s.dep(`an object (${plan.name})`)}, v);`,
-    );
+    this.line(`if (!h.isRecord(v)) throw h.wrongType(${s.dep(`an object (${plan.name})`)}, v);`);
     this.line('e.enter();');
     for (const literal of plan.literals) {
       const key = s.key(literal.name);
@@ -447,6 +450,7 @@ class AvroCompiler {
         return;
       case W.String:
         this.line(`if (typeof ${x} !== 'string') throw h.wrongType('a string', ${x});`);
+        this.keep(plan.rule, x);
         this.line(`w.writeString(${x});`);
         return;
       case W.Int:
@@ -477,9 +481,7 @@ class AvroCompiler {
         return;
       case W.Float:
         this.line(`if (typeof ${x} !== 'number') throw h.wrongType('a number', ${x});`);
-        this.line(
-          `if (Number.isFinite(${x}) && !Number.isFinite(Math.fround(${x}))) throw h.wrongType('a number within float32', ${x});`,
-        );
+        this.line(`if (!h.fitsFloat32(${x})) throw h.wrongType('a number within float32', ${x});`);
         this.line(`w.writeFloat(${x});`);
         return;
       case W.Bool:
@@ -503,6 +505,7 @@ class AvroCompiler {
         this.line(
           `if (${count} === undefined) throw h.wrongType('a valid Date that fits a 64-bit count', ${x});`,
         );
+        this.keep(plan.rule, x);
         this.line(
           `if (typeof ${count} === 'number') h.writeLong(w, ${count}); else w.writeLongBig(${count});`,
         );
@@ -514,6 +517,7 @@ class AvroCompiler {
       case W.Array: {
         const [i, n, y] = [s.fn('i'), s.fn('n'), s.fn('y')];
         this.line(`if (!Array.isArray(${x})) throw h.wrongType('an array', ${x});`);
+        this.keep(plan.rule, `${x}.length`);
         this.line('e.enter();');
         this.line(`const ${n} = ${x}.length;`);
         this.line(`if (${n} > 0) {`);
@@ -533,6 +537,16 @@ class AvroCompiler {
       default:
         this.line(`e.write(${s.dep(plan)}, ${x});`);
     }
+  }
+
+  /** A statement refusing `x` where `rule` does (the interpreter's `keep`); nothing without a rule. */
+  private keep(rule: Rule<never> | undefined, x: string): void {
+    if (rule !== undefined) this.line(`h.keep(${this.s.dep(rule)}, ${x});`);
+  }
+
+  /** The expression reading `read` (starting at `r.pos`) held to `rule`, as the interpreter's `kept`. */
+  private kept(rule: Rule<never> | undefined, read: string): string {
+    return rule === undefined ? read : `h.kept(${this.s.dep(rule)}, r.pos, ${read})`;
   }
 
   private emitOptionWrite(plan: OptionWrite, x: string): void {
@@ -605,7 +619,7 @@ class AvroCompiler {
         this.line(`${t} = ${this.readerOf(plan)}(r);`);
         return;
       case R.String:
-        this.line(`${t} = h.readString(r);`);
+        this.line(`${t} = ${this.kept(plan.rule, 'h.readString(r)')};`);
         return;
       case R.Int:
         this.line(`${t} = h.readSmallInt(r, ${int(plan.min)}, ${int(plan.max)});`);
@@ -628,8 +642,8 @@ class AvroCompiler {
         this.line(`${t} = h.readSymbol(r, ${s.dep(plan.symbols)}, ${s.dep(plan.name)});`);
         return;
       case R.Timestamp:
-        if (plan.perMilli === 1) this.line(`${t} = h.readMillis(r);`);
-        else this.line(`${t} = h.readTimestamp(r, ${int(plan.perMilli)});`);
+        if (plan.perMilli === 1) this.line(`${t} = ${this.kept(plan.rule, 'h.readMillis(r)')};`);
+        else this.line(`${t} = ${this.kept(plan.rule, `h.readTimestamp(r, ${int(plan.perMilli)})`)};`);
         return;
       case R.Const:
         this.line(`${t} = ${this.constant(plan.value)};`);
@@ -647,7 +661,8 @@ class AvroCompiler {
       case R.Array: {
         // An array whose first block is all of a few items gets its exact size up front (`[]` and
         // push would allocate room for 17); items then go in at the next index either way.
-        const [out, count, n, i, y] = [s.fn('a'), s.fn('c'), s.fn('n'), s.fn('i'), s.fn('y')];
+        const [out, count, n, i, y, at] = [s.fn('a'), s.fn('c'), s.fn('n'), s.fn('i'), s.fn('y'), s.fn('at')];
+        this.line(`const ${at} = r.pos;`);
         this.line('r.enter();');
         this.line(`let ${count} = r.readBlockCount();`);
         this.line(`const ${out} = ${count} > 0 && ${count} <= ${SIZED_ARRAY} ? new Array(${count}) : [];`);
@@ -662,6 +677,8 @@ class AvroCompiler {
         this.line('}');
         this.line('}');
         this.line('r.leave();');
+        // Blocks may split the items: the count is known at the end, as in the interpreter.
+        if (plan.rule !== undefined) this.line(`h.kept(${s.dep(plan.rule)}, ${at}, ${n});`);
         this.line(`${t} = ${out};`);
         return;
       }

@@ -26,9 +26,10 @@
 import type { Builder } from 'flatbuffers';
 import type { SmallIntKind } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
 import { mismatch, tooDeep, truncated } from '../errors.js';
 import { createString, wellFormed, writeBare } from '../flatbuffers/builder-writes.js';
-import type { Encoder, RootWriter } from '../flatbuffers/encode.js';
+import { type Encoder, firstFailure, type RootWriter } from '../flatbuffers/encode.js';
 import {
   type FieldPlan,
   isInline,
@@ -38,8 +39,8 @@ import {
   type TablePlan,
   type ValuePlan,
 } from '../flatbuffers/plan.js';
-import type { Reader } from '../flatbuffers/reader.js';
-import { atKey, dateOf, stored, wrong } from '../flatbuffers/values.js';
+import { kept, type Reader } from '../flatbuffers/reader.js';
+import { atKey, dateOf, keep, stored, wrong } from '../flatbuffers/values.js';
 import {
   buildObject,
   CompiledCache,
@@ -154,8 +155,9 @@ function timestampField(e: Encoder, b: Builder, field: FieldPlan, value: unknown
     e.scalar(field, value);
     return;
   }
-  // As timestampCount: seconds round down (toward the past).
-  const count = seconds ? Math.floor(millis / 1000) : millis;
+  // Seconds of a whole second only (the rule refuses milliseconds), as timestampCount.
+  if (seconds) keep((field.value as { rule?: Rule<never> }).rule, value);
+  const count = seconds ? millis / 1000 : millis;
   if (count === 0 && field.presence === 'required') return;
   const high = Math.floor(count / 4_294_967_296);
   b.prep(8, 0);
@@ -166,7 +168,12 @@ function timestampField(e: Encoder, b: Builder, field: FieldPlan, value: unknown
 
 const helpers = {
   timestampField,
+  firstFailure,
   wrong,
+  keep,
+  kept,
+  isRecord,
+  fitsFloat32,
   atKey,
   stored,
   createString,
@@ -234,9 +241,7 @@ class FlatBuffersCompiler {
     const object = table.kind === 'object';
     this.line(`function ${this.namesOf(table).encode}(e, b, v, depth) {`);
     if (object) {
-      this.line(
-        `if (typeof v !== 'object' || v === null || Array.isArray(v)) throw h.wrong('an object', v);`,
-      );
+      this.line(`if (!h.isRecord(v)) throw h.wrong('an object', v);`);
       for (const member of table.literals) {
         const key = s.key(member.name);
         const given = s.fn('given');
@@ -322,11 +327,12 @@ class FlatBuffersCompiler {
     const s = this.s;
     if (plan.k === 'string') {
       this.line(`if (typeof ${x} !== 'string') throw h.wrong('a string', ${x});`);
+      this.keep(plan.rule, x);
       this.line(`${o} = h.createString(b, h.wellFormed(${x}));`);
     } else if (plan.k === 'table' && plan.table.kind !== 'entry') {
       this.line(`${o} = ${this.namesOf(plan.table).encode}(e, b, ${x}, inner);`);
     } else if (plan.k === 'vector' && this.vectorInline(plan.element)) {
-      this.emitVector(plan.element, x, o);
+      this.emitVector(plan.element, x, o, plan.rule);
     } else {
       this.line(`${o} = e.child(${s.dep(plan)}, ${x}, inner);`);
       if (t !== undefined) this.line(`${t} = e.unionType;`);
@@ -340,10 +346,16 @@ class FlatBuffersCompiler {
     );
   }
 
+  /** A statement refusing `x` where `rule` does (the interpreter's `keep`); nothing without a rule. */
+  private keep(rule: Rule<never> | undefined, x: string): void {
+    if (rule !== undefined) this.line(`h.keep(${this.s.dep(rule)}, ${x});`);
+  }
+
   /** `Encoder.vector`: inline values into reserved room from the last; offsets via the encoder's stack. */
-  private emitVector(element: ValuePlan, x: string, o: string): void {
+  private emitVector(element: ValuePlan, x: string, o: string, rule: Rule<number> | undefined): void {
     const [n, i, y, nested] = [this.s.fn('n'), this.s.fn('i'), this.s.fn('y'), this.s.fn('inner')];
     this.line(`if (!Array.isArray(${x})) throw h.wrong('an array', ${x});`);
+    this.keep(rule as Rule<never> | undefined, `${x}.length`);
     this.line(`const ${nested} = e.nest(inner);`);
     this.line(`const ${n} = ${x}.length;`);
     if (isInline(element)) {
@@ -351,7 +363,7 @@ class FlatBuffersCompiler {
       this.line(`b.startVector(${size}, ${n}, ${size});`);
       this.line(`for (let ${i} = ${n} - 1; ${i} >= 0; ${i}--) {`);
       this.line(`const ${y} = ${x}[${i}];`);
-      this.emitElement(element, y, i);
+      this.emitElement(element, x, y, i);
       this.line('}');
       this.line(`${o} = b.endVector();`);
       return;
@@ -363,6 +375,7 @@ class FlatBuffersCompiler {
     this.line('try {');
     if (element.k === 'string') {
       this.line(`if (typeof ${y} !== 'string') throw h.wrong('a string', ${y});`);
+      this.keep(element.rule, y);
       this.line(`e.push(h.createString(b, h.wellFormed(${y})), 0);`);
     } else if (element.k === 'table') {
       this.line(`e.push(${this.namesOf(element.table).encode}(e, b, ${y}, ${nested}), 0);`);
@@ -372,22 +385,28 @@ class FlatBuffersCompiler {
     this.line(`${o} = e.offsets(${base}, ${n});`);
   }
 
-  /** One inline vector element `y` at index `i`: `stored` and `writeBare`, the common kinds inline. */
-  private emitElement(element: ValuePlan, y: string, i: string): void {
+  /**
+   * One inline vector element `y` (item `i` of `x`): `stored` and `writeBare`, the common kinds
+   * inline. Items go in from the last; a bad one is reported as the Encoder does, by `firstFailure`.
+   */
+  private emitElement(element: ValuePlan, x: string, y: string, i: string): void {
     const s = this.s;
     const store = (element as { store: Store }).store;
     const check = this.inlineCheck(element, y);
+    const plan = s.dep(element);
     if (check === undefined) {
       const bits = s.fn('bits');
       this.line(`let ${bits};`);
       this.line(
-        `try { ${bits} = h.stored(${s.dep(element)}, ${y}); } catch (error) { throw h.atKey(error, ${i}); }`,
+        `try { ${bits} = h.stored(${plan}, ${y}); } catch (error) { throw h.firstFailure(${plan}, ${x}, ${i}, error); }`,
       );
       this.line(`h.writeBare(b, ${s.key(store)}, ${bits});`);
       return;
     }
     for (const test of check.tests) {
-      this.line(`if (${test.bad}) throw h.atKey(h.wrong(${test.expected}, ${y}), ${i});`);
+      this.line(
+        `if (${test.bad}) throw h.firstFailure(${plan}, ${x}, ${i}, h.wrong(${test.expected}, ${y}));`,
+      );
     }
     this.line(`b.${bareWriter[store]}(${check.bits});`);
   }
@@ -418,7 +437,7 @@ class FlatBuffersCompiler {
         return {
           tests: [
             { bad: `typeof ${x} !== 'number'`, expected: "'a number'" },
-            { bad: `Number.isFinite(${x}) && !Number.isFinite(Math.fround(${x}))`, expected: "'a float32'" },
+            { bad: `!h.fitsFloat32(${x})`, expected: "'a float32'" },
           ],
           bits: x,
         };
@@ -553,7 +572,7 @@ class FlatBuffersCompiler {
         this.line(
           `if (${date} === undefined) throw h.mismatch(${at}, 'a timestamp is beyond the range of a Date');`,
         );
-        this.line(`${t} = ${date};`);
+        this.line(`${t} = ${this.kept(plan.rule, at, date)};`);
         return;
       }
       case 'enum': {
@@ -573,7 +592,7 @@ class FlatBuffersCompiler {
         return;
       }
       case 'string':
-        this.line(`${t} = r.string(${at}, true);`);
+        this.line(`${t} = ${this.kept(plan.rule, at, `r.string(${at}, true)`)};`);
         return;
       case 'table':
         if (plan.table.kind !== 'entry') {
@@ -583,9 +602,15 @@ class FlatBuffersCompiler {
         break;
       case 'vector':
         this.emitListRead(plan.element, at, depth, t);
+        if (plan.rule !== undefined) this.line(`h.kept(${s.dep(plan.rule)}, ${at}, ${t}.length);`);
         return;
     }
     this.line(`${t} = r.value(${s.dep(plan)}, ${at}, ${depth});`);
+  }
+
+  /** The expression `value` (found at `at`) held to `rule`, as the Reader's `kept`. */
+  private kept(rule: Rule<never> | undefined, at: string, value: string): string {
+    return rule === undefined ? value : `h.kept(${this.s.dep(rule)}, ${at}, ${value})`;
   }
 
   /** `Reader.list`: depth, the vector's length checked against the input, counted, then each item. */

@@ -4,7 +4,8 @@
  *
  * The interpreter walks the schema for every value; the generated reader is the walk unrolled:
  * each object's fields read by constant name, the checks of common kinds inline (strings, booleans,
- * 32-bit integers and their ranges, floats, timestamps, nested objects and arrays), the converted
+ * 32-bit integers and their ranges, floats, timestamps, nested objects and arrays, and the rules of
+ * their constraints, from value-rules.ts as the interpreter's), the converted
  * value stored back into the parsed tree, so an object that needs no conversion is only looked at.
  * Every other kind (64-bit integers, decimals, bytes, unions, maps, free JSON), and every value an
  * inline check refuses (a timestamp with an offset, a wrong type, a string that is no enum member,
@@ -22,6 +23,7 @@ import type { ObjectSchema, Schema } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { nest, type ReadContext, read, requiredField, unknownKeys } from '../../schema/json-value.js';
 import { memberSet } from '../../schema/validate.js';
+import { fitsFloat32, itemsRule, type Rule, stringRule, timestampRule } from '../../schema/value-rules.js';
 import { readCanonicalTime } from '../json/read-time.js';
 import { CompiledCache, codegenAvailable, FunctionQueue, Source } from './codegen.js';
 import { namesAreSafe } from './json.js';
@@ -63,7 +65,9 @@ class JsonReadCompiler {
 
   build(root: Schema): JsonReader {
     const s = this.s;
-    s.line(`const h = ${s.dep({ read, nest, requiredField, unknownKeys, prependPath, readCanonicalTime })};`);
+    s.line(
+      `const h = ${s.dep({ read, nest, requiredField, unknownKeys, prependPath, readCanonicalTime, fitsFloat32 })};`,
+    );
     const rootName = s.fn('readRoot');
     s.line(`function ${rootName}(v, C) {`);
     s.line('  const depth = 0;');
@@ -86,12 +90,17 @@ class JsonReadCompiler {
     const line = (text: string) => s.line(indent + text);
     // The interpreter's answer for `x`: the converted value, or the error.
     const slow = (): string => `{ const r = h.read(${s.dep(schema)}, ${x}, depth, C); ${store('r', x)} }`;
+    // A value the schema's rule refuses goes to the interpreter too, which throws its refusal.
+    const breaks = (rule: Rule<never> | undefined, value: string) =>
+      rule === undefined ? '' : ` || ${s.dep(rule)}(${value}) !== undefined`;
     switch (schema.kind) {
       case 'bool':
         line(`if (typeof ${x} !== 'boolean') ${slow()}`);
         return;
       case 'string':
-        line(`if (typeof ${x} !== 'string') ${slow()}`);
+        line(
+          `if (typeof ${x} !== 'string' || (C.surrogates && !${x}.isWellFormed())${breaks(stringRule(schema), x)}) ${slow()}`,
+        );
         return;
       case 'enum':
         line(`if (typeof ${x} !== 'string' || !${s.dep(memberSet(schema))}.has(${x})) ${slow()}`);
@@ -112,6 +121,10 @@ class JsonReadCompiler {
         return;
       }
       case 'float32':
+        // Read as the nearest float32, as every binary format stores it.
+        line(`if (typeof ${x} !== 'number' || !h.fitsFloat32(${x})) ${slow()}`);
+        line(`else { const f = Math.fround(${x}); ${store('f', x)} }`);
+        return;
       case 'float64':
         line(`if (typeof ${x} !== 'number') ${slow()}`);
         return;
@@ -119,8 +132,8 @@ class JsonReadCompiler {
         // The spelling wirekit writes, read inline; any other goes to the interpreter's RFC 3339 parser.
         const date = `${x}_date`;
         line(`const ${date} = typeof ${x} === 'string' ? h.readCanonicalTime(${x}) : undefined;`);
-        line(`if (${date} !== undefined) ${store(date)}`);
-        line(`else ${slow()}`);
+        line(`if (${date} === undefined${breaks(timestampRule(schema.precision), date)}) ${slow()}`);
+        line(`else ${store(date)}`);
         return;
       }
       case 'object':
@@ -130,7 +143,9 @@ class JsonReadCompiler {
         line(`${this.functions.nameFor(schema)}(${x}, depth, C);`);
         return;
       case 'optional':
-        line(`if (${x} !== undefined) {`);
+        // Null for an optional value that cannot hold null means absent, as in the interpreter.
+        if (schema.inner.kind !== 'nullable') line(`if (${x} === null) ${store('undefined')}`);
+        line(`${schema.inner.kind !== 'nullable' ? 'else ' : ''}if (${x} !== undefined) {`);
         this.value(schema.inner, x, store, `${indent}  `);
         line('}');
         return;
@@ -199,8 +214,10 @@ class JsonReadCompiler {
   private array(schema: Extract<Schema, { kind: 'array' }>, name: string): void {
     const s = this.s;
     s.line(`function ${name}(v, outer, C) {`);
-    // Not an array: the interpreter refuses it (before nesting, as it does).
-    s.line(`  if (!Array.isArray(v)) return h.read(${s.dep(schema)}, v, outer, C);`);
+    // Not an array, or one its rule refuses: the interpreter refuses it (before nesting, as it does).
+    const rule = itemsRule(schema);
+    const breaks = rule === undefined ? '' : ` || ${s.dep(rule)}(v.length) !== undefined`;
+    s.line(`  if (!Array.isArray(v)${breaks}) return h.read(${s.dep(schema)}, v, outer, C);`);
     s.line('  const depth = h.nest(outer, C);');
     s.line('  let i = 0;');
     s.line('  try {');

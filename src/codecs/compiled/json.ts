@@ -14,6 +14,16 @@
 import { prependPath } from '../../errors/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import {
+  decimalRule,
+  fitsFloat32,
+  isRecord,
+  itemsRule,
+  type Rule,
+  refused,
+  stringRule,
+  timestampRule,
+} from '../../schema/value-rules.js';
 import { type JsonWriteOptions, nest, quote, write, wrong } from '../json/write.js';
 import { CompiledCache, codegenAvailable, FunctionQueue, keysAreSafe, Source } from './codegen.js';
 
@@ -67,7 +77,7 @@ class JsonCompiler {
 
   build(root: Schema): JsonWriter {
     const s = this.s;
-    s.line(`const h = ${s.dep({ write, wrong, nest, prependPath, quote })};`);
+    s.line(`const h = ${s.dep({ write, wrong, nest, prependPath, quote, refused, isRecord, fitsFloat32 })};`);
     const rootName = s.fn('writeRoot');
     s.line(`function ${rootName}(v, O) {`);
     s.line("  let out = '';");
@@ -106,27 +116,38 @@ class JsonCompiler {
       }
       case 'int64':
       case 'uint64': {
-        // The interpreter's checks: the kind's range, and a safe integer (not negative for uint64).
-        const [min, max] = largeIntRange[schema.kind];
-        const expected = s.dep(`an ${schema.kind}`);
+        // The interpreter's checks: the schema's JavaScript type, in the kind's range (a safe
+        // integer, not negative for uint64, with as: 'number').
+        if (schema.as === 'bigint') {
+          const [min, max] = largeIntRange[schema.kind];
+          line(
+            `if (typeof ${x} !== 'bigint' || ${x} < ${s.dep(min)} || ${x} > ${s.dep(max)}) throw h.wrong(${s.dep(`an ${schema.kind} bigint`)}, ${x});`,
+          );
+          line(`out += ${this.options.int64 === 'string' ? `'"' + ${x} + '"'` : `'' + ${x}`};`);
+          return;
+        }
         const negative = schema.kind === 'uint64' ? ` || ${x} < 0` : '';
-        line(`if (typeof ${x} === 'bigint') {`);
-        line(`  if (${x} < ${s.dep(min)} || ${x} > ${s.dep(max)}) throw h.wrong(${expected}, ${x});`);
-        line(`  out += ${this.options.int64 === 'string' ? `'"' + ${x} + '"'` : `'' + ${x}`};`);
         line(
-          `} else if (typeof ${x} !== 'number' || !Number.isSafeInteger(${x})${negative}) throw h.wrong(${expected}, ${x});`,
+          `if (typeof ${x} !== 'number' || !Number.isSafeInteger(${x})${negative}) throw h.wrong(${s.dep(`a safe ${schema.kind} number`)}, ${x});`,
         );
-        line(`else out += ${x};`);
+        line(`out += ${x};`);
         return;
       }
       case 'float32':
       case 'float64':
         line(`if (typeof ${x} !== 'number') throw h.wrong('a number', ${x});`);
+        if (schema.kind === 'float32')
+          line(`if (!h.fitsFloat32(${x})) throw h.wrong('a number within float32', ${x});`);
         line(`out += Number.isFinite(${x}) ? (Object.is(${x}, -0) ? '-0' : '' + ${x}) : '"' + ${x} + '"';`);
         return;
       case 'decimal':
+        line(`if (typeof ${x} !== 'string') throw h.wrong('a decimal string', ${x});`);
+        this.rule(decimalRule(schema), x, indent);
+        line(`out += '"' + ${x} + '"';`);
+        return;
       case 'string':
         line(`if (typeof ${x} !== 'string') throw h.wrong('a string', ${x});`);
+        this.rule(stringRule(schema), x, indent);
         line(`out += h.quote(${x});`);
         return;
       case 'enum': {
@@ -143,6 +164,7 @@ class JsonCompiler {
         line(
           `if (!(${x} instanceof Date) || Number.isNaN(${x}.getTime())) throw h.wrong('a valid Date', ${x});`,
         );
+        this.rule(timestampRule(schema.precision), x, indent);
         line(`out += '"' + ${x}.toISOString() + '"';`);
         return;
       case 'object':
@@ -172,10 +194,16 @@ class JsonCompiler {
     }
   }
 
+  /** A statement that refuses `x` where the schema's rule does (value-rules.ts); nothing without one. */
+  private rule(rule: Rule<never> | undefined, x: string, indent: string): void {
+    if (rule === undefined) return;
+    this.s.line(`${indent}{ const r = ${this.s.dep(rule)}(${x}); if (r !== undefined) throw h.refused(r); }`);
+  }
+
   private object(schema: ObjectSchema, name: string): void {
     const s = this.s;
     s.line(`function ${name}(v, depth, O) {`);
-    s.line("  if (typeof v !== 'object' || v === null) throw h.wrong('an object', v);");
+    s.line("  if (!h.isRecord(v)) throw h.wrong('an object', v);");
     s.line("  let out = '{';");
     s.line('  let at = 0;');
     s.line('  try {');
@@ -208,6 +236,7 @@ class JsonCompiler {
     const s = this.s;
     s.line(`function ${name}(v, outer, O) {`);
     s.line("  if (!Array.isArray(v)) throw h.wrong('an array', v);");
+    this.rule(itemsRule(schema), 'v.length', '  ');
     s.line('  const depth = h.nest(outer, O);');
     s.line("  let out = '[';");
     s.line('  let i = 0;');

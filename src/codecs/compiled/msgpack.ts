@@ -22,11 +22,13 @@
  * the interpreter's, raised by the same functions with the same messages and paths.
  */
 
+import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { MsgpackEmitter } from '../msgpack/emitter.js';
 import type { SchemaReader } from '../self-describing/decode-schema.js';
-import { isRecord, SchemaWriter } from '../self-describing/encode-schema.js';
+import { checked } from '../self-describing/decode-schema.js';
+import { SchemaWriter } from '../self-describing/encode-schema.js';
 import { describe, refusedKey, schemaMismatch, withKey, wrongValue } from '../self-describing/failures.js';
 import { type FieldPlan, Op, type Plan } from '../self-describing/plan.js';
 import type { Emitter, Source as WireSource } from '../self-describing/wire.js';
@@ -117,6 +119,9 @@ class PlanCompiler {
     const s = this.source;
     const helpers = {
       isRecord,
+      fitsFloat32,
+      refused,
+      checked,
       wrongValue,
       withKey,
       schemaMismatch,
@@ -170,6 +175,19 @@ class PlanCompiler {
     return this.source.fn(prefix);
   }
 
+  /** A statement refusing `x` where `rule` does (value-rules.ts), as the interpreter's `keep`; none without a rule. */
+  private keep(rule: Rule<never> | undefined, x: string, indent: string): void {
+    if (rule === undefined) return;
+    this.source.line(
+      `${indent}{ const r = ${this.source.dep(rule)}(${x}); if (r !== undefined) throw h.refused(r); }`,
+    );
+  }
+
+  /** The expression reading `read` (a value starting at `src.pos`) held to `rule`, as the interpreter's `checked`. */
+  private checked(rule: Rule<never> | undefined, read: string): string {
+    return rule === undefined ? read : `h.checked(${this.source.dep(rule)}, src.pos, ${read})`;
+  }
+
   // Encoding --------------------------------------------------------------------------------------
 
   /** Statements doing `sw.write(plan, x, depth)`; `x` and `depth` are plain identifiers. */
@@ -189,9 +207,7 @@ class PlanCompiler {
         return;
       case Op.float32:
         line(`if (typeof ${x} !== 'number') throw h.wrongValue('a number', ${x});`);
-        line(
-          `if (Number.isFinite(${x}) && !Number.isFinite(Math.fround(${x}))) throw h.wrongValue('a number within float32', ${x});`,
-        );
+        line(`if (!h.fitsFloat32(${x})) throw h.wrongValue('a number within float32', ${x});`);
         line(`w.float32(${x});`);
         return;
       case Op.float64:
@@ -200,12 +216,14 @@ class PlanCompiler {
         return;
       case Op.string:
         line(`if (typeof ${x} !== 'string') throw h.wrongValue('a string', ${x});`);
+        this.keep(plan.rule, x, indent);
         line(`w.string(${x});`);
         return;
       case Op.timestamp: {
         const ms = this.local('ms');
         line(`const ${ms} = ${x} instanceof Date ? ${x}.getTime() : Number.NaN;`);
         line(`if (!(Math.abs(${ms}) <= ${maxDateMillis})) throw h.wrongValue('a valid Date', ${x});`);
+        this.keep(plan.rule, x, indent);
         line(`w.timestamp(${ms});`);
         return;
       }
@@ -240,6 +258,7 @@ class PlanCompiler {
         const i = this.local('i');
         const item = this.local('item');
         line(`if (!Array.isArray(${x})) throw h.wrongValue('an array', ${x});`);
+        this.keep(plan.rule, `${x}.length`, indent);
         line(`const ${d} = sw.enter(${depth});`);
         line(`w.arrayHeader(${x}.length);`);
         line(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`);
@@ -265,6 +284,7 @@ class PlanCompiler {
         line(`for (const ${name} of ${name}s) {`);
         line('  try {');
         line(`    if (h.isUnsafeKey(${name})) throw h.refusedKey(${name});`);
+        this.keep((plan.keys as Plan).rule, name, `${indent}    `);
         line(`    w.string(${name});`);
         line(`    const ${item} = ${x}[${name}];`);
         this.emitWrite(plan.inner as Plan, item, d, `${indent}    `);
@@ -368,22 +388,22 @@ class PlanCompiler {
         line(`${target} = sr.int64(${s.dep(plan)});`);
         return;
       case Op.float32:
-        line(`${target} = Math.fround(src.float());`);
+        line(`${target} = sr.float32();`);
         return;
       case Op.float64:
         line(`${target} = src.float();`);
         return;
       case Op.decimal:
-        line(`${target} = src.decimal();`);
+        line(`${target} = ${this.checked(plan.rule, 'src.decimal()')};`);
         return;
       case Op.string:
-        line(`${target} = h.readString(src);`);
+        line(`${target} = ${this.checked(plan.rule, 'h.readString(src)')};`);
         return;
       case Op.bytes:
-        line(`${target} = src.bytes();`);
+        line(`${target} = ${this.checked(plan.rule, 'src.bytes()')};`);
         return;
       case Op.timestamp:
-        line(`${target} = new Date(src.timestamp());`);
+        line(`${target} = ${this.checked(plan.rule, 'new Date(src.timestamp())')};`);
         return;
       case Op.enum:
         line(`${target} = sr.member(${s.dep(plan)});`);
@@ -400,7 +420,9 @@ class PlanCompiler {
         const count = this.local('count');
         const out = this.local('array');
         const i = this.local('i');
+        const at = this.local('at');
         line(`const ${level} = ${depth} + 1;`);
+        line(`const ${at} = src.pos;`);
         line(`const ${count} = src.arrayStart(${level});`);
         line(`const ${out} = ${count} >= 0 ? new Array(${count}) : [];`);
         line(`for (let ${i} = 0; ${count} < 0 ? src.more() : ${i} < ${count}; ${i}++) {`);
@@ -410,6 +432,8 @@ class PlanCompiler {
         line(`    throw h.withKey(error, ${i});`);
         line('  }');
         line('}');
+        // The item count is known for certain once the items are read (a CBOR array may be indefinite).
+        if (plan.rule !== undefined) line(`h.checked(${s.dep(plan.rule)}, ${at}, ${out}.length);`);
         line(`${target} = ${out};`);
         return;
       }
@@ -427,7 +451,7 @@ class PlanCompiler {
         line(`const ${out} = {};`);
         line(`for (let ${i} = 0; ${count} < 0 ? src.more() : ${i} < ${count}; ${i}++) {`);
         line(`  const ${keyAt} = src.pos;`);
-        line(`  const ${key} = h.readString(src);`);
+        line(`  const ${key} = ${this.checked((plan.keys as Plan).rule, 'h.readString(src)')};`);
         line(`  if (h.isUnsafeKey(${key})) throw h.unsafeKey(${keyAt}, ${key});`);
         line(
           `  if (Object.hasOwn(${out}, ${key})) throw h.malformed(${keyAt}, 'the key ' + JSON.stringify(${key}) + ' appears twice');`,

@@ -11,11 +11,12 @@
  * same helpers with the same messages and paths.
  */
 
+import { isRecord, type Rule } from '../../schema/value-rules.js';
 import { mismatch } from '../errors.js';
-import { fillAbsent, readField, readSlot, wrongWire } from '../protobuf/decode.js';
+import { checkCounts, fillAbsent, kept, readField, readSlot, wrongWire } from '../protobuf/decode.js';
 import { outOfRange, readString } from '../protobuf/decode-scalars.js';
 import { encodeField, writeSlot } from '../protobuf/encode.js';
-import { enter, within, wrong } from '../protobuf/encode-problem.js';
+import { enter, keep, within, wrong } from '../protobuf/encode-problem.js';
 import {
   BOOL,
   DOUBLE,
@@ -82,6 +83,10 @@ class MessageCompiler {
       wrong,
       enter,
       mismatch,
+      isRecord,
+      keep,
+      kept,
+      checkCounts,
     };
     s.line(`const h = ${s.dep(helpers)};`);
     const rootNames = this.namesOf(root);
@@ -118,7 +123,7 @@ class MessageCompiler {
     const s = this.source;
     const { encode } = this.namesOf(plan);
     s.line(`function ${encode}(w, v) {`);
-    s.line(`  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw h.wrong('an object', v);`);
+    s.line(`  if (!h.isRecord(v)) throw h.wrong('an object', v);`);
     for (const literal of plan.literals) {
       const key = s.key(literal.name);
       s.line(
@@ -138,9 +143,15 @@ class MessageCompiler {
     s.line('}');
   }
 
+  /** A statement refusing `x` where `rule` does (the interpreter's `keep`); nothing without a rule. */
+  private keep(rule: Rule<never> | undefined, x: string): string {
+    return rule === undefined ? '' : ` h.keep(${this.source.dep(rule)}, ${x});`;
+  }
+
   private emitFieldWrite(field: FieldPlan, x: string): void {
     const s = this.source;
     const slot = field.slot;
+    const count = this.keep(field.items as Rule<never> | undefined, `${x}.length`);
     const nested = this.nestedPlan(field);
     if (nested !== undefined && field.mode === SINGLE) {
       // A message field without presence is always written (proto3 writes set messages; wirekit
@@ -154,7 +165,7 @@ class MessageCompiler {
     if (listed !== undefined) {
       // A list of messages (the shape of most payloads): each behind its key and length.
       const encode = this.namesOf(listed).encode;
-      s.line(`    if (!Array.isArray(${x})) throw h.wrong('an array', ${x});`);
+      s.line(`    if (!Array.isArray(${x})) throw h.wrong('an array', ${x});${count}`);
       s.line(`    for (let i = 0; i < ${x}.length; i++) {`);
       s.line(
         `      try { w.varint(${field.tag}); h.enter(w); const start = w.begin(); ${encode}(w, ${x}[i]); w.end(start); w.depth--; }`,
@@ -164,12 +175,14 @@ class MessageCompiler {
       return;
     }
     if (field.mode === REPEATED && field.slot.type === STRING) {
-      s.line(`    if (!Array.isArray(${x})) throw h.wrong('an array', ${x});`);
+      s.line(`    if (!Array.isArray(${x})) throw h.wrong('an array', ${x});${count}`);
       s.line(`    for (let i = 0; i < ${x}.length; i++) {`);
       s.line(`      const item = ${x}[i];`);
       s.line(`      w.varint(${field.tag});`);
       // Inside the try: a lone surrogate raised by w.string needs the item's index in its path too.
-      s.line("      try { if (typeof item !== 'string') throw h.wrong('a string', item); w.string(item); }");
+      s.line(
+        `      try { if (typeof item !== 'string') throw h.wrong('a string', item);${this.keep(slot.rule, 'item')} w.string(item); }`,
+      );
       s.line('      catch (error) { throw h.within(error, i); }');
       s.line('    }');
       return;
@@ -180,11 +193,14 @@ class MessageCompiler {
     }
     const tag = field.tag;
     switch (slot.type) {
-      case STRING:
+      case STRING: {
+        // '' is not written (proto3's default), but is held to the rule as any other value.
+        const rule = this.keep(slot.rule, x);
         s.line(
-          `    if (${x} !== '') { w.varint(${tag}); if (typeof ${x} !== 'string') throw h.wrong('a string', ${x}); w.string(${x}); }`,
+          `    if (${x} !== '') { w.varint(${tag}); if (typeof ${x} !== 'string') throw h.wrong('a string', ${x});${rule} w.string(${x}); }${rule === '' ? '' : ` else${rule}`}`,
         );
         return;
+      }
       case DOUBLE:
         s.line(
           `    if (!Object.is(${x}, 0)) { w.varint(${tag}); if (typeof ${x} !== 'number') throw h.wrong('a number', ${x}); w.double(${x}); }`,
@@ -217,6 +233,7 @@ class MessageCompiler {
       local.set(field.name, `e${i}`);
     });
     s.line(`function ${decode}(r) {`);
+    if (plan.counted.length > 0) s.line('  const begin = r.pos;');
     keys.forEach((key, i) => {
       const value = plan.template[key];
       s.line(`  let v${i} = ${value === undefined ? 'undefined' : s.dep(value)};`);
@@ -263,8 +280,16 @@ class MessageCompiler {
     s.line(
       `  if (seen !== ${plan.requiredMask} || ${plan.required.length > 31}) h.fillAbsent(r, ${s.dep(plan)}, out, seen);`,
     );
+    if (plan.counted.length > 0) s.line(`  h.checkCounts(${s.dep(plan)}, out, begin);`);
     s.line('  return out;');
     s.line('}');
+  }
+
+  /** The expression reading a string held to `rule` (the interpreter's `kept`). */
+  private readString(rule: Rule<never> | undefined): string {
+    return rule === undefined
+      ? 'h.readString(r)'
+      : `h.kept(${this.source.dep(rule)}, r.pos, h.readString(r))`;
   }
 
   /** Statement reading one occurrence of `field` (its key already read and matching) into `v`. */
@@ -277,7 +302,7 @@ class MessageCompiler {
       return `{ const list = ${v} === undefined ? (${v} = []) : ${v}; r.countElement(); const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(); list.push(${decode}(r)); r.leave(); r.end = saved; }`;
     }
     if (field.mode === REPEATED && slot.type === STRING) {
-      return `{ const list = ${v} === undefined ? (${v} = []) : ${v}; r.countElement(); list.push(h.readString(r)); }`;
+      return `{ const list = ${v} === undefined ? (${v} = []) : ${v}; r.countElement(); list.push(${this.readString(slot.rule)}); }`;
     }
     if (field.mode !== SINGLE && field.mode !== PRESENT) {
       return `${v} = h.readField(r, ${s.dep(field)}, ${field.tag & 7}, ${v}, start);`;
@@ -289,7 +314,7 @@ class MessageCompiler {
     }
     switch (slot.type) {
       case STRING:
-        return `${v} = h.readString(r);`;
+        return `${v} = ${this.readString(slot.rule)};`;
       case DOUBLE:
         return `${v} = r.double();`;
       case BOOL:

@@ -7,12 +7,12 @@
 
 import { Builder } from 'flatbuffers';
 import { WirekitError } from '../../errors/index.js';
-import { decimalDigits } from '../../schema/decimal.js';
 import { fieldOf } from '../../schema/names.js';
+import { isRecord, unreadableKey } from '../../schema/value-rules.js';
 import { createString, wellFormed, writeBare } from './builder-writes.js';
 import { jsonText } from './json-text.js';
 import type { FieldPlan, RootPlan, TablePlan, UnionPlan, ValuePlan } from './plan.js';
-import { atKey, compareUtf8, stored, wrong } from './values.js';
+import { atKey, compareUtf8, keep, stored, wrong } from './values.js';
 
 /** A builder that grew past this is dropped after use, so one huge value does not pin its memory. */
 const keptCapacity = 4 * 1024 * 1024;
@@ -79,7 +79,7 @@ export class Encoder {
   }
 
   private object(table: TablePlan, value: unknown, depth: number): number {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong('an object', value);
+    if (!isRecord(value)) throw wrong('an object', value);
     for (const member of table.literals) {
       const given = (value as Record<string, unknown>)[member.name];
       if (given !== member.literal) throw atKey(wrong(JSON.stringify(member.literal), given), member.name);
@@ -142,10 +142,11 @@ export class Encoder {
     switch (plan.k) {
       case 'string':
         if (typeof value !== 'string') throw wrong('a string', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         return createString(builder, wellFormed(value));
       case 'decimal':
-        if (typeof value !== 'string' || decimalDigits(value) === undefined)
-          throw wrong('a decimal string', value);
+        if (typeof value !== 'string') throw wrong('a decimal string', value);
+        keep(plan.rule, value);
         return createString(builder, value);
       case 'json':
         return createString(builder, jsonText(value, depth, this.maxDepth));
@@ -154,6 +155,7 @@ export class Encoder {
         return createString(builder, wellFormed(value as string));
       case 'bytes':
         if (!(value instanceof Uint8Array)) throw wrong('a Uint8Array', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         return builder.createByteVector(value);
       case 'table':
         return plan.table.kind === 'object'
@@ -162,6 +164,7 @@ export class Encoder {
       case 'union':
         return this.union(plan.union, value, depth);
       case 'vector':
+        if (Array.isArray(value) && plan.rule !== undefined) keep(plan.rule, value.length);
         return this.vector(plan.element, value, depth);
       case 'map':
         return plan.stringKeys
@@ -173,7 +176,7 @@ export class Encoder {
   }
 
   private union(union: UnionPlan, value: unknown, depth: number): number {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong('an object', value);
+    if (!isRecord(value)) throw wrong('an object', value);
     const tag = (value as Record<string, unknown>)[union.tag];
     const index = union.byTag.get(tag);
     if (index === undefined) throw atKey(wrong(`a variant tag of ${union.name}`, tag), union.tag);
@@ -200,7 +203,7 @@ export class Encoder {
         try {
           bits = stored(element, value[i]);
         } catch (error) {
-          throw atKey(error, i);
+          throw firstFailure(element, value, i, error);
         }
         writeBare(builder, element.store, bits);
       }
@@ -228,9 +231,7 @@ export class Encoder {
 
   /** Entries go in key order (UTF-8 bytes), which flatc's lookup by key needs. */
   private stringMap(entry: TablePlan, value: unknown, depth: number): number {
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Map) {
-      throw wrong('an object (a map with string keys)', value);
-    }
+    if (!isRecord(value)) throw wrong('an object (a map with string keys)', value);
     const inner = this.nest(depth);
     const keys = Object.keys(value);
     // Most maps are small and often written in order already: checking is cheaper than sorting.
@@ -243,6 +244,8 @@ export class Encoder {
     const base = this.top;
     for (const key of keys) {
       try {
+        const unreadable = unreadableKey(key);
+        if (unreadable !== undefined) throw unreadable;
         this.push(this.table(entry, (value as Record<string, unknown>)[key], key, inner), 0);
       } catch (error) {
         throw atKey(error, key);
@@ -315,13 +318,34 @@ export class Encoder {
   nest(depth: number): number {
     if (depth >= this.maxDepth) {
       throw new WirekitError(
-        'WK_ENCODE_UNSUPPORTED',
-        `the value nests deeper than ${this.maxDepth} levels (is it cyclic?).`,
+        'WK_LIMIT_DEPTH',
+        `the value nests deeper than maxDepth (${this.maxDepth}); is it cyclic?`,
         { path: [] },
       );
     }
     return depth + 1;
   }
+}
+
+/**
+ * The error of the first bad element of an inline vector, which is written from its last element
+ * to its first: every format names the first bad item, so the ones before `index` are looked at
+ * again (only once something failed). The compiled writer calls it too.
+ */
+export function firstFailure(
+  element: ValuePlan,
+  items: readonly unknown[],
+  index: number,
+  error: unknown,
+): unknown {
+  for (let i = 0; i < index; i++) {
+    try {
+      stored(element, items[i]);
+    } catch (earlier) {
+      return atKey(earlier, i);
+    }
+  }
+  return atKey(error, index);
 }
 
 function fieldValue(table: TablePlan, field: FieldPlan, source: unknown, key: unknown): unknown {

@@ -3,6 +3,7 @@
  * by planner.ts): which table holds what in which vtable slot, and how each slot maps to a value.
  */
 import type { LiteralValue, TimePrecision } from '../../schema/index.js';
+import type { Rule } from '../../schema/value-rules.js';
 
 export type ScalarKind =
   | 'bool'
@@ -20,7 +21,11 @@ export type ScalarKind =
 /** How an inline value is written: the runtime's writer of that width. */
 export type Store = 'i8' | 'i16' | 'i32' | 'i64' | 'f32' | 'f64';
 
-/** What one slot or vector element holds, and how a value of the schema maps onto it. */
+/**
+ * What one slot or vector element holds, and how a value of the schema maps onto it. `rule` is the
+ * schema's constraints (value-rules.ts) that the encoder and the readers hold values to: a
+ * timestamp's, string's, decimal's or bytes', a vector's item counts; undefined where none.
+ */
 export type ValuePlan =
   | {
       readonly k: 'scalar';
@@ -29,7 +34,13 @@ export type ValuePlan =
       readonly store: Store;
       readonly asNumber: boolean;
     }
-  | { readonly k: 'timestamp'; readonly precision: TimePrecision; readonly size: 8; readonly store: 'i64' }
+  | {
+      readonly k: 'timestamp';
+      readonly precision: TimePrecision;
+      readonly size: 8;
+      readonly store: 'i64';
+      readonly rule: Rule<Date> | undefined;
+    }
   | {
       readonly k: 'enum';
       readonly members: readonly string[];
@@ -39,10 +50,18 @@ export type ValuePlan =
     }
   /** A literal where it is stored (vector element, map value, optional field): its base type. */
   | { readonly k: 'literal'; readonly value: LiteralValue; readonly size: number; readonly store: Store }
-  | { readonly k: 'string' | 'decimal' | 'json' | 'bytes'; readonly size: 4 }
+  | { readonly k: 'string'; readonly size: 4; readonly rule: Rule<string> | undefined }
+  | { readonly k: 'decimal'; readonly size: 4; readonly rule: Rule<string> }
+  | { readonly k: 'bytes'; readonly size: 4; readonly rule: Rule<Uint8Array> | undefined }
+  | { readonly k: 'json'; readonly size: 4 }
   | { readonly k: 'table'; readonly table: TablePlan; readonly size: 4 }
   | { readonly k: 'union'; readonly union: UnionPlan; readonly size: 4 }
-  | { readonly k: 'vector'; readonly element: ValuePlan; readonly size: 4 }
+  | {
+      readonly k: 'vector';
+      readonly element: ValuePlan;
+      readonly size: 4;
+      readonly rule: Rule<number> | undefined;
+    }
   | { readonly k: 'map'; readonly entry: TablePlan; readonly stringKeys: boolean; readonly size: 4 };
 
 /** How an absent slot reads back: the outermost of optional/nullable decides. */

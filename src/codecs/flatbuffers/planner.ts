@@ -21,6 +21,14 @@ import type {
 import { deref, namedTypes } from '../../schema/index.js';
 import { isInheritedName } from '../../schema/names.js';
 import {
+  bytesRule,
+  decimalRule,
+  itemsRule,
+  type Rule,
+  stringRule,
+  timestampRule,
+} from '../../schema/value-rules.js';
+import {
   type FieldPlan,
   isInline,
   type RootPlan,
@@ -121,7 +129,7 @@ class Planner {
     const { inner } = unwrapPresence(def.schema);
     const value =
       inner.kind === 'array'
-        ? vector(this.element(inner.items))
+        ? vector(this.element(inner.items), itemsRule(inner))
         : inner.kind === 'map'
           ? this.map(inner)
           : this.leaf(inner);
@@ -185,7 +193,13 @@ class Planner {
       case 'uint64':
         return scalar(plain.kind, plain.as === 'number');
       case 'timestamp':
-        return { k: 'timestamp', precision: plain.precision, size: 8, store: 'i64' };
+        return {
+          k: 'timestamp',
+          precision: plain.precision,
+          size: 8,
+          store: 'i64',
+          rule: timestampRule(plain.precision),
+        };
       case 'enum':
         return enumeration(plain);
       case 'literal': {
@@ -197,10 +211,13 @@ class Planner {
             : { k: 'literal', value, size: 8, store: 'f64' };
       }
       case 'decimal':
+        return { k: 'decimal', size: 4, rule: decimalRule(plain) };
       case 'string':
-      case 'json':
+        return { k: 'string', size: 4, rule: stringRule(plain) };
       case 'bytes':
-        return { k: plain.kind, size: 4 };
+        return { k: 'bytes', size: 4, rule: bytesRule(plain) };
+      case 'json':
+        return { k: 'json', size: 4 };
       case 'object':
         return { k: 'table', table: this.object(plain), size: 4 };
       case 'union':
@@ -262,8 +279,8 @@ function emptyTable(name: string, kind: TablePlan['kind']): TablePlan {
   return { name, kind, slots: 0, fields: [], members: [], literals: [], children: [], writes: [] };
 }
 
-function vector(element: ValuePlan): ValuePlan {
-  return { k: 'vector', element, size: 4 };
+function vector(element: ValuePlan, rule: Rule<number> | undefined): ValuePlan {
+  return { k: 'vector', element, size: 4, rule };
 }
 
 /** Members are numbered from 0 on the smallest unsigned type that counts them, as the exporter declares. */

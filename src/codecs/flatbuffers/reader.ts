@@ -11,7 +11,7 @@
  * included, may not add up past maxInputBytes. Depth is limited as in every decoder.
  */
 import { WirekitError } from '../../errors/index.js';
-import { decimalDigits } from '../../schema/decimal.js';
+import { type Rule, refusalBy } from '../../schema/value-rules.js';
 import {
   isUnsafeKey,
   malformed,
@@ -256,7 +256,7 @@ export class Reader implements Tally {
       case 'timestamp': {
         const date = dateOf(data.getUint32(at, true), data.getInt32(at + 4, true), plan.precision);
         if (date === undefined) throw mismatch(at, 'a timestamp is beyond the range of a Date');
-        return date;
+        return plan.rule === undefined ? date : kept(plan.rule, at, date);
       }
       case 'enum': {
         const index =
@@ -280,13 +280,13 @@ export class Reader implements Tally {
           throw mismatch(at, `a literal field does not hold ${JSON.stringify(plan.value)}`);
         return value;
       }
-      case 'string':
-        return this.string(at, this.build);
+      case 'string': {
+        const text = this.string(at, this.build);
+        return this.build && plan.rule !== undefined ? kept(plan.rule, at, text) : text;
+      }
       case 'decimal': {
         const text = this.string(at, this.build);
-        if (this.build && decimalDigits(text) === undefined)
-          throw mismatch(at, 'a decimal field holds no decimal');
-        return text;
+        return this.build ? kept(plan.rule, at, text) : text;
       }
       case 'json': {
         const text = this.string(at, this.build);
@@ -297,7 +297,9 @@ export class Reader implements Tally {
         const n = this.count;
         if (n > this.limits.maxBytesLength) throw tooLong(at, n, this.limits.maxBytesLength, 'byte string');
         this.countBytes(n, at);
-        return this.build ? this.bytes.slice(start, start + n) : undefined;
+        if (!this.build) return undefined;
+        const bytes = this.bytes.slice(start, start + n);
+        return plan.rule === undefined ? bytes : kept(plan.rule, at, bytes);
       }
       case 'table': {
         const table = this.table(at);
@@ -305,8 +307,11 @@ export class Reader implements Tally {
           ? this.object(plan.table, table, depth)
           : this.wrapper(plan.table, table, depth);
       }
-      case 'vector':
-        return this.list(plan.element, at, depth);
+      case 'vector': {
+        const list = this.list(plan.element, at, depth);
+        if (this.build && plan.rule !== undefined) kept(plan.rule, at, (list as unknown[]).length);
+        return list;
+      }
       case 'map':
         return this.map(plan, at, depth);
       case 'union':
@@ -360,6 +365,18 @@ export class Reader implements Tally {
     const at = this.slot(entry, field.slot, 4);
     const key = at < 0 ? '' : this.string(at, true);
     if (isUnsafeKey(key)) throw unsafeKey(at < 0 ? entry : at, key);
-    return key;
+    const plan = field.value;
+    return plan.k === 'string' && plan.rule !== undefined ? kept(plan.rule, at < 0 ? entry : at, key) : key;
   }
+}
+
+/**
+ * `value`, found at byte `at`, unless the schema's `rule` refuses it (value-rules.ts): then the
+ * refusal as a schema mismatch. Checked when building values; views check the same rules when a
+ * field is read (view.ts). The compiled reader calls it too.
+ */
+export function kept<T>(rule: Rule<never> | undefined, at: number, value: T): T {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) throw mismatch(at, refusal.message);
+  return value;
 }

@@ -6,6 +6,7 @@
 import { formatPath, WirekitError } from '../../errors/index.js';
 import type { TimePrecision } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { fitsFloat32, type Rule, refusalBy, refused } from '../../schema/value-rules.js';
 import type { ValuePlan } from './plan.js';
 
 /** The integer kinds' ranges, and a bool's slot, which stores 0 or 1. */
@@ -16,6 +17,12 @@ const [int64Min, int64Max] = largeIntRange.int64;
 export const maxDateMillis = 8.64e15;
 
 const unitsPerMilli: Record<TimePrecision, bigint> = { s: 1n, ms: 1n, us: 1000n, ns: 1_000_000n };
+
+/** Refuses `value` where the plan's `rule` does (value-rules.ts); the compiled writer calls it too. */
+export function keep(rule: Rule<never> | undefined, value: unknown): void {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) throw refused(refusal);
+}
 
 /** A type error found while encoding; callers put the path in front as the error unwinds. */
 export function wrong(expected: string, got: unknown): WirekitError {
@@ -58,14 +65,14 @@ export function stored(plan: ValuePlan, value: unknown): number | bigint {
           return value ? 1 : 0;
         case 'float32':
           if (typeof value !== 'number') throw wrong('a number', value);
-          if (Number.isFinite(value) && !Number.isFinite(Math.fround(value))) throw wrong('a float32', value);
+          if (!fitsFloat32(value)) throw wrong('a float32', value);
           return value;
         case 'float64':
           if (typeof value !== 'number') throw wrong('a number', value);
           return value;
         case 'int64':
         case 'uint64':
-          return large(plan.kind, value);
+          return large(plan.kind, value, plan.asNumber);
         default: {
           const [min, max] = intRange[plan.kind];
           if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -75,6 +82,8 @@ export function stored(plan: ValuePlan, value: unknown): number | bigint {
         }
       }
     case 'timestamp':
+      if (plan.rule !== undefined && value instanceof Date && !Number.isNaN(value.getTime()))
+        keep(plan.rule, value);
       return timestampCount(value, plan.precision);
     case 'enum': {
       const index = typeof value === 'string' ? plan.index.get(value) : undefined;
@@ -89,17 +98,23 @@ export function stored(plan: ValuePlan, value: unknown): number | bigint {
   }
 }
 
-/** Numbers are accepted where they are safe integers, as every wirekit codec does for 64-bit kinds. */
-function large(kind: 'int64' | 'uint64', value: unknown): bigint {
-  const n = typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : value;
+/**
+ * The JavaScript type the schema says, as every wirekit codec takes it: a bigint, or with
+ * `as: 'number'` a safe integer (docs/values.md); the slot's writer takes a bigint either way.
+ */
+function large(kind: 'int64' | 'uint64', value: unknown, asNumber: boolean): bigint {
   const [min, max] = largeIntRange[kind];
-  if (typeof n !== 'bigint' || n < min || n > max) {
-    throw wrong(`an ${kind}`, value);
+  if (asNumber) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw wrong(`a safe ${kind} number`, value);
+    }
+    return BigInt(value);
   }
-  return n;
+  if (typeof value !== 'bigint' || value < min || value > max) throw wrong(`an ${kind} bigint`, value);
+  return value;
 }
 
-/** Seconds round down (toward the past), as a clock does; finer units are exact. */
+/** Seconds of a whole second (the rule refuses others), finer units exact. */
 function timestampCount(value: unknown, precision: TimePrecision): bigint {
   const millis = value instanceof Date ? value.getTime() : Number.NaN;
   if (Number.isNaN(millis)) throw wrong('a valid Date', value);

@@ -6,21 +6,20 @@
  *
  * What a getter can still throw is what the verifier leaves to access time so that it stays cheap:
  * WK_DECODE_MALFORMED for a string that is not UTF-8 or a json field that is not JSON text,
- * WK_DECODE_SCHEMA_MISMATCH for a decimal field that holds no decimal, and for a json field the
- * checks of its parsed value (depth, elements, unsafe keys).
+ * WK_DECODE_SCHEMA_MISMATCH for a value its schema's constraints refuse (value-rules.ts: a decimal
+ * that is none or breaks its scale, a string's lengths or pattern, a vector's item counts...), and
+ * for a json field the checks of its parsed value (depth, elements, unsafe keys).
  *
  * Objects are views; arrays and maps are built when their field is read, their objects being views
  * again; bytes are subarrays of the buffer. Nothing is cached: each read decodes again, as generated
  * FlatBuffers code does, so keep what you read often.
  */
 import { ByteBuffer } from 'flatbuffers';
-import { decimalDigits } from '../../schema/decimal.js';
-import { mismatch } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { decodeUtf8 } from '../utf8.js';
 import { parseJsonText } from './json-text.js';
 import type { FieldPlan, RootPlan, TablePlan, ValuePlan } from './plan.js';
-import { Reader } from './reader.js';
+import { kept, Reader } from './reader.js';
 import { dateOf, safeInteger } from './values.js';
 
 interface Source {
@@ -186,8 +185,10 @@ function read(source: Source, plan: ValuePlan, at: number, depth: number): unkno
           return plan.asNumber ? safeInteger(bb.readUint32(at), bb.readUint32(at + 4)) : bb.readUint64(at);
       }
       return undefined;
-    case 'timestamp':
-      return dateOf(bb.readUint32(at), bb.readInt32(at + 4), plan.precision);
+    case 'timestamp': {
+      const date = dateOf(bb.readUint32(at), bb.readInt32(at + 4), plan.precision);
+      return plan.rule === undefined ? date : kept(plan.rule, at, date);
+    }
     case 'enum':
       return plan.members[
         plan.size === 1 ? bb.readUint8(at) : plan.size === 2 ? bb.readUint16(at) : bb.readUint32(at)
@@ -195,12 +196,9 @@ function read(source: Source, plan: ValuePlan, at: number, depth: number): unkno
     case 'literal':
       return plan.value;
     case 'string':
-      return text(source, at);
-    case 'decimal': {
-      const decimal = text(source, at);
-      if (decimalDigits(decimal) === undefined) throw mismatch(at, 'a decimal field holds no decimal');
-      return decimal;
-    }
+      return plan.rule === undefined ? text(source, at) : kept(plan.rule, at, text(source, at));
+    case 'decimal':
+      return kept(plan.rule, at, text(source, at));
     case 'json':
       return parseJsonText(
         text(source, at),
@@ -211,7 +209,8 @@ function read(source: Source, plan: ValuePlan, at: number, depth: number): unkno
       );
     case 'bytes': {
       const start = bb.__vector(at);
-      return source.bytes.subarray(start, start + bb.readUint32(start - 4));
+      const bytes = source.bytes.subarray(start, start + bb.readUint32(start - 4));
+      return plan.rule === undefined ? bytes : kept(plan.rule, at, bytes);
     }
     case 'table': {
       const table = bb.__indirect(at);
@@ -222,6 +221,7 @@ function read(source: Source, plan: ValuePlan, at: number, depth: number): unkno
     case 'vector': {
       const start = bb.__vector(at);
       const n = bb.readUint32(start - 4);
+      if (plan.rule !== undefined) kept(plan.rule, at, n);
       const out = new Array(n);
       for (let i = 0; i < n; i++)
         out[i] = read(source, plan.element, start + i * plan.element.size, depth + 1);

@@ -5,7 +5,7 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { assert } from '../../schema/index.js';
-import { fromJsonValue, readContext } from '../../schema/json-value.js';
+import { read, readContext } from '../../schema/json-value.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { compileJsonWriter } from '../compiled/json.js';
 import { compileJsonReader } from '../compiled/json-read.js';
@@ -42,6 +42,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     unknownFields: options.unknownFields ?? 'reject',
     errorCode: 'WK_DECODE_SCHEMA_MISMATCH',
     inPlace: true,
+    surrogates: false,
   } as const;
 
   const compile = schema !== undefined && options.compile !== false;
@@ -80,15 +81,17 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
           return writer !== undefined ? writer(value, writeOptions) : writeJson(schema, value, writeOptions);
         };
 
+  // JSON.parse makes a lone surrogate only from an escape of one; a text without any (almost every
+  // text) needs no check of each string it holds.
+  const checkingStrings = readContext({ ...readOptions, surrogates: true });
   const fromText = (text: string): T => {
     const parsed = parseJson(text);
     if (schema === undefined) {
       checkParsed(parsed, limits);
       return parsed as T;
     }
-    return (
-      reader !== undefined ? reader(parsed, readWith) : fromJsonValue(schema, parsed, readOptions)
-    ) as T;
+    const context = mayHoldSurrogates(text) ? checkingStrings : readWith;
+    return (reader !== undefined ? reader(parsed, context) : read(schema, parsed, 0, context)) as T;
   };
 
   return {
@@ -113,6 +116,11 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
       });
     },
   };
+}
+
+/** Whether JSON text escapes a surrogate (`\\uD800`-`\\uDFFF`), the only way a parsed string gets a lone one. */
+function mayHoldSurrogates(text: string): boolean {
+  return text.includes('\\u') && /\\u[dD][89a-fA-F]/.test(text);
 }
 
 /** One NDJSON line, newline included; blank lines are frames that decode to nothing. */

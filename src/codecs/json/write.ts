@@ -7,7 +7,19 @@ import { atPath, prependPath, WirekitError } from '../../errors/index.js';
 import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import { fieldOf } from '../../schema/names.js';
+import {
+  bytesRule,
+  decimalRule,
+  fitsFloat32,
+  isRecord,
+  itemsRule,
+  refused,
+  stringRule,
+  timestampRule,
+  unreadableKey,
+} from '../../schema/value-rules.js';
 import { toBase64 } from '../../util/base64.js';
+import { checkWellFormed } from '../utf8.js';
 
 export interface JsonWriteOptions {
   /** int64/uint64 bigints as "strings" (default, what every JSON parser reads exactly) or bare numbers. */
@@ -51,11 +63,12 @@ export function write(schema: Schema, value: unknown, depth: number, options: Js
     }
     case 'int64':
     case 'uint64': {
-      // In the kind's range only (a number also a safe integer): the reader refuses anything else,
-      // as every binary writer does, so the writer must not write it.
-      if (typeof value === 'bigint') {
+      // The JavaScript type the schema says (a bigint, or with `as: 'number'` a safe integer), in
+      // the kind's range: the reader refuses anything else, as every binary writer does.
+      if (schema.as === 'bigint') {
         const [min, max] = largeIntRange[schema.kind];
-        if (value < min || value > max) throw wrong(`an ${schema.kind}`, value);
+        if (typeof value !== 'bigint' || value < min || value > max)
+          throw wrong(`an ${schema.kind} bigint`, value);
         return options.int64 === 'string' ? `"${value}"` : String(value);
       }
       if (
@@ -63,18 +76,27 @@ export function write(schema: Schema, value: unknown, depth: number, options: Js
         !Number.isSafeInteger(value) ||
         (schema.kind === 'uint64' && value < 0)
       )
-        throw wrong(`an ${schema.kind}`, value);
+        throw wrong(`a safe ${schema.kind} number`, value);
       return String(value);
     }
     case 'float32':
     case 'float64':
       if (typeof value !== 'number') throw wrong('a number', value);
+      if (schema.kind === 'float32' && !fitsFloat32(value)) throw wrong('a number within float32', value);
       if (Number.isFinite(value)) return Object.is(value, -0) ? '-0' : String(value);
       return `"${value}"`;
-    case 'decimal':
-    case 'string':
+    case 'decimal': {
+      if (typeof value !== 'string') throw wrong('a decimal string', value);
+      const refusal = decimalRule(schema)(value);
+      if (refusal !== undefined) throw refused(refusal);
+      return `"${value}"`;
+    }
+    case 'string': {
       if (typeof value !== 'string') throw wrong('a string', value);
+      const refusal = stringRule(schema)?.(value);
+      if (refusal !== undefined) throw refused(refusal);
       return quote(value);
+    }
     case 'enum':
       // A member only: the reader refuses anything else, so the writer must not write it.
       if (typeof value !== 'string' || !schema.members.includes(value)) {
@@ -83,10 +105,17 @@ export function write(schema: Schema, value: unknown, depth: number, options: Js
       return JSON.stringify(value);
     case 'bytes':
       if (!(value instanceof Uint8Array)) throw wrong('a Uint8Array', value);
+      {
+        const refusal = bytesRule(schema)?.(value);
+        if (refusal !== undefined) throw refused(refusal);
+      }
       return `"${toBase64(value)}"`;
-    case 'timestamp':
+    case 'timestamp': {
       if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw wrong('a valid Date', value);
+      const refusal = timestampRule(schema.precision)?.(value);
+      if (refusal !== undefined) throw refused(refusal);
       return `"${value.toISOString()}"`;
+    }
     case 'literal':
       // Writing the schema's value whatever the value holds would replace a wrong one silently.
       if (value !== schema.value) throw wrong(`the literal ${JSON.stringify(schema.value)}`, value);
@@ -97,6 +126,8 @@ export function write(schema: Schema, value: unknown, depth: number, options: Js
       return writeObject(variantFor(schema, value), value, nest(depth, options), options);
     case 'array': {
       if (!Array.isArray(value)) throw wrong('an array', value);
+      const refusal = itemsRule(schema)?.(value.length);
+      if (refusal !== undefined) throw refused(refusal);
       const inner = nest(depth, options);
       let out = '[';
       let i = 0;
@@ -119,7 +150,13 @@ export function write(schema: Schema, value: unknown, depth: number, options: Js
     case 'ref':
       return write(schema.resolve(), value, depth, options);
     case 'json': {
-      const text = JSON.stringify(value);
+      let text: string | undefined;
+      try {
+        text = JSON.stringify(value);
+      } catch {
+        // A bigint or a cycle inside: refused as every format refuses it, not a TypeError.
+        throw wrong('a JSON value', value);
+      }
       if (text === undefined) throw wrong('a JSON value', value);
       return text;
     }
@@ -133,14 +170,18 @@ const needsEscape = /[\u0000-\u001f"\\\ud800-\udfff]/;
 /**
  * A string as JSON text: JSON.stringify's, quoted by hand where it has nothing to escape, which is
  * most strings of most records (a regular-expression test and a concatenation cost about a third
- * less than the call, and the result is the same).
+ * less than the call, and the result is the same). A lone surrogate is refused, as every other
+ * format refuses it: JSON could escape it, but the value would then be one that no other format
+ * carries and `validate` reports (docs/values.md).
  */
 export function quote(text: string): string {
-  return needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`;
+  if (!needsEscape.test(text)) return `"${text}"`;
+  checkWellFormed(text);
+  return JSON.stringify(text);
 }
 
 function writeObject(schema: ObjectSchema, value: unknown, depth: number, options: JsonWriteOptions): string {
-  if (typeof value !== 'object' || value === null) throw wrong('an object', value);
+  if (!isRecord(value)) throw wrong('an object', value);
   const record = value as Record<string, unknown>;
   const keys = keysOf(schema);
   const { fields } = schema;
@@ -170,10 +211,13 @@ function writeMap(
 ): string {
   let out = '{';
   if (keys.kind === 'string') {
-    if (typeof value !== 'object' || value === null || value instanceof Map) throw wrong('an object', value);
+    if (!isRecord(value)) throw wrong('an object', value);
     for (const key of Object.keys(value)) {
       if (out.length > 1) out += ',';
-      out += `${JSON.stringify(key)}:${atPath(key, () => write(values, (value as Record<string, unknown>)[key], depth, options))}`;
+      const unreadable = unreadableKey(key);
+      if (unreadable !== undefined) throw prependPath(unreadable, key);
+      // The key is a value of the key schema: written, with its checks, as a string is.
+      out += `${atPath(key, () => write(keys, key, depth, options))}:${atPath(key, () => write(values, value[key], depth, options))}`;
     }
   } else {
     if (!(value instanceof Map)) throw wrong('a Map', value);
@@ -189,8 +233,8 @@ function writeMap(
 }
 
 function variantFor(schema: UnionSchema, value: unknown): ObjectSchema {
-  const tag =
-    typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[schema.tag] : undefined;
+  if (!isRecord(value)) throw wrong(`an object (a variant of ${schema.name})`, value);
+  const tag = value[schema.tag];
   for (const variant of schema.variants) {
     for (const field of variant.fields) {
       if (field.name === schema.tag && field.schema.kind === 'literal' && field.schema.value === tag)
@@ -203,8 +247,8 @@ function variantFor(schema: UnionSchema, value: unknown): ObjectSchema {
 export function nest(depth: number, options: JsonWriteOptions): number {
   if (depth >= options.maxDepth) {
     throw new WirekitError(
-      'WK_ENCODE_UNSUPPORTED',
-      `the value nests deeper than ${options.maxDepth} levels (is it cyclic?).`,
+      'WK_LIMIT_DEPTH',
+      `the value nests deeper than maxDepth (${options.maxDepth}); is it cyclic?`,
       {
         path: [],
       },

@@ -3,6 +3,7 @@
  * anything is allocated), literals, 64-bit integers and Timestamps.
  */
 import type { TimePrecision } from '../../schema/types.js';
+import { maxEpochMillis } from '../../schema/value-rules.js';
 import { mismatch, tooLong, truncated } from '../errors.js';
 import { type Slot, VARINT } from './layout.js';
 import type { Reader } from './reader.js';
@@ -83,14 +84,6 @@ function int64Value(start: number, slot: Slot, lo: number, hi: number): number |
   return (BigInt(hi) << 32n) + BigInt(lo);
 }
 
-/** The instants each precision can hold (see validate.ts): a Date's range, or 2^63 ns. */
-const maxEpochMillis: Readonly<Record<TimePrecision, number>> = {
-  s: 8.64e15,
-  ms: 8.64e15,
-  us: 8.64e15,
-  ns: 9_223_372_036_854,
-};
-
 /** google.protobuf.Timestamp { int64 seconds = 1; int32 nanos = 2; }. */
 export function decodeTimestamp(r: Reader, precision: TimePrecision): Date {
   const start = r.pos;
@@ -114,8 +107,9 @@ export function decodeTimestamp(r: Reader, precision: TimePrecision): Date {
   }
   if (nanos < 0 || nanos > 999_999_999)
     throw mismatch(start, `Timestamp nanos ${nanos} is outside 0..999999999`);
-  // Seconds precision stores whole seconds; finer ones keep what a Date holds (milliseconds).
-  const millis = seconds * 1000 + (precision === 's' ? 0 : Math.floor(nanos / 1_000_000));
+  // A Date holds milliseconds: finer parts are dropped (toward the past). For seconds precision
+  // the milliseconds must be zero, which the slot's rule checks.
+  const millis = seconds * 1000 + Math.floor(nanos / 1_000_000);
   if (!(Math.abs(millis) <= maxEpochMillis[precision])) {
     throw mismatch(
       start,

@@ -6,8 +6,8 @@
  * no bytes (all its fields at their defaults), an absent Timestamp is the epoch, an absent decimal
  * is "0", absent json is null, and a union with no variant set is a schema mismatch.
  */
-import { decimalDigits } from '../../schema/decimal.js';
 import type { TimePrecision } from '../../schema/types.js';
+import { type Rule, refusalBy } from '../../schema/value-rules.js';
 import { isUnsafeKey, mismatch, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import {
@@ -65,8 +65,10 @@ function decodeBody(r: Reader, slot: Slot): unknown {
       return decodeMessage(r, slot.message as MessagePlan);
     case UNION:
       return decodeUnion(r, slot.union as UnionPlan);
-    case TIMESTAMP:
-      return decodeTimestamp(r, slot.precision as TimePrecision);
+    case TIMESTAMP: {
+      const start = r.pos;
+      return kept(slot.rule, start, decodeTimestamp(r, slot.precision as TimePrecision));
+    }
     default:
       return decodeWrapper(r, slot.wrapped as FieldPlan);
   }
@@ -96,6 +98,7 @@ function emptyBody(r: Reader, slot: Slot): unknown {
 }
 
 function decodeMessage(r: Reader, plan: MessagePlan): Record<string, unknown> {
+  const start = r.pos;
   const out: Record<string, unknown> = { ...plan.template };
   let seen = 0;
   while (r.pos < r.end) {
@@ -116,7 +119,26 @@ function decodeMessage(r: Reader, plan: MessagePlan): Record<string, unknown> {
     seen |= field.bit;
   }
   if (seen !== plan.requiredMask || plan.required.length > 31) fillAbsent(r, plan, out, seen);
+  if (plan.counted.length > 0) checkCounts(plan, out, start);
   return out;
+}
+
+/**
+ * Holds the repeated fields with an item-count rule to it, once the message is read: the items of
+ * one field may come in several runs, so the count is known only at the end.
+ */
+export function checkCounts(plan: MessagePlan, out: Record<string, unknown>, start: number): void {
+  for (const field of plan.counted) kept(field.items, start, (out[field.name] as unknown[]).length);
+}
+
+/**
+ * `value`, read from byte `at`, unless `rule` refuses it (value-rules.ts): then the refusal as a
+ * schema mismatch. The compiled decoder calls it too.
+ */
+export function kept<T>(rule: Rule<never> | undefined, at: number, value: T): T {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) throw mismatch(at, refusal.message);
+  return value;
 }
 
 /** Gives the required fields that were not on the wire their absent value. */
@@ -150,6 +172,7 @@ function decodeUnion(r: Reader, plan: UnionPlan): unknown {
 
 /** A generated message of one field numbered 1; the value is that field's. */
 function decodeWrapper(r: Reader, field: FieldPlan): unknown {
+  const begin = r.pos;
   let value: unknown;
   let seen = false;
   while (r.pos < r.end) {
@@ -163,7 +186,9 @@ function decodeWrapper(r: Reader, field: FieldPlan): unknown {
     value = readField(r, field, tag & 7, value, start);
     seen = true;
   }
-  return seen ? value : absentValue(r, field);
+  const result = seen ? value : absentValue(r, field);
+  if (field.items !== undefined) kept(field.items, begin, (result as unknown[]).length);
+  return result;
 }
 
 /** Reads one occurrence of a field; repeated fields and maps add to `current`. */
@@ -327,20 +352,24 @@ export function readSlot(r: Reader, slot: Slot): unknown {
       return r.float();
     case DOUBLE:
       return r.double();
-    case STRING:
-      return readString(r);
+    case STRING: {
+      if (slot.rule === undefined) return readString(r);
+      const start = r.pos;
+      return kept(slot.rule, start, readString(r));
+    }
     case DECIMAL: {
       const start = r.pos;
-      const text = readString(r);
-      if (decimalDigits(text) === undefined) throw mismatch(start, 'a decimal field does not hold a decimal');
-      return text;
+      return kept(slot.rule, start, readString(r));
     }
     case JSON_TEXT: {
       const start = r.pos;
       return parseJsonText(r, readString(r), start);
     }
-    case BYTES:
-      return readBytes(r);
+    case BYTES: {
+      if (slot.rule === undefined) return readBytes(r);
+      const start = r.pos;
+      return kept(slot.rule, start, readBytes(r));
+    }
     case ENUM: {
       const start = r.pos;
       const members = slot.members as readonly string[];

@@ -3,6 +3,7 @@
  * unwinds (innermost segment first), so the happy path builds no path arrays.
  */
 import { formatPath, WirekitError } from '../../errors/index.js';
+import { type Rule, refusalBy } from '../../schema/value-rules.js';
 import type { Writer } from './writer.js';
 
 type ProblemCode = 'WK_VALIDATION_FAILED' | 'WK_ENCODE_UNSUPPORTED' | 'WK_LIMIT_DEPTH';
@@ -68,6 +69,12 @@ function describe(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'bigint') return `bigint ${value}n`;
   return `${typeof value} ${String(value).slice(0, 40)}`;
+}
+
+/** Refuses `value` where `rule` does (value-rules.ts), with the rule's message; the compiled encoder calls it too. */
+export function keep(rule: Rule<never> | undefined, value: unknown): void {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) throw new EncodeProblem('WK_VALIDATION_FAILED', refusal.message);
 }
 
 export function wrong(expected: string, value: unknown): EncodeProblem {

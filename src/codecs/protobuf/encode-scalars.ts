@@ -1,5 +1,5 @@
 /** The scalars that need more than a line: literals, 64-bit integers and Timestamps. */
-import { enter, wrong } from './encode-problem.js';
+import { enter, keep, wrong } from './encode-problem.js';
 import type { Slot } from './layout.js';
 import type { Writer } from './writer.js';
 
@@ -49,10 +49,11 @@ export function writeUint64(w: Writer, slot: Slot, value: unknown): void {
 }
 
 /** google.protobuf.Timestamp { int64 seconds = 1; int32 nanos = 2; }, nanos never negative. */
-export function writeTimestamp(w: Writer, value: unknown): void {
+export function writeTimestamp(w: Writer, slot: Slot, value: unknown): void {
   if (!(value instanceof Date)) throw wrong('a Date', value);
   const millis = value.getTime();
   if (Number.isNaN(millis)) throw wrong('a valid Date', value);
+  if (slot.rule !== undefined) keep(slot.rule, value);
   const seconds = Math.floor(millis / 1000);
   const nanos = (millis - seconds * 1000) * 1_000_000;
   enter(w);

@@ -5,9 +5,9 @@
  * key order (protobuf's deterministic serialization), so that equal values give equal bytes.
  */
 
-import { decimalDigits } from '../../schema/decimal.js';
 import { fieldOf } from '../../schema/names.js';
-import { at, enter, within, wrong } from './encode-problem.js';
+import { isRecord, unreadableKey } from '../../schema/value-rules.js';
+import { at, enter, keep, within, wrong } from './encode-problem.js';
 import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './encode-scalars.js';
 import { jsonText } from './json-text.js';
 import type { FieldPlan, MessagePlan, Slot, UnionPlan } from './layout.js';
@@ -53,7 +53,7 @@ export function encodeBody(w: Writer, slot: Slot, value: unknown): void {
 }
 
 function encodeMessage(w: Writer, plan: MessagePlan, value: unknown): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong('an object', value);
+  if (!isRecord(value)) throw wrong('an object', value);
   const record = value as Record<string, unknown>;
   const { literals, fields } = plan;
   for (let i = 0; i < literals.length; i++) {
@@ -74,7 +74,7 @@ function encodeMessage(w: Writer, plan: MessagePlan, value: unknown): void {
 }
 
 function encodeUnion(w: Writer, plan: UnionPlan, value: unknown): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw wrong('an object', value);
+  if (!isRecord(value)) throw wrong('an object', value);
   const tag = (value as Record<string, unknown>)[plan.tag];
   const index = plan.byTag.get(tag);
   if (index === undefined) throw at(wrong(`a variant tag of ${plan.name}`, tag), plan.tag);
@@ -92,6 +92,9 @@ export function encodeField(w: Writer, field: FieldPlan, value: unknown): void {
       if (!isDefault(field.slot, value)) {
         w.varint(field.tag);
         writeSlot(w, field.slot, value);
+      } else if (field.slot.rule !== undefined) {
+        // Not written, but held to the schema as any other value ('' below a minLength).
+        keep(field.slot.rule, value);
       }
       return;
     case PRESENT:
@@ -144,6 +147,7 @@ function isDefault(slot: Slot, value: unknown): boolean {
 function encodeRepeated(w: Writer, field: FieldPlan, value: unknown): void {
   if (!Array.isArray(value)) throw wrong('an array', value);
   const count = value.length;
+  if (field.items !== undefined) keep(field.items, count);
   if (count === 0) return;
   const slot = field.slot;
   let i = 0;
@@ -171,9 +175,7 @@ function encodeRepeated(w: Writer, field: FieldPlan, value: unknown): void {
 }
 
 function encodeStringMap(w: Writer, field: FieldPlan, value: unknown): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Map) {
-    throw wrong('an object (a map with string keys)', value);
-  }
+  if (!isRecord(value)) throw wrong('an object (a map with string keys)', value);
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   for (let i = 1; i < keys.length; i++) {
@@ -187,6 +189,8 @@ function encodeStringMap(w: Writer, field: FieldPlan, value: unknown): void {
   try {
     for (let i = 0; i < keys.length; i++) {
       key = keys[i] as string;
+      const unreadable = unreadableKey(key);
+      if (unreadable !== undefined) throw unreadable;
       writeEntry(w, field, keySlot, key, record[key]);
     }
   } catch (error) {
@@ -300,11 +304,12 @@ export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
       return;
     case STRING:
       if (typeof value !== 'string') throw wrong('a string', value);
+      if (slot.rule !== undefined) keep(slot.rule, value);
       w.string(value);
       return;
     case DECIMAL:
-      if (typeof value !== 'string' || decimalDigits(value) === undefined)
-        throw wrong('a decimal string', value);
+      if (typeof value !== 'string') throw wrong('a decimal string', value);
+      keep(slot.rule, value);
       w.string(value);
       return;
     case JSON_TEXT:
@@ -312,6 +317,7 @@ export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
       return;
     case BYTES:
       if (!(value instanceof Uint8Array)) throw wrong('a Uint8Array', value);
+      if (slot.rule !== undefined) keep(slot.rule, value);
       w.bytes(value);
       return;
     case ENUM: {
@@ -324,7 +330,7 @@ export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
       writeLiteral(w, slot, value);
       return;
     case TIMESTAMP:
-      writeTimestamp(w, value);
+      writeTimestamp(w, slot, value);
       return;
     default: {
       enter(w);

@@ -5,6 +5,7 @@
  * cheap.
  */
 import type { LiteralValue, TimePrecision } from '../../schema/types.js';
+import type { Rule } from '../../schema/value-rules.js';
 
 /** Wire types of the protobuf encoding. */
 export const VARINT = 0;
@@ -63,6 +64,8 @@ export interface Slot {
   readonly wrapped: FieldPlan | undefined;
   /** The schema kind, for messages. */
   readonly kind: string;
+  /** The constraints of a string, bytes, decimal or timestamp (value-rules.ts), checked both ways. */
+  readonly rule: Rule<never> | undefined;
 }
 
 export interface FieldPlan {
@@ -86,6 +89,8 @@ export interface FieldPlan {
   readonly absent: null | undefined;
   /** This field's bit in its message's `requiredMask` (0 when it has none). */
   bit: number;
+  /** A repeated field's item counts (value-rules.ts), checked on the whole list both ways. */
+  readonly items: Rule<number> | undefined;
 }
 
 export interface MessagePlan {
@@ -106,6 +111,8 @@ export interface MessagePlan {
   /** Field lookup by number: an array when numbers are small, else a map. */
   dense: (FieldPlan | undefined)[] | undefined;
   sparse: Map<number, FieldPlan> | undefined;
+  /** The repeated fields with an item-count rule, checked once the message is read. */
+  readonly counted: FieldPlan[];
 }
 
 export interface UnionPlan {
@@ -137,5 +144,6 @@ export function slot(type: number, wire: number, extra: Partial<Slot> = {}): Slo
     union: extra.union,
     wrapped: extra.wrapped,
     kind: extra.kind ?? '',
+    rule: extra.rule,
   };
 }

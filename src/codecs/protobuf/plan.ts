@@ -10,6 +10,14 @@ import { WirekitError } from '../../errors/index.js';
 import { unwrapPresence } from '../../schema/export/plan.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import type { EnumSchema, LiteralValue, ObjectSchema, Schema, UnionSchema } from '../../schema/types.js';
+import {
+  bytesRule,
+  decimalRule,
+  itemsRule,
+  type Rule,
+  stringRule,
+  timestampRule,
+} from '../../schema/value-rules.js';
 import { deref } from '../../schema/walk.js';
 import {
   BOOL,
@@ -85,6 +93,7 @@ class Planner {
       requiredMask: 0,
       dense: undefined,
       sparse: undefined,
+      counted: [],
     };
     this.messages.set(schema, plan);
     for (const def of schema.fields) {
@@ -95,6 +104,7 @@ class Planner {
       }
       const field = this.field(def.name, def.id, def.schema);
       plan.fields.push(field);
+      if (field.items !== undefined) plan.counted.push(field);
       if (field.mode === PRESENT && field.absent === undefined) continue;
       plan.template[def.name] = undefined;
       if (plan.required.length < 31) {
@@ -146,6 +156,7 @@ class Planner {
       acceptsNull,
       absent: acceptsUndefined ? undefined : null,
       bit: 0,
+      items: undefined as Rule<number> | undefined,
     };
     // A repeated field or map cannot be absent in proto, so one that may be goes into a message.
     if (present) {
@@ -154,7 +165,8 @@ class Planner {
     }
     if (inner.kind === 'array') {
       const item = this.element(inner.items);
-      return { ...base, mode: REPEATED, tag: number * 8 + LEN, slot: item, packed: item.wire !== LEN };
+      const items = itemsRule(inner);
+      return { ...base, mode: REPEATED, tag: number * 8 + LEN, slot: item, packed: item.wire !== LEN, items };
     }
     if (inner.kind === 'map') {
       const key = this.leaf(inner.keys);
@@ -177,6 +189,7 @@ class Planner {
       acceptsNull: false,
       absent: null,
       bit: 0,
+      items: undefined,
       mode: OMITTED,
       tag: 0,
       slot: slot(LITERAL, LEN, { literal: value }),
@@ -228,15 +241,18 @@ class Planner {
       case 'float64':
         return slot(DOUBLE, FIXED64);
       case 'decimal':
-        return slot(DECIMAL, LEN);
+        return slot(DECIMAL, LEN, { rule: decimalRule(node) as Rule<never> });
       case 'string':
-        return slot(STRING, LEN);
+        return slot(STRING, LEN, { rule: stringRule(node) as Rule<never> | undefined });
       case 'json':
         return slot(JSON_TEXT, LEN);
       case 'bytes':
-        return slot(BYTES, LEN);
+        return slot(BYTES, LEN, { rule: bytesRule(node) as Rule<never> | undefined });
       case 'timestamp':
-        return slot(TIMESTAMP, LEN, { precision: node.precision });
+        return slot(TIMESTAMP, LEN, {
+          precision: node.precision,
+          rule: timestampRule(node.precision) as Rule<never> | undefined,
+        });
       case 'enum':
         return this.enumeration(node);
       case 'literal': {

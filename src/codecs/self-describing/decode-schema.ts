@@ -6,6 +6,7 @@
  * from a newer writer; a duplicate field or map key is refused, since readers would disagree on
  * which one counts.
  */
+import { fitsFloat32, type Rule, refusalBy } from '../../schema/value-rules.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../errors.js';
 import { readJson } from './decode-json.js';
 import { describe, schemaMismatch, withKey } from './failures.js';
@@ -32,17 +33,19 @@ export class SchemaReader {
       case Op.int64:
         return this.int64(plan);
       case Op.float32:
-        return Math.fround(src.float());
+        return this.float32();
       case Op.float64:
         return src.float();
       case Op.decimal:
-        return src.decimal();
+        return plan.rule === undefined ? src.decimal() : checked(plan.rule, src.pos, src.decimal());
       case Op.string:
-        return src.string();
+        return plan.rule === undefined ? src.string() : checked(plan.rule, src.pos, src.string());
       case Op.bytes:
-        return src.bytes();
+        return plan.rule === undefined ? src.bytes() : checked(plan.rule, src.pos, src.bytes());
       case Op.timestamp:
-        return new Date(src.timestamp());
+        return plan.rule === undefined
+          ? new Date(src.timestamp())
+          : checked(plan.rule, src.pos, new Date(src.timestamp()));
       case Op.enum:
         return this.member(plan);
       case Op.literal:
@@ -66,6 +69,14 @@ export class SchemaReader {
       default:
         return readJson(src, depth);
     }
+  }
+
+  /** A float32: the nearest one to the number on the wire, which must be within its range. */
+  float32(): number {
+    const at = this.src.pos;
+    const value = this.src.float();
+    if (!fitsFloat32(value)) throw schemaMismatch(at, `${value} overflows float32`);
+    return Math.fround(value);
   }
 
   int64(plan: Plan): number | bigint {
@@ -203,6 +214,7 @@ export class SchemaReader {
   private array(plan: Plan, level: number): unknown[] {
     const src = this.src;
     const items = plan.inner as Plan;
+    const at = src.pos;
     const count = src.arrayStart(level);
     const out: unknown[] = count >= 0 ? new Array(count) : [];
     for (let i = 0; count < 0 ? src.more() : i < count; i++) {
@@ -212,6 +224,8 @@ export class SchemaReader {
         throw withKey(error, i);
       }
     }
+    // The item count is known for certain once the items are read (a CBOR array may be indefinite).
+    if (plan.rule !== undefined) checked(plan.rule, at, out.length);
     return out;
   }
 
@@ -224,7 +238,7 @@ export class SchemaReader {
       const out: Record<string, unknown> = {};
       for (let i = 0; count < 0 ? src.more() : i < count; i++) {
         const keyAt = src.pos;
-        const key = src.string();
+        const key = checked(keys.rule, keyAt, src.string());
         if (isUnsafeKey(key)) throw unsafeKey(keyAt, key);
         if (Object.hasOwn(out, key)) throw malformed(keyAt, `the key ${JSON.stringify(key)} appears twice`);
         try {
@@ -291,4 +305,14 @@ function fillMissing(
 
 function copyDefault(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
+/**
+ * `value`, read from byte `at`, unless `rule` refuses it (value-rules.ts): then the refusal as a
+ * mismatch, which the readers' paths are put in front of. The compiled reader calls it too.
+ */
+export function checked<T>(rule: Rule<never> | undefined, at: number, value: T): T {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) throw schemaMismatch(at, refusal.message);
+  return value;
 }

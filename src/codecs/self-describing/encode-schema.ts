@@ -5,11 +5,11 @@
  * the schema does not know are not written.
  */
 
-import { decimalDigits } from '../../schema/decimal.js';
 import { fieldOf } from '../../schema/names.js';
+import { fitsFloat32, isRecord, type Rule, refusalBy, refused } from '../../schema/value-rules.js';
 import { isUnsafeKey } from '../errors.js';
 import { writeAny } from './encode-any.js';
-import { refusedKey, unsupported, withKey, wrongValue } from './failures.js';
+import { refusedKey, tooDeepValue, withKey, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
 import type { Emitter } from './wire.js';
 
@@ -39,9 +39,7 @@ export class SchemaWriter {
         return;
       case Op.float32:
         if (typeof value !== 'number') throw wrongValue('a number', value);
-        if (Number.isFinite(value) && !Number.isFinite(Math.fround(value))) {
-          throw wrongValue('a number within float32', value);
-        }
+        if (!fitsFloat32(value)) throw wrongValue('a number within float32', value);
         out.float32(value);
         return;
       case Op.float64:
@@ -49,22 +47,24 @@ export class SchemaWriter {
         out.float64(value);
         return;
       case Op.decimal:
-        if (typeof value !== 'string' || decimalDigits(value) === undefined) {
-          throw wrongValue('a decimal string such as "-12.50"', value);
-        }
+        if (typeof value !== 'string') throw wrongValue('a decimal string such as "-12.50"', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         out.decimal(value);
         return;
       case Op.string:
         if (typeof value !== 'string') throw wrongValue('a string', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         out.string(value);
         return;
       case Op.bytes:
         if (!(value instanceof Uint8Array)) throw wrongValue('a Uint8Array', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         out.bytes(value);
         return;
       case Op.timestamp: {
         const millis = value instanceof Date ? value.getTime() : Number.NaN;
         if (!(Math.abs(millis) <= maxDateMillis)) throw wrongValue('a valid Date', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         out.timestamp(millis);
         return;
       }
@@ -107,9 +107,7 @@ export class SchemaWriter {
 
   /** The depth inside one more container, refused past maxDepth. */
   enter(depth: number): number {
-    if (depth + 1 > this.maxDepth) {
-      throw unsupported(`the value nests deeper than maxDepth (${this.maxDepth}); is it cyclic?`);
-    }
+    if (depth + 1 > this.maxDepth) throw tooDeepValue(this.maxDepth);
     return depth + 1;
   }
 
@@ -171,6 +169,7 @@ export class SchemaWriter {
 
   private array(plan: Plan, value: unknown, depth: number): void {
     if (!Array.isArray(value)) throw wrongValue('an array', value);
+    if (plan.rule !== undefined) keep(plan.rule, value.length);
     const items = plan.inner as Plan;
     this.out.arrayHeader(value.length);
     for (let i = 0; i < value.length; i++) {
@@ -192,7 +191,7 @@ export class SchemaWriter {
       for (const name of names) {
         try {
           if (isUnsafeKey(name)) throw refusedKey(name);
-          this.out.string(name);
+          this.write(keys, name, depth);
           this.write(values, value[name], depth);
         } catch (error) {
           throw withKey(error, name);
@@ -207,19 +206,14 @@ export class SchemaWriter {
         this.write(keys, key, depth);
         this.write(values, item, depth);
       } catch (error) {
-        throw withKey(error, typeof key === 'bigint' || typeof key === 'number' ? String(key) : '?');
+        throw withKey(error, String(key));
       }
     }
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof Date) &&
-    !(value instanceof Uint8Array) &&
-    !(value instanceof Map)
-  );
+/** Refuses `value` where the plan's rule does (value-rules.ts); the compiled writer calls it too. */
+export function keep(rule: Rule<never> | undefined, value: unknown): void {
+  const refusal = refusalBy(rule, value);
+  if (refusal !== undefined) throw refused(refusal);
 }

@@ -4,6 +4,7 @@
  * path is built only when something fails and the happy path allocates none.
  */
 import { formatPath, type Path, WirekitError } from '../../errors/index.js';
+import { unreadableKey } from '../../schema/value-rules.js';
 
 /** A value of the wrong type or range for its schema (encoding). */
 export function wrongValue(expected: string, got: unknown): WirekitError {
@@ -17,9 +18,20 @@ export function unsupported(message: string, cause?: unknown): WirekitError {
   return new WirekitError('WK_ENCODE_UNSUPPORTED', message, { path: [], cause });
 }
 
+/** A value nested deeper than maxDepth (encoding), as the decoder would refuse it. */
+export function tooDeepValue(maxDepth: number): WirekitError {
+  return new WirekitError(
+    'WK_LIMIT_DEPTH',
+    `the value nests deeper than maxDepth (${maxDepth}); is it cyclic?`,
+    {
+      path: [],
+    },
+  );
+}
+
 /** Keys that wirekit decoders refuse are refused on the way out too, so that every output reads back. */
 export function refusedKey(key: string): WirekitError {
-  return unsupported(`the key ${JSON.stringify(key)} is refused by wirekit decoders.`);
+  return unreadableKey(key) ?? unsupported(`the key ${JSON.stringify(key)} is refused by wirekit decoders.`);
 }
 
 /** Well-formed input that does not fit the schema (decoding). */

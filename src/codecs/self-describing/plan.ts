@@ -8,6 +8,14 @@
 
 import type { LiteralValue, Schema } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import {
+  bytesRule,
+  decimalRule,
+  itemsRule,
+  type Rule,
+  stringRule,
+  timestampRule,
+} from '../../schema/value-rules.js';
 
 export const Op = {
   bool: 0,
@@ -80,6 +88,11 @@ export class Plan {
   tagKey: Uint8Array = new Uint8Array(0);
   variants: readonly Variant[] = [];
   byTag: ReadonlyMap<unknown, Plan> = new Map();
+  /**
+   * The constraints of a string, bytes, decimal, timestamp or array (value-rules.ts; for an array,
+   * of its item count), which the writer and reader both hold values to; undefined where none.
+   */
+  rule: Rule<never> | undefined = undefined;
 
   constructor(readonly op: number) {
     this.label = '';
@@ -162,6 +175,19 @@ function fill(plan: Plan, schema: Exclude<Schema, { kind: 'ref' }>): void {
       return;
     case 'array':
       plan.inner = planOf(schema.items);
+      plan.rule = itemsRule(schema) as Rule<never> | undefined;
+      return;
+    case 'string':
+      plan.rule = stringRule(schema) as Rule<never> | undefined;
+      return;
+    case 'bytes':
+      plan.rule = bytesRule(schema) as Rule<never> | undefined;
+      return;
+    case 'decimal':
+      plan.rule = decimalRule(schema) as Rule<never>;
+      return;
+    case 'timestamp':
+      plan.rule = timestampRule(schema.precision) as Rule<never> | undefined;
       return;
     case 'map':
       plan.keys = planOf(schema.keys);

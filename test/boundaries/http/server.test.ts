@@ -271,7 +271,7 @@ describe('errors carry a status, a wirekit code and a path, in the negotiated fo
     });
     expect(response.statusCode).toBe(400);
     const error = errorOf(response);
-    // The JSON reader refuses a uint8 of 300 itself; a constraint (maxLength) is validation's.
+    // The JSON reader refuses a uint8 of 300 itself, and a text past its maxLength too.
     expect([error.code, error.path]).toEqual(['WK_DECODE_SCHEMA_MISMATCH', 'age']);
     const tooLong = await app.inject({
       method: 'POST',
@@ -280,7 +280,7 @@ describe('errors carry a status, a wirekit code and a path, in the negotiated fo
       payload: JSON.stringify({ text: 'x'.repeat(60) }),
     });
     expect(tooLong.statusCode).toBe(400);
-    expect([errorOf(tooLong).code, errorOf(tooLong).path]).toEqual(['WK_VALIDATION_FAILED', 'text']);
+    expect([errorOf(tooLong).code, errorOf(tooLong).path]).toEqual(['WK_DECODE_SCHEMA_MISMATCH', 'text']);
   });
 
   test('415 for a body without a Content-Type', async () => {

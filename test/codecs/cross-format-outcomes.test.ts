@@ -1,0 +1,1153 @@
+/**
+ * One schema, one meaning, in every format (docs/values.md). The same good and bad values, kind by
+ * kind, go to `validate` and to all seven encoders, compiled and interpreted, and every one must give
+ * the same outcome: accepted, with the same value read back after a round trip, or refused with the
+ * same code at the same path. With `validate: true` every encoder refuses with `validate`'s own
+ * issues. Where a wire can carry a value the reader's schema refuses (a writer with a wider schema,
+ * or hand-built bytes), every decoder that can be sent it refuses it alike.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { type Codec, type FormatName, formatNames } from '../../src/codecs/codec.js';
+import { createCodec } from '../../src/codecs/registry.js';
+import {
+  type ErrorCode,
+  type IssueCode,
+  isWirekitError,
+  type Path,
+  type Schema,
+  t,
+  ValidationError,
+  validate,
+} from '../../src/index.js';
+
+/** What every path must do with a case's value. */
+type Expected =
+  /** Accepted; `back` is the value read back where it is not the value itself (the same in every format). */
+  | { readonly accept: true; readonly back?: unknown }
+  /**
+   * Refused: `validate` reports `issue` first, at `at` (below the row's field `v`), and every encoder
+   * refuses with `code` (WK_VALIDATION_FAILED unless said) at the same path. `at: 'anywhere'` for a
+   * value too deep to write, whose path is where each format's count of levels runs out.
+   */
+  | { readonly refuse: IssueCode; readonly at?: Path | 'anywhere'; readonly code?: ErrorCode }
+  /**
+   * Accepted by `validate` (the schema allows it) but carried by no wirekit format: every encoder
+   * refuses it with WK_ENCODE_UNSUPPORTED at `unsupported`, since no wirekit decoder would read it back.
+   */
+  | { readonly unsupported: Path; readonly why: string };
+
+interface Case {
+  readonly label: string;
+  readonly schema: Schema;
+  readonly value: unknown;
+  readonly expect: Expected;
+  /** Formats that read an accepted value back in another spelling, and why (docs/survival.md). */
+  readonly readsAs?: Partial<Record<FormatName, unknown>>;
+  /**
+   * Formats that cannot carry this valid value, and why: they refuse it with WK_ENCODE_UNSUPPORTED
+   * at `v` (the value is not invalid, so not WK_VALIDATION_FAILED), and only they.
+   */
+  readonly unsupportedIn?: Partial<Record<FormatName, string>>;
+  /** Formats that cannot take the schema at all, and why: the case does not apply to them. */
+  readonly notFor?: Partial<Record<FormatName, string>>;
+  /** The value has keys its object schema lacks: `validate` reports them, encoders drop them. */
+  readonly unknownKeys?: boolean;
+}
+
+const accept = (back?: unknown): Expected => (back === undefined ? { accept: true } : { accept: true, back });
+const refuse = (issue: IssueCode, at: Path | 'anywhere' = [], code?: ErrorCode): Expected =>
+  code === undefined ? { refuse: issue, at } : { refuse: issue, at, code };
+
+/** Avro and Arrow store a decimal with precision and scale as its scaled integer: it reads back with `scale` digits. */
+const scaled = (text: string): Partial<Record<FormatName, unknown>> => ({ avro: text, arrow: text });
+
+const Color = t.enum('Color', ['red', 'green']);
+const Point = t.object('Point', { a: t.int32(), b: t.optional(t.string()) });
+const Inherited = t.object('Inherited', { valueOf: t.optional(t.int32()), toString: t.int32() });
+const Circle = t.object('Circle', { kind: t.literal('circle'), r: t.float64() });
+const Rect = t.object('Rect', { kind: t.literal('rect'), w: t.float64() });
+const Shape = t.union('Shape', 'kind', [Circle, Rect]);
+interface Tree {
+  n: number;
+  kids: Tree[];
+}
+const Tree: Schema = t.object('Tree', { n: t.int32(), kids: t.array(t.lazy(() => Tree)) });
+const noRecursion = { arrow: 'Arrow has no recursive types (WK_EXPORT_UNSUPPORTED when the codec is made)' };
+
+const money = t.decimal({ precision: 5, scale: 2 });
+const word = t.string({ minLength: 2, maxLength: 3, pattern: '^[a-z]+$' });
+const cyclic: Tree = { n: 1, kids: [] };
+cyclic.kids.push(cyclic);
+
+class Held {
+  a = 1;
+}
+
+const cases: readonly Case[] = [
+  // bool
+  { label: 'bool true', schema: t.bool(), value: true, expect: accept() },
+  { label: 'bool given 1', schema: t.bool(), value: 1, expect: refuse('expected_type') },
+  { label: 'bool given "true"', schema: t.bool(), value: 'true', expect: refuse('expected_type') },
+  // 32-bit and smaller integers
+  { label: 'int8 127', schema: t.int8(), value: 127, expect: accept() },
+  { label: 'int8 -128', schema: t.int8(), value: -128, expect: accept() },
+  { label: 'int8 128', schema: t.int8(), value: 128, expect: refuse('out_of_range') },
+  { label: 'int8 1.5', schema: t.int8(), value: 1.5, expect: refuse('not_integer') },
+  { label: 'int8 NaN', schema: t.int8(), value: Number.NaN, expect: refuse('not_integer') },
+  { label: 'int8 -0', schema: t.int8(), value: -0, expect: accept(0) },
+  { label: 'int8 given "5"', schema: t.int8(), value: '5', expect: refuse('expected_type') },
+  { label: 'int8 given 5n', schema: t.int8(), value: 5n, expect: refuse('expected_type') },
+  { label: 'uint8 255', schema: t.uint8(), value: 255, expect: accept() },
+  { label: 'uint8 -1', schema: t.uint8(), value: -1, expect: refuse('out_of_range') },
+  { label: 'int16 -32768', schema: t.int16(), value: -32_768, expect: accept() },
+  { label: 'uint16 65536', schema: t.uint16(), value: 65_536, expect: refuse('out_of_range') },
+  { label: 'int32 2^31-1', schema: t.int32(), value: 2 ** 31 - 1, expect: accept() },
+  { label: 'int32 2^31', schema: t.int32(), value: 2 ** 31, expect: refuse('out_of_range') },
+  { label: 'uint32 2^32-1', schema: t.uint32(), value: 2 ** 32 - 1, expect: accept() },
+  { label: 'uint32 2^32', schema: t.uint32(), value: 2 ** 32, expect: refuse('out_of_range') },
+  // 64-bit integers, as bigint (the default) and as number
+  { label: 'int64 2^63-1', schema: t.int64(), value: 2n ** 63n - 1n, expect: accept() },
+  { label: 'int64 -2^63', schema: t.int64(), value: -(2n ** 63n), expect: accept() },
+  { label: 'int64 2^63', schema: t.int64(), value: 2n ** 63n, expect: refuse('out_of_range') },
+  { label: 'int64 given the number 5', schema: t.int64(), value: 5, expect: refuse('expected_type') },
+  { label: 'int64 given "5"', schema: t.int64(), value: '5', expect: refuse('expected_type') },
+  {
+    label: 'uint64 2^64-1',
+    schema: t.uint64(),
+    value: 2n ** 64n - 1n,
+    expect: accept(),
+    unsupportedIn: { avro: 'Avro’s only 64-bit integer is a signed long' },
+  },
+  { label: 'uint64 -1n', schema: t.uint64(), value: -1n, expect: refuse('out_of_range') },
+  { label: 'uint64 2^64', schema: t.uint64(), value: 2n ** 64n, expect: refuse('out_of_range') },
+  {
+    label: "int64 as: 'number' 2^53-1",
+    schema: t.int64({ as: 'number' }),
+    value: 2 ** 53 - 1,
+    expect: accept(),
+  },
+  {
+    label: "int64 as: 'number' 2^53",
+    schema: t.int64({ as: 'number' }),
+    value: 2 ** 53,
+    expect: refuse('out_of_range'),
+  },
+  {
+    label: "int64 as: 'number' 1.5",
+    schema: t.int64({ as: 'number' }),
+    value: 1.5,
+    expect: refuse('not_integer'),
+  },
+  {
+    label: "int64 as: 'number' given 5n",
+    schema: t.int64({ as: 'number' }),
+    value: 5n,
+    expect: refuse('expected_type'),
+  },
+  {
+    label: "uint64 as: 'number' -1",
+    schema: t.uint64({ as: 'number' }),
+    value: -1,
+    expect: refuse('out_of_range'),
+  },
+  // floats
+  { label: 'float64 NaN', schema: t.float64(), value: Number.NaN, expect: accept() },
+  { label: 'float64 -0', schema: t.float64(), value: -0, expect: accept() },
+  { label: 'float64 -Infinity', schema: t.float64(), value: -Infinity, expect: accept() },
+  { label: 'float64 given 1n', schema: t.float64(), value: 1n, expect: refuse('expected_type') },
+  { label: 'float32 1.1', schema: t.float32(), value: 1.1, expect: accept(Math.fround(1.1)) },
+  { label: 'float32 Infinity', schema: t.float32(), value: Infinity, expect: accept() },
+  { label: 'float32 1e39', schema: t.float32(), value: 1e39, expect: refuse('out_of_range') },
+  { label: 'float32 given "1"', schema: t.float32(), value: '1', expect: refuse('expected_type') },
+  // decimals
+  { label: 'decimal(5,2) "123.45"', schema: money, value: '123.45', expect: accept() },
+  {
+    label: 'decimal(5,2) "1.5"',
+    schema: money,
+    value: '1.5',
+    expect: accept(),
+    readsAs: scaled('1.50'),
+  },
+  { label: 'decimal(5,2) "-0"', schema: money, value: '-0', expect: accept(), readsAs: scaled('0.00') },
+  { label: 'decimal(5,2) "19.999"', schema: money, value: '19.999', expect: refuse('precision_loss') },
+  { label: 'decimal(5,2) "1234.5"', schema: money, value: '1234.5', expect: refuse('out_of_range') },
+  { label: 'decimal(5,2) "1e3"', schema: money, value: '1e3', expect: refuse('invalid_decimal') },
+  { label: 'decimal(5,2) "+1"', schema: money, value: '+1', expect: refuse('invalid_decimal') },
+  { label: 'decimal(5,2) "01.5"', schema: money, value: '01.5', expect: refuse('invalid_decimal') },
+  { label: 'decimal(5,2) given 1.5', schema: money, value: 1.5, expect: refuse('expected_type') },
+  {
+    label: 'decimal() 31 digits',
+    schema: t.decimal(),
+    value: '-12345678901234567890.12345678901',
+    expect: accept(),
+  },
+  { label: 'decimal() "1."', schema: t.decimal(), value: '1.', expect: refuse('invalid_decimal') },
+  {
+    label: 'decimal(scale 2) "1.234"',
+    schema: t.decimal({ scale: 2 }),
+    value: '1.234',
+    expect: refuse('precision_loss'),
+  },
+  {
+    label: 'decimal(precision 3) "1234"',
+    schema: t.decimal({ precision: 3 }),
+    value: '1234',
+    expect: refuse('out_of_range'),
+  },
+  // strings
+  { label: 'string "ab" in 2..3 of [a-z]', schema: word, value: 'ab', expect: accept() },
+  { label: 'string "abcd" past maxLength 3', schema: word, value: 'abcd', expect: refuse('too_long') },
+  { label: 'string "a" below minLength 2', schema: word, value: 'a', expect: refuse('too_short') },
+  { label: 'string "AB" against ^[a-z]+$', schema: word, value: 'AB', expect: refuse('pattern_mismatch') },
+  {
+    label: 'string of 2 astral characters, maxLength 2 (code points)',
+    schema: t.string({ maxLength: 2 }),
+    value: '😀😀',
+    expect: accept(),
+  },
+  {
+    label: 'string of 3 astral characters, maxLength 2',
+    schema: t.string({ maxLength: 2 }),
+    value: '😀😀😀',
+    expect: refuse('too_long'),
+  },
+  {
+    label: 'string empty, minLength 1',
+    schema: t.string({ minLength: 1 }),
+    value: '',
+    expect: refuse('too_short'),
+  },
+  {
+    label: 'string with a lone surrogate',
+    schema: t.string(),
+    value: 'a\ud800b',
+    expect: refuse('not_well_formed', [], 'WK_ENCODE_UNSUPPORTED'),
+  },
+  { label: 'string given 5', schema: t.string(), value: 5, expect: refuse('expected_type') },
+  // bytes
+  {
+    label: 'bytes of 2, maxLength 2',
+    schema: t.bytes({ maxLength: 2 }),
+    value: Uint8Array.of(1, 2),
+    expect: accept(),
+  },
+  {
+    label: 'bytes of 3, maxLength 2',
+    schema: t.bytes({ maxLength: 2 }),
+    value: Uint8Array.of(1, 2, 3),
+    expect: refuse('too_long'),
+  },
+  {
+    label: 'bytes as a Buffer',
+    schema: t.bytes(),
+    value: Buffer.from([1, 2]),
+    expect: accept(Uint8Array.of(1, 2)),
+  },
+  {
+    label: 'bytes as a view into a larger buffer',
+    schema: t.bytes(),
+    value: new Uint8Array(Uint8Array.of(9, 1, 2, 9).buffer, 1, 2),
+    expect: accept(Uint8Array.of(1, 2)),
+  },
+  { label: 'bytes given an array', schema: t.bytes(), value: [1, 2], expect: refuse('expected_type') },
+  {
+    label: 'bytes given an ArrayBuffer',
+    schema: t.bytes(),
+    value: new ArrayBuffer(2),
+    expect: refuse('expected_type'),
+  },
+  // timestamps
+  {
+    label: 'timestamp(s) on a whole second',
+    schema: t.timestamp({ precision: 's' }),
+    value: new Date(2000),
+    expect: accept(),
+  },
+  {
+    label: 'timestamp(s) with milliseconds',
+    schema: t.timestamp({ precision: 's' }),
+    value: new Date(1500),
+    expect: refuse('precision_loss'),
+  },
+  { label: 'timestamp(ms) 1500 ms', schema: t.timestamp(), value: new Date(1500), expect: accept() },
+  {
+    label: 'timestamp(ms) the last Date',
+    schema: t.timestamp(),
+    value: new Date(8.64e15),
+    expect: accept(),
+  },
+  {
+    label: 'timestamp(ms) the first Date',
+    schema: t.timestamp(),
+    value: new Date(-8.64e15),
+    expect: accept(),
+  },
+  {
+    label: 'timestamp(ms) with milliseconds past 2^42 seconds (year -138,989)',
+    schema: t.timestamp(),
+    value: new Date(Date.parse('-138989-04-29T04:57:09.739Z')),
+    expect: accept(),
+    unsupportedIn: { cbor: 'tag 1 holds seconds as a float64, which has no room left for the milliseconds' },
+  },
+  {
+    label: 'timestamp(us) the last Date',
+    schema: t.timestamp({ precision: 'us' }),
+    value: new Date(8.64e15),
+    expect: accept(),
+  },
+  {
+    label: 'timestamp(ns) the last whole millisecond below 2^63 ns',
+    schema: t.timestamp({ precision: 'ns' }),
+    value: new Date(9_223_372_036_854),
+    expect: accept(),
+  },
+  {
+    label: 'timestamp(ns) past 2^63 ns',
+    schema: t.timestamp({ precision: 'ns' }),
+    value: new Date(9_223_372_036_855),
+    expect: refuse('out_of_range'),
+  },
+  {
+    label: 'timestamp(ns) before -2^63 ns',
+    schema: t.timestamp({ precision: 'ns' }),
+    value: new Date(-9_223_372_036_855),
+    expect: refuse('out_of_range'),
+  },
+  {
+    label: 'timestamp(ns) the last Date',
+    schema: t.timestamp({ precision: 'ns' }),
+    value: new Date(8.64e15),
+    expect: refuse('out_of_range'),
+  },
+  {
+    label: 'timestamp invalid Date',
+    schema: t.timestamp(),
+    value: new Date(Number.NaN),
+    expect: refuse('invalid_date'),
+  },
+  { label: 'timestamp given a number', schema: t.timestamp(), value: 1500, expect: refuse('expected_type') },
+  {
+    label: 'timestamp given ISO text',
+    schema: t.timestamp(),
+    value: '1970-01-01T00:00:01.500Z',
+    expect: refuse('expected_type'),
+  },
+  // enums and literals
+  { label: 'enum member', schema: Color, value: 'green', expect: accept() },
+  { label: 'enum non-member', schema: Color, value: 'blue', expect: refuse('not_a_member') },
+  { label: 'enum inherited name', schema: Color, value: 'toString', expect: refuse('not_a_member') },
+  { label: 'enum given an index', schema: Color, value: 0, expect: refuse('expected_type') },
+  { label: 'literal "v1"', schema: t.literal('v1'), value: 'v1', expect: accept() },
+  {
+    label: 'literal "v1" given "v2"',
+    schema: t.literal('v1'),
+    value: 'v2',
+    expect: refuse('literal_mismatch'),
+  },
+  {
+    label: 'literal "v1" absent',
+    schema: t.literal('v1'),
+    value: undefined,
+    expect: refuse('missing_field'),
+  },
+  { label: 'literal 1 given 2', schema: t.literal(1), value: 2, expect: refuse('literal_mismatch') },
+  {
+    label: 'literal true given false',
+    schema: t.literal(true),
+    value: false,
+    expect: refuse('literal_mismatch'),
+  },
+  // objects
+  { label: 'object', schema: Point, value: { a: 1, b: 'x' }, expect: accept() },
+  { label: 'object, optional absent', schema: Point, value: { a: 1 }, expect: accept() },
+  {
+    label: 'object, optional undefined',
+    schema: Point,
+    value: { a: 1, b: undefined },
+    expect: accept({ a: 1 }),
+  },
+  {
+    label: 'object, optional null',
+    schema: Point,
+    value: { a: 1, b: null },
+    expect: refuse('expected_type', ['b']),
+  },
+  {
+    label: 'object, required missing',
+    schema: Point,
+    value: { b: 'x' },
+    expect: refuse('missing_field', ['a']),
+  },
+  {
+    label: 'object with an unknown key (dropped; validate: true refuses it)',
+    schema: Point,
+    value: { a: 1, c: 2 },
+    expect: accept({ a: 1 }),
+    unknownKeys: true,
+  },
+  {
+    label: 'object as a class instance',
+    schema: Point,
+    value: new Held(),
+    expect: accept({ a: 1 }),
+  },
+  {
+    label: 'object whose field is inherited from its prototype',
+    schema: Point,
+    value: Object.create({ a: 1 }),
+    expect: accept({ a: 1 }),
+  },
+  { label: 'object given an array', schema: Point, value: [1], expect: refuse('expected_type') },
+  { label: 'object given null', schema: Point, value: null, expect: refuse('expected_type') },
+  { label: 'object given a Map', schema: Point, value: new Map([['a', 1]]), expect: refuse('expected_type') },
+  { label: 'object given a Date', schema: Point, value: new Date(0), expect: refuse('expected_type') },
+  {
+    label: 'object given a Uint8Array',
+    schema: Point,
+    value: Uint8Array.of(1),
+    expect: refuse('expected_type'),
+  },
+  {
+    label: 'object with fields named like inherited members',
+    schema: Inherited,
+    value: { toString: 1 },
+    expect: accept(),
+  },
+  {
+    label: 'object lacking a field named like an inherited member',
+    schema: Inherited,
+    value: {},
+    expect: refuse('missing_field', ['toString']),
+  },
+  // arrays
+  {
+    label: 'array in 1..2 items',
+    schema: t.array(t.int32(), { minItems: 1, maxItems: 2 }),
+    value: [1, 2],
+    expect: accept(),
+  },
+  {
+    label: 'array below minItems',
+    schema: t.array(t.int32(), { minItems: 1, maxItems: 2 }),
+    value: [],
+    expect: refuse('too_short'),
+  },
+  {
+    label: 'array past maxItems',
+    schema: t.array(t.int32(), { minItems: 1, maxItems: 2 }),
+    value: [1, 2, 3],
+    expect: refuse('too_long'),
+  },
+  {
+    label: 'array past maxItems, in a field of strings',
+    schema: t.array(t.string(), { maxItems: 1 }),
+    value: ['a', 'b'],
+    expect: refuse('too_long'),
+  },
+  {
+    label: 'array past maxItems, of objects',
+    schema: t.array(Point, { maxItems: 1 }),
+    value: [{ a: 1 }, { a: 2 }],
+    expect: refuse('too_long'),
+  },
+  {
+    label: 'array with a bad item',
+    schema: t.array(t.int32()),
+    value: [1, 'x'],
+    expect: refuse('expected_type', [1]),
+  },
+  {
+    label: 'array with a hole',
+    schema: t.array(t.int32()),
+    // [1, <hole>, 3]
+    value: Object.assign(new Array(3), { 0: 1, 2: 3 }),
+    expect: refuse('expected_type', [1]),
+  },
+  {
+    label: 'array given an array-like',
+    schema: t.array(t.int32()),
+    value: { 0: 1, length: 1 },
+    expect: refuse('expected_type'),
+  },
+  {
+    label: 'array given an Int32Array',
+    schema: t.array(t.int32()),
+    value: Int32Array.of(1),
+    expect: refuse('expected_type'),
+  },
+  {
+    label: 'array of nullable items',
+    schema: t.array(t.nullable(t.int32())),
+    value: [1, null],
+    expect: accept(),
+  },
+  {
+    label: 'array of optional items',
+    schema: t.array(t.optional(t.int32())),
+    value: [1, undefined],
+    expect: accept(),
+  },
+  {
+    label: 'array of optional nullable items',
+    schema: t.array(t.optional(t.nullable(t.int32()))),
+    value: [1, undefined, null],
+    expect: accept(),
+    // One null on the wire for both: CBOR has an undefined of its own; Protocol Buffers and
+    // FlatBuffers read it as absent (as for a field), the others as null.
+    readsAs: {
+      json: [1, null, null],
+      msgpack: [1, null, null],
+      protobuf: [1, undefined, undefined],
+      avro: [1, null, null],
+      flatbuffers: [1, undefined, undefined],
+      arrow: [1, null, null],
+    },
+  },
+  // maps
+  {
+    label: 'map, string keys',
+    schema: t.map(t.string({ maxLength: 2 }), t.int32()),
+    value: { ab: 1 },
+    expect: accept(),
+  },
+  {
+    label: 'map, a key past maxLength',
+    schema: t.map(t.string({ maxLength: 2 }), t.int32()),
+    value: { abc: 1 },
+    expect: refuse('too_long', ['abc']),
+  },
+  {
+    label: 'map, a key against a pattern',
+    schema: t.map(t.string({ pattern: '^[a-z]+$' }), t.int32()),
+    value: { ok: 1, 'Not ok': 2 },
+    expect: refuse('pattern_mismatch', ['Not ok']),
+  },
+  {
+    label: 'map, a key no wirekit decoder reads back',
+    schema: t.map(t.string(), t.int32()),
+    value: { count: 1, constructor: 2 },
+    expect: { unsupported: ['constructor'], why: 'decoders refuse __proto__, constructor, prototype keys' },
+  },
+  {
+    label: 'map, a bad value',
+    schema: t.map(t.string(), t.int32()),
+    value: { a: 'x' },
+    expect: refuse('expected_type', ['a']),
+  },
+  {
+    label: 'map, an undefined value',
+    schema: t.map(t.string(), t.int32()),
+    value: { a: undefined },
+    expect: refuse('expected_type', ['a']),
+  },
+  {
+    label: 'map with string keys given a Map',
+    schema: t.map(t.string(), t.int32()),
+    value: new Map([['a', 1]]),
+    expect: refuse('expected_type'),
+  },
+  {
+    label: 'map, int32 keys',
+    schema: t.map(t.int32(), t.string()),
+    value: new Map([
+      [-1, 'a'],
+      [7, 'b'],
+    ]),
+    expect: accept(),
+  },
+  {
+    label: 'map, an int32 key given as text',
+    schema: t.map(t.int32(), t.string()),
+    value: new Map([['1', 'a']]),
+    expect: refuse('expected_type', ['1']),
+  },
+  {
+    label: 'map, an int32 key 1.5',
+    schema: t.map(t.int32(), t.string()),
+    value: new Map([[1.5, 'a']]),
+    expect: refuse('not_integer', ['1.5']),
+  },
+  {
+    label: 'map, an int32 key 2^31',
+    schema: t.map(t.int32(), t.string()),
+    value: new Map([[2 ** 31, 'a']]),
+    expect: refuse('out_of_range', ['2147483648']),
+  },
+  {
+    label: 'map with int keys given an object',
+    schema: t.map(t.int32(), t.string()),
+    value: { 1: 'a' },
+    expect: refuse('expected_type'),
+  },
+  {
+    label: 'map, int64 keys',
+    schema: t.map(t.int64(), t.string()),
+    value: new Map([[1n, 'a']]),
+    expect: accept(),
+  },
+  {
+    label: 'map, an int64 key given as a number',
+    schema: t.map(t.int64(), t.string()),
+    value: new Map([[1, 'a']]),
+    expect: refuse('expected_type', ['1']),
+  },
+  {
+    label: 'map, a uint8 key 256',
+    schema: t.map(t.uint8(), t.string()),
+    value: new Map([[256, 'a']]),
+    expect: refuse('out_of_range', ['256']),
+  },
+  // optional and nullable
+  { label: 'optional absent', schema: t.optional(t.int32()), value: undefined, expect: accept() },
+  {
+    label: 'optional given null',
+    schema: t.optional(t.int32()),
+    value: null,
+    expect: refuse('expected_type'),
+  },
+  { label: 'nullable null', schema: t.nullable(t.int32()), value: null, expect: accept() },
+  {
+    label: 'nullable absent',
+    schema: t.nullable(t.int32()),
+    value: undefined,
+    expect: refuse('missing_field'),
+  },
+  {
+    label: 'nullable string past maxLength',
+    schema: t.nullable(t.string({ maxLength: 1 })),
+    value: 'ab',
+    expect: refuse('too_long'),
+  },
+  {
+    label: 'optional(nullable) null',
+    schema: t.optional(t.nullable(t.int32())),
+    value: null,
+    expect: accept(),
+    // One notion of absence on the wire (proto3 presence, an absent slot): null reads back absent.
+    readsAs: { protobuf: undefined, flatbuffers: undefined },
+  },
+  // tagged unions
+  { label: 'union variant', schema: Shape, value: { kind: 'circle', r: 1 }, expect: accept() },
+  {
+    label: 'union, unknown tag',
+    schema: Shape,
+    value: { kind: 'tri', r: 1 },
+    expect: refuse('unknown_variant', ['kind']),
+  },
+  { label: 'union, no tag', schema: Shape, value: { r: 1 }, expect: refuse('unknown_variant', ['kind']) },
+  {
+    label: 'union, inherited tag',
+    schema: Shape,
+    value: { kind: 'toString' },
+    expect: refuse('unknown_variant', ['kind']),
+  },
+  {
+    label: 'union, variant field missing',
+    schema: Shape,
+    value: { kind: 'circle' },
+    expect: refuse('missing_field', ['r']),
+  },
+  {
+    label: "union, another variant's field (dropped; validate: true refuses it)",
+    schema: Shape,
+    value: { kind: 'circle', r: 1, w: 2 },
+    expect: accept({ kind: 'circle', r: 1 }),
+    unknownKeys: true,
+  },
+  { label: 'union given a string', schema: Shape, value: 'circle', expect: refuse('expected_type') },
+  { label: 'union given an array', schema: Shape, value: [], expect: refuse('expected_type') },
+  // recursion
+  {
+    label: 'recursive value',
+    schema: Tree,
+    value: { n: 1, kids: [{ n: 2, kids: [] }] },
+    expect: accept(),
+    notFor: noRecursion,
+  },
+  {
+    label: 'recursive value, a bad leaf',
+    schema: Tree,
+    value: { n: 1, kids: [{ n: 'x', kids: [] }] },
+    expect: refuse('expected_type', ['kids', 0, 'n']),
+    notFor: noRecursion,
+  },
+  {
+    label: 'cyclic value',
+    schema: Tree,
+    value: cyclic,
+    expect: refuse('too_deep', 'anywhere', 'WK_LIMIT_DEPTH'),
+    notFor: noRecursion,
+  },
+  // json (its NaN, depth and unsafe keys are the hardening issue's; only a plain value here)
+  { label: 'json value', schema: t.json(), value: { a: [1, 'x', null, true] }, expect: accept() },
+];
+
+const row = (schema: Schema) => t.object('Row', { v: schema });
+
+/** What one encode (and, when it succeeds, decode) did. */
+type Outcome =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly code: string; readonly path: unknown; readonly message: string };
+
+/** Codecs of `row(schema)` per format and path, made once per schema (compiling one costs a `new Function`). */
+const codecs = new WeakMap<Schema, Map<string, Codec<unknown>>>();
+
+function codecOf(format: FormatName, compile: boolean, schema: Schema): Codec<unknown> {
+  let byPath = codecs.get(schema);
+  if (byPath === undefined) {
+    byPath = new Map();
+    codecs.set(schema, byPath);
+  }
+  const key = `${format} ${compile}`;
+  let codec = byPath.get(key);
+  if (codec === undefined) {
+    codec = createCodec(format, { schema: row(schema), compile });
+    expect(codec.compiled ?? false, key).toBe(compile);
+    byPath.set(key, codec);
+  }
+  return codec;
+}
+
+function roundTrip(format: FormatName, compile: boolean, schema: Schema, value: unknown): Outcome {
+  const codec = codecOf(format, compile, schema);
+  const input = format === 'arrow' ? [{ v: value }] : { v: value };
+  let bytes: Uint8Array;
+  try {
+    bytes = codec.encode(input as never);
+  } catch (error) {
+    // Anything but a WirekitError (a TypeError, a RangeError) is a crash: fail with it.
+    if (!isWirekitError(error)) throw error;
+    // Arrow encodes a table: its paths start at the row.
+    const path = format === 'arrow' && error.path?.[0] === 0 ? error.path.slice(1) : error.path;
+    return { ok: false, code: error.code, path, message: error.message };
+  }
+  const decoded = codec.decode(bytes) as Record<string, unknown> | Record<string, unknown>[];
+  return { ok: true, value: format === 'arrow' ? (decoded as unknown[])[0] : decoded };
+}
+
+const paths = formatNames.flatMap((format) => [true, false].map((compile) => ({ format, compile })));
+const pathName = ({ format, compile }: (typeof paths)[number]) =>
+  `${format}${compile ? '' : ' (interpreted)'}`;
+
+/** A refusal as the test compares it: code and path, and for a constraint its message without the path. */
+function refusalOf(result: Outcome, compareMessage: boolean, comparePath: boolean): unknown {
+  if (result.ok) return result;
+  return {
+    code: result.code,
+    ...(comparePath ? { path: result.path } : {}),
+    ...(compareMessage ? { message: leafMessage(result.message) } : {}),
+  };
+}
+
+describe('encoding: one outcome per value in every format, compiled and interpreted, and validate()', () => {
+  test.each(cases.map((c) => [c.label, c] as const))('%s', (_label, c) => {
+    const issues = validate(row(c.schema), { v: c.value }, { unknownKeys: 'ignore' });
+    if ('accept' in c.expect || 'unsupported' in c.expect) expect(issues).toEqual([]);
+    else {
+      expect(issues[0]?.code).toBe(c.expect.refuse);
+      if (c.expect.at !== 'anywhere') expect(issues[0]?.path).toEqual(['v', ...(c.expect.at ?? [])]);
+    }
+    const expected = c.expect;
+    // Soft assertions: a failure shows every format that disagrees, not only the first.
+    const got: Record<string, unknown> = {};
+    const want: Record<string, unknown> = {};
+    for (const path of paths) {
+      const name = pathName(path);
+      const why = c.notFor?.[path.format];
+      if (why !== undefined) {
+        expect(() => createCodec(path.format, { schema: row(c.schema) }), why).toThrow();
+        continue;
+      }
+      const result = roundTrip(path.format, path.compile, c.schema, c.value);
+      if (c.unsupportedIn?.[path.format] !== undefined) {
+        got[name] = refusalOf(result, false, true);
+        want[name] = { code: 'WK_ENCODE_UNSUPPORTED', path: ['v'] };
+        continue;
+      }
+      if ('accept' in expected) {
+        const back = path.format in (c.readsAs ?? {}) ? c.readsAs?.[path.format] : (expected.back ?? c.value);
+        got[name] = result;
+        want[name] = { ok: true, value: back === undefined ? {} : { v: back } };
+        continue;
+      }
+      if ('unsupported' in expected) {
+        got[name] = refusalOf(result, false, true);
+        want[name] = { code: 'WK_ENCODE_UNSUPPORTED', path: ['v', ...expected.unsupported] };
+        continue;
+      }
+      // A constraint's message comes from the one rule every format and validate share.
+      const first = issues[0];
+      const compareMessage = first !== undefined && ruleIssues.has(first.code);
+      const comparePath = expected.at !== 'anywhere';
+      got[name] = refusalOf(result, compareMessage, comparePath);
+      want[name] = {
+        code: expected.code ?? 'WK_VALIDATION_FAILED',
+        ...(comparePath ? { path: ['v', ...((expected.at as Path | undefined) ?? [])] } : {}),
+        ...(compareMessage ? { message: leafMessage(first.message) } : {}),
+      };
+    }
+    for (const name of Object.keys(want)) expect.soft(got[name], name).toStrictEqual(want[name]);
+  });
+
+  test.each(cases.filter((c) => 'refuse' in c.expect || c.unknownKeys).map((c) => [c.label, c] as const))(
+    'validate: true refuses %s with validate()’s issues',
+    (_label, c) => {
+      const issues = validate(row(c.schema), { v: c.value });
+      expect(issues.length).toBeGreaterThan(0);
+      for (const path of paths) {
+        if (c.notFor?.[path.format] !== undefined) continue;
+        const codec = createCodec(path.format, {
+          schema: row(c.schema),
+          compile: path.compile,
+          validate: true,
+        });
+        const input = path.format === 'arrow' ? [{ v: c.value }] : { v: c.value };
+        let thrown: unknown;
+        try {
+          codec.encode(input as never);
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, pathName(path)).toBeInstanceOf(ValidationError);
+        const got = (thrown as ValidationError).issues.map((issue) => ({
+          ...issue,
+          // Arrow validates the table: its paths start at the row.
+          path: path.format === 'arrow' ? issue.path.slice(1) : issue.path,
+          message: leafMessage(issue.message),
+        }));
+        expect(got, pathName(path)).toEqual(
+          issues.map((issue) => ({ ...issue, message: leafMessage(issue.message) })),
+        );
+      }
+    },
+  );
+});
+
+/** The issues that constraints (value-rules) raise, whose message is the same in every format. */
+const ruleIssues = new Set<IssueCode>([
+  'too_short',
+  'too_long',
+  'pattern_mismatch',
+  'precision_loss',
+  'invalid_decimal',
+]);
+
+/** A message without the path in front of it ("v.a: at most …" → "at most …"). */
+function leafMessage(message: string): string {
+  const colon = message.indexOf(': ');
+  return colon === -1 ? message : message.slice(colon + 2);
+}
+
+/** A value the reader's schema refuses, written with a wider schema: what every decoder is sent. */
+interface DecodeCase {
+  readonly label: string;
+  readonly writer: Schema;
+  readonly reader: Schema;
+  readonly value: unknown;
+  /** Formats whose wire cannot carry the value for the reader (the bytes mean another value), and why. */
+  readonly cannotCarry?: Partial<Record<FormatName, string>>;
+}
+
+/** The unit of a fixed-width count is the schema's, not the wire's: the bytes are another instant. */
+const countUnit = 'the count of units is stored without its unit: the reader reads another, valid, instant';
+/** A float32 is 4 bytes: no value outside its range fits, and a double is another wire type. */
+const fourBytes = 'a float32 slot holds 4 bytes: the writer’s 8-byte double is not a float32 on this wire';
+/** Avro and Arrow store decimal(p,s) as the scaled integer: the scale is the schema’s, not the bytes’. */
+const scaledInteger =
+  'a decimal with precision and scale is a scaled integer: the reader reads the bytes as its own';
+
+const decodeCases: readonly DecodeCase[] = [
+  { label: 'a string past maxLength', writer: t.string(), reader: t.string({ maxLength: 3 }), value: 'abcd' },
+  { label: 'a string below minLength', writer: t.string(), reader: t.string({ minLength: 3 }), value: 'ab' },
+  {
+    label: 'a string against a pattern',
+    writer: t.string(),
+    reader: t.string({ pattern: '^a' }),
+    value: 'b',
+  },
+  {
+    label: 'bytes past maxLength',
+    writer: t.bytes(),
+    reader: t.bytes({ maxLength: 1 }),
+    value: Uint8Array.of(1, 2),
+  },
+  {
+    label: 'an array past maxItems',
+    writer: t.array(t.int32()),
+    reader: t.array(t.int32(), { maxItems: 1 }),
+    value: [1, 2],
+  },
+  {
+    label: 'an array of strings below minItems',
+    writer: t.array(t.string()),
+    reader: t.array(t.string(), { minItems: 3 }),
+    value: ['a', 'b'],
+  },
+  {
+    label: 'an array of objects past maxItems',
+    writer: t.array(Point),
+    reader: t.array(Point, { maxItems: 1 }),
+    value: [{ a: 1 }, { a: 2 }],
+  },
+  {
+    label: 'a decimal past its scale',
+    writer: t.decimal(),
+    reader: money,
+    value: '19.999',
+    cannotCarry: { avro: scaledInteger, arrow: scaledInteger },
+  },
+  {
+    label: 'a decimal past its precision',
+    writer: t.decimal(),
+    reader: money,
+    value: '1234.5',
+    cannotCarry: { avro: scaledInteger, arrow: scaledInteger },
+  },
+  {
+    label: 'a decimal with only a scale, past it',
+    writer: t.decimal(),
+    reader: t.decimal({ scale: 2 }),
+    value: '1.234',
+  },
+  {
+    label: 'a float32 past its range',
+    writer: t.float64(),
+    reader: t.float32(),
+    value: 1e39,
+    cannotCarry: { protobuf: fourBytes, avro: fourBytes, flatbuffers: fourBytes, arrow: fourBytes },
+  },
+  {
+    label: 'milliseconds in a seconds timestamp',
+    writer: t.timestamp(),
+    reader: t.timestamp({ precision: 's' }),
+    value: new Date(1500),
+    cannotCarry: { flatbuffers: countUnit },
+  },
+  {
+    label: 'a nanoseconds timestamp past 2^63 ns',
+    writer: t.timestamp(),
+    reader: t.timestamp({ precision: 'ns' }),
+    value: new Date(8e15),
+    cannotCarry: { avro: countUnit, flatbuffers: countUnit },
+  },
+  {
+    label: 'a map key past maxLength',
+    writer: t.map(t.string(), t.int32()),
+    reader: t.map(t.string({ maxLength: 1 }), t.int32()),
+    value: { ab: 1 },
+  },
+  {
+    label: 'a nullable string past maxLength',
+    writer: t.nullable(t.string()),
+    reader: t.nullable(t.string({ maxLength: 1 })),
+    value: 'ab',
+  },
+];
+
+type Decoded = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly code: string };
+
+function decodeWide(format: FormatName, compile: boolean, c: DecodeCase): Decoded {
+  const writer = createCodec(format, { schema: row(c.writer), compile });
+  const reader = createCodec(format, { schema: row(c.reader), compile });
+  const bytes = writer.encode((format === 'arrow' ? [{ v: c.value }] : { v: c.value }) as never);
+  try {
+    const decoded = reader.decode(bytes);
+    return { ok: true, value: format === 'arrow' ? (decoded as unknown as unknown[])[0] : decoded };
+  } catch (error) {
+    if (!isWirekitError(error)) throw error;
+    // Decoders that track paths (JSON, MessagePack, CBOR) must point at the value; the others give offsets.
+    if (error.path !== undefined && error.code === 'WK_DECODE_SCHEMA_MISMATCH') {
+      expect(error.path.slice(0, 1), `${format} path`).toEqual(['v']);
+    }
+    return { ok: false, code: error.code };
+  }
+}
+
+describe('decoding: what a reader’s schema refuses, every decoder refuses where its wire carries it', () => {
+  test.each(decodeCases.map((c) => [c.label, c] as const))('%s', (_label, c) => {
+    // The value is one the reader's schema refuses, so its encoders refuse it too.
+    expect(validate(row(c.reader), { v: c.value }).length).toBeGreaterThan(0);
+    for (const path of paths) {
+      const name = pathName(path);
+      const result = decodeWide(path.format, path.compile, c);
+      if (c.cannotCarry?.[path.format] === undefined) {
+        expect.soft(result, name).toStrictEqual({ ok: false, code: 'WK_DECODE_SCHEMA_MISMATCH' });
+      } else if (result.ok) {
+        // The bytes are another value of the reader's kind: it must be one validate accepts.
+        expect
+          .soft(validate(row(c.reader), result.value), `${name}: ${c.cannotCarry[path.format]}`)
+          .toEqual([]);
+      }
+    }
+  });
+
+  test('JSON text that holds what the JSON writer refuses is refused when read', () => {
+    const texts: [Schema, string][] = [
+      [t.string(), '{"v":"a\\ud800b"}'],
+      [t.map(t.string(), t.int32()), '{"v":{"\\udc00":1}}'],
+      [t.float32(), '{"v":1e39}'],
+      [t.decimal({ precision: 5, scale: 2 }), '{"v":"19.999"}'],
+      [t.decimal({ precision: 5, scale: 2 }), '{"v":19.999}'],
+      [t.timestamp({ precision: 's' }), '{"v":"1970-01-01T00:00:01.500Z"}'],
+      [t.timestamp({ precision: 'ns' }), '{"v":"+275760-09-13T00:00:00.000Z"}'],
+      [t.array(t.int8(), { maxItems: 1 }), '{"v":[1,2]}'],
+    ];
+    for (const [schema, text] of texts) {
+      for (const compile of [true, false]) {
+        const codec = createCodec('json', { schema: row(schema), compile });
+        let thrown: unknown;
+        try {
+          codec.decode(new TextEncoder().encode(text));
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, `${text} compile: ${compile}`).toMatchObject({ code: 'WK_DECODE_SCHEMA_MISMATCH' });
+        expect((thrown as { path: Path }).path[0], text).toBe('v');
+      }
+    }
+    // A surrogate pair, escaped, is a character like any other.
+    expect(
+      createCodec('json', { schema: row(t.string()) }).decode(
+        new TextEncoder().encode('{"v":"\\ud83d\\ude00"}'),
+      ),
+    ).toEqual({ v: '😀' });
+  });
+});
+
+/**
+ * The same promise on random values of the constrained kinds, near their bounds: every path either
+ * accepts a value and reads back the same one (in Avro's and Arrow's spelling for a scaled
+ * decimal), or refuses it at `v` with one code: WK_VALIDATION_FAILED exactly when `validate`
+ * reports a problem beyond a lone surrogate, WK_ENCODE_UNSUPPORTED for a lone surrogate alone.
+ */
+describe('property: random values near the bounds of each constrained kind', () => {
+  /** A decimal with precision and scale as Avro and Arrow read it back: exactly `scale` digits, no "-0". */
+  const scaledSpelling = (text: string, scale: number): string => {
+    const [whole = '', fraction = ''] = text.replace('-', '').split('.');
+    const digits = `${whole}.${fraction.padEnd(scale, '0')}`.replace(/\.$/, '');
+    return text.startsWith('-') && /[1-9]/.test(digits) ? `-${digits}` : digits;
+  };
+
+  function expectOneOutcome(schema: Schema, value: unknown, back: (format: FormatName) => unknown): void {
+    const issues = validate(row(schema), { v: value });
+    const beyond = issues.find((issue) => issue.code !== 'not_well_formed');
+    for (const path of paths) {
+      const result = roundTrip(path.format, path.compile, schema, value);
+      const name = pathName(path);
+      if (issues.length === 0) {
+        expect(result, name).toStrictEqual({ ok: true, value: { v: back(path.format) } });
+      } else {
+        expect(refusalOf(result, false, true), name).toStrictEqual({
+          code: beyond !== undefined ? 'WK_VALIDATION_FAILED' : 'WK_ENCODE_UNSUPPORTED',
+          path: (beyond ?? issues[0])?.path,
+        });
+      }
+    }
+  }
+
+  const strings = [
+    t.string({ minLength: 1, maxLength: 3 }),
+    t.string({ maxLength: 2, pattern: '^[a-c]*$' }),
+    t.string({ minLength: 2 }),
+  ];
+  test('strings against lengths (in code points) and patterns', () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: strings.length - 1 }),
+        fc.string({ unit: fc.constantFrom('a', 'b', 'z', 'é', '😀', '\ud800', '\udc00'), maxLength: 5 }),
+        (which, text) => expectOneOutcome(strings[which] as Schema, text, () => text),
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  const decimals = [money, t.decimal({ scale: 1 }), t.decimal({ precision: 3 }), t.decimal()];
+  test('decimals against spelling, scale and precision', () => {
+    const digits = (max: number) => fc.string({ unit: fc.constantFrom('0', '1', '9'), maxLength: max });
+    fc.assert(
+      fc.property(
+        fc.nat({ max: decimals.length - 1 }),
+        fc.constantFrom('', '-', '+'),
+        digits(5),
+        fc.option(digits(4), { nil: undefined }),
+        (which, sign, whole, fraction) => {
+          const schema = decimals[which] as Extract<Schema, { kind: 'decimal' }>;
+          const text = `${sign}${whole}${fraction === undefined ? '' : `.${fraction}`}`;
+          const native = schema.precision !== undefined && schema.scale !== undefined;
+          expectOneOutcome(schema, text, (format) =>
+            native && (format === 'avro' || format === 'arrow')
+              ? scaledSpelling(text, schema.scale ?? 0)
+              : text,
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  const precisions = ['s', 'ms', 'us', 'ns'] as const;
+  test('timestamps against the range and unit of their precision', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...precisions),
+        fc.oneof(
+          // Within 2^42 s of the epoch, where CBOR's float seconds keep milliseconds (see the table).
+          fc.date({ min: new Date(-(2 ** 42) * 1000), max: new Date(2 ** 42 * 1000) }),
+          fc.date({ noInvalidDate: false }).filter((date) => !(Math.abs(date.getTime()) >= 2 ** 42 * 1000)),
+          fc.integer({ min: -3000, max: 3000 }).map((ms) => new Date(ms)),
+          fc
+            .constantFrom(9_223_372_036_854, 9_223_372_036_855, -9_223_372_036_855, 8.64e15, -8.64e15)
+            .map((ms) => new Date(ms)),
+        ),
+        (precision, date) =>
+          expectOneOutcome(t.timestamp({ precision }), date, () => new Date(date.getTime())),
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  const numbers = [
+    t.int8(),
+    t.uint16(),
+    t.int32(),
+    t.uint32(),
+    t.float32(),
+    t.int64({ as: 'number' }),
+    t.uint64(),
+  ];
+  test('numbers against the ranges and JavaScript types of their kinds', () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: numbers.length - 1 }),
+        fc.oneof(
+          fc.integer(),
+          fc.double(),
+          fc.float(),
+          fc.bigInt({ min: -(2n ** 65n), max: 2n ** 65n }),
+          fc.constantFrom(-0, 2 ** 53, 2 ** 32, -(2 ** 31) - 1, 3.5e38, 3.41e38, 1e39),
+        ),
+        (which, n) => {
+          const schema = numbers[which] as Schema;
+          const back = () => (schema.kind === 'float32' ? Math.fround(n as number) : n === 0 ? 0 : n);
+          // Avro's long is signed: a valid uint64 past 2^63-1 is the one value it cannot carry.
+          if (schema.kind === 'uint64' && typeof n === 'bigint' && n >= 2n ** 63n && n < 2n ** 64n) return;
+          expectOneOutcome(schema, n, back);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  const arrays = [t.array(t.int8(), { minItems: 1, maxItems: 3 }), t.array(t.string(), { maxItems: 2 })];
+  test('arrays against their item counts and items', () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: arrays.length - 1 }),
+        fc.array(fc.oneof(fc.integer({ min: -130, max: 130 }), fc.constantFrom('x', '')), { maxLength: 5 }),
+        (which, items) => expectOneOutcome(arrays[which] as Schema, items, () => items),
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
