@@ -956,9 +956,11 @@ function decodeWide(format: FormatName, compile: boolean, c: DecodeCase): Decode
     return { ok: true, value: format === 'arrow' ? (decoded as unknown as unknown[])[0] : decoded };
   } catch (error) {
     if (!isWirekitError(error)) throw error;
-    // Decoders that track paths (JSON, MessagePack, CBOR) must point at the value; the others give offsets.
+    // Decoders that track paths (JSON, MessagePack, CBOR; Arrow from the row) must point at the
+    // value; the others give offsets.
     if (error.path !== undefined && error.code === 'WK_DECODE_SCHEMA_MISMATCH') {
-      expect(error.path.slice(0, 1), `${format} path`).toEqual(['v']);
+      const path = format === 'arrow' ? error.path.slice(0, 2) : error.path.slice(0, 1);
+      expect(path, `${format} path`).toEqual(format === 'arrow' ? [0, 'v'] : ['v']);
     }
     return { ok: false, code: error.code };
   }

@@ -198,8 +198,12 @@ function concatHex(prefix: string, bytes: Uint8Array): Uint8Array {
 function withoutNegativeZero<T>(value: T): T {
   if (Object.is(value, -0)) return 0 as T;
   if (Array.isArray(value)) return value.map(withoutNegativeZero) as T;
-  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNegativeZero(v)])) as T;
+  // fast-check's records come with a null prototype too.
+  const proto = typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : undefined;
+  if (proto === Object.prototype || proto === null)
+    return Object.fromEntries(
+      Object.entries(value as object).map(([k, v]) => [k, withoutNegativeZero(v)]),
+    ) as T;
   return value;
 }
 
