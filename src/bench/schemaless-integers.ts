@@ -23,6 +23,7 @@ import type { Codec } from '../codecs/codec.js';
 import { createMsgpackCodec } from '../codecs/msgpack/index.js';
 import { records } from './datasets/records.js';
 import { seededRandom } from './random.js';
+import { median, timeMs as time } from './stats.js';
 
 /** Rows that JSON holds, and how a row becomes the value the codecs get (not timed). */
 const datasets: Record<
@@ -63,20 +64,6 @@ interface Result {
   readonly decode: number;
   readonly jsonEncode: number;
   readonly jsonDecode: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
-function time(body: () => unknown): number {
-  const start = process.hrtime.bigint();
-  body();
-  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 function runCase(codecName: keyof typeof codecs, datasetName: string, rounds: number): Result {

@@ -14,6 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Record8 } from '../datasets/records.js';
+import { median } from '../stats.js';
 import { casesFor, overheadDatasets } from './cases.js';
 import type { CaseFailure, CaseResult } from './worker.js';
 
@@ -39,12 +40,6 @@ if (unknownDataset !== undefined) {
   throw new Error(
     `unknown dataset ${unknownDataset}; known: ${Object.keys(overheadDatasets).join(', ')}, all`,
   );
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
 function runProcesses(name: string, dataset: string): CaseResult[] | CaseFailure {

@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { timeseriesColumns } from '../datasets/timeseries.js';
+import { median, timeMs as time } from '../stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,17 +33,6 @@ function buildRows(withDates: boolean): unknown[] {
     };
   }
   return rows;
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1] as number;
-}
-
-function time(body: () => unknown): number {
-  const start = performance.now();
-  body();
-  return performance.now() - start;
 }
 
 const rows = buildRows(true);

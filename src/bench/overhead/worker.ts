@@ -4,6 +4,7 @@
  */
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
+import { median, timeMs as time } from '../stats.js';
 import { casesFor, limits, overheadDatasets, touch } from './cases.js';
 
 export interface CaseResult {
@@ -21,20 +22,6 @@ export interface CaseResult {
    * decode of the first record, in milliseconds, before anything else in the process ran it.
    */
   readonly coldMs: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
-function time(body: () => unknown): number {
-  const start = process.hrtime.bigint();
-  body();
-  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 export function runCase(
