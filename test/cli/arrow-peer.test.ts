@@ -15,22 +15,7 @@ import {
   utf8,
 } from '@uwdata/flechette';
 import { describe, expect, test } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
-
-async function cli(args: string[]) {
-  const out: Uint8Array[] = [];
-  let stderr = '';
-  const io: CliIo = {
-    stdin: (async function* () {})(),
-    stdout: {
-      write: (chunk) => out.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk),
-    },
-    stderr: { write: (chunk) => (stderr += chunk) },
-  };
-  const code = await run(args, io);
-  return { code, text: Buffer.concat(out).toString('utf8'), stderr };
-}
+import { cli } from '../support/cli.js';
 
 const peerStream = () =>
   tableToIPC(

@@ -1,28 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
 import { decodeAny } from '../../src/envelope/index.js';
 import { schemaToJson, toJsonValue } from '../../src/index.js';
 import { EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
-
-async function cli(args: string[], stdin: string | Uint8Array = '') {
-  const out: Uint8Array[] = [];
-  let stderr = '';
-  const io: CliIo = {
-    stdin: (async function* () {
-      yield typeof stdin === 'string' ? new TextEncoder().encode(stdin) : stdin;
-    })(),
-    stdout: {
-      write: (chunk) => out.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk),
-    },
-    stderr: { write: (chunk) => (stderr += chunk) },
-  };
-  const code = await run(args, io);
-  const stdout = Buffer.concat(out);
-  return { code, stdout, text: stdout.toString('utf8'), stderr };
-}
+import { cli } from '../support/cli.js';
 
 const withTemp = async <T>(body: (dir: string) => Promise<T>): Promise<T> => {
   const dir = await mkdtemp(`${tmpdir()}/wirekit-cli-`);

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hexDump } from '../../src/cli/hexdump.js';
-import type { CliIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import { writeContainer } from '../../src/codecs/avro/index.js';
 import type { Codec, FormatName } from '../../src/codecs/codec.js';
@@ -12,31 +10,7 @@ import { createCodec } from '../../src/codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../src/compression/index.js';
 import { encodeEnvelopedAsync, schemaFingerprint } from '../../src/envelope/index.js';
 import { type Schema, schemaToJson, t, toJsonValue } from '../../src/index.js';
-
-async function cli(args: string[], stdin: string | Uint8Array = '') {
-  const out: Uint8Array[] = [];
-  let stderr = '';
-  const io: CliIo = {
-    stdin: (async function* () {
-      yield typeof stdin === 'string' ? new TextEncoder().encode(stdin) : stdin;
-    })(),
-    stdout: {
-      write: (chunk) => out.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk),
-    },
-    stderr: { write: (chunk) => (stderr += chunk) },
-  };
-  const code = await run(args, io);
-  const stdout = Buffer.concat(out);
-  return { code, stdout, text: stdout.toString('utf8'), stderr };
-}
-
-/** The labelled lines of the human layout ("format:        msgpack"), by label. */
-function fields(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const match of text.matchAll(/^([a-z][a-z ]*):\s+(\S.*)$/gm))
-    out[match[1] as string] = match[2] as string;
-  return out;
-}
+import { cli, fields } from '../support/cli.js';
 
 /** The JSON printed under a label on a line of its own ("value:"), parsed. */
 function block(text: string, label: string): unknown {

@@ -2,34 +2,18 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { CliIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
 import { schemaFromJson, schemaToJson, validate } from '../../src/index.js';
 import { EveryKind } from '../fixtures/every-kind.js';
+import { cli } from '../support/cli.js';
 import { has, withTempDir } from '../support/tools.js';
-
-/** Runs the CLI in-process and captures what it writes. */
-async function cli(args: string[], stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdin: (async function* () {
-      yield stdin;
-    })(),
-    stdout: { write: (chunk) => (stdout += String(chunk)) },
-    stderr: { write: (chunk) => (stderr += chunk) },
-  };
-  const code = await run(args, io);
-  return { code, stdout, stderr };
-}
 
 const users = 'examples/data/users.ndjson';
 
 describe('wirekit schema infer', () => {
   test('prints the JSON form of a schema that every sample satisfies', async () => {
-    const { code, stdout } = await cli(['schema', 'infer', users, '--name', 'User']);
+    const { code, text } = await cli(['schema', 'infer', users, '--name', 'User']);
     expect(code).toBe(0);
-    const schema = schemaFromJson(JSON.parse(stdout));
+    const schema = schemaFromJson(JSON.parse(text));
     expect(schema).toMatchObject({ kind: 'object', name: 'User' });
     const fields =
       schema.kind === 'object' ? Object.fromEntries(schema.fields.map((f) => [f.name, f.schema.kind])) : {};
@@ -42,9 +26,9 @@ describe('wirekit schema infer', () => {
   });
 
   test('reads a JSON array from standard input', async () => {
-    const { code, stdout } = await cli(['schema', 'infer', '-'], '[{"a": 1}, {"a": 300, "b": "x"}]');
+    const { code, text } = await cli(['schema', 'infer', '-'], '[{"a": 1}, {"a": 300, "b": "x"}]');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout).root.fields.map((f: { schema: { kind: string } }) => f.schema.kind)).toEqual([
+    expect(JSON.parse(text).root.fields.map((f: { schema: { kind: string } }) => f.schema.kind)).toEqual([
       'int32',
       'optional',
     ]);
@@ -54,9 +38,9 @@ describe('wirekit schema infer', () => {
     const orders =
       '[{"qty": 2, "customer": {"id": 4711}, "at": 1717000000000}, {"qty": 9, "customer": {"id": 80}, "at": 1717000000001}]';
     const kinds = async (...flags: string[]) => {
-      const { code, stdout, stderr } = await cli(['schema', 'infer', '-', ...flags], orders);
+      const { code, text, stderr } = await cli(['schema', 'infer', '-', ...flags], orders);
       expect([code, stderr]).toEqual([0, '']);
-      const schema = schemaFromJson(JSON.parse(stdout));
+      const schema = schemaFromJson(JSON.parse(text));
       const fields = schema.kind === 'object' ? schema.fields : [];
       const customer = fields[1]?.schema;
       return {
@@ -93,19 +77,19 @@ describe('wirekit schema export', () => {
     ['avro', /"type": "record"/],
     ['json-schema', /"\$schema": "https:\/\/json-schema\.org\/draft\/2020-12\/schema"/],
   ])('--to %s prints the export', async (format, expected) => {
-    const { code, stdout, stderr } = await cli(['schema', 'export', '--to', format, '-'], everyKind);
+    const { code, text, stderr } = await cli(['schema', 'export', '--to', format, '-'], everyKind);
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(expected);
+    expect(text).toMatch(expected);
   });
 
   test('--to arrow refuses recursion with WK_EXPORT_UNSUPPORTED, and prints a flat schema', async () => {
     const refused = await cli(['schema', 'export', '--to', 'arrow', '-'], everyKind);
     expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining('WK_EXPORT_UNSUPPORTED')]);
     const inferred = await cli(['schema', 'infer', users]);
-    const { code, stdout } = await cli(['schema', 'export', '--to', 'arrow', '-'], inferred.stdout);
+    const { code, text } = await cli(['schema', 'export', '--to', 'arrow', '-'], inferred.text);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout).fields.map((f: { name: string }) => f.name)).toContain('created');
+    expect(JSON.parse(text).fields.map((f: { name: string }) => f.name)).toContain('created');
   });
 
   test('usage errors exit 2 and point to --help', async () => {
@@ -122,11 +106,11 @@ describe('wirekit schema export', () => {
   });
 
   test('--help documents both commands and the exit codes', async () => {
-    const { code, stdout } = await cli(['--help']);
+    const { code, text } = await cli(['--help']);
     expect(code).toBe(0);
-    expect(stdout).toContain('wirekit schema infer');
-    expect(stdout).toContain('wirekit schema export');
-    expect(stdout).toContain('Exit codes');
+    expect(text).toContain('wirekit schema infer');
+    expect(text).toContain('wirekit schema export');
+    expect(text).toContain('Exit codes');
   });
 });
 

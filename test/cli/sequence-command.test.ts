@@ -10,36 +10,10 @@ import { tmpdir } from 'node:os';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { datasetFromFile } from '../../src/bench/datasets/from-file.js';
-import type { CliIo } from '../../src/cli/io.js';
-import { run } from '../../src/cli/main.js';
 import type { FormatName } from '../../src/codecs/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { fromJsonValue, schemaFromJson, t, toJsonValue } from '../../src/index.js';
-
-async function cli(args: string[], stdin: string | Uint8Array = '') {
-  const out: Uint8Array[] = [];
-  let stderr = '';
-  const io: CliIo = {
-    stdin: (async function* () {
-      yield typeof stdin === 'string' ? new TextEncoder().encode(stdin) : stdin;
-    })(),
-    stdout: {
-      write: (chunk) => out.push(typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk),
-    },
-    stderr: { write: (chunk) => (stderr += chunk) },
-  };
-  const code = await run(args, io);
-  const stdout = Buffer.concat(out);
-  return { code, stdout, text: stdout.toString('utf8'), stderr };
-}
-
-/** The labelled lines of inspect's layout, by label. */
-function fields(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const match of text.matchAll(/^([a-z][a-z ]*):\s+(\S.*)$/gm))
-    out[match[1] as string] = match[2] as string;
-  return out;
-}
+import { cli, fields } from '../support/cli.js';
 
 const orders = Array.from({ length: 120 }, (_, i) => ({
   id: 1_000_000 + i,
