@@ -28,6 +28,7 @@ import type { Codec } from '../../src/codecs/codec.js';
 import { createCodec, formatNeedsSchema } from '../../src/codecs/registry.js';
 import type { Infer } from '../../src/index.js';
 import { EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
+import { nestedListStream } from '../support/arrow-messages.js';
 import { codeOf } from '../support/code-of.js';
 import { outcome } from '../support/outcome.js';
 import { describeHostileInput } from './hostile-suite.js';
@@ -356,48 +357,6 @@ describe('arrow without a schema: what only a schemaless reader meets', () => {
     expect(codeOf(() => schemaless.decode(utf8))).toBe('WK_DECODE_MALFORMED');
   });
 });
-
-/** An IPC stream whose schema nests `levels` lists, built without recursion. */
-function nestedListStream(levels: number): Uint8Array {
-  const b = new flatbuffers.Builder(64 + levels * 32);
-  const name = b.createString('item');
-  b.startObject(2);
-  b.addFieldInt32(0, 32, 0);
-  b.addFieldInt8(1, 1, 0);
-  const intType = b.endObject();
-  b.startObject(0);
-  const listType = b.endObject();
-  const field = (typeType: number, type: number, child: number | undefined) => {
-    let vector = 0;
-    if (child !== undefined) {
-      b.startVector(4, 1, 4);
-      b.addOffset(child);
-      vector = b.endVector();
-    }
-    b.startObject(7);
-    b.addFieldOffset(0, name, 0);
-    b.addFieldInt8(1, 1, 0);
-    b.addFieldInt8(2, typeType, 0);
-    b.addFieldOffset(3, type, 0);
-    if (vector !== 0) b.addFieldOffset(5, vector, 0);
-    return b.endObject();
-  };
-  let node = field(2, intType, undefined);
-  for (let i = 0; i < levels; i++) node = field(12, listType, node);
-  b.startVector(4, 1, 4);
-  b.addOffset(node);
-  const fields = b.endVector();
-  b.startObject(4);
-  b.addFieldOffset(1, fields, 0);
-  const schema = b.endObject();
-  b.startObject(5);
-  b.addFieldInt16(0, 4, 0);
-  b.addFieldInt8(1, 1, 0);
-  b.addFieldOffset(2, schema, 0);
-  const root = b.endObject();
-  b.finish(root);
-  return concat(frame(b.asUint8Array()), endOfStream);
-}
 
 // The hostile-input suite: wirekit's own streams (every kind flattened), read without a schema.
 for (const ipcFormat of ['stream', 'file'] as const) {

@@ -5,6 +5,7 @@ import type { Codec } from '../../src/codecs/codec.js';
 import { isWirekitError } from '../../src/errors/index.js';
 import { type Infer, type Schema, t } from '../../src/index.js';
 import { EveryKind, EveryKindFlat, everyKindValue, Shape } from '../fixtures/every-kind.js';
+import { nestedListStream } from '../support/arrow-messages.js';
 import { codeOf } from '../support/code-of.js';
 import { collect, oneByteAtATime, readAll } from '../support/streams.js';
 import { describeHostileInput } from './hostile-suite.js';
@@ -609,55 +610,6 @@ describe('arrow: schema mismatch and unsafe keys', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
-
-/** An IPC stream whose schema nests `levels` lists, built without recursion. */
-function nestedListStream(levels: number): Uint8Array {
-  const b = new flatbuffers.Builder(64 + levels * 32);
-  const name = b.createString('item');
-  b.startObject(2);
-  b.addFieldInt32(0, 32, 0);
-  b.addFieldInt8(1, 1, 0);
-  const intType = b.endObject();
-  b.startObject(0);
-  const listType = b.endObject();
-  const field = (typeType: number, type: number, child: number | undefined) => {
-    let vector = 0;
-    if (child !== undefined) {
-      b.startVector(4, 1, 4);
-      b.addOffset(child);
-      vector = b.endVector();
-    }
-    b.startObject(7);
-    b.addFieldOffset(0, name, 0);
-    b.addFieldInt8(1, 1, 0);
-    b.addFieldInt8(2, typeType, 0);
-    b.addFieldOffset(3, type, 0);
-    if (vector !== 0) b.addFieldOffset(5, vector, 0);
-    return b.endObject();
-  };
-  let node = field(2, intType, undefined);
-  for (let i = 0; i < levels; i++) node = field(12, listType, node);
-  b.startVector(4, 1, 4);
-  b.addOffset(node);
-  const fields = b.endVector();
-  b.startObject(4);
-  b.addFieldOffset(1, fields, 0);
-  const schema = b.endObject();
-  b.startObject(5);
-  b.addFieldInt16(0, 4, 0);
-  b.addFieldInt8(1, 1, 0);
-  b.addFieldOffset(2, schema, 0);
-  const message = b.endObject();
-  b.finish(message);
-  const metadata = b.asUint8Array();
-  const out = new Uint8Array(8 + metadata.length + 8);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, 0xffffffff, true);
-  view.setInt32(4, metadata.length, true);
-  out.set(metadata, 8);
-  view.setUint32(8 + metadata.length, 0xffffffff, true);
-  return out;
-}
 
 /** A record batch message of `rows` rows and no buffers, framed. */
 function emptyBatchMessage(rows: number): Uint8Array {
