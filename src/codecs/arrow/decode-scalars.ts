@@ -310,6 +310,15 @@ function textReader(
   const text = stringReader(data, start, count, ctx);
   // A decimal's spelling, scale and precision are its rule's, which the caller applies.
   if (plan.text === 'string' || plan.text === 'decimal') return text;
+  return jsonReader(text, plan.depth, ctx);
+}
+
+/** The values of a JSON column (text), each parsed and held to the limits of a decoded value. */
+export function jsonReader(
+  text: (i: number) => string,
+  depth: number,
+  ctx: ReadContext,
+): (i: number) => unknown {
   return (i) => {
     let value: unknown;
     try {
@@ -317,7 +326,7 @@ function textReader(
     } catch {
       fault(i, 'a JSON column holds text that is not JSON');
     }
-    checkJson(value, plan.depth, ctx);
+    checkJson(value, depth, ctx);
     return value;
   };
 }

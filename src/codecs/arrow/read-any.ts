@@ -15,7 +15,7 @@
  */
 import { type DataType, type Dictionary, type Field, Type } from 'apache-arrow';
 import { isUnsafeKey, mismatch, unsafeKey } from '../errors.js';
-import { checkJson, isNull, nullsOf, type ReadContext, timestampReader } from './decode-scalars.js';
+import { isNull, jsonReader, nullsOf, type ReadContext, timestampReader } from './decode-scalars.js';
 import { fault, rethrowAt, ValueFault } from './fault.js';
 import {
   bytesReader,
@@ -383,17 +383,7 @@ function leafReader(
     case Type.LargeUtf8:
     case Type.Utf8View: {
       const text = plainStringReader(data, start, count);
-      if (!plan.json) return text;
-      return (i) => {
-        let value: unknown;
-        try {
-          value = JSON.parse(text(i));
-        } catch {
-          fault(i, 'a JSON column holds text that is not JSON');
-        }
-        checkJson(value, plan.depth, ctx);
-        return value;
-      };
+      return plan.json ? jsonReader(text, plan.depth, ctx) : text;
     }
     case Type.Binary:
     case Type.LargeBinary:
