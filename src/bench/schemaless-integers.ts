@@ -17,10 +17,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createCborCodec } from '../codecs/cbor/index.js';
 import type { Codec } from '../codecs/codec.js';
 import { createMsgpackCodec } from '../codecs/msgpack/index.js';
+import { benchArgs } from './args.js';
 import { records } from './datasets/records.js';
 import { seededRandom } from './random.js';
 import { median, timeMs as time } from './stats.js';
@@ -104,13 +104,16 @@ function runCase(codecName: keyof typeof codecs, datasetName: string, rounds: nu
   };
 }
 
+const usage = `Usage: node dist/bench/schemaless-integers.js [--processes 3] [--rounds 30]
+Schemaless MessagePack and CBOR on small integers, wide integers and bigints, against native JSON.`;
+
 const self = fileURLToPath(import.meta.url);
 const [mode, codecArg, datasetArg, roundsArg] = process.argv.slice(2);
 if (mode === '--case') {
   const result = runCase(codecArg as keyof typeof codecs, datasetArg as string, Number(roundsArg));
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
-  const { values } = parseArgs({
+  const { values } = benchArgs(usage, {
     options: { processes: { type: 'string', default: '3' }, rounds: { type: 'string', default: '30' } },
   });
   const rows = [

@@ -17,7 +17,8 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
+import { benchArgs } from '../args.js';
 import { median } from '../stats.js';
 import {
   type BenchCompressor,
@@ -37,7 +38,12 @@ import {
 const run = promisify(execFile);
 const worker = fileURLToPath(new URL('./worker.js', import.meta.url));
 
-const { values, positionals } = parseArgs({
+const usage = `Usage: node dist/bench/compression/main.js [--processes 3] [--quick] [--json FILE]
+         [--payloads products,records] [--items 200] [--rows 5000] [--inflight 4] [--budget-ms 80]
+         [--stream-ms 250] [compressor …]
+Sync vs async compression on the event loop, every compressor, each case in fresh processes.`;
+
+const { values, positionals } = benchArgs(usage, {
   options: {
     processes: { type: 'string', default: '3' },
     quick: { type: 'boolean', default: false },

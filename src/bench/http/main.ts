@@ -15,16 +15,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createClient } from '../../boundaries/http/client.js';
 import { type FormatName, formatNames } from '../../codecs/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
+import { benchArgs } from '../args.js';
 import { Reading, User } from '../datasets/index.js';
 import { median } from '../stats.js';
 
-const { values } = parseArgs({
+const usage = `Usage: node dist/bench/http/main.js [--duration 5] [--connections 16] [--users 100,10000]
+         [--rows 1000000] [--repeats 3] [--formats json,msgpack,...] [--json FILE]
+Requests/s and latency per format through the Fastify plugin, then a streamed timeseries.`;
+
+const { values } = benchArgs(usage, {
   options: {
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },

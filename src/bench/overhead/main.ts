@@ -12,13 +12,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from '../args.js';
 import { Record8 } from '../datasets/records.js';
 import { median } from '../stats.js';
 import { casesFor, overheadDatasets } from './cases.js';
 import type { CaseFailure, CaseResult } from './worker.js';
 
-const { values, positionals } = parseArgs({
+const usage = `Usage: node dist/bench/overhead/main.js [--dataset records|users|timeseries|products|all]
+         [--processes 5] [--count N] [--rounds 30] [case …]
+Each wirekit codec against the library beneath it, Fury and native JSON; a case per fresh process.`;
+
+const { values, positionals } = benchArgs(usage, {
   options: {
     processes: { type: 'string', default: '5' },
     dataset: { type: 'string', default: 'records' },

@@ -6,11 +6,15 @@
  *
  *   npm run build && node dist/bench/overhead/row-floor.js [--count 1000000] [--rounds 5]
  */
-import { parseArgs } from 'node:util';
+
+import { benchArgs } from '../args.js';
 import { timeseriesColumns } from '../datasets/timeseries.js';
 import { median, timeMs as time } from '../stats.js';
 
-const { values } = parseArgs({
+const usage = `Usage: node dist/bench/overhead/row-floor.js [--count 1000000] [--rounds 5]
+What building the timeseries rows from decoded columns costs, beside native JSON's round trip.`;
+
+const { values } = benchArgs(usage, {
   options: {
     count: { type: 'string', default: '1000000' },
     rounds: { type: 'string', default: '5' },
