@@ -15,6 +15,11 @@ export interface DecodeLimits {
   readonly maxBytesLength: number;
   /** Array items and map entries in one decoded value, all counted together. */
   readonly maxElements: number;
+  /**
+   * Heap the decoded value may take, estimated as it is built (budget.ts: objects, arrays, their
+   * slots, strings, byte strings): the bound on what a small input can make a decoder allocate.
+   */
+  readonly maxAllocatedBytes: number;
 }
 
 export const defaultDecodeLimits: DecodeLimits = Object.freeze({
@@ -23,6 +28,7 @@ export const defaultDecodeLimits: DecodeLimits = Object.freeze({
   maxStringBytes: 16 * 1024 * 1024,
   maxBytesLength: 64 * 1024 * 1024,
   maxElements: 16_777_216,
+  maxAllocatedBytes: 256 * 1024 * 1024,
 });
 
 export function resolveLimits(limits: Partial<DecodeLimits> | undefined): DecodeLimits {

@@ -26,6 +26,7 @@ export const errorCodes = {
   WK_LIMIT_DEPTH: 'Values are nested deeper than maxDepth.',
   WK_LIMIT_LENGTH: 'A string or byte string is longer than maxStringBytes or maxBytesLength.',
   WK_LIMIT_ELEMENTS: 'More array items and map entries than maxElements.',
+  WK_LIMIT_ALLOCATION: 'The decoded value would take more heap than maxAllocatedBytes.',
   WK_LIMIT_DECOMPRESSED: 'Decompressed data would exceed maxDecompressedBytes.',
   WK_ENCODE_UNSUPPORTED:
     'The value holds something the format cannot carry (a lone surrogate, a function, a cycle).',
