@@ -7,6 +7,7 @@
 import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import type { Schema } from '../../schema/index.js';
+import { type AllocationBudget, budgetOf, cost } from '../budget.js';
 import { compileAvro } from '../compiled/avro.js';
 import { malformed, tooManyElements, truncated } from '../errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
@@ -105,6 +106,8 @@ export async function* readContainerValues(
   planFor: (header: ContainerHeader) => RootReadPlan,
   limits: DecodeLimits,
   compiledFor?: (plan: RootReadPlan) => ((r: AvroReader) => unknown) | undefined,
+  /** For a caller that keeps every value: one budget for all of them (else one per value). */
+  held?: AllocationBudget,
 ): AsyncGenerator<unknown, void, undefined> {
   const queue = new ByteQueue();
   let header: ContainerHeader | undefined;
@@ -144,7 +147,7 @@ export async function* readContainerValues(
         pending.subarray(block.start, block.start + block.size),
         limits.maxInputBytes,
       );
-      yield* blockValues(data, block.count, read, compiled, limits, offset);
+      yield* blockValues(data, block.count, read, compiled, limits, offset, held);
       queue.consume(block.total);
       offset += block.total;
     }
@@ -155,7 +158,8 @@ export async function* readContainerValues(
 
 /**
  * The values of a whole container in memory, synchronously, decoded block by block as the
- * iterator is read. `maxElements` bounds the values of the whole file (a stream bounds each block).
+ * iterator is read. `maxElements` bounds the values of the whole file (a stream bounds each block),
+ * and `maxAllocatedBytes` what they cost together, as the array the caller keeps them in.
  */
 export function* containerValuesOf(
   bytes: Uint8Array,
@@ -169,6 +173,7 @@ export function* containerValuesOf(
   const header = parseHeader(bytes.subarray(0, headerLength), limits);
   const read = planFor(header);
   const compiled = compiledFor?.(read);
+  const held = heldBudget(limits);
   let values = 0;
   for (let offset = headerLength; offset < bytes.length; ) {
     const pending = bytes.subarray(offset);
@@ -183,12 +188,22 @@ export function* containerValuesOf(
       pending.subarray(block.start, block.start + block.size),
       limits.maxInputBytes,
     );
-    yield* blockValues(data, block.count, read, compiled, limits, offset);
+    yield* blockValues(data, block.count, read, compiled, limits, offset, held);
     offset += block.total;
   }
 }
 
-/** The `count` values of one block's (decompressed) data, which must hold nothing more. */
+/** The budget of values all held at once: theirs and the array's that holds them. */
+function heldBudget(limits: DecodeLimits): AllocationBudget {
+  const budget = budgetOf(limits);
+  budget.charge(cost.array, 0);
+  return budget;
+}
+
+/**
+ * The `count` values of one block's (decompressed) data, which must hold nothing more. Each value
+ * is charged to a budget of its own, or with its slot in the caller's array to `held`.
+ */
 function* blockValues(
   data: Uint8Array,
   count: number,
@@ -196,9 +211,15 @@ function* blockValues(
   compiled: ((r: AvroReader) => unknown) | undefined,
   limits: DecodeLimits,
   offset: number,
+  held: AllocationBudget | undefined,
 ): Generator<unknown, void, undefined> {
   const r = new AvroReader(data, limits);
-  for (let i = 0; i < count; i++) yield readRoot(r, read, compiled);
+  if (held !== undefined) r.budget = held;
+  for (let i = 0; i < count; i++) {
+    if (held === undefined) r.budget = budgetOf(limits);
+    else held.charge(cost.slot, offset);
+    yield readRoot(r, read, compiled);
+  }
   if (r.pos !== data.length) {
     throw malformed(offset, `an Avro container block holds ${data.length - r.pos} bytes after its values`);
   }
@@ -381,7 +402,8 @@ export async function readContainer<T = unknown>(
     return containerReadPlan(plans, found);
   };
   const compiledFor = (plan: RootReadPlan) => (plan === plans.read ? compileAvro(plans)?.decode : undefined);
-  for await (const value of readContainerValues(once(bytes), planFor, limits, compiledFor)) {
+  const held = heldBudget(limits);
+  for await (const value of readContainerValues(once(bytes), planFor, limits, compiledFor, held)) {
     values.push(value as T);
   }
   const found = header as ContainerHeader;
