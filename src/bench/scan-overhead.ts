@@ -71,7 +71,7 @@ const cborOptions = {
 {
   const bytes = new Uint8Array(new Packr({ useRecords: false, variableMapSize: true }).pack(records));
   const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
-  const scanner = new MsgpackScanner(limits, { utf8: true, unsafeKeys: true, records: false });
+  const scanner = new MsgpackScanner(limits, { utf8: true, unsafeKeys: true, records: false, charge: true });
   const schemaless = createMsgpackCodec();
   const typed = createMsgpackCodec({ schema: Records });
   const packr = new Packr({ useRecords: false, variableMapSize: true });
@@ -112,7 +112,7 @@ const cborOptions = {
 {
   const bytes = new Uint8Array(new Encoder(cborOptions).encode(records));
   const decoder = new Decoder({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
-  const scanner = new CborScanner(limits, { utf8: true, unsafeKeys: true });
+  const scanner = new CborScanner(limits, { utf8: true, unsafeKeys: true, charge: true });
   const schemaless = createCborCodec();
   const typed = createCborCodec({ schema: Records });
   const encoder = new Encoder(cborOptions);

@@ -5,7 +5,7 @@
  * which has no signature, is tried last, and only reported when what it holds is recognisable.
  */
 import type { FormatName } from '../codecs/codec.js';
-import { type CompressionName, getCompressor } from '../compression/index.js';
+import { type CompressionName, type DecompressOptions, getCompressor } from '../compression/index.js';
 import { readEnvelope } from '../envelope/index.js';
 import { WirekitError } from '../errors/index.js';
 import { isAvroContainer } from './sequences.js';
@@ -45,10 +45,12 @@ export interface LocateFlags {
   readonly compression: CompressionName | undefined;
   /** The most bytes decompression may give (the input limit). */
   readonly maxBytes: number;
+  /** How many times its size compressed input may inflate to (undefined: the default). */
+  readonly maxDecompressionRatio: number | undefined;
 }
 
 export async function locate(bytes: Uint8Array, flags: LocateFlags): Promise<Located> {
-  const cap = { maxDecompressedBytes: flags.maxBytes };
+  const cap = { maxDecompressedBytes: flags.maxBytes, maxDecompressionRatio: flags.maxDecompressionRatio };
   if (flags.format !== undefined) {
     const compression = flags.compression ?? 'none';
     const plain = await getCompressor(compression).decompressAsync(bytes, cap);
@@ -108,7 +110,7 @@ export async function locate(bytes: Uint8Array, flags: LocateFlags): Promise<Loc
   }
   const format = kind === undefined ? undefined : sniffedFormats[kind];
   if (kind === undefined || format === undefined) {
-    const guessed = await guessBrotli(bytes, flags.maxBytes);
+    const guessed = await guessBrotli(bytes, cap);
     if (guessed.located !== undefined) return guessed.located;
     if (guessed.inflated !== undefined) {
       throw new WirekitError(
@@ -125,17 +127,17 @@ export async function locate(bytes: Uint8Array, flags: LocateFlags): Promise<Loc
 }
 
 /**
- * The input read as brotli, when it inflates (within `maxBytes`) to something recognisable from its
+ * The input read as brotli, when it inflates (within `cap`) to something recognisable from its
  * first bytes: brotli has no signature, so this is a guess, and says so. When it inflates to bytes
  * that are not recognisable, `inflated` holds them (for the message); when it does not, nothing.
  */
 export async function guessBrotli(
   bytes: Uint8Array,
-  maxBytes: number,
+  cap: DecompressOptions,
 ): Promise<{ readonly located?: Located; readonly inflated?: Uint8Array }> {
   let plain: Uint8Array;
   try {
-    plain = await getCompressor('brotli').decompressAsync(bytes, { maxDecompressedBytes: maxBytes });
+    plain = await getCompressor('brotli').decompressAsync(bytes, cap);
   } catch {
     return {};
   }

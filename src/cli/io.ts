@@ -30,16 +30,53 @@ export const inputLimitOption = { 'max-input-bytes': { type: 'string' } } as con
 /** The --max-input-bytes value (a whole number of bytes; K, M, G suffixes count 1024s), or the default. */
 export function inputLimitOf(values: { readonly 'max-input-bytes'?: string | undefined }): number {
   const text = values['max-input-bytes'];
-  if (text === undefined) return defaultInputLimit;
+  return text === undefined ? defaultInputLimit : byteCountOf('--max-input-bytes', text);
+}
+
+/** A whole number of bytes, at least 1, with K, M, G suffixes counting 1024s. */
+function byteCountOf(flag: string, text: string): number {
   const match = /^([0-9]+)([KMG]i?B?)?$/i.exec(text.trim());
   const unit = match?.[2]?.[0]?.toUpperCase();
   const limit = Number(match?.[1]) * (unit === undefined ? 1 : 1024 ** ('KMG'.indexOf(unit) + 1));
   if (match === null || !Number.isSafeInteger(limit) || limit < 1) {
-    throw usageError(
-      `--max-input-bytes takes a whole number of bytes, e.g. 134217728 or 128M (got ${text}).`,
-    );
+    throw usageError(`${flag} takes a whole number of bytes, e.g. 134217728 or 128M (got ${text}).`);
   }
   return limit;
+}
+
+/** The parseArgs options of the commands that decode: the memory a value may take, and the ratio cap. */
+export const decodeLimitOptions = {
+  'max-allocated-bytes': { type: 'string' },
+  'max-decompression-ratio': { type: 'string' },
+} as const;
+
+/**
+ * The heap a decoded value may take (maxAllocatedBytes): --max-allocated-bytes, else four times
+ * the input limit, which is the decoders' own 256 MiB for the default 64 MiB of input and grows
+ * with --max-input-bytes, so that a larger input allowed is a larger value allowed.
+ */
+export function allocationLimitOf(
+  values: { readonly 'max-allocated-bytes'?: string | undefined },
+  inputLimit: number,
+): number {
+  const text = values['max-allocated-bytes'];
+  return text === undefined
+    ? Math.min(4 * inputLimit, Number.MAX_SAFE_INTEGER)
+    : byteCountOf('--max-allocated-bytes', text);
+}
+
+/** --max-decompression-ratio: a number of at least 1, or `none`; undefined for the default. */
+export function decompressionRatioOf(values: {
+  readonly 'max-decompression-ratio'?: string | undefined;
+}): number | undefined {
+  const text = values['max-decompression-ratio'];
+  if (text === undefined) return undefined;
+  if (text.trim() === 'none') return Number.POSITIVE_INFINITY;
+  const ratio = Number(text);
+  if (text.trim() === '' || !(ratio >= 1) || !Number.isFinite(ratio)) {
+    throw usageError(`--max-decompression-ratio takes a number of at least 1, or none (got ${text}).`);
+  }
+  return ratio;
 }
 
 /**

@@ -3,19 +3,39 @@
  * argument checks, the decompression cap, and turning a library's errors into WirekitErrors.
  */
 import { isWirekitError, WirekitError } from '../errors/index.js';
+import { ratioLimit, resolveRatio } from '../util/decompression-ratio.js';
 import type { CompressionName, DecompressOptions } from './compressor.js';
 import { defaultMaxDecompressedBytes } from './compressor.js';
 
-/** The cap in force for one call; a cap that is not a non-negative safe integer is refused. */
-export function resolveCap(options: DecompressOptions | undefined): number {
-  const cap = options?.maxDecompressedBytes ?? defaultMaxDecompressedBytes;
-  if (!Number.isSafeInteger(cap) || cap < 0) {
+/**
+ * The most one call may decompress to: the lower of maxDecompressedBytes and
+ * maxDecompressionRatio × the compressed size (never below ratioFloorBytes), with the limit that
+ * sets it in words, for the error that names it.
+ */
+export interface Cap {
+  readonly bytes: number;
+  readonly limit: string;
+}
+
+/**
+ * The cap in force for one call on `compressed` bytes; a cap that is not a non-negative safe
+ * integer, or a ratio below 1, is refused.
+ */
+export function resolveCap(options: DecompressOptions | undefined, compressed: Uint8Array): Cap {
+  const max = options?.maxDecompressedBytes ?? defaultMaxDecompressedBytes;
+  if (!Number.isSafeInteger(max) || max < 0) {
     throw new WirekitError(
       'WK_SCHEMA_INVALID',
-      `maxDecompressedBytes must be a non-negative integer, got ${String(cap)}.`,
+      `maxDecompressedBytes must be a non-negative integer, got ${String(max)}.`,
     );
   }
-  return cap;
+  const ratio = resolveRatio(options?.maxDecompressionRatio);
+  const byRatio = ratioLimit(compressed.byteLength, ratio);
+  if (byRatio >= max) return { bytes: max, limit: `maxDecompressedBytes (${max})` };
+  return {
+    bytes: byRatio,
+    limit: `the ${byRatio} bytes maxDecompressionRatio (${ratio}) allows from ${compressed.byteLength} compressed bytes`,
+  };
 }
 
 /** Refuses a level outside [min, max]; undefined means the algorithm's default. */
@@ -59,10 +79,10 @@ export function plain(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-export function tooLarge(name: CompressionName, size: number, cap: number, how = 'declares'): WirekitError {
+export function tooLarge(name: CompressionName, size: number, cap: Cap, how = 'declares'): WirekitError {
   return new WirekitError(
     'WK_LIMIT_DECOMPRESSED',
-    `the ${name} input ${how} ${size} decompressed bytes; maxDecompressedBytes is ${cap}.`,
+    `the ${name} input ${how} ${size} decompressed bytes, more than ${cap.limit}.`,
   );
 }
 
@@ -70,18 +90,18 @@ export function tooLarge(name: CompressionName, size: number, cap: number, how =
  * For formats whose size is measured from their blocks rather than declared: `exact` when the
  * blocks were measured precisely (lz4), else an upper bound was passed (zstd without a size).
  */
-export function blocksPassCap(name: CompressionName, cap: number, exact: boolean): WirekitError {
+export function blocksPassCap(name: CompressionName, cap: Cap, exact: boolean): WirekitError {
   const verb = exact ? 'decompress' : 'could decompress';
   return new WirekitError(
     'WK_LIMIT_DECOMPRESSED',
-    `the ${name} input's blocks ${verb} to more than maxDecompressedBytes (${cap}); refused before decompressing.`,
+    `the ${name} input's blocks ${verb} to more than ${cap.limit}; refused before decompressing.`,
   );
 }
 
-export function passedCap(name: CompressionName, cap: number): WirekitError {
+export function passedCap(name: CompressionName, cap: Cap): WirekitError {
   return new WirekitError(
     'WK_LIMIT_DECOMPRESSED',
-    `decompressing the ${name} input passed maxDecompressedBytes (${cap}); stopped there.`,
+    `decompressing the ${name} input passed ${cap.limit}; stopped there.`,
   );
 }
 

@@ -13,6 +13,8 @@ export type CompressionName = (typeof compressionNames)[number];
  */
 export const defaultMaxDecompressedBytes = 64 * 1024 * 1024;
 
+export { defaultMaxDecompressionRatio, ratioFloorBytes } from '../util/decompression-ratio.js';
+
 export interface DecompressOptions {
   /**
    * Refuse (WK_LIMIT_DECOMPRESSED) output larger than this many bytes. Checked before the output
@@ -20,6 +22,12 @@ export interface DecompressOptions {
    * docs/compression.md for each algorithm. Default `defaultMaxDecompressedBytes`.
    */
   readonly maxDecompressedBytes?: number;
+  /**
+   * Refuse (WK_LIMIT_DECOMPRESSED) output larger than this many times the compressed input (but
+   * never below `ratioFloorBytes`), checked as maxDecompressedBytes is: the lower of the two caps
+   * applies. At least 1; `Infinity` turns it off. Default `defaultMaxDecompressionRatio`.
+   */
+  readonly maxDecompressionRatio?: number;
 }
 
 export interface Compressor {

@@ -5,6 +5,8 @@ export {
   compressionNames,
   type DecompressOptions,
   defaultMaxDecompressedBytes,
+  defaultMaxDecompressionRatio,
+  ratioFloorBytes,
 } from './compressor.js';
 export { gzip } from './gzip.js';
 export { lz4 } from './lz4.js';

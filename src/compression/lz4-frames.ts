@@ -12,7 +12,7 @@
  * Measuring exactly matters because lz4_flex picks 4 MiB blocks for inputs over 256 KiB, and a
  * bound a whole block too high would refuse payloads well inside a small cap.
  */
-import { blocksPassCap, corrupt, tooLarge } from './checks.js';
+import { blocksPassCap, type Cap, corrupt, tooLarge } from './checks.js';
 
 const frameMagic = 0x184d2204;
 const legacyMagic = 0x184c2102;
@@ -75,7 +75,7 @@ const bound: Measure = (_bytes, _start, size, blockMax) => Math.min(blockMax, 25
 const exact: Measure = (bytes, start, size) => blockContentSize(bytes, start, start + size);
 
 /** The frames in `bytes`, or undefined as soon as `measure`d output passes the cap. */
-function walk(bytes: Uint8Array, cap: number, measure: Measure): Lz4Frame[] | undefined {
+function walk(bytes: Uint8Array, cap: Cap, measure: Measure): Lz4Frame[] | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const need = (offset: number, count: number): void => {
     if (offset + count > bytes.length) throw corrupt('lz4', `the frame is truncated at byte ${bytes.length}`);
@@ -107,7 +107,7 @@ function walk(bytes: Uint8Array, cap: number, measure: Measure): Lz4Frame[] | un
     if ((flags & 0x08) !== 0) {
       need(offset, 8);
       const declared = view.getUint32(offset, true) + view.getUint32(offset + 4, true) * 2 ** 32;
-      if (declared > cap) throw tooLarge('lz4', declared, cap);
+      if (declared > cap.bytes) throw tooLarge('lz4', declared, cap);
       offset += 8;
     }
     if ((flags & 0x01) !== 0) offset += 4; // dictionary id
@@ -122,7 +122,7 @@ function walk(bytes: Uint8Array, cap: number, measure: Measure): Lz4Frame[] | un
       need(offset, size);
       // The high bit marks a block stored uncompressed: it decodes to exactly its size.
       total += word >>> 31 === 1 ? size : measure(bytes, offset, size, blockMax);
-      if (total > cap) return undefined;
+      if (total > cap.bytes) return undefined;
       offset += size + (blockChecksums ? 4 : 0);
       need(offset, 0);
     }
@@ -138,7 +138,7 @@ function walk(bytes: Uint8Array, cap: number, measure: Measure): Lz4Frame[] | un
  * content size nor the blocks' output passes `cap`. Throws WK_COMPRESSION_FAILED for anything
  * that is not a sequence of whole frames, WK_LIMIT_DECOMPRESSED past the cap.
  */
-export function lz4Frames(bytes: Uint8Array, cap: number): Lz4Frame[] {
+export function lz4Frames(bytes: Uint8Array, cap: Cap): Lz4Frame[] {
   const frames = walk(bytes, cap, bound) ?? walk(bytes, cap, exact);
   if (frames === undefined) throw blocksPassCap('lz4', cap, true);
   return frames;

@@ -12,16 +12,16 @@
  * of their contents, as the LZ4 frame format specifies.
  */
 import { compressFrame, compressFrameSync, decompressFrame, decompressFrameSync } from 'lz4-napi';
-import { asBuffer, concat, guarded, guardedAsync, passedCap, plain, resolveCap } from './checks.js';
+import { asBuffer, type Cap, concat, guarded, guardedAsync, passedCap, plain, resolveCap } from './checks.js';
 import type { Compressor, DecompressOptions } from './compressor.js';
 import { lz4Frames } from './lz4-frames.js';
 
 const frameOptions = Object.freeze({ contentChecksum: true });
 
 /** The output, checked once more against the cap in case the frame walk and the library disagree. */
-function checked(parts: readonly Uint8Array[], cap: number): Uint8Array {
+function checked(parts: readonly Uint8Array[], cap: Cap): Uint8Array {
   const out = concat(parts);
-  if (out.length > cap) throw passedCap('lz4', cap);
+  if (out.length > cap.bytes) throw passedCap('lz4', cap);
   return out;
 }
 
@@ -33,8 +33,8 @@ export const lz4: Compressor = Object.freeze({
     return guarded('lz4', 'compress', () => plain(compressFrameSync(buffer, frameOptions)));
   },
   decompress(bytes: Uint8Array, options?: DecompressOptions): Uint8Array {
-    const cap = resolveCap(options);
     const buffer = asBuffer(bytes);
+    const cap = resolveCap(options, buffer);
     const frames = lz4Frames(buffer, cap);
     return guarded('lz4', 'decompress', () =>
       checked(
@@ -50,8 +50,8 @@ export const lz4: Compressor = Object.freeze({
   },
   decompressAsync(bytes: Uint8Array, options?: DecompressOptions): Promise<Uint8Array> {
     return guardedAsync('lz4', 'decompress', async () => {
-      const cap = resolveCap(options);
       const buffer = asBuffer(bytes);
+      const cap = resolveCap(options, buffer);
       const parts: Uint8Array[] = [];
       // One frame after another: concurrent calls would only hold more thread-pool threads at once.
       for (const { start, end } of lz4Frames(buffer, cap)) {

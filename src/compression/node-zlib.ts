@@ -6,7 +6,16 @@
  * enforces the cap: decompressing stops after at most one internal chunk past the limit.
  */
 import { constants } from 'node:buffer';
-import { asBuffer, guarded, guardedAsync, passedCap, plain, resolveCap, resolveLevel } from './checks.js';
+import {
+  asBuffer,
+  type Cap,
+  guarded,
+  guardedAsync,
+  passedCap,
+  plain,
+  resolveCap,
+  resolveLevel,
+} from './checks.js';
 import type { CompressionName, Compressor, DecompressOptions } from './compressor.js';
 
 type Callback = (error: Error | null, result: Buffer) => void;
@@ -34,20 +43,20 @@ function run<O>(fn: AsyncFn<O>, buffer: Buffer, options: O): Promise<Buffer> {
 }
 
 /** node:zlib refuses a maxOutputLength of 0 or beyond the largest Buffer. */
-function maxOutputLength(cap: number): number {
-  return Math.min(Math.max(cap, 1), constants.MAX_LENGTH);
+function maxOutputLength(cap: Cap): number {
+  return Math.min(Math.max(cap.bytes, 1), constants.MAX_LENGTH);
 }
 
 /** zlib's ERR_BUFFER_TOO_LARGE is the early abort, not corruption. */
-function capError(name: CompressionName, error: unknown, cap: number): unknown {
+function capError(name: CompressionName, error: unknown, cap: Cap): unknown {
   return (error as { code?: unknown } | undefined)?.code === 'ERR_BUFFER_TOO_LARGE'
     ? passedCap(name, cap)
     : error;
 }
 
-function withinCap(name: CompressionName, out: Buffer, cap: number): Uint8Array {
+function withinCap(name: CompressionName, out: Buffer, cap: Cap): Uint8Array {
   // maxOutputLength is at least 1, so a cap of 0 is checked here.
-  if (out.length > cap) throw passedCap(name, cap);
+  if (out.length > cap.bytes) throw passedCap(name, cap);
   return plain(out);
 }
 
@@ -68,8 +77,8 @@ export function zlibCompressor<C, D>(algorithm: ZlibAlgorithm<C, D>): Compressor
       return guarded(name, 'compress', () => plain(algorithm.compressSync(buffer, options)));
     },
     decompress(bytes: Uint8Array, options?: DecompressOptions): Uint8Array {
-      const cap = resolveCap(options);
       const buffer = asBuffer(bytes);
+      const cap = resolveCap(options, buffer);
       const zlibOptions = algorithm.decompressOptions(maxOutputLength(cap));
       return guarded(name, 'decompress', () => {
         try {
@@ -87,8 +96,8 @@ export function zlibCompressor<C, D>(algorithm: ZlibAlgorithm<C, D>): Compressor
     },
     decompressAsync(bytes: Uint8Array, options?: DecompressOptions): Promise<Uint8Array> {
       return guardedAsync(name, 'decompress', async () => {
-        const cap = resolveCap(options);
         const buffer = asBuffer(bytes);
+        const cap = resolveCap(options, buffer);
         const zlibOptions = algorithm.decompressOptions(maxOutputLength(cap));
         try {
           return withinCap(name, await run(algorithm.decompress, buffer, zlibOptions), cap);

@@ -13,9 +13,9 @@ function copy(bytes: Uint8Array): Uint8Array {
 }
 
 function passThrough(bytes: Uint8Array, options: DecompressOptions | undefined): Uint8Array {
-  const cap = resolveCap(options);
   checkBytes(bytes);
-  if (bytes.byteLength > cap) throw tooLarge('none', bytes.byteLength, cap, 'holds');
+  const cap = resolveCap(options, bytes);
+  if (bytes.byteLength > cap.bytes) throw tooLarge('none', bytes.byteLength, cap, 'holds');
   return new Uint8Array(bytes);
 }
 

@@ -8,6 +8,7 @@
 import { compress, compressSync, uncompress, uncompressSync } from 'snappy';
 import {
   asBuffer,
+  type Cap,
   checkBytes,
   checkInputLength,
   corrupt,
@@ -23,7 +24,7 @@ import type { Compressor, DecompressOptions } from './compressor.js';
 const maxBlockBytes = 0xffff_ffff;
 
 /** Reads the length header, refusing (before any allocation) a length beyond the cap. */
-function checkDeclaredLength(bytes: Uint8Array, cap: number): void {
+function checkDeclaredLength(bytes: Uint8Array, cap: Cap): void {
   let length = 0;
   for (let i = 0; i < 5; i++) {
     const byte = bytes[i];
@@ -31,7 +32,7 @@ function checkDeclaredLength(bytes: Uint8Array, cap: number): void {
     length += (byte & 0x7f) * 2 ** (7 * i);
     if (byte < 0x80) {
       if (length > maxBlockBytes) throw corrupt('snappy', 'the length header exceeds 32 bits');
-      if (length > cap) throw tooLarge('snappy', length, cap);
+      if (length > cap.bytes) throw tooLarge('snappy', length, cap);
       return;
     }
   }
@@ -45,9 +46,8 @@ function checkedInput(bytes: Uint8Array): Buffer {
 }
 
 function decompressSnappy(bytes: Uint8Array, options: DecompressOptions | undefined): Uint8Array {
-  const cap = resolveCap(options);
   const buffer = asBuffer(bytes);
-  checkDeclaredLength(buffer, cap);
+  checkDeclaredLength(buffer, resolveCap(options, buffer));
   return guarded('snappy', 'decompress', () => plain(uncompressSync(buffer, { asBuffer: true }) as Buffer));
 }
 
@@ -64,9 +64,8 @@ export const snappy: Compressor = Object.freeze({
   },
   decompressAsync(bytes: Uint8Array, options?: DecompressOptions): Promise<Uint8Array> {
     return guardedAsync('snappy', 'decompress', async () => {
-      const cap = resolveCap(options);
       const buffer = asBuffer(bytes);
-      checkDeclaredLength(buffer, cap);
+      checkDeclaredLength(buffer, resolveCap(options, buffer));
       return plain((await uncompress(buffer, { asBuffer: true })) as Buffer);
     });
   },

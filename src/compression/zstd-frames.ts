@@ -8,7 +8,7 @@
  * declaring 1,000 bytes over 1 GiB of blocks). A frame that does not declare it is bounded by its blocks: a raw or RLE block
  * decodes to exactly its stated size, a compressed block to at most 128 KiB (Block_Maximum_Size).
  */
-import { blocksPassCap, corrupt, tooLarge } from './checks.js';
+import { blocksPassCap, type Cap, corrupt, tooLarge } from './checks.js';
 import { isSkippableMagic } from './lz4-frames.js';
 
 const frameMagic = 0xfd2fb528;
@@ -58,7 +58,7 @@ function frameHeader(bytes: Uint8Array, offset: number): FrameHeader {
  * or for frames without one the most their blocks can hold, stay within `cap`. Throws
  * WK_COMPRESSION_FAILED for anything that is not a sequence of whole frames.
  */
-export function zstdFrames(bytes: Uint8Array, cap: number): ZstdFrame[] {
+export function zstdFrames(bytes: Uint8Array, cap: Cap): ZstdFrame[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const need = (offset: number, count: number): void => {
     if (offset + count > bytes.length)
@@ -80,7 +80,8 @@ export function zstdFrames(bytes: Uint8Array, cap: number): ZstdFrame[] {
     if (magic !== frameMagic) throw corrupt('zstd', `no zstd frame starts at byte ${offset}`);
     const start = offset;
     const header = frameHeader(bytes, offset);
-    if (header.declared !== undefined && header.declared > cap) throw tooLarge('zstd', header.declared, cap);
+    if (header.declared !== undefined && header.declared > cap.bytes)
+      throw tooLarge('zstd', header.declared, cap);
     let blocks = 0;
     offset = header.end;
     for (let last = false; !last; ) {
@@ -99,7 +100,7 @@ export function zstdFrames(bytes: Uint8Array, cap: number): ZstdFrame[] {
     if (header.checksum) offset += 4;
     need(offset, 0);
     total += header.declared ?? blocks;
-    if (total > cap) {
+    if (total > cap.bytes) {
       throw header.declared === undefined ? blocksPassCap('zstd', cap, false) : tooLarge('zstd', total, cap);
     }
     frames.push({ start, end: offset });

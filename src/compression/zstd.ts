@@ -11,7 +11,16 @@
  * them all (libzstd skips skippable frames itself).
  */
 import { Decoder, Encoder } from '@toondepauw/node-zstd';
-import { asBuffer, guarded, guardedAsync, passedCap, plain, resolveCap, resolveLevel } from './checks.js';
+import {
+  asBuffer,
+  type Cap,
+  guarded,
+  guardedAsync,
+  passedCap,
+  plain,
+  resolveCap,
+  resolveLevel,
+} from './checks.js';
 import type { Compressor, DecompressOptions } from './compressor.js';
 import { declareContentSize, zstdFrames } from './zstd-frames.js';
 
@@ -35,15 +44,14 @@ function encoderFor(level: number | undefined): Encoder {
 }
 
 /** The input as a Buffer after the frame walk has bounded what it can decode to. */
-function walked(bytes: Uint8Array, cap: number): Buffer {
-  const buffer = asBuffer(bytes);
+function walked(buffer: Buffer, cap: Cap): Buffer {
   zstdFrames(buffer, cap);
   return buffer;
 }
 
 /** The output, checked once more against the cap in case the frame walk and libzstd disagree. */
-function checked(out: Uint8Array, cap: number): Uint8Array {
-  if (out.length > cap) throw passedCap('zstd', cap);
+function checked(out: Uint8Array, cap: Cap): Uint8Array {
+  if (out.length > cap.bytes) throw passedCap('zstd', cap);
   return plain(out);
 }
 
@@ -59,8 +67,9 @@ export const zstd: Compressor = Object.freeze({
     );
   },
   decompress(bytes: Uint8Array, options?: DecompressOptions): Uint8Array {
-    const cap = resolveCap(options);
-    return guarded('zstd', 'decompress', () => checked(decoder.decodeSync(walked(bytes, cap)), cap));
+    const buffer = asBuffer(bytes);
+    const cap = resolveCap(options, buffer);
+    return guarded('zstd', 'decompress', () => checked(decoder.decodeSync(walked(buffer, cap)), cap));
   },
   compressAsync(bytes: Uint8Array, level?: number): Promise<Uint8Array> {
     return guardedAsync('zstd', 'compress', async () => {
@@ -71,8 +80,9 @@ export const zstd: Compressor = Object.freeze({
   },
   decompressAsync(bytes: Uint8Array, options?: DecompressOptions): Promise<Uint8Array> {
     return guardedAsync('zstd', 'decompress', async () => {
-      const cap = resolveCap(options);
-      return checked(await decoder.decode(walked(bytes, cap)), cap);
+      const buffer = asBuffer(bytes);
+      const cap = resolveCap(options, buffer);
+      return checked(await decoder.decode(walked(buffer, cap)), cap);
     });
   },
 });

@@ -58,7 +58,7 @@ export async function encodeEnvelopedAsync<T>(
 export function decodeAny<T = unknown>(bytes: Uint8Array, options: DecodeAnyOptions = {}): Decoded<T> {
   const { header, payload } = readEnvelope(bytes);
   const compressor = getCompressor(header.compressionId);
-  const plain = compressor.decompress(payload, { maxDecompressedBytes: options.maxDecompressedBytes });
+  const plain = compressor.decompress(payload, decompressOptions(options));
   return finish<T>(header, compressor.name, plain, options);
 }
 
@@ -68,10 +68,16 @@ export async function decodeAnyAsync<T = unknown>(
 ): Promise<Decoded<T>> {
   const { header, payload } = readEnvelope(bytes);
   const compressor = getCompressor(header.compressionId);
-  const plain = await compressor.decompressAsync(payload, {
-    maxDecompressedBytes: options.maxDecompressedBytes,
-  });
+  const plain = await compressor.decompressAsync(payload, decompressOptions(options));
   return finish<T>(header, compressor.name, plain, options);
+}
+
+/** The decompression caps of decodeAny's options: the absolute one and the ratio. */
+function decompressOptions(options: DecodeAnyOptions): DecompressOptions {
+  return {
+    maxDecompressedBytes: options.maxDecompressedBytes,
+    maxDecompressionRatio: options.maxDecompressionRatio,
+  };
 }
 
 function finish<T>(

@@ -1,11 +1,19 @@
 /**
  * Decompression bombs: small inputs that decode to far more than the cap. Each must be refused
  * with WK_LIMIT_DECOMPRESSED (or, where a header lies, WK_COMPRESSION_FAILED) while the process's
- * peak resident memory stays far below what the bomb declares.
+ * peak resident memory stays far below what the bomb declares. The ratio cap
+ * (maxDecompressionRatio) is checked the same way, below the absolute one.
  */
 import { Encoder } from '@toondepauw/node-zstd';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { type Compressor, compressors, getCompressor } from '../../src/compression/index.js';
+import {
+  type Compressor,
+  compressors,
+  defaultMaxDecompressionRatio,
+  getCompressor,
+  ratioFloorBytes,
+} from '../../src/compression/index.js';
+import { WirekitError } from '../../src/errors/index.js';
 import { codeOf } from '../support/code-of.js';
 import { codeOfAsync, MiB, peakGrowth } from './support.js';
 
@@ -116,7 +124,10 @@ describe('decompression bombs, cap 1 MiB', () => {
   test('the memory probe sees a real allocation of that size (so the checks above can fail)', async () => {
     const bomb = bombs.get('gzip: 200 MB of zeros') as Bomb;
     const growth = await peakGrowth(() =>
-      bomb.compressor.decompress(bomb.bytes, { maxDecompressedBytes: bombSize }),
+      bomb.compressor.decompress(bomb.bytes, {
+        maxDecompressedBytes: bombSize,
+        maxDecompressionRatio: Number.POSITIVE_INFINITY,
+      }),
     );
     expect(growth).toBeGreaterThan(bombSize * 0.9);
   });
@@ -126,5 +137,99 @@ describe('decompression bombs, cap 1 MiB', () => {
       const { compressor, bytes } = bombs.get(name) as Bomb;
       expect(await codeOfAsync(() => compressor.decompressAsync(bytes)), name).toBe('WK_LIMIT_DECOMPRESSED');
     }
+  });
+});
+
+/** The error `run` throws (a WirekitError), or rejects with. */
+async function errorOf(run: () => unknown): Promise<WirekitError> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof WirekitError) return error;
+    throw error;
+  }
+  throw new Error('expected a WirekitError');
+}
+
+describe('the ratio cap (maxDecompressionRatio)', () => {
+  const zeros = Buffer.alloc(32 * MiB);
+  /**
+   * A ratio every algorithm's 32 MiB of zeros passes (snappy's, the lowest, is about 21×), low
+   * enough that what it lets through is far below the 32 MiB.
+   */
+  const ratio = 10;
+  const packed = compressors.filter((c) => c.name !== 'none');
+
+  test.each(packed.map((c) => c.name))(
+    '%s: output past the ratio is refused, sync and async, without allocating it',
+    async (name) => {
+      const compressor = getCompressor(name);
+      const bytes = await compressor.compressAsync(zeros);
+      expect(zeros.length / bytes.length, 'the input passes the ratio').toBeGreaterThan(ratio);
+      const options = { maxDecompressionRatio: ratio };
+      let refusal: WirekitError | undefined;
+      const syncGrowth = await peakGrowth(async () => {
+        refusal = await errorOf(() => compressor.decompress(bytes, options));
+      });
+      expect(refusal?.code).toBe('WK_LIMIT_DECOMPRESSED');
+      expect(refusal?.message).toMatch(/maxDecompressionRatio \(\d+\) allows/);
+      const asyncGrowth = await peakGrowth(async () => {
+        refusal = await errorOf(() => compressor.decompressAsync(bytes, options));
+      });
+      expect(refusal?.code).toBe('WK_LIMIT_DECOMPRESSED');
+      // What the ratio lets through, plus the library's chunks: far below the 32 MiB it holds.
+      const allowed = Math.max(ratioFloorBytes, ratio * bytes.length);
+      expect(syncGrowth).toBeLessThan(allowed + allowance);
+      expect(asyncGrowth).toBeLessThan(allowed + allowance);
+      // Without the ratio cap, the absolute cap (64 MiB) lets the same bytes through.
+      const off = { maxDecompressionRatio: Number.POSITIVE_INFINITY };
+      expect(compressor.decompress(bytes, off).length).toBe(zeros.length);
+      expect((await compressor.decompressAsync(bytes, off)).length).toBe(zeros.length);
+    },
+    60_000,
+  );
+
+  test('the default ratio (1,000) refuses zeros compressed by zstd, brotli and gzip', async () => {
+    for (const name of ['zstd', 'brotli', 'gzip'] as const) {
+      const compressor = getCompressor(name);
+      const bytes = await compressor.compressAsync(zeros);
+      expect(zeros.length / bytes.length, name).toBeGreaterThan(defaultMaxDecompressionRatio);
+      expect(codeOf(() => compressor.decompress(bytes)), name).toBe('WK_LIMIT_DECOMPRESSED');
+      expect(await codeOfAsync(() => compressor.decompressAsync(bytes)), name).toBe('WK_LIMIT_DECOMPRESSED');
+    }
+  });
+
+  test('outputs up to 1 MiB pass whatever their ratio: a few bytes of brotli for 1 MiB of zeros', async () => {
+    const brotli = getCompressor('brotli');
+    const bytes = brotli.compress(Buffer.alloc(ratioFloorBytes), 11);
+    expect(bytes.length).toBeLessThan(100);
+    expect(brotli.decompress(bytes).length).toBe(ratioFloorBytes);
+    expect((await brotli.decompressAsync(bytes)).length).toBe(ratioFloorBytes);
+    const more = brotli.compress(Buffer.alloc(ratioFloorBytes + 1), 11);
+    expect(codeOf(() => brotli.decompress(more))).toBe('WK_LIMIT_DECOMPRESSED');
+  });
+
+  test('the lower cap applies: maxDecompressedBytes below what the ratio allows', () => {
+    const gzip = getCompressor('gzip');
+    const bytes = gzip.compress(Buffer.alloc(2 * MiB));
+    const error = codeOf(() => gzip.decompress(bytes, { maxDecompressedBytes: MiB }));
+    expect(error).toBe('WK_LIMIT_DECOMPRESSED');
+    expect(() => gzip.decompress(bytes, { maxDecompressedBytes: MiB })).toThrow(
+      /passed maxDecompressedBytes \(1048576\)/,
+    );
+  });
+
+  test.each([0.5, 0, -1, Number.NaN, '10'])('a ratio of %s is refused (WK_SCHEMA_INVALID)', (ratio) => {
+    for (const compressor of compressors) {
+      const options = { maxDecompressionRatio: ratio as number };
+      expect(codeOf(() => compressor.decompress(compressor.compress(new Uint8Array(8)), options))).toBe(
+        'WK_SCHEMA_INVALID',
+      );
+    }
+  });
+
+  test('none is never held to the ratio: its output is its input', () => {
+    const none = getCompressor('none');
+    expect(none.decompress(new Uint8Array(4 * MiB), { maxDecompressionRatio: 1 }).length).toBe(4 * MiB);
   });
 });

@@ -51,9 +51,10 @@ const require = createRequire(import.meta.url);
 
 /**
  * The lab measures codecs on data the user chose to measure, up to 10 million rows (--large):
- * the default decode limits, sized for untrusted input (64 MiB, 16 M elements), would refuse it.
+ * the default decode limits, sized for untrusted input (64 MiB, 16 M elements, 256 MiB of heap),
+ * would refuse it.
  */
-const benchLimits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32 };
+const benchLimits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32, maxAllocatedBytes: 2 ** 40 };
 
 /**
  * The subject for one item schema. `batch` says whether a value is an array of items (measured

@@ -39,6 +39,7 @@ import { type CompressionName, getCompressor } from '../../compression/index.js'
 import { WirekitError } from '../../errors/index.js';
 import { chooseEncoding, essenceOf, splitOutsideQuotes } from '../../negotiate/index.js';
 import { assert } from '../../schema/index.js';
+import { ratioLimit, resolveRatio } from '../../util/decompression-ratio.js';
 import { bodyTooLarge, fastifyRefusal, unsupportedEncoding, unsupportedType } from './refusals.js';
 import {
   type CompiledRoute,
@@ -67,6 +68,12 @@ export interface WirekitPluginOptions {
   readonly compression?: WirekitCompressionOptions | false;
   /** Decode limits for request bodies (see DecodeLimits; maxInputBytes follows the body limit). */
   readonly limits?: Partial<DecodeLimits>;
+  /**
+   * A request body with a Content-Encoding may inflate to this many times its compressed size at
+   * most (default 1,000; never less than 1 MiB; Infinity for no ratio cap), besides the body limit:
+   * 413 past it.
+   */
+  readonly maxDecompressionRatio?: number;
 }
 
 /** What the plugin keeps on each request of a wirekit route. */
@@ -131,6 +138,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
       );
     }
   }
+  const ratio = resolveRatio(options.maxDecompressionRatio);
   const compression = options.compression === false ? undefined : (options.compression ?? {});
   const encodings = compression === undefined ? [] : [...(compression.encodings ?? ['zstd', 'br', 'gzip'])];
   const threshold = compression?.threshold ?? 1024;
@@ -143,7 +151,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
   // a wirekit route gets a value of its schema; other routes get what Fastify alone would give.
   registerParsers(app, async (request: FastifyRequest, state: RequestState, raw: Buffer) => {
     state.parsed = true;
-    const bytes = await decodedBody(request, raw, state.route.bodyLimit);
+    const bytes = await decodedBody(request, raw, state.route.bodyLimit, ratio);
     const type = essenceOf(request.headers['content-type'] ?? '');
     const codec = state.route.bodyCodecs.get(type);
     if (codec === undefined) throw unsupportedType(request.headers['content-type'], state.route.bodyTypes);
@@ -409,16 +417,37 @@ function notAcceptable(route: CompiledRoute, accept: string | undefined): HttpWi
   return new HttpWirekitError(406, 'WK_HTTP_NOT_ACCEPTABLE', [message, ...hints].join(' '), offered);
 }
 
-/** The body after its Content-Encoding is undone, capped at the route's body limit. */
-async function decodedBody(request: FastifyRequest, raw: Buffer, limit: number): Promise<Uint8Array> {
+/**
+ * The body after its Content-Encoding is undone, capped at the route's body limit and at `ratio`
+ * times its compressed size.
+ */
+async function decodedBody(
+  request: FastifyRequest,
+  raw: Buffer,
+  limit: number,
+  ratio: number,
+): Promise<Uint8Array> {
   const coding = request.headers['content-encoding']?.trim().toLowerCase();
   if (coding === undefined || coding === '' || coding === 'identity') return raw;
   const name = codingToCompressor[coding];
   if (name === undefined) throw unsupportedEncoding(coding, bodyCodings);
   try {
-    return await getCompressor(name).decompressAsync(raw, { maxDecompressedBytes: limit });
+    return await getCompressor(name).decompressAsync(raw, {
+      maxDecompressedBytes: limit,
+      maxDecompressionRatio: ratio,
+    });
   } catch (error) {
     if (error instanceof WirekitError && error.code === 'WK_LIMIT_DECOMPRESSED') {
+      const byRatio = ratioLimit(raw.length, ratio);
+      if (byRatio < limit) {
+        throw new HttpWirekitError(
+          413,
+          'WK_HTTP_BODY_TOO_LARGE',
+          `the decompressed body is more than ${ratio} times its ${raw.length} compressed bytes (maxDecompressionRatio), at most ${byRatio} bytes.`,
+          undefined,
+          { limit: byRatio },
+        );
+      }
       throw bodyTooLarge(limit, 'the decompressed body');
     }
     throw error;

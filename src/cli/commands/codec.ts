@@ -8,7 +8,15 @@ import { WirekitError } from '../../errors/index.js';
 import { fromJsonValue, type Schema, schemaFromJson, t, toJsonValue } from '../../schema/index.js';
 import { deref } from '../../schema/walk.js';
 import { parseJsonText } from '../../util/json-samples.js';
-import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
+import {
+  allocationLimitOf,
+  type CliIo,
+  decodeLimitOptions,
+  decompressionRatioOf,
+  inputLimitOf,
+  inputLimitOption,
+  readInput,
+} from '../io.js';
 import { toReadableJson } from '../readable-json.js';
 import {
   type AnyCodec,
@@ -37,6 +45,10 @@ export const codecHelp = `Usage:
       (brotli included: it has no signature, so it is never guessed).
   --max-input-bytes N   read at most N bytes of input (default 64 MiB; K, M, G suffixes), and let
                         the decoder take as many
+  --max-allocated-bytes N   decode: the memory a decoded value may take, as the decoder estimates
+                        it (default four times --max-input-bytes: 256 MiB)
+  --max-decompression-ratio R   decode: refuse compressed input that inflates to more than R times
+                        its size (default 1000; outputs up to 1 MiB always pass; none: no ratio cap)
   Without --in/--out, standard input and output are used.
   Formats: json, msgpack, cbor, protobuf, avro, flatbuffers, arrow (protobuf, avro and flatbuffers
   need --schema; arrow needs one to encode, and decodes without one by the stream's own schema).
@@ -160,9 +172,10 @@ function planEncoding(
 }
 
 export async function decodeCommand(args: readonly string[], io: CliIo): Promise<void> {
-  const { values } = parseCommand(args, { ...common, ndjson: { type: 'boolean' } });
+  const { values } = parseCommand(args, { ...common, ...decodeLimitOptions, ndjson: { type: 'boolean' } });
   const limit = inputLimitOf(values);
-  const limits = { maxInputBytes: limit };
+  const limits = { maxInputBytes: limit, maxAllocatedBytes: allocationLimitOf(values, limit) };
+  const caps = { maxDecompressedBytes: limit, maxDecompressionRatio: decompressionRatioOf(values) };
   const compression = compressionOf(values.compress);
   const ndjson = values.ndjson === true;
   const schema = await readSchema(io, values.schema);
@@ -171,7 +184,7 @@ export async function decodeCommand(args: readonly string[], io: CliIo): Promise
     if (compression !== undefined)
       throw usageError('--compress describes a raw payload; an envelope names its own compression.');
     const bytes = await readInput(io, values.in ?? '-', limit);
-    const decoded = await decodeAnyAsync(bytes, { schema, limits, maxDecompressedBytes: limit });
+    const decoded = await decodeAnyAsync(bytes, { schema, limits, ...caps });
     const rows = decoded.header.format === 'arrow';
     const output = new JsonOutput(io, values.out, ndjson, itemJson(schema));
     if (rows) for (const row of decoded.value as unknown[]) output.item(row);
@@ -181,10 +194,10 @@ export async function decodeCommand(args: readonly string[], io: CliIo): Promise
   const format = requireFormat(values.format, true);
   const bytes = await readInput(io, values.in ?? '-', limit);
   const plain =
-    compression === undefined
-      ? bytes
-      : await getCompressor(compression).decompressAsync(bytes, { maxDecompressedBytes: limit });
-  const codec = createCodec(format, { schema, limits }) as AnyCodec;
+    compression === undefined ? bytes : await getCompressor(compression).decompressAsync(bytes, caps);
+  // Avro containers inflate their blocks themselves, under the same ratio.
+  const codecOptions = { schema, limits, maxDecompressionRatio: caps.maxDecompressionRatio };
+  const codec = createCodec(format, codecOptions) as AnyCodec;
   const output = new JsonOutput(io, values.out, ndjson, itemJson(schema));
   if (values.sequence && format !== 'arrow') {
     // The items are written as they are decoded; a failure part way ends the output there.

@@ -10,7 +10,15 @@ import { describeArrow, describeAvroContainer } from '../containers.js';
 import { hexDump, hexOf } from '../hexdump.js';
 import { guessBrotli, type Located, locate } from '../inspect-locate.js';
 import { type Inspection, renderJson, renderText } from '../inspect-report.js';
-import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
+import {
+  allocationLimitOf,
+  type CliIo,
+  decodeLimitOptions,
+  decompressionRatioOf,
+  inputLimitOf,
+  inputLimitOption,
+  readInput,
+} from '../io.js';
 import { toReadableJson } from '../readable-json.js';
 import { type AnyCodec, readPayload } from '../sequences.js';
 import { parseCommand, usageError } from '../usage.js';
@@ -42,7 +50,8 @@ export const inspectHelp = `Usage:
   --json          print one JSON object (source, detected, sniffed, format, compression,
                   envelopeVersion, fingerprint, schemaFingerprint, fingerprintMatches, sizes,
                   sequence, decoded, value, note, hex, error) instead of the labelled layout
-  --max-input-bytes N  read (and decompress to) at most N bytes (default 64 MiB; K, M, G suffixes)`;
+  --max-input-bytes N  read (and decompress to) at most N bytes (default 64 MiB; K, M, G suffixes)
+  --max-allocated-bytes N, --max-decompression-ratio R  as for decode (wirekit decode --help)`;
 
 export async function inspectCommand(args: readonly string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseCommand(args, {
@@ -54,6 +63,7 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
     json: { type: 'boolean' },
     sequence: { type: 'boolean' },
     ...inputLimitOption,
+    ...decodeLimitOptions,
   });
   const [source] = positionals;
   if (source === undefined || positionals.length > 1)
@@ -65,6 +75,10 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
   if (bytes.length === 0)
     throw new WirekitError('WK_CLI_INPUT', `${name} is empty: there is nothing to inspect.`);
   const locateFlags = { ...flags, maxBytes: flags.maxInputBytes };
+  const caps = {
+    maxDecompressedBytes: flags.maxInputBytes,
+    maxDecompressionRatio: flags.maxDecompressionRatio,
+  };
   let located = await locate(bytes, locateFlags);
   let report = describe(name, bytes, located, schema);
   const write = () => {
@@ -85,7 +99,7 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
       await decodeInto(report, located, options);
     } catch (error) {
       // Text that only looked like JSON may be brotli (whose first byte can be '['): the last guess.
-      const guessed = looksLikeJsonOnly(located, error) ? await guessBrotli(bytes, flags.maxInputBytes) : {};
+      const guessed = looksLikeJsonOnly(located, error) ? await guessBrotli(bytes, caps) : {};
       if (guessed.located === undefined) throw error;
       located = guessed.located;
       report = describe(name, bytes, located, schema);
@@ -120,6 +134,8 @@ interface Flags {
   /** Set only with --hex. */
   readonly maxBytes: number | undefined;
   readonly maxInputBytes: number;
+  readonly maxAllocatedBytes: number;
+  readonly maxDecompressionRatio: number | undefined;
 }
 
 function checkFlags(values: {
@@ -128,6 +144,8 @@ function checkFlags(values: {
   hex?: boolean;
   'max-bytes'?: string;
   'max-input-bytes'?: string;
+  'max-allocated-bytes'?: string;
+  'max-decompression-ratio'?: string;
 }): Flags {
   const format =
     values.format === undefined || values.format === 'auto' ? undefined : findFormat(values.format);
@@ -142,11 +160,14 @@ function checkFlags(values: {
   const maxBytes = text === undefined ? defaultMaxBytes : Number(text);
   if (!/^[0-9]+$/.test(text ?? '1') || maxBytes < 1)
     throw usageError(`--max-bytes takes a whole number of bytes, at least 1 (got ${text}).`);
+  const maxInputBytes = inputLimitOf(values);
   return {
     format,
     compression,
     maxBytes: values.hex ? maxBytes : undefined,
-    maxInputBytes: inputLimitOf(values),
+    maxInputBytes,
+    maxAllocatedBytes: allocationLimitOf(values, maxInputBytes),
+    maxDecompressionRatio: decompressionRatioOf(values),
   };
 }
 
@@ -189,7 +210,10 @@ interface DecodeOptions {
 async function decodeInto(report: Inspection, located: Located, options: DecodeOptions): Promise<void> {
   const { schema, schemaName } = options;
   const { format, plain } = located;
-  const limits = { maxInputBytes: options.flags.maxInputBytes };
+  const limits = {
+    maxInputBytes: options.flags.maxInputBytes,
+    maxAllocatedBytes: options.flags.maxAllocatedBytes,
+  };
   if (report.fingerprintMatches === false) {
     // Decoding by the wrong schema can yield wrong values without an error, so only a format that
     // describes itself is decoded, and without the schema.

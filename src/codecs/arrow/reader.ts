@@ -2,7 +2,9 @@
  * The message sequence of an IPC stream or file: the schema first (checked against the codec's,
  * or without a codec schema planned from its own types), then dictionary batches and record
  * batches in any order. The reader keeps what later batches need (dictionaries, the schema) and
- * turns each record batch into checked Data, then into rows.
+ * turns each record batch into checked Data, then into rows. Rows and decoded dictionaries are
+ * charged to the allocation budget (cost.ts) before they are made; tables and batches are not,
+ * since their columns are views of the input.
  */
 import {
   Schema as ArrowSchema,
@@ -13,9 +15,11 @@ import {
   Struct,
   Vector,
 } from 'apache-arrow';
+import { AllocationBudget } from '../budget.js';
 import type { CompiledRows } from '../compiled/arrow.js';
 import { malformed, mismatch, tooDeep, tooManyElements, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
+import { rowsCost, valuesCost } from './cost.js';
 import { newData } from './data.js';
 import { misplacedNull, type ReadContext, readColumn, readStrings } from './decode.js';
 import { faultError, nullMessage, ValueFault } from './fault.js';
@@ -89,6 +93,14 @@ export class IpcReader {
   readonly budget: ElementBudget = { used: 0 };
   /** Dictionary entries held: they live as long as the input, so they count across batches. */
   private readonly dictionaryBudget: ElementBudget = { used: 0 };
+  /**
+   * What the rows and dictionaries decoded so far cost the heap: across the input, or per record
+   * batch for streams (with the dictionaries held counted in every batch).
+   */
+  readonly allocation: AllocationBudget;
+  /** What each dictionary's decoded values cost, by id, and all of them together. */
+  private readonly dictionaryCosts = new Map<number, number>();
+  private dictionaryCost = 0;
   /** Rows read before the current batch, for the row an error names. */
   private rowsBefore = 0;
 
@@ -105,6 +117,7 @@ export class IpcReader {
     } = {},
   ) {
     if (root !== undefined && root.maxDepth > limits.maxDepth) throw tooDeep(0, limits);
+    this.allocation = new AllocationBudget(limits.maxAllocatedBytes);
   }
 
   get schema(): ArrowSchema | undefined {
@@ -182,6 +195,13 @@ export class IpcReader {
       used: 0,
     });
     const [data] = loader.loadColumns([type.dictionary]) as [Data];
+    // A replaced dictionary's values are let go; a delta's add to those held.
+    const replaced = isDelta ? 0 : (this.dictionaryCosts.get(id) ?? 0);
+    const added = valuesCost(data, 0, batch.length);
+    this.dictionaryCosts.set(id, (this.dictionaryCosts.get(id) ?? 0) - replaced + added);
+    this.dictionaryCost += added - replaced;
+    this.allocation.used -= replaced;
+    this.allocation.charge(added, offset);
     let values: unknown[];
     if (use === undefined) {
       const ctx = { limits: this.limits, budget: { used: 0 }, dictionaries: this.members, offset };
@@ -214,7 +234,10 @@ export class IpcReader {
     if (message.body.kind !== 'batch') throw malformed(offset, 'Arrow: not a record batch');
     const { batch } = message.body;
     const rows = batch.length;
-    if (this.options.perBatch) this.budget.used = 0;
+    if (this.options.perBatch) {
+      this.budget.used = 0;
+      this.allocation.used = this.dictionaryCost;
+    }
     this.budget.used += rows;
     if (this.budget.used > this.limits.maxElements) throw tooManyElements(offset, this.limits);
     const loader = new BatchLoader(
@@ -238,6 +261,7 @@ export class IpcReader {
 
   /** Appends the rows of a batch loaded by `accept` to `out`; returns `out`. */
   appendRows(data: Data<Struct>, offset: number, out: unknown[]): unknown[] {
+    this.allocation.charge(rowsCost(data, this.root?.rows !== 'value'), offset);
     const ctx = { limits: this.limits, budget: this.budget, dictionaries: this.members, offset };
     const first = this.rowsBefore;
     this.rowsBefore += data.length;

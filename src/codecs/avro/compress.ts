@@ -1,6 +1,7 @@
 /**
  * The block codecs of Avro Object Container Files. Kept to one small file over the libraries
- * themselves so that it can move onto the compression layer later. Every decompressor is capped:
+ * themselves so that it can move onto the compression layer later. Every decompressor is capped,
+ * at maxInputBytes and at maxDecompressionRatio times the block's compressed size (the lower one):
  * the output size is known or bounded *before* a byte is inflated, so a tiny block cannot claim
  * gigabytes. The libraries are imported on first use, so datum-only users never load native code.
  */
@@ -8,6 +9,7 @@ import { constants } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { WirekitError } from '../../errors/index.js';
 import { crc32 } from '../../util/crc32.js';
+import { ratioLimit } from '../../util/decompression-ratio.js';
 
 export const containerCodecs = ['null', 'deflate', 'snappy', 'zstandard'] as const;
 export type ContainerCodec = (typeof containerCodecs)[number];
@@ -20,10 +22,27 @@ function corrupt(codec: string, cause?: unknown): WirekitError {
   return new WirekitError('WK_COMPRESSION_FAILED', `Avro: a ${codec} block is corrupt.`, { cause });
 }
 
-function tooBig(codec: string, size: number | string, cap: number): WirekitError {
+/** The most one block may inflate to, and the limit that sets it in words. */
+interface BlockCap {
+  readonly bytes: number;
+  readonly limit: string;
+}
+
+/** A block's cap: maxInputBytes, or `ratio` times its compressed size where that is lower. */
+function blockCap(data: Uint8Array, maxInputBytes: number, ratio: number): BlockCap {
+  const byRatio = ratioLimit(data.length, ratio);
+  return byRatio >= maxInputBytes
+    ? { bytes: maxInputBytes, limit: `maxInputBytes (${maxInputBytes})` }
+    : {
+        bytes: byRatio,
+        limit: `the ${byRatio} bytes maxDecompressionRatio (${ratio}) allows from ${data.length} compressed bytes`,
+      };
+}
+
+function tooBig(codec: string, size: number | string, cap: BlockCap): WirekitError {
   return new WirekitError(
     'WK_LIMIT_DECOMPRESSED',
-    `Avro: a ${codec} block would inflate to ${size} bytes, beyond maxInputBytes (${cap}).`,
+    `Avro: a ${codec} block would inflate to ${size} bytes, beyond ${cap.limit}.`,
   );
 }
 
@@ -50,13 +69,18 @@ export async function compressBlock(codec: ContainerCodec, data: Uint8Array): Pr
   }
 }
 
-/** Inflates one block, refusing output beyond `cap` bytes; zstandard inflates off the event loop. */
+/**
+ * Inflates one block, refusing output beyond `maxInputBytes` or `ratio` times its size;
+ * zstandard inflates off the event loop.
+ */
 export async function decompressBlock(
   codec: ContainerCodec,
   data: Uint8Array,
-  cap: number,
+  maxInputBytes: number,
+  ratio: number,
 ): Promise<Uint8Array> {
-  if (codec !== 'zstandard') return decompressBlockSync(codec, data, cap);
+  if (codec !== 'zstandard') return decompressBlockSync(codec, data, maxInputBytes, ratio);
+  const cap = blockCap(data, maxInputBytes, ratio);
   checkZstdBound(data, cap);
   const { Decoder } = await import('@toondepauw/node-zstd');
   const out = await new Decoder().decode(asBuffer(data)).catch((error: unknown) => {
@@ -71,27 +95,39 @@ export async function decompressBlock(
  */
 const load = createRequire(import.meta.url);
 
-/** Inflates one block on the calling thread, refusing output beyond `cap` bytes. */
-export function decompressBlockSync(codec: ContainerCodec, data: Uint8Array, cap: number): Uint8Array {
+/** Inflates one block on the calling thread, refusing output beyond `maxInputBytes` or `ratio` times its size. */
+export function decompressBlockSync(
+  codec: ContainerCodec,
+  data: Uint8Array,
+  maxInputBytes: number,
+  ratio: number,
+): Uint8Array {
+  const cap = blockCap(data, maxInputBytes, ratio);
   switch (codec) {
     case 'null':
       return data;
     case 'deflate': {
       const { inflateRawSync } = load('node:zlib') as typeof import('node:zlib');
+      let out: Uint8Array;
       try {
-        return inflateRawSync(data, { maxOutputLength: Math.max(1, Math.min(cap, constants.MAX_LENGTH)) });
+        out = inflateRawSync(data, {
+          maxOutputLength: Math.max(1, Math.min(cap.bytes, constants.MAX_LENGTH)),
+        });
       } catch (error) {
         if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE')
           throw tooBig(codec, 'more than that', cap);
         throw corrupt(codec, error);
       }
+      // maxOutputLength is at least 1, so a cap of 0 is checked here.
+      if (out.length > cap.bytes) throw tooBig(codec, out.length, cap);
+      return out;
     }
     case 'snappy': {
       if (data.length < 4) throw corrupt(codec);
       const body = data.subarray(0, data.length - 4);
       const size = snappyLength(body);
       if (size === undefined) throw corrupt(codec);
-      if (size > cap) throw tooBig(codec, size, cap);
+      if (size > cap.bytes) throw tooBig(codec, size, cap);
       const { uncompressSync } = load('snappy') as typeof import('snappy');
       let out: Uint8Array;
       try {
@@ -121,14 +157,14 @@ function asBuffer(data: Uint8Array): Buffer {
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-function checkZstdBound(data: Uint8Array, cap: number): void {
-  const bound = zstdBound(data, cap);
-  if (bound > cap) throw tooBig('zstandard', `up to ${bound}`, cap);
+function checkZstdBound(data: Uint8Array, cap: BlockCap): void {
+  const bound = zstdBound(data, cap.bytes);
+  if (bound > cap.bytes) throw tooBig('zstandard', `up to ${bound}`, cap);
 }
 
 /** The bound was checked before inflating; the output is checked too, in case the walk missed a frame. */
-function checkZstdOutput(out: Uint8Array, cap: number): Uint8Array {
-  if (out.length > cap) throw tooBig('zstandard', out.length, cap);
+function checkZstdOutput(out: Uint8Array, cap: BlockCap): Uint8Array {
+  if (out.length > cap.bytes) throw tooBig('zstandard', out.length, cap);
   return out;
 }
 

@@ -7,6 +7,8 @@
 import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import type { Schema } from '../../schema/index.js';
+import { resolveRatio } from '../../util/decompression-ratio.js';
+import { type AllocationBudget, budgetOf, cost } from '../budget.js';
 import { compileAvro } from '../compiled/avro.js';
 import { malformed, tooManyElements, truncated } from '../errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
@@ -100,12 +102,23 @@ function tooLarge(length: number, limits: DecodeLimits): WirekitError {
  * writer's schema) into a read plan; values are decoded one at a time as they are consumed, by the
  * plan's generated reader where `compiledFor` gives one.
  */
+/** How the values of a container are read beyond its limits. */
+export interface ValuesOptions {
+  /** The plan's generated reader, where there is one. */
+  readonly compiledFor?: (plan: RootReadPlan) => ((r: AvroReader) => unknown) | undefined;
+  /** How many times its compressed size a block may inflate to (default 1,000). */
+  readonly maxDecompressionRatio?: number | undefined;
+}
+
 export async function* readContainerValues(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   planFor: (header: ContainerHeader) => RootReadPlan,
   limits: DecodeLimits,
-  compiledFor?: (plan: RootReadPlan) => ((r: AvroReader) => unknown) | undefined,
+  options: ValuesOptions = {},
+  /** For a caller that keeps every value: one budget for all of them (else one per value). */
+  held?: AllocationBudget,
 ): AsyncGenerator<unknown, void, undefined> {
+  const ratio = resolveRatio(options.maxDecompressionRatio);
   const queue = new ByteQueue();
   let header: ContainerHeader | undefined;
   let read: RootReadPlan | undefined;
@@ -125,7 +138,7 @@ export async function* readContainerValues(
         if (length > limits.maxInputBytes) throw tooLarge(length, limits);
         header = parseHeader(pending.subarray(0, length), limits);
         read = planFor(header);
-        compiled = compiledFor?.(read);
+        compiled = options.compiledFor?.(read);
         queue.consume(length);
         offset += length;
         continue;
@@ -143,8 +156,9 @@ export async function* readContainerValues(
         header.codec,
         pending.subarray(block.start, block.start + block.size),
         limits.maxInputBytes,
+        ratio,
       );
-      yield* blockValues(data, block.count, read, compiled, limits, offset);
+      yield* blockValues(data, block.count, read, compiled, limits, offset, held);
       queue.consume(block.total);
       offset += block.total;
     }
@@ -155,20 +169,23 @@ export async function* readContainerValues(
 
 /**
  * The values of a whole container in memory, synchronously, decoded block by block as the
- * iterator is read. `maxElements` bounds the values of the whole file (a stream bounds each block).
+ * iterator is read. `maxElements` bounds the values of the whole file (a stream bounds each block),
+ * and `maxAllocatedBytes` what they cost together, as the array the caller keeps them in.
  */
 export function* containerValuesOf(
   bytes: Uint8Array,
   planFor: (header: ContainerHeader) => RootReadPlan,
   limits: DecodeLimits,
-  compiledFor?: (plan: RootReadPlan) => ((r: AvroReader) => unknown) | undefined,
+  options: ValuesOptions = {},
 ): Generator<unknown, void, undefined> {
   checkSequenceInput(bytes, limits);
+  const ratio = resolveRatio(options.maxDecompressionRatio);
   const headerLength = measureHeader(bytes, limits);
   if (headerLength === undefined) throw truncated(bytes.length, 'an Avro container header');
   const header = parseHeader(bytes.subarray(0, headerLength), limits);
   const read = planFor(header);
-  const compiled = compiledFor?.(read);
+  const compiled = options.compiledFor?.(read);
+  const held = heldBudget(limits);
   let values = 0;
   for (let offset = headerLength; offset < bytes.length; ) {
     const pending = bytes.subarray(offset);
@@ -182,13 +199,24 @@ export function* containerValuesOf(
       header.codec,
       pending.subarray(block.start, block.start + block.size),
       limits.maxInputBytes,
+      ratio,
     );
-    yield* blockValues(data, block.count, read, compiled, limits, offset);
+    yield* blockValues(data, block.count, read, compiled, limits, offset, held);
     offset += block.total;
   }
 }
 
-/** The `count` values of one block's (decompressed) data, which must hold nothing more. */
+/** The budget of values all held at once: theirs and the array's that holds them. */
+function heldBudget(limits: DecodeLimits): AllocationBudget {
+  const budget = budgetOf(limits);
+  budget.charge(cost.array, 0);
+  return budget;
+}
+
+/**
+ * The `count` values of one block's (decompressed) data, which must hold nothing more. Each value
+ * is charged to a budget of its own, or with its slot in the caller's array to `held`.
+ */
 function* blockValues(
   data: Uint8Array,
   count: number,
@@ -196,9 +224,15 @@ function* blockValues(
   compiled: ((r: AvroReader) => unknown) | undefined,
   limits: DecodeLimits,
   offset: number,
+  held: AllocationBudget | undefined,
 ): Generator<unknown, void, undefined> {
   const r = new AvroReader(data, limits);
-  for (let i = 0; i < count; i++) yield readRoot(r, read, compiled);
+  if (held !== undefined) r.budget = held;
+  for (let i = 0; i < count; i++) {
+    if (held === undefined) r.budget = budgetOf(limits);
+    else held.charge(cost.slot, offset);
+    yield readRoot(r, read, compiled);
+  }
   if (r.pos !== data.length) {
     throw malformed(offset, `an Avro container block holds ${data.length - r.pos} bytes after its values`);
   }
@@ -356,6 +390,11 @@ export interface ReadContainerOptions {
   /** The reader's schema: values come out in its shape, resolved from the file's writer schema. */
   readonly schema: Schema;
   readonly limits?: Partial<DecodeLimits>;
+  /**
+   * How many times its compressed size a block may inflate to (default 1,000; never less than
+   * 1 MiB; Infinity for no ratio cap), besides maxInputBytes. WK_LIMIT_DECOMPRESSED past it.
+   */
+  readonly maxDecompressionRatio?: number;
 }
 
 export interface AvroContainer<T> {
@@ -381,7 +420,9 @@ export async function readContainer<T = unknown>(
     return containerReadPlan(plans, found);
   };
   const compiledFor = (plan: RootReadPlan) => (plan === plans.read ? compileAvro(plans)?.decode : undefined);
-  for await (const value of readContainerValues(once(bytes), planFor, limits, compiledFor)) {
+  const held = heldBudget(limits);
+  const valuesOptions = { compiledFor, maxDecompressionRatio: options.maxDecompressionRatio };
+  for await (const value of readContainerValues(once(bytes), planFor, limits, valuesOptions, held)) {
     values.push(value as T);
   }
   const found = header as ContainerHeader;

@@ -1,9 +1,13 @@
 /**
  * The decoder: runs a read plan over untrusted bytes. Depth is counted at every record, array and
  * map, so recursion stays within maxDepth; counts are checked against maxElements and the bytes
- * left before a single item is read.
+ * left before a single item is read. What the value costs the heap is charged to the reader's
+ * budget (budget.ts) before each thing is made: a record as an object of its fields, each array
+ * and its items' slots (a block's, once its count is checked), map, string, byte string, Date and
+ * bigint; the compiled decoder charges alike, through the same helpers or the same amounts.
  */
 import type { Rule } from '../../schema/value-rules.js';
+import { cost, recordCost, stringCost } from '../budget.js';
 import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../errors.js';
 import type { AvroType } from './avro-schema.js';
 import { EntryRole, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from './plans.js';
@@ -89,6 +93,7 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
           ? undefined
           : decimalText(bytes, start, r.pos, plan.scale, plan.precision);
       if (text === undefined) throw mismatch(at, `a decimal exceeds ${plan.precision} digits`);
+      r.budget.charge(stringCost(text.length), at);
       return text;
     }
     case R.DecimalString:
@@ -144,12 +149,14 @@ export function readLong(r: AvroReader, as: LongAs): unknown {
   const wide = Number.isNaN(n);
   switch (as) {
     case LongAs.BigInt:
+      r.budget.charge(cost.bigint, at);
       return wide ? r.wide : BigInt(n);
     case LongAs.Number:
       if (wide) throw mismatch(at, `${r.wide} is beyond a safe integer (the schema says as: 'number')`);
       return n;
     case LongAs.UnsignedBigInt:
       if (wide ? r.wide < 0n : n < 0) throw mismatch(at, 'a uint64 is negative');
+      r.budget.charge(cost.bigint, at);
       return wide ? r.wide : BigInt(n);
     case LongAs.UnsignedNumber:
       if (wide || n < 0) throw mismatch(at, `${wide ? r.wide : n} is not a safe uint64 number`);
@@ -164,8 +171,14 @@ export function readLong(r: AvroReader, as: LongAs): unknown {
   }
 }
 
+/** What a decoded record costs: an object holding each field it may get. */
+export function recordReadCost(plan: RecordRead): number {
+  return recordCost(plan.names.length + plan.fills.length);
+}
+
 function readRecord(r: AvroReader, plan: RecordRead): Record<string, unknown> {
   r.enter();
+  r.budget.charge(recordReadCost(plan), r.pos);
   const out: Record<string, unknown> = {};
   const { names, plans, fills } = plan;
   for (let i = 0; i < plans.length; i++) {
@@ -189,10 +202,13 @@ function readArray(
 ): unknown[] {
   const at = r.pos;
   r.enter();
+  r.budget.charge(cost.array, at);
   const out: unknown[] = [];
   for (let count = r.readBlockCount(); count !== 0; count = r.readBlockCount()) {
     r.addElements(count);
     r.checkFits(count, itemSize);
+    // Items of no bytes (empty records) fit any input: their count is charged, not trusted.
+    r.budget.charge(count * cost.slot, r.pos);
     for (let i = 0; i < count; i++) out.push(readValue(r, items));
   }
   r.leave();
@@ -208,10 +224,12 @@ function readMap(
   keyRule: Rule<string> | undefined,
 ): Record<string, unknown> {
   r.enter();
+  r.budget.charge(cost.object, r.pos);
   const out: Record<string, unknown> = {};
   for (let count = r.readBlockCount(); count !== 0; count = r.readBlockCount()) {
     r.addElements(count);
     r.checkFits(count, entrySize);
+    r.budget.charge(count * 2 * cost.slot, r.pos);
     for (let i = 0; i < count; i++) {
       const at = r.pos;
       const key = r.readString();
@@ -227,11 +245,13 @@ function readMap(
 
 function readIntMap(r: AvroReader, plan: IntMapRead): Map<unknown, unknown> {
   r.enter();
+  r.budget.charge(cost.map, r.pos);
   const out = new Map<unknown, unknown>();
   const { roles, plans } = plan;
   for (let count = r.readBlockCount(); count !== 0; count = r.readBlockCount()) {
     r.addElements(count);
     r.checkFits(count, plan.entrySize);
+    r.budget.charge(count * cost.mapEntry, r.pos);
     for (let i = 0; i < count; i++) {
       let key: unknown;
       let value: unknown;

@@ -19,6 +19,7 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
+import { resolveRatio } from '../../util/decompression-ratio.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { compileAvro } from '../compiled/avro.js';
 import { trailing } from '../errors.js';
@@ -66,6 +67,12 @@ export interface AvroCodecOptions extends CodecOptions {
    * always writes `schema`'s own layout.
    */
   readonly writerSchema?: AvroSchemaJson | string;
+  /**
+   * How many times its compressed size a block of a container (decodeStream, decodeSequence) may
+   * inflate to (default 1,000; never less than 1 MiB; Infinity for no ratio cap), besides
+   * maxInputBytes. WK_LIMIT_DECOMPRESSED past it.
+   */
+  readonly maxDecompressionRatio?: number;
 }
 
 export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Codec<T> {
@@ -85,6 +92,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
       : readPlanOf(parseAvroSchema(options.writerSchema as AvroSchemaJson), schema);
   const compiledRead = read === plans.read ? generated?.decode : undefined;
   const compiledFor = (plan: RootReadPlan) => (plan === plans.read ? generated?.decode : undefined);
+  const valuesOptions = { compiledFor, maxDecompressionRatio: resolveRatio(options.maxDecompressionRatio) };
   // Outputs are views into this writer's slab; a re-entrant encode (a getter that encodes) takes
   // a fresh writer so it cannot write inside the outer value.
   const shared = new AvroWriter();
@@ -131,7 +139,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
         chunks,
         (header) => containerReadPlan(plans, header),
         limits,
-        compiledFor,
+        valuesOptions,
       ) as AsyncIterable<T>;
     },
     encodeSequence(values) {
@@ -142,7 +150,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
         bytes,
         (header) => containerReadPlan(plans, header),
         limits,
-        compiledFor,
+        valuesOptions,
       );
       return Array.from(values) as T[];
     },

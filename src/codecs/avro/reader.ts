@@ -1,8 +1,10 @@
 /**
  * A cursor over untrusted Avro bytes. Every read checks the bytes left before it touches them, and
  * every length or count is checked against the limits before anything is allocated for it. One
- * reader serves one decoded value (its depth and element count are per value).
+ * reader serves one decoded value (its depth and element count are per value), or the values of a
+ * container block; what they cost the heap is charged to its `budget` (budget.ts).
  */
+import { AllocationBudget, cost, stringCost } from '../budget.js';
 import { malformed, mismatch, tooDeep, tooLong, tooManyElements, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { TextReader } from '../utf8.js';
@@ -20,6 +22,11 @@ export class AvroReader {
   wide = 0n;
   /** The input's strings, read through one TextReader (short ASCII strings cut from windows). */
   readonly text: TextReader;
+  /**
+   * What the values read so far cost the heap, charged before each thing is made: per value in a
+   * stream (the caller gives each value a fresh one), per input where all values are held at once.
+   */
+  budget: AllocationBudget;
 
   constructor(bytes: Uint8Array, limits: DecodeLimits, start = 0, end = bytes.length) {
     // A Buffer's slice() is a view, not a copy: read through a plain Uint8Array so copies are copies.
@@ -31,6 +38,7 @@ export class AvroReader {
     this.end = end;
     this.limits = limits;
     this.text = new TextReader(this.bytes);
+    this.budget = new AllocationBudget(limits.maxAllocatedBytes);
   }
 
   get view(): DataView {
@@ -184,12 +192,14 @@ export class AvroReader {
 
   readString(): string {
     const start = this.readLength(this.limits.maxStringBytes, 'string');
+    this.budget.charge(stringCost(this.pos - start), start);
     return this.text.read(start, this.pos);
   }
 
   /** A copy, so that the value outlives (and cannot alias) the input buffer. */
   readBytes(): Uint8Array {
     const start = this.readLength(this.limits.maxBytesLength, 'byte string');
+    this.budget.charge(cost.bytes + this.pos - start, start);
     return this.bytes.slice(start, this.pos);
   }
 
@@ -197,6 +207,7 @@ export class AvroReader {
     if (size > this.limits.maxBytesLength)
       throw tooLong(this.pos, size, this.limits.maxBytesLength, 'byte string');
     if (this.pos + size > this.end) throw truncated(this.pos, 'a fixed');
+    this.budget.charge(cost.bytes + size, this.pos);
     const start = this.pos;
     this.pos += size;
     return this.bytes.slice(start, this.pos);

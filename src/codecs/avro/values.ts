@@ -3,6 +3,7 @@
  * integers, timestamps as counts of a unit, `json` values as JSON text.
  */
 import { decimalDigits } from '../../schema/decimal.js';
+import { cost } from '../budget.js';
 import { isUnsafeKey, malformed, tooDeep, tooManyElements, unsafeKey } from '../errors.js';
 import type { AvroReader } from './reader.js';
 import type { AvroWriter } from './writer.js';
@@ -126,6 +127,7 @@ export function readTimestamp(reader: AvroReader, perMilli: number): Date {
     millis = Number(quotient);
   }
   if (!(Math.abs(millis) <= 8.64e15)) throw malformed(at, 'a timestamp is beyond the range of a Date');
+  reader.budget.charge(cost.date, at);
   return new Date(millis);
 }
 

@@ -37,8 +37,9 @@ export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<
     streamMediaType: cborSequenceMediaType,
     emitter: () => new CborEmitter(),
     source: (decodeLimits) => new CborSource(decodeLimits),
-    checker: (decodeLimits) => new CborScanner(decodeLimits, { utf8: true, unsafeKeys: true }),
-    measurer: (decodeLimits) => new CborScanner(decodeLimits, { utf8: false, unsafeKeys: false }),
+    checker: (decodeLimits) => new CborScanner(decodeLimits, { utf8: true, unsafeKeys: true, charge: true }),
+    measurer: (decodeLimits) =>
+      new CborScanner(decodeLimits, { utf8: false, unsafeKeys: false, charge: false }),
     libraryDecode: (bytes) => decoder.decode(bytes),
     ownDecode: (bytes) => new NaturalReader(bytes).read(),
     compiled: cborFormat,

@@ -5,6 +5,7 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { parseIsoTime } from '../../util/iso-time.js';
+import { cost, stringCost } from '../budget.js';
 import { malformed, tooLong } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { checkKey } from '../self-describing/keys.js';
@@ -14,6 +15,11 @@ import { decodeUtf8 } from '../utf8.js';
 export interface CborScanOptions {
   readonly utf8: boolean;
   readonly unsafeKeys: boolean;
+  /**
+   * Charge what the library will build from the value against maxAllocatedBytes (budget.ts): on
+   * for the scanner that precedes cbor-x, off where a scan only measures or skips.
+   */
+  readonly charge: boolean;
 }
 
 /** Longest bignum read: cbor-x builds a bignum byte by byte, so a long one costs quadratic time. */
@@ -36,6 +42,14 @@ export abstract class CborItems {
   wideInteger = false;
   /** Where the input ended, when a scan returned -1. */
   endedAt = 0;
+  /**
+   * The heap the scanned value will take once built (budget.ts), carried in and out like
+   * `elements`; `charged` holds what the helpers below add for the item they read.
+   */
+  allocated = 0;
+  protected charged = 0;
+  /** maxAllocatedBytes when the options charge, else no bound. */
+  protected readonly maxAllocated: number;
   /** Scratch results of `argument`: the value and where the item's content starts. */
   protected value = 0;
   protected next = 0;
@@ -44,7 +58,9 @@ export abstract class CborItems {
   constructor(
     protected readonly limits: DecodeLimits,
     protected readonly options: CborScanOptions,
-  ) {}
+  ) {
+    this.maxAllocated = options.charge ? limits.maxAllocatedBytes : Number.POSITIVE_INFINITY;
+  }
 
   protected ended(at: number, elements = this.elements): number {
     this.endedAt = at;
@@ -86,6 +102,7 @@ export abstract class CborItems {
         throw malformed(start, 'a string is not valid UTF-8');
       }
       if (textKey && this.options.unsafeKeys) checkKey(bytes, start, length);
+      this.charged += text ? stringCost(length) : cost.bytes + length;
       return start + length;
     }
     // Chunked: definite strings of the same major type until a break (RFC 8949 §3.2.3).
@@ -113,6 +130,7 @@ export abstract class CborItems {
       at = start + length;
     }
     if (textKey && this.options.unsafeKeys && total <= 11) checkKey(this.keyBytes, 0, total);
+    this.charged += text ? stringCost(total) : cost.bytes + total;
     return at + 1;
   }
 
@@ -152,12 +170,15 @@ export abstract class CborItems {
         if (parseIsoTime(decodeUtf8(bytes, stop - this.value, stop)) === undefined) {
           throw malformed(at, 'tag 0 holds text that is not an RFC 3339 date-time');
         }
+        this.charged += cost.date;
         return stop;
       }
       case 1:
+        this.charged += cost.date;
         return this.epoch(bytes, at, end);
       case 2:
       case 3:
+        this.charged += cost.bigint;
         return this.bignum(bytes, at, end);
       case 4: {
         if (content !== 0x82) throw malformed(at, 'tag 4 needs an array of two items');

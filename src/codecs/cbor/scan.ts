@@ -5,12 +5,16 @@
  * quadratic in their length; the scanner refuses all of that first. It checks every length against
  * the remaining input and the limits, counts array items and map entries, keeps depth on an explicit
  * stack, checks each tag's content (RFC 8949 §3.4), and measures the value, which also cuts a CBOR
- * sequence (RFC 8742) into values.
+ * sequence (RFC 8742) into values. Before cbor-x, it also charges what cbor-x will build against
+ * maxAllocatedBytes (budget.ts: each map as an object of two slots an entry, each array, string,
+ * byte string, Date and bigint), so an input whose value would not fit the budget is refused
+ * before anything is built.
  *
  * Tags read: 0 and 1 (date/time), 2 and 3 (bignums, at most 1 KiB), 4 (decimal fraction) and 55799
  * (self-described CBOR, skipped wherever it appears). Simple values other than false, true, null
  * and undefined are refused as unknown extensions, since JavaScript has no value for them.
  */
+import { cost, overBudget } from '../budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { checkKey } from '../self-describing/keys.js';
@@ -29,6 +33,18 @@ const indefinite = -1;
  * that large can be built anyway.
  */
 const maxCount = 0x3fff_ffff;
+
+/** The charges the hot loop makes, as plain constants (budget.ts). */
+const objectCharge = cost.object;
+const arrayCharge = cost.array;
+const slotCharge = cost.slot;
+const stringCharge = cost.string;
+/**
+ * A map with a key that is not a text string is built as a Map (decoded-map.ts): each such key is
+ * charged as a Map of its own plus a Map's entry, over the object and two slots charged already
+ * (too much for a Map of many entries, never too little).
+ */
+const mapKeyExtra = cost.map - cost.object + cost.mapEntry - 2 * cost.slot;
 
 /**
  * Bytes taken by the items whose head says everything: integers (majors 0 and 1 with their
@@ -72,6 +88,8 @@ export class CborScanner extends CborItems {
 
   reset(): void {
     this.elements = 0;
+    this.allocated = 0;
+    this.charged = 0;
     this.nonStringKey = false;
     this.chunkedString = false;
     this.wideEpoch = false;
@@ -81,7 +99,7 @@ export class CborScanner extends CborItems {
   /** Scans the value at `start` inside `depth` containers: its end, or -1 when cut (see `endedAt`). */
   scan(bytes: Uint8Array, start: number, end: number, depth: number): number {
     this.cut.depth = depth;
-    return this.walk(bytes, start, end, depth, 0, 0, 0, false, this.elements);
+    return this.walk(bytes, start, end, depth, 0, 0, 0, false, this.elements, this.allocated);
   }
 
   /**
@@ -100,11 +118,21 @@ export class CborScanner extends CborItems {
       cut.seen,
       cut.inMap,
       cut.elements,
+      cut.allocated,
     );
   }
 
   /** Where the last cut value stopped: the start of its unfinished item, and the state there. */
-  private readonly cut = { pos: 0, depth: 0, top: 0, left: 0, seen: 0, inMap: false, elements: 0 };
+  private readonly cut = {
+    pos: 0,
+    depth: 0,
+    top: 0,
+    left: 0,
+    seen: 0,
+    inMap: false,
+    elements: 0,
+    allocated: 0,
+  };
 
   private walk(
     bytes: Uint8Array,
@@ -116,8 +144,9 @@ export class CborScanner extends CborItems {
     seenAtStart: number,
     inMapAtStart: boolean,
     elementsAtStart: number,
+    allocatedAtStart: number,
   ): number {
-    const limits = this.limits;
+    const { limits, maxAllocated } = this;
     const { maxStringBytes, maxElements } = limits;
     const { utf8, unsafeKeys } = this.options;
     // The innermost open container lives in locals; the stack holds the ones around it.
@@ -127,13 +156,16 @@ export class CborScanner extends CborItems {
     let seen = seenAtStart; // parity of the items read by an indefinite container: 1 after a key
     let inMap = inMapAtStart;
     let elements = elementsAtStart;
+    let allocated = allocatedAtStart;
     let pos = start;
     let at: number;
     let itemElements: number;
+    let itemAllocated: number;
     for (;;) {
       at = pos;
       itemElements = elements;
-      if (pos >= end) return this.stop(end, at, top, left, seen, inMap, itemElements);
+      itemAllocated = allocated;
+      if (pos >= end) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
       const head = bytes[pos] as number;
       if (head === 0xff) {
         // A break closes the innermost container, which must be an indefinite one.
@@ -154,15 +186,16 @@ export class CborScanner extends CborItems {
           let from = pos + 1;
           let length = info;
           if (info === 24) {
-            if (from >= end) return this.stop(end, at, top, left, seen, inMap, itemElements);
+            if (from >= end) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
             length = bytes[from] as number;
             from++;
             // In this order as in `string`: a declared length is refused before the input is awaited.
             if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
           }
           pos = from + length;
-          if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements);
+          if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
           if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
+          allocated += stringCharge + ((length + 7) & ~7);
           if (utf8) {
             const i = asciiEnd(bytes, from, pos);
             if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');
@@ -170,19 +203,33 @@ export class CborScanner extends CborItems {
           if (key && (length === 9 || length === 11) && unsafeKeys) checkKey(bytes, from, length);
         } else if ((scalarSizes[head] as number) !== 0) {
           // Integers, simple values and floats: the head says how long they are.
-          if (key) this.nonStringKey = true;
+          if (key) {
+            this.nonStringKey = true;
+            allocated += mapKeyExtra;
+          }
           pos += scalarSizes[head] as number;
-          if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements);
+          if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
           // A 64-bit integer argument (0x1b, 0x3b) from 2^53 - 2^48 on: see libraryReadsInt64.
           if ((head & 0xdf) === 0x1b && (bytes[at + 1] !== 0 || (bytes[at + 2] as number) >= 0x1f)) {
-            if (!libraryReadsInt64(bytes, at)) this.wideInteger = true;
+            if (!libraryReadsInt64(bytes, at)) {
+              this.wideInteger = true;
+              allocated += cost.bigint;
+            }
           }
         } else if (major === 2 || major === 3) {
-          if (key && major === 2) this.nonStringKey = true;
+          if (key && major === 2) {
+            this.nonStringKey = true;
+            allocated += mapKeyExtra;
+          }
+          this.charged = 0;
           pos = this.string(bytes, pos, end, key && major === 3);
-          if (pos < 0) return this.stop(end, at, top, left, seen, inMap, itemElements);
+          allocated += this.charged;
+          if (pos < 0) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
         } else if (major === 4 || major === 5) {
-          if (key) this.nonStringKey = true;
+          if (key) {
+            this.nonStringKey = true;
+            allocated += mapKeyExtra;
+          }
           if (top >= levels) throw tooDeep(at, limits);
           let items = indefinite;
           if (info === 31) pos++;
@@ -191,7 +238,7 @@ export class CborScanner extends CborItems {
             if (info < 24) pos++;
             else {
               if (this.argument(bytes, pos, end) < 0)
-                return this.stop(end, at, top, left, seen, inMap, itemElements);
+                return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
               if (this.value > this.maxContainer) throw tooManyElements(at, limits);
               count = this.value | 0; // an int32 by the check above
               pos = this.next;
@@ -200,8 +247,14 @@ export class CborScanner extends CborItems {
             if (elements > maxElements) throw tooManyElements(at, limits);
             items = major === 5 ? count * 2 : count;
             // Every item takes at least one byte, so a count beyond the input is a lie or a cut.
-            if (items > end - pos) return this.stop(end, at, top, left, seen, inMap, itemElements);
+            if (items > end - pos)
+              return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
+            // Charged once the count is known to fit the input: a map's entries as two slots each.
+            allocated += items * slotCharge;
           }
+          // An indefinite container's items are charged as each one ends (below).
+          allocated += major === 5 ? objectCharge : arrayCharge;
+          if (allocated > maxAllocated) throw overBudget(maxAllocated, at);
           if (items !== 0) {
             if (top === this.left.length) this.growStack();
             this.left[top] = left;
@@ -214,26 +267,36 @@ export class CborScanner extends CborItems {
             continue;
           }
         } else if (major === 6) {
-          if (key) this.nonStringKey = true;
+          if (key) {
+            this.nonStringKey = true;
+            allocated += mapKeyExtra;
+          }
           if (this.argument(bytes, pos, end) < 0)
-            return this.stop(end, at, top, left, seen, inMap, itemElements);
+            return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
           // Self-described CBOR (55799) marks the item that follows, which takes its place.
           if (this.value === 55799) {
             pos = this.next;
             continue;
           }
+          this.charged = 0;
           pos = this.tag(bytes, this.value, pos, this.next, end);
-          if (pos < 0) return this.stop(end, at, top, left, seen, inMap, itemElements);
+          if (pos < 0) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
+          allocated += this.charged;
         } else {
-          if (key) this.nonStringKey = true;
+          if (key) {
+            this.nonStringKey = true;
+            allocated += mapKeyExtra;
+          }
           pos = this.scalar(bytes, pos, end);
-          if (pos < 0) return this.stop(end, at, top, left, seen, inMap, itemElements);
+          if (pos < 0) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
         }
       }
       // The item is complete, and so is every definite container it was the last item of.
       for (;;) {
         if (top === 0) {
           this.elements = elements;
+          this.allocated = allocated;
+          if (allocated > maxAllocated) throw overBudget(maxAllocated, at);
           return pos;
         }
         if (left === indefinite) {
@@ -241,6 +304,8 @@ export class CborScanner extends CborItems {
           if (!inMap || seen === 0) {
             elements++;
             if (elements > maxElements) throw tooManyElements(at, limits);
+            allocated += inMap ? 2 * slotCharge : slotCharge;
+            if (allocated > maxAllocated) throw overBudget(maxAllocated, at);
           }
           break;
         }
@@ -262,6 +327,7 @@ export class CborScanner extends CborItems {
     seen: number,
     inMap: boolean,
     elements: number,
+    allocated: number,
   ): number {
     const cut = this.cut;
     cut.pos = item;
@@ -270,6 +336,7 @@ export class CborScanner extends CborItems {
     cut.seen = seen;
     cut.inMap = inMap;
     cut.elements = elements;
+    cut.allocated = allocated;
     return this.ended(end, elements);
   }
 

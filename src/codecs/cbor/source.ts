@@ -2,11 +2,14 @@
  * Reads CBOR primitives for the schema decoder, checking as it goes: every length against the
  * remaining input and the limits before anything is allocated, strings as strict UTF-8, and
  * major types against what the schema expects. Tag 55799 (self-described CBOR) is skipped wherever
- * it appears; definite and chunked (indefinite-length) strings, arrays and maps are all read.
+ * it appears; definite and chunked (indefinite-length) strings, arrays and maps are all read. What
+ * each read will cost the heap is charged to the decode's budget (budget.ts) here, so the compiled
+ * and the interpreted decoders, which both read through a source, charge alike.
  */
 import { WirekitError } from '../../errors/index.js';
 import { decimalDigits } from '../../schema/decimal.js';
 import { parseIsoTime } from '../../util/iso-time.js';
+import { AllocationBudget, cost, stringCost } from '../budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { schemaMismatch } from '../self-describing/failures.js';
@@ -28,16 +31,19 @@ export class CborSource implements Source {
   spanBytes: Uint8Array = this.input;
   spanStart = 0;
   spanEnd = 0;
+  /** What the value decoded so far costs the heap; given by `reset`. */
+  budget = new AllocationBudget(0);
   /** The input's strings (short ASCII strings cut from windows of it). */
   readonly text = new TextReader();
   private view = new DataView(this.input.buffer);
   private readonly skipper: CborScanner;
 
   constructor(readonly limits: DecodeLimits) {
-    this.skipper = new CborScanner(limits, { utf8: false, unsafeKeys: false });
+    this.skipper = new CborScanner(limits, { utf8: false, unsafeKeys: false, charge: false });
   }
 
-  reset(bytes: Uint8Array): void {
+  reset(bytes: Uint8Array, budget: AllocationBudget): void {
+    this.budget = budget;
     this.input = bytes;
     this.text.use(bytes);
     this.spanBytes = bytes;
@@ -234,7 +240,9 @@ export class CborSource implements Source {
   }
 
   string(): string {
+    const at = this.pos;
     const bytes = this.stringBytes(3);
+    this.budget.charge(stringCost(this.spanEnd - this.spanStart), at);
     // An indefinite-length string's chunks are joined into bytes of their own.
     return bytes === this.input
       ? this.text.read(this.spanStart, this.spanEnd)
@@ -246,7 +254,9 @@ export class CborSource implements Source {
   }
 
   bytes(): Uint8Array {
+    const at = this.pos;
     const bytes = this.stringBytes(2);
+    this.budget.charge(cost.bytes + this.spanEnd - this.spanStart, at);
     return bytes === this.input ? bytes.slice(this.spanStart, this.spanEnd) : bytes;
   }
 
@@ -272,6 +282,7 @@ export class CborSource implements Source {
       throw this.wrongType('a timestamp (tag 0 or 1)');
     }
     if (!(Math.abs(millis) <= maxDateMillis)) throw schemaMismatch(at, 'a timestamp that is no valid Date');
+    this.budget.charge(cost.date, at);
     return millis;
   }
 
@@ -294,15 +305,26 @@ export class CborSource implements Source {
     const mantissa = this.integer();
     const digits = typeof exponent === 'number' ? Math.abs(exponent) : Number.POSITIVE_INFINITY;
     if (digits > this.limits.maxStringBytes) throw tooLong(at, digits, this.limits.maxStringBytes, 'string');
-    return decimalText(exponent as number, mantissa);
+    const text = decimalText(exponent as number, mantissa);
+    this.budget.charge(stringCost(text.length), at);
+    return text;
   }
 
-  private container(at: number, level: number, count: number, items: number): number {
+  /**
+   * A container's header: `items` is its items (a map's keys and values both count), `base` what
+   * the container itself costs. Charged once the items are known to fit the input (every item
+   * takes at least one byte); an indefinite container's items are charged as `more` finds them.
+   */
+  private container(at: number, level: number, count: number, items: number, base: number): number {
     if (level > this.limits.maxDepth) throw tooDeep(at, this.limits);
-    if (count < 0) return -1;
+    if (count < 0) {
+      this.budget.charge(base, at);
+      return -1;
+    }
     this.elements += count;
     if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
     if (items > this.end - this.pos) throw truncated(this.end);
+    this.budget.charge(base + items * cost.slot, at);
     return count;
   }
 
@@ -311,7 +333,7 @@ export class CborSource implements Source {
     if (head >> 5 !== 4) throw this.wrongType('an array');
     const at = this.pos;
     const count = this.argument();
-    return this.container(at, level, count, count);
+    return this.container(at, level, count, count, cost.array);
   }
 
   mapStart(level: number): number {
@@ -319,7 +341,7 @@ export class CborSource implements Source {
     if (head >> 5 !== 5) throw this.wrongType('a map');
     const at = this.pos;
     const count = this.argument();
-    return this.container(at, level, count, count * 2);
+    return this.container(at, level, count, count * 2, cost.object);
   }
 
   more(): boolean {
@@ -330,6 +352,8 @@ export class CborSource implements Source {
     }
     this.elements++;
     if (this.elements > this.limits.maxElements) throw tooManyElements(this.pos, this.limits);
+    // Whether the container is an array or a map is the caller's to know: charged as a map entry.
+    this.budget.charge(2 * cost.slot, this.pos);
     return true;
   }
 

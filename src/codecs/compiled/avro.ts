@@ -23,7 +23,7 @@
  */
 
 import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
-import { kept, readEnum, readIntIn, readLong, readValue } from '../avro/decode.js';
+import { kept, readEnum, readIntIn, readLong, readValue, recordReadCost } from '../avro/decode.js';
 import { type Encoder, keep, withSegment, wrongType } from '../avro/encode.js';
 import {
   LongAs,
@@ -39,6 +39,7 @@ import type { AvroReader } from '../avro/reader.js';
 import type { SchemaPlans } from '../avro/schema-plans.js';
 import { readTimestamp, timestampCount } from '../avro/values.js';
 import type { AvroWriter } from '../avro/writer.js';
+import { cost, stringCost } from '../budget.js';
 import {
   buildObject,
   CompiledCache,
@@ -279,7 +280,10 @@ function readSymbol(r: AvroReader, symbols: readonly (string | undefined)[], nam
 function readMillis(r: AvroReader): Date {
   const at = r.pos;
   const n = readLongFast(r);
-  if (n >= -8.64e15 && n <= 8.64e15) return new Date(n);
+  if (n >= -8.64e15 && n <= 8.64e15) {
+    r.budget.charge(cost.date, at);
+    return new Date(n);
+  }
   r.pos = at;
   return readTimestamp(r, 1);
 }
@@ -301,6 +305,7 @@ function readString(r: AvroReader): string {
   } else {
     start = r.readLength(r.limits.maxStringBytes, 'string');
   }
+  r.budget.charge(stringCost(r.pos - start), start);
   return r.text.read(start, r.pos);
 }
 
@@ -577,6 +582,7 @@ class AvroCompiler {
     const s = this.s;
     this.line(`function ${this.readerOf(plan)}(r) {`);
     this.line('r.enter();');
+    this.line(`r.budget.charge(${int(recordReadCost(plan))}, r.pos);`);
     // Keys as the interpreter adds them: the writer's fields in order (those with a value), then
     // the fills. One object literal holds every key up to the first field that may be absent;
     // the rest are added in order after it.
@@ -664,12 +670,14 @@ class AvroCompiler {
         const [out, count, n, i, y, at] = [s.fn('a'), s.fn('c'), s.fn('n'), s.fn('i'), s.fn('y'), s.fn('at')];
         this.line(`const ${at} = r.pos;`);
         this.line('r.enter();');
+        this.line(`r.budget.charge(${int(cost.array)}, r.pos);`);
         this.line(`let ${count} = r.readBlockCount();`);
         this.line(`const ${out} = ${count} > 0 && ${count} <= ${SIZED_ARRAY} ? new Array(${count}) : [];`);
         this.line(`let ${n} = 0;`);
         this.line(`for (; ${count} !== 0; ${count} = r.readBlockCount()) {`);
         this.line(`r.addElements(${count});`);
         this.line(`r.checkFits(${count}, ${int(plan.itemSize)});`);
+        this.line(`r.budget.charge(${count} * ${int(cost.slot)}, r.pos);`);
         this.line(`for (let ${i} = 0; ${i} < ${count}; ${i}++) {`);
         this.line(`let ${y};`);
         this.emitRead(plan.items, y);

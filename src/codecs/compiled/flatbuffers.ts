@@ -27,6 +27,7 @@ import type { Builder } from 'flatbuffers';
 import type { SmallIntKind } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
+import { cost } from '../budget.js';
 import { mismatch, tooDeep, truncated } from '../errors.js';
 import { createString, wellFormed, writeBare } from '../flatbuffers/builder-writes.js';
 import { type Encoder, firstFailure, type RootWriter } from '../flatbuffers/encode.js';
@@ -39,7 +40,7 @@ import {
   type TablePlan,
   type ValuePlan,
 } from '../flatbuffers/plan.js';
-import { kept, type Reader } from '../flatbuffers/reader.js';
+import { kept, type Reader, tableCost } from '../flatbuffers/reader.js';
 import { atKey, dateOf, keep, stored, wrong } from '../flatbuffers/values.js';
 import {
   buildObject,
@@ -481,7 +482,11 @@ class FlatBuffersCompiler {
     const s = this.s;
     const object = table.kind === 'object';
     this.line(`function ${this.namesOf(table).decode}(r, pos, depth) {`);
-    if (object) this.line('if (depth >= r.limits.maxDepth) throw h.tooDeep(pos, r.limits);');
+    if (object) {
+      this.line('if (depth >= r.limits.maxDepth) throw h.tooDeep(pos, r.limits);');
+      // As Reader.object charges it, before its fields are read.
+      this.line(`r.budget.charge(${int(tableCost(table))}, pos);`);
+    }
     this.line('const dv = r.data;');
     // The vtable, checked by Reader.table before this table was entered.
     this.line('const vt = pos - dv.getInt32(pos, true);');
@@ -547,7 +552,7 @@ class FlatBuffersCompiler {
       case 'string':
         return "''";
       case 'vector':
-        return '[]';
+        return `(r.budget.charge(${int(cost.array)}, pos), [])`;
       default:
         return `r.absent(${this.s.dep(field)}, pos)`;
     }
@@ -572,6 +577,7 @@ class FlatBuffersCompiler {
         this.line(
           `if (${date} === undefined) throw h.mismatch(${at}, 'a timestamp is beyond the range of a Date');`,
         );
+        this.line(`r.budget.charge(${int(cost.date)}, ${at});`);
         this.line(`${t} = ${this.kept(plan.rule, at, date)};`);
         return;
       }
@@ -628,6 +634,7 @@ class FlatBuffersCompiler {
     this.line(`const ${start} = r.vector(${at}, ${int(element.size)});`);
     this.line(`const ${n} = r.count;`);
     this.line(`r.countElements(${n}, ${at});`);
+    this.line(`r.budget.charge(${int(cost.array)} + ${n} * ${int(cost.slot)}, ${at});`);
     this.line(`const ${below} = ${depth} + 1;`);
     this.line(`const ${list} = new Array(${n});`);
     this.line(`for (let ${i} = 0; ${i} < ${n}; ${i}++) {`);

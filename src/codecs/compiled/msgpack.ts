@@ -23,6 +23,7 @@
  */
 
 import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
+import { cost } from '../budget.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { MsgpackEmitter } from '../msgpack/emitter.js';
@@ -589,6 +590,9 @@ const msgpackCache = new CompiledCache<Plan, CompiledPlan>(256);
 /** Longest string read here; longer ones go through the source, from their header on. */
 const shortString = 64;
 
+/** What a string costs beyond its characters (budget.ts's stringCost, inline). */
+const stringCharge = cost.string;
+
 /**
  * A MessagePack string as `MsgpackSource.string` reads it. Short ASCII strings in the two short
  * forms (fixstr, str 8) are decoded here; anything else (other forms, a limit exceeded, the input
@@ -618,6 +622,8 @@ export function readShortAscii(src: InputSource, start: number, length: number):
   let ascii = 0;
   for (let i = start; i < end; i++) ascii |= bytes[i] as number;
   if (ascii >= 0x80) return src.string();
+  // As src.string() charges it, from the header's position.
+  src.budget.charge(stringCharge + ((length + 7) & ~7), src.pos);
   src.pos = end;
   return src.text.read(start, end);
 }

@@ -13,7 +13,16 @@
 
 import { isRecord, type Rule } from '../../schema/value-rules.js';
 import { mismatch } from '../errors.js';
-import { checkCounts, fillAbsent, kept, readField, readSlot, wrongWire } from '../protobuf/decode.js';
+import {
+  checkCounts,
+  fillAbsent,
+  kept,
+  messageCost,
+  newList,
+  readField,
+  readSlot,
+  wrongWire,
+} from '../protobuf/decode.js';
 import { outOfRange, readString } from '../protobuf/decode-scalars.js';
 import { encodeField, writeSlot } from '../protobuf/encode.js';
 import { enter, keep, within, wrong } from '../protobuf/encode-problem.js';
@@ -87,6 +96,7 @@ class MessageCompiler {
       keep,
       kept,
       checkCounts,
+      newList,
     };
     s.line(`const h = ${s.dep(helpers)};`);
     const rootNames = this.namesOf(root);
@@ -233,6 +243,8 @@ class MessageCompiler {
       local.set(field.name, `e${i}`);
     });
     s.line(`function ${decode}(r) {`);
+    // Charged as the interpreter charges a message, before its fields are read.
+    s.line(`  r.budget.charge(${messageCost(plan)}, r.pos);`);
     if (plan.counted.length > 0) s.line('  const begin = r.pos;');
     keys.forEach((key, i) => {
       const value = plan.template[key];
@@ -299,10 +311,10 @@ class MessageCompiler {
     const listed = this.repeatedPlan(field);
     if (listed !== undefined) {
       const { decode } = this.namesOf(listed);
-      return `{ const list = ${v} === undefined ? (${v} = []) : ${v}; r.countElement(); const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(); list.push(${decode}(r)); r.leave(); r.end = saved; }`;
+      return `{ const list = ${v} === undefined ? (${v} = h.newList(r)) : ${v}; r.countElement(); const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(); list.push(${decode}(r)); r.leave(); r.end = saved; }`;
     }
     if (field.mode === REPEATED && slot.type === STRING) {
-      return `{ const list = ${v} === undefined ? (${v} = []) : ${v}; r.countElement(); list.push(${this.readString(slot.rule)}); }`;
+      return `{ const list = ${v} === undefined ? (${v} = h.newList(r)) : ${v}; r.countElement(); list.push(${this.readString(slot.rule)}); }`;
     }
     if (field.mode !== SINGLE && field.mode !== PRESENT) {
       return `${v} = h.readField(r, ${s.dep(field)}, ${field.tag & 7}, ${v}, start);`;

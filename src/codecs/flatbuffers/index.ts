@@ -12,6 +12,7 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
+import type { AllocationBudget } from '../budget.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { compileFlatBuffers } from '../compiled/flatbuffers.js';
 import { uint32Frame } from '../framing.js';
@@ -63,8 +64,8 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
   const generated = options.compile !== false ? compileFlatBuffers(plan) : undefined;
   const encoder = new Encoder(plan, limits.maxDepth, generated?.encode);
   const check = options.validate === true ? (value: unknown) => assert(schema, value) : undefined;
-  const read = (bytes: Uint8Array, start: number): unknown => {
-    const reader = new Reader(bytes, limits, true);
+  const read = (bytes: Uint8Array, start: number, budget?: AllocationBudget): unknown => {
+    const reader = new Reader(bytes, limits, true, budget);
     return generated !== undefined ? generated.decode(reader, start) : reader.root(plan, start);
   };
   const listHint = listHintOf(schema, 'flatbuffers', flatBuffersMediaTypes[0] as string);
@@ -76,8 +77,9 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
       throw withListHint(error, listHint);
     }
   };
-  // The frame keeps its prefix, so error offsets count from the frame's first byte.
-  const decodeFrame = (frame: Uint8Array): T => read(frame, 4) as T;
+  // The frame keeps its prefix, so error offsets count from the frame's first byte. A stream's
+  // frames are charged one at a time; a sequence's all to the budget of the whole.
+  const decodeFrame = (frame: Uint8Array, budget?: AllocationBudget): T => read(frame, 4, budget) as T;
   return {
     format: 'flatbuffers',
     mediaType: flatBuffersMediaTypes[0] as string,

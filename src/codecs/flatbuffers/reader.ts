@@ -9,9 +9,16 @@
  * count toward maxElements like array items and map entries (the Verifier's max_tables), elements
  * may not outnumber the input's bytes, and the bytes of strings and byte strings read, repeats
  * included, may not add up past maxInputBytes. Depth is limited as in every decoder.
+ *
+ * What the built value costs the heap is charged to the reader's budget (budget.ts) before each
+ * thing is made: a table as an object of its members, each vector, map, string, byte string, Date
+ * and bigint. The verifier behind views charges the same, whether it builds or not, so a view is
+ * refused exactly where decode would be: what a view later makes is what its reader reads of it,
+ * never more than decode would have made at once.
  */
 import { WirekitError } from '../../errors/index.js';
 import { type Rule, refusalBy } from '../../schema/value-rules.js';
+import { AllocationBudget, cost, recordCost, stringCost } from '../budget.js';
 import {
   isUnsafeKey,
   malformed,
@@ -55,6 +62,8 @@ export class Reader implements Tally {
     readonly limits: DecodeLimits,
     /** Off: check only, and return nothing (the verifier behind views). */
     private readonly build: boolean,
+    /** What the value costs the heap: the decode's own, or a sequence's that holds it. */
+    readonly budget = new AllocationBudget(limits.maxAllocatedBytes),
   ) {
     this.data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.end = bytes.byteLength;
@@ -144,6 +153,7 @@ export class Reader implements Tally {
 
   private object(table: TablePlan, pos: number, depth: number): unknown {
     if (depth >= this.limits.maxDepth) throw tooDeep(pos, this.limits);
+    this.budget.charge(tableCost(table), pos);
     if (!this.build) {
       for (const field of table.fields) this.field(pos, field, depth + 1);
       return undefined;
@@ -198,6 +208,7 @@ export class Reader implements Tally {
         if (plan.kind === 'bool') return false;
         return (plan.kind === 'int64' || plan.kind === 'uint64') && !plan.asNumber ? 0n : 0;
       case 'timestamp':
+        this.budget.charge(cost.date, table);
         return new Date(0);
       case 'enum':
         return plan.members[0];
@@ -207,10 +218,13 @@ export class Reader implements Tally {
       case 'string':
         return '';
       case 'bytes':
+        this.budget.charge(cost.bytes, table);
         return this.build ? new Uint8Array(0) : undefined;
       case 'vector':
+        this.budget.charge(cost.array, table);
         return [];
       case 'map':
+        this.budget.charge(plan.stringKeys ? cost.object : cost.map, table);
         return plan.stringKeys ? {} : new Map();
       default:
         throw mismatch(table, `the required field ${field.name} is absent`);
@@ -244,6 +258,7 @@ export class Reader implements Tally {
           case 'int64':
           case 'uint64': {
             if (!plan.asNumber) {
+              this.budget.charge(cost.bigint, at);
               return plan.kind === 'int64' ? data.getBigInt64(at, true) : data.getBigUint64(at, true);
             }
             const high = plan.kind === 'int64' ? data.getInt32(at + 4, true) : data.getUint32(at + 4, true);
@@ -256,6 +271,7 @@ export class Reader implements Tally {
       case 'timestamp': {
         const date = dateOf(data.getUint32(at, true), data.getInt32(at + 4, true), plan.precision);
         if (date === undefined) throw mismatch(at, 'a timestamp is beyond the range of a Date');
+        this.budget.charge(cost.date, at);
         return plan.rule === undefined ? date : kept(plan.rule, at, date);
       }
       case 'enum': {
@@ -297,6 +313,7 @@ export class Reader implements Tally {
         const n = this.count;
         if (n > this.limits.maxBytesLength) throw tooLong(at, n, this.limits.maxBytesLength, 'byte string');
         this.countBytes(n, at);
+        this.budget.charge(cost.bytes + n, at);
         if (!this.build) return undefined;
         const bytes = this.bytes.slice(start, start + n);
         return plan.rule === undefined ? bytes : kept(plan.rule, at, bytes);
@@ -324,6 +341,7 @@ export class Reader implements Tally {
     const n = this.count;
     if (n > this.limits.maxStringBytes) throw tooLong(at, n, this.limits.maxStringBytes, 'string');
     this.countBytes(n, at);
+    this.budget.charge(stringCost(n), at);
     return decode ? decodeUtf8(this.bytes, start, start + n) : '';
   }
 
@@ -333,6 +351,7 @@ export class Reader implements Tally {
     const start = this.vector(at, size);
     const n = this.count;
     this.countElements(n, at);
+    this.budget.charge(cost.array + n * cost.slot, at);
     if (!this.build) {
       for (let i = 0; i < n; i++) this.value(element, start + i * size, depth + 1);
       return undefined;
@@ -347,6 +366,7 @@ export class Reader implements Tally {
     const start = this.vector(at, 4);
     const n = this.count;
     this.countElements(n, at);
+    this.budget.charge(plan.stringKeys ? cost.object + n * 2 * cost.slot : cost.map + n * cost.mapEntry, at);
     const [keyField, valueField] = plan.entry.fields as [FieldPlan, FieldPlan];
     const byString: Record<string, unknown> | undefined = plan.stringKeys && this.build ? {} : undefined;
     const byNumber = !plan.stringKeys && this.build ? new Map<unknown, unknown>() : undefined;
@@ -368,6 +388,11 @@ export class Reader implements Tally {
     const plan = field.value;
     return plan.k === 'string' && plan.rule !== undefined ? kept(plan.rule, at < 0 ? entry : at, key) : key;
   }
+}
+
+/** What a decoded table costs: an object holding each of its members. The compiled reader charges it too. */
+export function tableCost(table: TablePlan): number {
+  return recordCost(table.members.length);
 }
 
 /**

@@ -65,8 +65,10 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
     streamMediaType: msgpackSequenceMediaType,
     emitter: () => new MsgpackEmitter(),
     source: (decodeLimits) => new MsgpackSource(decodeLimits),
-    checker: (decodeLimits) => new MsgpackScanner(decodeLimits, { utf8: true, unsafeKeys: true, records }),
-    measurer: (decodeLimits) => new MsgpackScanner(decodeLimits, { utf8: false, unsafeKeys: false, records }),
+    checker: (decodeLimits) =>
+      new MsgpackScanner(decodeLimits, { utf8: true, unsafeKeys: true, records, charge: true }),
+    measurer: (decodeLimits) =>
+      new MsgpackScanner(decodeLimits, { utf8: false, unsafeKeys: false, records, charge: false }),
     libraryDecode: recordsMode ? (bytes) => recordsMode.decode(bytes) : (bytes) => library.unpack(bytes),
     ownDecode: recordsMode
       ? (bytes) => recordsMode.decodeExactly(bytes)

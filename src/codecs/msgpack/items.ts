@@ -4,6 +4,7 @@
  * scanner and the source share.
  */
 import { WirekitError } from '../../errors/index.js';
+import { stringCost } from '../budget.js';
 import { malformed, tooLong } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { checkKey } from '../self-describing/keys.js';
@@ -16,6 +17,11 @@ export interface MsgpackScanOptions {
   readonly unsafeKeys: boolean;
   /** msgpackr's record extension: 0x40–0x7f are record references and ext 0x72 defines records. */
   readonly records: boolean;
+  /**
+   * Charge what the library will build from the value against maxAllocatedBytes (budget.ts): on
+   * for the scanner that precedes msgpackr, off where a scan only measures or skips.
+   */
+  readonly charge: boolean;
 }
 
 /** A record definition is msgpackr's one-byte-id form: fixext 1, type 0x72 ('r'), then the id. */
@@ -30,11 +36,21 @@ export abstract class MsgpackItems {
   nonStringKey = false;
   /** Where the input ended, when a scan returned -1. */
   endedAt = 0;
+  /**
+   * The heap the scanned value will take once built (budget.ts), carried in and out like
+   * `elements`; `charged` holds what the helpers below add for the item they read.
+   */
+  allocated = 0;
+  protected charged = 0;
+  /** maxAllocatedBytes when the options charge, else no bound. */
+  protected readonly maxAllocated: number;
 
   constructor(
     protected readonly limits: DecodeLimits,
     protected readonly options: MsgpackScanOptions,
-  ) {}
+  ) {
+    this.maxAllocated = options.charge ? limits.maxAllocatedBytes : Number.POSITIVE_INFINITY;
+  }
 
   protected ended(at: number, elements = this.elements): number {
     this.endedAt = at;
@@ -51,6 +67,7 @@ export abstract class MsgpackItems {
     if (this.options.utf8 && !isUtf8(bytes, start, stop))
       throw malformed(start, 'a string is not valid UTF-8');
     if (key && this.options.unsafeKeys) checkKey(bytes, start, length);
+    this.charged += stringCost(length);
     return stop;
   }
 

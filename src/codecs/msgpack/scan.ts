@@ -6,8 +6,12 @@
  * It checks every length against the remaining input and the limits, counts array items and map
  * entries, keeps depth on an explicit stack (so hostile nesting cannot overflow the call stack),
  * allows the timestamp extension (-1) only, and measures the value: the same walk cuts a stream
- * into values, since a MessagePack stream is values back to back.
+ * into values, since a MessagePack stream is values back to back. Before msgpackr, it also charges
+ * what msgpackr will build against maxAllocatedBytes (budget.ts: each map as an object of two slots
+ * an entry, each array, string, byte string, Date and bigint), so an input whose value would not
+ * fit the budget is refused before anything is built.
  */
+import { cost, overBudget } from '../budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { checkKey } from '../self-describing/keys.js';
@@ -35,6 +39,19 @@ export type { MsgpackScanOptions };
  */
 const maxCount = 0x3fff_ffff;
 
+/** The charges the hot loop makes, as plain constants (budget.ts). */
+const arrayCharge = cost.array;
+const slotCharge = cost.slot;
+const stringCharge = cost.string;
+/** A record (msgpackr's records mode) opens as a container of its fields, but builds an object. */
+const recordExtra = cost.object - cost.array;
+/**
+ * A map with a key that is not a string is built as a Map (decoded-map.ts): each such key is
+ * charged as a Map of its own plus a Map's entry, over the object and two slots charged already
+ * (too much for a Map of many entries, never too little).
+ */
+const mapKeyExtra = cost.map - cost.object + cost.mapEntry - 2 * cost.slot;
+
 /**
  * Bytes taken by the items whose head byte says everything (integers, nil, booleans, floats);
  * 0 for the rest. In record mode 0x40–0x7f are record references, which open a record.
@@ -60,6 +77,13 @@ export class MsgpackScanner extends MsgpackItems {
   private readonly sizes: Uint8Array;
   /** maxElements, or maxCount where that is lower (see maxCount). */
   private readonly maxContainer: number;
+  /**
+   * What a map costs, and each of its items (a key or a value): a plain object of two slots an
+   * entry, or in record mode, where msgpackr reads maps as Map, a Map and half a Map's entry.
+   */
+  private readonly mapCharge: number;
+  private readonly mapItemCharge: number;
+  private readonly mapKeyCharge: number;
 
   /** Set by `other`: the items of the container the item opens (-1 for none), and whether it is a map. */
   private opened = -1;
@@ -88,6 +112,8 @@ export class MsgpackScanner extends MsgpackItems {
 
   reset(): void {
     this.elements = 0;
+    this.allocated = 0;
+    this.charged = 0;
     this.nonStringKey = false;
     this.wideTimestamp = false;
     this.wideInteger = false;
@@ -100,6 +126,9 @@ export class MsgpackScanner extends MsgpackItems {
     this.isMap = new Uint8Array(size);
     this.sizes = options.records ? recordModeSizes : plainSizes;
     this.maxContainer = Math.min(limits.maxElements, maxCount);
+    this.mapCharge = options.records ? cost.map : cost.object;
+    this.mapItemCharge = options.records ? cost.mapEntry / 2 : cost.slot;
+    this.mapKeyCharge = options.records ? 0 : mapKeyExtra;
   }
 
   /**
@@ -109,7 +138,7 @@ export class MsgpackScanner extends MsgpackItems {
   scan(bytes: Uint8Array, start: number, end: number, depth: number): number {
     if (this.options.records) this.recordSizes.fill(-1);
     this.cut.depth = depth;
-    return this.walk(bytes, start, end, depth, 0, 0, false, this.elements);
+    return this.walk(bytes, start, end, depth, 0, 0, false, this.elements, this.allocated);
   }
 
   /**
@@ -118,11 +147,21 @@ export class MsgpackScanner extends MsgpackItems {
    */
   resume(bytes: Uint8Array): number {
     const cut = this.cut;
-    return this.walk(bytes, cut.pos, bytes.length, cut.depth, cut.top, cut.left, cut.inMap, cut.elements);
+    return this.walk(
+      bytes,
+      cut.pos,
+      bytes.length,
+      cut.depth,
+      cut.top,
+      cut.left,
+      cut.inMap,
+      cut.elements,
+      cut.allocated,
+    );
   }
 
   /** Where the last cut value stopped: the start of its unfinished item, and the state there. */
-  private readonly cut = { pos: 0, depth: 0, top: 0, left: 0, inMap: false, elements: 0 };
+  private readonly cut = { pos: 0, depth: 0, top: 0, left: 0, inMap: false, elements: 0, allocated: 0 };
 
   /**
    * The hot loop. It reads inline only what records are made of (short strings, scalars, small
@@ -138,8 +177,9 @@ export class MsgpackScanner extends MsgpackItems {
     leftAtStart: number,
     inMapAtStart: boolean,
     elementsAtStart: number,
+    allocatedAtStart: number,
   ): number {
-    const { limits, options, sizes } = this;
+    const { limits, options, sizes, maxAllocated, mapCharge, mapItemCharge, mapKeyCharge } = this;
     const maxStringBytes = limits.maxStringBytes;
     const maxElements = limits.maxElements;
     const { utf8, unsafeKeys } = options;
@@ -151,10 +191,11 @@ export class MsgpackScanner extends MsgpackItems {
     let left = leftAtStart;
     let inMap = inMapAtStart;
     let elements = elementsAtStart;
+    let allocated = allocatedAtStart;
     let pos = start;
     for (;;) {
       const at = pos;
-      if (pos >= end) return this.stop(end, at, top, left, inMap, elements);
+      if (pos >= end) return this.stop(end, at, top, left, inMap, elements, allocated);
       const head = bytes[pos] as number;
       const key = inMap && (left & 1) === 0;
       let open = -1; // the items of the container this item opens; -1 for anything else
@@ -164,22 +205,29 @@ export class MsgpackScanner extends MsgpackItems {
         const length = head & 0x1f;
         const from = pos + 1;
         pos = from + length;
-        if (pos > end) return this.stop(end, at, top, left, inMap, elements);
+        if (pos > end) return this.stop(end, at, top, left, inMap, elements, allocated);
         if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
+        allocated += stringCharge + ((length + 7) & ~7);
         if (utf8) {
           const i = asciiEnd(bytes, from, pos);
           if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');
         }
         if (key && (length === 9 || length === 11) && unsafeKeys) checkKey(bytes, from, length);
       } else {
-        if (key && (head < 0xd9 || head > 0xdb)) this.nonStringKey = true;
+        if (key && (head < 0xd9 || head > 0xdb)) {
+          this.nonStringKey = true;
+          allocated += mapKeyCharge;
+        }
         const size = sizes[head] as number;
         if (size !== 0) {
           pos += size;
-          if (pos > end) return this.stop(end, at, top, left, inMap, elements);
+          if (pos > end) return this.stop(end, at, top, left, inMap, elements, allocated);
           // Nine bytes: float 64, or a uint 64 or int 64 that may be beyond 2^53 - 1 (libraryReadsInt64).
           if (size === 9 && head !== 0xcb && (bytes[at + 1] !== 0 || (bytes[at + 2] as number) >= 0x20)) {
-            if (!libraryReadsInt64(bytes, at)) this.wideInteger = true;
+            if (!libraryReadsInt64(bytes, at)) {
+              this.wideInteger = true;
+              allocated += cost.bigint;
+            }
           }
         } else if (head >= 0x80 && head < 0xa0) {
           // fixmap (its keys and values both count as items) and fixarray
@@ -188,7 +236,12 @@ export class MsgpackScanner extends MsgpackItems {
           pos++;
         } else {
           pos = this.other(bytes, pos, end, key);
-          if (pos < 0) return this.stop(end, at, top, left, inMap, elements);
+          if (pos < 0) {
+            this.charged = 0;
+            return this.stop(end, at, top, left, inMap, elements, allocated);
+          }
+          allocated += this.charged;
+          this.charged = 0;
           open = this.opened;
           opensMap = this.openedMap;
         }
@@ -200,7 +253,12 @@ export class MsgpackScanner extends MsgpackItems {
           elements += opensMap ? open >> 1 : open;
           if (elements > maxElements) throw tooManyElements(at, limits);
           // Every item takes at least one byte, so a count beyond the input is a lie or a cut.
-          if (open > end - pos) return this.stop(end, at, top, left, inMap, before);
+          if (open > end - pos) return this.stop(end, at, top, left, inMap, before, allocated);
+        }
+        // Charged once the count is known to fit the input: a map's entries as two slots each.
+        allocated += opensMap ? mapCharge + open * mapItemCharge : arrayCharge + open * slotCharge;
+        if (allocated > maxAllocated) throw overBudget(maxAllocated, at);
+        if (open > 0) {
           if (top === stack.length) {
             this.growStack();
             stack = this.left;
@@ -218,6 +276,8 @@ export class MsgpackScanner extends MsgpackItems {
       for (;;) {
         if (top === 0) {
           this.elements = elements;
+          this.allocated = allocated;
+          if (allocated > maxAllocated) throw overBudget(maxAllocated, at);
           return pos;
         }
         if (--left > 0) break;
@@ -242,6 +302,7 @@ export class MsgpackScanner extends MsgpackItems {
       const fields = this.recordSizes[head & 0x3f] as number;
       if (fields < 0) throw malformed(pos, 'a record reference without a definition');
       this.opened = fields;
+      this.charged += recordExtra;
       return pos + 1;
     }
     const width = lengthWidths[head - 0xc0] as number;
@@ -257,6 +318,7 @@ export class MsgpackScanner extends MsgpackItems {
     if (head >= 0xc4 && head <= 0xc6) {
       const limit = this.limits.maxBytesLength;
       if (length > limit) throw tooLong(pos, length, limit, 'byte string');
+      this.charged += cost.bytes + length;
       return after + length > end ? -1 : after + length;
     }
     if (head >= 0xdc) {
@@ -274,13 +336,17 @@ export class MsgpackScanner extends MsgpackItems {
     if (this.options.records && head === 0xd4 && type === recordType) {
       const id = (bytes[dataAt] as number) & 0x3f;
       const stop = this.record(bytes, dataAt + 1, end, id);
-      if (stop >= 0) this.opened = this.recordSizes[id] as number;
+      if (stop >= 0) {
+        this.opened = this.recordSizes[id] as number;
+        this.charged += recordExtra;
+      }
       return stop;
     }
     if (type !== 0xff) throw unknownExtension(pos, type);
     checkTimestamp(bytes, dataAt, dataLength, pos);
     if (dataLength === 12 || (dataLength === 8 && !libraryReadsTimestamp64(bytes, dataAt)))
       this.wideTimestamp = true;
+    this.charged += cost.date;
     return dataAt + dataLength;
   }
 
@@ -292,6 +358,7 @@ export class MsgpackScanner extends MsgpackItems {
     left: number,
     inMap: boolean,
     elements: number,
+    allocated: number,
   ): number {
     const cut = this.cut;
     cut.pos = item;
@@ -299,6 +366,7 @@ export class MsgpackScanner extends MsgpackItems {
     cut.left = left;
     cut.inMap = inMap;
     cut.elements = elements;
+    cut.allocated = allocated;
     return this.ended(end, elements);
   }
 

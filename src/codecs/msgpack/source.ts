@@ -1,10 +1,13 @@
 /**
  * Reads MessagePack primitives for the schema decoder, checking as it goes: every length against
  * the remaining input and the limits before anything is allocated, strings as strict UTF-8, and
- * wire types against what the schema expects (a mismatch names what was found).
+ * wire types against what the schema expects (a mismatch names what was found). What each read
+ * will cost the heap is charged to the decode's budget (budget.ts) here, so the compiled and the
+ * interpreted decoders, which both read through a source, charge alike.
  */
 import type { WirekitError } from '../../errors/index.js';
 import { decimalDigits } from '../../schema/decimal.js';
+import { AllocationBudget, cost, stringCost } from '../budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { schemaMismatch } from '../self-describing/failures.js';
@@ -25,16 +28,24 @@ export class MsgpackSource implements Source {
   spanBytes: Uint8Array = this.input;
   spanStart = 0;
   spanEnd = 0;
+  /** What the value decoded so far costs the heap; given by `reset`. */
+  budget = new AllocationBudget(0);
   /** The input's strings (short ASCII strings cut from windows of it). */
   readonly text = new TextReader();
   private view = new DataView(this.input.buffer);
   private readonly skipper: MsgpackScanner;
 
   constructor(readonly limits: DecodeLimits) {
-    this.skipper = new MsgpackScanner(limits, { utf8: false, unsafeKeys: false, records: false });
+    this.skipper = new MsgpackScanner(limits, {
+      utf8: false,
+      unsafeKeys: false,
+      records: false,
+      charge: false,
+    });
   }
 
-  reset(bytes: Uint8Array): void {
+  reset(bytes: Uint8Array, budget: AllocationBudget): void {
+    this.budget = budget;
     this.input = bytes;
     this.text.use(bytes);
     this.spanBytes = bytes;
@@ -167,7 +178,9 @@ export class MsgpackSource implements Source {
   }
 
   string(): string {
+    const at = this.pos;
     const length = this.textHeader();
+    this.budget.charge(stringCost(length), at);
     const start = this.pos;
     this.pos += length;
     return this.text.read(start, start + length);
@@ -189,6 +202,7 @@ export class MsgpackSource implements Source {
     if (length > this.limits.maxBytesLength)
       throw tooLong(this.pos, length, this.limits.maxBytesLength, 'byte string');
     this.need(1 + width + length);
+    this.budget.charge(cost.bytes + length, this.pos);
     const start = this.pos + 1 + width;
     this.pos = start + length;
     return this.input.slice(start, start + length);
@@ -230,6 +244,7 @@ export class MsgpackSource implements Source {
     const millis = seconds * 1000 + Math.floor(nanos / 1_000_000);
     if (!(Math.abs(millis) <= maxDateMillis))
       throw schemaMismatch(at, 'a timestamp beyond the range of a Date');
+    this.budget.charge(cost.date, at);
     this.pos = dataAt + length;
     return millis;
   }
@@ -242,33 +257,41 @@ export class MsgpackSource implements Source {
     return text;
   }
 
-  private container(level: number, count: number, items: number, width: number): number {
-    if (level > this.limits.maxDepth) throw tooDeep(this.pos, this.limits);
+  /**
+   * A container's header: `items` is its items (a map's keys and values both count), `base` what
+   * the container itself costs. Charged once the items are known to fit the input: every item
+   * takes at least one byte.
+   */
+  private container(level: number, count: number, items: number, width: number, base: number): number {
+    const at = this.pos;
+    if (level > this.limits.maxDepth) throw tooDeep(at, this.limits);
     this.elements += count;
-    if (this.elements > this.limits.maxElements) throw tooManyElements(this.pos, this.limits);
+    if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
     this.pos += 1 + width;
     if (items > this.end - this.pos) throw truncated(this.end);
+    this.budget.charge(base + items * cost.slot, at);
     return count;
   }
 
   arrayStart(level: number): number {
     const head = this.head();
-    if (head >= 0x90 && head < 0xa0) return this.container(level, head & 0x0f, head & 0x0f, 0);
+    if (head >= 0x90 && head < 0xa0) return this.container(level, head & 0x0f, head & 0x0f, 0, cost.array);
     if (head !== 0xdc && head !== 0xdd) throw this.wrongType('an array');
     const width = head === 0xdc ? 2 : 4;
     this.need(1 + width);
     const count = readLength(this.input, this.pos + 1, width);
-    return this.container(level, count, count, width);
+    return this.container(level, count, count, width, cost.array);
   }
 
   mapStart(level: number): number {
     const head = this.head();
-    if (head >= 0x80 && head < 0x90) return this.container(level, head & 0x0f, (head & 0x0f) * 2, 0);
+    if (head >= 0x80 && head < 0x90)
+      return this.container(level, head & 0x0f, (head & 0x0f) * 2, 0, cost.object);
     if (head !== 0xde && head !== 0xdf) throw this.wrongType('a map');
     const width = head === 0xde ? 2 : 4;
     this.need(1 + width);
     const count = readLength(this.input, this.pos + 1, width);
-    return this.container(level, count, count * 2, width);
+    return this.container(level, count, count * 2, width, cost.object);
   }
 
   more(): boolean {

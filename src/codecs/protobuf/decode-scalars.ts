@@ -4,6 +4,7 @@
  */
 import type { TimePrecision } from '../../schema/types.js';
 import { maxEpochMillis } from '../../schema/value-rules.js';
+import { cost, stringCost } from '../budget.js';
 import { mismatch, tooLong, truncated } from '../errors.js';
 import { type Slot, VARINT } from './layout.js';
 import type { Reader } from './reader.js';
@@ -19,6 +20,7 @@ export function readString(r: Reader): string {
     throw tooLong(start, r.hi * 4294967296 + length, r.limits.maxStringBytes, 'string');
   }
   if (length > r.end - r.pos) throw truncated(start, 'a string');
+  r.budget.charge(stringCost(length), start);
   const from = r.pos;
   r.pos = from + length;
   return r.text.read(from, from + length);
@@ -31,6 +33,7 @@ export function readBytes(r: Reader): Uint8Array {
     throw tooLong(start, r.hi * 4294967296 + length, r.limits.maxBytesLength, 'byte string');
   }
   if (length > r.end - r.pos) throw truncated(start, 'a byte string');
+  r.budget.charge(cost.bytes + length, start);
   const from = r.pos;
   r.pos = from + length;
   return r.buf.slice(from, from + length);
@@ -61,7 +64,7 @@ export function readSint64(r: Reader, slot: Slot): number | bigint {
     lo = ~lo >>> 0;
     hi = ~hi;
   }
-  return int64Value(start, slot, lo, hi | 0);
+  return int64Value(r, start, slot, lo, hi | 0);
 }
 
 export function readUint64(r: Reader, slot: Slot): number | bigint {
@@ -69,19 +72,22 @@ export function readUint64(r: Reader, slot: Slot): number | bigint {
   const lo = r.varint64();
   const hi = r.hi;
   const value = hi * 4294967296 + lo;
-  if (hi < 0x200000) return slot.asNumber ? value : BigInt(value);
+  if (hi < 0x200000 && slot.asNumber) return value;
   if (slot.asNumber)
     throw mismatch(start, `${slot.kind} ${value} is beyond the safe integers of as: 'number'`);
-  return (BigInt(hi) << 32n) + BigInt(lo);
+  r.budget.charge(cost.bigint, start);
+  return hi < 0x200000 ? BigInt(value) : (BigInt(hi) << 32n) + BigInt(lo);
 }
 
 /** A signed 64-bit value from its halves (`hi` signed). */
-function int64Value(start: number, slot: Slot, lo: number, hi: number): number | bigint {
+function int64Value(r: Reader, start: number, slot: Slot, lo: number, hi: number): number | bigint {
   const value = hi * 4294967296 + lo;
-  if (Number.isSafeInteger(value)) return slot.asNumber ? value : BigInt(value);
+  const safe = Number.isSafeInteger(value);
+  if (safe && slot.asNumber) return value;
   if (slot.asNumber)
     throw mismatch(start, `${slot.kind} ${value} is beyond the safe integers of as: 'number'`);
-  return (BigInt(hi) << 32n) + BigInt(lo);
+  r.budget.charge(cost.bigint, start);
+  return safe ? BigInt(value) : (BigInt(hi) << 32n) + BigInt(lo);
 }
 
 /** google.protobuf.Timestamp { int64 seconds = 1; int32 nanos = 2; }. */
@@ -116,5 +122,6 @@ export function decodeTimestamp(r: Reader, precision: TimePrecision): Date {
       `Timestamp seconds ${seconds} is beyond the instants a ${precision} timestamp holds`,
     );
   }
+  r.budget.charge(cost.date, start);
   return new Date(millis);
 }

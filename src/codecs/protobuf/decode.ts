@@ -5,11 +5,15 @@
  * proto3's default is no value of the schema, wirekit decides: an absent message is decoded from
  * no bytes (all its fields at their defaults), an absent Timestamp is the epoch, an absent decimal
  * is "0", absent json is null, and a union with no variant set is a schema mismatch.
+ *
+ * What the value costs the heap is charged to the reader's budget (budget.ts) before each thing is
+ * made: a message as an object of its fields, each list, map, string, byte string, Date and bigint
+ * (the readers and helpers the compiled decoder shares charge alike).
  */
 import type { TimePrecision } from '../../schema/types.js';
 import { type Rule, refusalBy } from '../../schema/value-rules.js';
+import { cost, recordCost } from '../budget.js';
 import { isUnsafeKey, mismatch, unsafeKey } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
 import {
   decodeTimestamp,
   outOfRange,
@@ -49,13 +53,29 @@ import {
   UNION,
   type UnionPlan,
 } from './layout.js';
-import { Reader } from './reader.js';
+import type { Reader } from './reader.js';
 
-/** Decodes a whole input as the root message. */
-export function decodeRoot(bytes: Uint8Array, slot: Slot, limits: DecodeLimits): unknown {
-  const r = new Reader(bytes, limits);
+/** Decodes a whole input as the root message, charging it to `r`'s budget. */
+export function decodeRoot(r: Reader, slot: Slot): unknown {
   r.enter();
   return decodeBody(r, slot);
+}
+
+/** What a decoded message costs: an object holding each of its fields (literals included). */
+export function messageCost(plan: MessagePlan): number {
+  return recordCost(plan.fields.length + plan.literals.length);
+}
+
+/** A new list for a repeated field, charged. The compiled decoder calls it too. */
+export function newList(r: Reader): unknown[] {
+  r.budget.charge(cost.array, r.pos);
+  return [];
+}
+
+/** A new map for a map field: a Map for integer keys, else a plain object; charged. */
+function newMap(r: Reader, intKeys: boolean): Map<unknown, unknown> | Record<string, unknown> {
+  r.budget.charge(intKeys ? cost.map : cost.object, r.pos);
+  return intKeys ? new Map() : {};
 }
 
 /** Reads the fields of a message-like slot up to `r.end`. */
@@ -99,6 +119,7 @@ function emptyBody(r: Reader, slot: Slot): unknown {
 
 function decodeMessage(r: Reader, plan: MessagePlan): Record<string, unknown> {
   const start = r.pos;
+  r.budget.charge(messageCost(plan), start);
   const out: Record<string, unknown> = { ...plan.template };
   let seen = 0;
   while (r.pos < r.end) {
@@ -202,7 +223,7 @@ export function readField(
   const slot = field.slot;
   switch (field.mode) {
     case REPEATED: {
-      const list = (current as unknown[] | undefined) ?? [];
+      const list = (current as unknown[] | undefined) ?? newList(r);
       if (wire === slot.wire) {
         r.countElement();
         list.push(readSlot(r, slot));
@@ -222,7 +243,7 @@ export function readField(
     }
     case MAP: {
       if (wire !== LEN) throw wrongWire(start, field, wire);
-      const map = current ?? (field.intKeys ? new Map<unknown, unknown>() : {});
+      const map = current ?? newMap(r, field.intKeys);
       readEntry(r, field, map, start);
       return map;
     }
@@ -272,6 +293,8 @@ function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): vo
   r.leave();
   r.end = saved;
   r.countElement();
+  // A key and a value: the slot countElement charged and one more, or a Map's entry.
+  r.budget.charge(field.intKeys ? cost.mapEntry - cost.slot : cost.slot, start);
   if (field.intKeys) {
     (map as Map<unknown, unknown>).set(key, value);
   } else {
@@ -286,9 +309,9 @@ function absentValue(r: Reader, field: FieldPlan): unknown {
     case PRESENT:
       return field.absent;
     case REPEATED:
-      return [];
+      return newList(r);
     case MAP:
-      return field.intKeys ? new Map() : {};
+      return newMap(r, field.intKeys);
     default:
       // SINGLE, and OMITTED, whose literal slot defaults to the literal.
       return slotDefault(r, field.slot);
@@ -314,12 +337,14 @@ function slotDefault(r: Reader, slot: Slot): unknown {
     case JSON_TEXT:
       return null;
     case BYTES:
+      r.budget.charge(cost.bytes, r.pos);
       return new Uint8Array(0);
     case ENUM:
       return (slot.members as readonly string[])[0];
     case LITERAL:
       return slot.literal;
     case TIMESTAMP:
+      r.budget.charge(cost.date, r.pos);
       return new Date(0);
     default:
       return emptyBody(r, slot);

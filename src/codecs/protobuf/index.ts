@@ -7,6 +7,7 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
+import { type AllocationBudget, budgetOf } from '../budget.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { type CompiledMessage, compileMessage } from '../compiled/protobuf.js';
 import { tooDeep } from '../errors.js';
@@ -74,17 +75,22 @@ class ProtobufCodec<T> implements Codec<T> {
   }
 
   decode(bytes: Uint8Array): T {
+    return this.decodeWithin(bytes, budgetOf(this.limits));
+  }
+
+  /** `decode`, charging the value to `budget` (a sequence held whole charges all its values to one). */
+  private decodeWithin(bytes: Uint8Array, budget: AllocationBudget): T {
     if (!(bytes instanceof Uint8Array)) {
       throw new WirekitError('WK_DECODE_MALFORMED', 'protobuf: decode expects a Uint8Array.', { offset: 0 });
     }
     checkInputSize(bytes, this.limits);
     try {
+      const reader = new Reader(bytes, this.limits, budget);
       if (this.generated !== undefined) {
-        const reader = new Reader(bytes, this.limits);
         reader.enter();
         return this.generated.decode(reader) as T;
       }
-      return decodeRoot(bytes, this.root, this.limits) as T;
+      return decodeRoot(reader, this.root) as T;
     } catch (error) {
       throw withListHint(decodeFailure(error, this.limits), this.listHint);
     }
@@ -103,7 +109,12 @@ class ProtobufCodec<T> implements Codec<T> {
   }
 
   decodeSequence(bytes: Uint8Array): T[] {
-    return decodeFramesOf(bytes, varintFrame, (frame) => this.decode(varintFramePayload(frame)), this.limits);
+    return decodeFramesOf(
+      bytes,
+      varintFrame,
+      (frame, budget) => this.decodeWithin(varintFramePayload(frame), budget),
+      this.limits,
+    );
   }
 
   /** One message, optionally behind its varint length (the same bytes as withVarintLength, one copy fewer). */

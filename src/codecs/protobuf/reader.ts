@@ -4,6 +4,7 @@
  * WirekitError with the offset where it was found.
  */
 
+import { AllocationBudget, cost } from '../budget.js';
 import { malformed, tooDeep, tooManyElements, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { TextReader } from '../utf8.js';
@@ -18,6 +19,8 @@ export class Reader {
   depth = 0;
   /** Array items and map entries decoded so far. */
   elements = 0;
+  /** What the value decoded so far costs the heap (budget.ts), charged before each thing is made. */
+  readonly budget: AllocationBudget;
   /** The high 32 bits of the last `varint64`. */
   hi = 0;
   readonly limits: DecodeLimits;
@@ -26,11 +29,16 @@ export class Reader {
   /** The input's strings (short ASCII strings cut from windows of it). */
   readonly text: TextReader;
 
-  constructor(buf: Uint8Array, limits: DecodeLimits) {
+  constructor(
+    buf: Uint8Array,
+    limits: DecodeLimits,
+    budget = new AllocationBudget(limits.maxAllocatedBytes),
+  ) {
     this.buf = buf;
     this.text = new TextReader(buf);
     this.end = buf.length;
     this.limits = limits;
+    this.budget = budget;
   }
 
   /** Enters a nested message; `leave` undoes it. */
@@ -42,8 +50,10 @@ export class Reader {
     this.depth--;
   }
 
+  /** Counts a list item or map entry, and charges its slot in the list (a map entry adds one). */
   countElement(): void {
     if (++this.elements > this.limits.maxElements) throw tooManyElements(this.pos, this.limits);
+    this.budget.charge(cost.slot, this.pos);
   }
 
   /** A field key: a varint of at most 32 bits, a field number of at least 1 and a wire type of 0-5. */

@@ -11,6 +11,7 @@
  */
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
+import { type AllocationBudget, budgetOf } from '../budget.js';
 import type { Codec, FormatName } from '../codec.js';
 import {
   type CompiledFormat,
@@ -39,11 +40,14 @@ export interface KitEmitter extends Emitter {
 }
 
 export interface KitSource extends Source {
-  reset(bytes: Uint8Array): void;
+  /** Reads `bytes` from now on, charging what it reads to `budget`. */
+  reset(bytes: Uint8Array, budget: AllocationBudget): void;
 }
 
 export interface Scanner {
   elements: number;
+  /** What the scanned value will cost the library to build (budget.ts), carried like `elements`. */
+  allocated: number;
   endedAt: number;
   /** Whether the last scan met something the library cannot map (see the module comment). */
   readonly needsOwnReader: boolean;
@@ -139,10 +143,15 @@ export class SelfDescribingCodec<T> implements Codec<T> {
   }
 
   decode(bytes: Uint8Array): T {
+    return this.decodeWithin(bytes, budgetOf(this.limits));
+  }
+
+  /** `decode`, charging the value to `budget` (a sequence held whole charges all its values to one). */
+  private decodeWithin(bytes: Uint8Array, budget: AllocationBudget): T {
     checkInputSize(bytes, this.limits);
     if (this.plan !== undefined) {
       const source = this.source;
-      source.reset(bytes);
+      source.reset(bytes, budget);
       let value: unknown;
       try {
         value =
@@ -158,9 +167,11 @@ export class SelfDescribingCodec<T> implements Codec<T> {
     }
     const checker = this.checker;
     checker.reset();
+    checker.allocated = budget.used;
     const end = checker.scan(bytes, 0, bytes.length, 0);
     if (end < 0) throw truncated(checker.endedAt);
     if (end !== bytes.length) throw trailing(end, bytes.length);
+    budget.used = checker.allocated;
     // The libraries keep Node's Buffer type for byte strings when given a Buffer; a plain view
     // of the same memory makes them return plain Uint8Arrays.
     const input =
@@ -185,7 +196,12 @@ export class SelfDescribingCodec<T> implements Codec<T> {
   }
 
   decodeSequence(bytes: Uint8Array): T[] {
-    return decodeFramesOf(bytes, this.measurer(), (frame) => this.decode(frame), this.limits);
+    return decodeFramesOf(
+      bytes,
+      this.measurer(),
+      (frame, budget) => this.decodeWithin(frame, budget),
+      this.limits,
+    );
   }
 
   /**

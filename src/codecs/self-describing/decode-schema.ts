@@ -4,9 +4,11 @@
  * pre-encoded names, trying the field that follows the last one first, since writers mostly keep
  * declaration order. Keys the schema does not know are skipped, so an older reader accepts data
  * from a newer writer; a duplicate field or map key is refused, since readers would disagree on
- * which one counts.
+ * which one counts. The source charges what it reads to the decode's allocation budget; the
+ * reader adds what only it makes (bigints, the Maps of integer-keyed maps).
  */
 import { fitsFloat32, type Rule, refusalBy } from '../../schema/value-rules.js';
+import { cost } from '../budget.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../errors.js';
 import { readJson } from './decode-json.js';
 import { describe, schemaMismatch, withKey } from './failures.js';
@@ -84,12 +86,15 @@ export class SchemaReader {
     const value = this.src.integer();
     if (typeof value === 'number') {
       if (value < plan.min) throw schemaMismatch(at, `${value} is outside ${plan.label}`);
-      return plan.asBigint ? BigInt(value) : value;
+      if (!plan.asBigint) return value;
+      this.src.budget.charge(cost.bigint, at);
+      return BigInt(value);
     }
     if (value < plan.bigMin || value > plan.bigMax)
       throw schemaMismatch(at, `${value} is outside ${plan.label}`);
     if (!plan.asBigint)
       throw schemaMismatch(at, `${value} is not a safe integer (the schema says as: 'number')`);
+    this.src.budget.charge(cost.bigint, at);
     return value;
   }
 
@@ -186,6 +191,7 @@ export class SchemaReader {
     const src = this.src;
     const start = src.pos;
     const elements = src.elements;
+    const allocated = src.budget.used;
     const count = src.mapStart(level);
     let variant: Plan | undefined;
     for (let i = 0; variant === undefined && (count < 0 ? src.more() : i < count); i++) {
@@ -208,6 +214,7 @@ export class SchemaReader {
     // The variant is known: read the map again, as that variant, from its start.
     src.pos = start;
     src.elements = elements;
+    src.budget.used = allocated;
     return this.object(variant, level);
   }
 
@@ -233,6 +240,7 @@ export class SchemaReader {
     const src = this.src;
     const keys = plan.keys as Plan;
     const values = plan.inner as Plan;
+    const at = src.pos;
     const count = src.mapStart(level);
     if (keys.op === Op.string) {
       const out: Record<string, unknown> = {};
@@ -249,9 +257,12 @@ export class SchemaReader {
       }
       return out;
     }
+    // A Map, not the object the source charged for its header; each entry, not two slots.
+    src.budget.charge(cost.map - cost.object, at);
     const out = new Map<unknown, unknown>();
     for (let i = 0; count < 0 ? src.more() : i < count; i++) {
       const keyAt = src.pos;
+      src.budget.charge(cost.mapEntry - 2 * cost.slot, keyAt);
       const key = this.read(keys, level);
       if (out.has(key)) throw malformed(keyAt, `the key ${String(key)} appears twice`);
       try {

@@ -3,6 +3,7 @@
  * their bytes for each primitive, so each implements these two interfaces and the schema-driven
  * walk (encode-schema.ts, decode-schema.ts) is written once.
  */
+import type { AllocationBudget } from '../budget.js';
 
 /** The kinds of item `Source.peek` tells apart (what the json kind can hold, and the rest). */
 export const Item = {
@@ -49,6 +50,11 @@ export interface Source {
   pos: number;
   /** Array items and map entries counted so far, against maxElements. */
   elements: number;
+  /**
+   * What the value costs the heap (budget.ts): each read that makes something (a container, a
+   * string, a byte string, a Date) charges it here, before making it.
+   */
+  readonly budget: AllocationBudget;
   /** Where `span` left the last text string: a slice of the input, or a copy of a chunked one. */
   spanBytes: Uint8Array;
   spanStart: number;
