@@ -91,11 +91,15 @@ declare module 'fastify' {
 
 const states = new WeakMap<FastifyRequest, RequestState>();
 const wrapped = Symbol('wirekit.wrapped');
-const codingToCompressor: Readonly<Record<string, CompressionName>> = {
-  zstd: 'zstd',
-  br: 'brotli',
-  gzip: 'gzip',
-};
+/**
+ * The compressor of each content coding. A Map, as every table keyed by a header is: a plain object
+ * would answer `Content-Encoding: constructor` with the function every object inherits.
+ */
+const codingToCompressor: ReadonlyMap<string, CompressionName> = new Map([
+  ['zstd', 'zstd'],
+  ['br', 'brotli'],
+  ['gzip', 'gzip'],
+]);
 /** The content codings a request body may come in. */
 const bodyCodings: readonly string[] = ['gzip', 'br', 'zstd'];
 /** Methods whose bodies Fastify never reads (it ignores any it is sent). */
@@ -242,7 +246,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
       if (bytes.length >= threshold) {
         const coding = chooseEncoding(request.headers['accept-encoding'], encodings);
         if (coding !== undefined) {
-          bytes = await getCompressor(codingToCompressor[coding] as CompressionName).compressAsync(bytes);
+          bytes = await getCompressor(codingToCompressor.get(coding) as CompressionName).compressAsync(bytes);
           reply.header('content-encoding', coding);
         }
       }
@@ -413,7 +417,7 @@ function notAcceptable(route: CompiledRoute, accept: string | undefined): HttpWi
 async function decodedBody(request: FastifyRequest, raw: Buffer, limit: number): Promise<Uint8Array> {
   const coding = request.headers['content-encoding']?.trim().toLowerCase();
   if (coding === undefined || coding === '' || coding === 'identity') return raw;
-  const name = codingToCompressor[coding];
+  const name = codingToCompressor.get(coding);
   if (name === undefined) throw unsupportedEncoding(coding, bodyCodings);
   try {
     return await getCompressor(name).decompressAsync(raw, { maxDecompressedBytes: limit });
