@@ -37,7 +37,13 @@ import type { DecodeLimits } from '../../codecs/limits.js';
 import { mediaTypesOf } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import { WirekitError } from '../../errors/index.js';
-import { chooseEncoding, essenceOf, splitOutsideQuotes } from '../../negotiate/index.js';
+import {
+  chooseEncoding,
+  essenceOf,
+  maxAcceptRanges,
+  rangesPastCap,
+  splitOutsideQuotes,
+} from '../../negotiate/index.js';
 import { assert } from '../../schema/index.js';
 import { bodyTooLarge, fastifyRefusal, unsupportedEncoding, unsupportedType } from './refusals.js';
 import {
@@ -410,7 +416,16 @@ function notAcceptable(route: CompiledRoute, accept: string | undefined): HttpWi
     if (hint !== undefined) hints.add(hint);
   }
   const message = `none of the offered types is acceptable: ${offered.join(', ')}.`;
-  return new HttpWirekitError(406, 'WK_HTTP_NOT_ACCEPTABLE', [message, ...hints].join(' '), offered);
+  // A type listed past the cap was never seen: say so, or the 406 would seem to contradict the header.
+  const unread = rangesPastCap(accept ?? '');
+  const cut =
+    unread === 0
+      ? []
+      : [
+          `The Accept header lists more than ${maxAcceptRanges} media ranges: only the first ${maxAcceptRanges} ` +
+            `were read and ${unread} more ${unread === 1 ? 'was' : 'were'} not; list the types you want first.`,
+        ];
+  return new HttpWirekitError(406, 'WK_HTTP_NOT_ACCEPTABLE', [message, ...cut, ...hints].join(' '), offered);
 }
 
 /** The body after its Content-Encoding is undone, capped at the route's body limit. */
