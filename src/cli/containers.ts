@@ -9,6 +9,7 @@ import { Schema as ArrowSchema } from 'apache-arrow';
 import { parseFooter, parseMessage } from '../codecs/arrow/messages.js';
 import { isFile, plainBytes } from '../codecs/arrow/read-bytes.js';
 import { measureMessage } from '../codecs/arrow/reader.js';
+import { maxSchemaDepth } from '../codecs/avro/avro-schema.js';
 import { measureBlock, measureHeader, parseHeader } from '../codecs/avro/container-format.js';
 import { malformed, truncated } from '../codecs/errors.js';
 import { defaultDecodeLimits } from '../codecs/limits.js';
@@ -42,8 +43,12 @@ export function describeAvroContainer(bytes: Uint8Array): AvroContainerInfo {
     values += block.count;
     at += block.total;
   }
-  const metadata: Record<string, string> = {};
-  for (const [key, value] of header.metadata) if (!key.startsWith('avro.')) metadata[key] = text(value);
+  // fromEntries defines each key as an own property: a writer's `__proto__` key stays a key.
+  const metadata: Record<string, string> = Object.fromEntries(
+    [...header.metadata]
+      .filter(([key]) => !key.startsWith('avro.'))
+      .map(([key, value]) => [key, text(value)]),
+  );
   return { writerSchema: parseOrText(header.schemaText), codec: header.codec, values, blocks, metadata };
 }
 
@@ -96,12 +101,35 @@ function footerStart(bytes: Uint8Array): number {
 }
 
 function parseOrText(schemaText: string): JsonValue {
+  let schema: JsonValue;
   try {
-    return JSON.parse(schemaText) as JsonValue;
+    schema = JSON.parse(schemaText) as JsonValue;
   } catch {
     // Readers accept a bare primitive name (long, not "long") as a schema.
     return schemaText;
   }
+  // Shown as JSON, so printed by a recursive JSON.stringify: a hostile header nested thousands deep
+  // would overflow the stack. Each Avro level takes at most three JSON levels (a record's fields
+  // list, a field, its type), so anything deeper than this is a schema no Avro reader here reads.
+  if (nestsDeeperThan(schema, 3 * maxSchemaDepth + 1)) {
+    throw malformed(
+      0,
+      `the embedded Avro schema nests deeper than ${maxSchemaDepth} levels, more than wirekit reads`,
+    );
+  }
+  return schema;
+}
+
+/** Whether arrays and objects nest deeper than `limit` in `value`; iterative, so any depth is safe. */
+function nestsDeeperThan(value: JsonValue, limit: number): boolean {
+  const stack: [JsonValue, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [JsonValue, number];
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

@@ -37,6 +37,28 @@ Exit codes: 0 success (also when the reader of the output closes it early, as he
 input or the work failed (the message starts with its error code, see docs/errors.md), 2 the
 command line is wrong.`;
 
+/** Each command's own usage for `wirekit COMMAND --help`; a Map, so no inherited name is a topic. */
+const helpTopics: ReadonlyMap<string, string> = new Map([
+  ['bench', benchHelp],
+  ['schema', schemaHelp],
+  ['encode', codecHelp],
+  ['decode', codecHelp],
+  ['inspect', inspectHelp],
+]);
+
+const bugReport =
+  'This is a bug in wirekit, not in the input: please report it with the command line and input ' +
+  '(set WIREKIT_DEBUG=1 to print the stack).';
+
+/** An error that is not a WirekitError, in one line (its stack too where WIREKIT_DEBUG asks for it). */
+function describeBug(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (process.env.WIREKIT_DEBUG !== undefined && process.env.WIREKIT_DEBUG !== '') {
+    return error.stack ?? `${error.name}: ${error.message}`;
+  }
+  return `${error.name}: ${error.message}`;
+}
+
 export async function run(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = args;
   try {
@@ -45,14 +67,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       return command === undefined ? 2 : 0;
     }
     if (rest.includes('--help') || rest.includes('-h')) {
-      const topics: Record<string, string> = {
-        bench: benchHelp,
-        schema: schemaHelp,
-        encode: codecHelp,
-        decode: codecHelp,
-        inspect: inspectHelp,
-      };
-      io.stdout.write(`${topics[command] ?? help}\n`);
+      io.stdout.write(`${helpTopics.get(command) ?? help}\n`);
       return 0;
     }
     // bench has an exit code of its own: 1 when a case it was asked to run could not.
@@ -64,7 +79,12 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     else throw new WirekitError('WK_CLI_USAGE', `unknown command ${command}.`);
     return 0;
   } catch (error) {
-    if (!isWirekitError(error)) throw error;
+    if (!isWirekitError(error)) {
+      // Every failure the input can cause is a WirekitError; anything else is wirekit's own fault.
+      // Said in one line rather than as a stack, with what to report.
+      io.stderr.write(`wirekit: internal error: ${describeBug(error)}\n${bugReport}\n`);
+      return 1;
+    }
     io.stderr.write(`wirekit: ${error.code}: ${error.message}\n`);
     if (error.code === 'WK_CLI_USAGE') io.stderr.write("Run 'wirekit --help' for usage.\n");
     return error.code === 'WK_CLI_USAGE' ? 2 : 1;

@@ -10,17 +10,23 @@ export function toReadableJson(value: unknown): unknown {
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (value instanceof Uint8Array) return toBase64(value);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  // Objects are built by fromEntries, which defines every key as an own property: assignment would
+  // turn a `__proto__` key into the object's prototype and the key would vanish from the output.
   if (value instanceof Map) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of value)
-      out[typeof key === 'string' ? key : JSON.stringify(toReadableJson(key))] = toReadableJson(item);
-    return out;
+    return Object.fromEntries(
+      Array.from(value, ([key, item]) => [
+        typeof key === 'string' ? key : JSON.stringify(toReadableJson(key)),
+        toReadableJson(item),
+      ]),
+    );
   }
   if (Array.isArray(value)) return value.map(toReadableJson);
   if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = toReadableJson(item);
-    return out;
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, item]) => item !== undefined)
+        .map(([key, item]) => [key, toReadableJson(item)]),
+    );
   }
   return value;
 }

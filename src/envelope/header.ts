@@ -16,6 +16,7 @@
  * ids or flag bits (WK_ENVELOPE_INVALID).
  */
 import type { FormatName } from '../codecs/codec.js';
+import { compressors } from '../compression/index.js';
 import { WirekitError } from '../errors/index.js';
 
 export const envelopeMagic = Object.freeze([0x89, 0x57, 0x4b]);
@@ -75,6 +76,8 @@ export function readEnvelope(bytes: Uint8Array): { header: EnvelopeHeader; paylo
     throw invalid('the bytes do not start with the wirekit envelope magic (89 57 4B)', 0);
   if (bytes.length < 7) throw invalid('the envelope header is truncated', bytes.length);
   const version = bytes[3] as number;
+  // Version 0 was never written: a header that says so is damaged, not from a newer wirekit.
+  if (version === 0) throw invalid('envelope version 0 does not exist', 3);
   if (version !== envelopeVersion) {
     throw new WirekitError(
       'WK_ENVELOPE_VERSION',
@@ -84,6 +87,13 @@ export function readEnvelope(bytes: Uint8Array): { header: EnvelopeHeader; paylo
   }
   const format = formatsById.get(bytes[4] as number);
   if (format === undefined) throw invalid(`unknown format id ${bytes[4]}`, 4);
+  const compressionId = bytes[5] as number;
+  if (!compressors.some((compressor) => compressor.id === compressionId)) {
+    throw invalid(
+      `unknown compression id ${compressionId} (this wirekit has ids 0-${compressors.length - 1})`,
+      5,
+    );
+  }
   const flags = bytes[6] as number;
   if ((flags & ~fingerprintFlag) !== 0) throw invalid(`unknown flag bits ${flags.toString(2)}`, 6);
   const hasFingerprint = (flags & fingerprintFlag) !== 0;
@@ -93,7 +103,7 @@ export function readEnvelope(bytes: Uint8Array): { header: EnvelopeHeader; paylo
     header: {
       version,
       format,
-      compressionId: bytes[5] as number,
+      compressionId,
       fingerprint: hasFingerprint ? bytes.slice(7, 7 + fingerprintBytes) : undefined,
     },
     payload: bytes.subarray(headerLength),

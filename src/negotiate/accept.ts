@@ -16,20 +16,37 @@ export interface MediaRange extends MediaType {
   readonly q: number;
 }
 
-/** More ranges than this in one header are ignored (no real client sends so many). */
-const maxRanges = 64;
+/**
+ * Ranges past this many in one header are not read: no real client sends so many (browsers send
+ * under ten), and negotiation compares every range with every offer, so the cap bounds its work.
+ * A refusal says when it cut a header (see `rangesPastCap`).
+ */
+export const maxAcceptRanges = 64;
 
 const qValue = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
 /**
- * The ranges of an Accept header. A malformed range is skipped, as are ranges past the 64th;
- * a malformed q-value makes its range unacceptable rather than preferred.
+ * The ranges of an Accept header. A malformed range is skipped, as are ranges past the 64th
+ * well-formed one; a malformed q-value makes its range unacceptable rather than preferred.
  */
 export function parseAccept(header: string): MediaRange[] {
+  return readAccept(header).ranges;
+}
+
+/** How many non-empty ranges of the header `parseAccept` left unread past its cap (0 for most). */
+export function rangesPastCap(header: string): number {
+  return readAccept(header).unread;
+}
+
+function readAccept(header: string): { ranges: MediaRange[]; unread: number } {
   const ranges: MediaRange[] = [];
+  let unread = 0;
   for (const part of splitOutsideQuotes(header, ',')) {
-    if (ranges.length === maxRanges) break;
     if (part.trim() === '') continue;
+    if (ranges.length === maxAcceptRanges) {
+      unread++;
+      continue;
+    }
     const parsed = parseMediaType(part);
     if (parsed === undefined) continue;
     // Parameters after q are accept-extensions, not media type parameters.
@@ -45,7 +62,7 @@ export function parseAccept(header: string): MediaRange[] {
     }
     ranges.push({ type: parsed.type, subtype: parsed.subtype, params, q });
   }
-  return ranges;
+  return { ranges, unread };
 }
 
 /** How specifically `range` matches `offer`: -1 for no match, higher for more specific. */

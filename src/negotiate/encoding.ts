@@ -6,13 +6,22 @@
  */
 import { splitOutsideQuotes } from './media-type.js';
 
-/** The q-value of each coding named in the header, lowercased; `*` as given. */
+/**
+ * Codings past this many in one header are not read (a real client names three or four). Nothing
+ * is refused for it: a coding named later is simply not chosen, and the reply goes out uncompressed
+ * or in a coding named earlier.
+ */
+export const maxAcceptEncodings = 64;
+
+/** The q-value of each coding named in the header (the first 64), lowercased; `*` as given. */
 export function parseAcceptEncoding(header: string): Map<string, number> {
   const codings = new Map<string, number>();
-  for (const part of splitOutsideQuotes(header, ',').slice(0, 64)) {
+  let named = 0;
+  for (const part of splitOutsideQuotes(header, ',')) {
     const [name = '', ...params] = part.split(';');
     const coding = name.trim().toLowerCase();
     if (coding === '') continue;
+    if (++named > maxAcceptEncodings) break;
     let q = 1;
     for (const param of params) {
       const [key = '', value = ''] = param.split('=');

@@ -87,6 +87,14 @@ const plainKinds = {
   json: t.json,
 } satisfies Record<string, () => Schema>;
 
+/**
+ * How many nodes deep a schema document may nest: far beyond any real schema (a value that deep would
+ * pass no codec's maxDepth), and shallow enough that the reader, the exporters and every codec walk
+ * such a schema with the stack to spare. A document is often someone else's file: without a bound, a
+ * few kilobytes of `{"kind":"array","items":` overflow the stack.
+ */
+export const maxSchemaJsonDepth = 256;
+
 /** Builds a schema from its JSON form. Throws WK_SCHEMA_JSON_INVALID with the JSON path of a problem. */
 export function schemaFromJson(document: unknown): Schema {
   const doc = asObject(document, '$');
@@ -96,7 +104,7 @@ export function schemaFromJson(document: unknown): Schema {
   }
   const defined = new Map<string, NamedSchema>();
   const refs: { name: string; at: string }[] = [];
-  const root = readNode(doc.root, '$.root', defined, refs);
+  const root = readNode(doc.root, '$.root', 1, defined, refs);
   for (const ref of refs) {
     if (!defined.has(ref.name)) {
       throw new WirekitError('WK_SCHEMA_UNRESOLVED_REF', `${ref.at}: no type named ${ref.name} is defined.`);
@@ -108,11 +116,14 @@ export function schemaFromJson(document: unknown): Schema {
 function readNode(
   value: unknown,
   at: string,
+  depth: number,
   defined: Map<string, NamedSchema>,
   refs: { name: string; at: string }[],
 ): Schema {
+  if (depth > maxSchemaJsonDepth) fail(shortened(at), `nests deeper than ${maxSchemaJsonDepth} schema nodes`);
   const node = asObject(value, at);
-  const read = (child: unknown, where: string): Schema => readNode(child, `${at}.${where}`, defined, refs);
+  const read = (child: unknown, where: string): Schema =>
+    readNode(child, `${at}.${where}`, depth + 1, defined, refs);
   const named = (): t.NamedOptions & { name: string } => ({
     name: asString(node.name, `${at}.name`),
     namespace: optionalString(node.namespace, `${at}.namespace`),
@@ -163,13 +174,15 @@ function readNode(
       }
       case 'object': {
         const { name, ...options } = named();
-        const fields: Record<string, t.Field> = {};
+        // No prototype: a field named `__proto__` must reach t.object, which refuses it, rather
+        // than set this object's prototype and vanish.
+        const fields: Record<string, t.Field> = Object.create(null);
         asArray(node.fields, `${at}.fields`).forEach((raw, i) => {
           const where = `${at}.fields[${i}]`;
           const f = asObject(raw, where);
           const fieldName = asString(f.name, `${where}.name`);
           if (Object.hasOwn(fields, fieldName)) fail(`${where}.name`, `repeats the field name ${fieldName}`);
-          const schema = readNode(f.schema, `${where}.schema`, defined, refs);
+          const schema = readNode(f.schema, `${where}.schema`, depth + 1, defined, refs);
           fields[fieldName] = t.field(schema, {
             id: optionalNumber(f.id, `${where}.id`),
             doc: optionalString(f.doc, `${where}.doc`),
@@ -222,10 +235,15 @@ function withSchemaErrors<T>(at: string, body: () => T): T {
   } catch (error) {
     if (error instanceof WirekitError && !error.message.startsWith('$')) {
       const code = error.code === 'WK_JSON_VALUE_INVALID' ? 'WK_SCHEMA_JSON_INVALID' : error.code;
-      throw new WirekitError(code, `${at}: ${error.message}`, { cause: error });
+      throw new WirekitError(code, `${shortened(at)}: ${error.message}`, { cause: error });
     }
     throw error;
   }
+}
+
+/** A JSON path cut to its start and end: the path of a node 256 deep is kilobytes of `.items`. */
+function shortened(at: string): string {
+  return at.length <= 120 ? at : `${at.slice(0, 60)}…${at.slice(-50)}`;
 }
 
 function fail(at: string, problem: string): never {

@@ -44,6 +44,10 @@ describe('envelope header', () => {
     ['a truncated header', [0x89, 0x57, 0x4b, 1, 1], 'WK_ENVELOPE_INVALID'],
     ['a future version', [0x89, 0x57, 0x4b, 2, 1, 0, 0], 'WK_ENVELOPE_VERSION'],
     ['an unknown format id', [0x89, 0x57, 0x4b, 1, 99, 0, 0], 'WK_ENVELOPE_INVALID'],
+    ['an unknown compression id', [0x89, 0x57, 0x4b, 1, 1, 6, 0], 'WK_ENVELOPE_INVALID'],
+    ['compression id 255', [0x89, 0x57, 0x4b, 1, 1, 255, 0], 'WK_ENVELOPE_INVALID'],
+    ['format id 0', [0x89, 0x57, 0x4b, 1, 0, 0, 0], 'WK_ENVELOPE_INVALID'],
+    ['version 0, which no wirekit writes', [0x89, 0x57, 0x4b, 0, 1, 0, 0], 'WK_ENVELOPE_INVALID'],
     ['unknown flag bits', [0x89, 0x57, 0x4b, 1, 1, 0, 0b10], 'WK_ENVELOPE_INVALID'],
     ['a truncated fingerprint', [0x89, 0x57, 0x4b, 1, 1, 0, 1, 0, 0], 'WK_ENVELOPE_INVALID'],
   ])('refuses %s', (_name, bytes, code) => {
@@ -110,6 +114,14 @@ describe('decodeAny', () => {
     expect(codeOf(() => decodeAny(bytes, { maxDecompressedBytes: 1024 * 1024 }))).toBe(
       'WK_LIMIT_DECOMPRESSED',
     );
+  });
+
+  test('a compression id no wirekit writes is a damaged envelope (offset 5), sync and async', async () => {
+    const bytes = encodeEnveloped(createCodec('json'), { a: 1 });
+    bytes[5] = 6;
+    const expected = { code: 'WK_ENVELOPE_INVALID', offset: 5 };
+    expect(() => decodeAny(bytes)).toThrow(expect.objectContaining(expected));
+    await expect(decodeAnyAsync(bytes)).rejects.toMatchObject(expected);
   });
 
   test('a schema format without a schema is refused clearly', () => {

@@ -4,9 +4,13 @@ import { describe, expect, test } from 'vitest';
 import {
   chooseEncoding,
   chooseMediaType,
+  maxAcceptEncodings,
+  maxAcceptRanges,
   Negotiator,
   parseAccept,
+  parseAcceptEncoding,
   parseMediaType,
+  rangesPastCap,
 } from '../../src/negotiate/index.js';
 
 const offers = ['application/json', 'application/msgpack', 'application/x-protobuf'].map(
@@ -58,6 +62,18 @@ describe('Accept', () => {
     expect(pick(`${header}, application/msgpack`)).toBe('none');
   });
 
+  test('the cap counts well-formed ranges, and says how many it left unread', () => {
+    const filler = Array.from({ length: maxAcceptRanges }, (_, i) => `application/x-${i}`);
+    expect(rangesPastCap(filler.join(', '))).toBe(0);
+    // Malformed and empty ranges take no place under the cap: the 64 well-formed ones are read.
+    const padded = ['nonsense', '', ...filler.slice(0, 63), 'application/msgpack'].join(', ');
+    expect(rangesPastCap(padded)).toBe(0);
+    expect(pick(padded)).toBe('msgpack');
+    const cut = [...filler, 'application/msgpack', 'text/html'].join(', ');
+    expect(rangesPastCap(cut)).toBe(2);
+    expect(pick(cut)).toBe('none');
+  });
+
   test('any header parses without throwing', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (header) => {
@@ -96,5 +112,13 @@ describe('Accept-Encoding', () => {
     ['gzip;q=2', undefined],
   ])('%j → %s', (header, expected) => {
     expect(chooseEncoding(header, server)).toBe(expected);
+  });
+
+  test('codings past the 64th are not read, and empty items take no place among them', () => {
+    const filler = Array.from({ length: maxAcceptEncodings - 1 }, (_, i) => `x-coding-${i}`);
+    expect(chooseEncoding([...filler, 'gzip'].join(', '), server)).toBe('gzip');
+    expect(chooseEncoding([',', ...filler, 'gzip'].join(', '), server)).toBe('gzip');
+    expect(chooseEncoding([...filler, 'x-last', 'gzip'].join(', '), server)).toBeUndefined();
+    expect(parseAcceptEncoding(Array(5000).fill('gzip;q=0.5').join(',')).size).toBe(1);
   });
 });

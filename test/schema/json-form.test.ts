@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { formatNames } from '../../src/codecs/codec.js';
+import { createCodec } from '../../src/codecs/registry.js';
 import {
   type ErrorCode,
   fromJsonValue,
@@ -11,6 +13,8 @@ import {
   validate,
   type WirekitError,
 } from '../../src/index.js';
+import { toAvro, toFlatBuffers, toJsonSchema, toProto } from '../../src/schema/export/index.js';
+import { maxSchemaJsonDepth } from '../../src/schema/json-form.js';
 import { EveryKind, everyKindValue } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
 
@@ -197,6 +201,79 @@ describe('JSON form of schemas', () => {
     const a = t.object('Same', { x: t.int32() });
     const b = t.object('Same', { y: t.int32() });
     expect(codeOf(() => schemaToJson(t.object('Root', { a, b })))).toBe('WK_SCHEMA_NAME_CONFLICT');
+  });
+});
+
+/** A document whose root nests `depth` nodes: arrays, optional items, maps and objects in turn. */
+function nestedDocument(depth: number): unknown {
+  let node: unknown = { kind: 'int32' };
+  for (let level = 2; level <= depth; level++) {
+    const kinds = [
+      { kind: 'array', items: node },
+      { kind: 'optional', inner: node },
+      { kind: 'map', keys: { kind: 'string' }, values: node },
+      { kind: 'object', name: `Level${level}`, fields: [{ name: 'next', schema: node }] },
+    ];
+    node = kinds[level % kinds.length];
+  }
+  return { format: 'wirekit-schema', version: 1, root: node };
+}
+
+describe('JSON form of schemas: depth', () => {
+  test('a document nested thousands deep is refused with its path, not a stack overflow', () => {
+    const error = (() => {
+      try {
+        schemaFromJson(nestedDocument(5000));
+      } catch (thrown) {
+        return thrown as WirekitError;
+      }
+    })();
+    expect(error?.code).toBe('WK_SCHEMA_JSON_INVALID');
+    expect(error?.message).toMatch(/^\$\.root\.(items|inner|values|fields\[0\]\.schema)\..*…/);
+    expect(error?.message).toContain(`nests deeper than ${maxSchemaJsonDepth} schema nodes`);
+    // The path is cut: 5,000 levels of it would be tens of kilobytes in one message.
+    expect(error?.message.length).toBeLessThan(200);
+  });
+
+  test('one node past the limit is refused; at the limit, every exporter and codec takes it', () => {
+    expect(codeOf(() => schemaFromJson(nestedDocument(maxSchemaJsonDepth + 1)))).toBe(
+      'WK_SCHEMA_JSON_INVALID',
+    );
+    const deepest = schemaFromJson(nestedDocument(maxSchemaJsonDepth));
+    expect(schemaFromJson(schemaToJson(deepest))).toEqual(deepest);
+    for (const exporter of [toProto, toFlatBuffers, toAvro, toJsonSchema]) {
+      expect(() => exporter(deepest)).not.toThrow();
+    }
+    for (const format of formatNames) {
+      for (const compile of [true, false]) {
+        // Arrow refuses the schema (a map of optional items has no Arrow type here); the others take
+        // it, and a value that deep meets maxDepth, as any value would.
+        const made = (() => {
+          try {
+            return createCodec(format, { schema: deepest, compile });
+          } catch (error) {
+            return error as WirekitError;
+          }
+        })();
+        if (made instanceof Error) {
+          expect(made.code, format).toMatch(/^WK_/);
+          continue;
+        }
+        expect(
+          codeOf(() => made.decode(made.encode(7 as never))),
+          format,
+        ).toMatch(/^WK_/);
+      }
+    }
+  });
+
+  test('a field named __proto__ is refused as t.object refuses it, not dropped', () => {
+    const doc = JSON.parse(
+      '{"format":"wirekit-schema","version":1,"root":{"kind":"object","name":"R","fields":[' +
+        '{"name":"__proto__","schema":{"kind":"int32"}},{"name":"b","schema":{"kind":"int32"}}]}}',
+    );
+    expect(() => schemaFromJson(doc)).toThrow(expect.objectContaining({ code: 'WK_SCHEMA_INVALID' }));
+    expect(() => schemaFromJson(doc)).toThrow(/__proto__/);
   });
 });
 

@@ -86,7 +86,7 @@ export async function runLab(options: LabOptions = {}): Promise<LabRun> {
   for (const dataset of names) {
     // Read here once too, so a bad file fails before any child starts.
     const fromFile = file !== undefined ? datasetFromFile(file) : undefined;
-    const definition = fromFile ?? datasets[dataset];
+    const definition = fromFile ?? (Object.hasOwn(datasets, dataset) ? datasets[dataset] : undefined);
     if (definition === undefined) throw new Error(`unknown dataset ${dataset}`);
     if (fromFile !== undefined) {
       notes.push(`Measured: ${fromFile.measured}.`);

@@ -39,7 +39,7 @@ const selected = positionals.length > 0 ? positionals : known.filter((name) => n
 const unknownCase = selected.find((name) => !known.includes(name));
 if (unknownCase !== undefined) throw new Error(`unknown case ${unknownCase}; known: ${known.join(', ')}`);
 const datasets = values.dataset === 'all' ? Object.keys(overheadDatasets) : [values.dataset];
-const unknownDataset = datasets.find((name) => !(name in overheadDatasets));
+const unknownDataset = datasets.find((name) => !Object.hasOwn(overheadDatasets, name));
 if (unknownDataset !== undefined) {
   throw new Error(
     `unknown dataset ${unknownDataset}; known: ${Object.keys(overheadDatasets).join(', ')}, all`,

@@ -37,7 +37,13 @@ import type { DecodeLimits } from '../../codecs/limits.js';
 import { mediaTypesOf } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import { WirekitError } from '../../errors/index.js';
-import { chooseEncoding, essenceOf, splitOutsideQuotes } from '../../negotiate/index.js';
+import {
+  chooseEncoding,
+  essenceOf,
+  maxAcceptRanges,
+  rangesPastCap,
+  splitOutsideQuotes,
+} from '../../negotiate/index.js';
 import { assert } from '../../schema/index.js';
 import { ratioLimit, resolveRatio } from '../../util/decompression-ratio.js';
 import { bodyTooLarge, fastifyRefusal, unsupportedEncoding, unsupportedType } from './refusals.js';
@@ -98,11 +104,15 @@ declare module 'fastify' {
 
 const states = new WeakMap<FastifyRequest, RequestState>();
 const wrapped = Symbol('wirekit.wrapped');
-const codingToCompressor: Readonly<Record<string, CompressionName>> = {
-  zstd: 'zstd',
-  br: 'brotli',
-  gzip: 'gzip',
-};
+/**
+ * The compressor of each content coding. A Map, as every table keyed by a header is: a plain object
+ * would answer `Content-Encoding: constructor` with the function every object inherits.
+ */
+const codingToCompressor: ReadonlyMap<string, CompressionName> = new Map([
+  ['zstd', 'zstd'],
+  ['br', 'brotli'],
+  ['gzip', 'gzip'],
+]);
 /** The content codings a request body may come in. */
 const bodyCodings: readonly string[] = ['gzip', 'br', 'zstd'];
 /** Methods whose bodies Fastify never reads (it ignores any it is sent). */
@@ -250,7 +260,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
       if (bytes.length >= threshold) {
         const coding = chooseEncoding(request.headers['accept-encoding'], encodings);
         if (coding !== undefined) {
-          bytes = await getCompressor(codingToCompressor[coding] as CompressionName).compressAsync(bytes);
+          bytes = await getCompressor(codingToCompressor.get(coding) as CompressionName).compressAsync(bytes);
           reply.header('content-encoding', coding);
         }
       }
@@ -414,7 +424,16 @@ function notAcceptable(route: CompiledRoute, accept: string | undefined): HttpWi
     if (hint !== undefined) hints.add(hint);
   }
   const message = `none of the offered types is acceptable: ${offered.join(', ')}.`;
-  return new HttpWirekitError(406, 'WK_HTTP_NOT_ACCEPTABLE', [message, ...hints].join(' '), offered);
+  // A type listed past the cap was never seen: say so, or the 406 would seem to contradict the header.
+  const unread = rangesPastCap(accept ?? '');
+  const cut =
+    unread === 0
+      ? []
+      : [
+          `The Accept header lists more than ${maxAcceptRanges} media ranges: only the first ${maxAcceptRanges} ` +
+            `were read and ${unread} more ${unread === 1 ? 'was' : 'were'} not; list the types you want first.`,
+        ];
+  return new HttpWirekitError(406, 'WK_HTTP_NOT_ACCEPTABLE', [message, ...cut, ...hints].join(' '), offered);
 }
 
 /**
@@ -429,7 +448,7 @@ async function decodedBody(
 ): Promise<Uint8Array> {
   const coding = request.headers['content-encoding']?.trim().toLowerCase();
   if (coding === undefined || coding === '' || coding === 'identity') return raw;
-  const name = codingToCompressor[coding];
+  const name = codingToCompressor.get(coding);
   if (name === undefined) throw unsupportedEncoding(coding, bodyCodings);
   try {
     return await getCompressor(name).decompressAsync(raw, {

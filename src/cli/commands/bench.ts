@@ -72,7 +72,9 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
     );
   }
   const names = values.large ? ['timeseries'] : list(values.datasets);
-  for (const name of names ?? []) if (!(name in datasets)) throw usageError(`unknown dataset ${name}.`);
+  for (const name of names ?? []) {
+    if (!Object.hasOwn(datasets, name)) throw usageError(`unknown dataset ${name}.`);
+  }
   const formats = list(values.formats);
   for (const name of formats ?? []) {
     if (!(subjectNames as readonly string[]).includes(name)) throw usageError(`unknown format ${name}.`);
@@ -81,7 +83,7 @@ export async function benchCommand(args: readonly string[], io: CliIo): Promise<
   for (const entry of values.count ?? []) {
     const [name, value] = entry.split('=');
     const count = Number(value);
-    if (name === undefined || !(name in datasets) || !Number.isSafeInteger(count) || count < 1) {
+    if (name === undefined || !Object.hasOwn(datasets, name) || !Number.isSafeInteger(count) || count < 1) {
       throw usageError(`--count takes dataset=N, e.g. --count users=5000; got ${entry}.`);
     }
     counts[name] = count;

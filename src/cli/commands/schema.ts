@@ -59,16 +59,16 @@ async function infer(args: readonly string[], io: CliIo): Promise<void> {
   io.stdout.write(`${JSON.stringify(schemaToJson(schema), null, 2)}\n`);
 }
 
-const exporters: Record<
-  string,
-  (schema: Schema, options: { namespace?: string; rootName?: string }) => string
-> = {
-  proto: (schema, { namespace, rootName }) => toProto(schema, { package: namespace, rootName }),
-  avro: (schema, options) => `${JSON.stringify(toAvro(schema, options), null, 2)}\n`,
-  fbs: (schema, options) => toFlatBuffers(schema, options),
-  arrow: (schema) => `${JSON.stringify(arrowSchemaToJson(toArrowSchema(schema)), null, 2)}\n`,
-  'json-schema': (schema) => `${JSON.stringify(toJsonSchema(schema), null, 2)}\n`,
-};
+type Exporter = (schema: Schema, options: { namespace?: string; rootName?: string }) => string;
+
+/** By --to name; a Map, so that `--to constructor` is an unknown name like any other. */
+const exporters: ReadonlyMap<string, Exporter> = new Map<string, Exporter>([
+  ['proto', (schema, { namespace, rootName }) => toProto(schema, { package: namespace, rootName })],
+  ['avro', (schema, options) => `${JSON.stringify(toAvro(schema, options), null, 2)}\n`],
+  ['fbs', (schema, options) => toFlatBuffers(schema, options)],
+  ['arrow', (schema) => `${JSON.stringify(arrowSchemaToJson(toArrowSchema(schema)), null, 2)}\n`],
+  ['json-schema', (schema) => `${JSON.stringify(toJsonSchema(schema), null, 2)}\n`],
+]);
 
 async function exportSchema(args: readonly string[], io: CliIo): Promise<void> {
   const { values, positionals } = parseCommand(args, {
@@ -76,8 +76,8 @@ async function exportSchema(args: readonly string[], io: CliIo): Promise<void> {
     namespace: { type: 'string' },
     'root-name': { type: 'string' },
   });
-  const exporter = values.to === undefined ? undefined : exporters[values.to];
-  if (exporter === undefined) throw usageError(`--to must be one of ${Object.keys(exporters).join(', ')}.`);
+  const exporter = values.to === undefined ? undefined : exporters.get(values.to);
+  if (exporter === undefined) throw usageError(`--to must be one of ${[...exporters.keys()].join(', ')}.`);
   const file = onePositional(positionals, 'SCHEMA.json');
   const source = file === '-' ? 'standard input' : file;
   const schema = schemaFromJson(parseJsonText((await readInput(io, file)).toString('utf8'), source));

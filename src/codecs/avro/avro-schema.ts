@@ -80,7 +80,7 @@ const primitives: ReadonlySet<string> = new Set([
 const nameRule = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Far beyond any real schema; keeps a hostile header from exhausting the stack. */
-const maxSchemaDepth = 500;
+export const maxSchemaDepth = 500;
 
 interface Context {
   readonly named: Map<string, AvroRecord | AvroEnum | AvroFixed>;

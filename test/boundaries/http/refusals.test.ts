@@ -261,6 +261,29 @@ describe('400 and 406, and what Fastify answers on its own', () => {
     expect((response.json() as HttpError).offered?.[0]).toBe('application/json');
   });
 
+  test('an Accept header cut at 64 ranges: a type listed 65th is not read, and the 406 says so', async () => {
+    const filler = Array.from({ length: 64 }, (_, i) => `application/x-unknown-${i}`);
+    const cut = await app.inject({
+      url: '/users',
+      headers: { accept: [...filler, 'application/msgpack'].join(', ') },
+    });
+    expect(cut.statusCode).toBe(406);
+    expect((cut.json() as HttpError).message).toBe(
+      `none of the offered types is acceptable: ${(cut.json() as HttpError).offered?.join(', ')}. ` +
+        'The Accept header lists more than 64 media ranges: only the first 64 were read and 1 more ' +
+        'was not; list the types you want first.',
+    );
+    // Listed within the first 64, the same type is found; a 406 of a header under the cap says nothing of it.
+    const read = await app.inject({
+      url: '/users',
+      headers: { accept: [...filler.slice(1), 'application/msgpack'].join(', ') },
+    });
+    expect(read.headers['content-type']).toBe('application/msgpack');
+    const short = await app.inject({ url: '/users', headers: { accept: filler.join(', ') } });
+    expect(short.statusCode).toBe(406);
+    expect((short.json() as HttpError).message).not.toContain('64');
+  });
+
   test("a handler that runs past its handlerTimeout: Fastify's 503, as a wirekit record", async () => {
     const response = await app.inject({
       method: 'GET',
