@@ -194,7 +194,10 @@ describe('the ratio cap (maxDecompressionRatio)', () => {
       const compressor = getCompressor(name);
       const bytes = await compressor.compressAsync(zeros);
       expect(zeros.length / bytes.length, name).toBeGreaterThan(defaultMaxDecompressionRatio);
-      expect(codeOf(() => compressor.decompress(bytes)), name).toBe('WK_LIMIT_DECOMPRESSED');
+      expect(
+        codeOf(() => compressor.decompress(bytes)),
+        name,
+      ).toBe('WK_LIMIT_DECOMPRESSED');
       expect(await codeOfAsync(() => compressor.decompressAsync(bytes)), name).toBe('WK_LIMIT_DECOMPRESSED');
     }
   });
