@@ -8,6 +8,7 @@ const scripts = [
   'compression/main',
   'http/main',
   'schemaless-integers',
+  'amplification/main',
 ];
 
 describe.each(scripts)('dist/bench/%s.js', (script) => {
