@@ -193,12 +193,16 @@ export class CborSource implements Source {
    * Reads a string of major type `major` (2 or 3): definite strings are left in place and give
    * [start, end); chunked ones are gathered into a new array. Returns the bytes holding it.
    */
-  private stringBytes(major: number): Uint8Array {
+  private stringBytes(major: number, limited = true): Uint8Array {
     const head = this.head();
     if (head >> 5 !== major) throw this.wrongType(major === 3 ? 'a string' : 'a byte string');
     const at = this.pos;
     const text = major === 3;
-    const limit = text ? this.limits.maxStringBytes : this.limits.maxBytesLength;
+    const limit = !limited
+      ? Number.POSITIVE_INFINITY
+      : text
+        ? this.limits.maxStringBytes
+        : this.limits.maxBytesLength;
     const length = this.argument();
     if (length >= 0) {
       if (length > limit) throw tooLong(at, length, limit, text ? 'string' : 'byte string');
@@ -251,6 +255,10 @@ export class CborSource implements Source {
 
   span(): void {
     this.spanBytes = this.stringBytes(3);
+  }
+
+  nameSpan(): void {
+    this.spanBytes = this.stringBytes(3, false);
   }
 
   bytes(): Uint8Array {
@@ -312,16 +320,24 @@ export class CborSource implements Source {
 
   /**
    * A container's header: `items` is its items (a map's keys and values both count), `base` what
-   * the container itself costs. Charged once the items are known to fit the input (every item
-   * takes at least one byte); an indefinite container's items are charged as `more` finds them.
+   * the container itself costs, `elements` what it counts against maxElements. Charged once the
+   * items are known to fit the input (every item takes at least one byte); an indefinite
+   * container's items are charged as `more` (or `moreFields`) finds them.
    */
-  private container(at: number, level: number, count: number, items: number, base: number): number {
+  private container(
+    at: number,
+    level: number,
+    count: number,
+    items: number,
+    base: number,
+    elements = count,
+  ): number {
     if (level > this.limits.maxDepth) throw tooDeep(at, this.limits);
     if (count < 0) {
       this.budget.charge(base, at);
       return -1;
     }
-    this.elements += count;
+    this.elements += elements;
     if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
     if (items > this.end - this.pos) throw truncated(this.end);
     this.budget.charge(base + items * cost.slot, at);
@@ -337,21 +353,36 @@ export class CborSource implements Source {
   }
 
   mapStart(level: number): number {
+    return this.mapHeader(level, true);
+  }
+
+  recordStart(level: number): number {
+    return this.mapHeader(level, false);
+  }
+
+  private mapHeader(level: number, entriesCount: boolean): number {
     const head = this.head();
     if (head >> 5 !== 5) throw this.wrongType('a map');
     const at = this.pos;
     const count = this.argument();
-    return this.container(at, level, count, count * 2, cost.object);
+    return this.container(at, level, count, count * 2, cost.object, entriesCount ? count : 0);
   }
 
   more(): boolean {
+    return this.another(true);
+  }
+
+  moreFields(): boolean {
+    return this.another(false);
+  }
+
+  private another(counted: boolean): boolean {
     if (this.pos >= this.end) throw truncated(this.pos);
     if (this.input[this.pos] === 0xff) {
       this.pos++;
       return false;
     }
-    this.elements++;
-    if (this.elements > this.limits.maxElements) throw tooManyElements(this.pos, this.limits);
+    if (counted && ++this.elements > this.limits.maxElements) throw tooManyElements(this.pos, this.limits);
     // Whether the container is an array or a map is the caller's to know: charged as a map entry.
     this.budget.charge(2 * cost.slot, this.pos);
     return true;

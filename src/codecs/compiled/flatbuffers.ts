@@ -533,7 +533,7 @@ class FlatBuffersCompiler {
     this.line('else {');
     this.line(`const ${p} = pos + ${o};`);
     this.line(`if (${p} + ${int(plan.size)} > r.end) throw h.truncated(${p}, 'a field');`);
-    if (plan.k === 'table' && plan.table.kind === 'object') this.line(`r.countElements(1, ${p});`);
+    if (plan.k === 'table' && plan.table.kind === 'object') this.line(`r.countTable(${p});`);
     this.emitValueRead(plan, p, 'd1', t);
     this.line('}');
   }

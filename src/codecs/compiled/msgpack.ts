@@ -56,12 +56,6 @@ export interface CompiledPlan {
   encode(writer: SchemaWriter, out: RawEmitter, value: unknown): void;
   /** Reads one value as `reader.read(plan, 0)` does, from `src` (the reader's source). */
   decode(reader: SchemaReader, src: InputSource): unknown;
-  /**
-   * The longest field name, in UTF-8 bytes. Keys are matched as whole pre-encoded items, which
-   * skips the interpreter's length check of a key: decoding runs compiled only where the
-   * codec's maxStringBytes admits every name (else it stays on the interpreter).
-   */
-  readonly longestKey: number;
 }
 
 /** What a format gives the generator. */
@@ -106,7 +100,6 @@ class PlanCompiler {
   private readonly source = new Source();
   private readonly names = new Map<Plan, { encode: string; decode: string }>();
   private readonly pending: Plan[] = [];
-  private longestKey = 0;
   /** The interpreter's writer over a scratch emitter, to pre-encode constants with its own code. */
   private readonly scratch: ReturnType<CompiledFormat['emitter']>;
   private readonly scratchWriter: SchemaWriter;
@@ -150,8 +143,8 @@ class PlanCompiler {
       this.emitObjectEncoder(plan);
       this.emitObjectDecoder(plan);
     }
-    const unit = s.compile<Omit<CompiledPlan, 'longestKey'>>('{ encode, decode }');
-    return { encode: unit.encode, decode: unit.decode, longestKey: this.longestKey };
+    const unit = s.compile<CompiledPlan>('{ encode, decode }');
+    return { encode: unit.encode, decode: unit.decode };
   }
 
   private namesOf(plan: Plan): { encode: string; decode: string } {
@@ -501,10 +494,9 @@ class PlanCompiler {
     const { decode } = this.namesOf(plan);
     const fields = plan.fields;
     const keys = fields.map((field) => this.preEncode((out) => out.key(field.key)));
-    for (const field of fields) this.longestKey = Math.max(this.longestKey, field.key.length);
     s.line(`function ${decode}(sr, src, level) {`);
     s.line('  const start = src.pos;');
-    s.line('  const count = src.mapStart(level);');
+    s.line('  const count = src.recordStart(level);');
     s.line('  let e = 0;');
     s.line('  let seen = 0;');
     s.line('  let found = 0;');

@@ -5,9 +5,9 @@
  * WirekitError, never a RangeError or a read of garbage.
  *
  * Offsets are unsigned and point forward, so they cannot loop, but many may point at one table or
- * string (a DAG): a few hundred bytes can describe an exponential tree. So objects held by fields
- * count toward maxElements like array items and map entries (the Verifier's max_tables), elements
- * may not outnumber the input's bytes, and the bytes of strings and byte strings read, repeats
+ * string (a DAG): a few hundred bytes can describe an exponential tree. So array items, map
+ * entries and the tables fields hold together may not outnumber the input's bytes (the role of the
+ * Verifier's max_tables), besides items and entries being held to maxElements as in every format, and the bytes of strings and byte strings read, repeats
  * included, may not add up past maxInputBytes. Depth is limited as in every decoder.
  *
  * What the built value costs the heap is charged to the reader's budget (budget.ts) before each
@@ -46,13 +46,15 @@ const maxOffset = 2 ** 31;
 export class Reader implements Tally {
   readonly data: DataView;
   readonly end: number;
+  /** Array items and map entries, against maxElements. */
   private elements = 0;
   /**
-   * Without shared offsets no buffer holds more elements than it has bytes (each takes at least
-   * one), so more than that means a DAG repeating its tables: refused long before maxElements, which
-   * a few hundred hostile bytes could otherwise fill with millions of objects.
+   * Elements and tables held by fields together. Without shared offsets no buffer holds more of
+   * them than it has bytes (each takes at least one), so more than that means a DAG repeating its
+   * tables: refused long before maxElements, which a few hundred hostile bytes could otherwise fill
+   * with millions of objects.
    */
-  private readonly maxElements: number;
+  private nodes = 0;
   private copied = 0;
   /** The length of the vector or string that `vector` found last. */
   count = 0;
@@ -67,7 +69,6 @@ export class Reader implements Tally {
   ) {
     this.data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.end = bytes.byteLength;
-    this.maxElements = Math.min(limits.maxElements, bytes.byteLength);
   }
 
   /** The root value; `start` is where the buffer begins (4 in a size-prefixed frame). */
@@ -126,10 +127,24 @@ export class Reader implements Tally {
     return start + 4;
   }
 
+  /** Array items and map entries: counted against maxElements, as in every format. */
   countElements(n: number, at: number): void {
     this.elements += n;
-    if (this.elements > this.maxElements) {
-      if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
+    if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
+    this.countNodes(n, at);
+  }
+
+  /**
+   * A table a field holds (an object, a union's variant): no element of the value (no format counts
+   * an object as one), but a DAG repeats tables as it repeats vector items.
+   */
+  countTable(at: number): void {
+    this.countNodes(1, at);
+  }
+
+  private countNodes(n: number, at: number): void {
+    this.nodes += n;
+    if (this.nodes > this.end) {
       throw new WirekitError(
         'WK_LIMIT_ELEMENTS',
         `more array items, map entries and objects than the ${this.end} bytes of input can hold ` +
@@ -189,12 +204,12 @@ export class Reader implements Tally {
       if (variant === undefined) throw mismatch(typeAt, `union ${name} has no member ${type}`);
       const at = this.slot(table, field.slot + 1, 4);
       if (at < 0) throw mismatch(typeAt, `union ${name} has a type but no value`);
-      this.countElements(1, at);
+      this.countTable(at);
       return this.object(variant, this.table(at), depth);
     }
     const at = this.slot(table, field.slot, plan.size);
     if (at < 0) return this.absent(field, table);
-    if (plan.k === 'table' && plan.table.kind === 'object') this.countElements(1, at);
+    if (plan.k === 'table' && plan.table.kind === 'object') this.countTable(at);
     return this.value(plan, at, depth);
   }
 

@@ -160,7 +160,7 @@ export class MsgpackSource implements Source {
   }
 
   /** Reads a string header and checks the length; leaves pos after the header, returns the length. */
-  private textHeader(): number {
+  private textHeader(limited = true): number {
     const head = this.head();
     let length: number;
     let width = 0;
@@ -170,7 +170,7 @@ export class MsgpackSource implements Source {
       this.need(1 + width);
       length = readLength(this.input, this.pos + 1, width);
     } else throw this.wrongType('a string');
-    if (length > this.limits.maxStringBytes)
+    if (limited && length > this.limits.maxStringBytes)
       throw tooLong(this.pos, length, this.limits.maxStringBytes, 'string');
     this.need(1 + width + length);
     this.pos += 1 + width;
@@ -187,7 +187,14 @@ export class MsgpackSource implements Source {
   }
 
   span(): void {
-    const length = this.textHeader();
+    this.spanOf(this.textHeader());
+  }
+
+  nameSpan(): void {
+    this.spanOf(this.textHeader(false));
+  }
+
+  private spanOf(length: number): void {
     this.spanStart = this.pos;
     this.pos += length;
     this.spanEnd = this.pos;
@@ -259,13 +266,20 @@ export class MsgpackSource implements Source {
 
   /**
    * A container's header: `items` is its items (a map's keys and values both count), `base` what
-   * the container itself costs. Charged once the items are known to fit the input: every item
-   * takes at least one byte.
+   * the container itself costs, `elements` what it counts against maxElements. Charged once the
+   * items are known to fit the input: every item takes at least one byte.
    */
-  private container(level: number, count: number, items: number, width: number, base: number): number {
+  private container(
+    level: number,
+    count: number,
+    items: number,
+    width: number,
+    base: number,
+    elements = count,
+  ): number {
     const at = this.pos;
     if (level > this.limits.maxDepth) throw tooDeep(at, this.limits);
-    this.elements += count;
+    this.elements += elements;
     if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
     this.pos += 1 + width;
     if (items > this.end - this.pos) throw truncated(this.end);
@@ -284,17 +298,31 @@ export class MsgpackSource implements Source {
   }
 
   mapStart(level: number): number {
+    return this.mapHeader(level, true);
+  }
+
+  recordStart(level: number): number {
+    return this.mapHeader(level, false);
+  }
+
+  private mapHeader(level: number, entriesCount: boolean): number {
     const head = this.head();
-    if (head >= 0x80 && head < 0x90)
-      return this.container(level, head & 0x0f, (head & 0x0f) * 2, 0, cost.object);
+    if (head >= 0x80 && head < 0x90) {
+      const count = head & 0x0f;
+      return this.container(level, count, count * 2, 0, cost.object, entriesCount ? count : 0);
+    }
     if (head !== 0xde && head !== 0xdf) throw this.wrongType('a map');
     const width = head === 0xde ? 2 : 4;
     this.need(1 + width);
     const count = readLength(this.input, this.pos + 1, width);
-    return this.container(level, count, count * 2, width, cost.object);
+    return this.container(level, count, count * 2, width, cost.object, entriesCount ? count : 0);
   }
 
   more(): boolean {
+    return false;
+  }
+
+  moreFields(): boolean {
     return false;
   }
 

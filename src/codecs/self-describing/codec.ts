@@ -89,8 +89,6 @@ export class SelfDescribingCodec<T> implements Codec<T> {
   private readonly checker: Scanner;
   /** The generated encoder and decoder of the schema, where code generation is on. */
   private readonly generated: CompiledPlan | undefined;
-  /** The generated decoder, where the limits let it match keys byte-wise (see CompiledPlan.longestKey). */
-  private readonly generatedDecode: CompiledPlan | undefined;
   readonly compiled: boolean;
 
   constructor(
@@ -114,10 +112,6 @@ export class SelfDescribingCodec<T> implements Codec<T> {
         ? compilePlan(this.plan, kit.compiled)
         : undefined;
     this.compiled = this.generated !== undefined;
-    this.generatedDecode =
-      this.generated !== undefined && this.generated.longestKey <= limits.maxStringBytes
-        ? this.generated
-        : undefined;
   }
 
   encode(value: T): Uint8Array {
@@ -155,8 +149,8 @@ export class SelfDescribingCodec<T> implements Codec<T> {
       let value: unknown;
       try {
         value =
-          this.generatedDecode !== undefined
-            ? this.generatedDecode.decode(this.reader, source as unknown as InputSource)
+          this.generated !== undefined
+            ? this.generated.decode(this.reader, source as unknown as InputSource)
             : this.reader.read(this.plan, 0);
       } catch (error) {
         // Only a maxDepth set far above the default lets a nest reach the stack's end.

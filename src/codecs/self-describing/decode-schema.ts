@@ -101,7 +101,7 @@ export class SchemaReader {
   member(plan: Plan): string {
     const src = this.src;
     const at = src.pos;
-    src.span();
+    src.nameSpan();
     const members = plan.memberBytes;
     for (let i = 0; i < members.length; i++) {
       if (sameBytes(src.spanBytes, src.spanStart, src.spanEnd, members[i] as Uint8Array)) {
@@ -117,7 +117,7 @@ export class SchemaReader {
     const expected = plan.literal;
     let same: boolean;
     if (typeof expected === 'string') {
-      src.span();
+      src.nameSpan();
       same = sameBytes(src.spanBytes, src.spanStart, src.spanEnd, plan.literalBytes);
     } else if (typeof expected === 'boolean') same = src.bool() === expected;
     else same = src.float() === expected;
@@ -127,7 +127,7 @@ export class SchemaReader {
 
   object(plan: Plan, level: number): Record<string, unknown> {
     const start = this.src.pos;
-    const count = this.src.mapStart(level);
+    const count = this.src.recordStart(level);
     return this.objectFrom(plan, level, start, count, {}, 0, 0, 0, 0);
   }
 
@@ -155,9 +155,9 @@ export class SchemaReader {
     let hint = hintBefore;
     // One bit per field while they fit an int; wider objects (rare) take a byte array.
     const seenWide = fields.length > 30 ? new Uint8Array(fields.length) : undefined;
-    for (let i = first; count < 0 ? src.more() : i < count; i++) {
+    for (let i = first; count < 0 ? src.moreFields() : i < count; i++) {
       const keyAt = src.pos;
-      src.span();
+      src.nameSpan();
       const index = findField(fields, hint, src.spanBytes, src.spanStart, src.spanEnd);
       if (index < 0) {
         src.skip(level);
@@ -192,16 +192,16 @@ export class SchemaReader {
     const start = src.pos;
     const elements = src.elements;
     const allocated = src.budget.used;
-    const count = src.mapStart(level);
+    const count = src.recordStart(level);
     let variant: Plan | undefined;
-    for (let i = 0; variant === undefined && (count < 0 ? src.more() : i < count); i++) {
-      src.span();
+    for (let i = 0; variant === undefined && (count < 0 ? src.moreFields() : i < count); i++) {
+      src.nameSpan();
       if (!sameBytes(src.spanBytes, src.spanStart, src.spanEnd, plan.tagKey)) {
         src.skip(level);
         continue;
       }
       const at = src.pos;
-      src.span();
+      src.nameSpan();
       for (const candidate of plan.variants) {
         if (sameBytes(src.spanBytes, src.spanStart, src.spanEnd, candidate.tagBytes))
           variant = candidate.plan;

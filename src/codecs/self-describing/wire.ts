@@ -69,15 +69,30 @@ export interface Source {
   string(): string;
   /** A text string, left in spanBytes[spanStart, spanEnd) for byte-wise matching. */
   span(): void;
+  /**
+   * A name the schema fixes (a field name, an enum member, a literal, a union's tag), left in
+   * spanBytes as span leaves a string, to be matched, never kept. Not held to maxStringBytes:
+   * formats that write such names as numbers or not at all (Protocol Buffers, Avro, FlatBuffers)
+   * cannot count them, so none does; the input bounds what is compared.
+   */
+  nameSpan(): void;
   bytes(): Uint8Array;
   /** A timestamp, in milliseconds since the epoch. */
   timestamp(): number;
   decimal(): string;
   /** An array header at nesting `depth` (checked against maxDepth): its count, or -1 if indefinite. */
   arrayStart(depth: number): number;
+  /** A map's header at nesting `depth`: its count (its entries count against maxElements), or -1. */
   mapStart(depth: number): number;
+  /**
+   * An object's map: as mapStart, but its fields are the schema's, not elements of the value, so
+   * they do not count against maxElements (no format counts an object's fields).
+   */
+  recordStart(depth: number): number;
   /** For an indefinite container: whether another item follows (a break is consumed). */
   more(): boolean;
+  /** For an indefinite object: whether another field follows (not counted as an element). */
+  moreFields(): boolean;
   /** Skips one item that sits at nesting `depth`. */
   skip(depth: number): void;
   /** What the next item is (an `Item`), without reading it; the input must not end here. */
