@@ -18,6 +18,7 @@ const expected: Record<string, string> = {
   'cbor-empty-maps': 'WK_LIMIT_ALLOCATION',
   'protobuf-empty-messages': 'WK_LIMIT_ALLOCATION',
   'avro-empty-records': 'WK_LIMIT_ALLOCATION',
+  'arrow-null-rows': 'WK_LIMIT_ALLOCATION',
   // The ratio cap refuses the brotli bomb before anything is decoded; with it off, the budget does.
   'envelope-brotli-decodeAny': 'WK_LIMIT_DECOMPRESSED',
   'envelope-brotli-cli': 'WK_LIMIT_DECOMPRESSED',

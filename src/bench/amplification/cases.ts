@@ -3,14 +3,16 @@
  * that would make a decoder build a heap many times their size (16 million empty objects or arrays,
  * about 1 GB, from 6 bytes to 64 MiB of input). Each is the worst the format's wire allows for one
  * value per byte: MessagePack and CBOR spend one byte an empty map, JSON three an empty array,
- * Protocol Buffers two an empty message, and Avro none at all (an empty record has no bytes, so an
- * array of them is its block count alone). Through compression, a few dozen bytes of brotli stand
+ * Protocol Buffers two an empty message, and Avro and Arrow none at all (an empty record has no
+ * bytes, so an array of them is its block count alone; a Null column has no buffers, so a batch of
+ * rows of it is its length alone). Through compression, a few dozen bytes of brotli stand
  * for the 64 MiB of JSON.
  *
  * A case is its input, made once by the runner and written to a file, and how its child process
  * decodes that file: through a codec, `decodeAny`, or the built `wirekit decode` command.
  */
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { makeData, makeVector, Null, Table, tableToIPC } from 'apache-arrow';
 import { createCodec } from '../../codecs/registry.js';
 import { getCompressor } from '../../compression/index.js';
 import { decodeAny, writeEnvelope } from '../../envelope/index.js';
@@ -82,6 +84,12 @@ function emptyRecords(count: number): Uint8Array {
   return Uint8Array.from(out);
 }
 
+/** Arrow: one record batch of `count` rows whose only column is of type Null, which has no buffers. */
+function nullRows(count: number): Uint8Array {
+  const column = makeVector(makeData({ type: new Null(), length: count, nullCount: count }));
+  return tableToIPC(new Table({ v: column }), 'stream');
+}
+
 function cliDecode(file: string): string[] {
   return ['decode', '--format', 'auto', '--in', file, '--out', '/dev/null'];
 }
@@ -127,6 +135,12 @@ export const amplificationCases: readonly AmplificationCase[] = [
     what: '6 bytes of Avro: one block of 16 M empty records',
     input: () => emptyRecords(items),
     decode: codec('avro', t.array(t.object('Nothing', {}))),
+  },
+  {
+    name: 'arrow-null-rows',
+    what: '232 bytes of Arrow: a batch of 16 M rows of one Null column, no schema',
+    input: () => nullRows(items),
+    decode: { library: (bytes) => createCodec('arrow').decode(bytes) },
   },
   {
     name: 'envelope-brotli-decodeAny',
