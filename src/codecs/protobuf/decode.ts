@@ -54,7 +54,7 @@ import { Reader } from './reader.js';
 /** Decodes a whole input as the root message. */
 export function decodeRoot(bytes: Uint8Array, slot: Slot, limits: DecodeLimits): unknown {
   const r = new Reader(bytes, limits);
-  r.enter();
+  r.enter(slot.levels, slot.need);
   return decodeBody(r, slot);
 }
 
@@ -79,9 +79,9 @@ function readNested(r: Reader, slot: Slot): unknown {
   const length = r.length('a nested message');
   const saved = r.end;
   r.end = r.pos + length;
-  r.enter();
+  r.enter(slot.levels, slot.need);
   const value = decodeBody(r, slot);
-  r.leave();
+  r.leave(slot.levels);
   r.end = saved;
   return value;
 }
@@ -90,9 +90,9 @@ function readNested(r: Reader, slot: Slot): unknown {
 function emptyBody(r: Reader, slot: Slot): unknown {
   const saved = r.end;
   r.end = r.pos;
-  r.enter();
+  r.enter(slot.levels, slot.need);
   const value = decodeBody(r, slot);
-  r.leave();
+  r.leave(slot.levels);
   r.end = saved;
   return value;
 }
@@ -245,7 +245,6 @@ function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): vo
   const length = r.length('a map entry');
   const saved = r.end;
   r.end = r.pos + length;
-  r.enter();
   let key: unknown;
   let value: unknown;
   let hasKey = false;
@@ -269,7 +268,6 @@ function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): vo
   }
   if (!hasKey) key = slotDefault(r, keySlot);
   if (!hasValue) value = slotDefault(r, valueSlot);
-  r.leave();
   r.end = saved;
   r.countElement();
   if (field.intKeys) {
@@ -363,7 +361,7 @@ export function readSlot(r: Reader, slot: Slot): unknown {
     }
     case JSON_TEXT: {
       const start = r.pos;
-      return parseJsonText(r, readString(r), start);
+      return parseJsonText(r, readString(r), start, r.depth + slot.levels);
     }
     case BYTES: {
       if (slot.rule === undefined) return readBytes(r);

@@ -8,7 +8,7 @@ import { isUnsafeKey, mismatch, tooDeep, unsafeKey } from '../errors.js';
 import type { Reader } from './reader.js';
 
 /**
- * The JSON text of a JSON value found `depth` messages deep; throws WK_VALIDATION_FAILED for anything
+ * The JSON text of a JSON value found `depth` levels deep; throws WK_VALIDATION_FAILED for anything
  * JSON cannot hold as is, and WK_LIMIT_DEPTH where its nesting takes it beyond `maxDepth` (the
  * decoder's count, so a cyclic value stops there).
  */
@@ -50,18 +50,18 @@ function notJson(message: string): WirekitError {
 }
 
 /**
- * Parses JSON text found at byte `offset`. The parsed value counts against the reader's limits
- * like any decoded value: its nesting against maxDepth, its items and members against maxElements;
- * object keys that could reach a prototype are refused.
+ * Parses JSON text found at byte `offset`, `depth` levels deep. The parsed value counts against the
+ * reader's limits like any decoded value: its nesting against maxDepth, its items and members
+ * against maxElements; object keys that could reach a prototype are refused.
  */
-export function parseJsonText(reader: Reader, text: string, offset: number): unknown {
+export function parseJsonText(reader: Reader, text: string, offset: number, depth: number): unknown {
   let value: unknown;
   try {
     value = text === '' ? null : JSON.parse(text);
   } catch {
     throw mismatch(offset, 'a json field does not hold JSON text');
   }
-  walk(reader, value, reader.depth, offset);
+  walk(reader, value, depth, offset);
   return value;
 }
 
