@@ -83,21 +83,64 @@ function smallestDepth(run: (maxDepth: number) => unknown): number {
   return -1;
 }
 
+/** Per format and path: the smallest maxDepth at which `value` encodes, and at which it decodes. */
+function depthsFound(
+  among: readonly FormatName[],
+  schema: Schema,
+  value: unknown,
+): Record<string, [number, number]> {
+  const found: Record<string, [number, number]> = {};
+  for (const format of among) {
+    for (const compile of [true, false]) {
+      const bytes = createCodec(format, { schema, compile }).encode(value as never);
+      const codec = (maxDepth: number) => createCodec(format, { schema, compile, limits: { maxDepth } });
+      found[`${format}${compile ? '' : ' (interpreter)'}`] = [
+        smallestDepth((maxDepth) => codec(maxDepth).encode(value as never)),
+        smallestDepth((maxDepth) => codec(maxDepth).decode(bytes)),
+      ];
+    }
+  }
+  return found;
+}
+
+/** `levels` both ways for every path of `found`. */
+function everywhere(found: Record<string, unknown>, levels: number): Record<string, [number, number]> {
+  return Object.fromEntries(Object.keys(found).map((name) => [name, [levels, levels]]));
+}
+
 describe('one level per object, array and map, in every format', () => {
   test.each(shapes)('%s: %#', (_, schema, value, levels) => {
-    const found: Record<string, [number, number]> = {};
-    for (const format of formats) {
-      for (const compile of [true, false]) {
-        const bytes = createCodec(format, { schema, compile }).encode(value as never);
-        const codec = (maxDepth: number) => createCodec(format, { schema, compile, limits: { maxDepth } });
-        found[`${format}${compile ? '' : ' (interpreter)'}`] = [
-          smallestDepth((maxDepth) => codec(maxDepth).encode(value as never)),
-          smallestDepth((maxDepth) => codec(maxDepth).decode(bytes)),
-        ];
-      }
-    }
-    const expected = Object.fromEntries(Object.keys(found).map((name) => [name, [levels, levels]]));
-    expect(found).toEqual(expected);
+    const found = depthsFound(formats, schema, value);
+    expect(found).toEqual(everywhere(found, levels));
+  });
+});
+
+/**
+ * json values nest from where they sit: each of their arrays and objects is one level more. The JSON
+ * codec is left out of this table (its json nesting is checked with its reader's own tests), and so
+ * is Arrow, as above.
+ */
+const jsonShapes: [string, Schema, unknown, number][] = [
+  ['a root json', t.json(), [[1], {}], 2],
+  ['an object, json', t.object('A', { a: t.json() }), { a: { k: [1] } }, 3],
+  ['an object, an array of json', t.object('A', { a: t.array(t.json()) }), { a: [[1]] }, 3],
+  ['an object, a map of json', t.object('A', { a: t.map(t.string(), t.json()) }), { a: { k: { j: 1 } } }, 3],
+  [
+    'an object, an array of optional json',
+    t.object('A', { a: t.array(t.optional(t.json())) }),
+    { a: [[]] },
+    3,
+  ],
+];
+
+describe('json values count their own levels from where they sit', () => {
+  test.each(jsonShapes)('%s: %#', (_, schema, value, levels) => {
+    const found = depthsFound(
+      formats.filter((format) => format !== 'json'),
+      schema,
+      value,
+    );
+    expect(found).toEqual(everywhere(found, levels));
   });
 });
 

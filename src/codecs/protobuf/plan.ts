@@ -232,7 +232,7 @@ class Planner {
     if (leaf.type !== MESSAGE && leaf.type !== UNION && leaf.type !== TIMESTAMP && leaf.type !== JSON_TEXT) {
       return leaf;
     }
-    const element = { ...leaf, levels: leaf.levels + 1, need: leaf.levels + 1 };
+    const element = slot(leaf.type, leaf.wire, { ...leaf, levels: leaf.levels + 1, need: leaf.levels + 1 });
     return leaf.type === MESSAGE ? this.body(element) : element;
   }
 
