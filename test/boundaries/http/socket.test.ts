@@ -258,8 +258,14 @@ describe('hostile request framing', () => {
 });
 
 /** A pino destination that keeps what Fastify logs, one parsed record a line. */
-function logSink(): { stream: Writable; records: { level: number; msg: string; requestTimeout?: number }[] } {
-  const records: { level: number; msg: string; requestTimeout?: number }[] = [];
+interface LogRecord {
+  readonly level: number;
+  readonly msg: string;
+  readonly requestTimeout?: number;
+}
+
+function logSink(): { stream: Writable; records: LogRecord[] } {
+  const records: LogRecord[] = [];
   const stream = new Writable({
     write(chunk, _, done) {
       for (const line of String(chunk).split('\n')) if (line !== '') records.push(JSON.parse(line));
@@ -270,7 +276,7 @@ function logSink(): { stream: Writable; records: { level: number; msg: string; r
 }
 
 const warnLevel = 40;
-const timeoutWarnings = (records: { level: number; msg: string }[]) =>
+const timeoutWarnings = (records: LogRecord[]) =>
   records.filter((record) => record.level === warnLevel && record.msg.includes('no request timeout'));
 
 /**
