@@ -83,7 +83,10 @@ function smallestDepth(run: (maxDepth: number) => unknown): number {
   return -1;
 }
 
-/** Per format and path: the smallest maxDepth at which `value` encodes, and at which it decodes. */
+/**
+ * Per format and path: the smallest maxDepth at which `value` encodes, and at which it decodes;
+ * one less must be refused with WK_LIMIT_DEPTH (-2 where it is refused with another code).
+ */
 function depthsFound(
   among: readonly FormatName[],
   schema: Schema,
@@ -94,9 +97,13 @@ function depthsFound(
     for (const compile of [true, false]) {
       const bytes = createCodec(format, { schema, compile }).encode(value as never);
       const codec = (maxDepth: number) => createCodec(format, { schema, compile, limits: { maxDepth } });
+      const limit = (run: (maxDepth: number) => unknown) => {
+        const smallest = smallestDepth(run);
+        return smallest <= 0 || codeOf(() => run(smallest - 1)) === 'WK_LIMIT_DEPTH' ? smallest : -2;
+      };
       found[`${format}${compile ? '' : ' (interpreter)'}`] = [
-        smallestDepth((maxDepth) => codec(maxDepth).encode(value as never)),
-        smallestDepth((maxDepth) => codec(maxDepth).decode(bytes)),
+        limit((maxDepth) => codec(maxDepth).encode(value as never)),
+        limit((maxDepth) => codec(maxDepth).decode(bytes)),
       ];
     }
   }

@@ -24,8 +24,8 @@ function checkJson(value: unknown, depth: number, maxDepth: number): void {
   if (typeof value !== 'object') throw wrong('a JSON value', value);
   if (depth >= maxDepth) {
     throw new WirekitError(
-      'WK_ENCODE_UNSUPPORTED',
-      `the value nests deeper than ${maxDepth} levels (is it cyclic?).`,
+      'WK_LIMIT_DEPTH',
+      `the value nests deeper than maxDepth (${maxDepth}) (is it cyclic?).`,
       {
         path: [],
       },
