@@ -4,7 +4,9 @@
  * presence, which are packed, and where a generated wrapper message (`_Item`, `_Value`, `_List`,
  * `_Map`, the root's `{ value = 1 }`) sits between a value and its container. Names of generated
  * messages never reach the wire, so only their shape is mirrored here; the presence rule itself comes
- * from the exporter (`unwrapPresence`), so the two cannot drift apart on it.
+ * from the exporter (`unwrapPresence`), so the two cannot drift apart on it. Each nested slot also
+ * carries the levels of the value it stands for (Slot.levels, Slot.need), so that maxDepth counts
+ * objects, arrays and maps as every format does, not the messages that happen to carry them.
  */
 import { WirekitError } from '../../errors/index.js';
 import { unwrapPresence } from '../../schema/export/plan.js';
