@@ -108,6 +108,28 @@ describe('flag values named like inherited members are unknown names', () => {
   });
 });
 
+describe('encode refuses keys its decoder refuses', () => {
+  test.each(['msgpack', 'cbor', 'protobuf', 'avro', 'flatbuffers', 'arrow'])(
+    'encode --format %s of a json value with __proto__: WK_ENCODE_UNSUPPORTED, exit 1, no output',
+    async (format) => {
+      const docSchema = join(dir, 'doc.json');
+      await writeFile(docSchema, JSON.stringify(schemaToJson(t.object('Doc', { data: t.json() }))));
+      const input = '{"data":{"__proto__":{"polluted":"yes"}}}';
+      const result = await cli(['encode', '--format', format, '--schema', docSchema], input);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^wirekit: WK_ENCODE_UNSUPPORTED: .*"__proto__" is refused/);
+      expect(result.stdout.length).toBe(0);
+      // The same input with the key renamed is written.
+      const renamed = await cli(
+        ['encode', '--format', format, '--schema', docSchema],
+        input.replace('__proto__', 'proto'),
+      );
+      expect(renamed.stderr).toBe('');
+      expect(renamed.code).toBe(0);
+    },
+  );
+});
+
 describe('a hostile Avro container header', () => {
   test('inspect refuses a writer schema nested 20,000 deep instead of overflowing printing it', async () => {
     const depth = 20_000;

@@ -15,7 +15,8 @@
  *
  * What the plugin does to the app is kept to its own routes: their hooks and error handler, and
  * content-type parsers for the media types of its formats, which replace only Fastify's built-in
- * JSON parser and behave on other routes as Fastify's would (see registerParsers).
+ * JSON parser and behave on other routes as Fastify's would (see registerParsers). A server without
+ * a request timeout gets a warning in its log, not a timeout (see request-timeout.ts).
  */
 import type { ServerResponse } from 'node:http';
 import { pipeline, type Readable } from 'node:stream';
@@ -47,6 +48,7 @@ import {
 import { assert } from '../../schema/index.js';
 import { ratioLimit, resolveRatio } from '../../util/decompression-ratio.js';
 import { bodyTooLarge, fastifyRefusal, unsupportedEncoding, unsupportedType } from './refusals.js';
+import { warnWithoutRequestTimeout } from './request-timeout.js';
 import {
   type CompiledRoute,
   compileRoute,
@@ -154,6 +156,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
   const threshold = compression?.threshold ?? 1024;
   const streamEncodings = encodings.filter((coding) => coding !== 'zstd'); // no streaming zstd on Node 20
   const jsonErrors = errorCodecFor('json');
+  warnWithoutRequestTimeout(app);
 
   app.decorateRequest('wirekit', undefined);
 

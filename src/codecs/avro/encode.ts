@@ -6,6 +6,7 @@
 import { type Path, WirekitError } from '../../errors/index.js';
 import { fieldOf } from '../../schema/names.js';
 import { fitsFloat32, isRecord, type Rule, refused, unreadableKey } from '../../schema/value-rules.js';
+import { jsonKindText } from '../json-kind-text.js';
 import { LongAs, type OptionWrite, type RecordWrite, type TaggedWrite, W, type WritePlan } from './plans.js';
 import { timestampCount, unscaledOf, writeUnscaled } from './values.js';
 import type { AvroWriter } from './writer.js';
@@ -102,7 +103,7 @@ export class Encoder {
         w.writeString(value);
         return;
       case W.Json:
-        w.writeString(jsonText(value));
+        w.writeString(jsonKindText(value, this.depth, this.maxDepth));
         return;
       case W.Literal:
         if (value !== plan.value) throw wrongType(`the literal ${JSON.stringify(plan.value)}`, value);
@@ -258,17 +259,6 @@ export class Encoder {
     this.w.writeInt(branch.index);
     this.write(branch.plan, value);
   }
-}
-
-function jsonText(value: unknown): string {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch (cause) {
-    throw new WirekitError('WK_VALIDATION_FAILED', `expected a JSON value (${String(cause)}).`, { path: [] });
-  }
-  if (text === undefined) throw wrongType('a JSON value', value);
-  return text;
 }
 
 function show(value: unknown): string {

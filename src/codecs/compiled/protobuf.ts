@@ -167,7 +167,7 @@ class MessageCompiler {
       // A message field without presence is always written (proto3 writes set messages; wirekit
       // always sets them), behind its length, one level deeper.
       s.line(
-        `    w.varint(${field.tag}); h.enter(w); { const start = w.begin(); ${this.namesOf(nested).encode}(w, ${x}); w.end(start); } w.depth--;`,
+        `    w.varint(${field.tag}); h.enter(w, ${slot.levels}, ${slot.need}); { const start = w.begin(); ${this.namesOf(nested).encode}(w, ${x}); w.end(start); } w.depth -= ${slot.levels};`,
       );
       return;
     }
@@ -178,7 +178,7 @@ class MessageCompiler {
       s.line(`    if (!Array.isArray(${x})) throw h.wrong('an array', ${x});${count}`);
       s.line(`    for (let i = 0; i < ${x}.length; i++) {`);
       s.line(
-        `      try { w.varint(${field.tag}); h.enter(w); const start = w.begin(); ${encode}(w, ${x}[i]); w.end(start); w.depth--; }`,
+        `      try { w.varint(${field.tag}); h.enter(w, ${slot.levels}, ${slot.need}); const start = w.begin(); ${encode}(w, ${x}[i]); w.end(start); w.depth -= ${slot.levels}; }`,
       );
       s.line('      catch (error) { throw h.within(error, i); }');
       s.line('    }');
@@ -311,7 +311,7 @@ class MessageCompiler {
     const listed = this.repeatedPlan(field);
     if (listed !== undefined) {
       const { decode } = this.namesOf(listed);
-      return `{ const list = ${v} === undefined ? (${v} = h.newList(r)) : ${v}; r.countElement(); const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(); list.push(${decode}(r)); r.leave(); r.end = saved; }`;
+      return `{ const list = ${v} === undefined ? (${v} = h.newList(r)) : ${v}; r.countElement(); const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(${slot.levels}, ${slot.need}); list.push(${decode}(r)); r.leave(${slot.levels}); r.end = saved; }`;
     }
     if (field.mode === REPEATED && slot.type === STRING) {
       return `{ const list = ${v} === undefined ? (${v} = h.newList(r)) : ${v}; r.countElement(); list.push(${this.readString(slot.rule)}); }`;
@@ -322,7 +322,7 @@ class MessageCompiler {
     const nested = this.nestedPlan(field);
     if (nested !== undefined) {
       const { decode } = this.namesOf(nested);
-      return `{ const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(); ${v} = ${decode}(r); r.leave(); r.end = saved; }`;
+      return `{ const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(${slot.levels}, ${slot.need}); ${v} = ${decode}(r); r.leave(${slot.levels}); r.end = saved; }`;
     }
     switch (slot.type) {
       case STRING:

@@ -1,9 +1,11 @@
 /**
  * The `json` kind travels as JSON text in a string slot. Writing checks that the value is JSON (so
- * that JSON.stringify cannot turn NaN into null or drop a function unannounced); reading puts the
+ * that JSON.stringify cannot turn NaN into null or drop a function unannounced) with no key a
+ * decoder refuses (`__proto__`, `constructor`, `prototype`: WK_ENCODE_UNSUPPORTED); reading puts the
  * parsed value under the same limits as the rest of the decoded value.
  */
 import { WirekitError } from '../../errors/index.js';
+import { unreadableKey } from '../../schema/value-rules.js';
 import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { atKey, wrong } from './values.js';
@@ -22,8 +24,8 @@ function checkJson(value: unknown, depth: number, maxDepth: number): void {
   if (typeof value !== 'object') throw wrong('a JSON value', value);
   if (depth >= maxDepth) {
     throw new WirekitError(
-      'WK_ENCODE_UNSUPPORTED',
-      `the value nests deeper than ${maxDepth} levels (is it cyclic?).`,
+      'WK_LIMIT_DEPTH',
+      `the value nests deeper than maxDepth (${maxDepth}) (is it cyclic?).`,
       {
         path: [],
       },
@@ -35,7 +37,12 @@ function checkJson(value: unknown, depth: number, maxDepth: number): void {
   }
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) throw wrong('a JSON value', value);
-  for (const key of Object.keys(value)) keyed(key, (value as Record<string, unknown>)[key], depth, maxDepth);
+  for (const key of Object.keys(value)) {
+    // Every wirekit decoder refuses such a key, so it is not written either.
+    const unreadable = unreadableKey(key);
+    if (unreadable !== undefined) throw atKey(unreadable, key);
+    keyed(key, (value as Record<string, unknown>)[key], depth, maxDepth);
+  }
 }
 
 function keyed(key: string | number, value: unknown, depth: number, maxDepth: number): void {

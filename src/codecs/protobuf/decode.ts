@@ -57,7 +57,7 @@ import type { Reader } from './reader.js';
 
 /** Decodes a whole input as the root message, charging it to `r`'s budget. */
 export function decodeRoot(r: Reader, slot: Slot): unknown {
-  r.enter();
+  r.enter(slot.levels, slot.need);
   return decodeBody(r, slot);
 }
 
@@ -99,9 +99,9 @@ function readNested(r: Reader, slot: Slot): unknown {
   const length = r.length('a nested message');
   const saved = r.end;
   r.end = r.pos + length;
-  r.enter();
+  r.enter(slot.levels, slot.need);
   const value = decodeBody(r, slot);
-  r.leave();
+  r.leave(slot.levels);
   r.end = saved;
   return value;
 }
@@ -110,9 +110,9 @@ function readNested(r: Reader, slot: Slot): unknown {
 function emptyBody(r: Reader, slot: Slot): unknown {
   const saved = r.end;
   r.end = r.pos;
-  r.enter();
+  r.enter(slot.levels, slot.need);
   const value = decodeBody(r, slot);
-  r.leave();
+  r.leave(slot.levels);
   r.end = saved;
   return value;
 }
@@ -266,7 +266,6 @@ function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): vo
   const length = r.length('a map entry');
   const saved = r.end;
   r.end = r.pos + length;
-  r.enter();
   let key: unknown;
   let value: unknown;
   let hasKey = false;
@@ -290,7 +289,6 @@ function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): vo
   }
   if (!hasKey) key = slotDefault(r, keySlot);
   if (!hasValue) value = slotDefault(r, valueSlot);
-  r.leave();
   r.end = saved;
   r.countElement();
   // A key and a value: the slot countElement charged and one more, or a Map's entry.
@@ -388,7 +386,7 @@ export function readSlot(r: Reader, slot: Slot): unknown {
     }
     case JSON_TEXT: {
       const start = r.pos;
-      return parseJsonText(r, readString(r), start);
+      return parseJsonText(r, readString(r), start, r.depth + slot.levels);
     }
     case BYTES: {
       if (slot.rule === undefined) return readBytes(r);

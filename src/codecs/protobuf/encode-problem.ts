@@ -82,15 +82,17 @@ export function wrong(expected: string, value: unknown): EncodeProblem {
 }
 
 /**
- * Counts a nested message against maxDepth, as the decoder does, so that the codec never writes what
- * it would refuse to read, and a cyclic value stops here instead of overflowing the stack. The
- * caller decrements `w.depth` when the message is done.
+ * Counts a nested body `levels` deeper that reaches `need` levels (a slot's, see Slot.levels)
+ * against maxDepth, as the decoder does, so that the codec never writes what it would refuse to
+ * read, and a cyclic value stops here instead of overflowing the stack. The caller takes `levels`
+ * off `w.depth` when the body is done.
  */
-export function enter(w: Writer): void {
-  if (++w.depth > w.maxDepth) {
+export function enter(w: Writer, levels: number, need: number): void {
+  if (w.depth + need > w.maxDepth) {
     throw new EncodeProblem(
       'WK_LIMIT_DEPTH',
-      `the value nests deeper than maxDepth (${w.maxDepth}) messages (is it cyclic?).`,
+      `the value nests deeper than maxDepth (${w.maxDepth}) levels (is it cyclic?).`,
     );
   }
+  w.depth += levels;
 }

@@ -56,7 +56,7 @@ export function writeTimestamp(w: Writer, slot: Slot, value: unknown): void {
   if (slot.rule !== undefined) keep(slot.rule, value);
   const seconds = Math.floor(millis / 1000);
   const nanos = (millis - seconds * 1000) * 1_000_000;
-  enter(w);
+  enter(w, slot.levels, slot.need);
   const start = w.begin();
   if (seconds !== 0) {
     w.byte(0x08); // field 1, varint
@@ -67,5 +67,5 @@ export function writeTimestamp(w: Writer, slot: Slot, value: unknown): void {
     w.varint(nanos);
   }
   w.end(start);
-  w.depth--;
+  w.depth -= slot.levels;
 }

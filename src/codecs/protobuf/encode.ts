@@ -7,9 +7,9 @@
 
 import { fieldOf } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
+import { jsonKindText } from '../json-kind-text.js';
 import { at, enter, keep, within, wrong } from './encode-problem.js';
 import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './encode-scalars.js';
-import { jsonText } from './json-text.js';
 import type { FieldPlan, MessagePlan, Slot, UnionPlan } from './layout.js';
 import {
   BOOL,
@@ -78,12 +78,13 @@ function encodeUnion(w: Writer, plan: UnionPlan, value: unknown): void {
   const tag = (value as Record<string, unknown>)[plan.tag];
   const index = plan.byTag.get(tag);
   if (index === undefined) throw at(wrong(`a variant tag of ${plan.name}`, tag), plan.tag);
+  const variant = plan.slots[index] as Slot;
   w.varint((index + 1) * 8 + LEN);
-  enter(w);
+  enter(w, variant.levels, variant.need);
   const start = w.begin();
-  encodeMessage(w, plan.variants[index] as MessagePlan, value);
+  encodeMessage(w, variant.message as MessagePlan, value);
   w.end(start);
-  w.depth--;
+  w.depth -= variant.levels;
 }
 
 export function encodeField(w: Writer, field: FieldPlan, value: unknown): void {
@@ -228,17 +229,18 @@ function encodeIntMap(w: Writer, field: FieldPlan, value: unknown): void {
   }
 }
 
-/** protoc-generated code writes an entry's key and value even when they are defaults. */
+/**
+ * protoc-generated code writes an entry's key and value even when they are defaults. An entry is
+ * no level of the value: its value slot carries the map's.
+ */
 function writeEntry(w: Writer, field: FieldPlan, keySlot: Slot, key: unknown, item: unknown): void {
   w.varint(field.tag);
-  enter(w);
   const start = w.begin();
   w.varint(8 + keySlot.wire);
   writeSlot(w, keySlot, key);
   w.varint(16 + field.slot.wire);
   writeSlot(w, field.slot, item);
   w.end(start);
-  w.depth--;
 }
 
 /** Deterministic serialization orders string keys by their UTF-8 bytes, which is code point order. */
@@ -313,7 +315,7 @@ export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
       w.string(value);
       return;
     case JSON_TEXT:
-      w.string(jsonText(value, w.depth, w.maxDepth));
+      w.string(jsonKindText(value, w.depth + slot.levels, w.maxDepth));
       return;
     case BYTES:
       if (!(value instanceof Uint8Array)) throw wrong('a Uint8Array', value);
@@ -333,11 +335,11 @@ export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
       writeTimestamp(w, slot, value);
       return;
     default: {
-      enter(w);
+      enter(w, slot.levels, slot.need);
       const start = w.begin();
       encodeBody(w, slot, value);
       w.end(start);
-      w.depth--;
+      w.depth -= slot.levels;
     }
   }
 }

@@ -17,7 +17,7 @@ import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../s
 import { decodeFrames, encodeValues } from '../stream.js';
 import { decodeRoot } from './decode.js';
 import { encodeBody } from './encode.js';
-import { encodeFailure } from './encode-problem.js';
+import { encodeFailure, enter } from './encode-problem.js';
 import type { Slot } from './layout.js';
 import { MESSAGE } from './layout.js';
 import { rootSlot } from './plan.js';
@@ -87,7 +87,7 @@ class ProtobufCodec<T> implements Codec<T> {
     try {
       const reader = new Reader(bytes, this.limits, budget);
       if (this.generated !== undefined) {
-        reader.enter();
+        reader.enter(this.root.levels, this.root.need);
         return this.generated.decode(reader) as T;
       }
       return decodeRoot(reader, this.root) as T;
@@ -124,7 +124,8 @@ class ProtobufCodec<T> implements Codec<T> {
     this.writer = undefined;
     try {
       const start = delimited ? writer.begin() : -1;
-      writer.depth = 1;
+      writer.depth = 0;
+      enter(writer, this.root.levels, this.root.need);
       if (this.generated !== undefined) this.generated.encode(writer, value);
       else encodeBody(writer, this.root, value);
       if (delimited) writer.end(start);

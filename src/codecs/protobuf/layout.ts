@@ -66,6 +66,19 @@ export interface Slot {
   readonly kind: string;
   /** The constraints of a string, bytes, decimal or timestamp (value-rules.ts), checked both ways. */
   readonly rule: Rule<never> | undefined;
+  /**
+   * The levels of the value (see maxDepth) that entering this slot adds: 1 for an object, plus 1
+   * for an array item or map value (the array or map is a level, though the wire writes no message
+   * for it). Wrapper messages, map entries, unions and Timestamps add none: they stand for the value
+   * they hold. A json value nests from here.
+   */
+  readonly levels: number;
+  /**
+   * The levels the body reaches at least: `levels`, plus 1 where it holds an array or map field that
+   * is always there (its level counts even when the wire has no item). Checked against maxDepth on
+   * entering; set once the plan is complete, as a recursive message's fields are not known before.
+   */
+  need: number;
 }
 
 export interface FieldPlan {
@@ -145,5 +158,7 @@ export function slot(type: number, wire: number, extra: Partial<Slot> = {}): Slo
     wrapped: extra.wrapped,
     kind: extra.kind ?? '',
     rule: extra.rule,
+    levels: extra.levels ?? 0,
+    need: extra.need ?? extra.levels ?? 0,
   };
 }

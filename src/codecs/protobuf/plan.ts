@@ -4,7 +4,9 @@
  * presence, which are packed, and where a generated wrapper message (`_Item`, `_Value`, `_List`,
  * `_Map`, the root's `{ value = 1 }`) sits between a value and its container. Names of generated
  * messages never reach the wire, so only their shape is mirrored here; the presence rule itself comes
- * from the exporter (`unwrapPresence`), so the two cannot drift apart on it.
+ * from the exporter (`unwrapPresence`), so the two cannot drift apart on it. Each nested slot also
+ * carries the levels of the value it stands for (Slot.levels, Slot.need), so that maxDepth counts
+ * objects, arrays and maps as every format does, not the messages that happen to carry them.
  */
 import { WirekitError } from '../../errors/index.js';
 import { unwrapPresence } from '../../schema/export/plan.js';
@@ -73,12 +75,29 @@ class Planner {
   private readonly messages = new Map<ObjectSchema, MessagePlan>();
   private readonly unions = new Map<UnionSchema, UnionPlan>();
   private readonly enums = new Map<EnumSchema, Slot>();
+  /** The slots holding a message or wrapper, whose `need` is set once every message is planned. */
+  private readonly bodies: Slot[] = [];
 
   root(schema: Schema): Slot {
     const node = deref(schema);
-    if (node.kind === 'object') return slot(MESSAGE, LEN, { message: this.message(node), kind: 'object' });
-    if (node.kind === 'union') return slot(UNION, LEN, { union: this.union(node), kind: 'union' });
-    return this.wrapper(schema);
+    const root =
+      node.kind === 'object'
+        ? this.messageSlot(node)
+        : node.kind === 'union'
+          ? slot(UNION, LEN, { union: this.union(node), kind: 'union' })
+          : this.wrapper(schema);
+    for (const body of this.bodies) body.need = body.levels + (holdsList(body) ? 1 : 0);
+    return root;
+  }
+
+  /** An object's message: one level of the value. */
+  private messageSlot(schema: ObjectSchema): Slot {
+    return this.body(slot(MESSAGE, LEN, { message: this.message(schema), kind: 'object', levels: 1 }));
+  }
+
+  private body(body: Slot): Slot {
+    this.bodies.push(body);
+    return body;
   }
 
   private message(schema: ObjectSchema): MessagePlan {
@@ -135,7 +154,7 @@ class Planner {
       if (tag?.kind === 'literal') byTag.set(tag.value, index);
       const message = this.message(variant);
       plan.variants.push(message);
-      plan.slots.push(slot(MESSAGE, LEN, { message, kind: 'object' }));
+      plan.slots.push(this.body(slot(MESSAGE, LEN, { message, kind: 'object', levels: 1 })));
     });
     return plan;
   }
@@ -196,7 +215,10 @@ class Planner {
     };
   }
 
-  /** An array element or map value: what proto cannot hold there directly goes into a wrapper. */
+  /**
+   * An array element or map value: what proto cannot hold there directly goes into a wrapper. It
+   * sits one level below its container, the array or map being a level of the value.
+   */
   private element(schema: Schema): Slot {
     const node = deref(schema);
     if (
@@ -205,15 +227,21 @@ class Planner {
       node.kind === 'array' ||
       node.kind === 'map'
     ) {
-      return this.wrapper(node);
+      return this.wrapper(node, 1);
     }
-    return this.leaf(node);
+    const leaf = this.leaf(node);
+    // Only what is entered (messages, unions, Timestamps) or nests (json) has a depth to carry.
+    if (leaf.type !== MESSAGE && leaf.type !== UNION && leaf.type !== TIMESTAMP && leaf.type !== JSON_TEXT) {
+      return leaf;
+    }
+    const element = slot(leaf.type, leaf.wire, { ...leaf, levels: leaf.levels + 1, need: leaf.levels + 1 });
+    return leaf.type === MESSAGE ? this.body(element) : element;
   }
 
   /** A generated message of one field numbered 1 (`items`, `entries` or `value`). */
-  private wrapper(schema: Schema): Slot {
+  private wrapper(schema: Schema, levels = 0): Slot {
     const name = schema.kind === 'array' ? 'items' : schema.kind === 'map' ? 'entries' : 'value';
-    return slot(WRAPPER, LEN, { wrapped: this.field(name, 1, schema), kind: schema.kind });
+    return this.body(slot(WRAPPER, LEN, { wrapped: this.field(name, 1, schema), kind: schema.kind, levels }));
   }
 
   private leaf(node: Schema): Slot {
@@ -261,7 +289,7 @@ class Planner {
         return slot(LITERAL, wire, { literal: node.value });
       }
       case 'object':
-        return slot(MESSAGE, LEN, { message: this.message(node), kind: 'object' });
+        return this.messageSlot(node);
       case 'union':
         return slot(UNION, LEN, { union: this.union(node), kind: 'union' });
       case 'ref':
@@ -281,4 +309,11 @@ class Planner {
     }
     return known;
   }
+}
+
+/** Whether a message or wrapper always holds an array or map, whose level counts even when empty. */
+function holdsList(body: Slot): boolean {
+  const fields =
+    body.message !== undefined ? body.message.fields : body.wrapped !== undefined ? [body.wrapped] : [];
+  return fields.some((field) => field.mode === REPEATED || field.mode === MAP);
 }

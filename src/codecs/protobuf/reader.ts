@@ -15,7 +15,7 @@ export class Reader {
   pos = 0;
   /** The end of the message being read. */
   end: number;
-  /** Nesting of messages around the current position. */
+  /** Levels of the value around the current position (see Slot.levels). */
   depth = 0;
   /** Array items and map entries decoded so far. */
   elements = 0;
@@ -41,13 +41,14 @@ export class Reader {
     this.budget = budget;
   }
 
-  /** Enters a nested message; `leave` undoes it. */
-  enter(): void {
-    if (++this.depth > this.limits.maxDepth) throw tooDeep(this.pos, this.limits);
+  /** Enters a nested body `levels` deeper that reaches `need` levels (a slot's); `leave` undoes it. */
+  enter(levels: number, need: number): void {
+    if (this.depth + need > this.limits.maxDepth) throw tooDeep(this.pos, this.limits);
+    this.depth += levels;
   }
 
-  leave(): void {
-    this.depth--;
+  leave(levels: number): void {
+    this.depth -= levels;
   }
 
   /** Counts a list item or map entry, and charges its slot in the list (a map entry adds one). */

@@ -1,14 +1,17 @@
 /**
  * What only a real socket shows: rows reach the client before the stream ends, a client that does
  * not read holds the producer back, a client that leaves stops it, and hostile request framing
- * (a huge Content-Length, a body that never finishes) is cut off.
+ * (a huge Content-Length, a body that never finishes) is cut off, and a body sent a byte at a time
+ * is held as long as it lasts on a server without a request timeout (which the plugin warns about,
+ * once) and cut on one with the recommended setting.
  */
 import { connect } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import { Writable } from 'node:stream';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
-import { createClient, wirekitRoute } from '../../../src/boundaries/http/index.js';
+import { createClient, wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
 import { buildApp, Note, type Producer } from './app.js';
 
 let app: FastifyInstance | undefined;
@@ -251,5 +254,134 @@ describe('hostile request framing', () => {
     );
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
     expect(Date.now() - started).toBeLessThan(4000);
+  });
+});
+
+/** A pino destination that keeps what Fastify logs, one parsed record a line. */
+interface LogRecord {
+  readonly level: number;
+  readonly msg: string;
+  readonly requestTimeout?: number;
+}
+
+function logSink(): { stream: Writable; records: LogRecord[] } {
+  const records: LogRecord[] = [];
+  const stream = new Writable({
+    write(chunk, _, done) {
+      for (const line of String(chunk).split('\n')) if (line !== '') records.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { stream, records };
+}
+
+const warnLevel = 40;
+const timeoutWarnings = (records: LogRecord[]) =>
+  records.filter((record) => record.level === warnLevel && record.msg.includes('no request timeout'));
+
+/**
+ * Sends `body` one byte every `gapMs` after the head; resolves with the answer and when it began
+ * (ms after the head was sent), once the server closes the connection or `giveUpMs` pass.
+ */
+function slowExchange(
+  baseUrl: string,
+  body: string,
+  gapMs: number,
+  giveUpMs: number,
+): Promise<{ answer: string; answeredAfter: number }> {
+  const { hostname, port } = new URL(baseUrl);
+  const head = `POST /small HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    let answeredAfter = -1;
+    let started = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(head);
+      started = Date.now();
+      let sent = 0;
+      timer = setInterval(() => {
+        if (sent < body.length && !socket.destroyed) socket.write(body[sent++] as string);
+      }, gapMs);
+    });
+    socket.setEncoding('latin1');
+    socket.on('data', (data) => {
+      if (answeredAfter < 0) answeredAfter = Date.now() - started;
+      answer += data;
+      // A complete answer to a request with a body: the test has what it needs.
+      if (answer.includes('\r\n\r\n') && /^HTTP\/1\.1 (200|408)/.test(answer))
+        setTimeout(() => socket.destroy(), 50);
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearInterval(timer);
+      if (answeredAfter < 0 && answer === '') reject(new Error('no answer'));
+      else resolve({ answer, answeredAfter });
+    });
+    setTimeout(() => socket.destroy(), giveUpMs);
+  });
+}
+
+describe('slow clients', () => {
+  const body = JSON.stringify({ text: 'a slow body' }); // 20 bytes: 2 s at a byte per 100 ms
+
+  test('with Fastify() defaults: one warning at registration, and a slow body is held as long as it lasts', async () => {
+    const log = logSink();
+    app = await buildApp({}, { logger: { level: 'warn', stream: log.stream } });
+    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    const warnings = timeoutWarnings(log.records);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.requestTimeout).toBe(0);
+    expect(warnings[0]?.msg).toContain('connectionsCheckingInterval');
+    const { answer, answeredAfter } = await slowExchange(baseUrl, body, 100, 6000);
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    // Answered only once the last byte came, about 2 s after the head.
+    expect(answeredAfter).toBeGreaterThanOrEqual(body.length * 100 - 300);
+  });
+
+  test('registered in two contexts of one server, the plugin warns once', async () => {
+    const log = logSink();
+    const own = Fastify({ logger: { level: 'warn', stream: log.stream } });
+    for (const formats of [['json'], ['msgpack']] as const) {
+      await own.register(async (context) => {
+        await context.register(wirekit, { formats });
+      });
+    }
+    await own.ready();
+    expect(timeoutWarnings(log.records)).toHaveLength(1);
+    await own.close();
+  });
+
+  test('a request timeout set on Fastify alone, or on the server, is enough to silence it', async () => {
+    for (const set of ['fastify', 'server'] as const) {
+      const log = logSink();
+      const own = Fastify({
+        logger: { level: 'warn', stream: log.stream },
+        ...(set === 'fastify' ? { requestTimeout: 10_000 } : {}),
+      });
+      if (set === 'server') own.server.requestTimeout = 10_000;
+      await own.register(wirekit);
+      await own.ready();
+      expect(timeoutWarnings(log.records), set).toHaveLength(0);
+      // The check is the plugin's own: without a timeout the same app logs it.
+      const bare = logSink();
+      const without = Fastify({ logger: { level: 'warn', stream: bare.stream } });
+      await without.register(wirekit);
+      await without.ready();
+      expect(timeoutWarnings(bare.records), set).toHaveLength(1);
+      await Promise.all([own.close(), without.close()]);
+    }
+  });
+
+  test('with the recommended setting: no warning, and a slow body is cut with 408 long before it ends', async () => {
+    const log = logSink();
+    // docs/http.md's setting, with shorter times for a test.
+    const server = { requestTimeout: 500, http: { requestTimeout: 500, connectionsCheckingInterval: 100 } };
+    app = await buildApp({}, { ...server, logger: { level: 'warn', stream: log.stream } });
+    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    expect(timeoutWarnings(log.records)).toHaveLength(0);
+    const { answer, answeredAfter } = await slowExchange(baseUrl, body, 100, 6000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answeredAfter).toBeLessThan(1500);
   });
 });
