@@ -4,15 +4,19 @@
  * with one, values are written and read in the JSON form of values (docs/schema-json.md).
  */
 import { WirekitError } from '../../errors/index.js';
-import { assert } from '../../schema/index.js';
-import { read, readContext } from '../../schema/json-value.js';
+import { assert, type Schema } from '../../schema/index.js';
+import { jsonDecodeError, type JsonTotals, walkJson } from '../../schema/json-kind.js';
+import { type ReadAllocation, type ReadContext, read, readContext } from '../../schema/json-value.js';
+import { childrenOf } from '../../schema/walk.js';
+import { type AllocationBudget, budgetOf, cost } from '../budget.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { compileJsonWriter } from '../compiled/json.js';
 import { compileJsonReader } from '../compiled/json-read.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
-import { checkJsonable, checkParsed, jsonText, parseJson } from './read.js';
+import { checkJsonable, jsonText, parseJson } from './read.js';
+import { afterParse, beforeParse, type TextCheckOptions } from './text-checks.js';
 import { writeJson } from './write.js';
 
 export const jsonMediaTypes = ['application/json'] as const;
@@ -50,7 +54,11 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
   const writer = compile ? compileJsonWriter(schema, writeOptions) : undefined;
   /** Its generated reader (src/codecs/compiled/json-read.ts), refused for the same schemas. */
   const reader = compile ? compileJsonReader(schema) : undefined;
-  const readWith = readContext(readOptions);
+  const readWith: ReadContext = {
+    ...readContext(readOptions),
+    maxStringBytes: limits.maxStringBytes,
+    maxBytesLength: limits.maxBytesLength,
+  };
 
   const toText =
     schema === undefined
@@ -81,17 +89,47 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
           return writer !== undefined ? writer(value, writeOptions) : writeJson(schema, value, writeOptions);
         };
 
-  // JSON.parse makes a lone surrogate only from an escape of one; a text without any (almost every
-  // text) needs no check of each string it holds.
-  const checkingStrings = readContext({ ...readOptions, surrogates: true });
+  const base64 = schema !== undefined && holdsBytes(schema);
   const fromText = (text: string): T => {
+    const budget = budgetOf(limits);
+    const checks: TextCheckOptions = {
+      depth: 0,
+      limits,
+      elements: 0,
+      budget,
+      // Only a schema can name a field `constructor`: without one, the scan refuses the unsafe keys.
+      refuseUnsafeKeys: schema === undefined,
+      base64,
+      offset: 0,
+    };
+    const check = beforeParse(text, checks);
     const parsed = parseJson(text);
-    if (schema === undefined) {
-      checkParsed(parsed, limits);
-      return parsed as T;
+    let value: unknown;
+    let keys: number;
+    try {
+      if (schema === undefined) {
+        value = parsed;
+        keys = check.scanned ? 0 : checkSchemaless(parsed, limits);
+      } else {
+        const context: ReadContext = {
+          ...readWith,
+          // JSON.parse makes a lone surrogate only from an escape of one; a text without any
+          // (almost every text) needs no check of each string it holds.
+          surrogates: mayHoldSurrogates(text),
+          longStrings: check.longString,
+          tally: { elements: 0, keys: 0 },
+          allocation: check.scanned ? allocationOf(budget) : undefined,
+        };
+        value = reader !== undefined ? reader(parsed, context) : read(schema, parsed, 0, context);
+        keys = context.tally.keys;
+      }
+    } catch (error) {
+      // A repeated key is refused first, whatever else the value it was read into got wrong.
+      afterParse(text, check, -1, checks);
+      throw error;
     }
-    const context = mayHoldSurrogates(text) ? checkingStrings : readWith;
-    return (reader !== undefined ? reader(parsed, context) : read(schema, parsed, 0, context)) as T;
+    afterParse(text, check, keys, checks);
+    return value as T;
   };
 
   return {
@@ -116,6 +154,45 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
       });
     },
   };
+}
+
+/**
+ * A schemaless document as JSON.parse made it, when the full scan did not run: nesting against
+ * maxDepth and the unsafe keys, by the json kind's walk (its values are JSON by construction).
+ * Returns the keys it found, for the repeated-key check.
+ */
+function checkSchemaless(parsed: unknown, limits: DecodeLimits): number {
+  const totals: JsonTotals = { elements: 0, keys: 0 };
+  const options = { depth: 0, maxDepth: limits.maxDepth, surrogates: false, values: false };
+  const problem = walkJson(parsed, options, totals);
+  if (problem !== undefined) throw jsonDecodeError(problem, limits.maxDepth, 'WK_DECODE_SCHEMA_MISMATCH');
+  return totals.keys;
+}
+
+/** The budget as the schema's reader charges it, for the Dates, byte arrays, bigints and maps it makes. */
+function allocationOf(budget: AllocationBudget): ReadAllocation {
+  return {
+    charge: (bytes) => budget.charge(bytes, 0),
+    bytes: cost.bytes,
+    date: cost.date,
+    bigint: cost.bigint,
+    object: cost.object,
+    slot: cost.slot,
+  };
+}
+
+/** Whether a schema holds a bytes kind anywhere: its JSON text then holds base64 strings. */
+function holdsBytes(schema: Schema): boolean {
+  const seen = new Set<Schema>();
+  const pending: Schema[] = [schema];
+  while (pending.length > 0) {
+    const node = pending.pop() as Schema;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node.kind === 'bytes') return true;
+    pending.push(...childrenOf(node));
+  }
+  return false;
 }
 
 /** Whether JSON text escapes a surrogate (`\\uD800`-`\\uDFFF`), the only way a parsed string gets a lone one. */

@@ -18,6 +18,7 @@ import {
   timestampRule,
   unreadableKey,
 } from '../../schema/value-rules.js';
+import { jsonValueText } from '../../schema/json-kind.js';
 import { toBase64 } from '../../util/base64.js';
 import { checkWellFormed } from '../utf8.js';
 
@@ -149,17 +150,8 @@ export function write(schema: Schema, value: unknown, depth: number, options: Js
       return value === null ? 'null' : write(schema.inner, value, depth, options);
     case 'ref':
       return write(schema.resolve(), value, depth, options);
-    case 'json': {
-      let text: string | undefined;
-      try {
-        text = JSON.stringify(value);
-      } catch {
-        // A bigint or a cycle inside: refused as every format refuses it, not a TypeError.
-        throw wrong('a JSON value', value);
-      }
-      if (text === undefined) throw wrong('a JSON value', value);
-      return text;
-    }
+    case 'json':
+      return jsonValueText(value, depth, options.maxDepth);
   }
 }
 
