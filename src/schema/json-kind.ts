@@ -203,7 +203,11 @@ export function jsonValueText(value: unknown, depth: number, maxDepth: number): 
 export function jsonEncodeError(problem: JsonProblem, maxDepth: number): WirekitError {
   switch (problem.kind) {
     case 'not_json':
-      return atProblem(problem, 'WK_VALIDATION_FAILED', `expected a JSON value, got ${describe(problem.value)}.`);
+      return atProblem(
+        problem,
+        'WK_VALIDATION_FAILED',
+        `expected a JSON value, got ${describe(problem.value)}.`,
+      );
     case 'not_finite':
       return atProblem(
         problem,
@@ -217,9 +221,17 @@ export function jsonEncodeError(problem: JsonProblem, maxDepth: number): Wirekit
         `the key ${JSON.stringify(problem.value)} is refused by every wirekit decoder, so it is not written.`,
       );
     case 'lone_surrogate':
-      return atProblem(problem, 'WK_ENCODE_UNSUPPORTED', `${loneSurrogate(problem)}, which UTF-8 cannot carry.`);
+      return atProblem(
+        problem,
+        'WK_ENCODE_UNSUPPORTED',
+        `${loneSurrogate(problem)}, which UTF-8 cannot carry.`,
+      );
     case 'too_deep':
-      return atProblem(problem, 'WK_LIMIT_DEPTH', `the value nests deeper than maxDepth (${maxDepth}); is it cyclic?`);
+      return atProblem(
+        problem,
+        'WK_LIMIT_DEPTH',
+        `the value nests deeper than maxDepth (${maxDepth}); is it cyclic?`,
+      );
   }
 }
 
@@ -246,13 +258,21 @@ export function jsonDecodeError(
         options,
       );
     case 'too_deep':
-      return new WirekitError('WK_LIMIT_DEPTH', message(`values nest deeper than maxDepth (${maxDepth})`), options);
+      return new WirekitError(
+        'WK_LIMIT_DEPTH',
+        message(`values nest deeper than maxDepth (${maxDepth})`),
+        options,
+      );
     case 'lone_surrogate':
       return new WirekitError(code, message(`${loneSurrogate(problem)}, which UTF-8 cannot carry`), options);
     case 'not_finite':
       return new WirekitError(code, message('a number is beyond the range of a float64'), options);
     case 'not_json':
-      return new WirekitError(code, message(`expected a JSON value, got ${describe(problem.value)}`), options);
+      return new WirekitError(
+        code,
+        message(`expected a JSON value, got ${describe(problem.value)}`),
+        options,
+      );
   }
 }
 

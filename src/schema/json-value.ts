@@ -22,13 +22,13 @@
 import type { Path } from '../errors/index.js';
 import { atPath, formatPath, prependPath, WirekitError } from '../errors/index.js';
 import { fromBase64, toBase64 } from '../util/base64.js';
-import { parseIsoTime, parseIsoTimeExpanded } from '../util/iso-time.js';
 import { effectiveDepth } from '../util/depth-ceiling.js';
+import { parseIsoTime, parseIsoTimeExpanded } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { utf8Length } from '../util/utf8-length.js';
 import { decimalDigits } from './decimal.js';
 import { largeIntRange, smallIntRange } from './int-ranges.js';
-import { jsonDecodeError, type JsonTotals, walkJson } from './json-kind.js';
+import { type JsonTotals, jsonDecodeError, walkJson } from './json-kind.js';
 import { fieldOf, isInheritedName } from './names.js';
 import type {
   FieldDef,
@@ -153,6 +153,8 @@ export interface ReadAllocation {
   readonly bigint: number;
   readonly object: number;
   readonly slot: number;
+  readonly map: number;
+  readonly mapEntry: number;
 }
 
 /**
@@ -454,7 +456,11 @@ function readMap(
   context.tally.keys += names.length;
   const allocation = context.allocation;
   if (allocation !== undefined)
-    allocation.charge(allocation.object + names.length * allocation.slot * (keys.kind === 'string' ? 1 : 2));
+    allocation.charge(
+      keys.kind === 'string'
+        ? allocation.object + names.length * allocation.slot
+        : allocation.map + names.length * allocation.mapEntry,
+    );
   if (keys.kind === 'string') {
     const out: Record<string, unknown> = {};
     for (const key of names) {

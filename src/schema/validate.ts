@@ -378,11 +378,16 @@ function checkJson(value: unknown, path: Path, depth: number, context: Context):
   if (context.tooDeep) return;
   // The walk counts the value's own container as one level more than the containers around it;
   // `check` counts a value as deep as the containers around it.
-  walkJson(value, { depth: depth - 1, maxDepth: context.maxDepth, surrogates: true }, undefined, (problem) => {
-    const at = [...path, ...problem.path];
-    reportJsonProblem(context, problem, at);
-    return context.issues.length < context.maxIssues && !context.tooDeep;
-  });
+  walkJson(
+    value,
+    { depth: depth - 1, maxDepth: context.maxDepth, surrogates: true },
+    undefined,
+    (problem) => {
+      const at = [...path, ...problem.path];
+      reportJsonProblem(context, problem, at);
+      return context.issues.length < context.maxIssues && !context.tooDeep;
+    },
+  );
 }
 
 function reportJsonProblem(context: Context, problem: JsonProblem, at: Path): void {
@@ -391,7 +396,12 @@ function reportJsonProblem(context: Context, problem: JsonProblem, at: Path): vo
       report(context, 'expected_type', at, `expected a JSON value, got ${describeJson(problem.value)}.`);
       return;
     case 'not_finite':
-      report(context, 'expected_type', at, `${problem.value} is not a JSON number (JSON numbers are finite).`);
+      report(
+        context,
+        'expected_type',
+        at,
+        `${problem.value} is not a JSON number (JSON numbers are finite).`,
+      );
       return;
     case 'unsafe_key':
       reportUnsafeKey(context, at, problem.value as string);

@@ -15,5 +15,5 @@ export const depthCeiling = 1000;
 
 /** `maxDepth` as the readers and writers apply it: at most the ceiling. */
 export function effectiveDepth(maxDepth: number): number {
-  return maxDepth > depthCeiling ? depthCeiling : maxDepth;
+  return Math.min(maxDepth, depthCeiling);
 }

@@ -42,7 +42,7 @@ type Row = Record<string, unknown>;
 
 const require = createRequire(import.meta.url);
 /** Decode limits for data the benchmark made itself: a million rows pass the untrusted-input defaults. */
-export const limits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32 };
+export const limits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32, maxAllocatedBytes: 2 ** 40 };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 

@@ -135,7 +135,9 @@ class JsonReadCompiler {
         const date = `${x}_date`;
         line(`const ${date} = typeof ${x} === 'string' ? h.readCanonicalTime(${x}) : undefined;`);
         line(`if (${date} === undefined${breaks(timestampRule(schema.precision), date)}) ${slow()}`);
-        line(`else { if (C.allocation !== undefined) C.allocation.charge(C.allocation.date); ${store(date)} }`);
+        line(
+          `else { if (C.allocation !== undefined) C.allocation.charge(C.allocation.date); ${store(date)} }`,
+        );
         return;
       }
       case 'object':

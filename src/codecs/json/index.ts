@@ -5,7 +5,7 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
-import { jsonDecodeError, type JsonTotals, walkJson } from '../../schema/json-kind.js';
+import { jsonDecodeError, walkJson } from '../../schema/json-kind.js';
 import { type ReadAllocation, type ReadContext, read, readContext } from '../../schema/json-value.js';
 import { childrenOf } from '../../schema/walk.js';
 import { type AllocationBudget, budgetOf, cost } from '../budget.js';
@@ -16,7 +16,13 @@ import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
 import { checkJsonable, jsonText, parseJson } from './read.js';
-import { afterParse, beforeParse, type TextCheckOptions } from './text-checks.js';
+import {
+  afterParse,
+  beforeParse,
+  noExtras,
+  type ReaderExtras,
+  type TextCheckOptions,
+} from './text-checks.js';
 import { writeJson } from './write.js';
 
 export const jsonMediaTypes = ['application/json'] as const;
@@ -89,46 +95,44 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
           return writer !== undefined ? writer(value, writeOptions) : writeJson(schema, value, writeOptions);
         };
 
-  const base64 = schema !== undefined && holdsBytes(schema);
-  const fromText = (text: string): T => {
-    const budget = budgetOf(limits);
+  const extras = schema === undefined ? noExtras : readerExtras(schema);
+  /** One text to a value; `shared` is a budget the text shares with others (a sequence held whole). */
+  const fromText = (text: string, shared?: AllocationBudget): T => {
+    const budget = shared ?? budgetOf(limits);
     const checks: TextCheckOptions = {
-      depth: 0,
       limits,
-      elements: 0,
       budget,
-      // Only a schema can name a field `constructor`: without one, the scan refuses the unsafe keys.
-      refuseUnsafeKeys: schema === undefined,
-      base64,
-      offset: 0,
+      schemaless: schema === undefined,
+      extras,
+      shared: shared !== undefined,
     };
     const check = beforeParse(text, checks);
     const parsed = parseJson(text);
+    if (schema === undefined) {
+      // The scan checked nesting and keys already; a text short enough to skip it is walked.
+      if (!check.scanned) checkSchemaless(parsed, limits);
+      return parsed as T;
+    }
+    const context: ReadContext = {
+      ...readWith,
+      // JSON.parse makes a lone surrogate only from an escape of one; a text without any (almost
+      // every text) needs no check of each string it holds.
+      surrogates: mayHoldSurrogates(text),
+      longStrings: check.longString,
+      tally: { elements: 0, keys: 0 },
+      // What the reader builds beyond the parsed tree, charged where the scan charged the tree;
+      // a text that skipped the scan is bounded with the reader's extras (`readerExtras`).
+      allocation: check.scanned ? allocationOf(budget) : undefined,
+    };
     let value: unknown;
-    let keys: number;
     try {
-      if (schema === undefined) {
-        value = parsed;
-        keys = check.scanned ? 0 : checkSchemaless(parsed, limits);
-      } else {
-        const context: ReadContext = {
-          ...readWith,
-          // JSON.parse makes a lone surrogate only from an escape of one; a text without any
-          // (almost every text) needs no check of each string it holds.
-          surrogates: mayHoldSurrogates(text),
-          longStrings: check.longString,
-          tally: { elements: 0, keys: 0 },
-          allocation: check.scanned ? allocationOf(budget) : undefined,
-        };
-        value = reader !== undefined ? reader(parsed, context) : read(schema, parsed, 0, context);
-        keys = context.tally.keys;
-      }
+      value = reader !== undefined ? reader(parsed, context) : read(schema, parsed, 0, context);
     } catch (error) {
       // A repeated key is refused first, whatever else the value it was read into got wrong.
       afterParse(text, check, -1, checks);
       throw error;
     }
-    afterParse(text, check, keys, checks);
+    afterParse(text, check, context.tally.keys, checks);
     return value as T;
   };
 
@@ -147,7 +151,8 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     decodeStream: (chunks) => decodeLines(chunks, (line) => fromText(jsonText(line)), limits),
     encodeSequence: (values) => encodeSequenceOf(values, (value) => encoder.encode(`${toText(value)}\n`)),
     decodeSequence(bytes) {
-      const decodeLine = (line: Uint8Array) => fromText(jsonText(line));
+      // A framing that hands a budget shared by the whole sequence has each line charged to it.
+      const decodeLine = (line: Uint8Array, budget?: AllocationBudget) => fromText(jsonText(line), budget);
       return decodeFramesOf(bytes, lineFrame, decodeLine, limits, {
         decodeTail: decodeLine,
         isEmpty: isBlank,
@@ -158,15 +163,11 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
 
 /**
  * A schemaless document as JSON.parse made it, when the full scan did not run: nesting against
- * maxDepth and the unsafe keys, by the json kind's walk (its values are JSON by construction).
- * Returns the keys it found, for the repeated-key check.
+ * maxDepth and the unsafe keys, by the json kind's walk (its leaves are JSON by construction).
  */
-function checkSchemaless(parsed: unknown, limits: DecodeLimits): number {
-  const totals: JsonTotals = { elements: 0, keys: 0 };
-  const options = { depth: 0, maxDepth: limits.maxDepth, surrogates: false, values: false };
-  const problem = walkJson(parsed, options, totals);
+function checkSchemaless(parsed: unknown, limits: DecodeLimits): void {
+  const problem = walkJson(parsed, { depth: 0, maxDepth: limits.maxDepth, surrogates: false, values: false });
   if (problem !== undefined) throw jsonDecodeError(problem, limits.maxDepth, 'WK_DECODE_SCHEMA_MISMATCH');
-  return totals.keys;
 }
 
 /** The budget as the schema's reader charges it, for the Dates, byte arrays, bigints and maps it makes. */
@@ -178,21 +179,32 @@ function allocationOf(budget: AllocationBudget): ReadAllocation {
     bigint: cost.bigint,
     object: cost.object,
     slot: cost.slot,
+    map: cost.map,
+    mapEntry: cost.mapEntry,
   };
 }
 
-/** Whether a schema holds a bytes kind anywhere: its JSON text then holds base64 strings. */
-function holdsBytes(schema: Schema): boolean {
+/**
+ * The most a schema's reader builds beyond the parsed tree, per string and per object: a byte array
+ * for base64 (200 bytes for an empty string), a new object for a string-keyed map, a `Map` for one
+ * of integer keys. Dates, bigints and decimals come from text long enough (a timestamp takes 22
+ * characters at least) or cost little enough that a container's bound per character covers them.
+ */
+function readerExtras(root: Schema): ReaderExtras {
+  let base64 = false;
+  let perContainer = 0;
   const seen = new Set<Schema>();
-  const pending: Schema[] = [schema];
+  const pending: Schema[] = [root];
   while (pending.length > 0) {
     const node = pending.pop() as Schema;
     if (seen.has(node)) continue;
     seen.add(node);
-    if (node.kind === 'bytes') return true;
+    if (node.kind === 'bytes') base64 = true;
+    else if (node.kind === 'map')
+      perContainer = Math.max(perContainer, node.keys.kind === 'string' ? cost.object : cost.map);
     pending.push(...childrenOf(node));
   }
-  return false;
+  return { base64, perString: base64 ? cost.bytes : 0, perContainer };
 }
 
 /** Whether JSON text escapes a surrogate (`\\uD800`-`\\uDFFF`), the only way a parsed string gets a lone one. */

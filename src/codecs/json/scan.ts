@@ -43,8 +43,13 @@ export interface JsonScanOptions {
    * maxBytesLength instead). maxStringBytes where every string is a string.
    */
   readonly stringBound: number;
-  /** Refuse the three unsafe keys here (WK_DECODE_UNSAFE_KEY); false flags them as `unsafeKeyName`. */
+  /** Refuse the three unsafe keys here (WK_DECODE_UNSAFE_KEY): where no schema can make them field names. */
   readonly refuseUnsafeKeys: boolean;
+  /**
+   * Refuse a key that appears twice in one object (WK_DECODE_MALFORMED), as the schema-driven
+   * MessagePack and CBOR decoders do; schemaless, JSON.parse keeps the last, as msgpackr and cbor-x do.
+   */
+  readonly refuseRepeatedKeys: boolean;
   /** Elements already counted in the decode around the text, which the text's count continues. */
   readonly elements: number;
   /** The decode's allocation budget, charged for what JSON.parse will build. */
@@ -61,7 +66,6 @@ export interface JsonScanResult {
   readonly elements: number;
 }
 
-const NOKEY = Number(process.env.NOKEY ?? 0);
 const quote = 0x22;
 const backslashCode = 0x5c;
 const comma = 0x2c;
@@ -109,6 +113,7 @@ class JsonScanner implements JsonScanResult {
     let depth = options.depth;
     let level = 0;
     let heap = 0;
+    const keys = options.refuseUnsafeKeys || options.refuseRepeatedKeys;
     let backslash = text.indexOf('\\');
     if (backslash < 0) backslash = n;
     let i = 0;
@@ -135,13 +140,14 @@ class JsonScanner implements JsonScanResult {
         let after = text.charCodeAt(next);
         while (after === 0x20 || after === 0x0a || after === 0x0d || after === 0x09)
           after = text.charCodeAt(++next);
+        // Every string is charged, keys too (as the MessagePack and CBOR scanners charge them);
+        // a key also takes a slot of its own besides its value's, as a map entry is two items there.
+        heap += stringCost(units);
         if (after === colon) {
-          if (NOKEY === 0 && level > 0 && this.isObject[level] === 1) this.key(start, end, escaped, level);
+          if (keys && level > 0 && this.isObject[level] === 1) this.key(start, end, escaped, level);
+          heap += cost.slot;
           i = next + 1;
-        } else {
-          heap += stringCost(units);
-          i = end + 1;
-        }
+        } else i = end + 1;
         continue;
       }
       if (c === comma) {
@@ -222,6 +228,7 @@ class JsonScanner implements JsonScanResult {
     ) {
       throw unsafeKey(this.at(start - 1), text.slice(start, end));
     }
+    if (!this.options.refuseRepeatedKeys) return;
     const base = this.keyBase[level] as number;
     const top = this.keyTop;
     let set = this.keySets[level];
@@ -257,7 +264,8 @@ class JsonScanner implements JsonScanResult {
       const length = end - start;
       if ((this.keyEnd[k] as number) - from !== length) return false;
       const text = this.text;
-      for (let j = 0; j < length; j++) if (text.charCodeAt(from + j) !== text.charCodeAt(start + j)) return false;
+      for (let j = 0; j < length; j++)
+        if (text.charCodeAt(from + j) !== text.charCodeAt(start + j)) return false;
       return true;
     }
     return this.keyText(k) === (value ?? this.text.slice(start, end));
@@ -269,7 +277,10 @@ class JsonScanner implements JsonScanResult {
 
   private repeated(start: number, end: number, value: string | undefined): never {
     const name = value ?? this.text.slice(start, end);
-    throw malformed(this.at(start - 1), `the key ${JSON.stringify(name.slice(0, 60))} appears twice in one object`);
+    throw malformed(
+      this.at(start - 1),
+      `the key ${JSON.stringify(name.slice(0, 60))} appears twice in one object`,
+    );
   }
 
   private charge(heap: number, position: number): void {
@@ -327,11 +338,12 @@ export function scanJson(text: string, options: JsonScanOptions): JsonScanResult
  * The most heap JSON.parse builds per character of text, by budget.ts's estimates: an object costs
  * `cost.object` for its two braces, and each element a slot for the comma or bracket before it; a
  * string costs `stringCost` of its length for that length plus two quotes. `{}` is the worst case:
- * 56 bytes and a slot in its parent for two characters. `extra` is what a reader may add per string
- * (a byte array for an empty base64 string), for readers that convert strings.
+ * 56 bytes and a slot in its parent for two characters. The extras are what a schema's reader may
+ * build on top, per string (a byte array for an empty base64 string) and per container (a map's
+ * new object or `Map`).
  */
-export function maxHeapPerChar(extraPerString = 0): number {
-  const container = (Math.max(cost.object, cost.array) + cost.slot) / 2;
+export function maxHeapPerChar(extraPerString = 0, extraPerContainer = 0): number {
+  const container = (Math.max(cost.object, cost.array) + cost.slot + extraPerContainer) / 2;
   const string = (stringCost(0) + cost.slot + extraPerString) / 2;
   return Math.ceil(Math.max(container, string, cost.slot));
 }

@@ -6,6 +6,7 @@
 import { atPath, prependPath, WirekitError } from '../../errors/index.js';
 import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import {
   bytesRule,
@@ -18,7 +19,6 @@ import {
   timestampRule,
   unreadableKey,
 } from '../../schema/value-rules.js';
-import { jsonValueText } from '../../schema/json-kind.js';
 import { toBase64 } from '../../util/base64.js';
 import { checkWellFormed } from '../utf8.js';
 
