@@ -5,7 +5,6 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
-import { jsonDecodeError, walkJson } from '../../schema/json-kind.js';
 import { type ReadAllocation, type ReadContext, read, readContext } from '../../schema/json-value.js';
 import { childrenOf } from '../../schema/walk.js';
 import { type AllocationBudget, budgetOf, cost } from '../budget.js';
@@ -15,7 +14,7 @@ import { compileJsonReader } from '../compiled/json-read.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
-import { checkJsonable, jsonText, parseJson } from './read.js';
+import { checkJsonable, checkParsed, jsonText, parseJson } from './read.js';
 import {
   afterParse,
   beforeParse,
@@ -110,7 +109,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     const parsed = parseJson(text);
     if (schema === undefined) {
       // The scan checked nesting and keys already; a text short enough to skip it is walked.
-      if (!check.scanned) checkSchemaless(parsed, limits);
+      if (!check.scanned) checkParsed(parsed, limits);
       return parsed as T;
     }
     const context: ReadContext = {
@@ -159,15 +158,6 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
       });
     },
   };
-}
-
-/**
- * A schemaless document as JSON.parse made it, when the full scan did not run: nesting against
- * maxDepth and the unsafe keys, by the json kind's walk (its leaves are JSON by construction).
- */
-function checkSchemaless(parsed: unknown, limits: DecodeLimits): void {
-  const problem = walkJson(parsed, { depth: 0, maxDepth: limits.maxDepth, surrogates: false, values: false });
-  if (problem !== undefined) throw jsonDecodeError(problem, limits.maxDepth, 'WK_DECODE_SCHEMA_MISMATCH');
 }
 
 /** The budget as the schema's reader charges it, for the Dates, byte arrays, bigints and maps it makes. */

@@ -1,10 +1,11 @@
 /**
- * Reading JSON bytes: strict UTF-8 and JSON.parse's errors as wirekit's, with byte offsets (the
- * limits, keys and nesting are text-checks.ts's and the walks'); and the schemaless writer's check
- * of what JSON.stringify would change.
+ * Reading JSON bytes: strict UTF-8, JSON.parse's errors as wirekit's with byte offsets, and the
+ * schemaless walk after the parse (the limits on size are text-checks.ts's, before it); and the
+ * schemaless writer's check of what JSON.stringify would change.
  */
 import { WirekitError } from '../../errors/index.js';
-import { isUnsafeKey, malformed, trailing, truncated } from '../errors.js';
+import { isUnsafeKey, malformed, tooDeep, trailing, truncated, unsafeKey } from '../errors.js';
+import type { DecodeLimits } from '../limits.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -30,6 +31,39 @@ export function parseJson(text: string): unknown {
     if (/non-whitespace character after JSON/.test(message))
       throw trailing(offset, byteOffset(text, text.length));
     throw malformed(offset, `invalid JSON: ${message}`);
+  }
+}
+
+/**
+ * Walks a schemaless parsed value once, without recursion: refuses unsafe keys and nesting deeper
+ * than maxDepth. For texts the scan (scan.ts) did not read, which are too short to break the
+ * limits on size; a scanned text has had these checks already.
+ */
+export function checkParsed(value: unknown, limits: DecodeLimits): void {
+  if (typeof value !== 'object' || value === null) return;
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const node = stack.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > limits.maxDepth) throw tooDeep(0, limits);
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        if (typeof item === 'object' && item !== null) {
+          stack.push(item);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const key in node) {
+      if (isUnsafeKey(key)) throw unsafeKey(0, key);
+      const item = (node as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) {
+        stack.push(item);
+        depths.push(depth + 1);
+      }
+    }
   }
 }
 
