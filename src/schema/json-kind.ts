@@ -3,13 +3,12 @@
  * decoder, in every format (docs/values.md). A JSON value is
  *
  * - null, a boolean, a finite number (`-0` included: it is written as `0`, as JSON.stringify does),
- *   or a string without a lone surrogate (UTF-8, which every format but JSON text needs, has no way
- *   to write one, and JSON alone carrying it would make the kind mean less in the other formats);
+ *   or a string;
  * - an array of JSON values, without holes or `undefined` items (JSON.stringify would write null);
- * - a plain object (its prototype `Object.prototype` or null) whose own enumerable string keys are
- *   well-formed and none of `__proto__`, `constructor`, `prototype` (every wirekit decoder refuses
- *   them, since code that copies a decoded value by assignment could reach a prototype through
- *   them), and whose values are JSON values, never `undefined` (JSON.stringify would drop the key).
+ * - a plain object (its prototype `Object.prototype` or null) whose own enumerable keys are none of
+ *   `__proto__`, `constructor`, `prototype` (every wirekit decoder refuses them, since code that
+ *   copies a decoded value by assignment could reach a prototype through them), and whose values
+ *   are JSON values, never `undefined` (JSON.stringify would drop the key).
  *
  * Anything else is refused: NaN and the infinities, `undefined`, bigints, functions, symbols, Dates
  * (JSON.stringify would write ISO text, which reads back as a string), byte arrays, Maps, class
@@ -17,16 +16,15 @@
  * value, so `maxDepth` means the same for a json field as for the rest of a value.
  *
  * `walkJson` is the one walk over such a value: `validate` reports every problem it finds, encoders
- * refuse the first (before JSON.stringify or their own writer runs), and decoders walk what
- * JSON.parse returned for the problems text can hold (unsafe keys, infinities from `1e400`, lone
- * surrogates from escapes, depth), counting elements and keys on the way. It is iterative, so a
- * deep or cyclic value meets maxDepth and never the call stack, and it visits keys and items in
- * order, so the first problem is the same in every format.
+ * refuse the first (before JSON.stringify runs), and the JSON codec walks what JSON.parse returned
+ * for the problems text can hold (unsafe keys, infinities from `1e400`, depth), counting keys on
+ * the way. It is iterative, so a deep or cyclic value meets maxDepth and never the call stack, and
+ * it visits keys and items in order, so the first problem is the same in every format.
  */
 import { formatPath, type Path, WirekitError } from '../errors/index.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 
-export type JsonProblemKind = 'not_json' | 'not_finite' | 'unsafe_key' | 'lone_surrogate' | 'too_deep';
+export type JsonProblemKind = 'not_json' | 'not_finite' | 'unsafe_key' | 'too_deep';
 
 export interface JsonProblem {
   readonly kind: JsonProblemKind;
@@ -43,11 +41,6 @@ export interface JsonWalkOptions {
   /** Containers around the value: its own array or object is at level depth + 1. */
   readonly depth: number;
   readonly maxDepth: number;
-  /**
-   * Whether strings and keys are checked for lone surrogates. A decoder of JSON text can pass false
-   * when the text holds no escape of a surrogate, the only way JSON.parse makes a lone one.
-   */
-  readonly surrogates: boolean;
   /**
    * Whether the leaves are checked too (default true). False for schemaless JSON text, where a
    * parsed value is JSON by construction and only its keys and nesting are wirekit's business.
@@ -83,10 +76,10 @@ export function walkJson(
     first ??= found;
     return !report(found);
   };
-  const { depth, maxDepth, surrogates } = options;
+  const { depth, maxDepth } = options;
   const values = options.values !== false;
   if (typeof value !== 'object' || value === null) {
-    const kind = values ? leafProblem(value, surrogates) : undefined;
+    const kind = values ? leafProblem(value) : undefined;
     if (kind !== undefined) problem(kind, [], value);
     return first;
   }
@@ -150,10 +143,6 @@ export function walkJson(
         if (problem('unsafe_key', pathTo(), key)) return first;
         continue;
       }
-      if (surrogates && !key.isWellFormed()) {
-        if (problem('lone_surrogate', pathTo(), key)) return first;
-        continue;
-      }
       child = node[key];
     }
     if (typeof child === 'object' && child !== null) {
@@ -161,17 +150,17 @@ export function walkJson(
       continue;
     }
     if (!values) continue;
-    const kind = leafProblem(child, surrogates);
+    const kind = leafProblem(child);
     if (kind !== undefined && problem(kind, pathTo(), child)) return first;
   }
   return first;
 }
 
 /** What is wrong with a value that is not an array or object, if anything. */
-function leafProblem(value: unknown, surrogates: boolean): JsonProblemKind | undefined {
+function leafProblem(value: unknown): JsonProblemKind | undefined {
   switch (typeof value) {
     case 'string':
-      return surrogates && !value.isWellFormed() ? 'lone_surrogate' : undefined;
+      return undefined;
     case 'number':
       return Number.isFinite(value) ? undefined : 'not_finite';
     case 'boolean':
@@ -185,11 +174,11 @@ function leafProblem(value: unknown, surrogates: boolean): JsonProblemKind | und
 
 /**
  * The JSON text of a json value found `depth` containers deep, for every format that writes json
- * values as text (JSON itself, Protocol Buffers, Avro, FlatBuffers, Arrow): the value is checked
+ * values as text (JSON itself and FlatBuffers; Arrow walks with `walkJson`): the value is checked
  * first, so JSON.stringify never changes it unannounced (NaN to null, a Date to text, a dropped key).
  */
 export function jsonValueText(value: unknown, depth: number, maxDepth: number): string {
-  const problem = walkJson(value, { depth, maxDepth, surrogates: true });
+  const problem = walkJson(value, { depth, maxDepth });
   if (problem !== undefined) throw jsonEncodeError(problem, maxDepth);
   return JSON.stringify(value);
 }
@@ -197,7 +186,7 @@ export function jsonValueText(value: unknown, depth: number, maxDepth: number): 
 /**
  * The error an encoder throws for a json value's problem: WK_VALIDATION_FAILED for what is no JSON
  * value (as `validate` reports it), WK_ENCODE_UNSUPPORTED for a valid-looking value no format
- * carries (an unsafe key, a lone surrogate), WK_LIMIT_DEPTH past maxDepth. Its path starts at the
+ * carries (an unsafe key), WK_LIMIT_DEPTH past maxDepth. Its path starts at the
  * json value; the format puts the field's path in front.
  */
 export function jsonEncodeError(problem: JsonProblem, maxDepth: number): WirekitError {
@@ -220,12 +209,6 @@ export function jsonEncodeError(problem: JsonProblem, maxDepth: number): Wirekit
         'WK_ENCODE_UNSUPPORTED',
         `the key ${JSON.stringify(problem.value)} is refused by every wirekit decoder, so it is not written.`,
       );
-    case 'lone_surrogate':
-      return atProblem(
-        problem,
-        'WK_ENCODE_UNSUPPORTED',
-        `${loneSurrogate(problem)}, which UTF-8 cannot carry.`,
-      );
     case 'too_deep':
       return atProblem(
         problem,
@@ -237,7 +220,7 @@ export function jsonEncodeError(problem: JsonProblem, maxDepth: number): Wirekit
 
 /**
  * The error a decoder throws for what a parsed json value holds: WK_DECODE_UNSAFE_KEY, WK_LIMIT_DEPTH,
- * or `code` (the decoder's schema-mismatch code) for a lone surrogate or an infinite number. With a
+ * or `code` (the decoder's schema-mismatch code) for an infinite number or anything else. With a
  * `path` for the JSON codec, with the text's byte `offset` for the formats that carry JSON text.
  */
 export function jsonDecodeError(
@@ -263,8 +246,6 @@ export function jsonDecodeError(
         message(`values nest deeper than maxDepth (${maxDepth})`),
         options,
       );
-    case 'lone_surrogate':
-      return new WirekitError(code, message(`${loneSurrogate(problem)}, which UTF-8 cannot carry`), options);
     case 'not_finite':
       return new WirekitError(code, message('a number is beyond the range of a float64'), options);
     case 'not_json':
@@ -274,11 +255,6 @@ export function jsonDecodeError(
         options,
       );
   }
-}
-
-function loneSurrogate(problem: JsonProblem): string {
-  const last = problem.path[problem.path.length - 1];
-  return last === problem.value ? 'a key holds a lone surrogate' : 'a string holds a lone surrogate';
 }
 
 function atProblem(

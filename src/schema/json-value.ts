@@ -308,11 +308,12 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
 
 /**
  * A json value as JSON.parse made it, held to the json kind's rules (json-kind.ts): nesting
- * continues from the containers around it, and its keys, infinities (`1e400`) and lone surrogates
- * (from escapes) are refused as every format refuses them. Its keys are counted into the tally.
+ * continues from the containers around it, and its unsafe keys and infinities (`1e400`) are refused
+ * as every format refuses them. Its keys are counted into the tally (the JSON codec's repeated-key
+ * check compares them with the text's).
  */
 function readJson(json: unknown, depth: number, context: ReadContext): unknown {
-  const options = { depth, maxDepth: context.maxDepth, surrogates: context.surrogates };
+  const options = { depth, maxDepth: context.maxDepth };
   const problem = walkJson(json, options, context.tally);
   if (problem !== undefined) throw jsonDecodeError(problem, context.maxDepth, context.code);
   return json;

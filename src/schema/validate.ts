@@ -378,16 +378,11 @@ function checkJson(value: unknown, path: Path, depth: number, context: Context):
   if (context.tooDeep) return;
   // The walk counts the value's own container as one level more than the containers around it;
   // `check` counts a value as deep as the containers around it.
-  walkJson(
-    value,
-    { depth: depth - 1, maxDepth: context.maxDepth, surrogates: true },
-    undefined,
-    (problem) => {
-      const at = [...path, ...problem.path];
-      reportJsonProblem(context, problem, at);
-      return context.issues.length < context.maxIssues && !context.tooDeep;
-    },
-  );
+  walkJson(value, { depth: depth - 1, maxDepth: context.maxDepth }, undefined, (problem) => {
+    const at = [...path, ...problem.path];
+    reportJsonProblem(context, problem, at);
+    return context.issues.length < context.maxIssues && !context.tooDeep;
+  });
 }
 
 function reportJsonProblem(context: Context, problem: JsonProblem, at: Path): void {
@@ -405,9 +400,6 @@ function reportJsonProblem(context: Context, problem: JsonProblem, at: Path): vo
       return;
     case 'unsafe_key':
       reportUnsafeKey(context, at, problem.value as string);
-      return;
-    case 'lone_surrogate':
-      report(context, 'not_well_formed', at, 'the string holds a lone surrogate, which UTF-8 cannot carry.');
       return;
     case 'too_deep':
       tooDeep(context, at);

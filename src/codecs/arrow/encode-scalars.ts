@@ -5,7 +5,8 @@
 import type { Data } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
-import { type Refusal, type Rule, refusalBy } from '../../schema/value-rules.js';
+import { walkJson } from '../../schema/json-kind.js';
+import { type Refusal, type Rule, refusalBy, unreadableKey } from '../../schema/value-rules.js';
 import { newData } from './data.js';
 import type { EnumPlan, Plan } from './plan.js';
 import { ByteSink, checkOffset } from './sink.js';
@@ -208,24 +209,18 @@ function loneSurrogate(index: number): WirekitError {
   );
 }
 
-/** JSON text of a JSON value; anything JSON would drop or change (undefined, NaN, a Date) is refused. */
+/**
+ * JSON text of a JSON value, by the json kind's one rule (json-kind.ts): anything JSON would drop or
+ * change (undefined, NaN, a Date) is refused, and so is a key every wirekit decoder refuses.
+ */
 function jsonText(index: number, value: unknown): string {
-  if (!isJson(value, 0)) throw wrongValue(index, 'a JSON value (nested at most 256 deep)', value);
-  return JSON.stringify(value);
-}
-
-function isJson(value: unknown, depth: number): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (typeof value !== 'object' || depth >= 256) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) if (!isJson(item, depth + 1)) return false;
-    return true;
+  const problem = walkJson(value, { depth: 0, maxDepth: 256 });
+  if (problem === undefined) return JSON.stringify(value);
+  if (problem.kind === 'unsafe_key') {
+    const refusal = unreadableKey(problem.value as string) as WirekitError;
+    throw new WirekitError(refusal.code, refusal.message, { path: [index] });
   }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
-  for (const key in value) if (!isJson((value as Record<string, unknown>)[key], depth + 1)) return false;
-  return true;
+  throw wrongValue(index, 'a JSON value (nested at most 256 deep)', value);
 }
 
 export function encodeBytes(plan: PlanOf<'bytes'>, values: readonly unknown[], n: number): Data {

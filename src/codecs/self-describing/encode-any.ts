@@ -16,7 +16,7 @@
  * with a WirekitError instead of being written in a form no wirekit decoder accepts.
  */
 import { isUnsafeKey } from '../errors.js';
-import { refusedKey, unsupported, withKey, wrongValue } from './failures.js';
+import { refusedKey, tooDeepValue, unsupported, withKey, wrongValue } from './failures.js';
 import type { Emitter } from './wire.js';
 
 const maxDateMillis = 8.64e15;
@@ -54,8 +54,11 @@ export function writeAny(out: Emitter, value: unknown, depth: number, maxDepth: 
 
 function writeObject(out: Emitter, value: object, depth: number, maxDepth: number, json: boolean): void {
   const inner = depth + 1;
-  if (inner > maxDepth)
+  if (inner > maxDepth) {
+    // Inside a schema's json value, as deep as any value of the schema: the limit's own code.
+    if (json) throw tooDeepValue(maxDepth);
     throw unsupported(`the value nests deeper than maxDepth (${maxDepth}); is it cyclic?`);
+  }
   if (Array.isArray(value)) {
     out.arrayHeader(value.length);
     for (let i = 0; i < value.length; i++) {
