@@ -4,6 +4,7 @@
  * without a schema, compiled and interpreted), repeated keys, and an encoder that writes nothing
  * its decoder refuses.
  */
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createCodec } from '../../src/codecs/index.js';
 import { assert, type Schema, t, validate } from '../../src/schema/index.js';
@@ -218,5 +219,87 @@ describe('validate and assert: the unsafe keys in json values and maps', () => {
 
   test('validate meets a deep json value at maxDepth, not the stack', () => {
     expect(validate(Doc, { data: nested(100_000) })[0]?.code).toBe('too_deep');
+  });
+});
+
+/** Items and members of a parsed value (maxElements' count), its nesting, and its longest string in UTF-8. */
+function measure(value: unknown): { elements: number; depth: number; longest: number } {
+  let elements = 0;
+  let depth = 0;
+  let longest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  const seeString = (text: string) => {
+    longest = Math.max(longest, Buffer.byteLength(text, 'utf8'));
+  };
+  while (pending.length > 0) {
+    const [node, level] = pending.pop() as [unknown, number];
+    if (typeof node === 'string') seeString(node);
+    if (typeof node !== 'object' || node === null) continue;
+    depth = Math.max(depth, level + 1);
+    const entries = Array.isArray(node) ? node.map((item) => ['', item] as const) : Object.entries(node);
+    elements += entries.length;
+    for (const [key, item] of entries) {
+      if (!Array.isArray(node)) seeString(key);
+      pending.push([item, level + 1]);
+    }
+  }
+  return { elements, depth, longest };
+}
+
+describe('the scan before JSON.parse, by property', () => {
+  const values = fc.jsonValue({ maxDepth: 6, stringUnit: 'binary' }).filter((value) => {
+    const text = JSON.stringify(value);
+    return !/"(__proto__|constructor|prototype)":/.test(text) && JSON.parse(text) !== undefined;
+  });
+  const wide = fc.dictionary(fc.string({ unit: 'binary', maxLength: 6 }), fc.integer(), {
+    minKeys: 17,
+    maxKeys: 40,
+  });
+
+  test('a scanned text decodes to what JSON.parse makes, at exactly its own limits, and one less is refused', () => {
+    fc.assert(
+      fc.property(fc.oneof(values, wide), fc.boolean(), fc.boolean(), (value, pretty, schema) => {
+        const text = JSON.stringify(value, null, pretty ? 2 : undefined);
+        const parsed = JSON.parse(text);
+        const { elements, depth, longest } = measure(parsed);
+        // maxStringBytes below three bytes a character sends every text to the full scan.
+        const exact = { maxElements: elements, maxDepth: Math.max(depth, 1), maxStringBytes: longest };
+        const codec = jsonCodec(schema ? t.json() : undefined, true, exact);
+        expect(codec.decode(bytes(text))).toEqual(parsed);
+        if (elements > 0)
+          expect(
+            codeOf(() =>
+              jsonCodec(undefined, true, { ...exact, maxElements: elements - 1 }).decode(bytes(text)),
+            ),
+          ).toBe('WK_LIMIT_ELEMENTS');
+        if (longest > 0)
+          expect(
+            codeOf(() =>
+              jsonCodec(undefined, true, { ...exact, maxStringBytes: longest - 1 }).decode(bytes(text)),
+            ),
+          ).toBe('WK_LIMIT_LENGTH');
+        if (depth > 1)
+          expect(
+            codeOf(() => jsonCodec(undefined, true, { ...exact, maxDepth: depth - 1 }).decode(bytes(text))),
+          ).toBe('WK_LIMIT_DEPTH');
+        // Unscanned (the default limits), the same value.
+        expect(jsonCodec(schema ? t.json() : undefined).decode(bytes(text))).toEqual(parsed);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  test('a key repeated anywhere in a json value is found, scanned or not', () => {
+    fc.assert(
+      fc.property(wide, fc.boolean(), (value, scanned) => {
+        const keys = Object.keys(value);
+        const key = keys[keys.length - 1] as string;
+        // The last key written twice: once as JSON.stringify spells it, once more at the end.
+        const text = `{"data":[${JSON.stringify(value).slice(0, -1)},${JSON.stringify(key)}:0}]}`;
+        const limits = scanned ? { maxStringBytes: 64 } : undefined;
+        expect(codeOf(() => jsonCodec(Doc, true, limits).decode(bytes(text)))).toBe('WK_DECODE_MALFORMED');
+      }),
+      { numRuns: 200 },
+    );
   });
 });
