@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createCodec } from '../../src/codecs/index.js';
 import { assert, type Schema, t, validate } from '../../src/schema/index.js';
+import { Category } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -301,5 +302,33 @@ describe('the scan before JSON.parse, by property', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('a maxDepth past the depth ceiling', () => {
+  const levels = 20_000;
+  const deepCategory = `${'{"name":"x","children":['.repeat(levels)}${']}'.repeat(levels)}`;
+
+  test.each(paths)(
+    'counts as 1,000 in the JSON codec ($label): a typed error, never the stack',
+    ({ compile }) => {
+      const codec = jsonCodec(Category, compile, { maxDepth: 10_000_000 });
+      expect(codeOf(() => codec.decode(bytes(deepCategory)))).toBe('WK_LIMIT_DEPTH');
+      let value: { name: string; children: unknown[] } = { name: 'x', children: [] };
+      for (let i = 1; i < levels; i++) value = { name: 'x', children: [value] };
+      expect(codeOf(() => codec.encode(value))).toBe('WK_LIMIT_DEPTH');
+      expect(
+        codeOf(() => jsonCodec(Doc, compile, { maxDepth: 10_000_000 }).encode({ data: nested(levels) })),
+      ).toBe('WK_LIMIT_DEPTH');
+      // 1,000 itself is honoured.
+      const thousand = `${'['.repeat(999)}${']'.repeat(999)}`;
+      expect(
+        jsonCodec(Doc, compile, { maxDepth: 10_000_000 }).decode(bytes(`{"data":${thousand}}`)),
+      ).toBeDefined();
+    },
+  );
+
+  test('counts as 1,000 in validate', () => {
+    expect(validate(Doc, { data: nested(levels) }, { maxDepth: 10_000_000 })[0]?.code).toBe('too_deep');
   });
 });
