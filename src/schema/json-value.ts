@@ -316,7 +316,20 @@ function readJson(json: unknown, depth: number, context: ReadContext): unknown {
   const options = { depth, maxDepth: context.maxDepth };
   const problem = walkJson(json, options, context.tally);
   if (problem !== undefined) throw jsonDecodeError(problem, context.maxDepth, context.code);
+  if (context.longStrings) checkJsonStrings(json, context);
   return json;
+}
+
+/** Holds the strings of a json value to maxStringBytes (only when the text may hold a longer one). */
+function checkJsonStrings(json: unknown, context: ReadContext): void {
+  const pending: unknown[] = [json];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node === 'string') checkLength(node, context);
+    else if (Array.isArray(node)) for (const item of node) pending.push(item);
+    else if (typeof node === 'object' && node !== null)
+      for (const item of Object.values(node)) pending.push(item);
+  }
 }
 
 /** Refuses a string past maxStringBytes (measured only when the text may hold one). */

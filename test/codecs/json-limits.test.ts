@@ -122,6 +122,23 @@ describe.each(paths)('JSON codec, the limits on size ($label)', ({ compile }) =>
     expect(codeOf(() => codec.decode(bytes('"AAECAw=="')))).toBe('WK_LIMIT_LENGTH');
   });
 
+  test('beside a bytes field, every other string is still held to maxStringBytes', () => {
+    const schema = t.object('Mixed', { raw: t.bytes(), doc: t.json(), tags: t.map(t.string(), t.int32()) });
+    const codec = jsonCodec(schema, compile, { maxStringBytes: 10, maxBytesLength: 100 });
+    const raw = JSON.stringify(Buffer.alloc(60).toString('base64'));
+    const long = JSON.stringify('x'.repeat(30));
+    expect(codec.decode(bytes(`{"raw":${raw},"doc":"short","tags":{}}`))).toMatchObject({ doc: 'short' });
+    expect(codeOf(() => codec.decode(bytes(`{"raw":${raw},"doc":[${long}],"tags":{}}`)))).toBe(
+      'WK_LIMIT_LENGTH',
+    );
+    expect(codeOf(() => codec.decode(bytes(`{"raw":${raw},"doc":{${long}:1},"tags":{}}`)))).toBe(
+      'WK_LIMIT_LENGTH',
+    );
+    expect(codeOf(() => codec.decode(bytes(`{"raw":${raw},"doc":1,"tags":{${long}:1}}`)))).toBe(
+      'WK_LIMIT_LENGTH',
+    );
+  });
+
   test('maxElements: array items and object members, with and without a schema', () => {
     const items = JSON.stringify(Array.from({ length: 100 }, (_, i) => i));
     const limits = { maxElements: 5 };

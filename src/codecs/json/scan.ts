@@ -134,7 +134,7 @@ class JsonScanner implements JsonScanResult {
           }
         }
         const units = end - start;
-        if (units > stringUnits) this.checkLength(start, end, escaped);
+        const bytes = units > stringUnits ? this.checkLength(start, end, escaped) : 0;
         // A key is a string followed by a colon (JSON.stringify writes no space before it).
         let next = end + 1;
         let after = text.charCodeAt(next);
@@ -144,6 +144,8 @@ class JsonScanner implements JsonScanResult {
         // a key also takes a slot of its own besides its value's, as a map entry is two items there.
         heap += stringCost(units);
         if (after === colon) {
+          // A key is never base64: it is held to maxStringBytes whatever the reader.
+          if (bytes > maxStringBytes) throw tooLong(this.at(start - 1), bytes, maxStringBytes, 'string');
           if (keys && level > 0 && this.isObject[level] === 1) this.key(start, end, escaped, level);
           heap += cost.slot;
           i = next + 1;
@@ -204,12 +206,16 @@ class JsonScanner implements JsonScanResult {
     return this;
   }
 
-  /** Refuses (or flags) a string whose decoded UTF-8 length is past the limit. */
-  private checkLength(start: number, end: number, escaped: boolean): void {
+  /**
+   * Refuses a string whose decoded UTF-8 length is past `stringBound`, flags one past maxStringBytes
+   * (`longString`), and returns its length.
+   */
+  private checkLength(start: number, end: number, escaped: boolean): number {
     const { limits, stringBound } = this.options;
     const bytes = escaped ? escapedUtf8Length(this.text, start, end) : utf8Length(this.text, start, end);
     if (bytes > stringBound) throw tooLong(this.at(start - 1), bytes, limits.maxStringBytes, 'string');
     if (bytes > limits.maxStringBytes) this.longString = true;
+    return bytes;
   }
 
   /** A key of the object open at `level`: refused if unsafe (when the caller says so) or if the object has it already. */
