@@ -6,11 +6,14 @@
  *
  * Limits apply as they would to one value holding the items: `maxInputBytes` bounds the whole
  * input, `maxElements` the number of items (each item's own arrays and maps are checked by its
- * decode, as in a stream). Errors carry offsets into the whole input, as a stream's do.
+ * decode, as in a stream), and `maxAllocatedBytes` what all the items and their array cost
+ * together, since all of them are held at once (a stream's items, handed out one at a time, are
+ * charged one at a time). Errors carry offsets into the whole input, as a stream's do.
  */
 import { WirekitError } from '../errors/index.js';
 import type { Schema } from '../schema/index.js';
 import { deref } from '../schema/walk.js';
+import { type AllocationBudget, budgetOf, cost } from './budget.js';
 import type { FormatName } from './codec.js';
 import { tooManyElements, truncated } from './errors.js';
 import { checkInputSize, type DecodeLimits } from './limits.js';
@@ -47,21 +50,28 @@ export function checkIterable(values: unknown): void {
 
 export interface FrameOptions<T> {
   /** For framings whose last frame may lack its terminator (an NDJSON file without a final newline). */
-  readonly decodeTail?: (tail: Uint8Array) => T;
+  readonly decodeTail?: FrameDecoder<T>;
   /** Frames that hold no value (NDJSON's blank lines): measured and passed over, not counted. */
   readonly isEmpty?: (frame: Uint8Array) => boolean;
 }
 
 /**
- * The values of a whole input cut into frames by `measure`, decoded one at a time as the iterator
- * is read.
+ * Decodes one frame, charging what it builds to `budget` (the sequence's, shared by its items).
+ * A decoder that keeps a budget per value of its own may leave the argument unused.
  */
-export function* framesOf<T>(
+export type FrameDecoder<T> = (frame: Uint8Array, budget: AllocationBudget) => T;
+
+/**
+ * The values of a whole input cut into frames by `measure`, decoded one at a time as the iterator
+ * is read; each item and its slot in the array they go to are charged to `budget`.
+ */
+function* framesOf<T>(
   bytes: Uint8Array,
   measure: FrameMeasure,
-  decodeOne: (frame: Uint8Array) => T,
+  decodeOne: FrameDecoder<T>,
   limits: DecodeLimits,
-  options: FrameOptions<T> = {},
+  budget: AllocationBudget,
+  options: FrameOptions<T>,
 ): Generator<T, void, undefined> {
   checkSequenceInput(bytes, limits);
   let at = 0;
@@ -74,28 +84,32 @@ export function* framesOf<T>(
         throw truncated(bytes.length, `the frame that starts at byte ${at}`);
       if (options.isEmpty?.(rest) !== true) {
         countItem(++items, at, limits);
-        yield withOffset(at, () => (options.decodeTail as (tail: Uint8Array) => T)(rest));
+        budget.charge(cost.slot, at);
+        yield withOffset(at, () => (options.decodeTail as FrameDecoder<T>)(rest, budget));
       }
       return;
     }
     const frame = rest.subarray(0, length);
     if (options.isEmpty?.(frame) !== true) {
       countItem(++items, at, limits);
-      yield withOffset(at, () => decodeOne(frame));
+      budget.charge(cost.slot, at);
+      yield withOffset(at, () => decodeOne(frame, budget));
     }
     at += length;
   }
 }
 
-/** Every value of `framesOf`, in an array. */
+/** Every value of a whole input cut into frames by `measure`, in an array. */
 export function decodeFramesOf<T>(
   bytes: Uint8Array,
   measure: FrameMeasure,
-  decodeOne: (frame: Uint8Array) => T,
+  decodeOne: FrameDecoder<T>,
   limits: DecodeLimits,
   options: FrameOptions<T> = {},
 ): T[] {
-  return Array.from(framesOf(bytes, measure, decodeOne, limits, options));
+  const budget = budgetOf(limits);
+  budget.charge(cost.array, 0);
+  return Array.from(framesOf(bytes, measure, decodeOne, limits, budget, options));
 }
 
 /** The checks every decodeSequence starts with: bytes, and no more of them than maxInputBytes. */

@@ -10,6 +10,7 @@ import { createCodec } from '../../src/codecs/index.js';
 import { assert, type Schema, t, validate } from '../../src/schema/index.js';
 import { Category } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';
+import { chunked, collect } from '../support/streams.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const Doc = t.object('Doc', { data: t.json() });
@@ -193,10 +194,15 @@ describe.each(paths)('JSON codec, the limits on size ($label)', ({ compile }) =>
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(400 * 1024 * 1024);
   }, 20_000);
 
-  test('a sequence of lines is charged line by line, each to its own budget or to the one it is given', () => {
-    const codec = jsonCodec(undefined, compile, { maxAllocatedBytes: 40_000 });
-    const line = `[${Array.from({ length: 200 }, () => '[]').join(',')}]\n`;
-    expect(codec.decodeSequence(bytes(line.repeat(20)))).toHaveLength(20);
+  test('a sequence held whole charges all its lines to one budget; a stream, each line to its own', async () => {
+    // 200 empty arrays cost about 8 KB: one line fits 40 KB, twenty do not.
+    const codec = jsonCodec(Doc, compile, { maxAllocatedBytes: 40_000 });
+    const line = `{"data":[${Array.from({ length: 200 }, () => '[]').join(',')}]}\n`;
+    expect(codec.decodeSequence(bytes(line))).toHaveLength(1);
+    expect(codeOf(() => codec.decodeSequence(bytes(line.repeat(20))))).toBe('WK_LIMIT_ALLOCATION');
+    const schemaless = jsonCodec(undefined, compile, { maxAllocatedBytes: 40_000 });
+    expect(codeOf(() => schemaless.decodeSequence(bytes(line.repeat(20))))).toBe('WK_LIMIT_ALLOCATION');
+    expect(await collect(codec.decodeStream(chunked(bytes(line.repeat(20)), [4096])))).toHaveLength(20);
   });
 });
 
