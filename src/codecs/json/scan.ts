@@ -18,8 +18,9 @@
  * string's UTF-8 length (keys included) against maxStringBytes, keys that appear twice in one object
  * (WK_DECODE_MALFORMED, as MessagePack and CBOR refuse them: readers that keep the first and readers
  * that keep the last would read different values), the unsafe keys when the caller refuses them
- * here, and charges what JSON.parse will build (budget.ts: each object, array, element, string) to
- * the decode's allocation budget. It costs about half a JSON.parse, which is why shorter texts skip
+ * here, and charges what JSON.parse will build (budget.ts: each object, array, element and string,
+ * a key as a string and a slot, as the MessagePack and CBOR scanners charge a map's keys) to the
+ * decode's allocation budget. It costs about half a JSON.parse, which is why shorter texts skip
  * it. Valid text is read exactly; on malformed text the scan may stop early or refuse with a limit,
  * and JSON.parse then reports what it finds: either way a WirekitError.
  *
@@ -34,8 +35,6 @@ import { malformed, tooDeep, tooLong, tooManyElements, unsafeKey } from '../erro
 import type { DecodeLimits } from '../limits.js';
 
 export interface JsonScanOptions {
-  /** Containers around the text's value (0 for a document; a json field's nesting otherwise). */
-  readonly depth: number;
   readonly limits: DecodeLimits;
   /**
    * Strings longer than this (UTF-8 bytes) are refused; those between maxStringBytes and this bound
@@ -50,20 +49,14 @@ export interface JsonScanOptions {
    * MessagePack and CBOR decoders do; schemaless, JSON.parse keeps the last, as msgpackr and cbor-x do.
    */
   readonly refuseRepeatedKeys: boolean;
-  /** Elements already counted in the decode around the text, which the text's count continues. */
-  readonly elements: number;
   /** The decode's allocation budget, charged for what JSON.parse will build. */
   readonly budget: AllocationBudget;
-  /** The byte offset of the text's first character in the input, for error offsets. */
-  readonly offset: number;
 }
 
 /** What a full scan found. */
 export interface JsonScanResult {
   /** A string longer than maxStringBytes but within `stringBound` (its reader decides). */
   readonly longString: boolean;
-  /** Elements counted, those before the text included. */
-  readonly elements: number;
 }
 
 const quote = 0x22;
@@ -80,8 +73,6 @@ const linearKeys = 16;
 
 class JsonScanner implements JsonScanResult {
   longString = false;
-  /** Elements counted, those around the text included: the caller's tally continues from it. */
-  elements = 0;
 
   // The open containers, innermost last: whether each is an object, and where its keys start.
   private isObject = new Uint8Array(64);
@@ -109,8 +100,8 @@ class JsonScanner implements JsonScanResult {
     // A string of `units` UTF-16 units has at most 3 × units bytes: only longer ones are measured.
     const stringUnits = Math.floor(Math.min(maxStringBytes, stringBound) / 3);
     const n = text.length;
-    let elements = options.elements;
-    let depth = options.depth;
+    let elements = 0;
+    let depth = 0;
     let level = 0;
     let heap = 0;
     const keys = options.refuseUnsafeKeys || options.refuseRepeatedKeys;
@@ -178,7 +169,7 @@ class JsonScanner implements JsonScanResult {
         if (first !== closeBrace && first !== closeBracket && ++elements > maxElements)
           throw tooManyElements(this.at(i), limits);
         // The slots of what is open so far: checked as containers open, the rest at the end.
-        this.charge(heap + (elements - options.elements) * cost.slot, i);
+        this.charge(heap + elements * cost.slot, i);
         i = next;
         continue;
       }
@@ -196,8 +187,7 @@ class JsonScanner implements JsonScanResult {
       }
       i++;
     }
-    this.elements = elements;
-    const total = heap + (elements - options.elements) * cost.slot;
+    const total = heap + elements * cost.slot;
     this.charge(total, n);
     options.budget.used += total;
     // Keys of large objects and decoded keys are dropped with the text they came from.
@@ -307,7 +297,7 @@ class JsonScanner implements JsonScanResult {
         i++;
       } else bytes += 3;
     }
-    return this.options.offset + bytes;
+    return bytes;
   }
 
   private grow(): void {
@@ -363,13 +353,12 @@ export function maxHeapPerChar(extraPerString = 0, extraPerContainer = 0): numbe
 export function fitsLimits(
   length: number,
   limits: DecodeLimits,
-  elements: number,
   budget: AllocationBudget,
   heapPerChar: number,
 ): boolean {
   return (
     length * 3 <= limits.maxStringBytes &&
-    length / 2 + elements <= limits.maxElements &&
+    length / 2 <= limits.maxElements &&
     budget.used + length * heapPerChar <= budget.max
   );
 }

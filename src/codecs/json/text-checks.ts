@@ -51,7 +51,7 @@ export interface TextCheck {
 export function beforeParse(text: string, options: TextCheckOptions): TextCheck {
   const { extras } = options;
   const perChar = maxHeapPerChar(extras.perString, extras.perContainer);
-  if (!options.shared && fitsLimits(text.length, options.limits, 0, options.budget, perChar)) {
+  if (!options.shared && fitsLimits(text.length, options.limits, options.budget, perChar)) {
     // Schemaless, repeated keys are JSON.parse's to keep: no count is needed.
     const keys = options.schemaless ? 0 : keyCount(text);
     if (keys >= 0) return { scanned: false, keys, longString: false };
@@ -75,13 +75,10 @@ function fullScan(text: string, options: TextCheckOptions): boolean {
     ? Math.max(limits.maxStringBytes, Math.ceil(limits.maxBytesLength / 3) * 4)
     : limits.maxStringBytes;
   return scanJson(text, {
-    depth: 0,
     limits,
     stringBound,
     refuseUnsafeKeys: options.schemaless,
     refuseRepeatedKeys: !options.schemaless,
-    elements: 0,
     budget: options.budget,
-    offset: 0,
   }).longString;
 }
