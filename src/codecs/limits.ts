@@ -1,4 +1,5 @@
 import { WirekitError } from '../errors/index.js';
+import { effectiveDepth } from '../util/depth-ceiling.js';
 
 /**
  * Bounds on what a decoder accepts from untrusted bytes. Every decoder checks every one of them
@@ -7,7 +8,10 @@ import { WirekitError } from '../errors/index.js';
 export interface DecodeLimits {
   /** Largest input accepted, in bytes. */
   readonly maxInputBytes: number;
-  /** Deepest nesting of arrays, maps and objects; guards the stack. */
+  /**
+   * Deepest nesting of arrays, maps and objects; guards the stack. At most 1,000 (the depth
+   * ceiling): a larger value counts as 1,000, since past it recursion would rely on the stack left.
+   */
   readonly maxDepth: number;
   /** Longest string, in UTF-8 bytes. */
   readonly maxStringBytes: number;
@@ -42,7 +46,8 @@ export function resolveLimits(limits: Partial<DecodeLimits> | undefined): Decode
       );
     }
   }
-  return Object.freeze(merged);
+  // Readers and writers recurse per level: a maxDepth past the ceiling would leave the stack to decide.
+  return Object.freeze({ ...merged, maxDepth: effectiveDepth(merged.maxDepth) });
 }
 
 export function checkInputSize(bytes: Uint8Array, limits: DecodeLimits): void {

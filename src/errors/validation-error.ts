@@ -19,6 +19,7 @@ export const issueCodes = [
   'too_long',
   'pattern_mismatch',
   'not_well_formed',
+  'unsafe_key',
   'invalid_decimal',
   'invalid_date',
   'precision_loss',

@@ -22,10 +22,13 @@
 import type { Path } from '../errors/index.js';
 import { atPath, formatPath, prependPath, WirekitError } from '../errors/index.js';
 import { fromBase64, toBase64 } from '../util/base64.js';
+import { effectiveDepth } from '../util/depth-ceiling.js';
 import { parseIsoTime, parseIsoTimeExpanded } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
+import { utf8Length } from '../util/utf8-length.js';
 import { decimalDigits } from './decimal.js';
 import { largeIntRange, smallIntRange } from './int-ranges.js';
+import { type JsonTotals, jsonDecodeError, walkJson } from './json-kind.js';
 import { fieldOf, isInheritedName } from './names.js';
 import type {
   FieldDef,
@@ -114,13 +117,44 @@ export interface FromJsonOptions {
   readonly surrogates?: boolean;
 }
 
-/** `FromJsonOptions` resolved once; the compiled JSON reader (src/codecs/compiled/json-read.ts) takes it too. */
+/**
+ * `FromJsonOptions` resolved once; the compiled JSON reader (src/codecs/compiled/json-read.ts) takes
+ * it too. The JSON codec makes one per decode, with what its checks of the text found.
+ */
 export interface ReadContext {
   readonly inPlace: boolean;
   readonly maxDepth: number;
   readonly rejectUnknown: boolean;
   readonly code: 'WK_JSON_VALUE_INVALID' | 'WK_DECODE_SCHEMA_MISMATCH';
   readonly surrogates: boolean;
+  /** The longest string (UTF-8 bytes) and byte string a decode accepts. */
+  readonly maxStringBytes: number;
+  readonly maxBytesLength: number;
+  /**
+   * Whether a string may be longer than maxStringBytes, so that strings of the string kinds are
+   * measured (the JSON codec's checks of the text bound every other string; base64 text of a bytes
+   * field may be longer, and is held to maxBytesLength as bytes).
+   */
+  readonly longStrings: boolean;
+  /** Counts the keys of every object read, which the JSON codec compares with the text's keys. */
+  readonly tally: JsonTotals;
+  /** The decode's allocation budget, for values the reader makes beyond the parsed tree. */
+  readonly allocation: ReadAllocation | undefined;
+}
+
+/**
+ * The allocation budget as the reader charges it (the codecs' AllocationBudget and costs): for a
+ * byte array, a Date, a bigint or a map the reader builds from the parsed value.
+ */
+export interface ReadAllocation {
+  charge(bytes: number): void;
+  readonly bytes: number;
+  readonly date: number;
+  readonly bigint: number;
+  readonly object: number;
+  readonly slot: number;
+  readonly map: number;
+  readonly mapEntry: number;
 }
 
 /**
@@ -140,10 +174,15 @@ export function fromJsonValue(schema: Schema, json: unknown, options: FromJsonOp
 export function readContext(options: FromJsonOptions): ReadContext {
   return {
     inPlace: options.inPlace === true,
-    maxDepth: options.maxDepth ?? 100,
+    maxDepth: effectiveDepth(options.maxDepth ?? 100),
     rejectUnknown: options.unknownFields !== 'ignore',
     code: options.errorCode ?? 'WK_JSON_VALUE_INVALID',
     surrogates: options.surrogates !== false,
+    maxStringBytes: Number.POSITIVE_INFINITY,
+    maxBytesLength: Number.POSITIVE_INFINITY,
+    longStrings: false,
+    tally: { elements: 0, keys: 0 },
+    allocation: undefined,
   };
 }
 
@@ -183,11 +222,16 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       const text = typeof json === 'number' && Number.isFinite(json) ? String(json) : json;
       if (typeof text !== 'string' || decimalDigits(text) === undefined)
         throw wrong(context, 'a decimal string', json);
+      if (context.longStrings) checkLength(text, context);
+      if (text !== json) context.allocation?.charge(stringBytes(text));
       return checked(decimalRule(schema)(text), text, context);
     }
     case 'bytes': {
+      if (typeof json === 'string' && Math.floor((json.length * 3) / 4) > context.maxBytesLength)
+        checkBytesLength(json, context);
       const bytes = typeof json === 'string' ? fromBase64(json) : undefined;
       if (bytes === undefined) throw wrong(context, 'base64 text', json);
+      context.allocation?.charge(context.allocation.bytes + bytes.length);
       const rule = bytesRule(schema);
       return rule === undefined ? bytes : checked(rule(bytes), bytes, context);
     }
@@ -195,6 +239,7 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       const date = typeof json === 'string' ? (parseIsoTime(json) ?? parseIsoTimeExpanded(json)) : undefined;
       if (date === undefined)
         throw wrong(context, 'an RFC 3339 date-time such as 2024-01-31T12:00:00Z', json);
+      context.allocation?.charge(context.allocation.date);
       const rule = timestampRule(schema.precision);
       return rule === undefined ? date : checked(rule(date), date, context);
     }
@@ -241,6 +286,7 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       return json;
     case 'string': {
       if (typeof json !== 'string') throw wrong(context, 'a string', json);
+      if (context.longStrings) checkLength(json, context);
       if (context.surrogates && !json.isWellFormed())
         throw new WirekitError(context.code, 'a string holds a lone surrogate, which UTF-8 cannot carry.', {
           path: [],
@@ -256,8 +302,65 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       if (json !== schema.value) throw wrong(context, `the literal ${show(schema.value)}`, json);
       return json;
     case 'json':
-      return json;
+      return readJson(json, depth, context);
   }
+}
+
+/**
+ * A json value as JSON.parse made it, held to the json kind's rules (json-kind.ts): nesting
+ * continues from the containers around it, and its unsafe keys and infinities (`1e400`) are refused
+ * as every format refuses them. Its keys are counted into the tally (the JSON codec's repeated-key
+ * check compares them with the text's).
+ */
+function readJson(json: unknown, depth: number, context: ReadContext): unknown {
+  const options = { depth, maxDepth: context.maxDepth };
+  const problem = walkJson(json, options, context.tally);
+  if (problem !== undefined) throw jsonDecodeError(problem, context.maxDepth, context.code);
+  if (context.longStrings) checkJsonStrings(json, context);
+  return json;
+}
+
+/** Holds the strings of a json value to maxStringBytes (only when the text may hold a longer one). */
+function checkJsonStrings(json: unknown, context: ReadContext): void {
+  const pending: unknown[] = [json];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (typeof node === 'string') checkLength(node, context);
+    else if (Array.isArray(node)) for (const item of node) pending.push(item);
+    else if (typeof node === 'object' && node !== null)
+      for (const item of Object.values(node)) pending.push(item);
+  }
+}
+
+/** Refuses a string past maxStringBytes (measured only when the text may hold one). */
+function checkLength(text: string, context: ReadContext): void {
+  if (text.length * 3 <= context.maxStringBytes) return;
+  const bytes = utf8Length(text);
+  if (bytes > context.maxStringBytes) {
+    throw new WirekitError(
+      'WK_LIMIT_LENGTH',
+      `a string of ${bytes} bytes exceeds maxStringBytes (${context.maxStringBytes}).`,
+      { path: [] },
+    );
+  }
+}
+
+/** Refuses base64 text whose bytes would be past maxBytesLength, before they are decoded. */
+function checkBytesLength(text: string, context: ReadContext): void {
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  const bytes = Math.floor((text.length * 3) / 4) - padding;
+  if (bytes > context.maxBytesLength) {
+    throw new WirekitError(
+      'WK_LIMIT_LENGTH',
+      `a byte string of ${bytes} bytes exceeds maxBytesLength (${context.maxBytesLength}).`,
+      { path: [] },
+    );
+  }
+}
+
+/** The heap of a string the reader makes (one byte a character: an estimate, as budget.ts's). */
+function stringBytes(text: string): number {
+  return 16 + ((text.length + 7) & ~7);
 }
 
 export function nest(depth: number, context: ReadContext): number {
@@ -297,6 +400,7 @@ function readObject(
   // it. Counting keeps the common case (no unknown keys) free of a lookup per key.
   const checkKeys = context.rejectUnknown || out === json;
   const keys = checkKeys ? countKeys(json) : 0;
+  context.tally.keys += keys;
   let seen = 0;
   let i = 0;
   try {
@@ -362,9 +466,18 @@ function readMap(
   context: ReadContext,
 ): unknown {
   if (!isPlainObject(json)) throw wrong(context, 'an object', json);
+  const names = Object.keys(json);
+  context.tally.keys += names.length;
+  const allocation = context.allocation;
+  if (allocation !== undefined)
+    allocation.charge(
+      keys.kind === 'string'
+        ? allocation.object + names.length * allocation.slot
+        : allocation.map + names.length * allocation.mapEntry,
+    );
   if (keys.kind === 'string') {
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(json)) {
+    for (const key of names) {
       if (isUnsafeKey(key)) {
         throw new WirekitError('WK_DECODE_UNSAFE_KEY', `${formatPath([key])}: the key ${key} is refused.`, {
           path: [key],
@@ -380,7 +493,7 @@ function readMap(
   // 64-bit keys are read from their text, the only exact spelling; each key as a value of its kind,
   // so it is in range and a number or a bigint as the key schema's `as` says.
   const text = keys.kind === 'int64' || keys.kind === 'uint64';
-  for (const key of Object.keys(json)) {
+  for (const key of names) {
     if (!/^-?(0|[1-9][0-9]*)$/.test(key)) throw prependPath(wrong(context, 'an integer key', key), key);
     const mapKey = atPath(key, () => read(keys, text ? key : Number(key), depth, context));
     // "0" and "-0" are one key: keeping either would drop the other's value without a word.
@@ -441,7 +554,10 @@ function readLargeInt(schema: Int64Schema, json: unknown, context: ReadContext):
   const n = readInteger(json, context);
   const [min, max] = largeIntRange[schema.kind];
   if (n < min || n > max) throw wrong(context, `an integer in ${schema.kind}'s range`, json);
-  if (schema.as === 'bigint') return n;
+  if (schema.as === 'bigint') {
+    context.allocation?.charge(context.allocation.bigint);
+    return n;
+  }
   if (n < minSafe || n > maxSafe)
     throw wrong(context, `a safe integer (the schema says ${schema.kind} as: 'number')`, json);
   return Number(n);

@@ -10,7 +10,10 @@ import {
   ValidationError,
   type ValidationIssue,
 } from '../errors/index.js';
+import { effectiveDepth } from '../util/depth-ceiling.js';
+import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { largeIntRange, smallIntRange } from './int-ranges.js';
+import { describe as describeJson, type JsonProblem, walkJson } from './json-kind.js';
 import { fieldOf } from './names.js';
 import type {
   EnumSchema,
@@ -38,7 +41,10 @@ export interface ValidateOptions {
   readonly unknownKeys?: 'reject' | 'ignore';
   /** Stop after this many issues (default 100): a huge bad array should not build a huge report. */
   readonly maxIssues?: number;
-  /** Nesting limit (default 256): guards the stack against deep or cyclic values. */
+  /**
+   * Nesting limit (default 256): guards the stack against deep or cyclic values. Counted as at most
+   * 1,000, the depth ceiling every codec shares (past it, recursion would depend on the stack left).
+   */
   readonly maxDepth?: number;
 }
 
@@ -58,7 +64,7 @@ export function validate(schema: Schema, value: unknown, options: ValidateOption
     tooDeep: false,
     rejectUnknown: options.unknownKeys !== 'ignore',
     maxIssues: options.maxIssues ?? 100,
-    maxDepth: options.maxDepth ?? 256,
+    maxDepth: effectiveDepth(options.maxDepth ?? 256),
   };
   check(schema, value, [], 0, context);
   return context.issues;
@@ -300,6 +306,7 @@ function checkMap(schema: MapSchema, value: unknown, path: Path, depth: number, 
       return;
     }
     for (const key of Object.keys(value)) {
+      if (isUnsafeKey(key)) reportUnsafeKey(context, [...path, key], key);
       checkString(schema.keys, key, [...path, key], context);
       check(schema.values, value[key], [...path, key], depth + 1, context);
     }
@@ -351,26 +358,51 @@ function tooDeep(context: Context, path: Path): void {
   );
 }
 
+/**
+ * A key that every wirekit decoder refuses (`__proto__`, `constructor`, `prototype`), in a map or a
+ * json value: the value may be what the schema allows, but no format carries it (every encoder
+ * refuses it with WK_ENCODE_UNSUPPORTED), and a value decoded elsewhere with such a key is the kind
+ * that pollutes a prototype when merged by assignment.
+ */
+function reportUnsafeKey(context: Context, path: Path, key: string): void {
+  report(
+    context,
+    'unsafe_key',
+    path,
+    `the key ${JSON.stringify(key)} is refused by every wirekit decoder (it can reach a prototype).`,
+  );
+}
+
+/** A json value, by the json kind's rules (json-kind.ts): every problem is reported, in order. */
 function checkJson(value: unknown, path: Path, depth: number, context: Context): void {
   if (context.tooDeep) return;
-  if (depth > context.maxDepth) {
-    tooDeep(context, path);
-    return;
+  // The walk counts the value's own container as one level more than the containers around it;
+  // `check` counts a value as deep as the containers around it.
+  walkJson(value, { depth: depth - 1, maxDepth: context.maxDepth }, undefined, (problem) => {
+    const at = [...path, ...problem.path];
+    reportJsonProblem(context, problem, at);
+    return context.issues.length < context.maxIssues && !context.tooDeep;
+  });
+}
+
+function reportJsonProblem(context: Context, problem: JsonProblem, at: Path): void {
+  switch (problem.kind) {
+    case 'not_json':
+      report(context, 'expected_type', at, `expected a JSON value, got ${describeJson(problem.value)}.`);
+      return;
+    case 'not_finite':
+      report(
+        context,
+        'expected_type',
+        at,
+        `${problem.value} is not a JSON number (JSON numbers are finite).`,
+      );
+      return;
+    case 'unsafe_key':
+      reportUnsafeKey(context, at, problem.value as string);
+      return;
+    case 'too_deep':
+      tooDeep(context, at);
+      return;
   }
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) report(context, 'expected_type', path, `${value} is not a JSON number.`);
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) checkJson(value[i], [...path, i], depth + 1, context);
-    return;
-  }
-  const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-  if (proto === Object.prototype || proto === null) {
-    for (const [key, item] of Object.entries(value as object))
-      checkJson(item, [...path, key], depth + 1, context);
-    return;
-  }
-  report(context, 'expected_type', path, `expected a JSON value, got ${describe(value)}.`);
 }

@@ -414,8 +414,9 @@ describe('input limits', () => {
   });
 
   test('the limit raises the decoder limit too, so what is read can be decoded', async () => {
-    // 70 MiB of JSON: past the default, within --max-input-bytes 80M.
-    const big = `[${'1,'.repeat(35 * 1024 * 1024)}1]`;
+    // 70 MiB of JSON: past the default, within --max-input-bytes 80M (in five strings of 14 MiB,
+    // within maxStringBytes and maxElements, which the limit leaves as they are).
+    const big = `[${Array.from({ length: 5 }, () => `"${'x'.repeat(14 * 1024 * 1024)}"`).join(',')}]`;
     const refused = await cli(['decode', '--format', 'json', '--ndjson'], big);
     expect(refused.stderr).toContain('input limit of 67108864 bytes (64 MiB)');
     const read = await cli(['decode', '--format', 'json', '--ndjson', '--max-input-bytes', '80M'], big);

@@ -472,6 +472,7 @@ describe('flatbuffers: encoding checks', () => {
     expect(failure(() => codec.encode({ ...everyKindValue(), category: cyclic })).code).toBe(
       'WK_LIMIT_DEPTH',
     );
+    // A cycle inside a json value meets maxDepth too, as in every format.
     const loop: Any = {};
     loop.self = loop;
     // A json value is bounded as the rest of the value is.

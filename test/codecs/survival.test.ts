@@ -72,6 +72,7 @@ const schemalessCases: readonly Omit<Case, 'schema'>[] = [
   { label: 'undefined in an object', value: { a: undefined, b: 1 } },
   { label: 'Map, int keys', value: new Map([[1, 'a']]) },
   { label: 'lone surrogate', value: 'a\uD800b' },
+  { label: 'a `constructor` key (`__proto__`, `prototype` alike)', value: { a: { constructor: 1 } } },
 ];
 
 /** A short readable spelling of a decoded value, for the cells where a value changes. */

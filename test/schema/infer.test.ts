@@ -407,7 +407,7 @@ const samples = fc.oneof(
   fc.array(fc.oneof(fc.jsonValue({ stringUnit: 'binary' }), recordish), { minLength: 1, maxLength: 8 }),
 );
 
-/** A sample as a validator sees it: timestamps as Dates, and without the keys inference skips. */
+/** A sample as a validator sees it: timestamps as Dates, and without the keys inference skips or validate refuses. */
 function prepare(schema: Schema, value: unknown): unknown {
   switch (schema.kind) {
     case 'timestamp':
@@ -429,9 +429,21 @@ function prepare(schema: Schema, value: unknown): unknown {
       }
       return out;
     }
+    case 'json':
+      return withoutProtoKeys(value);
     default:
       return value;
   }
+}
+
+/** A json value without its `__proto__` keys, which validate refuses (as every decoder does). */
+function withoutProtoKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutProtoKeys);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value))
+    if (key !== '__proto__') out[key] = withoutProtoKeys((value as Record<string, unknown>)[key]);
+  return out;
 }
 
 describe('inferSchema: properties', () => {

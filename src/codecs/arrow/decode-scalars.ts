@@ -331,9 +331,17 @@ export function jsonReader(
   };
 }
 
-/** JSON values nest and hold keys like any decoded value: the same limits and key rules apply. */
+/**
+ * JSON values nest and hold keys like any decoded value: the same limits and key rules apply. A
+ * number past float64 (`1e400`, which JSON.parse reads as Infinity) is no JSON value, as in every
+ * format.
+ */
 export function checkJson(value: unknown, depth: number, ctx: ReadContext): void {
-  if (typeof value !== 'object' || value === null) return;
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'number' && !Number.isFinite(value))
+      throw mismatch(ctx.offset, 'a JSON column holds a number beyond float64');
+    return;
+  }
   if (depth + 1 > ctx.limits.maxDepth) throw tooDeep(ctx.offset, ctx.limits);
   if (Array.isArray(value)) {
     ctx.budget.used += value.length;

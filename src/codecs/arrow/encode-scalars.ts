@@ -5,8 +5,8 @@
 import type { Data } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { walkJson } from '../../schema/json-kind.js';
 import { type Refusal, type Rule, refusalBy, unreadableKey } from '../../schema/value-rules.js';
-import { isUnsafeKey } from '../errors.js';
 import { newData } from './data.js';
 import type { EnumPlan, Plan } from './plan.js';
 import { ByteSink, checkOffset } from './sink.js';
@@ -209,41 +209,18 @@ function loneSurrogate(index: number): WirekitError {
   );
 }
 
-/** JSON text of a JSON value; anything JSON would drop or change (undefined, NaN, a Date) is refused. */
-function jsonText(index: number, value: unknown): string {
-  const unsafe = unsafeKeyIn(value, 0);
-  if (unsafe === false) throw wrongValue(index, 'a JSON value (nested at most 256 deep)', value);
-  if (unsafe !== undefined) {
-    // Every wirekit decoder refuses such a key, so it is not written either.
-    const unreadable = unreadableKey(unsafe) as WirekitError;
-    throw new WirekitError(unreadable.code, unreadable.message, { path: [index] });
-  }
-  return JSON.stringify(value);
-}
-
 /**
- * Whether `value` is JSON: false where it is not, else the first key in it that every decoder
- * refuses (`__proto__`, `constructor`, `prototype`), or undefined.
+ * JSON text of a JSON value, by the json kind's one rule (json-kind.ts): anything JSON would drop or
+ * change (undefined, NaN, a Date) is refused, and so is a key every wirekit decoder refuses.
  */
-function unsafeKeyIn(value: unknown, depth: number): string | false | undefined {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : false;
-  if (typeof value !== 'object' || depth >= 256) return false;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = unsafeKeyIn(item, depth + 1);
-      if (found !== undefined) return found;
-    }
-    return undefined;
+function jsonText(index: number, value: unknown): string {
+  const problem = walkJson(value, { depth: 0, maxDepth: 256 });
+  if (problem === undefined) return JSON.stringify(value);
+  if (problem.kind === 'unsafe_key') {
+    const refusal = unreadableKey(problem.value as string) as WirekitError;
+    throw new WirekitError(refusal.code, refusal.message, { path: [index] });
   }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return false;
-  for (const key in value) {
-    if (isUnsafeKey(key)) return key;
-    const found = unsafeKeyIn((value as Record<string, unknown>)[key], depth + 1);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  throw wrongValue(index, 'a JSON value (nested at most 256 deep)', value);
 }
 
 export function encodeBytes(plan: PlanOf<'bytes'>, values: readonly unknown[], n: number): Data {

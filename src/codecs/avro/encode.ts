@@ -4,9 +4,9 @@
  */
 
 import { type Path, WirekitError } from '../../errors/index.js';
+import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import { fitsFloat32, isRecord, type Rule, refused, unreadableKey } from '../../schema/value-rules.js';
-import { jsonKindText } from '../json-kind-text.js';
 import { LongAs, type OptionWrite, type RecordWrite, type TaggedWrite, W, type WritePlan } from './plans.js';
 import { timestampCount, unscaledOf, writeUnscaled } from './values.js';
 import type { AvroWriter } from './writer.js';
@@ -103,7 +103,7 @@ export class Encoder {
         w.writeString(value);
         return;
       case W.Json:
-        w.writeString(jsonKindText(value, this.depth, this.maxDepth));
+        w.writeString(jsonValueText(value, this.depth, this.maxDepth));
         return;
       case W.Literal:
         if (value !== plan.value) throw wrongType(`the literal ${JSON.stringify(plan.value)}`, value);

@@ -98,8 +98,10 @@ class JsonReadCompiler {
         line(`if (typeof ${x} !== 'boolean') ${slow()}`);
         return;
       case 'string':
+        // A string the text's checks could not bound, or one that may hold a lone surrogate, goes
+        // to the interpreter, which measures it or looks.
         line(
-          `if (typeof ${x} !== 'string' || (C.surrogates && !${x}.isWellFormed())${breaks(stringRule(schema), x)}) ${slow()}`,
+          `if (typeof ${x} !== 'string' || (C.surrogates && !${x}.isWellFormed()) || (C.longStrings && ${x}.length * 3 > C.maxStringBytes)${breaks(stringRule(schema), x)}) ${slow()}`,
         );
         return;
       case 'enum':
@@ -133,7 +135,9 @@ class JsonReadCompiler {
         const date = `${x}_date`;
         line(`const ${date} = typeof ${x} === 'string' ? h.readCanonicalTime(${x}) : undefined;`);
         line(`if (${date} === undefined${breaks(timestampRule(schema.precision), date)}) ${slow()}`);
-        line(`else ${store(date)}`);
+        line(
+          `else { if (C.allocation !== undefined) C.allocation.charge(C.allocation.date); ${store(date)} }`,
+        );
         return;
       }
       case 'object':
@@ -175,6 +179,7 @@ class JsonReadCompiler {
     // added), as in the interpreter: more keys than fields seen means an unknown key.
     s.line('  let keys = 0;');
     s.line('  for (const k in v) if (v[k] !== undefined) keys++;');
+    s.line('  C.tally.keys += keys;');
     s.line('  let seen = 0;');
     s.line('  let at = 0;');
     s.line('  try {');

@@ -4,53 +4,16 @@
  * decoder refuses (`__proto__`, `constructor`, `prototype`: WK_ENCODE_UNSUPPORTED); reading puts the
  * parsed value under the same limits as the rest of the decoded value.
  */
-import { WirekitError } from '../../errors/index.js';
-import { unreadableKey } from '../../schema/value-rules.js';
+import { jsonValueText } from '../../schema/json-kind.js';
 import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
-import { atKey, wrong } from './values.js';
 
+/**
+ * The text of a json value found `depth` levels deep: checked by the json kind's one rule first
+ * (the JSON codec's and MessagePack's too), so that the errors, their codes and paths are theirs.
+ */
 export function jsonText(value: unknown, depth: number, maxDepth: number): string {
-  checkJson(value, depth, maxDepth);
-  return JSON.stringify(value);
-}
-
-function checkJson(value: unknown, depth: number, maxDepth: number): void {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw wrong('a JSON value (finite numbers only)', value);
-    return;
-  }
-  if (typeof value !== 'object') throw wrong('a JSON value', value);
-  if (depth >= maxDepth) {
-    throw new WirekitError(
-      'WK_LIMIT_DEPTH',
-      `the value nests deeper than maxDepth (${maxDepth}) (is it cyclic?).`,
-      {
-        path: [],
-      },
-    );
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) keyed(i, value[i], depth, maxDepth);
-    return;
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) throw wrong('a JSON value', value);
-  for (const key of Object.keys(value)) {
-    // Every wirekit decoder refuses such a key, so it is not written either.
-    const unreadable = unreadableKey(key);
-    if (unreadable !== undefined) throw atKey(unreadable, key);
-    keyed(key, (value as Record<string, unknown>)[key], depth, maxDepth);
-  }
-}
-
-function keyed(key: string | number, value: unknown, depth: number, maxDepth: number): void {
-  try {
-    checkJson(value, depth + 1, maxDepth);
-  } catch (error) {
-    throw atKey(error, key);
-  }
+  return jsonValueText(value, depth, maxDepth);
 }
 
 /** Counts array items and map entries across one decoded value, throwing past the limit. */

@@ -1,11 +1,15 @@
 /**
  * JSON: application/json for single values, application/x-ndjson (one value per line) for
  * sequences. Without a schema it is native JSON.parse/JSON.stringify plus wirekit's safety checks;
- * with one, values are written and read in the JSON form of values (docs/schema-json.md).
+ * with one, values are written and read in the JSON form of values (docs/schema-json.md). Every
+ * text is held to the decode limits around JSON.parse (text-checks.ts): those on size before it
+ * builds anything, nesting and keys after.
  */
 import { WirekitError } from '../../errors/index.js';
-import { assert } from '../../schema/index.js';
-import { read, readContext } from '../../schema/json-value.js';
+import { assert, type Schema } from '../../schema/index.js';
+import { type ReadAllocation, type ReadContext, read, readContext } from '../../schema/json-value.js';
+import { childrenOf } from '../../schema/walk.js';
+import { type AllocationBudget, budgetOf, cost } from '../budget.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { compileJsonWriter } from '../compiled/json.js';
 import { compileJsonReader } from '../compiled/json-read.js';
@@ -13,6 +17,13 @@ import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
 import { checkJsonable, checkParsed, jsonText, parseJson } from './read.js';
+import {
+  afterParse,
+  beforeParse,
+  noExtras,
+  type ReaderExtras,
+  type TextCheckOptions,
+} from './text-checks.js';
 import { writeJson } from './write.js';
 
 export const jsonMediaTypes = ['application/json'] as const;
@@ -25,7 +36,8 @@ export interface JsonCodecOptions extends CodecOptions {
   readonly unknownFields?: 'reject' | 'ignore';
   /**
    * Schemaless only. true (default): refuse values JSON.stringify would silently change (NaN, Map,
-   * typed arrays, undefined in arrays; see checkJsonable). false: exactly JSON.stringify, ~8 % faster.
+   * typed arrays, undefined in arrays; see checkJsonable) and the keys every decoder refuses.
+   * false: exactly JSON.stringify, ~8 % faster, which checks none of it.
    */
   readonly strict?: boolean;
 }
@@ -50,7 +62,11 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
   const writer = compile ? compileJsonWriter(schema, writeOptions) : undefined;
   /** Its generated reader (src/codecs/compiled/json-read.ts), refused for the same schemas. */
   const reader = compile ? compileJsonReader(schema) : undefined;
-  const readWith = readContext(readOptions);
+  const readWith: ReadContext = {
+    ...readContext(readOptions),
+    maxStringBytes: limits.maxStringBytes,
+    maxBytesLength: limits.maxBytesLength,
+  };
 
   const toText =
     schema === undefined
@@ -81,17 +97,45 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
           return writer !== undefined ? writer(value, writeOptions) : writeJson(schema, value, writeOptions);
         };
 
-  // JSON.parse makes a lone surrogate only from an escape of one; a text without any (almost every
-  // text) needs no check of each string it holds.
-  const checkingStrings = readContext({ ...readOptions, surrogates: true });
-  const fromText = (text: string): T => {
+  const extras = schema === undefined ? noExtras : readerExtras(schema);
+  /** One text to a value; `shared` is a budget the text shares with others (a sequence held whole). */
+  const fromText = (text: string, shared?: AllocationBudget): T => {
+    const budget = shared ?? budgetOf(limits);
+    const checks: TextCheckOptions = {
+      limits,
+      budget,
+      schemaless: schema === undefined,
+      extras,
+      shared: shared !== undefined,
+    };
+    const check = beforeParse(text, checks);
     const parsed = parseJson(text);
     if (schema === undefined) {
-      checkParsed(parsed, limits);
+      // The scan checked nesting and keys already; a text short enough to skip it is walked.
+      if (!check.scanned) checkParsed(parsed, limits);
       return parsed as T;
     }
-    const context = mayHoldSurrogates(text) ? checkingStrings : readWith;
-    return (reader !== undefined ? reader(parsed, context) : read(schema, parsed, 0, context)) as T;
+    const context: ReadContext = {
+      ...readWith,
+      // JSON.parse makes a lone surrogate only from an escape of one; a text without any (almost
+      // every text) needs no check of each string it holds.
+      surrogates: mayHoldSurrogates(text),
+      longStrings: check.longString,
+      tally: { elements: 0, keys: 0 },
+      // What the reader builds beyond the parsed tree, charged where the scan charged the tree;
+      // a text that skipped the scan is bounded with the reader's extras (`readerExtras`).
+      allocation: check.scanned ? allocationOf(budget) : undefined,
+    };
+    let value: unknown;
+    try {
+      value = reader !== undefined ? reader(parsed, context) : read(schema, parsed, 0, context);
+    } catch (error) {
+      // A repeated key is refused first, whatever else the value it was read into got wrong.
+      afterParse(text, check, -1, checks);
+      throw error;
+    }
+    afterParse(text, check, context.tally.keys, checks);
+    return value as T;
   };
 
   return {
@@ -109,13 +153,51 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     decodeStream: (chunks) => decodeLines(chunks, (line) => fromText(jsonText(line)), limits),
     encodeSequence: (values) => encodeSequenceOf(values, (value) => encoder.encode(`${toText(value)}\n`)),
     decodeSequence(bytes) {
-      const decodeLine = (line: Uint8Array) => fromText(jsonText(line));
+      // A framing that hands a budget shared by the whole sequence has each line charged to it.
+      const decodeLine = (line: Uint8Array, budget?: AllocationBudget) => fromText(jsonText(line), budget);
       return decodeFramesOf(bytes, lineFrame, decodeLine, limits, {
         decodeTail: decodeLine,
         isEmpty: isBlank,
       });
     },
   };
+}
+
+/** The budget as the schema's reader charges it, for the Dates, byte arrays, bigints and maps it makes. */
+function allocationOf(budget: AllocationBudget): ReadAllocation {
+  return {
+    charge: (bytes) => budget.charge(bytes, 0),
+    bytes: cost.bytes,
+    date: cost.date,
+    bigint: cost.bigint,
+    object: cost.object,
+    slot: cost.slot,
+    map: cost.map,
+    mapEntry: cost.mapEntry,
+  };
+}
+
+/**
+ * The most a schema's reader builds beyond the parsed tree, per string and per object: a byte array
+ * for base64 (200 bytes for an empty string), a new object for a string-keyed map, a `Map` for one
+ * of integer keys. Dates, bigints and decimals come from text long enough (a timestamp takes 22
+ * characters at least) or cost little enough that a container's bound per character covers them.
+ */
+function readerExtras(root: Schema): ReaderExtras {
+  let base64 = false;
+  let perContainer = 0;
+  const seen = new Set<Schema>();
+  const pending: Schema[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop() as Schema;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node.kind === 'bytes') base64 = true;
+    else if (node.kind === 'map')
+      perContainer = Math.max(perContainer, node.keys.kind === 'string' ? cost.object : cost.map);
+    pending.push(...childrenOf(node));
+  }
+  return { base64, perString: base64 ? cost.bytes : 0, perContainer };
 }
 
 /** Whether JSON text escapes a surrogate (`\\uD800`-`\\uDFFF`), the only way a parsed string gets a lone one. */

@@ -1,7 +1,7 @@
 /**
- * Reading JSON bytes. V8's JSON.parse is iterative and allocates in proportion to its input, so it
- * is safe on hostile text by itself; what wirekit adds is strict UTF-8, typed errors with byte
- * offsets, and one cheap pass over the parsed value for the limits and the unsafe keys.
+ * Reading JSON bytes: strict UTF-8, JSON.parse's errors as wirekit's with byte offsets, and the
+ * schemaless walk after the parse (the limits on size are text-checks.ts's, before it); and the
+ * schemaless writer's check of what JSON.stringify would change.
  */
 import { WirekitError } from '../../errors/index.js';
 import { isUnsafeKey, malformed, tooDeep, trailing, truncated, unsafeKey } from '../errors.js';
@@ -36,8 +36,8 @@ export function parseJson(text: string): unknown {
 
 /**
  * Walks a schemaless parsed value once, without recursion: refuses unsafe keys and nesting deeper
- * than maxDepth. (String lengths and element counts need no check here: JSON has no declared
- * lengths, so maxInputBytes already bounds both.)
+ * than maxDepth. For texts the scan (scan.ts) did not read, which are too short to break the
+ * limits on size; a scanned text has had these checks already.
  */
 export function checkParsed(value: unknown, limits: DecodeLimits): void {
   if (typeof value !== 'object' || value === null) return;
@@ -101,8 +101,9 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
  * Refuses, before JSON.stringify runs, what it would change without a word: NaN and infinities
  * (written as null), Maps, Sets and typed arrays (written as {} or as index-keyed objects), undefined
  * in arrays (null), bigints, functions and symbols. Dates pass (their toJSON writes ISO text, the
- * common convention), as do objects with a toJSON of their own. Iterative, so a deep or cyclic value
- * meets maxDepth instead of the stack limit.
+ * common convention), as do objects with a toJSON of their own. The keys `__proto__`, `constructor`
+ * and `prototype` are refused too, as the decoder refuses them, so that nothing written is unreadable.
+ * Iterative, so a deep or cyclic value meets maxDepth instead of the stack limit.
  */
 export function checkJsonable(value: unknown, maxDepth: number): void {
   const stack: unknown[] = [value];
@@ -138,6 +139,12 @@ export function checkJsonable(value: unknown, maxDepth: number): void {
     for (const key in node) {
       const item = (node as Record<string, unknown>)[key];
       if (item === undefined) continue;
+      if (isUnsafeKey(key)) {
+        throw new WirekitError(
+          'WK_ENCODE_UNSUPPORTED',
+          `the key ${JSON.stringify(key)} is refused by every wirekit decoder, so it is not written.`,
+        );
+      }
       stack.push(item);
       depths.push(depth + 1);
     }

@@ -6,6 +6,7 @@
 import { atPath, prependPath, WirekitError } from '../../errors/index.js';
 import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import {
   bytesRule,
@@ -149,17 +150,8 @@ export function write(schema: Schema, value: unknown, depth: number, options: Js
       return value === null ? 'null' : write(schema.inner, value, depth, options);
     case 'ref':
       return write(schema.resolve(), value, depth, options);
-    case 'json': {
-      let text: string | undefined;
-      try {
-        text = JSON.stringify(value);
-      } catch {
-        // A bigint or a cycle inside: refused as every format refuses it, not a TypeError.
-        throw wrong('a JSON value', value);
-      }
-      if (text === undefined) throw wrong('a JSON value', value);
-      return text;
-    }
+    case 'json':
+      return jsonValueText(value, depth, options.maxDepth);
   }
 }
 

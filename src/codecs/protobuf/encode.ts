@@ -5,9 +5,9 @@
  * key order (protobuf's deterministic serialization), so that equal values give equal bytes.
  */
 
+import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
-import { jsonKindText } from '../json-kind-text.js';
 import { at, enter, keep, within, wrong } from './encode-problem.js';
 import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './encode-scalars.js';
 import type { FieldPlan, MessagePlan, Slot, UnionPlan } from './layout.js';
@@ -315,7 +315,7 @@ export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
       w.string(value);
       return;
     case JSON_TEXT:
-      w.string(jsonKindText(value, w.depth + slot.levels, w.maxDepth));
+      w.string(jsonValueText(value, w.depth + slot.levels, w.maxDepth));
       return;
     case BYTES:
       if (!(value instanceof Uint8Array)) throw wrong('a Uint8Array', value);

@@ -1,7 +1,8 @@
 /**
  * The `json` kind travels as a proto `string` holding JSON text. JSON.parse alone would let
- * untrusted text through unbounded, so the parsed value is checked as it is walked (the text
- * written is checked by json-kind-text.ts, as JSON.stringify alone would change data unannounced).
+ * untrusted text through unbounded, so the parsed value is checked as it is walked. The text
+ * written is checked first by the json kind's one rule (jsonValueText), since JSON.stringify alone
+ * would change data unannounced.
  */
 import { isUnsafeKey, mismatch, tooDeep, unsafeKey } from '../errors.js';
 import type { Reader } from './reader.js';

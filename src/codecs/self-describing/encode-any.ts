@@ -55,8 +55,7 @@ export function writeAny(out: Emitter, value: unknown, depth: number, maxDepth: 
 function writeObject(out: Emitter, value: object, depth: number, maxDepth: number, json: boolean): void {
   const inner = depth + 1;
   if (inner > maxDepth) {
-    // A json value is part of a schema's value, bounded as the rest of it is (WK_LIMIT_DEPTH, as
-    // its decoder refuses it); a schemaless value this deep is one the format cannot carry.
+    // Inside a schema's json value, as deep as any value of the schema: the limit's own code.
     if (json) throw tooDeepValue(maxDepth);
     throw unsupported(`the value nests deeper than maxDepth (${maxDepth}); is it cyclic?`);
   }
