@@ -130,6 +130,8 @@ export interface ReadContext {
   /** The longest string (UTF-8 bytes) and byte string a decode accepts. */
   readonly maxStringBytes: number;
   readonly maxBytesLength: number;
+  /** Array items and map entries a decode accepts in all (an object's fields are none). */
+  readonly maxElements: number;
   /**
    * Whether a string may be longer than maxStringBytes, so that strings of the string kinds are
    * measured (the JSON codec's checks of the text bound every other string; base64 text of a bytes
@@ -180,6 +182,7 @@ export function readContext(options: FromJsonOptions): ReadContext {
     surrogates: options.surrogates !== false,
     maxStringBytes: Number.POSITIVE_INFINITY,
     maxBytesLength: Number.POSITIVE_INFINITY,
+    maxElements: Number.POSITIVE_INFINITY,
     longStrings: false,
     tally: { elements: 0, keys: 0 },
     allocation: undefined,
@@ -257,6 +260,7 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       const rule = itemsRule(schema);
       if (rule !== undefined) checked(rule(json.length), json, context);
       const inner = nest(depth, context);
+      countElements(json.length, context);
       const out = context.inPlace ? json : new Array(json.length);
       let i = 0;
       try {
@@ -316,19 +320,26 @@ function readJson(json: unknown, depth: number, context: ReadContext): unknown {
   const options = { depth, maxDepth: context.maxDepth };
   const problem = walkJson(json, options, context.tally);
   if (problem !== undefined) throw jsonDecodeError(problem, context.maxDepth, context.code);
+  // The walk counted the value's items and members into the tally: a json object is a map.
+  countElements(0, context);
   if (context.longStrings) checkJsonStrings(json, context);
   return json;
 }
 
-/** Holds the strings of a json value to maxStringBytes (only when the text may hold a longer one). */
+/** Holds the strings and keys of a json value to maxStringBytes (only when the text may hold a longer one). */
 function checkJsonStrings(json: unknown, context: ReadContext): void {
   const pending: unknown[] = [json];
   while (pending.length > 0) {
     const node = pending.pop();
     if (typeof node === 'string') checkLength(node, context);
     else if (Array.isArray(node)) for (const item of node) pending.push(item);
-    else if (typeof node === 'object' && node !== null)
-      for (const item of Object.values(node)) pending.push(item);
+    else if (typeof node === 'object' && node !== null) {
+      // A json object is a map: its keys are strings of the value too.
+      for (const [key, item] of Object.entries(node)) {
+        checkLength(key, context);
+        pending.push(item);
+      }
+    }
   }
 }
 
@@ -361,6 +372,22 @@ function checkBytesLength(text: string, context: ReadContext): void {
 /** The heap of a string the reader makes (one byte a character: an estimate, as budget.ts's). */
 function stringBytes(text: string): number {
   return 16 + ((text.length + 7) & ~7);
+}
+
+/**
+ * Counts `n` array items or map entries against maxElements, as every decoder counts them: when a
+ * container is met, after its nesting is checked and before its items are read.
+ */
+export function countElements(n: number, context: ReadContext): void {
+  const tally = context.tally;
+  tally.elements += n;
+  if (tally.elements > context.maxElements) {
+    throw new WirekitError(
+      'WK_LIMIT_ELEMENTS',
+      `more than maxElements (${context.maxElements}) array items and map entries.`,
+      { path: [] },
+    );
+  }
 }
 
 export function nest(depth: number, context: ReadContext): number {
@@ -468,6 +495,7 @@ function readMap(
   if (!isPlainObject(json)) throw wrong(context, 'an object', json);
   const names = Object.keys(json);
   context.tally.keys += names.length;
+  countElements(names.length, context);
   const allocation = context.allocation;
   if (allocation !== undefined)
     allocation.charge(

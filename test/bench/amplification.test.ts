@@ -16,12 +16,15 @@ const expected: Record<string, string> = {
   'msgpack-empty-maps': 'WK_LIMIT_ALLOCATION',
   'msgpack-empty-maps-schema': 'WK_LIMIT_ALLOCATION',
   'cbor-empty-maps': 'WK_LIMIT_ALLOCATION',
+  'json-empty-arrays': 'WK_LIMIT_ALLOCATION',
   'protobuf-empty-messages': 'WK_LIMIT_ALLOCATION',
   'avro-empty-records': 'WK_LIMIT_ALLOCATION',
   'arrow-null-rows': 'WK_LIMIT_ALLOCATION',
   // The ratio cap refuses the brotli bomb before anything is decoded; with it off, the budget does.
   'envelope-brotli-decodeAny': 'WK_LIMIT_DECOMPRESSED',
   'envelope-brotli-cli': 'WK_LIMIT_DECOMPRESSED',
+  'envelope-brotli-decodeAny-no-ratio': 'WK_LIMIT_ALLOCATION',
+  'envelope-brotli-cli-no-ratio': 'WK_LIMIT_ALLOCATION',
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'wirekit-amplification-test-'));

@@ -21,7 +21,14 @@
 import { prependPath } from '../../errors/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
-import { nest, type ReadContext, read, requiredField, unknownKeys } from '../../schema/json-value.js';
+import {
+  countElements,
+  nest,
+  type ReadContext,
+  read,
+  requiredField,
+  unknownKeys,
+} from '../../schema/json-value.js';
 import { memberSet } from '../../schema/validate.js';
 import { fitsFloat32, itemsRule, type Rule, stringRule, timestampRule } from '../../schema/value-rules.js';
 import { readCanonicalTime } from '../json/read-time.js';
@@ -66,7 +73,7 @@ class JsonReadCompiler {
   build(root: Schema): JsonReader {
     const s = this.s;
     s.line(
-      `const h = ${s.dep({ read, nest, requiredField, unknownKeys, prependPath, readCanonicalTime, fitsFloat32 })};`,
+      `const h = ${s.dep({ read, nest, countElements, requiredField, unknownKeys, prependPath, readCanonicalTime, fitsFloat32 })};`,
     );
     const rootName = s.fn('readRoot');
     s.line(`function ${rootName}(v, C) {`);
@@ -224,6 +231,7 @@ class JsonReadCompiler {
     const breaks = rule === undefined ? '' : ` || ${s.dep(rule)}(v.length) !== undefined`;
     s.line(`  if (!Array.isArray(v)${breaks}) return h.read(${s.dep(schema)}, v, outer, C);`);
     s.line('  const depth = h.nest(outer, C);');
+    s.line('  h.countElements(v.length, C);');
     s.line('  let i = 0;');
     s.line('  try {');
     s.line('    for (; i < v.length; i++) {');

@@ -66,6 +66,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     ...readContext(readOptions),
     maxStringBytes: limits.maxStringBytes,
     maxBytesLength: limits.maxBytesLength,
+    maxElements: limits.maxElements,
   };
 
   const toText =
@@ -197,7 +198,7 @@ function readerExtras(root: Schema): ReaderExtras {
       perContainer = Math.max(perContainer, node.keys.kind === 'string' ? cost.object : cost.map);
     pending.push(...childrenOf(node));
   }
-  return { base64, perString: base64 ? cost.bytes : 0, perContainer };
+  return { perString: base64 ? cost.bytes : 0, perContainer };
 }
 
 /** Whether JSON text escapes a surrogate (`\\uD800`-`\\uDFFF`), the only way a parsed string gets a lone one. */

@@ -135,8 +135,8 @@ class JsonScanner implements JsonScanResult {
         // a key also takes a slot of its own besides its value's, as a map entry is two items there.
         heap += stringCost(units);
         if (after === colon) {
-          // A key is never base64: it is held to maxStringBytes whatever the reader.
-          if (bytes > maxStringBytes) throw tooLong(this.at(start - 1), bytes, maxStringBytes, 'string');
+          // A key is no base64: past stringBound it is refused as any string, past maxStringBytes flagged.
+          if (bytes > maxStringBytes) this.longString = true;
           if (keys && level > 0 && this.isObject[level] === 1) this.key(start, end, escaped, level);
           heap += cost.slot;
           i = next + 1;

@@ -15,14 +15,12 @@ import { fitsLimits, keyCount, maxHeapPerChar, scanJson } from './scan.js';
 
 /** What a schema's reader may build beyond the tree JSON.parse made (see `readerExtras`). */
 export interface ReaderExtras {
-  /** Whether strings may be base64 of bytes fields, held to maxBytesLength rather than maxStringBytes. */
-  readonly base64: boolean;
   /** The most the reader adds for one string (a byte array) and for one object (a map's new one). */
   readonly perString: number;
   readonly perContainer: number;
 }
 
-export const noExtras: ReaderExtras = Object.freeze({ base64: false, perString: 0, perContainer: 0 });
+export const noExtras: ReaderExtras = Object.freeze({ perString: 0, perContainer: 0 });
 
 export interface TextCheckOptions {
   readonly limits: DecodeLimits;
@@ -43,7 +41,7 @@ export interface TextCheck {
   readonly scanned: boolean;
   /** The keys the text holds at least (colons after quotes), when it was not scanned; -1 if unknown. */
   readonly keys: number;
-  /** A string past maxStringBytes, within what base64 of maxBytesLength takes (full scan only). */
+  /** A string past maxStringBytes (full scan only): the reader measures the strings it keeps. */
   readonly longString: boolean;
 }
 
@@ -68,15 +66,24 @@ export function afterParse(text: string, check: TextCheck, keysMet: number, opti
   if (!check.scanned && keysMet !== check.keys) fullScan(text, options);
 }
 
+/**
+ * What the scan holds text to when a schema's reader follows it: the budget and repeated keys only.
+ * Nesting, elements and string lengths depend on what the schema makes of the text (an object is a
+ * record, whose fields are no elements and whose keys are no strings of the value, or a map; a
+ * string may be base64 of bytes), so the reader checks them, in the value's order as every format
+ * does, and the scan only flags strings long enough to need measuring (`longString`).
+ */
+function forSchemaReader(limits: DecodeLimits): DecodeLimits {
+  const unbounded = Number.MAX_SAFE_INTEGER;
+  return { ...limits, maxDepth: unbounded, maxElements: unbounded };
+}
+
 function fullScan(text: string, options: TextCheckOptions): boolean {
-  const { limits, extras } = options;
-  // Base64 of maxBytesLength bytes takes 4 characters for each 3.
-  const stringBound = extras.base64
-    ? Math.max(limits.maxStringBytes, Math.ceil(limits.maxBytesLength / 3) * 4)
-    : limits.maxStringBytes;
+  const { limits } = options;
   return scanJson(text, {
-    limits,
-    stringBound,
+    limits: options.schemaless ? limits : forSchemaReader(limits),
+    // Schemaless, every string is a string of the value; a schema's reader decides which are.
+    stringBound: options.schemaless ? limits.maxStringBytes : Number.POSITIVE_INFINITY,
     refuseUnsafeKeys: options.schemaless,
     refuseRepeatedKeys: !options.schemaless,
     budget: options.budget,

@@ -263,6 +263,8 @@ export function wrongWire(start: number, field: FieldPlan, wire: number) {
 function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): void {
   const keySlot = field.key as Slot;
   const valueSlot = field.slot;
+  // Counted when met, before its key and value are read, as every format counts a map's entries.
+  r.countElement();
   const length = r.length('a map entry');
   const saved = r.end;
   r.end = r.pos + length;
@@ -290,7 +292,6 @@ function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): vo
   if (!hasKey) key = slotDefault(r, keySlot);
   if (!hasValue) value = slotDefault(r, valueSlot);
   r.end = saved;
-  r.countElement();
   // A key and a value: the slot countElement charged and one more, or a Map's entry.
   r.budget.charge(field.intKeys ? cost.mapEntry - cost.slot : cost.slot, start);
   if (field.intKeys) {
