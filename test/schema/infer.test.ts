@@ -6,6 +6,7 @@ import { isIdentifier } from '../../src/schema/names.js';
 import type { ObjectSchema, Schema } from '../../src/schema/types.js';
 import { validate } from '../../src/schema/validate.js';
 import { namedTypes } from '../../src/schema/walk.js';
+import { isUnsafeKey } from '../../src/util/unsafe-keys.js';
 import { codeOf } from '../support/code-of.js';
 
 /**
@@ -430,19 +431,22 @@ function prepare(schema: Schema, value: unknown): unknown {
       return out;
     }
     case 'json':
-      return withoutProtoKeys(value);
+      return withoutUnsafeKeys(value);
     default:
       return value;
   }
 }
 
-/** A json value without its `__proto__` keys, which validate refuses (as every decoder does). */
-function withoutProtoKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutProtoKeys);
+/**
+ * A json value without its `__proto__`, `constructor` and `prototype` keys, which validate refuses
+ * in json values (as every decoder does); fast-check's JSON values hold them now and then.
+ */
+function withoutUnsafeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUnsafeKeys);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value))
-    if (key !== '__proto__') out[key] = withoutProtoKeys((value as Record<string, unknown>)[key]);
+    if (!isUnsafeKey(key)) out[key] = withoutUnsafeKeys((value as Record<string, unknown>)[key]);
   return out;
 }
 
