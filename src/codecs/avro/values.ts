@@ -4,7 +4,7 @@
  */
 import { decimalDigits } from '../../schema/decimal.js';
 import { cost } from '../budget.js';
-import { isUnsafeKey, malformed, tooDeep, tooManyElements, unsafeKey } from '../errors.js';
+import { isUnsafeKey, malformed, mismatch, tooDeep, tooManyElements, unsafeKey } from '../errors.js';
 import type { AvroReader } from './reader.js';
 import type { AvroWriter } from './writer.js';
 
@@ -147,6 +147,9 @@ export function parseJsonValue(reader: AvroReader, text: string, at: number): un
 }
 
 function checkJson(reader: AvroReader, value: unknown, depth: number, at: number): void {
+  // JSON.parse reads a number past float64 (`1e400`) as Infinity, which no JSON value holds.
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw mismatch(at, 'a number in a json value is beyond float64');
   if (typeof value !== 'object' || value === null) return;
   if (depth + 1 > reader.limits.maxDepth) throw tooDeep(at, reader.limits);
   if (Array.isArray(value)) {

@@ -24,6 +24,9 @@ export function parseJsonText(reader: Reader, text: string, offset: number, dept
 }
 
 function walk(reader: Reader, value: unknown, depth: number, offset: number): void {
+  // JSON.parse reads a number past float64 (`1e400`) as Infinity, which no JSON value holds.
+  if (typeof value === 'number' && !Number.isFinite(value))
+    throw mismatch(offset, 'a number in a json value is beyond float64');
   if (typeof value !== 'object' || value === null) return;
   if (depth + 1 > reader.limits.maxDepth) throw tooDeep(offset, reader.limits);
   if (Array.isArray(value)) {
