@@ -46,6 +46,12 @@ export interface JsonWalkOptions {
    * parsed value is JSON by construction and only its keys and nesting are wirekit's business.
    */
   readonly values?: boolean;
+  /**
+   * Called as each array or object is entered, with its items or members, before they are walked:
+   * where a decoder counts them against maxElements (and throws past it), as it counts every
+   * container of the value at its header.
+   */
+  readonly count?: (items: number) => void;
 }
 
 /** What a walk counted: array items and object members (maxElements), and object keys. */
@@ -76,7 +82,7 @@ export function walkJson(
     first ??= found;
     return !report(found);
   };
-  const { depth, maxDepth } = options;
+  const { depth, maxDepth, count } = options;
   const values = options.values !== false;
   if (typeof value !== 'object' || value === null) {
     const kind = values ? leafProblem(value) : undefined;
@@ -104,6 +110,7 @@ export function walkJson(
     let keys: string[] | undefined;
     if (Array.isArray(node)) {
       if (totals !== undefined) totals.elements += node.length;
+      count?.(node.length);
     } else {
       const prototype = Object.getPrototypeOf(node);
       if (prototype !== Object.prototype && prototype !== null) return problem('not_json', pathTo(), node);
@@ -112,6 +119,7 @@ export function walkJson(
         totals.elements += keys.length;
         totals.keys += keys.length;
       }
+      count?.(keys.length);
     }
     top++;
     nodes[top] = node;
@@ -215,6 +223,23 @@ export function jsonEncodeError(problem: JsonProblem, maxDepth: number): Wirekit
         'WK_LIMIT_DEPTH',
         `the value nests deeper than maxDepth (${maxDepth}); is it cyclic?`,
       );
+  }
+}
+
+/**
+ * Holds a json value that a format carries as JSON text (Protocol Buffers, Avro, FlatBuffers,
+ * Arrow), as JSON.parse made it from the text at byte `offset`, to the json kind's rule: its
+ * nesting continues from `depth`, `count` counts its containers' items against the decode's
+ * maxElements, and an unsafe key or a number past float64 is refused with jsonDecodeError's codes.
+ */
+export function checkParsedJson(
+  value: unknown,
+  options: { readonly depth: number; readonly maxDepth: number; readonly count: (items: number) => void },
+  offset: number,
+): void {
+  const problem = walkJson(value, options);
+  if (problem !== undefined) {
+    throw jsonDecodeError(problem, options.maxDepth, 'WK_DECODE_SCHEMA_MISMATCH', offset);
   }
 }
 

@@ -317,11 +317,11 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
  * check compares them with the text's).
  */
 function readJson(json: unknown, depth: number, context: ReadContext): unknown {
-  const options = { depth, maxDepth: context.maxDepth };
-  const problem = walkJson(json, options, context.tally);
+  // The walk adds each container's items and members (a json object is a map) to the tally as it
+  // enters it; `count` then holds the tally to maxElements, as every format counts at the header.
+  const count = (): void => countElements(0, context);
+  const problem = walkJson(json, { depth, maxDepth: context.maxDepth, count }, context.tally);
   if (problem !== undefined) throw jsonDecodeError(problem, context.maxDepth, context.code);
-  // The walk counted the value's items and members into the tally: a json object is a map.
-  countElements(0, context);
   if (context.longStrings) checkJsonStrings(json, context);
   return json;
 }

@@ -8,8 +8,9 @@
 import { type Data, Type } from 'apache-arrow';
 import type { SmallIntKind } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { checkParsedJson } from '../../schema/json-kind.js';
 import { type Rule, refusalBy } from '../../schema/value-rules.js';
-import { isUnsafeKey, mismatch, tooDeep, tooManyElements, unsafeKey } from '../errors.js';
+import { mismatch, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { fault, nullMessage } from './fault.js';
 import type { ElementBudget } from './load.js';
@@ -332,30 +333,16 @@ export function jsonReader(
 }
 
 /**
- * JSON values nest and hold keys like any decoded value: the same limits and key rules apply. A
- * number past float64 (`1e400`, which JSON.parse reads as Infinity) is no JSON value, as in every
- * format.
+ * A JSON column's value is held to the json kind's rule and the batch's limits like any decoded
+ * value (checkParsedJson): nesting, items and members, unsafe keys, a number past float64.
  */
-export function checkJson(value: unknown, depth: number, ctx: ReadContext): void {
-  if (typeof value !== 'object' || value === null) {
-    if (typeof value === 'number' && !Number.isFinite(value))
-      throw mismatch(ctx.offset, 'a JSON column holds a number beyond float64');
-    return;
-  }
-  if (depth + 1 > ctx.limits.maxDepth) throw tooDeep(ctx.offset, ctx.limits);
-  if (Array.isArray(value)) {
-    ctx.budget.used += value.length;
-    if (ctx.budget.used > ctx.limits.maxElements) throw tooManyElements(ctx.offset, ctx.limits);
-    for (const item of value) checkJson(item, depth + 1, ctx);
-    return;
-  }
-  const keys = Object.keys(value);
-  ctx.budget.used += keys.length;
-  if (ctx.budget.used > ctx.limits.maxElements) throw tooManyElements(ctx.offset, ctx.limits);
-  for (const key of keys) {
-    if (isUnsafeKey(key)) throw unsafeKey(ctx.offset, key);
-    checkJson((value as Record<string, unknown>)[key], depth + 1, ctx);
-  }
+function checkJson(value: unknown, depth: number, ctx: ReadContext): void {
+  const { limits, budget, offset } = ctx;
+  const count = (items: number): void => {
+    budget.used += items;
+    if (budget.used > limits.maxElements) throw tooManyElements(offset, limits);
+  };
+  checkParsedJson(value, { depth, maxDepth: limits.maxDepth, count }, offset);
 }
 
 /** Decimals, bytes and literals. */

@@ -3,8 +3,9 @@
  * integers, timestamps as counts of a unit, `json` values as JSON text.
  */
 import { decimalDigits } from '../../schema/decimal.js';
+import { checkParsedJson } from '../../schema/json-kind.js';
 import { cost } from '../budget.js';
-import { isUnsafeKey, malformed, mismatch, tooDeep, tooManyElements, unsafeKey } from '../errors.js';
+import { malformed, tooManyElements } from '../errors.js';
 import type { AvroReader } from './reader.js';
 import type { AvroWriter } from './writer.js';
 
@@ -142,27 +143,11 @@ export function parseJsonValue(reader: AvroReader, text: string, at: number): un
   } catch {
     throw malformed(at, 'a json value is not valid JSON text');
   }
-  checkJson(reader, value, reader.depth, at);
+  const { limits } = reader;
+  const count = (items: number): void => {
+    reader.elements += items;
+    if (reader.elements > limits.maxElements) throw tooManyElements(at, limits);
+  };
+  checkParsedJson(value, { depth: reader.depth, maxDepth: limits.maxDepth, count }, at);
   return value;
-}
-
-function checkJson(reader: AvroReader, value: unknown, depth: number, at: number): void {
-  // JSON.parse reads a number past float64 (`1e400`) as Infinity, which no JSON value holds.
-  if (typeof value === 'number' && !Number.isFinite(value))
-    throw mismatch(at, 'a number in a json value is beyond float64');
-  if (typeof value !== 'object' || value === null) return;
-  if (depth + 1 > reader.limits.maxDepth) throw tooDeep(at, reader.limits);
-  if (Array.isArray(value)) {
-    reader.elements += value.length;
-    if (reader.elements > reader.limits.maxElements) throw tooManyElements(at, reader.limits);
-    for (const item of value) checkJson(reader, item, depth + 1, at);
-    return;
-  }
-  const keys = Object.keys(value);
-  reader.elements += keys.length;
-  if (reader.elements > reader.limits.maxElements) throw tooManyElements(at, reader.limits);
-  for (const key of keys) {
-    if (isUnsafeKey(key)) throw unsafeKey(at, key);
-    checkJson(reader, (value as Record<string, unknown>)[key], depth + 1, at);
-  }
 }

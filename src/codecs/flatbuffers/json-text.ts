@@ -4,8 +4,8 @@
  * decoder refuses (`__proto__`, `constructor`, `prototype`: WK_ENCODE_UNSUPPORTED); reading puts the
  * parsed value under the same limits as the rest of the decoded value.
  */
-import { jsonValueText } from '../../schema/json-kind.js';
-import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../errors.js';
+import { checkParsedJson, jsonValueText } from '../../schema/json-kind.js';
+import { malformed } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 
 /**
@@ -39,33 +39,7 @@ export function parseJsonText(
   } catch {
     throw malformed(offset, 'a json field does not hold JSON text');
   }
-  checkParsed(value, offset, depth, limits, tally);
+  const count = (items: number): void => tally.countElements(items, offset);
+  checkParsedJson(value, { depth, maxDepth: limits.maxDepth, count }, offset);
   return value;
-}
-
-function checkParsed(
-  value: unknown,
-  offset: number,
-  depth: number,
-  limits: DecodeLimits,
-  tally: Tally,
-): void {
-  if (typeof value !== 'object' || value === null) {
-    if (typeof value === 'number' && !Number.isFinite(value)) {
-      throw mismatch(offset, 'a json field holds a number beyond float64');
-    }
-    return;
-  }
-  if (depth >= limits.maxDepth) throw tooDeep(offset, limits);
-  if (Array.isArray(value)) {
-    tally.countElements(value.length, offset);
-    for (const item of value) checkParsed(item, offset, depth + 1, limits, tally);
-    return;
-  }
-  const keys = Object.keys(value);
-  tally.countElements(keys.length, offset);
-  for (const key of keys) {
-    if (isUnsafeKey(key)) throw unsafeKey(offset, key);
-    checkParsed((value as Record<string, unknown>)[key], offset, depth + 1, limits, tally);
-  }
 }

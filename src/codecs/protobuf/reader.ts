@@ -57,6 +57,13 @@ export class Reader {
     this.budget.charge(cost.slot, this.pos);
   }
 
+  /** Counts the items or members of a container of a json value, and charges their slots. */
+  countElements(items: number): void {
+    this.elements += items;
+    if (this.elements > this.limits.maxElements) throw tooManyElements(this.pos, this.limits);
+    this.budget.charge(items * cost.slot, this.pos);
+  }
+
   /** A field key: a varint of at most 32 bits, a field number of at least 1 and a wire type of 0-5. */
   tag(): number {
     const pos = this.pos;
