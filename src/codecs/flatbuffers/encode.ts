@@ -7,10 +7,10 @@
 
 import { Builder } from 'flatbuffers';
 import { WirekitError } from '../../errors/index.js';
+import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
 import { createString, wellFormed, writeBare } from './builder-writes.js';
-import { jsonText } from './json-text.js';
 import type { FieldPlan, RootPlan, TablePlan, UnionPlan, ValuePlan } from './plan.js';
 import { atKey, compareUtf8, keep, stored, wrong } from './values.js';
 
@@ -149,7 +149,7 @@ export class Encoder {
         keep(plan.rule, value);
         return createString(builder, value);
       case 'json':
-        return createString(builder, jsonText(value, depth, this.maxDepth));
+        return createString(builder, jsonValueText(value, depth, this.maxDepth));
       case 'literal':
         if (value !== plan.value) throw wrong(JSON.stringify(plan.value), value);
         return createString(builder, wellFormed(value as string));

@@ -4,17 +4,9 @@
  * decoder refuses (`__proto__`, `constructor`, `prototype`: WK_ENCODE_UNSUPPORTED); reading puts the
  * parsed value under the same limits as the rest of the decoded value.
  */
-import { checkParsedJson, jsonValueText } from '../../schema/json-kind.js';
+import { checkParsedJson } from '../../schema/json-kind.js';
 import { malformed } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
-
-/**
- * The text of a json value found `depth` levels deep: checked by the json kind's one rule first
- * (the JSON codec's and MessagePack's too), so that the errors, their codes and paths are theirs.
- */
-export function jsonText(value: unknown, depth: number, maxDepth: number): string {
-  return jsonValueText(value, depth, maxDepth);
-}
 
 /** Counts array items and map entries across one decoded value, throwing past the limit. */
 export interface Tally {

@@ -14,8 +14,10 @@
  *
  * A longer text, or one under tight limits, gets the full scan (`scanJson`): one pass over the
  * characters (strings skipped with a native `indexOf` for the closing quote, walked only when they
- * hold an escape) that checks nesting against maxDepth, items and members against maxElements, every
- * string's UTF-8 length (keys included) against maxStringBytes, keys that appear twice in one object
+ * hold an escape) that checks the limits it is given (nesting against maxDepth, items and members
+ * against maxElements, every string's UTF-8 length, keys included, against `stringBound`: a
+ * schemaless caller's own limits; a schema's reader checks these itself, in the value's order, and
+ * gives the scan none, see text-checks.ts), keys that appear twice in one object
  * (WK_DECODE_MALFORMED, as MessagePack and CBOR refuse them: readers that keep the first and readers
  * that keep the last would read different values), the unsafe keys when the caller refuses them
  * here, and charges what JSON.parse will build (budget.ts: each object, array, element and string,
@@ -38,8 +40,8 @@ export interface JsonScanOptions {
   readonly limits: DecodeLimits;
   /**
    * Strings longer than this (UTF-8 bytes) are refused; those between maxStringBytes and this bound
-   * only set `longString`, for a reader that knows which strings are base64 (and held to
-   * maxBytesLength instead). maxStringBytes where every string is a string.
+   * only set `longString`, for a reader that measures the strings it keeps (a schema's: field names
+   * and base64 are not held to maxStringBytes). maxStringBytes where every string is a string.
    */
   readonly stringBound: number;
   /** Refuse the three unsafe keys here (WK_DECODE_UNSAFE_KEY): where no schema can make them field names. */
@@ -125,7 +127,7 @@ class JsonScanner implements JsonScanResult {
           }
         }
         const units = end - start;
-        const bytes = units > stringUnits ? this.checkLength(start, end, escaped) : 0;
+        if (units > stringUnits) this.checkLength(start, end, escaped);
         // A key is a string followed by a colon (JSON.stringify writes no space before it).
         let next = end + 1;
         let after = text.charCodeAt(next);
@@ -135,8 +137,6 @@ class JsonScanner implements JsonScanResult {
         // a key also takes a slot of its own besides its value's, as a map entry is two items there.
         heap += stringCost(units);
         if (after === colon) {
-          // A key is no base64: past stringBound it is refused as any string, past maxStringBytes flagged.
-          if (bytes > maxStringBytes) this.longString = true;
           if (keys && level > 0 && this.isObject[level] === 1) this.key(start, end, escaped, level);
           heap += cost.slot;
           i = next + 1;
@@ -197,15 +197,14 @@ class JsonScanner implements JsonScanResult {
   }
 
   /**
-   * Refuses a string whose decoded UTF-8 length is past `stringBound`, flags one past maxStringBytes
-   * (`longString`), and returns its length.
+   * Refuses a string whose decoded UTF-8 length is past `stringBound`, and flags one past
+   * maxStringBytes (`longString`).
    */
-  private checkLength(start: number, end: number, escaped: boolean): number {
+  private checkLength(start: number, end: number, escaped: boolean): void {
     const { limits, stringBound } = this.options;
     const bytes = escaped ? escapedUtf8Length(this.text, start, end) : utf8Length(this.text, start, end);
     if (bytes > stringBound) throw tooLong(this.at(start - 1), bytes, limits.maxStringBytes, 'string');
     if (bytes > limits.maxStringBytes) this.longString = true;
-    return bytes;
   }
 
   /** A key of the object open at `level`: refused if unsafe (when the caller says so) or if the object has it already. */
