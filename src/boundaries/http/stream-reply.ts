@@ -13,11 +13,26 @@
  * the producer pauses (a slow query) so that rows already encoded do not wait.
  */
 import { Readable } from 'node:stream';
+import {
+  type ArrowIpcBytes,
+  isArrowIpcBytes,
+  isRecordBatchStream,
+  type RecordBatchStream,
+} from '../../codecs/arrow/batch-stream.js';
+import type { ArrowCodec } from '../../codecs/arrow/index.js';
 import type { StreamKind } from './route.js';
 import { streamedList } from './streamed-lists.js';
 
-/** What a streaming handler may return. */
-export type RowSource<Row> = Iterable<Row> | AsyncIterable<Row> | ReadableStream<Row>;
+/**
+ * What a streaming handler may return: rows, or a table that is Arrow already (a table source's
+ * query, `recordBatches(...)`, or IPC bytes marked by `arrowIpcStream(...)`).
+ */
+export type RowSource<Row> =
+  | Iterable<Row>
+  | AsyncIterable<Row>
+  | ReadableStream<Row>
+  | RecordBatchStream
+  | ArrowIpcBytes;
 
 const flushBytes = 64 * 1024;
 /** How long encoded bytes may wait for more before they are sent anyway. */
@@ -61,8 +76,9 @@ export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerat
     clearTimeout(timer);
     return out;
   };
+  let next: Promise<IteratorResult<Uint8Array>> | undefined;
   try {
-    let next = chunks.next();
+    next = chunks.next();
     for (;;) {
       const result = deadline === undefined ? await next : await Promise.race([next, deadline]);
       if (result === 'late') {
@@ -84,14 +100,33 @@ export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerat
     if (size > 0) yield take();
   } finally {
     clearTimeout(timer);
+    // The read already asked for ends unheard when the consumer leaves: a producer stopped by the
+    // leave (a cancelled query) rejects it, which is no one's error.
+    next?.catch(() => {});
     await chunks.return?.();
   }
 }
 
-/** The reply body for a streamed route: a Node Readable of the encoded rows. */
-export function streamRows(kind: StreamKind, source: RowSource<unknown>): Readable {
-  const rows = iterate(source);
-  const chunks = webChunks(kind.codec.encodeStream(rows));
+/**
+ * The reply body for a streamed route: a Node Readable of the encoded rows. A table that is Arrow
+ * already goes out as its IPC stream when Arrow was negotiated, batch by batch and without rows
+ * (the bytes of `arrowIpcStream` untouched); other formats read its rows with `tables`, the
+ * route's Arrow codec, as any Arrow client would, a batch at a time.
+ */
+export function streamRows(kind: StreamKind, source: RowSource<unknown>, tables: ArrowCodec): Readable {
+  let chunks: AsyncIterable<Uint8Array>;
+  if (isRecordBatchStream(source) || isArrowIpcBytes(source)) {
+    const ipc = isArrowIpcBytes(source) ? source : tables.encodeBatches(source);
+    chunks =
+      kind.codec.format === 'arrow'
+        ? isArrowIpcBytes(ipc)
+          ? ipc
+          : webChunks(ipc)
+        : webChunks(kind.codec.encodeStream(tables.decodeStream(ipc)));
+  } else chunks = webChunks(kind.codec.encodeStream(iterate(source)));
   const encoded = kind.kind === 'sequence' ? chunks : streamedList(kind.kind, chunks);
-  return Readable.from(coalesce(encoded), { objectMode: false, highWaterMark: flushBytes });
+  return Readable.from(coalesce(encoded[Symbol.asyncIterator]()), {
+    objectMode: false,
+    highWaterMark: flushBytes,
+  });
 }

@@ -19,6 +19,7 @@ import {
   DuckDBTypeId,
   type DuckDBValue,
   listValue,
+  ResultReturnType,
 } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
 import { WirekitError } from '../../errors/index.js';
@@ -235,7 +236,18 @@ class DuckDBChunks implements ChunkReader {
       this.used = 0;
       this.size = this.chunk?.rowCount ?? 0;
       if (this.size === 0) {
+        // A streaming result that fails mid-way ends exactly as one that is done: DuckDB's C API
+        // returns no chunk for both and keeps the error on the result, whose message the bindings
+        // do not expose. Its return type turns INVALID then, which tells the two apart: a query
+        // that failed must never pass for a shorter table.
+        const failed = this.result.returnType === ResultReturnType.INVALID;
         await this.close();
+        if (failed) {
+          throw new WirekitError(
+            'WK_TABLE_QUERY_FAILED',
+            'DuckDB: the query failed while its rows were being read (DuckDB keeps the message on the result, out of reach of its Node bindings; run the query in DuckDB to see it).',
+          );
+        }
         return 0;
       }
     }

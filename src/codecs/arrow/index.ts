@@ -19,6 +19,7 @@ import { malformed } from '../errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { checkIterable } from '../sequence.js';
 import { encodeValues } from '../stream.js';
+import { writeBatches } from './batch-stream.js';
 import { encodeBatch } from './encode.js';
 import { type IpcFormat, IpcWriter, schemaMessageOf } from './ipc-write.js';
 import { buildRootPlan } from './plan.js';
@@ -80,6 +81,12 @@ export interface ArrowCodec<Row = unknown> {
   decodeTable(bytes: Uint8Array): Table;
   /** Record batches as they arrive, checked as decodeTable checks them. */
   decodeBatches(chunks: Chunks): AsyncIterable<RecordBatch>;
+  /**
+   * One IPC stream of record batches built elsewhere (a table source's query), written as they
+   * come and in their own Arrow schema, which must be one this codec reads as its schema (checked
+   * on the first batch). Cancelling the stream returns the batches' iterator.
+   */
+  encodeBatches(batches: AsyncIterable<RecordBatch>): ReadableStream<Uint8Array>;
 }
 
 /**
@@ -221,6 +228,7 @@ export function createArrowCodec<Row = unknown>(
         () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
         limits,
       ),
+    encodeBatches: (batches) => writeBatches(batches, plan),
   };
   return codec;
 }
@@ -289,6 +297,7 @@ function createSchemalessCodec<Row>(
       });
     },
     decodeBatches: (chunks) => decodeBatches(chunks, () => newReader(true), limits),
+    encodeBatches: (batches) => writeBatches(batches, undefined),
   };
   return codec;
 }
