@@ -76,9 +76,17 @@ export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerat
     clearTimeout(timer);
     return out;
   };
-  let next: Promise<IteratorResult<Uint8Array>> | undefined;
+  // The next chunk is asked for before the current one is handed on, so that encoding overlaps
+  // the socket write; it may fail while this generator waits at a yield (a query that failed),
+  // before anything awaits it, so each read is marked handled when made: it is awaited, or dropped
+  // when the consumer leaves.
+  const read = (): Promise<IteratorResult<Uint8Array>> => {
+    const promise = chunks.next();
+    promise.catch(() => {});
+    return promise;
+  };
   try {
-    next = chunks.next();
+    let next = read();
     for (;;) {
       const result = deadline === undefined ? await next : await Promise.race([next, deadline]);
       if (result === 'late') {
@@ -86,7 +94,7 @@ export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerat
         continue;
       }
       if (result.done) break;
-      next = chunks.next();
+      next = read();
       if (result.value.length === 0) continue;
       pending.push(result.value);
       size += result.value.length;
@@ -100,9 +108,6 @@ export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerat
     if (size > 0) yield take();
   } finally {
     clearTimeout(timer);
-    // The read already asked for ends unheard when the consumer leaves: a producer stopped by the
-    // leave (a cancelled query) rejects it, which is no one's error.
-    next?.catch(() => {});
     await chunks.return?.();
   }
 }
