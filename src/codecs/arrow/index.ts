@@ -68,6 +68,8 @@ export interface ArrowCodec<Row = unknown> {
   encodeStream(rows: Iterable<Row> | AsyncIterable<Row>): ReadableStream<Uint8Array>;
   /** Rows as their record batches arrive (a file is read whole first: its footer comes last). */
   decodeStream(chunks: Chunks): AsyncIterable<Row>;
+  /** What decodeStream gives, a record batch's rows at a time: for readers that work in batches. */
+  decodeRowBatches(chunks: Chunks): AsyncIterable<Row[]>;
   /** What `encode` writes: an Arrow table is already the sequence of its rows. */
   encodeSequence(rows: Iterable<Row>): Uint8Array;
   /** What `decode` reads: the rows of every record batch of a stream or file. */
@@ -205,13 +207,12 @@ export function createArrowCodec<Row = unknown>(
       return codec.encode(Array.isArray(rows) ? rows : Array.from(rows));
     },
     decodeSequence: (bytes) => codec.decode(bytes),
-    decodeStream: (chunks) =>
-      eachRow(
-        decodeRowBatches<Row>(
-          chunks,
-          () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
-          limits,
-        ),
+    decodeStream: (chunks) => eachRow(codec.decodeRowBatches(chunks) as AsyncGenerator<Row[]>),
+    decodeRowBatches: (chunks) =>
+      decodeRowBatches<Row>(
+        chunks,
+        () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
+        limits,
       ),
     decodeTable(bytes) {
       return guard(() => {
@@ -287,6 +288,7 @@ function createSchemalessCodec<Row>(
       });
     },
     decodeStream: (chunks) => eachRow(decodeRowBatches<Row>(chunks, () => newReader(true), limits)),
+    decodeRowBatches: (chunks) => decodeRowBatches<Row>(chunks, () => newReader(true), limits),
     decodeTable(bytes) {
       return guard(() => {
         checkInputSize(bytes, limits);
