@@ -90,8 +90,9 @@ export class BinaryPortal implements Submittable {
   private connection: Connection | undefined;
   private stream: Duplex | undefined;
   private pgListeners: DataListener[] = [];
-  /** The start of a message the last chunk cut off. */
-  private pending: Buffer | undefined;
+  /** The pieces of a message that chunks cut off, joined once it is whole. */
+  private readonly pending: Buffer[] = [];
+  private pendingBytes = 0;
   private readonly queue: Queued[] = [];
   private wake: (() => void) | undefined;
   private requested = 0;
@@ -304,13 +305,48 @@ export class BinaryPortal implements Submittable {
     if (this.closing === undefined && !this.completed) this.queue.push({ kind: 'rows', buffer, at, rows });
   }
 
-  /** The socket's bytes while the query runs: DataRows kept, the rest to pg's parser in order. */
+  /**
+   * The socket's bytes while the query runs. A message a chunk cuts off is completed from the
+   * next chunks (its pieces kept, joined once); the rest of a chunk is read in place.
+   */
   private readonly onData = (chunk: Buffer): void => {
-    let buffer = chunk;
-    if (this.pending !== undefined) {
-      buffer = Buffer.concat([this.pending, chunk]);
-      this.pending = undefined;
+    let rest = chunk;
+    if (this.pendingBytes > 0) {
+      const before = this.pendingBytes;
+      const first = this.pending[0] as Buffer;
+      const head =
+        first.length >= 5 ? first : Buffer.concat([...this.pending, chunk.subarray(0, 5 - before)]);
+      if (head.length < 5) {
+        this.pending.push(chunk);
+        this.pendingBytes += chunk.length;
+        return;
+      }
+      const whole = 1 + head.readInt32BE(1);
+      if (!this.checkLength(whole - 1)) return;
+      if (before + chunk.length < whole) {
+        this.pending.push(chunk);
+        this.pendingBytes += chunk.length;
+        return;
+      }
+      const message = Buffer.concat([...this.pending, chunk.subarray(0, whole - before)], whole);
+      this.pending.length = 0;
+      this.pendingBytes = 0;
+      rest = chunk.subarray(whole - before);
+      if (this.scan(message)) {
+        this.forward(rest);
+        return;
+      }
     }
+    if (this.scan(rest)) return;
+    this.wakeUp();
+  };
+
+  /**
+   * Reads the whole messages of `buffer`: runs of DataRows are queued, everything else goes to
+   * pg's parser in order, and a message cut off at the end waits in `pending`. True when the query
+   * ended (ReadyForQuery) in it: the socket, and the bytes after, are pg's again.
+   */
+  private scan(buffer: Buffer): boolean {
     let at = 0;
     let forwardFrom = -1;
     let rowsFrom = -1;
@@ -318,15 +354,7 @@ export class BinaryPortal implements Submittable {
     while (buffer.length - at >= 5) {
       const code = buffer[at] as number;
       const length = buffer.readInt32BE(at + 1);
-      if (length < 4 || length > maxMessage) {
-        this.connection?.stream.destroy(
-          new WirekitError(
-            'WK_TABLE_QUERY_FAILED',
-            `PostgreSQL: a message of length ${length} is malformed.`,
-          ),
-        );
-        return;
-      }
+      if (!this.checkLength(length)) return true;
       const end = at + 1 + length;
       if (end > buffer.length) break;
       if (code === dataRow) {
@@ -345,7 +373,7 @@ export class BinaryPortal implements Submittable {
           this.restore();
           this.settle(undefined);
           this.forward(buffer.subarray(at));
-          return;
+          return true;
         }
         if (code === noData) this.noResult();
         if (forwardFrom === -1) forwardFrom = at;
@@ -354,9 +382,21 @@ export class BinaryPortal implements Submittable {
     }
     if (rowsFrom !== -1) this.queueRows(buffer, rowsFrom, rows);
     if (forwardFrom !== -1) this.forward(buffer.subarray(forwardFrom, at));
-    if (at < buffer.length) this.pending = buffer.subarray(at);
-    this.wakeUp();
-  };
+    if (at < buffer.length) {
+      this.pending.push(buffer.subarray(at));
+      this.pendingBytes = buffer.length - at;
+    }
+    return false;
+  }
+
+  /** A message length PostgreSQL could send; else the connection is broken off (pg then fails the query). */
+  private checkLength(length: number): boolean {
+    if (length >= 4 && length <= maxMessage) return true;
+    this.stream?.destroy(
+      new WirekitError('WK_TABLE_QUERY_FAILED', `PostgreSQL: a message of length ${length} is malformed.`),
+    );
+    return false;
+  }
 
   /** NoData (which pg ignores): the statement is not a query, so it has no table to stream. */
   private noResult(): void {
