@@ -84,7 +84,7 @@ describe('installed into a fresh project', () => {
     // all of them, at the versions this repo tests, so that every subpath export imports.
     const peers = manifest.peerDependencies ?? {};
     const engines = ['pg', '@duckdb/node-api', '@duckdb/node-bindings'].map(
-      (name) => `${name}@${(manifest.devDependencies ?? {})[name] ?? peers[name]}`,
+      (name) => `${name}@${manifest.devDependencies?.[name] ?? peers[name]}`,
     );
     execFileSync(
       'npm',
