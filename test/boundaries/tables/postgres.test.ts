@@ -317,7 +317,7 @@ describe.skipIf(!available)('PostgreSQL table source', () => {
     await iterator.next();
     await sleep(200);
     expect(await sequenceValue('wait_counter')).toBeLessThan(20_000);
-    await iterator.return?.();
+    await iterator.return?.(undefined);
   });
 
   test('batches hold exactly batchRows rows, with no empty batch after a result that fills the last one', async () => {
