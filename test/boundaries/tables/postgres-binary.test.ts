@@ -57,14 +57,15 @@ describe('PostgreSQL binary rows', () => {
         dataRow([null, null, null, null, null, null, null]),
       ],
     );
+    const valuesOf = (column: number) => (data[column] as { values: unknown }).values;
     expect(end).toBe(length);
-    expect([...(data[0]?.values as Int32Array)]).toEqual([-2, 0]);
-    expect((data[1]?.values as BigInt64Array)[0]).toBe(-(2n ** 63n));
-    expect(Object.is((data[2]?.values as Float64Array)[0], -0)).toBe(true);
-    expect((data[3]?.values as Uint8Array)[0]).toBe(1);
-    expect(Buffer.from((data[4]?.values as Uint8Array).subarray(0, 6)).toString()).toBe('héllo');
-    expect((data[5]?.values as BigInt64Array)[0]).toBe(946_684_800_000_000n); // 2000-01-01 in Unix microseconds
-    expect((data[6]?.values as Int32Array)[0]).toBe(10_956); // 1999-12-31
+    expect([...(valuesOf(0) as Int32Array)]).toEqual([-2, 0]);
+    expect((valuesOf(1) as BigInt64Array)[0]).toBe(-(2n ** 63n));
+    expect(Object.is((valuesOf(2) as Float64Array)[0], -0)).toBe(true);
+    expect((valuesOf(3) as Uint8Array)[0]).toBe(1);
+    expect(Buffer.from((valuesOf(4) as Uint8Array).subarray(0, 6)).toString()).toBe('héllo');
+    expect((valuesOf(5) as BigInt64Array)[0]).toBe(946_684_800_000_000n); // 2000-01-01 in Unix microseconds
+    expect((valuesOf(6) as Int32Array)[0]).toBe(10_956); // 1999-12-31
     for (const column of data) expect(column.nullCount).toBe(1);
   });
 
