@@ -15,8 +15,8 @@ import {
   wirekit,
   wirekitRoute,
 } from '../../../src/boundaries/http/index.js';
+import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
 import { formatNames } from '../../../src/codecs/codec.js';
-import { createCodec } from '../../../src/codecs/registry.js';
 import { isWirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/schema/index.js';
 
@@ -30,8 +30,8 @@ const sentBeforeBreak = 300;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An Arrow stream of 250 rows in batches of 100, and where its end-of-stream marker starts. */
-const arrowBytes = createCodec('arrow', { schema: Row, batchSize: 100 }).encode(
-  Array.from({ length: 250 }, (_, i) => rowAt(i)) as never,
+const arrowBytes = createArrowCodec({ schema: Row, batchSize: 100 }).encode(
+  Array.from({ length: 250 }, (_, i) => rowAt(i)),
 );
 const withoutEnd = arrowBytes.subarray(0, arrowBytes.length - 8);
 /** Bytes the hand-written reply sends before it breaks: part of the way into the second batch. */
