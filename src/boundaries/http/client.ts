@@ -88,7 +88,7 @@ export function createClient(options: ClientOptions): WirekitClient {
 
   /**
    * One codec per (format, schema), its format's code loaded on first use. Arrow values are arrays
-   * of rows. A load that fails (a chunk a browser could not fetch) is tried again by the next call.
+   * of rows.
    */
   const codecOf = (name: FormatName, schema: Schema | undefined): Promise<Codec<unknown>> => {
     let perSchema = codecs.get(schema);
@@ -358,7 +358,7 @@ const errorCodecs = new Map<FormatName, Promise<Codec<HttpError>>>();
 
 /**
  * The codec of error records for replies in `format` (JSON for Arrow), with the default limits,
- * loaded on first use and kept for every client; a failed load is tried again next time.
+ * loaded on first use and kept for every client.
  */
 function errorCodecFor(format: FormatName): Promise<Codec<HttpError>> {
   const written = errorFormatOf(format);
@@ -372,8 +372,9 @@ interface PromiseStore<K, V> {
 }
 
 /**
- * The promise kept under `key`, else a new one from `load`, kept until it fails: a load that fails
- * (a chunk the browser could not fetch) is tried again by the next call instead of failing forever.
+ * The promise kept under `key`, else a new one from `load`, kept unless it fails: a failed load (a
+ * chunk that could not be fetched) is asked for again by the next call rather than replayed; the
+ * module system decides whether it fetches again (browsers keep a module that failed).
  */
 function kept<K, V>(store: PromiseStore<K, V>, key: K, load: () => Promise<V>): Promise<V> {
   let value = store.get(key);
