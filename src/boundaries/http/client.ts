@@ -214,10 +214,13 @@ export function createClient(options: ClientOptions): WirekitClient {
       if (response.body === null) return;
       const form = listFormOf(essenceOf(response.headers.get('content-type') ?? ''));
       if (form !== undefined && !form.whole) {
-        const codec = await codecOf(form.format, call.row);
-        yield* decodeBody(response.body, call.signal, (chunks) =>
-          codec.decodeStream(chunks),
-        ) as AsyncIterable<never>;
+        const body = response.body;
+        // A codec that cannot be loaded leaves no reply open behind it.
+        const codec = await codecOf(form.format, call.row).catch(async (error: unknown) => {
+          await body.cancel().catch(() => undefined);
+          throw error;
+        });
+        yield* decodeBody(body, call.signal, (chunks) => codec.decodeStream(chunks)) as AsyncIterable<never>;
         return;
       }
       yield* (await readList(response, listOf(call.row), call.row, call.signal)) as never[];
