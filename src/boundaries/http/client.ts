@@ -8,21 +8,22 @@
  *   const users = await api.get('/users', { reply: t.array(User) });
  *   for await (const row of api.stream('/timeseries', { row: Reading })) plot(row);
  *
- * Only web APIs are used here (fetch, streams, CompressionStream), so the module has no Node
- * dependency of its own.
+ * Only web APIs are used here (fetch, streams, CompressionStream), and nothing below reaches Node,
+ * so the module bundles for a browser as it is. Each format's codec (and the library beneath it)
+ * is loaded on first use: a page that speaks only JSON never fetches Arrow's code.
  */
 import type { RecordBatch } from 'apache-arrow';
-import { type ArrowCodec, createArrowCodec } from '../../codecs/arrow/index.js';
+import type { ArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../../codecs/codec.js';
+import { findFormat, formatNeedsSchema } from '../../codecs/formats.js';
 import { type DecodeLimits, resolveLimits } from '../../codecs/limits.js';
-import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
+import { loadArrowCodec, loadCodec } from '../../codecs/load-codec.js';
 import { joinBytes } from '../../codecs/stream.js';
 import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import { type Infer, type ObjectSchema, type Schema, t } from '../../schema/index.js';
-import { listFormOf, listForms } from './list-forms.js';
-import { rowsOf } from './route.js';
-import { errorCodecFor, WirekitHttpError } from './wire-error.js';
+import { listFormOf, listForms, rowsOf } from './list-forms.js';
+import { errorFormatOf, HttpError, WirekitHttpError } from './wire-error.js';
 
 export interface ClientOptions {
   /** Prefixed to every path, e.g. `http://users.internal:3001`. */
@@ -81,24 +82,27 @@ export function createClient(options: ClientOptions): WirekitClient {
   const doFetch = options.fetch ?? globalThis.fetch;
   const limits = resolveLimits(options.limits);
   const base = options.baseUrl.replace(/\/+$/, '');
-  const codecs = new Map<Schema | undefined, Map<string, Codec<unknown>>>();
+  const codecs = new Map<Schema | undefined, Map<string, Promise<Codec<unknown>>>>();
+  const arrowCodecs = new WeakMap<ObjectSchema, Promise<ArrowCodec>>();
   const listsOfRows = new WeakMap<ObjectSchema, Schema>();
 
-  /** One codec per (format, schema), made on first use. Arrow values are arrays of rows. */
-  const codecOf = (name: FormatName, schema: Schema | undefined): Codec<unknown> => {
+  /**
+   * One codec per (format, schema), its format's code loaded on first use. Arrow values are arrays
+   * of rows.
+   */
+  const codecOf = (name: FormatName, schema: Schema | undefined): Promise<Codec<unknown>> => {
     let perSchema = codecs.get(schema);
     if (perSchema === undefined) {
       perSchema = new Map();
       codecs.set(schema, perSchema);
     }
-    let codec = perSchema.get(name);
-    if (codec === undefined) {
-      const codecSchema = name === 'arrow' && schema?.kind === 'array' ? schema.items : schema;
-      codec = createCodec(name, { schema: codecSchema, limits });
-      perSchema.set(name, codec);
-    }
-    return codec;
+    const codecSchema = name === 'arrow' && schema?.kind === 'array' ? schema.items : schema;
+    return kept(perSchema, name, () => loadCodec(name, { schema: codecSchema, limits }));
   };
+
+  /** The Arrow codec of a row schema, for record batches, made once per schema. */
+  const arrowCodecOf = (row: ObjectSchema): Promise<ArrowCodec> =>
+    kept(arrowCodecs, row, () => loadArrowCodec({ schema: row, limits }));
 
   const urlOf = (path: string, query: CallOptions['query']): string => {
     let url = base + (path.startsWith('/') ? path : `/${path}`);
@@ -137,7 +141,7 @@ export function createClient(options: ClientOptions): WirekitClient {
   };
 
   /** The reply's format: the one asked for, or what the server says it sent. */
-  const replyCodec = (response: Response, schema: Schema | undefined): Codec<unknown> => {
+  const replyCodec = (response: Response, schema: Schema | undefined): Promise<Codec<unknown>> => {
     const type = response.headers.get('content-type') ?? '';
     const name = findFormat(essenceOf(type)) ?? format;
     return codecOf(name, schema);
@@ -157,22 +161,28 @@ export function createClient(options: ClientOptions): WirekitClient {
    * A list of rows, read whole (under maxInputBytes) in whichever form it came: one value of its
    * format, or the rows' sequence.
    */
-  const readList = async (response: Response, list: Schema, row: ObjectSchema): Promise<unknown[]> => {
+  const readList = async (
+    response: Response,
+    list: Schema,
+    row: ObjectSchema,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown[]> => {
     const type = essenceOf(response.headers.get('content-type') ?? '');
     const form = listFormOf(type);
-    const bytes = await readAll(response, limits.maxInputBytes);
+    const bytes = await readAll(response, limits.maxInputBytes, signal);
     if (form !== undefined && !form.whole && form.format !== 'arrow') {
       const rows: unknown[] = [];
-      for await (const value of codecOf(form.format, row).decodeStream(once(bytes))) rows.push(value);
+      const codec = await codecOf(form.format, row);
+      for await (const value of codec.decodeStream(once(bytes))) rows.push(value);
       return rows;
     }
-    return codecOf(form?.format ?? findFormat(type) ?? format, list).decode(bytes) as unknown[];
+    return (await codecOf(form?.format ?? findFormat(type) ?? format, list)).decode(bytes) as unknown[];
   };
 
   const request: WirekitClient['request'] = async (method, path, call = {}) => {
     let body: { bytes: Uint8Array; type: string } | undefined;
     if ('value' in call) {
-      const codec = codecOf(schemaFormat(format, call.body), call.body);
+      const codec = await codecOf(schemaFormat(format, call.body), call.body);
       body = { bytes: codec.encode(call.value), type: codec.mediaType };
     }
     const rows = rowsOf(call.reply);
@@ -182,13 +192,13 @@ export function createClient(options: ClientOptions): WirekitClient {
       const { whole, sequence } = listForms[format];
       const accept = whole.length > 0 ? `${whole[0]}, ${sequence[0]};q=0.9` : (sequence[0] as string);
       const response = await send(method, path, accept, call, body);
-      return (await readList(response, call.reply, rows)) as never;
+      return (await readList(response, call.reply, rows, call.signal)) as never;
     }
-    const accept = codecOf(schemaFormat(format, call.reply), call.reply).mediaType;
+    const accept = (await codecOf(schemaFormat(format, call.reply), call.reply)).mediaType;
     const response = await send(method, path, accept, call, body);
-    const bytes = await readAll(response, limits.maxInputBytes);
+    const bytes = await readAll(response, limits.maxInputBytes, call.signal);
     if (bytes.length === 0 && call.reply === undefined) return undefined as never;
-    return replyCodec(response, call.reply).decode(bytes) as never;
+    return (await replyCodec(response, call.reply)).decode(bytes) as never;
   };
 
   return {
@@ -204,16 +214,24 @@ export function createClient(options: ClientOptions): WirekitClient {
       if (response.body === null) return;
       const form = listFormOf(essenceOf(response.headers.get('content-type') ?? ''));
       if (form !== undefined && !form.whole) {
-        yield* codecOf(form.format, call.row).decodeStream(response.body) as AsyncIterable<never>;
+        const body = response.body;
+        // A codec that cannot be loaded leaves no reply open behind it.
+        const codec = await codecOf(form.format, call.row).catch(async (error: unknown) => {
+          await body.cancel().catch(() => undefined);
+          throw error;
+        });
+        yield* decodeBody(body, call.signal, (chunks) => codec.decodeStream(chunks)) as AsyncIterable<never>;
         return;
       }
-      yield* (await readList(response, listOf(call.row), call.row)) as never[];
+      yield* (await readList(response, listOf(call.row), call.row, call.signal)) as never[];
     },
     async *batches(path, call) {
-      const codec: ArrowCodec = createArrowCodec({ schema: call.row, limits });
+      const codec = await arrowCodecOf(call.row);
       const response = await send('GET', path, codec.streamMediaType, call);
       if (response.body === null) return;
-      yield* codec.decodeBatches(response.body);
+      // The codec refuses a stream that ends without its end-of-stream marker (WK_DECODE_TRUNCATED),
+      // so a reply cut at a batch boundary is never taken for the whole table.
+      yield* decodeBody(response.body, call.signal, (chunks) => codec.decodeBatches(chunks));
     },
   };
 }
@@ -226,8 +244,11 @@ function schemaFormat(format: FormatName, schema: Schema | undefined): FormatNam
   return schema === undefined && formatNeedsSchema(format) ? 'json' : format;
 }
 
-/** Reads a body whole, refusing one larger than `max` (by its Content-Length, or while reading). */
-async function readAll(response: Response, max: number): Promise<Uint8Array> {
+/**
+ * Reads a body whole, refusing one larger than `max` (by its Content-Length, or while reading); a
+ * body that breaks off is WK_DECODE_TRUNCATED, as in bodyChunks.
+ */
+async function readAll(response: Response, max: number, signal?: AbortSignal): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > max) {
     await response.body?.cancel();
@@ -239,18 +260,77 @@ async function readAll(response: Response, max: number): Promise<Uint8Array> {
   if (response.body === null) return new Uint8Array(0);
   const parts: Uint8Array[] = [];
   let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel();
+  for await (const chunk of bodyChunks(response.body, signal)) {
+    size += chunk.length;
+    if (size > max)
       throw new WirekitError('WK_LIMIT_INPUT', `the reply is larger than maxInputBytes (${max}).`);
-    }
-    parts.push(value);
+    parts.push(chunk);
   }
   return parts.length === 1 ? (parts[0] as Uint8Array) : joinBytes(parts, size);
+}
+
+/**
+ * A reply body's chunks as they arrive. A read that fails is the connection breaking off (the
+ * server went away mid-reply; fetch's reader rejects with a TypeError such as "terminated" in Node
+ * or "network error" in a browser): it becomes WK_DECODE_TRUNCATED, naming how many bytes had
+ * arrived, so that every decoder reports it alike. An abort the caller asked for throws the
+ * signal's reason, as fetch does. A reader that stops early cancels the body.
+ */
+async function* bodyChunks(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  let received = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        finished = true;
+        if (signal?.aborted) throw signal.reason ?? error;
+        throw brokenOff(error, received);
+      }
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      received += next.value.length;
+      yield next.value;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => undefined);
+  }
+}
+
+/**
+ * Rows or record batches decoded from a body as it arrives (through bodyChunks). A decoder may
+ * wrap an error of its source (Arrow gives anything that is no WirekitError a code): the caller's
+ * abort is the signal's reason whichever format read the body.
+ */
+async function* decodeBody<T>(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+  decode: (chunks: AsyncIterable<Uint8Array>) => AsyncIterable<T>,
+): AsyncGenerator<T> {
+  try {
+    yield* decode(bodyChunks(body, signal));
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason ?? error;
+    throw error;
+  }
+}
+
+function brokenOff(error: unknown, received: number): WirekitError {
+  let reason = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error && cause.message !== '') reason += `: ${cause.message}`;
+  return new WirekitError('WK_DECODE_TRUNCATED', `the reply broke off after ${received} bytes (${reason}).`, {
+    offset: received,
+    cause: error,
+  });
 }
 
 /** The WirekitHttpError for an error response, decoding its body when it holds a wirekit error. */
@@ -264,7 +344,7 @@ async function errorOf(response: Response): Promise<WirekitHttpError> {
   const name = findFormat(essenceOf(response.headers.get('content-type') ?? ''));
   if (name !== undefined && name !== 'arrow' && bytes.length > 0) {
     try {
-      return new WirekitHttpError(errorCodecFor(name).decode(bytes));
+      return new WirekitHttpError((await errorCodecFor(name)).decode(bytes));
     } catch {
       // Not a wirekit error record: fall through.
     }
@@ -275,6 +355,39 @@ async function errorOf(response: Response): Promise<WirekitHttpError> {
     message: `HTTP ${response.status} ${response.statusText}`,
   };
   return new WirekitHttpError(record, bytes.subarray(0, 1024));
+}
+
+const errorCodecs = new Map<FormatName, Promise<Codec<HttpError>>>();
+
+/**
+ * The codec of error records for replies in `format` (JSON for Arrow), with the default limits,
+ * loaded on first use and kept for every client.
+ */
+function errorCodecFor(format: FormatName): Promise<Codec<HttpError>> {
+  const written = errorFormatOf(format);
+  return kept(errorCodecs, written, () => loadCodec(written, { schema: HttpError }));
+}
+
+interface PromiseStore<K, V> {
+  get(key: K): Promise<V> | undefined;
+  set(key: K, value: Promise<V>): unknown;
+  delete(key: K): unknown;
+}
+
+/**
+ * The promise kept under `key`, else a new one from `load`, kept unless it fails: a failed load (a
+ * chunk that could not be fetched) is asked for again by the next call rather than replayed; the
+ * module system decides whether it fetches again (browsers keep a module that failed).
+ */
+function kept<K, V>(store: PromiseStore<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  let value = store.get(key);
+  if (value === undefined) {
+    const loading = load();
+    loading.catch(() => store.delete(key));
+    store.set(key, loading);
+    value = loading;
+  }
+  return value;
 }
 
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
