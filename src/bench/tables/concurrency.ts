@@ -10,6 +10,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 export interface ConcurrencyCase {
@@ -134,9 +135,15 @@ export async function runConcurrencyCase(
         ? [String((outcome.reason as Error).cause ?? (outcome.reason as Error).message)]
         : [],
     );
+    // A server that died may not have reported its exit yet when its clients saw the sockets close.
+    if (errors.length > 0 && exited === undefined) await Promise.race([once(child, 'exit'), delay(2000)]);
     let stats: { peakHeapUsed: number; peakRss: number } | undefined;
     if (exited === undefined) {
-      stats = (await (await fetch(`${base}/stats`)).json()) as { peakHeapUsed: number; peakRss: number };
+      try {
+        stats = (await (await fetch(`${base}/stats`)).json()) as { peakHeapUsed: number; peakRss: number };
+      } catch (error) {
+        exited = `the server stopped answering (${(error as Error).message})`;
+      }
     }
     const complete = sizes.length === requests && new Set(sizes).size === 1;
     return {
