@@ -1,0 +1,56 @@
+/**
+ * Builds the dashboard page (page/ → dist/) with Vite's JavaScript API, the same build as
+ * `npm run demo:page`. The demo server calls `ensureDashboardPage()` at start, which builds only
+ * when dist/ is missing or older than a source of the page.
+ *
+ *   npm run demo:page
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** Where the built page goes; the demo server serves this folder at /. */
+export const dashboardDist = join(here, 'dist');
+const pageSources = join(here, 'page');
+const configFile = join(here, 'vite.config.ts');
+
+/** Builds the page into `dashboardDist`. */
+export async function buildDashboardPage(): Promise<void> {
+  // Vite is a devDependency: loaded only when a build is needed.
+  const { build } = await import('vite');
+  await build({ configFile });
+}
+
+/** True when dist/ is missing, or older than a file of the page or its build config. */
+export function dashboardPageIsStale(): boolean {
+  let built: number;
+  try {
+    built = statSync(join(dashboardDist, 'index.html')).mtimeMs;
+  } catch {
+    return true;
+  }
+  return newestIn(pageSources) > built || statSync(configFile).mtimeMs > built;
+}
+
+/** Builds the page if it is stale; says whether it did. */
+export async function ensureDashboardPage(): Promise<boolean> {
+  if (!dashboardPageIsStale()) return false;
+  await buildDashboardPage();
+  return true;
+}
+
+function newestIn(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const time = entry.isDirectory() ? newestIn(path) : statSync(path).mtimeMs;
+    if (time > newest) newest = time;
+  }
+  return newest;
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await buildDashboardPage();
+  console.log(`dashboard page built into ${dashboardDist}`);
+}

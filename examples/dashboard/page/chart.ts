@@ -1,0 +1,104 @@
+/**
+ * The uPlot chart and when it redraws. A redraw walks every point placed so far, so redrawing on
+ * every batch would spend more time drawing than reading once there are millions of points. The
+ * first rows are drawn at once (something to look at), later ones at most every `interval` ms and
+ * never sooner than twice the last draw took (drawing gets at most a third of the time, however
+ * slow it is), and the whole data once at the end.
+ *
+ * "Rendered" is when the last draw has reached the screen: uPlot draws in a microtask after
+ * setData and calls its `draw` hook when done; the frame after it is the one that shows it.
+ */
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { AlignedSeries } from './series.js';
+
+export interface ChartOptions {
+  /** Least time between progressive redraws, in ms. */
+  readonly interval?: number;
+  /** Called after each draw (heap sampling, say). */
+  readonly onDraw?: () => void;
+}
+
+export class Chart {
+  readonly plot: uPlot;
+  private readonly interval: number;
+  private readonly onDraw: (() => void) | undefined;
+  private drawn: (() => void) | undefined;
+  private lastDrawEnd = Number.NEGATIVE_INFINITY;
+  private lastDrawTook = 0;
+  private drawStart = 0;
+  /** Redraws made, the final one included. */
+  draws = 0;
+
+  constructor(target: HTMLElement, sensors: readonly number[], options: ChartOptions = {}) {
+    this.interval = options.interval ?? 300;
+    this.onDraw = options.onDraw;
+    const empty: uPlot.AlignedData = [new Float64Array(0), ...sensors.map(() => new Float64Array(0))];
+    this.plot = new uPlot(
+      {
+        width: Math.max(320, target.clientWidth),
+        height: 420,
+        legend: { show: false },
+        scales: { x: { time: true } },
+        axes: [{}, { label: 'value' }],
+        series: [
+          {},
+          ...sensors.map((id, i) => ({
+            label: `sensor ${id}`,
+            stroke: `hsl(${Math.round((i * 360) / sensors.length)} 70% 45%)`,
+            width: 1,
+            points: { show: false },
+          })),
+        ],
+        hooks: {
+          draw: [
+            () => {
+              const now = performance.now();
+              this.lastDrawEnd = now;
+              this.lastDrawTook = now - this.drawStart;
+              this.draws++;
+              this.onDraw?.();
+              this.drawn?.();
+            },
+          ],
+        },
+      },
+      empty,
+      target,
+    );
+  }
+
+  /** Offers a progressive redraw of what `series` holds now; draws only when it is time. */
+  offer(series: AlignedSeries): void {
+    if (series.length === 0) return;
+    const now = performance.now();
+    if (this.draws > 0 && now - this.lastDrawEnd < Math.max(this.interval, 2 * this.lastDrawTook)) return;
+    this.setData(series);
+  }
+
+  /** Draws everything and resolves when that draw is on screen, with the time it got there. */
+  async finish(series: AlignedSeries): Promise<number> {
+    const drawn = new Promise<void>((resolve) => {
+      this.drawn = resolve;
+    });
+    this.setData(series);
+    await drawn;
+    this.drawn = undefined;
+    // The frame after the draw presents it; the task after that frame runs once it is painted.
+    await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    return performance.now();
+  }
+
+  resize(width: number): void {
+    this.plot.setSize({ width: Math.max(320, width), height: this.plot.height });
+  }
+
+  destroy(): void {
+    this.plot.destroy();
+  }
+
+  private setData(series: AlignedSeries): void {
+    this.drawStart = performance.now();
+    this.plot.setData(series.view());
+  }
+}
