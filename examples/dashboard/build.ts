@@ -1,7 +1,8 @@
 /**
  * Builds the dashboard page (page/ → dist/) with Vite's JavaScript API, the same build as
- * `npm run demo:page`. The demo server calls `ensureDashboardPage()` at start, which builds only
- * when dist/ is missing or older than a source of the page.
+ * `npm run demo:page`. `ensureDashboardPage()` builds only when dist/ is missing or older than
+ * what it is built from (the page's sources, the Vite config, wirekit's own build in the
+ * package's dist/, which the page bundles), for a server to call at start.
  *
  *   npm run demo:page
  */
@@ -14,6 +15,8 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 export const dashboardDist = join(here, 'dist');
 const pageSources = join(here, 'page');
 const configFile = join(here, 'vite.config.ts');
+/** The page bundles wirekit from the package's build; every `npm run build` rewrites this file. */
+const wirekitBuild = join(here, '../../dist/index.js');
 
 /** Builds the page into `dashboardDist`. */
 export async function buildDashboardPage(): Promise<void> {
@@ -22,7 +25,7 @@ export async function buildDashboardPage(): Promise<void> {
   await build({ configFile });
 }
 
-/** True when dist/ is missing, or older than a file of the page or its build config. */
+/** True when dist/ is missing, or older than a file of the page, its build config or wirekit's build. */
 export function dashboardPageIsStale(): boolean {
   let built: number;
   try {
@@ -30,7 +33,8 @@ export function dashboardPageIsStale(): boolean {
   } catch {
     return true;
   }
-  return newestIn(pageSources) > built || statSync(configFile).mtimeMs > built;
+  const inputs = [newestIn(pageSources), statSync(configFile).mtimeMs, statSync(wirekitBuild).mtimeMs];
+  return inputs.some((time) => time > built);
 }
 
 /** Builds the page if it is stale; says whether it did. */

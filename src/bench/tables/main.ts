@@ -1,0 +1,21 @@
+/**
+ * The table benchmarks: a table read from a database and served by wirekit's Fastify plugin, to
+ * the place it is used. `browser` (the default) is the dashboard page in headless Chromium; each
+ * part takes its own flags (`--help` after its name).
+ *
+ *   npm run bench:tables                   # the browser part, 1 to 12 months
+ *   npm run bench:tables -- browser --large --runs 5 --markdown tables.md
+ */
+const parts: Record<string, () => Promise<(args: readonly string[]) => Promise<void>>> = {
+  browser: async () => (await import('./browser.js')).browserMain,
+};
+
+const [first, ...rest] = process.argv.slice(2);
+const named = first !== undefined && !first.startsWith('-');
+const name = named ? first : 'browser';
+const part = parts[name];
+if (part === undefined) {
+  process.stderr.write(`Unknown part ${name}; the parts are: ${Object.keys(parts).join(', ')}.\n`);
+  process.exit(2);
+}
+await (await part())(named ? rest : process.argv.slice(2));
