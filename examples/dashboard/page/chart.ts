@@ -27,6 +27,9 @@ export class Chart {
   private lastDrawEnd = Number.NEGATIVE_INFINITY;
   private lastDrawTook = 0;
   private drawStart = 0;
+  /** Rows in the data last handed to uPlot, and whether uPlot has yet to draw it. */
+  private rowsSet = -1;
+  private pending = false;
   /** Redraws made, the final one included. */
   draws = 0;
 
@@ -57,6 +60,7 @@ export class Chart {
               this.lastDrawEnd = now;
               this.lastDrawTook = now - this.drawStart;
               this.draws++;
+              this.pending = false;
               this.onDraw?.();
               this.drawn?.();
             },
@@ -76,14 +80,19 @@ export class Chart {
     this.setData(series);
   }
 
-  /** Draws everything and resolves when that draw is on screen, with the time it got there. */
+  /**
+   * Draws everything and resolves when that draw is on screen, with the time it got there. Data
+   * already handed to uPlot (a loader's last batch drew it all) is not drawn a second time.
+   */
   async finish(series: AlignedSeries): Promise<number> {
-    const drawn = new Promise<void>((resolve) => {
-      this.drawn = resolve;
-    });
-    this.setData(series);
-    await drawn;
-    this.drawn = undefined;
+    if (series.rows !== this.rowsSet || this.pending) {
+      const drawn = new Promise<void>((resolve) => {
+        this.drawn = resolve;
+      });
+      if (series.rows !== this.rowsSet) this.setData(series);
+      await drawn;
+      this.drawn = undefined;
+    }
     // The frame after the draw presents it; the task after that frame runs once it is painted.
     await new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     return performance.now();
@@ -99,6 +108,8 @@ export class Chart {
 
   private setData(series: AlignedSeries): void {
     this.drawStart = performance.now();
+    this.rowsSet = series.rows;
+    this.pending = true;
     this.plot.setData(series.view());
   }
 }
