@@ -39,7 +39,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   ];
   if (options.dataDir !== undefined) args.push('--data', options.dataDir);
   // tsx is resolved from the working directory: the repository's.
-  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+  // Its stdout goes to our stderr: our stdout is the report alone.
+  const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 2, 'inherit'] });
   const url = `http://127.0.0.1:${options.port}`;
   const exited = new Promise<never>((_, reject) => {
     child.once('exit', (code, signal) => reject(new Error(`the demo server exited (${signal ?? code})`)));
