@@ -43,6 +43,9 @@ export const errorCodes = {
   WK_HTTP_BODY_TOO_LARGE: "The request body is larger than the route's body limit.",
   WK_HTTP_STATUS:
     'An HTTP error that is no wirekit error: a status without a wirekit error body, or a server failure.',
+  WK_TABLE_QUERY_FAILED:
+    'A table source could not run a query, or the query failed or was cancelled while its rows streamed.',
+  WK_TABLE_TYPE_UNSUPPORTED: 'A query result has a column of a type the table source does not read.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

@@ -2,6 +2,8 @@
  * The HTTP boundary: a Fastify plugin that serves one route in every format by content
  * negotiation, and a fetch client that speaks to it.
  */
+
+export { arrowIpcStream, recordBatches } from '../../codecs/arrow/batch-stream.js';
 export { type CallOptions, type ClientOptions, createClient, type WirekitClient } from './client.js';
 export { type ReplyRoute, type StreamRoute, wirekitRoute } from './define-route.js';
 export type { WirekitRouteSpec } from './route.js';

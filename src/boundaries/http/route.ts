@@ -3,7 +3,7 @@
  * format for the body, the reply and errors, and the negotiation tables. Nothing here runs per
  * request except lookups.
  */
-import { createArrowCodec } from '../../codecs/arrow/index.js';
+import { type ArrowCodec, createArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../../codecs/codec.js';
 import type { DecodeLimits } from '../../codecs/limits.js';
 import { createCodec, mediaTypesOf } from '../../codecs/registry.js';
@@ -64,6 +64,11 @@ export interface CompiledRoute {
    * media type: for the 406's message.
    */
   readonly notOffered: ReadonlyMap<string, string>;
+  /**
+   * On a streamed route: reads the rows out of record batches a handler returns (a table source's
+   * query), for every format but Arrow, and checks the batches' schema against the route's row.
+   */
+  readonly tables: ArrowCodec | undefined;
 }
 
 const schemalessFormats: readonly FormatName[] = ['json', 'msgpack', 'cbor'];
@@ -218,6 +223,10 @@ export function compileRoute(
     bodyCodecs,
     bodyTypes: [...bodyCodecs.keys()],
     notOffered: notOffered(offers, spec.stream !== undefined),
+    tables:
+      spec.stream === undefined
+        ? undefined
+        : createArrowCodec({ schema: spec.stream, ...(limits && { limits }) }),
   };
 }
 

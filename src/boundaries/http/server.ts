@@ -33,6 +33,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ArrowCodec } from '../../codecs/arrow/index.js';
 import { type Codec, type FormatName, formatNames } from '../../codecs/codec.js';
 import type { DecodeLimits } from '../../codecs/limits.js';
 import { mediaTypesOf } from '../../codecs/registry.js';
@@ -238,7 +239,11 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
       reply.header('vary', encodings.length > 0 ? 'Accept, Accept-Encoding' : 'Accept');
       const { offer } = state;
       if (offer.stream !== undefined && spec.stream !== undefined) {
-        let body: Readable = streamRows(offer.stream, value as RowSource<unknown>);
+        let body: Readable = streamRows(
+          offer.stream,
+          value as RowSource<unknown>,
+          state.route.tables as ArrowCodec,
+        );
         const coding = chooseEncoding(request.headers['accept-encoding'], streamEncodings);
         if (coding !== undefined) {
           // Flushed per write, so compression delays no row; pipeline destroys the rows' stream

@@ -13,11 +13,27 @@
  * the producer pauses (a slow query) so that rows already encoded do not wait.
  */
 import { Readable } from 'node:stream';
+import {
+  type ArrowIpcBytes,
+  isArrowIpcBytes,
+  isRecordBatchStream,
+  type RecordBatchStream,
+} from '../../codecs/arrow/batch-stream.js';
+import type { ArrowCodec } from '../../codecs/arrow/index.js';
+import type { Codec } from '../../codecs/codec.js';
 import type { StreamKind } from './route.js';
 import { streamedList } from './streamed-lists.js';
 
-/** What a streaming handler may return. */
-export type RowSource<Row> = Iterable<Row> | AsyncIterable<Row> | ReadableStream<Row>;
+/**
+ * What a streaming handler may return: rows, or a table that is Arrow already (a table source's
+ * query, `recordBatches(...)`, or IPC bytes marked by `arrowIpcStream(...)`).
+ */
+export type RowSource<Row> =
+  | Iterable<Row>
+  | AsyncIterable<Row>
+  | ReadableStream<Row>
+  | RecordBatchStream
+  | ArrowIpcBytes;
 
 const flushBytes = 64 * 1024;
 /** How long encoded bytes may wait for more before they are sent anyway. */
@@ -61,8 +77,17 @@ export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerat
     clearTimeout(timer);
     return out;
   };
+  // The next chunk is asked for before the current one is handed on, so that encoding overlaps
+  // the socket write; it may fail while this generator waits at a yield (a query that failed),
+  // before anything awaits it, so each read is marked handled when made: it is awaited, or dropped
+  // when the consumer leaves.
+  const read = (): Promise<IteratorResult<Uint8Array>> => {
+    const promise = chunks.next();
+    promise.catch(() => {});
+    return promise;
+  };
   try {
-    let next = chunks.next();
+    let next = read();
     for (;;) {
       const result = deadline === undefined ? await next : await Promise.race([next, deadline]);
       if (result === 'late') {
@@ -70,7 +95,7 @@ export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerat
         continue;
       }
       if (result.done) break;
-      next = chunks.next();
+      next = read();
       if (result.value.length === 0) continue;
       pending.push(result.value);
       size += result.value.length;
@@ -88,10 +113,37 @@ export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerat
   }
 }
 
-/** The reply body for a streamed route: a Node Readable of the encoded rows. */
-export function streamRows(kind: StreamKind, source: RowSource<unknown>): Readable {
-  const rows = iterate(source);
-  const chunks = webChunks(kind.codec.encodeStream(rows));
+/**
+ * Each batch of rows in the codec's framing for sequences, written at once: rows that come a batch
+ * at a time need no trip through a stream per row (which cost ten times the encoding). Sequences
+ * of every format but Avro join by concatenation.
+ */
+async function* batchSequences(
+  codec: Codec<unknown>,
+  batches: AsyncIterable<unknown[]>,
+): AsyncGenerator<Uint8Array> {
+  for await (const rows of batches) yield codec.encodeSequence(rows);
+}
+
+/**
+ * The reply body for a streamed route: a Node Readable of the encoded rows. A table that is Arrow
+ * already goes out as its IPC stream when Arrow was negotiated, batch by batch and without rows
+ * (the bytes of `arrowIpcStream` untouched); other formats read its rows with `tables`, the
+ * route's Arrow codec, as any Arrow client would, a batch at a time.
+ */
+export function streamRows(kind: StreamKind, source: RowSource<unknown>, tables: ArrowCodec): Readable {
+  let chunks: AsyncIterable<Uint8Array>;
+  if (isRecordBatchStream(source) || isArrowIpcBytes(source)) {
+    const ipc = isArrowIpcBytes(source) ? source : tables.encodeBatches(source);
+    if (kind.codec.format === 'arrow') chunks = isArrowIpcBytes(ipc) ? ipc : webChunks(ipc);
+    // An Avro container has one header, so its sequences do not join: its rows go one by one.
+    else if (kind.codec.format === 'avro')
+      chunks = webChunks(kind.codec.encodeStream(tables.decodeStream(ipc)));
+    else chunks = batchSequences(kind.codec, tables.decodeRowBatches(ipc));
+  } else chunks = webChunks(kind.codec.encodeStream(iterate(source)));
   const encoded = kind.kind === 'sequence' ? chunks : streamedList(kind.kind, chunks);
-  return Readable.from(coalesce(encoded), { objectMode: false, highWaterMark: flushBytes });
+  return Readable.from(coalesce(encoded[Symbol.asyncIterator]()), {
+    objectMode: false,
+    highWaterMark: flushBytes,
+  });
 }

@@ -19,6 +19,7 @@ import { malformed } from '../errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
 import { checkIterable } from '../sequence.js';
 import { encodeValues } from '../stream.js';
+import { writeBatches } from './batch-stream.js';
 import { encodeBatch } from './encode.js';
 import { type IpcFormat, IpcWriter, schemaMessageOf } from './ipc-write.js';
 import { buildRootPlan } from './plan.js';
@@ -67,6 +68,8 @@ export interface ArrowCodec<Row = unknown> {
   encodeStream(rows: Iterable<Row> | AsyncIterable<Row>): ReadableStream<Uint8Array>;
   /** Rows as their record batches arrive (a file is read whole first: its footer comes last). */
   decodeStream(chunks: Chunks): AsyncIterable<Row>;
+  /** What decodeStream gives, a record batch's rows at a time: for readers that work in batches. */
+  decodeRowBatches(chunks: Chunks): AsyncIterable<Row[]>;
   /** What `encode` writes: an Arrow table is already the sequence of its rows. */
   encodeSequence(rows: Iterable<Row>): Uint8Array;
   /** What `decode` reads: the rows of every record batch of a stream or file. */
@@ -80,6 +83,12 @@ export interface ArrowCodec<Row = unknown> {
   decodeTable(bytes: Uint8Array): Table;
   /** Record batches as they arrive, checked as decodeTable checks them. */
   decodeBatches(chunks: Chunks): AsyncIterable<RecordBatch>;
+  /**
+   * One IPC stream of record batches built elsewhere (a table source's query), written as they
+   * come and in their own Arrow schema, which must be one this codec reads as its schema (checked
+   * on the first batch). Cancelling the stream returns the batches' iterator.
+   */
+  encodeBatches(batches: AsyncIterable<RecordBatch>): ReadableStream<Uint8Array>;
 }
 
 /**
@@ -198,13 +207,12 @@ export function createArrowCodec<Row = unknown>(
       return codec.encode(Array.isArray(rows) ? rows : Array.from(rows));
     },
     decodeSequence: (bytes) => codec.decode(bytes),
-    decodeStream: (chunks) =>
-      eachRow(
-        decodeRowBatches<Row>(
-          chunks,
-          () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
-          limits,
-        ),
+    decodeStream: (chunks) => eachRow(codec.decodeRowBatches(chunks) as AsyncGenerator<Row[]>),
+    decodeRowBatches: (chunks) =>
+      decodeRowBatches<Row>(
+        chunks,
+        () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
+        limits,
       ),
     decodeTable(bytes) {
       return guard(() => {
@@ -221,6 +229,7 @@ export function createArrowCodec<Row = unknown>(
         () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
         limits,
       ),
+    encodeBatches: (batches) => writeBatches(batches, plan),
   };
   return codec;
 }
@@ -279,6 +288,7 @@ function createSchemalessCodec<Row>(
       });
     },
     decodeStream: (chunks) => eachRow(decodeRowBatches<Row>(chunks, () => newReader(true), limits)),
+    decodeRowBatches: (chunks) => decodeRowBatches<Row>(chunks, () => newReader(true), limits),
     decodeTable(bytes) {
       return guard(() => {
         checkInputSize(bytes, limits);
@@ -289,6 +299,7 @@ function createSchemalessCodec<Row>(
       });
     },
     decodeBatches: (chunks) => decodeBatches(chunks, () => newReader(true), limits),
+    encodeBatches: (batches) => writeBatches(batches, undefined),
   };
   return codec;
 }

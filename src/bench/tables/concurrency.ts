@@ -1,0 +1,185 @@
+/**
+ * The field report's second failure: heap × concurrency. One demo server per case, started fresh
+ * with a capped heap (`--max-old-space-size=512` unless told), takes 8 concurrent requests for the
+ * same 1-year range; the bench reads every body to its end (counting bytes, keeping none) and asks
+ * the server for its peak heap and RSS. Cases: the typical JSON API (every row an object, then one
+ * JSON.stringify), wirekit's JSON and wirekit's Arrow (both streamed from the query's batches).
+ * A server that runs out of heap dies: the case says so, with what the clients saw.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export interface ConcurrencyCase {
+  readonly name: 'typical JSON' | 'wirekit JSON' | 'wirekit Arrow';
+  readonly path: string;
+  readonly accept: string;
+}
+
+export const concurrencyCases: readonly ConcurrencyCase[] = [
+  { name: 'typical JSON', path: '/typical/series', accept: 'application/json' },
+  { name: 'wirekit JSON', path: '/series', accept: 'application/json' },
+  { name: 'wirekit Arrow', path: '/series', accept: 'application/vnd.apache.arrow.stream' },
+];
+
+export interface ConcurrencyResult {
+  readonly name: string;
+  readonly requests: number;
+  readonly completed: number;
+  readonly survived: boolean;
+  readonly wallMs: number;
+  readonly bytesPerRequest: number;
+  readonly peakHeapBytes: number | undefined;
+  readonly peakRssBytes: number | undefined;
+  readonly failure: string | undefined;
+}
+
+export interface ConcurrencyOptions {
+  readonly requests?: number;
+  readonly months?: number;
+  /** Range asked for, in months back from the table's end (default 12: the report's 1 year). */
+  readonly rangeMonths?: number;
+  readonly maxOldSpaceMb?: number;
+  readonly dataDir: string;
+  readonly log?: (line: string) => void;
+}
+
+const serverFile = fileURLToPath(new URL('../../../examples/dashboard/server.ts', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+/** Starts the demo server in a process of its own and resolves once it listens. */
+async function startServer(port: number, options: ConcurrencyOptions): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      `--max-old-space-size=${options.maxOldSpaceMb ?? 512}`,
+      '--import',
+      'tsx',
+      serverFile,
+      '--port',
+      String(port),
+      '--months',
+      String(options.months ?? 24),
+      '--data',
+      options.dataDir,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (data: Buffer) => {
+      output += data.toString();
+      if (output.includes(' on http://')) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (data: Buffer) => {
+      output += data.toString();
+    });
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the demo server exited (${code ?? signal}): ${output.slice(-500)}`)),
+    );
+  });
+  return child;
+}
+
+/** Reads a body to its end, counting bytes. */
+async function drain(response: Response): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+  return bytes;
+}
+
+export async function runConcurrencyCase(
+  testCase: ConcurrencyCase,
+  options: ConcurrencyOptions,
+): Promise<ConcurrencyResult> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const requests = options.requests ?? 8;
+  const port = await freePort();
+  const child = await startServer(port, options);
+  const base = `http://127.0.0.1:${port}`;
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => {
+    exited = `the server died (${signal ?? `exit ${code}`})`;
+  });
+  try {
+    const meta = (await (await fetch(`${base}/meta`)).json()) as { to: string };
+    const from = new Date(meta.to);
+    from.setUTCMonth(from.getUTCMonth() - (options.rangeMonths ?? 12));
+    await fetch(`${base}/stats/reset`, { method: 'POST' });
+    const started = performance.now();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: requests }, async () => {
+        const response = await fetch(`${base}${testCase.path}?from=${from.toISOString()}`, {
+          headers: { accept: testCase.accept },
+        });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        return drain(response);
+      }),
+    );
+    const wallMs = performance.now() - started;
+    const sizes = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    const errors = outcomes.flatMap((outcome) =>
+      outcome.status === 'rejected'
+        ? [String((outcome.reason as Error).cause ?? (outcome.reason as Error).message)]
+        : [],
+    );
+    let stats: { peakHeapUsed: number; peakRss: number } | undefined;
+    if (exited === undefined) {
+      stats = (await (await fetch(`${base}/stats`)).json()) as { peakHeapUsed: number; peakRss: number };
+    }
+    const complete = sizes.length === requests && new Set(sizes).size === 1;
+    return {
+      name: testCase.name,
+      requests,
+      completed: sizes.length,
+      survived: exited === undefined && complete,
+      wallMs,
+      bytesPerRequest: Math.max(0, ...sizes),
+      peakHeapBytes: stats?.peakHeapUsed,
+      peakRssBytes: stats?.peakRss,
+      failure:
+        exited ??
+        (errors.length > 0
+          ? `${errors.length} requests failed: ${errors[0]}`
+          : complete
+            ? undefined
+            : 'bodies differ in size'),
+    };
+  } finally {
+    if (exited === undefined) {
+      child.kill('SIGTERM');
+      await once(child, 'exit').catch(() => {});
+    }
+  }
+}
+
+const mib = (bytes: number | undefined) => (bytes === undefined ? '–' : `${Math.round(bytes / 2 ** 20)} MiB`);
+
+export function concurrencyMarkdown(
+  results: readonly ConcurrencyResult[],
+  options: ConcurrencyOptions,
+): string {
+  const lines = [
+    `${options.requests ?? 8} concurrent requests for the last ${options.rangeMonths ?? 12} months, one fresh server per case, \`--max-old-space-size=${options.maxOldSpaceMb ?? 512}\`:`,
+    '',
+    '| case | survived | completed | wall time | bytes per reply | server peak heap | server peak RSS | what happened |',
+    '|---|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const r of results) {
+    lines.push(
+      `| ${r.name} | ${r.survived ? 'yes' : '**no**'} | ${r.completed}/${r.requests} | ${(r.wallMs / 1000).toFixed(1)} s | ${(r.bytesPerRequest / 1e6).toFixed(1)} MB | ${mib(r.peakHeapBytes)} | ${mib(r.peakRssBytes)} | ${r.failure ?? ''} |`,
+    );
+  }
+  return lines.join('\n');
+}
