@@ -130,7 +130,7 @@ describe.skipIf(!has('chromium'))('dashboard demo in headless Chromium', () => {
   }
 
   /** Opens `query` in a fresh context and waits for the page to finish its load. */
-  async function open(query: string, prepare?: (page: Page) => Promise<void>): Promise<Opened> {
+  async function open(query: string, prepare?: (page: Page) => Promise<unknown>): Promise<Opened> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const scripts: string[] = [];

@@ -11,11 +11,12 @@ import { type Data, type RecordBatch, RecordBatchReader, TimeUnit, Type } from '
 import { LoadError, type Loader, replyError, seriesUrl } from '../loader.js';
 
 const twoTo32 = 4_294_967_296;
-const unitsPerSecond: Record<number, number> = {
-  [TimeUnit.SECOND]: 1,
-  [TimeUnit.MILLISECOND]: 1e3,
-  [TimeUnit.MICROSECOND]: 1e6,
-  [TimeUnit.NANOSECOND]: 1e9,
+/** A timestamp's ticks per millisecond, by unit. */
+const ticksPerMs: Record<number, number> = {
+  [TimeUnit.SECOND]: 1e-3,
+  [TimeUnit.MILLISECOND]: 1,
+  [TimeUnit.MICROSECOND]: 1e3,
+  [TimeUnit.NANOSECOND]: 1e6,
 };
 
 export const load: Loader = async (request, sink) => {
@@ -30,7 +31,7 @@ export const load: Loader = async (request, sink) => {
   let last = Number.NaN;
   try {
     for await (const batch of await RecordBatchReader.from(response.body as ReadableStream<Uint8Array>)) {
-      const { ts, perSecond } = timestamps(batch);
+      const { ts, perMs } = timestamps(batch);
       const ids = columnValues(batch, 'sensor_id', Type.Int) as ArrayLike<number>;
       const values = columnValues(batch, 'value', Type.Float) as ArrayLike<number>;
       for (let i = 0; i < batch.numRows; i++) {
@@ -38,7 +39,10 @@ export const load: Loader = async (request, sink) => {
         // microsecond timestamp until the year 2255).
         const instant = (ts[2 * i + 1] as number) * twoTo32 + ((ts[2 * i] as number) >>> 0);
         if (instant !== last) {
-          series.at(instant / perSecond);
+          // The chart resolves milliseconds, as a Date does and as the JSON text carries them:
+          // finer ticks are dropped toward the past, as wirekit's JSON writer drops them, so that
+          // every format charts the very same x values.
+          series.at(perMs >= 1 ? Math.floor(instant / perMs) / 1000 : instant);
           last = instant;
         }
         series.put(ids[i] as number, values[i] as number);
@@ -69,18 +73,18 @@ function columnValues(batch: RecordBatch, name: string, typeId: Type): ArrayLike
   return (values as Int32Array).subarray(data.offset, data.offset + data.length);
 }
 
-/** The ts column as 32-bit halves (little-endian: low then high), and its ticks per second. */
-function timestamps(batch: RecordBatch): { ts: Int32Array; perSecond: number } {
+/** The ts column as 32-bit halves (little-endian: low then high), and its ticks per millisecond. */
+function timestamps(batch: RecordBatch): { ts: Int32Array; perMs: number } {
   const data = columnData(batch, 'ts', Type.Timestamp);
-  const perSecond = unitsPerSecond[(data.type as unknown as { unit: TimeUnit }).unit];
-  if (perSecond === undefined) throw new LoadError(`the ts column has an unknown unit`);
+  const perMs = ticksPerMs[(data.type as unknown as { unit: TimeUnit }).unit];
+  if (perMs === undefined) throw new LoadError('the ts column has an unknown unit');
   const values = data.values as BigInt64Array | Int32Array;
   // apache-arrow keeps int64 values in a BigInt64Array (older versions used Int32 pairs).
   const pairs =
     values instanceof BigInt64Array
       ? new Int32Array(values.buffer, values.byteOffset, values.length * 2)
       : values;
-  return { ts: pairs.subarray(2 * data.offset, 2 * (data.offset + data.length)), perSecond };
+  return { ts: pairs.subarray(2 * data.offset, 2 * (data.offset + data.length)), perMs };
 }
 
 /** wirekit's errors (an HTTP error record, a malformed stream) keep their code. */
