@@ -3,23 +3,11 @@
  * which silently changes data; wirekit refuses both instead.
  */
 import { WirekitError } from '../errors/index.js';
+import { latin1Slice } from '../util/node-runtime.js';
 import { malformed } from './errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
-
-/**
- * Node's Buffer#latin1Slice, which takes any Uint8Array: for ASCII bytes it is the string, made
- * in one native call, without TextDecoder's validation (ASCII needs none) or a subarray.
- * Undefined outside Node (browsers), where TextDecoder does the work.
- */
-export const latin1Slice = (() => {
-  const slice = (globalThis as { Buffer?: { prototype?: { latin1Slice?: unknown } } }).Buffer?.prototype
-    ?.latin1Slice;
-  return typeof slice === 'function'
-    ? (slice as (this: Uint8Array, start: number, end: number) => string)
-    : undefined;
-})();
 
 /** Bytes per window of a TextReader: each input byte is copied about once as windows move on. */
 const windowBytes = 4096;

@@ -2,16 +2,13 @@
  * Base64 for bytes in JSON. Decoding is strict: Node's decoder silently skips characters outside
  * the alphabet, which would turn a typo into different bytes instead of an error.
  */
+import { decodeBase64, encodeBase64 } from './node-runtime.js';
+
 const standard = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const urlSafe = /^[A-Za-z0-9_-]*$/;
 
-const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
-
 export function toBase64(bytes: Uint8Array): string {
-  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  return encodeBase64(bytes);
 }
 
 /** Accepts standard base64 with padding, or base64url without; undefined for anything else. */
@@ -22,6 +19,5 @@ export function fromBase64(text: string): Uint8Array | undefined {
     normalized = text.replaceAll('-', '+').replaceAll('_', '/');
     normalized += '='.repeat((4 - (normalized.length % 4)) % 4);
   }
-  if (NodeBuffer) return new Uint8Array(NodeBuffer.from(normalized, 'base64'));
-  return Uint8Array.from(atob(normalized), (char) => char.charCodeAt(0));
+  return decodeBase64(normalized);
 }

@@ -8,21 +8,22 @@
  *   const users = await api.get('/users', { reply: t.array(User) });
  *   for await (const row of api.stream('/timeseries', { row: Reading })) plot(row);
  *
- * Only web APIs are used here (fetch, streams, CompressionStream), so the module has no Node
- * dependency of its own.
+ * Only web APIs are used here (fetch, streams, CompressionStream), and nothing below reaches Node,
+ * so the module bundles for a browser as it is. Each format's codec (and the library beneath it)
+ * is loaded on first use: a page that speaks only JSON never fetches Arrow's code.
  */
 import type { RecordBatch } from 'apache-arrow';
-import { type ArrowCodec, createArrowCodec } from '../../codecs/arrow/index.js';
+import type { ArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../../codecs/codec.js';
+import { findFormat, formatNeedsSchema } from '../../codecs/formats.js';
 import { type DecodeLimits, resolveLimits } from '../../codecs/limits.js';
-import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
+import { loadArrowCodec, loadCodec } from '../../codecs/load-codec.js';
 import { joinBytes } from '../../codecs/stream.js';
 import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import { type Infer, type ObjectSchema, type Schema, t } from '../../schema/index.js';
-import { listFormOf, listForms } from './list-forms.js';
-import { rowsOf } from './route.js';
-import { errorCodecFor, WirekitHttpError } from './wire-error.js';
+import { listFormOf, listForms, rowsOf } from './list-forms.js';
+import { errorFormatOf, HttpError, WirekitHttpError } from './wire-error.js';
 
 export interface ClientOptions {
   /** Prefixed to every path, e.g. `http://users.internal:3001`. */
@@ -81,24 +82,27 @@ export function createClient(options: ClientOptions): WirekitClient {
   const doFetch = options.fetch ?? globalThis.fetch;
   const limits = resolveLimits(options.limits);
   const base = options.baseUrl.replace(/\/+$/, '');
-  const codecs = new Map<Schema | undefined, Map<string, Codec<unknown>>>();
+  const codecs = new Map<Schema | undefined, Map<string, Promise<Codec<unknown>>>>();
+  const arrowCodecs = new WeakMap<ObjectSchema, Promise<ArrowCodec>>();
   const listsOfRows = new WeakMap<ObjectSchema, Schema>();
 
-  /** One codec per (format, schema), made on first use. Arrow values are arrays of rows. */
-  const codecOf = (name: FormatName, schema: Schema | undefined): Codec<unknown> => {
+  /**
+   * One codec per (format, schema), its format's code loaded on first use. Arrow values are arrays
+   * of rows. A load that fails (a chunk a browser could not fetch) is tried again by the next call.
+   */
+  const codecOf = (name: FormatName, schema: Schema | undefined): Promise<Codec<unknown>> => {
     let perSchema = codecs.get(schema);
     if (perSchema === undefined) {
       perSchema = new Map();
       codecs.set(schema, perSchema);
     }
-    let codec = perSchema.get(name);
-    if (codec === undefined) {
-      const codecSchema = name === 'arrow' && schema?.kind === 'array' ? schema.items : schema;
-      codec = createCodec(name, { schema: codecSchema, limits });
-      perSchema.set(name, codec);
-    }
-    return codec;
+    const codecSchema = name === 'arrow' && schema?.kind === 'array' ? schema.items : schema;
+    return kept(perSchema, name, () => loadCodec(name, { schema: codecSchema, limits }));
   };
+
+  /** The Arrow codec of a row schema, for record batches, made once per schema. */
+  const arrowCodecOf = (row: ObjectSchema): Promise<ArrowCodec> =>
+    kept(arrowCodecs, row, () => loadArrowCodec({ schema: row, limits }));
 
   const urlOf = (path: string, query: CallOptions['query']): string => {
     let url = base + (path.startsWith('/') ? path : `/${path}`);
@@ -137,7 +141,7 @@ export function createClient(options: ClientOptions): WirekitClient {
   };
 
   /** The reply's format: the one asked for, or what the server says it sent. */
-  const replyCodec = (response: Response, schema: Schema | undefined): Codec<unknown> => {
+  const replyCodec = (response: Response, schema: Schema | undefined): Promise<Codec<unknown>> => {
     const type = response.headers.get('content-type') ?? '';
     const name = findFormat(essenceOf(type)) ?? format;
     return codecOf(name, schema);
@@ -163,16 +167,17 @@ export function createClient(options: ClientOptions): WirekitClient {
     const bytes = await readAll(response, limits.maxInputBytes);
     if (form !== undefined && !form.whole && form.format !== 'arrow') {
       const rows: unknown[] = [];
-      for await (const value of codecOf(form.format, row).decodeStream(once(bytes))) rows.push(value);
+      const codec = await codecOf(form.format, row);
+      for await (const value of codec.decodeStream(once(bytes))) rows.push(value);
       return rows;
     }
-    return codecOf(form?.format ?? findFormat(type) ?? format, list).decode(bytes) as unknown[];
+    return (await codecOf(form?.format ?? findFormat(type) ?? format, list)).decode(bytes) as unknown[];
   };
 
   const request: WirekitClient['request'] = async (method, path, call = {}) => {
     let body: { bytes: Uint8Array; type: string } | undefined;
     if ('value' in call) {
-      const codec = codecOf(schemaFormat(format, call.body), call.body);
+      const codec = await codecOf(schemaFormat(format, call.body), call.body);
       body = { bytes: codec.encode(call.value), type: codec.mediaType };
     }
     const rows = rowsOf(call.reply);
@@ -184,11 +189,11 @@ export function createClient(options: ClientOptions): WirekitClient {
       const response = await send(method, path, accept, call, body);
       return (await readList(response, call.reply, rows)) as never;
     }
-    const accept = codecOf(schemaFormat(format, call.reply), call.reply).mediaType;
+    const accept = (await codecOf(schemaFormat(format, call.reply), call.reply)).mediaType;
     const response = await send(method, path, accept, call, body);
     const bytes = await readAll(response, limits.maxInputBytes);
     if (bytes.length === 0 && call.reply === undefined) return undefined as never;
-    return replyCodec(response, call.reply).decode(bytes) as never;
+    return (await replyCodec(response, call.reply)).decode(bytes) as never;
   };
 
   return {
@@ -204,13 +209,14 @@ export function createClient(options: ClientOptions): WirekitClient {
       if (response.body === null) return;
       const form = listFormOf(essenceOf(response.headers.get('content-type') ?? ''));
       if (form !== undefined && !form.whole) {
-        yield* codecOf(form.format, call.row).decodeStream(response.body) as AsyncIterable<never>;
+        const codec = await codecOf(form.format, call.row);
+        yield* codec.decodeStream(response.body) as AsyncIterable<never>;
         return;
       }
       yield* (await readList(response, listOf(call.row), call.row)) as never[];
     },
     async *batches(path, call) {
-      const codec: ArrowCodec = createArrowCodec({ schema: call.row, limits });
+      const codec = await arrowCodecOf(call.row);
       const response = await send('GET', path, codec.streamMediaType, call);
       if (response.body === null) return;
       yield* codec.decodeBatches(response.body);
@@ -264,7 +270,7 @@ async function errorOf(response: Response): Promise<WirekitHttpError> {
   const name = findFormat(essenceOf(response.headers.get('content-type') ?? ''));
   if (name !== undefined && name !== 'arrow' && bytes.length > 0) {
     try {
-      return new WirekitHttpError(errorCodecFor(name).decode(bytes));
+      return new WirekitHttpError((await errorCodecFor(name)).decode(bytes));
     } catch {
       // Not a wirekit error record: fall through.
     }
@@ -275,6 +281,38 @@ async function errorOf(response: Response): Promise<WirekitHttpError> {
     message: `HTTP ${response.status} ${response.statusText}`,
   };
   return new WirekitHttpError(record, bytes.subarray(0, 1024));
+}
+
+const errorCodecs = new Map<FormatName, Promise<Codec<HttpError>>>();
+
+/**
+ * The codec of error records for replies in `format` (JSON for Arrow), with the default limits,
+ * loaded on first use and kept for every client; a failed load is tried again next time.
+ */
+function errorCodecFor(format: FormatName): Promise<Codec<HttpError>> {
+  const written = errorFormatOf(format);
+  return kept(errorCodecs, written, () => loadCodec(written, { schema: HttpError }));
+}
+
+interface PromiseStore<K, V> {
+  get(key: K): Promise<V> | undefined;
+  set(key: K, value: Promise<V>): unknown;
+  delete(key: K): unknown;
+}
+
+/**
+ * The promise kept under `key`, else a new one from `load`, kept until it fails: a load that fails
+ * (a chunk the browser could not fetch) is tried again by the next call instead of failing forever.
+ */
+function kept<K, V>(store: PromiseStore<K, V>, key: K, load: () => Promise<V>): Promise<V> {
+  let value = store.get(key);
+  if (value === undefined) {
+    const loading = load();
+    loading.catch(() => store.delete(key));
+    store.set(key, loading);
+    value = loading;
+  }
+  return value;
 }
 
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {

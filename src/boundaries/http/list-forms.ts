@@ -10,9 +10,12 @@
  * streamed route; the 406 there names the sequence type to ask for instead.
  */
 import type { FormatName } from '../../codecs/codec.js';
-import { flatBuffersSequenceMediaType } from '../../codecs/flatbuffers/index.js';
-import { msgpackSequenceMediaType } from '../../codecs/msgpack/index.js';
-import { protobufStreamMediaType } from '../../codecs/protobuf/index.js';
+import {
+  flatBuffersSequenceMediaType,
+  msgpackSequenceMediaType,
+  protobufStreamMediaType,
+} from '../../codecs/media-types.js';
+import type { ObjectSchema, Schema } from '../../schema/index.js';
 
 export interface ListForms {
   /**
@@ -78,3 +81,9 @@ const formsByType = new Map<string, { readonly format: FormatName; readonly whol
     ...forms.sequence.map((type) => [type, { format, whole: false }] as const),
   ]),
 );
+
+/** The row schema when `schema` is an array of objects (a list of rows), else undefined. */
+export function rowsOf(schema: Schema | undefined): ObjectSchema | undefined {
+  if (schema?.kind !== 'array') return undefined;
+  return schema.items.kind === 'object' ? schema.items : undefined;
+}

@@ -10,8 +10,9 @@ import { createCodec, mediaTypesOf } from '../../codecs/registry.js';
 import { WirekitError } from '../../errors/index.js';
 import { Negotiator } from '../../negotiate/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
-import { listForms, type Streamed } from './list-forms.js';
-import { errorCodecFor, type HttpError } from './wire-error.js';
+import { errorCodecFor } from './error-codec.js';
+import { listForms, rowsOf, type Streamed } from './list-forms.js';
+import type { HttpError } from './wire-error.js';
 
 /** What a route declares under `config.wirekit` (or through `wirekitRoute`). */
 export interface WirekitRouteSpec {
@@ -72,12 +73,6 @@ export interface CompiledRoute {
 }
 
 const schemalessFormats: readonly FormatName[] = ['json', 'msgpack', 'cbor'];
-
-/** The row schema when `schema` is an array of objects (a list of rows), else undefined. */
-export function rowsOf(schema: Schema | undefined): ObjectSchema | undefined {
-  if (schema?.kind !== 'array') return undefined;
-  return schema.items.kind === 'object' ? schema.items : undefined;
-}
 
 /**
  * The codec of `format` for values of `schema` (undefined: schemaless), or undefined when the

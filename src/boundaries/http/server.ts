@@ -48,6 +48,7 @@ import {
 } from '../../negotiate/index.js';
 import { assert } from '../../schema/index.js';
 import { ratioLimit, resolveRatio } from '../../util/decompression-ratio.js';
+import { errorCodecFor } from './error-codec.js';
 import { bodyTooLarge, fastifyRefusal, unsupportedEncoding, unsupportedType } from './refusals.js';
 import { warnWithoutRequestTimeout } from './request-timeout.js';
 import {
@@ -58,7 +59,7 @@ import {
   type WirekitRouteSpec,
 } from './route.js';
 import { type RowSource, streamRows } from './stream-reply.js';
-import { errorCodecFor, type HttpError, HttpWirekitError, httpErrorOf } from './wire-error.js';
+import { type HttpError, HttpWirekitError, httpErrorOf } from './wire-error.js';
 
 export interface WirekitCompressionOptions {
   /** Content codings to offer, in order of preference (default zstd, br, gzip). */

@@ -9,8 +9,7 @@
  * (its Content-Type says so).
  */
 
-import type { Codec, FormatName } from '../../codecs/codec.js';
-import { createCodec } from '../../codecs/registry.js';
+import type { FormatName } from '../../codecs/codec.js';
 import { type ErrorCode, errorCodes, formatPath, isWirekitError, WirekitError } from '../../errors/index.js';
 import { type Infer, t } from '../../schema/index.js';
 
@@ -29,17 +28,9 @@ export const HttpError = t.object('HttpError', {
 });
 export type HttpError = Infer<typeof HttpError>;
 
-const errorCodecs = new Map<FormatName, Codec<HttpError>>();
-
-/** The codec that writes and reads error records in `format` (JSON for Arrow), one per format. */
-export function errorCodecFor(format: FormatName): Codec<HttpError> {
-  const written = format === 'arrow' ? 'json' : format;
-  let codec = errorCodecs.get(written);
-  if (codec === undefined) {
-    codec = createCodec(written, { schema: HttpError });
-    errorCodecs.set(written, codec);
-  }
-  return codec;
+/** The format error records are written in for a client of `format`: its own, JSON for Arrow. */
+export function errorFormatOf(format: FormatName): FormatName {
+  return format === 'arrow' ? 'json' : format;
 }
 
 /** What a refusal says would have been accepted. */

@@ -17,6 +17,7 @@ import type { CodecOptions } from '../codec.js';
 import { compileArrow } from '../compiled/arrow.js';
 import { malformed } from '../errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { arrowMediaTypes } from '../media-types.js';
 import { checkIterable } from '../sequence.js';
 import { encodeValues } from '../stream.js';
 import { writeBatches } from './batch-stream.js';
@@ -30,11 +31,7 @@ import { batchesOf, eachRow } from './rows-stream.js';
 
 export type { IpcFormat } from './ipc-write.js';
 
-/** The stream format first: it is the default and the one `encodeStream` writes unless told. */
-export const arrowMediaTypes = [
-  'application/vnd.apache.arrow.stream',
-  'application/vnd.apache.arrow.file',
-] as const;
+export { arrowMediaTypes };
 
 export interface ArrowCodecOptions extends CodecOptions {
   /** 'stream' (default) or 'file', for what encode writes; decode reads either. */

@@ -3,7 +3,6 @@
  * footer layout), with a sink that hands the bytes back synchronously: apache-arrow's default sink
  * is an async queue, which would force a round trip through the event loop per batch.
  */
-import { Buffer } from 'node:buffer';
 import {
   AsyncByteQueue,
   type RecordBatch,
@@ -11,6 +10,7 @@ import {
   RecordBatchStreamWriter,
   type Schema,
 } from 'apache-arrow';
+import { uninitializedBytes } from '../../util/node-runtime.js';
 
 export type IpcFormat = 'stream' | 'file';
 
@@ -28,8 +28,8 @@ class ChunkSink extends AsyncByteQueue {
 
   take(): Uint8Array {
     // Every byte is written below, so the memory need not be zeroed first (tens of MB for a large
-    // table); allocUnsafeSlow gives an ArrayBuffer of its own, never a slice of Node's pool.
-    const out = new Uint8Array(Buffer.allocUnsafeSlow(this.size).buffer, 0, this.size);
+    // table), and the output has an ArrayBuffer of its own.
+    const out = uninitializedBytes(this.size);
     let at = 0;
     for (const chunk of this.chunks) {
       out.set(chunk, at);

@@ -5,7 +5,6 @@
  * strings valid UTF-8. Data that passes can be read (by wirekit or by apache-arrow) without a bound
  * check going wrong. Buffers are views into the input, copied only when misaligned.
  */
-import { isUtf8 } from 'node:buffer';
 import {
   type Data,
   type DataType,
@@ -16,6 +15,7 @@ import {
   type Vector,
 } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
+import { isUtf8 } from '../../util/node-runtime.js';
 import { malformed, tooLong, tooManyElements } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { type NullInfo, newData } from './data.js';

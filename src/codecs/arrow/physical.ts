@@ -6,8 +6,8 @@
  * (decode-scalars.ts, when a peer wrote a compatible type) and the schemaless reader (read-any.ts)
  * read through these, so that a value means the same either way.
  */
-import { Buffer, isAscii } from 'node:buffer';
 import { type Data, type Dictionary, Type } from 'apache-arrow';
+import { asciiText, isAscii, utf8Text } from '../../util/node-runtime.js';
 import { fault } from './fault.js';
 import { narrowOffsets } from './load.js';
 
@@ -220,19 +220,18 @@ export function plainStringReader(data: Data, start: number, count: number): (i:
     const value = viewReader(data);
     return (i) => {
       const bytes = value(i);
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+      return utf8Text(bytes, 0, bytes.length);
     };
   }
   const bytes = data.values as Uint8Array;
   const offsets = data.typeId === Type.Utf8 ? (data.valueOffsets as Int32Array) : offsetsOf(data);
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const from = offsets[start] as number;
   const to = offsets[start + count] as number;
-  if (isAscii(view.subarray(from, to))) {
-    const all = view.toString('latin1', from, to);
+  if (isAscii(bytes.subarray(from, to))) {
+    const all = asciiText(bytes, from, to);
     return (i) => all.slice((offsets[i] as number) - from, (offsets[i + 1] as number) - from);
   }
-  return (i) => view.toString('utf8', offsets[i], offsets[i + 1]);
+  return (i) => utf8Text(bytes, offsets[i] as number, offsets[i + 1] as number);
 }
 
 /**

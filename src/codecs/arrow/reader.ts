@@ -15,6 +15,7 @@ import {
   Struct,
   Vector,
 } from 'apache-arrow';
+import { equalBytes } from '../../util/node-runtime.js';
 import { AllocationBudget } from '../budget.js';
 import type { CompiledRows } from '../compiled/arrow.js';
 import { malformed, mismatch, tooDeep, tooManyElements, truncated } from '../errors.js';
@@ -79,10 +80,6 @@ interface KnownSchema {
  */
 export interface SchemaMemo {
   last?: { readonly bytes: Uint8Array; readonly schema: KnownSchema };
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }
 
 export class IpcReader {
@@ -152,7 +149,7 @@ export class IpcReader {
     if (metadataLength === 0) return { kind: 'eos' };
     const metadata = frame.subarray(8, 8 + metadataLength);
     const last = this.options.memo?.last;
-    if (last !== undefined && frame.length === 8 + metadataLength && sameBytes(last.bytes, metadata)) {
+    if (last !== undefined && frame.length === 8 + metadataLength && equalBytes(last.bytes, metadata)) {
       this.known ??= last.schema;
       return { kind: 'schema' };
     }

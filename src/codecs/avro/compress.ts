@@ -3,19 +3,41 @@
  * themselves so that it can move onto the compression layer later. Every decompressor is capped,
  * at maxInputBytes and at maxDecompressionRatio times the block's compressed size (the lower one):
  * the output size is known or bounded *before* a byte is inflated, so a tiny block cannot claim
- * gigabytes. The libraries are imported on first use, so datum-only users never load native code.
+ * gigabytes. The libraries are loaded on first use, so datum-only users never load native code.
+ *
+ * On Node, deflate is Node's zlib and snappy and zstandard are native libraries. Elsewhere (a
+ * browser) deflate goes through the web's CompressionStream and DecompressionStream, which are
+ * asynchronous: decodeStream and readContainer read such blocks there, decodeSequence cannot; snappy
+ * and zstandard blocks are WK_UNKNOWN_FORMAT, as there is no library to run them.
  */
-import { constants } from 'node:buffer';
-import { createRequire } from 'node:module';
 import { WirekitError } from '../../errors/index.js';
 import { crc32 } from '../../util/crc32.js';
 import { ratioLimit } from '../../util/decompression-ratio.js';
+import { maxNodeBufferLength, nodeBuiltin, requirePackage } from '../../util/node-runtime.js';
 
 export const containerCodecs = ['null', 'deflate', 'snappy', 'zstandard'] as const;
 export type ContainerCodec = (typeof containerCodecs)[number];
 
 export function isContainerCodec(name: string): name is ContainerCodec {
   return (containerCodecs as readonly string[]).includes(name);
+}
+
+type Zlib = typeof import('node:zlib');
+type Snappy = typeof import('snappy');
+type Zstd = typeof import('@toondepauw/node-zstd');
+
+/** Node's zlib, or undefined where there is none. */
+const zlib = nodeBuiltin<Zlib>('zlib');
+
+/** The native library for `codec`'s blocks, loaded on first use; only Node can load one. */
+function library<T>(codec: 'snappy' | 'zstandard'): T {
+  if (requirePackage === undefined) {
+    throw new WirekitError(
+      'WK_UNKNOWN_FORMAT',
+      `Avro: ${codec} blocks need a native library that only Node (20.16 or later) can load; write the container with deflate or null to read it here.`,
+    );
+  }
+  return requirePackage(codec === 'snappy' ? 'snappy' : '@toondepauw/node-zstd') as T;
 }
 
 function corrupt(codec: string, cause?: unknown): WirekitError {
@@ -50,12 +72,12 @@ export async function compressBlock(codec: ContainerCodec, data: Uint8Array): Pr
   switch (codec) {
     case 'null':
       return data;
-    case 'deflate': {
-      const { deflateRawSync } = await import('node:zlib');
-      return deflateRawSync(data);
-    }
+    case 'deflate':
+      return zlib !== undefined
+        ? zlib.deflateRawSync(data)
+        : await webStream(data, new CompressionStream('deflate-raw'));
     case 'snappy': {
-      const { compressSync } = await import('snappy');
+      const { compressSync } = library<Snappy>('snappy');
       const body = compressSync(data);
       const out = new Uint8Array(body.length + 4);
       out.set(body);
@@ -63,8 +85,9 @@ export async function compressBlock(codec: ContainerCodec, data: Uint8Array): Pr
       return out;
     }
     case 'zstandard': {
-      const { Encoder } = await import('@toondepauw/node-zstd');
-      return new Encoder(3).encode(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      const { Encoder } = library<Zstd>('zstandard');
+      // The library takes any Uint8Array, though its types say Buffer.
+      return new Encoder(3).encode(data as Buffer);
     }
   }
 }
@@ -79,21 +102,17 @@ export async function decompressBlock(
   maxInputBytes: number,
   ratio: number,
 ): Promise<Uint8Array> {
+  if (codec === 'deflate' && zlib === undefined)
+    return inflateWeb(data, blockCap(data, maxInputBytes, ratio));
   if (codec !== 'zstandard') return decompressBlockSync(codec, data, maxInputBytes, ratio);
   const cap = blockCap(data, maxInputBytes, ratio);
   checkZstdBound(data, cap);
-  const { Decoder } = await import('@toondepauw/node-zstd');
-  const out = await new Decoder().decode(asBuffer(data)).catch((error: unknown) => {
+  const { Decoder } = library<Zstd>('zstandard');
+  const out = await new Decoder().decode(data as Buffer).catch((error: unknown) => {
     throw corrupt(codec, error);
   });
   return checkZstdOutput(out, cap);
 }
-
-/**
- * Loads a library on first use, synchronously (for decodeSequence, which cannot wait): the
- * libraries are CommonJS, so Node's require loads them without a promise.
- */
-const load = createRequire(import.meta.url);
 
 /** Inflates one block on the calling thread, refusing output beyond `maxInputBytes` or `ratio` times its size. */
 export function decompressBlockSync(
@@ -107,11 +126,16 @@ export function decompressBlockSync(
     case 'null':
       return data;
     case 'deflate': {
-      const { inflateRawSync } = load('node:zlib') as typeof import('node:zlib');
+      if (zlib === undefined || maxNodeBufferLength === undefined) {
+        throw new WirekitError(
+          'WK_UNKNOWN_FORMAT',
+          'Avro: deflate blocks are read synchronously only on Node, with its zlib; decodeStream and readContainer read them here.',
+        );
+      }
       let out: Uint8Array;
       try {
-        out = inflateRawSync(data, {
-          maxOutputLength: Math.max(1, Math.min(cap.bytes, constants.MAX_LENGTH)),
+        out = zlib.inflateRawSync(data, {
+          maxOutputLength: Math.max(1, Math.min(cap.bytes, maxNodeBufferLength)),
         });
       } catch (error) {
         if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE')
@@ -128,7 +152,7 @@ export function decompressBlockSync(
       const size = snappyLength(body);
       if (size === undefined) throw corrupt(codec);
       if (size > cap.bytes) throw tooBig(codec, size, cap);
-      const { uncompressSync } = load('snappy') as typeof import('snappy');
+      const { uncompressSync } = library<Snappy>('snappy');
       let out: Uint8Array;
       try {
         out = uncompressSync(body) as Uint8Array;
@@ -141,10 +165,10 @@ export function decompressBlockSync(
     }
     case 'zstandard': {
       checkZstdBound(data, cap);
-      const { Decoder } = load('@toondepauw/node-zstd') as typeof import('@toondepauw/node-zstd');
+      const { Decoder } = library<Zstd>('zstandard');
       let out: Uint8Array;
       try {
-        out = new Decoder().decodeSync(asBuffer(data));
+        out = new Decoder().decodeSync(data as Buffer);
       } catch (error) {
         throw corrupt(codec, error);
       }
@@ -153,8 +177,41 @@ export function decompressBlockSync(
   }
 }
 
-function asBuffer(data: Uint8Array): Buffer {
-  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+/** `data` through a web CompressionStream, whole (for the block being written). */
+async function webStream(data: Uint8Array, transform: CompressionStream): Promise<Uint8Array> {
+  return new Uint8Array(await new Response(new Blob([data]).stream().pipeThrough(transform)).arrayBuffer());
+}
+
+/**
+ * A deflate block through the web's DecompressionStream, read a chunk at a time and given up as
+ * soon as the output passes the cap, so that a hostile block never inflates beyond it.
+ */
+async function inflateWeb(data: Uint8Array, cap: BlockCap): Promise<Uint8Array> {
+  const reader = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > cap.bytes) {
+        await reader.cancel().catch(() => undefined);
+        throw tooBig('deflate', 'more than that', cap);
+      }
+      parts.push(value);
+    }
+  } catch (error) {
+    if (error instanceof WirekitError) throw error;
+    throw corrupt('deflate', error);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 function checkZstdBound(data: Uint8Array, cap: BlockCap): void {

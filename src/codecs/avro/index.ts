@@ -24,6 +24,7 @@ import type { Codec, CodecOptions } from '../codec.js';
 import { compileAvro } from '../compiled/avro.js';
 import { trailing } from '../errors.js';
 import { checkInputSize, resolveLimits } from '../limits.js';
+import { avroMediaTypes } from '../media-types.js';
 import { listHintOf, withListHint } from '../sequence.js';
 import { parseAvroSchema } from './avro-schema.js';
 import {
@@ -49,16 +50,7 @@ export {
   writeContainer,
 } from './container.js';
 
-/**
- * `application/avro` first; `application/vnd.apache.avro+binary` and `application/x-avro-binary`
- * are in use for single datums too. (`avro/binary`, from the spec's RPC transport, is not a valid
- * media type and frames RPC messages rather than datums, so it is left out.)
- */
-export const avroMediaTypes = Object.freeze([
-  'application/avro',
-  'application/vnd.apache.avro+binary',
-  'application/x-avro-binary',
-] as const);
+export { avroMediaTypes };
 
 export interface AvroCodecOptions extends CodecOptions {
   /**

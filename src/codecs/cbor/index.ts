@@ -9,17 +9,14 @@ import { Decoder, type Options } from 'cbor-x';
 import type { Codec, CodecOptions } from '../codec.js';
 import { cborFormat } from '../compiled/cbor.js';
 import { resolveLimits } from '../limits.js';
+import { cborMediaTypes, cborSequenceMediaType } from '../media-types.js';
 import { type FormatKit, SelfDescribingCodec } from '../self-describing/codec.js';
 import { CborEmitter } from './emitter.js';
 import { NaturalReader } from './natural.js';
 import { CborScanner } from './scan.js';
 import { CborSource } from './source.js';
 
-/** The value media type first; the sequence type names this codec's streams. */
-export const cborMediaTypes = Object.freeze(['application/cbor', 'application/cbor-seq'] as const);
-
-/** A stream of CBOR values back to back, as RFC 8742 defines. */
-export const cborSequenceMediaType = cborMediaTypes[1] as string;
+export { cborMediaTypes, cborSequenceMediaType };
 
 export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
   const limits = resolveLimits(options.limits);

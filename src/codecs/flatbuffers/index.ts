@@ -17,6 +17,7 @@ import type { Codec, CodecOptions } from '../codec.js';
 import { compileFlatBuffers } from '../compiled/flatbuffers.js';
 import { uint32Frame } from '../framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { flatBuffersMediaTypes, flatBuffersSequenceMediaType } from '../media-types.js';
 import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../sequence.js';
 import { decodeFrames, encodeValues } from '../stream.js';
 import { Encoder } from './encode.js';
@@ -24,18 +25,7 @@ import { planOf } from './planner.js';
 import { Reader } from './reader.js';
 import { viewOf } from './view.js';
 
-/**
- * Size-prefixed buffers back to back (`encodeStream`, `encodeSequence`). FlatBuffers registers no
- * type for that; this one is named after CBOR's `application/cbor-seq` (RFC 8742), so that
- * `application/x-flatbuffers` always means one buffer.
- */
-export const flatBuffersSequenceMediaType = 'application/x-flatbuffers-seq';
-
-export const flatBuffersMediaTypes = Object.freeze([
-  'application/x-flatbuffers',
-  'application/flatbuffers',
-  flatBuffersSequenceMediaType,
-] as const);
+export { flatBuffersMediaTypes, flatBuffersSequenceMediaType };
 
 export interface FlatBuffersCodec<T = unknown> extends Codec<T> {
   /**

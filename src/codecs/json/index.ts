@@ -14,6 +14,7 @@ import type { Codec, CodecOptions } from '../codec.js';
 import { compileJsonWriter } from '../compiled/json.js';
 import { compileJsonReader } from '../compiled/json-read.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { jsonMediaTypes, ndjsonMediaTypes } from '../media-types.js';
 import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
 import { checkJsonable, checkParsed, jsonText, parseJson } from './read.js';
@@ -26,8 +27,7 @@ import {
 } from './text-checks.js';
 import { writeJson } from './write.js';
 
-export const jsonMediaTypes = ['application/json'] as const;
-export const ndjsonMediaTypes = ['application/x-ndjson', 'application/jsonl'] as const;
+export { jsonMediaTypes, ndjsonMediaTypes };
 
 export interface JsonCodecOptions extends CodecOptions {
   /** How bigints are written: "strings" (default; exact in every JSON parser) or bare numbers. */

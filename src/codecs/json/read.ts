@@ -4,6 +4,7 @@
  * schemaless writer's check of what JSON.stringify would change.
  */
 import { WirekitError } from '../../errors/index.js';
+import { utf8Length } from '../../util/utf8-length.js';
 import { isUnsafeKey, malformed, tooDeep, trailing, truncated, unsafeKey } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 
@@ -68,7 +69,7 @@ export function checkParsed(value: unknown, limits: DecodeLimits): void {
 }
 
 function byteOffset(text: string, position: number): number {
-  return Buffer.byteLength(text.slice(0, position), 'utf8');
+  return utf8Length(text, 0, position);
 }
 
 /** Where the first invalid UTF-8 sequence starts (only called once decoding has failed). */

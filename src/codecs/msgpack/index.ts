@@ -9,6 +9,7 @@ import { WirekitError } from '../../errors/index.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { msgpackFormat } from '../compiled/msgpack.js';
 import { resolveLimits } from '../limits.js';
+import { msgpackMediaTypes, msgpackSequenceMediaType } from '../media-types.js';
 import { type FormatKit, SelfDescribingCodec } from '../self-describing/codec.js';
 import { MsgpackEmitter } from './emitter.js';
 import { NaturalReader } from './natural.js';
@@ -16,19 +17,7 @@ import { RecordsMode } from './records.js';
 import { MsgpackScanner } from './scan.js';
 import { MsgpackSource } from './source.js';
 
-/** The registered type first; `application/x-msgpack` is what older services send. */
-/**
- * Values back to back (`encodeStream`, `encodeSequence`). MessagePack registers no type for that;
- * this one is named after CBOR's `application/cbor-seq` (RFC 8742), so that `application/msgpack`
- * always means one value.
- */
-export const msgpackSequenceMediaType = 'application/x-msgpack-seq';
-
-export const msgpackMediaTypes = Object.freeze([
-  'application/msgpack',
-  'application/x-msgpack',
-  msgpackSequenceMediaType,
-] as const);
+export { msgpackMediaTypes, msgpackSequenceMediaType };
 
 export interface MsgpackCodecOptions extends CodecOptions {
   /**

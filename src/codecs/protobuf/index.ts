@@ -13,6 +13,7 @@ import { type CompiledMessage, compileMessage } from '../compiled/protobuf.js';
 import { tooDeep } from '../errors.js';
 import { varintFrame, varintFramePayload } from '../framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
+import { protobufMediaTypes, protobufStreamMediaType } from '../media-types.js';
 import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../sequence.js';
 import { decodeFrames, encodeValues } from '../stream.js';
 import { decodeRoot } from './decode.js';
@@ -24,16 +25,7 @@ import { rootSlot } from './plan.js';
 import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 
-/** Messages each prefixed with its length as a varint (writeDelimitedTo / parseDelimitedFrom). */
-export const protobufStreamMediaType = 'application/x-protobuf-delimited';
-
-/** Canonical first; the last is the type of sequences. */
-export const protobufMediaTypes = Object.freeze([
-  'application/x-protobuf',
-  'application/protobuf',
-  'application/vnd.google.protobuf',
-  protobufStreamMediaType,
-] as const);
+export { protobufMediaTypes, protobufStreamMediaType };
 
 export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
   return new ProtobufCodec<T>(options);
