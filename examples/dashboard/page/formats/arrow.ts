@@ -7,8 +7,10 @@
  *
  * This module, the client and apache-arrow are loaded only when the Arrow format is chosen.
  */
-import { type Data, type RecordBatch, RecordBatchReader, TimeUnit, Type } from 'apache-arrow';
-import { LoadError, type Loader, replyError, seriesUrl } from '../loader.js';
+import { type Data, type RecordBatch, TimeUnit, Type } from 'apache-arrow';
+import { createClient } from 'wirekit-ts/http/client';
+import { LoadError, type Loader } from '../loader.js';
+import { Reading } from '../reading.js';
 
 const twoTo32 = 4_294_967_296;
 /** A timestamp's ticks per millisecond, by unit. */
@@ -20,17 +22,16 @@ const ticksPerMs: Record<number, number> = {
 };
 
 export const load: Loader = async (request, sink) => {
-  // TEMPORARY until wirekit's client is browser-safe: apache-arrow's own reader.
-  const response = await fetch(seriesUrl(request), {
-    headers: { accept: 'application/vnd.apache.arrow.stream' },
-    signal: request.signal,
-  });
-  if (!response.ok) throw await replyError(response);
+  const client = createClient({ baseUrl: location.origin, format: 'arrow' });
   const { series } = sink;
   // The instant of the last row, in the stream's unit, carried across batches.
   let last = Number.NaN;
   try {
-    for await (const batch of await RecordBatchReader.from(response.body as ReadableStream<Uint8Array>)) {
+    for await (const batch of client.batches('/series', {
+      row: Reading,
+      query: request.query,
+      signal: request.signal,
+    })) {
       const { ts, perMs } = timestamps(batch);
       const ids = columnValues(batch, 'sensor_id', Type.Int) as ArrayLike<number>;
       const values = columnValues(batch, 'value', Type.Float) as ArrayLike<number>;
