@@ -60,7 +60,8 @@ export class AlignedSeries {
 
   /** Puts one sensor's value at the current instant (call `at` first). */
   put(sensorId: number, value: number): void {
-    const slot = sensorId < this.slotOf.length ? (this.slotOf[sensorId] as number) : -1;
+    // Ids past the table, negative, fractional or missing (JSON) all read as undefined.
+    const slot = this.slotOf[sensorId] ?? -1;
     if (slot < 0) throw new Error(`a row for sensor ${sensorId}, which is not charted`);
     (this.ys[slot] as Float64Array)[this.length - 1] = value;
     this.rows++;
@@ -93,14 +94,18 @@ export class AlignedSeries {
     });
   }
 
-  /** Room for the rest of the range at the density so far (10% spare), or double without a range. */
+  /**
+   * Room for the rest of the range at the density so far (10% spare), or double without a range.
+   * Never more than four times the present size at once: a first stretch of rows much denser than
+   * the rest (or a server that lies) must not make the page allocate gigabytes.
+   */
   private nextCapacity(): number {
     const now = this.x.length;
     const elapsed = this.lastSeconds - this.firstSeconds;
     const remaining = this.endSeconds - this.lastSeconds;
     if (!(elapsed > 0) || !(remaining >= 0)) return now * 2;
     const estimate = Math.ceil(now + ((remaining * this.length) / elapsed) * 1.1);
-    return Math.max(estimate, Math.ceil(now * 1.25));
+    return Math.min(4 * now, Math.max(estimate, Math.ceil(now * 1.25)));
   }
 
   private lastIso(): string {
