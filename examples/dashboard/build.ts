@@ -6,7 +6,9 @@
  *
  *   npm run demo:page
  */
-import { readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +22,9 @@ const wirekitBuild = join(here, '../../dist/index.js');
 
 /** Builds the page into `dashboardDist`. */
 export async function buildDashboardPage(): Promise<void> {
+  if (!existsSync(wirekitBuild)) {
+    throw new Error('the page bundles wirekit from its build: run `npm run build` first.');
+  }
   // Vite is a devDependency: loaded only when a build is needed.
   const { build } = await import('vite');
   await build({ configFile });
@@ -37,11 +42,44 @@ export function dashboardPageIsStale(): boolean {
   return inputs.some((time) => time > built);
 }
 
-/** Builds the page if it is stale; says whether it did. */
+/**
+ * Builds the page if it is stale; says whether it did. Processes that call it at once (test files
+ * run in parallel) build one at a time, each looking again once it holds the lock, so the second
+ * finds the first one's build rather than emptying dist/ under a page being served from it.
+ */
 export async function ensureDashboardPage(): Promise<boolean> {
   if (!dashboardPageIsStale()) return false;
-  await buildDashboardPage();
-  return true;
+  const release = await buildLock();
+  try {
+    if (!dashboardPageIsStale()) return false;
+    await buildDashboardPage();
+    return true;
+  } finally {
+    release();
+  }
+}
+
+/** A lock folder beside the system's temporary files, named after this checkout's dist/. */
+async function buildLock(): Promise<() => void> {
+  const name = createHash('sha256').update(dashboardDist).digest('hex').slice(0, 12);
+  const lock = join(tmpdir(), `wirekit-dashboard-build-${name}.lock`);
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    // A build takes seconds: a lock this old was left by a process that died.
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true });
+    } catch {
+      // Released meanwhile.
+    }
+    if (Date.now() > deadline) throw new Error(`another build of the dashboard page holds ${lock}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function newestIn(dir: string): number {

@@ -39,6 +39,7 @@ interface DemoState {
   readonly heapPeakBytes?: number | null;
   readonly message?: string;
   readonly code?: string;
+  readonly elapsedMs?: number;
 }
 
 interface Meta {
@@ -226,6 +227,7 @@ describe.skipIf(!has('chromium'))('dashboard demo in headless Chromium', () => {
       const opened = await open(`format=${format}&months=1&sensors=abc`);
       try {
         expect(opened.state).toMatchObject({ state: 'error', format, code });
+        expect(opened.state.elapsedMs).toBeGreaterThan(0);
         expect(await opened.page.isVisible('#error')).toBe(true);
         expect(await opened.page.textContent('#error')).toContain(code);
         expect(await opened.page.evaluate('window.wirekitDemoChart === undefined')).toBe(true);

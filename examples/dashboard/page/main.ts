@@ -61,7 +61,14 @@ export type DemoState =
       /** Time the draws took together, within renderedMs. */
       readonly drawMs: number;
     }
-  | { readonly state: 'error'; readonly format: string; readonly message: string; readonly code?: string };
+  | {
+      readonly state: 'error';
+      readonly format: string;
+      readonly message: string;
+      readonly code?: string;
+      /** Request start to the failure, when the request had started. */
+      readonly elapsedMs?: number;
+    };
 
 declare global {
   interface Window {
@@ -126,6 +133,7 @@ async function run(format: Format, months: number, sensorsParam: string | null):
   window.wirekitDemoChart = undefined;
 
   let heap: HeapSampler | undefined;
+  let start: number | undefined;
   try {
     const { from, to, sensors } = await rangeOf(months, sensorsParam);
     const moduleStart = performance.now();
@@ -146,21 +154,22 @@ async function run(format: Format, months: number, sensorsParam: string | null):
     performance.clearResourceTimings();
     heap = new HeapSampler();
 
-    const start = performance.now();
+    const started = performance.now();
+    start = started;
     let firstBatchMs: number | undefined;
     await load(
       { query, signal: controller.signal },
       {
         series,
         batch() {
-          if (firstBatchMs === undefined && series.rows > 0) firstBatchMs = performance.now() - start;
+          if (firstBatchMs === undefined && series.rows > 0) firstBatchMs = performance.now() - started;
           heap?.sampleEvery(50);
-          if (drawing.offer(series)) showProgress(series.rows, performance.now() - start);
+          if (drawing.offer(series)) showProgress(series.rows, performance.now() - started);
         },
       },
     );
     heap.sample();
-    const renderedMs = (await drawing.finish(series)) - start;
+    const renderedMs = (await drawing.finish(series)) - started;
     const heapPeakBytes = heap.stop();
     const size = await wireSize('/series');
     if (stale()) return;
@@ -186,6 +195,7 @@ async function run(format: Format, months: number, sensorsParam: string | null):
     showDone(done);
     setState(done);
   } catch (error) {
+    const elapsedMs = start === undefined ? undefined : performance.now() - start;
     heap?.stop();
     if (stale()) return;
     // No chart rather than one cut short that looks whole.
@@ -195,7 +205,13 @@ async function run(format: Format, months: number, sensorsParam: string | null):
     const message = error instanceof Error ? error.message : String(error);
     const code = error instanceof LoadError ? error.code : undefined;
     showError(`${format} load failed: ${message}${code === undefined ? '' : ` (${code})`}`);
-    setState({ state: 'error', format, message, ...(code !== undefined && { code }) });
+    setState({
+      state: 'error',
+      format,
+      message,
+      ...(code !== undefined && { code }),
+      ...(elapsedMs !== undefined && { elapsedMs }),
+    });
   } finally {
     if (current === controller) current = undefined;
   }

@@ -40,6 +40,8 @@ export interface BrowserRun {
   readonly message?: string;
   /** The wirekit error code the page reported, when there was one. */
   readonly code?: string;
+  /** For a failed run: request start to the failure, as the page measured it. */
+  readonly failedAfterMs?: number;
   readonly rows?: number;
   readonly points?: number;
   /** Body bytes on the wire. */
@@ -67,6 +69,7 @@ interface PageState {
   readonly state: string;
   readonly message?: string;
   readonly code?: string;
+  readonly elapsedMs?: number;
   readonly rows?: number;
   readonly points?: number;
   readonly bytes?: number | null;
@@ -221,6 +224,7 @@ export async function loadOnce(
       ok: false,
       message: state.message ?? `the page ended in state ${state.state}`,
       ...(state.code !== undefined && { code: state.code }),
+      ...(state.elapsedMs !== undefined && { failedAfterMs: state.elapsedMs }),
       ...server,
     };
   }
