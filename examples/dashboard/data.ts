@@ -61,7 +61,8 @@ function periodStatements(months: number): string[] {
     const fullStart = monthsBefore(dataEnd, period.toMonth).getTime();
     const samples = Math.round((period.samples * (end - start)) / (end - fullStart));
     if (samples === 0) continue;
-    const stepMicros = Math.floor(((end - start) * 1000) / samples);
+    // Whole seconds, as sensors report: the period's last samples end a little before its end.
+    const stepMicros = Math.floor((end - start) / samples / 1000) * 1_000_000;
     // A daily cycle, a weekly one and deterministic noise, each sensor a little off the others.
     statements.push(`
       INSERT INTO staging
@@ -85,7 +86,8 @@ export async function openDemoTable(
   log: (line: string) => void,
 ): Promise<DuckDBSource> {
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `iot-${months}m.duckdb`);
+  // The file name carries the generator's version: a change to the data makes a new file.
+  const file = join(dir, `iot-v2-${months}m.duckdb`);
   if (!existsSync(file)) {
     const partial = `${file}.partial`;
     rmSync(partial, { force: true });

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -23,6 +24,26 @@ describe('package exports', () => {
       execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }),
     );
     expect(names.length).toBeGreaterThan(0);
+  });
+
+  test('wirekit-ts/tables loads no table engine: each is an optional peer its own subpath needs', () => {
+    // The modules the built entry reaches through relative imports, and the packages they import.
+    const packages = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        const specifier = match[1] as string;
+        if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
+        else packages.add(specifier);
+      }
+    };
+    visit(join(root, 'dist/boundaries/tables/index.js'));
+    expect(seen.size).toBeGreaterThan(3);
+    expect([...packages].filter((name) => name === 'pg' || name.startsWith('@duckdb/'))).toEqual([]);
+    expect(readFileSync(join(root, 'dist/boundaries/tables/postgres.js'), 'utf8')).toContain("from 'pg'");
   });
 
   test('the README tour imports what the subpaths export', () => {

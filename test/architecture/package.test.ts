@@ -14,6 +14,8 @@ const root = new URL('../..', import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   name: string;
   exports: Record<string, unknown>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 };
 
 interface PackedFile {
@@ -78,9 +80,23 @@ describe('installed into a fresh project', () => {
       join(project, 'package.json'),
       JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
     );
+    // The table engines' drivers are optional peers: a consumer installs the one it uses. Here
+    // all of them, at the versions this repo tests, so that every subpath export imports.
+    const peers = manifest.peerDependencies ?? {};
+    const engines = ['pg', '@duckdb/node-api', '@duckdb/node-bindings'].map(
+      (name) => `${name}@${manifest.devDependencies?.[name] ?? peers[name]}`,
+    );
     execFileSync(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `./${tarball}`],
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        '--loglevel=error',
+        `./${tarball}`,
+        ...engines,
+      ],
       { cwd: project, stdio: 'pipe' },
     );
   }, 300_000);

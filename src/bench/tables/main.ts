@@ -1,13 +1,17 @@
 /**
  * The table benchmarks: a table read from a database and served by wirekit's Fastify plugin, to
- * the place it is used. `browser` (the default) is the dashboard page in headless Chromium; each
- * part takes its own flags (`--help` after its name).
+ * the place it is used. Each part takes its own flags (`--help` after its name):
+ *
+ * - `browser` (the default): the dashboard page in headless Chromium, per range and format.
+ * - `sources`: rows per second of the table sources themselves (DuckDB, PostgreSQL).
  *
  *   npm run bench:tables                   # the browser part, 1 to 12 months
  *   npm run bench:tables -- browser --large --runs 5 --markdown tables.md
+ *   node dist/bench/tables/main.js sources --postgres postgres://postgres@127.0.0.1:5432/postgres
  */
 const parts: Record<string, () => Promise<(args: readonly string[]) => Promise<void>>> = {
   browser: async () => (await import('./browser.js')).browserMain,
+  sources: async () => (await import('./sources.js')).sourcesMain,
 };
 
 const [first, ...rest] = process.argv.slice(2);

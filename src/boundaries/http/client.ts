@@ -88,7 +88,7 @@ export function createClient(options: ClientOptions): WirekitClient {
 
   /**
    * One codec per (format, schema), its format's code loaded on first use. Arrow values are arrays
-   * of rows. A load that fails (a chunk a browser could not fetch) is tried again by the next call.
+   * of rows.
    */
   const codecOf = (name: FormatName, schema: Schema | undefined): Promise<Codec<unknown>> => {
     let perSchema = codecs.get(schema);
@@ -161,10 +161,15 @@ export function createClient(options: ClientOptions): WirekitClient {
    * A list of rows, read whole (under maxInputBytes) in whichever form it came: one value of its
    * format, or the rows' sequence.
    */
-  const readList = async (response: Response, list: Schema, row: ObjectSchema): Promise<unknown[]> => {
+  const readList = async (
+    response: Response,
+    list: Schema,
+    row: ObjectSchema,
+    signal: AbortSignal | undefined,
+  ): Promise<unknown[]> => {
     const type = essenceOf(response.headers.get('content-type') ?? '');
     const form = listFormOf(type);
-    const bytes = await readAll(response, limits.maxInputBytes);
+    const bytes = await readAll(response, limits.maxInputBytes, signal);
     if (form !== undefined && !form.whole && form.format !== 'arrow') {
       const rows: unknown[] = [];
       const codec = await codecOf(form.format, row);
@@ -187,11 +192,11 @@ export function createClient(options: ClientOptions): WirekitClient {
       const { whole, sequence } = listForms[format];
       const accept = whole.length > 0 ? `${whole[0]}, ${sequence[0]};q=0.9` : (sequence[0] as string);
       const response = await send(method, path, accept, call, body);
-      return (await readList(response, call.reply, rows)) as never;
+      return (await readList(response, call.reply, rows, call.signal)) as never;
     }
     const accept = (await codecOf(schemaFormat(format, call.reply), call.reply)).mediaType;
     const response = await send(method, path, accept, call, body);
-    const bytes = await readAll(response, limits.maxInputBytes);
+    const bytes = await readAll(response, limits.maxInputBytes, call.signal);
     if (bytes.length === 0 && call.reply === undefined) return undefined as never;
     return (await replyCodec(response, call.reply)).decode(bytes) as never;
   };
@@ -209,17 +214,24 @@ export function createClient(options: ClientOptions): WirekitClient {
       if (response.body === null) return;
       const form = listFormOf(essenceOf(response.headers.get('content-type') ?? ''));
       if (form !== undefined && !form.whole) {
-        const codec = await codecOf(form.format, call.row);
-        yield* codec.decodeStream(response.body) as AsyncIterable<never>;
+        const body = response.body;
+        // A codec that cannot be loaded leaves no reply open behind it.
+        const codec = await codecOf(form.format, call.row).catch(async (error: unknown) => {
+          await body.cancel().catch(() => undefined);
+          throw error;
+        });
+        yield* decodeBody(body, call.signal, (chunks) => codec.decodeStream(chunks)) as AsyncIterable<never>;
         return;
       }
-      yield* (await readList(response, listOf(call.row), call.row)) as never[];
+      yield* (await readList(response, listOf(call.row), call.row, call.signal)) as never[];
     },
     async *batches(path, call) {
       const codec = await arrowCodecOf(call.row);
       const response = await send('GET', path, codec.streamMediaType, call);
       if (response.body === null) return;
-      yield* codec.decodeBatches(response.body);
+      // The codec refuses a stream that ends without its end-of-stream marker (WK_DECODE_TRUNCATED),
+      // so a reply cut at a batch boundary is never taken for the whole table.
+      yield* decodeBody(response.body, call.signal, (chunks) => codec.decodeBatches(chunks));
     },
   };
 }
@@ -232,8 +244,11 @@ function schemaFormat(format: FormatName, schema: Schema | undefined): FormatNam
   return schema === undefined && formatNeedsSchema(format) ? 'json' : format;
 }
 
-/** Reads a body whole, refusing one larger than `max` (by its Content-Length, or while reading). */
-async function readAll(response: Response, max: number): Promise<Uint8Array> {
+/**
+ * Reads a body whole, refusing one larger than `max` (by its Content-Length, or while reading); a
+ * body that breaks off is WK_DECODE_TRUNCATED, as in bodyChunks.
+ */
+async function readAll(response: Response, max: number, signal?: AbortSignal): Promise<Uint8Array> {
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > max) {
     await response.body?.cancel();
@@ -245,18 +260,77 @@ async function readAll(response: Response, max: number): Promise<Uint8Array> {
   if (response.body === null) return new Uint8Array(0);
   const parts: Uint8Array[] = [];
   let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel();
+  for await (const chunk of bodyChunks(response.body, signal)) {
+    size += chunk.length;
+    if (size > max)
       throw new WirekitError('WK_LIMIT_INPUT', `the reply is larger than maxInputBytes (${max}).`);
-    }
-    parts.push(value);
+    parts.push(chunk);
   }
   return parts.length === 1 ? (parts[0] as Uint8Array) : joinBytes(parts, size);
+}
+
+/**
+ * A reply body's chunks as they arrive. A read that fails is the connection breaking off (the
+ * server went away mid-reply; fetch's reader rejects with a TypeError such as "terminated" in Node
+ * or "network error" in a browser): it becomes WK_DECODE_TRUNCATED, naming how many bytes had
+ * arrived, so that every decoder reports it alike. An abort the caller asked for throws the
+ * signal's reason, as fetch does. A reader that stops early cancels the body.
+ */
+async function* bodyChunks(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Uint8Array> {
+  const reader = body.getReader();
+  let received = 0;
+  let finished = false;
+  try {
+    for (;;) {
+      let next: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        next = await reader.read();
+      } catch (error) {
+        finished = true;
+        if (signal?.aborted) throw signal.reason ?? error;
+        throw brokenOff(error, received);
+      }
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      received += next.value.length;
+      yield next.value;
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => undefined);
+  }
+}
+
+/**
+ * Rows or record batches decoded from a body as it arrives (through bodyChunks). A decoder may
+ * wrap an error of its source (Arrow gives anything that is no WirekitError a code): the caller's
+ * abort is the signal's reason whichever format read the body.
+ */
+async function* decodeBody<T>(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal | undefined,
+  decode: (chunks: AsyncIterable<Uint8Array>) => AsyncIterable<T>,
+): AsyncGenerator<T> {
+  try {
+    yield* decode(bodyChunks(body, signal));
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason ?? error;
+    throw error;
+  }
+}
+
+function brokenOff(error: unknown, received: number): WirekitError {
+  let reason = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause instanceof Error && cause.message !== '') reason += `: ${cause.message}`;
+  return new WirekitError('WK_DECODE_TRUNCATED', `the reply broke off after ${received} bytes (${reason}).`, {
+    offset: received,
+    cause: error,
+  });
 }
 
 /** The WirekitHttpError for an error response, decoding its body when it holds a wirekit error. */
@@ -287,7 +361,7 @@ const errorCodecs = new Map<FormatName, Promise<Codec<HttpError>>>();
 
 /**
  * The codec of error records for replies in `format` (JSON for Arrow), with the default limits,
- * loaded on first use and kept for every client; a failed load is tried again next time.
+ * loaded on first use and kept for every client.
  */
 function errorCodecFor(format: FormatName): Promise<Codec<HttpError>> {
   const written = errorFormatOf(format);
@@ -301,8 +375,9 @@ interface PromiseStore<K, V> {
 }
 
 /**
- * The promise kept under `key`, else a new one from `load`, kept until it fails: a load that fails
- * (a chunk the browser could not fetch) is tried again by the next call instead of failing forever.
+ * The promise kept under `key`, else a new one from `load`, kept unless it fails: a failed load (a
+ * chunk that could not be fetched) is asked for again by the next call rather than replayed; the
+ * module system decides whether it fetches again (browsers keep a module that failed).
  */
 function kept<K, V>(store: PromiseStore<K, V>, key: K, load: () => Promise<V>): Promise<V> {
   let value = store.get(key);

@@ -132,6 +132,12 @@ abstract class Column {
     if (valid !== 0) this.validity[row >>> 3] = (this.validity[row >>> 3] as number) | (1 << (row & 7));
   }
 
+  /** One null value. */
+  appendNull(): void {
+    this.markNull();
+    this.length++;
+  }
+
   /** One null at `this.length` (the caller advances `length`). */
   protected markNull(): void {
     this.nullCount++;
@@ -185,16 +191,23 @@ export class FixedWidthColumn extends Column {
     this.length += rows;
   }
 
-  appendNull(): void {
-    this.markNull();
-    this.length++;
-  }
-
   /** One value of `width` bytes stored big-endian (network order, as PostgreSQL sends it). */
   appendBigEndian(source: Uint8Array, at: number): void {
     this.markValid();
     const to = this.length * this.width;
     for (let i = 0; i < this.width; i++) this.values[to + i] = source[at + this.width - 1 - i] as number;
+    this.length++;
+  }
+
+  /**
+   * One 64-bit integer value given as its high (signed) and low (unsigned) 32-bit halves: what a
+   * source that shifts an epoch computes without a bigint per value.
+   */
+  appendInt64Words(high: number, low: number): void {
+    this.markValid();
+    const at = this.length * 8;
+    this.view.setUint32(at, low, true);
+    this.view.setInt32(at + 4, high, true);
     this.length++;
   }
 
@@ -304,6 +317,21 @@ export class BytesColumn extends Column {
       this.bytes.set(value, this.used);
       this.used += value.length;
     }
+    this.length++;
+    this.offsets[this.length] = this.used;
+  }
+
+  override appendNull(): void {
+    this.append(null);
+  }
+
+  /** One value that is bytes [start, end) of `source` (a slice of a network buffer, not copied first). */
+  appendSlice(source: Uint8Array, start: number, end: number): void {
+    this.markValid();
+    const length = end - start;
+    this.reserve(length);
+    this.bytes.set(source.subarray(start, end), this.used);
+    this.used += length;
     this.length++;
     this.offsets[this.length] = this.used;
   }

@@ -1,8 +1,8 @@
 /**
  * The large-tables boundary: SQL in, Arrow record batches out. This entry holds what every engine
- * shares and imports none of them; the engines have entries of their own
- * (`wirekit-ts/tables/duckdb`, `wirekit-ts/tables/postgres`), so that an application loads only the
- * database driver it uses.
+ * shares (the TableSource interface, the stream a query returns, the column builders an engine of
+ * your own fills) and imports none of them: DuckDB is `wirekit-ts/tables/duckdb`, PostgreSQL
+ * `wirekit-ts/tables/postgres`, each needing only its own driver installed.
  */
 export {
   type ArrowIpcBytes,
@@ -10,9 +10,18 @@ export {
   type RecordBatchStream,
   recordBatches,
 } from '../../codecs/arrow/batch-stream.js';
-export type { ColumnType } from './columns.js';
+export {
+  type AnyColumn,
+  BoolColumn,
+  BytesColumn,
+  type ColumnType,
+  columnFor,
+  dictionaryShare,
+  FixedWidthColumn,
+} from './columns.js';
 export {
   type ChunkReader,
+  checkBatchRows,
   defaultBatchRows,
   type ResultColumn,
   type SqlParam,

@@ -83,6 +83,8 @@ export class TableStream implements RecordBatchStream {
   readonly [recordBatchStream] = true as const;
   private started = false;
   private done = false;
+  /** The engine said the result has no more rows (as opposed to a stop). */
+  private exhausted = false;
   private readRows = 0;
 
   constructor(
@@ -114,6 +116,7 @@ export class TableStream implements RecordBatchStream {
           this.throwIfAborted();
           const added = await this.reader.fill(columns, this.batchRows - rows);
           if (added === 0) {
+            this.exhausted = true;
             this.done = true;
             break;
           }
@@ -123,6 +126,10 @@ export class TableStream implements RecordBatchStream {
         this.throwIfAborted();
         // An empty result still yields one empty batch, so that its stream carries the schema.
         if (rows > 0 || this.readRows === 0) yield assembler.take(rows);
+        if (this.exhausted) return;
+        // Aborted while the consumer held the batch: fail, or the consumer would take the rows
+        // so far for the whole table.
+        this.throwIfAborted();
         if (this.done) return;
       }
     } finally {

@@ -65,7 +65,9 @@ function readMessages(
   for (;;) {
     if (at === stop && endOptional) return { end: at, dictionaries, batches };
     const size = measureMessage(bytes, at, stop, 0);
-    if (size === undefined || at + size.total > stop) throw truncated(stop, 'an Arrow message');
+    if (size === undefined || at + size.total > stop) {
+      throw truncated(stop, at === stop ? 'an Arrow stream (no end-of-stream marker)' : 'an Arrow message');
+    }
     if (size.metadataLength === 0) return { end: at + 8, dictionaries, batches };
     const block = {
       offset: at,
