@@ -183,3 +183,45 @@ export function concurrencyMarkdown(
   }
   return lines.join('\n');
 }
+
+function flagValue(args: readonly string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+}
+
+/**
+ * `npm run bench:tables -- concurrency [--requests 8] [--range-months 12] [--months 24]
+ * [--max-old-space 512] [--data DIR] [--cases 'wirekit Arrow,typical JSON'] [--markdown FILE]
+ * [--json FILE]`: each case in a fresh server process, the table printed as Markdown.
+ */
+export async function concurrencyMain(args: readonly string[]): Promise<void> {
+  const { writeFileSync } = await import('node:fs');
+  const { homedir } = await import('node:os');
+  const { join } = await import('node:path');
+  const number = (name: string) => {
+    const text = flagValue(args, name);
+    return text === undefined ? undefined : Number(text);
+  };
+  const picked = flagValue(args, '--cases')?.split(',');
+  const options: ConcurrencyOptions = {
+    dataDir:
+      flagValue(args, '--data') ??
+      join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'wirekit', 'demo'),
+    ...(number('--requests') !== undefined && { requests: number('--requests') as number }),
+    ...(number('--range-months') !== undefined && { rangeMonths: number('--range-months') as number }),
+    ...(number('--months') !== undefined && { months: number('--months') as number }),
+    ...(number('--max-old-space') !== undefined && { maxOldSpaceMb: number('--max-old-space') as number }),
+  };
+  const results: ConcurrencyResult[] = [];
+  for (const testCase of concurrencyCases) {
+    if (picked !== undefined && !picked.includes(testCase.name)) continue;
+    process.stderr.write(`${testCase.name}: ${options.requests ?? 8} concurrent requests ...\n`);
+    results.push(await runConcurrencyCase(testCase, options));
+  }
+  const markdown = concurrencyMarkdown(results, options);
+  process.stdout.write(`${markdown}\n`);
+  const markdownFile = flagValue(args, '--markdown');
+  if (markdownFile !== undefined) writeFileSync(markdownFile, `${markdown}\n`);
+  const jsonFile = flagValue(args, '--json');
+  if (jsonFile !== undefined) writeFileSync(jsonFile, `${JSON.stringify(results, null, 2)}\n`);
+}
