@@ -1,83 +1,28 @@
 /**
- * Rows per second of the table sources: the same generated table (timestamp, int4, float8) in
- * DuckDB (in memory) and in PostgreSQL (a server you point it at), read whole as record batches.
- * Each round reads every batch and touches nothing else, so what is timed is the engine, the
- * transfer and the copy into Arrow builders. The table is made once per size and dropped after.
+ * The table benchmarks: a table read from a database and served by wirekit's Fastify plugin, to
+ * the place it is used. Each part takes its own flags (`--help` after its name):
  *
- *   node dist/bench/tables/main.js --postgres postgres://postgres@127.0.0.1:5432/postgres
+ * - `browser` (the default): the dashboard page in headless Chromium, per range and format.
+ * - `concurrency`: concurrent 1-year requests against a server with a capped heap, per case.
+ * - `sources`: rows per second of the table sources themselves (DuckDB, PostgreSQL).
+ *
+ *   npm run bench:tables                   # the browser part, 1 to 12 months
+ *   npm run bench:tables -- browser --large --runs 5 --markdown tables.md
+ *   npm run bench:tables -- concurrency --requests 8 --max-old-space 512
+ *   node dist/bench/tables/main.js sources --postgres postgres://postgres@127.0.0.1:5432/postgres
  */
-import { benchArgs } from '../args.js';
+const parts: Record<string, () => Promise<(args: readonly string[]) => Promise<void>>> = {
+  browser: async () => (await import('./browser.js')).browserMain,
+  concurrency: async () => (await import('./concurrency.js')).concurrencyMain,
+  sources: async () => (await import('./sources.js')).sourcesMain,
+};
 
-const usage = `Usage: node dist/bench/tables/main.js [--postgres URL] [--rows 1000000,10000000] [--batch 65536] [--rounds 3]
-  --postgres URL   a PostgreSQL server to create the table in (a table bench_readings is made and dropped);
-                   without it only DuckDB is measured
-  --rows LIST      table sizes (comma-separated)
-  --batch N        rows per record batch
-  --rounds N       reads of each table; the best and the median are reported`;
-
-const { values } = benchArgs(usage, {
-  options: {
-    postgres: { type: 'string' },
-    rows: { type: 'string', default: '1000000,10000000' },
-    batch: { type: 'string', default: '65536' },
-    rounds: { type: 'string', default: '3' },
-  },
-});
-
-const sizes = (values.rows as string).split(',').map(Number);
-const batchRows = Number(values.batch);
-const rounds = Number(values.rounds);
-
-/** The same table in both engines' SQL: a reading a second from 2020 on, 1,000 devices, a value. */
-function createSql(rows: number): string {
-  return `CREATE TABLE bench_readings AS SELECT TIMESTAMP '2020-01-01 00:00:00' + i * INTERVAL '1 second' AS ts,
-    (i % 1000)::INTEGER AS device, random()::DOUBLE PRECISION AS value FROM generate_series(1, ${rows}) AS g(i)`;
+const [first, ...rest] = process.argv.slice(2);
+const named = first !== undefined && !first.startsWith('-');
+const name = named ? first : 'browser';
+const part = parts[name];
+if (part === undefined) {
+  process.stderr.write(`Unknown part ${name}; the parts are: ${Object.keys(parts).join(', ')}.\n`);
+  process.exit(2);
 }
-
-interface Source {
-  readonly engine: string;
-  query(sql: string, options: { batchRows: number }): Promise<AsyncIterable<{ numRows: number }>>;
-  close(): Promise<void>;
-}
-
-async function readAll(source: Source): Promise<{ rows: number; ms: number }> {
-  const started = performance.now();
-  const stream = await source.query('SELECT ts, device, value FROM bench_readings', { batchRows });
-  let rows = 0;
-  for await (const batch of stream) rows += batch.numRows;
-  return { rows, ms: performance.now() - started };
-}
-
-async function measure(source: Source, rows: number): Promise<void> {
-  const times: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const { rows: read, ms } = await readAll(source);
-    if (read !== rows) throw new Error(`${source.engine} read ${read} rows of ${rows}`);
-    times.push(ms);
-  }
-  times.sort((a, b) => a - b);
-  const best = times[0] as number;
-  const median = times[Math.floor(times.length / 2)] as number;
-  const rate = (ms: number) => `${(((rows / ms) * 1000) / 1e6).toFixed(2)} M rows/s`;
-  process.stdout.write(
-    `${source.engine.padEnd(8)} ${rows.toLocaleString('en').padStart(12)} rows  best ${best.toFixed(0).padStart(6)} ms (${rate(best)})  median ${median.toFixed(0).padStart(6)} ms (${rate(median)})\n`,
-  );
-}
-
-const { duckdbSource } = await import('../../boundaries/tables/duckdb.js');
-for (const rows of sizes) {
-  const duck = await duckdbSource({ batchRows });
-  await duck.run(createSql(rows));
-  await measure(duck, rows);
-  await duck.close();
-  if (values.postgres !== undefined) {
-    const { postgresSource } = await import('../../boundaries/tables/postgres.js');
-    const pg = await postgresSource({ connectionString: values.postgres, batchRows });
-    await pg.pool.query('DROP TABLE IF EXISTS bench_readings');
-    await pg.pool.query(createSql(rows));
-    await pg.pool.query('VACUUM ANALYZE bench_readings');
-    await measure(pg, rows);
-    await pg.pool.query('DROP TABLE bench_readings');
-    await pg.close();
-  }
-}
+await (await part())(named ? rest : process.argv.slice(2));
