@@ -6,8 +6,8 @@
  *
  * The field report's row counts grow faster than its ranges (2 years is 128 times 1 month, not
  * 24): its fleet reported more often in the past. The table reproduces those counts with a
- * reporting interval that was lengthened three times, so that the last 1, 2, 6, 12 and 24 months
- * hold about 81,675, 163,350, 980,100, 4,492,125 and 10,454,400 rows, as in the report.
+ * reporting interval that changed with each period, so that the last 1, 2, 6, 12 and 24 months
+ * hold 81,675, 163,350, 980,100, 4,492,125 and 10,454,400 rows, as in the report.
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -24,7 +24,8 @@ export const dataEnd = new Date('2026-12-01T00:00:00Z');
  */
 const periods: readonly { readonly fromMonth: number; readonly toMonth: number; readonly samples: number }[] =
   [
-    { fromMonth: 0, toMonth: 2, samples: 163_350 / sensors },
+    { fromMonth: 0, toMonth: 1, samples: 81_675 / sensors },
+    { fromMonth: 1, toMonth: 2, samples: (163_350 - 81_675) / sensors },
     { fromMonth: 2, toMonth: 6, samples: (980_100 - 163_350) / sensors },
     { fromMonth: 6, toMonth: 12, samples: (4_492_125 - 980_100) / sensors },
     { fromMonth: 12, toMonth: 24, samples: (10_454_400 - 4_492_125) / sensors },
@@ -87,7 +88,7 @@ export async function openDemoTable(
 ): Promise<DuckDBSource> {
   mkdirSync(dir, { recursive: true });
   // The file name carries the generator's version: a change to the data makes a new file.
-  const file = join(dir, `iot-v2-${months}m.duckdb`);
+  const file = join(dir, `iot-v3-${months}m.duckdb`);
   if (!existsSync(file)) {
     const partial = `${file}.partial`;
     rmSync(partial, { force: true });

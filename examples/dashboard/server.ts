@@ -20,6 +20,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { HttpWirekitError, wirekit, wirekitRoute } from '../../src/boundaries/http/index.js';
 import type { DuckDBSource } from '../../src/boundaries/tables/duckdb.js';
 import { t } from '../../src/schema/index.js';
+import { ensureDashboardPage } from './build.js';
 import { dataEnd, defaultDataDir, monthsBefore, openDemoTable, sensors } from './data.js';
 
 /** One reading: what `/series` sends in every format. */
@@ -241,6 +242,8 @@ function flag(args: readonly string[], name: string): string | undefined {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
+  // The page is built by Vite from page/ (and wirekit's dist/) when it is missing or older.
+  if (await ensureDashboardPage()) console.log('built the page into examples/dashboard/dist');
   const dashboard = await startDashboard({
     port: Number(flag(args, '--port') ?? process.env.PORT ?? 3000),
     months: Number(flag(args, '--months') ?? 24),
