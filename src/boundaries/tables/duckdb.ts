@@ -87,7 +87,12 @@ export async function duckdbSource(options: DuckDBSourceOptions = {}): Promise<D
       };
       try {
         const result = await connection.stream(sql, (query.params ?? []).map(duckdbValue));
-        return new TableStream(new DuckDBChunks(result, connection, release), rows, query.signal);
+        return new TableStream(
+          new DuckDBChunks(result, connection, release),
+          rows,
+          query.signal,
+          checkBatchRows(query.firstBatchRows ?? rows),
+        );
       } catch (error) {
         release();
         throw queryFailed(error);

@@ -117,7 +117,7 @@ export async function postgresSource(options: PostgresSourceOptions = {}): Promi
         release(broken);
       });
       open.add(reader);
-      return new TableStream(reader, rows, query.signal);
+      return new TableStream(reader, rows, query.signal, checkBatchRows(query.firstBatchRows ?? rows));
     },
     async close() {
       const closed = new WirekitError('WK_TABLE_QUERY_FAILED', 'PostgreSQL: the table source was closed.');

@@ -32,6 +32,11 @@ export interface TableQueryOptions {
   readonly params?: readonly SqlParam[];
   /** Rows per record batch (default the source's, 65,536 unless set): every batch but the last holds exactly this many. */
   readonly batchRows?: number;
+  /**
+   * Rows in the first batch (default batchRows, and never more): a small first batch reaches the
+   * reader sooner (a chart's first points), and the rest come in batches of batchRows.
+   */
+  readonly firstBatchRows?: number;
   /** Ends the query: the stream stops and the engine reads no further. */
   readonly signal?: AbortSignal;
 }
@@ -91,6 +96,8 @@ export class TableStream implements RecordBatchStream {
     private readonly reader: ChunkReader,
     private readonly batchRows: number,
     private readonly signal: AbortSignal | undefined,
+    /** Rows in the first batch (at most batchRows). */
+    private readonly firstBatchRows = batchRows,
   ) {
     signal?.addEventListener('abort', () => void this.finish(), { once: true });
   }
@@ -110,11 +117,12 @@ export class TableStream implements RecordBatchStream {
     const columns = this.reader.columns.map((column) => columnFor(column.name, column.type, this.batchRows));
     const assembler = new BatchAssembler(columns);
     try {
-      for (;;) {
+      for (let batch = 0; ; batch++) {
+        const size = batch === 0 ? Math.min(this.firstBatchRows, this.batchRows) : this.batchRows;
         let rows = 0;
-        while (rows < this.batchRows && !this.done) {
+        while (rows < size && !this.done) {
           this.throwIfAborted();
-          const added = await this.reader.fill(columns, this.batchRows - rows);
+          const added = await this.reader.fill(columns, size - rows);
           if (added === 0) {
             this.exhausted = true;
             this.done = true;

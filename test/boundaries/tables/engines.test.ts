@@ -478,3 +478,24 @@ describe('DuckDB: errors after the first chunks', () => {
     expect(stream.rowsRead).toBeLessThan(1_000_000);
   });
 });
+
+describe('the first batch', () => {
+  test('firstBatchRows sizes the first batch only', async () => {
+    const duck = await duckdbSource();
+    try {
+      const stream = await duck.query('SELECT i FROM range(100000) AS r(i)', {
+        batchRows: 30_000,
+        firstBatchRows: 5_000,
+      });
+      const sizes = (await drain(stream)).map((batch) => batch.numRows);
+      expect(sizes).toEqual([5_000, 30_000, 30_000, 30_000, 5_000]);
+      const larger = await duck.query('SELECT i FROM range(100) AS r(i)', {
+        batchRows: 40,
+        firstBatchRows: 1_000,
+      });
+      expect((await drain(larger)).map((batch) => batch.numRows)).toEqual([40, 40, 20]);
+    } finally {
+      await duck.close();
+    }
+  });
+});
