@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import type { LabRun } from '../../src/bench/lab/run.js';
 import { labHtml } from '../../src/bench/report/html.js';
-import { chromiumPath, has } from '../support/tools.js';
+import { chromiumArgs, chromiumPath, has } from '../support/tools.js';
 
 const run = JSON.parse(readFileSync(new URL('../fixtures/lab-run.json', import.meta.url), 'utf8')) as LabRun;
 const chartCount = new Set(run.results.map((r) => r.spec.dataset)).size * 3;
@@ -52,16 +52,7 @@ describe.skipIf(!has('chromium'))('HTML report in headless Chromium', () => {
       const url = pathToFileURL(file).href;
       const browser = await chromium.launch({
         executablePath: chromiumPath,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
+        args: [...chromiumArgs],
       });
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { dashboardDist, ensureDashboardPage } from '../../examples/dashboard/build.js';
 import { monthsBefore } from '../../examples/dashboard/page/range.js';
 import { startDashboard } from '../../examples/dashboard/server.js';
-import { chromiumPath, freePort, has } from '../support/tools.js';
+import { chromiumArgs, chromiumPath, freePort, has } from '../support/tools.js';
 
 const formats = ['arrow', 'json', 'ndjson'] as const;
 type Format = (typeof formats)[number];
@@ -101,16 +101,7 @@ describe.skipIf(!has('chromium'))('dashboard demo in headless Chromium', () => {
     server = await startDashboard({ port: await freePort(), host: '127.0.0.1', months: 2, dataDir });
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...chromiumArgs],
     });
   }, 180_000);
 

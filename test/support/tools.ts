@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumArgs, chromiumPath } from '../../src/bench/chromium.js';
 
 /** Debian's interpreter: the `python3` on PATH may be another copy that cannot see Debian's modules. */
 export const python = '/usr/bin/python3';
@@ -24,8 +25,8 @@ export const venvPython = (() => {
   return join(cache, 'wirekit', `venv-${hash}`, 'bin', 'python');
 })();
 
-/** Debian's Chromium, which the HTML report's browser test drives through playwright-core. */
-export const chromiumPath = '/usr/bin/chromium';
+/** Debian's Chromium and its offline flags, which the browser tests drive through playwright-core. */
+export { chromiumArgs, chromiumPath };
 
 const cache = new Map<string, string | undefined>();
 

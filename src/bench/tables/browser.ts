@@ -16,6 +16,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { benchArgs } from '../args.js';
+import { chromiumArgs, chromiumPath } from '../chromium.js';
 import { startDemoServer } from './demo-server.js';
 import { browserMarkdown } from './report.js';
 
@@ -84,21 +85,6 @@ interface ServerStats {
   readonly peakRss: number;
 }
 
-/** The flags of the report's browser test, and exact heap figures from performance.memory. */
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-precise-memory-info',
-];
-
-export const chromiumPath = '/usr/bin/chromium';
-
 export async function browserMain(args: readonly string[]): Promise<void> {
   const { values } = benchArgs(usage, {
     args: [...args],
@@ -143,7 +129,7 @@ export async function browserMain(args: readonly string[]): Promise<void> {
           ...(values.data !== undefined && { dataDir: values.data }),
         })
       : { url: values.url.replace(/\/+$/, ''), stop: async () => {} };
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs] });
   const results: BrowserRun[] = [];
   try {
     for (let i = 0; i < warmups; i++) {

@@ -24,7 +24,7 @@ import {
 import { wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
 import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
 import { t } from '../../../src/schema/index.js';
-import { chromiumPath, has } from '../../support/tools.js';
+import { chromiumArgs, chromiumPath, has } from '../../support/tools.js';
 
 /** The pages' row schema (pageRowSource), on the server's side. */
 const Row = t.object('Row', { id: t.int32(), label: t.string(), value: t.float64() });
@@ -118,16 +118,7 @@ describe.skipIf(!has('chromium'))('the fetch client in headless Chromium', () =>
     ({ app, baseUrl } = await serve(pages));
     browser = await chromium.launch({
       executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: [...chromiumArgs],
     });
   }, 60_000);
 
