@@ -100,15 +100,4 @@ export function withTempDir<T>(body: (dir: string) => T): T {
   }
 }
 
-/** A TCP port free on 127.0.0.1 right now (the OS picks it), for servers a test starts. */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../src/bench/free-port.js';

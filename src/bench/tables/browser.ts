@@ -17,6 +17,7 @@ import { writeFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { benchArgs } from '../args.js';
 import { chromiumArgs, chromiumPath } from '../chromium.js';
+import { freePort } from '../free-port.js';
 import { startDemoServer } from './demo-server.js';
 import { browserMarkdown } from './report.js';
 
@@ -245,16 +246,4 @@ function describeRun(result: BrowserRun): string {
 
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -6,12 +6,11 @@
  * JSON.stringify), wirekit's JSON and wirekit's Arrow (both streamed from the query's batches).
  * A server that runs out of heap dies: the case says so, with what the clients saw.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { freePort } from '../free-port.js';
+import { startDemoServer } from './demo-server.js';
 
 export interface ConcurrencyCase {
   readonly name: 'typical JSON' | 'wirekit JSON' | 'wirekit Arrow';
@@ -47,52 +46,6 @@ export interface ConcurrencyOptions {
   readonly log?: (line: string) => void;
 }
 
-const serverFile = fileURLToPath(new URL('../../../examples/dashboard/server.ts', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-/** Starts the demo server in a process of its own and resolves once it listens. */
-async function startServer(port: number, options: ConcurrencyOptions): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      `--max-old-space-size=${options.maxOldSpaceMb ?? 512}`,
-      '--import',
-      'tsx',
-      serverFile,
-      '--port',
-      String(port),
-      '--months',
-      String(options.months ?? 24),
-      '--data',
-      options.dataDir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    const onData = (data: Buffer) => {
-      output += data.toString();
-      if (output.includes(' on http://')) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (data: Buffer) => {
-      output += data.toString();
-    });
-    child.once('exit', (code, signal) =>
-      reject(new Error(`the demo server exited (${code ?? signal}): ${output.slice(-500)}`)),
-    );
-  });
-  return child;
-}
-
 /** Reads a body to its end, counting bytes. */
 async function drain(response: Response): Promise<number> {
   let bytes = 0;
@@ -106,9 +59,13 @@ export async function runConcurrencyCase(
 ): Promise<ConcurrencyResult> {
   mkdirSync(options.dataDir, { recursive: true });
   const requests = options.requests ?? 8;
-  const port = await freePort();
-  const child = await startServer(port, options);
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startDemoServer({
+    port: await freePort(),
+    months: options.months ?? 24,
+    dataDir: options.dataDir,
+    nodeArgs: [`--max-old-space-size=${options.maxOldSpaceMb ?? 512}`],
+  });
+  const { child, url: base } = server;
   let exited: string | undefined;
   child.once('exit', (code, signal) => {
     exited = `the server died (${signal ?? `exit ${code}`})`;
@@ -164,10 +121,7 @@ export async function runConcurrencyCase(
             : 'bodies differ in size'),
     };
   } finally {
-    if (exited === undefined) {
-      child.kill('SIGTERM');
-      await once(child, 'exit').catch(() => {});
-    }
+    await server.stop();
   }
 }
 

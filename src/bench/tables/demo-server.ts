@@ -19,6 +19,8 @@ export interface DemoServerOptions {
   readonly dataDir?: string;
   /** How long the first start (table generation included) may take. */
   readonly startTimeoutMs?: number;
+  /** Flags for the server's Node, e.g. a heap cap. */
+  readonly nodeArgs?: readonly string[];
 }
 
 export interface DemoServer {
@@ -29,6 +31,7 @@ export interface DemoServer {
 
 export async function startDemoServer(options: DemoServerOptions): Promise<DemoServer> {
   const args = [
+    ...(options.nodeArgs ?? []),
     '--import',
     'tsx',
     serverScript,
