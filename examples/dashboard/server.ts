@@ -15,10 +15,9 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DuckDBTimestampValue, type DuckDBValue, listValue } from '@duckdb/node-api';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { HttpWirekitError, wirekit, wirekitRoute } from '../../src/boundaries/http/index.js';
-import type { DuckDBSource } from '../../src/boundaries/tables/duckdb.js';
+import { type DuckDBSource, duckdbValue } from '../../src/boundaries/tables/duckdb.js';
 import { t } from '../../src/schema/index.js';
 import { ensureDashboardPage } from './build.js';
 import { dataEnd, defaultDataDir, monthsBefore, openDemoTable, sensors } from './data.js';
@@ -178,7 +177,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     const { sql, params } = seriesSql(seriesQuery(request.query as Record<string, string>, extent));
     const connection = await source.instance.connect();
     try {
-      const result = await connection.runAndReadAll(sql, params.map(typicalParam));
+      const result = await connection.runAndReadAll(sql, params.map(duckdbValue));
       // getRowObjectsJS gives each TIMESTAMP as a Date, which JSON.stringify writes as ISO text.
       return reply.type('application/json').send(JSON.stringify(result.getRowObjectsJS()));
     } finally {
@@ -226,12 +225,6 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
       await source.close();
     },
   };
-}
-
-/** A parameter as the typical API hands it to the DuckDB driver. */
-function typicalParam(param: Date | readonly number[]): DuckDBValue {
-  if (param instanceof Date) return new DuckDBTimestampValue(BigInt(param.getTime()) * 1000n);
-  return listValue([...param]);
 }
 
 async function countRows(source: DuckDBSource): Promise<number> {

@@ -9,3 +9,10 @@ export const Reading = t.object('Reading', {
   sensor_id: t.int32(),
   value: t.float64(),
 });
+
+/** The same row in JSON and NDJSON: the timestamp as RFC 3339 text. */
+export interface ReadingJson {
+  readonly ts: string;
+  readonly sensor_id: number;
+  readonly value: number;
+}

@@ -110,7 +110,7 @@ export async function duckdbSource(options: DuckDBSourceOptions = {}): Promise<D
  * A parameter as DuckDB binds it. A Date binds as a TIMESTAMP holding its UTC instant (TIMESTAMPTZ
  * would need the ICU extension for time zones); arrays bind as lists.
  */
-function duckdbValue(param: SqlParam): DuckDBValue {
+export function duckdbValue(param: SqlParam): DuckDBValue {
   if (param instanceof Date) {
     const ms = param.getTime();
     if (!Number.isFinite(ms)) throw badParam('an invalid Date');

@@ -5,18 +5,13 @@
  */
 import { LoadError, type Loader, replyError, seriesUrl } from '../loader.js';
 import { wireSize } from '../metrics.js';
+import type { ReadingJson } from '../reading.js';
 
 /**
  * The longest string V8 makes (2^29 - 24 characters on 64-bit builds). response.json() decodes the
  * whole body into one string first; past this, Chromium's parse fails as if the text had ended.
  */
 const maxStringLength = 2 ** 29 - 24;
-
-interface Row {
-  readonly ts: string;
-  readonly sensor_id: number;
-  readonly value: number;
-}
 
 export const load: Loader = async (request, sink) => {
   const response = await fetch(seriesUrl(request), {
@@ -42,7 +37,7 @@ export const load: Loader = async (request, sink) => {
   }
   if (!Array.isArray(rows)) throw new LoadError('the JSON reply is not an array of rows');
   const { series } = sink;
-  for (const row of rows as Row[]) {
+  for (const row of rows as ReadingJson[]) {
     series.at(Date.parse(row.ts) / 1000);
     series.put(row.sensor_id, row.value);
   }

@@ -5,12 +5,7 @@
  * does not parse and fails the load rather than ending the chart early.
  */
 import { LoadError, type Loader, replyError, seriesUrl } from '../loader.js';
-
-interface Row {
-  readonly ts: string;
-  readonly sensor_id: number;
-  readonly value: number;
-}
+import type { ReadingJson } from '../reading.js';
 
 export const load: Loader = async (request, sink) => {
   const response = await fetch(seriesUrl(request), {
@@ -24,9 +19,9 @@ export const load: Loader = async (request, sink) => {
   const place = (text: string): void => {
     line++;
     if (text.trim() === '') return;
-    let row: Row;
+    let row: ReadingJson;
     try {
-      row = JSON.parse(text) as Row;
+      row = JSON.parse(text) as ReadingJson;
     } catch (error) {
       throw new LoadError(`line ${line} of the NDJSON reply did not parse: ${(error as Error).message}`);
     }
