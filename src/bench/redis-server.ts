@@ -1,0 +1,183 @@
+/**
+ * A throwaway redis-server (Debian's `redis-server` package) on a free port of 127.0.0.1, for the
+ * cache benchmark and the cache tests: no persistence, its own temporary directory, stopped and
+ * removed by `stop()`. `startRedisCluster` starts three such nodes with cluster mode on and joins
+ * them with `redis-cli --cluster create` (every slot covered, no replicas).
+ *
+ * A server can be stopped and started again on the same port (`restart`), which is how the tests
+ * take Redis away from a running cache and give it back.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './free-port.js';
+
+export interface RedisServer {
+  readonly host: string;
+  readonly port: number;
+  /** redis://127.0.0.1:PORT */
+  readonly url: string;
+  /** Milliseconds from spawn to "Ready to accept connections" (of the last start). */
+  readonly startMs: number;
+  /** Kills the server (SIGKILL: as a crash looks to its clients); its port stays reserved for `start`. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port, empty (nothing is persisted). */
+  start(): Promise<void>;
+  /** Kills it and removes its directory. */
+  stop(): Promise<void>;
+}
+
+export interface RedisServerOptions {
+  /** Extra redis-server arguments, e.g. ['--cluster-enabled', 'yes']. */
+  readonly args?: readonly string[];
+  /** The program (default `redis-server` on the PATH). */
+  readonly command?: string;
+}
+
+const readyLine = /Ready to accept connections/;
+
+export async function startRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'wirekit-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let startMs = 0;
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    ...(options.args ?? []),
+  ];
+
+  const start = async () => {
+    const started = performance.now();
+    const process = spawn(options.command ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = process;
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => fail(new Error('redis-server did not become ready in 10 s')), 10_000);
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        process.kill('SIGKILL');
+        reject(new Error(`${error.message}\n${output}`));
+      };
+      process.once('error', fail);
+      process.once('exit', (code) => fail(new Error(`redis-server exited with ${code} before it was ready`)));
+      process.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (readyLine.test(output)) {
+          clearTimeout(timer);
+          process.removeAllListeners('exit');
+          process.removeAllListeners('error');
+          process.stdout?.removeAllListeners('data');
+          process.stdout?.resume();
+          resolve();
+        }
+      });
+      process.stderr?.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+    });
+    startMs = performance.now() - started;
+  };
+
+  const kill = async () => {
+    const running = child;
+    child = undefined;
+    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGKILL');
+    });
+  };
+
+  await start();
+  return {
+    host: '127.0.0.1',
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    get startMs() {
+      return startMs;
+    },
+    kill,
+    start,
+    async stop() {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RedisCluster {
+  readonly nodes: readonly RedisServer[];
+  /** [{ host, port }] of every node, as ioredis's Cluster takes its startup nodes. */
+  readonly startupNodes: readonly { host: string; port: number }[];
+  stop(): Promise<void>;
+}
+
+/** Three masters covering all 16,384 slots, ready (`cluster_state:ok` on every node) when it resolves. */
+export async function startRedisCluster(size = 3): Promise<RedisCluster> {
+  const nodes: RedisServer[] = [];
+  try {
+    for (let i = 0; i < size; i++) {
+      nodes.push(
+        await startRedis({
+          args: [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            'nodes.conf',
+            '--cluster-node-timeout',
+            '5000',
+          ],
+        }),
+      );
+    }
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...nodes.map((node) => `${node.host}:${node.port}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
+    for (const node of nodes) await waitForClusterOk(node);
+  } catch (error) {
+    await Promise.all(nodes.map((node) => node.stop()));
+    throw error;
+  }
+  return {
+    nodes,
+    startupNodes: nodes.map(({ host, port }) => ({ host, port })),
+    async stop() {
+      await Promise.all(nodes.map((node) => node.stop()));
+    },
+  };
+}
+
+async function waitForClusterOk(node: RedisServer): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const info = await run('redis-cli', ['-p', String(node.port), 'cluster', 'info']);
+    if (info.includes('cluster_state:ok')) return;
+    if (Date.now() > deadline)
+      throw new Error(`cluster node ${node.port} never reached cluster_state:ok:\n${info}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function run(command: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { timeout: 30_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${stdout}${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * What a cache keeps its bytes in. A store moves opaque byte strings by key and knows nothing of
+ * formats, schemas or envelopes: the cache encodes before `write` and decodes after `read`, so a
+ * store can be swapped (memory, Redis, Redis Cluster, both in tiers) without the values changing.
+ *
+ * Every operation is batched, because the remote stores answer a batch in one round trip (MGET, a
+ * pipeline) and a single key is a batch of one. A store rejects when it cannot answer (connection
+ * down, timeout, a server error); the cache, not the store, decides what a failure means for the
+ * request (fall back to the loader, count it, open its breaker).
+ */
+
+/** One value as a store holds it. */
+export interface StoredValue {
+  readonly bytes: Uint8Array;
+  /**
+   * Milliseconds until the entry expires, when `read` was asked for it and the entry has a TTL;
+   * undefined for an entry without one. Stale-while-revalidate reads it to tell fresh from stale.
+   */
+  readonly ttlMs?: number;
+}
+
+/** One value to write. */
+export interface StoreWrite {
+  readonly key: string;
+  readonly bytes: Uint8Array;
+  /** Expire the entry after this many milliseconds (a whole number ≥ 1); undefined keeps it. */
+  readonly ttlMs?: number;
+}
+
+export interface ReadOptions {
+  /** Also report each entry's TTL left (`StoredValue.ttlMs`); costs Redis a PTTL per key. */
+  readonly withTtl?: boolean;
+}
+
+export interface CacheStore {
+  /** 'memory', 'redis', 'redis-cluster', 'tiered': the label metrics and errors carry. */
+  readonly kind: string;
+  /** The values of `keys`, in their order; undefined where a key holds nothing. */
+  read(keys: readonly string[], options?: ReadOptions): Promise<(StoredValue | undefined)[]>;
+  /** Writes every entry; a store batches them into as few round trips as it can. */
+  write(entries: readonly StoreWrite[]): Promise<void>;
+  /** Removes the keys (a missing key is not an error). */
+  delete(keys: readonly string[]): Promise<void>;
+  /** Releases connections and timers; the store answers nothing afterwards. */
+  close(): Promise<void>;
+}
