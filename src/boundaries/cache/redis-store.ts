@@ -1,0 +1,444 @@
+/**
+ * Redis, standalone or Cluster, through ioredis.
+ *
+ *   const store = redisStore({ url: 'redis://cache.internal:6379', keyPrefix: 'shop:' });
+ *   const sharded = redisStore({ cluster: { nodes: ['redis://10.0.0.1:7000', 'redis://10.0.0.2:7000'] } });
+ *
+ * ioredis is an optional peer: it is imported on the first operation, not when this module loads,
+ * so `redisStore(...)` is an ordinary synchronous call and an application that only caches in
+ * memory never needs the package.
+ *
+ * Bytes stay bytes: values go out as Buffers (a Uint8Array is wrapped, never stringified) and come
+ * back through ioredis's `...Buffer` commands as Uint8Arrays. A read batch is one MGET, or, when
+ * TTLs are asked for, one pipeline of the MGET and a PTTL per key; a write batch is one MSET when no
+ * entry has a TTL, else one pipeline of SET ... PX; a delete is one DEL.
+ *
+ * In a Cluster a multi-key command must stay within one hash slot (CROSSSLOT otherwise), so a batch
+ * is split by slot (key-slot.ts, hash tags honoured) and the slots by the node that serves them:
+ * each node gets one pipeline holding one MGET (or DEL, or the SETs) per slot, the nodes are asked
+ * at once, and the answers go back into the caller's key order. A slot group that comes back
+ * redirected (the slots moved since ioredis last looked) is sent again on its own, where ioredis
+ * follows MOVED and ASK itself.
+ *
+ * Failing fast is the point of the connection the store makes. The cache in front of it has its
+ * own timeout and circuit breaker, and a command that waits for a dead Redis only holds a request
+ * hostage, so: no offline queue (a command while disconnected rejects at once instead of queueing
+ * for who knows how long, and is never replayed later over a newer value), no retry of in-flight
+ * commands when a connection drops (`maxRetriesPerRequest: 0`, no resending), and reconnection that
+ * never gives up (`reconnectDelay`: quick at first, then once a second), so that a restarted Redis
+ * is used again without anyone making a new store. A client passed in as `client` keeps the options
+ * it was made with, and stays open on `close()` unless `closeClient` says otherwise.
+ */
+import type { ChainableCommander, Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import { keySlot } from './key-slot.js';
+import type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
+
+export type RedisClient = Redis | Cluster;
+
+export interface RedisClusterConfig {
+  /** Startup nodes (`'redis://host:port'` or `{ host, port }`): one is enough, more survive one being down. */
+  readonly nodes: readonly ClusterNode[];
+  /** ioredis Cluster options, over the store's (`redisOptions` in here reach each node's connection). */
+  readonly options?: ClusterOptions;
+}
+
+export interface RedisStoreOptions {
+  /** A standalone server: `redis://[[user]:password@]host[:port][/db]`, `rediss://` for TLS (default redis://127.0.0.1:6379). */
+  readonly url?: string;
+  /** ioredis options for the standalone connection the store makes, over the store's defaults. */
+  readonly redisOptions?: RedisOptions;
+  /** A Redis Cluster instead of a standalone server. */
+  readonly cluster?: RedisClusterConfig;
+  /** A client of your own (Redis or Cluster), used as it is configured; `close()` leaves it open. */
+  readonly client?: RedisClient;
+  /** Also close `client` on `close()` (default false). */
+  readonly closeClient?: boolean;
+  /** Put in front of every key, e.g. `'shop:cache:'`. A hash tag in it puts every key in one slot. */
+  readonly keyPrefix?: string;
+  /**
+   * Connection errors of the client the store makes (refused, reset, timed out), as ioredis reports
+   * them while it reconnects. Operations reject on their own; this is for a log. Default: ignored.
+   */
+  readonly onConnectionError?: (error: Error) => void;
+}
+
+export interface RedisStore extends CacheStore {
+  readonly kind: 'redis' | 'redis-cluster';
+  /** The ioredis client the store works through (made, and connected, on first use). */
+  client(): Promise<RedisClient>;
+}
+
+/**
+ * The delay before reconnection attempt `attempt` (1, 2, ...): 50, 100, 200, 400, 800 ms, then
+ * 1 s for as long as it takes, plus up to 50 ms of jitter so that a fleet of processes does not
+ * knock on a restarted Redis in step. Never a non-number: ioredis would stop reconnecting.
+ */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(50 * 2 ** Math.max(0, attempt - 1), 1000) + Math.floor(Math.random() * 50);
+}
+
+/** What the store sets on a standalone connection it makes (see the module comment for why). */
+export const redisConnectionDefaults = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  autoResendUnfulfilledCommands: false,
+  retryStrategy: reconnectDelay,
+} as const satisfies RedisOptions;
+
+/**
+ * What it sets on a Cluster it makes. ioredis keeps an offline queue on each node's connection
+ * whatever it is told, but with the Cluster's own queue off, a command for a node that is not ready
+ * rejects before it reaches that queue. The Cluster re-discovers its nodes forever by default.
+ */
+export const redisClusterDefaults = {
+  enableOfflineQueue: false,
+  redisOptions: { maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false },
+} as const satisfies ClusterOptions;
+
+/** How long the first operation waits for the first connection before it tries anyway. */
+const firstConnectionWaitMs = 10_000;
+
+/** What the store takes from the ioredis module (its CommonJS namespace, imported on first use). */
+interface Ioredis {
+  readonly Redis: typeof Redis;
+  readonly Cluster: typeof Cluster;
+}
+type PipelineResults = [error: Error | null, result: unknown][];
+
+export function redisStore(options: RedisStoreOptions = {}): RedisStore {
+  const sources = [options.url, options.cluster, options.client].filter((given) => given !== undefined);
+  if (sources.length > 1) throw new TypeError('redisStore: give one of url, cluster and client');
+  const given = options.client;
+  const isCluster = options.cluster !== undefined || (given !== undefined && isClusterClient(given));
+  const ownsClient = given === undefined || options.closeClient === true;
+  const prefix = options.keyPrefix ?? '';
+  const fullKey = prefix === '' ? (key: string) => key : (key: string) => prefix + key;
+
+  let connecting: Promise<RedisClient> | undefined;
+  let closed = false;
+
+  const connect = async (): Promise<RedisClient> => {
+    const client = given ?? makeClient(await loadIoredis(), options);
+    await firstConnection(client);
+    return client;
+  };
+  const clientOf = (): Promise<RedisClient> => {
+    if (closed) return Promise.reject(new Error('the redis store is closed'));
+    connecting ??= connect();
+    return connecting;
+  };
+
+  /** Sends one batch (`keys`, prefixed) as the client's kind needs; rejects with the cause. */
+  const run = async (operation: string, keys: readonly string[], commands: GroupCommands) => {
+    if (keys.length === 0) return;
+    const client = await clientOf();
+    try {
+      if (isClusterClient(client)) await runCluster(client, keys, commands);
+      else await runStandalone(client, keys.length, commands);
+    } catch (error) {
+      throw failure(operation, error);
+    }
+  };
+
+  return {
+    kind: isCluster ? 'redis-cluster' : 'redis',
+
+    client: clientOf,
+
+    async read(keys: readonly string[], readOptions: ReadOptions = {}) {
+      const found: (StoredValue | undefined)[] = new Array(keys.length).fill(undefined);
+      const full = keys.map(fullKey);
+      await run('read', full, readCommands(full, readOptions.withTtl === true, found));
+      return found;
+    },
+
+    async write(entries: readonly StoreWrite[]) {
+      const full = entries.map((entry) => ({ ...entry, key: fullKey(entry.key) }));
+      await run(
+        'write',
+        full.map((entry) => entry.key),
+        writeCommands(full),
+      );
+    },
+
+    async delete(keys: readonly string[]) {
+      const full = keys.map(fullKey);
+      await run('delete', full, deleteCommands(full));
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (connecting === undefined || !ownsClient) return;
+      const client = await connecting.catch(() => undefined);
+      if (client !== undefined) await quit(client);
+    },
+  };
+}
+
+async function loadIoredis(): Promise<Ioredis> {
+  try {
+    return await import('ioredis');
+  } catch (error) {
+    throw new Error('redisStore needs the ioredis package (npm install ioredis)', { cause: error });
+  }
+}
+
+function makeClient(ioredis: Ioredis, options: RedisStoreOptions): RedisClient {
+  let client: RedisClient;
+  if (options.cluster !== undefined) {
+    const given = options.cluster.options ?? {};
+    client = new ioredis.Cluster([...options.cluster.nodes], {
+      ...redisClusterDefaults,
+      ...given,
+      redisOptions: { ...redisClusterDefaults.redisOptions, ...given.redisOptions },
+    });
+  } else {
+    client = new ioredis.Redis(options.url ?? 'redis://127.0.0.1:6379', {
+      ...redisConnectionDefaults,
+      ...options.redisOptions,
+    });
+  }
+  // Without a listener ioredis prints every failed reconnection attempt to stderr.
+  const onError = options.onConnectionError;
+  client.on('error', (error: Error) => onError?.(error));
+  return client;
+}
+
+/**
+ * Resolves once `client` is ready, or once its first attempt fails (then operations reject on
+ * their own, quickly, while ioredis keeps reconnecting). Without this wait the first operation of
+ * a fresh store, sent before the connection is up, would be refused for want of an offline queue.
+ */
+function firstConnection(client: RedisClient): Promise<void> {
+  if (client.status === 'ready' || client.status === 'end') return Promise.resolve();
+  if (client.status === 'wait') client.connect().catch(() => {});
+  return new Promise((resolve) => {
+    const events = ['ready', 'error', 'close', 'end'] as const;
+    const timer = setTimeout(done, firstConnectionWaitMs);
+    function done() {
+      clearTimeout(timer);
+      for (const event of events) client.off(event, done);
+      resolve();
+    }
+    for (const event of events) client.on(event, done);
+  });
+}
+
+/**
+ * QUIT when connected (Redis answers what it was sent first), else drop the connection; either way
+ * resolves once the connection is gone, so a closed store leaves no socket or reconnection timer.
+ */
+export async function quit(client: RedisClient): Promise<void> {
+  if (client.status === 'end') return;
+  if (!isClusterClient(client) && (client.status === 'reconnecting' || client.status === 'close')) {
+    // Between connections: disconnect() cancels the next attempt, and no 'end' would follow.
+    client.disconnect();
+    return;
+  }
+  const ended = new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      client.disconnect();
+      resolve();
+    }, 1_000);
+    client.once('end', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+  else client.disconnect();
+  await ended;
+}
+
+function isClusterClient(client: RedisClient): client is Cluster {
+  return (client as { isCluster?: boolean }).isCluster === true;
+}
+
+/** The error a store operation rejects with: what failed, and ioredis's error as the cause. */
+function failure(operation: string, cause: unknown): Error {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`Redis ${operation} failed: ${reason}`, { cause });
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+function stored(value: unknown, ttl?: unknown): StoredValue | undefined {
+  if (!(value instanceof Uint8Array)) return undefined;
+  const bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (ttl === undefined || ttl === -1) return { bytes };
+  // -2: the key expired between the MGET and its PTTL: a miss, as a read a moment later would be.
+  if (typeof ttl !== 'number' || ttl < 0) return undefined;
+  return { bytes, ttlMs: ttl };
+}
+
+/** Throws the first error in a pipeline's results (a command of it failed). */
+function checked(results: PipelineResults | null): PipelineResults {
+  if (results === null) throw new Error('the pipeline was discarded');
+  for (const [error] of results) if (error !== null) throw error;
+  return results;
+}
+
+/**
+ * One operation's commands for a group of keys that share a connection (standalone) or a slot
+ * (cluster): queued on a pipeline, read back from that pipeline's results, or sent on their own,
+ * which a Cluster routes (and redirects) command by command.
+ */
+interface GroupCommands {
+  /** How many commands (and results) the group takes: one needs no pipeline. */
+  count(group: readonly number[]): number;
+  /** Adds the group's commands to `pipeline` (`count(group)` of them). */
+  queue(pipeline: ChainableCommander, group: readonly number[]): void;
+  /** Takes the group's answers from its (error-free) share of the pipeline's results. */
+  take(results: PipelineResults, group: readonly number[]): void;
+  /** Sends the group's commands without a pipeline and takes their answers. */
+  direct(client: RedisClient, group: readonly number[]): Promise<void>;
+}
+
+function readCommands(
+  keys: readonly string[],
+  withTtl: boolean,
+  found: (StoredValue | undefined)[],
+): GroupCommands {
+  const keysOf = (group: readonly number[]) => group.map((i) => keys[i] as string);
+  return {
+    count: (group) => (withTtl ? 1 + group.length : 1),
+    queue(pipeline, group) {
+      const groupKeys = keysOf(group);
+      pipeline.mgetBuffer(groupKeys);
+      if (withTtl) for (const key of groupKeys) pipeline.pttl(key);
+    },
+    take(results, group) {
+      const values = results[0]?.[1] as unknown[];
+      for (let j = 0; j < group.length; j++) {
+        found[group[j] as number] = stored(values[j], withTtl ? results[1 + j]?.[1] : undefined);
+      }
+    },
+    async direct(client, group) {
+      const groupKeys = keysOf(group);
+      const [values, ...ttls] = await Promise.all([
+        client.mgetBuffer(groupKeys),
+        ...(withTtl ? groupKeys.map((key) => client.pttl(key)) : []),
+      ]);
+      for (let j = 0; j < group.length; j++) found[group[j] as number] = stored(values[j], ttls[j]);
+    },
+  };
+}
+
+function writeCommands(entries: readonly StoreWrite[]): GroupCommands {
+  const entriesOf = (group: readonly number[]) => group.map((i) => entries[i] as StoreWrite);
+  const untimed = entries.every((entry) => entry.ttlMs === undefined);
+  return {
+    count: (group) => (untimed ? 1 : group.length),
+    queue(pipeline, group) {
+      const groupEntries = entriesOf(group);
+      if (untimed) pipeline.mset(msetArguments(groupEntries));
+      else {
+        for (const entry of groupEntries) {
+          if (entry.ttlMs === undefined) pipeline.set(entry.key, asBuffer(entry.bytes));
+          else pipeline.set(entry.key, asBuffer(entry.bytes), 'PX', entry.ttlMs);
+        }
+      }
+    },
+    take() {},
+    async direct(client, group) {
+      const groupEntries = entriesOf(group);
+      if (untimed) await client.mset(msetArguments(groupEntries));
+      else await Promise.all(groupEntries.map((entry) => setOne(client, entry)));
+    },
+  };
+}
+
+function deleteCommands(keys: readonly string[]): GroupCommands {
+  const keysOf = (group: readonly number[]) => group.map((i) => keys[i] as string);
+  return {
+    count: () => 1,
+    queue(pipeline, group) {
+      pipeline.del(keysOf(group));
+    },
+    take() {},
+    async direct(client, group) {
+      await client.del(keysOf(group));
+    },
+  };
+}
+
+function msetArguments(entries: readonly StoreWrite[]): (string | Buffer)[] {
+  return entries.flatMap((entry) => [entry.key, asBuffer(entry.bytes)]);
+}
+
+function setOne(client: RedisClient, entry: StoreWrite): Promise<unknown> {
+  return entry.ttlMs === undefined
+    ? client.set(entry.key, asBuffer(entry.bytes))
+    : client.set(entry.key, asBuffer(entry.bytes), 'PX', entry.ttlMs);
+}
+
+/** Every key of a standalone batch in one group: one command, or one pipeline when it takes several. */
+async function runStandalone(client: Redis, count: number, commands: GroupCommands): Promise<void> {
+  const all = Array.from({ length: count }, (_, i) => i);
+  if (commands.count(all) === 1) {
+    await commands.direct(client, all);
+    return;
+  }
+  const pipeline = client.pipeline();
+  commands.queue(pipeline, all);
+  commands.take(checked(await pipeline.exec()), all);
+}
+
+/**
+ * The indexes of `keys`, one array per slot, the slots grouped by the node ioredis believes serves
+ * them (a slot it knows no node for yet goes alone; ioredis then queues or refuses it as it is set up to).
+ */
+function slotGroupsByNode(cluster: Cluster, keys: readonly string[]): number[][][] {
+  const bySlot = new Map<number, number[]>();
+  for (let i = 0; i < keys.length; i++) {
+    const slot = keySlot(keys[i] as string);
+    const group = bySlot.get(slot);
+    if (group === undefined) bySlot.set(slot, [i]);
+    else group.push(i);
+  }
+  const byNode = new Map<string, number[][]>();
+  for (const [slot, group] of bySlot) {
+    const node = cluster.slots[slot]?.[0] ?? `slot ${slot}`;
+    const groups = byNode.get(node);
+    if (groups === undefined) byNode.set(node, [group]);
+    else groups.push(group);
+  }
+  return [...byNode.values()];
+}
+
+/**
+ * A cluster batch: one pipeline per node holding every slot group's commands, the nodes at once.
+ * A group whose commands failed in the pipeline, or all of a node's groups when its pipeline failed
+ * as a whole, are sent again on their own: the usual cause is a redirection (MOVED or ASK after
+ * slots moved, which ioredis follows for a single command but not for a pipeline of several
+ * slots), or ioredis's own slot function disagreeing with Redis on an odd key (an empty `{}`
+ * before a tag, a lone surrogate) and refusing the pipeline. What fails again is the answer.
+ */
+async function runCluster(cluster: Cluster, keys: readonly string[], commands: GroupCommands): Promise<void> {
+  await Promise.all(
+    slotGroupsByNode(cluster, keys).map(async (groups) => {
+      const pipeline = cluster.pipeline();
+      const counts = groups.map((group) => {
+        commands.queue(pipeline, group);
+        return commands.count(group);
+      });
+      const results = await pipeline.exec().catch(() => null);
+      let offset = 0;
+      const retries: Promise<void>[] = [];
+      for (let g = 0; g < groups.length; g++) {
+        const group = groups[g] as number[];
+        const share = results?.slice(offset, offset + (counts[g] as number));
+        offset += counts[g] as number;
+        if (share !== undefined && share.length === counts[g] && share.every(([error]) => error === null)) {
+          commands.take(share, group);
+        } else {
+          retries.push(commands.direct(cluster, group));
+        }
+      }
+      await Promise.all(retries);
+    }),
+  );
+}
