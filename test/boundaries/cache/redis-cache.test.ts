@@ -92,7 +92,7 @@ describe.skipIf(!hasRedis())('the cache on Redis', () => {
       // New writes go in the envelope; the old value under the same key is replaced, not merged.
       await cache.set('old:json', value, { ttl: 60 });
       const stored = await raw.getBuffer('old:json');
-      expect([...(stored ?? []).subarray(0, 3)]).toEqual([0x89, 0x57, 0x4b]);
+      expect([...(stored?.subarray(0, 3) ?? [])]).toEqual([0x89, 0x57, 0x4b]);
       expect(await cache.get('old:json')).toEqual(value);
     } finally {
       await cache.close();
