@@ -93,7 +93,9 @@ export function legacyReaders(
         const decode = spec.startsWith('json') ? formats.json() : formats.msgpack();
         return Object.freeze({
           name: spec,
-          read: spec.endsWith('+snappy') ? (bytes: Uint8Array) => decode(unsnappy(bytes, caps)) : decode,
+          read: spec.endsWith('+snappy')
+            ? (bytes: Uint8Array) => decode(unsnappy(bytes, caps))
+            : (bytes: Uint8Array) => decode(plainBytes(bytes)),
         });
       }
       if (typeof spec === 'function')
@@ -135,6 +137,17 @@ class Formats {
     const reader = this.msgpackReader;
     return (bytes) => reader.read(bytes);
   }
+}
+
+/**
+ * The same memory as a plain Uint8Array. Stores hand over Node Buffers (ioredis's replies), whose
+ * `slice` is a view where Uint8Array's is a copy: the schema decoders copy byte strings out of their
+ * input with `slice`, so a Buffer's would come back as views of the reply (and as Buffers).
+ */
+function plainBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.constructor === Uint8Array
+    ? bytes
+    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** One raw snappy block, decompressed within the caps (checked against its declared length first). */
