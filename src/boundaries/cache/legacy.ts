@@ -145,6 +145,7 @@ class Formats {
  * input with `slice`, so a Buffer's would come back as views of the reply (and as Buffers).
  */
 function plainBytes(bytes: Uint8Array): Uint8Array {
+  checkBytes(bytes);
   return bytes.constructor === Uint8Array
     ? bytes
     : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -167,6 +168,7 @@ function userReader(
   return Object.freeze({
     name,
     read(bytes: Uint8Array): unknown {
+      checkBytes(bytes);
       checkInputSize(bytes, limits);
       let value: unknown;
       try {
@@ -195,6 +197,12 @@ function userReader(
       return value;
     },
   });
+}
+
+/** Refuses anything but bytes, which a store always hands over (a string would be read as UTF-16 code units). */
+function checkBytes(bytes: unknown): void {
+  if (!(bytes instanceof Uint8Array))
+    throw invalid(`a legacy reader reads a Uint8Array, got ${describe(bytes)}.`);
 }
 
 function isLegacyFormat(name: string): name is LegacyFormat {

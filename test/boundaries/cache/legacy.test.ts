@@ -470,6 +470,9 @@ describe("a user's reader", () => {
     expect(made(['json'], { maxDecompressionRatio: 0.5 })).toBe('WK_SCHEMA_INVALID');
     expect(made(['json'], { maxDecompressedBytes: 1.5 })).toBe('WK_SCHEMA_INVALID');
     expect(made([])).toBe('no error');
+    // Reading anything but bytes is refused with a WirekitError too.
+    for (const one of legacyReaders([...legacyFormats, () => 1]))
+      expect(codeOf(() => one.read('{}' as unknown as Uint8Array))).toBe('WK_SCHEMA_INVALID');
   });
 });
 
