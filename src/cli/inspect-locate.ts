@@ -12,7 +12,8 @@ import { isAvroContainer } from './sequences.js';
 import { isCompression, leadingHex, type Sniffed, sniff, sniffedLabels } from './sniff.js';
 
 export interface Located {
-  readonly detected: 'envelope' | 'flag' | 'sniff';
+  /** 'legacy': read by a --legacy reader (inspect.ts), never by `locate`. */
+  readonly detected: 'envelope' | 'flag' | 'sniff' | 'legacy';
   readonly sniffed: readonly Sniffed[];
   readonly format: FormatName;
   /** An Avro Object Container File rather than a single datum. */

@@ -11,8 +11,14 @@ import { type Sniffed, sniffedLabels } from './sniff.js';
 
 export interface Inspection {
   readonly source: string;
-  /** How the format was learned: the envelope, --format, or the input's first bytes. */
-  readonly detected: 'envelope' | 'flag' | 'sniff';
+  /** The key, for a redis:// source. */
+  readonly key?: string;
+  /** Seconds the key has left (null: it does not expire), for a redis:// source. */
+  readonly ttl?: number | null;
+  /** How the format was learned: the envelope, --format, the input's first bytes, or a --legacy reader. */
+  readonly detected: 'envelope' | 'flag' | 'sniff' | 'legacy';
+  /** The --legacy reader that read the value. */
+  readonly legacy?: string;
   /** What sniffing recognised, outermost first (e.g. gzip, then json); empty unless sniffed. */
   readonly sniffed: readonly Sniffed[];
   readonly format: FormatName;
@@ -51,6 +57,9 @@ export function renderText(report: Inspection, schemaName: string | undefined): 
   const line = (label: string, text: string) => lines.push(`${`${label}:`.padEnd(14)} ${text}`);
   const block = (label: string, value: unknown) => lines.push(`${label}:`, JSON.stringify(value, null, 2));
   line('source', report.source);
+  if (report.key !== undefined) line('key', report.key);
+  if (report.ttl !== undefined)
+    line('ttl', report.ttl === null ? 'none (the key does not expire)' : `${report.ttl} s left`);
   line('detected', detectedText(report));
   line('format', report.format);
   line('compression', report.compression);
@@ -97,6 +106,7 @@ export function renderText(report: Inspection, schemaName: string | undefined): 
 function detectedText(report: Inspection): string {
   if (report.detected === 'envelope') return 'wirekit envelope';
   if (report.detected === 'flag') return '--format (raw payload)';
+  if (report.detected === 'legacy') return `no envelope: read by the legacy reader ${report.legacy}`;
   return `sniffed ${report.sniffed.map((kind) => sniffedLabels[kind]).join(', then ')}`;
 }
 

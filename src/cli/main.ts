@@ -21,7 +21,7 @@ Commands:
   wirekit schema export --to F S  print schema S as proto, avro, fbs, arrow or json-schema
   wirekit encode --format F       JSON in, bytes of format F out (a JSON array or NDJSON of items: a sequence)
   wirekit decode --format F|auto  bytes in, JSON out (one value, or a sequence's items)
-  wirekit inspect FILE|-          what a payload is (format, compression, fingerprint, sizes, framing) and holds
+  wirekit inspect FILE|-|redis:// what a payload or a Redis key is (format, compression, fingerprint, sizes, framing, TTL) and holds
 
 ${benchHelp}
 

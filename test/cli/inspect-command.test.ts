@@ -459,9 +459,12 @@ describe('wirekit inspect: failures', () => {
   test('help: inspect --help, and the command list', async () => {
     const own = await cli(['inspect', '--help']);
     expect(own.code).toBe(0);
-    expect(own.text).toMatch(/^Usage:\n {2}wirekit inspect FILE\|- \[--format F\] \[--compress C\]/);
+    expect(own.text).toMatch(
+      /^Usage:\n {2}wirekit inspect FILE\|-\|redis:\/\/\[user:pass@\]host:port\[\/db\]\/KEY \[--format F\] \[--compress C\]/,
+    );
+    expect(own.text).toContain('--legacy L,L');
     expect(own.text).toContain('--max-bytes N');
     const all = await cli(['--help']);
-    expect(all.text).toMatch(/^ {2}wirekit inspect FILE\|- {2,}what a payload is/m);
+    expect(all.text).toMatch(/^ {2}wirekit inspect FILE\|-\|redis:\/\/ what a payload or a Redis key is/m);
   });
 });

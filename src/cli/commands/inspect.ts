@@ -1,9 +1,10 @@
 /** `wirekit inspect`: what a payload is, how it was written, and what it holds. */
 
+import { type LegacyFormat, legacyFormats, legacyReaders } from '../../boundaries/cache/legacy.js';
 import type { FormatName } from '../../codecs/codec.js';
 import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
-import { type CompressionName, compressionNames } from '../../compression/index.js';
-import { schemaFingerprint } from '../../envelope/index.js';
+import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
+import { hasEnvelope, schemaFingerprint } from '../../envelope/index.js';
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { type JsonValue, type Schema, t, toJsonValue } from '../../schema/index.js';
 import { describeArrow, describeAvroContainer } from '../containers.js';
@@ -23,12 +24,15 @@ import { toReadableJson } from '../readable-json.js';
 import { type AnyCodec, readPayload } from '../sequences.js';
 import { parseCommand, usageError } from '../usage.js';
 import { readSchema } from './codec.js';
+import { isRedisUrl, parseRedisUrl, readRedisKey, redisTimeoutMs } from './redis-key.js';
 
 const defaultMaxBytes = 512;
+const redisTimeoutSeconds = redisTimeoutMs / 1000;
 
 export const inspectHelp = `Usage:
-  wirekit inspect FILE|- [--format F] [--compress C] [--schema S.json] [--sequence] [--hex [--max-bytes N]]
-                  [--json] [--max-input-bytes N]
+  wirekit inspect FILE|-|redis://[user:pass@]host:port[/db]/KEY [--format F] [--compress C]
+                  [--legacy L,L…] [--schema S.json] [--sequence] [--hex [--max-bytes N]] [--json]
+                  [--max-input-bytes N]
       Shows what a payload is: format, compression, envelope version, schema fingerprint, sizes
       (total, header, payload, decompressed) and the decoded value as JSON. Enveloped input
       (encode --envelope) describes itself; so do Avro container files, Arrow IPC, JSON text,
@@ -38,18 +42,28 @@ export const inspectHelp = `Usage:
       Protobuf, size-prefixed FlatBuffers, an Avro container, Arrow batches) is found when the
       bytes are not one value, or read as one with --sequence: the framing, the item count and
       the items are shown.
+      A redis:// source reads one key of a Redis server (a cache entry) and shows its key and
+      the time it has left (ttl) too. The path is the key, or the database number then the key;
+      write a slash in the key as %2F (redis://127.0.0.1:6379/2/user%2F42 is the key user/42
+      in database 2). An unreachable server, a missing key or one that is not a string is an
+      error (exit 1) within ${redisTimeoutSeconds} seconds.
   --format F      read a raw payload of format F
   --compress C    undo compression C first (with or without --format; brotli, having no
                   signature, is otherwise only guessed)
+  --legacy L,L…   read a payload without an envelope with the cache's legacy readers, in this
+                  order: ${legacyFormats.join(', ')} (how values written before wirekit are
+                  read); the first that reads it is named. Enveloped input is read as ever.
   --schema S.json decode by this schema (protobuf, avro and flatbuffers need one; for a
                   sequence, the schema of one item) and check it against the envelope's
                   fingerprint: a mismatch is reported and exits 1
   --sequence      read the payload as a sequence of items in the format's framing
   --hex           add a hex dump of the payload, decompressed (the first ${defaultMaxBytes} bytes)
   --max-bytes N   how many bytes --hex shows
-  --json          print one JSON object (source, detected, sniffed, format, compression,
-                  envelopeVersion, fingerprint, schemaFingerprint, fingerprintMatches, sizes,
-                  sequence, decoded, value, note, hex, error) instead of the labelled layout
+  --json          print one JSON object (source, key, ttl, detected, legacy, sniffed, format,
+                  compression, envelopeVersion, fingerprint, schemaFingerprint,
+                  fingerprintMatches, sizes, sequence, decoded, value, note, hex, error) instead of
+                  the labelled layout; ttl is in seconds (null: no expiry), key and ttl only for
+                  redis://, legacy only with --legacy
   --max-input-bytes N  read (and decompress to) at most N bytes (default 64 MiB; K, M, G suffixes)
   --max-allocated-bytes N, --max-decompression-ratio R  as for decode (wirekit decode --help)`;
 
@@ -62,25 +76,39 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
     'max-bytes': { type: 'string' },
     json: { type: 'boolean' },
     sequence: { type: 'boolean' },
+    legacy: { type: 'string' },
     ...inputLimitOption,
     ...decodeLimitOptions,
   });
   const [source] = positionals;
   if (source === undefined || positionals.length > 1)
-    throw usageError('inspect takes one input: a file, or - for standard input.');
+    throw usageError('inspect takes one input: a file, - for standard input, or a redis:// URL.');
   const flags = checkFlags(values);
+  const redis = isRedisUrl(source) ? parseRedisUrl(source) : undefined;
   const schema = await readSchema(io, values.schema);
-  const bytes = await readInput(io, source, flags.maxInputBytes);
-  const name = source === '-' ? 'standard input' : source;
+  const stored = redis === undefined ? undefined : await readRedisKey(redis, flags.maxInputBytes);
+  const bytes = stored?.bytes ?? (await readInput(io, source, flags.maxInputBytes));
+  const name = redis?.display ?? (source === '-' ? 'standard input' : source);
+  // A key's TTL in seconds (what Redis's TTL and the cache's set take), null when it does not expire.
+  const origin: Origin = {
+    source: name,
+    ...(redis === undefined
+      ? {}
+      : { key: redis.key, ttl: stored?.ttlMs === undefined ? null : stored.ttlMs / 1000 }),
+  };
   if (bytes.length === 0)
     throw new WirekitError('WK_CLI_INPUT', `${name} is empty: there is nothing to inspect.`);
+  if (flags.legacy !== undefined && !hasEnvelope(bytes)) {
+    inspectLegacy(io, origin, bytes, flags, schema, values);
+    return;
+  }
   const locateFlags = { ...flags, maxBytes: flags.maxInputBytes };
   const caps = {
     maxDecompressedBytes: flags.maxInputBytes,
     maxDecompressionRatio: flags.maxDecompressionRatio,
   };
   let located = await locate(bytes, locateFlags);
-  let report = describe(name, bytes, located, schema);
+  let report = describe(origin, bytes, located, schema);
   const write = () => {
     if (flags.maxBytes !== undefined) {
       const shown = Math.min(flags.maxBytes, located.plain.length);
@@ -102,7 +130,7 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
       const guessed = looksLikeJsonOnly(located, error) ? await guessBrotli(bytes, caps) : {};
       if (guessed.located === undefined) throw error;
       located = guessed.located;
-      report = describe(name, bytes, located, schema);
+      report = describe(origin, bytes, located, schema);
       await decodeInto(report, located, options);
     }
   } catch (error) {
@@ -129,6 +157,8 @@ function looksLikeJsonOnly(located: Located, error: unknown): boolean {
 }
 
 interface Flags {
+  /** The legacy readers of --legacy, in their order. */
+  readonly legacy: readonly LegacyFormat[] | undefined;
   readonly format: FormatName | undefined;
   readonly compression: CompressionName | undefined;
   /** Set only with --hex. */
@@ -139,6 +169,7 @@ interface Flags {
 }
 
 function checkFlags(values: {
+  legacy?: string;
   format?: string;
   compress?: string;
   hex?: boolean;
@@ -161,7 +192,13 @@ function checkFlags(values: {
   if (!/^[0-9]+$/.test(text ?? '1') || maxBytes < 1)
     throw usageError(`--max-bytes takes a whole number of bytes, at least 1 (got ${text}).`);
   const maxInputBytes = inputLimitOf(values);
+  const legacy = values.legacy === undefined ? undefined : legacyList(values.legacy);
+  if (legacy !== undefined && (values.format !== undefined || compression !== undefined))
+    throw usageError(
+      '--legacy names both the format and the compression of each reader: leave out --format and --compress.',
+    );
   return {
+    legacy,
     format,
     compression,
     maxBytes: values.hex ? maxBytes : undefined,
@@ -171,18 +208,99 @@ function checkFlags(values: {
   };
 }
 
+/** Where the bytes came from: the source as shown, and for a Redis key the key and its TTL. */
+interface Origin {
+  readonly source: string;
+  readonly key?: string;
+  readonly ttl?: number | null;
+}
+
+/** The --legacy list: known names, each once. */
+function legacyList(text: string): LegacyFormat[] {
+  const names = text.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!(legacyFormats as readonly string[]).includes(name))
+      throw usageError(
+        `--legacy takes a comma-separated list of ${legacyFormats.join(', ')} (got ${JSON.stringify(name)}).`,
+      );
+  }
+  if (new Set(names).size !== names.length) throw usageError('--legacy names a reader twice.');
+  return names as LegacyFormat[];
+}
+
+/**
+ * A payload without an envelope read by the --legacy readers, in their order, as a cache would
+ * read it: the first that reads it gives the value and is named. When none does, each one's error
+ * is said and the command fails (WK_CLI_INPUT: the input is none of the formats named).
+ */
+function inspectLegacy(
+  io: CliIo,
+  origin: Origin,
+  bytes: Uint8Array,
+  flags: Flags,
+  schema: Schema | undefined,
+  values: { readonly json?: boolean; readonly schema?: string },
+): void {
+  const caps = {
+    maxDecompressedBytes: flags.maxInputBytes,
+    maxDecompressionRatio: flags.maxDecompressionRatio,
+  };
+  const limits = { maxInputBytes: flags.maxInputBytes, maxAllocatedBytes: flags.maxAllocatedBytes };
+  const readers = legacyReaders(flags.legacy ?? [], { schema, limits, ...caps });
+  const failures: string[] = [];
+  for (const reader of readers) {
+    let value: unknown;
+    try {
+      value = reader.read(bytes);
+    } catch (error) {
+      if (!isWirekitError(error)) throw error;
+      failures.push(`${reader.name}: ${error.code}: ${error.message}`);
+      continue;
+    }
+    const snappy = reader.name.endsWith('+snappy');
+    // The reader decompressed the block already, so it decompresses again within the same caps.
+    const plain = snappy ? getCompressor('snappy').decompress(bytes, caps) : bytes;
+    const located: Located = {
+      detected: 'legacy',
+      sniffed: [],
+      format: reader.name.startsWith('json') ? 'json' : 'msgpack',
+      avroContainer: false,
+      compression: snappy ? 'snappy' : 'none',
+      envelopeVersion: undefined,
+      fingerprint: undefined,
+      headerBytes: 0,
+      payload: bytes,
+      plain,
+    };
+    const report = describe(origin, bytes, located, schema, reader.name);
+    setValue(report, value, schema);
+    if (flags.maxBytes !== undefined) {
+      const shown = Math.min(flags.maxBytes, plain.length);
+      report.hex = { shown, of: plain.length, lines: hexDump(plain, shown) };
+    }
+    io.stdout.write(values.json ? renderJson(report) : renderText(report, values.schema));
+    return;
+  }
+  throw new WirekitError(
+    'WK_CLI_INPUT',
+    `${origin.source} has no wirekit envelope, and no legacy reader of --legacy read it:\n  ${failures.join('\n  ')}`,
+  );
+}
+
 function describe(
-  source: string,
+  origin: Origin,
   bytes: Uint8Array,
   located: Located,
   schema: Schema | undefined,
+  legacy?: string,
 ): Inspection {
   const fingerprint = located.fingerprint === undefined ? null : hexOf(located.fingerprint);
   // The envelope carries the first 8 bytes of the fingerprint, so only those are compared.
   const schemaPrint = schema === undefined ? null : hexOf(schemaFingerprint(schema).subarray(0, 8));
   return {
-    source,
+    ...origin,
     detected: located.detected,
+    ...(legacy === undefined ? {} : { legacy }),
     sniffed: located.sniffed,
     format: located.format,
     compression: located.compression,

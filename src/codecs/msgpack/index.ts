@@ -6,6 +6,7 @@
  */
 import { Unpackr } from 'msgpackr';
 import { WirekitError } from '../../errors/index.js';
+import type { Schema } from '../../schema/index.js';
 import type { Codec, CodecOptions } from '../codec.js';
 import { msgpackFormat } from '../compiled/msgpack.js';
 import { resolveLimits } from '../limits.js';
@@ -15,7 +16,7 @@ import { MsgpackEmitter } from './emitter.js';
 import { NaturalReader } from './natural.js';
 import { RecordsMode } from './records.js';
 import { MsgpackScanner } from './scan.js';
-import { MsgpackSource } from './source.js';
+import { MsgpackSource, type MsgpackSourceOptions } from './source.js';
 
 export { msgpackMediaTypes, msgpackSequenceMediaType };
 
@@ -30,6 +31,21 @@ export interface MsgpackCodecOptions extends CodecOptions {
 }
 
 export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {}): Codec<T> {
+  return buildMsgpackCodec(options, {});
+}
+
+/**
+ * A schema's MessagePack codec that also reads the spellings writers before wirekit leave (see
+ * MsgpackSourceOptions.otherSpellings): for the cache's readers of such values, not for new data,
+ * whose writers follow the mapping. It writes what createMsgpackCodec writes.
+ */
+export function createLegacyMsgpackCodec<T = unknown>(
+  options: CodecOptions & { readonly schema: Schema },
+): Codec<T> {
+  return buildMsgpackCodec(options, { otherSpellings: true });
+}
+
+function buildMsgpackCodec<T>(options: MsgpackCodecOptions, sourceOptions: MsgpackSourceOptions): Codec<T> {
   const limits = resolveLimits(options.limits);
   const records = options.msgpackRecords === true;
   if (records && options.schema !== undefined) {
@@ -53,7 +69,7 @@ export function createMsgpackCodec<T = unknown>(options: MsgpackCodecOptions = {
     mediaType: msgpackMediaTypes[0] as string,
     streamMediaType: msgpackSequenceMediaType,
     emitter: () => new MsgpackEmitter(),
-    source: (decodeLimits) => new MsgpackSource(decodeLimits),
+    source: (decodeLimits) => new MsgpackSource(decodeLimits, sourceOptions),
     checker: (decodeLimits) =>
       new MsgpackScanner(decodeLimits, { utf8: true, unsafeKeys: true, records, charge: true }),
     measurer: (decodeLimits) =>

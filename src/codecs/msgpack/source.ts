@@ -7,8 +7,10 @@
  */
 import type { WirekitError } from '../../errors/index.js';
 import { decimalDigits } from '../../schema/decimal.js';
+import { parseIsoTime, parseIsoTimeExpanded } from '../../util/iso-time.js';
 import { AllocationBudget, cost, stringCost } from '../budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../errors.js';
+import { readCanonicalTime } from '../json/read-time.js';
 import type { DecodeLimits } from '../limits.js';
 import { schemaMismatch } from '../self-describing/failures.js';
 import { Item, type Source } from '../self-describing/wire.js';
@@ -18,6 +20,17 @@ import { MsgpackScanner } from './scan.js';
 
 const two32 = 0x1_0000_0000;
 const maxDateMillis = 8.64e15;
+
+export interface MsgpackSourceOptions {
+  /**
+   * Also read two spellings that writers before wirekit leave where the schema's mapping has
+   * another (the cache's legacy readers): a timestamp as RFC 3339 text, which is what a JSON round
+   * trip (`JSON.parse(JSON.stringify(v))` before encoding) makes of a Date, and an integer as an
+   * integral float, which is how msgpackr writes integers beyond 32 bits. Tried only where the
+   * schema's own reading fails, so values the mapping reads cost nothing more.
+   */
+  readonly otherSpellings?: boolean;
+}
 
 export class MsgpackSource implements Source {
   /** The bytes being read (compiled decoders match keys and read strings in them directly). */
@@ -35,7 +48,13 @@ export class MsgpackSource implements Source {
   private view = new DataView(this.input.buffer);
   private readonly skipper: MsgpackScanner;
 
-  constructor(readonly limits: DecodeLimits) {
+  private readonly otherSpellings: boolean;
+
+  constructor(
+    readonly limits: DecodeLimits,
+    options: MsgpackSourceOptions = {},
+  ) {
+    this.otherSpellings = options.otherSpellings === true;
     this.skipper = new MsgpackScanner(limits, {
       utf8: false,
       unsafeKeys: false,
@@ -139,8 +158,22 @@ export class MsgpackSource implements Source {
         return view.getBigInt64(at);
       }
       default:
-        throw this.wrongType('an integer');
+        return this.integralFloat();
     }
+  }
+
+  /** An integer spelt as a float, read only with `otherSpellings` (a safe integer as a number, as `integer` gives it). */
+  private integralFloat(): number | bigint {
+    const head = this.input[this.pos] as number;
+    if (!this.otherSpellings || (head !== 0xca && head !== 0xcb)) throw this.wrongType('an integer');
+    const at = this.pos;
+    const value = this.float();
+    if (!Number.isInteger(value)) {
+      this.pos = at;
+      throw this.wrongType('an integer');
+    }
+    // -0 is no integer's value; past 2^53 - 1 the float is still the integer it holds, exactly.
+    return Number.isSafeInteger(value) ? value + 0 : BigInt(value);
   }
 
   float(): number {
@@ -230,7 +263,7 @@ export class MsgpackSource implements Source {
       length = this.input[at + 1] as number;
       dataAt = at + 3;
       if (length !== 12 || this.input[at + 2] !== 0xff) throw this.wrongType('a timestamp');
-    } else throw this.wrongType('a timestamp');
+    } else return this.textTimestamp();
     if (dataAt + length > this.end) throw truncated(this.end);
     const view = this.view;
     let seconds: number;
@@ -254,6 +287,24 @@ export class MsgpackSource implements Source {
     this.budget.charge(cost.date, at);
     this.pos = dataAt + length;
     return millis;
+  }
+
+  /** A timestamp spelt as RFC 3339 text, read only with `otherSpellings`; in milliseconds, as `timestamp` gives it. */
+  private textTimestamp(): number {
+    const head = this.input[this.pos] as number;
+    const text = (head >= 0xa0 && head < 0xc0) || (head >= 0xd9 && head <= 0xdb);
+    if (!this.otherSpellings || !text) throw this.wrongType('a timestamp');
+    const at = this.pos;
+    const value = this.string();
+    const date = readCanonicalTime(value) ?? parseIsoTime(value) ?? parseIsoTimeExpanded(value);
+    if (date === undefined) {
+      throw schemaMismatch(
+        at,
+        `expected a timestamp or RFC 3339 text, got ${JSON.stringify(value.slice(0, 40))}`,
+      );
+    }
+    this.budget.charge(cost.date, at);
+    return date.getTime();
   }
 
   decimal(): string {

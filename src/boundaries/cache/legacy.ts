@@ -1,0 +1,228 @@
+/**
+ * Readers of cache values written before wirekit, so that a cache can move to the envelope without
+ * a flush: new values are written enveloped, and an old value is read by the first legacy reader
+ * that reads it (the cache tries the envelope first, then these in the order given) until it
+ * expires or is overwritten.
+ *
+ * The built-in names read exactly what the usual pre-wirekit pipelines wrote:
+ * - 'json': UTF-8 JSON text (JSON.stringify's, or any other writer's);
+ * - 'msgpack': one MessagePack value, as @msgpack/msgpack's `encode`, msgpackr's `pack` or Python's
+ *   msgpack write it (legacy-msgpack.ts: what needs bridging and how);
+ * - 'json+snappy', 'msgpack+snappy': the same inside one raw snappy block (what the `snappy`
+ *   package's compress and Python's `snappy.compress` write), decompressed under the caps.
+ * Each refuses bytes left after its value, which is what keeps one format from passing for another
+ * (see docs/cache.md: only a lone ASCII digit is both JSON and MessagePack).
+ *
+ * With a schema, what a reader returns is of the schema's type or the read fails: the JSON readers
+ * read the schema's JSON form of values (what JSON.stringify makes of Dates, decimals, enums and
+ * optional fields), a user's reader's value is validated. Without one, values come back as the
+ * library reads them. Every read is held to the decode limits, and fails only with a WirekitError.
+ */
+import type { Codec } from '../../codecs/codec.js';
+import { createJsonCodec } from '../../codecs/json/index.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../../codecs/limits.js';
+import { getCompressor } from '../../compression/index.js';
+import { isWirekitError, WirekitError } from '../../errors/index.js';
+import { assert, type Schema } from '../../schema/index.js';
+import { resolveRatio } from '../../util/decompression-ratio.js';
+import { LegacyMsgpack } from './legacy-msgpack.js';
+
+export type LegacyFormat = 'json' | 'json+snappy' | 'msgpack' | 'msgpack+snappy';
+
+/** A user's own reader: return the value, or throw when the bytes are not its format. */
+export type LegacyDecode = (bytes: Uint8Array) => unknown;
+
+export type LegacySpec =
+  | LegacyFormat
+  | LegacyDecode
+  | { readonly name: string; readonly decode: LegacyDecode };
+
+export interface LegacyReader {
+  /** The format's name ('json+snappy'), or the user reader's: what metrics and `inspect` report. */
+  readonly name: string;
+  /** The value, or a WirekitError saying why these bytes are not this reader's. */
+  read(bytes: Uint8Array): unknown;
+}
+
+export interface LegacyReaderOptions {
+  /** The type of the values: each reader returns a value of it or fails. */
+  readonly schema?: Schema;
+  /** Decode limits (the codecs' defaults otherwise), applied to the decompressed bytes. */
+  readonly limits?: Partial<DecodeLimits>;
+  /** The snappy readers' cap on decompressed bytes (default: the limits' maxInputBytes). */
+  readonly maxDecompressedBytes?: number;
+  /** How many times its size a snappy block may inflate to (default 1,000; see compression). */
+  readonly maxDecompressionRatio?: number;
+}
+
+export const legacyFormats: readonly LegacyFormat[] = Object.freeze([
+  'json',
+  'json+snappy',
+  'msgpack',
+  'msgpack+snappy',
+]);
+
+/**
+ * The readers for `specs`, in their order. Refuses, here rather than on the first read, a name that
+ * is no legacy format, a spec that is not a function, and limits or caps that cannot work
+ * (WK_SCHEMA_INVALID).
+ */
+export function legacyReaders(
+  specs: readonly LegacySpec[],
+  options: LegacyReaderOptions = {},
+): readonly LegacyReader[] {
+  if (!Array.isArray(specs)) throw invalid(`legacy takes an array of readers, got ${describe(specs)}.`);
+  const limits = resolveLimits(options.limits);
+  const caps = {
+    maxDecompressedBytes: options.maxDecompressedBytes ?? limits.maxInputBytes,
+    maxDecompressionRatio: resolveRatio(options.maxDecompressionRatio),
+  };
+  if (!Number.isSafeInteger(caps.maxDecompressedBytes) || caps.maxDecompressedBytes < 0)
+    throw invalid(
+      `maxDecompressedBytes must be a non-negative integer, got ${String(caps.maxDecompressedBytes)}.`,
+    );
+  const { schema } = options;
+  const formats = new Formats(schema, limits);
+  return Object.freeze(
+    specs.map((spec): LegacyReader => {
+      if (typeof spec === 'string') {
+        if (!isLegacyFormat(spec))
+          throw invalid(
+            `${JSON.stringify(spec)} is no legacy format; use ${legacyFormats.join(', ')} or a function.`,
+          );
+        const decode = spec.startsWith('json') ? formats.json() : formats.msgpack();
+        return Object.freeze({
+          name: spec,
+          read: spec.endsWith('+snappy')
+            ? (bytes: Uint8Array) => decode(unsnappy(bytes, caps))
+            : (bytes: Uint8Array) => decode(plainBytes(bytes)),
+        });
+      }
+      if (typeof spec === 'function')
+        return userReader(spec.name === '' ? 'custom' : spec.name, spec, schema, limits);
+      if (typeof spec === 'object' && spec !== null && typeof spec.decode === 'function') {
+        if (typeof spec.name !== 'string' || spec.name === '')
+          throw invalid('a legacy reader given as { name, decode } needs a name (for metrics and errors).');
+        return userReader(spec.name, spec.decode, schema, limits);
+      }
+      throw invalid(
+        `a legacy reader is a format name, a function or { name, decode }, got ${describe(spec)}.`,
+      );
+    }),
+  );
+}
+
+/** The JSON and MessagePack readers, made once for all the specs that use them. */
+class Formats {
+  private jsonCodec: Codec<unknown> | undefined;
+  private msgpackReader: LegacyMsgpack | undefined;
+
+  constructor(
+    private readonly schema: Schema | undefined,
+    private readonly limits: DecodeLimits,
+  ) {}
+
+  json(): (bytes: Uint8Array) => unknown {
+    if (this.jsonCodec === undefined) {
+      // Fields the schema no longer has are dropped, as the MessagePack mapping skips them: a value
+      // written by an older app is still a value of the type it is read as.
+      this.jsonCodec = createJsonCodec({ schema: this.schema, limits: this.limits, unknownFields: 'ignore' });
+    }
+    const codec = this.jsonCodec;
+    return (bytes) => codec.decode(bytes);
+  }
+
+  msgpack(): (bytes: Uint8Array) => unknown {
+    if (this.msgpackReader === undefined) this.msgpackReader = new LegacyMsgpack(this.schema, this.limits);
+    const reader = this.msgpackReader;
+    return (bytes) => reader.read(bytes);
+  }
+}
+
+/**
+ * The same memory as a plain Uint8Array. Stores hand over Node Buffers (ioredis's replies), whose
+ * `slice` is a view where Uint8Array's is a copy: the schema decoders copy byte strings out of their
+ * input with `slice`, so a Buffer's would come back as views of the reply (and as Buffers).
+ */
+function plainBytes(bytes: Uint8Array): Uint8Array {
+  checkBytes(bytes);
+  return bytes.constructor === Uint8Array
+    ? bytes
+    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** One raw snappy block, decompressed within the caps (checked against its declared length first). */
+function unsnappy(
+  bytes: Uint8Array,
+  caps: { readonly maxDecompressedBytes: number; readonly maxDecompressionRatio: number },
+): Uint8Array {
+  return getCompressor('snappy').decompress(bytes, caps);
+}
+
+function userReader(
+  name: string,
+  decode: LegacyDecode,
+  schema: Schema | undefined,
+  limits: DecodeLimits,
+): LegacyReader {
+  return Object.freeze({
+    name,
+    read(bytes: Uint8Array): unknown {
+      checkBytes(bytes);
+      checkInputSize(bytes, limits);
+      let value: unknown;
+      try {
+        value = decode(bytes);
+      } catch (error) {
+        if (isWirekitError(error)) throw error;
+        // The contract: a reader throws when the bytes are not its format.
+        throw new WirekitError(
+          'WK_DECODE_MALFORMED',
+          `the legacy reader ${name} did not read the value: ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      }
+      if (isThenable(value)) {
+        // A Promise would be cached and returned as if it were the value.
+        throw invalid(`the legacy reader ${name} returned a Promise; legacy readers are synchronous.`);
+      }
+      if (value === undefined) {
+        throw new WirekitError(
+          'WK_DECODE_MALFORMED',
+          `the legacy reader ${name} returned undefined, which a cache cannot tell from a miss; throw when the bytes are not its format.`,
+        );
+      }
+      // A user's value is held to the schema as every decoder's is (WK_VALIDATION_FAILED, with every issue).
+      if (schema !== undefined) assert(schema, value, { maxDepth: limits.maxDepth });
+      return value;
+    },
+  });
+}
+
+/** Refuses anything but bytes, which a store always hands over (a string would be read as UTF-16 code units). */
+function checkBytes(bytes: unknown): void {
+  if (!(bytes instanceof Uint8Array))
+    throw invalid(`a legacy reader reads a Uint8Array, got ${describe(bytes)}.`);
+}
+
+function isLegacyFormat(name: string): name is LegacyFormat {
+  return (legacyFormats as readonly string[]).includes(name);
+}
+
+function isThenable(value: unknown): boolean {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function invalid(message: string): WirekitError {
+  return new WirekitError('WK_SCHEMA_INVALID', message);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? JSON.stringify(value) : `a ${typeof value}`;
+}
