@@ -88,10 +88,17 @@ export const redisConnectionDefaults = {
 /**
  * What it sets on a Cluster it makes. ioredis keeps an offline queue on each node's connection
  * whatever it is told, but with the Cluster's own queue off, a command for a node that is not ready
- * rejects before it reaches that queue. The Cluster re-discovers its nodes forever by default.
+ * rejects before it reaches that queue. ioredis would also resend a command that met a closed
+ * connection or CLUSTERDOWN every 100 ms, up to 16 times: 1 to 3 s of waiting that covers no real
+ * failover (a replica takes over after cluster-node-timeout, seconds) and that the cache's own
+ * timeout would cut anyway, so those fail at once. MOVED and ASK are still followed, and the
+ * Cluster finds its way back by itself: a command for a node it lost goes to another node, whose
+ * MOVED names the node that serves the slot now (the restarted one, or the promoted replica).
  */
 export const redisClusterDefaults = {
   enableOfflineQueue: false,
+  retryDelayOnFailover: 0,
+  retryDelayOnClusterDown: 0,
   redisOptions: { maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false },
 } as const satisfies ClusterOptions;
 
