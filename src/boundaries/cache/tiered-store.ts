@@ -38,7 +38,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { MemoryStore, MemoryStoreStats } from './memory-store.js';
-import { redisConnectionDefaults } from './redis-store.js';
+import { quit, redisConnectionDefaults } from './redis-store.js';
 import type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
 
 export const defaultInvalidationChannel = 'wirekit:cache:invalidate';
@@ -430,11 +430,10 @@ function connectInvalidation(
     async close() {
       closed = true;
       await started.catch(() => {});
-      subscriber?.disconnect();
-      if (config.client === undefined && publisher !== undefined) {
-        if (publisher.status === 'ready') await publisher.quit().catch(() => publisher?.disconnect());
-        else publisher.disconnect();
-      }
+      await Promise.all([
+        subscriber === undefined ? undefined : quit(subscriber),
+        config.client !== undefined || publisher === undefined ? undefined : quit(publisher),
+      ]);
     },
   };
 }
