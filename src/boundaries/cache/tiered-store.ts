@@ -22,8 +22,11 @@
  *   for the same key. The value that read brings back may be older than the invalidation, and
  *   putting it in the near tier would undo the invalidation until the near TTL ran out. So every
  *   key a read is fetching has a token; an invalidation or a local write of the key marks its
- *   tokens stale, and a stale read hands its value to its caller but does not keep it. (Only keys
- *   with a read in flight have tokens: nothing grows with the key space.)
+ *   tokens stale, and a stale read hands its value to its caller but does not keep it. A write is
+ *   in flight the same way: another instance's write of the key may land in the far tier after
+ *   this one and be announced before this one is answered, and then this write's value is not
+ *   kept either. (Only keys with a read or write in flight have tokens: nothing grows with the key
+ *   space.)
  * - Pub/sub delivers at most once: messages published while the subscriber is disconnected are
  *   lost, and the near tier cannot know what changed meanwhile. So the near tier is used only while
  *   the subscription is up. When the subscriber's connection drops, the near tier is cleared and
@@ -131,7 +134,24 @@ export function tieredStore(options: TieredStoreOptions): TieredStore {
   let badMessages = 0;
   const waiting: (() => void)[] = [];
 
-  /** Marks every read in flight for `keys` stale (they must not fill the near tier). */
+  /** Registers a read or write of `keys` that is on its way to the far tier. */
+  const track = (keys: readonly string[]): Fill[] =>
+    keys.map((key) => {
+      const fill: Fill = { stale: false };
+      const inFlight = fills.get(key);
+      if (inFlight === undefined) fills.set(key, new Set([fill]));
+      else inFlight.add(fill);
+      return fill;
+    });
+  const untrack = (keys: readonly string[], tokens: readonly Fill[]) => {
+    keys.forEach((key, j) => {
+      const inFlight = fills.get(key);
+      inFlight?.delete(tokens[j] as Fill);
+      if (inFlight?.size === 0) fills.delete(key);
+    });
+  };
+
+  /** Marks every read or write in flight for `keys` stale (they must not fill the near tier). */
   const staleFills = (keys: Iterable<string>) => {
     for (const key of keys) {
       const inFlight = fills.get(key);
@@ -236,22 +256,12 @@ export function tieredStore(options: TieredStoreOptions): TieredStore {
       if (missing.length === 0) return found;
 
       const missingKeys = missing.map((i) => keys[i] as string);
-      const tokens = missingKeys.map((key) => {
-        const fill: Fill = { stale: false };
-        const inFlight = fills.get(key);
-        if (inFlight === undefined) fills.set(key, new Set([fill]));
-        else inFlight.add(fill);
-        return fill;
-      });
+      const tokens = track(missingKeys);
       let fetched: (StoredValue | undefined)[];
       try {
         fetched = await far.read(missingKeys, { withTtl: true });
       } finally {
-        missingKeys.forEach((key, j) => {
-          const inFlight = fills.get(key);
-          inFlight?.delete(tokens[j] as Fill);
-          if (inFlight?.size === 0) fills.delete(key);
-        });
+        untrack(missingKeys, tokens);
       }
 
       const at = now();
@@ -273,24 +283,34 @@ export function tieredStore(options: TieredStoreOptions): TieredStore {
       if (entries.length === 0) return;
       const keys = entries.map((entry) => entry.key);
       staleFills(keys);
+      // The write is in flight like a read: another instance's change of the same key, announced
+      // before this write is back, may have landed in the far tier after it.
+      const tokens = track(keys);
       try {
         await far.write(entries);
       } catch (error) {
         // The far tier may or may not have the new values: the near tier keeps neither.
         await near.delete(keys);
         throw error;
+      } finally {
+        untrack(keys, tokens);
       }
       // A read that met the far tier before the write landed may be on its way back with the old value.
       staleFills(keys);
       if (nearInUse) {
         const at = now();
         const kept: StoreWrite[] = [];
-        for (const entry of entries) {
-          // Always kept: a write's TTL and nearTtlMs are both at least 1 ms.
-          const write = nearWrite(entry.key, entry.bytes, entry.ttlMs, at);
-          if (write !== undefined) kept.push(write);
-        }
+        const overtaken: string[] = [];
+        entries.forEach((entry, j) => {
+          const write = (tokens[j] as Fill).stale
+            ? undefined
+            : nearWrite(entry.key, entry.bytes, entry.ttlMs, at);
+          if (write === undefined) overtaken.push(entry.key);
+          else kept.push(write);
+        });
         await near.write(kept);
+        // What the far tier holds for these is not known here: the next read asks it.
+        if (overtaken.length > 0) await near.delete(overtaken);
       }
       await publish(keys);
     },

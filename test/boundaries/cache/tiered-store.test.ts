@@ -47,26 +47,31 @@ async function readText(store: CacheStore, key: string): Promise<string | undefi
   return textOf((await store.read([key]))[0]);
 }
 
-/** A far tier whose next read, once Redis has answered it, waits at a gate until released. */
+/** A far tier whose next read (or write), once Redis has answered it, waits at a gate until released. */
 function gated(inner: CacheStore) {
-  let gate: { arrived: () => void; opened: Promise<void> } | undefined;
+  let gate: { operation: 'read' | 'write'; arrived: () => void; opened: Promise<void> } | undefined;
+  const pass = async (operation: 'read' | 'write') => {
+    const held = gate;
+    if (held?.operation !== operation) return;
+    gate = undefined;
+    held.arrived();
+    await held.opened;
+  };
   const store: CacheStore = {
     kind: inner.kind,
     async read(keys, options) {
       const values = await inner.read(keys, options);
-      const held = gate;
-      gate = undefined;
-      if (held !== undefined) {
-        held.arrived();
-        await held.opened;
-      }
+      await pass('read');
       return values;
     },
-    write: (entries) => inner.write(entries),
+    async write(entries) {
+      await inner.write(entries);
+      await pass('write');
+    },
     delete: (keys) => inner.delete(keys),
     close: () => inner.close(),
   };
-  const hold = () => {
+  const hold = (operation: 'read' | 'write' = 'read') => {
     let arrived = () => {};
     let open = () => {};
     const atGate = new Promise<void>((resolve) => {
@@ -75,7 +80,7 @@ function gated(inner: CacheStore) {
     const opened = new Promise<void>((resolve) => {
       open = resolve;
     });
-    gate = { arrived, opened };
+    gate = { operation, arrived, opened };
     return { atGate, open };
   };
   return { store, hold };
@@ -206,6 +211,21 @@ describe.skipIf(!hasRedis())('tieredStore', () => {
     await admin.set('own-race', 'behind');
     // The near tier holds b's write, not the read's older value.
     expect(await readText(b, 'own-race')).toBe('new');
+  });
+
+  test("a write of the instance's own, overtaken in Redis by another's before it is answered, is not kept", async () => {
+    const far = gated(redisStore({ url: server.url }));
+    const a = instance({ far: far.store });
+    const b = instance();
+    await Promise.all([a.subscribed(), b.subscribed()]);
+    const gate = far.hold('write');
+    const writing = a.write([{ key: 'overtaken', bytes: bytesOf('first') }]);
+    await gate.atGate; // Redis has a's value; a has not heard back yet.
+    await heard(a, () => b.write([{ key: 'overtaken', bytes: bytesOf('second') }]));
+    gate.open();
+    await writing;
+    expect(await admin.get('overtaken')).toBe('second');
+    expect(await readText(a, 'overtaken')).toBe('second');
   });
 
   test('the subscriber losing its connection clears the near tier, which is used again once subscribed', async () => {
