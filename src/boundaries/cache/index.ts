@@ -14,6 +14,23 @@ export {
   type SetOptions,
 } from './cache.js';
 export {
+  type LegacyDecode,
+  type LegacyFormat,
+  type LegacyReader,
+  type LegacyReaderOptions,
+  type LegacySpec,
+  legacyFormats,
+  legacyReaders,
+} from './legacy.js';
+export {
+  defaultMemoryStoreBytes,
+  entryOverheadBytes,
+  type MemoryStore,
+  type MemoryStoreOptions,
+  type MemoryStoreStats,
+  memoryStore,
+} from './memory-store.js';
+export {
   type CacheEvent,
   CacheMetrics,
   type CacheMetricsSnapshot,
@@ -21,5 +38,24 @@ export {
   type CacheOutcome,
   type HistogramSnapshot,
 } from './metrics.js';
+export {
+  type RedisClient,
+  type RedisClusterConfig,
+  type RedisStore,
+  type RedisStoreOptions,
+  reconnectDelay,
+  redisClusterDefaults,
+  redisConnectionDefaults,
+  redisStore,
+} from './redis-store.js';
 export type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
+export {
+  defaultInvalidationChannel,
+  defaultNearTtlMs,
+  type InvalidationConfig,
+  type TieredStore,
+  type TieredStoreOptions,
+  type TieredStoreStats,
+  tieredStore,
+} from './tiered-store.js';
 export { defaultAsyncAbove, defaultCompressAbove, defaultMaxValueBytes } from './value-codec.js';

@@ -88,10 +88,17 @@ export const redisConnectionDefaults = {
 /**
  * What it sets on a Cluster it makes. ioredis keeps an offline queue on each node's connection
  * whatever it is told, but with the Cluster's own queue off, a command for a node that is not ready
- * rejects before it reaches that queue. The Cluster re-discovers its nodes forever by default.
+ * rejects before it reaches that queue. ioredis would also resend a command that met a closed
+ * connection or CLUSTERDOWN every 100 ms, up to 16 times: 1 to 3 s of waiting that covers no real
+ * failover (a replica takes over after cluster-node-timeout, seconds) and that the cache's own
+ * timeout would cut anyway, so those fail at once. MOVED and ASK are still followed, and the
+ * Cluster finds its way back by itself: a command for a node it lost goes to another node, whose
+ * MOVED names the node that serves the slot now (the restarted one, or the promoted replica).
  */
 export const redisClusterDefaults = {
   enableOfflineQueue: false,
+  retryDelayOnFailover: 0,
+  retryDelayOnClusterDown: 0,
   redisOptions: { maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false },
 } as const satisfies ClusterOptions;
 
@@ -115,11 +122,14 @@ export function redisStore(options: RedisStoreOptions = {}): RedisStore {
   const fullKey = prefix === '' ? (key: string) => key : (key: string) => prefix + key;
 
   let connecting: Promise<RedisClient> | undefined;
+  /** The client once `connecting` has resolved: operations then skip awaiting it. */
+  let connected: RedisClient | undefined;
   let closed = false;
 
   const connect = async (): Promise<RedisClient> => {
     const client = given ?? makeClient(await loadIoredis(), options);
     await firstConnection(client);
+    connected = client;
     return client;
   };
   const clientOf = (): Promise<RedisClient> => {
@@ -131,7 +141,7 @@ export function redisStore(options: RedisStoreOptions = {}): RedisStore {
   /** Sends one batch (`keys`, prefixed) as the client's kind needs; rejects with the cause. */
   const run = async (operation: string, keys: readonly string[], commands: GroupCommands) => {
     if (keys.length === 0) return;
-    const client = await clientOf();
+    const client = connected !== undefined && !closed ? connected : await clientOf();
     try {
       if (isClusterClient(client)) await runCluster(client, keys, commands);
       else await runStandalone(client, keys.length, commands);
@@ -146,14 +156,33 @@ export function redisStore(options: RedisStoreOptions = {}): RedisStore {
     client: clientOf,
 
     async read(keys: readonly string[], readOptions: ReadOptions = {}) {
+      const full = prefix === '' ? keys : keys.map(fullKey);
+      // The common case, one MGET on a standalone connection, without the batching machinery.
+      if (readOptions.withTtl !== true && connected !== undefined && !closed && !isClusterClient(connected)) {
+        if (keys.length === 0) return [];
+        try {
+          return (await connected.mgetBuffer(full as string[])).map((value) => stored(value));
+        } catch (error) {
+          throw failure('read', error);
+        }
+      }
       const found: (StoredValue | undefined)[] = new Array(keys.length).fill(undefined);
-      const full = keys.map(fullKey);
       await run('read', full, readCommands(full, readOptions.withTtl === true, found));
       return found;
     },
 
     async write(entries: readonly StoreWrite[]) {
-      const full = entries.map((entry) => ({ ...entry, key: fullKey(entry.key) }));
+      const full = prefix === '' ? entries : entries.map((entry) => ({ ...entry, key: fullKey(entry.key) }));
+      // The common case again: one SET on a standalone connection.
+      const only = full.length === 1 ? full[0] : undefined;
+      if (only !== undefined && connected !== undefined && !closed && !isClusterClient(connected)) {
+        try {
+          await setOne(connected, only);
+          return;
+        } catch (error) {
+          throw failure('write', error);
+        }
+      }
       await run(
         'write',
         full.map((entry) => entry.key),
@@ -162,7 +191,7 @@ export function redisStore(options: RedisStoreOptions = {}): RedisStore {
     },
 
     async delete(keys: readonly string[]) {
-      const full = keys.map(fullKey);
+      const full = prefix === '' ? keys : keys.map(fullKey);
       await run('delete', full, deleteCommands(full));
     },
 
@@ -318,9 +347,14 @@ function readCommands(
     },
     async direct(client, group) {
       const groupKeys = keysOf(group);
+      if (!withTtl) {
+        const values = await client.mgetBuffer(groupKeys);
+        for (let j = 0; j < group.length; j++) found[group[j] as number] = stored(values[j]);
+        return;
+      }
       const [values, ...ttls] = await Promise.all([
         client.mgetBuffer(groupKeys),
-        ...(withTtl ? groupKeys.map((key) => client.pttl(key)) : []),
+        ...groupKeys.map((key) => client.pttl(key)),
       ]);
       for (let j = 0; j < group.length; j++) found[group[j] as number] = stored(values[j], ttls[j]);
     },
