@@ -46,6 +46,27 @@ describe('package exports', () => {
     expect(readFileSync(join(root, 'dist/boundaries/tables/postgres.js'), 'utf8')).toContain("from 'pg'");
   });
 
+  test('wirekit-ts/cache loads neither ioredis nor prom-client until they are used', () => {
+    // Static imports only (`from '...'`): redisStore and the CLI import ioredis on first use.
+    const packages = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const match of readFileSync(file, 'utf8').matchAll(/\bfrom\s*'([^']+)'/g)) {
+        const specifier = match[1] as string;
+        if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
+        else packages.add(specifier);
+      }
+    };
+    visit(join(root, 'dist/boundaries/cache/index.js'));
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...packages].filter((name) => name === 'ioredis' || name === 'prom-client')).toEqual([]);
+    expect(readFileSync(join(root, 'dist/boundaries/cache/redis-store.js'), 'utf8')).toContain(
+      "import('ioredis')",
+    );
+  });
+
   test('the README tour imports what the subpaths export', () => {
     const script = `
       const codecs = await import('wirekit-ts/codecs');

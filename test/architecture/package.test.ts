@@ -80,10 +80,11 @@ describe('installed into a fresh project', () => {
       join(project, 'package.json'),
       JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
     );
-    // The table engines' drivers are optional peers: a consumer installs the one it uses. Here
-    // all of them, at the versions this repo tests, so that every subpath export imports.
+    // The table engines' drivers, ioredis and prom-client are optional peers: a consumer installs
+    // the one it uses. Here all of them, at the versions this repo tests, so that every subpath
+    // export imports.
     const peers = manifest.peerDependencies ?? {};
-    const engines = ['pg', '@duckdb/node-api', '@duckdb/node-bindings'].map(
+    const engines = ['pg', '@duckdb/node-api', '@duckdb/node-bindings', 'ioredis', 'prom-client'].map(
       (name) => `${name}@${manifest.devDependencies?.[name] ?? peers[name]}`,
     );
     execFileSync(
