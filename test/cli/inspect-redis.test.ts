@@ -20,7 +20,7 @@ import { createCodec } from '../../src/codecs/registry.js';
 import { encodeEnveloped, schemaFingerprint } from '../../src/envelope/index.js';
 import { schemaToJson, toJsonValue } from '../../src/index.js';
 import { cli, fields } from '../support/cli.js';
-import { hasRedis, type RedisServer, startRedis } from '../support/redis.js';
+import { hasRedis, type RedisServer, startRedis, startRedisCluster } from '../support/redis.js';
 import { freePort } from '../support/tools.js';
 
 const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -278,6 +278,30 @@ describe.skipIf(!hasRedis())('wirekit inspect redis://', () => {
       expect(none.stderr).toContain('NOAUTH');
     } finally {
       await locked.stop();
+    }
+  });
+
+  test('a node of a Redis Cluster that does not hold the key says which node does', async () => {
+    const cluster = await startRedisCluster();
+    try {
+      const [node] = cluster.nodes as [RedisServer];
+      // Keys spread over the three nodes' slots: among twenty, some belong to another node.
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => cli(['inspect', `${node.url}/key-${i}`])),
+      );
+      const moved = answers.filter((answer) => answer.stderr.includes('MOVED'));
+      expect(moved.length).toBeGreaterThan(0);
+      for (const answer of moved) {
+        expect(answer.code).toBe(1);
+        expect(answer.stderr).toMatch(
+          /WK_CLI_INPUT: .*: MOVED \d+ 127\.0\.0\.1:\d+ \(a Redis Cluster keeps this key on the node named: inspect that node\)/,
+        );
+      }
+      // The others are simply missing there.
+      for (const answer of answers.filter((a) => !a.stderr.includes('MOVED')))
+        expect(answer.stderr).toContain('no such key');
+    } finally {
+      await cluster.stop();
     }
   });
 

@@ -147,9 +147,13 @@ export async function readRedisKey(source: RedisKeySource, maxBytes: number): Pr
         .getrangeBuffer(source.key, 0, maxBytes)
         .exec();
     } catch (cause) {
-      throw failed(`${where} did not answer for ${source.display}: ${(cause as Error).message}`, cause);
+      // A command refused while queued (a Cluster's MOVED) aborts the transaction; ioredis keeps why.
+      const why = (cause as { previousErrors?: Error[] }).previousErrors?.[0] ?? (cause as Error);
+      throw failed(`${where} did not read ${source.display}: ${why.message}${clusterAdvice(why)}`, cause);
     }
     const [type, ttl, value] = (results ?? []).map(([error, result]) => (error === null ? result : error));
+    if (type instanceof Error)
+      throw failed(`${where} did not read ${source.display}: ${type.message}${clusterAdvice(type)}`, type);
     if (type === 'none') throw failed(`${source.display}: no such key (database ${source.db} of ${where}).`);
     if (type !== 'string')
       throw failed(
@@ -165,6 +169,13 @@ export async function readRedisKey(source: RedisKeySource, maxBytes: number): Pr
   } finally {
     client.disconnect();
   }
+}
+
+/** What to do about a node of a Redis Cluster that answers MOVED (or ASK) for a key in another node's slots. */
+function clusterAdvice(error: Error): string {
+  return /^(MOVED|ASK) /.test(error.message)
+    ? ' (a Redis Cluster keeps this key on the node named: inspect that node)'
+    : '';
 }
 
 async function loadIoredis(): Promise<typeof Redis> {
