@@ -5,9 +5,10 @@
  * headers only on the way to decoding, through a schema, so the CLI walks them with the codecs'
  * own checked parsers rather than trusting apache-arrow's or avsc's readers with unknown input.
  */
+
 import { Schema as ArrowSchema } from 'apache-arrow';
 import { parseFooter, parseMessage } from '../codecs/arrow/messages.js';
-import { isFile, plainBytes } from '../codecs/arrow/read-bytes.js';
+import { isFile } from '../codecs/arrow/read-bytes.js';
 import { measureMessage } from '../codecs/arrow/reader.js';
 import { maxSchemaDepth } from '../codecs/avro/avro-schema.js';
 import { measureBlock, measureHeader, parseHeader } from '../codecs/avro/container-format.js';
@@ -16,6 +17,7 @@ import { defaultDecodeLimits } from '../codecs/limits.js';
 import { arrowSchemaToJson } from '../schema/export/index.js';
 import type { JsonValue } from '../schema/index.js';
 import { toBase64 } from '../util/base64.js';
+import { plainBytes } from '../util/plain-bytes.js';
 
 export interface AvroContainerInfo {
   /** The writer's schema from the header's avro.schema entry. */

@@ -46,7 +46,8 @@ export const errorCodes = {
   WK_TABLE_QUERY_FAILED:
     'A table source could not run a query, or the query failed or was cancelled while its rows streamed.',
   WK_TABLE_TYPE_UNSUPPORTED: 'A query result has a column of a type the table source does not read.',
-  WK_CACHE_VALUE_TOO_LARGE: "A value encodes to more bytes than the cache's maxValueBytes, so it is not stored.",
+  WK_CACHE_VALUE_TOO_LARGE:
+    "A value encodes to more bytes than the cache's maxValueBytes, so it is not stored.",
   WK_CACHE_STORE_UNAVAILABLE:
     "A cache's store failed, timed out or is behind an open circuit breaker; the cache answered without it.",
 } as const;

@@ -18,6 +18,7 @@
  * optional fields), a user's reader's value is validated. Without one, values come back as the
  * library reads them. Every read is held to the decode limits, and fails only with a WirekitError.
  */
+
 import type { Codec } from '../../codecs/codec.js';
 import { createJsonCodec } from '../../codecs/json/index.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../../codecs/limits.js';
@@ -25,6 +26,7 @@ import { getCompressor } from '../../compression/index.js';
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
+import { plainBytes } from '../../util/plain-bytes.js';
 import { LegacyMsgpack } from './legacy-msgpack.js';
 
 export type LegacyFormat = 'json' | 'json+snappy' | 'msgpack' | 'msgpack+snappy';
@@ -95,7 +97,7 @@ export function legacyReaders(
           name: spec,
           read: spec.endsWith('+snappy')
             ? (bytes: Uint8Array) => decode(unsnappy(bytes, caps))
-            : (bytes: Uint8Array) => decode(plainBytes(bytes)),
+            : (bytes: Uint8Array) => decode(checkedBytes(bytes)),
         });
       }
       if (typeof spec === 'function')
@@ -139,16 +141,10 @@ class Formats {
   }
 }
 
-/**
- * The same memory as a plain Uint8Array. Stores hand over Node Buffers (ioredis's replies), whose
- * `slice` is a view where Uint8Array's is a copy: the schema decoders copy byte strings out of their
- * input with `slice`, so a Buffer's would come back as views of the reply (and as Buffers).
- */
-function plainBytes(bytes: Uint8Array): Uint8Array {
+/** Refuses anything but bytes, and reads a Buffer as the plain Uint8Array over its memory. */
+function checkedBytes(bytes: Uint8Array): Uint8Array {
   checkBytes(bytes);
-  return bytes.constructor === Uint8Array
-    ? bytes
-    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return plainBytes(bytes);
 }
 
 /** One raw snappy block, decompressed within the caps (checked against its declared length first). */

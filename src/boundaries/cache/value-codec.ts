@@ -9,6 +9,7 @@
  * Every step is timed with `performance.now()`, because the point of the cache is to know what each
  * operation costs the event loop: the timings are what the metrics report.
  */
+
 import type { Codec, FormatName } from '../../codecs/codec.js';
 import type { DecodeLimits } from '../../codecs/limits.js';
 import { createCodec, formatNeedsSchema } from '../../codecs/registry.js';
@@ -24,6 +25,7 @@ import {
 } from '../../envelope/header.js';
 import { WirekitError } from '../../errors/index.js';
 import type { Schema } from '../../schema/index.js';
+import { plainBytes } from '../../util/plain-bytes.js';
 import type { LegacyReader } from './legacy.js';
 
 /**
@@ -197,7 +199,8 @@ export function createValueCodec<T>(options: ValueCodecOptions): ValueCodec<T> {
   return {
     format,
     encode,
-    async decode(bytes) {
+    async decode(stored) {
+      const bytes = plainBytes(stored);
       if (bytes.length > maxValueBytes + 64) {
         throw new WirekitError(
           'WK_LIMIT_INPUT',

@@ -3,7 +3,9 @@
  * file format ("ARROW1", the same messages, a footer with the schema and every block's position,
  * its length, "ARROW1"). Both are told apart by their first bytes.
  */
+
 import type { Data, Struct } from 'apache-arrow';
+import { plainBytes } from '../../util/plain-bytes.js';
 import { malformed, trailing, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { type Block, parseFooter } from './messages.js';
@@ -26,16 +28,6 @@ export function readIpc(
   const input = plainBytes(bytes);
   if (isFile(input)) readFile(input, reader, limits, onBatch);
   else readStream(input, reader, onBatch);
-}
-
-/**
- * A plain Uint8Array over the same memory. Node's Buffer is a Uint8Array whose `slice` does not
- * copy; views of it would make decoded bytes Buffers that share the input.
- */
-export function plainBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.constructor === Uint8Array
-    ? bytes
-    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function readStream(

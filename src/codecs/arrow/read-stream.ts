@@ -6,10 +6,11 @@
  */
 import type { Data, Struct } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
+import { plainBytes } from '../../util/plain-bytes.js';
 import { trailing, truncated } from '../errors.js';
 import type { DecodeLimits } from '../limits.js';
 import { chunksOf } from '../stream.js';
-import { isFile, plainBytes, readIpc } from './read-bytes.js';
+import { isFile, readIpc } from './read-bytes.js';
 import { type IpcReader, measureMessage, readPrefix } from './reader.js';
 
 /**

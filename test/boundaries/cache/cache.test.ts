@@ -304,3 +304,22 @@ describe('metrics', () => {
     expect(events.at(-1)).toMatchObject({ operation: 'getMany', key: 'missing', outcome: 'miss' });
   });
 });
+
+describe('bytes a store hands over as Node Buffers', () => {
+  test('decoded byte fields are plain copies, not views of the Buffer', async () => {
+    const Blob = t.object('Blob', { data: t.bytes() });
+    const store = memoryStore();
+    const writer = createCache({ store, schema: Blob, format: 'msgpack', compression: 'none' });
+    await writer.set('b', { data: new Uint8Array([1, 2, 3]) });
+    const [stored] = await store.read(['b']);
+    // As ioredis would: a Buffer view into a larger (pooled) buffer.
+    const pool = Buffer.alloc(4096, 0xee);
+    const reply = pool.subarray(100, 100 + (stored?.bytes.length ?? 0));
+    reply.set(stored?.bytes as Uint8Array);
+    const returning = { ...store, read: async () => [{ bytes: reply }] };
+    const value = await createCache({ store: returning, schema: Blob }).get('b');
+    expect(value?.data.constructor).toBe(Uint8Array);
+    pool.fill(0);
+    expect([...(value?.data ?? [])]).toEqual([1, 2, 3]);
+  });
+});
