@@ -24,13 +24,7 @@ import {
   type CacheOutcome,
 } from './metrics.js';
 import type { CacheStore, StoredValue, StoreWrite } from './store.js';
-import {
-  createValueCodec,
-  defaultAsyncAbove,
-  defaultCompressAbove,
-  defaultMaxValueBytes,
-  type Encoded,
-} from './value-codec.js';
+import { createValueCodec, defaultMaxValueBytes, type Encoded } from './value-codec.js';
 
 /** The defaults bench:cache chose on `products` (docs/cache.md says why). */
 export const defaultCacheFormat: { readonly withSchema: FormatName; readonly schemaless: FormatName } = {
@@ -51,9 +45,9 @@ export interface CacheOptions {
   /** Compression of new values at or above `compressAbove` bytes (default snappy). */
   readonly compression?: CompressionName;
   readonly compressionLevel?: number;
-  /** Encoded values smaller than this are stored uncompressed (default `defaultCompressAbove`). */
+  /** Encoded values smaller than this are stored uncompressed (default: measured per algorithm, `compressionThresholds`). */
   readonly compressAbove?: number;
-  /** Values of at least this many bytes are (de)compressed on the thread pool (default `defaultAsyncAbove`). */
+  /** Values of at least this many bytes are (de)compressed on the thread pool (default: `compressionThresholds`). */
   readonly asyncAbove?: number;
   /** Largest value written or read, encoded before compression (default 8 MiB). */
   readonly maxValueBytes?: number;
@@ -153,8 +147,8 @@ class WirekitCache<T> implements Cache<T> {
         (schema === undefined ? defaultCacheFormat.schemaless : defaultCacheFormat.withSchema),
       compression: options.compression ?? defaultCacheCompression,
       compressionLevel: options.compressionLevel,
-      compressAbove: nonNegative('compressAbove', options.compressAbove ?? defaultCompressAbove),
-      asyncAbove: nonNegative('asyncAbove', options.asyncAbove ?? defaultAsyncAbove),
+      compressAbove: optionalNonNegative('compressAbove', options.compressAbove),
+      asyncAbove: optionalNonNegative('asyncAbove', options.asyncAbove),
       maxValueBytes: nonNegative('maxValueBytes', options.maxValueBytes ?? defaultMaxValueBytes),
       limits: options.limits,
       legacy: legacyReaders(options.legacy ?? [], {
@@ -496,6 +490,10 @@ function nonNegative(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0)
     throw invalidOption(`${name} must be a whole number ≥ 0, got ${value}`);
   return value;
+}
+
+function optionalNonNegative(name: string, value: number | undefined): number | undefined {
+  return value === undefined ? undefined : nonNegative(name, value);
 }
 
 function invalidOption(message: string): WirekitError {

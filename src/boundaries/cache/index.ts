@@ -49,6 +49,7 @@ export {
   redisStore,
 } from './redis-store.js';
 export type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
+export { assumedCompressionRatio, type CompressionThresholds, compressionThresholds } from './thresholds.js';
 export {
   defaultInvalidationChannel,
   defaultNearTtlMs,
@@ -58,4 +59,4 @@ export {
   type TieredStoreStats,
   tieredStore,
 } from './tiered-store.js';
-export { defaultAsyncAbove, defaultCompressAbove, defaultMaxValueBytes } from './value-codec.js';
+export { defaultMaxValueBytes } from './value-codec.js';

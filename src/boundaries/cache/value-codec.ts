@@ -27,18 +27,8 @@ import { WirekitError } from '../../errors/index.js';
 import type { Schema } from '../../schema/index.js';
 import { plainBytes } from '../../util/plain-bytes.js';
 import type { LegacyReader } from './legacy.js';
+import { assumedCompressionRatio, compressionThresholds } from './thresholds.js';
 
-/**
- * Below this many encoded bytes a value is stored uncompressed: on small values the algorithms save
- * a few dozen bytes for a fixed cost per call (see docs/cache.md for the measurement).
- */
-export const defaultCompressAbove = 1024;
-/**
- * From this many bytes on, compression runs on libuv's thread pool: below it a trip to the pool and
- * back costs the loop more than the work it moves (docs/benchmarks.md, "Compression on the event
- * loop": per 6 KB item async snappy blocked 44 µs against 16 µs sync).
- */
-export const defaultAsyncAbove = 256 * 1024;
 /** The largest value a cache writes or reads, encoded and uncompressed. */
 export const defaultMaxValueBytes = 8 * 1024 * 1024;
 
@@ -47,8 +37,10 @@ export interface ValueCodecOptions {
   readonly format: FormatName;
   readonly compression: CompressionName;
   readonly compressionLevel?: number;
-  readonly compressAbove: number;
-  readonly asyncAbove: number;
+  /** Override of compressionThresholds[compression].compressAbove. */
+  readonly compressAbove?: number;
+  /** Override of compressionThresholds[compression].asyncAbove. */
+  readonly asyncAbove?: number;
   readonly maxValueBytes: number;
   readonly limits?: Partial<DecodeLimits>;
   readonly legacy: readonly LegacyReader[];
@@ -88,6 +80,8 @@ export function createValueCodec<T>(options: ValueCodecOptions): ValueCodec<T> {
     throw new WirekitError('WK_SCHEMA_REQUIRED', `a cache in ${format} needs a schema.`);
   }
   const compressor = getCompressor(options.compression);
+  const compressAbove = options.compressAbove ?? compressionThresholds[compressor.name].compressAbove;
+  const asyncAbove = options.asyncAbove ?? compressionThresholds[compressor.name].asyncAbove;
   // Checks a level now, not on the first write.
   if (options.compressionLevel !== undefined)
     compressor.compress(new Uint8Array(0), options.compressionLevel);
@@ -121,13 +115,13 @@ export function createValueCodec<T>(options: ValueCodecOptions): ValueCodec<T> {
         `the value encodes to ${plain.length} bytes, more than maxValueBytes (${maxValueBytes}).`,
       );
     }
-    const used = plain.length >= options.compressAbove ? compressor : getCompressor('none');
+    const used = plain.length >= compressAbove ? compressor : getCompressor('none');
     let payload: Uint8Array;
     let compressionMs: number;
     if (used.name === 'none') {
       payload = plain;
       compressionMs = 0;
-    } else if (plain.length < options.asyncAbove) {
+    } else if (plain.length < asyncAbove) {
       payload = used.compress(plain, options.compressionLevel);
       compressionMs = performance.now() - encoded;
     } else {
@@ -150,7 +144,10 @@ export function createValueCodec<T>(options: ValueCodecOptions): ValueCodec<T> {
     if (used.name === 'none') {
       plain = payload;
       compressionMs = 0;
-    } else if (payload.length < options.asyncAbove) {
+    } else if (
+      payload.length * assumedCompressionRatio <
+      (options.asyncAbove ?? compressionThresholds[used.name].asyncAbove)
+    ) {
       plain = used.decompress(payload, decompressCaps);
       compressionMs = performance.now() - started;
     } else {
