@@ -1,0 +1,279 @@
+/**
+ * One subject of the cache benchmark in a process of its own, with the yardstick (the report's new
+ * pipeline, JSON + async snappy) timed in the same process; run by main.ts as
+ * `node worker.js '<spec json>'`, it prints one JSON line (CaseResult, or CaseFailure when the
+ * subject cannot hold the values). With the loop measures of ../loop-cost.ts:
+ *
+ * - per value, alone: the loop time of the whole encode (value → stored bytes) and decode, and of the
+ *   subject's compression step on its own; first one subject, then the other.
+ * - against the Redis server main.ts started: SET (encode, then SET) and GET (GET, then decode)
+ *   streams from 1, 16 and 64 concurrent callers through one ioredis connection, each with its
+ *   throughput, loop p99 and loop busy time per operation (the client's own work included); then a
+ *   steady mixed load (half SET, half GET) at a fixed arrival rate, for the loop p99 a request sees.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { firstDifference } from '../lab/compare.js';
+import {
+  atSteadyRate,
+  type LoopTime,
+  loopTimeOf,
+  repeat,
+  type SteadyResult,
+  type StreamResult,
+  underLoad,
+  warmUp,
+} from '../loop-cost.js';
+import { median } from '../stats.js';
+import type { Mode } from './adapter.js';
+import { type CacheSubject, createCacheSubject, yardstick } from './subjects.js';
+import { loadValues, type ValuesSpec } from './values.js';
+
+export interface CaseSpec {
+  readonly subject: string;
+  readonly values: ValuesSpec;
+  readonly redisUrl: string;
+  /** Time each per-value measurement may take (at least `minOps` samples). */
+  readonly budgetMs: number;
+  /** How long each SET or GET stream runs. */
+  readonly streamMs: number;
+  /** How long the steady load runs, and its arrival rate (operations per second). */
+  readonly steadyMs: number;
+  readonly steadyRate: number;
+  readonly callers: readonly number[];
+  readonly minOps: number;
+  /** The yardstick is measured first (main.ts alternates it between processes). */
+  readonly yardstickFirst: boolean;
+}
+
+/** Medians over the samples of one step, in µs (see LoopTime). */
+export interface StepTiming {
+  readonly blockedUs: number;
+  readonly syncPartUs: number;
+  readonly wallUs: number;
+  readonly samples: number;
+}
+
+export interface CodecMeasures {
+  readonly id: string;
+  readonly label: string;
+  readonly mode: Mode;
+  /** Bytes stored per value: the median, the mean and the sum over all values. */
+  readonly bytes: { readonly median: number; readonly mean: number; readonly total: number };
+  readonly values: number;
+  readonly encode: StepTiming;
+  readonly decode: StepTiming;
+  /** The compression step alone, where the subject compresses. */
+  readonly compress?: StepTiming;
+  readonly decompress?: StepTiming;
+  /** The first difference between what was written and what came back, when the pipeline is lossy. */
+  readonly loss?: string;
+}
+
+export interface CallersResult {
+  readonly callers: number;
+  readonly set: StreamResult;
+  readonly get: StreamResult;
+}
+
+export interface RedisMeasures {
+  readonly streams: readonly CallersResult[];
+  readonly steady: SteadyResult;
+}
+
+export interface SubjectResult {
+  readonly codec: CodecMeasures;
+  readonly redis: RedisMeasures;
+}
+
+export interface CaseResult {
+  readonly spec: CaseSpec;
+  readonly pid: number;
+  /** The histogram's p99 on an idle loop in this process: the floor of every loop p99. */
+  readonly idleLoopP99Ms: number;
+  readonly measured: string;
+  readonly subject: SubjectResult;
+  /** The yardstick in the same process (the subject itself when it is the yardstick). */
+  readonly yardstick: SubjectResult;
+}
+
+export interface CaseFailure {
+  readonly spec: CaseSpec;
+  readonly failure: string;
+}
+
+const asBuffer = (bytes: Uint8Array): Buffer =>
+  // ioredis sends a Buffer as bytes but any other Uint8Array as String(array): "137,87,75,…".
+  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+function stepTiming(samples: readonly LoopTime<unknown>[]): StepTiming {
+  return {
+    blockedUs: median(samples.map((s) => s.blockedUs)),
+    syncPartUs: median(samples.map((s) => s.syncPartUs)),
+    wallUs: median(samples.map((s) => s.wallUs)),
+    samples: samples.length,
+  };
+}
+
+/** Everything one subject needs to be measured: its stored bytes and compressed payloads, made once. */
+interface Prepared {
+  readonly subject: CacheSubject;
+  readonly stored: Uint8Array[];
+  readonly serialized?: (Uint8Array | string)[];
+  readonly compressed?: Uint8Array[];
+  readonly loss?: string;
+}
+
+async function prepare(subject: CacheSubject, values: readonly unknown[]): Promise<Prepared> {
+  const stored: Uint8Array[] = [];
+  let loss: string | undefined;
+  for (const value of values) {
+    const bytes = await subject.codec.encode(value);
+    stored.push(bytes);
+    loss ??= firstDifference(subject.expected(value), await subject.codec.decode(bytes));
+  }
+  const step = subject.compression;
+  if (step === undefined) return { subject, stored, ...(loss === undefined ? {} : { loss }) };
+  const serialized = values.map((value) => step.serialized(value));
+  const compressed: Uint8Array[] = [];
+  for (const input of serialized) compressed.push(await step.compress(input));
+  return { subject, stored, serialized, compressed, ...(loss === undefined ? {} : { loss }) };
+}
+
+/**
+ * Per-value loop times of one subject: each sample encodes one value, decodes its stored bytes and
+ * runs the compression step alone both ways, cycling through the values.
+ */
+async function measureCodec(spec: CaseSpec, values: readonly unknown[], p: Prepared): Promise<CodecMeasures> {
+  const n = values.length;
+  const t = {
+    encode: [] as LoopTime<unknown>[],
+    decode: [] as LoopTime<unknown>[],
+    compress: [] as LoopTime<unknown>[],
+    decompress: [] as LoopTime<unknown>[],
+  };
+  const { codec, compression } = p.subject;
+  const sample = async (i: number, keep: boolean) => {
+    const encode = await loopTimeOf(() => codec.encode(values[i % n]));
+    const decode = await loopTimeOf(() => codec.decode(p.stored[i % n] as Uint8Array));
+    if (keep) {
+      t.encode.push(encode);
+      t.decode.push(decode);
+    }
+    if (compression === undefined) return;
+    const input = p.serialized?.[i % n] as Uint8Array | string;
+    const compress = await loopTimeOf(() => compression.compress(input));
+    const decompress = await loopTimeOf(() => compression.decompress(p.compressed?.[i % n] as Uint8Array));
+    if (keep) {
+      t.compress.push(compress);
+      t.decompress.push(decompress);
+    }
+  };
+  await warmUp(spec.budgetMs / 2, (i) => sample(i, false));
+  await repeat(spec.budgetMs, spec.minOps, (i) => sample(i, true));
+  const sizes = p.stored.map((bytes) => bytes.length);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  return {
+    id: p.subject.id,
+    label: p.subject.label,
+    mode: p.subject.mode,
+    bytes: { median: median(sizes), mean: total / sizes.length, total },
+    values: sizes.length,
+    encode: stepTiming(t.encode),
+    decode: stepTiming(t.decode),
+    ...(compression === undefined
+      ? {}
+      : { compress: stepTiming(t.compress), decompress: stepTiming(t.decompress) }),
+    ...(p.loss === undefined ? {} : { loss: p.loss }),
+  };
+}
+
+async function measureRedis(
+  spec: CaseSpec,
+  redis: Redis,
+  values: readonly unknown[],
+  p: Prepared,
+  prefix: string,
+): Promise<RedisMeasures> {
+  const n = values.length;
+  const { codec } = p.subject;
+  const key = (i: number) => `${prefix}${i % n}`;
+  for (const [i, bytes] of p.stored.entries()) await redis.set(key(i), asBuffer(bytes));
+  // What Redis holds is what was written, byte for byte (a Uint8Array sent as text would not be).
+  const held = await redis.strlen(key(0));
+  if (held !== p.stored[0]?.length) throw new Error(`Redis holds ${held} bytes, not ${p.stored[0]?.length}`);
+  const set = async (i: number) => {
+    const bytes = await codec.encode(values[i % n]);
+    await redis.set(key(i), asBuffer(bytes));
+    return bytes.length;
+  };
+  const get = async (i: number) => {
+    const bytes = await redis.getBuffer(key(i));
+    if (bytes === null) throw new Error(`${key(i)} is missing`);
+    await codec.decode(bytes);
+    return bytes.length;
+  };
+  const mixed = (i: number) => (i % 2 === 0 ? set(i >> 1) : get(i >> 1));
+  await underLoad(Math.max(60, spec.streamMs / 2), spec.minOps, 16, mixed, false);
+  const streams: CallersResult[] = [];
+  for (const callers of spec.callers) {
+    streams.push({
+      callers,
+      set: await underLoad(spec.streamMs, spec.minOps, callers, set, false),
+      get: await underLoad(spec.streamMs, spec.minOps, callers, get, false),
+    });
+  }
+  const steady = await atSteadyRate(spec.steadyMs, spec.steadyRate, 256, mixed);
+  return { streams, steady };
+}
+
+export async function runCase(spec: CaseSpec): Promise<CaseResult | CaseFailure> {
+  const { schema, values, measured } = loadValues(spec.values);
+  let subject: Prepared;
+  try {
+    subject = await prepare(createCacheSubject(spec.subject, schema), values);
+  } catch (error) {
+    return { spec, failure: `cannot hold these values: ${(error as Error).message.split('\n')[0]}` };
+  }
+  // A wirekit format must give back what it was given; the report's pipelines may lose by design.
+  if (subject.loss !== undefined && spec.subject.startsWith('wirekit:'))
+    return { spec, failure: `does not round-trip these values (${subject.loss})` };
+  const same = spec.subject === yardstick;
+  const all = same ? [subject] : [subject, await prepare(createCacheSubject(yardstick, schema), values)];
+
+  const idle = monitorEventLoopDelay({ resolution: 1 });
+  idle.enable();
+  await sleep(100);
+  idle.disable();
+
+  // One subject after the other (not sample by sample: interleaved, each slowed the other's encoder by
+  // up to 60 % here), the one that goes first alternating between processes.
+  const order = spec.yardstickFirst ? [...all.keys()].reverse() : [...all.keys()];
+  const codecs: CodecMeasures[] = [];
+  for (const k of order) codecs[k] = await measureCodec(spec, values, all[k] as Prepared);
+  const redis = new Redis(spec.redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    await redis.flushdb();
+    const measures: RedisMeasures[] = [];
+    for (const k of order)
+      measures[k] = await measureRedis(spec, redis, values, all[k] as Prepared, `${k === 0 ? 's' : 'y'}:`);
+    const results = codecs.map((codec, k) => ({ codec, redis: measures[k] as RedisMeasures }));
+    return {
+      spec,
+      pid: process.pid,
+      idleLoopP99Ms: idle.percentile(99) / 1e6,
+      measured,
+      subject: results[0] as SubjectResult,
+      yardstick: results[same ? 0 : 1] as SubjectResult,
+    };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const [specText] = process.argv.slice(2);
+if (specText !== undefined && process.argv[1]?.endsWith('worker.js')) {
+  const result = await runCase(JSON.parse(specText) as CaseSpec);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
