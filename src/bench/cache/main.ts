@@ -32,6 +32,7 @@ import {
   baselineIds,
   cacheCompressions,
   cacheFormats,
+  checkSubjectId,
   defaultCacheFormats,
   wirekitIds,
   yardstick,
@@ -168,6 +169,7 @@ const subjectIds =
           listOf<Mode>('modes', values.modes, ['sync', 'async']),
         ),
       ];
+for (const id of subjectIds) checkSubjectId(id);
 const thresholdSources = listOf<'records' | 'products'>('threshold-sources', values['threshold-sources'], [
   'records',
   'products',
@@ -376,7 +378,7 @@ if (values.json !== undefined) {
         command,
         date: new Date().toISOString(),
         node: process.version,
-        redis: redisVersion,
+        redis: { version: redisVersion, port: redis.port },
         machine: { cpus: cpus().length, model: cpus()[0]?.model.trim(), loadAtStart, loadAtEnd },
         options: {
           part,

@@ -154,35 +154,53 @@ export function createCacheSubject(id: string, schema: ObjectSchema): CacheSubje
   }
 }
 
-function wirekitSubject(id: string, schema: ObjectSchema): CacheSubject {
-  const [prefix, format, compression, mode] = id.split(':');
+/** The parts of a wirekit subject's id, or undefined when `id` names none. */
+function parseWirekitId(
+  id: string,
+): { format: FormatName; compression: CompressionName; mode: Mode } | undefined {
+  const [prefix, format, compression, mode, ...rest] = id.split(':');
   if (
     prefix !== 'wirekit' ||
+    rest.length > 0 ||
     !(cacheFormats as readonly string[]).includes(format ?? '') ||
     !(cacheCompressions as readonly string[]).includes(compression ?? '') ||
-    (mode !== 'sync' && mode !== 'async')
+    (mode !== 'sync' && mode !== 'async') ||
+    (compression === 'none' && mode === 'async')
   ) {
-    throw new Error(
-      `unknown subject ${id}; known: ${baselineIds.join(', ')}, or wirekit:FORMAT:COMPRESSION:sync|async ` +
-        `(formats ${cacheFormats.join(', ')}; compressions ${cacheCompressions.join(', ')})`,
-    );
+    return undefined;
   }
-  const name = format as FormatName;
-  const compressionName = compression as CompressionName;
-  const codec = envelopeValueCodec(schema, { format: name, compression: compressionName, mode });
-  const compressed = compressionName !== 'none';
-  const label = `wirekit ${name}${compressed ? ` + ${compressionName}${mode === 'async' ? ' (async)' : ''}` : ''}`;
-  if (!compressed) return { id, label, mode, codec, expected: (value) => value };
-  const plain = createCodec(name, { schema });
-  const compressor = getCompressor(compressionName);
-  const oneRow = name === 'arrow';
+  return { format: format as FormatName, compression: compression as CompressionName, mode };
+}
+
+/** Throws, saying what is known, unless `id` names a subject. */
+export function checkSubjectId(id: string): void {
+  if ((baselineIds as readonly string[]).includes(id) || parseWirekitId(id) !== undefined) return;
+  throw new Error(
+    `unknown subject ${id}; known: ${baselineIds.join(', ')}, or wirekit:FORMAT:COMPRESSION:sync|async ` +
+      `(formats ${cacheFormats.join(', ')}; compressions ${cacheCompressions.join(', ')}; none is sync only)`,
+  );
+}
+
+function wirekitSubject(id: string, schema: ObjectSchema): CacheSubject {
+  const parsed = parseWirekitId(id);
+  if (parsed === undefined) {
+    checkSubjectId(id);
+    throw new Error(`unknown subject ${id}`);
+  }
+  const { format, compression, mode } = parsed;
+  const codec = envelopeValueCodec(schema, { format, compression, mode });
+  if (compression === 'none')
+    return { id, label: `wirekit ${format}`, mode, codec, expected: (value) => value };
+  const plain = createCodec(format, { schema });
+  const compressor = getCompressor(compression);
+  const oneRow = format === 'arrow';
   return {
     id,
-    label,
+    label: `wirekit ${format} + ${compression}${mode === 'async' ? ' (async)' : ''}`,
     mode,
     codec,
     compression: {
-      name: `${compressionName} (${mode})`,
+      name: `${compression} (${mode})`,
       serialized: (value) => plain.encode((oneRow ? [value] : value) as never),
       compress: (input) =>
         mode === 'sync'
