@@ -13,7 +13,7 @@
  *   utilization and the throughput. Utilization ÷ throughput is the loop's busy time per operation,
  *   which includes everything the operation set off (a client library's own work too).
  */
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const nowNs = (): bigint => process.hrtime.bigint();
@@ -73,6 +73,7 @@ export interface StreamResult {
   /** Share of wall time the loop was not idle (event-loop utilization, 0-1). */
   readonly utilization: number;
   readonly ops: number;
+  readonly seconds: number;
   readonly opsPerSec: number;
   /** Megabytes (10^6 bytes) per second of what the operations reported having moved. */
   readonly mbPerSec: number;
@@ -83,13 +84,51 @@ export function busyUsPerOp(stream: StreamResult): number {
   return (stream.utilization * 1e6) / stream.opsPerSec;
 }
 
-/** A 1 ms delay histogram, enabled once its timer has started ticking. */
-async function watchLoop() {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
+/** A 1 ms delay histogram. Pass one to several streams to have it cover them all (see `combined`). */
+export function loopDelayHistogram(): IntervalHistogram {
+  return monitorEventLoopDelay({ resolution: 1 });
+}
+
+/**
+ * A new histogram for one stream, and `into` (which several streams share) enabled beside it, once
+ * their timers have started ticking; `stop` disables both.
+ */
+async function watchLoop(into: IntervalHistogram | undefined) {
+  const histogram = loopDelayHistogram();
   // Let the histogram's timer start ticking before the load does.
   await sleep(2);
   histogram.enable();
-  return histogram;
+  into?.enable();
+  return {
+    histogram,
+    stop() {
+      histogram.disable();
+      into?.disable();
+    },
+  };
+}
+
+/**
+ * Streams run in slices (one subject's, then another's, and again, so that a burst of load from
+ * elsewhere on the machine falls on both) as one: operations and time summed, utilization weighted
+ * by time, and the loop delay from the histogram they all recorded into. A histogram enabled again
+ * records the time it was disabled as one late tick (checked: two re-enables, two samples of the
+ * gaps' length), so the p99 is read at the rank it has without those samples, which lie above it.
+ */
+export function combined(slices: readonly StreamResult[], histogram: IntervalHistogram): StreamResult {
+  const seconds = slices.reduce((sum, s) => sum + s.seconds, 0);
+  const ops = slices.reduce((sum, s) => sum + s.ops, 0);
+  const gaps = slices.length - 1;
+  const count = histogram.count;
+  return {
+    loopP99Ms: histogram.percentile(count > gaps ? (99 * (count - gaps)) / count : 99) / 1e6,
+    loopMaxMs: Math.max(...slices.map((s) => s.loopMaxMs)),
+    utilization: slices.reduce((sum, s) => sum + s.utilization * s.seconds, 0) / seconds,
+    ops,
+    seconds,
+    opsPerSec: ops / seconds,
+    mbPerSec: slices.reduce((sum, s) => sum + s.mbPerSec * s.seconds, 0) / seconds,
+  };
 }
 
 /**
@@ -103,8 +142,9 @@ export async function underLoad(
   lanes: number,
   op: (i: number) => Promise<number> | number,
   yieldBetween: boolean,
+  into?: IntervalHistogram,
 ): Promise<StreamResult> {
-  const histogram = await watchLoop();
+  const { histogram, stop } = await watchLoop(into);
   const elu = performance.eventLoopUtilization();
   const start = performance.now();
   const end = start + ms;
@@ -123,12 +163,13 @@ export async function underLoad(
   await Promise.all(Array.from({ length: lanes }, lane));
   const seconds = (performance.now() - start) / 1e3;
   const utilization = performance.eventLoopUtilization(elu).utilization;
-  histogram.disable();
+  stop();
   return {
     loopP99Ms: histogram.percentile(99) / 1e6,
     loopMaxMs: histogram.max / 1e6,
     utilization,
     ops,
+    seconds,
     opsPerSec: ops / seconds,
     mbPerSec: bytes / seconds / 1e6,
   };
@@ -153,8 +194,9 @@ export async function atSteadyRate(
   perSec: number,
   maxInFlight: number,
   op: (i: number) => Promise<number> | number,
+  into?: IntervalHistogram,
 ): Promise<SteadyResult> {
-  const histogram = await watchLoop();
+  const { histogram, stop } = await watchLoop(into);
   const elu = performance.eventLoopUtilization();
   const start = performance.now();
   let started = 0;
@@ -197,13 +239,14 @@ export async function atSteadyRate(
   while (inFlight > 0) await sleep(1);
   const seconds = (performance.now() - start) / 1e3;
   const utilization = performance.eventLoopUtilization(elu).utilization;
-  histogram.disable();
+  stop();
   if (failure !== undefined) throw failure;
   return {
     loopP99Ms: histogram.percentile(99) / 1e6,
     loopMaxMs: histogram.max / 1e6,
     utilization,
     ops,
+    seconds,
     opsPerSec: ops / seconds,
     mbPerSec: bytes / seconds / 1e6,
     targetPerSec: perSec,

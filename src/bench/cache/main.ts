@@ -9,7 +9,7 @@
  *     [--data FILE [--schema S.json] [--path P]] [--items 200] [--formats json,msgpack,…]
  *     [--compressions none,snappy,lz4,zstd] [--modes sync,async] [--subjects id,…] [--callers 1,16,64]
  *     [--rate 2000] [--sizes 256,…] [--threshold-sources records,products]
- *     [--threshold-formats msgpack,json-native] [--min-saving 0.1]
+ *     [--threshold-formats msgpack,avro,json-native] [--min-saving 0.1]
  *
  * It starts its own redis-server on a free loopback port (no persistence) and stops it at the end.
  * Each case runs in fresh processes, one at a time (on 2 cores, two cases side by side would time
@@ -70,7 +70,7 @@ const usage = `Usage: node dist/bench/cache/main.js [--part subjects|threshold|a
          [--formats ${defaultCacheFormats.join(',')}] [--compressions ${cacheCompressions.join(',')}]
          [--modes sync,async] [--subjects id,…] [--callers 1,16,64] [--rate 2000]
          [--budget-ms 80] [--stream-ms 200] [--steady-ms 500] [--sizes 256,512,…]
-         [--threshold-sources records,products] [--threshold-formats msgpack,json-native]
+         [--threshold-sources records,products] [--threshold-formats msgpack,avro,json-native]
          [--threshold-compressions ${thresholdCompressions.join(',')}] [--min-saving 0.1]
 Values in Redis (a redis-server it starts on loopback): the report's pipelines, msgpackr records and
 wirekit's formats × compressions in the cache's envelope, each in fresh processes with the report's
@@ -98,7 +98,7 @@ const { values } = benchArgs(usage, {
     'steady-ms': { type: 'string' },
     sizes: { type: 'string' },
     'threshold-sources': { type: 'string', default: 'records,products' },
-    'threshold-formats': { type: 'string', default: 'msgpack,json-native' },
+    'threshold-formats': { type: 'string', default: 'msgpack,avro,json-native' },
     'threshold-compressions': { type: 'string', default: thresholdCompressions.join(',') },
     'min-saving': { type: 'string', default: '0.1' },
   },

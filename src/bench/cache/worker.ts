@@ -5,19 +5,24 @@
  * subject cannot hold the values). With the loop measures of ../loop-cost.ts:
  *
  * - per value, alone: the loop time of the whole encode (value → stored bytes) and decode, and of the
- *   subject's compression step on its own; first one subject, then the other.
+ *   subject's compression step on its own.
  * - against the Redis server main.ts started: SET (encode, then SET) and GET (GET, then decode)
  *   streams from 1, 16 and 64 concurrent callers through one ioredis connection, each with its
  *   throughput, loop p99 and loop busy time per operation (the client's own work included); then a
  *   steady mixed load (half SET, half GET) at a fixed arrival rate, for the loop p99 a request sees.
+ *
+ * Every measurement runs in turns, the subject's slice and the yardstick's, four times round (two
+ * for the steady load), so that load from elsewhere on the machine falls on both.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { firstDifference } from '../lab/compare.js';
 import {
   atSteadyRate,
+  combined,
   type LoopTime,
+  loopDelayHistogram,
   loopTimeOf,
   repeat,
   type SteadyResult,
@@ -141,68 +146,88 @@ async function prepare(subject: CacheSubject, values: readonly unknown[]): Promi
   return { subject, stored, serialized, compressed, ...(loss === undefined ? {} : { loss }) };
 }
 
+/** Timings kept by one subject's samples. */
+interface Samples {
+  readonly encode: LoopTime<unknown>[];
+  readonly decode: LoopTime<unknown>[];
+  readonly compress: LoopTime<unknown>[];
+  readonly decompress: LoopTime<unknown>[];
+}
+
 /**
- * Per-value loop times of one subject: each sample encodes one value, decodes its stored bytes and
- * runs the compression step alone both ways, cycling through the values.
+ * One sample of a subject: encode one value, decode its stored bytes, and run the compression step
+ * alone both ways, cycling through the values; kept in `into` when given (not while warming up).
  */
-async function measureCodec(spec: CaseSpec, values: readonly unknown[], p: Prepared): Promise<CodecMeasures> {
+function sampler(values: readonly unknown[], p: Prepared) {
   const n = values.length;
-  const t = {
-    encode: [] as LoopTime<unknown>[],
-    decode: [] as LoopTime<unknown>[],
-    compress: [] as LoopTime<unknown>[],
-    decompress: [] as LoopTime<unknown>[],
-  };
   const { codec, compression } = p.subject;
-  const sample = async (i: number, keep: boolean) => {
+  return async (i: number, into?: Samples) => {
     const encode = await loopTimeOf(() => codec.encode(values[i % n]));
     const decode = await loopTimeOf(() => codec.decode(p.stored[i % n] as Uint8Array));
-    if (keep) {
-      t.encode.push(encode);
-      t.decode.push(decode);
-    }
+    into?.encode.push(encode);
+    into?.decode.push(decode);
     if (compression === undefined) return;
     const input = p.serialized?.[i % n] as Uint8Array | string;
     const compress = await loopTimeOf(() => compression.compress(input));
     const decompress = await loopTimeOf(() => compression.decompress(p.compressed?.[i % n] as Uint8Array));
-    if (keep) {
-      t.compress.push(compress);
-      t.decompress.push(decompress);
-    }
-  };
-  await warmUp(spec.budgetMs / 2, (i) => sample(i, false));
-  await repeat(spec.budgetMs, spec.minOps, (i) => sample(i, true));
-  const sizes = p.stored.map((bytes) => bytes.length);
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  return {
-    id: p.subject.id,
-    label: p.subject.label,
-    mode: p.subject.mode,
-    bytes: { median: median(sizes), mean: total / sizes.length, total },
-    values: sizes.length,
-    encode: stepTiming(t.encode),
-    decode: stepTiming(t.decode),
-    ...(compression === undefined
-      ? {}
-      : { compress: stepTiming(t.compress), decompress: stepTiming(t.decompress) }),
-    ...(p.loss === undefined ? {} : { loss: p.loss }),
+    into?.compress.push(compress);
+    into?.decompress.push(decompress);
   };
 }
 
-async function measureRedis(
+/**
+ * Runs `run` for each subject in `order`, `slices` times round: one subject's slice, then the
+ * other's, and again. Not sample by sample: interleaved that finely, each subject slowed the other's
+ * encoder by up to 60 % here; in slices, a burst of load from elsewhere still falls on both.
+ */
+async function inTurns(order: readonly number[], run: (k: number, slice: number) => Promise<void>) {
+  for (let slice = 0; slice < slices; slice++) for (const k of order) await run(k, slice);
+}
+
+const slices = 4;
+
+async function measureCodecs(
   spec: CaseSpec,
-  redis: Redis,
   values: readonly unknown[],
-  p: Prepared,
-  prefix: string,
-): Promise<RedisMeasures> {
+  all: readonly Prepared[],
+  order: readonly number[],
+): Promise<CodecMeasures[]> {
+  const samplers = all.map((p) => sampler(values, p));
+  const kept: Samples[] = all.map(() => ({ encode: [], decode: [], compress: [], decompress: [] }));
+  for (const k of order) {
+    const sample = samplers[k] as (typeof samplers)[number];
+    await warmUp(spec.budgetMs / 2, (i) => sample(i));
+  }
+  let next = 0;
+  await inTurns(order, async (k) => {
+    const sample = samplers[k] as (typeof samplers)[number];
+    await repeat(spec.budgetMs / slices, spec.minOps, () => sample(next++, kept[k]));
+  });
+  return all.map((p, k): CodecMeasures => {
+    const t = kept[k] as Samples;
+    const sizes = p.stored.map((bytes) => bytes.length);
+    const total = sizes.reduce((sum, size) => sum + size, 0);
+    return {
+      id: p.subject.id,
+      label: p.subject.label,
+      mode: p.subject.mode,
+      bytes: { median: median(sizes), mean: total / sizes.length, total },
+      values: sizes.length,
+      encode: stepTiming(t.encode),
+      decode: stepTiming(t.decode),
+      ...(p.subject.compression === undefined
+        ? {}
+        : { compress: stepTiming(t.compress), decompress: stepTiming(t.decompress) }),
+      ...(p.loss === undefined ? {} : { loss: p.loss }),
+    };
+  });
+}
+
+/** SET (encode, then SET), GET (GET, then decode) and half of each, for one subject's keys. */
+function redisOps(redis: Redis, values: readonly unknown[], p: Prepared, prefix: string) {
   const n = values.length;
   const { codec } = p.subject;
   const key = (i: number) => `${prefix}${i % n}`;
-  for (const [i, bytes] of p.stored.entries()) await redis.set(key(i), asBuffer(bytes));
-  // What Redis holds is what was written, byte for byte (a Uint8Array sent as text would not be).
-  const held = await redis.strlen(key(0));
-  if (held !== p.stored[0]?.length) throw new Error(`Redis holds ${held} bytes, not ${p.stored[0]?.length}`);
   const set = async (i: number) => {
     const bytes = await codec.encode(values[i % n]);
     await redis.set(key(i), asBuffer(bytes));
@@ -214,18 +239,68 @@ async function measureRedis(
     await codec.decode(bytes);
     return bytes.length;
   };
-  const mixed = (i: number) => (i % 2 === 0 ? set(i >> 1) : get(i >> 1));
-  await underLoad(Math.max(60, spec.streamMs / 2), spec.minOps, 16, mixed, false);
-  const streams: CallersResult[] = [];
-  for (const callers of spec.callers) {
-    streams.push({
-      callers,
-      set: await underLoad(spec.streamMs, spec.minOps, callers, set, false),
-      get: await underLoad(spec.streamMs, spec.minOps, callers, get, false),
-    });
+  const load = async () => {
+    for (const [i, bytes] of p.stored.entries()) await redis.set(key(i), asBuffer(bytes));
+    // What Redis holds is what was written, byte for byte (a Uint8Array sent as text would not be).
+    const held = await redis.strlen(key(0));
+    if (held !== p.stored[0]?.length)
+      throw new Error(`Redis holds ${held} bytes, not ${p.stored[0]?.length}`);
+  };
+  return { load, set, get, mixed: (i: number) => (i % 2 === 0 ? set(i >> 1) : get(i >> 1)) };
+}
+
+async function measureRedis(
+  spec: CaseSpec,
+  redis: Redis,
+  values: readonly unknown[],
+  all: readonly Prepared[],
+  order: readonly number[],
+): Promise<RedisMeasures[]> {
+  const ops = all.map((p, k) => redisOps(redis, values, p, `${k}:`));
+  const of = (k: number) => ops[k] as (typeof ops)[number];
+  for (const k of order) {
+    await of(k).load();
+    await underLoad(Math.max(60, spec.streamMs / 2), spec.minOps, 16, of(k).mixed, false);
   }
-  const steady = await atSteadyRate(spec.steadyMs, spec.steadyRate, 256, mixed);
-  return { streams, steady };
+  const streams: CallersResult[][] = all.map(() => []);
+  for (const callers of spec.callers) {
+    for (const kind of ['set', 'get'] as const) {
+      const parts: StreamResult[][] = all.map(() => []);
+      const histograms = all.map(() => loopDelayHistogram());
+      await inTurns(order, async (k) => {
+        const histogram = histograms[k] as IntervalHistogram;
+        parts[k]?.push(
+          await underLoad(spec.streamMs / slices, spec.minOps, callers, of(k)[kind], false, histogram),
+        );
+      });
+      for (const k of all.keys()) {
+        const result = combined(parts[k] as StreamResult[], histograms[k] as IntervalHistogram);
+        const list = streams[k] as CallersResult[];
+        if (kind === 'set') list.push({ callers, set: result, get: result });
+        else list[list.length - 1] = { ...(list.at(-1) as CallersResult), get: result };
+      }
+    }
+  }
+  const steady: SteadyResult[][] = all.map(() => []);
+  const steadyHistograms = all.map(() => loopDelayHistogram());
+  // Two turns each: a steady load needs time to settle, so fewer, longer slices.
+  for (let turn = 0; turn < 2; turn++) {
+    for (const k of order) {
+      const histogram = steadyHistograms[k] as IntervalHistogram;
+      steady[k]?.push(await atSteadyRate(spec.steadyMs / 2, spec.steadyRate, 256, of(k).mixed, histogram));
+    }
+  }
+  return all.map((_, k) => {
+    const parts = steady[k] as SteadyResult[];
+    return {
+      streams: streams[k] as CallersResult[],
+      steady: {
+        ...combined(parts, steadyHistograms[k] as IntervalHistogram),
+        targetPerSec: spec.steadyRate,
+        shed: parts.reduce((sum, part) => sum + part.shed, 0),
+      },
+    };
+  });
 }
 
 export async function runCase(spec: CaseSpec): Promise<CaseResult | CaseFailure> {
@@ -247,17 +322,13 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult | CaseFailure>
   await sleep(100);
   idle.disable();
 
-  // One subject after the other (not sample by sample: interleaved, each slowed the other's encoder by
-  // up to 60 % here), the one that goes first alternating between processes.
+  // The subject that goes first in each turn alternates between processes.
   const order = spec.yardstickFirst ? [...all.keys()].reverse() : [...all.keys()];
-  const codecs: CodecMeasures[] = [];
-  for (const k of order) codecs[k] = await measureCodec(spec, values, all[k] as Prepared);
+  const codecs = await measureCodecs(spec, values, all, order);
   const redis = new Redis(spec.redisUrl, { maxRetriesPerRequest: 1 });
   try {
     await redis.flushdb();
-    const measures: RedisMeasures[] = [];
-    for (const k of order)
-      measures[k] = await measureRedis(spec, redis, values, all[k] as Prepared, `${k === 0 ? 's' : 'y'}:`);
+    const measures = await measureRedis(spec, redis, values, all, order);
     const results = codecs.map((codec, k) => ({ codec, redis: measures[k] as RedisMeasures }));
     return {
       spec,
