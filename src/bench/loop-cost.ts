@@ -8,13 +8,18 @@
  *   loop's active time between that and the continuation (libuv's completion callback, the promise
  *   jobs, a socket's reply parsing), read from `performance.eventLoopUtilization()`; with nothing
  *   else in flight, that active time is this operation's.
+ * - `inSlice(body)`: the loop thread's CPU time over a slice of operations (thread-time.ts), per
+ *   operation: what they cost the loop without the time other work on the machine held its CPU,
+ *   GC pauses, completion callbacks and socket system calls included.
  * - `underLoad(...)`: a steady stream of operations from concurrent callers, with the p99 of a
  *   `monitorEventLoopDelay` histogram (1 ms resolution, so ~1.1 ms is an idle loop), the loop's
- *   utilization and the throughput. Utilization ÷ throughput is the loop's busy time per operation,
- *   which includes everything the operation set off (a client library's own work too).
+ *   utilization, the loop thread's CPU time and the throughput. Utilization ÷ throughput is the
+ *   loop's busy time per operation, and CPU time ÷ operations the same without the waits for a CPU;
+ *   both include everything the operation set off (a client library's own work too).
  */
 import { type IntervalHistogram, monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { threadTime, threadTimeSince } from './thread-time.js';
 
 export const nowNs = (): bigint => process.hrtime.bigint();
 export const usSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e3;
@@ -65,6 +70,34 @@ export async function loopTimeOf<T>(call: () => T | Promise<T>): Promise<LoopTim
   return { value, syncPartUs, callbackUs, blockedUs: syncPartUs + callbackUs, wallUs: usSince(start) };
 }
 
+/** A slice of operations: how many, and the loop thread's time over them (see thread-time.ts). */
+export interface Slice {
+  readonly ops: number;
+  readonly cpuUs: number;
+  readonly waitedUs: number;
+  readonly wallUs: number;
+}
+
+/** Runs `body`, which resolves how many operations it ran, and measures the loop thread around it. */
+export async function inSlice(body: () => Promise<number>): Promise<Slice> {
+  const wall = nowNs();
+  const start = threadTime();
+  const ops = await body();
+  const { cpuUs, waitedUs } = threadTimeSince(start);
+  return { ops, cpuUs, waitedUs, wallUs: usSince(wall) };
+}
+
+/** The loop thread's CPU µs per operation over slices. */
+export function cpuPerOp(slices: readonly Slice[]): number {
+  const ops = slices.reduce((sum, s) => sum + s.ops, 0);
+  return slices.reduce((sum, s) => sum + s.cpuUs, 0) / ops;
+}
+
+/** The share of wall time the loop thread waited for a CPU over slices (NaN where unknown). */
+export function waitedShare(slices: readonly Slice[]): number {
+  return slices.reduce((sum, s) => sum + s.waitedUs, 0) / slices.reduce((sum, s) => sum + s.wallUs, 0);
+}
+
 /** What a stream of operations did to the event loop. */
 export interface StreamResult {
   /** p99 of the event-loop delay histogram (ms); includes the 1 ms timer interval itself. */
@@ -72,6 +105,9 @@ export interface StreamResult {
   readonly loopMaxMs: number;
   /** Share of wall time the loop was not idle (event-loop utilization, 0-1). */
   readonly utilization: number;
+  /** The loop thread's CPU µs over the stream, and the µs it waited for a CPU (thread-time.ts). */
+  readonly cpuUs: number;
+  readonly waitedUs: number;
   readonly ops: number;
   readonly seconds: number;
   readonly opsPerSec: number;
@@ -82,6 +118,11 @@ export interface StreamResult {
 /** The loop's busy µs per operation in a stream: its utilization ÷ its throughput. */
 export function busyUsPerOp(stream: StreamResult): number {
   return (stream.utilization * 1e6) / stream.opsPerSec;
+}
+
+/** The loop thread's CPU µs per operation in a stream. */
+export function streamCpuPerOp(stream: StreamResult): number {
+  return stream.cpuUs / stream.ops;
 }
 
 /** A 1 ms delay histogram. Pass one to several streams to have it cover them all (see `combined`). */
@@ -124,6 +165,8 @@ export function combined(slices: readonly StreamResult[], histogram: IntervalHis
     loopP99Ms: histogram.percentile(count > gaps ? (99 * (count - gaps)) / count : 99) / 1e6,
     loopMaxMs: Math.max(...slices.map((s) => s.loopMaxMs)),
     utilization: slices.reduce((sum, s) => sum + s.utilization * s.seconds, 0) / seconds,
+    cpuUs: slices.reduce((sum, s) => sum + s.cpuUs, 0),
+    waitedUs: slices.reduce((sum, s) => sum + s.waitedUs, 0),
     ops,
     seconds,
     opsPerSec: ops / seconds,
@@ -146,6 +189,7 @@ export async function underLoad(
 ): Promise<StreamResult> {
   const { histogram, stop } = await watchLoop(into);
   const elu = performance.eventLoopUtilization();
+  const thread = threadTime();
   const start = performance.now();
   const end = start + ms;
   let ops = 0;
@@ -163,11 +207,14 @@ export async function underLoad(
   await Promise.all(Array.from({ length: lanes }, lane));
   const seconds = (performance.now() - start) / 1e3;
   const utilization = performance.eventLoopUtilization(elu).utilization;
+  const { cpuUs, waitedUs } = threadTimeSince(thread);
   stop();
   return {
     loopP99Ms: histogram.percentile(99) / 1e6,
     loopMaxMs: histogram.max / 1e6,
     utilization,
+    cpuUs,
+    waitedUs,
     ops,
     seconds,
     opsPerSec: ops / seconds,
@@ -198,6 +245,7 @@ export async function atSteadyRate(
 ): Promise<SteadyResult> {
   const { histogram, stop } = await watchLoop(into);
   const elu = performance.eventLoopUtilization();
+  const thread = threadTime();
   const start = performance.now();
   let started = 0;
   let ops = 0;
@@ -239,12 +287,15 @@ export async function atSteadyRate(
   while (inFlight > 0) await sleep(1);
   const seconds = (performance.now() - start) / 1e3;
   const utilization = performance.eventLoopUtilization(elu).utilization;
+  const { cpuUs, waitedUs } = threadTimeSince(thread);
   stop();
   if (failure !== undefined) throw failure;
   return {
     loopP99Ms: histogram.percentile(99) / 1e6,
     loopMaxMs: histogram.max / 1e6,
     utilization,
+    cpuUs,
+    waitedUs,
     ops,
     seconds,
     opsPerSec: ops / seconds,

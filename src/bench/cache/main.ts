@@ -294,6 +294,8 @@ const redisVersion = /v=([\d.]+)/.exec(
   execFileSync('redis-server', ['--version'], { encoding: 'utf8' }),
 )?.[1];
 const idle = caseResults.map((r) => r.idleLoopP99Ms);
+// Where the OS does not say (thread-time.ts), the share is NaN and the sentence is left out.
+const waited = caseResults.map((r) => r.waitedShare).filter(Number.isFinite);
 const measured = caseResults[0]?.measured;
 const lines: string[] = [`command: ${command}`, ''];
 lines.push(
@@ -305,7 +307,12 @@ lines.push(
     `${loadAtEnd.map((l) => l.toFixed(2)).join(' ')} at end.` +
     (idle.length === 0
       ? ''
-      : ` Idle loop p99 (the histogram's floor): ${median(idle).toFixed(2)} ms (${Math.min(...idle).toFixed(2)}-${Math.max(...idle).toFixed(2)}).`),
+      : ` Idle loop p99 (the histogram's floor): ${median(idle).toFixed(2)} ms (${Math.min(...idle).toFixed(2)}-${Math.max(...idle).toFixed(2)}).`) +
+    (waited.length === 0
+      ? ''
+      : ` The loop thread waited for a CPU held by other work ${percent(median(waited))} of the time ` +
+        `(${percent(Math.min(...waited))}-${percent(Math.max(...waited))} by process): every time here is that much ` +
+        'slower than on a machine of its own, the ratios much less.'),
 );
 if (part !== 'threshold') {
   const dataset = valuesSpec.kind === 'products' ? 'products' : (values.data as string);
@@ -322,10 +329,12 @@ if (part !== 'threshold') {
   lines.push(redisTable(summaries, callers, clientCallers, rate), '');
   lines.push(...targetLines(summaries, { loop: 0.5, bytes: 0.8 }, dataset), '');
   lines.push(
-    `Per value, alone: loop time of the whole encode (value → stored bytes) and decode (stored bytes → value); ` +
-      `async steps count the call until its promise returns plus the loop's active time until the result. ` +
-      `Loop per set + get: encode + decode. With the Redis client: the loop's busy time per SET (encode, SET) ` +
-      `plus per GET (GET, decode) at ${clientCallers} concurrent callers, from its utilization ÷ throughput. ` +
+    `Per value, alone: the loop time of the whole encode (value → stored bytes) and decode (stored bytes → ` +
+      `value), medians, and in brackets the compression step inside them; async steps count the call until ` +
+      `its promise returns plus the loop's active time until the result (not the pool thread's work). Loop ` +
+      `per set + get: encode + decode. With the Redis client: the loop's busy time per SET (encode, SET) plus ` +
+      `per GET (GET, decode) at ${clientCallers} concurrent callers, from its utilization ÷ throughput, the ` +
+      `client's own work included. ` +
       `Ratios are taken in each process against the ${yardstick} pipeline timed in it, then the median.`,
   );
 }
@@ -356,7 +365,7 @@ if (part !== 'subjects') {
   }
   lines.push(
     '',
-    "c+d: compress + decompress, loop µs per round trip (async: blocked time). Codec e+d: the format's own " +
+    "c+d: compress + decompress, loop µs per round trip (medians; async: blocked time). Codec e+d: the format's own " +
       "encode + decode of the batch. Client: the loop's busy µs per SET + GET of the plain value, from a line " +
       'fitted through every size (plain and compressed), and what the compressed value saves it. Loop added: ' +
       "the cheaper mode's c+d less the client's saving, ÷ (codec + client). (a) pays from: the smallest size from " +

@@ -29,7 +29,10 @@ export interface SubjectSummary {
   /** Bytes stored per value (median over values) and for all values: the same in every process. */
   readonly bytesMedian: number;
   readonly bytesTotal: number;
-  /** Loop µs per value, alone: the whole encode and decode, and the compression step inside them. */
+  /**
+   * Loop µs per value, alone (medians of the loop time each operation blocked it): the whole encode
+   * and decode, and the compression step inside them.
+   */
   readonly encodeUs: Spread;
   readonly decodeUs: Spread;
   readonly compressUs?: Spread;

@@ -5,12 +5,13 @@
  * encoding reaches that size) it measures, with the loop measures of ../loop-cost.ts:
  *
  * - the bytes before and after compression;
- * - the loop time of compress and decompress, sync and async, sample by sample in turn (async: the
- *   call until its promise is returned plus the loop's active time until the result);
- * - the loop time of the format's own encode + decode of that batch (sync), the rest of what a cache
- *   round trip costs the loop besides the client;
- * - the Redis client's loop time per SET + GET of the plain and of the compressed bytes (16 callers,
- *   as in the subjects' part), the other part, and what a smaller value saves it.
+ * - the loop time of compress and decompress, sync and async, in slices taken in turns (medians
+ *   over the operations; async: the call until its promise is returned plus the loop's active time
+ *   until the result; the loop thread's CPU time over each slice is kept beside);
+ * - the same for the format's own encode + decode of that batch, the rest of what a cache round
+ *   trip costs the loop besides the client;
+ * - the loop's busy time per SET + GET through the Redis client of the plain and of the compressed
+ *   bytes (16 callers, as in the subjects' part), the other part, and what a smaller value saves it.
  *
  * Where compression starts to pay, and where async starts to block less than sync, is read from
  * these numbers by summary.ts, so that its criteria can change without measuring again.
@@ -20,7 +21,17 @@ import type { FormatName } from '../../codecs/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { getCompressor } from '../../compression/index.js';
 import { t } from '../../schema/index.js';
-import { busyUsPerOp, type LoopTime, loopTimeOf, repeat, underLoad, warmUp } from '../loop-cost.js';
+import {
+  busyUsPerOp,
+  cpuPerOp,
+  inSlice,
+  type LoopTime,
+  loopTimeOf,
+  repeat,
+  type Slice,
+  underLoad,
+  warmUp,
+} from '../loop-cost.js';
 import { median } from '../stats.js';
 import { type BatchSource, batchesFor, batchSources } from './values.js';
 
@@ -43,7 +54,7 @@ export interface ThresholdSpec {
   readonly redisUrl: string;
 }
 
-/** Medians in µs; async ones are what the loop is blocked (see LoopTime.blockedUs). */
+/** µs per operation. */
 export interface ModeCost {
   readonly compressUs: number;
   readonly decompressUs: number;
@@ -54,12 +65,15 @@ export interface SizePoint {
   readonly items: number;
   readonly plainBytes: number;
   readonly compressedBytes: number;
+  /** Medians of the loop time each operation blocked it (async: see LoopTime.blockedUs). */
   readonly sync: ModeCost;
-  readonly async: ModeCost & { readonly compressSyncPartUs: number; readonly decompressSyncPartUs: number };
+  readonly async: ModeCost;
+  /** The loop thread's CPU time per operation over the slices (thread-time.ts), as a cross-check. */
+  readonly cpu: { readonly sync: ModeCost; readonly async: ModeCost };
   readonly samples: number;
-  /** The format's own encode + decode of the batch, µs on the loop (median). */
+  /** The format's own encode + decode of the batch, loop µs (median). */
   readonly codecUs: number;
-  /** The Redis client's loop µs per SET + GET, of the plain bytes and of the compressed ones. */
+  /** The loop's busy µs per SET + GET through the Redis client, of the plain and the compressed bytes. */
   readonly clientPlainUs: number;
   readonly clientCompressedUs: number;
 }
@@ -133,43 +147,48 @@ export async function runThreshold(spec: ThresholdSpec): Promise<ThresholdResult
       const plain = serialize(batch);
       const packed = compressor.compress(plain);
       const cap = { maxDecompressedBytes: plain.length };
-      const samples = {
-        syncCompress: [] as number[],
-        syncDecompress: [] as number[],
-        asyncCompress: [] as LoopTime<unknown>[],
-        asyncDecompress: [] as LoopTime<unknown>[],
-        codec: [] as number[],
+      const ops = {
+        syncCompress: () => compressor.compress(plain),
+        syncDecompress: () => compressor.decompress(packed, cap),
+        asyncCompress: () => compressor.compressAsync(plain),
+        asyncDecompress: () => compressor.decompressAsync(packed, cap),
+        codec: () => codec.decode(codec.encode(batch)),
       };
-      const round = async (keep: boolean) => {
-        const encode = await loopTimeOf(() => codec.encode(batch));
-        const decode = await loopTimeOf(() => codec.decode(plain));
-        const compress = await loopTimeOf(() => compressor.compress(plain));
-        const decompress = await loopTimeOf(() => compressor.decompress(packed, cap));
-        const compressAsync = await loopTimeOf(() => compressor.compressAsync(plain));
-        const decompressAsync = await loopTimeOf(() => compressor.decompressAsync(packed, cap));
-        if (!keep) return;
-        samples.syncCompress.push(compress.blockedUs);
-        samples.syncDecompress.push(decompress.blockedUs);
-        samples.asyncCompress.push(compressAsync);
-        samples.asyncDecompress.push(decompressAsync);
-        samples.codec.push(encode.blockedUs + decode.blockedUs);
-      };
-      await warmUp(spec.budgetMs / 4, () => round(false));
-      const count = await repeat(spec.budgetMs, spec.minOps, () => round(true));
+      const kinds = Object.keys(ops) as (keyof typeof ops)[];
+      const kept = new Map(
+        kinds.map((kind) => [kind, { samples: [] as LoopTime<unknown>[], slices: [] as Slice[] }]),
+      );
+      await warmUp(spec.budgetMs / 4, async () => {
+        for (const kind of kinds) await ops[kind]();
+      });
+      // In turns, a slice of each kind and again, so that load from elsewhere falls on them all.
+      for (let turn = 0; turn < 2; turn++) {
+        for (const kind of kinds) {
+          const into = kept.get(kind) as { samples: LoopTime<unknown>[]; slices: Slice[] };
+          const slice = await inSlice(() =>
+            repeat(spec.budgetMs / (2 * kinds.length), spec.minOps, async () => {
+              into.samples.push(await loopTimeOf(ops[kind]));
+            }),
+          );
+          into.slices.push(slice);
+        }
+      }
+      const cpu = (kind: keyof typeof ops) => cpuPerOp(kept.get(kind)?.slices ?? []);
+      const wall = (kind: keyof typeof ops) => median(kept.get(kind)?.samples.map((s) => s.blockedUs) ?? []);
+      const count = Math.min(...kinds.map((kind) => kept.get(kind)?.samples.length ?? 0));
       points.push({
         target,
         items,
         plainBytes: plain.length,
         compressedBytes: packed.length,
-        sync: { compressUs: median(samples.syncCompress), decompressUs: median(samples.syncDecompress) },
-        async: {
-          compressUs: median(samples.asyncCompress.map((s) => s.blockedUs)),
-          decompressUs: median(samples.asyncDecompress.map((s) => s.blockedUs)),
-          compressSyncPartUs: median(samples.asyncCompress.map((s) => s.syncPartUs)),
-          decompressSyncPartUs: median(samples.asyncDecompress.map((s) => s.syncPartUs)),
+        sync: { compressUs: wall('syncCompress'), decompressUs: wall('syncDecompress') },
+        async: { compressUs: wall('asyncCompress'), decompressUs: wall('asyncDecompress') },
+        cpu: {
+          sync: { compressUs: cpu('syncCompress'), decompressUs: cpu('syncDecompress') },
+          async: { compressUs: cpu('asyncCompress'), decompressUs: cpu('asyncDecompress') },
         },
         samples: count,
-        codecUs: median(samples.codec),
+        codecUs: wall('codec'),
         clientPlainUs: await clientCost(spec, redis, 'plain', plain),
         clientCompressedUs: await clientCost(spec, redis, 'compressed', packed),
       });

@@ -4,8 +4,9 @@
  * `node worker.js '<spec json>'`, it prints one JSON line (CaseResult, or CaseFailure when the
  * subject cannot hold the values). With the loop measures of ../loop-cost.ts:
  *
- * - per value, alone: the loop time of the whole encode (value → stored bytes) and decode, and of the
- *   subject's compression step on its own.
+ * - per value, alone: the loop time of the whole encode (value → stored bytes) and decode, and of
+ *   the subject's compression step on its own (medians over the operations; the loop thread's CPU
+ *   time over each slice of them is kept beside, see thread-time.ts).
  * - against the Redis server main.ts started: SET (encode, then SET) and GET (GET, then decode)
  *   streams from 1, 16 and 64 concurrent callers through one ioredis connection, each with its
  *   throughput, loop p99 and loop busy time per operation (the client's own work included); then a
@@ -21,16 +22,21 @@ import { firstDifference } from '../lab/compare.js';
 import {
   atSteadyRate,
   combined,
+  cpuPerOp,
+  inSlice,
   type LoopTime,
   loopDelayHistogram,
   loopTimeOf,
   repeat,
+  type Slice,
   type SteadyResult,
   type StreamResult,
   underLoad,
+  waitedShare,
   warmUp,
 } from '../loop-cost.js';
 import { median } from '../stats.js';
+import { threadClock, threadTime, threadTimeSince } from '../thread-time.js';
 import type { Mode } from './adapter.js';
 import { type CacheSubject, createCacheSubject, yardstick } from './subjects.js';
 import { loadValues, type ValuesSpec } from './values.js';
@@ -52,12 +58,20 @@ export interface CaseSpec {
   readonly yardstickFirst: boolean;
 }
 
-/** Medians over the samples of one step, in µs (see LoopTime). */
+/** One step's cost to the loop, in µs per operation. */
 export interface StepTiming {
+  /** Medians over the samples of the loop time each operation blocked it (see LoopTime): what the tables show. */
   readonly blockedUs: number;
   readonly syncPartUs: number;
   readonly wallUs: number;
   readonly samples: number;
+  /**
+   * The loop thread's CPU time per operation over the slices (thread-time.ts), a mean: a cross-check
+   * only, since Linux updates a running thread's count at scheduler ticks, which short slices feel.
+   */
+  readonly cpuUs: number;
+  /** The share of the slices' wall time the loop thread waited for a CPU (NaN where unknown). */
+  readonly waitedShare: number;
 }
 
 export interface CodecMeasures {
@@ -97,6 +111,10 @@ export interface CaseResult {
   readonly pid: number;
   /** The histogram's p99 on an idle loop in this process: the floor of every loop p99. */
   readonly idleLoopP99Ms: number;
+  /** Whose CPU time the figures are ('thread': the loop's own; 'process': all of the process's). */
+  readonly clock: 'thread' | 'process';
+  /** The share of this process's run the loop thread waited for a CPU that other work held. */
+  readonly waitedShare: number;
   readonly measured: string;
   readonly subject: SubjectResult;
   /** The yardstick in the same process (the subject itself when it is the yardstick). */
@@ -112,12 +130,14 @@ const asBuffer = (bytes: Uint8Array): Buffer =>
   // ioredis sends a Buffer as bytes but any other Uint8Array as String(array): "137,87,75,…".
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-function stepTiming(samples: readonly LoopTime<unknown>[]): StepTiming {
+function stepTiming(samples: readonly LoopTime<unknown>[], slices: readonly Slice[]): StepTiming {
   return {
     blockedUs: median(samples.map((s) => s.blockedUs)),
     syncPartUs: median(samples.map((s) => s.syncPartUs)),
     wallUs: median(samples.map((s) => s.wallUs)),
     samples: samples.length,
+    cpuUs: cpuPerOp(slices),
+    waitedShare: waitedShare(slices),
   };
 }
 
@@ -146,33 +166,29 @@ async function prepare(subject: CacheSubject, values: readonly unknown[]): Promi
   return { subject, stored, serialized, compressed, ...(loss === undefined ? {} : { loss }) };
 }
 
-/** Timings kept by one subject's samples. */
-interface Samples {
-  readonly encode: LoopTime<unknown>[];
-  readonly decode: LoopTime<unknown>[];
-  readonly compress: LoopTime<unknown>[];
-  readonly decompress: LoopTime<unknown>[];
-}
+const steps = ['encode', 'decode', 'compress', 'decompress'] as const;
+type Step = (typeof steps)[number];
 
 /**
- * One sample of a subject: encode one value, decode its stored bytes, and run the compression step
- * alone both ways, cycling through the values; kept in `into` when given (not while warming up).
+ * One operation of a step of a subject, on the i-th value (cycling): encode a value, decode its
+ * stored bytes, or run the compression step alone either way.
  */
-function sampler(values: readonly unknown[], p: Prepared) {
+function stepOps(
+  values: readonly unknown[],
+  p: Prepared,
+): Partial<Record<Step, (i: number) => Promise<LoopTime<unknown>>>> {
   const n = values.length;
   const { codec, compression } = p.subject;
-  return async (i: number, into?: Samples) => {
-    const encode = await loopTimeOf(() => codec.encode(values[i % n]));
-    const decode = await loopTimeOf(() => codec.decode(p.stored[i % n] as Uint8Array));
-    into?.encode.push(encode);
-    into?.decode.push(decode);
-    if (compression === undefined) return;
-    const input = p.serialized?.[i % n] as Uint8Array | string;
-    const compress = await loopTimeOf(() => compression.compress(input));
-    const decompress = await loopTimeOf(() => compression.decompress(p.compressed?.[i % n] as Uint8Array));
-    into?.compress.push(compress);
-    into?.decompress.push(decompress);
+  const ops: Partial<Record<Step, (i: number) => Promise<LoopTime<unknown>>>> = {
+    encode: (i) => loopTimeOf(() => codec.encode(values[i % n])),
+    decode: (i) => loopTimeOf(() => codec.decode(p.stored[i % n] as Uint8Array)),
   };
+  if (compression !== undefined) {
+    ops.compress = (i) =>
+      loopTimeOf(() => compression.compress(p.serialized?.[i % n] as Uint8Array | string));
+    ops.decompress = (i) => loopTimeOf(() => compression.decompress(p.compressed?.[i % n] as Uint8Array));
+  }
+  return ops;
 }
 
 /**
@@ -192,19 +208,31 @@ async function measureCodecs(
   all: readonly Prepared[],
   order: readonly number[],
 ): Promise<CodecMeasures[]> {
-  const samplers = all.map((p) => sampler(values, p));
-  const kept: Samples[] = all.map(() => ({ encode: [], decode: [], compress: [], decompress: [] }));
+  const ops = all.map((p) => stepOps(values, p));
+  const present = (k: number) => steps.filter((step) => ops[k]?.[step] !== undefined);
+  const samples = all.map(() => new Map<Step, LoopTime<unknown>[]>(steps.map((step) => [step, []])));
+  const sliced = all.map(() => new Map<Step, Slice[]>(steps.map((step) => [step, []])));
   for (const k of order) {
-    const sample = samplers[k] as (typeof samplers)[number];
-    await warmUp(spec.budgetMs / 2, (i) => sample(i));
+    const mine = ops[k] as (typeof ops)[number];
+    await warmUp(spec.budgetMs / 2, async (i) => {
+      for (const step of present(k)) await mine[step]?.(i);
+    });
   }
   let next = 0;
   await inTurns(order, async (k) => {
-    const sample = samplers[k] as (typeof samplers)[number];
-    await repeat(spec.budgetMs / slices, spec.minOps, () => sample(next++, kept[k]));
+    const mine = ops[k] as (typeof ops)[number];
+    const share = spec.budgetMs / slices / present(k).length;
+    for (const step of present(k)) {
+      const op = mine[step] as (i: number) => Promise<LoopTime<unknown>>;
+      const kept = samples[k]?.get(step) as LoopTime<unknown>[];
+      const slice = await inSlice(() =>
+        repeat(share, spec.minOps, async () => void kept.push(await op(next++))),
+      );
+      sliced[k]?.get(step)?.push(slice);
+    }
   });
   return all.map((p, k): CodecMeasures => {
-    const t = kept[k] as Samples;
+    const timing = (step: Step) => stepTiming(samples[k]?.get(step) ?? [], sliced[k]?.get(step) ?? []);
     const sizes = p.stored.map((bytes) => bytes.length);
     const total = sizes.reduce((sum, size) => sum + size, 0);
     return {
@@ -213,11 +241,11 @@ async function measureCodecs(
       mode: p.subject.mode,
       bytes: { median: median(sizes), mean: total / sizes.length, total },
       values: sizes.length,
-      encode: stepTiming(t.encode),
-      decode: stepTiming(t.decode),
+      encode: timing('encode'),
+      decode: timing('decode'),
       ...(p.subject.compression === undefined
         ? {}
-        : { compress: stepTiming(t.compress), decompress: stepTiming(t.decompress) }),
+        : { compress: timing('compress'), decompress: timing('decompress') }),
       ...(p.loss === undefined ? {} : { loss: p.loss }),
     };
   });
@@ -317,6 +345,8 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult | CaseFailure>
   const same = spec.subject === yardstick;
   const all = same ? [subject] : [subject, await prepare(createCacheSubject(yardstick, schema), values)];
 
+  const wall = performance.now();
+  const thread = threadTime();
   const idle = monitorEventLoopDelay({ resolution: 1 });
   idle.enable();
   await sleep(100);
@@ -334,6 +364,8 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult | CaseFailure>
       spec,
       pid: process.pid,
       idleLoopP99Ms: idle.percentile(99) / 1e6,
+      clock: threadClock,
+      waitedShare: threadTimeSince(thread).waitedUs / ((performance.now() - wall) * 1e3),
       measured,
       subject: results[0] as SubjectResult,
       yardstick: results[same ? 0 : 1] as SubjectResult,
