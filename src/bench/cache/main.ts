@@ -69,7 +69,7 @@ const usage = `Usage: node dist/bench/cache/main.js [--part subjects|threshold|a
          [--json FILE] [--data FILE [--schema S.json] [--path P]] [--items 200]
          [--formats ${defaultCacheFormats.join(',')}] [--compressions ${cacheCompressions.join(',')}]
          [--modes sync,async] [--subjects id,…] [--callers 1,16,64] [--rate 2000]
-         [--budget-ms 80] [--stream-ms 200] [--steady-ms 500] [--sizes 256,512,…]
+         [--budget-ms 120] [--stream-ms 200] [--steady-ms 500] [--sizes 256,512,…]
          [--threshold-sources records,products] [--threshold-formats msgpack,avro,json-native]
          [--threshold-compressions ${thresholdCompressions.join(',')}] [--min-saving 0.1]
 Values in Redis (a redis-server it starts on loopback): the report's pipelines, msgpackr records and
@@ -132,7 +132,7 @@ const items = positiveInt('items', values.items ?? (quick ? '40' : '200'));
 const callers = values.callers.split(',').map((c) => positiveInt('callers', c));
 const clientCallers = callers.includes(16) ? 16 : (callers[Math.floor(callers.length / 2)] as number);
 const rate = positiveInt('rate', values.rate);
-const budgetMs = positiveInt('budget-ms', values['budget-ms'] ?? (quick ? '20' : '80'));
+const budgetMs = positiveInt('budget-ms', values['budget-ms'] ?? (quick ? '20' : '120'));
 const streamMs = positiveInt('stream-ms', values['stream-ms'] ?? (quick ? '60' : '200'));
 const steadyMs = positiveInt('steady-ms', values['steady-ms'] ?? (quick ? '150' : '500'));
 const minSaving = Number(values['min-saving']);
