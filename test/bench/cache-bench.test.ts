@@ -127,6 +127,10 @@ describe.skipIf(!hasRedis())('npm run bench:cache', () => {
         expect(cells).toHaveLength(8);
         for (const cell of cells.slice(1))
           expect(numberIn(cell), `${cells[0]}: "${cell}"`).toBeGreaterThan(0);
+        // Every compressing subject breaks encode and decode into its stages, each timed.
+        if (cells[0]?.includes('snappy')) {
+          for (const cell of cells.slice(1, 3)) expect(cell).toMatch(/^[\d.]+ µs \([\d.]+ \+ [\d.]+\)$/);
+        }
       }
       // The yardstick against itself.
       const yardstick = subjects.find((cells) => cells[0] === 'new pipeline (JSON + async snappy)') ?? [];
@@ -134,6 +138,7 @@ describe.skipIf(!hasRedis())('npm run bench:cache', () => {
 
       const redis = tableRows(stdout, 'subject | SET ops/s');
       expect(redis.map((cells) => cells[0])).toEqual(labels);
+      expect(redis.find((cells) => cells[0] === yardstick[0])?.[4]).toBe('1.00 (1.00-1.00)');
       for (const cells of redis) {
         for (const cell of [cells[1], cells[2]]) {
           const perCallers = (cell ?? '').split(' / ').map(numberIn);
@@ -194,6 +199,10 @@ describe.skipIf(!hasRedis())('npm run bench:cache', () => {
       }
       // The bench stopped the server it started.
       expect(await portIsClosed(raw.redis.port)).toBe(true);
+
+      // A saved run's report, printed again from the file alone, is the same report.
+      const again = await run(process.execPath, [main, '--summarize', json], { encoding: 'utf8' });
+      expect(again.stdout).toBe(stdout);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

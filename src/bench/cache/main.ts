@@ -10,6 +10,7 @@
  *     [--compressions none,snappy,lz4,zstd] [--modes sync,async] [--subjects id,…] [--callers 1,16,64]
  *     [--rate 2000] [--sizes 256,…] [--threshold-sources records,products]
  *     [--threshold-formats msgpack,avro,json-native] [--min-saving 0.1]
+ *   node dist/bench/cache/main.js --summarize run.json [--min-saving 0.2]   # a saved run's report again
  *
  * It starts its own redis-server on a free loopback port (no persistence) and stops it at the end.
  * Each case runs in fresh processes, one at a time (on 2 cores, two cases side by side would time
@@ -17,7 +18,7 @@
  * Reported: medians over processes of per-process medians, with the range across processes.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +27,8 @@ import type { FormatName } from '../../codecs/codec.js';
 import type { CompressionName } from '../../compression/index.js';
 import { benchArgs } from '../args.js';
 import { startRedis } from '../redis-server.js';
-import { median } from '../stats.js';
 import type { Mode } from './adapter.js';
+import { type CacheRun, cacheReport } from './report.js';
 import {
   baselineIds,
   cacheCompressions,
@@ -35,22 +36,8 @@ import {
   checkSubjectId,
   defaultCacheFormats,
   wirekitIds,
-  yardstick,
 } from './subjects.js';
-import {
-  type SubjectSummary,
-  summarizeSubject,
-  summarizeThreshold,
-  type ThresholdSummary,
-} from './summary.js';
-import {
-  type FailedSubject,
-  redisTable,
-  subjectsTable,
-  targetLines,
-  thresholdDetailTable,
-  thresholdSummaryTable,
-} from './tables.js';
+import type { FailedSubject } from './tables.js';
 import {
   type ThresholdCompression,
   type ThresholdFormat,
@@ -72,9 +59,11 @@ const usage = `Usage: node dist/bench/cache/main.js [--part subjects|threshold|a
          [--budget-ms 120] [--stream-ms 200] [--steady-ms 500] [--sizes 256,512,…]
          [--threshold-sources records,products] [--threshold-formats msgpack,avro,json-native]
          [--threshold-compressions ${thresholdCompressions.join(',')}] [--min-saving 0.1]
+       node dist/bench/cache/main.js --summarize FILE [--min-saving 0.1] [--json FILE]
 Values in Redis (a redis-server it starts on loopback): the report's pipelines, msgpackr records and
 wirekit's formats × compressions in the cache's envelope, each in fresh processes with the report's
 new pipeline (JSON + async snappy) timed beside it; then the compression threshold by value size.
+--summarize FILE prints the report of a run saved with --json again, measuring nothing.
 Subjects: ${baselineIds.join(', ')}, wirekit:FORMAT:COMPRESSION:sync|async (formats ${cacheFormats.join(', ')}).`;
 
 const { values } = benchArgs(usage, {
@@ -101,6 +90,7 @@ const { values } = benchArgs(usage, {
     'threshold-formats': { type: 'string', default: 'msgpack,avro,json-native' },
     'threshold-compressions': { type: 'string', default: thresholdCompressions.join(',') },
     'min-saving': { type: 'string', default: '0.1' },
+    summarize: { type: 'string' },
   },
 });
 
@@ -122,11 +112,11 @@ function listOf<T extends string>(name: string, text: string, known: readonly st
 }
 
 const quick = values.quick;
-const part = listOf<'subjects' | 'threshold' | 'all'>('part', values.part, [
+const [part = 'all'] = listOf<'subjects' | 'threshold' | 'all'>('part', values.part, [
   'subjects',
   'threshold',
   'all',
-])[0];
+]);
 const processes = positiveInt('processes', values.processes);
 const items = positiveInt('items', values.items ?? (quick ? '40' : '200'));
 const callers = values.callers.split(',').map((c) => positiveInt('callers', c));
@@ -198,219 +188,118 @@ async function child<T>(script: string, spec: unknown): Promise<T> {
   return JSON.parse(stdout.trim().split('\n').pop() as string) as T;
 }
 
-const loadAtStart = loadavg();
-const started = performance.now();
-const redis = await startRedis();
-const stopRedis = () => void redis.stop();
-process.once('SIGINT', () => {
-  stopRedis();
-  process.exit(130);
-});
+/** Prints the report of a run (and saves it with --json). */
+function publish(run: CacheRun, minSaving: number): void {
+  const report = cacheReport(run, minSaving);
+  process.stdout.write(report.text);
+  if (values.json === undefined) return;
+  const saved = { ...run, summaries: report.summaries, thresholds: report.thresholds };
+  writeFileSync(values.json, `${JSON.stringify(saved, null, 2)}\n`);
+}
 
-const caseResults: CaseResult[] = [];
-const failures: FailedSubject[] = [];
-const thresholdResults: ThresholdResult[] = [];
-try {
-  if (part !== 'threshold') {
-    let done = 0;
-    for (const subject of subjectIds) {
-      for (let p = 0; p < processes; p++) {
-        const spec: CaseSpec = {
-          subject,
-          values: valuesSpec,
-          redisUrl: redis.url,
-          budgetMs,
-          streamMs,
-          steadyMs,
-          steadyRate: rate,
-          callers,
-          minOps: 5,
-          yardstickFirst: p % 2 === 1,
-        };
-        const result = await child<CaseResult | CaseFailure>(worker, spec);
-        process.stderr.write(`${++done}/${subjectIds.length * processes} ${subject} (process ${p + 1})\n`);
-        if ('failure' in result) {
-          failures.push({ id: subject, failure: result.failure });
-          done += processes - p - 1;
-          break;
+if (values.summarize !== undefined) {
+  publish(JSON.parse(readFileSync(values.summarize, 'utf8')) as CacheRun, minSaving);
+} else {
+  const loadAtStart = loadavg();
+  const started = performance.now();
+  const redis = await startRedis();
+  process.once('SIGINT', () => {
+    void redis.stop().finally(() => process.exit(130));
+  });
+  const results: CaseResult[] = [];
+  const failures: FailedSubject[] = [];
+  const thresholdResults: ThresholdResult[] = [];
+  try {
+    if (part !== 'threshold') {
+      let done = 0;
+      for (const subject of subjectIds) {
+        for (let p = 0; p < processes; p++) {
+          const spec: CaseSpec = {
+            subject,
+            values: valuesSpec,
+            redisUrl: redis.url,
+            budgetMs,
+            streamMs,
+            steadyMs,
+            steadyRate: rate,
+            callers,
+            minOps: 5,
+            yardstickFirst: p % 2 === 1,
+          };
+          const result = await child<CaseResult | CaseFailure>(worker, spec);
+          process.stderr.write(`${++done}/${subjectIds.length * processes} ${subject} (process ${p + 1})\n`);
+          if ('failure' in result) {
+            failures.push({ id: subject, failure: result.failure });
+            done += processes - p - 1;
+            break;
+          }
+          results.push(result);
         }
-        caseResults.push(result);
       }
     }
-  }
-  if (part !== 'subjects') {
-    const cases = thresholdSources.flatMap((source) =>
-      thresholdFormats.flatMap((format) =>
-        thresholdAlgorithms.map((compression) => ({ source, format, compression })),
-      ),
-    );
-    let done = 0;
-    for (const { source, format, compression } of cases) {
-      for (let p = 0; p < processes; p++) {
-        const spec: ThresholdSpec = {
-          source,
-          format,
-          compression,
-          sizes,
-          budgetMs: Math.max(10, budgetMs / 2),
-          clientMs: Math.max(30, streamMs / 3),
-          clientCallers,
-          minOps: quick ? 3 : 5,
-          redisUrl: redis.url,
-        };
-        thresholdResults.push(await child<ThresholdResult>(thresholdWorker, spec));
-        process.stderr.write(
-          `threshold ${++done}/${cases.length * processes} ${source} ${format} ${compression}\n`,
-        );
+    if (part !== 'subjects') {
+      const cases = thresholdSources.flatMap((source) =>
+        thresholdFormats.flatMap((format) =>
+          thresholdAlgorithms.map((compression) => ({ source, format, compression })),
+        ),
+      );
+      let done = 0;
+      for (const { source, format, compression } of cases) {
+        for (let p = 0; p < processes; p++) {
+          const spec: ThresholdSpec = {
+            source,
+            format,
+            compression,
+            sizes,
+            budgetMs: Math.max(10, budgetMs / 2),
+            clientMs: Math.max(30, streamMs / 3),
+            clientCallers,
+            minOps: quick ? 3 : 5,
+            redisUrl: redis.url,
+          };
+          thresholdResults.push(await child<ThresholdResult>(thresholdWorker, spec));
+          process.stderr.write(
+            `threshold ${++done}/${cases.length * processes} ${source} ${format} ${compression}\n`,
+          );
+        }
       }
     }
+  } finally {
+    await redis.stop();
   }
-} finally {
-  await redis.stop();
-}
-const seconds = (performance.now() - started) / 1e3;
-const loadAtEnd = loadavg();
-
-// ---- summary ------------------------------------------------------------------------------------
-
-const summaries: SubjectSummary[] = [];
-for (const subject of subjectIds) {
-  const runs = caseResults.filter((r) => r.spec.subject === subject);
-  if (runs.length > 0) summaries.push(summarizeSubject(runs, clientCallers));
-}
-const thresholds: ThresholdSummary[] = [];
-for (const source of thresholdSources) {
-  for (const format of thresholdFormats) {
-    for (const compression of thresholdAlgorithms) {
-      const runs = thresholdResults.filter(
-        (r) => r.spec.source === source && r.spec.format === format && r.spec.compression === compression,
-      );
-      if (runs.length > 0) thresholds.push(summarizeThreshold(runs, { minSaving }));
-    }
-  }
-}
-
-const redisVersion = /v=([\d.]+)/.exec(
-  execFileSync('redis-server', ['--version'], { encoding: 'utf8' }),
-)?.[1];
-const idle = caseResults.map((r) => r.idleLoopP99Ms);
-// Where the OS does not say (thread-time.ts), the share is NaN and the sentence is left out.
-const waited = caseResults.map((r) => r.waitedShare).filter(Number.isFinite);
-const measured = caseResults[0]?.measured;
-const lines: string[] = [`command: ${command}`, ''];
-lines.push(
-  `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, libuv pool ` +
-    `${process.env.UV_THREADPOOL_SIZE ?? 4} threads, redis-server ${redisVersion ?? '?'} on loopback, ioredis 6, ` +
-    `${new Date().toISOString()}; ${processes} process(es) per case, ${budgetMs} ms per per-value measurement, ` +
-    `${streamMs} ms per Redis stream, steady load ${rate.toLocaleString('en')} ops/s for ${steadyMs} ms; ` +
-    `${seconds.toFixed(0)} s in all. Load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at start, ` +
-    `${loadAtEnd.map((l) => l.toFixed(2)).join(' ')} at end.` +
-    (idle.length === 0
-      ? ''
-      : ` Idle loop p99 (the histogram's floor): ${median(idle).toFixed(2)} ms (${Math.min(...idle).toFixed(2)}-${Math.max(...idle).toFixed(2)}).`) +
-    (waited.length === 0
-      ? ''
-      : ` The loop thread waited for a CPU held by other work ${percent(median(waited))} of the time ` +
-        `(${percent(Math.min(...waited))}-${percent(Math.max(...waited))} by process): every time here is that much ` +
-        'slower than on a machine of its own, the ratios much less.'),
-);
-if (part !== 'threshold') {
-  const dataset = valuesSpec.kind === 'products' ? 'products' : (values.data as string);
-  lines.push('', `Measured: ${measured ?? 'nothing (every subject failed)'}.`, '');
-  lines.push(subjectsTable(summaries, failures), '');
-  if (summaries.some((row) => row.loss !== undefined)) {
-    lines.push(
-      `† gives back not quite what it was given (${[
-        ...new Set(summaries.flatMap((row) => (row.loss === undefined ? [] : [`${row.label}: ${row.loss}`]))),
-      ].join('; ')}).`,
-      '',
-    );
-  }
-  lines.push(redisTable(summaries, callers, clientCallers, rate), '');
-  lines.push(...targetLines(summaries, { loop: 0.5, bytes: 0.8 }, dataset), '');
-  lines.push(
-    `Per value, alone: the loop time of the whole encode (value → stored bytes) and decode (stored bytes → ` +
-      `value), medians, and in brackets the compression step inside them; async steps count the call until ` +
-      `its promise returns plus the loop's active time until the result (not the pool thread's work). Loop ` +
-      `per set + get: encode + decode. With the Redis client: the loop's busy time per SET (encode, SET) plus ` +
-      `per GET (GET, decode) at ${clientCallers} concurrent callers, from its utilization ÷ throughput, the ` +
-      `client's own work included. ` +
-      `Ratios are taken in each process against the ${yardstick} pipeline timed in it, then the median.`,
-  );
-}
-if (part !== 'subjects') {
-  lines.push(
-    '',
-    `Compression threshold (criteria: saves ≥ ${percent(minSaving)} of the bytes, and a larger share of the bytes than it adds to the loop time of a cache round trip)`,
-    '',
-  );
-  lines.push(thresholdSummaryTable(thresholds));
-  for (const source of thresholdSources) {
-    for (const format of thresholdFormats) {
-      const rows = thresholds.filter((row) => row.source === source && row.format === format);
-      if (rows.length === 0) continue;
-      const client = rows
-        .map(
-          (row) =>
-            `${row.compression}: ${row.clientFixedUs.toFixed(0)} µs + ${row.clientUsPerKiB.toFixed(2)} µs/KiB`,
-        )
-        .join(', ');
-      lines.push(
-        '',
-        `${source} × ${format}: the Redis client's line (SET + GET, ${clientCallers} callers) ${client}`,
-        '',
-      );
-      lines.push(thresholdDetailTable(rows));
-    }
-  }
-  lines.push(
-    '',
-    "c+d: compress + decompress, loop µs per round trip (medians; async: blocked time). Codec e+d: the format's own " +
-      "encode + decode of the batch. Client: the loop's busy µs per SET + GET of the plain value, from a line " +
-      'fitted through every size (plain and compressed), and what the compressed value saves it. Loop added: ' +
-      "the cheaper mode's c+d less the client's saving, ÷ (codec + client). (a) pays from: the smallest size from " +
-      'which on compression pays at every size measured; (b) async from: the smallest from which on async c+d ' +
-      'is below sync c+d at every size measured.',
-  );
-}
-process.stdout.write(`${lines.join('\n')}\n`);
-
-function percent(share: number): string {
-  return `${Math.round(share * 100)} %`;
-}
-
-if (values.json !== undefined) {
-  writeFileSync(
-    values.json,
-    `${JSON.stringify(
-      {
-        command,
-        date: new Date().toISOString(),
-        node: process.version,
-        redis: { version: redisVersion, port: redis.port },
-        machine: { cpus: cpus().length, model: cpus()[0]?.model.trim(), loadAtStart, loadAtEnd },
-        options: {
-          part,
-          processes,
-          quick,
-          items,
-          callers,
-          rate,
-          budgetMs,
-          streamMs,
-          steadyMs,
-          sizes,
-          minSaving,
-        },
-        seconds,
-        summaries,
-        failures,
-        thresholds,
-        results: caseResults,
-        thresholdResults,
+  const version = execFileSync('redis-server', ['--version'], { encoding: 'utf8' });
+  publish(
+    {
+      command,
+      date: new Date().toISOString(),
+      node: process.version,
+      redis: { version: /v=([\d.]+)/.exec(version)?.[1], port: redis.port },
+      machine: {
+        cpus: cpus().length,
+        model: cpus()[0]?.model.trim(),
+        threadPool: Number(process.env.UV_THREADPOOL_SIZE ?? 4),
+        loadAtStart,
+        loadAtEnd: loadavg(),
       },
-      null,
-      2,
-    )}\n`,
+      options: {
+        part,
+        processes,
+        dataset: valuesSpec.kind === 'products' ? 'products' : (values.data as string),
+        subjects: subjectIds,
+        callers,
+        clientCallers,
+        rate,
+        budgetMs,
+        streamMs,
+        steadyMs,
+        sizes,
+        minSaving,
+      },
+      seconds: (performance.now() - started) / 1e3,
+      failures,
+      results,
+      thresholdResults,
+    },
+    minSaving,
   );
 }

@@ -24,11 +24,15 @@ import { type CompressionName, getCompressor } from '../../compression/index.js'
 import type { ObjectSchema } from '../../schema/index.js';
 import { envelopeValueCodec, type Mode, type ValueCodecAdapter } from './adapter.js';
 
-/** The step a subject's compressor takes alone: from what its serializer wrote to what is stored. */
+/**
+ * The stages of a compressing subject, each on its own, for the table's breakdown: the serializer
+ * (value → what the compressor is handed) and its inverse, and the compressor both ways.
+ */
 export interface CompressionStep {
   readonly name: string;
-  /** What the serializer hands the compressor for a value (not timed). */
-  serialized(value: unknown): Uint8Array | string;
+  serialize(value: unknown): Uint8Array | string;
+  /** The inverse of `serialize`, on what `decompress` gives back. */
+  deserialize(plain: unknown): unknown;
   compress(input: Uint8Array | string): Uint8Array | Promise<Uint8Array>;
   decompress(compressed: Uint8Array): unknown | Promise<unknown>;
 }
@@ -85,18 +89,19 @@ const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.
 export function createCacheSubject(id: string, schema: ObjectSchema): CacheSubject {
   switch (id) {
     case 'old': {
-      const serialized = (value: unknown) => msgpackEncode(jsonForm(value));
+      const serialize = (value: unknown) => msgpackEncode(jsonForm(value));
       return {
         id,
         label: 'old pipeline (JSON round trip → @msgpack/msgpack → snappy)',
         mode: 'sync',
         codec: {
-          encode: (value) => compressSync(serialized(value)),
+          encode: (value) => compressSync(serialize(value)),
           decode: (bytes) => msgpackDecode(uncompressSync(asBuffer(bytes), { asBuffer: true }) as Buffer),
         },
         compression: {
           name: 'snappy (sync)',
-          serialized,
+          serialize,
+          deserialize: (plain) => msgpackDecode(plain as Uint8Array),
           compress: (input) => compressSync(input),
           decompress: (bytes) => uncompressSync(asBuffer(bytes), { asBuffer: true }),
         },
@@ -115,7 +120,8 @@ export function createCacheSubject(id: string, schema: ObjectSchema): CacheSubje
         },
         compression: {
           name: 'snappy (async)',
-          serialized: (value) => JSON.stringify(value),
+          serialize: (value) => JSON.stringify(value),
+          deserialize: (plain) => JSON.parse(plain as string),
           compress: (input) => compress(input),
           decompress: (bytes) => uncompress(asBuffer(bytes), { asBuffer: false }),
         },
@@ -141,7 +147,8 @@ export function createCacheSubject(id: string, schema: ObjectSchema): CacheSubje
             },
         compression: {
           name: `snappy (${sync ? 'sync' : 'async'})`,
-          serialized: (value) => packr.pack(value),
+          serialize: (value) => packr.pack(value),
+          deserialize: (plain) => packr.unpack(plain as Buffer),
           compress: (input) => (sync ? compressSync(input) : compress(input)),
           decompress: (bytes) =>
             sync ? uncompressSync(asBuffer(bytes), { asBuffer: true }) : uncompress(asBuffer(bytes)),
@@ -201,7 +208,10 @@ function wirekitSubject(id: string, schema: ObjectSchema): CacheSubject {
     codec,
     compression: {
       name: `${compression} (${mode})`,
-      serialized: (value) => plain.encode((oneRow ? [value] : value) as never),
+      serialize: (value) => plain.encode((oneRow ? [value] : value) as never),
+      deserialize: oneRow
+        ? (bytes) => (plain.decode(bytes as Uint8Array) as unknown[])[0]
+        : (bytes) => plain.decode(bytes as Uint8Array),
       compress: (input) =>
         mode === 'sync'
           ? compressor.compress(input as Uint8Array)

@@ -35,8 +35,10 @@ export interface SubjectSummary {
    */
   readonly encodeUs: Spread;
   readonly decodeUs: Spread;
+  readonly serializeUs?: Spread;
   readonly compressUs?: Spread;
   readonly decompressUs?: Spread;
+  readonly deserializeUs?: Spread;
   /** encode + decode: the codec's loop time per cache round trip (one set, one get). */
   readonly loopUs: Spread;
   readonly loopRatio: Spread;
@@ -44,6 +46,8 @@ export interface SubjectSummary {
   readonly clientLoopUs: Spread;
   readonly clientLoopRatio: Spread;
   readonly bytesRatio: number;
+  /** Round trips (a SET and a GET) per second at `clientCallers` callers ÷ the yardstick's. */
+  readonly throughputRatio: Spread;
   /** Throughput by number of concurrent callers. */
   readonly setOpsPerSec: Readonly<Record<number, Spread>>;
   readonly getOpsPerSec: Readonly<Record<number, Spread>>;
@@ -57,10 +61,19 @@ export interface SubjectSummary {
 
 const loopOf = (r: SubjectResult) => r.codec.encode.blockedUs + r.codec.decode.blockedUs;
 
+function streamsAt(r: SubjectResult, callers: number) {
+  return r.redis.streams.find((s) => s.callers === callers) ?? r.redis.streams[0];
+}
+
 function clientLoopOf(r: SubjectResult, callers: number): number {
-  const at = r.redis.streams.find((s) => s.callers === callers) ?? r.redis.streams[0];
-  if (at === undefined) return Number.NaN;
-  return busyUsPerOp(at.set) + busyUsPerOp(at.get);
+  const at = streamsAt(r, callers);
+  return at === undefined ? Number.NaN : busyUsPerOp(at.set) + busyUsPerOp(at.get);
+}
+
+/** SET + GET round trips per second: one of each, back to back. */
+function roundTripsOf(r: SubjectResult, callers: number): number {
+  const at = streamsAt(r, callers);
+  return at === undefined ? Number.NaN : 1 / (1 / at.set.opsPerSec + 1 / at.get.opsPerSec);
 }
 
 /** One subject's processes (all with the same spec.subject) summarized. */
@@ -76,7 +89,7 @@ export function summarizeSubject(runs: readonly CaseResult[], clientCallers: num
         of((r) => r.subject.redis.streams.find((s) => s.callers === c)?.[kind].opsPerSec ?? Number.NaN),
       ]),
     );
-  const step = (name: 'compress' | 'decompress') =>
+  const step = (name: 'serialize' | 'compress' | 'decompress' | 'deserialize') =>
     codec[name] === undefined
       ? {}
       : { [`${name}Us`]: of((r) => r.subject.codec[name]?.blockedUs ?? Number.NaN) };
@@ -90,8 +103,10 @@ export function summarizeSubject(runs: readonly CaseResult[], clientCallers: num
     bytesTotal: codec.bytes.total,
     encodeUs: of((r) => r.subject.codec.encode.blockedUs),
     decodeUs: of((r) => r.subject.codec.decode.blockedUs),
+    ...step('serialize'),
     ...step('compress'),
     ...step('decompress'),
+    ...step('deserialize'),
     loopUs: of((r) => loopOf(r.subject)),
     loopRatio: of((r) => loopOf(r.subject) / loopOf(r.yardstick)),
     clientLoopUs: of((r) => clientLoopOf(r.subject, clientCallers)),
@@ -99,6 +114,9 @@ export function summarizeSubject(runs: readonly CaseResult[], clientCallers: num
       (r) => clientLoopOf(r.subject, clientCallers) / clientLoopOf(r.yardstick, clientCallers),
     ),
     bytesRatio: codec.bytes.total / first.yardstick.codec.bytes.total,
+    throughputRatio: of(
+      (r) => roundTripsOf(r.subject, clientCallers) / roundTripsOf(r.yardstick, clientCallers),
+    ),
     setOpsPerSec: opsBy('set'),
     getOpsPerSec: opsBy('get'),
     steadyP99Ms: of((r) => r.subject.redis.steady.loopP99Ms),

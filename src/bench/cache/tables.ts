@@ -11,6 +11,11 @@ function us(value: number): string {
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} µs`;
 }
 
+/** A time below 1 ms without its unit (the cell's first figure says it). */
+function bare(value: number): string {
+  return us(value).replace(/ µs$/, '');
+}
+
 function bytes(value: number): string {
   if (value >= 1024 * 1024) return `${(value / 1024 / 1024).toFixed(2)} MiB`;
   if (value >= 10 * 1024) return `${(value / 1024).toFixed(1)} KiB`;
@@ -41,16 +46,19 @@ export interface FailedSubject {
 /** The report's shape: per value, µs to encode and decode (the compression inside), bytes, ratios. */
 export function subjectsTable(rows: readonly SubjectSummary[], failed: readonly FailedSubject[]): string {
   const lines = [
-    '| subject | encode (of it compress) | decode (of it decompress) | bytes per value | all values | ' +
-      'bytes ÷ new | loop per set + get ÷ new (range) | with the Redis client ÷ new (range) |',
+    '| subject | encode (serialize + compress) | decode (decompress + deserialize) | bytes per value | ' +
+      'all values | bytes ÷ new | loop per set + get ÷ new (range) | with the Redis client ÷ new (range) |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
-    const part = (s: Spread | undefined) => (s === undefined ? '' : ` (${us(s.median)})`);
+    const parts = (a: Spread | undefined, b: Spread | undefined) =>
+      a === undefined || b === undefined ? '' : ` (${bare(a.median)} + ${bare(b.median)})`;
     lines.push(
-      `| ${row.label}${row.loss === undefined ? '' : ' †'} | ${us(row.encodeUs.median)}${part(row.compressUs)} | ` +
-        `${us(row.decodeUs.median)}${part(row.decompressUs)} | ${bytes(row.bytesMedian)} | ${bytes(row.bytesTotal)} | ` +
-        `${row.bytesRatio.toFixed(2)} | ${ratio(row.loopRatio)} | ${ratio(row.clientLoopRatio)} |`,
+      `| ${row.label}${row.loss === undefined ? '' : ' †'} | ` +
+        `${us(row.encodeUs.median)}${parts(row.serializeUs, row.compressUs)} | ` +
+        `${us(row.decodeUs.median)}${parts(row.decompressUs, row.deserializeUs)} | ${bytes(row.bytesMedian)} | ` +
+        `${bytes(row.bytesTotal)} | ${row.bytesRatio.toFixed(2)} | ${ratio(row.loopRatio)} | ` +
+        `${ratio(row.clientLoopRatio)} |`,
     );
   }
   for (const { id, failure } of failed)
@@ -67,14 +75,15 @@ export function redisTable(
   const list = callers.join(' / ');
   const lines = [
     `| subject | SET ops/s, ${list} callers | GET ops/s, ${list} callers | loop per SET + GET, ${clientCallers} callers | ` +
-      `loop p99 at ${rate.toLocaleString('en')} ops/s, ms (range) | new pipeline's p99, same processes |`,
-    '|---|---:|---:|---:|---:|---:|',
+      `SET + GET per s ÷ new, ${clientCallers} callers (range) | loop p99 at ${rate.toLocaleString('en')} ops/s, ms (range) | ` +
+      "new pipeline's p99, same processes |",
+    '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
     const byCallers = (of: Readonly<Record<number, Spread>>) => callers.map((c) => ops(of[c])).join(' / ');
     lines.push(
       `| ${row.label} | ${byCallers(row.setOpsPerSec)} | ${byCallers(row.getOpsPerSec)} | ${us(row.clientLoopUs.median)} | ` +
-        `${ms(row.steadyP99Ms)}${row.steadyShed > 0 ? ` (${row.steadyShed} shed)` : ''} | ${ms(row.yardstickSteadyP99Ms)} |`,
+        `${ratio(row.throughputRatio)} | ${ms(row.steadyP99Ms)}${row.steadyShed > 0 ? ` (${row.steadyShed} shed)` : ''} | ${ms(row.yardstickSteadyP99Ms)} |`,
     );
   }
   return lines.join('\n');

@@ -5,8 +5,9 @@
  * subject cannot hold the values). With the loop measures of ../loop-cost.ts:
  *
  * - per value, alone: the loop time of the whole encode (value → stored bytes) and decode, and of
- *   the subject's compression step on its own (medians over the operations; the loop thread's CPU
- *   time over each slice of them is kept beside, see thread-time.ts).
+ *   each stage of a compressing subject on its own (serialize, compress, decompress, deserialize);
+ *   medians over the operations, the loop thread's CPU time over each slice of them kept beside
+ *   (see thread-time.ts).
  * - against the Redis server main.ts started: SET (encode, then SET) and GET (GET, then decode)
  *   streams from 1, 16 and 64 concurrent callers through one ioredis connection, each with its
  *   throughput, loop p99 and loop busy time per operation (the client's own work included); then a
@@ -83,9 +84,11 @@ export interface CodecMeasures {
   readonly values: number;
   readonly encode: StepTiming;
   readonly decode: StepTiming;
-  /** The compression step alone, where the subject compresses. */
+  /** Each stage alone, where the subject compresses: encode ≈ serialize + compress, decode ≈ decompress + deserialize. */
+  readonly serialize?: StepTiming;
   readonly compress?: StepTiming;
   readonly decompress?: StepTiming;
+  readonly deserialize?: StepTiming;
   /** The first difference between what was written and what came back, when the pipeline is lossy. */
   readonly loss?: string;
 }
@@ -147,6 +150,8 @@ interface Prepared {
   readonly stored: Uint8Array[];
   readonly serialized?: (Uint8Array | string)[];
   readonly compressed?: Uint8Array[];
+  /** What `decompress` gives back for each value: the input of `deserialize`. */
+  readonly decompressed?: unknown[];
   readonly loss?: string;
 }
 
@@ -160,18 +165,20 @@ async function prepare(subject: CacheSubject, values: readonly unknown[]): Promi
   }
   const step = subject.compression;
   if (step === undefined) return { subject, stored, ...(loss === undefined ? {} : { loss }) };
-  const serialized = values.map((value) => step.serialized(value));
+  const serialized = values.map((value) => step.serialize(value));
   const compressed: Uint8Array[] = [];
   for (const input of serialized) compressed.push(await step.compress(input));
-  return { subject, stored, serialized, compressed, ...(loss === undefined ? {} : { loss }) };
+  const decompressed: unknown[] = [];
+  for (const bytes of compressed) decompressed.push(await step.decompress(bytes));
+  return { subject, stored, serialized, compressed, decompressed, ...(loss === undefined ? {} : { loss }) };
 }
 
-const steps = ['encode', 'decode', 'compress', 'decompress'] as const;
+const steps = ['encode', 'decode', 'serialize', 'compress', 'decompress', 'deserialize'] as const;
 type Step = (typeof steps)[number];
 
 /**
  * One operation of a step of a subject, on the i-th value (cycling): encode a value, decode its
- * stored bytes, or run the compression step alone either way.
+ * stored bytes, or run one stage of a compressing subject alone.
  */
 function stepOps(
   values: readonly unknown[],
@@ -184,9 +191,11 @@ function stepOps(
     decode: (i) => loopTimeOf(() => codec.decode(p.stored[i % n] as Uint8Array)),
   };
   if (compression !== undefined) {
+    ops.serialize = (i) => loopTimeOf(() => compression.serialize(values[i % n]));
     ops.compress = (i) =>
       loopTimeOf(() => compression.compress(p.serialized?.[i % n] as Uint8Array | string));
     ops.decompress = (i) => loopTimeOf(() => compression.decompress(p.compressed?.[i % n] as Uint8Array));
+    ops.deserialize = (i) => loopTimeOf(() => compression.deserialize(p.decompressed?.[i % n]));
   }
   return ops;
 }
@@ -245,7 +254,12 @@ async function measureCodecs(
       decode: timing('decode'),
       ...(p.subject.compression === undefined
         ? {}
-        : { compress: timing('compress'), decompress: timing('decompress') }),
+        : {
+            serialize: timing('serialize'),
+            compress: timing('compress'),
+            decompress: timing('decompress'),
+            deserialize: timing('deserialize'),
+          }),
       ...(p.loss === undefined ? {} : { loss: p.loss }),
     };
   });
