@@ -2,7 +2,7 @@
  * One case of the compression benchmark — one payload, one compressor — in a process of its own
  * (see main.ts). For both encodings of the payload (wirekit's schema-driven MessagePack and native
  * JSON) it measures the codec itself and then the compressor in both modes, and prints one JSON
- * line (CaseResult):
+ * line (CaseResult), with the loop measures of ../loop-cost.ts:
  *
  * - blocked per operation: the time the event loop cannot run anything else. Sync: the call.
  *   Async: the synchronous part of the call (until the promise is returned) plus the loop's active
@@ -14,14 +14,17 @@
  *   ones with `inflight` round trips in flight at once on libuv's pool.
  * - the codec: encode and decode per payload, and the same stream measure for encode+decode.
  */
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createCodec } from '../../codecs/registry.js';
 import { type CompressionName, type Compressor, getCompressor } from '../../compression/index.js';
 import { t } from '../../schema/index.js';
 import { Record8, recordsDataset } from '../datasets/index.js';
 import { Product, products } from '../datasets/products.js';
+import { loopTimeOf, nowNs, repeat, type StreamResult, underLoad, usSince, warmUp } from '../loop-cost.js';
 import { median } from '../stats.js';
+
+export type { StreamResult } from '../loop-cost.js';
 
 export const payloadNames = ['products', 'records'] as const;
 export type PayloadName = (typeof payloadNames)[number];
@@ -53,19 +56,6 @@ export interface CaseSpec {
   readonly inflight: number;
   /** Which mode goes first; main.ts alternates it between processes so that order cannot bias a mode. */
   readonly asyncFirst: boolean;
-}
-
-/** What a stream of operations did to the event loop. */
-export interface StreamResult {
-  /** p99 of the event-loop delay histogram (ms); includes the 1 ms timer interval itself. */
-  readonly loopP99Ms: number;
-  readonly loopMaxMs: number;
-  /** Share of wall time the loop was not idle (event-loop utilization, 0-1). */
-  readonly utilization: number;
-  readonly ops: number;
-  readonly opsPerSec: number;
-  /** Uncompressed (encoded) megabytes per second (10^6 bytes). */
-  readonly mbPerSec: number;
 }
 
 export interface ModeResult {
@@ -140,75 +130,16 @@ function payloadValues(spec: CaseSpec): unknown[] {
   throw new Error(`unknown payload ${String(spec.payload)}; known: ${payloadNames.join(', ')}`);
 }
 
-const nowNs = () => process.hrtime.bigint();
-const usSince = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e3;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 
-/** Runs `body` until `ms` have passed and it ran at least `min` times. */
-async function repeat(ms: number, min: number, body: (i: number) => void | Promise<void>): Promise<number> {
-  const end = performance.now() + ms;
-  let i = 0;
-  for (; i < min || performance.now() < end; i++) await body(i);
-  return i;
-}
-
-/**
- * Lets the JIT and the libraries settle before anything is timed: half a budget but at least 40 ms
- * (less left the MessagePack decoder several times slower than warm, ~1,000 items in), and 3 runs.
- */
-function warmUp(spec: CaseSpec, body: (i: number) => void | Promise<void>): Promise<number> {
-  return repeat(Math.max(40, spec.budgetMs / 2), 3, body);
-}
-
-/**
- * Runs `lanes` copies of `op` concurrently (each starting its next operation when its last one
- * finished) until `ms` have passed and `min` operations completed, while a 1 ms delay histogram
- * and the loop's utilization watch.
- */
-async function stream(
-  ms: number,
-  min: number,
-  lanes: number,
-  op: (i: number) => Promise<number> | number,
-  yieldBetween: boolean,
-): Promise<StreamResult> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  // Let the histogram's timer start ticking before the load does.
-  await sleep(2);
-  histogram.enable();
-  const elu = performance.eventLoopUtilization();
-  const start = performance.now();
-  const end = start + ms;
-  let ops = 0;
-  let bytes = 0;
-  let next = 0;
-  const lane = async () => {
-    while (ops < min || performance.now() < end) {
-      // Not `bytes += await …`: that reads `bytes` before the await, losing the other lanes' sums.
-      const done = await op(next++);
-      bytes += done;
-      ops++;
-      if (yieldBetween) await yieldToLoop();
-    }
-  };
-  await Promise.all(Array.from({ length: lanes }, lane));
-  const seconds = (performance.now() - start) / 1e3;
-  const utilization = performance.eventLoopUtilization(elu).utilization;
-  histogram.disable();
-  return {
-    loopP99Ms: histogram.percentile(99) / 1e6,
-    loopMaxMs: histogram.max / 1e6,
-    utilization,
-    ops,
-    opsPerSec: ops / seconds,
-    mbPerSec: bytes / seconds / 1e6,
-  };
+/** Lets the JIT and the libraries settle before anything is timed: half a budget (see warmUp). */
+function settle(spec: CaseSpec, body: (i: number) => void | Promise<void>): Promise<number> {
+  return warmUp(spec.budgetMs / 2, body);
 }
 
 async function measureSync(spec: CaseSpec, c: Compressor, inputs: Uint8Array[], packed: Uint8Array[]) {
   const n = inputs.length;
-  await warmUp(spec, (i) => {
+  await settle(spec, (i) => {
     c.decompress(c.compress(inputs[i % n] as Uint8Array));
   });
   const compress: number[] = [];
@@ -221,7 +152,7 @@ async function measureSync(spec: CaseSpec, c: Compressor, inputs: Uint8Array[], 
     c.decompress(packed[i % n] as Uint8Array);
     decompress.push(usSince(start));
   });
-  const roundTrips = await stream(
+  const roundTrips = await underLoad(
     spec.streamMs,
     spec.minOps,
     1,
@@ -242,20 +173,9 @@ async function measureSync(spec: CaseSpec, c: Compressor, inputs: Uint8Array[], 
   } satisfies ModeResult;
 }
 
-/** One async call: the µs before the promise came back, the loop's active µs until the result, and wall µs. */
-async function blockedAsync(call: () => Promise<Uint8Array>): Promise<[number, number, number]> {
-  const start = nowNs();
-  const promise = call();
-  const syncPart = usSince(start);
-  const elu = performance.eventLoopUtilization();
-  await promise;
-  const callback = performance.eventLoopUtilization(elu).active * 1e3;
-  return [syncPart, callback, usSince(start)];
-}
-
 async function measureAsync(spec: CaseSpec, c: Compressor, inputs: Uint8Array[], packed: Uint8Array[]) {
   const n = inputs.length;
-  await warmUp(spec, async (i) => {
+  await settle(spec, async (i) => {
     await c.decompressAsync(await c.compressAsync(inputs[i % n] as Uint8Array));
   });
   const parts = {
@@ -267,16 +187,16 @@ async function measureAsync(spec: CaseSpec, c: Compressor, inputs: Uint8Array[],
     decompressWall: [] as number[],
   };
   const samples = await repeat(spec.budgetMs, spec.minOps, async (i) => {
-    const [cs, cc, cw] = await blockedAsync(() => c.compressAsync(inputs[i % n] as Uint8Array));
-    const [ds, dc, dw] = await blockedAsync(() => c.decompressAsync(packed[i % n] as Uint8Array));
-    parts.compressSync.push(cs);
-    parts.compress.push(cs + cc);
-    parts.compressWall.push(cw);
-    parts.decompressSync.push(ds);
-    parts.decompress.push(ds + dc);
-    parts.decompressWall.push(dw);
+    const compress = await loopTimeOf(() => c.compressAsync(inputs[i % n] as Uint8Array));
+    const decompress = await loopTimeOf(() => c.decompressAsync(packed[i % n] as Uint8Array));
+    parts.compressSync.push(compress.syncPartUs);
+    parts.compress.push(compress.blockedUs);
+    parts.compressWall.push(compress.wallUs);
+    parts.decompressSync.push(decompress.syncPartUs);
+    parts.decompress.push(decompress.blockedUs);
+    parts.decompressWall.push(decompress.wallUs);
   });
-  const roundTrips = await stream(
+  const roundTrips = await underLoad(
     spec.streamMs,
     spec.minOps,
     spec.inflight,
@@ -310,7 +230,7 @@ async function measureEncoding(
   const inputs = values.map((value) => codec.encode(value));
   const packed = inputs.map((bytes) => compressor.compress(bytes));
 
-  await warmUp(spec, (i) => {
+  await settle(spec, (i) => {
     codec.decode(codec.encode(values[i % n]));
   });
   const encode: number[] = [];
@@ -323,7 +243,7 @@ async function measureEncoding(
     codec.decode(inputs[i % n] as Uint8Array);
     decode.push(usSince(start));
   });
-  const codecStream = await stream(
+  const codecStream = await underLoad(
     spec.streamMs / 2,
     spec.minOps,
     1,
