@@ -1,14 +1,12 @@
 /**
- * What the cache benchmark measures of wirekit: a value codec, the one step between a cache's value
- * and the bytes it stores. Every wirekit row goes through `envelopeValueCodec`, which writes the
- * envelope exactly as the cache writes it (format, compression, schema fingerprint) and reads
- * whatever envelope it finds. To measure the cache's own value codec instead, return it from there:
- * anything with this shape will do.
+ * What the cache benchmark measures of wirekit: the cache's own value codec (the one step between a
+ * cache's value and the bytes it stores: the compiled codec, compression, the envelope), so that a
+ * wirekit row is exactly what `createCache` would write and read.
  */
+import { defaultCacheCompression, defaultCacheFormat } from '../../boundaries/cache/cache.js';
+import { createValueCodec, defaultMaxValueBytes } from '../../boundaries/cache/value-codec.js';
 import type { FormatName } from '../../codecs/codec.js';
-import { createCodec } from '../../codecs/registry.js';
 import type { CompressionName } from '../../compression/index.js';
-import { decodeAny, decodeAnyAsync, encodeEnveloped, encodeEnvelopedAsync } from '../../envelope/index.js';
 import type { ObjectSchema } from '../../schema/index.js';
 
 export interface ValueCodecAdapter {
@@ -21,27 +19,41 @@ export type Mode = 'sync' | 'async';
 export interface EnvelopeCodecOptions {
   readonly format: FormatName;
   readonly compression: CompressionName;
-  /** 'async' compresses and decompresses on libuv's pool (encodeEnvelopedAsync, decodeAnyAsync). */
+  /** 'async' compresses and decompresses on libuv's pool whatever the size; 'sync' never does. */
   readonly mode: Mode;
 }
 
+/** One format × compression × mode, compressing every value (the thresholds pinned to the mode). */
 export function envelopeValueCodec(schema: ObjectSchema, options: EnvelopeCodecOptions): ValueCodecAdapter {
-  const { format, compression, mode } = options;
-  // Arrow holds rows: a value is a table of one row.
-  const oneRow = format === 'arrow';
-  const codec = createCodec(format, { schema }) as Parameters<typeof encodeEnveloped<unknown>>[0];
-  const write = oneRow ? (value: unknown) => [value] : (value: unknown) => value;
-  const read = oneRow ? (decoded: unknown) => (decoded as unknown[])[0] : (decoded: unknown) => decoded;
-  const envelope = { compression };
-  const decodeOptions = { schema };
-  if (mode === 'sync') {
-    return {
-      encode: (value) => encodeEnveloped(codec, write(value), envelope),
-      decode: (bytes) => read(decodeAny(bytes, decodeOptions).value),
-    };
-  }
+  return adapt(
+    createValueCodec({
+      schema,
+      format: options.format,
+      compression: options.compression,
+      compressAbove: 0,
+      asyncAbove: options.mode === 'async' ? 0 : Number.MAX_SAFE_INTEGER,
+      maxValueBytes: defaultMaxValueBytes,
+      legacy: [],
+    }),
+  );
+}
+
+/** The cache as `createCache({ schema })` makes it: its default format, compression and thresholds. */
+export function defaultCacheValueCodec(schema: ObjectSchema): ValueCodecAdapter {
+  return adapt(
+    createValueCodec({
+      schema,
+      format: defaultCacheFormat.withSchema,
+      compression: defaultCacheCompression,
+      maxValueBytes: defaultMaxValueBytes,
+      legacy: [],
+    }),
+  );
+}
+
+function adapt(codec: ReturnType<typeof createValueCodec>): ValueCodecAdapter {
   return {
-    encode: (value) => encodeEnvelopedAsync(codec, write(value), envelope),
-    decode: async (bytes) => read((await decodeAnyAsync(bytes, decodeOptions)).value),
+    encode: async (value) => (await codec.encode(value)).bytes,
+    decode: async (bytes) => (await codec.decode(bytes)).value,
   };
 }

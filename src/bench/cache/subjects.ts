@@ -10,19 +10,22 @@
  *   which turns records on) and snappy, sync or async, as the report would add it. The structures
  *   live in the one Packr that writes and reads here, the best case: a fleet must persist and load
  *   them (`saveStructures`/`getStructures`), which is not measured.
- * - `wirekit:FORMAT:COMPRESSION:MODE`: a wirekit codec compiled from the schema, in the envelope
- *   exactly as the cache writes it (adapter.ts).
+ * - `wirekit:FORMAT:COMPRESSION:MODE`: the cache's own value codec (adapter.ts) in that format and
+ *   compression, compressing every value, always on the loop (sync) or always on the pool (async).
+ * - `wirekit-default`: the cache as `createCache({ schema })` makes it: its default format and
+ *   compression, with the measured thresholds deciding when to compress and where.
  *
  * The JSON pipelines give Dates back as strings; what each subject must give back is `expected`.
  */
 import { decode as msgpackDecode, encode as msgpackEncode } from '@msgpack/msgpack';
 import { Packr } from 'msgpackr';
 import { compress, compressSync, uncompress, uncompressSync } from 'snappy';
+import { defaultCacheCompression, defaultCacheFormat } from '../../boundaries/cache/cache.js';
 import type { FormatName } from '../../codecs/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import type { ObjectSchema } from '../../schema/index.js';
-import { envelopeValueCodec, type Mode, type ValueCodecAdapter } from './adapter.js';
+import { defaultCacheValueCodec, envelopeValueCodec, type Mode, type ValueCodecAdapter } from './adapter.js';
 
 /**
  * The stages of a compressing subject, each on its own, for the table's breakdown: the serializer
@@ -48,7 +51,13 @@ export interface CacheSubject {
   expected(value: unknown): unknown;
 }
 
-export const baselineIds = ['old', 'new', 'msgpackr-records', 'msgpackr-records-async'] as const;
+export const baselineIds = [
+  'old',
+  'new',
+  'msgpackr-records',
+  'msgpackr-records-async',
+  'wirekit-default',
+] as const;
 /** The yardstick every ratio is taken against, timed in the same process as each subject. */
 export const yardstick = 'new';
 export const cacheFormats = ['json', 'msgpack', 'cbor', 'protobuf', 'avro', 'flatbuffers', 'arrow'] as const;
@@ -156,6 +165,14 @@ export function createCacheSubject(id: string, schema: ObjectSchema): CacheSubje
         expected: (value) => value,
       };
     }
+    case 'wirekit-default':
+      return {
+        id,
+        label: `wirekit cache default (${defaultCacheFormat.withSchema} + ${defaultCacheCompression})`,
+        mode: 'sync',
+        codec: defaultCacheValueCodec(schema),
+        expected: (value) => value,
+      };
     default:
       return wirekitSubject(id, schema);
   }
