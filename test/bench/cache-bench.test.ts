@@ -114,6 +114,7 @@ describe.skipIf(!hasRedis())('npm run bench:cache', () => {
         'new pipeline (JSON + async snappy)',
         'msgpackr records + snappy',
         'msgpackr records + snappy (async)',
+        'wirekit cache default (avro + snappy)',
         'wirekit msgpack',
         'wirekit msgpack + snappy',
         'wirekit msgpack + snappy (async)',

@@ -165,14 +165,20 @@ export function createCacheSubject(id: string, schema: ObjectSchema): CacheSubje
         expected: (value) => value,
       };
     }
-    case 'wirekit-default':
+    case 'wirekit-default': {
+      // The stages are those of the same format and compression on the loop, which is where the
+      // default thresholds put a value of this size.
+      const stages = wirekitSubject(
+        wirekitId(defaultCacheFormat.withSchema, defaultCacheCompression, 'sync'),
+        schema,
+      );
       return {
+        ...stages,
         id,
         label: `wirekit cache default (${defaultCacheFormat.withSchema} + ${defaultCacheCompression})`,
-        mode: 'sync',
         codec: defaultCacheValueCodec(schema),
-        expected: (value) => value,
       };
+    }
     default:
       return wirekitSubject(id, schema);
   }
