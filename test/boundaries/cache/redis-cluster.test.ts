@@ -6,6 +6,8 @@
  */
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Product, products } from '../../../src/bench/datasets/index.js';
+import { createCache } from '../../../src/boundaries/cache/cache.js';
 import { keySlot } from '../../../src/boundaries/cache/key-slot.js';
 import { type RedisStore, redisStore } from '../../../src/boundaries/cache/redis-store.js';
 import { hasRedis, type RedisCluster, startRedisCluster } from '../../support/redis.js';
@@ -92,6 +94,26 @@ describe.skipIf(!hasRedis())('redisStore (cluster)', () => {
     expect(after.map((value) => value !== undefined)).toEqual(keys.map((_, i) => i % 2 === 1));
     await store.delete(keys);
     expect((await Promise.all(nodes.map((node) => node.dbsize()))).reduce((a, b) => a + b)).toBe(0);
+  });
+
+  test('a typed cache on the cluster: setMany and getMany of products across slots', async () => {
+    const items = products(60);
+    const cache = createCache({
+      store: redisStore({ cluster: { nodes: [...cluster.startupNodes] } }),
+      schema: Product,
+      ttl: 30,
+    });
+    try {
+      const keys = items.map((item) => `product:${item.id}`);
+      expect(new Set(keys.map(keySlot)).size).toBeGreaterThan(30);
+      expect(await cache.setMany(items.map((value, i) => ({ key: keys[i] as string, value })))).toEqual(
+        items.map(() => true),
+      );
+      expect(await cache.getMany([...keys, 'product:none'])).toEqual([...items, undefined]);
+      expect(cache.metrics().problems).toEqual({});
+    } finally {
+      await cache.close();
+    }
   });
 
   test('hash-tagged keys share a slot: one MGET, one MSET, one DEL for the whole batch', async () => {
