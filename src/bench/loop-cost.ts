@@ -39,10 +39,11 @@ export async function repeat(
 
 /**
  * Lets the JIT and the libraries settle before anything is timed: `ms` but at least 40 ms (less
- * left the MessagePack decoder several times slower than warm, ~1,000 items in), and 3 runs.
+ * left the MessagePack decoder several times slower than warm, ~1,000 items in), and `runs` runs
+ * (3 unless given: a large generated encoder reached its optimized speed only ~1,000 calls in).
  */
-export function warmUp(ms: number, body: (i: number) => void | Promise<void>): Promise<number> {
-  return repeat(Math.max(40, ms), 3, body);
+export function warmUp(ms: number, body: (i: number) => void | Promise<void>, runs = 3): Promise<number> {
+  return repeat(Math.max(40, ms), runs, body);
 }
 
 /** One operation's cost to the loop, in µs; `blockedUs` is what a concurrent request would wait. */

@@ -9,7 +9,7 @@
  *     [--data FILE [--schema S.json] [--path P]] [--items 200] [--formats json,msgpack,…]
  *     [--compressions none,snappy,lz4,zstd] [--modes sync,async] [--subjects id,…] [--callers 1,16,64]
  *     [--rate 2000] [--sizes 256,…] [--threshold-sources records,products]
- *     [--threshold-formats msgpack,avro,json-native] [--min-saving 0.1]
+ *     [--threshold-formats msgpack,avro,json-native] [--min-saving 0.1] [--cpu-prof DIR]
  *   node dist/bench/cache/main.js --summarize run.json [--min-saving 0.2]   # a saved run's report again
  *
  * It starts its own redis-server on a free loopback port (no persistence) and stops it at the end.
@@ -58,12 +58,13 @@ const usage = `Usage: node dist/bench/cache/main.js [--part subjects|threshold|a
          [--modes sync,async] [--subjects id,…] [--callers 1,16,64] [--rate 2000]
          [--budget-ms 120] [--stream-ms 200] [--steady-ms 500] [--sizes 256,512,…]
          [--threshold-sources records,products] [--threshold-formats msgpack,avro,json-native]
-         [--threshold-compressions ${thresholdCompressions.join(',')}] [--min-saving 0.1]
+         [--threshold-compressions ${thresholdCompressions.join(',')}] [--min-saving 0.1] [--cpu-prof DIR]
        node dist/bench/cache/main.js --summarize FILE [--min-saving 0.1] [--json FILE]
 Values in Redis (a redis-server it starts on loopback): the report's pipelines, msgpackr records and
 wirekit's formats × compressions in the cache's envelope, each in fresh processes with the report's
 new pipeline (JSON + async snappy) timed beside it; then the compression threshold by value size.
---summarize FILE prints the report of a run saved with --json again, measuring nothing.
+--summarize FILE prints the report of a run saved with --json again, measuring nothing. --cpu-prof DIR
+has every case process write a V8 CPU profile into DIR.
 Subjects: ${baselineIds.join(', ')}, wirekit:FORMAT:COMPRESSION:sync|async (formats ${cacheFormats.join(', ')}).`;
 
 const { values } = benchArgs(usage, {
@@ -91,6 +92,7 @@ const { values } = benchArgs(usage, {
     'threshold-compressions': { type: 'string', default: thresholdCompressions.join(',') },
     'min-saving': { type: 'string', default: '0.1' },
     summarize: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -180,8 +182,11 @@ const command = [
   ...process.argv.slice(2).map((arg) => (/^[\w./,=:-]+$/.test(arg) ? arg : JSON.stringify(arg))),
 ].join(' ');
 
+/** With --cpu-prof DIR, every case process writes a V8 CPU profile there (open it in Chrome's DevTools). */
+const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']];
+
 async function child<T>(script: string, spec: unknown): Promise<T> {
-  const { stdout } = await run(process.execPath, [script, JSON.stringify(spec)], {
+  const { stdout } = await run(process.execPath, [...profile, script, JSON.stringify(spec)], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -224,6 +229,7 @@ if (values.summarize !== undefined) {
             steadyRate: rate,
             callers,
             minOps: 5,
+            warmRuns: quick ? 200 : 1_000,
             yardstickFirst: p % 2 === 1,
           };
           const result = await child<CaseResult | CaseFailure>(worker, spec);

@@ -158,8 +158,8 @@ function thresholdPart(run: CacheRun, thresholds: readonly ThresholdSummary[], m
       "own encode + decode of the batch. Client: the loop's busy µs per SET + GET of the plain value, from a line " +
       'fitted through every size (plain and compressed), and what the compressed value saves it. Loop added: ' +
       "the cheaper mode's c+d less the client's saving, ÷ (codec + client). (a) pays from: the smallest size " +
-      'from which on compression pays at every size measured; (b) async from: the smallest from which on async ' +
-      'c+d is below sync c+d at every size measured.',
+      'at which compression pays and from which on it pays at every larger size measured but at most one; ' +
+      '(b) async from: the same for async c+d below sync c+d.',
   );
   return lines;
 }

@@ -166,11 +166,11 @@ export interface ThresholdSummary {
   readonly clientUsPerKiB: number;
   readonly sizes: readonly SizeSummary[];
   /**
-   * (a) compress from this size: the smallest measured size from which on compression pays at every
-   * larger size (the smallest measured when it pays everywhere); undefined when not even at the largest.
+   * (a) compress from this size: the smallest measured size from which on compression pays (at
+   * every larger size but at most one, see fromSize); undefined when it pays at none.
    */
   readonly compressFrom: number | undefined;
-  /** (b) the smallest measured size from which on async blocks the loop less than sync, at every larger size. */
+  /** (b) the smallest measured size from which on async blocks the loop less than sync (as for a). */
   readonly asyncFrom: number | undefined;
 }
 
@@ -188,16 +188,23 @@ export function robustLine(points: readonly (readonly [number, number])[]): { fi
   return { slope, fixed: median(points.map(([x, y]) => y - slope * x)) };
 }
 
-/** The smallest size from which on `holds` is true at every larger size measured. */
+/**
+ * The smallest size at which `holds` is true and from which on it is true at every larger size
+ * measured but at most one: one size's medians can still be off on a loaded machine (a collection,
+ * a burst of load elsewhere), and one such point should not move a crossover by a factor of 8.
+ */
 function fromSize(sizes: readonly SizeSummary[], holds: (size: SizeSummary) => boolean): number | undefined {
   let from: number | undefined;
+  let exceptions = 0;
   for (let i = sizes.length - 1; i >= 0; i--) {
     const size = sizes[i] as SizeSummary;
-    if (!holds(size)) break;
-    from = size.plainBytes;
+    if (holds(size)) from = size.plainBytes;
+    else if (++exceptions > allowedExceptions) break;
   }
   return from;
 }
+
+const allowedExceptions = 1;
 
 /** One (source, format, compression)'s processes summarized. */
 export function summarizeThreshold(

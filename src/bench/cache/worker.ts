@@ -55,6 +55,8 @@ export interface CaseSpec {
   readonly steadyRate: number;
   readonly callers: readonly number[];
   readonly minOps: number;
+  /** Calls of each step before any is timed (see warmUp). */
+  readonly warmRuns: number;
   /** The yardstick is measured first (main.ts alternates it between processes). */
   readonly yardstickFirst: boolean;
 }
@@ -221,11 +223,13 @@ async function measureCodecs(
   const present = (k: number) => steps.filter((step) => ops[k]?.[step] !== undefined);
   const samples = all.map(() => new Map<Step, LoopTime<unknown>[]>(steps.map((step) => [step, []])));
   const sliced = all.map(() => new Map<Step, Slice[]>(steps.map((step) => [step, []])));
+  // Each step on its own, long enough for the JIT: the products encoders ran up to 3× slower when
+  // all the steps shared one 60 ms warm-up than after 1,000 calls each.
   for (const k of order) {
     const mine = ops[k] as (typeof ops)[number];
-    await warmUp(spec.budgetMs / 2, async (i) => {
-      for (const step of present(k)) await mine[step]?.(i);
-    });
+    for (const step of present(k)) {
+      await warmUp(40, (i) => mine[step]?.(i).then(() => undefined), spec.warmRuns);
+    }
   }
   let next = 0;
   await inTurns(order, async (k) => {
