@@ -45,7 +45,7 @@ export interface CacheEvent {
   readonly storeMicros?: number;
   /** Why a miss, refusal or error happened. */
   readonly code?: ErrorCode;
-  /** For errors: store, timeout, breaker-open. */
+  /** For errors: store, timeout, breaker-open, or loader (a background refresh failed); for a miss: stale. */
   readonly reason?: string;
 }
 
