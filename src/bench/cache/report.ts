@@ -87,13 +87,17 @@ function machineLine(run: CacheRun): string {
   // Where the OS does not say (thread-time.ts), the share is NaN and the sentence is left out.
   const waited = run.results.map((r) => r.waitedShare).filter(Number.isFinite);
   const load = (l: readonly number[]) => l.map((x) => x.toFixed(2)).join(' ');
+  const measured =
+    options.part === 'threshold'
+      ? `${Math.round(Math.max(10, options.budgetMs / 2))} ms of compression and as much of codec timing per size, ` +
+        `Redis client streams of ${Math.round(Math.max(30, options.streamMs / 3))} ms`
+      : `${options.budgetMs} ms per per-value measurement, ${options.streamMs} ms per Redis stream, steady load ` +
+        `${options.rate.toLocaleString('en')} ops/s for ${options.steadyMs} ms`;
   return (
     `node ${run.node}, ${machine.cpus} × ${machine.model ?? 'cpu'}, libuv pool ${machine.threadPool} threads, ` +
     `redis-server ${run.redis.version ?? '?'} on loopback, ioredis 6, ${run.date}; ${options.processes} ` +
-    `process(es) per case, ${options.budgetMs} ms per per-value measurement, ${options.streamMs} ms per Redis ` +
-    `stream, steady load ${options.rate.toLocaleString('en')} ops/s for ${options.steadyMs} ms; ` +
-    `${run.seconds.toFixed(0)} s in all. Load average ${load(machine.loadAtStart)} at start, ` +
-    `${load(machine.loadAtEnd)} at end.` +
+    `process(es) per case, ${measured}; ${run.seconds.toFixed(0)} s in all. Load average ` +
+    `${load(machine.loadAtStart)} at start, ${load(machine.loadAtEnd)} at end.` +
     (idle.length === 0
       ? ''
       : ` Idle loop p99 (the histogram's floor): ${median(idle).toFixed(2)} ms ` +
