@@ -176,6 +176,37 @@ export function combined(slices: readonly StreamResult[], histogram: IntervalHis
 }
 
 /**
+ * What both streams measure around their work, started together and read together: the loop's
+ * delay histogram, its utilization, the loop thread's CPU time and the wall time.
+ */
+async function streamMeter(into?: IntervalHistogram) {
+  const { histogram, stop } = await watchLoop(into);
+  const elu = performance.eventLoopUtilization();
+  const thread = threadTime();
+  const start = performance.now();
+  return {
+    start,
+    finish(ops: number, bytes: number): StreamResult {
+      const seconds = (performance.now() - start) / 1e3;
+      const utilization = performance.eventLoopUtilization(elu).utilization;
+      const { cpuUs, waitedUs } = threadTimeSince(thread);
+      stop();
+      return {
+        loopP99Ms: histogram.percentile(99) / 1e6,
+        loopMaxMs: histogram.max / 1e6,
+        utilization,
+        cpuUs,
+        waitedUs,
+        ops,
+        seconds,
+        opsPerSec: ops / seconds,
+        mbPerSec: bytes / seconds / 1e6,
+      };
+    },
+  };
+}
+
+/**
  * Runs `lanes` callers of `op` concurrently (each starting its next operation when its last one
  * finished; `yieldBetween` adds a `setImmediate` turn, so that back-to-back sync work lets timers
  * run) until `ms` have passed and `min` operations completed. `op` resolves the bytes it moved.
@@ -188,10 +219,8 @@ export async function underLoad(
   yieldBetween: boolean,
   into?: IntervalHistogram,
 ): Promise<StreamResult> {
-  const { histogram, stop } = await watchLoop(into);
-  const elu = performance.eventLoopUtilization();
-  const thread = threadTime();
-  const start = performance.now();
+  const meter = await streamMeter(into);
+  const { start } = meter;
   const end = start + ms;
   let ops = 0;
   let bytes = 0;
@@ -206,21 +235,7 @@ export async function underLoad(
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
-  const seconds = (performance.now() - start) / 1e3;
-  const utilization = performance.eventLoopUtilization(elu).utilization;
-  const { cpuUs, waitedUs } = threadTimeSince(thread);
-  stop();
-  return {
-    loopP99Ms: histogram.percentile(99) / 1e6,
-    loopMaxMs: histogram.max / 1e6,
-    utilization,
-    cpuUs,
-    waitedUs,
-    ops,
-    seconds,
-    opsPerSec: ops / seconds,
-    mbPerSec: bytes / seconds / 1e6,
-  };
+  return meter.finish(ops, bytes);
 }
 
 /** A stream at a fixed arrival rate, and what it did to the loop. */
@@ -244,10 +259,8 @@ export async function atSteadyRate(
   op: (i: number) => Promise<number> | number,
   into?: IntervalHistogram,
 ): Promise<SteadyResult> {
-  const { histogram, stop } = await watchLoop(into);
-  const elu = performance.eventLoopUtilization();
-  const thread = threadTime();
-  const start = performance.now();
+  const meter = await streamMeter(into);
+  const { start } = meter;
   let started = 0;
   let ops = 0;
   let bytes = 0;
@@ -286,22 +299,7 @@ export async function atSteadyRate(
     }, 1);
   });
   while (inFlight > 0) await sleep(1);
-  const seconds = (performance.now() - start) / 1e3;
-  const utilization = performance.eventLoopUtilization(elu).utilization;
-  const { cpuUs, waitedUs } = threadTimeSince(thread);
-  stop();
+  const measured = meter.finish(ops, bytes);
   if (failure !== undefined) throw failure;
-  return {
-    loopP99Ms: histogram.percentile(99) / 1e6,
-    loopMaxMs: histogram.max / 1e6,
-    utilization,
-    cpuUs,
-    waitedUs,
-    ops,
-    seconds,
-    opsPerSec: ops / seconds,
-    mbPerSec: bytes / seconds / 1e6,
-    targetPerSec: perSec,
-    shed,
-  };
+  return { ...measured, targetPerSec: perSec, shed };
 }
