@@ -50,6 +50,18 @@ export const errorCodes = {
     "A value encodes to more bytes than the cache's maxValueBytes, so it is not stored.",
   WK_CACHE_STORE_UNAVAILABLE:
     "A cache's store failed, timed out or is behind an open circuit breaker; the cache answered without it.",
+  WK_REGISTRY_SCHEMA_INVALID:
+    'A schema given to the schema registry does not parse as its type (Avro, Protobuf, wirekit), or names an unknown type.',
+  WK_REGISTRY_INCOMPATIBLE:
+    "A schema breaks the subject's compatibility level against the versions it is checked with.",
+  WK_REGISTRY_NOT_FOUND: 'The schema registry has no such subject, version or schema id.',
+  WK_REGISTRY_REQUEST: 'The schema registry refused a request as malformed (a bad version, level or body).',
+  WK_REGISTRY_UNAVAILABLE:
+    'The schema registry could not be reached, timed out, or failed with a server or store error.',
+  WK_EVENT_FRAME_INVALID:
+    'An event payload is not in the framing expected: no Confluent magic byte, too short, or bad message indexes.',
+  WK_EVENT_BROKER_UNAVAILABLE:
+    'The event broker (Kafka, NATS) could not be reached or did not acknowledge a publish in time.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;
