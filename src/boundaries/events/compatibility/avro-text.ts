@@ -50,7 +50,10 @@ export function parseRegisteredAvro(text: string, limits: Required<SchemaLimits>
   return { type, canonical: canonicalSchema(json) };
 }
 
-/** Every field default and enum default in the schema, each named type visited once. */
+/**
+ * What the codec's reader does not check: every field default and enum default, and unions
+ * without repeated branches; each named type is visited once.
+ */
 function checkDefaults(type: AvroType, seen: Set<AvroType>): void {
   switch (type.type) {
     case 'record':
@@ -78,9 +81,18 @@ function checkDefaults(type: AvroType, seen: Set<AvroType>): void {
     case 'map':
       checkDefaults(type.values, seen);
       return;
-    case 'union':
+    case 'union': {
+      // The spec allows one branch per type, named types apart (one per name); resolution picks a
+      // branch by type, so a second one could never be chosen.
+      const kinds = type.branches.map((branch) =>
+        'name' in branch ? `${branch.type} ${branch.name}` : branch.type,
+      );
+      const repeated = kinds.find((kind, i) => kinds.indexOf(kind) !== i);
+      if (repeated !== undefined)
+        throw schemaInvalid(`Avro schema: a union has two branches of type ${repeated}.`);
       for (const branch of type.branches) checkDefaults(branch, seen);
       return;
+    }
     default:
       return;
   }
