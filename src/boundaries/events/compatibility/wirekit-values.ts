@@ -157,6 +157,9 @@ class ValueChecker {
     }
     if (r.kind !== w.kind) {
       if (w.kind === 'float32' && r.kind === 'float64') return [];
+      if (w.kind === 'float64' && r.kind === 'float32') {
+        return [narrowed('VALUE_RANGE_NARROWED', path, 'float64 read as float32 (overflows past ±3.4e38)')];
+      }
       if (r.kind === 'string' && stringLike.has(w.kind) && stringRule(r) === undefined) return [];
       return [narrowed('KIND_CHANGED', path, `${describeKind(w)} read as ${describeKind(r)}`)];
     }
