@@ -150,7 +150,8 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
     const segments = segmentsOf(request.url ?? '/');
     const match = matchRoute(routes, segments);
     if (match === undefined) throw plainError(moreRegistryErrorCodes.routeNotFound, 'HTTP 404 Not Found');
-    const method = request.method ?? 'GET';
+    // HEAD is GET without the body (Node leaves it out), as Confluent's server answers it.
+    const method = request.method === 'HEAD' ? 'GET' : (request.method ?? 'GET');
     const handler = methods.includes(method) ? match.route.methods[method as Method] : undefined;
     if (handler === undefined) {
       const allowed = Object.keys(match.route.methods).join(', ');
