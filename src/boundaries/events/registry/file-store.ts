@@ -91,6 +91,8 @@ export function fileStore(path: string): RegistryStore {
     async load() {
       const opened = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
       try {
+        // A device or FIFO given as the path would be read forever (/dev/zero never ends).
+        if (!(await opened.stat()).isFile()) throw new Error(`the file store ${path} is not a regular file`);
         const bytes = await opened.readFile();
         const { records, goodLength } = parseLog(bytes, path);
         if (goodLength < bytes.length) {

@@ -426,3 +426,31 @@ describe('requests no route reads', () => {
     expect((await api('GET', '/subjects/')).body).toEqual([]);
   });
 });
+
+describe('concurrent registrations over HTTP', () => {
+  const variant = (index: number) => userSchema({ name: `extra${index}`, type: 'int', default: index });
+
+  test('20 at once of one schema get one id', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => api('POST', subjectPath('s', '/versions'), { schema: v1 })),
+    );
+    expect(replies.map((reply) => reply.body)).toEqual(Array(20).fill({ id: 1 }));
+    expect((await api('GET', subjectPath('s', '/versions'))).body).toEqual([1]);
+  });
+
+  test('20 at once of different compatible schemas get versions 1 to 20', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        api('POST', subjectPath('s', '/versions'), { schema: variant(index) }),
+      ),
+    );
+    const ids = replies.map((reply) => (reply.body as { id: number }).id);
+    expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    expect((await api('GET', subjectPath('s', '/versions'))).body).toEqual(
+      Array.from({ length: 20 }, (_, index) => index + 1),
+    );
+    for (const [index, id] of ids.entries()) {
+      expect((await api('GET', `/schemas/ids/${id}`)).body).toEqual({ schema: variant(index) });
+    }
+  });
+});
