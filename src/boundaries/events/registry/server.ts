@@ -117,10 +117,16 @@ async function jsonBody(request: IncomingMessage, limit: number): Promise<unknow
   if (declared > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (cause) {
+    if (isRegistryError(cause)) throw cause;
+    // The client went away or a timer cut it off mid-body: nobody is left to answer.
+    throw plainError(moreRegistryErrorCodes.badRequest, 'Bad Request: the body was not sent whole');
   }
   const text = Buffer.concat(chunks, size).toString('utf8');
   if (text.trim() === '') return undefined;
