@@ -17,6 +17,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WirekitError } from '../../../errors/index.js';
 import { type CompatibilityLevel, registryMediaType } from './api.js';
 import { memoryStore } from './memory-store.js';
 import { createSchemaRegistry, type SchemaRegistry } from './registry.js';
@@ -208,9 +209,16 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
       server.off('error', reject);
       resolve();
     });
-  }).catch(async (error: unknown) => {
+  }).catch(async (cause: unknown) => {
     await registry.close();
-    throw error;
+    const why = cause instanceof Error ? cause.message : String(cause);
+    throw new WirekitError(
+      'WK_REGISTRY_UNAVAILABLE',
+      `the registry cannot listen on ${host}:${options.port ?? 0}: ${why}`,
+      {
+        cause,
+      },
+    );
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
