@@ -127,7 +127,7 @@ describe('wirekit registry serve', () => {
     // In-process: none of these gets as far as starting a server.
     let stderr = '';
     const io: CliIo = {
-      stdin: [],
+      stdin: (async function* () {})(),
       stdout: { write: () => true },
       stderr: { write: (text) => (stderr += text) },
     };

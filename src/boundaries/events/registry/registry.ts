@@ -24,7 +24,7 @@ import {
   schemaTypes,
 } from './api.js';
 import type { CompatibilityResult } from './client-api.js';
-import { RegistryError, refusals } from './registry-error.js';
+import { refusals } from './registry-error.js';
 import { identityOf, RegistryState, type VersionEntry } from './registry-state.js';
 import type { RegistryRecord, RegistryStore } from './store.js';
 
@@ -385,5 +385,3 @@ function softDeleted(version: SubjectVersion): RegistryRecord {
     deleted: true,
   };
 }
-
-export { RegistryError };
