@@ -101,7 +101,8 @@ export function recordOfMessage(message: Message, location: string): RegistryRec
   const value =
     message.value === null || message.value.length === 0 ? null : json(message.value, location, 'value');
   if (key.keytype === 'CONFIG') {
-    const compatibility = value === null ? null : value.compatibilityLevel;
+    // Confluent's config values may set other things (normalize, aliases) and no level at all.
+    const compatibility = value === null ? null : (value.compatibilityLevel ?? null);
     return checkedRecord({ kind: 'config', subject: key.subject ?? null, compatibility }, location);
   }
   if (key.keytype !== 'SCHEMA') return undefined;
