@@ -125,6 +125,18 @@ describe('schemas that do not parse are refused with 42201', () => {
   });
 });
 
+describe('references', () => {
+  test('a schema with references is refused (42201): the rules cannot resolve them', async () => {
+    await register('address', v1);
+    const references = [{ name: 'test.User', subject: 'address', version: 1 }];
+    expectError(
+      await api('POST', subjectPath('order', '/versions'), { schema: withAgeDefault, references }),
+      422,
+      42201,
+    );
+  });
+});
+
 describe('the same schema, laid out differently', () => {
   test('Avro texts differing in whitespace and key order get one id, and one version', async () => {
     const spaced = JSON.stringify(JSON.parse(v1), null, 4);
