@@ -51,11 +51,16 @@ export interface RegistryServer {
   readonly url: string;
   readonly port: number;
   readonly registry: SchemaRegistry;
-  /** Stops listening, closes open sockets, then the registry and its store. */
+  /**
+   * Stops listening, answers the requests under way (for up to 2 s, then cuts them off), closes
+   * idle sockets, then the registry (its writes under way finish) and its store.
+   */
   close(): Promise<void>;
 }
 
 const oneMiB = 1024 * 1024;
+/** How long close() waits for requests under way before cutting their sockets. */
+const closeGraceMs = 2_000;
 const methods: readonly string[] = ['GET', 'POST', 'PUT', 'DELETE'] satisfies Method[];
 /** The request media types Confluent reads as JSON (and no Content-Type at all). */
 const jsonMediaTypes = new Set([
@@ -228,9 +233,14 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
     port,
     registry,
     async close() {
+      // Requests under way get a moment to be answered; idle keep-alive sockets go at once.
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
+        const cutOff = setTimeout(() => server.closeAllConnections(), closeGraceMs);
+        server.close(() => {
+          clearTimeout(cutOff);
+          resolve();
+        });
+        server.closeIdleConnections();
       });
       await registry.close();
     },

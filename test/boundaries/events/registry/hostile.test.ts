@@ -115,7 +115,7 @@ describe('slow and silent clients', () => {
       text: 'X-Slow: 1\r\n',
       everyMs: 50,
     });
-    expect(closedAfterMs).toBeLessThan(timeoutMs * 6);
+    expect(closedAfterMs).toBeLessThan(5_000);
     await stillServing();
   });
 
@@ -123,13 +123,13 @@ describe('slow and silent clients', () => {
     const { closedAfterMs } = await rawExchange(
       'POST /subjects/s/versions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"sch',
     );
-    expect(closedAfterMs).toBeLessThan(timeoutMs * 8);
+    expect(closedAfterMs).toBeLessThan(5_000);
     await stillServing();
   });
 
   test('a socket that sends nothing is closed', async () => {
     const { closedAfterMs } = await rawExchange('');
-    expect(closedAfterMs).toBeLessThan(timeoutMs * 8);
+    expect(closedAfterMs).toBeLessThan(5_000);
     await stillServing();
   });
 });

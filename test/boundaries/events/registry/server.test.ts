@@ -477,3 +477,23 @@ describe('concurrent registrations over HTTP', () => {
     }
   });
 });
+
+describe('closing', () => {
+  test('a registration under way when close is called is answered and kept', async () => {
+    const inner = memoryStore();
+    const slow = {
+      load: () => inner.load(),
+      append: async (record: RegistryRecord) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await inner.append(record);
+      },
+      close: () => inner.close(),
+    };
+    const closing = await startRegistryServer({ store: slow });
+    const pending = call(closing.url, 'POST', subjectPath('s', '/versions'), { schema: v1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await closing.close();
+    expect((await pending).body).toEqual({ id: 1 });
+    expect(inner.records).toHaveLength(1);
+  });
+});
