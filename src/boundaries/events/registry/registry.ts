@@ -175,6 +175,23 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     return stored.parsed ?? { schemaType: stored.schemaType, text: stored.schema, canonical: stored.schema };
   };
 
+  /**
+   * The candidate checked against versions. A stored version that today's rules no longer parse
+   * (the log is older than a tightened rule) cannot be shown compatible: it counts as a broken rule.
+   */
+  const compare = (
+    candidate: ParsedSchema,
+    against: readonly VersionEntry[],
+    level: CompatibilityLevel,
+  ): CompatibilityResult => {
+    try {
+      return checkCompatibility(candidate, against.map(parsedOf), level);
+    } catch (error) {
+      if (!isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID')) throw error;
+      return { compatible: false, messages: [`an existing version no longer parses: ${error.message}`] };
+    }
+  };
+
   const usersOf = (id: number, includeDeleted: boolean): VersionEntry[] =>
     [...storedById(id).users]
       .filter((entry) => includeDeleted || !entry.deleted)
@@ -225,7 +242,7 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
         const same = live.find((entry) => state.schemas.get(entry.id)?.identity === identity);
         if (same !== undefined) return { id: same.id, version: same.version };
         const level = state.levelOf(subject, fallbackLevel);
-        const result = checkCompatibility(parsed, live.map(parsedOf), level);
+        const result = compare(parsed, live, level);
         if (!result.compatible) throw refusals.incompatible(subject, result.messages);
         const id = state.idByIdentity.get(identity) ?? state.highestId + 1;
         const version = (all.at(-1)?.version ?? 0) + 1;
@@ -295,7 +312,7 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
       if (version === undefined) against = live;
       else if (version === 'latest') against = live.slice(-1);
       else against = [entryOf(subject, version, false)];
-      return checkCompatibility(parsed, against.map(parsedOf), level);
+      return compare(parsed, against, level);
     },
 
     compatibility(subject, options = {}) {

@@ -125,6 +125,40 @@ describe('schemas that do not parse are refused with 42201', () => {
   });
 });
 
+describe('a log older than the rules', () => {
+  test('a stored version the rules no longer parse is still served, and a new version is checked as incompatible', async () => {
+    const store = memoryStore([
+      {
+        kind: 'schema',
+        subject: 'old',
+        version: 1,
+        id: 1,
+        schemaType: 'AVRO',
+        schema: '{"type": "record", "name": "Legacy"}',
+        references: [],
+        deleted: false,
+      },
+    ]);
+    const replayed = await startRegistryServer({ store });
+    try {
+      expect((await call(replayed.url, 'GET', '/schemas/ids/1')).body).toEqual({
+        schema: '{"type": "record", "name": "Legacy"}',
+      });
+      const refused = await call(replayed.url, 'POST', subjectPath('old', '/versions'), { schema: v1 });
+      expectError(refused, 409, 409);
+      expect((refused.body as { message: string }).message).toMatch(/no longer parses/);
+      await call(replayed.url, 'PUT', '/config/old', { compatibility: 'NONE' });
+      expect(
+        (await call(replayed.url, 'POST', subjectPath('old', '/versions'), { schema: v1 })).body,
+      ).toEqual({
+        id: 2,
+      });
+    } finally {
+      await replayed.close();
+    }
+  });
+});
+
 describe('references', () => {
   test('a schema with references is refused (42201): the rules cannot resolve them', async () => {
     await register('address', v1);
