@@ -38,7 +38,11 @@ export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnec
   /** The topic to consume (or `topics`). */
   readonly topic?: string;
   readonly topics?: readonly string[];
-  /** Where a group with no committed offset starts: the oldest event (true) or the next one (default false). */
+  /**
+   * Where a partition with no committed offset for the group starts: its oldest event (true) or
+   * the next one published (default false, Kafka's `latest`). This holds per partition: a group
+   * whose first member only ever committed on some partitions starts the others afresh too.
+   */
   readonly fromBeginning?: boolean;
   /** Partitions whose batches may be in the handler at once (default 1; never two of one partition). */
   readonly partitionsConsumedConcurrently?: number;
