@@ -60,8 +60,8 @@ export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnec
   readonly rebalanceTimeout?: number;
   /** kafkajs's retries of fetching and committing before it crashes and restarts the member. */
   readonly retry?: RetryOptions;
-  /** How long to wait for the first join before giving up (default 60 s). */
-  readonly joinTimeoutMs?: number;
+  /** How long the start may take to connect, join the group and fetch (default 60 s). */
+  readonly startTimeoutMs?: number;
 }
 
 export interface KafkaEventConsumer extends EventConsumer {
@@ -69,15 +69,18 @@ export interface KafkaEventConsumer extends EventConsumer {
   readonly assignment: Readonly<Record<string, readonly number[]>>;
 }
 
-// kafkajs's pace, with enough retries (about 35 s of waits) that a broker restart is ridden out
-// by the same member instead of a crash, a new member and a rebalance.
-const defaultRetry: RetryOptions = {
+// The made client's connection retries: about 30 s of waits, so that a broker restart is ridden
+// out by the same member (whose session, 30 s by default, outlasts it) instead of a crash, a new
+// member, and a rebalance that waits for the old member's session to end.
+const clientRetry: RetryOptions = {
   initialRetryTime: 300,
-  maxRetryTime: 5000,
+  maxRetryTime: 3000,
   multiplier: 2,
   factor: 0.2,
-  retries: 10,
+  retries: 12,
 };
+// kafkajs's retries of the fetch loop (fetching, committing, rejoining) before it crashes.
+const defaultRetry: RetryOptions = { ...clientRetry, maxRetryTime: 5000, retries: 10 };
 const restartBackoffMs = { initial: 1000, max: 30_000 };
 
 function validate<T>(options: KafkaConsumerOptions<T>): {
@@ -111,7 +114,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     }
   };
   const kafkajs = await loadKafkajs();
-  const kafka = kafkaClient(kafkajs, options);
+  const kafka = kafkaClient(kafkajs, options, clientRetry);
   const maxBytesPerPartition =
     options.maxBytesPerPartition ?? Math.min(1 << 20, Math.max(64 << 10, maxBatch * 8192));
   const heartbeatInterval = options.heartbeatInterval ?? 3000;
@@ -173,6 +176,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
   };
 
   let ready = false;
+  let abandoned = false;
   let stopping: Promise<void> | undefined;
   let restartTimer: NodeJS.Timeout | undefined;
   let restarting: Promise<void> | undefined;
@@ -198,6 +202,11 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
   };
 
   consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (abandoned) {
+      // The start gave up: whatever kafkajs restarts is not wanted.
+      consumer.disconnect().catch(() => undefined);
+      return;
+    }
     const error = brokerUnavailable(
       `Kafka consumer of group ${groupId} crashed${payload.restart ? ' (kafkajs restarts it)' : ''}`,
       payload.error,
@@ -220,43 +229,53 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     await deadLetterProducer?.disconnect();
   };
 
-  try {
-    await consumer.connect();
-    await deadLetterProducer?.connect();
-    await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? false });
-  } catch (error) {
-    await disconnectAll().catch(() => undefined);
-    throw brokerUnavailable(`Kafka consumer of group ${groupId} could not connect`, error);
-  }
-
-  // The first fetch comes after the join and after the starting offsets were looked up.
-  const joinTimeoutMs = options.joinTimeoutMs ?? 60_000;
+  // Ready once connected, joined and past the first fetch, which comes after the starting
+  // offsets were looked up; all of it within startTimeoutMs.
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   let removeFetchListener: (() => void) | undefined;
-  let joinTimer: NodeJS.Timeout | undefined;
-  const started = new Promise<void>((resolve, reject) => {
+  let startTimer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
     failStart = reject;
-    removeFetchListener = consumer.on(consumer.events.FETCH, () => resolve());
-    joinTimer = setTimeout(
+    startTimer = setTimeout(
       () =>
         reject(
           brokerUnavailable(
-            `Kafka consumer of group ${groupId} did not join within ${joinTimeoutMs} ms`,
+            `Kafka consumer of group ${groupId} did not connect and join within ${startTimeoutMs} ms`,
             undefined,
           ),
         ),
-      joinTimeoutMs,
+      startTimeoutMs,
     );
   });
+  const firstFetch = new Promise<void>((resolve) => {
+    removeFetchListener = consumer.on(consumer.events.FETCH, () => resolve());
+  });
+  const connecting = (async () => {
+    try {
+      await consumer.connect();
+      await deadLetterProducer?.connect();
+      await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? false });
+    } catch (error) {
+      throw brokerUnavailable(`Kafka consumer of group ${groupId} could not connect`, error);
+    }
+  })();
   try {
+    await Promise.race([connecting, timedOut]);
     await consumer.run(runConfig);
-    await started;
+    await Promise.race([firstFetch, timedOut]);
     ready = true;
   } catch (error) {
+    abandoned = true;
     batches.stop();
     await disconnectAll().catch(() => undefined);
+    // A connection kafkajs is still retrying may be made after all: close that one too.
+    connecting.then(
+      () => disconnectAll().catch(() => undefined),
+      () => undefined,
+    );
     throw error;
   } finally {
-    clearTimeout(joinTimer);
+    clearTimeout(startTimer);
     removeFetchListener?.();
   }
 
