@@ -21,9 +21,13 @@
  * fetches again only when every batch of the previous fetch was handed over, so a slow handler
  * slows the fetching instead of filling memory.
  *
- * The member survives its broker going away: kafkajs retries (up to `retry`, about half a minute
- * by default), and when that is exhausted it crashes and restarts itself; a crash it would not
- * restart from is restarted here, after a backoff. Each crash is reported through `onError`.
+ * The member survives its broker going away for a while: the client made from `brokers` keeps
+ * reconnecting for about 30 s, less than the group session, so a restarted broker finds the same
+ * member heartbeating and nothing is rebalanced (a client of your own reconnects as it is
+ * configured to). Past that, kafkajs's fetch loop retries (`retry`), then crashes and restarts the
+ * member, which rejoins as a new one; a crash kafkajs would not restart from (an error it calls
+ * non-retriable) is restarted here, after a backoff that doubles up to 30 s. Every crash is
+ * reported through `onError` as WK_EVENT_BROKER_UNAVAILABLE, with kafkajs's error as its cause.
  */
 import type { Consumer, ConsumerRunConfig, Producer, RetryOptions } from 'kafkajs';
 import type { WirekitError } from '../../../errors/index.js';
@@ -96,6 +100,12 @@ function validate<T>(options: KafkaConsumerOptions<T>): {
   const maxBatch = options.maxBatch ?? 100;
   if (!Number.isInteger(maxBatch) || maxBatch < 1) {
     throw new RangeError(`kafkaConsumer: maxBatch must be a whole number ≥ 1, got ${maxBatch}`);
+  }
+  const concurrency = options.partitionsConsumedConcurrently ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(
+      `kafkaConsumer: partitionsConsumedConcurrently must be a whole number ≥ 1, got ${concurrency}`,
+    );
   }
   const retryBackoffMs = options.retryBackoffMs ?? 100;
   if (!(retryBackoffMs >= 0))
