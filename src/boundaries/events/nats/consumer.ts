@@ -127,15 +127,14 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
         readable.push(message);
       } else if (isPoison(error)) {
         report(error);
-        if (
-          await deadLetter(message, error).then(
-            () => true,
-            (failure: unknown) => (report(failure), false),
-          )
-        ) {
+        try {
+          await deadLetter(message, error);
           stats.deadLettered++;
           message.ack();
-        } else again.push(message);
+        } catch (failure) {
+          report(brokerError(`cannot dead-letter ${stream} #${message.seq}`, failure));
+          again.push(message);
+        }
       } else {
         transient ??= error;
         again.push(message);
