@@ -28,7 +28,7 @@ export const readings = (from: number, count: number, sensor = 's1'): { value: R
   Array.from({ length: count }, (_, i) => ({ value: { sensor, n: from + i } }));
 
 /** A handler recording every event and every batch it is handed (in order). */
-export function recorder<T>(body?: (batch: readonly ReceivedEvent<T>[]) => Promise<void> | void) {
+export function recorder<T>(body?: (batch: readonly ReceivedEvent<T>[]) => unknown) {
   const events: ReceivedEvent<T>[] = [];
   const batches: (readonly ReceivedEvent<T>[])[] = [];
   return {
@@ -53,10 +53,24 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface Admin {
+  readonly nc: NatsConnection;
+  readonly jsm: JetStreamManager;
+  /** Resolves once the connection is up (again): a request sent while it is down can be lost. */
+  connected(): Promise<void>;
+}
+
 /** An admin connection of the test's own, to look at streams and consumers. */
-export async function admin(url: string): Promise<{ nc: NatsConnection; jsm: JetStreamManager }> {
+export async function admin(url: string): Promise<Admin> {
   const nc = await connect({ servers: url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
-  return { nc, jsm: await jetstreamManager(nc) };
+  let up = true;
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'disconnect') up = false;
+      if (status.type === 'reconnect') up = true;
+    }
+  })();
+  return { nc, jsm: await jetstreamManager(nc), connected: () => waitFor(() => up, 'the admin connection') };
 }
 
 /** Counts of the values' `n` fields: a key seen twice was handled twice. */

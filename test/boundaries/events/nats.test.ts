@@ -377,6 +377,37 @@ describe.skipIf(!hasNats())('NATS JetStream binding', { timeout: 60_000 }, () =>
     expect(consumer.stats.redelivered).toBe(seen.events.length);
   });
 
+  it('stores a publish once when its ack came too late and it was sent again (msgID de-duplication)', async () => {
+    const names = unique('dedup');
+    await jsm.streams.add({ name: names.stream, subjects: [names.subject] });
+    // Acks awaited for 1 ms only: most publishes of a 300-event batch time out after they were
+    // stored, and are sent again.
+    const producer = natsProducer<Reading>({
+      connection: nc,
+      subject: names.subject,
+      stream: names.stream,
+      codec,
+      ackTimeoutMs: 1,
+      retries: 50,
+      retryBackoffMs: 5,
+    });
+    await producer.send(readings(1, 300));
+    await producer.close();
+    expect(await stored(names.stream)).toBe(300);
+    const seen = recorder<Reading>();
+    const consumer = await natsConsumer<Reading>({
+      connection: nc,
+      stream: names.stream,
+      durable: names.durable,
+      codec,
+      handler: seen.handler,
+    });
+    consumers.push(consumer);
+    await waitFor(() => seen.events.length >= 300, '300 events');
+    await consumer.stop();
+    expect(tally(seen.events).size).toBe(300);
+  });
+
   it('encodes and checks a whole batch before publishing any of it', async () => {
     const names = unique('atomic');
     const producer = natsProducer<Reading>({
