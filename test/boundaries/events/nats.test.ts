@@ -60,7 +60,7 @@ describe.skipIf(!hasNats())('NATS JetStream binding', { timeout: 60_000 }, () =>
       codec,
     });
     const before = Date.now();
-    const keys = ['plain', Uint8Array.of(0, 255, 10, 13), 'two\nlines', ' padded '];
+    const keys = ['plain', Uint8Array.of(0, 255, 10, 13), 'two\nlines', ' padded ', 'ключ 🔑'];
     for (let batch = 0; batch < 4; batch++) {
       await producer.send(
         readings(batch * 50, 50).map((event, i) => ({
@@ -406,6 +406,71 @@ describe.skipIf(!hasNats())('NATS JetStream binding', { timeout: 60_000 }, () =>
     await waitFor(() => seen.events.length >= 300, '300 events');
     await consumer.stop();
     expect(tally(seen.events).size).toBe(300);
+  });
+
+  it('reads only the filter subject, and shares a durable between two instances without loss', async () => {
+    const names = unique('filter');
+    await jsm.streams.add({ name: names.stream, subjects: [`${names.subject}.>`] });
+    const wanted = natsProducer<Reading>({
+      connection: nc,
+      subject: `${names.subject}.a`,
+      stream: names.stream,
+      codec,
+    });
+    const other = natsProducer<Reading>({
+      connection: nc,
+      subject: `${names.subject}.b`,
+      stream: names.stream,
+      codec,
+    });
+    for (let i = 0; i < 5; i++) {
+      await wanted.send(readings(i * 20, 20));
+      await other.send(readings(1_000 + i * 20, 20));
+    }
+    await Promise.all([wanted.close(), other.close()]);
+
+    const seenA = recorder<Reading>();
+    const seenB = recorder<Reading>();
+    const options = {
+      connection: nc,
+      stream: names.stream,
+      durable: names.durable,
+      subject: `${names.subject}.a`,
+      codec,
+      maxBatch: 10,
+    };
+    const one = await natsConsumer<Reading>({ ...options, handler: seenA.handler });
+    const two = await natsConsumer<Reading>({ ...options, handler: seenB.handler });
+    consumers.push(one, two);
+    await waitFor(() => tally([...seenA.events, ...seenB.events]).size >= 100, 'the 100 events of subject a');
+    await Promise.all([one.stop(), two.stop()]);
+    const all = [...seenA.events, ...seenB.events];
+    expect([...tally(all).keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(all.every((event) => event.topic === `${names.subject}.a`)).toBe(true);
+    expect(all).toHaveLength(100);
+    const info = await jsm.consumers.info(names.stream, names.durable);
+    expect(info.config.filter_subject).toBe(`${names.subject}.a`);
+    expect(info.num_pending + info.num_ack_pending).toBe(0);
+  });
+
+  it('refuses an event larger than the server takes, publishing nothing more of the batch', async () => {
+    const names = unique('large');
+    await jsm.streams.add({ name: names.stream, subjects: [names.subject] });
+    const producer = natsProducer<Reading>({
+      connection: nc,
+      subject: names.subject,
+      stream: names.stream,
+      codec,
+      maxInFlight: 1,
+    });
+    const huge = { value: { sensor: 'x'.repeat(2 * 1024 * 1024), n: 2 } };
+    const refused = await producer
+      .send([...readings(1, 1), huge, ...readings(3, 1)])
+      .catch((error: unknown) => error);
+    await producer.close();
+    expect(refused).toMatchObject({ code: 'WK_EVENT_BROKER_UNAVAILABLE' });
+    expect((refused as WirekitError).message).toMatch(/refused/);
+    expect(await stored(names.stream)).toBe(1);
   });
 
   it('encodes and checks a whole batch before publishing any of it', async () => {

@@ -88,11 +88,30 @@ export async function openSession(source: NatsConnectionSource, name: string): P
   }
 }
 
-/** Closes what the binding opened: drains its own connection (flushing acks), flushes a given one. */
+/** How long close waits for the server to take what is buffered (it may be away). */
+const closeTimeoutMs = 5_000;
+
+/**
+ * Closes what the binding opened: drains its own connection (sending the acks still buffered),
+ * flushes a given one; a server that does not answer within 5 s gets the connection closed.
+ */
 export async function closeSession(session: NatsSession): Promise<void> {
-  if (session.nc.isClosed()) return;
-  if (session.owned) await session.nc.drain().catch(() => session.nc.close());
-  else await session.nc.flush().catch(() => undefined);
+  const { nc } = session;
+  if (nc.isClosed()) return;
+  const settled = session.owned ? nc.drain() : nc.flush();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), closeTimeoutMs);
+  });
+  const outcome = await Promise.race([
+    settled.then(
+      () => 'done' as const,
+      () => 'failed' as const,
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
+  if (session.owned && outcome !== 'done' && !nc.isClosed()) await nc.close().catch(() => undefined);
 }
 
 export function brokerError(message: string, cause?: unknown): WirekitError {
@@ -122,9 +141,10 @@ export function isRetriable(error: unknown): boolean {
   }
 }
 
-/** A promise that resolves at the connection's next reconnect, renewed after each; stopped by `stop`. */
+/** Calls listeners at the connection's next reconnect (each once); stopped by `stop`. */
 export interface ReconnectWatch {
-  next(): Promise<void>;
+  /** Calls `listener` at the next reconnect; the function returned forgets it. */
+  once(listener: () => void): () => void;
   stop(): void;
 }
 
@@ -132,24 +152,22 @@ export function watchReconnects(
   nc: NatsConnection,
   onStatus?: (status: { type: string }) => void,
 ): ReconnectWatch {
-  let resolveNext: () => void = () => undefined;
-  let next = new Promise<void>((resolve) => {
-    resolveNext = resolve;
-  });
+  const listeners = new Set<() => void>();
   const statuses = nc.status();
   void (async () => {
     for await (const status of statuses) {
       onStatus?.(status);
       if (status.type !== 'reconnect') continue;
-      const resolve = resolveNext;
-      next = new Promise<void>((r) => {
-        resolveNext = r;
-      });
-      resolve();
+      const waiting = [...listeners];
+      listeners.clear();
+      for (const listener of waiting) listener();
     }
   })().catch(() => undefined);
   return {
-    next: () => next,
+    once(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     stop: () => (statuses as AsyncIterable<unknown> & { stop?: () => void }).stop?.(),
   };
 }

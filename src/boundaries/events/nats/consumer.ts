@@ -93,9 +93,23 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
 
   const nakDelay = (message: JsMsg) =>
     Math.min(retryBackoffMs * 2 ** Math.max(0, message.info.deliveryCount - 1), maxNakDelayMs);
-  const nakAll = (batch: readonly JsMsg[]) => {
-    for (const message of batch) message.nak(nakDelay(message));
+  // An ack or nak is a publish: on a connection closed under the consumer it throws. The event is
+  // then the server's to hand out again after ack_wait; the failure is reported once per batch.
+  const tell = (batch: readonly JsMsg[], verb: (message: JsMsg) => void) => {
+    let failure: unknown;
+    for (const message of batch) {
+      try {
+        verb(message);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure !== undefined)
+      report(brokerError(`cannot acknowledge events of ${stream}/${durable}`, failure));
   };
+  const ackAll = (batch: readonly JsMsg[]) => tell(batch, (message) => message.ack());
+  const nakAll = (batch: readonly JsMsg[], delayed = true) =>
+    tell(batch, (message) => message.nak(delayed ? nakDelay(message) : undefined));
 
   const processBatch = async (batch: readonly JsMsg[]) => {
     const decoded = await Promise.all(
@@ -130,7 +144,7 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
         try {
           await deadLetter(message, error);
           stats.deadLettered++;
-          message.ack();
+          ackAll([message]);
         } catch (failure) {
           report(brokerError(`cannot dead-letter ${stream} #${message.seq}`, failure));
           again.push(message);
@@ -158,15 +172,15 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
       nakAll(readable);
       return;
     }
-    for (const message of readable) message.ack();
+    ackAll(readable);
     stats.handled += events.length;
   };
 
   // Long handlers: every third of ack_wait, every event in hand or waiting is reported as in progress.
   const keepAlive = setInterval(
     () => {
-      for (const message of inHand) message.working();
-      for (const message of waiting) message.working();
+      tell(inHand, (message) => message.working());
+      tell(waiting, (message) => message.working());
     },
     Math.max(ackWaitMs / 3, 250),
   );
@@ -178,7 +192,7 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
   });
 
   const deliver = (message: JsMsg) => {
-    if (stopping) message.nak();
+    if (stopping) nakAll([message], false);
     else {
       waiting.push(message);
       wake?.();
@@ -238,7 +252,7 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
         await messages?.close().catch(() => undefined);
         await handing;
         // Delivered but never handed over: back to the server now rather than after ack_wait.
-        for (const message of waiting.splice(0)) message.nak();
+        nakAll(waiting.splice(0), false);
         clearInterval(keepAlive);
         connection.stop();
         await closeSession(session);

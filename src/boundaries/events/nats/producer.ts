@@ -117,8 +117,12 @@ export function natsProducer<T>(options: NatsProducerOptions<T>): EventProducer<
       });
       // The losing side of the race still settles later; its outcome no longer matters.
       publishing.catch(() => undefined);
+      let forget: () => void = () => undefined;
+      const interrupted = new Promise<typeof reconnected>((resolve) => {
+        forget = s.reconnects.once(() => resolve(reconnected));
+      });
       try {
-        const outcome = await Promise.race([publishing, s.reconnects.next().then(() => reconnected)]);
+        const outcome = await Promise.race([publishing, interrupted]).finally(forget);
         if (outcome !== reconnected) return;
         lastError = new Error('the connection was re-established while the publish awaited its ack');
         continue; // sent again at once: the msgID keeps it stored once
