@@ -156,7 +156,7 @@ describe.skipIf(!hasNats())('NATS JetStream binding, through stops and restarts'
   it('keeps a handler slower than ack_wait from having its events handed out again', async () => {
     const names = unique('slow');
     await fill(names, 6);
-    const seen = recorder<Reading>((batch) => (batch[0]?.value.n === 1 ? sleep(2_600) : undefined));
+    const seen = recorder<Reading>((batch) => (batch[0]?.value.n === 1 ? sleep(2_200) : undefined));
     const consumer = await natsConsumer<Reading>({
       connection: nc,
       stream: names.stream,
