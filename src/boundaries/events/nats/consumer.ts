@@ -13,7 +13,7 @@
  * Order holds within a batch and from batch to batch, except around a failed batch: events after it
  * that were already delivered can be handled before it comes back.
  */
-import type { ConsumerMessages, JsMsg } from '@nats-io/jetstream';
+import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import type { WirekitError } from '../../../errors/index.js';
 import type { ConsumerOptions, ConsumerStats, EventConsumer, ReceivedEvent } from '../transport.js';
 import {
@@ -66,6 +66,7 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
 
   const session = await openSession(options, `wirekit consumer ${stream}/${durable}`);
   let messages: ConsumerMessages | undefined;
+  let consumer: Consumer;
   try {
     if (options.ensureStream) {
       const setup = options.ensureStream === true ? {} : options.ensureStream;
@@ -76,6 +77,9 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
       maxAckPending: maxBatch,
       filterSubject: subject,
       deliverPolicy: options.deliverPolicy ?? 'all',
+    });
+    consumer = await session.js.consumers.get(stream, durable).catch((error: unknown) => {
+      throw brokerError(`cannot open the durable consumer ${stream}/${durable}`, error);
     });
   } catch (error) {
     await closeSession(session);
@@ -201,25 +205,32 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
 
   // One consume() at a time; if it ends by itself (the connection closed, the consumer deleted),
   // it is opened again until stop().
+  const pause = () => sleep(Math.max(retryBackoffMs, 250));
   const fetching = (async () => {
-    const consumer = await session.js.consumers.get(stream, durable);
     while (!stopping) {
+      let current: ConsumerMessages;
       try {
-        messages = await consumer.consume({ max_messages: maxBatch, callback: deliver });
+        current = await consumer.consume({ max_messages: maxBatch, callback: deliver });
       } catch (error) {
+        if (stopping || session.nc.isClosed()) return;
         report(brokerError(`cannot fetch from ${stream}/${durable}`, error));
-        if (session.nc.isClosed()) return;
-        await sleep(Math.max(retryBackoffMs, 250));
+        await pause();
         continue;
       }
-      void watchNotifications(messages, `${stream}/${durable}`, report);
-      const ended = await messages.closed();
+      messages = current;
+      // stop() may have come while consume() was starting.
+      if (stopping) {
+        await current.close();
+        return;
+      }
+      void watchNotifications(current, `${stream}/${durable}`, report);
+      const ended = await current.closed();
       if (stopping) return;
       report(brokerError(`JetStream stopped delivering ${stream}/${durable}`, ended ?? undefined));
       if (session.nc.isClosed()) return;
-      await sleep(Math.max(retryBackoffMs, 250));
+      await pause();
     }
-  })().catch((error: unknown) => report(brokerError(`cannot fetch from ${stream}/${durable}`, error)));
+  })();
 
   const handing = (async () => {
     while (!stopping) {
