@@ -5,6 +5,7 @@
  * soft-deleted versions left out). These need the real module, not its placeholder.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { memoryStore } from '../../../../src/boundaries/events/registry/memory-store.js';
 import {
   type RegistryServer,
   startRegistryServer,
