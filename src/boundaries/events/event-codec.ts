@@ -29,6 +29,7 @@ import { deref, type Infer, type Schema } from '../../schema/index.js';
 import { checkCompatibility, parseRegisteredSchema, protobufMessageAt } from './compatibility/index.js';
 import { readConfluentFrame, writeConfluentFrame } from './framing.js';
 import type { SchemaDefinition } from './registry/api.js';
+import { registryClient } from './registry/client.js';
 import type { CompatibilityResult, RegistryClient } from './registry/client-api.js';
 
 /** Confluent's wire format (magic byte, schema id) or wirekit's envelope (format, compression, fingerprint). */
@@ -63,7 +64,8 @@ export interface EventCodecOptions<S extends Schema> {
   readonly format?: FormatName;
   /** Default 'confluent' when a registry is given, else 'envelope'. */
   readonly framing?: Framing;
-  readonly registry?: RegistryClient;
+  /** A registry client, or its URL (a `registryClient({ url })` with the defaults is made for it). */
+  readonly registry?: RegistryClient | string;
   /**
    * The subject the writer schema is registered under (Confluent's TopicNameStrategy names it
    * `TOPIC-value`). Needed to encode with Confluent framing; decoding finds schemas by id alone.
@@ -104,7 +106,9 @@ export function eventCodec<S extends Schema>(options: EventCodecOptions<S>): Eve
       'Confluent framing needs a registry: eventCodec({ registry: registryClient({ url }) }).',
     );
   }
-  return confluentCodec(options, format, options.registry) as EventCodec<Infer<S>>;
+  const registry =
+    typeof options.registry === 'string' ? registryClient({ url: options.registry }) : options.registry;
+  return confluentCodec(options, format, registry) as EventCodec<Infer<S>>;
 }
 
 function envelopeCodec(options: EventCodecOptions<Schema>, format: FormatName): EventCodec<unknown> {
