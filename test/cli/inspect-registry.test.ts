@@ -194,7 +194,7 @@ describe('Protobuf', () => {
   const order = { id: 42n, name: 'Ada', tags: ['a', 'b'] };
   const payload = () => createCodec('protobuf', { schema: Order }).encode(order);
 
-  test("Confluent's frame (message indexes [0]): the message named, the fields by number", async () => {
+  test("Confluent's frame (message indexes [0]): the message named, its fields read by the registry's .proto", async () => {
     const path = await file('order.bin', writeConfluentFrame(protoId, payload(), [0]));
     const result = await cli(['inspect', '--registry', peer.url, path]);
     expect(result.stderr).toBe('');
@@ -203,8 +203,8 @@ describe('Protobuf', () => {
     expect(shown.schema).toBe(`id ${protoId}, PROTOBUF, orders-value version 1`);
     expect(shown.message).toBe('shop.Order (message indexes [0])');
     expect(shown.sizes).toMatch(/header 6 B/);
-    // id is a sint64 (wirekit's export): the wire holds its zigzag form, 2 × 42.
-    expect(block(result.text, 'value')).toEqual({ '1': 84, '2': 'Ada', '3': ['a', 'b'] });
+    expect(shown['read by']).toBe("the registry's .proto, message shop.Order");
+    expect(block(result.text, 'value')).toEqual({ id: 42, name: 'Ada', tags: ['a', 'b'] });
   });
 
   test('message indexes [1] name the second message', async () => {
@@ -217,7 +217,7 @@ describe('Protobuf', () => {
     ]);
     expect(result.code).toBe(0);
     expect(fields(result.text).message).toBe('shop.Line (message indexes [1])');
-    expect(block(result.text, 'value')).toEqual({ '1': 'X-1', '2': 14 });
+    expect(block(result.text, 'value')).toEqual({ sku: 'X-1', qty: 7 });
   });
 
   test('a frame without message indexes (as kafkajs writes it) is read too, and said to be', async () => {
@@ -232,6 +232,42 @@ describe('Protobuf', () => {
     const report = JSON.parse(result.text);
     expect(report).toMatchObject({ messageIndexes: null, message: 'shop.Order', sizes: { header: 5 } });
     expect(report.note).toMatch(/no message indexes/);
+    expect(report.value).toEqual({ id: 42, name: 'Ada', tags: ['a', 'b'] });
+  });
+
+  test('a .proto that does not parse: the fields by number, and why', async () => {
+    const id = await registryClient({ url: peer.url }).register('broken-value', {
+      schemaType: 'PROTOBUF',
+      schema: 'syntax = "proto3"; message Broken { Missing m = 1; }',
+    });
+    const result = await cli([
+      'inspect',
+      '--registry',
+      peer.url,
+      await file('broken.bin', writeConfluentFrame(id, payload(), [0])),
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.text);
+    // id is a sint64 (wirekit's export): read without the .proto, the wire holds its zigzag form, 2 × 42.
+    expect(report.value).toEqual({ '1': 84, '2': 'Ada', '3': ['a', 'b'] });
+    expect(report.readBy).toMatch(/fields by number/);
+    expect(report.note).toMatch(/the fields are shown by number: .*Missing/);
+    expect(report.message).toBeUndefined();
+  });
+
+  test('message indexes that point at no message: by number, and said', async () => {
+    const result = await cli([
+      'inspect',
+      '--registry',
+      peer.url,
+      await file('nowhere.bin', writeConfluentFrame(protoId, payload(), [5])),
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.text);
+    expect(report.messageIndexes).toEqual([5]);
+    expect(report.note).toMatch(/points at no message/);
     expect(report.value).toEqual({ '1': 84, '2': 'Ada', '3': ['a', 'b'] });
   });
 
