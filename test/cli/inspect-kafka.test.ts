@@ -2,7 +2,7 @@
  * `wirekit inspect kafka://BOOTSTRAP/TOPIC/PARTITION/OFFSET` against a real Kafka broker (4.1.1
  * from its jars, src/bench/kafka-server.ts), records produced with kafkajs directly: one record's
  * topic, partition, offset, timestamp, key and headers, its value inspected as any payload or,
- * with --registry, by its writer schema; earliest and latest; and every way there is no record
+ * with --registry, by its writer schema (from wirekit's registry server); earliest and latest; and every way there is no record
  * (an offset past the end, an unknown topic or partition, a tombstone, no broker), each an error
  * within a bounded time that leaves no topic created and no consumer group behind.
  */
@@ -10,11 +10,11 @@ import { createServer } from 'node:net';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { type Admin, Kafka, logLevel, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RegistryServer, startRegistryServer } from '../../src/boundaries/events/registry/server.js';
 import { parseKafkaUrl } from '../../src/cli/commands/kafka-record.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { encodeEnveloped } from '../../src/envelope/index.js';
 import { t } from '../../src/index.js';
-import { type ConfluentPeer, startConfluentPeer } from '../boundaries/events/registry/confluent-peer.js';
 import { cli, fields } from '../support/cli.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../support/kafka.js';
 
@@ -69,7 +69,7 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
   let kafka: Kafka;
   let producer: Producer;
   let admin: Admin;
-  let peer: ConfluentPeer;
+  let registry: RegistryServer;
   const topic = 'inspect-events';
   const at = new Date('2024-05-01T10:00:00.000Z').getTime();
   const Reading = t.object('Reading', { sensor: t.string(), celsius: t.float64() });
@@ -78,22 +78,22 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
 
   beforeAll(async () => {
     broker = await startKafka();
-    peer = await startConfluentPeer();
+    registry = await startRegistryServer();
     kafka = new Kafka({ brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, clientId: 'inspect-test' });
     admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true });
     producer = kafka.producer();
     await producer.connect();
-    const registry = new SchemaRegistry({ host: peer.url });
+    const theirs = new SchemaRegistry({ host: registry.url });
     const avro = { type: 'record', name: 'Click', fields: [{ name: 'url', type: 'string' }] };
     schemaId = (
-      await registry.register(
+      await theirs.register(
         { type: SchemaType.AVRO, schema: JSON.stringify(avro) },
         { subject: `${topic}-value` },
       )
     ).id;
-    const framed = await registry.encode(schemaId, { url: 'https://example.com/a' });
+    const framed = await theirs.encode(schemaId, { url: 'https://example.com/a' });
     const [first] = await producer.send({
       topic,
       messages: [
@@ -122,7 +122,7 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
   afterAll(async () => {
     await producer?.disconnect();
     await admin?.disconnect();
-    await peer?.close();
+    await registry?.close();
     await broker?.stop();
   }, 60_000);
 
@@ -161,7 +161,7 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
   }, 60_000);
 
   test('--registry reads a Confluent-framed value by its writer schema', async () => {
-    const result = await cli(['inspect', url(0, avroOffset), '--registry', peer.url]);
+    const result = await cli(['inspect', url(0, avroOffset), '--registry', registry.url]);
     expect(result.stderr).toBe('');
     expect(result.code, result.stderr).toBe(0);
     const shown = fields(result.text);
