@@ -6,7 +6,10 @@
  * (an offset past the end, an unknown topic or partition, a tombstone, no broker), each an error
  * within a bounded time that leaves no topic created and no consumer group behind.
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { type Admin, Kafka, logLevel, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -213,6 +216,34 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
     const result = await cli(['inspect', url(0, '0'), '--max-input-bytes', '8']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^wirekit: WK_LIMIT_INPUT: /);
+  }, 60_000);
+
+  test('the built CLI, in its own process, prints the record and exits (nothing of kafkajs keeps it alive)', async () => {
+    const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+    if (!existsSync(main)) throw new Error('dist/cli/main.js is missing: npm run build first (pretest does)');
+    const started = performance.now();
+    const { code, stdout, stderr } = await new Promise<{
+      code: number | null;
+      stdout: string;
+      stderr: string;
+    }>((resolve, reject) => {
+      const child = spawn(process.execPath, [main, 'inspect', url(0, '0'), '--json'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (err += chunk));
+      child.on('error', reject);
+      child.on('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
+      record: { offset: '0', key: { utf8: 'k-json' } },
+      value: { hello: 'world' },
+    });
+    expect(performance.now() - started).toBeLessThan(20_000);
   }, 60_000);
 
   test('no broker at the address: WK_EVENT_BROKER_UNAVAILABLE within the deadline', async () => {
