@@ -23,6 +23,7 @@ Commands:
   wirekit encode --format F       JSON in, bytes of format F out (a JSON array or NDJSON of items: a sequence)
   wirekit decode --format F|auto  bytes in, JSON out (one value, or a sequence's items)
   wirekit inspect FILE|-|redis:// what a payload or a Redis key is (format, compression, fingerprint, sizes, framing, TTL) and holds
+  wirekit inspect --registry URL  a Confluent-framed event (file, - or kafka://TOPIC/PARTITION/OFFSET) read by its writer schema
   wirekit registry serve          a Confluent-compatible schema registry (memory, a file or a Kafka topic)
 
 ${benchHelp}

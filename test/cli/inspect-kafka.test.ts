@@ -2,19 +2,22 @@
  * `wirekit inspect kafka://BOOTSTRAP/TOPIC/PARTITION/OFFSET` against a real Kafka broker (4.1.1
  * from its jars, src/bench/kafka-server.ts), records produced with kafkajs directly: one record's
  * topic, partition, offset, timestamp, key and headers, its value inspected as any payload or,
- * with --registry, by its writer schema; earliest and latest; and every way there is no record
+ * with --registry, by its writer schema (from wirekit's registry server); earliest and latest; and every way there is no record
  * (an offset past the end, an unknown topic or partition, a tombstone, no broker), each an error
  * within a bounded time that leaves no topic created and no consumer group behind.
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { type Admin, Kafka, logLevel, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RegistryServer, startRegistryServer } from '../../src/boundaries/events/registry/server.js';
 import { parseKafkaUrl } from '../../src/cli/commands/kafka-record.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { encodeEnveloped } from '../../src/envelope/index.js';
 import { t } from '../../src/index.js';
-import { type ConfluentPeer, startConfluentPeer } from '../boundaries/events/registry/confluent-peer.js';
 import { cli, fields } from '../support/cli.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../support/kafka.js';
 
@@ -69,7 +72,7 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
   let kafka: Kafka;
   let producer: Producer;
   let admin: Admin;
-  let peer: ConfluentPeer;
+  let registry: RegistryServer;
   const topic = 'inspect-events';
   const at = new Date('2024-05-01T10:00:00.000Z').getTime();
   const Reading = t.object('Reading', { sensor: t.string(), celsius: t.float64() });
@@ -78,22 +81,22 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
 
   beforeAll(async () => {
     broker = await startKafka();
-    peer = await startConfluentPeer();
+    registry = await startRegistryServer();
     kafka = new Kafka({ brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, clientId: 'inspect-test' });
     admin = kafka.admin();
     await admin.connect();
     await admin.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true });
     producer = kafka.producer();
     await producer.connect();
-    const registry = new SchemaRegistry({ host: peer.url });
+    const theirs = new SchemaRegistry({ host: registry.url });
     const avro = { type: 'record', name: 'Click', fields: [{ name: 'url', type: 'string' }] };
     schemaId = (
-      await registry.register(
+      await theirs.register(
         { type: SchemaType.AVRO, schema: JSON.stringify(avro) },
         { subject: `${topic}-value` },
       )
     ).id;
-    const framed = await registry.encode(schemaId, { url: 'https://example.com/a' });
+    const framed = await theirs.encode(schemaId, { url: 'https://example.com/a' });
     const [first] = await producer.send({
       topic,
       messages: [
@@ -122,7 +125,7 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
   afterAll(async () => {
     await producer?.disconnect();
     await admin?.disconnect();
-    await peer?.close();
+    await registry?.close();
     await broker?.stop();
   }, 60_000);
 
@@ -161,7 +164,7 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
   }, 60_000);
 
   test('--registry reads a Confluent-framed value by its writer schema', async () => {
-    const result = await cli(['inspect', url(0, avroOffset), '--registry', peer.url]);
+    const result = await cli(['inspect', url(0, avroOffset), '--registry', registry.url]);
     expect(result.stderr).toBe('');
     expect(result.code, result.stderr).toBe(0);
     const shown = fields(result.text);
@@ -213,6 +216,34 @@ describe.skipIf(!hasKafka())('wirekit inspect kafka:// against a real broker', (
     const result = await cli(['inspect', url(0, '0'), '--max-input-bytes', '8']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^wirekit: WK_LIMIT_INPUT: /);
+  }, 60_000);
+
+  test('the built CLI, in its own process, prints the record and exits (nothing of kafkajs keeps it alive)', async () => {
+    const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+    if (!existsSync(main)) throw new Error('dist/cli/main.js is missing: npm run build first (pretest does)');
+    const started = performance.now();
+    const { code, stdout, stderr } = await new Promise<{
+      code: number | null;
+      stdout: string;
+      stderr: string;
+    }>((resolve, reject) => {
+      const child = spawn(process.execPath, [main, 'inspect', url(0, '0'), '--json'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (err += chunk));
+      child.on('error', reject);
+      child.on('close', (exit) => resolve({ code: exit, stdout: out, stderr: err }));
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({
+      record: { offset: '0', key: { utf8: 'k-json' } },
+      value: { hello: 'world' },
+    });
+    expect(performance.now() - started).toBeLessThan(20_000);
   }, 60_000);
 
   test('no broker at the address: WK_EVENT_BROKER_UNAVAILABLE within the deadline', async () => {

@@ -1,13 +1,12 @@
 /**
- * The schemaless Protobuf reader of `inspect --registry` (protobuf-raw.ts) and the message names
- * it shows (proto-message-names.ts): every wire type, nesting, repeated fields, groups, the
- * text/message/bytes choice, limits, and hostile bytes (a fuzz: a value or a WirekitError, never
- * a crash or a hang). protoc --decode_raw, where installed, reads the same numbers.
+ * The schemaless Protobuf reader of `inspect --registry` (protobuf-raw.ts): every wire type,
+ * nesting, repeated fields, groups, the text/message/bytes choice, limits, and hostile bytes (a
+ * fuzz: a value or a WirekitError, never a crash or a hang). protoc --decode_raw, where installed,
+ * reads the same numbers.
  */
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { protoMessageAt } from '../../src/cli/proto-message-names.js';
 import { decodeRawProtobuf } from '../../src/cli/protobuf-raw.js';
 import { isWirekitError } from '../../src/errors/index.js';
 import { has } from '../support/tools.js';
@@ -129,7 +128,21 @@ describe('decodeRawProtobuf', () => {
   });
 
   test.skipIf(!has('protoc'))('protoc --decode_raw reads the same field numbers and varints', () => {
-    const message = bytes(0x08, 0x96, 0x01, 0x12, 5, ...text('hello'), 0x18, 5, 0x18, 6, 0x22, 2, ...text('hi'));
+    const message = bytes(
+      0x08,
+      0x96,
+      0x01,
+      0x12,
+      5,
+      ...text('hello'),
+      0x18,
+      5,
+      0x18,
+      6,
+      0x22,
+      2,
+      ...text('hi'),
+    );
     const shown = execFileSync('protoc', ['--decode_raw'], { input: message }).toString();
     expect(shown).toContain('1: 150');
     expect(shown).toContain('2: "hello"');
@@ -137,43 +150,5 @@ describe('decodeRawProtobuf', () => {
     // "hi" happens to parse as a message (field 13 = 105): protoc prefers that, wirekit printable text.
     expect(shown).toContain('4 {\n  13: 105\n}');
     expect(decodeRawProtobuf(message)).toEqual({ '1': 150, '2': 'hello', '3': [5, 6], '4': 'hi' });
-  });
-});
-
-describe('protoMessageAt', () => {
-  const proto = `
-    syntax = "proto3";
-    // message Commented { }
-    package shop.v1;
-    import "google/protobuf/timestamp.proto";
-    option java_package = "message Fake {";
-    message Order {
-      enum State { NEW = 0; PAID = 1; }
-      message Line { string sku = 1; message Tax { int32 rate = 1; } }
-      oneof pay { string card = 2; string cash = 3; }
-      repeated Line lines = 4;
-    }
-    /* message AlsoCommented { } */
-    message Customer { string name = 1; message Address { string street = 1; } }
-    service Orders { rpc Get (Order) returns (Order) { option idempotency_level = NO_SIDE_EFFECTS; } }
-  `;
-  test.each([
-    [[0], 'shop.v1.Order'],
-    [[1], 'shop.v1.Customer'],
-    [[0, 0], 'shop.v1.Order.Line'],
-    [[0, 0, 0], 'shop.v1.Order.Line.Tax'],
-    [[1, 0], 'shop.v1.Customer.Address'],
-    [[2], undefined],
-    [[0, 1], undefined],
-    [[], undefined],
-  ])('%j is %s', (indexes, name) => {
-    expect(protoMessageAt(proto, indexes)).toBe(name);
-  });
-
-  test('text it cannot follow names nothing', () => {
-    expect(protoMessageAt('message A { ', [0])).toBeUndefined();
-    expect(protoMessageAt('}} message A {}', [0])).toBeUndefined();
-    expect(protoMessageAt('', [0])).toBeUndefined();
-    expect(protoMessageAt('message A {}', [0])).toBe('A');
   });
 });

@@ -5,8 +5,8 @@
  *
  * - AVRO: into a wirekit schema read from the writer's Avro schema (schemaFromAvro), or into
  *   --schema as the reader's schema, by Avro resolution;
- * - PROTOBUF: the fields by number as the wire has them (protobuf-raw.ts), the message named from
- *   the .proto when its indexes point at one; or decoded by --schema;
+ * - PROTOBUF: by the message of the registry's .proto the indexes name (fields named and typed,
+ *   protobuf-named.ts), by number when the .proto cannot be read (protobuf-raw.ts), or by --schema;
  * - WIREKIT: by the registered wirekit schema (or --schema), in the format --format names (the
  *   registry does not say which format a producer wrote with it).
  *
@@ -15,10 +15,12 @@
  * 0x00-0x06), a Protobuf field tag is at least 0x08. Longer index paths (a message nested four
  * levels down) are read as having none.
  */
-
+import { parseRegisteredSchema } from '../../boundaries/events/compatibility/index.js';
+import { messageAt } from '../../boundaries/events/compatibility/protobuf-indexes.js';
+import type { ProtoMessage } from '../../boundaries/events/compatibility/protobuf-schema.js';
 import { confluentHeaderBytes, readConfluentFrame } from '../../boundaries/events/framing.js';
-import type { SchemaDefinition, SchemaType } from '../../boundaries/events/registry/api.js';
-import { registryClient, type SubjectVersionRef } from '../../boundaries/events/registry/client.js';
+import type { SchemaDefinition } from '../../boundaries/events/registry/api.js';
+import { registryClient } from '../../boundaries/events/registry/client.js';
 import { createAvroCodec } from '../../codecs/avro/index.js';
 import { schemaFromAvro } from '../../codecs/avro/schema-from-avro.js';
 import type { FormatName } from '../../codecs/codec.js';
@@ -28,41 +30,17 @@ import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { type JsonValue, type Schema, schemaFromJson, toJsonValue } from '../../schema/index.js';
 import { hexDump } from '../hexdump.js';
 import type { CliIo } from '../io.js';
-import { protoMessageAt } from '../proto-message-names.js';
+import { decodeProtobufByMessage } from '../protobuf-named.js';
 import { decodeRawProtobuf } from '../protobuf-raw.js';
 import type { RecordInfo } from '../record-info.js';
-import { recordLines } from '../record-info.js';
+import { type RegistryInspection, renderRegistryJson, renderRegistryText } from '../registry-report.js';
 import { usageError } from '../usage.js';
 
 /** How long one registry request may take, and how often it is retried, before inspect gives up. */
 export const registryTimeoutMs = 5000;
 const registryRetries = 1;
-
-export interface RegistryInspection {
-  readonly source: string;
-  readonly record?: RecordInfo;
-  /** The registry's URL, without credentials. */
-  readonly registry: string;
-  readonly framing: 'confluent';
-  readonly schemaId: number;
-  schemaType: SchemaType | null;
-  /** Every subject and version the id is registered under; null when the registry did not say. */
-  subjects: readonly SubjectVersionRef[] | null;
-  /** The Protobuf message-index path (null: not Protobuf, or the frame has none). */
-  messageIndexes: readonly number[] | null;
-  /** The Protobuf message the indexes name, when the .proto says. */
-  message?: string;
-  sizes: { readonly total: number; header: number; payload: number };
-  /** What the value was read by. */
-  readBy?: string;
-  decoded: boolean;
-  value?: JsonValue;
-  note?: string;
-  /** The writer schema's text, when the value could not be read by it. */
-  writerSchema?: string;
-  hex?: { readonly shown: number; readonly of: number; readonly lines: readonly string[] };
-  error?: { readonly code: string; readonly message: string };
-}
+/** How deep nested Protobuf messages are followed without a wirekit schema. */
+const maxProtobufDepth = 32;
 
 export interface RegistryInspectOptions {
   readonly registryUrl: string;
@@ -77,6 +55,15 @@ export interface RegistryInspectOptions {
   /** Set with --hex: how many payload bytes to dump. */
   readonly maxHexBytes: number | undefined;
   readonly json: boolean;
+}
+
+/** What decoding needs besides the options: the writer's schema, the datum, and what to say of it. */
+interface Read {
+  readonly report: RegistryInspection;
+  readonly definition: SchemaDefinition;
+  readonly payload: Uint8Array;
+  readonly message: ProtoMessage | undefined;
+  readonly notes: string[];
 }
 
 export async function inspectRegistry(io: CliIo, options: RegistryInspectOptions): Promise<void> {
@@ -106,8 +93,11 @@ export async function inspectRegistry(io: CliIo, options: RegistryInspectOptions
     sizes: { total: bytes.length, header: confluentHeaderBytes, payload: head.payload.length },
     decoded: false,
   };
-  const write = () =>
-    io.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : renderText(report));
+  const notes: string[] = [];
+  const write = () => {
+    if (notes.length > 0) report.note = notes.join('; ');
+    io.stdout.write(options.json ? renderRegistryJson(report) : renderRegistryText(report));
+  };
   try {
     const [definition, subjects] = await Promise.all([
       client.schemaById(head.schemaId),
@@ -117,23 +107,25 @@ export async function inspectRegistry(io: CliIo, options: RegistryInspectOptions
     report.schemaType = definition.schemaType ?? 'AVRO';
     report.subjects = subjects;
     let payload = head.payload;
+    let message: ProtoMessage | undefined;
     if (report.schemaType === 'PROTOBUF') {
       const framed = readConfluentFrame(bytes, { messageIndexes: hasMessageIndexes(bytes) });
       payload = framed.payload;
       report.messageIndexes = framed.messageIndexes ?? null;
       report.sizes.header = bytes.length - payload.length;
       report.sizes.payload = payload.length;
-      const message = protoMessageAt(definition.schema, framed.messageIndexes ?? [0]);
-      if (message !== undefined) report.message = message;
       if (framed.messageIndexes === undefined)
-        report.note =
-          'the frame has no message indexes (as @kafkajs/confluent-schema-registry writes it): the first message of the .proto is assumed';
+        notes.push(
+          'the frame has no message indexes (as @kafkajs/confluent-schema-registry writes it): the first message of the .proto is assumed',
+        );
+      message = protoMessageOf(definition.schema, framed.messageIndexes ?? [0], notes);
+      if (message !== undefined) report.message = message.fullName;
     }
     if (options.maxHexBytes !== undefined) {
       const shown = Math.min(options.maxHexBytes, payload.length);
       report.hex = { shown, of: payload.length, lines: hexDump(payload, shown) };
     }
-    decodeInto(report, definition, payload, options);
+    decodeInto({ report, definition, payload, message, notes }, options);
   } catch (error) {
     if (!isWirekitError(error)) throw error;
     report.error = { code: error.code, message: error.message };
@@ -149,106 +141,100 @@ function hasMessageIndexes(bytes: Uint8Array): boolean {
   return next !== undefined && next < 0x08;
 }
 
-function decodeInto(
-  report: RegistryInspection,
-  definition: SchemaDefinition,
-  payload: Uint8Array,
-  options: RegistryInspectOptions,
-): void {
+/**
+ * The message the indexes point at in the registry's .proto (parsed by the registry's own reader),
+ * or undefined, with a note saying why, when the text does not parse or has no such message: the
+ * fields are then shown by number.
+ */
+function protoMessageOf(text: string, indexes: readonly number[], notes: string[]): ProtoMessage | undefined {
+  try {
+    const parsed = parseRegisteredSchema({ schemaType: 'PROTOBUF', schema: text }).parsed;
+    return parsed?.schemaType === 'PROTOBUF' ? messageAt(parsed.proto, indexes) : undefined;
+  } catch (error) {
+    if (!isWirekitError(error)) throw error;
+    notes.push(`the fields are shown by number: ${error.message}`);
+    return undefined;
+  }
+}
+
+function decodeInto(read: Read, options: RegistryInspectOptions): void {
+  const { report, definition } = read;
   const type = report.schemaType ?? 'AVRO';
-  const { schema, limits } = options;
-  const given = options.schemaName ?? '--schema';
   if (options.format !== undefined && type !== 'WIREKIT' && options.format !== type.toLowerCase())
     throw usageError(
       `the registry says schema ${report.schemaId} is ${type}; --format ${options.format} disagrees.`,
     );
-  if ((definition.references?.length ?? 0) > 0 && schema === undefined)
-    report.note = `the schema imports ${definition.references?.map((r) => r.name).join(', ')} (references are not followed)`;
+  if ((definition.references?.length ?? 0) > 0 && options.schema === undefined)
+    read.notes.push(
+      `the schema imports ${definition.references?.map((r) => r.name).join(', ')} (references are not followed)`,
+    );
   try {
-    if (type === 'AVRO') {
-      const reader = schema ?? schemaFromAvro(definition.schema);
-      const codec = createAvroCodec({ schema: reader, writerSchema: definition.schema, limits });
-      report.value = toJsonValue(reader, codec.decode(payload));
-      report.readBy =
-        schema === undefined
-          ? "the writer's Avro schema, from the registry"
-          : `${given}, resolved from the writer's Avro schema`;
-    } else if (type === 'PROTOBUF') {
-      if (schema === undefined) {
-        report.value = decodeRawProtobuf(payload, {
-          maxDepth: Math.min(limits.maxDepth ?? 32, 32),
-        }) as JsonValue;
-        report.readBy =
-          'the wire alone: fields by number (pass --schema S.json to decode by a wirekit schema)';
-      } else {
-        report.value = toJsonValue(schema, createCodec('protobuf', { schema, limits }).decode(payload));
-        report.readBy = given;
-      }
-    } else {
-      if (options.format === undefined)
-        throw usageError(
-          `schema ${report.schemaId} is a wirekit schema, which does not say the payload's format: pass --format F.`,
-        );
-      const reader = schema ?? schemaFromJson(JSON.parse(definition.schema));
-      report.value = toJsonValue(
-        reader,
-        createCodec(options.format, { schema: reader, limits }).decode(payload),
-      );
-      report.readBy =
-        schema === undefined
-          ? `the registry's wirekit schema, as ${options.format}`
-          : `${given}, as ${options.format}`;
-    }
+    if (type === 'AVRO') decodeAvro(read, options);
+    else if (type === 'PROTOBUF') decodeProtobuf(read, options);
+    else decodeWirekit(read, options);
     report.decoded = true;
   } catch (error) {
-    if (error instanceof SyntaxError)
-      throw new WirekitError(
-        'WK_SCHEMA_JSON_INVALID',
-        `schema ${report.schemaId}: the wirekit schema is not JSON.`,
-        { cause: error },
-      );
     // The schema is what there is to see when the value cannot be read by it.
     report.writerSchema = definition.schema;
     throw error;
   }
 }
 
-function renderText(report: RegistryInspection): string {
-  const lines: string[] = [];
-  const line = (label: string, text: string) => lines.push(`${`${label}:`.padEnd(14)} ${text}`);
-  line('source', report.source);
-  if (report.record !== undefined) for (const [label, text] of recordLines(report.record)) line(label, text);
-  line('registry', report.registry);
-  line('framing', `Confluent wire format (magic byte 0, schema id ${report.schemaId})`);
-  line('schema', schemaText(report));
-  if (report.messageIndexes !== null)
-    line(
-      'message',
-      `${report.message ?? 'not named in the .proto'} (message indexes [${report.messageIndexes.join(', ')}])`,
-    );
-  else if (report.message !== undefined) line('message', report.message);
-  const { sizes } = report;
-  line('sizes', `total ${sizes.total} B, header ${sizes.header} B, payload ${sizes.payload} B`);
-  if (report.readBy !== undefined) line('read by', report.readBy);
-  if (report.decoded) lines.push('value:', JSON.stringify(report.value, null, 2));
-  else if (report.writerSchema !== undefined) lines.push('writer schema:', report.writerSchema);
-  if (report.note !== undefined) line('note', report.note);
-  if (report.hex !== undefined) {
-    const { shown, of } = report.hex;
-    line('hex', shown < of ? `first ${shown} of ${of} bytes of the payload` : `${of} bytes of the payload`);
-    lines.push(...report.hex.lines);
-    if (shown < of) lines.push(`… ${of - shown} more bytes (--max-bytes N shows more)`);
-  }
-  return `${lines.join('\n')}\n`;
+function decodeAvro({ report, definition, payload }: Read, options: RegistryInspectOptions): void {
+  const reader = options.schema ?? schemaFromAvro(definition.schema);
+  const codec = createAvroCodec({ schema: reader, writerSchema: definition.schema, limits: options.limits });
+  report.value = toJsonValue(reader, codec.decode(payload));
+  report.readBy =
+    options.schema === undefined
+      ? "the writer's Avro schema, from the registry"
+      : `${options.schemaName ?? '--schema'}, resolved from the writer's Avro schema`;
 }
 
-function schemaText(report: RegistryInspection): string {
-  const type = report.schemaType ?? 'type unknown (the registry did not answer)';
-  const subjects =
-    report.subjects === null
-      ? ''
-      : report.subjects.length === 0
-        ? ', under no subject'
-        : `, ${report.subjects.map((s) => `${s.subject} version ${s.version}`).join(', ')}`;
-  return `id ${report.schemaId}, ${type}${subjects}`;
+function decodeProtobuf({ report, payload, message, notes }: Read, options: RegistryInspectOptions): void {
+  const { schema, limits } = options;
+  const maxDepth = Math.min(limits.maxDepth ?? maxProtobufDepth, maxProtobufDepth);
+  if (schema !== undefined) {
+    report.value = toJsonValue(schema, createCodec('protobuf', { schema, limits }).decode(payload));
+    report.readBy = options.schemaName ?? '--schema';
+  } else if (message !== undefined) {
+    const named = decodeProtobufByMessage(payload, message, { maxDepth });
+    report.value = named.value;
+    report.readBy = `the registry's .proto, message ${message.fullName}`;
+    if (named.mismatched > 0)
+      notes.push(
+        `${named.mismatched} field${named.mismatched === 1 ? ' does' : 's do'} not have the wire type the .proto declares: shown as the wire has them`,
+      );
+  } else {
+    report.value = decodeRawProtobuf(payload, { maxDepth }) as JsonValue;
+    report.readBy = 'the wire alone: fields by number (pass --schema S.json to decode by a wirekit schema)';
+  }
+}
+
+function decodeWirekit({ report, definition, payload }: Read, options: RegistryInspectOptions): void {
+  const { format, schema, limits } = options;
+  if (format === undefined)
+    throw usageError(
+      `schema ${report.schemaId} is a wirekit schema, which does not say the payload's format: pass --format F.`,
+    );
+  let reader = schema;
+  if (reader === undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(definition.schema);
+    } catch (cause) {
+      throw new WirekitError(
+        'WK_SCHEMA_JSON_INVALID',
+        `schema ${report.schemaId}: the wirekit schema is not JSON.`,
+        {
+          cause,
+        },
+      );
+    }
+    reader = schemaFromJson(json);
+  }
+  report.value = toJsonValue(reader, createCodec(format, { schema: reader, limits }).decode(payload));
+  report.readBy =
+    schema === undefined
+      ? `the registry's wirekit schema, as ${format}`
+      : `${options.schemaName}, as ${format}`;
 }

@@ -5,8 +5,9 @@
  * read back from `toAvro(s)` describes the same values as `s`, and the Avro schema exported from the
  * result reads the same bytes as the original:
  *
- * - records → objects (name, namespace, doc, aliases; fields with doc, aliases and defaults, numbered
- *   in order); enums → enums; arrays → arrays; maps → string-keyed maps;
+ * - records → objects (name, namespace, doc, aliases; fields with doc, aliases, defaults and the
+ *   `deprecated` mark toAvro writes, numbered in order); enums → enums; arrays → arrays; maps →
+ *   string-keyed maps;
  * - boolean, int, long, float, double, string, bytes → bool, int32, int64, float32, float64, string,
  *   bytes; fixed → bytes (wirekit has no fixed size; resolution reads a writer's fixed as bytes);
  * - a union with "null" → nullable (whichever branch null is); a union of two or more records →

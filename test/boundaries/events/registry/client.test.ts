@@ -6,6 +6,7 @@
  * malformed bodies (not retried), a closed port. Cache and dedupe are counted at the server.
  */
 import { createServer } from 'node:net';
+import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { SchemaDefinition } from '../../../../src/boundaries/events/registry/api.js';
@@ -14,6 +15,7 @@ import {
   type RegistryClientOptions,
   registryClient,
 } from '../../../../src/boundaries/events/registry/client.js';
+import { startRegistryServer } from '../../../../src/boundaries/events/registry/server.js';
 import { isWirekitError } from '../../../../src/errors/index.js';
 import { type ConfluentPeer, send, startConfluentPeer } from './confluent-peer.js';
 
@@ -588,5 +590,169 @@ describe('answers of the wrong shape are typed errors, not crashes', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+/** The two servers the shared tests run against: the peer above, and wirekit's own registry server. */
+const servers: [string, () => Promise<{ url: string; close(): Promise<void> }>][] = [
+  ['the Confluent peer', startConfluentPeer],
+  ["wirekit's registry server", () => startRegistryServer()],
+];
+
+describe.each(servers)('against %s', (_name, start) => {
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = await start();
+  });
+  afterAll(() => server.close());
+
+  const order = (fields: object[] = []) =>
+    JSON.stringify({
+      type: 'record',
+      name: 'Order',
+      namespace: 'shop',
+      fields: [{ name: 'id', type: 'long' }, ...fields],
+    });
+
+  test('register, lookup, schemaById, version, versions, subjects, subjectVersionsById', async () => {
+    const c = registryClient({ url: server.url });
+    const id = await c.register('orders-value', { schema: order() });
+    const id2 = await c.register('orders-value', {
+      schema: order([{ name: 'note', type: 'string', default: '' }]),
+    });
+    expect(id2).not.toBe(id);
+    expect(await c.register('orders-value', { schema: order() })).toBe(id);
+    expect(await c.lookup('orders-value', { schema: order() })).toMatchObject({
+      subject: 'orders-value',
+      version: 1,
+      id,
+    });
+    expect(await c.schemaById(id)).toMatchObject({ schemaType: 'AVRO' });
+    expect(JSON.parse((await c.schemaById(id)).schema)).toEqual(JSON.parse(order()));
+    expect(await c.version('orders-value', 'latest')).toMatchObject({ version: 2, id: id2 });
+    expect(await c.versions('orders-value')).toEqual([1, 2]);
+    expect(await c.subjects()).toContain('orders-value');
+    expect(await c.subjectVersionsById(id2)).toEqual([{ subject: 'orders-value', version: 2 }]);
+  });
+
+  test('not found: an unknown id, subject, version', async () => {
+    const c = registryClient({ url: server.url, retries: 0 });
+    for (const [promise, errorCode] of [
+      [c.schemaById(424_242), 40403],
+      [c.versions('nobody-value'), 40401],
+      [c.version('nobody-value', 1), 40401],
+    ] as const) {
+      const error = await failure(promise);
+      expect([error.code, error.details.errorCode]).toEqual(['WK_REGISTRY_NOT_FOUND', errorCode]);
+    }
+    await c.register('one-version', { schema: order() });
+    expect((await failure(c.version('one-version', 7))).details.errorCode).toBe(40402);
+  });
+
+  test('Protobuf and a subject with characters that need escaping', async () => {
+    const c = registryClient({ url: server.url });
+    const subject = 'team/a orders?-value';
+    const id = await c.register(subject, proto);
+    expect(await c.schemaById(id)).toMatchObject({ schemaType: 'PROTOBUF' });
+    expect(await c.lookup(subject, proto)).toMatchObject({ subject, id });
+  });
+
+  test('interop: what @kafkajs/confluent-schema-registry registers, the client finds under the same id, and back', async () => {
+    const theirs = new SchemaRegistry({ host: server.url });
+    const click = JSON.stringify({
+      type: 'record',
+      name: 'Click',
+      fields: [{ name: 'url', type: 'string' }],
+    });
+    const { id } = await theirs.register(
+      { type: SchemaType.AVRO, schema: click },
+      { subject: 'clicks-value' },
+    );
+    const ours = registryClient({ url: server.url });
+    expect(await ours.lookup('clicks-value', { schema: click })).toMatchObject({ id, version: 1 });
+    expect(await ours.register('clicks-value', { schema: click })).toBe(id);
+    const view = JSON.stringify({ type: 'record', name: 'View', fields: [{ name: 'page', type: 'string' }] });
+    const viewId = await ours.register('views-value', { schema: view });
+    expect(await theirs.getLatestSchemaId('views-value')).toBe(viewId);
+    expect(await theirs.getRegistryIdBySchema('views-value', { type: SchemaType.AVRO, schema: view })).toBe(
+      viewId,
+    );
+    // Their frame names the id ours resolves to the same schema.
+    const frame = await theirs.encode(viewId, { page: '/home' });
+    expect(frame.readUInt32BE(1)).toBe(viewId);
+    expect(JSON.parse((await ours.schemaById(frame.readUInt32BE(1))).schema)).toEqual(JSON.parse(view));
+    expect(await theirs.decode(frame)).toEqual({ page: '/home' });
+  });
+
+  test('interop with Protobuf: their registration is ours to read', async () => {
+    const theirs = new SchemaRegistry({ host: server.url });
+    const text = 'syntax = "proto3";\npackage ev;\nmessage Ping { string from = 1; }\n';
+    const { id } = await theirs.register(
+      { type: SchemaType.PROTOBUF, schema: text },
+      { subject: 'pings-value' },
+    );
+    const ours = registryClient({ url: server.url });
+    expect(await ours.schemaById(id)).toMatchObject({ schemaType: 'PROTOBUF' });
+    expect(await ours.lookup('pings-value', { schemaType: 'PROTOBUF', schema: text })).toMatchObject({ id });
+  });
+});
+
+describe("wirekit's registry server: its compatibility rules and refusals, through the client", () => {
+  let server: Awaited<ReturnType<typeof startRegistryServer>>;
+  beforeAll(async () => {
+    server = await startRegistryServer();
+  });
+  afterAll(() => server.close());
+
+  const v1 = JSON.stringify({ type: 'record', name: 'Event', fields: [{ name: 'id', type: 'long' }] });
+  const withDefault = JSON.stringify({
+    type: 'record',
+    name: 'Event',
+    fields: [
+      { name: 'id', type: 'long' },
+      { name: 'source', type: 'string', default: 'web' },
+    ],
+  });
+  const withoutDefault = JSON.stringify({
+    type: 'record',
+    name: 'Event',
+    fields: [
+      { name: 'id', type: 'long' },
+      { name: 'source', type: 'string' },
+    ],
+  });
+
+  test('BACKWARD: a field added with a default registers; without one it is 409 and testCompatibility says why', async () => {
+    const c = registryClient({ url: server.url, retries: 0 });
+    await c.register('events-value', { schema: v1 });
+    expect(await c.testCompatibility('events-value', { schema: withDefault })).toEqual({
+      compatible: true,
+      messages: [],
+    });
+    const verdict = await c.testCompatibility('events-value', { schema: withoutDefault });
+    expect(verdict.compatible).toBe(false);
+    expect(verdict.messages.join('\n')).toMatch(/source/);
+    const refused = await failure(c.register('events-value', { schema: withoutDefault }));
+    expect([refused.code, refused.details.status]).toEqual(['WK_REGISTRY_INCOMPATIBLE', 409]);
+    expect(await c.register('events-value', { schema: withDefault })).toBeGreaterThan(0);
+    expect(await c.versions('events-value')).toEqual([1, 2]);
+  });
+
+  test('levels: set per subject, read back; NONE lets the breaking change in', async () => {
+    const c = registryClient({ url: server.url, retries: 0 });
+    await c.register('loose-value', { schema: v1 });
+    expect(await c.compatibility('loose-value')).toBe('BACKWARD');
+    await c.setCompatibility('NONE', 'loose-value');
+    expect(await c.compatibility('loose-value')).toBe('NONE');
+    expect(await c.compatibility()).toBe('BACKWARD');
+    expect(await c.register('loose-value', { schema: withoutDefault })).toBeGreaterThan(0);
+  });
+
+  test('an invalid schema is WK_REGISTRY_SCHEMA_INVALID (42201); a JSON Schema too', async () => {
+    const c = registryClient({ url: server.url, retries: 0 });
+    const invalid = await failure(c.register('bad-value', { schema: '{"type":"record","name":"X"}' }));
+    expect([invalid.code, invalid.details.errorCode]).toEqual(['WK_REGISTRY_SCHEMA_INVALID', 42201]);
+    const badProto = await failure(c.register('bad-value', { schemaType: 'PROTOBUF', schema: 'message {' }));
+    expect(badProto.code).toBe('WK_REGISTRY_SCHEMA_INVALID');
   });
 });
