@@ -85,7 +85,9 @@ describe('NATS event keys and headers', () => {
         ),
         (entries) => {
           const read = readHeaders(
-            onTheWire((target) => entries.forEach(([name, value]) => target.append(name, value))),
+            onTheWire((target) => {
+              for (const [name, value] of entries) target.append(name, value);
+            }),
           );
           expect(Object.getPrototypeOf(read.headers)).toBe(null);
           expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -10,6 +10,9 @@
  * server they are still working on them. Events that no schema can read go to the dead-letter path
  * and are acked; an unreachable registry is not their fault, so they are nak'ed and tried again.
  *
+ * `stop()` drains: the server is told to send nothing more, what it had already sent (at most
+ * one batch, by `max_ack_pending`) is handled and acked like any batch, then the connection closes.
+ *
  * Order holds within a batch and from batch to batch, except around a failed batch: events after it
  * that were already delivered can be handled before it comes back.
  */
@@ -196,11 +199,8 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
   });
 
   const deliver = (message: JsMsg) => {
-    if (stopping) nakAll([message], false);
-    else {
-      waiting.push(message);
-      wake?.();
-    }
+    waiting.push(message);
+    wake?.();
   };
 
   // One consume() at a time; if it ends by itself (the connection closed, the consumer deleted),
@@ -220,7 +220,7 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
       messages = current;
       // stop() may have come while consume() was starting.
       if (stopping) {
-        await current.close();
+        await stopDelivery(current);
         return;
       }
       void watchNotifications(current, `${stream}/${durable}`, report);
@@ -232,9 +232,12 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
     }
   })();
 
+  /** Set by stop() once the server can send nothing more: what was delivered is handled, then the loop ends. */
+  let drained = false;
   const handing = (async () => {
-    while (!stopping) {
+    for (;;) {
       if (waiting.length === 0) {
+        if (drained) return;
         await new Promise<void>((resolve) => {
           wake = resolve;
         });
@@ -259,19 +262,40 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
     stop() {
       stopped ??= (async () => {
         stopping = true;
+        await stopDelivery(messages);
+        await fetching; // a consume() that was starting is stopped too
+        // What the server delivered before it stopped is handed over and acked like any batch
+        // (at most one batch: max_ack_pending). Handing it back with a nak instead would be
+        // quicker, but nats-server 2.9 was seen to lose track of a nak that arrived with the
+        // stopped consumer's pull requests still queued: that event waited out ack_wait.
+        drained = true;
         wake?.();
-        await messages?.close().catch(() => undefined);
         await handing;
-        // Delivered but never handed over: back to the server now rather than after ack_wait.
-        nakAll(waiting.splice(0), false);
         clearInterval(keepAlive);
         connection.stop();
         await closeSession(session);
-        await fetching;
       })();
       return stopped;
     },
   };
+}
+
+/**
+ * Ends a consume() without losing what the server already sent: its subscription is drained (an
+ * UNSUB, then a round trip, with every message that arrives before the answer still delivered)
+ * before the consume closes. Closing alone unsubscribes at once, and a message on its way in then
+ * is dropped by the client while the server counts it delivered: the next consumer of the durable
+ * would wait a whole ack_wait for it. ConsumerMessages does not expose its subscription in its
+ * types (nats.js 3.3.1 drains it itself only as part of draining the whole connection), hence
+ * the look inside, with closing alone as the fallback.
+ */
+async function stopDelivery(messages: ConsumerMessages | undefined): Promise<void> {
+  if (messages === undefined) return;
+  const sub = (messages as unknown as { sub?: { drain?: () => Promise<void>; isClosed?: () => boolean } })
+    .sub;
+  if (typeof sub?.drain === 'function' && sub.isClosed?.() === false)
+    await sub.drain().catch(() => undefined);
+  await messages.close().catch(() => undefined);
 }
 
 /** JetStream's notices about the consumer that mean trouble, reported (the client recovers by itself). */
