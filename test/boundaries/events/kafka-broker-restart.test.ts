@@ -102,5 +102,51 @@ describe.skipIf(!hasKafka())('Kafka broker restart', () => {
     // The made client's connection retries outlast the restart: the member rode it out, with no
     // crash, no new member, and no rebalance waiting for the old member's session.
     expect(consumerErrors).toEqual([]);
+    await consumer.stop();
+    consumer = undefined;
+  }, 150_000);
+
+  test('a member whose client gives up on the broker crashes, says so, and keeps consuming once it is back', async () => {
+    const topic = uniqueName('crash');
+    const kafka = kafkaFor(broker.bootstrap, { retries: 1, initialRetryTime: 100, maxRetryTime: 200 });
+    await createTopics(kafka, [topic], 1);
+    const errors: Error[] = [];
+    const received = new Set<number>();
+    const member = await kafkaConsumer({
+      kafka,
+      groupId: uniqueName('g'),
+      topic,
+      codec: orderCodec(),
+      fromBeginning: true,
+      // Short, so the crashed member's old self leaves the group soon after the broker is back.
+      sessionTimeout: 6000,
+      heartbeatInterval: 1000,
+      retry: { retries: 1, initialRetryTime: 100, maxRetryTime: 200 },
+      onError: (error) => errors.push(error),
+      handler: async (events) => {
+        for (const event of events) received.add(event.value.id);
+      },
+    });
+    consumer = member;
+    const producer = kafkaProducer({
+      brokers: [broker.bootstrap],
+      logLevel: quiet,
+      topic,
+      codec: orderCodec(),
+    });
+    await producer.send(ordersOf(10));
+    await eventually(() => received.size >= 10, 20_000, 'ten events before the outage');
+
+    await broker.kill();
+    await eventually(() => errors.length >= 1, 30_000, 'the crash reported');
+    await broker.start();
+    await producer.send(ordersOf(10, 10, 10));
+    await producer.close();
+    await eventually(() => received.size >= 20, 60_000, 'ten more events after the broker is back');
+    expect([...received].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    for (const error of errors) expect(error).toMatchObject({ code: 'WK_EVENT_BROKER_UNAVAILABLE' });
+    expect(errors[0]?.message).toMatch(/crashed/);
+    await member.stop();
+    consumer = undefined;
   }, 150_000);
 });

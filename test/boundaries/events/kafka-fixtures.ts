@@ -3,7 +3,14 @@
  * made with the admin API, raw kafkajs produce and read-back for bytes the codec would never
  * write, and a wait that polls a condition.
  */
-import { type Kafka, Kafka as KafkaClient, type KafkaMessage, logLevel, type Message } from 'kafkajs';
+import {
+  type Kafka,
+  Kafka as KafkaClient,
+  type KafkaMessage,
+  logLevel,
+  type Message,
+  type RetryOptions,
+} from 'kafkajs';
 import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
 import type { ReceivedEvent } from '../../../src/boundaries/events/transport.js';
 import { type Infer, t } from '../../../src/schema/index.js';
@@ -17,8 +24,13 @@ export const orderCodec = () => eventCodec({ schema: Order, framing: 'envelope' 
 /** kafkajs stays silent in tests: failures reach the assertions as errors. */
 export const quiet = logLevel.NOTHING;
 
-export function kafkaFor(bootstrap: string): Kafka {
-  return new KafkaClient({ clientId: 'wirekit-test', brokers: [bootstrap], logLevel: quiet });
+export function kafkaFor(bootstrap: string, retry?: RetryOptions): Kafka {
+  return new KafkaClient({
+    clientId: 'wirekit-test',
+    brokers: [bootstrap],
+    logLevel: quiet,
+    ...(retry === undefined ? {} : { retry }),
+  });
 }
 
 let counter = 0;

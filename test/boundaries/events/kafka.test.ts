@@ -15,7 +15,7 @@ import { freePort } from '../../../src/bench/free-port.js';
 import { deadLetterHeaderNames } from '../../../src/boundaries/events/dead-letter.js';
 import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka.js';
 import type { DeadLetter, EventConsumer, ReceivedEvent } from '../../../src/boundaries/events/transport.js';
-import { WirekitError } from '../../../src/errors/index.js';
+import { isWirekitError, WirekitError } from '../../../src/errors/index.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
 import {
   collector,
@@ -29,6 +29,7 @@ import {
   produceRaw,
   quiet,
   readRaw,
+  sleep,
   uniqueName,
 } from './kafka-fixtures.js';
 
@@ -420,6 +421,40 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     expect(attempts).toEqual(['2', '2']);
     expect(received.events.map((e) => e.value.id)).toEqual([0, 1, 2, 3]);
     expect(consumer.stats).toMatchObject({ deadLettered: 1, handled: 4 });
+  });
+
+  test('a dead-letter topic that refuses the publish leaves the poison event and all after it uncommitted', async () => {
+    const topic = uniqueName('dlq-refused');
+    const groupId = uniqueName('g');
+    await createTopics(kafka, [topic], 1);
+    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+    await producer.send(ordersOf(2));
+    await produceRaw(kafka, topic, [{ value: Buffer.from('junk') }]);
+    await producer.send(ordersOf(2, 2, 2));
+    await producer.close();
+    const errors: (Error | WirekitError)[] = [];
+    const received = collector<Order>();
+    const consumer = await started(
+      kafkaConsumer({
+        kafka,
+        groupId,
+        topic,
+        codec: orderCodec(),
+        fromBeginning: true,
+        retryBackoffMs: 50,
+        // Kafka refuses this name (a space and '!'): every publish to it fails.
+        deadLetter: 'no such topic!',
+        onError: (error) => errors.push(error),
+        handler: received.handler,
+      }),
+    );
+    await eventually(() => errors.length >= 2, 20_000, 'two failed dead-letter publishes');
+    await sleep(300);
+    // The chunk holding the poison event is neither handled nor committed, and nothing skips it.
+    expect(received.events).toEqual([]);
+    expect(consumer.stats).toMatchObject({ handled: 0, deadLettered: 0 });
+    expect(errors.every((e) => isWirekitError(e, 'WK_EVENT_BROKER_UNAVAILABLE'))).toBe(true);
+    expect(await committedOffsets(kafka, groupId, topic)).toEqual(['-1']);
   });
 
   test('a consumer that cannot join (a session the broker refuses) rejects with WK_EVENT_BROKER_UNAVAILABLE', async () => {
