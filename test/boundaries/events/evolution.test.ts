@@ -8,13 +8,17 @@
  * twice beyond what at-least-once allows (counted).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type NatsServer, startNats } from '../../../src/bench/nats-server.js';
 import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
 import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka.js';
 import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats.js';
 import { RegistryClientError, registryClient } from '../../../src/boundaries/events/registry/client.js';
 import { type RegistryServer, startRegistryServer } from '../../../src/boundaries/events/registry/server.js';
-import type { EventConsumer, EventProducer, ReceivedEvent } from '../../../src/boundaries/events/transport.js';
-import { type NatsServer, startNats } from '../../../src/bench/nats-server.js';
+import type {
+  EventConsumer,
+  EventProducer,
+  ReceivedEvent,
+} from '../../../src/boundaries/events/transport.js';
 import { type Infer, t } from '../../../src/schema/index.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
 import { hasNats } from '../../support/nats.js';
@@ -57,7 +61,8 @@ type V3 = Infer<typeof V3>;
 // kafkajs's logLevel.NOTHING; the binding imports kafkajs lazily, and so does this test.
 const quiet = 0;
 const perVersion = 60;
-const items = (i: number) => Array.from({ length: 1 + (i % 3) }, (_, k) => ({ sku: `sku-${i}-${k}`, qty: k + 1 }));
+const items = (i: number) =>
+  Array.from({ length: 1 + (i % 3) }, (_, k) => ({ sku: `sku-${i}-${k}`, qty: k + 1 }));
 const v1Events = Array.from({ length: perVersion }, (_, i) => ({
   id: `v1-${i}`,
   customer: `c${i}`,
@@ -90,7 +95,9 @@ const asV1: Map<string, V1> = new Map([
 ]);
 /** What a v3 reader must see: defaults for what old writers lacked, the old name read as the new. */
 const asV3: Map<string, V3> = new Map([
-  ...v1Events.map(({ customer, coupon: _, ...e }) => [e.id, { ...e, buyer: customer, channel: 'web' }] as const),
+  ...v1Events.map(
+    ({ customer, coupon: _, ...e }) => [e.id, { ...e, buyer: customer, channel: 'web' }] as const,
+  ),
   ...v2Events.map(({ customer, coupon: _, ...e }) => [e.id, { ...e, buyer: customer }] as const),
   ...v3Events.map((e) => [e.id, e] as const),
 ]);
@@ -143,7 +150,8 @@ async function kafkaBus(): Promise<Bus> {
   await admin.disconnect();
   const brokers = [broker.bootstrap];
   return {
-    producer: async (codec) => kafkaProducer({ brokers, topic: 'orders', codec: codec as never, logLevel: quiet }) as never,
+    producer: async (codec) =>
+      kafkaProducer({ brokers, topic: 'orders', codec: codec as never, logLevel: quiet }) as never,
     consumer: (group, codec, handler, maxBatch) =>
       kafkaConsumer({
         brokers,
@@ -164,7 +172,13 @@ async function natsBus(): Promise<Bus> {
   const servers = server.url;
   return {
     producer: async (codec) =>
-      natsProducer({ servers, subject: 'orders.placed', stream: 'ORDERS', ensureStream: true, codec: codec as never }) as never,
+      natsProducer({
+        servers,
+        subject: 'orders.placed',
+        stream: 'ORDERS',
+        ensureStream: true,
+        codec: codec as never,
+      }) as never,
     consumer: (group, codec, handler, maxBatch) =>
       natsConsumer({
         servers,
