@@ -14,6 +14,7 @@
  */
 import { WirekitError } from '../errors/index.js';
 import { toBase64 } from '../util/base64.js';
+import { printableText } from './printable-text.js';
 
 export type RawField = number | string | RawMessage | readonly RawValue[];
 type RawValue = number | string | RawMessage;
@@ -153,20 +154,6 @@ function lengthDelimited(
     }
   }
   return toBase64(slice);
-}
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-/** The bytes as text when they are valid UTF-8 without control characters other than tab and newlines. */
-function printableText(bytes: Uint8Array): string | undefined {
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch {
-    return undefined;
-  }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for.
-  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text) ? undefined : text;
 }
 
 /** Integer keys come out of a JavaScript object in ascending order: field-number order. */

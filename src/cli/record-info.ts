@@ -1,10 +1,11 @@
 /**
  * What `wirekit inspect kafka://…` shows of a record besides its value: where it sits, when it was
  * written, its key and headers. Keys and header values are bytes; they are shown as text when
- * they are UTF-8 (as they mostly are), else as base64, and the JSON says which.
+ * they are printable UTF-8 (as they mostly are), else as base64, and the JSON says which.
  */
 import { toBase64 } from '../util/base64.js';
 import type { KafkaRecord } from './commands/kafka-record.js';
+import { printableText } from './printable-text.js';
 
 export type ShownBytes = { readonly utf8: string } | { readonly base64: string };
 
@@ -20,14 +21,9 @@ export interface RecordInfo {
   readonly headers: readonly ({ readonly name: string } & ShownBytes)[];
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 export function shownBytes(bytes: Uint8Array): ShownBytes {
-  try {
-    return { utf8: utf8.decode(bytes) };
-  } catch {
-    return { base64: toBase64(bytes) };
-  }
+  const text = printableText(bytes);
+  return text === undefined ? { base64: toBase64(bytes) } : { utf8: text };
 }
 
 export function recordInfoOf(record: KafkaRecord): RecordInfo {

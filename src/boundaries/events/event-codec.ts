@@ -25,10 +25,12 @@ import type { CompressionName } from '../../compression/index.js';
 import { decodeAny, encodeEnveloped } from '../../envelope/enveloped.js';
 import { WirekitError } from '../../errors/index.js';
 import { toAvro, toProto } from '../../schema/export/index.js';
-import type { Infer, Schema } from '../../schema/index.js';
+import { deref, type Infer, type Schema } from '../../schema/index.js';
+import { checkCompatibility, parseRegisteredSchema, protobufMessageAt } from './compatibility/index.js';
 import { readConfluentFrame, writeConfluentFrame } from './framing.js';
 import type { SchemaDefinition } from './registry/api.js';
-import type { RegistryClient } from './registry/client-api.js';
+import { registryClient } from './registry/client.js';
+import type { CompatibilityResult, RegistryClient } from './registry/client-api.js';
 
 /** Confluent's wire format (magic byte, schema id) or wirekit's envelope (format, compression, fingerprint). */
 export type Framing = 'confluent' | 'envelope';
@@ -62,7 +64,8 @@ export interface EventCodecOptions<S extends Schema> {
   readonly format?: FormatName;
   /** Default 'confluent' when a registry is given, else 'envelope'. */
   readonly framing?: Framing;
-  readonly registry?: RegistryClient;
+  /** A registry client, or its URL (a `registryClient({ url })` with the defaults is made for it). */
+  readonly registry?: RegistryClient | string;
   /**
    * The subject the writer schema is registered under (Confluent's TopicNameStrategy names it
    * `TOPIC-value`). Needed to encode with Confluent framing; decoding finds schemas by id alone.
@@ -103,7 +106,9 @@ export function eventCodec<S extends Schema>(options: EventCodecOptions<S>): Eve
       'Confluent framing needs a registry: eventCodec({ registry: registryClient({ url }) }).',
     );
   }
-  return confluentCodec(options, format, options.registry) as EventCodec<Infer<S>>;
+  const registry =
+    typeof options.registry === 'string' ? registryClient({ url: options.registry }) : options.registry;
+  return confluentCodec(options, format, registry) as EventCodec<Infer<S>>;
 }
 
 function envelopeCodec(options: EventCodecOptions<Schema>, format: FormatName): EventCodec<unknown> {
@@ -127,6 +132,8 @@ function envelopeCodec(options: EventCodecOptions<Schema>, format: FormatName): 
 interface WriterDecoder {
   readonly protobuf: boolean;
   readonly codec: Codec<unknown>;
+  /** Protobuf: whether the message at an index path is the reader's root message (memoised). */
+  readonly readsMessage?: (indexes: readonly number[]) => boolean;
 }
 
 function confluentCodec(
@@ -203,13 +210,10 @@ function confluentCodec(
         return { value: decoder.codec.decode(readConfluentFrame(bytes).payload), schemaId };
       }
       const frame = readConfluentFrame(bytes, { messageIndexes: readIndexes });
-      if (
-        frame.messageIndexes !== undefined &&
-        !(frame.messageIndexes.length === 1 && frame.messageIndexes[0] === 0)
-      ) {
+      if (!decoder.readsMessage?.(frame.messageIndexes ?? [0])) {
         throw new WirekitError(
           'WK_DECODE_SCHEMA_MISMATCH',
-          `The event is of message [${frame.messageIndexes.join(', ')}] of schema ${schemaId}; this consumer reads its first message.`,
+          `The event is of message [${(frame.messageIndexes ?? [0]).join(', ')}] of schema ${schemaId}, not the message this consumer reads.`,
         );
       }
       return { value: decoder.codec.decode(frame.payload), schemaId };
@@ -227,10 +231,15 @@ function writerDecoder(
 ): WriterDecoder {
   const type = writer.schemaType ?? 'AVRO';
   if (type === 'PROTOBUF') {
-    // Protobuf evolves by field numbers: the reader's own message reads any compatible writer.
+    // Protobuf evolves by field numbers: the reader's own message reads any writer whose fields
+    // keep their numbers and wire types. Reading by the reader's message alone would misread one
+    // that does not (an int32 field read as sint32 turns 3 into -2), so another writer's file is
+    // checked first by the registry's own rules, once per schema id.
     const codec =
       own.schemaType === 'PROTOBUF' ? ownCodec : createCodec('protobuf', { schema: reader, limits });
-    return { protobuf: true, codec };
+    const readerText = own.schemaType === 'PROTOBUF' ? own.schema : toProto(reader);
+    if (writer.schema !== readerText) checkProtobufWriter(writer, readerText);
+    return { protobuf: true, codec, readsMessage: messageMatcher(writer.schema, deref(reader)) };
   }
   if (type === 'AVRO') {
     if (own.schemaType === undefined && writer.schema === own.schema)
@@ -246,4 +255,48 @@ function writerDecoder(
     'WK_DECODE_SCHEMA_MISMATCH',
     `Events of a ${type} schema are not read by the event codec.`,
   );
+}
+
+function checkProtobufWriter(writer: SchemaDefinition, readerText: string): void {
+  let verdict: CompatibilityResult;
+  try {
+    verdict = checkCompatibility(
+      parseRegisteredSchema({ schemaType: 'PROTOBUF', schema: readerText }),
+      [parseRegisteredSchema(writer)],
+      'BACKWARD',
+    );
+  } catch (error) {
+    // A writer schema that does not parse makes every event of it unreadable.
+    if (error instanceof WirekitError) {
+      throw new WirekitError('WK_DECODE_SCHEMA_MISMATCH', error.message, { cause: error });
+    }
+    throw error;
+  }
+  if (!verdict.compatible) {
+    throw new WirekitError(
+      'WK_DECODE_SCHEMA_MISMATCH',
+      `This consumer's Protobuf message cannot read the writer's: ${verdict.messages.join('; ')}`,
+    );
+  }
+}
+
+/** Whether the message at a Confluent index path of the writer's file is the reader's root message. */
+function messageMatcher(writerText: string, root: Schema): (indexes: readonly number[]) => boolean {
+  const rootName = root.kind === 'object' || root.kind === 'union' ? root.name : undefined;
+  const known = new Map<string, boolean>();
+  return (indexes) => {
+    const key = indexes.join('.');
+    let answer = known.get(key);
+    if (answer === undefined) {
+      try {
+        const fullName = protobufMessageAt(writerText, indexes);
+        answer = rootName === undefined ? key === '0' : fullName.split('.').at(-1) === rootName;
+      } catch {
+        answer = false;
+      }
+      // Paths are few in practice; a hostile stream of distinct ones is not remembered.
+      if (known.size < 64) known.set(key, answer);
+    }
+    return answer;
+  };
 }

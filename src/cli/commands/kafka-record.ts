@@ -71,7 +71,8 @@ export function parseKafkaUrl(source: string): KafkaRecordSource {
     throw usageError(`${source}: the partition is a number, not ${JSON.stringify(partitionText)}: ${form}.`);
   let offset: KafkaRecordSource['offset'];
   if (offsetText === 'earliest' || offsetText === 'latest') offset = offsetText;
-  else if (/^[0-9]{1,19}$/.test(offsetText)) offset = BigInt(offsetText);
+  // Offsets are signed 64-bit.
+  else if (/^[0-9]{1,19}$/.test(offsetText) && BigInt(offsetText) < 2n ** 63n) offset = BigInt(offsetText);
   else
     throw usageError(
       `${source}: the offset is a number, earliest or latest, not ${JSON.stringify(offsetText)}.`,
@@ -144,7 +145,7 @@ export async function readKafkaRecord(
         // The broker sends at least one record whatever this says; it bounds what comes with it.
         maxBytesPerPartition: Math.min(Math.max(maxBytes + 65_536, 1_048_576), 2 ** 31 - 1),
         maxWaitTimeInMs: 500,
-        retry: { retries: 2 },
+        retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 1000 },
       });
       const message = await firstRecordFrom(consumer, source, offset);
       const value = message.value === null ? null : new Uint8Array(message.value);
@@ -218,9 +219,20 @@ async function firstRecordFrom(
     throw unavailable(`cannot consume ${source.topic}: ${(cause as Error).message}`, cause);
   }
   const message = await new Promise<KafkaMessage>((resolve, reject) => {
-    consumer.on(consumer.events.CRASH, (event) =>
-      reject(unavailable(`the consumer stopped: ${event.payload.error.message}`, event.payload.error)),
-    );
+    const seek = () => {
+      try {
+        consumer.seek({ topic: source.topic, partition: source.partition, offset: String(offset) });
+      } catch {
+        // Between a crash and its restart there is no group to seek in; the next join seeks.
+      }
+    };
+    // A crash kafkajs restarts from (a coordinator still loading, a rebalance) rejoins the group at
+    // its default position: the seek is made again on every join.
+    consumer.on(consumer.events.GROUP_JOIN, () => seek());
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (!event.payload.restart)
+        reject(unavailable(`the consumer stopped: ${event.payload.error.message}`, event.payload.error));
+    });
     consumer
       .run({
         autoCommit: false,
@@ -228,7 +240,7 @@ async function firstRecordFrom(
           if (partition === source.partition && BigInt(message.offset) >= offset) resolve(message);
         },
       })
-      .then(() => consumer.seek({ topic: source.topic, partition: source.partition, offset: String(offset) }))
+      .then(seek)
       .catch((cause: unknown) =>
         reject(unavailable(`cannot consume ${source.topic}: ${(cause as Error).message}`, cause)),
       );

@@ -11,7 +11,8 @@
  *   (and, with the default, refuses them or reads the wrong bytes: the test shows which).
  */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +23,7 @@ import { type RegistryServer, startRegistryServer } from '../../../src/boundarie
 import type { ReceivedEvent } from '../../../src/boundaries/events/transport.js';
 import { type Infer, t } from '../../../src/schema/index.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
-import { has, venvPython, withTempDir } from '../../support/tools.js';
+import { has, venvPython } from '../../support/tools.js';
 
 const peers = new URL('./peers/', import.meta.url).pathname;
 const quiet = 0; // kafkajs's logLevel.NOTHING
@@ -147,7 +148,8 @@ describe.skipIf(!hasKafka() || !python)(
         ],
       };
       const sent = orders.map(({ note: _, ...order }) => order);
-      await withTempDir(async (dir) => {
+      const dir = mkdtempSync(join(tmpdir(), 'wirekit-python-'));
+      try {
         const file = join(dir, 'order.avsc');
         writeFileSync(file, JSON.stringify(pythonSchema));
         const input = sent
@@ -158,7 +160,9 @@ describe.skipIf(!hasKafka() || !python)(
           input,
         );
         expect(JSON.parse(out)).toEqual({ sent: sent.length });
-      });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
 
       const received: ReceivedEvent<Order>[] = [];
       const consumer = await kafkaConsumer({
@@ -220,15 +224,17 @@ describe('@kafkajs/confluent-schema-registry 3.9.0 and wirekit, frame for frame'
   });
 
   it('reads its Protobuf payloads, which carry no message indexes, with protobufMessageIndexes: false', async () => {
+    // wirekit's int32 is Protobuf's sint32 (docs/mapping/protobuf.md); the peer's file says so too.
     const Reading = t.object('Reading', { sensor: t.string(), celsius: t.float64(), count: t.int32() });
-    const proto =
-      'syntax = "proto3";\n\nmessage Reading {\n  string sensor = 1;\n  double celsius = 2;\n  int32 count = 3;\n}\n';
+    const proto = (countType: string) =>
+      `syntax = "proto3";\n\nmessage Reading {\n  string sensor = 1;\n  double celsius = 2;\n  ${countType} count = 3;\n}\n`;
     const theirs = new SchemaRegistry({ host: registry.url });
     const { id } = await theirs.register(
-      { type: SchemaType.PROTOBUF, schema: proto },
+      { type: SchemaType.PROTOBUF, schema: proto('sint32') },
       { subject: 'readings-value' },
     );
-    const framed = new Uint8Array(await theirs.encode(id, { sensor: 'boiler-1', celsius: 71.5, count: 3 }));
+    const value = { sensor: 'boiler-1', celsius: 71.5, count: -3 };
+    const framed = new Uint8Array(await theirs.encode(id, value));
     // Straight after the id comes the message itself (field 1's tag, 0x0a), no index bytes.
     expect(framed[5]).toBe(0x0a);
 
@@ -239,13 +245,19 @@ describe('@kafkajs/confluent-schema-registry 3.9.0 and wirekit, frame for frame'
       registry: client,
       protobufMessageIndexes: false,
     });
-    expect(await lenient.decode(framed)).toEqual({
-      value: { sensor: 'boiler-1', celsius: 71.5, count: 3 },
-      schemaId: id,
-    });
-    // With Confluent's framing read strictly, 0x0a is taken as a message-index count (zigzag 5)
-    // and the message is misparsed: a typed error, never a wrong value.
+    expect(await lenient.decode(framed)).toEqual({ value, schemaId: id });
+    // Read as Confluent frames them, 0x0a is taken as a message-index count (zigzag 5) and the
+    // rest misparses: a typed error, never a wrong value.
     const strict = eventCodec({ schema: Reading, format: 'protobuf', registry: client });
     await expect(strict.decode(framed)).rejects.toMatchObject({ name: 'WirekitError' });
+
+    // A writer whose field keeps its number but not its encoding (int32, a plain varint) would be
+    // misread by the reader's sint32 (3 comes out as -2): it is refused, once per schema id.
+    const other = await theirs.register(
+      { type: SchemaType.PROTOBUF, schema: proto('int32') },
+      { subject: 'other-value' },
+    );
+    const misfit = new Uint8Array(await theirs.encode(other.id, { ...value, count: 3 }));
+    await expect(lenient.decode(misfit)).rejects.toMatchObject({ code: 'WK_DECODE_SCHEMA_MISMATCH' });
   });
 });

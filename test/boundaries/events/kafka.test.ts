@@ -8,7 +8,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Kafka } from 'kafkajs';
+import fc from 'fast-check';
+import type { Kafka, Message } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '../../../src/bench/free-port.js';
 import { deadLetterHeaderNames } from '../../../src/boundaries/events/dead-letter.js';
@@ -315,6 +316,79 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.prototype.toString.call({})).toBe('[object Object]');
     expect(consumer.stats).toMatchObject({ handled: 1, deadLettered: 1 });
+  });
+
+  test('fuzz: random records among good events — the good ones are handled in order, every other one dead-lettered', async () => {
+    const topic = uniqueName('fuzz');
+    await createTopics(kafka, [topic], 1);
+    const codec = orderCodec();
+    const headerName = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('__proto__', 'constructor', 'toString', 'x-id'),
+    );
+    const junk = fc.record({
+      key: fc.option(
+        fc.uint8Array({ maxLength: 16 }).map((bytes) => Buffer.from(bytes)),
+        { nil: null },
+      ),
+      value: fc.option(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 64 }).map((bytes) => ({ cut: -1, bytes })),
+          // A real event cut short, with garbage after it: a valid envelope header, bad payload.
+          fc.record({ cut: fc.nat(), bytes: fc.uint8Array({ maxLength: 40 }) }),
+        ),
+        { nil: null },
+      ),
+      headers: fc.dictionary(headerName, fc.string({ maxLength: 8 }), { maxKeys: 4 }),
+    });
+    const real = await codec.encode({ id: 1, key: 'k', note: 'n' });
+    const records = fc.sample(junk, { numRuns: 150, seed: 14 });
+    const messages: Message[] = [];
+    const goodIds: number[] = [];
+    for (const [i, { key, value, headers }] of records.entries()) {
+      const bytes =
+        value === null
+          ? null
+          : value.cut < 0
+            ? Buffer.from(value.bytes)
+            : Buffer.concat([real.subarray(0, value.cut % real.length), value.bytes]);
+      // Through JSON, so a generated `__proto__` name is an own key, as on the wire.
+      messages.push({ key, value: bytes, headers: JSON.parse(JSON.stringify(headers)) });
+      if (i % 3 === 0) {
+        goodIds.push(i);
+        messages.push({ value: Buffer.from(await codec.encode({ id: i, key: 'good', note: `#${i}` })) });
+      }
+    }
+    await produceRaw(kafka, topic, messages);
+    const received = collector<Order>();
+    const dead: DeadLetter[] = [];
+    const consumer = await started(
+      kafkaConsumer({
+        kafka,
+        groupId: uniqueName('g'),
+        topic,
+        codec,
+        fromBeginning: true,
+        maxBatch: 16,
+        deadLetter: async (letter) => {
+          dead.push(letter);
+        },
+        handler: received.handler,
+      }),
+    );
+    await eventually(
+      () => consumer.stats.handled + consumer.stats.deadLettered >= messages.length,
+      30_000,
+      'every record handled or dead-lettered',
+    );
+    // A random record that happens to decode is handled, not lost: count it among the handled.
+    const good = received.events.filter((e) => e.value.key === 'good');
+    expect(good.map((e) => e.value.id)).toEqual(goodIds);
+    expect(received.events.length + dead.length).toBe(messages.length);
+    expect(dead.length).toBeGreaterThanOrEqual(records.length - 2);
+    for (const letter of dead) expect(letter.error).toBeInstanceOf(WirekitError);
+    expect(consumer.stats).toMatchObject({ handlerFailures: 0, redelivered: 0 });
+    expect(({} as Record<string, unknown>).constructor).toBe(Object);
   });
 
   test('a dead-letter function that fails leaves the event uncommitted: it is dead-lettered again, then the consumer goes on', async () => {

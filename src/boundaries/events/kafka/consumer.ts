@@ -15,6 +15,12 @@
  * member has joined the group and made its first fetch, so the offsets it starts from are fixed:
  * an event published after that is consumed even by a new group that starts at the end.
  *
+ * At-least-once: an event is committed only after the handler resolved for it, so events handled
+ * but not yet committed when a member crashes or loses its partitions come again, to whichever
+ * member holds the partition next. Such an event arrives with `redelivered: false`: Kafka keeps
+ * no record of a delivery, so only this process's own retries (a failed handler, a partition
+ * given back to it) are known, and flagged, as redeliveries. Handlers must tolerate duplicates.
+ *
  * Memory is bounded by what one fetch may bring (`maxBytesPerPartition` for each assigned
  * partition, at most `maxBytes` in all; Kafka still sends a record batch that is larger whole, so
  * a producer's batch size counts too) plus `maxBatch` decoded events per partition in hand. kafkajs

@@ -185,7 +185,9 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     level: CompatibilityLevel,
   ): CompatibilityResult => {
     try {
-      return checkCompatibility(candidate, against.map(parsedOf), level);
+      return checkCompatibility(candidate, against.map(parsedOf), level, {
+        versions: against.map((entry) => entry.version),
+      });
     } catch (error) {
       if (!isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID')) throw error;
       return { compatible: false, messages: [`an existing version no longer parses: ${error.message}`] };

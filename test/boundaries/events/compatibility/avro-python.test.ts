@@ -375,13 +375,13 @@ function spots(root: { value: Json }): Spot[] {
     found.push({ get, set, inUnion });
     const type = get();
     if (Array.isArray(type)) {
-      type.forEach((_, i) =>
+      for (let i = 0; i < type.length; i++) {
         visit(
           () => (get() as Json[])[i] as Json,
           (value) => ((get() as Json[])[i] = value),
           true,
-        ),
-      );
+        );
+      }
     } else if (typeof type === 'object' && type !== null) {
       const spec = type as { [key: string]: Json };
       if (spec.type === 'array')

@@ -1,0 +1,89 @@
+/**
+ * `wirekit-ts/events`: events over Kafka and NATS JetStream, framed for a schema registry (the
+ * Confluent wire format) or in wirekit's envelope, with a Confluent-compatible registry server and
+ * client and the compatibility rules it applies. See docs/events.md.
+ */
+export {
+  type CheckOptions,
+  type CompatibilityIssue,
+  checkCompatibility,
+  compatibilityReport,
+  messageIndexesOf,
+  type ParsedSchema,
+  parseRegisteredSchema,
+  protobufMessageAt,
+} from './compatibility/index.js';
+export { isPoison } from './dead-letter.js';
+export {
+  type DecodedEvent,
+  type EventCodec,
+  type EventCodecOptions,
+  eventCodec,
+  type Framing,
+  type RegistryFormat,
+} from './event-codec.js';
+export {
+  type ConfluentFrame,
+  confluentMagicByte,
+  readConfluentFrame,
+  writeConfluentFrame,
+} from './framing.js';
+export {
+  type KafkaConnectionOptions,
+  type KafkaConsumerOptions,
+  type KafkaEventConsumer,
+  type KafkaProducerOptions,
+  kafkaConsumer,
+  kafkaProducer,
+} from './kafka.js';
+export {
+  binaryKeyHeader,
+  keyHeader,
+  type NatsConnectionSource,
+  type NatsConsumerOptions,
+  type NatsProducerOptions,
+  type NatsStreamSetup,
+  natsConsumer,
+  natsProducer,
+} from './nats.js';
+export {
+  type CompatibilityLevel,
+  compatibilityLevels,
+  defaultCompatibility,
+  type SchemaDefinition,
+  type SchemaReference,
+  type SchemaType,
+  type SubjectVersion,
+  schemaTypes,
+} from './registry/api.js';
+export {
+  RegistryClientError,
+  type RegistryClientOptions,
+  type RegistryErrorDetails,
+  registryClient,
+  type WirekitRegistryClient,
+} from './registry/client.js';
+export type { CompatibilityResult, RegistryClient } from './registry/client-api.js';
+export { fileStore } from './registry/file-store.js';
+export { type KafkaStoreOptions, kafkaStore } from './registry/kafka-store.js';
+export { type MemoryStore, memoryStore } from './registry/memory-store.js';
+export { StoreCorruptError } from './registry/record-json.js';
+export {
+  createSchemaRegistry,
+  type SchemaRegistry,
+  type SchemaRegistryOptions,
+} from './registry/registry.js';
+export { isRegistryError, RegistryError } from './registry/registry-error.js';
+export { type RegistryServer, type RegistryServerOptions, startRegistryServer } from './registry/server.js';
+export type { RegistryRecord, RegistryStore } from './registry/store.js';
+export type {
+  ConsumerOptions,
+  ConsumerStats,
+  DeadLetter,
+  DeadLetterTarget,
+  EventConsumer,
+  EventKey,
+  EventProducer,
+  OutgoingEvent,
+  ReceivedEvent,
+} from './transport.js';
