@@ -2,16 +2,13 @@
  * The NATS JetStream binding against a real nats-server: publishes acked and stored once, events
  * handed over with their key, headers and position, failed batches redelivered with backoff,
  * poison events dead-lettered (and the consumer going on), the errors a producer answers with.
+ * (A registry outage, Confluent framing: nats-registry.test.ts.)
  */
 import type { JetStreamManager } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../src/bench/free-port.js';
-import {
-  type DecodedEvent,
-  type EventCodec,
-  eventCodec,
-} from '../../../src/boundaries/events/event-codec.js';
+import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
 import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats.js';
 import type { DeadLetter, EventConsumer } from '../../../src/boundaries/events/transport.js';
 import { WirekitError } from '../../../src/errors/index.js';
@@ -335,48 +332,6 @@ describe.skipIf(!hasNats())('NATS JetStream binding', { timeout: 60_000 }, () =>
     expect(info.num_pending + info.num_ack_pending).toBe(0);
   });
 
-  it('treats an unreachable registry as no poison: the events wait and are retried', async () => {
-    const names = unique('registry');
-    const producer = natsProducer<Reading>({
-      connection: nc,
-      subject: names.subject,
-      stream: names.stream,
-      ensureStream: true,
-      codec,
-    });
-    await producer.send(readings(1, 3));
-    await producer.close();
-    const outage = registryOutage(codec);
-    const errors: unknown[] = [];
-    const letters: DeadLetter[] = [];
-    const seen = recorder<Reading>();
-    const consumer = await natsConsumer<Reading>({
-      connection: nc,
-      stream: names.stream,
-      durable: names.durable,
-      codec: outage.codec,
-      handler: seen.handler,
-      retryBackoffMs: 20,
-      deadLetter: async (letter) => {
-        letters.push(letter);
-      },
-      onError: (error) => errors.push(error),
-    });
-    consumers.push(consumer);
-    await waitFor(() => errors.length >= 2, 'two failed attempts while the registry is away');
-    expect(seen.events).toEqual([]);
-    outage.heal();
-    await waitFor(() => tally(seen.events).size === 3, 'the 3 events, once the registry answers');
-    await consumer.stop();
-    expect(letters).toEqual([]);
-    expect(consumer.stats.deadLettered).toBe(0);
-    expect(new Set(errors.map((error) => (error as WirekitError).code))).toEqual(
-      new Set(['WK_REGISTRY_UNAVAILABLE']),
-    );
-    expect(seen.events.every((event) => event.redelivered)).toBe(true);
-    expect(consumer.stats.redelivered).toBe(seen.events.length);
-  });
-
   it('stores a publish once when its ack came too late and it was sent again (msgID de-duplication)', async () => {
     const names = unique('dedup');
     await jsm.streams.add({ name: names.stream, subjects: [names.subject] });
@@ -583,31 +538,4 @@ function headersOf(entries: Record<string, string>) {
   const set = headers();
   for (const [name, value] of Object.entries(entries)) set.set(name, value);
   return set;
-}
-
-/**
- * The real codec behind a registry that cannot be reached until `heal()`: its look-ups fail as
- * registryClient's do then (WK_REGISTRY_UNAVAILABLE).
- */
-function registryOutage(codec: EventCodec<Reading>) {
-  let down = true;
-  const outage: EventCodec<Reading> = {
-    format: codec.format,
-    framing: codec.framing,
-    encode: (value: Reading) => codec.encode(value),
-    async decode(bytes: Uint8Array): Promise<DecodedEvent<Reading>> {
-      if (down)
-        throw new WirekitError(
-          'WK_REGISTRY_UNAVAILABLE',
-          'schema registry at http://127.0.0.1:1 did not answer',
-        );
-      return codec.decode(bytes);
-    },
-  };
-  return {
-    codec: outage,
-    heal() {
-      down = false;
-    },
-  };
 }

@@ -18,6 +18,7 @@
  */
 import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import type { WirekitError } from '../../../errors/index.js';
+import { isPoison } from '../dead-letter.js';
 import type { ConsumerOptions, ConsumerStats, EventConsumer, ReceivedEvent } from '../transport.js';
 import {
   brokerError,
@@ -26,7 +27,7 @@ import {
   openSession,
   watchReconnects,
 } from './connection.js';
-import { deadLetterTo, isPoison } from './dead-letter.js';
+import { deadLetterTo } from './dead-letter.js';
 import { ensureDurable } from './durable.js';
 import { readHeaders } from './headers.js';
 import { checkSource, countOption, numberOption, sleep } from './options.js';

@@ -2,21 +2,15 @@
  * Where a NATS consumer sends a poison event: a function of the caller's, or a subject it publishes
  * the event's bytes to through JetStream (so the subject must be one a stream captures: a dead
  * letter is kept, not fired into the void), with the error and the event's origin in headers.
- *
- * Poison is decided by the error alone: any WirekitError from the codec says the bytes cannot be
- * read (framing, decoding, limits, an unknown schema id, validation), except
- * WK_REGISTRY_UNAVAILABLE, which says nothing about the event. Anything that is no WirekitError is
- * not known to be the event's fault, so it is retried too rather than thrown away.
+ * What counts as poison, and the headers a dead letter carries, are the bindings' shared rules
+ * (../dead-letter.ts); NATS adds only that a header value holds one line.
  */
 import type { JsMsg } from '@nats-io/jetstream';
-import { WirekitError } from '../../../errors/index.js';
-import type { DeadLetterTarget } from '../transport.js';
+import type { WirekitError } from '../../../errors/index.js';
+import { deadLetterHeaders } from '../dead-letter.js';
+import type { DeadLetter, DeadLetterTarget } from '../transport.js';
 import type { NatsSession } from './connection.js';
 import { headerSafe, readHeaders } from './headers.js';
-
-export function isPoison(error: unknown): error is WirekitError {
-  return error instanceof WirekitError && error.code !== 'WK_REGISTRY_UNAVAILABLE';
-}
 
 export type DeadLetterWriter = (message: JsMsg, error: WirekitError) => Promise<void>;
 
@@ -29,20 +23,19 @@ export function deadLetterTo(
   origin: { readonly stream: string; readonly durable: string },
 ): DeadLetterWriter {
   if (target === undefined) return async () => undefined;
-  if (typeof target === 'function') {
-    return (message, error) => {
-      const { key, headers } = readHeaders(message.headers);
-      return target({
-        bytes: message.data.slice(),
-        key,
-        headers,
-        topic: message.subject,
-        partition: 0,
-        offset: String(message.seq),
-        error,
-      });
+  const letterOf = (message: JsMsg, error: WirekitError): DeadLetter => {
+    const { key, headers } = readHeaders(message.headers);
+    return {
+      bytes: message.data.slice(),
+      key,
+      headers,
+      topic: message.subject,
+      partition: 0,
+      offset: String(message.seq),
+      error,
     };
-  }
+  };
+  if (typeof target === 'function') return (message, error) => target(letterOf(message, error));
   return async (message, error) => {
     const headers = session.headers();
     // The event's own headers (its key among them) travel along; JetStream's Nats-* do not.
@@ -50,11 +43,9 @@ export function deadLetterTo(
       if (!/^nats-/i.test(name))
         for (const value of message.headers?.values(name) ?? []) headers.append(name, value);
     }
-    headers.set('wirekit-error-code', error.code);
-    headers.set('wirekit-error-message', headerSafe(error.message));
-    headers.set('wirekit-source-topic', message.subject);
-    headers.set('wirekit-source-partition', '0');
-    headers.set('wirekit-source-offset', String(message.seq));
+    for (const [name, value] of Object.entries(deadLetterHeaders(letterOf(message, error)))) {
+      headers.set(name, headerSafe(value));
+    }
     await session.js.publish(target, message.data, {
       headers,
       timeout: publishTimeoutMs,

@@ -37,7 +37,11 @@ export interface NatsProducerOptions<T> extends NatsConnectionSource {
   readonly codec: EventCodec<T>;
   /** How long to wait for one publish's ack before trying again (default 5 s). */
   readonly ackTimeoutMs?: number;
-  /** Further attempts after a failed publish (default 5); then WK_EVENT_BROKER_UNAVAILABLE. */
+  /**
+   * Further attempts after a failed publish (default 5); then WK_EVENT_BROKER_UNAVAILABLE. Keep
+   * all attempts within the stream's duplicate window (JetStream's default 2 min), or a late retry
+   * of a publish that was stored after all is stored twice.
+   */
   readonly retries?: number;
   /** Wait before a retry: doubles from this (default 100 ms) up to 2 s. */
   readonly retryBackoffMs?: number;
