@@ -1,0 +1,212 @@
+/**
+ * The event-stream benchmark: how fast a consumer keeps up with a real Kafka broker on loopback, per
+ * format, as the producer's rate steps up — the figure behind the field report's "consumer lag at
+ * peak 40 s → under 4 s" after moving an event bus from JSON to Avro.
+ *
+ *   npm run build && npm run bench:events        # node dist/bench/events/main.js (~10 min)
+ *   node dist/bench/events/main.js [--quick] [--formats plain-json,json,msgpack,avro,protobuf]
+ *     [--rates 2000,5000,...] [--step-seconds 5] [--repetitions 3] [--consumer auto|kafkajs|wirekit]
+ *     [--registry URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
+ *   node dist/bench/events/main.js --summarize FILE   # a saved run's report again
+ *
+ * It starts its own broker (src/bench/kafka-server.ts: Kafka 4.1.1, KRaft, one node on 127.0.0.1),
+ * and runs every case — one format, one repetition — on a fresh topic with a fresh consumer process
+ * and a fresh producer process (run-case.ts), one case at a time, the formats taking turns within
+ * each repetition so that drift on the machine falls on all of them.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchArgs } from '../args.js';
+import { kafkaVersion } from '../kafka-jars.js';
+import { startKafka } from '../kafka-server.js';
+import { type ConsumerKind, consumerKinds } from './consumer-plug.js';
+import { type EventsRun, eventsReport } from './report.js';
+import { type CaseResult, runCase } from './run-case.js';
+import { type EventFormat, eventFormats } from './subjects.js';
+
+const usage = `Usage: node dist/bench/events/main.js [--quick] [--formats ${eventFormats.join(',')}]
+         [--rates 2000,5000,10000,20000,40000,80000] [--step-seconds 5] [--repetitions 3]
+         [--warmup-seconds 2] [--consumer auto|kafkajs|wirekit] [--registry URL] [--max-batch 100]
+         [--pool 2000] [--behind-seconds 0.5] [--json FILE] [--cpu-prof DIR]
+       node dist/bench/events/main.js --summarize FILE [--json FILE]
+Events through a Kafka broker it starts on loopback, at producer rates stepped up until the consumer
+falls behind: events/s consumed, lag, consumer CPU per event and bytes per event, per format.
+--consumer auto: wirekit's kafkaConsumer for wirekit's formats where the build has it, else kafkajs's
+eachBatch loop (the plain-JSON baseline always runs on kafkajs). --registry URL: Avro and Protobuf in
+Confluent framing through that schema registry (else in wirekit's envelope).`;
+
+const { values } = benchArgs(usage, {
+  options: {
+    quick: { type: 'boolean', default: false },
+    formats: { type: 'string', default: eventFormats.join(',') },
+    rates: { type: 'string' },
+    'step-seconds': { type: 'string' },
+    repetitions: { type: 'string' },
+    'warmup-seconds': { type: 'string' },
+    consumer: { type: 'string', default: 'auto' },
+    registry: { type: 'string' },
+    'max-batch': { type: 'string', default: '100' },
+    pool: { type: 'string', default: '2000' },
+    'behind-seconds': { type: 'string', default: '0.5' },
+    json: { type: 'string' },
+    summarize: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+
+function positive(name: string, text: string): number {
+  const value = Number(text);
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new Error(`--${name} takes a positive number, got ${text}`);
+  return value;
+}
+
+function publish(run: EventsRun): void {
+  process.stdout.write(eventsReport(run));
+  if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(run, null, 2)}\n`);
+}
+
+/** Whether wirekit's Kafka consumer is in this build (boundaries/events/kafka.ts). */
+async function hasWirekitConsumer(): Promise<boolean> {
+  const path = '../../boundaries/events/kafka.js';
+  try {
+    return typeof ((await import(path)) as { kafkaConsumer?: unknown }).kafkaConsumer === 'function';
+  } catch {
+    return false;
+  }
+}
+
+if (values.summarize !== undefined) {
+  publish(JSON.parse(readFileSync(values.summarize, 'utf8')) as EventsRun);
+} else {
+  const quick = values.quick;
+  const formats = values.formats.split(',').map((format) => format.trim()) as EventFormat[];
+  for (const format of formats) {
+    if (!eventFormats.includes(format))
+      throw new Error(`--formats: unknown ${format}; known: ${eventFormats.join(', ')}`);
+  }
+  const rates = (values.rates ?? '2000,5000,10000,20000,40000,80000')
+    .split(',')
+    .map((rate) => positive('rates', rate))
+    .sort((a, b) => a - b);
+  const stepSeconds = positive('step-seconds', values['step-seconds'] ?? (quick ? '2' : '5'));
+  const repetitions = positive('repetitions', values.repetitions ?? (quick ? '1' : '3'));
+  const warmupSeconds = positive('warmup-seconds', values['warmup-seconds'] ?? (quick ? '1' : '2'));
+  const requested = values.consumer as ConsumerKind | 'auto';
+  if (requested !== 'auto' && !consumerKinds.includes(requested))
+    throw new Error(`--consumer takes auto, ${consumerKinds.join(' or ')}, got ${requested}`);
+  const wirekitConsumer = await hasWirekitConsumer();
+  if (requested === 'wirekit' && !wirekitConsumer)
+    throw new Error(
+      '--consumer wirekit: this build has no boundaries/events/kafka.js (wirekit’s kafkaConsumer)',
+    );
+  const consumerFor = (format: EventFormat): ConsumerKind =>
+    format === 'plain-json'
+      ? 'kafkajs'
+      : requested === 'auto'
+        ? wirekitConsumer
+          ? 'wirekit'
+          : 'kafkajs'
+        : requested;
+  const profile =
+    values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']];
+
+  const command = [
+    'node',
+    relative(process.cwd(), fileURLToPath(import.meta.url)),
+    ...process.argv.slice(2).map((arg) => (/^[\w./,=:-]+$/.test(arg) ? arg : JSON.stringify(arg))),
+  ].join(' ');
+  const loadAtStart = loadavg();
+  const started = performance.now();
+  // The broker's log directory is ours, so the topics' segments can be measured on disk.
+  const logDir = mkdtempSync(join(tmpdir(), 'wirekit-bench-events-'));
+  const broker = await startKafka({ properties: { 'log.dirs': logDir } });
+  process.stderr.write(
+    `Kafka ${kafkaVersion} on ${broker.bootstrap} (started in ${(broker.startMs / 1000).toFixed(1)} s)\n`,
+  );
+  const cleanUp = async () => {
+    await broker.stop();
+    rmSync(logDir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+  const results: CaseResult[] = [];
+  const failures: { format: EventFormat; repetition: number; error: string }[] = [];
+  try {
+    const total = formats.length * repetitions;
+    for (let repetition = 0; repetition < repetitions; repetition++) {
+      // Each repetition in a turned order, so no format always runs first (or last) on the broker.
+      const order = formats.map((_, i) => formats[(i + repetition) % formats.length] as EventFormat);
+      for (const format of order) {
+        process.stderr.write(
+          `${results.length + failures.length + 1}/${total} ${format} (repetition ${repetition + 1})\n`,
+        );
+        try {
+          results.push(
+            await runCase({
+              format,
+              repetition,
+              bootstrap: broker.bootstrap,
+              logDir,
+              registryUrl: values.registry,
+              consumer: consumerFor(format),
+              rates,
+              stepSeconds,
+              warmupRate: Math.min(rates[0] as number, 2000),
+              warmupSeconds,
+              sampleMs: 250,
+              behindSeconds: positive('behind-seconds', values['behind-seconds']),
+              drainTimeoutSeconds: Math.max(20, 4 * stepSeconds),
+              maxBatch: positive('max-batch', values['max-batch']),
+              poolSize: positive('pool', values.pool),
+              seed: 1,
+              maxInFlight: 4,
+              maxPerSend: 1000,
+              calibrateMs: quick ? 150 : 400,
+              consumerExecArgv: profile,
+            }),
+          );
+        } catch (error) {
+          process.stderr.write(`  failed: ${(error as Error).message}\n`);
+          failures.push({ format, repetition, error: (error as Error).message });
+        }
+      }
+    }
+  } finally {
+    await cleanUp();
+  }
+  // `java -version` writes to stderr.
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8' }).stderr;
+  publish({
+    command,
+    date: new Date().toISOString(),
+    node: process.version,
+    kafka: kafkaVersion,
+    java: /version "([^"]+)"/.exec(java)?.[1] ?? 'unknown',
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model.trim() ?? 'unknown',
+      loadAtStart,
+      loadAtEnd: loadavg(),
+    },
+    options: {
+      formats,
+      rates,
+      stepSeconds,
+      repetitions,
+      warmupSeconds,
+      consumer: requested,
+      registry: values.registry,
+      maxBatch: Number(values['max-batch']),
+      pool: Number(values.pool),
+      behindSeconds: Number(values['behind-seconds']),
+    },
+    seconds: (performance.now() - started) / 1000,
+    results,
+    failures,
+  });
+}

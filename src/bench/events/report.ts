@@ -1,0 +1,315 @@
+/**
+ * bench:events's report: Markdown tables from a run's cases (medians over repetitions, with the
+ * range across them, since one repetition on a shared 2-core machine can be off by a step).
+ *
+ * 1. Per format: bytes per event (payload, and on the broker), decode alone, the consumer's CPU per
+ *    event at the highest rate every format kept up with, the rate it falls behind at and how fast
+ *    it consumes then, and its lag at that step.
+ * 2. The lag curve: each format's worst lag, in events and in seconds (the oldest event's age at
+ *    its handling), at each rate — the "lag at peak" of the field report, rate by rate.
+ * 3. Every step, with what it produced and consumed.
+ */
+import { median } from '../stats.js';
+import type { CaseResult, StepResult } from './run-case.js';
+import type { EventFormat } from './subjects.js';
+
+export interface EventsRun {
+  readonly command: string;
+  readonly date: string;
+  readonly node: string;
+  readonly kafka: string;
+  readonly java: string;
+  readonly machine: {
+    readonly cpus: number;
+    readonly model: string;
+    readonly loadAtStart: readonly number[];
+    readonly loadAtEnd: readonly number[];
+  };
+  readonly options: {
+    readonly formats: readonly EventFormat[];
+    readonly rates: readonly number[];
+    readonly stepSeconds: number;
+    readonly repetitions: number;
+    readonly warmupSeconds: number;
+    readonly consumer: string;
+    readonly registry: string | undefined;
+    readonly maxBatch: number;
+    readonly pool: number;
+    readonly behindSeconds: number;
+  };
+  readonly seconds: number;
+  readonly results: readonly CaseResult[];
+  readonly failures: readonly {
+    readonly format: EventFormat;
+    readonly repetition: number;
+    readonly error: string;
+  }[];
+}
+
+const integer = (value: number): string =>
+  Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '—';
+
+function fixed(value: number, digits = 1): string {
+  if (!Number.isFinite(value)) return '—';
+  return value >= 100 ? integer(value) : value.toFixed(digits);
+}
+
+/** A median with the range across repetitions when they differ: "12.3 (11.9-13.0)". */
+function spread(values: readonly number[], show: (value: number) => string): string {
+  const finite = values.filter(Number.isFinite);
+  if (finite.length === 0) return '—';
+  const mid = show(median(finite));
+  if (finite.length === 1) return mid;
+  const low = show(Math.min(...finite));
+  const high = show(Math.max(...finite));
+  return low === high ? mid : `${mid} (${low}-${high})`;
+}
+
+function table(header: readonly string[], align: readonly ('l' | 'r')[], rows: readonly string[][]): string {
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${align.map((side) => (side === 'l' ? '---' : '---:')).join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The cases of one format, in repetition order. */
+function casesOf(run: EventsRun, format: EventFormat): CaseResult[] {
+  return run.results.filter((result) => result.format === format).sort((a, b) => a.repetition - b.repetition);
+}
+
+function stepAt(result: CaseResult, rate: number): StepResult | undefined {
+  return result.steps.find((step) => step.rate === rate);
+}
+
+/** The rate a case fell behind at; Infinity when it kept up with every rate it ran. */
+function behindRate(result: CaseResult): number {
+  return result.steps.find((step) => step.behind)?.rate ?? Number.POSITIVE_INFINITY;
+}
+
+/** The highest rate every case of every format kept up with (the first rate if none). */
+function commonRate(run: EventsRun): number | undefined {
+  let common: number | undefined;
+  for (const rate of run.options.rates) {
+    const all = run.results.every((result) => {
+      const step = stepAt(result, rate);
+      return step !== undefined && !step.behind;
+    });
+    if (!all) break;
+    common = rate;
+  }
+  return common ?? run.options.rates[0];
+}
+
+/** What a format that never fell behind reached: the last rate run, or the producer's limit. */
+function notBehind(cases: readonly CaseResult[]): string {
+  const lastSteps = cases
+    .map((result) => result.steps[result.steps.length - 1])
+    .filter((step) => step !== undefined);
+  const bound = lastSteps.filter((step) => step.producerBound);
+  if (bound.length === 0) return `not up to ${integer(Math.max(...lastSteps.map((step) => step.rate)))}`;
+  return `not up to ${integer(median(bound.map((step) => step.producedPerSecond)))} (the producer's most)`;
+}
+
+export function eventsReport(run: EventsRun): string {
+  const out: string[] = [];
+  const { options, machine } = run;
+  out.push(`command: ${run.command}`, '');
+  out.push(
+    `node ${run.node}, Kafka ${run.kafka} (one KRaft node on loopback, Java ${run.java}), ${machine.cpus} × ${machine.model}, ${run.date}; ` +
+      `steps of ${options.stepSeconds} s at ${options.rates.map(integer).join(', ')} events/s after a ${options.warmupSeconds} s warm-up, ` +
+      `${options.repetitions} repetition(s), each case in fresh producer and consumer processes; handler batches of ${options.maxBatch}; ` +
+      `fallen behind = lag at the end of a step over ${options.behindSeconds} s of its production; ${fixed(run.seconds, 0)} s in all. ` +
+      `Load average ${machine.loadAtStart.map((load) => load.toFixed(2)).join(' ')} at start, ${machine.loadAtEnd.map((load) => load.toFixed(2)).join(' ')} at end.`,
+    '',
+  );
+  const formats = options.formats.filter((format) => casesOf(run, format).length > 0);
+  const common = commonRate(run);
+
+  out.push(
+    table(
+      [
+        'format',
+        'consumer',
+        'payload B/event',
+        'on the broker B/event',
+        'decode alone µs/event',
+        `consumer CPU µs/event at ${integer(common ?? Number.NaN)}/s`,
+        'keeps up at',
+        'falls behind at',
+        'consumed/s when behind',
+        'lag max then (events)',
+        'oldest event then (s)',
+      ],
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      formats.map((format) => {
+        const cases = casesOf(run, format);
+        const behind = cases.map(behindRate);
+        const behindSteps = cases.map((result) => result.steps.find((step) => step.behind));
+        const kept = cases.map((result) =>
+          Math.max(0, ...result.steps.filter((step) => !step.behind).map((s) => s.rate)),
+        );
+        const atCommon = cases.map((result) => (common === undefined ? undefined : stepAt(result, common)));
+        const label = cases[0]?.label ?? format;
+        return [
+          label,
+          [...new Set(cases.map((result) => result.consumer))].join(', '),
+          spread(
+            cases.map((result) => result.payloadBytes.mean),
+            integer,
+          ),
+          spread(
+            cases.map((result) => result.brokerBytesPerEvent),
+            integer,
+          ),
+          spread(
+            cases.map((result) => result.calibration.decodeUs + result.calibration.handleUs),
+            (v) => fixed(v, 2),
+          ),
+          spread(
+            atCommon.map((step) => step?.processCpuUs ?? Number.NaN),
+            (v) => fixed(v),
+          ),
+          spread(kept, (v) => (v === 0 ? 'none' : integer(v))),
+          behind.every((rate) => rate === Number.POSITIVE_INFINITY)
+            ? notBehind(cases)
+            : spread(behind, (v) => (Number.isFinite(v) ? integer(v) : 'never')),
+          spread(
+            behindSteps.map((step) => step?.consumedPerSecond ?? Number.NaN),
+            integer,
+          ),
+          spread(
+            behindSteps.map((step) => step?.lagMax ?? Number.NaN),
+            integer,
+          ),
+          spread(
+            behindSteps.map((step) => (step?.ageMaxMs ?? Number.NaN) / 1000),
+            (v) => fixed(v, 1),
+          ),
+        ];
+      }),
+    ),
+    '',
+  );
+  if (
+    options.registry === undefined &&
+    formats.some((format) => format === 'avro' || format === 'protobuf')
+  ) {
+    out.push(
+      'Avro and Protobuf ran in wirekit’s envelope (no --registry): with Confluent framing the registry is asked once per schema id, and each event carries 5 bytes of frame (+1 for Protobuf’s message index) instead of the envelope’s header.',
+      '',
+    );
+  }
+  out.push(
+    'decode alone: the codec and the handler on the same events without a broker (the loop thread’s CPU time); the consumer CPU column is the consumer process’s whole CPU time (kafkajs, the collector, every thread) over the step and its drain ÷ the step’s events.',
+    '',
+  );
+
+  // The lag curve: worst lag per rate.
+  const rates = options.rates.filter((rate) =>
+    run.results.some((result) => stepAt(result, rate) !== undefined),
+  );
+  out.push(
+    'Lag curve: the worst lag in each step, events behind / oldest event at its handling (s); medians over the repetitions that ran the step.',
+    '',
+  );
+  out.push(
+    table(
+      ['format', ...rates.map((rate) => `${integer(rate)}/s`)],
+      ['l', ...rates.map(() => 'r' as const)],
+      formats.map((format) => {
+        const cases = casesOf(run, format);
+        return [
+          format,
+          ...rates.map((rate) => {
+            const steps = cases.map((result) => stepAt(result, rate)).filter((step) => step !== undefined);
+            if (steps.length === 0) return 'behind before';
+            const ran = steps.length < cases.length ? ` (${steps.length}/${cases.length})` : '';
+            return `${integer(median(steps.map((step) => step.lagMax)))} / ${fixed(median(steps.map((step) => step.ageMaxMs / 1000)), 1)}${ran}`;
+          }),
+        ];
+      }),
+    ),
+    '',
+  );
+
+  out.push('Every step (medians over the repetitions that ran it):', '');
+  const rows: string[][] = [];
+  for (const format of formats) {
+    const cases = casesOf(run, format);
+    for (const rate of rates) {
+      const steps = cases.map((result) => stepAt(result, rate)).filter((step) => step !== undefined);
+      if (steps.length === 0) continue;
+      const m = (pick: (step: StepResult) => number) => median(steps.map(pick));
+      rows.push([
+        format,
+        integer(rate),
+        integer(m((step) => step.producedPerSecond)),
+        spread(
+          steps.map((step) => step.consumedPerSecond),
+          integer,
+        ),
+        integer(m((step) => step.lagMax)),
+        integer(m((step) => step.lagEnd)),
+        integer(m((step) => step.committedLagMax)),
+        fixed(
+          m((step) => step.ageMaxMs / 1000),
+          2,
+        ),
+        fixed(
+          m((step) => step.drainSeconds),
+          1,
+        ),
+        spread(
+          steps.map((step) => step.processCpuUs),
+          (v) => fixed(v),
+        ),
+        fixed(m((step) => step.threadCpuUs)),
+        fixed(
+          m((step) => step.waitedShare * 100),
+          0,
+        ),
+        integer(m((step) => step.producer.maxLateMs)),
+        `${steps.filter((step) => !step.behind).length}/${steps.length}`,
+        steps.every((step) => step.produced === step.consumed) ? 'yes' : 'no',
+      ]);
+    }
+  }
+  out.push(
+    table(
+      [
+        'format',
+        'rate/s',
+        'produced/s',
+        'consumed/s (range)',
+        'lag max',
+        'lag at end',
+        'committed lag max',
+        'oldest event s',
+        'drain s',
+        'CPU µs/event',
+        'loop thread µs/event',
+        'waited for a CPU %',
+        'producer late ms',
+        'kept up',
+        'produced = consumed',
+      ],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      rows,
+    ),
+    '',
+  );
+  const mismatched = run.results.filter((result) => result.tally.mismatches > 0 || result.consumerErrors > 0);
+  for (const result of mismatched) {
+    out.push(
+      `${result.format} (repetition ${result.repetition + 1}): ${result.tally.mismatches} events whose amounts did not add up, ${result.consumerErrors} consumer errors.`,
+    );
+  }
+  for (const failure of run.failures) {
+    out.push(
+      `${failure.format} (repetition ${failure.repetition + 1}) failed: ${failure.error.split('\n')[0]}`,
+    );
+  }
+  if (mismatched.length > 0 || run.failures.length > 0) out.push('');
+  return `${out.join('\n')}\n`;
+}
