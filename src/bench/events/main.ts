@@ -185,7 +185,7 @@ if (values.summarize !== undefined) {
     command,
     date: new Date().toISOString(),
     node: process.version,
-    kafka: kafkaVersion,
+    kafka: { version: kafkaVersion, bootstrap: broker.bootstrap, logDir },
     java: /version "([^"]+)"/.exec(java)?.[1] ?? 'unknown',
     machine: {
       cpus: cpus().length,

@@ -17,7 +17,7 @@ export interface EventsRun {
   readonly command: string;
   readonly date: string;
   readonly node: string;
-  readonly kafka: string;
+  readonly kafka: { readonly version: string; readonly bootstrap: string; readonly logDir: string };
   readonly java: string;
   readonly machine: {
     readonly cpus: number;
@@ -116,7 +116,7 @@ export function eventsReport(run: EventsRun): string {
   const { options, machine } = run;
   out.push(`command: ${run.command}`, '');
   out.push(
-    `node ${run.node}, Kafka ${run.kafka} (one KRaft node on loopback, Java ${run.java}), ${machine.cpus} × ${machine.model}, ${run.date}; ` +
+    `node ${run.node}, Kafka ${run.kafka.version} (one KRaft node on loopback, Java ${run.java}), ${machine.cpus} × ${machine.model}, ${run.date}; ` +
       `steps of ${options.stepSeconds} s at ${options.rates.map(integer).join(', ')} events/s after a ${options.warmupSeconds} s warm-up, ` +
       `${options.repetitions} repetition(s), each case in fresh producer and consumer processes; handler batches of ${options.maxBatch}; ` +
       `fallen behind = lag at the end of a step over ${options.behindSeconds} s of its production; ${fixed(run.seconds, 0)} s in all. ` +
