@@ -328,3 +328,37 @@ describe('avro: schema resolution', () => {
     expect(codeOf(() => reader(User, '"Nowhere"'))).toBe('WK_SCHEMA_INVALID');
   });
 });
+
+describe('a field renamed after the reader was written', () => {
+  // The writer renamed `customer` to `buyer` and says so in an alias; a reader of the old name
+  // still finds it (a reader alias would need the reader to know the new name in advance).
+  const Renamed: AvroSchemaJson = {
+    type: 'record',
+    name: 'Order',
+    fields: [
+      { name: 'id', type: 'string' },
+      { name: 'buyer', type: 'string', aliases: ['customer'] },
+    ],
+  };
+  const OldReader = t.object('Order', { id: t.string(), customer: t.string() });
+
+  test('is read through the writer alias', () => {
+    const bytes = written(Renamed, { id: 'o1', buyer: 'Ada' });
+    expect(reader(OldReader, Renamed).decode(bytes)).toEqual({ id: 'o1', customer: 'Ada' });
+  });
+
+  test('a field of the reader that the writer has under its own name wins over an alias', () => {
+    const Both: AvroSchemaJson = {
+      type: 'record',
+      name: 'Order',
+      fields: [
+        { name: 'buyer', type: 'string', aliases: ['customer'] },
+        { name: 'customer', type: 'string' },
+      ],
+    };
+    const bytes = written(Both, { customer: 'by name', buyer: 'by alias' });
+    expect(reader(t.object('Order', { customer: t.string() }), Both).decode(bytes)).toEqual({
+      customer: 'by name',
+    });
+  });
+});

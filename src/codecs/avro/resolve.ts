@@ -3,8 +3,9 @@
  * the *writer's* Avro schema and builds values of the *reader's* wirekit schema. Reading with the
  * codec's own export is the special case where both sides agree everywhere.
  *
- * Fields match by name or by a reader alias; writer-only fields are skipped; reader-only fields take
- * their default (or a literal's value, or stay absent when optional). Numbers promote int → long →
+ * Fields match by name, by a reader alias, or by a writer alias (a rename made after the reader was
+ * written: beyond the specification, but the writer states it); writer-only fields are skipped;
+ * reader-only fields take their default (or a literal's value, or stay absent when optional). Numbers promote int → long →
  * float → double, strings and bytes read as each other, enums map symbols by name, records match
  * by unqualified name or alias. A writer union resolves branch by branch, and a branch that cannot
  * resolve fails only if data ever selects it.
@@ -249,7 +250,13 @@ function record(writer: AvroRecord, reader: ObjectSchema, ctx: Context, path: Pa
   for (const field of writer.fields) {
     const target =
       reader.fields.find((f) => f.name === field.name) ??
-      reader.fields.find((f) => f.aliases?.includes(field.name) === true);
+      reader.fields.find((f) => f.aliases?.includes(field.name) === true) ??
+      // Beyond the specification (which looks at reader aliases only): a writer field whose aliases
+      // name a reader field is that field renamed, so a reader older than the rename still reads
+      // it (Avro's Java resolver applies writer aliases to record names, and so does ours).
+      reader.fields.find(
+        (f) => field.aliases.includes(f.name) && !writer.fields.some((w) => w.name === f.name),
+      );
     if (target === undefined || matched.has(target)) {
       plan.names.push(null);
       plan.plans.push({ op: R.Skip, type: field.type });

@@ -1,0 +1,81 @@
+/**
+ * Reaching Kafka through kafkajs, which is an optional peer: it is imported when a producer first
+ * sends or a consumer starts, never when `wirekit-ts/events` loads, so a service on NATS alone
+ * needs no kafkajs. A caller may bring a `Kafka` client of their own (its brokers, TLS, SASL,
+ * logging); otherwise one is made from `brokers` with quiet logs and bounded retries.
+ *
+ * Every failure of the broker, as kafkajs reports it, becomes one WirekitError code,
+ * WK_EVENT_BROKER_UNAVAILABLE, with the kafkajs error as its cause (its name and `type` say which
+ * protocol error it was).
+ */
+import type { Kafka, KafkaConfig, logLevel as LogLevel, RetryOptions } from 'kafkajs';
+import { WirekitError } from '../../../errors/index.js';
+
+export type Kafkajs = typeof import('kafkajs');
+
+export interface KafkaConnectionOptions {
+  /** A kafkajs client of your own, used as it is configured. */
+  readonly kafka?: Kafka;
+  /** Else the bootstrap brokers (`host:port`) of the client made for you. */
+  readonly brokers?: readonly string[];
+  /** The made client's id (default 'wirekit'). */
+  readonly clientId?: string;
+  /**
+   * kafkajs's log level for the made client (default ERROR). Failures reach your code anyway, as
+   * rejections and through `onError`; kafkajs's INFO log narrates every connection.
+   */
+  readonly logLevel?: LogLevel;
+}
+
+let loading: Promise<Kafkajs> | undefined;
+
+export function loadKafkajs(): Promise<Kafkajs> {
+  loading ??= import('kafkajs').catch((error: unknown) => {
+    loading = undefined;
+    throw new Error('The Kafka binding needs the kafkajs package (npm install kafkajs)', { cause: error });
+  });
+  return loading;
+}
+
+/**
+ * Connection-level retries of the made client (connecting, metadata): short, because the
+ * producer's and consumer's own retries wrap them and a dead broker should surface within their
+ * bounds, not within these multiplied by those.
+ */
+const clientRetry: RetryOptions = {
+  initialRetryTime: 100,
+  maxRetryTime: 1000,
+  multiplier: 2,
+  factor: 0.2,
+  retries: 3,
+};
+
+export function kafkaClient(kafkajs: Kafkajs, options: KafkaConnectionOptions): Kafka {
+  if (options.kafka !== undefined) return options.kafka;
+  if (options.brokers === undefined || options.brokers.length === 0) {
+    throw new TypeError('The Kafka binding needs `kafka` (a kafkajs client) or `brokers`.');
+  }
+  const config: KafkaConfig = {
+    clientId: options.clientId ?? 'wirekit',
+    brokers: [...options.brokers],
+    logLevel: options.logLevel ?? kafkajs.logLevel.ERROR,
+    retry: clientRetry,
+  };
+  return new kafkajs.Kafka(config);
+}
+
+/** Retries at kafkajs's pace (doubling from `initialMs`, each wait at most `maxWaitMs`) that fit in `budgetMs`. */
+export function retriesWithin(budgetMs: number, initialMs: number, maxWaitMs: number): number {
+  let retries = 0;
+  let wait = initialMs;
+  for (let spent = wait; spent <= budgetMs; spent += wait) {
+    retries += 1;
+    wait = Math.min(wait * 2, maxWaitMs);
+  }
+  return Math.max(1, retries);
+}
+
+export function brokerUnavailable(message: string, cause: unknown): WirekitError {
+  const reason = cause instanceof Error ? `: ${cause.message}` : '';
+  return new WirekitError('WK_EVENT_BROKER_UNAVAILABLE', `${message}${reason}`, { cause });
+}

@@ -1,0 +1,280 @@
+/**
+ * The Kafka consumer of the event boundary (see transport.ts for what it promises, and
+ * batch-handler.ts for how each fetched batch is handed over and acknowledged).
+ *
+ *   const consumer = await kafkaConsumer({
+ *     brokers: ['kafka:9092'], groupId: 'billing', topic: 'orders', codec,
+ *     handler: async (orders) => { for (const order of orders) await bill(order.value); },
+ *     deadLetter: 'orders.dead',
+ *   });
+ *   ...
+ *   await consumer.stop();
+ *
+ * One member of a consumer group: Kafka spreads the topic's partitions over the members, and a
+ * partition's events reach the handler in order, one batch at a time. The promise resolves once the
+ * member has joined the group and made its first fetch, so the offsets it starts from are fixed:
+ * an event published after that is consumed even by a new group that starts at the end.
+ *
+ * Memory is bounded by what one fetch may bring (`maxBytesPerPartition` for each assigned
+ * partition, at most `maxBytes` in all; Kafka still sends a record batch that is larger whole, so
+ * a producer's batch size counts too) plus `maxBatch` decoded events per partition in hand. kafkajs
+ * fetches again only when every batch of the previous fetch was handed over, so a slow handler
+ * slows the fetching instead of filling memory.
+ *
+ * The member survives its broker going away: kafkajs retries (up to `retry`, about half a minute
+ * by default), and when that is exhausted it crashes and restarts itself; a crash it would not
+ * restart from is restarted here, after a backoff. Each crash is reported through `onError`.
+ */
+import type { Consumer, ConsumerRunConfig, Producer, RetryOptions } from 'kafkajs';
+import type { WirekitError } from '../../../errors/index.js';
+import { deadLetterHeaders } from '../dead-letter.js';
+import type { ConsumerOptions, EventConsumer } from '../transport.js';
+import { type BatchHandler, batchHandler, type PoisonEvent } from './batch-handler.js';
+import { brokerUnavailable, type KafkaConnectionOptions, kafkaClient, loadKafkajs } from './connection.js';
+import { toBuffer } from './records.js';
+
+export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnectionOptions {
+  readonly groupId: string;
+  /** The topic to consume (or `topics`). */
+  readonly topic?: string;
+  readonly topics?: readonly string[];
+  /** Where a group with no committed offset starts: the oldest event (true) or the next one (default false). */
+  readonly fromBeginning?: boolean;
+  /** Partitions whose batches may be in the handler at once (default 1; never two of one partition). */
+  readonly partitionsConsumedConcurrently?: number;
+  /** Most bytes one fetch brings per partition (default `maxBatch` × 8 KiB, within 64 KiB..1 MiB). */
+  readonly maxBytesPerPartition?: number;
+  /** Most bytes one fetch brings in all (default 4 × maxBytesPerPartition). */
+  readonly maxBytes?: number;
+  /** How long the broker may hold a fetch while it has nothing new (default 500 ms; `stop()` waits for one). */
+  readonly maxWaitTimeInMs?: number;
+  /** The group session: a member silent this long is dropped (default 30 s; brokers allow 6 s to 5 min). */
+  readonly sessionTimeout?: number;
+  /** Default 3 s; below sessionTimeout. */
+  readonly heartbeatInterval?: number;
+  /** How long a rebalance waits for the members to rejoin (default 60 s). */
+  readonly rebalanceTimeout?: number;
+  /** kafkajs's retries of fetching and committing before it crashes and restarts the member. */
+  readonly retry?: RetryOptions;
+  /** How long to wait for the first join before giving up (default 60 s). */
+  readonly joinTimeoutMs?: number;
+}
+
+export interface KafkaEventConsumer extends EventConsumer {
+  /** The partitions of each topic this member was given when it last joined the group. */
+  readonly assignment: Readonly<Record<string, readonly number[]>>;
+}
+
+// kafkajs's pace, with enough retries (about 35 s of waits) that a broker restart is ridden out
+// by the same member instead of a crash, a new member and a rebalance.
+const defaultRetry: RetryOptions = {
+  initialRetryTime: 300,
+  maxRetryTime: 5000,
+  multiplier: 2,
+  factor: 0.2,
+  retries: 10,
+};
+const restartBackoffMs = { initial: 1000, max: 30_000 };
+
+function validate<T>(options: KafkaConsumerOptions<T>): {
+  topics: string[];
+  maxBatch: number;
+  retryBackoffMs: number;
+} {
+  const topics = [...(options.topic === undefined ? [] : [options.topic]), ...(options.topics ?? [])];
+  if (topics.length === 0) throw new TypeError('kafkaConsumer: give `topic` or `topics`');
+  if (typeof options.groupId !== 'string' || options.groupId === '') {
+    throw new TypeError('kafkaConsumer: `groupId` must be a non-empty string');
+  }
+  const maxBatch = options.maxBatch ?? 100;
+  if (!Number.isInteger(maxBatch) || maxBatch < 1) {
+    throw new RangeError(`kafkaConsumer: maxBatch must be a whole number ≥ 1, got ${maxBatch}`);
+  }
+  const retryBackoffMs = options.retryBackoffMs ?? 100;
+  if (!(retryBackoffMs >= 0))
+    throw new RangeError(`kafkaConsumer: retryBackoffMs must be ≥ 0, got ${retryBackoffMs}`);
+  return { topics, maxBatch, retryBackoffMs };
+}
+
+export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promise<KafkaEventConsumer> {
+  const { topics, maxBatch, retryBackoffMs } = validate(options);
+  const { groupId } = options;
+  const report = (error: WirekitError | Error) => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // A throwing error callback must not take the consumer down with it.
+    }
+  };
+  const kafkajs = await loadKafkajs();
+  const kafka = kafkaClient(kafkajs, options);
+  const maxBytesPerPartition =
+    options.maxBytesPerPartition ?? Math.min(1 << 20, Math.max(64 << 10, maxBatch * 8192));
+  const heartbeatInterval = options.heartbeatInterval ?? 3000;
+  const consumer: Consumer = kafka.consumer({
+    groupId,
+    sessionTimeout: options.sessionTimeout ?? 30_000,
+    heartbeatInterval,
+    rebalanceTimeout: options.rebalanceTimeout ?? 60_000,
+    maxBytesPerPartition,
+    maxBytes: options.maxBytes ?? 4 * maxBytesPerPartition,
+    maxWaitTimeInMs: options.maxWaitTimeInMs ?? 500,
+    retry: { ...defaultRetry, ...options.retry },
+  });
+
+  let deadLetterProducer: Producer | undefined;
+  const deadLetter = options.deadLetter;
+  let deliver: ((poison: readonly PoisonEvent[]) => Promise<void>) | undefined;
+  if (typeof deadLetter === 'function') {
+    deliver = async (poison) => {
+      for (const { dead } of poison) await deadLetter(dead);
+    };
+  } else if (typeof deadLetter === 'string') {
+    const producer = kafka.producer({
+      idempotent: true,
+      createPartitioner: kafkajs.Partitioners.DefaultPartitioner,
+    });
+    deadLetterProducer = producer;
+    deliver = async (poison) => {
+      const messages = poison.map(({ dead, rawHeaders }) => ({
+        key: dead.key === undefined ? null : toBuffer(dead.key),
+        value: toBuffer(dead.bytes),
+        headers: { ...rawHeaders, ...deadLetterHeaders(dead) },
+      }));
+      try {
+        await producer.send({ topic: deadLetter, acks: -1, messages });
+      } catch (error) {
+        throw brokerUnavailable(
+          `Kafka: could not dead-letter ${messages.length} event(s) to ${deadLetter}`,
+          error,
+        );
+      }
+    };
+  }
+
+  const batches: BatchHandler = batchHandler({
+    codec: options.codec,
+    handler: options.handler,
+    maxBatch,
+    retryBackoffMs,
+    deadLetter: deliver,
+    onError: report,
+    heartbeatIntervalMs: heartbeatInterval,
+  });
+  const runConfig: ConsumerRunConfig = {
+    eachBatch: batches.eachBatch,
+    eachBatchAutoResolve: false,
+    autoCommit: false,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+  };
+
+  let ready = false;
+  let stopping: Promise<void> | undefined;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let restarting: Promise<void> | undefined;
+  let restarts = 0;
+  let failStart: ((error: WirekitError) => void) | undefined;
+
+  const restart = () => {
+    const delay = Math.min(restartBackoffMs.initial * 2 ** restarts, restartBackoffMs.max);
+    restarts += 1;
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      if (stopping !== undefined) return;
+      restarting = (async () => {
+        try {
+          await consumer.connect();
+          await consumer.run(runConfig);
+        } catch (error) {
+          report(brokerUnavailable(`Kafka consumer of group ${groupId} could not restart`, error));
+          if (stopping === undefined) restart();
+        }
+      })();
+    }, delay);
+  };
+
+  consumer.on(consumer.events.CRASH, ({ payload }) => {
+    const error = brokerUnavailable(
+      `Kafka consumer of group ${groupId} crashed${payload.restart ? ' (kafkajs restarts it)' : ''}`,
+      payload.error,
+    );
+    report(error);
+    if (!ready) {
+      if (!payload.restart) failStart?.(error);
+    } else if (!payload.restart && stopping === undefined) {
+      restart();
+    }
+  });
+  let assignment: Readonly<Record<string, readonly number[]>> = {};
+  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+    restarts = 0;
+    assignment = payload.memberAssignment;
+  });
+
+  const disconnectAll = async () => {
+    await consumer.disconnect();
+    await deadLetterProducer?.disconnect();
+  };
+
+  try {
+    await consumer.connect();
+    await deadLetterProducer?.connect();
+    await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? false });
+  } catch (error) {
+    await disconnectAll().catch(() => undefined);
+    throw brokerUnavailable(`Kafka consumer of group ${groupId} could not connect`, error);
+  }
+
+  // The first fetch comes after the join and after the starting offsets were looked up.
+  const joinTimeoutMs = options.joinTimeoutMs ?? 60_000;
+  let removeFetchListener: (() => void) | undefined;
+  let joinTimer: NodeJS.Timeout | undefined;
+  const started = new Promise<void>((resolve, reject) => {
+    failStart = reject;
+    removeFetchListener = consumer.on(consumer.events.FETCH, () => resolve());
+    joinTimer = setTimeout(
+      () =>
+        reject(
+          brokerUnavailable(
+            `Kafka consumer of group ${groupId} did not join within ${joinTimeoutMs} ms`,
+            undefined,
+          ),
+        ),
+      joinTimeoutMs,
+    );
+  });
+  try {
+    await consumer.run(runConfig);
+    await started;
+    ready = true;
+  } catch (error) {
+    batches.stop();
+    await disconnectAll().catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(joinTimer);
+    removeFetchListener?.();
+  }
+
+  return {
+    get stats() {
+      return batches.stats();
+    },
+    get assignment() {
+      return assignment;
+    },
+    stop() {
+      stopping ??= (async () => {
+        clearTimeout(restartTimer);
+        batches.stop();
+        await restarting?.catch(() => undefined);
+        try {
+          await disconnectAll();
+        } catch (error) {
+          throw brokerUnavailable(`Kafka consumer of group ${groupId} did not stop cleanly`, error);
+        }
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The Kafka producer of the event boundary (see transport.ts for what it promises).
+ *
+ *   const orders = kafkaProducer({ brokers: ['kafka:9092'], topic: 'orders', codec });
+ *   await orders.send([{ key: order.id, value: order }]);
+ *
+ * A send encodes every event before it publishes any, so a value the schema refuses (or a registry
+ * that cannot register the writer schema) rejects the send with the codec's error and nothing is
+ * written. The batch then goes out as one kafkajs send with acks=-1 (every in-sync replica has
+ * it), through an idempotent producer: when kafkajs resends after a lost acknowledgement, the
+ * broker drops the copy instead of storing the event twice.
+ *
+ * Retries are kafkajs's own, at its pace (doubling waits of at most 2 s), as many as fit in
+ * `sendTimeoutMs`; a send also gives up at that deadline whatever kafkajs is doing, since a
+ * connection attempt inside a retry has retries of its own. Either way it rejects with
+ * WK_EVENT_BROKER_UNAVAILABLE and the kafkajs error as cause. A send that timed out may still land
+ * (kafkajs cannot be cancelled): sending it again is at-least-once, and a consumer may see it twice.
+ *
+ * kafkajs connects on the first send (this call stays synchronous, and kafkajs is imported only
+ * then); a failed connection is tried again by the next send.
+ */
+import type { Producer } from 'kafkajs';
+import type { EventCodec } from '../event-codec.js';
+import type { EventProducer, OutgoingEvent } from '../transport.js';
+import {
+  brokerUnavailable,
+  type KafkaConnectionOptions,
+  kafkaClient,
+  loadKafkajs,
+  retriesWithin,
+} from './connection.js';
+import { outgoingMessage } from './records.js';
+
+export interface KafkaProducerOptions<T> extends KafkaConnectionOptions {
+  readonly topic: string;
+  readonly codec: EventCodec<T>;
+  /** Longest a send may take, retries included, before it rejects (default 30 s). */
+  readonly sendTimeoutMs?: number;
+  /**
+   * Deduplicate kafkajs's resends on the broker (default true). Off for brokers that refuse
+   * idempotent producers (no IDEMPOTENT_WRITE permission).
+   */
+  readonly idempotent?: boolean;
+}
+
+const retryWaitMs = { initial: 100, max: 2000 };
+
+export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProducer<T> {
+  const { topic, codec } = options;
+  const sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
+  if (!(sendTimeoutMs > 0))
+    throw new RangeError(`kafkaProducer: sendTimeoutMs must be > 0, got ${sendTimeoutMs}`);
+  const idempotent = options.idempotent ?? true;
+
+  let connecting: Promise<Producer> | undefined;
+  let closing: Promise<void> | undefined;
+  const inFlight = new Set<Promise<unknown>>();
+
+  const connected = (): Promise<Producer> => {
+    connecting ??= (async () => {
+      const kafkajs = await loadKafkajs();
+      const producer = kafkaClient(kafkajs, options).producer({
+        idempotent,
+        // The Java client's partitioner (murmur2 of the key), so a key lands where other clients put it.
+        createPartitioner: kafkajs.Partitioners.DefaultPartitioner,
+        retry: {
+          initialRetryTime: retryWaitMs.initial,
+          maxRetryTime: retryWaitMs.max,
+          multiplier: 2,
+          factor: 0.2,
+          retries: retriesWithin(sendTimeoutMs, retryWaitMs.initial, retryWaitMs.max),
+        },
+      });
+      try {
+        await producer.connect();
+      } catch (error) {
+        await producer.disconnect().catch(() => undefined);
+        throw error;
+      }
+      return producer;
+    })();
+    const attempt = connecting;
+    attempt.catch(() => {
+      if (connecting === attempt) connecting = undefined;
+    });
+    return attempt;
+  };
+
+  const publish = async (events: readonly OutgoingEvent<T>[]): Promise<void> => {
+    const values = await Promise.all(events.map((event) => codec.encode(event.value)));
+    const messages = events.map((event, i) => outgoingMessage(event, values[i] as Uint8Array));
+    let producer: Producer;
+    try {
+      producer = await connected();
+    } catch (error) {
+      throw brokerUnavailable(`Kafka: could not connect to publish to ${topic}`, error);
+    }
+    try {
+      await producer.send({ topic, acks: -1, messages });
+    } catch (error) {
+      throw brokerUnavailable(`Kafka did not acknowledge ${messages.length} event(s) on ${topic}`, error);
+    }
+  };
+
+  return {
+    async send(given) {
+      if (closing !== undefined) throw brokerUnavailable(`Kafka producer of ${topic} is closed`, undefined);
+      const events: readonly OutgoingEvent<T>[] = Array.isArray(given) ? given : [given as OutgoingEvent<T>];
+      if (events.length === 0) return;
+      const sending = publish(events);
+      inFlight.add(sending);
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              brokerUnavailable(
+                `Kafka did not acknowledge events on ${topic} within ${sendTimeoutMs} ms`,
+                undefined,
+              ),
+            ),
+          sendTimeoutMs,
+        );
+      });
+      try {
+        await Promise.race([sending, deadline]);
+      } finally {
+        clearTimeout(timer);
+        // A send past its deadline may still be retrying: close() waits for it to settle.
+        sending.then(
+          () => inFlight.delete(sending),
+          () => inFlight.delete(sending),
+        );
+      }
+    },
+
+    close() {
+      closing ??= (async () => {
+        await Promise.allSettled([...inFlight]);
+        const producer = await connecting?.catch(() => undefined);
+        await producer?.disconnect();
+      })();
+      return closing;
+    },
+  };
+}
