@@ -4,16 +4,18 @@
  * - `kafkajs`: kafkajs's own `eachBatch` loop, as a service without wirekit writes it: each fetched
  *   batch decoded message by message, handed to the handler in chunks of `maxBatch`, each chunk's
  *   last offset resolved after the handler resolved, the batch committed by kafkajs's auto-commit
- *   when the callback returns (at-least-once, as transport.ts describes it). The baseline always
- *   runs on it; wirekit's formats do until wirekit's Kafka consumer is in the build.
+ *   when the callback returns (at-least-once, as transport.ts describes it). The baseline runs on
+ *   it; wirekit's formats can too (`--consumer kafkajs`), which separates the codec's cost from
+ *   the consumer's.
  * - `wirekit`: wirekit's `kafkaConsumer` (boundaries/events/kafka.ts), what users of the event
- *   boundary run: it decodes with the format's event codec itself.
+ *   boundary run and the default for wirekit's formats: it decodes with the format's event codec
+ *   itself, and commits each chunk once its handler resolved.
  *
  * The handler sees what both give it: the decoded value, the offset and the broker's timestamp.
  */
 import { Kafka, logLevel } from 'kafkajs';
 import type { EventCodec } from '../../boundaries/events/event-codec.js';
-import type { EventConsumer } from '../../boundaries/events/transport.js';
+import { kafkaConsumer } from '../../boundaries/events/kafka.js';
 
 export const consumerKinds = ['kafkajs', 'wirekit'] as const;
 export type ConsumerKind = (typeof consumerKinds)[number];
@@ -87,39 +89,18 @@ async function kafkajsConsumer(options: BenchConsumerOptions): Promise<BenchCons
   };
 }
 
-/** wirekit's Kafka consumer's entry, as boundaries/events/kafka.ts exports it. */
-type KafkaConsumerFactory = (options: {
-  readonly brokers: readonly string[];
-  readonly groupId: string;
-  readonly topic: string;
-  readonly codec: EventCodec<unknown>;
-  readonly maxBatch: number;
-  readonly fromBeginning?: boolean;
-  readonly handler: (
-    events: readonly { value: unknown; offset: string; timestamp: number }[],
-  ) => Promise<void>;
-  readonly onError: (error: Error) => void;
-}) => EventConsumer | Promise<EventConsumer>;
-
 async function wirekitConsumer(options: BenchConsumerOptions): Promise<BenchConsumer> {
   if (options.codec === undefined)
     throw new Error('wirekit’s consumer reads wirekit’s formats, not the baseline');
-  // Loaded by name: kafka.ts is another part of the event boundary, and this bench builds without it.
-  const path = '../../boundaries/events/kafka.js';
-  let factory: KafkaConsumerFactory | undefined;
-  try {
-    factory = ((await import(path)) as { kafkaConsumer?: KafkaConsumerFactory }).kafkaConsumer;
-  } catch (error) {
-    throw new Error(`--consumer wirekit needs ${path}, not in this build: ${String(error)}`);
-  }
-  if (factory === undefined) throw new Error(`${path} exports no kafkaConsumer`);
-  const consumer = await factory({
+  const consumer = await kafkaConsumer({
     brokers: options.brokers,
     groupId: options.groupId,
     topic: options.topic,
     codec: options.codec,
     maxBatch: options.maxBatch,
     fromBeginning: true,
+    // Failures reach onError (printed by the consumer process); kafkajs's own log would repeat them.
+    logLevel: logLevel.NOTHING,
     handler: (events) => options.handler(events),
     onError: options.onError,
   });

@@ -5,7 +5,7 @@
  *
  *   npm run build && npm run bench:events        # node dist/bench/events/main.js (~10 min)
  *   node dist/bench/events/main.js [--quick] [--formats plain-json,json,msgpack,avro,protobuf]
- *     [--rates 2000,5000,...] [--step-seconds 5] [--repetitions 3] [--consumer auto|kafkajs|wirekit]
+ *     [--rates 2000,5000,...] [--step-seconds 5] [--repetitions 3] [--consumer wirekit|kafkajs|both]
  *     [--registry URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
  *   node dist/bench/events/main.js --summarize FILE   # a saved run's report again
  *
@@ -21,21 +21,22 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from '../args.js';
 import { kafkaVersion } from '../kafka-jars.js';
-import { startKafka } from '../kafka-server.js';
-import { type ConsumerKind, consumerKinds } from './consumer-plug.js';
+import { type KafkaBroker, startKafka } from '../kafka-server.js';
+import type { ConsumerKind } from './consumer-plug.js';
 import { type EventsRun, eventsReport } from './report.js';
 import { type CaseResult, runCase } from './run-case.js';
 import { type EventFormat, eventFormats } from './subjects.js';
 
 const usage = `Usage: node dist/bench/events/main.js [--quick] [--formats ${eventFormats.join(',')}]
          [--rates 2000,5000,10000,20000,40000,80000] [--step-seconds 5] [--repetitions 3]
-         [--warmup-seconds 2] [--consumer auto|kafkajs|wirekit] [--registry URL] [--max-batch 100]
+         [--warmup-seconds 2] [--consumer wirekit|kafkajs|both] [--registry URL] [--max-batch 100]
          [--pool 2000] [--behind-seconds 0.5] [--json FILE] [--cpu-prof DIR]
        node dist/bench/events/main.js --summarize FILE [--json FILE]
 Events through a Kafka broker it starts on loopback, at producer rates stepped up until the consumer
 falls behind: events/s consumed, lag, consumer CPU per event and bytes per event, per format.
---consumer auto: wirekit's kafkaConsumer for wirekit's formats where the build has it, else kafkajs's
-eachBatch loop (the plain-JSON baseline always runs on kafkajs). --registry URL: Avro and Protobuf in
+--consumer wirekit: wirekit's formats on wirekit's kafkaConsumer (what users run), the plain-JSON
+baseline on kafkajs's own eachBatch loop; kafkajs: wirekit's formats on that loop too (the codecs
+alone apart); both: each wirekit format on both. --registry URL: Avro and Protobuf in
 Confluent framing through that schema registry (else in wirekit's envelope).`;
 
 const { values } = benchArgs(usage, {
@@ -46,7 +47,7 @@ const { values } = benchArgs(usage, {
     'step-seconds': { type: 'string' },
     repetitions: { type: 'string' },
     'warmup-seconds': { type: 'string' },
-    consumer: { type: 'string', default: 'auto' },
+    consumer: { type: 'string', default: 'wirekit' },
     registry: { type: 'string' },
     'max-batch': { type: 'string', default: '100' },
     pool: { type: 'string', default: '2000' },
@@ -69,13 +70,17 @@ function publish(run: EventsRun): void {
   if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(run, null, 2)}\n`);
 }
 
-/** Whether wirekit's Kafka consumer is in this build (boundaries/events/kafka.ts). */
-async function hasWirekitConsumer(): Promise<boolean> {
-  const path = '../../boundaries/events/kafka.js';
-  try {
-    return typeof ((await import(path)) as { kafkaConsumer?: unknown }).kafkaConsumer === 'function';
-  } catch {
-    return false;
+/**
+ * Kafka's StorageTool reads a random cluster id that starts with '-' (1 in 64 of them) as an
+ * option and fails: a second attempt draws another id.
+ */
+async function startBroker(logDir: string): Promise<KafkaBroker> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startKafka({ properties: { 'log.dirs': logDir } });
+    } catch (error) {
+      if (attempt === 3 || !/expected one argument/.test(String(error))) throw error;
+    }
   }
 }
 
@@ -95,22 +100,17 @@ if (values.summarize !== undefined) {
   const stepSeconds = positive('step-seconds', values['step-seconds'] ?? (quick ? '2' : '5'));
   const repetitions = positive('repetitions', values.repetitions ?? (quick ? '1' : '3'));
   const warmupSeconds = positive('warmup-seconds', values['warmup-seconds'] ?? (quick ? '1' : '2'));
-  const requested = values.consumer as ConsumerKind | 'auto';
-  if (requested !== 'auto' && !consumerKinds.includes(requested))
-    throw new Error(`--consumer takes auto, ${consumerKinds.join(' or ')}, got ${requested}`);
-  const wirekitConsumer = await hasWirekitConsumer();
-  if (requested === 'wirekit' && !wirekitConsumer)
-    throw new Error(
-      '--consumer wirekit: this build has no boundaries/events/kafka.js (wirekit’s kafkaConsumer)',
-    );
-  const consumerFor = (format: EventFormat): ConsumerKind =>
+  const consumerChoice = values.consumer;
+  if (!['wirekit', 'kafkajs', 'both'].includes(consumerChoice))
+    throw new Error(`--consumer takes wirekit, kafkajs or both, got ${consumerChoice}`);
+  const consumers: ConsumerKind[] =
+    consumerChoice === 'both' ? ['wirekit', 'kafkajs'] : [consumerChoice as ConsumerKind];
+  // The baseline is plain kafkajs by definition; wirekit's formats on the consumers asked for.
+  const cases = formats.flatMap((format): { format: EventFormat; consumer: ConsumerKind }[] =>
     format === 'plain-json'
-      ? 'kafkajs'
-      : requested === 'auto'
-        ? wirekitConsumer
-          ? 'wirekit'
-          : 'kafkajs'
-        : requested;
+      ? [{ format, consumer: 'kafkajs' as ConsumerKind }]
+      : consumers.map((consumer) => ({ format, consumer })),
+  );
   const profile =
     values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']];
 
@@ -123,7 +123,7 @@ if (values.summarize !== undefined) {
   const started = performance.now();
   // The broker's log directory is ours, so the topics' segments can be measured on disk.
   const logDir = mkdtempSync(join(tmpdir(), 'wirekit-bench-events-'));
-  const broker = await startKafka({ properties: { 'log.dirs': logDir } });
+  const broker = await startBroker(logDir);
   process.stderr.write(
     `Kafka ${kafkaVersion} on ${broker.bootstrap} (started in ${(broker.startMs / 1000).toFixed(1)} s)\n`,
   );
@@ -135,15 +135,15 @@ if (values.summarize !== undefined) {
     void cleanUp().finally(() => process.exit(130));
   });
   const results: CaseResult[] = [];
-  const failures: { format: EventFormat; repetition: number; error: string }[] = [];
+  const failures: EventsRun['failures'][number][] = [];
   try {
-    const total = formats.length * repetitions;
+    const total = cases.length * repetitions;
     for (let repetition = 0; repetition < repetitions; repetition++) {
-      // Each repetition in a turned order, so no format always runs first (or last) on the broker.
-      const order = formats.map((_, i) => formats[(i + repetition) % formats.length] as EventFormat);
-      for (const format of order) {
+      // Each repetition in a turned order, so no case always runs first (or last) on the broker.
+      const order = cases.map((_, i) => cases[(i + repetition) % cases.length] as (typeof cases)[number]);
+      for (const { format, consumer } of order) {
         process.stderr.write(
-          `${results.length + failures.length + 1}/${total} ${format} (repetition ${repetition + 1})\n`,
+          `${results.length + failures.length + 1}/${total} ${format} on ${consumer}'s consumer (repetition ${repetition + 1})\n`,
         );
         try {
           results.push(
@@ -153,7 +153,7 @@ if (values.summarize !== undefined) {
               bootstrap: broker.bootstrap,
               logDir,
               registryUrl: values.registry,
-              consumer: consumerFor(format),
+              consumer,
               rates,
               stepSeconds,
               warmupRate: Math.min(rates[0] as number, 2000),
@@ -172,7 +172,7 @@ if (values.summarize !== undefined) {
           );
         } catch (error) {
           process.stderr.write(`  failed: ${(error as Error).message}\n`);
-          failures.push({ format, repetition, error: (error as Error).message });
+          failures.push({ format, consumer, repetition, error: (error as Error).message });
         }
       }
     }
@@ -199,7 +199,7 @@ if (values.summarize !== undefined) {
       stepSeconds,
       repetitions,
       warmupSeconds,
-      consumer: requested,
+      consumers,
       registry: values.registry,
       maxBatch: Number(values['max-batch']),
       pool: Number(values.pool),

@@ -10,6 +10,7 @@
  * 3. Every step, with what it produced and consumed.
  */
 import { median } from '../stats.js';
+import type { ConsumerKind } from './consumer-plug.js';
 import type { CaseResult, StepResult } from './run-case.js';
 import type { EventFormat } from './subjects.js';
 
@@ -31,7 +32,7 @@ export interface EventsRun {
     readonly stepSeconds: number;
     readonly repetitions: number;
     readonly warmupSeconds: number;
-    readonly consumer: string;
+    readonly consumers: readonly ConsumerKind[];
     readonly registry: string | undefined;
     readonly maxBatch: number;
     readonly pool: number;
@@ -41,6 +42,7 @@ export interface EventsRun {
   readonly results: readonly CaseResult[];
   readonly failures: readonly {
     readonly format: EventFormat;
+    readonly consumer: ConsumerKind;
     readonly repetition: number;
     readonly error: string;
   }[];
@@ -73,9 +75,39 @@ function table(header: readonly string[], align: readonly ('l' | 'r')[], rows: r
   ].join('\n');
 }
 
-/** The cases of one format, in repetition order. */
-function casesOf(run: EventsRun, format: EventFormat): CaseResult[] {
-  return run.results.filter((result) => result.format === format).sort((a, b) => a.repetition - b.repetition);
+/** A row of the report: one format on one consumer. */
+interface Subject {
+  readonly format: EventFormat;
+  readonly consumer: ConsumerKind;
+  /** Short, for the tables keyed by rate. */
+  readonly name: string;
+  readonly label: string;
+}
+
+/** The subjects of a run in the order of --formats, wirekit's consumer before the kafkajs loop. */
+function subjectsOf(run: EventsRun): Subject[] {
+  const subjects: Subject[] = [];
+  for (const format of run.options.formats) {
+    for (const consumer of ['wirekit', 'kafkajs'] as const) {
+      const first = run.results.find((result) => result.format === format && result.consumer === consumer);
+      if (first === undefined) continue;
+      const loop = consumer === 'kafkajs' && format !== 'plain-json';
+      subjects.push({
+        format,
+        consumer,
+        name: loop ? `${format} on the kafkajs loop` : format,
+        label: loop ? `${first.label}, kafkajs eachBatch loop` : first.label,
+      });
+    }
+  }
+  return subjects;
+}
+
+/** The cases of one subject, in repetition order. */
+function casesOf(run: EventsRun, subject: Subject): CaseResult[] {
+  return run.results
+    .filter((result) => result.format === subject.format && result.consumer === subject.consumer)
+    .sort((a, b) => a.repetition - b.repetition);
 }
 
 function stepAt(result: CaseResult, rate: number): StepResult | undefined {
@@ -111,138 +143,146 @@ function notBehind(cases: readonly CaseResult[]): string {
   return `not up to ${integer(median(bound.map((step) => step.producedPerSecond)))} (the producer's most)`;
 }
 
-export function eventsReport(run: EventsRun): string {
-  const out: string[] = [];
-  const { options, machine } = run;
-  out.push(`command: ${run.command}`, '');
-  out.push(
-    `node ${run.node}, Kafka ${run.kafka.version} (one KRaft node on loopback, Java ${run.java}), ${machine.cpus} × ${machine.model}, ${run.date}; ` +
-      `steps of ${options.stepSeconds} s at ${options.rates.map(integer).join(', ')} events/s after a ${options.warmupSeconds} s warm-up, ` +
-      `${options.repetitions} repetition(s), each case in fresh producer and consumer processes; handler batches of ${options.maxBatch}; ` +
-      `fallen behind = lag at the end of a step over ${options.behindSeconds} s of its production; ${fixed(run.seconds, 0)} s in all. ` +
-      `Load average ${machine.loadAtStart.map((load) => load.toFixed(2)).join(' ')} at start, ${machine.loadAtEnd.map((load) => load.toFixed(2)).join(' ')} at end.`,
-    '',
-  );
-  const formats = options.formats.filter((format) => casesOf(run, format).length > 0);
-  const common = commonRate(run);
+/** The step a case ended on: where it fell behind, or its last one. */
+function lastStep(result: CaseResult): StepResult | undefined {
+  return result.steps.find((step) => step.behind) ?? result.steps[result.steps.length - 1];
+}
 
-  out.push(
-    table(
-      [
-        'format',
-        'consumer',
-        'payload B/event',
-        'on the broker B/event',
-        'decode alone µs/event',
-        `consumer CPU µs/event at ${integer(common ?? Number.NaN)}/s`,
-        'keeps up at',
-        'falls behind at',
-        'consumed/s when behind',
-        'lag max then (events)',
-        'oldest event then (s)',
-      ],
-      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-      formats.map((format) => {
-        const cases = casesOf(run, format);
-        const behind = cases.map(behindRate);
-        const behindSteps = cases.map((result) => result.steps.find((step) => step.behind));
-        const kept = cases.map((result) =>
-          Math.max(0, ...result.steps.filter((step) => !step.behind).map((s) => s.rate)),
-        );
-        const atCommon = cases.map((result) => (common === undefined ? undefined : stepAt(result, common)));
-        const label = cases[0]?.label ?? format;
-        return [
-          label,
-          [...new Set(cases.map((result) => result.consumer))].join(', '),
-          spread(
-            cases.map((result) => result.payloadBytes.mean),
-            integer,
-          ),
-          spread(
-            cases.map((result) => result.brokerBytesPerEvent),
-            integer,
-          ),
-          spread(
-            cases.map((result) => result.calibration.decodeUs + result.calibration.handleUs),
-            (v) => fixed(v, 2),
-          ),
-          spread(
-            atCommon.map((step) => step?.processCpuUs ?? Number.NaN),
-            (v) => fixed(v),
-          ),
-          spread(kept, (v) => (v === 0 ? 'none' : integer(v))),
-          behind.every((rate) => rate === Number.POSITIVE_INFINITY)
-            ? notBehind(cases)
-            : spread(behind, (v) => (Number.isFinite(v) ? integer(v) : 'never')),
-          spread(
-            behindSteps.map((step) => step?.consumedPerSecond ?? Number.NaN),
-            integer,
-          ),
-          spread(
-            behindSteps.map((step) => step?.lagMax ?? Number.NaN),
-            integer,
-          ),
-          spread(
-            behindSteps.map((step) => (step?.ageMaxMs ?? Number.NaN) / 1000),
-            (v) => fixed(v, 1),
-          ),
-        ];
-      }),
-    ),
-    '',
+function summaryTable(run: EventsRun, subjects: readonly Subject[], common: number | undefined): string {
+  return table(
+    [
+      'format',
+      'consumer',
+      'payload B/event',
+      'on the broker B/event',
+      'decode + handler alone µs/event',
+      `consumer CPU µs/event at ${integer(common ?? Number.NaN)}/s`,
+      'keeps up at (events/s)',
+      'falls behind at',
+      'consumed/s then',
+      'ceiling on a core of its own',
+      'lag max then: events / oldest event s',
+    ],
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    subjects.map((subject) => {
+      const cases = casesOf(run, subject);
+      const behind = cases.map(behindRate);
+      const behindSteps = cases.map((result) => result.steps.find((step) => step.behind));
+      const kept = cases.map((result) =>
+        Math.max(0, ...result.steps.filter((step) => !step.behind).map((step) => step.rate)),
+      );
+      const atCommon = cases.map((result) => (common === undefined ? undefined : stepAt(result, common)));
+      const lagThen = behindSteps.filter((step) => step !== undefined);
+      return [
+        subject.label,
+        [...new Set(cases.map((result) => result.consumer))].join(', '),
+        spread(
+          cases.map((result) => result.payloadBytes.mean),
+          integer,
+        ),
+        spread(
+          cases.map((result) => result.brokerBytesPerEvent),
+          integer,
+        ),
+        spread(
+          cases.map((result) => result.calibration.decodeUs + result.calibration.handleUs),
+          (v) => fixed(v, 2),
+        ),
+        spread(
+          atCommon.map((step) => step?.processCpuUs ?? Number.NaN),
+          (v) => fixed(v),
+        ),
+        spread(kept, (v) => (v === 0 ? 'none' : integer(v))),
+        behind.every((rate) => rate === Number.POSITIVE_INFINITY)
+          ? notBehind(cases)
+          : spread(behind, (v) => (Number.isFinite(v) ? integer(v) : 'never')),
+        spread(
+          behindSteps.map((step) => step?.consumedPerSecond ?? Number.NaN),
+          integer,
+        ),
+        // The loop thread is where the events are decoded and handled, one at a time: a core of
+        // its own would run 1 s ÷ its CPU time per event, whatever else shares this machine.
+        spread(
+          cases.map((result) => 1e6 / (lastStep(result)?.threadCpuUs ?? Number.NaN)),
+          integer,
+        ),
+        lagThen.length === 0
+          ? '—'
+          : `${integer(median(lagThen.map((step) => step.lagMax)))} / ${fixed(median(lagThen.map((step) => step.ageMaxMs / 1000)), 1)}`,
+      ];
+    }),
   );
-  if (
-    options.registry === undefined &&
-    formats.some((format) => format === 'avro' || format === 'protobuf')
-  ) {
-    out.push(
-      'Avro and Protobuf ran in wirekit’s envelope (no --registry): with Confluent framing the registry is asked once per schema id, and each event carries 5 bytes of frame (+1 for Protobuf’s message index) instead of the envelope’s header.',
-      '',
-    );
-  }
-  out.push(
-    'decode alone: the codec and the handler on the same events without a broker (the loop thread’s CPU time); the consumer CPU column is the consumer process’s whole CPU time (kafkajs, the collector, every thread) over the step and its drain ÷ the step’s events.',
-    '',
-  );
+}
 
-  // The lag curve: worst lag per rate.
-  const rates = options.rates.filter((rate) =>
-    run.results.some((result) => stepAt(result, rate) !== undefined),
+/** Worst lag per format and rate: events behind / the oldest event's age at its handling. */
+function lagCurveTable(run: EventsRun, subjects: readonly Subject[], rates: readonly number[]): string {
+  return table(
+    ['format', ...rates.map((rate) => `${integer(rate)}/s`)],
+    ['l', ...rates.map(() => 'r' as const)],
+    subjects.map((subject) => {
+      const cases = casesOf(run, subject);
+      return [
+        subject.name,
+        ...rates.map((rate) => {
+          const steps = cases.map((result) => stepAt(result, rate)).filter((step) => step !== undefined);
+          if (steps.length === 0) return 'behind before';
+          const ran = steps.length < cases.length ? ` (${steps.length}/${cases.length} ran)` : '';
+          const mark = steps.filter((step) => step.behind).length * 2 > steps.length ? ' ✗' : '';
+          return `${integer(median(steps.map((step) => step.lagMax)))} / ${fixed(median(steps.map((step) => step.ageMaxMs / 1000)), 1)}${mark}${ran}`;
+        }),
+      ];
+    }),
   );
-  out.push(
-    'Lag curve: the worst lag in each step, events behind / oldest event at its handling (s); medians over the repetitions that ran the step.',
-    '',
-  );
-  out.push(
-    table(
-      ['format', ...rates.map((rate) => `${integer(rate)}/s`)],
-      ['l', ...rates.map(() => 'r' as const)],
-      formats.map((format) => {
-        const cases = casesOf(run, format);
-        return [
-          format,
-          ...rates.map((rate) => {
-            const steps = cases.map((result) => stepAt(result, rate)).filter((step) => step !== undefined);
-            if (steps.length === 0) return 'behind before';
-            const ran = steps.length < cases.length ? ` (${steps.length}/${cases.length})` : '';
-            return `${integer(median(steps.map((step) => step.lagMax)))} / ${fixed(median(steps.map((step) => step.ageMaxMs / 1000)), 1)}${ran}`;
-          }),
-        ];
-      }),
-    ),
-    '',
-  );
+}
 
-  out.push('Every step (medians over the repetitions that ran it):', '');
+/** The lowest rate at which a format fell behind (by its median over repetitions). */
+function peakRate(run: EventsRun, subjects: readonly Subject[]): number | undefined {
+  const rates = subjects
+    .map((subject) => median(casesOf(run, subject).map(behindRate)))
+    .filter((rate) => Number.isFinite(rate));
+  return rates.length === 0 ? undefined : Math.min(...rates);
+}
+
+/** Lag (events) second by second through the step at `rate`, and when the drain ended. */
+function lagOverTimeTable(run: EventsRun, subjects: readonly Subject[], rate: number): string {
+  const seconds = Math.ceil(run.options.stepSeconds);
+  const marks = Array.from({ length: seconds }, (_, i) => i + 1);
   const rows: string[][] = [];
-  for (const format of formats) {
-    const cases = casesOf(run, format);
+  for (const subject of subjects) {
+    const steps = casesOf(run, subject)
+      .map((result) => stepAt(result, rate))
+      .filter((step) => step !== undefined);
+    if (steps.length === 0) continue;
+    const lagAt = (step: StepResult, t: number) => {
+      let nearest = step.samples[0];
+      for (const sample of step.samples) {
+        if (Math.abs(sample.t - t) < Math.abs((nearest?.t ?? Number.POSITIVE_INFINITY) - t)) nearest = sample;
+      }
+      return nearest?.lag ?? Number.NaN;
+    };
+    rows.push([
+      subject.name,
+      ...marks.map((t) => integer(median(steps.map((step) => lagAt(step, t))))),
+      fixed(median(steps.map((step) => step.windowSeconds + step.drainSeconds)), 1),
+    ]);
+  }
+  return table(
+    ['format', ...marks.map((t) => `${t} s`), 'lag gone at (s)'],
+    ['l', ...marks.map(() => 'r' as const), 'r'],
+    rows,
+  );
+}
+
+function stepsTable(run: EventsRun, subjects: readonly Subject[], rates: readonly number[]): string {
+  const rows: string[][] = [];
+  for (const subject of subjects) {
+    const cases = casesOf(run, subject);
     for (const rate of rates) {
       const steps = cases.map((result) => stepAt(result, rate)).filter((step) => step !== undefined);
       if (steps.length === 0) continue;
       const m = (pick: (step: StepResult) => number) => median(steps.map(pick));
       rows.push([
-        format,
+        subject.name,
         integer(rate),
         integer(m((step) => step.producedPerSecond)),
         spread(
@@ -275,39 +315,87 @@ export function eventsReport(run: EventsRun): string {
       ]);
     }
   }
+  return table(
+    [
+      'format',
+      'rate/s',
+      'produced/s',
+      'consumed/s (range)',
+      'lag max',
+      'lag at end',
+      'committed lag max',
+      'oldest event s',
+      'drain s',
+      'CPU µs/event',
+      'loop thread µs/event',
+      'waited for a CPU %',
+      'producer late ms',
+      'kept up',
+      'produced = consumed',
+    ],
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+    rows,
+  );
+}
+
+export function eventsReport(run: EventsRun): string {
+  const out: string[] = [];
+  const { options, machine } = run;
+  out.push(`command: ${run.command}`, '');
   out.push(
-    table(
-      [
-        'format',
-        'rate/s',
-        'produced/s',
-        'consumed/s (range)',
-        'lag max',
-        'lag at end',
-        'committed lag max',
-        'oldest event s',
-        'drain s',
-        'CPU µs/event',
-        'loop thread µs/event',
-        'waited for a CPU %',
-        'producer late ms',
-        'kept up',
-        'produced = consumed',
-      ],
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
-      rows,
-    ),
+    `node ${run.node}, Kafka ${run.kafka.version} (one KRaft node on loopback, Java ${run.java}), ${machine.cpus} × ${machine.model}, ${run.date}; ` +
+      `steps of ${options.stepSeconds} s at ${options.rates.map(integer).join(', ')} events/s after a ${options.warmupSeconds} s warm-up, ` +
+      `${options.repetitions} repetition(s), each case in fresh producer and consumer processes; handler batches of ${options.maxBatch}; ` +
+      `fallen behind = lag at the end of a step over ${options.behindSeconds} s of its production; ${fixed(run.seconds, 0)} s in all. ` +
+      `Load average ${machine.loadAtStart.map((load) => load.toFixed(2)).join(' ')} at start, ${machine.loadAtEnd.map((load) => load.toFixed(2)).join(' ')} at end.`,
+    '',
+  );
+  const subjects = subjectsOf(run);
+  const rates = options.rates.filter((rate) =>
+    run.results.some((result) => stepAt(result, rate) !== undefined),
+  );
+  out.push(summaryTable(run, subjects, commonRate(run)), '');
+  if (
+    options.registry === undefined &&
+    subjects.some((subject) => subject.format === 'avro' || subject.format === 'protobuf')
+  ) {
+    out.push(
+      'Avro and Protobuf ran in wirekit’s envelope (no --registry): with Confluent framing the registry is asked once per schema id, and each event carries 5 bytes of frame (+1 for Protobuf’s message index) instead of the envelope’s header.',
+      '',
+    );
+  }
+  out.push(
+    'decode + handler alone: the consumer process decoding and handling the same events without a broker (its loop thread’s CPU time). Consumer CPU: the whole consumer process (kafkajs, the collector, every thread) over a step and its drain ÷ the step’s events. Ceiling: 1 s ÷ the loop thread’s CPU time per event in the last step, the rate a core of its own would sustain.',
+    '',
+    'Lag curve: the worst lag in each step, events behind / the oldest event at its handling (s), medians over the repetitions that ran the step (✗: fell behind).',
+    '',
+    lagCurveTable(run, subjects, rates),
+    '',
+  );
+  const peak = peakRate(run, subjects);
+  if (peak !== undefined) {
+    out.push(
+      `At ${integer(peak)} events/s, the lowest rate a format fell behind at: lag in events, second by second (medians over repetitions).`,
+      '',
+      lagOverTimeTable(run, subjects, peak),
+      '',
+    );
+  }
+  out.push(
+    'Every step (medians over the repetitions that ran it):',
+    '',
+    stepsTable(run, subjects, rates),
     '',
   );
   const mismatched = run.results.filter((result) => result.tally.mismatches > 0 || result.consumerErrors > 0);
   for (const result of mismatched) {
     out.push(
-      `${result.format} (repetition ${result.repetition + 1}): ${result.tally.mismatches} events whose amounts did not add up, ${result.consumerErrors} consumer errors.`,
+      `${result.format} on ${result.consumer}'s consumer (repetition ${result.repetition + 1}): ${result.tally.mismatches} events whose amounts did not add up, ${result.consumerErrors} consumer errors.`,
     );
   }
   for (const failure of run.failures) {
     out.push(
-      `${failure.format} (repetition ${failure.repetition + 1}) failed: ${failure.error.split('\n')[0]}`,
+      `${failure.format} on ${failure.consumer}'s consumer (repetition ${failure.repetition + 1}) failed: ${failure.error.split('\n')[0]}`,
     );
   }
   if (mismatched.length > 0 || run.failures.length > 0) out.push('');
