@@ -6,6 +6,7 @@ import type { FormatName } from '../codecs/codec.js';
 import type { CompressionName } from '../compression/index.js';
 import type { JsonValue } from '../schema/index.js';
 import type { ArrowInfo, AvroContainerInfo } from './containers.js';
+import { type RecordInfo, recordLines } from './record-info.js';
 import { type SequenceInfo, sequenceText } from './sequences.js';
 import { type Sniffed, sniffedLabels } from './sniff.js';
 
@@ -15,6 +16,8 @@ export interface Inspection {
   readonly key?: string;
   /** Seconds the key has left (null: it does not expire), for a redis:// source. */
   readonly ttl?: number | null;
+  /** Where the record sits, its timestamp, key and headers, for a kafka:// source. */
+  readonly record?: RecordInfo;
   /** How the format was learned: the envelope, --format, the input's first bytes, or a --legacy reader. */
   readonly detected: 'envelope' | 'flag' | 'sniff' | 'legacy';
   /** The --legacy reader that read the value. */
@@ -60,6 +63,7 @@ export function renderText(report: Inspection, schemaName: string | undefined): 
   if (report.key !== undefined) line('key', report.key);
   if (report.ttl !== undefined)
     line('ttl', report.ttl === null ? 'none (the key does not expire)' : `${report.ttl} s left`);
+  if (report.record !== undefined) for (const [label, text] of recordLines(report.record)) line(label, text);
   line('detected', detectedText(report));
   line('format', report.format);
   line('compression', report.compression);

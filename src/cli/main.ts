@@ -10,6 +10,7 @@ import { isWirekitError, WirekitError } from '../errors/index.js';
 import { benchCommand, benchHelp } from './commands/bench.js';
 import { codecHelp, decodeCommand, encodeCommand } from './commands/codec.js';
 import { inspectCommand, inspectHelp } from './commands/inspect.js';
+import { registryCommand, registryHelp } from './commands/registry.js';
 import { schemaCommand, schemaHelp } from './commands/schema.js';
 import { type CliIo, processIo } from './io.js';
 
@@ -22,6 +23,7 @@ Commands:
   wirekit encode --format F       JSON in, bytes of format F out (a JSON array or NDJSON of items: a sequence)
   wirekit decode --format F|auto  bytes in, JSON out (one value, or a sequence's items)
   wirekit inspect FILE|-|redis:// what a payload or a Redis key is (format, compression, fingerprint, sizes, framing, TTL) and holds
+  wirekit registry serve          a Confluent-compatible schema registry (memory, a file or a Kafka topic)
 
 ${benchHelp}
 
@@ -30,6 +32,8 @@ ${schemaHelp}
 ${codecHelp}
 
 ${inspectHelp}
+
+${registryHelp}
 
 Every command reads at most 64 MiB of input (--max-input-bytes N raises it) and stops there.
 
@@ -44,6 +48,7 @@ const helpTopics: ReadonlyMap<string, string> = new Map([
   ['encode', codecHelp],
   ['decode', codecHelp],
   ['inspect', inspectHelp],
+  ['registry', registryHelp],
 ]);
 
 const bugReport =
@@ -76,6 +81,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
     else if (command === 'encode') await encodeCommand(rest, io);
     else if (command === 'decode') await decodeCommand(rest, io);
     else if (command === 'inspect') await inspectCommand(rest, io);
+    else if (command === 'registry') await registryCommand(rest, io);
     else throw new WirekitError('WK_CLI_USAGE', `unknown command ${command}.`);
     return 0;
   } catch (error) {

@@ -21,18 +21,25 @@ import {
   readInput,
 } from '../io.js';
 import { toReadableJson } from '../readable-json.js';
+import { type RecordInfo, recordInfoOf } from '../record-info.js';
 import { type AnyCodec, readPayload } from '../sequences.js';
 import { parseCommand, usageError } from '../usage.js';
 import { readSchema } from './codec.js';
+import { inspectRegistry, registryTimeoutMs } from './inspect-registry.js';
+import { isKafkaUrl, kafkaTimeoutMs, parseKafkaUrl, readKafkaRecord } from './kafka-record.js';
 import { isRedisUrl, parseRedisUrl, readRedisKey, redisTimeoutMs } from './redis-key.js';
 
 const defaultMaxBytes = 512;
 const redisTimeoutSeconds = redisTimeoutMs / 1000;
+const kafkaTimeoutSeconds = kafkaTimeoutMs / 1000;
+const registryTimeoutSeconds = registryTimeoutMs / 1000;
 
 export const inspectHelp = `Usage:
   wirekit inspect FILE|-|redis://[user:pass@]host:port[/db]/KEY [--format F] [--compress C]
                   [--legacy L,L…] [--schema S.json] [--sequence] [--hex [--max-bytes N]] [--json]
                   [--max-input-bytes N]
+  wirekit inspect --registry URL FILE|-|kafka://… [--schema S.json] [--format F] [--hex] [--json]
+  wirekit inspect kafka://HOST:PORT[,HOST:PORT…]/TOPIC/PARTITION/OFFSET [--registry URL] […]
       Shows what a payload is: format, compression, envelope version, schema fingerprint, sizes
       (total, header, payload, decompressed) and the decoded value as JSON. Enveloped input
       (encode --envelope) describes itself; so do Avro container files, Arrow IPC, JSON text,
@@ -47,6 +54,20 @@ export const inspectHelp = `Usage:
       write a slash in the key as %2F (redis://127.0.0.1:6379/2/user%2F42 is the key user/42
       in database 2). An unreachable server, a missing key or one that is not a string is an
       error (exit 1) within ${redisTimeoutSeconds} seconds.
+      A kafka:// source reads one record of a Kafka topic (OFFSET a number, earliest or
+      latest) and shows its topic, partition, offset, timestamp, key and headers too; it
+      needs the kafkajs package (npm install kafkajs). It joins no consumer group for good
+      (a group of its own, deleted afterwards). An unknown topic or partition, an offset past
+      the end, or a broker that cannot be reached is an error (exit 1) within
+      ${kafkaTimeoutSeconds} seconds.
+  --registry URL  read a payload in Confluent's wire format (magic byte 0, 4-byte schema id,
+                  Protobuf message indexes): the writer schema is fetched from the schema
+                  registry at URL (http[s]://[user:pass@]host:port[/path]) by its id and shown
+                  (id, type, subjects); Avro is decoded by it (or into --schema by resolution),
+                  Protobuf shown field by field as the wire has it (or decoded by --schema), a
+                  wirekit schema decoded in the format --format names. Input that is not framed
+                  so, an unknown id or a registry that does not answer within
+                  ${registryTimeoutSeconds} seconds (retried once) is an error (exit 1).
   --format F      read a raw payload of format F
   --compress C    undo compression C first (with or without --format; brotli, having no
                   signature, is otherwise only guessed)
@@ -63,7 +84,10 @@ export const inspectHelp = `Usage:
                   compression, envelopeVersion, fingerprint, schemaFingerprint,
                   fingerprintMatches, sizes, sequence, decoded, value, note, hex, error) instead of
                   the labelled layout; ttl is in seconds (null: no expiry), key and ttl only for
-                  redis://, legacy only with --legacy
+                  redis://, record (topic, partition, offset, timestamp, key, headers) only for
+                  kafka://, legacy only with --legacy; with --registry: source, record, registry,
+                  framing, schemaId, schemaType, subjects, messageIndexes, message, sizes, readBy,
+                  decoded, value, note, writerSchema, hex, error
   --max-input-bytes N  read (and decompress to) at most N bytes (default 64 MiB; K, M, G suffixes)
   --max-allocated-bytes N, --max-decompression-ratio R  as for decode (wirekit decode --help)`;
 
@@ -77,27 +101,56 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
     json: { type: 'boolean' },
     sequence: { type: 'boolean' },
     legacy: { type: 'string' },
+    registry: { type: 'string' },
     ...inputLimitOption,
     ...decodeLimitOptions,
   });
   const [source] = positionals;
   if (source === undefined || positionals.length > 1)
-    throw usageError('inspect takes one input: a file, - for standard input, or a redis:// URL.');
+    throw usageError('inspect takes one input: a file, - for standard input, a redis:// or a kafka:// URL.');
   const flags = checkFlags(values);
+  if (values.registry !== undefined) checkRegistryFlags(values);
   const redis = isRedisUrl(source) ? parseRedisUrl(source) : undefined;
+  const kafka = isKafkaUrl(source) ? parseKafkaUrl(source) : undefined;
+  if (redis !== undefined && values.registry !== undefined)
+    throw usageError(
+      '--registry reads Confluent-framed events: a file, standard input or a kafka:// record.',
+    );
   const schema = await readSchema(io, values.schema);
   const stored = redis === undefined ? undefined : await readRedisKey(redis, flags.maxInputBytes);
-  const bytes = stored?.bytes ?? (await readInput(io, source, flags.maxInputBytes));
-  const name = redis?.display ?? (source === '-' ? 'standard input' : source);
+  const record = kafka === undefined ? undefined : await readKafkaRecord(kafka, flags.maxInputBytes);
+  const name = redis?.display ?? kafka?.display ?? (source === '-' ? 'standard input' : source);
+  if (record !== undefined && record.value === null)
+    throw new WirekitError(
+      'WK_CLI_INPUT',
+      `${name} is a tombstone: the record has no value (its key: ${JSON.stringify(recordInfoOf(record).key)}).`,
+    );
+  const bytes = stored?.bytes ?? record?.value ?? (await readInput(io, source, flags.maxInputBytes));
   // A key's TTL in seconds (what Redis's TTL and the cache's set take), null when it does not expire.
   const origin: Origin = {
     source: name,
     ...(redis === undefined
       ? {}
       : { key: redis.key, ttl: stored?.ttlMs === undefined ? null : stored.ttlMs / 1000 }),
+    ...(record === undefined ? {} : { record: recordInfoOf(record) }),
   };
   if (bytes.length === 0)
     throw new WirekitError('WK_CLI_INPUT', `${name} is empty: there is nothing to inspect.`);
+  if (values.registry !== undefined) {
+    await inspectRegistry(io, {
+      registryUrl: values.registry,
+      source: name,
+      record: origin.record,
+      bytes,
+      schema,
+      schemaName: values.schema,
+      format: flags.format,
+      limits: { maxInputBytes: flags.maxInputBytes, maxAllocatedBytes: flags.maxAllocatedBytes },
+      maxHexBytes: flags.maxBytes,
+      json: values.json === true,
+    });
+    return;
+  }
   if (flags.legacy !== undefined && !hasEnvelope(bytes)) {
     inspectLegacy(io, origin, bytes, flags, schema, values);
     return;
@@ -208,11 +261,28 @@ function checkFlags(values: {
   };
 }
 
-/** Where the bytes came from: the source as shown, and for a Redis key the key and its TTL. */
+/** Where the bytes came from: the source as shown, for a Redis key the key and its TTL, for a Kafka record where it sits. */
 interface Origin {
   readonly source: string;
   readonly key?: string;
   readonly ttl?: number | null;
+  readonly record?: RecordInfo;
+}
+
+/** With --registry the frame says how to read the payload: the flags that would say otherwise do not apply. */
+function checkRegistryFlags(values: { legacy?: string; compress?: string; sequence?: boolean }): void {
+  const clash =
+    values.legacy !== undefined
+      ? '--legacy'
+      : values.compress !== undefined
+        ? '--compress'
+        : values.sequence
+          ? '--sequence'
+          : undefined;
+  if (clash !== undefined)
+    throw usageError(
+      `${clash} does not apply with --registry: a Confluent frame holds one uncompressed datum.`,
+    );
 }
 
 /** The --legacy list: known names, each once. */

@@ -31,6 +31,13 @@ export interface AvroField {
   readonly name: string;
   readonly aliases: readonly string[];
   readonly type: AvroType;
+  /**
+   * The field's default as written (JSON), kept for the registry's compatibility rules; `null` is a
+   * default too, so absence is `hasDefault: false`. The codec reads defaults from the reader's
+   * wirekit schema instead, and does not look at these.
+   */
+  readonly hasDefault?: boolean;
+  readonly default?: JsonValue;
 }
 
 export interface AvroRecord extends AvroNamed {
@@ -42,6 +49,8 @@ export interface AvroRecord extends AvroNamed {
 export interface AvroEnum extends AvroNamed {
   readonly type: 'enum';
   readonly symbols: readonly string[];
+  /** The symbol a reader takes for a writer's symbol it does not know (Avro 1.9+), as written. */
+  readonly default?: string;
 }
 
 export interface AvroFixed extends AvroNamed, AvroLogical {
@@ -133,7 +142,9 @@ function parse(json: unknown, namespace: string, ctx: Context, depth: number): A
         invalid(`enum ${name} needs "symbols", a list of names.`);
       }
       if (new Set(symbols).size !== symbols.length) invalid(`enum ${name} repeats a symbol.`);
-      return register({ type: 'enum', name, aliases, symbols: symbols as string[] }, ctx);
+      const node: AvroEnum = { type: 'enum', name, aliases, symbols: symbols as string[] };
+      // Kept only when it is a string: whether it names a symbol is the registry's check to make.
+      return register(typeof spec.default === 'string' ? { ...node, default: spec.default } : node, ctx);
     }
     case 'fixed': {
       const { name, aliases } = defineName(spec, namespace);
@@ -176,10 +187,13 @@ function record(spec: Record<string, unknown>, namespace: string, ctx: Context, 
     if (!Array.isArray(fieldAliases) || !fieldAliases.every((a) => typeof a === 'string')) {
       invalid(`field ${name}.${f.name} has aliases that are not a list of names.`);
     }
+    const hasDefault = Object.hasOwn(f, 'default');
     node.fields.push({
       name: f.name,
       aliases: fieldAliases as string[],
       type: parse(f.type, inner, ctx, depth + 1),
+      hasDefault,
+      ...(hasDefault ? { default: f.default as JsonValue } : {}),
     });
   }
   return node;

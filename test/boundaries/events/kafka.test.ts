@@ -393,15 +393,18 @@ test('without a broker, a send rejects with WK_EVENT_BROKER_UNAVAILABLE within i
   const elapsed = performance.now() - started;
   expect(error).toBeInstanceOf(WirekitError);
   expect((error as WirekitError).code).toBe('WK_EVENT_BROKER_UNAVAILABLE');
-  expect((error as WirekitError).cause).toBeInstanceOf(Error);
+  // The deadline may come before kafkajs's own retries end, and then there is no kafkajs error yet.
+  const cause = (error as WirekitError).cause;
+  if (cause !== undefined) expect(cause).toBeInstanceOf(Error);
   expect(elapsed).toBeLessThan(3000 + 1000);
   const closing = performance.now();
   await producer.close();
   expect(performance.now() - closing).toBeLessThan(10_000);
 });
 
-test('without a broker, a consumer start rejects with WK_EVENT_BROKER_UNAVAILABLE', async () => {
+test('without a broker, a consumer start rejects with WK_EVENT_BROKER_UNAVAILABLE at its start timeout', async () => {
   const port = await freePort();
+  const started = performance.now();
   await expect(
     kafkaConsumer({
       brokers: [`127.0.0.1:${port}`],
@@ -409,7 +412,9 @@ test('without a broker, a consumer start rejects with WK_EVENT_BROKER_UNAVAILABL
       groupId: 'g',
       topic: 't',
       codec: orderCodec(),
+      startTimeoutMs: 2000,
       handler: async () => undefined,
     }),
   ).rejects.toMatchObject({ code: 'WK_EVENT_BROKER_UNAVAILABLE' });
+  expect(performance.now() - started).toBeLessThan(2000 + 1000);
 });

@@ -38,19 +38,12 @@ export function loadKafkajs(): Promise<Kafkajs> {
 }
 
 /**
- * Connection-level retries of the made client (connecting, metadata): short, because the
- * producer's and consumer's own retries wrap them and a dead broker should surface within their
- * bounds, not within these multiplied by those.
+ * A kafkajs client: the caller's, or one made from `brokers` with quiet logs and `retry` as its
+ * connection retries. Those decide how long a broker may be away before kafkajs gives up on it
+ * (a producer's send fails, a consumer crashes and rejoins the group as a new member), whatever
+ * retries the producer or consumer has on top; a caller's own client keeps its own.
  */
-const clientRetry: RetryOptions = {
-  initialRetryTime: 100,
-  maxRetryTime: 1000,
-  multiplier: 2,
-  factor: 0.2,
-  retries: 3,
-};
-
-export function kafkaClient(kafkajs: Kafkajs, options: KafkaConnectionOptions): Kafka {
+export function kafkaClient(kafkajs: Kafkajs, options: KafkaConnectionOptions, retry: RetryOptions): Kafka {
   if (options.kafka !== undefined) return options.kafka;
   if (options.brokers === undefined || options.brokers.length === 0) {
     throw new TypeError('The Kafka binding needs `kafka` (a kafkajs client) or `brokers`.');
@@ -59,7 +52,7 @@ export function kafkaClient(kafkajs: Kafkajs, options: KafkaConnectionOptions): 
     clientId: options.clientId ?? 'wirekit',
     brokers: [...options.brokers],
     logLevel: options.logLevel ?? kafkajs.logLevel.ERROR,
-    retry: clientRetry,
+    retry,
   };
   return new kafkajs.Kafka(config);
 }
@@ -73,6 +66,19 @@ export function retriesWithin(budgetMs: number, initialMs: number, maxWaitMs: nu
     wait = Math.min(wait * 2, maxWaitMs);
   }
   return Math.max(1, retries);
+}
+
+/**
+ * True when kafkajs marks the first error of a chain as retriable (a refused or dropped
+ * connection, a leader moving), however it wrapped it: kafkajs wraps a retriable error in a
+ * non-retriable one when its own retries ran out, and decides whether a crashed consumer restarts
+ * by this same root.
+ */
+export function retriableAtRoot(error: unknown): boolean {
+  let root = error;
+  for (let depth = 0; depth < 10 && root instanceof Error && root.cause instanceof Error; depth += 1)
+    root = root.cause;
+  return root instanceof Error && (root as { retriable?: unknown }).retriable === true;
 }
 
 export function brokerUnavailable(message: string, cause: unknown): WirekitError {

@@ -21,9 +21,13 @@
  * fetches again only when every batch of the previous fetch was handed over, so a slow handler
  * slows the fetching instead of filling memory.
  *
- * The member survives its broker going away: kafkajs retries (up to `retry`, about half a minute
- * by default), and when that is exhausted it crashes and restarts itself; a crash it would not
- * restart from is restarted here, after a backoff. Each crash is reported through `onError`.
+ * The member survives its broker going away for a while: the client made from `brokers` keeps
+ * reconnecting for about 30 s, less than the group session, so a restarted broker finds the same
+ * member heartbeating and nothing is rebalanced (a client of your own reconnects as it is
+ * configured to). Past that, kafkajs's fetch loop retries (`retry`), then crashes and restarts the
+ * member, which rejoins as a new one; a crash kafkajs would not restart from (an error it calls
+ * non-retriable) is restarted here, after a backoff that doubles up to 30 s. Every crash is
+ * reported through `onError` as WK_EVENT_BROKER_UNAVAILABLE, with kafkajs's error as its cause.
  */
 import type { Consumer, ConsumerRunConfig, Producer, RetryOptions } from 'kafkajs';
 import type { WirekitError } from '../../../errors/index.js';
@@ -38,7 +42,11 @@ export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnec
   /** The topic to consume (or `topics`). */
   readonly topic?: string;
   readonly topics?: readonly string[];
-  /** Where a group with no committed offset starts: the oldest event (true) or the next one (default false). */
+  /**
+   * Where a partition with no committed offset for the group starts: its oldest event (true) or
+   * the next one published (default false, Kafka's `latest`). This holds per partition: a group
+   * whose first member only ever committed on some partitions starts the others afresh too.
+   */
   readonly fromBeginning?: boolean;
   /** Partitions whose batches may be in the handler at once (default 1; never two of one partition). */
   readonly partitionsConsumedConcurrently?: number;
@@ -56,8 +64,8 @@ export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnec
   readonly rebalanceTimeout?: number;
   /** kafkajs's retries of fetching and committing before it crashes and restarts the member. */
   readonly retry?: RetryOptions;
-  /** How long to wait for the first join before giving up (default 60 s). */
-  readonly joinTimeoutMs?: number;
+  /** How long the start may take to connect, join the group and fetch (default 60 s). */
+  readonly startTimeoutMs?: number;
 }
 
 export interface KafkaEventConsumer extends EventConsumer {
@@ -65,15 +73,18 @@ export interface KafkaEventConsumer extends EventConsumer {
   readonly assignment: Readonly<Record<string, readonly number[]>>;
 }
 
-// kafkajs's pace, with enough retries (about 35 s of waits) that a broker restart is ridden out
-// by the same member instead of a crash, a new member and a rebalance.
-const defaultRetry: RetryOptions = {
+// The made client's connection retries: about 30 s of waits, so that a broker restart is ridden
+// out by the same member (whose session, 30 s by default, outlasts it) instead of a crash, a new
+// member, and a rebalance that waits for the old member's session to end.
+const clientRetry: RetryOptions = {
   initialRetryTime: 300,
-  maxRetryTime: 5000,
+  maxRetryTime: 3000,
   multiplier: 2,
   factor: 0.2,
-  retries: 10,
+  retries: 12,
 };
+// kafkajs's retries of the fetch loop (fetching, committing, rejoining) before it crashes.
+const defaultRetry: RetryOptions = { ...clientRetry, maxRetryTime: 5000, retries: 10 };
 const restartBackoffMs = { initial: 1000, max: 30_000 };
 
 function validate<T>(options: KafkaConsumerOptions<T>): {
@@ -89,6 +100,12 @@ function validate<T>(options: KafkaConsumerOptions<T>): {
   const maxBatch = options.maxBatch ?? 100;
   if (!Number.isInteger(maxBatch) || maxBatch < 1) {
     throw new RangeError(`kafkaConsumer: maxBatch must be a whole number ≥ 1, got ${maxBatch}`);
+  }
+  const concurrency = options.partitionsConsumedConcurrently ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(
+      `kafkaConsumer: partitionsConsumedConcurrently must be a whole number ≥ 1, got ${concurrency}`,
+    );
   }
   const retryBackoffMs = options.retryBackoffMs ?? 100;
   if (!(retryBackoffMs >= 0))
@@ -107,7 +124,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     }
   };
   const kafkajs = await loadKafkajs();
-  const kafka = kafkaClient(kafkajs, options);
+  const kafka = kafkaClient(kafkajs, options, clientRetry);
   const maxBytesPerPartition =
     options.maxBytesPerPartition ?? Math.min(1 << 20, Math.max(64 << 10, maxBatch * 8192));
   const heartbeatInterval = options.heartbeatInterval ?? 3000;
@@ -169,6 +186,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
   };
 
   let ready = false;
+  let abandoned = false;
   let stopping: Promise<void> | undefined;
   let restartTimer: NodeJS.Timeout | undefined;
   let restarting: Promise<void> | undefined;
@@ -194,6 +212,11 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
   };
 
   consumer.on(consumer.events.CRASH, ({ payload }) => {
+    if (abandoned) {
+      // The start gave up: whatever kafkajs restarts is not wanted.
+      consumer.disconnect().catch(() => undefined);
+      return;
+    }
     const error = brokerUnavailable(
       `Kafka consumer of group ${groupId} crashed${payload.restart ? ' (kafkajs restarts it)' : ''}`,
       payload.error,
@@ -216,43 +239,53 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     await deadLetterProducer?.disconnect();
   };
 
-  try {
-    await consumer.connect();
-    await deadLetterProducer?.connect();
-    await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? false });
-  } catch (error) {
-    await disconnectAll().catch(() => undefined);
-    throw brokerUnavailable(`Kafka consumer of group ${groupId} could not connect`, error);
-  }
-
-  // The first fetch comes after the join and after the starting offsets were looked up.
-  const joinTimeoutMs = options.joinTimeoutMs ?? 60_000;
+  // Ready once connected, joined and past the first fetch, which comes after the starting
+  // offsets were looked up; all of it within startTimeoutMs.
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   let removeFetchListener: (() => void) | undefined;
-  let joinTimer: NodeJS.Timeout | undefined;
-  const started = new Promise<void>((resolve, reject) => {
+  let startTimer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
     failStart = reject;
-    removeFetchListener = consumer.on(consumer.events.FETCH, () => resolve());
-    joinTimer = setTimeout(
+    startTimer = setTimeout(
       () =>
         reject(
           brokerUnavailable(
-            `Kafka consumer of group ${groupId} did not join within ${joinTimeoutMs} ms`,
+            `Kafka consumer of group ${groupId} did not connect and join within ${startTimeoutMs} ms`,
             undefined,
           ),
         ),
-      joinTimeoutMs,
+      startTimeoutMs,
     );
   });
+  const firstFetch = new Promise<void>((resolve) => {
+    removeFetchListener = consumer.on(consumer.events.FETCH, () => resolve());
+  });
+  const connecting = (async () => {
+    try {
+      await consumer.connect();
+      await deadLetterProducer?.connect();
+      await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? false });
+    } catch (error) {
+      throw brokerUnavailable(`Kafka consumer of group ${groupId} could not connect`, error);
+    }
+  })();
   try {
+    await Promise.race([connecting, timedOut]);
     await consumer.run(runConfig);
-    await started;
+    await Promise.race([firstFetch, timedOut]);
     ready = true;
   } catch (error) {
+    abandoned = true;
     batches.stop();
     await disconnectAll().catch(() => undefined);
+    // A connection kafkajs is still retrying may be made after all: close that one too.
+    connecting.then(
+      () => disconnectAll().catch(() => undefined),
+      () => undefined,
+    );
     throw error;
   } finally {
-    clearTimeout(joinTimer);
+    clearTimeout(startTimer);
     removeFetchListener?.();
   }
 

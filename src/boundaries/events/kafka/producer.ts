@@ -11,9 +11,11 @@
  * broker drops the copy instead of storing the event twice.
  *
  * Retries are kafkajs's own, at its pace (doubling waits of at most 2 s), as many as fit in
- * `sendTimeoutMs`; a send also gives up at that deadline whatever kafkajs is doing, since a
- * connection attempt inside a retry has retries of its own. Either way it rejects with
- * WK_EVENT_BROKER_UNAVAILABLE and the kafkajs error as cause. A send that timed out may still land
+ * `sendTimeoutMs`. kafkajs ends a send early when it cannot reconnect within the client's
+ * connection retries (a broker restart takes longer than that), so a send whose failure kafkajs
+ * calls retriable is sent again until the deadline; and a send gives up at the deadline whatever
+ * kafkajs is doing. Either way it rejects with WK_EVENT_BROKER_UNAVAILABLE and the kafkajs error
+ * as cause. A send that timed out may still land
  * (kafkajs cannot be cancelled): sending it again is at-least-once, and a consumer may see it twice.
  *
  * kafkajs connects on the first send (this call stays synchronous, and kafkajs is imported only
@@ -27,6 +29,7 @@ import {
   type KafkaConnectionOptions,
   kafkaClient,
   loadKafkajs,
+  retriableAtRoot,
   retriesWithin,
 } from './connection.js';
 import { outgoingMessage } from './records.js';
@@ -59,17 +62,20 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
   const connected = (): Promise<Producer> => {
     connecting ??= (async () => {
       const kafkajs = await loadKafkajs();
-      const producer = kafkaClient(kafkajs, options).producer({
+      // The made client's connection retries and the producer's fit in one send's time, so
+      // kafkajs has given up by the deadline and close() does not wait on it much longer.
+      const retry = {
+        initialRetryTime: retryWaitMs.initial,
+        maxRetryTime: retryWaitMs.max,
+        multiplier: 2,
+        factor: 0.2,
+        retries: retriesWithin(sendTimeoutMs, retryWaitMs.initial, retryWaitMs.max),
+      };
+      const producer = kafkaClient(kafkajs, options, retry).producer({
         idempotent,
         // The Java client's partitioner (murmur2 of the key), so a key lands where other clients put it.
         createPartitioner: kafkajs.Partitioners.DefaultPartitioner,
-        retry: {
-          initialRetryTime: retryWaitMs.initial,
-          maxRetryTime: retryWaitMs.max,
-          multiplier: 2,
-          factor: 0.2,
-          retries: retriesWithin(sendTimeoutMs, retryWaitMs.initial, retryWaitMs.max),
-        },
+        retry,
       });
       try {
         await producer.connect();
@@ -86,19 +92,26 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
     return attempt;
   };
 
-  const publish = async (events: readonly OutgoingEvent<T>[]): Promise<void> => {
+  const publish = async (events: readonly OutgoingEvent<T>[], deadline: number): Promise<void> => {
     const values = await Promise.all(events.map((event) => codec.encode(event.value)));
     const messages = events.map((event, i) => outgoingMessage(event, values[i] as Uint8Array));
-    let producer: Producer;
-    try {
-      producer = await connected();
-    } catch (error) {
-      throw brokerUnavailable(`Kafka: could not connect to publish to ${topic}`, error);
-    }
-    try {
-      await producer.send({ topic, acks: -1, messages });
-    } catch (error) {
-      throw brokerUnavailable(`Kafka did not acknowledge ${messages.length} event(s) on ${topic}`, error);
+    let wait = retryWaitMs.initial;
+    for (;;) {
+      try {
+        const producer = await connected();
+        await producer.send({ topic, acks: -1, messages });
+        return;
+      } catch (error) {
+        // kafkajs gives a send up when reconnecting inside its retry fails (a broker restarting
+        // takes longer than a connection's retries): while the cause is one kafkajs calls
+        // retriable and time is left, send again. The idempotent producer makes a resend of a
+        // batch that did land harmless.
+        if (!retriableAtRoot(error) || performance.now() + wait >= deadline || closing !== undefined) {
+          throw brokerUnavailable(`Kafka did not acknowledge ${messages.length} event(s) on ${topic}`, error);
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        wait = Math.min(wait * 2, retryWaitMs.max);
+      }
     }
   };
 
@@ -107,7 +120,7 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
       if (closing !== undefined) throw brokerUnavailable(`Kafka producer of ${topic} is closed`, undefined);
       const events: readonly OutgoingEvent<T>[] = Array.isArray(given) ? given : [given as OutgoingEvent<T>];
       if (events.length === 0) return;
-      const sending = publish(events);
+      const sending = publish(events, performance.now() + sendTimeoutMs);
       inFlight.add(sending);
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<never>((_, reject) => {

@@ -1,0 +1,283 @@
+/**
+ * Whether an Avro reader schema reads every datum a writer schema can write: the Avro
+ * specification's "Schema Resolution" applied to schemas rather than to one datum, as Avro Java's
+ * SchemaCompatibility (which Confluent's registry runs) and Python's ReaderWriterCompatibilityChecker
+ * apply it. The findings carry Confluent's error types and Avro Java's paths (`/fields/2/type`).
+ *
+ * - Records match by unqualified name, or when a reader alias (a full name) is the writer's full
+ *   name. Fields match by name or by a reader field's alias; a reader field the writer lacks needs a
+ *   default; writer-only fields are skipped.
+ * - Enums match by name like records; a writer symbol the reader lacks is an error unless the
+ *   reader has an enum default. Fixed types match by name and size.
+ * - Promotions: int to long, float or double; long to float or double; float to double; string to
+ *   bytes and back. Arrays and maps resolve their items and values.
+ * - A writer union is readable when every branch is. A reader union reads a writer type when one of
+ *   its branches does (the first, as resolution picks it).
+ * - A pair of types is checked once: a pair met again while it is being checked counts as
+ *   compatible (its problems are reported where it was first met), so recursive types terminate.
+ *
+ * Logical types are ignored, as the implementations above ignore them, with one exception that the
+ * spec itself makes: two decimals resolve only when the reader keeps the writer's scale, and wirekit
+ * also asks that its precision is no smaller (the spec asks for equal precision; a wider reader
+ * reads every value, so it is allowed). A scale change rescales every stored value silently, which
+ * is why it is refused though Avro Java and Python accept it. Timestamp units are not compared:
+ * wirekit's codec converts units by the writer's logical type, so there it is no data loss.
+ */
+import type {
+  AvroEnum,
+  AvroFixed,
+  AvroRecord,
+  AvroType,
+  AvroUnion,
+} from '../../../codecs/avro/avro-schema.js';
+import { shortName } from '../../../codecs/avro/avro-schema.js';
+import { distinct, type Finding, under } from './issues.js';
+
+export type AvroErrorType =
+  | 'NAME_MISMATCH'
+  | 'FIXED_SIZE_MISMATCH'
+  | 'MISSING_ENUM_SYMBOLS'
+  | 'READER_FIELD_MISSING_DEFAULT_VALUE'
+  | 'TYPE_MISMATCH'
+  | 'MISSING_UNION_BRANCH';
+
+/** Why `reader` cannot read what `writer` writes; empty when it can. */
+export function avroReadFindings(reader: AvroType, writer: AvroType): Finding[] {
+  return distinct(new AvroChecker().check(reader, writer)).map((finding) =>
+    finding.path === '' ? { ...finding, path: '/' } : finding,
+  );
+}
+
+const promotions: Readonly<Record<string, readonly string[]>> = {
+  int: ['long', 'float', 'double'],
+  long: ['float', 'double'],
+  float: ['double'],
+  string: ['bytes'],
+  bytes: ['string'],
+};
+
+type Named = AvroRecord | AvroEnum | AvroFixed;
+
+function isNamed(type: AvroType): type is Named {
+  return type.type === 'record' || type.type === 'enum' || type.type === 'fixed';
+}
+
+/** Avro Java's rule: the same unqualified name, or a reader alias that is the writer's full name. */
+function namesMatch(reader: Named, writer: Named): boolean {
+  return shortName(reader.name) === shortName(writer.name) || reader.aliases.includes(writer.name);
+}
+
+/** How a type is called in a message: Avro Java's upper-case type names, and a named type's name. */
+function typeName(type: AvroType): string {
+  return isNamed(type) ? `${type.type.toUpperCase()} ${type.name}` : type.type.toUpperCase();
+}
+
+function at(path: string): string {
+  return path === '' ? '/' : path;
+}
+
+/**
+ * One check of a reader against a writer. Findings are relative to the pair they were found in
+ * (`/fields/1/type`), so a pair checked once (memoised) answers for every place it is met.
+ */
+class AvroChecker {
+  /** Findings per reader and writer pair; `inProgress` while the pair is being checked. */
+  private readonly memo = new Map<AvroType, Map<AvroType, Finding[] | typeof inProgress>>();
+  /** Reader union branches by what they can read, built once per union. */
+  private readonly branchIndex = new Map<AvroUnion, Map<string, AvroType[]>>();
+
+  check(reader: AvroType, writer: AvroType): Finding[] {
+    let byWriter = this.memo.get(reader);
+    if (byWriter === undefined) {
+      byWriter = new Map();
+      this.memo.set(reader, byWriter);
+    }
+    const known = byWriter.get(writer);
+    if (known === inProgress) return [];
+    if (known !== undefined) return known;
+    byWriter.set(writer, inProgress);
+    const findings = this.compute(reader, writer);
+    byWriter.set(writer, findings);
+    return findings;
+  }
+
+  private compute(reader: AvroType, writer: AvroType): Finding[] {
+    if (writer.type === 'union') {
+      if (reader.type === 'union') {
+        // Every branch the writer may pick needs a reader branch that reads it.
+        return writer.branches.flatMap((branch, i) =>
+          this.readsWith(reader, branch) ? [] : [missingBranch(`/${i}`, branch)],
+        );
+      }
+      return writer.branches.flatMap((branch, i) => under(`/${i}`, this.check(reader, branch)));
+    }
+    if (reader.type === 'union') return this.readsWith(reader, writer) ? [] : [missingBranch('', writer)];
+    if (reader.type !== writer.type) {
+      return promotions[writer.type]?.includes(reader.type) ? [] : [typeMismatch(reader, writer)];
+    }
+    switch (reader.type) {
+      case 'record':
+        return [...nameFindings(reader, writer as Named), ...this.fields(reader, writer as AvroRecord)];
+      case 'enum':
+        return [...nameFindings(reader, writer as Named), ...symbols(reader, writer as AvroEnum)];
+      case 'fixed': {
+        const fixed = writer as AvroFixed;
+        const findings = nameFindings(reader, fixed);
+        if (reader.size !== fixed.size) findings.push(fixedSize(reader, fixed));
+        return [...findings, ...decimals(reader, fixed)];
+      }
+      case 'array':
+        return under('/items', this.check(reader.items, (writer as typeof reader).items));
+      case 'map':
+        return under('/values', this.check(reader.values, (writer as typeof reader).values));
+      case 'bytes':
+        return decimals(reader, writer as typeof reader);
+      default:
+        return [];
+    }
+  }
+
+  private fields(reader: AvroRecord, writer: AvroRecord): Finding[] {
+    const findings: Finding[] = [];
+    reader.fields.forEach((field, i) => {
+      const source =
+        writer.fields.find((f) => f.name === field.name) ??
+        field.aliases
+          .map((alias) => writer.fields.find((f) => f.name === alias))
+          .find((f) => f !== undefined);
+      if (source !== undefined) {
+        findings.push(...under(`/fields/${i}/type`, this.check(field.type, source.type)));
+      } else if (field.hasDefault !== true) {
+        findings.push({
+          errorType: 'READER_FIELD_MISSING_DEFAULT_VALUE',
+          path: `/fields/${i}`,
+          additionalInfo: field.name,
+          describe: ({ reader: r, writer: w }, path) =>
+            `The field '${field.name}' at path '${path}' in the ${r} schema has no default value and is missing in the ${w} schema`,
+        });
+      }
+    });
+    return findings;
+  }
+
+  /** Whether some branch of the reader union reads `writer` (not a union). */
+  private readsWith(reader: AvroUnion, writer: AvroType): boolean {
+    return this.candidates(reader, writer).some((branch) => this.check(branch, writer).length === 0);
+  }
+
+  /**
+   * The reader's branches that could read `writer`, in the reader's order: of its type or a type it
+   * promotes to, and for a named type, of its name or with an alias for it. Indexed once per union,
+   * so a union of thousands of branches is not searched once per writer branch.
+   */
+  private candidates(reader: AvroUnion, writer: AvroType): AvroType[] {
+    let index = this.branchIndex.get(reader);
+    if (index === undefined) {
+      index = new Map();
+      for (const branch of reader.branches) {
+        const keys = isNamed(branch)
+          ? [
+              `${branch.type} ${shortName(branch.name)}`,
+              ...branch.aliases.map((alias) => `${branch.type} =${alias}`),
+            ]
+          : [branch.type];
+        for (const key of keys) {
+          const list = index.get(key) ?? [];
+          if (!list.includes(branch)) list.push(branch);
+          index.set(key, list);
+        }
+      }
+      this.branchIndex.set(reader, index);
+    }
+    const keys = isNamed(writer)
+      ? [`${writer.type} ${shortName(writer.name)}`, `${writer.type} =${writer.name}`]
+      : [writer.type, ...(promotions[writer.type] ?? [])];
+    const found = new Set(keys.flatMap((key) => index.get(key) ?? []));
+    return reader.branches.filter((branch) => found.has(branch));
+  }
+}
+
+function nameFindings(reader: Named, writer: Named): Finding[] {
+  if (namesMatch(reader, writer)) return [];
+  return [
+    {
+      errorType: 'NAME_MISMATCH',
+      path: '/name',
+      additionalInfo: `expected: ${writer.name}`,
+      describe: ({ reader: r, writer: w }, path) =>
+        `The name of the ${reader.type} at path '${path}' in the ${r} schema is ${reader.name}; ` +
+        `the ${w} schema calls it ${writer.name}, and no alias of the ${r} one says so`,
+    },
+  ];
+}
+
+const inProgress = Symbol('in progress');
+
+function symbols(reader: AvroEnum, writer: AvroEnum): Finding[] {
+  const known = new Set(reader.symbols);
+  const missing = writer.symbols.filter((symbol) => !known.has(symbol));
+  if (missing.length === 0 || (reader.default !== undefined && known.has(reader.default))) return [];
+  const list = `[${missing.join(', ')}]`;
+  return [
+    {
+      errorType: 'MISSING_ENUM_SYMBOLS',
+      path: '/symbols',
+      additionalInfo: list,
+      describe: ({ reader: r, writer: w }, path) =>
+        `The ${r} schema is missing enum symbols '${list}' at path '${path}' in the ${w} schema, and has no enum default`,
+    },
+  ];
+}
+
+function fixedSize(reader: AvroFixed, writer: AvroFixed): Finding {
+  return {
+    errorType: 'FIXED_SIZE_MISMATCH',
+    path: '/size',
+    additionalInfo: `expected: ${writer.size}, found: ${reader.size}`,
+    describe: ({ reader: r, writer: w }, path) =>
+      `The size of the FIXED type at path '${path}' in the ${r} schema (${reader.size}) does not match the ${w} schema (${writer.size})`,
+  };
+}
+
+function typeMismatch(reader: AvroType, writer: AvroType, detail?: string): Finding {
+  return {
+    errorType: 'TYPE_MISMATCH',
+    path: '',
+    additionalInfo:
+      detail ?? `reader type: ${typeName(reader)} not compatible with writer type: ${typeName(writer)}`,
+    describe: ({ reader: r, writer: w }, path) =>
+      `The type (path '${at(path)}') of a field in the ${r} schema does not match with the ${w} schema`,
+  };
+}
+
+function missingBranch(where: string, writer: AvroType): Finding {
+  return {
+    errorType: 'MISSING_UNION_BRANCH',
+    path: where,
+    additionalInfo: `reader union lacking writer type: ${typeName(writer)}`,
+    describe: ({ reader: r, writer: w }, path) =>
+      `The ${r} schema is missing a type inside a union field at path '${at(path)}' in the ${w} schema`,
+  };
+}
+
+type Decimal = { readonly logicalType?: string; readonly precision?: number; readonly scale?: number };
+
+/** The one logical type rule: a decimal reader keeps the writer's scale and at least its precision. */
+function decimals(reader: AvroType & Decimal, writer: AvroType & Decimal): Finding[] {
+  if (reader.logicalType !== 'decimal' || writer.logicalType !== 'decimal') return [];
+  const [rp, rs, wp, ws] = [
+    reader.precision ?? 0,
+    reader.scale ?? 0,
+    writer.precision ?? 0,
+    writer.scale ?? 0,
+  ];
+  if (rs === ws && rp >= wp) return [];
+  return [
+    typeMismatch(
+      reader,
+      writer,
+      `reader type: decimal(${rp}, ${rs}) not compatible with writer type: decimal(${wp}, ${ws})` +
+        (rs === ws ? ' (precision narrowed)' : ' (scale changed: every value would be rescaled)'),
+    ),
+  ];
+}

@@ -1,0 +1,330 @@
+/**
+ * The rules only wirekit schemas carry: a wirekit schema says which values are valid beyond their
+ * wire type (an int8 is an Avro int that stays within -128..127, a string may have a maxLength, an
+ * enum's members keep their places), and every wirekit decoder refuses a value its schema does not
+ * accept. So a reader must accept every value its writer's schema accepts, or old events that were
+ * valid when written fail to decode. These rules report where the reader narrows the writer:
+ *
+ * - integers whose range shrinks (int32 to int16, uint32 to int32, int64 as bigint to int64 as
+ *   number, which stops at 2^53), float64 to float32 (VALUE_RANGE_NARROWED);
+ * - strings whose minLength rises or maxLength falls, or that gain or change a pattern (patterns
+ *   cannot be compared, so any new one counts); bytes whose maxLength falls; arrays whose item
+ *   bounds tighten; decimals with fewer decimals or integer digits; timestamps moving to seconds
+ *   (which refuse milliseconds) or to nanoseconds (whose range is ±292 years) (…_NARROWED);
+ * - enum members removed, or moved (Protobuf numbers members by position) (ENUM_MEMBER_…);
+ * - a literal that changes, or a field that becomes one (LITERAL_CHANGED);
+ * - a value that may be absent or null in the writer but not in the reader (PRESENCE_REQUIRED);
+ * - union variants removed or the tag renamed (UNION_…);
+ * - kinds that a format reads as each other but whose values differ (a string read as json or as
+ *   a decimal, a bool as an int) (KIND_CHANGED). Widening kinds (int16 to int64, a decimal or a
+ *   json value to a plain string) pass.
+ *
+ * Fields match as Avro resolution matches them: by name or by the reader's aliases; union variants
+ * by name or alias. What these rules cannot judge soundly they leave to the format rules, which run
+ * beside them: a field the writer lacks (Avro asks for a default), a field number (Protobuf). A
+ * pair of named types is compared once, so recursive schemas terminate.
+ */
+import type {
+  FieldDef,
+  LiteralValue,
+  NamedTypeInfo,
+  ObjectSchema,
+  Schema,
+  UnionSchema,
+} from '../../../schema/index.js';
+import { deref } from '../../../schema/index.js';
+import { largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
+import { fitsFloat32, maxEpochMillis, stringRule } from '../../../schema/value-rules.js';
+import { distinct, type Finding } from './issues.js';
+
+export type WirekitErrorType =
+  | 'PRESENCE_REQUIRED'
+  | 'KIND_CHANGED'
+  | 'VALUE_RANGE_NARROWED'
+  | 'STRING_NARROWED'
+  | 'BYTES_NARROWED'
+  | 'ITEMS_NARROWED'
+  | 'DECIMAL_NARROWED'
+  | 'TIMESTAMP_NARROWED'
+  | 'ENUM_MEMBER_REMOVED'
+  | 'ENUM_MEMBER_MOVED'
+  | 'LITERAL_CHANGED'
+  | 'UNION_VARIANT_REMOVED'
+  | 'UNION_TAG_CHANGED';
+
+/** Where the reader refuses values the writer's schema accepts; empty when it accepts them all. */
+export function wirekitValueFindings(reader: Schema, writer: Schema): Finding[] {
+  return distinct(new ValueChecker().check(reader, writer, '$'));
+}
+
+type Concrete = Exclude<Schema, { kind: 'ref' }>;
+
+function narrowed(errorType: WirekitErrorType, path: string, detail: string): Finding {
+  return {
+    errorType,
+    path,
+    additionalInfo: detail,
+    describe: ({ reader, writer }, at) =>
+      `The value at path '${at}' in the ${reader} schema refuses values the ${writer} schema accepts`,
+  };
+}
+
+/** The inclusive range of an integer kind, in bigints, as validation applies it (`as: 'number'` stops at 2^53 - 1). */
+function intRange(schema: Concrete): readonly [bigint, bigint] | undefined {
+  switch (schema.kind) {
+    case 'int8':
+    case 'int16':
+    case 'int32':
+    case 'uint8':
+    case 'uint16':
+    case 'uint32': {
+      const [min, max] = smallIntRange[schema.kind];
+      return [BigInt(min), BigInt(max)];
+    }
+    case 'int64':
+    case 'uint64': {
+      const [min, max] = largeIntRange[schema.kind];
+      if (schema.as === 'bigint') return [min, max];
+      const safe = BigInt(Number.MAX_SAFE_INTEGER);
+      return [min < -safe ? -safe : min, safe];
+    }
+    default:
+      return undefined;
+  }
+}
+
+function describeKind(schema: Concrete): string {
+  if (schema.kind === 'int64' || schema.kind === 'uint64') return `${schema.kind} (as ${schema.as})`;
+  if (schema.kind === 'literal') return `literal ${JSON.stringify(schema.value)}`;
+  return 'name' in schema ? `${schema.kind} ${schema.name}` : schema.kind;
+}
+
+/** Kinds whose values a plain, unconstrained string reader takes as they are. */
+const stringLike: ReadonlySet<string> = new Set(['string', 'json', 'decimal']);
+
+function namesMatch(reader: NamedTypeInfo, writer: NamedTypeInfo): boolean {
+  const names = new Set([reader.name, ...(reader.aliases ?? [])]);
+  return names.has(writer.name);
+}
+
+function fieldPath(path: string, name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
+}
+
+class ValueChecker {
+  /** Named pairs compared or being compared: each is reported once, and recursion ends. */
+  private readonly seen = new Map<Schema, Set<Schema>>();
+
+  check(reader: Schema, writer: Schema, path: string): Finding[] {
+    let r = deref(reader);
+    let w = deref(writer);
+    const findings: Finding[] = [];
+    const writerMayLack = w.kind === 'optional' || w.kind === 'nullable';
+    const readerMayLack = r.kind === 'optional' || r.kind === 'nullable';
+    if (writerMayLack && !readerMayLack) {
+      findings.push(narrowed('PRESENCE_REQUIRED', path, `the ${w.kind} value must be present and not null`));
+    }
+    while (w.kind === 'optional' || w.kind === 'nullable') w = deref(w.inner);
+    while (r.kind === 'optional' || r.kind === 'nullable') r = deref(r.inner);
+    if (r.kind === 'object' || r.kind === 'union' || r.kind === 'enum') {
+      let pairs = this.seen.get(r);
+      if (pairs === undefined) {
+        pairs = new Set();
+        this.seen.set(r, pairs);
+      }
+      if (pairs.has(w)) return findings;
+      pairs.add(w);
+    }
+    return [...findings, ...this.concrete(r, w, path)];
+  }
+
+  private concrete(r: Concrete, w: Concrete, path: string): Finding[] {
+    const readerRange = intRange(r);
+    const writerRange = intRange(w);
+    if (readerRange !== undefined && writerRange !== undefined) {
+      if (writerRange[0] >= readerRange[0] && writerRange[1] <= readerRange[1]) return [];
+      return [narrowed('VALUE_RANGE_NARROWED', path, `${describeKind(w)} read as ${describeKind(r)}`)];
+    }
+    if (w.kind === 'literal') return this.literal(r, w.value, path);
+    if (r.kind === 'literal') {
+      return [
+        narrowed(
+          'LITERAL_CHANGED',
+          path,
+          `only ${JSON.stringify(r.value)} is accepted where ${describeKind(w)} was`,
+        ),
+      ];
+    }
+    if (r.kind !== w.kind) {
+      if (w.kind === 'float32' && r.kind === 'float64') return [];
+      if (w.kind === 'float64' && r.kind === 'float32') {
+        return [narrowed('VALUE_RANGE_NARROWED', path, 'float64 read as float32 (overflows past ±3.4e38)')];
+      }
+      if (r.kind === 'string' && stringLike.has(w.kind) && stringRule(r) === undefined) return [];
+      return [narrowed('KIND_CHANGED', path, `${describeKind(w)} read as ${describeKind(r)}`)];
+    }
+    return this.sameKind(r, w, path);
+  }
+
+  private sameKind(r: Concrete, w: Concrete, path: string): Finding[] {
+    switch (r.kind) {
+      case 'float32':
+      case 'float64':
+      case 'bool':
+      case 'json':
+        return [];
+      case 'string': {
+        const ws = w as typeof r;
+        const problems: string[] = [];
+        if ((r.minLength ?? 0) > (ws.minLength ?? 0))
+          problems.push(`minLength ${ws.minLength ?? 0} → ${r.minLength}`);
+        if (r.maxLength !== undefined && r.maxLength < (ws.maxLength ?? Number.POSITIVE_INFINITY)) {
+          problems.push(`maxLength ${ws.maxLength ?? 'none'} → ${r.maxLength}`);
+        }
+        if (r.pattern !== undefined && r.pattern !== ws.pattern)
+          problems.push(`pattern /${ws.pattern ?? ''}/ → /${r.pattern}/`);
+        return problems.length === 0 ? [] : [narrowed('STRING_NARROWED', path, problems.join(', '))];
+      }
+      case 'bytes': {
+        const wb = w as typeof r;
+        if (r.maxLength === undefined || r.maxLength >= (wb.maxLength ?? Number.POSITIVE_INFINITY)) return [];
+        return [narrowed('BYTES_NARROWED', path, `maxLength ${wb.maxLength ?? 'none'} → ${r.maxLength}`)];
+      }
+      case 'decimal': {
+        const wd = w as typeof r;
+        const problems: string[] = [];
+        if (r.scale !== undefined && (wd.scale === undefined || wd.scale > r.scale)) {
+          problems.push(`scale ${wd.scale ?? 'any'} → ${r.scale}`);
+        }
+        const readerDigits = r.precision === undefined ? undefined : r.precision - (r.scale ?? 0);
+        const writerDigits = wd.precision === undefined ? undefined : wd.precision - (wd.scale ?? 0);
+        if (readerDigits !== undefined && (writerDigits === undefined || writerDigits > readerDigits)) {
+          problems.push(`integer digits ${writerDigits ?? 'any'} → ${readerDigits}`);
+        }
+        return problems.length === 0 ? [] : [narrowed('DECIMAL_NARROWED', path, problems.join(', '))];
+      }
+      case 'timestamp': {
+        const wt = w as typeof r;
+        const finer = r.precision === 's' && wt.precision !== 's';
+        const shorter = maxEpochMillis[r.precision] < maxEpochMillis[wt.precision];
+        if (!finer && !shorter) return [];
+        return [narrowed('TIMESTAMP_NARROWED', path, `precision ${wt.precision} → ${r.precision}`)];
+      }
+      case 'enum':
+        return this.enumeration(r, w as typeof r, path);
+      case 'object':
+        return this.object(r, w as ObjectSchema, path);
+      case 'union':
+        return this.union(r, w as UnionSchema, path);
+      case 'array': {
+        const wa = w as typeof r;
+        const findings = this.check(r.items, wa.items, `${path}[]`);
+        const problems: string[] = [];
+        if ((r.minItems ?? 0) > (wa.minItems ?? 0))
+          problems.push(`minItems ${wa.minItems ?? 0} → ${r.minItems}`);
+        if (r.maxItems !== undefined && r.maxItems < (wa.maxItems ?? Number.POSITIVE_INFINITY)) {
+          problems.push(`maxItems ${wa.maxItems ?? 'none'} → ${r.maxItems}`);
+        }
+        return problems.length === 0
+          ? findings
+          : [narrowed('ITEMS_NARROWED', path, problems.join(', ')), ...findings];
+      }
+      case 'map': {
+        const wm = w as typeof r;
+        return [
+          ...this.check(r.keys, wm.keys, `${path}{key}`),
+          ...this.check(r.values, wm.values, `${path}{}`),
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** A writer that only ever writes `value`: fine if the reader accepts that one value. */
+  private literal(r: Concrete, value: LiteralValue, path: string): Finding[] {
+    let accepts: boolean;
+    switch (r.kind) {
+      case 'literal':
+        accepts = r.value === value;
+        break;
+      case 'string':
+        accepts = typeof value === 'string' && stringRule(r)?.(value) === undefined;
+        break;
+      case 'bool':
+        accepts = typeof value === 'boolean';
+        break;
+      case 'float64':
+        accepts = typeof value === 'number';
+        break;
+      case 'float32':
+        accepts = typeof value === 'number' && fitsFloat32(value);
+        break;
+      case 'enum':
+        accepts = typeof value === 'string' && r.members.includes(value);
+        break;
+      default: {
+        const range = intRange(r);
+        accepts =
+          range !== undefined &&
+          typeof value === 'number' &&
+          Number.isInteger(value) &&
+          BigInt(value) >= range[0] &&
+          BigInt(value) <= range[1];
+      }
+    }
+    return accepts
+      ? []
+      : [narrowed('LITERAL_CHANGED', path, `literal ${JSON.stringify(value)} read as ${describeKind(r)}`)];
+  }
+
+  private enumeration(
+    r: Extract<Concrete, { kind: 'enum' }>,
+    w: Extract<Concrete, { kind: 'enum' }>,
+    path: string,
+  ): Finding[] {
+    const missing = w.members.filter((member) => !r.members.includes(member));
+    const moved = w.members.filter((member, i) => r.members.includes(member) && r.members[i] !== member);
+    const findings: Finding[] = [];
+    if (missing.length > 0)
+      findings.push(narrowed('ENUM_MEMBER_REMOVED', path, `members ${missing.join(', ')} removed`));
+    if (moved.length > 0) {
+      findings.push(
+        narrowed(
+          'ENUM_MEMBER_MOVED',
+          path,
+          `members ${moved.join(', ')} moved (Protobuf numbers members by position)`,
+        ),
+      );
+    }
+    return findings;
+  }
+
+  private object(r: ObjectSchema, w: ObjectSchema, path: string): Finding[] {
+    const findings: Finding[] = [];
+    const taken = new Set<FieldDef>();
+    for (const field of w.fields) {
+      const target =
+        r.fields.find((f) => f.name === field.name) ??
+        r.fields.find((f) => f.aliases?.includes(field.name) === true);
+      if (target === undefined || taken.has(target)) continue;
+      taken.add(target);
+      findings.push(...this.check(target.schema, field.schema, fieldPath(path, target.name)));
+    }
+    return findings;
+  }
+
+  private union(r: UnionSchema, w: UnionSchema, path: string): Finding[] {
+    const findings: Finding[] = [];
+    if (r.tag !== w.tag) findings.push(narrowed('UNION_TAG_CHANGED', path, `tag ${w.tag} → ${r.tag}`));
+    for (const variant of w.variants) {
+      const target = r.variants.find((v) => namesMatch(v, variant));
+      if (target === undefined) {
+        findings.push(narrowed('UNION_VARIANT_REMOVED', path, `variant ${variant.name} removed`));
+      } else {
+        findings.push(...this.check(target, variant, `${path}<${target.name}>`));
+      }
+    }
+    return findings;
+  }
+}

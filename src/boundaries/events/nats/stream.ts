@@ -1,0 +1,64 @@
+/**
+ * Creating the JetStream stream a producer publishes to (or a consumer reads) when it is missing, so
+ * a service and its tests can start against an empty server. An existing stream is left exactly as
+ * it is: its owner configured it, and changing retention or subjects behind their back is not a
+ * producer's call.
+ */
+import type { NatsSession } from './connection.js';
+import { brokerError } from './connection.js';
+
+export interface NatsStreamSetup {
+  /** Subjects the stream captures (default: the producer's subject, or the consumer's filter). */
+  readonly subjects?: readonly string[];
+  /** 'file' (default: survives a restart) or 'memory'. */
+  readonly storage?: 'file' | 'memory';
+  /** How long a msgID is remembered for de-duplication (default 2 min, JetStream's own default). */
+  readonly duplicateWindowMs?: number;
+  /** Drop messages older than this (default: keep them). */
+  readonly maxAgeMs?: number;
+  /** Drop the oldest messages beyond this many bytes (default: no limit). */
+  readonly maxBytes?: number;
+}
+
+const msToNanos = (ms: number) => Math.round(ms * 1_000_000);
+
+/** Creates `name` if the server has no stream of that name; a no-op when it exists. */
+export async function ensureStream(
+  session: NatsSession,
+  name: string,
+  setup: NatsStreamSetup,
+  defaultSubjects: readonly string[],
+): Promise<void> {
+  const { jsm, jetstream } = session;
+  if (await streamExists(session, name)) return;
+  const subjects = [...(setup.subjects ?? defaultSubjects)];
+  if (subjects.length === 0) {
+    throw brokerError(`stream ${name} is missing and ensureStream names no subjects for it`);
+  }
+  try {
+    await jsm.streams.add({
+      name,
+      subjects,
+      storage: setup.storage === 'memory' ? jetstream.StorageType.Memory : jetstream.StorageType.File,
+      ...(setup.duplicateWindowMs === undefined
+        ? {}
+        : { duplicate_window: msToNanos(setup.duplicateWindowMs) }),
+      ...(setup.maxAgeMs === undefined ? {} : { max_age: msToNanos(setup.maxAgeMs) }),
+      ...(setup.maxBytes === undefined ? {} : { max_bytes: setup.maxBytes }),
+    });
+  } catch (error) {
+    // Another producer may have created it between the look-up and the add.
+    if (await streamExists(session, name).catch(() => false)) return;
+    throw brokerError(`cannot create stream ${name}`, error);
+  }
+}
+
+async function streamExists({ jsm }: NatsSession, name: string): Promise<boolean> {
+  try {
+    await jsm.streams.info(name);
+    return true;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'StreamNotFoundError') return false;
+    throw brokerError(`cannot look up stream ${name}`, error);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * What the registry knows, as the store's records left it: the versions of every subject, the
+ * schemas behind the ids, the compatibility levels. It is a fold over the record log, so replaying
+ * the log at start and applying each new record after the store took it are the same code, and a
+ * restarted registry cannot come back different from the one that wrote the log.
+ *
+ * A schema id names a schema, not a version: the versions of several subjects (or re-registrations
+ * after a soft delete) share one id when their schemas are the same. An id lives as long as some
+ * version that was not purged uses it; the next id is one past the highest ever seen, so an id
+ * still in the log is never handed out for another schema.
+ */
+import { type ParsedSchema, parseRegisteredSchema } from '../compatibility/index.js';
+import type { CompatibilityLevel, SchemaReference, SchemaType } from './api.js';
+import type { RegistryRecord } from './store.js';
+
+/** One version of a subject, soft-deleted or not (a purged version is gone). */
+export interface VersionEntry {
+  readonly subject: string;
+  readonly version: number;
+  readonly id: number;
+  readonly deleted: boolean;
+}
+
+/** The schema behind an id, and the versions that use it. */
+export interface StoredSchema {
+  readonly id: number;
+  readonly schemaType: SchemaType;
+  /** The text as first registered under this id. */
+  readonly schema: string;
+  readonly references: readonly SchemaReference[];
+  /** What "the same schema" means: type, canonical text and references. */
+  readonly identity: string;
+  /** Parsed once, for compatibility checks; undefined when the text no longer parses. */
+  readonly parsed: ParsedSchema | undefined;
+  readonly users: Set<VersionEntry>;
+}
+
+/** The identity two registrations must share to share an id. */
+export function identityOf(
+  schemaType: SchemaType,
+  canonical: string,
+  references: readonly SchemaReference[],
+): string {
+  const refs = references.map((r) => [r.name, r.subject, r.version]);
+  return JSON.stringify([schemaType, canonical, refs]);
+}
+
+function parsedOrUndefined(record: {
+  schemaType: SchemaType;
+  schema: string;
+  references: readonly SchemaReference[];
+}): ParsedSchema | undefined {
+  try {
+    return parseRegisteredSchema({
+      schemaType: record.schemaType,
+      schema: record.schema,
+      references: record.references,
+    });
+  } catch {
+    // A schema the log holds but today's parser refuses (a rule tightened since) stays readable
+    // by id and subject; it is only compared by its text.
+    return undefined;
+  }
+}
+
+export class RegistryState {
+  /** subject → version → entry. */
+  readonly subjects = new Map<string, Map<number, VersionEntry>>();
+  readonly schemas = new Map<number, StoredSchema>();
+  readonly idByIdentity = new Map<string, number>();
+  readonly subjectLevels = new Map<string, CompatibilityLevel>();
+  globalLevel: CompatibilityLevel | undefined;
+  highestId = 0;
+
+  apply(record: RegistryRecord): void {
+    if (record.kind === 'config') {
+      if (record.subject === null) this.globalLevel = record.compatibility ?? undefined;
+      else if (record.compatibility === null) this.subjectLevels.delete(record.subject);
+      else this.subjectLevels.set(record.subject, record.compatibility);
+      return;
+    }
+    const versions = this.subjects.get(record.subject);
+    const previous = versions?.get(record.version);
+    if (record.kind === 'purge') {
+      if (previous !== undefined) this.release(previous);
+      versions?.delete(record.version);
+      if (versions?.size === 0) this.subjects.delete(record.subject);
+      return;
+    }
+    const entry: VersionEntry = {
+      subject: record.subject,
+      version: record.version,
+      id: record.id,
+      deleted: record.deleted,
+    };
+    if (versions === undefined) this.subjects.set(record.subject, new Map([[record.version, entry]]));
+    else versions.set(record.version, entry);
+    this.highestId = Math.max(this.highestId, record.id);
+    let stored = this.schemas.get(record.id);
+    if (stored === undefined) {
+      const parsed = parsedOrUndefined(record);
+      const identity = identityOf(record.schemaType, parsed?.canonical ?? record.schema, record.references);
+      stored = {
+        id: record.id,
+        schemaType: record.schemaType,
+        schema: record.schema,
+        references: record.references,
+        identity,
+        parsed,
+        users: new Set(),
+      };
+      this.schemas.set(record.id, stored);
+      if (!this.idByIdentity.has(identity)) this.idByIdentity.set(identity, record.id);
+    }
+    stored.users.add(entry);
+    // Released after the new entry took its place, so a soft delete keeps the id's schema as it was.
+    if (previous !== undefined) this.release(previous);
+  }
+
+  private release(entry: VersionEntry): void {
+    const stored = this.schemas.get(entry.id);
+    if (stored === undefined) return;
+    stored.users.delete(entry);
+    if (stored.users.size > 0) return;
+    this.schemas.delete(entry.id);
+    if (this.idByIdentity.get(stored.identity) === entry.id) this.idByIdentity.delete(stored.identity);
+  }
+
+  /** The subject's versions, oldest first; soft-deleted ones only when asked. */
+  versionsOf(subject: string, includeDeleted: boolean): VersionEntry[] {
+    const versions = this.subjects.get(subject);
+    if (versions === undefined) return [];
+    return [...versions.values()]
+      .filter((entry) => includeDeleted || !entry.deleted)
+      .sort((a, b) => a.version - b.version);
+  }
+
+  /** The compatibility level a new version of the subject is checked under. */
+  levelOf(subject: string, fallback: CompatibilityLevel): CompatibilityLevel {
+    return this.subjectLevels.get(subject) ?? this.globalLevel ?? fallback;
+  }
+}

@@ -1,0 +1,404 @@
+/**
+ * The schema registry itself, without HTTP: what Confluent's REST API does, as calls. The server
+ * (server.ts) maps routes onto these; tests and embedders can call them directly.
+ *
+ *   const registry = await createSchemaRegistry({ store: fileStore('schemas.log') });
+ *   const { id } = await registry.register('orders-value', { schema: avsc });
+ *
+ * One writer. Mutations run one at a time through a queue, each against the state every earlier
+ * one left, so twenty concurrent registrations of one schema get one id and twenty compatible new
+ * schemas get consecutive versions. A mutation's record is appended to the store first and applied
+ * to the state only once the store took it: what a reader sees is durable, and a store failure
+ * (50001) changes nothing. Reads are answered from the state at once, never queued behind writes.
+ */
+import { isWirekitError } from '../../../errors/index.js';
+import { checkCompatibility, type ParsedSchema, parseRegisteredSchema } from '../compatibility/index.js';
+import {
+  type CompatibilityLevel,
+  compatibilityLevels,
+  defaultCompatibility,
+  type SchemaDefinition,
+  type SchemaReference,
+  type SchemaType,
+  type SubjectVersion,
+  schemaTypes,
+} from './api.js';
+import type { CompatibilityResult } from './client-api.js';
+import { refusals } from './registry-error.js';
+import { identityOf, RegistryState, type VersionEntry } from './registry-state.js';
+import type { RegistryRecord, RegistryStore } from './store.js';
+
+export interface SchemaRegistryOptions {
+  readonly store: RegistryStore;
+  /** The level when neither the subject nor the registry sets one (Confluent's BACKWARD). */
+  readonly defaultCompatibility?: CompatibilityLevel;
+}
+
+/** Whether soft-deleted versions count (Confluent's `?deleted=true`). */
+export interface IncludeDeleted {
+  readonly deleted?: boolean;
+}
+
+export interface SchemaRegistry {
+  /** Registers the schema under the subject (POST /subjects/{s}/versions): its id and version. */
+  register(subject: string, definition: SchemaDefinition): Promise<{ id: number; version: number }>;
+  /** The version under which this schema is registered (POST /subjects/{s}). */
+  lookup(subject: string, definition: SchemaDefinition, options?: IncludeDeleted): SubjectVersion;
+  /** The schema with this id (GET /schemas/ids/{id}), soft-deleted or not. */
+  schemaById(id: number): Required<Pick<SchemaDefinition, 'schemaType' | 'schema' | 'references'>>;
+  /** The versions that use this id (GET /schemas/ids/{id}/versions). */
+  versionsOfId(id: number, options?: IncludeDeleted): { subject: string; version: number }[];
+  /** The subjects that use this id (GET /schemas/ids/{id}/subjects). */
+  subjectsOfId(id: number, options?: IncludeDeleted): string[];
+  subjects(options?: IncludeDeleted): string[];
+  versions(subject: string, options?: IncludeDeleted): number[];
+  version(subject: string, version: number | 'latest', options?: IncludeDeleted): SubjectVersion;
+  /** Ids of the schemas that reference this version (GET /subjects/{s}/versions/{v}/referencedby). */
+  referencedBy(subject: string, version: number | 'latest'): number[];
+  /**
+   * Whether the schema could be registered: against one version (or the latest) when `version` is
+   * given, else against every version the subject's level checks. A subject without versions is
+   * compatible with anything.
+   */
+  testCompatibility(
+    subject: string,
+    definition: SchemaDefinition,
+    version?: number | 'latest',
+  ): CompatibilityResult;
+  /** The registry's level (no subject), or the subject's own (40408 when it has none, unless defaultToGlobal). */
+  compatibility(subject?: string, options?: { defaultToGlobal?: boolean }): CompatibilityLevel;
+  setCompatibility(level: string, subject?: string): Promise<CompatibilityLevel>;
+  /** Removes the subject's level (40401 when it has none) or resets the registry's: the level it was. */
+  deleteCompatibility(subject?: string): Promise<CompatibilityLevel>;
+  /** Soft-deletes every version (or, `permanent`, purges them after a soft delete): the versions. */
+  deleteSubject(subject: string, options?: { permanent?: boolean }): Promise<number[]>;
+  deleteVersion(
+    subject: string,
+    version: number | 'latest',
+    options?: { permanent?: boolean },
+  ): Promise<number>;
+  readonly schemaTypes: readonly SchemaType[];
+  /** Waits for the mutations under way, then closes the store. */
+  close(): Promise<void>;
+}
+
+/** A definition's parts, checked; 42201 for an unknown type or a schema that does not parse. */
+function parseDefinition(definition: SchemaDefinition): {
+  parsed: ParsedSchema;
+  references: readonly SchemaReference[];
+} {
+  const schemaType = definition.schemaType ?? 'AVRO';
+  if (!schemaTypes.includes(schemaType)) {
+    throw refusals.invalidSchema(
+      `unknown schema type ${String(schemaType)} (known: ${schemaTypes.join(', ')})`,
+    );
+  }
+  if (typeof definition.schema !== 'string' || definition.schema.trim() === '') {
+    throw refusals.invalidSchema('the schema is empty');
+  }
+  const references = definition.references ?? [];
+  try {
+    return { parsed: parseRegisteredSchema({ ...definition, schemaType, references }), references };
+  } catch (error) {
+    if (isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID'))
+      throw refusals.invalidSchema(error.message, error);
+    throw error;
+  }
+}
+
+/** Confluent refuses subject names with control characters (and there is no empty subject). */
+function checkSubject(subject: string): void {
+  if (subject === '') throw refusals.invalidSubject('the subject is empty');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(subject)) {
+    throw refusals.invalidSubject('the subject has a control character');
+  }
+}
+
+export async function createSchemaRegistry(options: SchemaRegistryOptions): Promise<SchemaRegistry> {
+  const { store } = options;
+  const fallbackLevel = options.defaultCompatibility ?? defaultCompatibility;
+  const state = new RegistryState();
+  for (const record of await store.load()) state.apply(record);
+
+  let tail: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  /** Runs mutations one at a time, each after the one before settled. */
+  const serialised = <T>(work: () => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(refusals.storeError(new Error('the registry is closed')));
+    const run = tail.then(work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  /** Appends a record and, once the store has it, applies it. */
+  const commit = async (record: RegistryRecord): Promise<void> => {
+    try {
+      await store.append(record);
+    } catch (cause) {
+      throw refusals.storeError(cause);
+    }
+    state.apply(record);
+  };
+
+  const describe = (entry: VersionEntry): SubjectVersion => {
+    const stored = state.schemas.get(entry.id);
+    if (stored === undefined) throw new Error(`id ${entry.id} of a live version has no schema`);
+    return {
+      subject: entry.subject,
+      version: entry.version,
+      id: entry.id,
+      schemaType: stored.schemaType,
+      schema: stored.schema,
+      references: stored.references,
+    };
+  };
+
+  /** A version of the subject: 40401 when the subject has none (of those counted), else 40402. */
+  const entryOf = (subject: string, version: number | 'latest', includeDeleted: boolean): VersionEntry => {
+    const versions = state.versionsOf(subject, includeDeleted);
+    const entry =
+      version === 'latest' ? versions.at(-1) : versions.find((candidate) => candidate.version === version);
+    if (entry !== undefined) return entry;
+    if (versions.length === 0) throw refusals.subjectNotFound(subject);
+    throw refusals.versionNotFound(version);
+  };
+
+  const storedById = (id: number) => {
+    const stored = state.schemas.get(id);
+    if (stored === undefined) throw refusals.schemaNotFound(id);
+    return stored;
+  };
+
+  const parsedOf = (entry: VersionEntry): ParsedSchema => {
+    const stored = storedById(entry.id);
+    // A version whose text no longer parses is compared as a schema of its type and text.
+    return stored.parsed ?? { schemaType: stored.schemaType, text: stored.schema, canonical: stored.schema };
+  };
+
+  /**
+   * The candidate checked against versions. A stored version that today's rules no longer parse
+   * (the log is older than a tightened rule) cannot be shown compatible: it counts as a broken rule.
+   */
+  const compare = (
+    candidate: ParsedSchema,
+    against: readonly VersionEntry[],
+    level: CompatibilityLevel,
+  ): CompatibilityResult => {
+    try {
+      return checkCompatibility(candidate, against.map(parsedOf), level);
+    } catch (error) {
+      if (!isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID')) throw error;
+      return { compatible: false, messages: [`an existing version no longer parses: ${error.message}`] };
+    }
+  };
+
+  const usersOf = (id: number, includeDeleted: boolean): VersionEntry[] =>
+    [...storedById(id).users]
+      .filter((entry) => includeDeleted || !entry.deleted)
+      .sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.version - b.version));
+
+  /** Every reference must name a version that exists (soft-deleted ones still do). */
+  const checkReferences = (references: readonly SchemaReference[]): void => {
+    for (const reference of references) {
+      const exists = state.subjects.get(reference.subject)?.has(reference.version) === true;
+      if (!exists) {
+        throw refusals.invalidSchema(
+          `reference ${reference.name} names ${reference.subject} version ${reference.version}, which does not exist`,
+        );
+      }
+    }
+  };
+
+  /** Ids of the schemas, used by a live version, that reference this version. */
+  const referrersOf = (target: VersionEntry): number[] => {
+    const ids: number[] = [];
+    for (const stored of state.schemas.values()) {
+      const refers = stored.references.some(
+        (reference) => reference.subject === target.subject && reference.version === target.version,
+      );
+      if (refers && [...stored.users].some((entry) => !entry.deleted)) ids.push(stored.id);
+    }
+    return ids.sort((a, b) => a - b);
+  };
+
+  const levelOf = (level: string): CompatibilityLevel => {
+    const upper = level.toUpperCase();
+    const known = compatibilityLevels.find((candidate) => candidate === upper);
+    if (known === undefined) throw refusals.invalidCompatibilityLevel();
+    return known;
+  };
+
+  return {
+    schemaTypes,
+
+    register(subject, definition) {
+      checkSubject(subject);
+      const { parsed, references } = parseDefinition(definition);
+      const identity = identityOf(parsed.schemaType, parsed.canonical, references);
+      return serialised(async () => {
+        checkReferences(references);
+        const all = state.versionsOf(subject, true);
+        const live = all.filter((entry) => !entry.deleted);
+        const same = live.find((entry) => state.schemas.get(entry.id)?.identity === identity);
+        if (same !== undefined) return { id: same.id, version: same.version };
+        const level = state.levelOf(subject, fallbackLevel);
+        const result = compare(parsed, live, level);
+        if (!result.compatible) throw refusals.incompatible(subject, result.messages);
+        const id = state.idByIdentity.get(identity) ?? state.highestId + 1;
+        const version = (all.at(-1)?.version ?? 0) + 1;
+        await commit({
+          kind: 'schema',
+          subject,
+          version,
+          id,
+          schemaType: parsed.schemaType,
+          schema: definition.schema,
+          references,
+          deleted: false,
+        });
+        return { id, version };
+      });
+    },
+
+    lookup(subject, definition, options = {}) {
+      const { parsed, references } = parseDefinition(definition);
+      const versions = state.versionsOf(subject, options.deleted === true);
+      if (versions.length === 0) throw refusals.subjectNotFound(subject);
+      const identity = identityOf(parsed.schemaType, parsed.canonical, references);
+      // The newest version holding it, as a re-registration after a soft delete makes a newer one.
+      const entry = versions.findLast((candidate) => state.schemas.get(candidate.id)?.identity === identity);
+      if (entry === undefined) throw refusals.schemaNotFound();
+      return describe(entry);
+    },
+
+    schemaById(id) {
+      const { schemaType, schema, references } = storedById(id);
+      return { schemaType, schema, references };
+    },
+
+    versionsOfId(id, options = {}) {
+      return usersOf(id, options.deleted === true).map(({ subject, version }) => ({ subject, version }));
+    },
+
+    subjectsOfId(id, options = {}) {
+      return [...new Set(usersOf(id, options.deleted === true).map((entry) => entry.subject))];
+    },
+
+    subjects(options = {}) {
+      return [...state.subjects.keys()]
+        .filter((subject) => state.versionsOf(subject, options.deleted === true).length > 0)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    },
+
+    versions(subject, options = {}) {
+      const versions = state.versionsOf(subject, options.deleted === true);
+      if (versions.length === 0) throw refusals.subjectNotFound(subject);
+      return versions.map((entry) => entry.version);
+    },
+
+    version(subject, version, options = {}) {
+      return describe(entryOf(subject, version, options.deleted === true));
+    },
+
+    referencedBy(subject, version) {
+      return referrersOf(entryOf(subject, version, true));
+    },
+
+    testCompatibility(subject, definition, version) {
+      const { parsed } = parseDefinition(definition);
+      const level = state.levelOf(subject, fallbackLevel);
+      const live = state.versionsOf(subject, false);
+      let against: VersionEntry[];
+      if (version === undefined) against = live;
+      else if (version === 'latest') against = live.slice(-1);
+      else against = [entryOf(subject, version, false)];
+      return compare(parsed, against, level);
+    },
+
+    compatibility(subject, options = {}) {
+      if (subject === undefined) return state.globalLevel ?? fallbackLevel;
+      const own = state.subjectLevels.get(subject);
+      if (own !== undefined) return own;
+      if (options.defaultToGlobal === true) return state.globalLevel ?? fallbackLevel;
+      throw refusals.compatibilityNotConfigured(subject);
+    },
+
+    setCompatibility(level, subject) {
+      if (subject !== undefined) checkSubject(subject);
+      const compatibility = levelOf(level);
+      return serialised(async () => {
+        await commit({ kind: 'config', subject: subject ?? null, compatibility });
+        return compatibility;
+      });
+    },
+
+    deleteCompatibility(subject) {
+      return serialised(async () => {
+        const was =
+          subject === undefined ? (state.globalLevel ?? fallbackLevel) : state.subjectLevels.get(subject);
+        if (was === undefined) throw refusals.subjectNotFound(subject as string);
+        await commit({ kind: 'config', subject: subject ?? null, compatibility: null });
+        return was;
+      });
+    },
+
+    deleteSubject(subject, options = {}) {
+      return serialised(async () => {
+        const all = state.versionsOf(subject, true);
+        if (all.length === 0) throw refusals.subjectNotFound(subject);
+        const live = all.filter((entry) => !entry.deleted);
+        if (options.permanent !== true) {
+          if (live.length === 0) throw refusals.subjectSoftDeleted(subject);
+          for (const entry of live) {
+            const referrers = referrersOf(entry);
+            if (referrers.length > 0) throw refusals.referenceExists(subject, entry.version, referrers);
+          }
+          for (const entry of live) await commit(softDeleted(describe(entry)));
+          return live.map((entry) => entry.version);
+        }
+        if (live.length > 0) throw refusals.subjectNotSoftDeleted(subject);
+        for (const entry of all) await commit({ kind: 'purge', subject, version: entry.version });
+        if (state.subjectLevels.has(subject)) await commit({ kind: 'config', subject, compatibility: null });
+        return all.map((entry) => entry.version);
+      });
+    },
+
+    deleteVersion(subject, version, options = {}) {
+      return serialised(async () => {
+        const permanent = options.permanent === true;
+        // A soft delete takes the latest live version, or the one named even if deleted (to say so).
+        const entry = entryOf(subject, version, permanent || version !== 'latest');
+        const referrers = referrersOf(entry);
+        if (referrers.length > 0) throw refusals.referenceExists(subject, entry.version, referrers);
+        if (!permanent) {
+          if (entry.deleted) throw refusals.versionSoftDeleted(subject, entry.version);
+          await commit(softDeleted(describe(entry)));
+        } else {
+          if (!entry.deleted) throw refusals.versionNotSoftDeleted(subject, entry.version);
+          await commit({ kind: 'purge', subject, version: entry.version });
+        }
+        return entry.version;
+      });
+    },
+
+    async close() {
+      const drained = tail;
+      closed = true;
+      await drained;
+      await store.close();
+    },
+  };
+}
+
+function softDeleted(version: SubjectVersion): RegistryRecord {
+  return {
+    kind: 'schema',
+    subject: version.subject,
+    version: version.version,
+    id: version.id,
+    schemaType: version.schemaType ?? 'AVRO',
+    schema: version.schema,
+    references: version.references ?? [],
+    deleted: true,
+  };
+}

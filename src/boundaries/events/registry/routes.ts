@@ -1,0 +1,267 @@
+/**
+ * Confluent's REST API as a table: each path pattern, the methods it answers, and what each does
+ * to the registry and answers with, in Confluent's shapes (`{"id":1}`, `{"is_compatible":false,
+ * "messages":[…]}`, `{"compatibilityLevel":"FULL"}` to a GET but `{"compatibility":"FULL"}` to a
+ * PUT, `schemaType` left out for Avro). The HTTP plumbing (server.ts) reads and limits the request,
+ * matches it here, and writes what comes back; nothing here knows about sockets.
+ *
+ * Path parameters arrive decoded, one path segment each, so a subject may hold any character its
+ * client percent-encoded, `/` included (`orders%2Fvalue`).
+ */
+import type { SchemaDefinition, SchemaReference, SubjectVersion } from './api.js';
+import type { SchemaRegistry } from './registry.js';
+import { moreRegistryErrorCodes, RegistryError, refusals } from './registry-error.js';
+
+/** A reply body that is text as it stands (a schema), not a JSON value to serialise. */
+export class RawText {
+  constructor(readonly text: string) {}
+}
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteRequest {
+  /** The decoded path segments the pattern's `:name` parts matched, in order. */
+  readonly params: readonly string[];
+  readonly query: URLSearchParams;
+  /** The parsed JSON body (undefined when there is none). */
+  readonly body: unknown;
+}
+
+export type RouteHandler = (request: RouteRequest) => unknown;
+
+export interface Route {
+  /** Path segments; `:name` matches any one segment. */
+  readonly pattern: readonly string[];
+  readonly methods: Partial<Record<Method, RouteHandler>>;
+}
+
+const maxInt32 = 2 ** 31 - 1;
+
+/** `true` as Java's Boolean.parseBoolean reads it (Confluent's query flags). */
+function flag(query: URLSearchParams, name: string): boolean {
+  return query.get(name)?.trim().toLowerCase() === 'true';
+}
+
+/** A version segment: 1 to 2^31-1, `latest` or -1 (Confluent's alias for it); 42202 otherwise. */
+export function versionOf(text: string): number | 'latest' {
+  const trimmed = text.trim();
+  if (trimmed.toLowerCase() === 'latest' || trimmed === '-1') return 'latest';
+  if (/^[0-9]{1,10}$/.test(trimmed)) {
+    const version = Number(trimmed);
+    if (version >= 1 && version <= maxInt32) return version;
+  }
+  throw refusals.invalidVersion(text);
+}
+
+/** An id segment: a whole number up to 2^31-1; any other text names no schema (40403). */
+function idOf(text: string): number {
+  const id = /^[0-9]{1,10}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(id >= 0 && id <= maxInt32)) throw refusals.schemaNotFound(text.length > 40 ? undefined : text);
+  return id;
+}
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new RegistryError(
+      moreRegistryErrorCodes.unprocessable,
+      'Unprocessable Entity: the body must be a JSON object',
+    );
+  }
+  return body as Record<string, unknown>;
+}
+
+/** A register, lookup or compatibility body: `{"schema", "schemaType"?, "references"?}`, checked (42201). */
+function definitionOf(body: unknown): SchemaDefinition {
+  const fields = bodyObject(body);
+  const { schema, schemaType, references } = fields;
+  if (typeof schema !== 'string') throw refusals.invalidSchema('the body has no "schema" string');
+  if (schemaType !== undefined && schemaType !== null && typeof schemaType !== 'string') {
+    throw refusals.invalidSchema('"schemaType" is not a string');
+  }
+  const refs: SchemaReference[] = [];
+  if (references !== undefined && references !== null) {
+    if (!Array.isArray(references)) throw refusals.invalidSchema('"references" is not an array');
+    for (const reference of references) {
+      const { name, subject, version } = (reference ?? {}) as Record<string, unknown>;
+      const versionOk =
+        typeof version === 'number' && Number.isInteger(version) && version >= 1 && version <= maxInt32;
+      if (typeof name !== 'string' || typeof subject !== 'string' || !versionOk) {
+        throw refusals.invalidSchema(
+          'a reference needs a "name", a "subject" and a "version" from 1 to 2^31-1',
+        );
+      }
+      refs.push({ name, subject, version });
+    }
+  }
+  return {
+    schema,
+    ...(typeof schemaType === 'string' ? { schemaType: schemaType as SchemaDefinition['schemaType'] } : {}),
+    references: refs,
+  };
+}
+
+/** `{"compatibility": "FULL"}` (Confluent also reads `compatibilityLevel`); 42203 otherwise. */
+function levelOf(body: unknown): string {
+  const fields = bodyObject(body);
+  const level = fields.compatibility ?? fields.compatibilityLevel;
+  if (typeof level !== 'string') throw refusals.invalidCompatibilityLevel();
+  return level;
+}
+
+/** A schema's fields as Confluent writes them: no schemaType for Avro, no empty references. */
+function schemaFields(definition: SchemaDefinition): Record<string, unknown> {
+  return {
+    ...(definition.schemaType === undefined || definition.schemaType === 'AVRO'
+      ? {}
+      : { schemaType: definition.schemaType }),
+    ...(definition.references === undefined || definition.references.length === 0
+      ? {}
+      : { references: definition.references }),
+    schema: definition.schema,
+  };
+}
+
+function versionBody(version: SubjectVersion): Record<string, unknown> {
+  return { subject: version.subject, version: version.version, id: version.id, ...schemaFields(version) };
+}
+
+export function registryRoutes(registry: SchemaRegistry): Route[] {
+  const compatibilityAnswer = ({ params, query, body }: RouteRequest) => {
+    const [subject, version] = params as [string, string | undefined];
+    const result = registry.testCompatibility(
+      subject,
+      definitionOf(body),
+      version === undefined ? undefined : versionOf(version),
+    );
+    return flag(query, 'verbose')
+      ? { is_compatible: result.compatible, messages: result.messages }
+      : { is_compatible: result.compatible };
+  };
+  const deleted = (query: URLSearchParams) => ({ deleted: flag(query, 'deleted') });
+
+  return [
+    { pattern: [], methods: { GET: () => ({}) } },
+    { pattern: ['schemas', 'types'], methods: { GET: () => [...registry.schemaTypes] } },
+    {
+      pattern: ['schemas', 'ids', ':id'],
+      methods: { GET: ({ params }) => schemaFields(registry.schemaById(idOf(params[0] as string))) },
+    },
+    {
+      pattern: ['schemas', 'ids', ':id', 'schema'],
+      methods: { GET: ({ params }) => new RawText(registry.schemaById(idOf(params[0] as string)).schema) },
+    },
+    {
+      pattern: ['schemas', 'ids', ':id', 'versions'],
+      methods: {
+        GET: ({ params, query }) => registry.versionsOfId(idOf(params[0] as string), deleted(query)),
+      },
+    },
+    {
+      pattern: ['schemas', 'ids', ':id', 'subjects'],
+      methods: {
+        GET: ({ params, query }) => registry.subjectsOfId(idOf(params[0] as string), deleted(query)),
+      },
+    },
+    { pattern: ['subjects'], methods: { GET: ({ query }) => registry.subjects(deleted(query)) } },
+    {
+      pattern: ['subjects', ':subject'],
+      methods: {
+        POST: ({ params, query, body }) =>
+          versionBody(registry.lookup(params[0] as string, definitionOf(body), deleted(query))),
+        DELETE: ({ params, query }) =>
+          registry.deleteSubject(params[0] as string, { permanent: flag(query, 'permanent') }),
+      },
+    },
+    {
+      pattern: ['subjects', ':subject', 'versions'],
+      methods: {
+        GET: ({ params, query }) => registry.versions(params[0] as string, deleted(query)),
+        POST: async ({ params, body }) => {
+          const { id } = await registry.register(params[0] as string, definitionOf(body));
+          return { id };
+        },
+      },
+    },
+    {
+      pattern: ['subjects', ':subject', 'versions', ':version'],
+      methods: {
+        GET: ({ params, query }) =>
+          versionBody(registry.version(params[0] as string, versionOf(params[1] as string), deleted(query))),
+        DELETE: ({ params, query }) =>
+          registry.deleteVersion(params[0] as string, versionOf(params[1] as string), {
+            permanent: flag(query, 'permanent'),
+          }),
+      },
+    },
+    {
+      pattern: ['subjects', ':subject', 'versions', ':version', 'schema'],
+      methods: {
+        GET: ({ params, query }) =>
+          new RawText(
+            registry.version(params[0] as string, versionOf(params[1] as string), deleted(query)).schema,
+          ),
+      },
+    },
+    {
+      pattern: ['subjects', ':subject', 'versions', ':version', 'referencedby'],
+      methods: {
+        GET: ({ params }) => registry.referencedBy(params[0] as string, versionOf(params[1] as string)),
+      },
+    },
+    {
+      pattern: ['compatibility', 'subjects', ':subject', 'versions'],
+      methods: { POST: compatibilityAnswer },
+    },
+    {
+      pattern: ['compatibility', 'subjects', ':subject', 'versions', ':version'],
+      methods: { POST: compatibilityAnswer },
+    },
+    {
+      pattern: ['config'],
+      methods: {
+        GET: () => ({ compatibilityLevel: registry.compatibility() }),
+        PUT: async ({ body }) => ({ compatibility: await registry.setCompatibility(levelOf(body)) }),
+        DELETE: async () => ({ compatibilityLevel: await registry.deleteCompatibility() }),
+      },
+    },
+    {
+      pattern: ['config', ':subject'],
+      methods: {
+        GET: ({ params, query }) => ({
+          compatibilityLevel: registry.compatibility(params[0] as string, {
+            defaultToGlobal: flag(query, 'defaultToGlobal'),
+          }),
+        }),
+        PUT: async ({ params, body }) => ({
+          compatibility: await registry.setCompatibility(levelOf(body), params[0] as string),
+        }),
+        DELETE: async ({ params }) => ({
+          compatibilityLevel: await registry.deleteCompatibility(params[0] as string),
+        }),
+      },
+    },
+    // The registry takes writes always; tools that ask (Confluent's own serializers do) are told so.
+    { pattern: ['mode'], methods: { GET: () => ({ mode: 'READWRITE' }) } },
+  ];
+}
+
+/** The route whose pattern the segments fit, and the segments its `:name` parts took. */
+export function matchRoute(
+  routes: readonly Route[],
+  segments: readonly string[],
+): { route: Route; params: string[] } | undefined {
+  for (const route of routes) {
+    if (route.pattern.length !== segments.length) continue;
+    const params: string[] = [];
+    const fits = route.pattern.every((part, index) => {
+      const segment = segments[index] as string;
+      if (part.startsWith(':')) {
+        params.push(segment);
+        return true;
+      }
+      return part === segment;
+    });
+    if (fits) return { route, params };
+  }
+  return undefined;
+}

@@ -1,0 +1,338 @@
+/**
+ * A wirekit schema read from an Avro schema: what decodes Avro data whose only description is an
+ * Avro schema someone else wrote (a registry's writer schema, an .avsc file), since wirekit's codec
+ * reads into a wirekit schema. The mapping inverts docs/mapping/avro.md where it can, so the schema
+ * read back from `toAvro(s)` describes the same values as `s`, and the Avro schema exported from the
+ * result reads the same bytes as the original:
+ *
+ * - records → objects (name, namespace, doc, aliases; fields with doc, aliases and defaults, numbered
+ *   in order); enums → enums; arrays → arrays; maps → string-keyed maps;
+ * - boolean, int, long, float, double, string, bytes → bool, int32, int64, float32, float64, string,
+ *   bytes; fixed → bytes (wirekit has no fixed size; resolution reads a writer's fixed as bytes);
+ * - a union with "null" → nullable (whichever branch null is); a union of two or more records →
+ *   a tagged union whose tag, a literal field every such record gets, holds the record's full name
+ *   (as Avro's JSON encoding names union branches); a lone "null" → nullable(json);
+ * - logical types: decimal → decimal(precision, scale); timestamp-millis/micros/nanos → timestamp
+ *   ms/us/ns; local-timestamp-*, date and time-* stay the integers they are stored as (a wall-clock
+ *   time is no instant, so it is not shown as one); uuid stays a string.
+ *
+ * Refused (WK_SCHEMA_INVALID), because a wirekit value has no such shape: a union with two or more
+ * non-null branches that are not all records (["int", "string"]), and defaults that do not fit
+ * their field's type.
+ */
+import { WirekitError } from '../../errors/index.js';
+import type { FieldInput } from '../../schema/builders.js';
+import { type JsonValue, type ObjectSchema, type Schema, t } from '../../schema/index.js';
+import {
+  type AvroEnum,
+  type AvroRecord,
+  type AvroType,
+  type AvroUnion,
+  parseAvroSchema,
+  shortName,
+} from './avro-schema.js';
+
+/** The Avro schema (its JSON text, or the parsed JSON) as a wirekit schema. */
+export function schemaFromAvro(avro: string | JsonValue): Schema {
+  let raw: unknown = avro;
+  if (typeof avro === 'string') {
+    try {
+      raw = JSON.parse(avro);
+    } catch {
+      // A bare primitive name ("string") is a schema too; parseAvroSchema says what else is wrong.
+      raw = avro;
+    }
+  }
+  const parsed = parseAvroSchema(raw as JsonValue);
+  return new Importer(parsed).type(raw, parsed);
+}
+
+function invalid(message: string): never {
+  throw new WirekitError('WK_SCHEMA_INVALID', `Avro schema: ${message}`);
+}
+
+type Raw = Record<string, unknown>;
+
+function isRaw(value: unknown): value is Raw {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const timestampPrecisions = {
+  'timestamp-millis': 'ms',
+  'timestamp-micros': 'us',
+  'timestamp-nanos': 'ns',
+} as const;
+
+/** Per logical type, how many of its units make a millisecond. */
+const perMilli = { ms: 1, us: 1000, ns: 1e6 } as const;
+
+const deprecatedNote = '(Deprecated.)';
+
+/** Names tried, in order, for the tag of record unions: the first no member record has as a field. */
+const tagCandidates = ['type', 'kind', 'variant', '_type'];
+
+class Importer {
+  private readonly built = new Map<AvroRecord | AvroEnum, Schema>();
+  private readonly building = new Set<AvroRecord>();
+  private readonly rawFields = new Map<AvroRecord, readonly Raw[]>();
+  private readonly unions = new Map<string, Schema>();
+  /** Records that are branches of a record union, and so carry the tag. */
+  private readonly variants = new Set<AvroRecord>();
+  private readonly tag: string;
+
+  constructor(root: AvroType) {
+    findVariants(root, this.variants, new Set());
+    const taken = new Set([...this.variants].flatMap((record) => record.fields.map((field) => field.name)));
+    let tag = tagCandidates.find((name) => !taken.has(name));
+    for (let n = 2; tag === undefined; n++) if (!taken.has(`_type${n}`)) tag = `_type${n}`;
+    this.tag = tag;
+  }
+
+  /** `raw` is the JSON `parsed` was read from, for what the parsed form drops (docs, defaults). */
+  type(raw: unknown, parsed: AvroType): Schema {
+    // A schema nested under "type" ({"type": {"type": "array", ...}}) is read as the inner one.
+    while (isRaw(raw) && typeof raw.type === 'object' && raw.type !== null) raw = raw.type;
+    const spec = isRaw(raw) ? raw : {};
+    switch (parsed.type) {
+      case 'null':
+        return t.nullable(t.json());
+      case 'boolean':
+        return t.bool();
+      case 'int':
+        return t.int32();
+      case 'long': {
+        const precision = timestampPrecisions[parsed.logicalType as keyof typeof timestampPrecisions];
+        return precision === undefined ? t.int64() : t.timestamp({ precision });
+      }
+      case 'float':
+        return t.float32();
+      case 'double':
+        return t.float64();
+      case 'string':
+        return t.string();
+      case 'bytes':
+      case 'fixed':
+        return parsed.logicalType === 'decimal'
+          ? t.decimal({ precision: parsed.precision, scale: parsed.scale })
+          : t.bytes();
+      case 'enum':
+        return this.enumeration(spec, parsed);
+      case 'array':
+        return t.array(this.type(spec.items, parsed.items));
+      case 'map':
+        return t.map(t.string(), this.type(spec.values, parsed.values));
+      case 'union':
+        return this.union(Array.isArray(raw) ? raw : [], parsed);
+      case 'record':
+        return this.record(spec, parsed);
+    }
+  }
+
+  private enumeration(spec: Raw, parsed: AvroEnum): Schema {
+    const known = this.built.get(parsed);
+    if (known !== undefined) return known;
+    const schema = t.enum(shortName(parsed.name), parsed.symbols, namedOptions(spec, parsed));
+    this.built.set(parsed, schema);
+    return schema;
+  }
+
+  private record(spec: Raw, parsed: AvroRecord): Schema {
+    const known = this.built.get(parsed);
+    if (known !== undefined) return known;
+    // A record met inside itself: a reference, resolved once the record below is built.
+    if (this.building.has(parsed)) return t.lazy(() => this.built.get(parsed) as ObjectSchema);
+    this.building.add(parsed);
+    const rawFields = Array.isArray(spec.fields) ? (spec.fields as unknown[]).filter(isRaw) : [];
+    this.rawFields.set(parsed, rawFields);
+    const fields: [string, FieldInput][] = [];
+    if (this.variants.has(parsed)) fields.push([this.tag, t.literal(parsed.name)]);
+    parsed.fields.forEach((field, i) => {
+      const rawField = rawFields[i] ?? {};
+      const schema = this.type(rawField.type, field.type);
+      const where = `${parsed.name}.${field.name}`;
+      const value = 'default' in rawField ? this.defaultOf(field.type, rawField.default, where) : undefined;
+      // toAvro marks a deprecated field with an attribute and a note at the end of its doc.
+      const deprecated = rawField.deprecated === true;
+      let doc = typeof rawField.doc === 'string' ? rawField.doc : undefined;
+      if (deprecated && doc?.endsWith(deprecatedNote))
+        doc = doc.slice(0, -deprecatedNote.length).trimEnd() || undefined;
+      fields.push([
+        field.name,
+        t.field(schema, {
+          doc,
+          default: value,
+          deprecated: deprecated || undefined,
+          aliases: field.aliases.length === 0 ? undefined : field.aliases,
+        }),
+      ]);
+    });
+    // fromEntries defines each name as an own key, so a field named __proto__ reaches t.object's check.
+    const schema = t.object(shortName(parsed.name), Object.fromEntries(fields), namedOptions(spec, parsed));
+    this.built.set(parsed, schema);
+    this.building.delete(parsed);
+    return schema;
+  }
+
+  private union(raw: readonly unknown[], parsed: AvroUnion): Schema {
+    const branches = parsed.branches.map((type, i) => ({ type, raw: raw[i] }));
+    const present = branches.filter((branch) => branch.type.type !== 'null');
+    const nullable = present.length < branches.length;
+    if (present.length === 0) return t.nullable(t.json());
+    let inner: Schema;
+    if (present.length === 1) {
+      const [only] = present as [(typeof present)[number]];
+      inner = this.type(only.raw, only.type);
+    } else {
+      if (!present.every((branch) => branch.type.type === 'record')) {
+        invalid(
+          `the union [${parsed.branches.map(branchName).join(', ')}] has no wirekit form: wirekit's unions are of records (told apart by a tag), with or without null.`,
+        );
+      }
+      inner = this.recordUnion(
+        present.map((branch) => ({ record: branch.type as AvroRecord, raw: branch.raw })),
+      );
+    }
+    return nullable ? t.nullable(inner) : inner;
+  }
+
+  /** One union per set of records, so a union used twice is one named type (as toAvro requires). */
+  private recordUnion(branches: readonly { record: AvroRecord; raw: unknown }[]): Schema {
+    const key = branches.map(({ record }) => record.name).join('|');
+    const known = this.unions.get(key);
+    if (known !== undefined) return known;
+    const members = branches.map(({ record, raw }) => this.type(raw, record));
+    const name = branches.map(({ record }) => shortName(record.name)).join('Or');
+    let union: Schema;
+    if (members.every((member) => member.kind === 'object')) {
+      union = t.union(name, this.tag, members as ObjectSchema[]);
+    } else {
+      // A record of the union is still being built (the union sits inside it): build the union on
+      // first use, when every record is complete.
+      let made: Schema | undefined;
+      union = t.lazy(() => {
+        made ??= t.union(
+          name,
+          this.tag,
+          branches.map(({ record }) => this.built.get(record) as ObjectSchema),
+        );
+        return made as never;
+      });
+    }
+    this.unions.set(key, union);
+    return union;
+  }
+
+  /** A field default in Avro's JSON encoding, as the wirekit value of the field's schema. */
+  private defaultOf(type: AvroType, value: unknown, where: string): unknown {
+    const wrong = (what: string): never => invalid(`the default of ${where} is not ${what}.`);
+    switch (type.type) {
+      case 'null':
+        return value === null ? null : wrong('null');
+      case 'boolean':
+        return typeof value === 'boolean' ? value : wrong('a boolean');
+      case 'int':
+        return Number.isInteger(value) && Math.abs(value as number) <= 2 ** 31 ? value : wrong('an int');
+      case 'long': {
+        if (typeof value !== 'number' || !Number.isSafeInteger(value)) return wrong('a long');
+        const precision = timestampPrecisions[type.logicalType as keyof typeof timestampPrecisions];
+        return precision === undefined ? BigInt(value) : new Date(value / perMilli[precision]);
+      }
+      case 'float':
+      case 'double':
+        return typeof value === 'number' ? value : wrong('a number');
+      case 'string':
+        return typeof value === 'string' ? value : wrong('a string');
+      case 'bytes':
+      case 'fixed': {
+        // Avro writes bytes as a string of code points 0-255, one per byte.
+        if (typeof value !== 'string' || [...value].some((char) => char.charCodeAt(0) > 0xff))
+          return wrong('a string of bytes');
+        const bytes = Uint8Array.from(value, (char) => char.charCodeAt(0));
+        if (type.type === 'fixed' && bytes.length !== type.size) return wrong(`${type.size} bytes`);
+        return type.logicalType === 'decimal' ? decimalText(bytes, type.scale ?? 0) : bytes;
+      }
+      case 'enum':
+        return typeof value === 'string' && type.symbols.includes(value)
+          ? value
+          : wrong(`a symbol of ${type.name}`);
+      case 'array':
+        if (!Array.isArray(value)) return wrong('an array');
+        return value.map((item, i) => this.defaultOf(type.items, item, `${where}[${i}]`));
+      case 'map':
+        if (!isRaw(value)) return wrong('an object');
+        return Object.fromEntries(
+          Object.entries(value).map(([key, item]) => [
+            key,
+            this.defaultOf(type.values, item, `${where}.${key}`),
+          ]),
+        );
+      case 'union':
+        // Avro reads a union's default by its first branch.
+        return this.defaultOf(type.branches[0] as AvroType, value, where);
+      case 'record': {
+        if (!isRaw(value)) return wrong(`a ${type.name} record`);
+        const rawFields = this.rawFields.get(type) ?? [];
+        const entries: [string, unknown][] = [];
+        if (this.variants.has(type)) entries.push([this.tag, type.name]);
+        type.fields.forEach((field, i) => {
+          const inner = `${where}.${field.name}`;
+          if (Object.hasOwn(value, field.name))
+            entries.push([field.name, this.defaultOf(field.type, value[field.name], inner)]);
+          else if (rawFields[i] !== undefined && 'default' in rawFields[i])
+            entries.push([field.name, this.defaultOf(field.type, rawFields[i].default, inner)]);
+          else wrong(`a ${type.name} record: it lacks ${field.name}`);
+        });
+        return Object.fromEntries(entries);
+      }
+    }
+  }
+}
+
+function namedOptions(spec: Raw, parsed: AvroRecord | AvroEnum) {
+  const dot = parsed.name.lastIndexOf('.');
+  return {
+    namespace: dot === -1 ? undefined : parsed.name.slice(0, dot),
+    doc: typeof spec.doc === 'string' ? spec.doc : undefined,
+    aliases: parsed.aliases.length === 0 ? undefined : [...new Set(parsed.aliases.map(shortName))],
+  };
+}
+
+/** Records that share a union with another record (ignoring null), anywhere in the schema. */
+function findVariants(type: AvroType, out: Set<AvroRecord>, seen: Set<AvroType>): void {
+  if (seen.has(type)) return;
+  seen.add(type);
+  switch (type.type) {
+    case 'record':
+      for (const field of type.fields) findVariants(field.type, out, seen);
+      return;
+    case 'array':
+      findVariants(type.items, out, seen);
+      return;
+    case 'map':
+      findVariants(type.values, out, seen);
+      return;
+    case 'union': {
+      const records = type.branches.filter((branch): branch is AvroRecord => branch.type === 'record');
+      if (records.length > 1) for (const record of records) out.add(record);
+      for (const branch of type.branches) findVariants(branch, out, seen);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function branchName(type: AvroType): string {
+  return 'name' in type ? type.name : type.type;
+}
+
+/** An Avro decimal's bytes (big-endian two's complement of the unscaled value) as decimal text. */
+function decimalText(bytes: Uint8Array, scale: number): string {
+  let unscaled = 0n;
+  for (const byte of bytes) unscaled = (unscaled << 8n) | BigInt(byte);
+  if (bytes.length > 0 && ((bytes[0] as number) & 0x80) !== 0) unscaled -= 1n << BigInt(bytes.length * 8);
+  const negative = unscaled < 0n;
+  const digits = (negative ? -unscaled : unscaled).toString().padStart(scale + 1, '0');
+  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+  return negative ? `-${text}` : text;
+}
