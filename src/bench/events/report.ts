@@ -168,8 +168,12 @@ function summaryTable(run: EventsRun, subjects: readonly Subject[], common: numb
       const cases = casesOf(run, subject);
       const behind = cases.map(behindRate);
       const behindSteps = cases.map((result) => result.steps.find((step) => step.behind));
+      // A step the producer could not drive to its rate says nothing about that rate.
       const kept = cases.map((result) =>
-        Math.max(0, ...result.steps.filter((step) => !step.behind).map((step) => step.rate)),
+        Math.max(
+          0,
+          ...result.steps.filter((step) => !step.behind && !step.producerBound).map((step) => step.rate),
+        ),
       );
       const atCommon = cases.map((result) => (common === undefined ? undefined : stepAt(result, common)));
       const lagThen = behindSteps.filter((step) => step !== undefined);
