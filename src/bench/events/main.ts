@@ -6,7 +6,7 @@
  *   npm run build && npm run bench:events        # node dist/bench/events/main.js (~10 min)
  *   node dist/bench/events/main.js [--quick] [--formats plain-json,json,msgpack,avro,protobuf]
  *     [--rates 2000,5000,...] [--step-seconds 5] [--repetitions 3] [--consumer wirekit|kafkajs|both]
- *     [--registry URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
+ *     [--registry start|none|URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
  *   node dist/bench/events/main.js --summarize FILE   # a saved run's report again
  *
  * It starts its own broker (src/bench/kafka-server.ts: Kafka 4.1.1, KRaft, one node on 127.0.0.1),
@@ -19,6 +19,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startRegistryServer } from '../../boundaries/events/registry/server.js';
 import { benchArgs } from '../args.js';
 import { kafkaVersion } from '../kafka-jars.js';
 import { type KafkaBroker, startKafka } from '../kafka-server.js';
@@ -29,15 +30,16 @@ import { type EventFormat, eventFormats } from './subjects.js';
 
 const usage = `Usage: node dist/bench/events/main.js [--quick] [--formats ${eventFormats.join(',')}]
          [--rates 2000,5000,10000,20000,40000,80000] [--step-seconds 5] [--repetitions 3]
-         [--warmup-seconds 2] [--consumer wirekit|kafkajs|both] [--registry URL] [--max-batch 100]
+         [--warmup-seconds 2] [--consumer wirekit|kafkajs|both] [--registry start|none|URL] [--max-batch 100]
          [--pool 2000] [--behind-seconds 0.5] [--json FILE] [--cpu-prof DIR]
        node dist/bench/events/main.js --summarize FILE [--json FILE]
 Events through a Kafka broker it starts on loopback, at producer rates stepped up until the consumer
 falls behind: events/s consumed, lag, consumer CPU per event and bytes per event, per format.
 --consumer wirekit: wirekit's formats on wirekit's kafkaConsumer (what users run), the plain-JSON
 baseline on kafkajs's own eachBatch loop; kafkajs: wirekit's formats on that loop too (the codecs
-alone apart); both: each wirekit format on both. --registry URL: Avro and Protobuf in
-Confluent framing through that schema registry (else in wirekit's envelope).`;
+alone apart); both: each wirekit format on both. --registry: Avro and Protobuf in
+Confluent framing through wirekit's registry server started on loopback (start, the default) or the
+registry at URL; none: in wirekit's envelope.`;
 
 const { values } = benchArgs(usage, {
   options: {
@@ -48,7 +50,7 @@ const { values } = benchArgs(usage, {
     repetitions: { type: 'string' },
     'warmup-seconds': { type: 'string' },
     consumer: { type: 'string', default: 'wirekit' },
-    registry: { type: 'string' },
+    registry: { type: 'string', default: 'start' },
     'max-batch': { type: 'string', default: '100' },
     pool: { type: 'string', default: '2000' },
     'behind-seconds': { type: 'string', default: '0.5' },
@@ -127,7 +129,12 @@ if (values.summarize !== undefined) {
   process.stderr.write(
     `Kafka ${kafkaVersion} on ${broker.bootstrap} (started in ${(broker.startMs / 1000).toFixed(1)} s)\n`,
   );
+  // Avro and Protobuf go through a registry, wirekit's own unless --registry names another.
+  let registry: { url: string; close(): Promise<void> } | undefined;
+  if (values.registry === 'start') registry = await startRegistryServer({ host: '127.0.0.1' });
+  else if (values.registry !== 'none') registry = { url: values.registry, close: async () => undefined };
   const cleanUp = async () => {
+    await registry?.close();
     await broker.stop();
     rmSync(logDir, { recursive: true, force: true });
   };
@@ -152,7 +159,7 @@ if (values.summarize !== undefined) {
               repetition,
               bootstrap: broker.bootstrap,
               logDir,
-              registryUrl: values.registry,
+              registryUrl: registry?.url,
               consumer,
               rates,
               stepSeconds,
@@ -200,7 +207,12 @@ if (values.summarize !== undefined) {
       repetitions,
       warmupSeconds,
       consumers,
-      registry: values.registry,
+      registry:
+        registry === undefined
+          ? undefined
+          : values.registry === 'start'
+            ? 'wirekit (started on loopback)'
+            : registry.url,
       maxBatch: Number(values['max-batch']),
       pool: Number(values.pool),
       behindSeconds: Number(values['behind-seconds']),

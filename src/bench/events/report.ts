@@ -364,7 +364,12 @@ export function eventsReport(run: EventsRun): string {
     subjects.some((subject) => subject.format === 'avro' || subject.format === 'protobuf')
   ) {
     out.push(
-      'Avro and Protobuf ran in wirekit’s envelope (no --registry): with Confluent framing the registry is asked once per schema id, and each event carries 5 bytes of frame (+1 for Protobuf’s message index) instead of the envelope’s header.',
+      'Avro and Protobuf ran in wirekit’s envelope (--registry none): with Confluent framing the registry is asked once per schema id, and each event carries 5 bytes of frame (+1 for Protobuf’s message index) instead of the envelope’s header.',
+      '',
+    );
+  } else if (options.registry !== undefined) {
+    out.push(
+      `Avro and Protobuf in Confluent framing through a schema registry (${options.registry}): the producer registered its schema with its first event and the consumer fetched it by id with its first; every other event is read with the cached schema.`,
       '',
     );
   }

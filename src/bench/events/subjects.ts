@@ -4,15 +4,15 @@
  * - `plain-json`: the baseline, what the field report's "before" ran — `JSON.stringify` into the
  *   message, `JSON.parse(message.value.toString())` out, no schema, no framing, no validation.
  * - `json`, `msgpack`: wirekit's compiled codecs in the envelope (`eventCodec`, framing 'envelope').
- * - `avro`, `protobuf`: wirekit's compiled codecs with Confluent framing through a schema registry
- *   (`--registry URL`), or in the envelope until a registry is given. The registry is asked once
- *   per schema id (the producer registers its schema on its first event, the consumer fetches it by
- *   id on its first); after that decoding costs what the envelope's does plus 5 bytes of frame, so
- *   the envelope stands in for it in the figures, and `--registry` is there to show it.
+ * - `avro`, `protobuf`: wirekit's compiled codecs with Confluent framing (magic byte, schema id,
+ *   Protobuf's message index) through a schema registry — wirekit's own server, which main.ts
+ *   starts, or one at `--registry URL` — or in the envelope with `--registry none`. The registry is
+ *   asked once per schema id (the producer registers its schema with its first event, the consumer
+ *   fetches it by id with its first), so it costs the first event, not the stream.
  */
 import type { EventCodec, Framing } from '../../boundaries/events/event-codec.js';
 import { eventCodec } from '../../boundaries/events/event-codec.js';
-import type { RegistryClient } from '../../boundaries/events/registry/client-api.js';
+import { registryClient } from '../../boundaries/events/registry/client.js';
 import { OrderEvent } from './order-event.js';
 
 export const eventFormats = ['plain-json', 'json', 'msgpack', 'avro', 'protobuf'] as const;
@@ -47,24 +47,6 @@ export function subjectLabel(format: EventFormat, framing: Framing): string {
   return `wirekit ${format} (${framing === 'confluent' ? 'Confluent framing, registry' : 'envelope'})`;
 }
 
-/**
- * The registry client module is another part of the event boundary (registry/client.ts); loaded
- * by name only when `--registry` asks for it, so this bench builds and runs without it.
- */
-async function registryAt(url: string): Promise<RegistryClient> {
-  const path = '../../boundaries/events/registry/client.js';
-  let loaded: { registryClient?: (options: { url: string }) => RegistryClient };
-  try {
-    loaded = (await import(path)) as typeof loaded;
-  } catch (error) {
-    throw new Error(
-      `--registry needs wirekit's registry client (${path}), not in this build: ${String(error)}`,
-    );
-  }
-  if (loaded.registryClient === undefined) throw new Error(`${path} exports no registryClient`);
-  return loaded.registryClient({ url });
-}
-
 const textDecoder = new TextDecoder();
 
 export async function createSubject(spec: SubjectSpec): Promise<EventSubject> {
@@ -85,7 +67,9 @@ export async function createSubject(spec: SubjectSpec): Promise<EventSubject> {
     format: spec.format,
     framing: spec.framing,
     subject: spec.subject,
-    ...(spec.framing === 'confluent' ? { registry: await registryAt(spec.registryUrl as string) } : {}),
+    ...(spec.framing === 'confluent'
+      ? { registry: registryClient({ url: spec.registryUrl as string }) }
+      : {}),
   }) as EventCodec<unknown>;
   return {
     label,
