@@ -211,7 +211,7 @@ if (values.summarize !== undefined) {
         registry === undefined
           ? undefined
           : values.registry === 'start'
-            ? 'wirekit (started on loopback)'
+            ? 'wirekit’s registry server, on loopback'
             : registry.url,
       maxBatch: Number(values['max-batch']),
       pool: Number(values.pool),
