@@ -5,7 +5,7 @@
  *
  *   npm run build && npm run bench:events        # node dist/bench/events/main.js (~10 min)
  *   node dist/bench/events/main.js [--quick] [--formats plain-json,json,msgpack,avro,protobuf]
- *     [--rates 2000,5000,...] [--step-seconds 5] [--repetitions 3] [--consumer wirekit|kafkajs|both]
+ *     [--rates 2500,5000,...] [--step-seconds 4] [--repetitions 3] [--consumer wirekit|kafkajs|both]
  *     [--registry start|none|URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
  *   node dist/bench/events/main.js --summarize FILE   # a saved run's report again
  *
@@ -29,7 +29,7 @@ import { type CaseResult, runCase } from './run-case.js';
 import { type EventFormat, eventFormats } from './subjects.js';
 
 const usage = `Usage: node dist/bench/events/main.js [--quick] [--formats ${eventFormats.join(',')}]
-         [--rates 2000,5000,10000,20000,40000,80000] [--step-seconds 5] [--repetitions 3]
+         [--rates 2500,5000,7000,10000,14000,20000,28000,40000] [--step-seconds 4] [--repetitions 3]
          [--warmup-seconds 2] [--consumer wirekit|kafkajs|both] [--registry start|none|URL] [--max-batch 100]
          [--pool 2000] [--behind-seconds 0.5] [--json FILE] [--cpu-prof DIR]
        node dist/bench/events/main.js --summarize FILE [--json FILE]
@@ -95,11 +95,14 @@ if (values.summarize !== undefined) {
     if (!eventFormats.includes(format))
       throw new Error(`--formats: unknown ${format}; known: ${eventFormats.join(', ')}`);
   }
-  const rates = (values.rates ?? '2000,5000,10000,20000,40000,80000')
+  // Steps about √2 apart from 5,000: a format's limit is found to within a step (±20 %).
+  const rates = (
+    values.rates ?? (quick ? '2500,5000,10000,20000,40000' : '2500,5000,7000,10000,14000,20000,28000,40000')
+  )
     .split(',')
     .map((rate) => positive('rates', rate))
     .sort((a, b) => a - b);
-  const stepSeconds = positive('step-seconds', values['step-seconds'] ?? (quick ? '2' : '5'));
+  const stepSeconds = positive('step-seconds', values['step-seconds'] ?? (quick ? '2' : '4'));
   const repetitions = positive('repetitions', values.repetitions ?? (quick ? '1' : '3'));
   const warmupSeconds = positive('warmup-seconds', values['warmup-seconds'] ?? (quick ? '1' : '2'));
   const consumerChoice = values.consumer;
