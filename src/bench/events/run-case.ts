@@ -118,6 +118,8 @@ export interface CaseResult {
   readonly calibration: Omit<Calibration, 'type'>;
   readonly tally: Tally;
   readonly consumerErrors: number;
+  /** Samples whose committed offset the broker would not give (GROUP_LOAD_IN_PROGRESS); the last one stood in. */
+  readonly committedMisses: number;
   readonly peakRssBytes: number;
 }
 
@@ -207,6 +209,7 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult> {
       calibration: calibrated,
       tally: stopped.tally,
       consumerErrors: stopped.errors,
+      committedMisses: probe.committedMisses,
       peakRssBytes: probe.peakRss,
     };
   } finally {
@@ -237,23 +240,44 @@ async function topicReady(admin: Admin, topic: string): Promise<void> {
 /** One sample of the three: the produced offset, the committed offset, the consumer. */
 class Probe {
   peakRss = 0;
+  /** Samples whose committed offset could not be read (the last one read stands in). */
+  committedMisses = 0;
+  private lastCommitted = 0;
   constructor(
     private readonly admin: Admin,
     private readonly topic: string,
     private readonly consumer: ConsumerChild,
   ) {}
 
+  /** The topic's end offset, read again after a retriable error (a leader or coordinator moving). */
   async produced(): Promise<number> {
-    const offsets = await this.admin.fetchTopicOffsets(this.topic);
-    return offsets.reduce((sum, partition) => sum + Number(partition.high), 0);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const offsets = await this.admin.fetchTopicOffsets(this.topic);
+        return offsets.reduce((sum, partition) => sum + Number(partition.high), 0);
+      } catch (error) {
+        if (attempt === 10 || !isRetriable(error)) throw error;
+        await sleep(50);
+      }
+    }
   }
 
+  /**
+   * The group's committed offset. Only a column of the report, so a read the broker refuses for a
+   * moment (GROUP_LOAD_IN_PROGRESS while its coordinator loads) keeps the last one, counted.
+   */
   async committed(): Promise<number> {
-    const [entry] = await this.admin.fetchOffsets({ groupId: this.topic, topics: [this.topic] });
-    return (entry?.partitions ?? []).reduce(
-      (sum, partition) => sum + Math.max(0, Number(partition.offset)),
-      0,
-    );
+    try {
+      const [entry] = await this.admin.fetchOffsets({ groupId: this.topic, topics: [this.topic] });
+      this.lastCommitted = (entry?.partitions ?? []).reduce(
+        (sum, partition) => sum + Math.max(0, Number(partition.offset)),
+        0,
+      );
+    } catch (error) {
+      if (!isRetriable(error)) throw error;
+      this.committedMisses++;
+    }
+    return this.lastCommitted;
   }
 
   async sample(): Promise<{ produced: number; committed: number; consumer: ConsumerSample }> {
@@ -266,6 +290,9 @@ class Probe {
     return { produced, committed, consumer };
   }
 }
+
+const isRetriable = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { retriable?: unknown }).retriable === true;
 
 async function runStep(
   spec: CaseSpec,
@@ -296,15 +323,19 @@ async function runStep(
   const stepped = producer.request({ type: 'step', rate, seconds }, 'stepped').finally(() => {
     windowOpen = false;
   });
+  let samplingFailed: unknown;
   const sampling = (async () => {
     while (windowOpen) {
       const next = performance.now() + spec.sampleMs;
       record(await probe.sample());
       await sleep(Math.max(0, next - performance.now()));
     }
-  })();
+  })().catch((error: unknown) => {
+    samplingFailed = error;
+  });
   const done = await stepped;
   await sampling;
+  if (samplingFailed !== undefined) throw samplingFailed;
   const windowSeconds = at();
   record(await probe.sample());
   const atWindowEnd = last;
