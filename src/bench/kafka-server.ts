@@ -94,8 +94,10 @@ export async function startKafka(options: KafkaBrokerOptions = {}): Promise<Kafk
   writeFileSync(join(dir, 'log4j2.properties'), log4j);
   const java = ['-cp', classpath, `-Dlog4j2.configurationFile=${join(dir, 'log4j2.properties')}`];
   try {
-    // A cluster id is 16 random bytes in URL-safe base64, as `kafka-storage random-uuid` prints.
-    const clusterId = randomBytes(16).toString('base64url');
+    // A cluster id is 16 random bytes in URL-safe base64, as `kafka-storage random-uuid` prints;
+    // one that starts with '-' would be read as an option, so draw again.
+    let clusterId = randomBytes(16).toString('base64url');
+    while (clusterId.startsWith('-')) clusterId = randomBytes(16).toString('base64url');
     await run('java', [...java, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', config]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
