@@ -113,7 +113,7 @@ async function main(spec: ConsumerSpec): Promise<void> {
     } else if (message.type === 'stop') {
       void consumer.stop().then(() => {
         send({ type: 'stopped', tally, errors });
-        process.disconnect();
+        leave();
       }, fail);
     }
   });
@@ -147,10 +147,21 @@ async function calibrate(spec: ConsumerSpec, ms: number): Promise<Calibration> {
   return { type: 'calibrate', decodeUs, handleUs, events };
 }
 
-function fail(error: unknown): void {
-  send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  process.exitCode = 1;
+/** Set when this process closes the channel itself, to end once its work is done. */
+let leaving = false;
+function leave(): void {
+  leaving = true;
   process.disconnect();
 }
 
+function fail(error: unknown): void {
+  send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exitCode = 1;
+  leave();
+}
+
+// The orchestrator gone (it crashed, or was killed), nothing will ask this process anything again.
+process.once('disconnect', () => {
+  if (!leaving) process.exit(1);
+});
 main(JSON.parse(process.argv[2] as string) as ConsumerSpec).catch(fail);

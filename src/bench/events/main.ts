@@ -144,6 +144,11 @@ if (values.summarize !== undefined) {
   process.once('SIGINT', () => {
     void cleanUp().finally(() => process.exit(130));
   });
+  // A failure outside the cases' own error handling must not leave the broker running.
+  process.once('unhandledRejection', (error) => {
+    process.stderr.write(`bench:events failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    void cleanUp().finally(() => process.exit(1));
+  });
   const results: CaseResult[] = [];
   const failures: EventsRun['failures'][number][] = [];
   try {

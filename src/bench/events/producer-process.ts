@@ -119,7 +119,7 @@ async function main(spec: ProducerSpec): Promise<void> {
 
   process.on('message', (message: { type: 'step'; rate: number; seconds: number } | { type: 'stop' }) => {
     if (message.type === 'step') void step(message.rate, message.seconds).then(send, fail);
-    else void producer.disconnect().then(() => process.disconnect(), fail);
+    else void producer.disconnect().then(() => leave(), fail);
   });
   send({
     type: 'ready',
@@ -131,10 +131,21 @@ async function main(spec: ProducerSpec): Promise<void> {
   });
 }
 
-function fail(error: unknown): void {
-  send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  process.exitCode = 1;
+/** Set when this process closes the channel itself, to end once its work is done. */
+let leaving = false;
+function leave(): void {
+  leaving = true;
   process.disconnect();
 }
 
+function fail(error: unknown): void {
+  send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exitCode = 1;
+  leave();
+}
+
+// The orchestrator gone (it crashed, or was killed), nothing will ask this process anything again.
+process.once('disconnect', () => {
+  if (!leaving) process.exit(1);
+});
 main(JSON.parse(process.argv[2] as string) as ProducerSpec).catch(fail);
