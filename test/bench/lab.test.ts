@@ -219,8 +219,9 @@ describe('wirekit bench: a case that cannot run', () => {
     }
     const bulk = recommend(run).find((r) => r.boundary === 'bulk tabular results');
     expect(['clear', 'within noise']).toContain(bulk?.margin?.verdict);
+    // Ratios to native JSON reach two digits on a loaded machine (16.97× seen in CI).
     expect(bulk?.margin?.text).toMatch(
-      /across 2 processes each, \w+ took \d\.\d\d-\d\.\d\d× and \w+ \d\.\d\d-\d\.\d\d×/,
+      /across 2 processes each, \w+ took \d+\.\d\d-\d+\.\d\d× and \w+ \d+\.\d\d-\d+\.\d\d×/,
     );
   }, 120_000);
 });
