@@ -6,13 +6,14 @@
  * `kill()` then `start()` restarts it on the same ports with its data kept, which is how the tests
  * take the broker away from running producers and consumers and give it back.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
 import { kafkaClasspath } from './kafka-jars.js';
+import { spawnUntilReady, stopProcess } from './server-process.js';
 
 export interface KafkaBroker {
   readonly host: string;
@@ -108,46 +109,22 @@ export async function startKafka(options: KafkaBrokerOptions = {}): Promise<Kafk
   let startMs = 0;
   const start = async () => {
     const started = performance.now();
-    const process = spawn('java', [...(options.jvmArgs ?? defaultJvmArgs), ...java, 'kafka.Kafka', config], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = process;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => fail(new Error('Kafka did not start in 90 s')), 90_000);
-      const fail = (error: Error) => {
-        clearTimeout(timer);
-        process.kill('SIGKILL');
-        reject(new Error(`${error.message}\n${output.slice(-4000)}`));
-      };
-      process.once('error', fail);
-      process.once('exit', (code) => fail(new Error(`Kafka exited with ${code} before it started`)));
-      const collect = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (!readyLine.test(output)) return;
-        clearTimeout(timer);
-        process.removeAllListeners('exit');
-        process.removeAllListeners('error');
-        process.stdout?.removeAllListeners('data');
-        process.stderr?.removeAllListeners('data');
-        process.stdout?.resume();
-        process.stderr?.resume();
-        resolve();
-      };
-      process.stdout?.on('data', collect);
-      process.stderr?.on('data', collect);
-    });
+    child = await spawnUntilReady(
+      'java',
+      [...(options.jvmArgs ?? defaultJvmArgs), ...java, 'kafka.Kafka', config],
+      {
+        ready: readyLine,
+        name: 'Kafka',
+        timeoutMs: 90_000,
+      },
+    );
     startMs = performance.now() - started;
   };
 
   const kill = async () => {
     const running = child;
     child = undefined;
-    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill('SIGKILL');
-    });
+    await stopProcess(running);
   };
 
   try {

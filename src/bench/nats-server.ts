@@ -6,11 +6,12 @@
  * messages, consumers and their acknowledgements), which is how the tests take the server away
  * from running producers and consumers and give it back.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { spawnUntilReady, stopProcess } from './server-process.js';
 
 export interface NatsServer {
   readonly host: string;
@@ -48,51 +49,20 @@ export async function startNats(options: NatsServerOptions = {}): Promise<NatsSe
   const start = async () => {
     if (child !== undefined) throw new Error('nats-server is already running');
     const started = performance.now();
-    const process = spawn(options.command ?? 'nats-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = process;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => fail(new Error('nats-server did not become ready in 10 s')), 10_000);
-      const fail = (error: Error) => {
-        clearTimeout(timer);
-        child = undefined;
-        process.kill('SIGKILL');
-        reject(new Error(`${error.message}\n${output.slice(-4000)}`));
-      };
-      process.once('error', fail);
-      process.once('exit', (code) => fail(new Error(`nats-server exited with ${code} before it was ready`)));
-      // nats-server logs to stderr; stdout is read too in case a build logs there.
-      const collect = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (!readyLine.test(output)) return;
-        clearTimeout(timer);
-        process.removeAllListeners('exit');
-        process.removeAllListeners('error');
-        for (const stream of [process.stdout, process.stderr]) {
-          stream?.removeAllListeners('data');
-          stream?.resume();
-        }
-        resolve();
-      };
-      process.stdout?.on('data', collect);
-      process.stderr?.on('data', collect);
+    // nats-server logs to stderr; spawnUntilReady reads stdout too.
+    child = await spawnUntilReady(options.command ?? 'nats-server', args, {
+      ready: readyLine,
+      name: 'nats-server',
+      timeoutMs: 10_000,
     });
     startMs = performance.now() - started;
   };
 
+  // A clean shutdown that hangs (it should take milliseconds) ends as a kill after 5 s.
   const signal = async (name: NodeJS.Signals) => {
     const running = child;
     child = undefined;
-    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      // A clean shutdown that hangs (it should take milliseconds) ends as a kill.
-      const stuck = setTimeout(() => running.kill('SIGKILL'), 5_000);
-      running.once('exit', () => {
-        clearTimeout(stuck);
-        resolve();
-      });
-      running.kill(name);
-    });
+    await stopProcess(running, name);
   };
 
   await start();

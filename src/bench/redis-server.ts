@@ -7,11 +7,12 @@
  * A server can be stopped and started again on the same port (`restart`), which is how the tests
  * take Redis away from a running cache and give it back.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { spawnUntilReady, stopProcess } from './server-process.js';
 
 export interface RedisServer {
   readonly host: string;
@@ -58,32 +59,10 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
 
   const start = async () => {
     const started = performance.now();
-    const process = spawn(options.command ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = process;
-    await new Promise<void>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => fail(new Error('redis-server did not become ready in 10 s')), 10_000);
-      const fail = (error: Error) => {
-        clearTimeout(timer);
-        process.kill('SIGKILL');
-        reject(new Error(`${error.message}\n${output}`));
-      };
-      process.once('error', fail);
-      process.once('exit', (code) => fail(new Error(`redis-server exited with ${code} before it was ready`)));
-      process.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (readyLine.test(output)) {
-          clearTimeout(timer);
-          process.removeAllListeners('exit');
-          process.removeAllListeners('error');
-          process.stdout?.removeAllListeners('data');
-          process.stdout?.resume();
-          resolve();
-        }
-      });
-      process.stderr?.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-      });
+    child = await spawnUntilReady(options.command ?? 'redis-server', args, {
+      ready: readyLine,
+      name: 'redis-server',
+      timeoutMs: 10_000,
     });
     startMs = performance.now() - started;
   };
@@ -91,11 +70,7 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   const kill = async () => {
     const running = child;
     child = undefined;
-    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once('exit', () => resolve());
-      running.kill('SIGKILL');
-    });
+    await stopProcess(running);
   };
 
   await start();
