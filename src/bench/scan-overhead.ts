@@ -9,7 +9,7 @@ import { Decoder, Encoder } from 'cbor-x';
 import { Packr, Unpackr } from 'msgpackr';
 import { createCborCodec } from '../codecs/cbor/index.js';
 import { CborScanner } from '../codecs/cbor/scan.js';
-import { resolveLimits } from '../codecs/limits.js';
+import { resolveLimits } from '../codecs/core/limits.js';
 import { createMsgpackCodec } from '../codecs/msgpack/index.js';
 import { MsgpackScanner } from '../codecs/msgpack/scan.js';
 import { t } from '../schema/index.js';

@@ -18,7 +18,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createCborCodec } from '../codecs/cbor/index.js';
-import type { Codec } from '../codecs/codec.js';
+import type { Codec } from '../codecs/core/codec.js';
 import { createMsgpackCodec } from '../codecs/msgpack/index.js';
 import { benchArgs } from './args.js';
 import { records } from './datasets/records.js';

@@ -7,13 +7,13 @@
  */
 
 import { Schema as ArrowSchema } from 'apache-arrow';
+import { measureMessage } from '../codecs/arrow/ipc-read.js';
 import { parseFooter, parseMessage } from '../codecs/arrow/messages.js';
 import { isFile } from '../codecs/arrow/read-bytes.js';
-import { measureMessage } from '../codecs/arrow/reader.js';
 import { maxSchemaDepth } from '../codecs/avro/avro-schema.js';
 import { measureBlock, measureHeader, parseHeader } from '../codecs/avro/container-format.js';
-import { malformed, truncated } from '../codecs/errors.js';
-import { defaultDecodeLimits } from '../codecs/limits.js';
+import { malformed, truncated } from '../codecs/core/errors.js';
+import { defaultDecodeLimits } from '../codecs/core/limits.js';
 import { arrowSchemaToJson } from '../schema/export/index.js';
 import type { JsonValue } from '../schema/index.js';
 import { toBase64 } from '../util/base64.js';

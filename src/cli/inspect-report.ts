@@ -2,7 +2,7 @@
  * What `wirekit inspect` found, and its two renderings: a labelled layout for people and one JSON
  * object for scripts. Both come from the same record so that they cannot disagree.
  */
-import type { FormatName } from '../codecs/codec.js';
+import type { FormatName } from '../codecs/core/codec.js';
 import type { CompressionName } from '../compression/index.js';
 import type { JsonValue } from '../schema/index.js';
 import type { ArrowInfo, AvroContainerInfo } from './containers.js';

@@ -8,7 +8,7 @@
  * An Avro container is known by its magic bytes, and an Arrow stream holds rows either way.
  */
 import type { ArrowCodec } from '../codecs/arrow/index.js';
-import type { Codec, FormatName } from '../codecs/codec.js';
+import type { Codec, FormatName } from '../codecs/core/codec.js';
 import { isWirekitError, WirekitError } from '../errors/index.js';
 
 export type Framing =

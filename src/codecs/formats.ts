@@ -6,7 +6,7 @@
  */
 import { WirekitError } from '../errors/index.js';
 import type { Schema } from '../schema/index.js';
-import { type FormatName, formatNames } from './codec.js';
+import { type FormatName, formatNames } from './core/codec.js';
 import {
   arrowMediaTypes,
   avroMediaTypes,
@@ -16,7 +16,7 @@ import {
   msgpackMediaTypes,
   ndjsonMediaTypes,
   protobufMediaTypes,
-} from './media-types.js';
+} from './core/media-types.js';
 
 interface FormatFacts {
   readonly mediaTypes: readonly string[];

@@ -7,7 +7,8 @@ export {
   writeContainer,
 } from './avro/index.js';
 export { cborMediaTypes, createCborCodec } from './cbor/index.js';
-export { type Codec, type CodecOptions, type FormatName, formatNames } from './codec.js';
+export { type Codec, type CodecOptions, type FormatName, formatNames } from './core/codec.js';
+export { type DecodeLimits, defaultDecodeLimits } from './core/limits.js';
 export {
   createFlatBuffersCodec,
   type FlatBuffersCodec,
@@ -16,7 +17,6 @@ export {
   viewFlatBuffers,
 } from './flatbuffers/index.js';
 export { createJsonCodec, type JsonCodecOptions, jsonMediaTypes, ndjsonMediaTypes } from './json/index.js';
-export { type DecodeLimits, defaultDecodeLimits } from './limits.js';
 export {
   createMsgpackCodec,
   type MsgpackCodecOptions,

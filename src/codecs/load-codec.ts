@@ -7,7 +7,7 @@
  */
 import type { Infer, Schema } from '../schema/index.js';
 import type { ArrowCodec, ArrowCodecOptions } from './arrow/index.js';
-import type { Codec, CodecOptions, FormatName } from './codec.js';
+import type { Codec, CodecOptions, FormatName } from './core/codec.js';
 import { type CodecFormat, codecFormat, type SelfDescribingFormat } from './formats.js';
 
 type Creator = (options: CodecOptions) => Codec<unknown>;

@@ -8,7 +8,7 @@ import type { Infer, Schema } from '../schema/index.js';
 import { createArrowCodec } from './arrow/index.js';
 import { createAvroCodec } from './avro/index.js';
 import { createCborCodec } from './cbor/index.js';
-import type { Codec, CodecOptions, FormatName } from './codec.js';
+import type { Codec, CodecOptions, FormatName } from './core/codec.js';
 import { createFlatBuffersCodec } from './flatbuffers/index.js';
 import { type CodecFormat, codecFormat, type SelfDescribingFormat } from './formats.js';
 import { createJsonCodec } from './json/index.js';

@@ -2,7 +2,7 @@
  * Encoding with an envelope, and `decodeAny`: read whatever a wirekit writer produced, learning the
  * format, compression and schema version from the payload itself.
  */
-import type { Codec, CodecOptions, FormatName } from '../codecs/codec.js';
+import type { Codec, CodecOptions, FormatName } from '../codecs/core/codec.js';
 import { createCodec } from '../codecs/registry.js';
 import { type CompressionName, type DecompressOptions, getCompressor } from '../compression/index.js';
 import { WirekitError } from '../errors/index.js';

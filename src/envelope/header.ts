@@ -15,7 +15,7 @@
  * A reader refuses a version it does not know (WK_ENVELOPE_VERSION) rather than guess, and unknown
  * ids or flag bits (WK_ENVELOPE_INVALID).
  */
-import type { FormatName } from '../codecs/codec.js';
+import type { FormatName } from '../codecs/core/codec.js';
 import { compressors } from '../compression/index.js';
 import { WirekitError } from '../errors/index.js';
 

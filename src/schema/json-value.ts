@@ -118,7 +118,7 @@ export interface FromJsonOptions {
 }
 
 /**
- * `FromJsonOptions` resolved once; the compiled JSON reader (src/codecs/compiled/json-read.ts) takes
+ * `FromJsonOptions` resolved once; the compiled JSON reader (src/codecs/json/compiled-read.ts) takes
  * it too. The JSON codec makes one per decode, with what its checks of the text found.
  */
 export interface ReadContext {
@@ -369,7 +369,7 @@ function checkBytesLength(text: string, context: ReadContext): void {
   }
 }
 
-/** The heap of a string the reader makes (one byte a character: an estimate, as budget.ts's). */
+/** The heap of a string the reader makes (one byte a character: an estimate, as core/budget.ts's). */
 function stringBytes(text: string): number {
   return 16 + ((text.length + 7) & ~7);
 }

@@ -20,6 +20,20 @@ const layers: readonly (readonly string[])[] = [
   ['cli'],
 ];
 
+/**
+ * Floors inside a layer, lowest first, named by subfolder ('' for the files directly in it). Inside
+ * codecs/: the core every format shares, then the interpreter MessagePack and CBOR share, then the
+ * seven formats (peers: a format never imports another), then the registry that knows them all.
+ */
+const floors: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  codecs: [
+    ['core'],
+    ['keyed'],
+    ['json', 'msgpack', 'cbor', 'protobuf', 'avro', 'flatbuffers', 'arrow'],
+    [''],
+  ],
+};
+
 const src = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 
 function sourceFiles(dir: string): string[] {
@@ -40,6 +54,33 @@ function folderOf(file: string): string {
   return relative(src, file).split('/')[0] ?? '';
 }
 
+/** The subfolder of `file` inside its layer's folder ('' directly in it), where that layer has floors. */
+function subfolderOf(file: string): string {
+  const parts = relative(src, file).split('/');
+  return parts.length > 2 ? (parts[1] as string) : '';
+}
+
+function floorOf(file: string): number | undefined {
+  const plan = floors[folderOf(file)];
+  if (plan === undefined) return undefined;
+  const index = plan.findIndex((peers) => peers.includes(subfolderOf(file)));
+  return index === -1 ? undefined : index;
+}
+
+/** Within one layer that has floors: an import that points to a higher floor or to a peer. */
+function floorViolation(path: string, target: string): string | undefined {
+  if (floors[folderOf(path)] === undefined) return undefined;
+  const from = floorOf(path);
+  const to = floorOf(target);
+  const where = (file: string) => `${folderOf(file)}/${subfolderOf(file) || '.'}`;
+  if (from === undefined) return `${relative(src, path)} is in ${where(path)}, which is on no floor`;
+  if (to === undefined)
+    return `${relative(src, path)} imports ${relative(src, target)}, which is on no floor`;
+  if (to > from || (to === from && subfolderOf(target) !== subfolderOf(path)))
+    return `${relative(src, path)} (${where(path)}) imports ${relative(src, target)} (${where(target)})`;
+  return undefined;
+}
+
 /** Each import that points to a higher layer, to a peer, or outside the layers. */
 function violations(files: readonly { path: string; text: string }[]): string[] {
   const found: string[] = [];
@@ -52,6 +93,9 @@ function violations(files: readonly { path: string; text: string }[]): string[] 
       if (to === undefined) found.push(`${relative(src, path)} imports ${match[1]}, outside any layer`);
       else if (to > from || (to === from && folderOf(target) !== folderOf(path))) {
         found.push(`${relative(src, path)} (${folderOf(path)}) imports ${match[1]} (${folderOf(target)})`);
+      } else if (folderOf(target) === folderOf(path)) {
+        const problem = floorViolation(path, target);
+        if (problem !== undefined) found.push(problem);
       }
     }
   }
@@ -76,5 +120,36 @@ describe('architecture', () => {
     const peer = { path: join(src, 'codecs/x.ts'), text: "import { gzip } from '../compression/gzip.js';" };
     const downward = { path: join(src, 'cli/x.ts'), text: "import { t } from '../schema/index.js';" };
     expect(violations([upward, peer, downward])).toHaveLength(2);
+  });
+
+  test('the check catches floors crossed inside codecs/', () => {
+    const formatToFormat = {
+      path: join(src, 'codecs/cbor/x.ts'),
+      text: "import { y } from '../msgpack/y.js';",
+    };
+    const coreToFormat = { path: join(src, 'codecs/core/x.ts'), text: "import { y } from '../avro/y.js';" };
+    const keyedToRegistry = {
+      path: join(src, 'codecs/keyed/x.ts'),
+      text: "import { y } from '../registry.js';",
+    };
+    const formatToKeyed = {
+      path: join(src, 'codecs/cbor/x.ts'),
+      text: "import { y } from '../keyed/plan.js';",
+    };
+    const registryToFormat = {
+      path: join(src, 'codecs/registry.ts'),
+      text: "import { y } from './avro/index.js';",
+    };
+    const withinFormat = { path: join(src, 'codecs/avro/x.ts'), text: "import { y } from './reader.js';" };
+    expect(
+      violations([
+        formatToFormat,
+        coreToFormat,
+        keyedToRegistry,
+        formatToKeyed,
+        registryToFormat,
+        withinFormat,
+      ]),
+    ).toHaveLength(3);
   });
 });

@@ -11,7 +11,7 @@ import {
   timeseries,
   timeseriesColumns,
 } from '../../src/bench/datasets/index.js';
-import { formatNames } from '../../src/codecs/codec.js';
+import { formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { t, validate } from '../../src/index.js';
 

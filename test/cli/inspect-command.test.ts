@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { hexDump } from '../../src/cli/hexdump.js';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import { writeContainer } from '../../src/codecs/avro/index.js';
-import type { Codec, FormatName } from '../../src/codecs/codec.js';
+import type { Codec, FormatName } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../src/compression/index.js';
 import { encodeEnvelopedAsync, schemaFingerprint } from '../../src/envelope/index.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { datasetFromFile } from '../../src/bench/datasets/from-file.js';
-import type { FormatName } from '../../src/codecs/codec.js';
+import type { FormatName } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { fromJsonValue, schemaFromJson, t, toJsonValue } from '../../src/index.js';
 import { cli, fields } from '../support/cli.js';

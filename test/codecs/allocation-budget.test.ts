@@ -2,11 +2,11 @@
  * The allocation budget (maxAllocatedBytes) in every decoder: charged as values are built, on the
  * compiled and the interpreted paths alike and schemaless where a format decodes without a schema,
  * per decode call (nothing carries over between calls), over a whole sequence in decodeSequence and
- * per value in decodeStream. The figures of the cost model itself are in src/codecs/budget.ts; here
+ * per value in decodeStream. The figures of the cost model itself are in src/codecs/core/budget.ts; here
  * what matters is that each kind of value costs something and that the same input is refused alike.
  */
 import { describe, expect, test } from 'vitest';
-import { formatNames } from '../../src/codecs/codec.js';
+import { formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { t } from '../../src/index.js';
 import { codeOf } from '../support/code-of.js';

@@ -24,7 +24,7 @@ import {
 import * as flatbuffers from 'flatbuffers';
 import { describe, expect, test } from 'vitest';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
-import type { Codec } from '../../src/codecs/codec.js';
+import type { Codec } from '../../src/codecs/core/codec.js';
 import { createCodec, formatNeedsSchema } from '../../src/codecs/registry.js';
 import type { Infer } from '../../src/index.js';
 import { EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';

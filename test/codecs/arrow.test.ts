@@ -1,7 +1,7 @@
 import * as flatbuffers from 'flatbuffers';
 import { describe, expect, test } from 'vitest';
 import { type ArrowCodec, type ArrowCodecOptions, createArrowCodec } from '../../src/codecs/arrow/index.js';
-import type { Codec } from '../../src/codecs/codec.js';
+import type { Codec } from '../../src/codecs/core/codec.js';
 import { isWirekitError } from '../../src/errors/index.js';
 import { type Infer, type Schema, t } from '../../src/index.js';
 import { EveryKind, EveryKindFlat, everyKindValue, Shape } from '../fixtures/every-kind.js';

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { Record8, records } from '../../src/bench/datasets/records.js';
 import { User, users } from '../../src/bench/datasets/users.js';
-import { CompiledCache, keysAreSafe, Source } from '../../src/codecs/compiled/codegen.js';
+import { CompiledCache, keysAreSafe, Source } from '../../src/codecs/core/codegen.js';
 import { createCodec } from '../../src/codecs/index.js';
 import { type Schema, t } from '../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';

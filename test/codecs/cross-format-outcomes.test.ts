@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type Codec, type FormatName, formatNames } from '../../src/codecs/codec.js';
+import { type Codec, type FormatName, formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import {
   type ErrorCode,

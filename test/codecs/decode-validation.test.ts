@@ -10,7 +10,7 @@
  * typed error, or a value that `validate` accepts against the reader's schema.
  */
 import { describe, expect, test } from 'vitest';
-import { type FormatName, formatNames } from '../../src/codecs/codec.js';
+import { type FormatName, formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { type ErrorCode, isWirekitError, type Schema, t, validate } from '../../src/index.js';
 

@@ -9,7 +9,7 @@
  * not among the formats compared here.
  */
 import { describe, expect, test } from 'vitest';
-import { type FormatName, formatNames } from '../../src/codecs/codec.js';
+import { type FormatName, formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { type Schema, t } from '../../src/index.js';
 import { codeOf } from '../support/code-of.js';

@@ -5,7 +5,7 @@
  * property test, with the sample `{}` beside `{"valueOf": null}`).
  */
 import { describe, expect, test } from 'vitest';
-import { formatNames } from '../../src/codecs/codec.js';
+import { formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { fromJsonValue, inferSchema, type Schema, t, toJsonValue, validate } from '../../src/index.js';
 import { toAvro } from '../../src/schema/export/avro.js';

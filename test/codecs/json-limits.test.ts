@@ -164,7 +164,7 @@ describe.each(paths)('JSON codec, the limits on size ($label)', ({ compile }) =>
   });
 
   test('the allocation budget: what JSON.parse would build is charged before it builds it', () => {
-    // 2,000 empty arrays cost about 80 KB by budget.ts's model.
+    // 2,000 empty arrays cost about 80 KB by core/budget.ts's model.
     const text = bytes(`[${Array.from({ length: 2000 }, () => '[]').join(',')}]`);
     const tight = { maxAllocatedBytes: 40_000 };
     expect(codeOf(() => jsonCodec(undefined, compile, tight).decode(text))).toBe('WK_LIMIT_ALLOCATION');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { quote } from '../../src/codecs/json/encode.js';
 import { createJsonCodec } from '../../src/codecs/json/index.js';
-import { quote } from '../../src/codecs/json/write.js';
 import { type Schema, t, toJsonValue } from '../../src/index.js';
 import { Category, EveryKind, everyKindValue } from '../fixtures/every-kind.js';
 import { codeOf } from '../support/code-of.js';

@@ -13,7 +13,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { type FormatName, formatNames } from '../../src/codecs/codec.js';
+import { type FormatName, formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { isWirekitError, type Schema, t } from '../../src/index.js';
 

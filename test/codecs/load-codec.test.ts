@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { User, users } from '../../src/bench/datasets/users.js';
-import { formatNames } from '../../src/codecs/codec.js';
+import { formatNames } from '../../src/codecs/core/codec.js';
 import { mediaTypesOf } from '../../src/codecs/formats.js';
 import { loadArrowCodec, loadCodec } from '../../src/codecs/load-codec.js';
 import { createCodec } from '../../src/codecs/registry.js';

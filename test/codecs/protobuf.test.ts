@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { withVarintLength } from '../../src/codecs/framing.js';
+import { withVarintLength } from '../../src/codecs/core/framing.js';
 import { createProtobufCodec, protobufMediaTypes } from '../../src/codecs/protobuf/index.js';
 import { isWirekitError } from '../../src/errors/index.js';
 import { type Schema, t } from '../../src/index.js';

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createCborCodec } from '../../src/codecs/cbor/index.js';
-import type { Codec } from '../../src/codecs/codec.js';
+import type { Codec } from '../../src/codecs/core/codec.js';
 import { createMsgpackCodec } from '../../src/codecs/msgpack/index.js';
 import { readEnvelope } from '../../src/envelope/header.js';
 import { encodeEnveloped } from '../../src/envelope/index.js';

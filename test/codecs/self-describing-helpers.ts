@@ -4,7 +4,7 @@
  * helpers are in test/support/streams.ts.
  */
 import { spawnSync } from 'node:child_process';
-import type { Codec } from '../../src/codecs/codec.js';
+import type { Codec } from '../../src/codecs/core/codec.js';
 import { collect } from '../support/streams.js';
 import { python } from '../support/tools.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { type ArrowCodec, createArrowCodec } from '../../src/codecs/arrow/index.js';
 import { writeContainer } from '../../src/codecs/avro/index.js';
-import type { Codec, FormatName } from '../../src/codecs/codec.js';
+import type { Codec, FormatName } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { type Infer, t } from '../../src/index.js';
 import { expectSameOutcomeOnMutations, outcome } from '../support/outcome.js';

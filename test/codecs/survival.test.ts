@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { FormatName } from '../../src/codecs/codec.js';
+import type { FormatName } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { isWirekitError, type Schema, t } from '../../src/index.js';
 

@@ -7,7 +7,7 @@
  * refusal is of the key and nothing else. (The JSON codec has its own tests.)
  */
 import { describe, expect, test } from 'vitest';
-import { type FormatName, formatNames } from '../../src/codecs/codec.js';
+import { type FormatName, formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { isWirekitError, type Path, type Schema, t } from '../../src/index.js';
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { decodeUtf8, TextReader } from '../../src/codecs/utf8.js';
+import { decodeUtf8, TextReader } from '../../src/codecs/core/utf8.js';
 
 const utf8 = new TextEncoder();
 const strict = new TextDecoder('utf-8', { fatal: true });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatNames } from '../../src/codecs/codec.js';
+import { formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { compressionNames } from '../../src/compression/index.js';
 import {

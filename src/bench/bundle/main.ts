@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { formatNames } from '../../codecs/codec.js';
+import { formatNames } from '../../codecs/core/codec.js';
 import { benchArgs } from '../args.js';
 import { type BuiltChunk, type BuiltPages, buildPages, codecChunk, loadedWith, pageChunk } from './pages.js';
 

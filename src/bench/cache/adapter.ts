@@ -5,7 +5,7 @@
  */
 import { defaultCacheCompression, defaultCacheFormat } from '../../boundaries/cache/cache.js';
 import { createValueCodec, defaultMaxValueBytes } from '../../boundaries/cache/value-codec.js';
-import type { FormatName } from '../../codecs/codec.js';
+import type { FormatName } from '../../codecs/core/codec.js';
 import type { CompressionName } from '../../compression/index.js';
 import type { ObjectSchema } from '../../schema/index.js';
 

@@ -23,7 +23,7 @@ import { cpus, loadavg } from 'node:os';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { FormatName } from '../../codecs/codec.js';
+import type { FormatName } from '../../codecs/core/codec.js';
 import type { CompressionName } from '../../compression/index.js';
 import { benchArgs } from '../args.js';
 import { startRedis } from '../redis-server.js';

@@ -21,7 +21,7 @@ import { decode as msgpackDecode, encode as msgpackEncode } from '@msgpack/msgpa
 import { Packr } from 'msgpackr';
 import { compress, compressSync, uncompress, uncompressSync } from 'snappy';
 import { defaultCacheCompression, defaultCacheFormat } from '../../boundaries/cache/cache.js';
-import type { FormatName } from '../../codecs/codec.js';
+import type { FormatName } from '../../codecs/core/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import type { ObjectSchema } from '../../schema/index.js';

@@ -17,7 +17,7 @@
  * these numbers by summary.ts, so that its criteria can change without measuring again.
  */
 import { Redis } from 'ioredis';
-import type { FormatName } from '../../codecs/codec.js';
+import type { FormatName } from '../../codecs/core/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { getCompressor } from '../../compression/index.js';
 import { t } from '../../schema/index.js';

@@ -17,7 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createClient } from '../../boundaries/http/client.js';
-import { type FormatName, formatNames } from '../../codecs/codec.js';
+import { type FormatName, formatNames } from '../../codecs/core/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
 import { benchArgs } from '../args.js';

@@ -4,7 +4,7 @@
  * pays for its UTF-8 step like the binary formats do.
  */
 import { createRequire } from 'node:module';
-import type { FormatName } from '../../codecs/codec.js';
+import type { FormatName } from '../../codecs/core/codec.js';
 import { createFlatBuffersCodec } from '../../codecs/flatbuffers/index.js';
 import { createCodec } from '../../codecs/registry.js';
 import { type ObjectSchema, type Schema, t } from '../../schema/index.js';

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import * as arrow from 'apache-arrow';
-import type { Codec, FormatName } from '../../codecs/codec.js';
+import type { Codec, FormatName } from '../../codecs/core/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { toArrowSchema } from '../../schema/export/arrow.js';
 import { toAvro } from '../../schema/export/avro.js';

@@ -8,8 +8,8 @@
  * The encoding lives in value-codec.ts, the store's bytes in store.ts, the breaker in breaker.ts and
  * what the cache reports in metrics.ts; this module is the control flow between them.
  */
-import type { FormatName } from '../../codecs/codec.js';
-import type { DecodeLimits } from '../../codecs/limits.js';
+import type { FormatName } from '../../codecs/core/codec.js';
+import type { DecodeLimits } from '../../codecs/core/limits.js';
 import type { CompressionName } from '../../compression/index.js';
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import type { Infer, Schema } from '../../schema/index.js';

@@ -15,8 +15,8 @@
  *   writes integers beyond 32 bits as float 64). Nothing else is reinterpreted: the value read is
  *   of the schema's type, or the read fails.
  */
-import type { Codec } from '../../codecs/codec.js';
-import type { DecodeLimits } from '../../codecs/limits.js';
+import type { Codec } from '../../codecs/core/codec.js';
+import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { createLegacyMsgpackCodec, createMsgpackCodec } from '../../codecs/msgpack/index.js';
 import { fixedSizes, lengthWidths, readLength } from '../../codecs/msgpack/items.js';
 import { isWirekitError } from '../../errors/index.js';

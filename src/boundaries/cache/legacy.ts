@@ -19,9 +19,9 @@
  * library reads them. Every read is held to the decode limits, and fails only with a WirekitError.
  */
 
-import type { Codec } from '../../codecs/codec.js';
+import type { Codec } from '../../codecs/core/codec.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../../codecs/core/limits.js';
 import { createJsonCodec } from '../../codecs/json/index.js';
-import { checkInputSize, type DecodeLimits, resolveLimits } from '../../codecs/limits.js';
 import { getCompressor } from '../../compression/index.js';
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';

@@ -10,8 +10,8 @@
  * operation costs the event loop: the timings are what the metrics report.
  */
 
-import type { Codec, FormatName } from '../../codecs/codec.js';
-import type { DecodeLimits } from '../../codecs/limits.js';
+import type { Codec, FormatName } from '../../codecs/core/codec.js';
+import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { createCodec, formatNeedsSchema } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import { hex } from '../../envelope/enveloped.js';

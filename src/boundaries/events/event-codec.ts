@@ -18,8 +18,8 @@
  * what the codec costs; a failed fetch is not cached, so a registry outage heals by itself.
  */
 import { createAvroCodec } from '../../codecs/avro/index.js';
-import type { Codec, FormatName } from '../../codecs/codec.js';
-import type { DecodeLimits } from '../../codecs/limits.js';
+import type { Codec, FormatName } from '../../codecs/core/codec.js';
+import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { createCodec } from '../../codecs/registry.js';
 import type { CompressionName } from '../../compression/index.js';
 import { decodeAny, encodeEnveloped } from '../../envelope/enveloped.js';

@@ -14,11 +14,11 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { ArrowCodec } from '../../codecs/arrow/index.js';
-import type { Codec, FormatName } from '../../codecs/codec.js';
+import type { Codec, FormatName } from '../../codecs/core/codec.js';
+import { type DecodeLimits, resolveLimits } from '../../codecs/core/limits.js';
+import { joinBytes } from '../../codecs/core/stream.js';
 import { findFormat, formatNeedsSchema } from '../../codecs/formats.js';
-import { type DecodeLimits, resolveLimits } from '../../codecs/limits.js';
 import { loadArrowCodec, loadCodec } from '../../codecs/load-codec.js';
-import { joinBytes } from '../../codecs/stream.js';
 import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import { type Infer, type ObjectSchema, type Schema, t } from '../../schema/index.js';

@@ -9,7 +9,7 @@
  *   }));
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { FormatName } from '../../codecs/codec.js';
+import type { FormatName } from '../../codecs/core/codec.js';
 import type { Infer, ObjectSchema, Schema } from '../../schema/index.js';
 import type { WirekitRouteSpec } from './route.js';
 import type { RowSource } from './stream-reply.js';

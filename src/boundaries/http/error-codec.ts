@@ -2,7 +2,7 @@
  * The codecs the server writes error records with, one per format, made at once from the registry
  * (the client loads its own on first use, so that a browser page fetches no other format's code).
  */
-import type { Codec, FormatName } from '../../codecs/codec.js';
+import type { Codec, FormatName } from '../../codecs/core/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { errorFormatOf, HttpError } from './wire-error.js';
 

@@ -9,12 +9,12 @@
  * MessagePack array's count, a FlatBuffer's offsets, written back to front) is not served by a
  * streamed route; the 406 there names the sequence type to ask for instead.
  */
-import type { FormatName } from '../../codecs/codec.js';
+import type { FormatName } from '../../codecs/core/codec.js';
 import {
   flatBuffersSequenceMediaType,
   msgpackSequenceMediaType,
   protobufStreamMediaType,
-} from '../../codecs/media-types.js';
+} from '../../codecs/core/media-types.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
 
 export interface ListForms {

@@ -4,8 +4,8 @@
  * request except lookups.
  */
 import { type ArrowCodec, createArrowCodec } from '../../codecs/arrow/index.js';
-import type { Codec, FormatName } from '../../codecs/codec.js';
-import type { DecodeLimits } from '../../codecs/limits.js';
+import type { Codec, FormatName } from '../../codecs/core/codec.js';
+import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { createCodec, mediaTypesOf } from '../../codecs/registry.js';
 import { WirekitError } from '../../errors/index.js';
 import { Negotiator } from '../../negotiate/index.js';

@@ -34,8 +34,8 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ArrowCodec } from '../../codecs/arrow/index.js';
-import { type Codec, type FormatName, formatNames } from '../../codecs/codec.js';
-import type { DecodeLimits } from '../../codecs/limits.js';
+import { type Codec, type FormatName, formatNames } from '../../codecs/core/codec.js';
+import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { mediaTypesOf } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import { WirekitError } from '../../errors/index.js';

@@ -20,7 +20,7 @@ import {
   type RecordBatchStream,
 } from '../../codecs/arrow/batch-stream.js';
 import type { ArrowCodec } from '../../codecs/arrow/index.js';
-import type { Codec } from '../../codecs/codec.js';
+import type { Codec } from '../../codecs/core/codec.js';
 import type { StreamKind } from './route.js';
 import { streamedList } from './streamed-lists.js';
 

@@ -9,7 +9,7 @@
  * (its Content-Type says so).
  */
 
-import type { FormatName } from '../../codecs/codec.js';
+import type { FormatName } from '../../codecs/core/codec.js';
 import { type ErrorCode, errorCodes, formatPath, isWirekitError, WirekitError } from '../../errors/index.js';
 import { type Infer, t } from '../../schema/index.js';
 

@@ -1,6 +1,6 @@
 /** `wirekit encode` (JSON in, bytes out) and `wirekit decode` (bytes in, JSON out). */
 import { writeFile } from 'node:fs/promises';
-import type { Codec, FormatName } from '../../codecs/codec.js';
+import type { Codec, FormatName } from '../../codecs/core/codec.js';
 import { createCodec, findFormat } from '../../codecs/registry.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
 import { decodeAnyAsync, encodeEnvelopedAsync } from '../../envelope/index.js';

@@ -1,7 +1,7 @@
 /** `wirekit inspect`: what a payload is, how it was written, and what it holds. */
 
 import { type LegacyFormat, legacyFormats, legacyReaders } from '../../boundaries/cache/legacy.js';
-import type { FormatName } from '../../codecs/codec.js';
+import type { FormatName } from '../../codecs/core/codec.js';
 import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
 import { hasEnvelope, schemaFingerprint } from '../../envelope/index.js';

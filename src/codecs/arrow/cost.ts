@@ -1,5 +1,5 @@
 /**
- * What turning a checked record batch into rows costs the heap (budget.ts), computed from the
+ * What turning a checked record batch into rows costs the heap (core/budget.ts), computed from the
  * loaded Data before a single row is made, so the compiled and the interpreted row readers, and
  * the schemaless one, are charged the same and refused at the same batch.
  *
@@ -15,7 +15,7 @@
  * when the dictionary arrives. Nulls are charged as values: a little too much, never too little.
  */
 import { type Data, Type } from 'apache-arrow';
-import { cost, stringCost } from '../budget.js';
+import { cost, stringCost } from '../core/budget.js';
 import { offsetsOf } from './physical.js';
 
 /**

@@ -5,7 +5,7 @@
  * time, so that every object of a type shares one hidden class.
  */
 import type { Data } from 'apache-arrow';
-import { isUnsafeKey, unsafeKey } from '../errors.js';
+import { isUnsafeKey, unsafeKey } from '../core/errors.js';
 import {
   isNull,
   keptAt,

@@ -29,7 +29,7 @@ import { checkOffset } from './sink.js';
 
 /**
  * One record batch from rows [start, end). Errors carry paths relative to `start`. `compiled` is the
- * root struct's generated column writer (src/codecs/compiled/arrow.ts), when there is one.
+ * root struct's generated column writer (src/codecs/arrow/compiled.ts), when there is one.
  */
 export function encodeBatch(
   root: RootPlan,

@@ -13,20 +13,20 @@
 import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arrow';
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema, t } from '../../schema/index.js';
-import type { CodecOptions } from '../codec.js';
-import { compileArrow } from '../compiled/arrow.js';
-import { malformed } from '../errors.js';
-import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
-import { arrowMediaTypes } from '../media-types.js';
-import { checkIterable } from '../sequence.js';
-import { encodeValues } from '../stream.js';
+import type { CodecOptions } from '../core/codec.js';
+import { malformed } from '../core/errors.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
+import { arrowMediaTypes } from '../core/media-types.js';
+import { checkIterable } from '../core/sequence.js';
+import { encodeValues } from '../core/stream.js';
 import { writeBatches } from './batch-stream.js';
+import { compileArrow } from './compiled.js';
 import { encodeBatch } from './encode.js';
+import { IpcReader, type SchemaMemo } from './ipc-read.js';
 import { type IpcFormat, IpcWriter, schemaMessageOf } from './ipc-write.js';
 import { buildRootPlan } from './plan.js';
 import { readIpc } from './read-bytes.js';
 import { readIpcChunks } from './read-stream.js';
-import { IpcReader, type SchemaMemo } from './reader.js';
 import { batchesOf, eachRow } from './rows-stream.js';
 
 export type { IpcFormat } from './ipc-write.js';
@@ -57,7 +57,7 @@ export interface ArrowCodec<Row = unknown> {
   readonly ipcFormat: IpcFormat;
   /** The Arrow schema written (toArrowSchema of the codec's schema). */
   readonly arrowSchema: ArrowSchema;
-  /** Whether rows are decoded by code generated from the schema (src/codecs/compiled/arrow.ts). */
+  /** Whether rows are decoded by code generated from the schema (src/codecs/arrow/compiled.ts). */
   readonly compiled: boolean;
   encode(rows: readonly Row[]): Uint8Array;
   decode(bytes: Uint8Array): Row[];

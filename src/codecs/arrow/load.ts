@@ -16,8 +16,8 @@ import {
 } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
 import { isUtf8 } from '../../util/node-runtime.js';
-import { malformed, tooLong, tooManyElements } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
+import { malformed, tooLong, tooManyElements } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
 import { type NullInfo, newData } from './data.js';
 import type { BatchHeader } from './messages.js';
 

@@ -16,11 +16,11 @@
  * and type codes, timezone names, dictionary ids and index widths, and all metadata.
  *
  * The match also tells whether every column is stored exactly as the codec writes it: only then
- * may the generated row reader (src/codecs/compiled/arrow.ts) read the batches, since it reads
+ * may the generated row reader (src/codecs/arrow/compiled.ts) read the batches, since it reads
  * typed arrays of the codec's own types straight.
  */
 import { type DataType, type Dictionary, type Field, Type } from 'apache-arrow';
-import { mismatch } from '../errors.js';
+import { mismatch } from '../core/errors.js';
 import type { EnumPlan, Plan, RootPlan, StructPlan } from './plan.js';
 
 /** What a dictionary's values decode to: an enum's members, or strings. */

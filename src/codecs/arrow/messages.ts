@@ -41,8 +41,8 @@ import {
   Utf8View,
 } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
-import { mismatch, tooDeep } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
+import { mismatch, tooDeep } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
 import { FlatReader } from './flatbuf.js';
 
 /** Lengths and buffer regions of one record batch, as flat [a, b, a, b, ...] pairs. */

@@ -15,7 +15,7 @@ import {
   stringRule,
   timestampRule,
 } from '../../schema/value-rules.js';
-import { encodeUtf8 } from '../utf8.js';
+import { encodeUtf8 } from '../core/utf8.js';
 import type { Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
 
 export type { EnumPlan, MapPlan, Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';

@@ -6,10 +6,10 @@
 
 import type { Data, Struct } from 'apache-arrow';
 import { plainBytes } from '../../util/plain-bytes.js';
-import { malformed, trailing, truncated } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
+import { malformed, trailing, truncated } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { type IpcReader, measureMessage } from './ipc-read.js';
 import { type Block, parseFooter } from './messages.js';
-import { type IpcReader, measureMessage } from './reader.js';
 
 const magic = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]; // "ARROW1"
 

@@ -7,11 +7,11 @@
 import type { Data, Struct } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
 import { plainBytes } from '../../util/plain-bytes.js';
-import { trailing, truncated } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
-import { chunksOf } from '../stream.js';
+import { trailing, truncated } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { chunksOf } from '../core/stream.js';
+import { type IpcReader, measureMessage, readPrefix } from './ipc-read.js';
 import { isFile, readIpc } from './read-bytes.js';
-import { type IpcReader, measureMessage, readPrefix } from './reader.js';
 
 /**
  * Pending bytes as a list of chunks. Only the bytes a decision needs are joined (the 8-byte prefix

@@ -8,9 +8,9 @@
  * whole header or block has arrived, without decoding anything twice.
  */
 import { WirekitError } from '../../errors/index.js';
-import { malformed, tooManyElements, truncated } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
-import { decodeUtf8 } from '../utf8.js';
+import { malformed, tooManyElements, truncated } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { decodeUtf8 } from '../core/utf8.js';
 import { type ContainerCodec, isContainerCodec } from './compress.js';
 import { AvroReader } from './reader.js';
 import { AvroWriter } from './writer.js';

@@ -8,12 +8,12 @@ import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import type { Schema } from '../../schema/index.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
-import { type AllocationBudget, budgetOf, cost } from '../budget.js';
-import { compileAvro } from '../compiled/avro.js';
-import { malformed, tooManyElements, truncated } from '../errors.js';
-import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
-import { checkIterable, checkSequenceInput, encodeSequenceOf } from '../sequence.js';
-import { chunksOf, encodeValues } from '../stream.js';
+import { type AllocationBudget, budgetOf, cost } from '../core/budget.js';
+import { malformed, tooManyElements, truncated } from '../core/errors.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
+import { checkIterable, checkSequenceInput, encodeSequenceOf } from '../core/sequence.js';
+import { chunksOf, encodeValues } from '../core/stream.js';
+import { compileAvro } from './compiled.js';
 import {
   type ContainerCodec,
   compressBlock,

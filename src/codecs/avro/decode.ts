@@ -2,15 +2,15 @@
  * The decoder: runs a read plan over untrusted bytes. Depth is counted at every record, array and
  * map, so recursion stays within maxDepth; counts are checked against maxElements and the bytes
  * left before a single item is read. What the value costs the heap is charged to the reader's
- * budget (budget.ts) before each thing is made: a record as an object of its fields, each array
+ * budget (core/budget.ts) before each thing is made: a record as an object of its fields, each array
  * and its items' slots (a block's, once its count is checked), map, string, byte string, Date and
  * bigint; the compiled decoder charges alike, through the same helpers or the same amounts.
  */
 import type { Rule } from '../../schema/value-rules.js';
-import { cost, recordCost, stringCost } from '../budget.js';
-import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../errors.js';
+import { cost, recordCost, stringCost } from '../core/budget.js';
+import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../core/errors.js';
 import type { AvroType } from './avro-schema.js';
-import { EntryRole, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from './plans.js';
+import { EntryRole, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from './plan.js';
 import type { AvroReader } from './reader.js';
 import type { RootReadPlan } from './resolve.js';
 import { decimalText, parseJsonValue, readTimestamp } from './values.js';
@@ -18,7 +18,7 @@ import { decimalText, parseJsonValue, readTimestamp } from './values.js';
 /**
  * Reads one top-level value. A stack overflow (possible only with maxDepth raised far beyond the
  * default) still ends in a WirekitError, as every decode failure must. `compiled`, when given, is
- * the generated reader of `root.plan` (src/codecs/compiled/avro.ts), run in its place.
+ * the generated reader of `root.plan` (src/codecs/avro/compiled.ts), run in its place.
  */
 export function readRoot(r: AvroReader, root: RootReadPlan, compiled?: (r: AvroReader) => unknown): unknown {
   r.startValue();

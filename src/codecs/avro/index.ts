@@ -10,7 +10,7 @@
  * schema as `writerSchema`. Containers carry their writer schema and always resolve.
  *
  * Datums of the codec's own schema (encode, decode, and container blocks written with it) run code
- * generated from the schema (src/codecs/compiled/avro.ts) unless `compile: false`; the bytes,
+ * generated from the schema (src/codecs/avro/compiled.ts) unless `compile: false`; the bytes,
  * values and errors are the interpreter's. Resolution always runs the interpreter.
  *
  * `encode` returns a view into a slab shared by successive outputs, as Node's Buffer pool does
@@ -20,13 +20,13 @@
 import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
-import type { Codec, CodecOptions } from '../codec.js';
-import { compileAvro } from '../compiled/avro.js';
-import { trailing } from '../errors.js';
-import { checkInputSize, resolveLimits } from '../limits.js';
-import { avroMediaTypes } from '../media-types.js';
-import { listHintOf, withListHint } from '../sequence.js';
+import type { Codec, CodecOptions } from '../core/codec.js';
+import { trailing } from '../core/errors.js';
+import { checkInputSize, resolveLimits } from '../core/limits.js';
+import { avroMediaTypes } from '../core/media-types.js';
+import { listHintOf, withListHint } from '../core/sequence.js';
 import { parseAvroSchema } from './avro-schema.js';
+import { compileAvro } from './compiled.js';
 import {
   containerBytes,
   containerReadPlan,
@@ -75,7 +75,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
   const limits = resolveLimits(options.limits);
   const validate = options.validate === true;
   const plans = plansOf(schema);
-  // Generated code for the schema's own datum (src/codecs/compiled/avro.ts), where allowed; data
+  // Generated code for the schema's own datum (src/codecs/avro/compiled.ts), where allowed; data
   // of another writer schema still reads through the interpreter's resolution.
   const generated = options.compile !== false ? compileAvro(plans) : undefined;
   const read: RootReadPlan =

@@ -2,12 +2,12 @@
  * A cursor over untrusted Avro bytes. Every read checks the bytes left before it touches them, and
  * every length or count is checked against the limits before anything is allocated for it. One
  * reader serves one decoded value (its depth and element count are per value), or the values of a
- * container block; what they cost the heap is charged to its `budget` (budget.ts).
+ * container block; what they cost the heap is charged to its `budget` (core/budget.ts).
  */
-import { AllocationBudget, cost, stringCost } from '../budget.js';
-import { malformed, mismatch, tooDeep, tooLong, tooManyElements, truncated } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
-import { TextReader } from '../utf8.js';
+import { AllocationBudget, cost, stringCost } from '../core/budget.js';
+import { malformed, mismatch, tooDeep, tooLong, tooManyElements, truncated } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { TextReader } from '../core/utf8.js';
 
 export class AvroReader {
   readonly bytes: Uint8Array;

@@ -23,7 +23,7 @@ import { deref } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../schema/value-rules.js';
 import { type AvroNamed, type AvroRecord, type AvroType, shortName } from './avro-schema.js';
-import { EntryRole, type Fill, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from './plans.js';
+import { EntryRole, type Fill, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from './plan.js';
 import { decimalByteLimit } from './values.js';
 import { perMilliOf } from './write-plan.js';
 

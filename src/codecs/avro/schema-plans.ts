@@ -9,7 +9,7 @@ import type { Schema } from '../../schema/index.js';
 import { assert, deref } from '../../schema/index.js';
 import { type AvroType, parseAvroSchema } from './avro-schema.js';
 import { Encoder } from './encode.js';
-import { W, type WritePlan } from './plans.js';
+import { W, type WritePlan } from './plan.js';
 import { type RootReadPlan, readPlanOf } from './resolve.js';
 import { writePlanOf } from './write-plan.js';
 import type { AvroWriter } from './writer.js';
@@ -78,7 +78,7 @@ export function readPlanFor(plans: SchemaPlans, writerText: string): RootReadPla
 }
 
 /**
- * The generated writer of a schema's write plan (src/codecs/compiled/avro.ts): writes `value` as
+ * The generated writer of a schema's write plan (src/codecs/avro/compiled.ts): writes `value` as
  * `encoder.write(plans.write, value)` would, counting depth on `encoder` and handing it the kinds
  * it does not inline.
  */

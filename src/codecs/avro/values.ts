@@ -4,8 +4,8 @@
  */
 import { decimalDigits } from '../../schema/decimal.js';
 import { checkParsedJson } from '../../schema/json-kind.js';
-import { cost } from '../budget.js';
-import { malformed, tooManyElements } from '../errors.js';
+import { cost } from '../core/budget.js';
+import { malformed, tooManyElements } from '../core/errors.js';
 import type { AvroReader } from './reader.js';
 import type { AvroWriter } from './writer.js';
 

@@ -10,7 +10,7 @@ import { deref } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../schema/value-rules.js';
 import type { AvroRecord, AvroType } from './avro-schema.js';
-import { LongAs, type RecordWrite, W, type WritePlan } from './plans.js';
+import { LongAs, type RecordWrite, W, type WritePlan } from './plan.js';
 
 interface Context {
   readonly records: Map<AvroRecord, Map<ObjectSchema, RecordWrite>>;

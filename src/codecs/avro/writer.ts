@@ -3,7 +3,7 @@
  * codec hands out an exact-size copy at the end), so steady-state encoding allocates only its output.
  */
 import { WirekitError } from '../../errors/index.js';
-import { checkWellFormed } from '../utf8.js';
+import { checkWellFormed } from '../core/utf8.js';
 
 const encoder = new TextEncoder();
 

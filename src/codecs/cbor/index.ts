@@ -6,15 +6,15 @@
  * typed-array tags) are never written, so any CBOR implementation reads what this writes.
  */
 import { Decoder, type Options } from 'cbor-x';
-import type { Codec, CodecOptions } from '../codec.js';
-import { cborFormat } from '../compiled/cbor.js';
-import { resolveLimits } from '../limits.js';
-import { cborMediaTypes, cborSequenceMediaType } from '../media-types.js';
-import { type FormatKit, SelfDescribingCodec } from '../self-describing/codec.js';
-import { CborEmitter } from './emitter.js';
+import type { Codec, CodecOptions } from '../core/codec.js';
+import { resolveLimits } from '../core/limits.js';
+import { cborMediaTypes, cborSequenceMediaType } from '../core/media-types.js';
+import { type FormatKit, SelfDescribingCodec } from '../keyed/codec.js';
+import { cborFormat } from './compiled.js';
 import { NaturalReader } from './natural.js';
+import { CborSource } from './reader.js';
 import { CborScanner } from './scan.js';
-import { CborSource } from './source.js';
+import { CborEmitter } from './writer.js';
 
 export { cborMediaTypes, cborSequenceMediaType };
 

@@ -5,18 +5,18 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { parseIsoTime } from '../../util/iso-time.js';
-import { cost, stringCost } from '../budget.js';
-import { malformed, tooLong } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
-import { checkKey } from '../self-describing/keys.js';
-import { isUtf8 } from '../self-describing/utf8-check.js';
-import { decodeUtf8 } from '../utf8.js';
+import { cost, stringCost } from '../core/budget.js';
+import { malformed, tooLong } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { decodeUtf8 } from '../core/utf8.js';
+import { checkKey } from '../keyed/keys.js';
+import { isUtf8 } from '../keyed/utf8-check.js';
 
 export interface CborScanOptions {
   readonly utf8: boolean;
   readonly unsafeKeys: boolean;
   /**
-   * Charge what the library will build from the value against maxAllocatedBytes (budget.ts): on
+   * Charge what the library will build from the value against maxAllocatedBytes (core/budget.ts): on
    * for the scanner that precedes cbor-x, off where a scan only measures or skips.
    */
   readonly charge: boolean;
@@ -43,7 +43,7 @@ export abstract class CborItems {
   /** Where the input ended, when a scan returned -1. */
   endedAt = 0;
   /**
-   * The heap the scanned value will take once built (budget.ts), carried in and out like
+   * The heap the scanned value will take once built (core/budget.ts), carried in and out like
    * `elements`; `charged` holds what the helpers below add for the item they read.
    */
   allocated = 0;

@@ -8,8 +8,8 @@
  * values: a safe integer as a number, a wider one and every bignum as a bigint.
  */
 
-import { DecodedMap } from '../self-describing/decoded-map.js';
-import { decodeUtf8 } from '../utf8.js';
+import { decodeUtf8 } from '../core/utf8.js';
+import { DecodedMap } from '../keyed/decoded-map.js';
 import { halfToNumber } from './items.js';
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);

@@ -6,7 +6,7 @@
  * the remaining input and the limits, counts array items and map entries, keeps depth on an explicit
  * stack, checks each tag's content (RFC 8949 §3.4), and measures the value, which also cuts a CBOR
  * sequence (RFC 8742) into values. Before cbor-x, it also charges what cbor-x will build against
- * maxAllocatedBytes (budget.ts: each map as an object of two slots an entry, each array, string,
+ * maxAllocatedBytes (core/budget.ts: each map as an object of two slots an entry, each array, string,
  * byte string, Date and bigint), so an input whose value would not fit the budget is refused
  * before anything is built.
  *
@@ -14,11 +14,11 @@
  * (self-described CBOR, skipped wherever it appears). Simple values other than false, true, null
  * and undefined are refused as unknown extensions, since JavaScript has no value for them.
  */
-import { cost, overBudget } from '../budget.js';
-import { malformed, tooDeep, tooLong, tooManyElements } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
-import { checkKey } from '../self-describing/keys.js';
-import { asciiEnd, isUtf8 } from '../self-describing/utf8-check.js';
+import { cost, overBudget } from '../core/budget.js';
+import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { checkKey } from '../keyed/keys.js';
+import { asciiEnd, isUtf8 } from '../keyed/utf8-check.js';
 import { CborItems, type CborScanOptions, libraryReadsInt64 } from './items.js';
 
 export type { CborScanOptions };
@@ -34,7 +34,7 @@ const indefinite = -1;
  */
 const maxCount = 0x3fff_ffff;
 
-/** The charges the hot loop makes, as plain constants (budget.ts). */
+/** The charges the hot loop makes, as plain constants (core/budget.ts). */
 const objectCharge = cost.object;
 const arrayCharge = cost.array;
 const slotCharge = cost.slot;

@@ -10,16 +10,16 @@ import { WirekitError } from '../../errors/index.js';
 import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
-import { createString, wellFormed, writeBare } from './builder-writes.js';
 import type { FieldPlan, RootPlan, TablePlan, UnionPlan, ValuePlan } from './plan.js';
 import { atKey, compareUtf8, keep, stored, wrong } from './values.js';
+import { createString, wellFormed, writeBare } from './writer.js';
 
 /** A builder that grew past this is dropped after use, so one huge value does not pin its memory. */
 const keptCapacity = 4 * 1024 * 1024;
 
 /**
  * Writes the root table of `value` and returns its offset: the generated writer of a schema
- * (src/codecs/compiled/flatbuffers.ts), which writes into the encoder's builder and hands the kinds
+ * (src/codecs/flatbuffers/compiled.ts), which writes into the encoder's builder and hands the kinds
  * it does not inline back to the encoder's own methods.
  */
 export type RootWriter = (encoder: Encoder, builder: Builder, value: unknown, depth: number) => number;

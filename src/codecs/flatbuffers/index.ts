@@ -4,7 +4,7 @@
  * read. Reading is wirekit's own: the runtime reads without any bounds check, so `decode` uses a
  * checked reader that builds plain values in one pass, and `view` verifies once and then reads
  * lazily through the runtime's ByteBuffer. Unless `compile: false`, encode and decode run code
- * generated from the schema (src/codecs/compiled/flatbuffers.ts): the same bytes, values and
+ * generated from the schema (src/codecs/flatbuffers/compiled.ts): the same bytes, values and
  * errors, without dispatching on the plan per field. Views stay as they are.
  *
  * A sequence is a run of size-prefixed buffers (FlatBuffers' finishSizePrefixed: a 4-byte
@@ -12,17 +12,17 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
-import type { AllocationBudget } from '../budget.js';
-import type { Codec, CodecOptions } from '../codec.js';
-import { compileFlatBuffers } from '../compiled/flatbuffers.js';
-import { uint32Frame } from '../framing.js';
-import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
-import { flatBuffersMediaTypes, flatBuffersSequenceMediaType } from '../media-types.js';
-import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../sequence.js';
-import { decodeFrames, encodeValues } from '../stream.js';
+import type { AllocationBudget } from '../core/budget.js';
+import type { Codec, CodecOptions } from '../core/codec.js';
+import { uint32Frame } from '../core/framing.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
+import { flatBuffersMediaTypes, flatBuffersSequenceMediaType } from '../core/media-types.js';
+import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../core/sequence.js';
+import { decodeFrames, encodeValues } from '../core/stream.js';
+import { compileFlatBuffers } from './compiled.js';
+import { Reader } from './decode.js';
 import { Encoder } from './encode.js';
 import { planOf } from './planner.js';
-import { Reader } from './reader.js';
 import { viewOf } from './view.js';
 
 export { flatBuffersMediaTypes, flatBuffersSequenceMediaType };

@@ -5,8 +5,8 @@
  * parsed value under the same limits as the rest of the decoded value.
  */
 import { checkParsedJson } from '../../schema/json-kind.js';
-import { malformed } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
+import { malformed } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
 
 /** Counts array items and map entries across one decoded value, throwing past the limit. */
 export interface Tally {

@@ -15,11 +15,11 @@
  * FlatBuffers code does, so keep what you read often.
  */
 import { ByteBuffer } from 'flatbuffers';
-import type { DecodeLimits } from '../limits.js';
-import { decodeUtf8 } from '../utf8.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { decodeUtf8 } from '../core/utf8.js';
+import { kept, Reader } from './decode.js';
 import { parseJsonText } from './json-text.js';
 import type { FieldPlan, RootPlan, TablePlan, ValuePlan } from './plan.js';
-import { kept, Reader } from './reader.js';
 import { dateOf, safeInteger } from './values.js';
 
 interface Source {

@@ -9,15 +9,16 @@ import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type ReadAllocation, type ReadContext, read, readContext } from '../../schema/json-value.js';
 import { childrenOf } from '../../schema/walk.js';
-import { type AllocationBudget, budgetOf, cost } from '../budget.js';
-import type { Codec, CodecOptions } from '../codec.js';
-import { compileJsonWriter } from '../compiled/json.js';
-import { compileJsonReader } from '../compiled/json-read.js';
-import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
-import { jsonMediaTypes, ndjsonMediaTypes } from '../media-types.js';
-import { decodeFramesOf, encodeSequenceOf } from '../sequence.js';
-import { decodeFrames, encodeValues, type FrameMeasure } from '../stream.js';
-import { checkJsonable, checkParsed, jsonText, parseJson } from './read.js';
+import { type AllocationBudget, budgetOf, cost } from '../core/budget.js';
+import type { Codec, CodecOptions } from '../core/codec.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
+import { jsonMediaTypes, ndjsonMediaTypes } from '../core/media-types.js';
+import { decodeFramesOf, encodeSequenceOf } from '../core/sequence.js';
+import { decodeFrames, encodeValues, type FrameMeasure } from '../core/stream.js';
+import { compileJsonReader } from './compiled-read.js';
+import { compileJsonWriter } from './compiled-write.js';
+import { checkJsonable, checkParsed, jsonText, parseJson } from './decode.js';
+import { writeJson } from './encode.js';
 import {
   afterParse,
   beforeParse,
@@ -25,7 +26,6 @@ import {
   type ReaderExtras,
   type TextCheckOptions,
 } from './text-checks.js';
-import { writeJson } from './write.js';
 
 export { jsonMediaTypes, ndjsonMediaTypes };
 
@@ -58,9 +58,9 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
   } as const;
 
   const compile = schema !== undefined && options.compile !== false;
-  /** The schema's generated writer (src/codecs/compiled/json.ts), unless compilation is off or refused. */
+  /** The schema's generated writer (src/codecs/json/compiled-write.ts), unless compilation is off or refused. */
   const writer = compile ? compileJsonWriter(schema, writeOptions) : undefined;
-  /** Its generated reader (src/codecs/compiled/json-read.ts), refused for the same schemas. */
+  /** Its generated reader (src/codecs/json/compiled-read.ts), refused for the same schemas. */
   const reader = compile ? compileJsonReader(schema) : undefined;
   const readWith: ReadContext = {
     ...readContext(readOptions),

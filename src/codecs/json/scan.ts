@@ -20,7 +20,7 @@
  * gives the scan none, see text-checks.ts), keys that appear twice in one object
  * (WK_DECODE_MALFORMED, as MessagePack and CBOR refuse them: readers that keep the first and readers
  * that keep the last would read different values), the unsafe keys when the caller refuses them
- * here, and charges what JSON.parse will build (budget.ts: each object, array, element and string,
+ * here, and charges what JSON.parse will build (core/budget.ts: each object, array, element and string,
  * a key as a string and a slot, as the MessagePack and CBOR scanners charge a map's keys) to the
  * decode's allocation budget. It costs about half a JSON.parse, which is why shorter texts skip
  * it. Valid text is read exactly; on malformed text the scan may stop early or refuse with a limit,
@@ -32,9 +32,9 @@
  */
 import { isUnsafeKey } from '../../util/unsafe-keys.js';
 import { utf8Length } from '../../util/utf8-length.js';
-import { type AllocationBudget, cost, overBudget, stringCost } from '../budget.js';
-import { malformed, tooDeep, tooLong, tooManyElements, unsafeKey } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
+import { type AllocationBudget, cost, overBudget, stringCost } from '../core/budget.js';
+import { malformed, tooDeep, tooLong, tooManyElements, unsafeKey } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
 
 export interface JsonScanOptions {
   readonly limits: DecodeLimits;
@@ -330,7 +330,7 @@ export function scanJson(text: string, options: JsonScanOptions): JsonScanResult
 }
 
 /**
- * The most heap JSON.parse builds per character of text, by budget.ts's estimates: an object costs
+ * The most heap JSON.parse builds per character of text, by core/budget.ts's estimates: an object costs
  * `cost.object` for its two braces, and each element a slot for the comma or bracket before it; a
  * string costs `stringCost` of its length for that length plus two quotes. `{}` is the worst case:
  * 56 bytes and a slot in its parent for two characters. The extras are what a schema's reader may

@@ -7,16 +7,16 @@
 import { Unpackr } from 'msgpackr';
 import { WirekitError } from '../../errors/index.js';
 import type { Schema } from '../../schema/index.js';
-import type { Codec, CodecOptions } from '../codec.js';
-import { msgpackFormat } from '../compiled/msgpack.js';
-import { resolveLimits } from '../limits.js';
-import { msgpackMediaTypes, msgpackSequenceMediaType } from '../media-types.js';
-import { type FormatKit, SelfDescribingCodec } from '../self-describing/codec.js';
-import { MsgpackEmitter } from './emitter.js';
+import type { Codec, CodecOptions } from '../core/codec.js';
+import { resolveLimits } from '../core/limits.js';
+import { msgpackMediaTypes, msgpackSequenceMediaType } from '../core/media-types.js';
+import { type FormatKit, SelfDescribingCodec } from '../keyed/codec.js';
+import { msgpackFormat } from './compiled.js';
 import { NaturalReader } from './natural.js';
+import { MsgpackSource, type MsgpackSourceOptions } from './reader.js';
 import { RecordsMode } from './records.js';
 import { MsgpackScanner } from './scan.js';
-import { MsgpackSource, type MsgpackSourceOptions } from './source.js';
+import { MsgpackEmitter } from './writer.js';
 
 export { msgpackMediaTypes, msgpackSequenceMediaType };
 

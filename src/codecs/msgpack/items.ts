@@ -4,11 +4,11 @@
  * scanner and the source share.
  */
 import { WirekitError } from '../../errors/index.js';
-import { stringCost } from '../budget.js';
-import { malformed, tooLong } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
-import { checkKey } from '../self-describing/keys.js';
-import { isUtf8 } from '../self-describing/utf8-check.js';
+import { stringCost } from '../core/budget.js';
+import { malformed, tooLong } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { checkKey } from '../keyed/keys.js';
+import { isUtf8 } from '../keyed/utf8-check.js';
 
 export interface MsgpackScanOptions {
   /** Check that strings are UTF-8 (the schema decoder does it as it decodes instead). */
@@ -18,7 +18,7 @@ export interface MsgpackScanOptions {
   /** msgpackr's record extension: 0x40–0x7f are record references and ext 0x72 defines records. */
   readonly records: boolean;
   /**
-   * Charge what the library will build from the value against maxAllocatedBytes (budget.ts): on
+   * Charge what the library will build from the value against maxAllocatedBytes (core/budget.ts): on
    * for the scanner that precedes msgpackr, off where a scan only measures or skips.
    */
   readonly charge: boolean;
@@ -37,7 +37,7 @@ export abstract class MsgpackItems {
   /** Where the input ended, when a scan returned -1. */
   endedAt = 0;
   /**
-   * The heap the scanned value will take once built (budget.ts), carried in and out like
+   * The heap the scanned value will take once built (core/budget.ts), carried in and out like
    * `elements`; `charged` holds what the helpers below add for the item they read.
    */
   allocated = 0;

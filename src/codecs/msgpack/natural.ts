@@ -8,8 +8,8 @@
  * uint 64 beyond the safe range, which msgpackr reads as rounded numbers and this as bigints.)
  */
 
-import { DecodedMap } from '../self-describing/decoded-map.js';
-import { decodeUtf8 } from '../utf8.js';
+import { decodeUtf8 } from '../core/utf8.js';
+import { DecodedMap } from '../keyed/decoded-map.js';
 import { readLength } from './items.js';
 
 const two32 = 0x1_0000_0000;

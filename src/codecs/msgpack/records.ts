@@ -13,7 +13,7 @@
  * ones turned into numbers.
  */
 import { Packr } from 'msgpackr';
-import { unsupported } from '../self-describing/failures.js';
+import { unsupported } from '../keyed/failures.js';
 import { fixedSizes, lengthWidths, readLength } from './items.js';
 
 const two32 = 0x1_0000_0000;

@@ -7,15 +7,15 @@
  * entries, keeps depth on an explicit stack (so hostile nesting cannot overflow the call stack),
  * allows the timestamp extension (-1) only, and measures the value: the same walk cuts a stream
  * into values, since a MessagePack stream is values back to back. Before msgpackr, it also charges
- * what msgpackr will build against maxAllocatedBytes (budget.ts: each map as an object of two slots
+ * what msgpackr will build against maxAllocatedBytes (core/budget.ts: each map as an object of two slots
  * an entry, each array, string, byte string, Date and bigint), so an input whose value would not
  * fit the budget is refused before anything is built.
  */
-import { cost, overBudget } from '../budget.js';
-import { malformed, tooDeep, tooLong, tooManyElements } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
-import { checkKey } from '../self-describing/keys.js';
-import { asciiEnd, isUtf8 } from '../self-describing/utf8-check.js';
+import { cost, overBudget } from '../core/budget.js';
+import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { checkKey } from '../keyed/keys.js';
+import { asciiEnd, isUtf8 } from '../keyed/utf8-check.js';
 import {
   checkTimestamp,
   fixedSizes,
@@ -39,7 +39,7 @@ export type { MsgpackScanOptions };
  */
 const maxCount = 0x3fff_ffff;
 
-/** The charges the hot loop makes, as plain constants (budget.ts). */
+/** The charges the hot loop makes, as plain constants (core/budget.ts). */
 const arrayCharge = cost.array;
 const slotCharge = cost.slot;
 const stringCharge = cost.string;

@@ -4,8 +4,8 @@
  */
 import type { TimePrecision } from '../../schema/types.js';
 import { maxEpochMillis } from '../../schema/value-rules.js';
-import { cost, stringCost } from '../budget.js';
-import { mismatch, tooLong, truncated } from '../errors.js';
+import { cost, stringCost } from '../core/budget.js';
+import { mismatch, tooLong, truncated } from '../core/errors.js';
 import { type Slot, VARINT } from './layout.js';
 import type { Reader } from './reader.js';
 

@@ -6,14 +6,14 @@
  * no bytes (all its fields at their defaults), an absent Timestamp is the epoch, an absent decimal
  * is "0", absent json is null, and a union with no variant set is a schema mismatch.
  *
- * What the value costs the heap is charged to the reader's budget (budget.ts) before each thing is
+ * What the value costs the heap is charged to the reader's budget (core/budget.ts) before each thing is
  * made: a message as an object of its fields, each list, map, string, byte string, Date and bigint
  * (the readers and helpers the compiled decoder shares charge alike).
  */
 import type { TimePrecision } from '../../schema/types.js';
 import { type Rule, refusalBy } from '../../schema/value-rules.js';
-import { cost, recordCost } from '../budget.js';
-import { isUnsafeKey, mismatch, unsafeKey } from '../errors.js';
+import { cost, recordCost } from '../core/budget.js';
+import { isUnsafeKey, mismatch, unsafeKey } from '../core/errors.js';
 import {
   decodeTimestamp,
   outOfRange,

@@ -7,15 +7,15 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
-import { type AllocationBudget, budgetOf } from '../budget.js';
-import type { Codec, CodecOptions } from '../codec.js';
-import { type CompiledMessage, compileMessage } from '../compiled/protobuf.js';
-import { tooDeep } from '../errors.js';
-import { varintFrame, varintFramePayload } from '../framing.js';
-import { checkInputSize, type DecodeLimits, resolveLimits } from '../limits.js';
-import { protobufMediaTypes, protobufStreamMediaType } from '../media-types.js';
-import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../sequence.js';
-import { decodeFrames, encodeValues } from '../stream.js';
+import { type AllocationBudget, budgetOf } from '../core/budget.js';
+import type { Codec, CodecOptions } from '../core/codec.js';
+import { tooDeep } from '../core/errors.js';
+import { varintFrame, varintFramePayload } from '../core/framing.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
+import { protobufMediaTypes, protobufStreamMediaType } from '../core/media-types.js';
+import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../core/sequence.js';
+import { decodeFrames, encodeValues } from '../core/stream.js';
+import { type CompiledMessage, compileMessage } from './compiled.js';
 import { decodeRoot } from './decode.js';
 import { encodeBody } from './encode.js';
 import { encodeFailure, enter } from './encode-problem.js';

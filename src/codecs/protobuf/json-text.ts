@@ -6,7 +6,7 @@
  * would change data unannounced.
  */
 import { checkParsedJson } from '../../schema/json-kind.js';
-import { mismatch } from '../errors.js';
+import { mismatch } from '../core/errors.js';
 import type { Reader } from './reader.js';
 
 /**

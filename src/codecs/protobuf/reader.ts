@@ -4,10 +4,10 @@
  * WirekitError with the offset where it was found.
  */
 
-import { AllocationBudget, cost } from '../budget.js';
-import { malformed, tooDeep, tooManyElements, truncated } from '../errors.js';
-import type { DecodeLimits } from '../limits.js';
-import { TextReader } from '../utf8.js';
+import { AllocationBudget, cost } from '../core/budget.js';
+import { malformed, tooDeep, tooManyElements, truncated } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { TextReader } from '../core/utf8.js';
 import { END_GROUP, FIXED32, FIXED64, LEN, START_GROUP, VARINT } from './layout.js';
 
 export class Reader {
@@ -19,7 +19,7 @@ export class Reader {
   depth = 0;
   /** Array items and map entries decoded so far. */
   elements = 0;
-  /** What the value decoded so far costs the heap (budget.ts), charged before each thing is made. */
+  /** What the value decoded so far costs the heap (core/budget.ts), charged before each thing is made. */
   readonly budget: AllocationBudget;
   /** The high 32 bits of the last `varint64`. */
   hi = 0;

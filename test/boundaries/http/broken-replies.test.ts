@@ -16,7 +16,7 @@ import {
   wirekitRoute,
 } from '../../../src/boundaries/http/index.js';
 import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
-import { formatNames } from '../../../src/codecs/codec.js';
+import { formatNames } from '../../../src/codecs/core/codec.js';
 import { isWirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/schema/index.js';
 

@@ -1,0 +1,296 @@
+/**
+ * The message sequence of an IPC stream or file: the schema first (checked against the codec's,
+ * or without a codec schema planned from its own types), then dictionary batches and record
+ * batches in any order. The reader keeps what later batches need (dictionaries, the schema) and
+ * turns each record batch into checked Data, then into rows. Rows and decoded dictionaries are
+ * charged to the allocation budget (cost.ts) before they are made; tables and batches are not,
+ * since their columns are views of the input.
+ */
+import {
+  Schema as ArrowSchema,
+  type Data,
+  type Dictionary,
+  type Field,
+  RecordBatch,
+  Struct,
+  Vector,
+} from 'apache-arrow';
+import { equalBytes } from '../../util/node-runtime.js';
+import { AllocationBudget } from '../core/budget.js';
+import { malformed, mismatch, tooDeep, tooManyElements, truncated } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import type { CompiledRows } from './compiled.js';
+import { rowsCost, valuesCost } from './cost.js';
+import { newData } from './data.js';
+import { misplacedNull, type ReadContext, readColumn, readStrings } from './decode.js';
+import { faultError, nullMessage, ValueFault } from './fault.js';
+import { BatchLoader, type ElementBudget } from './load.js';
+import { type DictionaryUses, matchSchema } from './match.js';
+import { type IpcMessage, messageBodyLength, parseMessage } from './messages.js';
+import type { RootPlan } from './plan.js';
+import { type AnyPlan, dictionariesOf, dictionaryValuesPlan, planRows, readAny } from './read-any.js';
+
+const continuation = 0xffffffff;
+
+export type Accepted =
+  | { readonly kind: 'batch'; readonly data: Data<Struct> }
+  | { readonly kind: 'schema' | 'dictionary' | 'eos' };
+
+/** The metadata length in the 8-byte prefix at `pos` (0 for the end-of-stream marker). */
+export function readPrefix(bytes: Uint8Array, pos: number, base: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + pos, 8);
+  if (view.getUint32(0, true) !== continuation)
+    throw malformed(base + pos, 'Arrow: a message does not start with the continuation marker 0xFFFFFFFF');
+  const metadataLength = view.getInt32(4, true);
+  if (metadataLength < 0) throw malformed(base + pos + 4, 'Arrow: a metadata length is negative');
+  return metadataLength;
+}
+
+/**
+ * Measures the message at `pos`: undefined when the bytes up to `end` do not yet tell, else the
+ * metadata length and the total (8 for the end-of-stream marker, else prefix + metadata + body).
+ * Only the prefix and the metadata are read.
+ */
+export function measureMessage(bytes: Uint8Array, pos: number, end: number, base: number) {
+  if (end - pos < 8) return undefined;
+  const metadataLength = readPrefix(bytes, pos, base);
+  if (metadataLength === 0) return { metadataLength: 0, total: 8 };
+  if (end - pos < 8 + metadataLength) return undefined;
+  const metadata = bytes.subarray(pos + 8, pos + 8 + metadataLength);
+  return { metadataLength, total: 8 + metadataLength + messageBodyLength(metadata, base + pos + 8) };
+}
+
+/** An incoming schema, checked against the codec's, with what batches need of it. */
+interface KnownSchema {
+  readonly fields: readonly Field[];
+  /** With a codec schema: what each dictionary decodes to. */
+  readonly uses: DictionaryUses;
+  /** Without one: each dictionary's type, and the plan of the rows. */
+  readonly dictionaryTypes: ReadonlyMap<number, Dictionary>;
+  readonly rowsPlan: (AnyPlan & { k: 'struct' }) | undefined;
+  /** Every column is stored as the codec writes it, so the generated row reader may read it. */
+  readonly exact: boolean;
+  readonly arrowSchema: ArrowSchema;
+  readonly structType: Struct;
+}
+
+/**
+ * The last schema message a codec read, by its bytes. A service receives the same schema message
+ * with every request; parsing and checking it once saves most of the cost of a small message.
+ */
+export interface SchemaMemo {
+  last?: { readonly bytes: Uint8Array; readonly schema: KnownSchema };
+}
+
+export class IpcReader {
+  private known: KnownSchema | undefined;
+  private readonly vectors = new Map<number, Vector>();
+  private readonly members = new Map<number, unknown[]>();
+  /** Array items and map entries of the value being decoded (rows count as items of the array). */
+  readonly budget: ElementBudget = { used: 0 };
+  /** Dictionary entries held: they live as long as the input, so they count across batches. */
+  private readonly dictionaryBudget: ElementBudget = { used: 0 };
+  /**
+   * What the rows and dictionaries decoded so far cost the heap: across the input, or per record
+   * batch for streams (with the dictionaries held counted in every batch).
+   */
+  readonly allocation: AllocationBudget;
+  /** What each dictionary's decoded values cost, by id, and all of them together. */
+  private readonly dictionaryCosts = new Map<number, number>();
+  private dictionaryCost = 0;
+  /** Rows read before the current batch, for the row an error names. */
+  private rowsBefore = 0;
+
+  constructor(
+    /** The codec's schema, or undefined to read rows by the input's own schema. */
+    private readonly root: RootPlan | undefined,
+    private readonly limits: DecodeLimits,
+    private readonly options: {
+      /** Count elements per record batch (streams) rather than across the whole input. */
+      readonly perBatch?: boolean;
+      readonly memo?: SchemaMemo;
+      /** The root struct's generated row reader (src/codecs/arrow/compiled.ts), if any. */
+      readonly compiledRows?: CompiledRows | undefined;
+    } = {},
+  ) {
+    if (root !== undefined && root.maxDepth > limits.maxDepth) throw tooDeep(0, limits);
+    this.allocation = new AllocationBudget(limits.maxAllocatedBytes);
+  }
+
+  get schema(): ArrowSchema | undefined {
+    return this.known?.arrowSchema;
+  }
+
+  /**
+   * Checks a schema (from a schema message or a file footer) against the codec's. The first one
+   * is the one used; a file may repeat its footer's schema as a message, and both must match.
+   */
+  useSchema(fields: readonly Field[], metadata: Map<string, string>, offset: number): KnownSchema {
+    const root = this.root;
+    const match = root === undefined ? undefined : matchSchema(root, fields, offset);
+    const known: KnownSchema = {
+      fields,
+      uses: match?.dictionaries ?? new Map(),
+      dictionaryTypes: match === undefined ? dictionariesOf(fields) : new Map(),
+      rowsPlan: match === undefined ? planRows(fields, offset) : undefined,
+      exact: match?.exact ?? false,
+      arrowSchema: new ArrowSchema([...fields], metadata),
+      structType: new Struct([...fields]),
+    };
+    this.known ??= known;
+    return known;
+  }
+
+  /**
+   * Reads the complete message `frame` (prefix included) found at `offset` of the input; for a
+   * record batch, the result holds its checked Data.
+   */
+  accept(frame: Uint8Array, offset: number, metadataLength: number): Accepted {
+    if (metadataLength === 0) return { kind: 'eos' };
+    const metadata = frame.subarray(8, 8 + metadataLength);
+    const last = this.options.memo?.last;
+    if (last !== undefined && frame.length === 8 + metadataLength && equalBytes(last.bytes, metadata)) {
+      this.known ??= last.schema;
+      return { kind: 'schema' };
+    }
+    const message = parseMessage(metadata, offset + 8, this.limits);
+    if (8 + metadataLength + message.bodyLength !== frame.length)
+      throw truncated(offset + frame.length, 'an Arrow message body');
+    const body = frame.subarray(8 + metadataLength);
+    const bodyOffset = offset + 8 + metadataLength;
+    switch (message.body.kind) {
+      case 'schema': {
+        // A file may repeat its footer's schema as its first message: each must be the codec's.
+        const schema = this.useSchema(message.body.fields, message.body.metadata, offset);
+        if (this.options.memo !== undefined) this.options.memo.last = { bytes: metadata.slice(), schema };
+        return { kind: 'schema' };
+      }
+      case 'dictionary':
+        this.loadDictionary(message, body, bodyOffset, offset);
+        return { kind: 'dictionary' };
+      case 'batch':
+        return { kind: 'batch', data: this.loadBatch(message, body, bodyOffset, offset) };
+    }
+  }
+
+  private requireSchema(offset: number): KnownSchema {
+    if (this.known === undefined) throw malformed(offset, 'Arrow: a batch comes before the schema');
+    return this.known;
+  }
+
+  private loadDictionary(message: IpcMessage, body: Uint8Array, bodyOffset: number, offset: number): void {
+    const known = this.requireSchema(offset);
+    if (message.body.kind !== 'dictionary') return;
+    const { id, isDelta, batch } = message.body;
+    const use = known.uses.get(id);
+    const type = use?.type ?? known.dictionaryTypes.get(id);
+    if (type === undefined) throw malformed(offset, `Arrow: dictionary ${id} belongs to no field`);
+    if (!isDelta) this.dictionaryBudget.used -= this.members.get(id)?.length ?? 0;
+    this.dictionaryBudget.used += batch.length;
+    if (this.dictionaryBudget.used > this.limits.maxElements) throw tooManyElements(offset, this.limits);
+    const loader = new BatchLoader(batch, body, bodyOffset, message.version, this.vectors, this.limits, {
+      used: 0,
+    });
+    const [data] = loader.loadColumns([type.dictionary]) as [Data];
+    // A replaced dictionary's values are let go; a delta's add to those held.
+    const replaced = isDelta ? 0 : (this.dictionaryCosts.get(id) ?? 0);
+    const added = valuesCost(data, 0, batch.length);
+    this.dictionaryCosts.set(id, (this.dictionaryCosts.get(id) ?? 0) - replaced + added);
+    this.dictionaryCost += added - replaced;
+    this.allocation.used -= replaced;
+    this.allocation.charge(added, offset);
+    let values: unknown[];
+    if (use === undefined) {
+      const ctx = { limits: this.limits, budget: { used: 0 }, dictionaries: this.members, offset };
+      try {
+        values = readAny(dictionaryValuesPlan(type, 2), data, 0, batch.length, ctx);
+      } catch (error) {
+        if (!(error instanceof ValueFault)) throw error;
+        throw mismatch(offset, `Arrow: dictionary ${id}, entry ${error.index}: ${error.message}`);
+      }
+    } else {
+      const strings = readStrings(data, batch.length, bodyOffset);
+      // Members the codec does not know are kept out (undefined): refused only if a row uses them,
+      // since writers may keep unused categories in a dictionary.
+      const plan = use.kind === 'enum' ? use.plan : undefined;
+      values =
+        plan === undefined ? strings : strings.map((value) => (plan.indexOf.has(value) ? value : undefined));
+    }
+    const previous = isDelta ? this.vectors.get(id) : undefined;
+    this.vectors.set(
+      id,
+      previous === undefined
+        ? new Vector([data.slice(0, batch.length)])
+        : previous.concat(new Vector([data.slice(0, batch.length)])),
+    );
+    this.members.set(id, isDelta ? [...(this.members.get(id) ?? []), ...values] : values);
+  }
+
+  private loadBatch(message: IpcMessage, body: Uint8Array, bodyOffset: number, offset: number): Data<Struct> {
+    const { fields, structType } = this.requireSchema(offset);
+    if (message.body.kind !== 'batch') throw malformed(offset, 'Arrow: not a record batch');
+    const { batch } = message.body;
+    const rows = batch.length;
+    if (this.options.perBatch) {
+      this.budget.used = 0;
+      this.allocation.used = this.dictionaryCost;
+    }
+    this.budget.used += rows;
+    if (this.budget.used > this.limits.maxElements) throw tooManyElements(offset, this.limits);
+    const loader = new BatchLoader(
+      batch,
+      body,
+      bodyOffset,
+      message.version,
+      this.vectors,
+      this.limits,
+      this.budget,
+    );
+    const columns = loader.loadColumns(fields.map((field) => field.type));
+    const children = columns.map((column) => (column.length === rows ? column : column.slice(0, rows)));
+    return newData(structType, rows, { nullCount: 0 }, {}, children) as Data<Struct>;
+  }
+
+  /** The rows of a batch loaded by `accept`. */
+  rows(data: Data<Struct>, offset: number): unknown[] {
+    return this.appendRows(data, offset, []);
+  }
+
+  /** Appends the rows of a batch loaded by `accept` to `out`; returns `out`. */
+  appendRows(data: Data<Struct>, offset: number, out: unknown[]): unknown[] {
+    this.allocation.charge(rowsCost(data, this.root?.rows !== 'value'), offset);
+    const ctx = { limits: this.limits, budget: this.budget, dictionaries: this.members, offset };
+    const first = this.rowsBefore;
+    this.rowsBefore += data.length;
+    try {
+      const compiled = this.options.compiledRows;
+      if (compiled !== undefined && this.root?.rows === 'object' && this.known?.exact) {
+        compiled(data, 0, data.length, ctx, out, out.length);
+        return out;
+      }
+      const rows = this.readRows(data, ctx);
+      if (out.length === 0) return rows;
+      for (const row of rows) out.push(row);
+      return out;
+    } catch (error) {
+      if (error instanceof ValueFault) throw faultError(error, first + error.index, offset);
+      throw error;
+    }
+  }
+
+  private readRows(data: Data<Struct>, ctx: ReadContext): unknown[] {
+    const root = this.root;
+    if (root === undefined)
+      return readAny((this.known as KnownSchema).rowsPlan as AnyPlan, data, 0, data.length, ctx);
+    if (root.rows === 'object') return readColumn(root.struct, data, 0, data.length, ctx);
+    const column = root.struct.columns[0] as RootPlan['struct']['columns'][number];
+    const values = readColumn(column.plan, data.children[0] as Data, 0, data.length, ctx);
+    const at = values.indexOf(misplacedNull);
+    if (at >= 0) throw new ValueFault(at, nullMessage);
+    return values;
+  }
+
+  batch(data: Data<Struct>): RecordBatch {
+    return new RecordBatch((this.known as KnownSchema).arrowSchema, data);
+  }
+}

@@ -1,0 +1,697 @@
+/**
+ * Avro, compiled: for a schema's write and read plans (src/codecs/avro/plan.ts), an encoder and a
+ * decoder of its binary datum specialised to each record, producing exactly the interpreter's bytes
+ * and values (src/codecs/avro/encode.ts, decode.ts).
+ *
+ * What the specialisation buys: no dispatch on the plan per value, fields read by constant name
+ * (`v["id"]`: one inline cache per field), and decoded records built by one object literal in the
+ * interpreter's key order (one hidden class, no keyed stores; keys after a field that may be absent
+ * are added in order after it). Records, arrays, options and unions of plain branches, strings,
+ * booleans, the integer kinds, floats, doubles, enums and timestamps are inline; every other kind
+ * calls the interpreter's own function for it (`Encoder.write`, `readValue`), which then handles
+ * everything beneath it, so rare kinds cannot drift. Errors are the interpreter's, raised by the
+ * same helpers with the same messages and paths; depth counts on the same `Encoder` and
+ * `AvroReader` fields.
+ *
+ * The helpers below that read or write faster than the reader and writer (varints in 32-bit
+ * arithmetic instead of a floating-point `2 ** shift` or `%` per byte, ASCII strings in one native
+ * call) take only the common case; anything else, every error included, goes back to the
+ * interpreter's function from the same position.
+ *
+ * Only the plain datum path is compiled (bytes of the schema's own export). Reading another writer
+ * schema (resolution) keeps the interpreter.
+ */
+
+import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
+import { cost, stringCost } from '../core/budget.js';
+import {
+  buildObject,
+  CompiledCache,
+  codegenAvailable,
+  keysAreSafe,
+  type ObjectEntry,
+  Source,
+} from '../core/codegen.js';
+import { kept, readEnum, readIntIn, readLong, readValue, recordReadCost } from './decode.js';
+import { type Encoder, keep, withSegment, wrongType } from './encode.js';
+import {
+  LongAs,
+  type OptionWrite,
+  R,
+  type ReadPlan,
+  type RecordRead,
+  type RecordWrite,
+  W,
+  type WritePlan,
+} from './plan.js';
+import type { AvroReader } from './reader.js';
+import type { SchemaPlans } from './schema-plans.js';
+import { readTimestamp, timestampCount } from './values.js';
+import type { AvroWriter } from './writer.js';
+
+export interface CompiledAvro {
+  /** Writes `value` as `encoder.write(plans.write, value)` does. */
+  encode(w: AvroWriter, value: unknown, encoder: Encoder): void;
+  /** Reads one value as `readValue(r, plans.read.plan)` does (the caller runs `readRoot`'s framing). */
+  decode(r: AvroReader): unknown;
+}
+
+/** Null for schemas that stay on the interpreter, so that they are checked once too. */
+const cache = new CompiledCache<SchemaPlans, CompiledAvro | null>(256);
+
+/**
+ * The compiled encoder and decoder of a schema's own datum, or undefined where code cannot be
+ * generated (no `new Function` here, or a field named like `__proto__`).
+ */
+export function compileAvro(plans: SchemaPlans): CompiledAvro | undefined {
+  if (!codegenAvailable) return undefined;
+  const compiled = cache.get(plans, () =>
+    keysAreSafe(keysOf(plans.write, plans.read.plan))
+      ? new AvroCompiler().build(plans.write, plans.read.plan)
+      : null,
+  );
+  return compiled ?? undefined;
+}
+
+/** Every field name either plan graph holds. */
+function keysOf(write: WritePlan, read: ReadPlan): string[] {
+  const keys: string[] = [];
+  const seen = new Set<object>();
+  const walkWrite = (plan: WritePlan): void => {
+    if (seen.has(plan)) return;
+    seen.add(plan);
+    switch (plan.op) {
+      case W.Record:
+        keys.push(...plan.names, ...plan.literals.map((literal) => literal.name));
+        plan.plans.forEach(walkWrite);
+        return;
+      case W.Array:
+        walkWrite(plan.items);
+        return;
+      case W.Map:
+        walkWrite(plan.values);
+        return;
+      case W.IntMap:
+        walkWrite(plan.key);
+        walkWrite(plan.value);
+        return;
+      case W.Option:
+      case W.Literal:
+        walkWrite(plan.inner);
+        return;
+      case W.Tagged:
+        keys.push(plan.tag);
+        for (const branch of plan.branches.values()) walkWrite(branch.plan);
+        return;
+    }
+  };
+  const walkRead = (plan: ReadPlan): void => {
+    if (seen.has(plan)) return;
+    seen.add(plan);
+    switch (plan.op) {
+      case R.Record:
+        for (const name of plan.names) if (name !== null) keys.push(name);
+        keys.push(...plan.fills.map((fill) => fill.name));
+        plan.plans.forEach(walkRead);
+        return;
+      case R.Array:
+        walkRead(plan.items);
+        return;
+      case R.Map:
+        walkRead(plan.values);
+        return;
+      case R.IntMap:
+        plan.plans.forEach(walkRead);
+        return;
+      case R.Union:
+        plan.branches.forEach(walkRead);
+        return;
+      case R.Literal:
+        walkRead(plan.inner);
+        return;
+    }
+  };
+  walkWrite(write);
+  walkRead(read);
+  return keys;
+}
+
+/** Whether reading `plan` can give undefined: a field that then gets no key. */
+function mayBeUndefined(plan: ReadPlan): boolean {
+  switch (plan.op) {
+    case R.Const:
+      return plan.value === undefined;
+    case R.Union:
+      return plan.branches.some(mayBeUndefined);
+    case R.Skip:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Arrays up to this many items (in their first block) are allocated at their size. */
+const SIZED_ARRAY = 16;
+
+/** A number the compiler computed (a range bound, an index, a size), as source text. */
+function int(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new Error(`compiled avro: ${n} is not a safe integer`);
+  return String(n);
+}
+
+/**
+ * `r.readLong()` for varints of up to 7 bytes with the bytes there (all the reader returns exactly
+ * as a number), in 32-bit arithmetic where it fits; anything else (truncation, wider values,
+ * malformed varints) is left to `r.readLong()` from the same position, so results and errors are
+ * the reader's.
+ */
+function readLongFast(r: AvroReader): number {
+  const bytes = r.bytes;
+  const pos = r.pos;
+  if (pos + 7 > r.end) return r.readLong();
+  let byte = bytes[pos] as number;
+  if (byte < 0x80) {
+    r.pos = pos + 1;
+    return (byte >>> 1) ^ -(byte & 1);
+  }
+  let z = byte & 0x7f;
+  byte = bytes[pos + 1] as number;
+  z |= (byte & 0x7f) << 7;
+  if (byte < 0x80) {
+    r.pos = pos + 2;
+    return (z >>> 1) ^ -(z & 1);
+  }
+  byte = bytes[pos + 2] as number;
+  z |= (byte & 0x7f) << 14;
+  if (byte < 0x80) {
+    r.pos = pos + 3;
+    return (z >>> 1) ^ -(z & 1);
+  }
+  byte = bytes[pos + 3] as number;
+  z |= (byte & 0x7f) << 21;
+  if (byte < 0x80) {
+    r.pos = pos + 4;
+    return (z >>> 1) ^ -(z & 1);
+  }
+  // Past 28 bits: exact in doubles up to 49 bits.
+  let wide = z;
+  byte = bytes[pos + 4] as number;
+  wide += (byte & 0x7f) * 0x10000000;
+  if (byte < 0x80) {
+    r.pos = pos + 5;
+    return wide % 2 === 0 ? wide / 2 : -(wide + 1) / 2;
+  }
+  byte = bytes[pos + 5] as number;
+  wide += (byte & 0x7f) * 0x800000000;
+  if (byte < 0x80) {
+    r.pos = pos + 6;
+    return wide % 2 === 0 ? wide / 2 : -(wide + 1) / 2;
+  }
+  byte = bytes[pos + 6] as number;
+  wide += (byte & 0x7f) * 0x40000000000;
+  if (byte < 0x80) {
+    r.pos = pos + 7;
+    return wide % 2 === 0 ? wide / 2 : -(wide + 1) / 2;
+  }
+  return r.readLong();
+}
+
+/** `readLong(r, LongAs.Uint32)`: a long within 0..2^32−1; out of range, the interpreter raises. */
+function readUint32(r: AvroReader): number {
+  const at = r.pos;
+  const n = readLongFast(r);
+  if (n >= 0 && n <= 0xffffffff) return n;
+  r.pos = at;
+  return readLong(r, LongAs.Uint32) as number;
+}
+
+/** `readLong(r, LongAs.Number)`: a long that is a safe integer. */
+function readSafeLong(r: AvroReader): number {
+  const at = r.pos;
+  const n = readLongFast(r);
+  if (!Number.isNaN(n)) return n;
+  r.pos = at;
+  return readLong(r, LongAs.Number) as number;
+}
+
+/** `readIntIn(r, min, max)`, with one- and two-byte varints read here. */
+function readSmallInt(r: AvroReader, min: number, max: number): number {
+  const bytes = r.bytes;
+  const pos = r.pos;
+  if (pos + 2 <= r.end) {
+    const first = bytes[pos] as number;
+    let z = -1;
+    if (first < 0x80) {
+      z = first;
+      r.pos = pos + 1;
+    } else {
+      const second = bytes[pos + 1] as number;
+      if (second < 0x80) {
+        z = (first & 0x7f) | (second << 7);
+        r.pos = pos + 2;
+      }
+    }
+    if (z >= 0) {
+      const n = (z >>> 1) ^ -(z & 1);
+      if (n >= min && n <= max) return n;
+      r.pos = pos;
+    }
+  }
+  return readIntIn(r, min, max);
+}
+
+/** `readEnum(r, symbols, name)`, with a one-byte index read here. */
+function readSymbol(r: AvroReader, symbols: readonly (string | undefined)[], name: string): string {
+  const pos = r.pos;
+  if (pos < r.end) {
+    const z = r.bytes[pos] as number;
+    if (z < 0x80) {
+      const symbol = symbols[(z >>> 1) ^ -(z & 1)];
+      if (symbol !== undefined) {
+        r.pos = pos + 1;
+        return symbol;
+      }
+    }
+  }
+  return readEnum(r, symbols, name);
+}
+
+/** `readTimestamp(r, 1)`: milliseconds within a Date's range; anything else to the interpreter. */
+function readMillis(r: AvroReader): Date {
+  const at = r.pos;
+  const n = readLongFast(r);
+  if (n >= -8.64e15 && n <= 8.64e15) {
+    r.budget.charge(cost.date, at);
+    return new Date(n);
+  }
+  r.pos = at;
+  return readTimestamp(r, 1);
+}
+
+/**
+ * `r.readString()`, with the common one-byte length prefix read here (other lengths and every
+ * error go through `r.readLength`), and the text read by the reader's TextReader.
+ */
+function readString(r: AvroReader): string {
+  const bytes = r.bytes;
+  const pos = r.pos;
+  const end = r.end;
+  let start: number;
+  const first = pos < end ? (bytes[pos] as number) : 0x80;
+  const length = first >>> 1;
+  if (first < 0x80 && (first & 1) === 0 && length <= r.limits.maxStringBytes && length < end - pos) {
+    start = pos + 1;
+    r.pos = start + length;
+  } else {
+    start = r.readLength(r.limits.maxStringBytes, 'string');
+  }
+  r.budget.charge(stringCost(r.pos - start), start);
+  return r.text.read(start, r.pos);
+}
+
+/**
+ * `w.writeLong(value)` for a safe integer, with the varint of values past 30 bits (timestamps,
+ * large ids) made from two 32-bit halves rather than by a floating-point `%` per byte; the bytes
+ * are the same. Values the writer sends elsewhere (small ones, and beyond 2^52) go to it.
+ */
+function writeLong(w: AvroWriter, value: number): void {
+  if (value >= -0x40000000 && value < 0x40000000) {
+    w.writeInt(value);
+    return;
+  }
+  if (!(value > -0x10000000000000 && value < 0x10000000000000)) {
+    w.writeLong(value);
+    return;
+  }
+  const z = value >= 0 ? value * 2 : -value * 2 - 1;
+  let lo = z >>> 0;
+  let hi = (z - lo) / 0x100000000;
+  w.ensure(10);
+  const buf = w.buf;
+  let pos = w.pos;
+  while (hi > 0 || lo > 0x7f) {
+    buf[pos++] = (lo & 0x7f) | 0x80;
+    lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+    hi >>>= 7;
+  }
+  buf[pos++] = lo;
+  w.pos = pos;
+}
+
+const helpers = {
+  writeLong,
+  wrongType,
+  keep,
+  kept,
+  isRecord,
+  fitsFloat32,
+  withSegment,
+  timestampCount,
+  readLong,
+  readValue,
+  readTimestamp,
+  readString,
+  readUint32,
+  readSafeLong,
+  readSmallInt,
+  readSymbol,
+  readMillis,
+};
+
+/** One compilation: a function pair per record reached, all in one unit so they can call each other. */
+class AvroCompiler {
+  private readonly s = new Source();
+  private readonly writers = new Map<RecordWrite, string>();
+  private readonly readers = new Map<RecordRead, string>();
+  private readonly pendingWriters: RecordWrite[] = [];
+  private readonly pendingReaders: RecordRead[] = [];
+  private depth = 0;
+
+  /** A line of source, indented by the blocks open around it (for reading what was generated). */
+  private line(text: string): void {
+    if (text.startsWith('}')) this.depth--;
+    this.s.line(`${'  '.repeat(Math.max(0, this.depth))}${text}`);
+    if (text.endsWith('{')) this.depth++;
+  }
+
+  build(write: WritePlan, read: ReadPlan): CompiledAvro {
+    const s = this.s;
+    this.line(`const h = ${s.dep(helpers)};`);
+    const encode = write.op === W.Record ? this.writerOf(write) : this.rootWriter(write);
+    const decode = read.op === R.Record ? this.readerOf(read) : this.rootReader(read);
+    while (this.pendingWriters.length > 0 || this.pendingReaders.length > 0) {
+      const writer = this.pendingWriters.pop();
+      if (writer !== undefined) this.emitRecordWriter(writer);
+      const reader = this.pendingReaders.pop();
+      if (reader !== undefined) this.emitRecordReader(reader);
+    }
+    return s.compile<CompiledAvro>(`{ encode: ${encode}, decode: ${decode} }`);
+  }
+
+  private writerOf(plan: RecordWrite): string {
+    let name = this.writers.get(plan);
+    if (name === undefined) {
+      name = this.s.fn('encode', plan.name);
+      this.writers.set(plan, name);
+      this.pendingWriters.push(plan);
+    }
+    return name;
+  }
+
+  private readerOf(plan: RecordRead): string {
+    let name = this.readers.get(plan);
+    if (name === undefined) {
+      // Read plans carry no record name; the order of creation tells them apart.
+      name = this.s.fn('decode', 'record');
+      this.readers.set(plan, name);
+      this.pendingReaders.push(plan);
+    }
+    return name;
+  }
+
+  // --- encoding ---
+
+  private rootWriter(plan: WritePlan): string {
+    const name = this.s.fn('encode', 'root');
+    this.line(`function ${name}(w, v, e) {`);
+    this.emitWrite(plan, 'v');
+    this.line('}');
+    return name;
+  }
+
+  private emitRecordWriter(plan: RecordWrite): void {
+    const s = this.s;
+    this.line(`function ${this.writerOf(plan)}(w, v, e) {`);
+    this.line(`if (!h.isRecord(v)) throw h.wrongType(${s.dep(`an object (${plan.name})`)}, v);`);
+    this.line('e.enter();');
+    for (const literal of plan.literals) {
+      const key = s.key(literal.name);
+      this.line(
+        `if (v[${key}] !== ${s.dep(literal.value)}) throw h.withSegment(h.wrongType(${s.dep(`the literal ${JSON.stringify(literal.value)}`)}, v[${key}]), ${key});`,
+      );
+    }
+    if (plan.plans.length > 0) {
+      this.line('let at = 0;');
+      this.line('try {');
+      plan.plans.forEach((field, i) => {
+        const x = s.fn('x');
+        this.line(`at = ${int(i)}; const ${x} = ${s.field('v', plan.names[i] as string)};`);
+        this.emitWrite(field, x);
+      });
+      this.line('} catch (error) {');
+      this.line(`throw h.withSegment(error, ${s.dep(plan.names)}[at]);`);
+      this.line('}');
+    }
+    this.line('e.depth--;');
+    this.line('}');
+  }
+
+  /** Statements writing the value in the local `x` as `encoder.write(plan, x)` would. */
+  private emitWrite(plan: WritePlan, x: string): void {
+    const s = this.s;
+    switch (plan.op) {
+      case W.Record:
+        this.line(`${this.writerOf(plan)}(w, ${x}, e);`);
+        return;
+      case W.String:
+        this.line(`if (typeof ${x} !== 'string') throw h.wrongType('a string', ${x});`);
+        this.keep(plan.rule, x);
+        this.line(`w.writeString(${x});`);
+        return;
+      case W.Int:
+        this.line(
+          `if (typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${int(plan.min)} || ${x} > ${int(plan.max)}) throw h.wrongType(${s.dep(`${plan.kind} (an integer from ${plan.min} to ${plan.max})`)}, ${x});`,
+        );
+        this.line(`w.writeInt(${x});`);
+        return;
+      case W.Long:
+        if (plan.as === LongAs.Number || plan.as === LongAs.UnsignedNumber) {
+          const sign = plan.as === LongAs.UnsignedNumber ? ` || ${x} < 0` : '';
+          this.line(
+            `if (!Number.isSafeInteger(${x})${sign}) throw h.wrongType(${s.dep(`a safe ${plan.kind} integer`)}, ${x});`,
+          );
+          this.line(`h.writeLong(w, ${x});`);
+        } else if (plan.as === LongAs.Uint32) {
+          this.line(
+            `if (!Number.isInteger(${x}) || ${x} < 0 || ${x} > 4294967295) throw h.wrongType('a uint32 (an integer from 0 to 4294967295)', ${x});`,
+          );
+          this.line(`h.writeLong(w, ${x});`);
+        } else {
+          this.line(`e.write(${s.dep(plan)}, ${x});`);
+        }
+        return;
+      case W.Double:
+        this.line(`if (typeof ${x} !== 'number') throw h.wrongType('a number', ${x});`);
+        this.line(`w.writeDouble(${x});`);
+        return;
+      case W.Float:
+        this.line(`if (typeof ${x} !== 'number') throw h.wrongType('a number', ${x});`);
+        this.line(`if (!h.fitsFloat32(${x})) throw h.wrongType('a number within float32', ${x});`);
+        this.line(`w.writeFloat(${x});`);
+        return;
+      case W.Bool:
+        this.line(`if (typeof ${x} !== 'boolean') throw h.wrongType('a boolean', ${x});`);
+        this.line(`w.writeBool(${x});`);
+        return;
+      case W.Enum: {
+        const index = s.fn('i');
+        this.line(
+          `const ${index} = typeof ${x} === 'string' ? ${s.dep(plan.indexes)}.get(${x}) : undefined;`,
+        );
+        this.line(
+          `if (${index} === undefined) throw h.wrongType(${s.dep(`a member of ${plan.name}`)}, ${x});`,
+        );
+        this.line(`w.writeInt(${index});`);
+        return;
+      }
+      case W.Timestamp: {
+        const count = s.fn('count');
+        this.line(`const ${count} = h.timestampCount(${x}, ${int(plan.perMilli)});`);
+        this.line(
+          `if (${count} === undefined) throw h.wrongType('a valid Date that fits a 64-bit count', ${x});`,
+        );
+        this.keep(plan.rule, x);
+        this.line(
+          `if (typeof ${count} === 'number') h.writeLong(w, ${count}); else w.writeLongBig(${count});`,
+        );
+        return;
+      }
+      case W.Option:
+        this.emitOptionWrite(plan, x);
+        return;
+      case W.Array: {
+        const [i, n, y] = [s.fn('i'), s.fn('n'), s.fn('y')];
+        this.line(`if (!Array.isArray(${x})) throw h.wrongType('an array', ${x});`);
+        this.keep(plan.rule, `${x}.length`);
+        this.line('e.enter();');
+        this.line(`const ${n} = ${x}.length;`);
+        this.line(`if (${n} > 0) {`);
+        this.line(`w.writeLong(${n});`);
+        this.line(`let ${i} = 0;`);
+        this.line('try {');
+        this.line(`for (; ${i} < ${n}; ${i}++) {`);
+        this.line(`const ${y} = ${x}[${i}];`);
+        this.emitWrite(plan.items, y);
+        this.line('}');
+        this.line(`} catch (error) { throw h.withSegment(error, ${i}); }`);
+        this.line('}');
+        this.line('w.writeInt(0);');
+        this.line('e.depth--;');
+        return;
+      }
+      default:
+        this.line(`e.write(${s.dep(plan)}, ${x});`);
+    }
+  }
+
+  /** A statement refusing `x` where `rule` does (the interpreter's `keep`); nothing without a rule. */
+  private keep(rule: Rule<never> | undefined, x: string): void {
+    if (rule !== undefined) this.line(`h.keep(${this.s.dep(rule)}, ${x});`);
+  }
+
+  /** The expression reading `read` (starting at `r.pos`) held to `rule`, as the interpreter's `kept`. */
+  private kept(rule: Rule<never> | undefined, read: string): string {
+    return rule === undefined ? read : `h.kept(${this.s.dep(rule)}, r.pos, ${read})`;
+  }
+
+  private emitOptionWrite(plan: OptionWrite, x: string): void {
+    const tests: string[] = [];
+    if (plan.undefinedIsNull) tests.push(`${x} === undefined`);
+    if (plan.nullIsNull) tests.push(`${x} === null`);
+    this.line(`if (${tests.length === 0 ? 'false' : tests.join(' || ')}) {`);
+    this.line(`w.writeInt(${int(plan.nullIndex)});`);
+    this.line('} else {');
+    if (plan.valueIndex >= 0) this.line(`w.writeInt(${int(plan.valueIndex)});`);
+    this.emitWrite(plan.inner, x);
+    this.line('}');
+  }
+
+  // --- decoding ---
+
+  private rootReader(plan: ReadPlan): string {
+    const name = this.s.fn('decode', 'root');
+    this.line(`function ${name}(r) {`);
+    this.line('let v;');
+    this.emitRead(plan, 'v');
+    this.line('return v;');
+    this.line('}');
+    return name;
+  }
+
+  private emitRecordReader(plan: RecordRead): void {
+    const s = this.s;
+    this.line(`function ${this.readerOf(plan)}(r) {`);
+    this.line('r.enter();');
+    this.line(`r.budget.charge(${int(recordReadCost(plan))}, r.pos);`);
+    // Keys as the interpreter adds them: the writer's fields in order (those with a value), then
+    // the fills. One object literal holds every key up to the first field that may be absent;
+    // the rest are added in order after it.
+    const entries: ObjectEntry[] = [];
+    plan.plans.forEach((field, i) => {
+      const local = s.fn('v');
+      this.line(`let ${local};`);
+      this.emitRead(field, local);
+      const name = plan.names[i];
+      if (name !== null && name !== undefined) {
+        entries.push({ key: name, value: local, optional: mayBeUndefined(field) });
+      }
+    });
+    for (const fill of plan.fills) {
+      const value = fill.copy ? `structuredClone(${s.dep(fill.value)})` : this.constant(fill.value);
+      entries.push({ key: fill.name, value, optional: false });
+    }
+    const distinct = new Set(entries.map((entry) => entry.key)).size === entries.length;
+    let literal = distinct ? entries.findIndex((entry) => entry.optional) : 0;
+    if (literal === -1) literal = entries.length;
+    for (const text of buildObject(s, entries, literal)) this.line(text);
+    this.line('r.leave();');
+    this.line('return out;');
+    this.line('}');
+  }
+
+  private constant(value: unknown): string {
+    if (value === undefined) return 'undefined';
+    if (value === null) return 'null';
+    if (value === true) return 'true';
+    if (value === false) return 'false';
+    return this.s.dep(value);
+  }
+
+  /** Statements reading one value into the declared local `t`, as `readValue(r, plan)` would. */
+  private emitRead(plan: ReadPlan, t: string): void {
+    const s = this.s;
+    switch (plan.op) {
+      case R.Record:
+        this.line(`${t} = ${this.readerOf(plan)}(r);`);
+        return;
+      case R.String:
+        this.line(`${t} = ${this.kept(plan.rule, 'h.readString(r)')};`);
+        return;
+      case R.Int:
+        this.line(`${t} = h.readSmallInt(r, ${int(plan.min)}, ${int(plan.max)});`);
+        return;
+      case R.Long:
+        if (plan.as === LongAs.Uint32) this.line(`${t} = h.readUint32(r);`);
+        else if (plan.as === LongAs.Number) this.line(`${t} = h.readSafeLong(r);`);
+        else this.line(`${t} = h.readLong(r, ${int(plan.as)});`);
+        return;
+      case R.Double:
+        this.line(`${t} = r.readDouble();`);
+        return;
+      case R.Float:
+        this.line(`${t} = r.readFloat();`);
+        return;
+      case R.Bool:
+        this.line(`${t} = r.readBool();`);
+        return;
+      case R.Enum:
+        this.line(`${t} = h.readSymbol(r, ${s.dep(plan.symbols)}, ${s.dep(plan.name)});`);
+        return;
+      case R.Timestamp:
+        if (plan.perMilli === 1) this.line(`${t} = ${this.kept(plan.rule, 'h.readMillis(r)')};`);
+        else this.line(`${t} = ${this.kept(plan.rule, `h.readTimestamp(r, ${int(plan.perMilli)})`)};`);
+        return;
+      case R.Const:
+        this.line(`${t} = ${this.constant(plan.value)};`);
+        return;
+      case R.Union: {
+        const branch = s.fn('branch');
+        this.line(`const ${branch} = r.readBranch(${int(plan.branches.length)});`);
+        plan.branches.forEach((inner, i) => {
+          this.line(`${i === 0 ? '' : '} else '}if (${branch} === ${int(i)}) {`);
+          this.emitRead(inner, t);
+        });
+        this.line('}');
+        return;
+      }
+      case R.Array: {
+        // An array whose first block is all of a few items gets its exact size up front (`[]` and
+        // push would allocate room for 17); items then go in at the next index either way.
+        const [out, count, n, i, y, at] = [s.fn('a'), s.fn('c'), s.fn('n'), s.fn('i'), s.fn('y'), s.fn('at')];
+        this.line(`const ${at} = r.pos;`);
+        this.line('r.enter();');
+        this.line(`r.budget.charge(${int(cost.array)}, r.pos);`);
+        this.line(`let ${count} = r.readBlockCount();`);
+        this.line(`const ${out} = ${count} > 0 && ${count} <= ${SIZED_ARRAY} ? new Array(${count}) : [];`);
+        this.line(`let ${n} = 0;`);
+        this.line(`for (; ${count} !== 0; ${count} = r.readBlockCount()) {`);
+        this.line(`r.addElements(${count});`);
+        this.line(`r.checkFits(${count}, ${int(plan.itemSize)});`);
+        this.line(`r.budget.charge(${count} * ${int(cost.slot)}, r.pos);`);
+        this.line(`for (let ${i} = 0; ${i} < ${count}; ${i}++) {`);
+        this.line(`let ${y};`);
+        this.emitRead(plan.items, y);
+        this.line(`${out}[${n}++] = ${y};`);
+        this.line('}');
+        this.line('}');
+        this.line('r.leave();');
+        // Blocks may split the items: the count is known at the end, as in the interpreter.
+        if (plan.rule !== undefined) this.line(`h.kept(${s.dep(plan.rule)}, ${at}, ${n});`);
+        this.line(`${t} = ${out};`);
+        return;
+      }
+      default:
+        this.line(`${t} = h.readValue(r, ${s.dep(plan)});`);
+    }
+  }
+}

@@ -1,0 +1,603 @@
+/**
+ * MessagePack (and CBOR), compiled: for each schema, an encoder and a decoder specialised to it,
+ * producing exactly the bytes and values of the shared interpreter (src/codecs/keyed/).
+ *
+ * One generator serves both formats: a map key is the same bytes in every record, so the format
+ * only supplies its emitter, with which the keys, map headers and constants are encoded once, at
+ * compile time, by the interpreter's own code; the generated code copies them (encoding) or
+ * compares them (decoding) and calls the format's emitter and source for everything else.
+ *
+ * What the specialisation buys: fields read by constant name (`v["id"]`, one inline cache per
+ * field), no dispatch on the plan's kind, the map header and keys copied as pre-encoded bytes, and
+ * decoded objects built by one object literal. The common kinds (integers, floats, booleans,
+ * strings, enums, timestamps, nested objects, arrays and optionals of those) are written inline;
+ * every other one calls the interpreter's own function for it, so rare kinds cannot drift from it.
+ *
+ * Decoding keeps every check of the interpreter: the source's reads check lengths, limits and
+ * UTF-8 as before. Keys are compared byte-wise with the pre-encoded ones, in the schema's order
+ * (as wirekit writes them); at the first entry that is not the next field (another writer's
+ * order, an unknown or repeated key, a non-minimal header, an indefinite CBOR map), the entries
+ * left go to the interpreter's loop (`SchemaReader.objectFrom`) with the state so far, so nothing
+ * is read twice and unknown and duplicate keys are handled by the interpreter itself. Errors are
+ * the interpreter's, raised by the same functions with the same messages and paths.
+ */
+
+import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
+import { cost } from '../core/budget.js';
+import { type CompiledCache, codegenAvailable, keysAreSafe, Source } from '../core/codegen.js';
+import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
+import type { DecodeLimits } from '../core/limits.js';
+import type { TextReader } from '../core/utf8.js';
+import type { SchemaReader } from './decode.js';
+import { checked } from './decode.js';
+import { SchemaWriter } from './encode.js';
+import { describe, refusedKey, schemaMismatch, withKey, wrongValue } from './failures.js';
+import { type FieldPlan, Op, type Plan } from './plan.js';
+import type { Emitter, Source as WireSource } from './wire.js';
+
+/** An emitter that can also copy bytes already in its format (pre-encoded keys). */
+export interface RawEmitter extends Emitter {
+  raw(bytes: Uint8Array): void;
+}
+
+/** A source whose input the generated code may compare keys and read short strings in. */
+export interface InputSource extends WireSource {
+  readonly input: Uint8Array;
+  readonly end: number;
+  readonly limits: DecodeLimits;
+  /** The input's strings (src/codecs/utf8.ts). */
+  readonly text: TextReader;
+}
+
+/** The compiled encoder and decoder of one root plan. */
+export interface CompiledPlan {
+  /** Writes `value` as `writer.write(plan, value, 0)` does, into `out` (the writer's emitter). */
+  encode(writer: SchemaWriter, out: RawEmitter, value: unknown): void;
+  /** Reads one value as `reader.read(plan, 0)` does, from `src` (the reader's source). */
+  decode(reader: SchemaReader, src: InputSource): unknown;
+}
+
+/** What a format gives the generator. */
+export interface CompiledFormat {
+  /** A fresh emitter of the format, to pre-encode keys, headers and constants with. */
+  readonly emitter: () => RawEmitter & { begin(): void; finish(): Uint8Array };
+  /** Compiled units of this format, by plan (the pre-encoded bytes differ between formats). */
+  readonly cache: CompiledCache<Plan, CompiledPlan>;
+  /** Reads a string item exactly as `src.string()` does, faster where it can; default `src.string()`. */
+  readonly readString?: (src: InputSource) => string;
+}
+
+/**
+ * The compiled encoder and decoder of `plan`, or undefined where code cannot be generated (no
+ * `new Function` here, or a field named like `__proto__` anywhere in the schema).
+ */
+export function compilePlan(plan: Plan, format: CompiledFormat): CompiledPlan | undefined {
+  if (!codegenAvailable || !allKeysSafe(plan, new Set())) return undefined;
+  return format.cache.get(plan, () => new PlanCompiler(format).build(plan));
+}
+
+function allKeysSafe(plan: Plan, seen: Set<Plan>): boolean {
+  if (seen.has(plan)) return true;
+  seen.add(plan);
+  if (!keysAreSafe(plan.fields.map((field) => field.name))) return false;
+  const children = [
+    ...plan.fields.map((field) => field.plan),
+    ...plan.variants.map((variant) => variant.plan),
+    plan.inner,
+    plan.keys,
+  ];
+  return children.every((child) => child === undefined || allKeysSafe(child, seen));
+}
+
+/** Objects with more fields keep the interpreter's loop (its `seen` set is a bit set up to 30). */
+const maxCompiledFields = 30;
+
+const maxDateMillis = 8.64e15;
+
+/** One compilation: a function pair per object plan reached, all in one unit so they can call each other. */
+class PlanCompiler {
+  private readonly source = new Source();
+  private readonly names = new Map<Plan, { encode: string; decode: string }>();
+  private readonly pending: Plan[] = [];
+  /** The interpreter's writer over a scratch emitter, to pre-encode constants with its own code. */
+  private readonly scratch: ReturnType<CompiledFormat['emitter']>;
+  private readonly scratchWriter: SchemaWriter;
+
+  constructor(private readonly format: CompiledFormat) {
+    this.scratch = format.emitter();
+    this.scratchWriter = new SchemaWriter(this.scratch, Number.POSITIVE_INFINITY);
+  }
+
+  build(root: Plan): CompiledPlan {
+    const s = this.source;
+    const helpers = {
+      isRecord,
+      fitsFloat32,
+      refused,
+      checked,
+      wrongValue,
+      withKey,
+      schemaMismatch,
+      describe,
+      match,
+      isUnsafeKey,
+      refusedKey,
+      unsafeKey,
+      malformed,
+      readString: this.format.readString ?? ((src: InputSource) => src.string()),
+    };
+    s.line(`const h = ${s.dep(helpers)};`);
+    s.line('function encode(sw, w, v) {');
+    s.line('  const depth = 0;');
+    this.emitWrite(root, 'v', 'depth', '  ');
+    s.line('}');
+    s.line('function decode(sr, src) {');
+    s.line('  const depth = 0;');
+    s.line('  let r;');
+    this.emitRead(root, 'r', 'depth', '  ');
+    s.line('  return r;');
+    s.line('}');
+    while (this.pending.length > 0) {
+      const plan = this.pending.pop() as Plan;
+      this.emitObjectEncoder(plan);
+      this.emitObjectDecoder(plan);
+    }
+    const unit = s.compile<CompiledPlan>('{ encode, decode }');
+    return { encode: unit.encode, decode: unit.decode };
+  }
+
+  private namesOf(plan: Plan): { encode: string; decode: string } {
+    let names = this.names.get(plan);
+    if (names === undefined) {
+      names = { encode: this.source.fn('encode', plan.label), decode: this.source.fn('decode', plan.label) };
+      this.names.set(plan, names);
+      this.pending.push(plan);
+    }
+    return names;
+  }
+
+  /** The bytes the interpreter's emitter writes for `write` (a key, a header, a constant). */
+  private preEncode(write: (out: RawEmitter) => void): Uint8Array {
+    this.scratch.begin();
+    write(this.scratch);
+    return this.scratch.finish();
+  }
+
+  /** A fresh local name. */
+  private local(prefix: string): string {
+    return this.source.fn(prefix);
+  }
+
+  /** A statement refusing `x` where `rule` does (value-rules.ts), as the interpreter's `keep`; none without a rule. */
+  private keep(rule: Rule<never> | undefined, x: string, indent: string): void {
+    if (rule === undefined) return;
+    this.source.line(
+      `${indent}{ const r = ${this.source.dep(rule)}(${x}); if (r !== undefined) throw h.refused(r); }`,
+    );
+  }
+
+  /** The expression reading `read` (a value starting at `src.pos`) held to `rule`, as the interpreter's `checked`. */
+  private checked(rule: Rule<never> | undefined, read: string): string {
+    return rule === undefined ? read : `h.checked(${this.source.dep(rule)}, src.pos, ${read})`;
+  }
+
+  // Encoding --------------------------------------------------------------------------------------
+
+  /** Statements doing `sw.write(plan, x, depth)`; `x` and `depth` are plain identifiers. */
+  private emitWrite(plan: Plan, x: string, depth: string, indent: string): void {
+    const s = this.source;
+    const line = (text: string) => s.line(indent + text);
+    switch (plan.op) {
+      case Op.bool:
+        line(`if (typeof ${x} !== 'boolean') throw h.wrongValue('a boolean', ${x});`);
+        line(`w.bool(${x});`);
+        return;
+      case Op.int:
+        line(
+          `if (typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${Number(plan.min)} || ${x} > ${Number(plan.max)}) throw h.wrongValue(${s.dep(`an integer in ${plan.label} (${plan.min}..${plan.max})`)}, ${x});`,
+        );
+        line(`w.int(${x});`);
+        return;
+      case Op.float32:
+        line(`if (typeof ${x} !== 'number') throw h.wrongValue('a number', ${x});`);
+        line(`if (!h.fitsFloat32(${x})) throw h.wrongValue('a number within float32', ${x});`);
+        line(`w.float32(${x});`);
+        return;
+      case Op.float64:
+        line(`if (typeof ${x} !== 'number') throw h.wrongValue('a number', ${x});`);
+        line(`w.float64(${x});`);
+        return;
+      case Op.string:
+        line(`if (typeof ${x} !== 'string') throw h.wrongValue('a string', ${x});`);
+        this.keep(plan.rule, x, indent);
+        line(`w.string(${x});`);
+        return;
+      case Op.timestamp: {
+        const ms = this.local('ms');
+        line(`const ${ms} = ${x} instanceof Date ? ${x}.getTime() : Number.NaN;`);
+        line(`if (!(Math.abs(${ms}) <= ${maxDateMillis})) throw h.wrongValue('a valid Date', ${x});`);
+        this.keep(plan.rule, x, indent);
+        line(`w.timestamp(${ms});`);
+        return;
+      }
+      case Op.enum: {
+        // Each member as the interpreter writes it, by member name.
+        const encoded = new Map(
+          plan.members.map((member) => [member, this.preEncode((out) => out.string(member))]),
+        );
+        const bytes = this.local('member');
+        line(`const ${bytes} = typeof ${x} === 'string' ? ${s.dep(encoded)}.get(${x}) : undefined;`);
+        line(
+          `if (${bytes} === undefined) throw h.wrongValue(${s.dep(`one of ${plan.members.join(', ')}`)}, ${x});`,
+        );
+        line(`w.raw(${bytes});`);
+        return;
+      }
+      case Op.literal: {
+        const encoded = this.preEncode(() => this.scratchWriter.write(plan, plan.literal, 0));
+        line(
+          `if (${x} !== ${s.dep(plan.literal)}) throw h.wrongValue(${s.dep(JSON.stringify(plan.literal))}, ${x});`,
+        );
+        line(`w.raw(${s.dep(encoded)});`);
+        return;
+      }
+      case Op.object:
+        if (plan.fields.length > maxCompiledFields) break;
+        line(`if (!h.isRecord(${x})) throw h.wrongValue(${s.dep(`an object (${plan.label})`)}, ${x});`);
+        line(`${this.namesOf(plan).encode}(sw, w, ${x}, sw.enter(${depth}));`);
+        return;
+      case Op.array: {
+        const d = this.local('depth');
+        const i = this.local('i');
+        const item = this.local('item');
+        line(`if (!Array.isArray(${x})) throw h.wrongValue('an array', ${x});`);
+        this.keep(plan.rule, `${x}.length`, indent);
+        line(`const ${d} = sw.enter(${depth});`);
+        line(`w.arrayHeader(${x}.length);`);
+        line(`for (let ${i} = 0; ${i} < ${x}.length; ${i}++) {`);
+        line(`  const ${item} = ${x}[${i}];`);
+        line('  try {');
+        this.emitWrite(plan.inner as Plan, item, d, `${indent}    `);
+        line('  } catch (error) {');
+        line(`    throw h.withKey(error, ${i});`);
+        line('  }');
+        line('}');
+        return;
+      }
+      case Op.map: {
+        // String keys only (as SchemaWriter.map); integer-keyed Maps stay with the interpreter.
+        if ((plan.keys as Plan).op !== Op.string) break;
+        const d = this.local('depth');
+        const name = this.local('name');
+        const item = this.local('item');
+        line(`if (!h.isRecord(${x})) throw h.wrongValue('an object (a map with string keys)', ${x});`);
+        line(`const ${d} = sw.enter(${depth});`);
+        line(`const ${name}s = Object.keys(${x});`);
+        line(`w.mapHeader(${name}s.length);`);
+        line(`for (const ${name} of ${name}s) {`);
+        line('  try {');
+        line(`    if (h.isUnsafeKey(${name})) throw h.refusedKey(${name});`);
+        this.keep((plan.keys as Plan).rule, name, `${indent}    `);
+        line(`    w.string(${name});`);
+        line(`    const ${item} = ${x}[${name}];`);
+        this.emitWrite(plan.inner as Plan, item, d, `${indent}    `);
+        line('  } catch (error) {');
+        line(`    throw h.withKey(error, ${name});`);
+        line('  }');
+        line('}');
+        return;
+      }
+      case Op.optional:
+        line(`if (${x} === undefined) w.undef();`);
+        line('else {');
+        this.emitWrite(plan.inner as Plan, x, depth, `${indent}  `);
+        line('}');
+        return;
+      case Op.nullable:
+        line(`if (${x} === null) w.nil();`);
+        line('else {');
+        this.emitWrite(plan.inner as Plan, x, depth, `${indent}  `);
+        line('}');
+        return;
+      default:
+        break;
+    }
+    // 64-bit integers, decimals, bytes, unions, integer-keyed maps, json, wide objects: the interpreter's own code.
+    line(`sw.write(${s.dep(plan)}, ${x}, ${depth});`);
+  }
+
+  /** `encode_X(sw, w, v, depth)`: the map of an object already checked and entered, as `SchemaWriter.object`. */
+  private emitObjectEncoder(plan: Plan): void {
+    const s = this.source;
+    const { encode } = this.namesOf(plan);
+    const fields = plan.fields;
+    s.line(`function ${encode}(sw, w, v, depth) {`);
+    const keys = fields.map((field) => this.preEncode((out) => out.key(field.key)));
+    const optional = fields.some((field) => field.optional);
+    let first = 0;
+    if (optional) {
+      // As the interpreter counts: each absent optional field is one entry fewer.
+      s.line(`  let count = ${fields.length};`);
+      for (const field of fields) {
+        if (field.optional) s.line(`  if (${s.field('v', field.name)} === undefined) count--;`);
+      }
+      s.line('  w.mapHeader(count);');
+    } else if (fields.length > 0) {
+      // No optional field: the header is a constant, copied with the first key.
+      const header = this.preEncode((out) => {
+        out.mapHeader(fields.length);
+        out.raw(keys[0] as Uint8Array);
+      });
+      s.line(`  const x0 = ${s.field('v', (fields[0] as FieldPlan).name)};`);
+      s.line(`  w.raw(${s.dep(header)});`);
+      this.emitFieldWrite(fields[0] as FieldPlan, 'x0');
+      first = 1;
+    } else {
+      s.line(`  w.raw(${s.dep(this.preEncode((out) => out.mapHeader(0)))});`);
+    }
+    for (let index = first; index < fields.length; index++) {
+      const field = fields[index] as FieldPlan;
+      const x = `x${index}`;
+      s.line(`  const ${x} = ${s.field('v', field.name)};`);
+      if (field.optional) s.line(`  if (${x} !== undefined) {`);
+      s.line(`  w.raw(${s.dep(keys[index])});`);
+      this.emitFieldWrite(field, x);
+      if (field.optional) s.line('  }');
+    }
+    s.line('}');
+  }
+
+  private emitFieldWrite(field: FieldPlan, x: string): void {
+    const s = this.source;
+    s.line('  try {');
+    this.emitWrite(field.plan, x, 'depth', '    ');
+    s.line('  } catch (error) {');
+    s.line(`    throw h.withKey(error, ${s.key(field.name)});`);
+    s.line('  }');
+  }
+
+  // Decoding --------------------------------------------------------------------------------------
+
+  /** Statements doing `target = sr.read(plan, depth)`; `depth` is a plain identifier. */
+  private emitRead(plan: Plan, target: string, depth: string, indent: string): void {
+    const s = this.source;
+    const line = (text: string) => s.line(indent + text);
+    switch (plan.op) {
+      case Op.bool:
+        line(`${target} = src.bool();`);
+        return;
+      case Op.int: {
+        const at = this.local('at');
+        const n = this.local('n');
+        line(`const ${at} = src.pos;`);
+        line(`const ${n} = src.integer();`);
+        line(
+          `if (typeof ${n} !== 'number' || ${n} < ${Number(plan.min)} || ${n} > ${Number(plan.max)}) throw h.schemaMismatch(${at}, h.describe(${n}) + ${s.dep(` is outside ${plan.label}`)});`,
+        );
+        line(`${target} = ${n};`);
+        return;
+      }
+      case Op.int64:
+        line(`${target} = sr.int64(${s.dep(plan)});`);
+        return;
+      case Op.float32:
+        line(`${target} = sr.float32();`);
+        return;
+      case Op.float64:
+        line(`${target} = src.float();`);
+        return;
+      case Op.decimal:
+        line(`${target} = ${this.checked(plan.rule, 'src.decimal()')};`);
+        return;
+      case Op.string:
+        line(`${target} = ${this.checked(plan.rule, 'h.readString(src)')};`);
+        return;
+      case Op.bytes:
+        line(`${target} = ${this.checked(plan.rule, 'src.bytes()')};`);
+        return;
+      case Op.timestamp:
+        line(`${target} = ${this.checked(plan.rule, 'new Date(src.timestamp())')};`);
+        return;
+      case Op.enum:
+        line(`${target} = sr.member(${s.dep(plan)});`);
+        return;
+      case Op.literal:
+        line(`${target} = sr.literal(${s.dep(plan)});`);
+        return;
+      case Op.object:
+        if (plan.fields.length > maxCompiledFields) break;
+        line(`${target} = ${this.namesOf(plan).decode}(sr, src, ${depth} + 1);`);
+        return;
+      case Op.array: {
+        const level = this.local('level');
+        const count = this.local('count');
+        const out = this.local('array');
+        const i = this.local('i');
+        const at = this.local('at');
+        line(`const ${level} = ${depth} + 1;`);
+        line(`const ${at} = src.pos;`);
+        line(`const ${count} = src.arrayStart(${level});`);
+        line(`const ${out} = ${count} >= 0 ? new Array(${count}) : [];`);
+        line(`for (let ${i} = 0; ${count} < 0 ? src.more() : ${i} < ${count}; ${i}++) {`);
+        line('  try {');
+        this.emitRead(plan.inner as Plan, `${out}[${i}]`, level, `${indent}    `);
+        line('  } catch (error) {');
+        line(`    throw h.withKey(error, ${i});`);
+        line('  }');
+        line('}');
+        // The item count is known for certain once the items are read (a CBOR array may be indefinite).
+        if (plan.rule !== undefined) line(`h.checked(${s.dep(plan.rule)}, ${at}, ${out}.length);`);
+        line(`${target} = ${out};`);
+        return;
+      }
+      case Op.map: {
+        // String keys only (as SchemaReader.map); integer-keyed Maps stay with the interpreter.
+        if ((plan.keys as Plan).op !== Op.string) break;
+        const level = this.local('level');
+        const count = this.local('count');
+        const out = this.local('map');
+        const i = this.local('i');
+        const key = this.local('key');
+        const keyAt = this.local('keyAt');
+        line(`const ${level} = ${depth} + 1;`);
+        line(`const ${count} = src.mapStart(${level});`);
+        line(`const ${out} = {};`);
+        line(`for (let ${i} = 0; ${count} < 0 ? src.more() : ${i} < ${count}; ${i}++) {`);
+        line(`  const ${keyAt} = src.pos;`);
+        line(`  const ${key} = ${this.checked((plan.keys as Plan).rule, 'h.readString(src)')};`);
+        line(`  if (h.isUnsafeKey(${key})) throw h.unsafeKey(${keyAt}, ${key});`);
+        line(
+          `  if (Object.hasOwn(${out}, ${key})) throw h.malformed(${keyAt}, 'the key ' + JSON.stringify(${key}) + ' appears twice');`,
+        );
+        line('  try {');
+        this.emitRead(plan.inner as Plan, `${out}[${key}]`, level, `${indent}    `);
+        line('  } catch (error) {');
+        line(`    throw h.withKey(error, ${key});`);
+        line('  }');
+        line('}');
+        line(`${target} = ${out};`);
+        return;
+      }
+      case Op.optional: {
+        const inner = plan.inner as Plan;
+        const none = this.local('none');
+        line(`const ${none} = src.nullish();`);
+        line(`if (${none} === 0) {`);
+        this.emitRead(inner, target, depth, `${indent}  `);
+        line(
+          inner.op === Op.nullable
+            ? `} else ${target} = ${none} === 1 ? null : undefined;`
+            : `} else ${target} = undefined;`,
+        );
+        return;
+      }
+      case Op.nullable:
+        line('if (src.nullish() === 0) {');
+        this.emitRead(plan.inner as Plan, target, depth, `${indent}  `);
+        line(`} else ${target} = null;`);
+        return;
+      default:
+        break;
+    }
+    // Unions, integer-keyed maps, json, wide objects: the interpreter's own code.
+    line(`${target} = sr.read(${s.dep(plan)}, ${depth});`);
+  }
+
+  /**
+   * `decode_X(sr, src, level)`: one object's map, as `SchemaReader.object`. The fields that
+   * arrive in the schema's order are read here; from the first entry that does not, the
+   * interpreter's loop takes over with the state so far.
+   */
+  private emitObjectDecoder(plan: Plan): void {
+    const s = this.source;
+    const { decode } = this.namesOf(plan);
+    const fields = plan.fields;
+    const keys = fields.map((field) => this.preEncode((out) => out.key(field.key)));
+    s.line(`function ${decode}(sr, src, level) {`);
+    s.line('  const start = src.pos;');
+    s.line('  const count = src.recordStart(level);');
+    s.line('  let e = 0;');
+    s.line('  let seen = 0;');
+    s.line('  let found = 0;');
+    s.line('  let hint = 0;');
+    fields.forEach((field, i) => {
+      s.line(`  let v${i};`);
+      if (field.optional) s.line(`  let p${i} = false;`);
+    });
+    s.line('  fast: {');
+    s.line('    if (count < 0) break fast;');
+    fields.forEach((field, i) => {
+      const key = s.dep(keys[i]);
+      const name = s.key(field.name);
+      const took = `e++; seen |= ${2 ** i}; found++; hint = ${i + 1};`;
+      if (!field.optional) {
+        s.line(`    if (e === count || !h.match(src, ${key})) break fast;`);
+        s.line(`    ${took}`);
+        s.line('    try {');
+        this.emitRead(field.plan, `v${i}`, 'level', '      ');
+      } else {
+        // Present when its key is next; a nil for it means absent, as in the interpreter.
+        s.line(`    if (e < count && h.match(src, ${key})) {`);
+        s.line(`      ${took}`);
+        s.line('      try {');
+        if (field.plan.op !== Op.nullable) s.line('        if (src.nullish() === 0) {');
+        else s.line('        {');
+        s.line(`          p${i} = true;`);
+        this.emitRead(field.plan, `v${i}`, 'level', '          ');
+        s.line('        }');
+      }
+      const close = field.optional ? '  ' : '';
+      s.line(`${close}    } catch (error) {`);
+      s.line(`${close}      throw h.withKey(error, ${name});`);
+      s.line(`${close}    }`);
+      if (field.optional) s.line('    }');
+    });
+    s.line('    if (e !== count) break fast;');
+    this.emitBuild(fields, '    ', true);
+    s.line('  }');
+    // The rest, by the interpreter's loop: the fields read so far go in as it would have set them.
+    this.emitBuild(fields, '  ', false);
+    s.line(`  return sr.objectFrom(${s.dep(plan)}, level, start, count, out, seen, found, hint, e);`);
+    s.line('}');
+  }
+
+  /**
+   * The decoded object in the interpreter's key order (the wire's, which is the schema's here):
+   * one literal up to the first optional field, then assignments. When `complete`, every required
+   * field was read and the object is returned; else `out` gets the fields read so far.
+   */
+  private emitBuild(fields: readonly FieldPlan[], indent: string, complete: boolean): void {
+    const s = this.source;
+    const firstOptional = complete ? fields.findIndex((field) => field.optional) : 0;
+    const prefix = firstOptional < 0 ? fields.length : firstOptional;
+    const entries = fields.slice(0, prefix).map((field, i) => `${s.key(field.name)}: v${i}`);
+    s.line(`${indent}const out = { ${entries.join(', ')} };`);
+    for (let i = prefix; i < fields.length; i++) {
+      const field = fields[i] as FieldPlan;
+      const name = s.key(field.name);
+      if (field.optional) s.line(`${indent}if (p${i}) out[${name}] = v${i};`);
+      else if (complete) s.line(`${indent}out[${name}] = v${i};`);
+      else s.line(`${indent}if (seen & ${2 ** i}) out[${name}] = v${i};`);
+    }
+    if (complete) s.line(`${indent}return out;`);
+  }
+}
+
+/** Whether the next item is the pre-encoded `key`; if so, moves past it. */
+function match(src: InputSource, key: Uint8Array): boolean {
+  const bytes = src.input;
+  const at = src.pos;
+  const length = key.length;
+  if (at + length > src.end) return false;
+  for (let i = 0; i < length; i++) if (bytes[at + i] !== key[i]) return false;
+  src.pos = at + length;
+  return true;
+}
+
+// Short strings, read in place -----------------------------------------------------------------
+
+/** Longest string read here; longer ones go through the source, from their header on. */
+const shortString = 64;
+
+/** What a string costs beyond its characters (core/budget.ts's stringCost, inline). */
+const stringCharge = cost.string;
+
+/**
+ * The string of `length` bytes at `start` (its header read by the caller, from `src.pos`), when
+ * it is short, ASCII, within the input and within maxStringBytes; else `src.string()` reads it,
+ * from the header on, with all its checks. The same string either way (ASCII bytes are its code
+ * units); the strings records hold are mostly short and ASCII, and skipping the source's header
+ * parsing and limit checks for them shows in profiles.
+ */
+export function readShortAscii(src: InputSource, start: number, length: number): string {
+  const end = start + length;
+  if (length > shortString || end > src.end || length > src.limits.maxStringBytes) return src.string();
+  const bytes = src.input;
+  let ascii = 0;
+  for (let i = start; i < end; i++) ascii |= bytes[i] as number;
+  if (ascii >= 0x80) return src.string();
+  // As src.string() charges it, from the header's position.
+  src.budget.charge(stringCharge + ((length + 7) & ~7), src.pos);
+  src.pos = end;
+  return src.text.read(start, end);
+}
