@@ -27,6 +27,18 @@ export interface PlanOptions {
   readonly rootKinds: readonly ('object' | 'union')[];
   /** Names a declared type cannot take, because the format reads them as built-in types or keywords. */
   readonly reservedNames: ReadonlySet<string>;
+  /** What a refusal does; by default it throws WK_EXPORT_UNSUPPORTED (see `Refuse`). */
+  readonly refuse?: Refuse;
+}
+
+/**
+ * Receives what the format cannot declare. The exporters throw on the first refusal; a codec that
+ * only needs the wire layout (numbers, types, nesting), which never depends on names, may go on.
+ */
+export type Refuse = (message: string) => void;
+
+export function throwing(format: string): Refuse {
+  return (message) => unsupported(format, message);
 }
 
 export interface ExportPlan {
@@ -41,6 +53,7 @@ export interface ExportPlan {
 
 export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
   const { format, reservedNames } = options;
+  const refuse = options.refuse ?? throwing(format);
   const types = [...namedTypes(schema).values()];
 
   // Both formats declare a file's types in one namespace (package), so types from two namespaces
@@ -49,27 +62,23 @@ export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
     ...new Set(types.flatMap((type) => (type.namespace === undefined ? [] : [type.namespace]))),
   ];
   if (namespaces.length > 1) {
-    unsupported(
-      format,
+    refuse(
       `one file holds one namespace, but the types use ${namespaces.join(' and ')}; move them into one namespace.`,
     );
   }
   const namespace = options.namespace ?? namespaces[0];
   if (namespace !== undefined && !namespace.split('.').every(isIdentifier)) {
-    unsupported(format, `namespace ${JSON.stringify(namespace)} is not a dotted list of identifiers.`);
+    refuse(`namespace ${JSON.stringify(namespace)} is not a dotted list of identifiers.`);
   }
 
   const byName = new Map<string, NamedSchema>();
   for (const type of types) {
     if (reservedNames.has(type.name)) {
-      unsupported(
-        format,
-        `type ${fullName(type)}: ${type.name} is a built-in name in ${format}; rename the type.`,
-      );
+      refuse(`type ${fullName(type)}: ${type.name} is a built-in name in ${format}; rename the type.`);
     }
     const other = byName.get(type.name);
     if (other !== undefined) {
-      unsupported(format, `${fullName(other)} and ${fullName(type)} would both be declared as ${type.name}.`);
+      refuse(`${fullName(other)} and ${fullName(type)} would both be declared as ${type.name}.`);
     }
     byName.set(type.name, type);
   }
@@ -80,11 +89,10 @@ export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
   }
   const rootWrapper = options.rootName ?? 'Root';
   if (!isIdentifier(rootWrapper) || reservedNames.has(rootWrapper)) {
-    unsupported(format, `rootName ${JSON.stringify(rootWrapper)} cannot name a type; pass another rootName.`);
+    refuse(`rootName ${JSON.stringify(rootWrapper)} cannot name a type; pass another rootName.`);
   }
   if (byName.has(rootWrapper)) {
-    unsupported(
-      format,
+    refuse(
       `the root (a ${root.kind}) is wrapped in a generated type ${rootWrapper}, but a type of that name ` +
         'exists already; pass another rootName.',
     );
@@ -102,21 +110,24 @@ export interface FieldName {
  * Both formats need field names that are identifiers, distinct even once case and underscores are
  * ignored (protoc's proto3 rule; FlatBuffers generators camel-case names the same way).
  */
-export function checkFieldNames(format: string, owner: string, fields: readonly FieldName[]): void {
+export function checkFieldNames(
+  format: string,
+  owner: string,
+  fields: readonly FieldName[],
+  refuse: Refuse = throwing(format),
+): void {
   const seen = new Map<string, FieldName>();
   for (const field of fields) {
     const label = field.label ?? `field ${field.name}`;
     if (!isIdentifier(field.name)) {
-      unsupported(
-        format,
+      refuse(
         `${owner}: field name ${JSON.stringify(field.name)} is not an identifier ` +
           "(letters, digits and '_', not starting with a digit); rename the field.",
       );
     }
     const other = seen.get(caseKey(field.name));
     if (other !== undefined) {
-      unsupported(
-        format,
+      refuse(
         `${owner}: ${other.label ?? `field ${other.name}`} and ${label} differ only in case or ` +
           'underscores, which generated code cannot tell apart; rename one of them.',
       );

@@ -1,0 +1,384 @@
+/**
+ * The proto3 layout of a schema: every message, enum and oneof `toProto` declares, each field with
+ * its number, label and proto type, the generated messages (`_Item`, `_Value`, `_List`, `_Map`, the
+ * root's `{ value = 1 }`) where proto cannot hold a value directly, and the declarations in the
+ * order the file lists them. proto.ts prints it; the protobuf codec's plan (codecs/protobuf/plan.ts)
+ * follows it, so the bytes on the wire are always the ones the printed `.proto` describes.
+ * docs/mapping/protobuf.md is the contract.
+ */
+import { isIdentifier } from '../names.js';
+import type { EnumSchema, FieldDef, ObjectSchema, Schema, TimestampSchema, UnionSchema } from '../types.js';
+import { deref } from '../walk.js';
+import { fieldBase, lowerSnake, NameAllocator, upperSnake } from './naming.js';
+import { checkFieldNames, type Plain, planExport, type Refuse, throwing, unwrapPresence } from './plan.js';
+
+export interface ProtoOptions {
+  /** The proto package; by default the namespace the schema's types share, else none. */
+  readonly package?: string;
+  /** The message generated around a root that is not an object or union (default 'Root'). */
+  readonly rootName?: string;
+}
+
+export interface ProtoLayoutOptions extends ProtoOptions {
+  /** What a refusal does; by default it throws WK_EXPORT_UNSUPPORTED. */
+  readonly refuse?: Refuse;
+}
+
+export const protoFormat = 'Protocol Buffers';
+
+/** The proto scalar types a schema kind can become. */
+export type ProtoScalar =
+  | 'bool'
+  | 'sint32'
+  | 'uint32'
+  | 'sint64'
+  | 'uint64'
+  | 'float'
+  | 'double'
+  | 'string'
+  | 'bytes';
+
+type Leaf = Exclude<Plain, { kind: 'array' | 'map' }>;
+
+/** What one value is declared as: a scalar (a literal where it is stored), a Timestamp, an enum or a message. */
+export type ProtoValue =
+  | {
+      readonly is: 'scalar';
+      readonly type: ProtoScalar;
+      readonly schema: Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' }>;
+    }
+  | { readonly is: 'timestamp'; readonly schema: TimestampSchema }
+  | { readonly is: 'enum'; readonly enum: ProtoEnum }
+  | { readonly is: 'message'; readonly message: ProtoMessage };
+
+/**
+ * How a field sits in its message: proto3 implicit presence, `optional`, `repeated`, `map<,>`, or a
+ * literal, which is not stored (the schema knows its value).
+ */
+export type ProtoLabel = 'implicit' | 'optional' | 'repeated' | 'map' | 'literal';
+
+export interface ProtoField {
+  /** The field as declared (a generated message's one field is made up here). */
+  readonly def: FieldDef;
+  /** The field's schema under optional/nullable. */
+  readonly inner: Plain;
+  readonly label: ProtoLabel;
+  /** The value; a repeated field's element; a map's value; undefined for a literal. */
+  readonly value: ProtoValue | undefined;
+  /** A map's key. */
+  readonly key: ProtoValue | undefined;
+}
+
+export interface ProtoVariant {
+  /** The oneof field's name. */
+  readonly name: string;
+  readonly number: number;
+  readonly message: ProtoMessage;
+}
+
+export interface ProtoMessage {
+  readonly name: string;
+  /**
+   * 'object' declares an object type; 'union' a union, as a message holding one oneof; 'wrapper' is
+   * generated, its one field numbered 1 holding a value proto cannot hold where the value sits.
+   */
+  readonly origin: 'object' | 'union' | 'wrapper';
+  /** The object or union type it declares. */
+  readonly schema: ObjectSchema | UnionSchema | undefined;
+  /** In declaration order, literals included. */
+  readonly fields: ProtoField[];
+  /** A union's oneof fields: variant i is number i + 1. */
+  readonly variants: ProtoVariant[];
+}
+
+export interface ProtoEnum {
+  readonly name: string;
+  readonly schema: EnumSchema;
+  /** The value names, member i being value i. */
+  readonly values: readonly string[];
+}
+
+export interface ProtoLayout {
+  readonly package: string | undefined;
+  readonly root: ProtoMessage;
+  /** Every message and enum, in the order the file declares them. */
+  readonly declarations: readonly (ProtoMessage | ProtoEnum)[];
+  /** How fields refer to google.protobuf.Timestamp, when any does (the file then imports it). */
+  readonly timestamp: string | undefined;
+}
+
+// A type with one of these names could not be referred to unqualified: scalar type names, and the
+// words that start a statement inside a message body.
+const reservedNames = new Set([
+  ...['double', 'float', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64'],
+  ...['fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'bool', 'string', 'bytes'],
+  ...['message', 'enum', 'oneof', 'map', 'optional', 'repeated', 'required', 'reserved'],
+  ...['option', 'extensions', 'extend', 'group'],
+]);
+
+export function protoLayout(schema: Schema, options: ProtoLayoutOptions = {}): ProtoLayout {
+  return new LayoutBuilder(schema, options).build();
+}
+
+class LayoutBuilder {
+  private readonly refuse: Refuse;
+  private readonly names: NameAllocator;
+  private readonly declared = new Map<Schema, ProtoMessage | ProtoEnum>();
+  private readonly declarations: (ProtoMessage | ProtoEnum)[] = [];
+  private readonly namespace: string | undefined;
+  private readonly rootWrapper: string | undefined;
+  private readonly timestampName: string;
+  private usesTimestamp = false;
+
+  constructor(
+    private readonly schema: Schema,
+    options: ProtoLayoutOptions,
+  ) {
+    this.refuse = options.refuse ?? throwing(protoFormat);
+    const plan = planExport(schema, {
+      format: protoFormat,
+      namespace: options.package,
+      rootName: options.rootName,
+      rootKinds: ['object', 'union'],
+      reservedNames,
+      refuse: this.refuse,
+    });
+    const { types, rootWrapper } = plan;
+    this.namespace = plan.namespace;
+    this.rootWrapper = rootWrapper;
+    this.names = new NameAllocator([
+      ...types.map((type) => type.name),
+      ...(rootWrapper ? [rootWrapper] : []),
+    ]);
+    // Enum values are siblings of their enum (C++ scoping), so they share the package's names
+    // with every type, and generated messages must avoid them too.
+    for (const type of types) {
+      if (type.kind === 'enum') {
+        const values = this.enumValueNames(type);
+        for (const value of values) {
+          if (this.names.has(value)) {
+            this.refuse(`enum ${type.name}: value ${value} clashes with another type or enum value.`);
+          }
+          this.names.add(value);
+        }
+        this.declared.set(type, { name: type.name, schema: type, values });
+      } else {
+        this.declared.set(type, {
+          name: type.name,
+          origin: type.kind,
+          schema: type,
+          fields: [],
+          variants: [],
+        });
+      }
+    }
+    // protoc resolves `google.…` from the innermost scope out, so a `google` of our own would hide
+    // the real package; the leading dot starts from the root instead.
+    const hidden = plan.namespace?.split('.').includes('google') || this.names.has('google');
+    this.timestampName = `${hidden ? '.' : ''}google.protobuf.Timestamp`;
+  }
+
+  build(): ProtoLayout {
+    const rootDef: FieldDef = { name: 'value', id: 1, schema: this.schema };
+    const wrapper =
+      this.rootWrapper === undefined ? undefined : this.message(this.rootWrapper, [rootDef], false);
+    for (const type of this.declared.values()) {
+      if ('values' in type) this.declarations.push(type);
+      else if (type.origin === 'object') this.object(type);
+      else this.union(type);
+    }
+    const root = wrapper ?? (this.declared.get(deref(this.schema)) as ProtoMessage);
+    return {
+      package: this.namespace,
+      root,
+      declarations: this.declarations,
+      timestamp: this.usesTimestamp ? this.timestampName : undefined,
+    };
+  }
+
+  private object(message: ProtoMessage): void {
+    const schema = message.schema as ObjectSchema;
+    this.declarations.push(message);
+    this.fill(message, schema.fields, false);
+  }
+
+  /** A generated message; the ones generated for its own fields follow it. */
+  private message(name: string, fields: readonly FieldDef[], wrapper: boolean): ProtoMessage {
+    const message: ProtoMessage = { name, origin: 'wrapper', schema: undefined, fields: [], variants: [] };
+    this.declarations.push(message);
+    this.fill(message, fields, wrapper);
+    return message;
+  }
+
+  /**
+   * The fields of a message. `wrapper` marks a generated message, whose own generated messages are
+   * named after it rather than after it plus its field.
+   */
+  private fill(message: ProtoMessage, defs: readonly FieldDef[], wrapper: boolean): void {
+    const stored = defs.filter((def) => def.schema.kind !== 'literal');
+    checkFieldNames(protoFormat, message.name, stored, this.refuse);
+    for (const def of defs) {
+      message.fields.push(this.field(wrapper ? message.name : fieldBase(message.name, def.name), def));
+    }
+  }
+
+  /** `base` prefixes the names of messages generated for the field. */
+  private field(base: string, def: FieldDef): ProtoField {
+    const { inner, present } = unwrapPresence(def.schema);
+    const field = { def, inner, key: undefined };
+    if (def.schema.kind === 'literal') return { ...field, label: 'literal', value: undefined };
+    if (inner.kind === 'array' || inner.kind === 'map') {
+      // A repeated field or a map cannot be absent, so one that may be absent goes into a message.
+      if (present) {
+        const kept = this.wrapper(`${base}_${inner.kind === 'array' ? 'List' : 'Map'}`, inner);
+        return { ...field, label: 'optional', value: kept };
+      }
+      if (inner.kind === 'array') {
+        return { ...field, label: 'repeated', value: this.element(inner.items, `${base}_Item`) };
+      }
+      const key = this.value(deref(inner.keys) as Leaf);
+      return { ...field, label: 'map', key, value: this.element(inner.values, `${base}_Value`) };
+    }
+    return { ...field, label: present ? 'optional' : 'implicit', value: this.value(inner) };
+  }
+
+  /**
+   * A repeated element or map value. Neither can be absent, repeated or a map itself, so such a
+   * schema goes into a generated message of one field.
+   */
+  private element(schema: Schema, candidate: string): ProtoValue {
+    const node = deref(schema);
+    if (
+      node.kind === 'optional' ||
+      node.kind === 'nullable' ||
+      node.kind === 'array' ||
+      node.kind === 'map'
+    ) {
+      return this.wrapper(candidate, node);
+    }
+    return this.value(node);
+  }
+
+  private wrapper(candidate: string, schema: Schema): ProtoValue {
+    const name = this.names.claim(candidate);
+    const field = schema.kind === 'array' ? 'items' : schema.kind === 'map' ? 'entries' : 'value';
+    return { is: 'message', message: this.message(name, [{ name: field, id: 1, schema }], true) };
+  }
+
+  private value(node: Leaf): ProtoValue {
+    switch (node.kind) {
+      case 'timestamp':
+        this.usesTimestamp = true;
+        return { is: 'timestamp', schema: node };
+      case 'enum':
+        return { is: 'enum', enum: this.declared.get(node) as ProtoEnum };
+      case 'object':
+      case 'union':
+        return { is: 'message', message: this.declared.get(node) as ProtoMessage };
+      default:
+        return { is: 'scalar', type: scalarType(node), schema: node };
+    }
+  }
+
+  private union(message: ProtoMessage): void {
+    const type = message.schema as UnionSchema;
+    this.declarations.push(message);
+    const names = this.variantFieldNames(type);
+    type.variants.forEach((variant, index) => {
+      const name = names[index] as string;
+      message.variants.push({ name, number: index + 1, message: this.declared.get(variant) as ProtoMessage });
+    });
+  }
+
+  /**
+   * `COLOR_RED` for member red of enum Color: proto3 enum values are scoped to the package, hence the
+   * prefix. Refuses members that cannot become identifiers, or that protoc would take for the same
+   * value (it compares values with the prefix stripped, ignoring case and underscores).
+   */
+  private enumValueNames(type: EnumSchema): string[] {
+    const prefix = upperSnake(type.name) ?? type.name.toUpperCase();
+    const seen = new Map<string, string>();
+    return type.members.map((member) => {
+      const converted = upperSnake(member);
+      if (converted === undefined) {
+        this.refuse(
+          `enum ${type.name}: member ${JSON.stringify(member)} cannot become an identifier ` +
+            "(only ASCII letters, digits, '_', '-', '.' and spaces convert).",
+        );
+      }
+      const suffix = converted ?? member;
+      const key = suffix
+        .split('_')
+        .map((word) => word.charAt(0) + word.slice(1).toLowerCase())
+        .join('');
+      const other = seen.get(key);
+      if (other !== undefined) {
+        this.refuse(
+          `enum ${type.name}: members ${JSON.stringify(other)} and ${JSON.stringify(member)} become values ` +
+            `protoc cannot tell apart (${prefix}_${upperSnake(other)} and ${prefix}_${suffix}).`,
+        );
+      }
+      seen.set(key, member);
+      return `${prefix}_${suffix}`;
+    });
+  }
+
+  /**
+   * The oneof field of each variant: its tag value in lower_snake_case, or the variant's type name in
+   * lower_snake_case when the tag cannot become an identifier (or would be `value`, the oneof's own
+   * name). Names stay on the proto side: the wire carries only the variant number.
+   */
+  private variantFieldNames(type: UnionSchema): string[] {
+    const names = type.variants.map((variant) => {
+      const tag = variant.fields.find((field) => field.name === type.tag)?.schema;
+      const fromTag = tag?.kind === 'literal' ? lowerSnake(String(tag.value)) : undefined;
+      if (fromTag !== undefined && isIdentifier(fromTag) && fromTag !== 'value') return fromTag;
+      const fromName = lowerSnake(variant.name) ?? variant.name.toLowerCase();
+      if (fromName === 'value') {
+        this.refuse(`union ${type.name}: variant ${variant.name} would be named value, like the oneof.`);
+      }
+      return fromName;
+    });
+    checkFieldNames(
+      protoFormat,
+      type.name,
+      names.map((name, index) => ({ name, label: `variant ${type.variants[index]?.name} (${name})` })),
+      this.refuse,
+    );
+    return names;
+  }
+}
+
+/** Which proto scalar a kind becomes. */
+function scalarType(node: Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' }>): ProtoScalar {
+  switch (node.kind) {
+    case 'bool':
+      return 'bool';
+    // Zigzag types, so that small negative numbers stay small on the wire.
+    case 'int8':
+    case 'int16':
+    case 'int32':
+      return 'sint32';
+    case 'int64':
+      return 'sint64';
+    case 'uint8':
+    case 'uint16':
+    case 'uint32':
+      return 'uint32';
+    case 'uint64':
+      return 'uint64';
+    case 'float32':
+      return 'float';
+    case 'float64':
+      return 'double';
+    case 'decimal':
+    case 'string':
+    case 'json':
+      return 'string';
+    case 'bytes':
+      return 'bytes';
+    // Only reached where a literal is not a field of its own (array item, map value, optional).
+    case 'literal':
+      return typeof node.value === 'string' ? 'string' : typeof node.value === 'boolean' ? 'bool' : 'double';
+  }
+}
