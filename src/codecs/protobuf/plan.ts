@@ -8,10 +8,15 @@
  * carries the levels of the value it stands for (Slot.levels, Slot.need), so that maxDepth counts
  * objects, arrays and maps as every format does, not the messages that happen to carry them.
  */
-import { WirekitError } from '../../errors/index.js';
-import { unwrapPresence } from '../../schema/export/plan.js';
+import {
+  type ProtoField,
+  type ProtoLayout,
+  type ProtoMessage,
+  type ProtoValue,
+  protoLayout,
+} from '../../schema/export/proto-layout.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
-import type { EnumSchema, LiteralValue, ObjectSchema, Schema, UnionSchema } from '../../schema/types.js';
+import type { EnumSchema, LiteralValue, Schema, SmallIntKind, UnionSchema } from '../../schema/types.js';
 import {
   bytesRule,
   decimalRule,
@@ -20,7 +25,6 @@ import {
   stringRule,
   timestampRule,
 } from '../../schema/value-rules.js';
-import { deref } from '../../schema/walk.js';
 import {
   BOOL,
   BYTES,
@@ -60,39 +64,59 @@ const denseLimit = 4096;
 // Plans are immutable once built, so caching them per root schema is memoisation rather than state.
 const rootPlans = new WeakMap<Schema, Slot>();
 
+/** Names never reach the wire, so the codec goes on past what toProto refuses for its names. */
+const ignoreNames = (): void => {};
+
 /** The slot of the root: a message, a union message, or the generated `{ value = 1 }` wrapper. */
 export function rootSlot(schema: Schema): Slot {
   let slot = rootPlans.get(schema);
   if (slot === undefined) {
-    slot = new Planner().root(schema);
+    slot = new Planner().root(schema, protoLayout(schema, { refuse: ignoreNames }));
     rootPlans.set(schema, slot);
   }
   return slot;
 }
 
+/** Wire type of each proto scalar type. */
+const wireOf = {
+  bool: VARINT,
+  sint32: VARINT,
+  uint32: VARINT,
+  sint64: VARINT,
+  uint64: VARINT,
+  float: FIXED32,
+  double: FIXED64,
+  string: LEN,
+  bytes: LEN,
+} as const;
+
 /** Builds one schema's plans; recursive types resolve through the maps, which exist per build. */
 class Planner {
-  private readonly messages = new Map<ObjectSchema, MessagePlan>();
-  private readonly unions = new Map<UnionSchema, UnionPlan>();
-  private readonly enums = new Map<EnumSchema, Slot>();
+  private readonly messages = new Map<ProtoMessage, MessagePlan>();
+  private readonly unions = new Map<ProtoMessage, UnionPlan>();
+  private readonly enums = new Map<unknown, Slot>();
   /** The slots holding a message or wrapper, whose `need` is set once every message is planned. */
   private readonly bodies: Slot[] = [];
 
-  root(schema: Schema): Slot {
-    const node = deref(schema);
-    const root =
-      node.kind === 'object'
-        ? this.messageSlot(node)
-        : node.kind === 'union'
-          ? slot(UNION, LEN, { union: this.union(node), kind: 'union' })
-          : this.wrapper(schema);
+  root(schema: Schema, layout: ProtoLayout): Slot {
+    const { root } = layout;
+    const slot =
+      root.origin === 'object'
+        ? this.messageSlot(root)
+        : root.origin === 'union'
+          ? this.unionSlot(root)
+          : this.rootWrapper(schema, root.fields[0] as ProtoField);
     for (const body of this.bodies) body.need = body.levels + (holdsList(body) ? 1 : 0);
-    return root;
+    return slot;
   }
 
   /** An object's message: one level of the value. */
-  private messageSlot(schema: ObjectSchema): Slot {
-    return this.body(slot(MESSAGE, LEN, { message: this.message(schema), kind: 'object', levels: 1 }));
+  private messageSlot(message: ProtoMessage): Slot {
+    return this.body(slot(MESSAGE, LEN, { message: this.message(message), kind: 'object', levels: 1 }));
+  }
+
+  private unionSlot(message: ProtoMessage): Slot {
+    return slot(UNION, LEN, { union: this.union(message), kind: 'union' });
   }
 
   private body(body: Slot): Slot {
@@ -100,11 +124,11 @@ class Planner {
     return body;
   }
 
-  private message(schema: ObjectSchema): MessagePlan {
-    const known = this.messages.get(schema);
+  private message(declared: ProtoMessage): MessagePlan {
+    const known = this.messages.get(declared);
     if (known !== undefined) return known;
     const plan: MessagePlan = {
-      name: schema.name,
+      name: declared.name,
       fields: [],
       literals: [],
       template: {},
@@ -114,14 +138,15 @@ class Planner {
       sparse: undefined,
       counted: [],
     };
-    this.messages.set(schema, plan);
-    for (const def of schema.fields) {
+    this.messages.set(declared, plan);
+    for (const declaredField of declared.fields) {
+      const { def } = declaredField;
       if (def.schema.kind === 'literal') {
         plan.literals.push({ name: def.name, value: def.schema.value });
         plan.template[def.name] = def.schema.value;
         continue;
       }
-      const field = this.field(def.name, def.id, def.schema);
+      const field = this.field(declaredField);
       plan.fields.push(field);
       if (field.items !== undefined) plan.counted.push(field);
       if (field.mode === PRESENT && field.absent === undefined) continue;
@@ -143,26 +168,28 @@ class Planner {
     return plan;
   }
 
-  private union(schema: UnionSchema): UnionPlan {
-    const known = this.unions.get(schema);
+  private union(declared: ProtoMessage): UnionPlan {
+    const known = this.unions.get(declared);
     if (known !== undefined) return known;
+    const schema = declared.schema as UnionSchema;
     const byTag = new Map<unknown, number>();
-    const plan: UnionPlan = { name: schema.name, tag: schema.tag, variants: [], slots: [], byTag };
-    this.unions.set(schema, plan);
-    schema.variants.forEach((variant, index) => {
-      const tag = variant.fields.find((field) => field.name === schema.tag)?.schema;
+    const plan: UnionPlan = { name: declared.name, tag: schema.tag, variants: [], slots: [], byTag };
+    this.unions.set(declared, plan);
+    declared.variants.forEach((variant, index) => {
+      const tag = schema.variants[index]?.fields.find((field) => field.name === schema.tag)?.schema;
       if (tag?.kind === 'literal') byTag.set(tag.value, index);
-      const message = this.message(variant);
+      const message = this.message(variant.message);
       plan.variants.push(message);
       plan.slots.push(this.body(slot(MESSAGE, LEN, { message, kind: 'object', levels: 1 })));
     });
     return plan;
   }
 
-  /** A field as toProto's `field()` declares it. */
-  private field(name: string, number: number, schema: Schema): FieldPlan {
-    if (schema.kind === 'literal') return this.omitted(name, number, schema.value);
-    const { inner, present } = unwrapPresence(schema);
+  /** A field as the layout declares it. */
+  private field(declared: ProtoField, name = declared.def.name): FieldPlan {
+    const { def, inner, label } = declared;
+    const { schema, id: number } = def;
+    if (label === 'literal' && schema.kind === 'literal') return this.omitted(name, number, schema.value);
     const acceptsUndefined = schema.kind === 'optional';
     const acceptsNull = acceptsUndefined ? schema.inner.kind === 'nullable' : schema.kind === 'nullable';
     const base = {
@@ -177,23 +204,34 @@ class Planner {
       bit: 0,
       items: undefined as Rule<number> | undefined,
     };
-    // A repeated field or map cannot be absent in proto, so one that may be goes into a message.
-    if (present) {
-      const value = inner.kind === 'array' || inner.kind === 'map' ? this.wrapper(inner) : this.leaf(inner);
-      return { ...base, mode: PRESENT, tag: number * 8 + value.wire, slot: value };
+    const value = declared.value as ProtoValue;
+    switch (label) {
+      case 'optional': {
+        const present = this.value(value, 0);
+        return { ...base, mode: PRESENT, tag: number * 8 + present.wire, slot: present };
+      }
+      case 'repeated': {
+        const item = this.element(value);
+        const items = inner.kind === 'array' ? itemsRule(inner) : undefined;
+        return {
+          ...base,
+          mode: REPEATED,
+          tag: number * 8 + LEN,
+          slot: item,
+          packed: item.wire !== LEN,
+          items,
+        };
+      }
+      case 'map': {
+        const key = this.value(declared.key as ProtoValue, 0);
+        const entry = this.element(value);
+        return { ...base, mode: MAP, tag: number * 8 + LEN, slot: entry, key, intKeys: key.type !== STRING };
+      }
+      default: {
+        const single = this.value(value, 0);
+        return { ...base, mode: SINGLE, tag: number * 8 + single.wire, slot: single };
+      }
     }
-    if (inner.kind === 'array') {
-      const item = this.element(inner.items);
-      const items = itemsRule(inner);
-      return { ...base, mode: REPEATED, tag: number * 8 + LEN, slot: item, packed: item.wire !== LEN, items };
-    }
-    if (inner.kind === 'map') {
-      const key = this.leaf(inner.keys);
-      const value = this.element(inner.values);
-      return { ...base, mode: MAP, tag: number * 8 + LEN, slot: value, key, intKeys: key.type !== STRING };
-    }
-    const value = this.leaf(inner);
-    return { ...base, mode: SINGLE, tag: number * 8 + value.wire, slot: value };
   }
 
   /** A literal field, which toProto leaves out of the message (only the root wrapper's can be one). */
@@ -216,87 +254,57 @@ class Planner {
   }
 
   /**
-   * An array element or map value: what proto cannot hold there directly goes into a wrapper. It
-   * sits one level below its container, the array or map being a level of the value.
+   * An array element or map value. It sits one level below its container, the array or map being a
+   * level of the value.
    */
-  private element(schema: Schema): Slot {
-    const node = deref(schema);
-    if (
-      node.kind === 'optional' ||
-      node.kind === 'nullable' ||
-      node.kind === 'array' ||
-      node.kind === 'map'
-    ) {
-      return this.wrapper(node, 1);
-    }
-    const leaf = this.leaf(node);
+  private element(value: ProtoValue): Slot {
+    const leaf = this.value(value, 1);
     // Only what is entered (messages, unions, Timestamps) or nests (json) has a depth to carry.
-    if (leaf.type !== MESSAGE && leaf.type !== UNION && leaf.type !== TIMESTAMP && leaf.type !== JSON_TEXT) {
+    if (
+      leaf.type === WRAPPER ||
+      (leaf.type !== MESSAGE && leaf.type !== UNION && leaf.type !== TIMESTAMP && leaf.type !== JSON_TEXT)
+    ) {
       return leaf;
     }
     const element = slot(leaf.type, leaf.wire, { ...leaf, levels: leaf.levels + 1, need: leaf.levels + 1 });
     return leaf.type === MESSAGE ? this.body(element) : element;
   }
 
-  /** A generated message of one field numbered 1 (`items`, `entries` or `value`). */
-  private wrapper(schema: Schema, levels = 0): Slot {
+  /**
+   * The root's generated message. Its field is named after what it holds (`items`, `entries`,
+   * `value`), where the .proto says `value`: the name only shows in decode errors.
+   */
+  private rootWrapper(schema: Schema, declared: ProtoField): Slot {
     const name = schema.kind === 'array' ? 'items' : schema.kind === 'map' ? 'entries' : 'value';
-    return this.body(slot(WRAPPER, LEN, { wrapped: this.field(name, 1, schema), kind: schema.kind, levels }));
+    return this.body(
+      slot(WRAPPER, LEN, { wrapped: this.field(declared, name), kind: schema.kind, levels: 0 }),
+    );
   }
 
-  private leaf(node: Schema): Slot {
-    switch (node.kind) {
-      case 'bool':
-        return slot(BOOL, VARINT);
-      case 'int8':
-      case 'int16':
-      case 'int32': {
-        const [min, max] = smallIntRange[node.kind];
-        return slot(SINT32, VARINT, { min, max, kind: node.kind });
+  /** A generated message of one field numbered 1 (`items`, `entries` or `value`). */
+  private wrapper(message: ProtoMessage, levels: number): Slot {
+    const declared = message.fields[0] as ProtoField;
+    const kind = declared.def.schema.kind;
+    return this.body(slot(WRAPPER, LEN, { wrapped: this.field(declared), kind, levels }));
+  }
+
+  /** One value's slot; `levels` is what a generated wrapper adds (1 as an element, else 0). */
+  private value(value: ProtoValue, levels: number): Slot {
+    switch (value.is) {
+      case 'message': {
+        const { message } = value;
+        if (message.origin === 'wrapper') return this.wrapper(message, levels);
+        return message.origin === 'object' ? this.messageSlot(message) : this.unionSlot(message);
       }
-      case 'uint8':
-      case 'uint16':
-      case 'uint32': {
-        const [min, max] = smallIntRange[node.kind];
-        return slot(UINT32, VARINT, { min, max, kind: node.kind });
-      }
-      case 'int64':
-        return slot(SINT64, VARINT, { asNumber: node.as === 'number', kind: node.kind });
-      case 'uint64':
-        return slot(UINT64, VARINT, { asNumber: node.as === 'number', kind: node.kind });
-      case 'float32':
-        return slot(FLOAT, FIXED32);
-      case 'float64':
-        return slot(DOUBLE, FIXED64);
-      case 'decimal':
-        return slot(DECIMAL, LEN, { rule: decimalRule(node) as Rule<never> });
-      case 'string':
-        return slot(STRING, LEN, { rule: stringRule(node) as Rule<never> | undefined });
-      case 'json':
-        return slot(JSON_TEXT, LEN);
-      case 'bytes':
-        return slot(BYTES, LEN, { rule: bytesRule(node) as Rule<never> | undefined });
+      case 'enum':
+        return this.enumeration(value.enum.schema);
       case 'timestamp':
         return slot(TIMESTAMP, LEN, {
-          precision: node.precision,
-          rule: timestampRule(node.precision) as Rule<never> | undefined,
+          precision: value.schema.precision,
+          rule: timestampRule(value.schema.precision) as Rule<never> | undefined,
         });
-      case 'enum':
-        return this.enumeration(node);
-      case 'literal': {
-        const wire =
-          typeof node.value === 'string' ? LEN : typeof node.value === 'boolean' ? VARINT : FIXED64;
-        return slot(LITERAL, wire, { literal: node.value });
-      }
-      case 'object':
-        return this.messageSlot(node);
-      case 'union':
-        return slot(UNION, LEN, { union: this.union(node), kind: 'union' });
-      case 'ref':
-        return this.leaf(node.resolve());
-      default:
-        // Arrays, maps and presence are taken apart by field() and element() before a leaf is asked for.
-        throw new WirekitError('WK_SCHEMA_INVALID', `protobuf: unexpected ${node.kind} in leaf position.`);
+      case 'scalar':
+        return scalar(value);
     }
   }
 
@@ -308,6 +316,44 @@ class Planner {
       this.enums.set(node, known);
     }
     return known;
+  }
+}
+
+/** A scalar's slot: the proto type gives the wire type, the schema kind how the value maps onto it. */
+function scalar(value: Extract<ProtoValue, { is: 'scalar' }>): Slot {
+  const { type, schema: node } = value;
+  if (node.kind === 'literal') return slot(LITERAL, wireOf[type], { literal: node.value });
+  switch (type) {
+    case 'sint32':
+    case 'uint32': {
+      const kind = node.kind as SmallIntKind;
+      const [min, max] = smallIntRange[kind];
+      return slot(type === 'sint32' ? SINT32 : UINT32, VARINT, { min, max, kind });
+    }
+    case 'sint64':
+    case 'uint64':
+      return slot(type === 'sint64' ? SINT64 : UINT64, VARINT, {
+        asNumber: node.kind === 'int64' || node.kind === 'uint64' ? node.as === 'number' : false,
+        kind: node.kind,
+      });
+    case 'string':
+      return node.kind === 'decimal'
+        ? slot(DECIMAL, LEN, { rule: decimalRule(node) as Rule<never> })
+        : node.kind === 'json'
+          ? slot(JSON_TEXT, LEN)
+          : slot(STRING, LEN, {
+              rule: node.kind === 'string' ? (stringRule(node) as Rule<never> | undefined) : undefined,
+            });
+    case 'bytes':
+      return slot(BYTES, LEN, {
+        rule: node.kind === 'bytes' ? (bytesRule(node) as Rule<never> | undefined) : undefined,
+      });
+    case 'bool':
+      return slot(BOOL, VARINT);
+    case 'float':
+      return slot(FLOAT, FIXED32);
+    case 'double':
+      return slot(DOUBLE, FIXED64);
   }
 }
 
