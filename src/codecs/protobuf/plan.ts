@@ -1,12 +1,11 @@
 /**
- * The wire layout of a schema as `toProto()` declares it, worked out once per schema so that the
- * encoder and decoder only follow precomputed numbers: field numbers and tags, which fields have
- * presence, which are packed, and where a generated wrapper message (`_Item`, `_Value`, `_List`,
- * `_Map`, the root's `{ value = 1 }`) sits between a value and its container. Names of generated
- * messages never reach the wire, so only their shape is mirrored here; the presence rule itself comes
- * from the exporter (`unwrapPresence`), so the two cannot drift apart on it. Each nested slot also
- * carries the levels of the value it stands for (Slot.levels, Slot.need), so that maxDepth counts
- * objects, arrays and maps as every format does, not the messages that happen to carry them.
+ * The codec's plan of a schema, built once per schema from the layout `toProto()` prints
+ * (schema/export/proto-layout.ts): which messages exist, each field's number, label and proto type,
+ * where a generated wrapper message sits between a value and its container. The plan adds only what
+ * the encoder and decoder need to follow it cheaply: tags, packing, presence checks, dense lookup
+ * tables, the constraints of each value. Each nested slot also carries the levels of the value it
+ * stands for (Slot.levels, Slot.need), so that maxDepth counts objects, arrays and maps as every
+ * format does, not the messages that happen to carry them.
  */
 import {
   type ProtoField,
