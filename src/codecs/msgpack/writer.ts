@@ -4,12 +4,12 @@
  */
 import { unsupported } from '../keyed/failures.js';
 import type { Emitter } from '../keyed/wire.js';
-import { ByteWriter } from '../keyed/writer.js';
+import { KeyedWriter } from '../keyed/writer.js';
 
 const two32 = 0x1_0000_0000;
 const two34 = 0x4_0000_0000;
 
-export class MsgpackEmitter extends ByteWriter implements Emitter {
+export class MsgpackEmitter extends KeyedWriter implements Emitter {
   nil(): void {
     this.byte(0xc0);
   }
