@@ -99,7 +99,11 @@ export function checkWellFormed(text: string): void {
 
 /** The error for a string holding a lone surrogate (see checkWellFormed). */
 export function loneSurrogate(): WirekitError {
-  return new WirekitError('WK_ENCODE_UNSUPPORTED', 'a string holds a lone surrogate, which UTF-8 cannot carry.', {
-    path: [],
-  });
+  return new WirekitError(
+    'WK_ENCODE_UNSUPPORTED',
+    'a string holds a lone surrogate, which UTF-8 cannot carry.',
+    {
+      path: [],
+    },
+  );
 }
