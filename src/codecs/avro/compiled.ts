@@ -179,13 +179,10 @@ class AvroCompiler {
   private readonly readers = new Map<RecordRead, string>();
   private readonly pendingWriters: RecordWrite[] = [];
   private readonly pendingReaders: RecordRead[] = [];
-  private depth = 0;
 
   /** A line of source, indented by the blocks open around it (for reading what was generated). */
   private line(text: string): void {
-    if (text.startsWith('}')) this.depth--;
-    this.s.line(`${'  '.repeat(Math.max(0, this.depth))}${text}`);
-    if (text.endsWith('{')) this.depth++;
+    this.s.indented(text);
   }
 
   build(write: WritePlan, read: ReadPlan): CompiledAvro {

@@ -71,18 +71,8 @@ export class AvroWriter extends ByteWriter {
       return;
     }
     const z = value >= 0 ? value * 2 : -value * 2 - 1;
-    let lo = z >>> 0;
-    let hi = (z - lo) / 0x100000000;
-    this.ensure(10);
-    const buf = this.buf;
-    let pos = this.pos;
-    while (hi > 0 || lo > 0x7f) {
-      buf[pos++] = (lo & 0x7f) | 0x80;
-      lo = ((lo >>> 7) | (hi << 25)) >>> 0;
-      hi >>>= 7;
-    }
-    buf[pos++] = lo;
-    this.pos = pos;
+    const lo = z >>> 0;
+    this.writeVarint64(lo, (z - lo) / 0x100000000);
   }
 
   /** An Avro long from a bigint in the signed 64-bit range (callers check the range). */
@@ -92,12 +82,17 @@ export class AvroWriter extends ByteWriter {
       return;
     }
     const z = BigInt.asUintN(64, (value << 1n) ^ (value >> 63n));
-    let lo = Number(z & 0xffffffffn);
-    let hi = Number(z >> 32n);
+    this.writeVarint64(Number(z & 0xffffffffn), Number(z >> 32n));
+  }
+
+  /**
+   * The varint of a zigzagged long from its unsigned 32-bit halves, 7 bits at a time across both,
+   * so that no floating-point `%` or bigint arithmetic runs per byte.
+   */
+  private writeVarint64(lo: number, hi: number): void {
     this.ensure(10);
     const buf = this.buf;
     let pos = this.pos;
-    // 7 bits at a time across the two 32-bit halves, so no bigint arithmetic runs per byte.
     while (hi > 0 || lo > 0x7f) {
       buf[pos++] = (lo & 0x7f) | 0x80;
       lo = ((lo >>> 7) | (hi << 25)) >>> 0;

@@ -93,6 +93,16 @@ export abstract class KeyedWriter extends ByteWriter {
     this.pos += 9;
   }
 
+  string(value: string): void {
+    this.text(value);
+  }
+
+  /** A map key whose UTF-8 is already known (compiled encoders and plans keep each key's bytes). */
+  key(utf8: Uint8Array): void {
+    this.textHeader(utf8.length);
+    this.raw(utf8);
+  }
+
   /** The size of the text-string header for a string of `length` UTF-8 bytes. */
   protected abstract textHeaderSize(length: number): number;
 

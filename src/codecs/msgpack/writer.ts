@@ -63,15 +63,6 @@ export class MsgpackEmitter extends KeyedWriter implements Emitter {
     this.byteFloat64(0xcb, value);
   }
 
-  string(value: string): void {
-    this.text(value);
-  }
-
-  key(utf8: Uint8Array): void {
-    this.textHeader(utf8.length);
-    this.raw(utf8);
-  }
-
   protected textHeaderSize(length: number): number {
     return length < 0x20 ? 1 : length < 0x100 ? 2 : length < 0x10000 ? 3 : 5;
   }
