@@ -130,7 +130,7 @@ export class FunctionQueue<K, N = string> {
   private readonly names = new Map<K, N>();
   private readonly pending: [K, N][] = [];
 
-  /** `name` makes the name (or names: see `functionPair`) of a key's function, from `Source.fn`. */
+  /** `name` makes the name (or names: see `functionPairs`) of a key's function, from `Source.fn`. */
   constructor(private readonly name: (key: K) => N) {}
 
   /** The name of the function for `key`, queued for `drain` the first time. */
@@ -160,11 +160,15 @@ export interface FunctionPair {
 }
 
 /**
- * Fresh names for a key's encoder and decoder, e.g. `encode_User_3` and `decode_User_4`: the
- * binary generators make both for every message they reach, in a `FunctionQueue<K, FunctionPair>`.
+ * A FunctionQueue of encoder-decoder pairs, as the binary generators make them for every message
+ * they reach: `nameFor(key)` gives both names, e.g. `encode_User_3` and `decode_User_4`, from the
+ * key's hint.
  */
-export function functionPair(source: Source, hint: string, prefix = ''): FunctionPair {
-  return { encode: source.fn(`${prefix}encode`, hint), decode: source.fn(`${prefix}decode`, hint) };
+export function functionPairs<K>(source: Source, hintOf: (key: K) => string): FunctionQueue<K, FunctionPair> {
+  return new FunctionQueue<K, FunctionPair>((key) => {
+    const hint = hintOf(key);
+    return { encode: source.fn('encode', hint), decode: source.fn('decode', hint) };
+  });
 }
 
 /**

@@ -32,9 +32,7 @@ import {
   buildObject,
   CompiledCache,
   codegenAvailable,
-  type FunctionPair,
-  FunctionQueue,
-  functionPair,
+  functionPairs,
   keysAreSafe,
   type ObjectEntry,
   Source,
@@ -193,8 +191,8 @@ const helpers = {
 class FlatBuffersCompiler {
   private readonly s = new Source();
   /** A writer and a reader per table reached, named at the first call site. */
-  private readonly functions = new FunctionQueue<TablePlan, FunctionPair>((table) =>
-    functionPair(this.s, table.name, table.kind === 'object' ? '' : 'wrap_'),
+  private readonly functions = functionPairs(this.s, (table: TablePlan) =>
+    table.kind === 'object' ? table.name : `wrap_${table.name}`,
   );
 
   /** A line of source, indented by the blocks open around it (for reading what was generated). */
@@ -218,7 +216,7 @@ class FlatBuffersCompiler {
     return s.compile<CompiledFlatBuffers>(`{ encode: ${names.encode}, decode: ${decode} }`);
   }
 
-  private namesOf(table: TablePlan): FunctionPair {
+  private namesOf(table: TablePlan) {
     return this.functions.nameFor(table);
   }
 

@@ -24,15 +24,7 @@
 
 import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
-import {
-  CompiledCache,
-  codegenAvailable,
-  type FunctionPair,
-  FunctionQueue,
-  functionPair,
-  keysAreSafe,
-  Source,
-} from '../core/codegen.js';
+import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
@@ -137,9 +129,7 @@ const maxDateMillis = 8.64e15;
 class PlanCompiler {
   private readonly source = new Source();
   /** An encoder and a decoder per object plan reached, named at the first call site. */
-  private readonly functions = new FunctionQueue<Plan, FunctionPair>((plan) =>
-    functionPair(this.source, plan.label),
-  );
+  private readonly functions = functionPairs(this.source, (plan: Plan) => plan.label);
   /** The interpreter's writer over a scratch emitter, to pre-encode constants with its own code. */
   private readonly scratch: ReturnType<CompiledFormat['emitter']>;
   private readonly scratchWriter: SchemaWriter;
@@ -186,7 +176,7 @@ class PlanCompiler {
     return { encode: unit.encode, decode: unit.decode };
   }
 
-  private namesOf(plan: Plan): FunctionPair {
+  private namesOf(plan: Plan) {
     return this.functions.nameFor(plan);
   }
 

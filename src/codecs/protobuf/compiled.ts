@@ -12,15 +12,7 @@
  */
 
 import { isRecord, type Rule } from '../../schema/value-rules.js';
-import {
-  CompiledCache,
-  codegenAvailable,
-  type FunctionPair,
-  FunctionQueue,
-  functionPair,
-  keysAreSafe,
-  Source,
-} from '../core/codegen.js';
+import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
 import { mismatch } from '../core/errors.js';
 import {
   checkCounts,
@@ -83,9 +75,7 @@ function allKeysSafe(plan: MessagePlan, seen: Set<MessagePlan>): boolean {
 class MessageCompiler {
   private readonly source = new Source();
   /** An encoder and a decoder per message reached, named at the first call site. */
-  private readonly functions = new FunctionQueue<MessagePlan, FunctionPair>((plan) =>
-    functionPair(this.source, plan.name),
-  );
+  private readonly functions = functionPairs(this.source, (plan: MessagePlan) => plan.name);
 
   build(root: MessagePlan): CompiledMessage {
     const s = this.source;
@@ -117,7 +107,7 @@ class MessageCompiler {
     return s.compile<CompiledMessage>(`{ encode: ${rootNames.encode}, decode: ${rootNames.decode} }`);
   }
 
-  private namesOf(plan: MessagePlan): FunctionPair {
+  private namesOf(plan: MessagePlan) {
     return this.functions.nameFor(plan);
   }
 
