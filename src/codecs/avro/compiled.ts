@@ -13,17 +13,16 @@
  * same helpers with the same messages and paths; depth counts on the same `Encoder` and
  * `AvroReader` fields.
  *
- * The helpers below that read or write faster than the reader and writer (varints in 32-bit
- * arithmetic instead of a floating-point `2 ** shift` or `%` per byte, ASCII strings in one native
- * call) take only the common case; anything else, every error included, goes back to the
- * interpreter's function from the same position.
+ * Primitives are the reader's and writer's own (avro/reader.ts, writer.ts), the same ones the
+ * interpreter calls: their fast paths (varints in 32-bit arithmetic, one-byte length prefixes read
+ * inline) serve both.
  *
  * Only the plain datum path is compiled (bytes of the schema's own export). Reading another writer
  * schema (resolution) keeps the interpreter.
  */
 
 import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
-import { cost, stringCost } from '../core/budget.js';
+import { cost } from '../core/budget.js';
 import {
   buildObject,
   CompiledCache,
@@ -32,7 +31,7 @@ import {
   type ObjectEntry,
   Source,
 } from '../core/codegen.js';
-import { kept, readEnum, readIntIn, readLong, readValue, recordReadCost } from './decode.js';
+import { kept, readEnum, readLong, readValue, recordReadCost } from './decode.js';
 import { type Encoder, keep, withSegment, wrongType } from './encode.js';
 import {
   LongAs,
@@ -159,187 +158,7 @@ function int(n: number): string {
   return String(n);
 }
 
-/**
- * `r.readLong()` for varints of up to 7 bytes with the bytes there (all the reader returns exactly
- * as a number), in 32-bit arithmetic where it fits; anything else (truncation, wider values,
- * malformed varints) is left to `r.readLong()` from the same position, so results and errors are
- * the reader's.
- */
-function readLongFast(r: AvroReader): number {
-  const bytes = r.bytes;
-  const pos = r.pos;
-  if (pos + 7 > r.end) return r.readLong();
-  let byte = bytes[pos] as number;
-  if (byte < 0x80) {
-    r.pos = pos + 1;
-    return (byte >>> 1) ^ -(byte & 1);
-  }
-  let z = byte & 0x7f;
-  byte = bytes[pos + 1] as number;
-  z |= (byte & 0x7f) << 7;
-  if (byte < 0x80) {
-    r.pos = pos + 2;
-    return (z >>> 1) ^ -(z & 1);
-  }
-  byte = bytes[pos + 2] as number;
-  z |= (byte & 0x7f) << 14;
-  if (byte < 0x80) {
-    r.pos = pos + 3;
-    return (z >>> 1) ^ -(z & 1);
-  }
-  byte = bytes[pos + 3] as number;
-  z |= (byte & 0x7f) << 21;
-  if (byte < 0x80) {
-    r.pos = pos + 4;
-    return (z >>> 1) ^ -(z & 1);
-  }
-  // Past 28 bits: exact in doubles up to 49 bits.
-  let wide = z;
-  byte = bytes[pos + 4] as number;
-  wide += (byte & 0x7f) * 0x10000000;
-  if (byte < 0x80) {
-    r.pos = pos + 5;
-    return wide % 2 === 0 ? wide / 2 : -(wide + 1) / 2;
-  }
-  byte = bytes[pos + 5] as number;
-  wide += (byte & 0x7f) * 0x800000000;
-  if (byte < 0x80) {
-    r.pos = pos + 6;
-    return wide % 2 === 0 ? wide / 2 : -(wide + 1) / 2;
-  }
-  byte = bytes[pos + 6] as number;
-  wide += (byte & 0x7f) * 0x40000000000;
-  if (byte < 0x80) {
-    r.pos = pos + 7;
-    return wide % 2 === 0 ? wide / 2 : -(wide + 1) / 2;
-  }
-  return r.readLong();
-}
-
-/** `readLong(r, LongAs.Uint32)`: a long within 0..2^32−1; out of range, the interpreter raises. */
-function readUint32(r: AvroReader): number {
-  const at = r.pos;
-  const n = readLongFast(r);
-  if (n >= 0 && n <= 0xffffffff) return n;
-  r.pos = at;
-  return readLong(r, LongAs.Uint32) as number;
-}
-
-/** `readLong(r, LongAs.Number)`: a long that is a safe integer. */
-function readSafeLong(r: AvroReader): number {
-  const at = r.pos;
-  const n = readLongFast(r);
-  if (!Number.isNaN(n)) return n;
-  r.pos = at;
-  return readLong(r, LongAs.Number) as number;
-}
-
-/** `readIntIn(r, min, max)`, with one- and two-byte varints read here. */
-function readSmallInt(r: AvroReader, min: number, max: number): number {
-  const bytes = r.bytes;
-  const pos = r.pos;
-  if (pos + 2 <= r.end) {
-    const first = bytes[pos] as number;
-    let z = -1;
-    if (first < 0x80) {
-      z = first;
-      r.pos = pos + 1;
-    } else {
-      const second = bytes[pos + 1] as number;
-      if (second < 0x80) {
-        z = (first & 0x7f) | (second << 7);
-        r.pos = pos + 2;
-      }
-    }
-    if (z >= 0) {
-      const n = (z >>> 1) ^ -(z & 1);
-      if (n >= min && n <= max) return n;
-      r.pos = pos;
-    }
-  }
-  return readIntIn(r, min, max);
-}
-
-/** `readEnum(r, symbols, name)`, with a one-byte index read here. */
-function readSymbol(r: AvroReader, symbols: readonly (string | undefined)[], name: string): string {
-  const pos = r.pos;
-  if (pos < r.end) {
-    const z = r.bytes[pos] as number;
-    if (z < 0x80) {
-      const symbol = symbols[(z >>> 1) ^ -(z & 1)];
-      if (symbol !== undefined) {
-        r.pos = pos + 1;
-        return symbol;
-      }
-    }
-  }
-  return readEnum(r, symbols, name);
-}
-
-/** `readTimestamp(r, 1)`: milliseconds within a Date's range; anything else to the interpreter. */
-function readMillis(r: AvroReader): Date {
-  const at = r.pos;
-  const n = readLongFast(r);
-  if (n >= -8.64e15 && n <= 8.64e15) {
-    r.budget.charge(cost.date, at);
-    return new Date(n);
-  }
-  r.pos = at;
-  return readTimestamp(r, 1);
-}
-
-/**
- * `r.readString()`, with the common one-byte length prefix read here (other lengths and every
- * error go through `r.readLength`), and the text read by the reader's TextReader.
- */
-function readString(r: AvroReader): string {
-  const bytes = r.bytes;
-  const pos = r.pos;
-  const end = r.end;
-  let start: number;
-  const first = pos < end ? (bytes[pos] as number) : 0x80;
-  const length = first >>> 1;
-  if (first < 0x80 && (first & 1) === 0 && length <= r.limits.maxStringBytes && length < end - pos) {
-    start = pos + 1;
-    r.pos = start + length;
-  } else {
-    start = r.readLength(r.limits.maxStringBytes, 'string');
-  }
-  r.budget.charge(stringCost(r.pos - start), start);
-  return r.text.read(start, r.pos);
-}
-
-/**
- * `w.writeLong(value)` for a safe integer, with the varint of values past 30 bits (timestamps,
- * large ids) made from two 32-bit halves rather than by a floating-point `%` per byte; the bytes
- * are the same. Values the writer sends elsewhere (small ones, and beyond 2^52) go to it.
- */
-function writeLong(w: AvroWriter, value: number): void {
-  if (value >= -0x40000000 && value < 0x40000000) {
-    w.writeInt(value);
-    return;
-  }
-  if (!(value > -0x10000000000000 && value < 0x10000000000000)) {
-    w.writeLong(value);
-    return;
-  }
-  const z = value >= 0 ? value * 2 : -value * 2 - 1;
-  let lo = z >>> 0;
-  let hi = (z - lo) / 0x100000000;
-  w.ensure(10);
-  const buf = w.buf;
-  let pos = w.pos;
-  while (hi > 0 || lo > 0x7f) {
-    buf[pos++] = (lo & 0x7f) | 0x80;
-    lo = ((lo >>> 7) | (hi << 25)) >>> 0;
-    hi >>>= 7;
-  }
-  buf[pos++] = lo;
-  w.pos = pos;
-}
-
 const helpers = {
-  writeLong,
   wrongType,
   keep,
   kept,
@@ -350,12 +169,7 @@ const helpers = {
   readLong,
   readValue,
   readTimestamp,
-  readString,
-  readUint32,
-  readSafeLong,
-  readSmallInt,
-  readSymbol,
-  readMillis,
+  readEnum,
 };
 
 /** One compilation: a function pair per record reached, all in one unit so they can call each other. */
@@ -365,13 +179,10 @@ class AvroCompiler {
   private readonly readers = new Map<RecordRead, string>();
   private readonly pendingWriters: RecordWrite[] = [];
   private readonly pendingReaders: RecordRead[] = [];
-  private depth = 0;
 
   /** A line of source, indented by the blocks open around it (for reading what was generated). */
   private line(text: string): void {
-    if (text.startsWith('}')) this.depth--;
-    this.s.line(`${'  '.repeat(Math.max(0, this.depth))}${text}`);
-    if (text.endsWith('{')) this.depth++;
+    this.s.indented(text);
   }
 
   build(write: WritePlan, read: ReadPlan): CompiledAvro {
@@ -470,12 +281,12 @@ class AvroCompiler {
           this.line(
             `if (!Number.isSafeInteger(${x})${sign}) throw h.wrongType(${s.dep(`a safe ${plan.kind} integer`)}, ${x});`,
           );
-          this.line(`h.writeLong(w, ${x});`);
+          this.line(`w.writeLong(${x});`);
         } else if (plan.as === LongAs.Uint32) {
           this.line(
             `if (!Number.isInteger(${x}) || ${x} < 0 || ${x} > 4294967295) throw h.wrongType('a uint32 (an integer from 0 to 4294967295)', ${x});`,
           );
-          this.line(`h.writeLong(w, ${x});`);
+          this.line(`w.writeLong(${x});`);
         } else {
           this.line(`e.write(${s.dep(plan)}, ${x});`);
         }
@@ -511,9 +322,7 @@ class AvroCompiler {
           `if (${count} === undefined) throw h.wrongType('a valid Date that fits a 64-bit count', ${x});`,
         );
         this.keep(plan.rule, x);
-        this.line(
-          `if (typeof ${count} === 'number') h.writeLong(w, ${count}); else w.writeLongBig(${count});`,
-        );
+        this.line(`if (typeof ${count} === 'number') w.writeLong(${count}); else w.writeLongBig(${count});`);
         return;
       }
       case W.Option:
@@ -625,14 +434,14 @@ class AvroCompiler {
         this.line(`${t} = ${this.readerOf(plan)}(r);`);
         return;
       case R.String:
-        this.line(`${t} = ${this.kept(plan.rule, 'h.readString(r)')};`);
+        this.line(`${t} = ${this.kept(plan.rule, 'r.readString()')};`);
         return;
       case R.Int:
-        this.line(`${t} = h.readSmallInt(r, ${int(plan.min)}, ${int(plan.max)});`);
+        this.line(`${t} = r.readIntIn(${int(plan.min)}, ${int(plan.max)});`);
         return;
       case R.Long:
-        if (plan.as === LongAs.Uint32) this.line(`${t} = h.readUint32(r);`);
-        else if (plan.as === LongAs.Number) this.line(`${t} = h.readSafeLong(r);`);
+        if (plan.as === LongAs.Uint32) this.line(`${t} = r.readUint32();`);
+        else if (plan.as === LongAs.Number) this.line(`${t} = r.readSafeLong();`);
         else this.line(`${t} = h.readLong(r, ${int(plan.as)});`);
         return;
       case R.Double:
@@ -645,10 +454,10 @@ class AvroCompiler {
         this.line(`${t} = r.readBool();`);
         return;
       case R.Enum:
-        this.line(`${t} = h.readSymbol(r, ${s.dep(plan.symbols)}, ${s.dep(plan.name)});`);
+        this.line(`${t} = h.readEnum(r, ${s.dep(plan.symbols)}, ${s.dep(plan.name)});`);
         return;
       case R.Timestamp:
-        if (plan.perMilli === 1) this.line(`${t} = ${this.kept(plan.rule, 'h.readMillis(r)')};`);
+        if (plan.perMilli === 1) this.line(`${t} = ${this.kept(plan.rule, 'h.readTimestamp(r, 1)')};`);
         else this.line(`${t} = ${this.kept(plan.rule, `h.readTimestamp(r, ${int(plan.perMilli)})`)};`);
         return;
       case R.Const:

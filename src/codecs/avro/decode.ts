@@ -41,7 +41,7 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
     case R.Long:
       return readLong(r, plan.as);
     case R.Int:
-      return readIntIn(r, plan.min, plan.max);
+      return r.readIntIn(plan.min, plan.max);
     case R.Double:
       return r.readDouble();
     case R.Union:
@@ -126,14 +126,6 @@ export function kept<T>(rule: Rule<T>, at: number, value: T): T {
   return value;
 }
 
-/** An Avro int that must lie in `min..max` (the small integer kinds). */
-export function readIntIn(r: AvroReader, min: number, max: number): number {
-  const at = r.pos;
-  const n = r.readInt();
-  if (n < min || n > max) throw mismatch(at, `${n} is outside ${min}..${max}`);
-  return n;
-}
-
 /** An enum's symbol by index; undefined entries are writer symbols the reader lacks. */
 export function readEnum(r: AvroReader, symbols: readonly (string | undefined)[], name: string): string {
   const at = r.pos;
@@ -144,6 +136,9 @@ export function readEnum(r: AvroReader, symbols: readonly (string | undefined)[]
 }
 
 export function readLong(r: AvroReader, as: LongAs): unknown {
+  // The two kinds compiled decoders read most, as the reader's own methods.
+  if (as === LongAs.Number) return r.readSafeLong();
+  if (as === LongAs.Uint32) return r.readUint32();
   const at = r.pos;
   const n = r.readLong();
   const wide = Number.isNaN(n);
@@ -151,18 +146,12 @@ export function readLong(r: AvroReader, as: LongAs): unknown {
     case LongAs.BigInt:
       r.budget.charge(cost.bigint, at);
       return wide ? r.wide : BigInt(n);
-    case LongAs.Number:
-      if (wide) throw mismatch(at, `${r.wide} is beyond a safe integer (the schema says as: 'number')`);
-      return n;
     case LongAs.UnsignedBigInt:
       if (wide ? r.wide < 0n : n < 0) throw mismatch(at, 'a uint64 is negative');
       r.budget.charge(cost.bigint, at);
       return wide ? r.wide : BigInt(n);
     case LongAs.UnsignedNumber:
       if (wide || n < 0) throw mismatch(at, `${wide ? r.wide : n} is not a safe uint64 number`);
-      return n;
-    case LongAs.Uint32:
-      if (wide || n < 0 || n > 0xffffffff) throw mismatch(at, `${wide ? r.wide : n} is outside uint32`);
       return n;
     case LongAs.Float64:
       return wide ? Number(r.wide) : n;

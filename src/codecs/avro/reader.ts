@@ -81,8 +81,28 @@ export class AvroReader {
     return byte === 1;
   }
 
-  /** An Avro int: a zigzag varint that must fit 32 bits. */
+  /** An Avro int: a zigzag varint that must fit 32 bits. One- and two-byte varints are read inline. */
   readInt(): number {
+    const bytes = this.bytes;
+    const pos = this.pos;
+    if (pos + 2 <= this.end) {
+      const first = bytes[pos] as number;
+      if (first < 0x80) {
+        this.pos = pos + 1;
+        return (first >>> 1) ^ -(first & 1);
+      }
+      const second = bytes[pos + 1] as number;
+      if (second < 0x80) {
+        this.pos = pos + 2;
+        const z = (first & 0x7f) | (second << 7);
+        return (z >>> 1) ^ -(z & 1);
+      }
+    }
+    return this.readIntChecked();
+  }
+
+  /** `readInt` byte by byte, each byte's presence checked: wider varints, the input's end, errors. */
+  private readIntChecked(): number {
     const bytes = this.bytes;
     let pos = this.pos;
     let z = 0;
@@ -99,11 +119,73 @@ export class AvroReader {
     throw malformed(this.pos, 'an int varint is longer than 5 bytes');
   }
 
+  /** An int within `min`..`max` (the schema's integer kind); outside, a mismatch at its start. */
+  readIntIn(min: number, max: number): number {
+    const at = this.pos;
+    const n = this.readInt();
+    if (n < min || n > max) throw mismatch(at, `${n} is outside ${min}..${max}`);
+    return n;
+  }
+
   /**
    * An Avro long as a number: exact for values within ±(2^53 − 1). Beyond that it returns NaN and
-   * leaves the exact value in `wide`, so the common case never touches a bigint.
+   * leaves the exact value in `wide`, so the common case never touches a bigint. With 7 bytes left,
+   * varints of up to 4 bytes are read in 32-bit arithmetic and up to 7 bytes (49 bits, still exact
+   * in a double) without a bounds check per byte; near the end, byte by byte.
    */
   readLong(): number {
+    const bytes = this.bytes;
+    const pos = this.pos;
+    if (pos + 7 > this.end) return this.readLongChecked();
+    let byte = bytes[pos] as number;
+    if (byte < 0x80) {
+      this.pos = pos + 1;
+      return (byte >>> 1) ^ -(byte & 1);
+    }
+    let z = byte & 0x7f;
+    byte = bytes[pos + 1] as number;
+    z |= (byte & 0x7f) << 7;
+    if (byte < 0x80) {
+      this.pos = pos + 2;
+      return (z >>> 1) ^ -(z & 1);
+    }
+    byte = bytes[pos + 2] as number;
+    z |= (byte & 0x7f) << 14;
+    if (byte < 0x80) {
+      this.pos = pos + 3;
+      return (z >>> 1) ^ -(z & 1);
+    }
+    byte = bytes[pos + 3] as number;
+    z |= (byte & 0x7f) << 21;
+    if (byte < 0x80) {
+      this.pos = pos + 4;
+      return (z >>> 1) ^ -(z & 1);
+    }
+    // Past 28 bits, in doubles.
+    let wide = z;
+    byte = bytes[pos + 4] as number;
+    wide += (byte & 0x7f) * 0x10000000;
+    if (byte < 0x80) {
+      this.pos = pos + 5;
+      return wide % 2 === 0 ? wide / 2 : -(wide + 1) / 2;
+    }
+    byte = bytes[pos + 5] as number;
+    wide += (byte & 0x7f) * 0x800000000;
+    if (byte < 0x80) {
+      this.pos = pos + 6;
+      return wide % 2 === 0 ? wide / 2 : -(wide + 1) / 2;
+    }
+    byte = bytes[pos + 6] as number;
+    wide += (byte & 0x7f) * 0x40000000000;
+    if (byte < 0x80) {
+      this.pos = pos + 7;
+      return wide % 2 === 0 ? wide / 2 : -(wide + 1) / 2;
+    }
+    return this.readLongSlow();
+  }
+
+  /** `readLong` near the end of the input: each byte's presence checked. */
+  private readLongChecked(): number {
     const bytes = this.bytes;
     let pos = this.pos;
     if (pos >= this.end) throw truncated(pos, 'a long');
@@ -124,6 +206,23 @@ export class AvroReader {
       }
     }
     return this.readLongSlow();
+  }
+
+  /** A long that must be a safe integer (the schema's `as: 'number'`). */
+  readSafeLong(): number {
+    const at = this.pos;
+    const n = this.readLong();
+    if (Number.isNaN(n))
+      throw mismatch(at, `${this.wide} is beyond a safe integer (the schema says as: 'number')`);
+    return n;
+  }
+
+  /** A long within 0..2^32−1 (the schema's uint32). */
+  readUint32(): number {
+    const at = this.pos;
+    const n = this.readLong();
+    if (n >= 0 && n <= 0xffffffff) return n;
+    throw mismatch(at, `${Number.isNaN(n) ? this.wide : n} is outside uint32`);
   }
 
   private readLongSlow(): number {
@@ -190,8 +289,23 @@ export class AvroReader {
     return value;
   }
 
+  /**
+   * A string, with the common one-byte length prefix read inline (other lengths and every error go
+   * through `readLength`), and the text read by the input's TextReader.
+   */
   readString(): string {
-    const start = this.readLength(this.limits.maxStringBytes, 'string');
+    const bytes = this.bytes;
+    const pos = this.pos;
+    const end = this.end;
+    let start: number;
+    const first = pos < end ? (bytes[pos] as number) : 0x80;
+    const length = first >>> 1;
+    if (first < 0x80 && (first & 1) === 0 && length <= this.limits.maxStringBytes && length < end - pos) {
+      start = pos + 1;
+      this.pos = start + length;
+    } else {
+      start = this.readLength(this.limits.maxStringBytes, 'string');
+    }
     this.budget.charge(stringCost(this.pos - start), start);
     return this.text.read(start, this.pos);
   }

@@ -5,7 +5,7 @@
  */
 import { unsupported } from '../keyed/failures.js';
 import type { Emitter } from '../keyed/wire.js';
-import { ByteWriter } from '../keyed/writer.js';
+import { KeyedWriter } from '../keyed/writer.js';
 import { maxBignumBytes } from './items.js';
 
 const two32 = 0x1_0000_0000;
@@ -13,7 +13,7 @@ const max64 = 0xffff_ffff_ffff_ffffn;
 /** Decimal digits that surely fit maxBignumBytes (2,400 digits take under 1,000 bytes). */
 const maxBignumDigits = 2400;
 
-export class CborEmitter extends ByteWriter implements Emitter {
+export class CborEmitter extends KeyedWriter implements Emitter {
   /** A head: the major type (0–7, shifted into the top 3 bits) and its argument, shortest form. */
   private head(major: number, value: number): void {
     if (value < 24) this.byte(major | value);
@@ -85,15 +85,6 @@ export class CborEmitter extends ByteWriter implements Emitter {
 
   float64(value: number): void {
     this.byteFloat64(0xfb, value);
-  }
-
-  string(value: string): void {
-    this.text(value);
-  }
-
-  key(utf8: Uint8Array): void {
-    this.textHeader(utf8.length);
-    this.raw(utf8);
   }
 
   protected textHeaderSize(length: number): number {

@@ -30,6 +30,8 @@ export class Source {
   private readonly deps: unknown[] = [];
   private readonly depIndex = new Map<unknown, number>();
   private names = 0;
+  /** Blocks open, for `indented`. */
+  private blocks = 0;
 
   /** An expression that evaluates to `value` in the generated code (a dependency, passed by reference). */
   dep(value: unknown): string {
@@ -64,6 +66,16 @@ export class Source {
 
   line(text: string): void {
     this.lines.push(text);
+  }
+
+  /**
+   * A line indented by the blocks open around it, for reading what was generated: a line ending in
+   * `{` opens a block, one starting with `}` closes it.
+   */
+  indented(text: string): void {
+    if (text.startsWith('}')) this.blocks--;
+    this.lines.push(`${'  '.repeat(Math.max(0, this.blocks))}${text}`);
+    if (text.endsWith('{')) this.blocks++;
   }
 
   /** Compiles the lines; the body ends with `return <expr>` of what the unit exports. */
@@ -114,21 +126,18 @@ export function buildObject(s: Source, entries: readonly ObjectEntry[], literal:
  * names the function, and its body is emitted later, by `drain`. Recursive schemas need this: a
  * function may call one whose body is not written yet, or itself.
  */
-export class FunctionQueue<K> {
-  private readonly names = new Map<K, string>();
-  private readonly pending: [K, string][] = [];
+export class FunctionQueue<K, N = string> {
+  private readonly names = new Map<K, N>();
+  private readonly pending: [K, N][] = [];
 
-  constructor(
-    private readonly source: Source,
-    private readonly nameOf: (key: K) => { prefix: string; hint?: string },
-  ) {}
+  /** `name` makes the name (or names: see `functionPairs`) of a key's function, from `Source.fn`. */
+  constructor(private readonly name: (key: K) => N) {}
 
   /** The name of the function for `key`, queued for `drain` the first time. */
-  nameFor(key: K): string {
+  nameFor(key: K): N {
     let name = this.names.get(key);
     if (name === undefined) {
-      const { prefix, hint } = this.nameOf(key);
-      name = this.source.fn(prefix, hint);
+      name = this.name(key);
       this.names.set(key, name);
       this.pending.push([key, name]);
     }
@@ -136,12 +145,30 @@ export class FunctionQueue<K> {
   }
 
   /** Emits the body of every queued function, including those that emitting queues. */
-  drain(emit: (key: K, name: string) => void): void {
+  drain(emit: (key: K, name: N) => void): void {
     while (this.pending.length > 0) {
-      const [key, name] = this.pending.pop() as [K, string];
+      const [key, name] = this.pending.pop() as [K, N];
       emit(key, name);
     }
   }
+}
+
+/** The names of the encoder and the decoder made for one key (a message, a table, an object plan). */
+export interface FunctionPair {
+  readonly encode: string;
+  readonly decode: string;
+}
+
+/**
+ * A FunctionQueue of encoder-decoder pairs, as the binary generators make them for every message
+ * they reach: `nameFor(key)` gives both names, e.g. `encode_User_3` and `decode_User_4`, from the
+ * key's hint.
+ */
+export function functionPairs<K>(source: Source, hintOf: (key: K) => string): FunctionQueue<K, FunctionPair> {
+  return new FunctionQueue<K, FunctionPair>((key) => {
+    const hint = hintOf(key);
+    return { encode: source.fn('encode', hint), decode: source.fn('decode', hint) };
+  });
 }
 
 /**

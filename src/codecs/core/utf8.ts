@@ -94,13 +94,16 @@ export function encodeUtf8(text: string): Uint8Array {
  * error starts an empty path, which encoders put the value's path in front of as they unwind.
  */
 export function checkWellFormed(text: string): void {
-  if (!text.isWellFormed()) {
-    throw new WirekitError(
-      'WK_ENCODE_UNSUPPORTED',
-      'a string holds a lone surrogate, which UTF-8 cannot carry.',
-      {
-        path: [],
-      },
-    );
-  }
+  if (!text.isWellFormed()) throw loneSurrogate();
+}
+
+/** The error for a string holding a lone surrogate (see checkWellFormed). */
+export function loneSurrogate(): WirekitError {
+  return new WirekitError(
+    'WK_ENCODE_UNSUPPORTED',
+    'a string holds a lone surrogate, which UTF-8 cannot carry.',
+    {
+      path: [],
+    },
+  );
 }

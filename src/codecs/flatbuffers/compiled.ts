@@ -32,6 +32,7 @@ import {
   buildObject,
   CompiledCache,
   codegenAvailable,
+  functionPairs,
   keysAreSafe,
   type ObjectEntry,
   Source,
@@ -189,26 +190,24 @@ const helpers = {
 /** One compilation: a writer and a reader per table reached, all in one unit so they can call each other. */
 class FlatBuffersCompiler {
   private readonly s = new Source();
-  private readonly names = new Map<TablePlan, { encode: string; decode: string }>();
-  private readonly pending: TablePlan[] = [];
-  private depth = 0;
+  /** A writer and a reader per table reached, named at the first call site. */
+  private readonly functions = functionPairs(this.s, (table: TablePlan) =>
+    table.kind === 'object' ? table.name : `wrap_${table.name}`,
+  );
 
   /** A line of source, indented by the blocks open around it (for reading what was generated). */
   private line(text: string): void {
-    if (text.startsWith('}')) this.depth--;
-    this.s.line(`${'  '.repeat(Math.max(0, this.depth))}${text}`);
-    if (text.endsWith('{')) this.depth++;
+    this.s.indented(text);
   }
 
   build(root: RootPlan): CompiledFlatBuffers {
     const s = this.s;
     this.line(`const h = ${s.dep(helpers)};`);
     const names = this.namesOf(root.table);
-    while (this.pending.length > 0) {
-      const table = this.pending.pop() as TablePlan;
+    this.functions.drain((table) => {
       this.emitWriter(table);
       this.emitReader(table);
-    }
+    });
     const decode = s.fn('decode', 'root');
     this.line(`function ${decode}(r, start) {`);
     this.line(`if (r.end - start < 4) throw h.truncated(start, 'the offset of the root table');`);
@@ -217,18 +216,8 @@ class FlatBuffersCompiler {
     return s.compile<CompiledFlatBuffers>(`{ encode: ${names.encode}, decode: ${decode} }`);
   }
 
-  private namesOf(table: TablePlan): { encode: string; decode: string } {
-    let names = this.names.get(table);
-    if (names === undefined) {
-      const verb = table.kind === 'object' ? '' : 'wrap_';
-      names = {
-        encode: this.s.fn(`${verb}encode`, table.name),
-        decode: this.s.fn(`${verb}decode`, table.name),
-      };
-      this.names.set(table, names);
-      this.pending.push(table);
-    }
-    return names;
+  private namesOf(table: TablePlan) {
+    return this.functions.nameFor(table);
   }
 
   // --- writing ---

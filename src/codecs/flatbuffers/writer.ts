@@ -3,20 +3,12 @@
  * cost, and vector elements into room that startVector has already reserved and aligned.
  */
 import type { Builder } from 'flatbuffers';
-import { WirekitError } from '../../errors/index.js';
+import { checkWellFormed } from '../core/utf8.js';
 import type { Store } from './plan.js';
 
 export function wellFormed(text: string): string {
   // The runtime's TextEncoder would write U+FFFD for a lone surrogate, changing the data silently.
-  if (!text.isWellFormed()) {
-    throw new WirekitError(
-      'WK_ENCODE_UNSUPPORTED',
-      'a string holds a lone surrogate, which UTF-8 cannot carry.',
-      {
-        path: [],
-      },
-    );
-  }
+  checkWellFormed(text);
   return text;
 }
 

@@ -66,8 +66,8 @@ function inPlace(target: string): Store {
 class JsonReadCompiler {
   private readonly s = new Source();
   /** A function per object or array schema, made on demand. */
-  private readonly functions = new FunctionQueue<Schema>(this.s, (schema) =>
-    schema.kind === 'object' ? { prefix: 'readObject', hint: schema.name } : { prefix: 'readArray' },
+  private readonly functions = new FunctionQueue<Schema>((schema) =>
+    schema.kind === 'object' ? this.s.fn('readObject', schema.name) : this.s.fn('readArray'),
   );
 
   build(root: Schema): JsonReader {

@@ -69,8 +69,8 @@ export function namesAreSafe(schema: Schema, seen: Set<Schema>): boolean {
 class JsonCompiler {
   private readonly s = new Source();
   /** A function per object or array schema, made on demand. */
-  private readonly functions = new FunctionQueue<Schema>(this.s, (schema) =>
-    schema.kind === 'object' ? { prefix: 'writeObject', hint: schema.name } : { prefix: 'writeArray' },
+  private readonly functions = new FunctionQueue<Schema>((schema) =>
+    schema.kind === 'object' ? this.s.fn('writeObject', schema.name) : this.s.fn('writeArray'),
   );
 
   constructor(private readonly options: Pick<JsonWriteOptions, 'int64'>) {}

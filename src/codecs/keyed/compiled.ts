@@ -24,7 +24,7 @@
 
 import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
-import { type CompiledCache, codegenAvailable, keysAreSafe, Source } from '../core/codegen.js';
+import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
@@ -68,6 +68,37 @@ export interface CompiledFormat {
 }
 
 /**
+ * Where a format's short text strings are: a head from `fixFrom` up to `fixTo` carries the length
+ * in its low 5 bits (MessagePack's fixstr, CBOR's major type 3 with a direct argument), and
+ * `oneByteHead` has it in the byte after (str 8, CBOR's 0x78).
+ */
+export interface ShortStringHeads {
+  readonly fixFrom: number;
+  readonly fixTo: number;
+  readonly oneByteHead: number;
+}
+
+/**
+ * A keyed format as the generator takes it: its emitter, a cache of its own, and a string reader
+ * that reads short ASCII strings in the two short forms here. Anything else (other forms, a limit
+ * exceeded, the input cut, a byte above 0x7f, a CBOR tag in front) is left to the source from the
+ * same position, so its checks and errors are the interpreter's.
+ */
+export function keyedFormat(emitter: CompiledFormat['emitter'], heads: ShortStringHeads): CompiledFormat {
+  const { fixFrom, fixTo, oneByteHead } = heads;
+  const readString = (src: InputSource): string => {
+    const bytes = src.input;
+    const pos = src.pos;
+    const head = bytes[pos] as number;
+    if (head >= fixFrom && head < fixTo) return readShortAscii(src, pos + 1, head & 0x1f);
+    if (head === oneByteHead && pos + 1 < src.end)
+      return readShortAscii(src, pos + 2, bytes[pos + 1] as number);
+    return src.string();
+  };
+  return { emitter, cache: new CompiledCache<Plan, CompiledPlan>(256), readString };
+}
+
+/**
  * The compiled encoder and decoder of `plan`, or undefined where code cannot be generated (no
  * `new Function` here, or a field named like `__proto__` anywhere in the schema).
  */
@@ -97,8 +128,8 @@ const maxDateMillis = 8.64e15;
 /** One compilation: a function pair per object plan reached, all in one unit so they can call each other. */
 class PlanCompiler {
   private readonly source = new Source();
-  private readonly names = new Map<Plan, { encode: string; decode: string }>();
-  private readonly pending: Plan[] = [];
+  /** An encoder and a decoder per object plan reached, named at the first call site. */
+  private readonly functions = functionPairs(this.source, (plan: Plan) => plan.label);
   /** The interpreter's writer over a scratch emitter, to pre-encode constants with its own code. */
   private readonly scratch: ReturnType<CompiledFormat['emitter']>;
   private readonly scratchWriter: SchemaWriter;
@@ -137,23 +168,16 @@ class PlanCompiler {
     this.emitRead(root, 'r', 'depth', '  ');
     s.line('  return r;');
     s.line('}');
-    while (this.pending.length > 0) {
-      const plan = this.pending.pop() as Plan;
+    this.functions.drain((plan) => {
       this.emitObjectEncoder(plan);
       this.emitObjectDecoder(plan);
-    }
+    });
     const unit = s.compile<CompiledPlan>('{ encode, decode }');
     return { encode: unit.encode, decode: unit.decode };
   }
 
-  private namesOf(plan: Plan): { encode: string; decode: string } {
-    let names = this.names.get(plan);
-    if (names === undefined) {
-      names = { encode: this.source.fn('encode', plan.label), decode: this.source.fn('decode', plan.label) };
-      this.names.set(plan, names);
-      this.pending.push(plan);
-    }
-    return names;
+  private namesOf(plan: Plan) {
+    return this.functions.nameFor(plan);
   }
 
   /** The bytes the interpreter's emitter writes for `write` (a key, a header, a constant). */

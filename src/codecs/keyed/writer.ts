@@ -1,88 +1,36 @@
 /**
- * The growable output buffer that the MessagePack and CBOR emitters write into. Both formats are
- * big-endian and length-prefixed, so they share everything below the format's header bytes: one
- * buffer per codec instance is reused across calls, and each call ends with one exact-size copy.
+ * The writer under the MessagePack and CBOR emitters. Both formats are big-endian and
+ * length-prefixed, so they share everything below the format's header bytes: a head byte with a
+ * 1-, 2-, 4- or 8-byte big-endian argument, and text behind a header sized before its UTF-8 is
+ * known. The buffer itself (growth, reuse across calls, the exact-size copy) is core/byte-writer.ts.
  */
-import { WirekitError } from '../../errors/index.js';
+import { ByteWriter } from '../core/byte-writer.js';
 
-const encoder = new TextEncoder();
-
-/** Strings longer than this go through TextEncoder.encodeInto; shorter ones are cheaper by hand. */
-const nativeUtf8From = 64;
-
-/**
- * A buffer that grew past this is dropped after the call, so one huge value does not pin memory.
- * The next call starts at the size that value needed, rather than doubling its way up from 1 KiB
- * again (eleven copies for a 2 MB output).
- */
-const keepAtMost = 1 << 20;
-
-export function loneSurrogate(): WirekitError {
-  return new WirekitError(
-    'WK_ENCODE_UNSUPPORTED',
-    'a string holds a lone surrogate, which UTF-8 cannot carry.',
-    { path: [] },
-  );
-}
-
-export abstract class ByteWriter {
-  protected buf: Uint8Array;
-  protected view: DataView;
-  protected pos = 0;
+export abstract class KeyedWriter extends ByteWriter {
   /** Set while a call is writing, so that a re-entrant call (a getter that encodes) gets its own writer. */
   busy = false;
-  /** The size of the last output too large to keep its buffer for: where the next call starts. */
-  private lastLarge = 0;
 
-  constructor(initialSize = 1024) {
-    this.buf = new Uint8Array(initialSize);
-    this.view = new DataView(this.buf.buffer);
+  constructor() {
+    super(1024);
   }
 
   /** Starts a new output. */
   begin(): void {
     this.pos = 0;
     this.busy = true;
-    if (this.lastLarge > this.buf.length) {
-      this.buf = new Uint8Array(this.lastLarge + (this.lastLarge >> 3));
-      this.view = new DataView(this.buf.buffer);
-    }
-    this.lastLarge = 0;
   }
 
   /** The bytes written since `begin`, copied out so that the buffer can be reused. */
-  finish(): Uint8Array {
-    const out = this.buf.slice(0, this.pos);
-    this.release();
+  override finish(): Uint8Array {
+    const out = super.finish();
+    this.busy = false;
     return out;
   }
 
-  /** Ends a call that failed or finished, shrinking a buffer that one large value inflated. */
+  /** Ends a call that failed, shrinking a buffer that one large value inflated. */
   release(): void {
     this.busy = false;
-    if (this.buf.length > keepAtMost) {
-      this.lastLarge = this.pos;
-      this.buf = new Uint8Array(1024);
-      this.view = new DataView(this.buf.buffer);
-    }
-  }
-
-  protected ensure(bytes: number): void {
-    if (this.pos + bytes > this.buf.length) this.grow(bytes);
-  }
-
-  private grow(bytes: number): void {
-    let size = this.buf.length * 2;
-    while (size < this.pos + bytes) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.pos));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-  }
-
-  protected byte(value: number): void {
-    this.ensure(1);
-    this.buf[this.pos++] = value;
+    this.reset();
   }
 
   protected byte2(head: number, value: number): void {
@@ -145,16 +93,14 @@ export abstract class ByteWriter {
     this.pos += 9;
   }
 
-  /** Copies bytes that are already in the format (compiled encoders copy pre-encoded keys). */
-  raw(bytes: Uint8Array): void {
-    const length = bytes.length;
-    this.ensure(length);
-    if (length <= 16) {
-      const buf = this.buf;
-      let at = this.pos;
-      for (let i = 0; i < length; i++) buf[at++] = bytes[i] as number;
-    } else this.buf.set(bytes, this.pos);
-    this.pos += length;
+  string(value: string): void {
+    this.text(value);
+  }
+
+  /** A map key whose UTF-8 is already known (compiled encoders and plans keep each key's bytes). */
+  key(utf8: Uint8Array): void {
+    this.textHeader(utf8.length);
+    this.raw(utf8);
   }
 
   /** The size of the text-string header for a string of `length` UTF-8 bytes. */
@@ -179,38 +125,5 @@ export abstract class ByteWriter {
     if (actual !== guess) this.buf.copyWithin(this.pos + actual, start, end);
     this.textHeader(length);
     this.pos += length;
-  }
-
-  /** Writes UTF-8 at `at` (space already ensured) and returns where it ends. */
-  private utf8At(text: string, at: number): number {
-    const units = text.length;
-    const buf = this.buf;
-    if (units >= nativeUtf8From) {
-      if (!text.isWellFormed()) throw loneSurrogate();
-      return at + encoder.encodeInto(text, buf.subarray(at)).written;
-    }
-    for (let i = 0; i < units; i++) {
-      let unit = text.charCodeAt(i);
-      if (unit < 0x80) {
-        buf[at++] = unit;
-      } else if (unit < 0x800) {
-        buf[at++] = 0xc0 | (unit >> 6);
-        buf[at++] = 0x80 | (unit & 0x3f);
-      } else if (unit < 0xd800 || unit > 0xdfff) {
-        buf[at++] = 0xe0 | (unit >> 12);
-        buf[at++] = 0x80 | ((unit >> 6) & 0x3f);
-        buf[at++] = 0x80 | (unit & 0x3f);
-      } else {
-        const next = unit <= 0xdbff && i + 1 < units ? text.charCodeAt(i + 1) : 0;
-        if (next < 0xdc00 || next > 0xdfff) throw loneSurrogate();
-        unit = 0x10000 + ((unit - 0xd800) << 10) + (next - 0xdc00);
-        i++;
-        buf[at++] = 0xf0 | (unit >> 18);
-        buf[at++] = 0x80 | ((unit >> 12) & 0x3f);
-        buf[at++] = 0x80 | ((unit >> 6) & 0x3f);
-        buf[at++] = 0x80 | (unit & 0x3f);
-      }
-    }
-    return at;
   }
 }

@@ -4,12 +4,12 @@
  */
 import { unsupported } from '../keyed/failures.js';
 import type { Emitter } from '../keyed/wire.js';
-import { ByteWriter } from '../keyed/writer.js';
+import { KeyedWriter } from '../keyed/writer.js';
 
 const two32 = 0x1_0000_0000;
 const two34 = 0x4_0000_0000;
 
-export class MsgpackEmitter extends ByteWriter implements Emitter {
+export class MsgpackEmitter extends KeyedWriter implements Emitter {
   nil(): void {
     this.byte(0xc0);
   }
@@ -61,15 +61,6 @@ export class MsgpackEmitter extends ByteWriter implements Emitter {
 
   float64(value: number): void {
     this.byteFloat64(0xcb, value);
-  }
-
-  string(value: string): void {
-    this.text(value);
-  }
-
-  key(utf8: Uint8Array): void {
-    this.textHeader(utf8.length);
-    this.raw(utf8);
   }
 
   protected textHeaderSize(length: number): number {

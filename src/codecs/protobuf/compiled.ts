@@ -12,7 +12,7 @@
  */
 
 import { isRecord, type Rule } from '../../schema/value-rules.js';
-import { CompiledCache, codegenAvailable, keysAreSafe, Source } from '../core/codegen.js';
+import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
 import { mismatch } from '../core/errors.js';
 import {
   checkCounts,
@@ -74,8 +74,8 @@ function allKeysSafe(plan: MessagePlan, seen: Set<MessagePlan>): boolean {
 /** One compilation: a function pair per message reached, all in one unit so they can call each other. */
 class MessageCompiler {
   private readonly source = new Source();
-  private readonly names = new Map<MessagePlan, { encode: string; decode: string }>();
-  private readonly pending: MessagePlan[] = [];
+  /** An encoder and a decoder per message reached, named at the first call site. */
+  private readonly functions = functionPairs(this.source, (plan: MessagePlan) => plan.name);
 
   build(root: MessagePlan): CompiledMessage {
     const s = this.source;
@@ -100,22 +100,15 @@ class MessageCompiler {
     };
     s.line(`const h = ${s.dep(helpers)};`);
     const rootNames = this.namesOf(root);
-    while (this.pending.length > 0) {
-      const plan = this.pending.pop() as MessagePlan;
+    this.functions.drain((plan) => {
       this.emitEncoder(plan);
       this.emitDecoder(plan);
-    }
+    });
     return s.compile<CompiledMessage>(`{ encode: ${rootNames.encode}, decode: ${rootNames.decode} }`);
   }
 
-  private namesOf(plan: MessagePlan): { encode: string; decode: string } {
-    let names = this.names.get(plan);
-    if (names === undefined) {
-      names = { encode: this.source.fn('encode', plan.name), decode: this.source.fn('decode', plan.name) };
-      this.names.set(plan, names);
-      this.pending.push(plan);
-    }
-    return names;
+  private namesOf(plan: MessagePlan) {
+    return this.functions.nameFor(plan);
   }
 
   /** The message of a repeated message field, whose items are compiled inline. */
