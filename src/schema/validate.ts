@@ -12,7 +12,7 @@ import {
 } from '../errors/index.js';
 import { effectiveDepth } from '../util/depth-ceiling.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
-import { largeIntRange, smallIntRange } from './int-ranges.js';
+import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { describe as describeJson, type JsonProblem, walkJson } from './json-kind.js';
 import { fieldOf } from './names.js';
 import type {
@@ -119,25 +119,20 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
     if (!ok) report(context, 'expected_type', path, `expected ${what}, got ${describe(value)}.`);
     return ok;
   };
+  if (isSmallInt(schema)) {
+    if (!expect(typeof value === 'number', 'a number')) return;
+    const n = value as number;
+    const [min, max] = smallIntRange[schema.kind];
+    if (!Number.isInteger(n))
+      report(context, 'not_integer', path, `${schema.kind} needs an integer, got ${n}.`);
+    else if (n < min || n > max)
+      report(context, 'out_of_range', path, `${n} is outside ${schema.kind} (${min}..${max}).`);
+    return;
+  }
   switch (schema.kind) {
     case 'bool':
       expect(typeof value === 'boolean', 'a boolean');
       return;
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32': {
-      if (!expect(typeof value === 'number', 'a number')) return;
-      const n = value as number;
-      const [min, max] = smallIntRange[schema.kind];
-      if (!Number.isInteger(n))
-        report(context, 'not_integer', path, `${schema.kind} needs an integer, got ${n}.`);
-      else if (n < min || n > max)
-        report(context, 'out_of_range', path, `${n} is outside ${schema.kind} (${min}..${max}).`);
-      return;
-    }
     case 'int64':
     case 'uint64': {
       const [min, max] = largeIntRange[schema.kind];
