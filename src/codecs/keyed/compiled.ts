@@ -22,6 +22,7 @@
  * the interpreter's, raised by the same functions with the same messages and paths.
  */
 
+import { prependPath } from '../../errors/index.js';
 import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import { type CompiledCache, codegenAvailable, keysAreSafe, Source } from '../core/codegen.js';
@@ -31,7 +32,7 @@ import type { TextReader } from '../core/utf8.js';
 import type { SchemaReader } from './decode.js';
 import { checked } from './decode.js';
 import { SchemaWriter } from './encode.js';
-import { describe, refusedKey, schemaMismatch, withKey, wrongValue } from './failures.js';
+import { describe, refusedKey, schemaMismatch, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
 import type { Emitter, Source as WireSource } from './wire.js';
 
@@ -116,7 +117,7 @@ class PlanCompiler {
       refused,
       checked,
       wrongValue,
-      withKey,
+      prependPath,
       schemaMismatch,
       describe,
       match,
@@ -259,7 +260,7 @@ class PlanCompiler {
         line('  try {');
         this.emitWrite(plan.inner as Plan, item, d, `${indent}    `);
         line('  } catch (error) {');
-        line(`    throw h.withKey(error, ${i});`);
+        line(`    throw h.prependPath(error, ${i});`);
         line('  }');
         line('}');
         return;
@@ -282,7 +283,7 @@ class PlanCompiler {
         line(`    const ${item} = ${x}[${name}];`);
         this.emitWrite(plan.inner as Plan, item, d, `${indent}    `);
         line('  } catch (error) {');
-        line(`    throw h.withKey(error, ${name});`);
+        line(`    throw h.prependPath(error, ${name});`);
         line('  }');
         line('}');
         return;
@@ -352,7 +353,7 @@ class PlanCompiler {
     s.line('  try {');
     this.emitWrite(field.plan, x, 'depth', '    ');
     s.line('  } catch (error) {');
-    s.line(`    throw h.withKey(error, ${s.key(field.name)});`);
+    s.line(`    throw h.prependPath(error, ${s.key(field.name)});`);
     s.line('  }');
   }
 
@@ -422,7 +423,7 @@ class PlanCompiler {
         line('  try {');
         this.emitRead(plan.inner as Plan, `${out}[${i}]`, level, `${indent}    `);
         line('  } catch (error) {');
-        line(`    throw h.withKey(error, ${i});`);
+        line(`    throw h.prependPath(error, ${i});`);
         line('  }');
         line('}');
         // The item count is known for certain once the items are read (a CBOR array may be indefinite).
@@ -452,7 +453,7 @@ class PlanCompiler {
         line('  try {');
         this.emitRead(plan.inner as Plan, `${out}[${key}]`, level, `${indent}    `);
         line('  } catch (error) {');
-        line(`    throw h.withKey(error, ${key});`);
+        line(`    throw h.prependPath(error, ${key});`);
         line('  }');
         line('}');
         line(`${target} = ${out};`);
@@ -528,7 +529,7 @@ class PlanCompiler {
       }
       const close = field.optional ? '  ' : '';
       s.line(`${close}    } catch (error) {`);
-      s.line(`${close}      throw h.withKey(error, ${name});`);
+      s.line(`${close}      throw h.prependPath(error, ${name});`);
       s.line(`${close}    }`);
       if (field.optional) s.line('    }');
     });

@@ -3,7 +3,7 @@
  * object field, array index and map key on the way out puts itself in front (`withKey`), so a
  * path is built only when something fails and the happy path allocates none.
  */
-import { formatPath, type Path, WirekitError } from '../../errors/index.js';
+import { WirekitError } from '../../errors/index.js';
 import { unreadableKey } from '../../schema/value-rules.js';
 
 /** A value of the wrong type or range for its schema (encoding). */
@@ -39,21 +39,6 @@ export function schemaMismatch(offset: number, message: string): WirekitError {
   return new WirekitError('WK_DECODE_SCHEMA_MISMATCH', `${message} (at byte ${offset}).`, {
     offset,
     path: [],
-  });
-}
-
-/**
- * `error` with `key` in front of its path (and of its message), when it is a WirekitError that
- * carries a path; anything else is returned as it is.
- */
-export function withKey(error: unknown, key: string | number): unknown {
-  if (!(error instanceof WirekitError) || error.path === undefined) return error;
-  const leaf = error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
-  const path: Path = [key, ...error.path];
-  return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, {
-    path,
-    offset: error.offset,
-    cause: error.cause,
   });
 }
 

@@ -227,5 +227,6 @@ function loneSurrogate(): WirekitError {
   return new WirekitError(
     'WK_ENCODE_UNSUPPORTED',
     'a string holds a lone surrogate, which UTF-8 cannot carry.',
+    { path: [] },
   );
 }
