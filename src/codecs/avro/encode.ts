@@ -3,7 +3,7 @@
  * of a bad value is assembled only when an error unwinds, so valid values pay nothing for it.
  */
 
-import { prependPath, WirekitError } from '../../errors/index.js';
+import { describeValue, prependPath, WirekitError } from '../../errors/index.js';
 import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import { fitsFloat32, isRecord, type Rule, refused, unreadableKey } from '../../schema/value-rules.js';
@@ -262,19 +262,6 @@ export class Encoder {
   }
 }
 
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value === 'bigint') return `${value}n`;
-  if (value instanceof Uint8Array) return 'a Uint8Array';
-  if (value instanceof Date) return 'a Date';
-  if (value instanceof Map) return 'a Map';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
 /** Refuses `value` where `rule` does (value-rules.ts); the compiled encoder calls it too. */
 export function keep<T>(rule: Rule<T>, value: T): void {
   const refusal = rule(value);
@@ -282,5 +269,7 @@ export function keep<T>(rule: Rule<T>, value: T): void {
 }
 
 export function wrongType(expected: string, value: unknown): WirekitError {
-  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${show(value)}.`, { path: [] });
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(value)}.`, {
+    path: [],
+  });
 }

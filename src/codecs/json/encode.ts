@@ -3,7 +3,7 @@
  * straight to text, without first building the converted value tree that `toJsonValue` returns.
  */
 
-import { atPath, prependPath, WirekitError } from '../../errors/index.js';
+import { atPath, describeValue, prependPath, WirekitError } from '../../errors/index.js';
 import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import { jsonValueText } from '../../schema/json-kind.js';
@@ -245,11 +245,7 @@ export function nest(depth: number, options: JsonWriteOptions): number {
 }
 
 export function wrong(expected: string, got: unknown): WirekitError {
-  const shown =
-    typeof got === 'bigint'
-      ? `${got}n`
-      : typeof got === 'string'
-        ? JSON.stringify(got.slice(0, 40))
-        : String(got);
-  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${shown}.`, { path: [] });
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(got)}.`, {
+    path: [],
+  });
 }

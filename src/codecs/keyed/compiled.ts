@@ -22,7 +22,7 @@
  * the interpreter's, raised by the same functions with the same messages and paths.
  */
 
-import { prependPath } from '../../errors/index.js';
+import { describeValue, prependPath } from '../../errors/index.js';
 import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import { type CompiledCache, codegenAvailable, keysAreSafe, Source } from '../core/codegen.js';
@@ -32,7 +32,7 @@ import type { TextReader } from '../core/utf8.js';
 import type { SchemaReader } from './decode.js';
 import { checked } from './decode.js';
 import { SchemaWriter } from './encode.js';
-import { describe, refusedKey, schemaMismatch, wrongValue } from './failures.js';
+import { refusedKey, schemaMismatch, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
 import type { Emitter, Source as WireSource } from './wire.js';
 
@@ -119,7 +119,7 @@ class PlanCompiler {
       wrongValue,
       prependPath,
       schemaMismatch,
-      describe,
+      describeValue,
       match,
       isUnsafeKey,
       refusedKey,
@@ -373,7 +373,7 @@ class PlanCompiler {
         line(`const ${at} = src.pos;`);
         line(`const ${n} = src.integer();`);
         line(
-          `if (typeof ${n} !== 'number' || ${n} < ${Number(plan.min)} || ${n} > ${Number(plan.max)}) throw h.schemaMismatch(${at}, h.describe(${n}) + ${s.dep(` is outside ${plan.label}`)});`,
+          `if (typeof ${n} !== 'number' || ${n} < ${Number(plan.min)} || ${n} > ${Number(plan.max)}) throw h.schemaMismatch(${at}, h.describeValue(${n}) + ${s.dep(` is outside ${plan.label}`)});`,
         );
         line(`${target} = ${n};`);
         return;

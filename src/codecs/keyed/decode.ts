@@ -7,12 +7,12 @@
  * which one counts. The source charges what it reads to the decode's allocation budget; the
  * reader adds what only it makes (bigints, the Maps of integer-keyed maps).
  */
-import { prependPath } from '../../errors/index.js';
+import { describeValue, prependPath } from '../../errors/index.js';
 import { fitsFloat32, type Rule, refusalBy } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import { readJson } from './decode-json.js';
-import { describe, schemaMismatch } from './failures.js';
+import { schemaMismatch } from './failures.js';
 import { type FieldPlan, Op, type Plan, sameBytes } from './plan.js';
 import type { Source } from './wire.js';
 
@@ -29,7 +29,7 @@ export class SchemaReader {
         const at = src.pos;
         const value = src.integer();
         if (typeof value !== 'number' || value < plan.min || value > plan.max) {
-          throw schemaMismatch(at, `${describe(value)} is outside ${plan.label}`);
+          throw schemaMismatch(at, `${describeValue(value)} is outside ${plan.label}`);
         }
         return value;
       }

@@ -3,12 +3,12 @@
  * object field, array index and map key on the way out puts itself in front (`withKey`), so a
  * path is built only when something fails and the happy path allocates none.
  */
-import { WirekitError } from '../../errors/index.js';
+import { describeValue, WirekitError } from '../../errors/index.js';
 import { unreadableKey } from '../../schema/value-rules.js';
 
 /** A value of the wrong type or range for its schema (encoding). */
 export function wrongValue(expected: string, got: unknown): WirekitError {
-  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describe(got)}.`, {
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(got)}.`, {
     path: [],
   });
 }
@@ -40,18 +40,4 @@ export function schemaMismatch(offset: number, message: string): WirekitError {
     offset,
     path: [],
   });
-}
-
-export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
-  if (typeof value !== 'object') return `${typeof value} ${String(value)}`;
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Uint8Array) return 'a Uint8Array';
-  if (value instanceof Date) return 'a Date';
-  if (value instanceof Map) return 'a Map';
-  return 'an object';
 }

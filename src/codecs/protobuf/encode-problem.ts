@@ -3,7 +3,7 @@
  * which the encoder puts each enclosing field, item or key in front of as the stack unwinds
  * (prependPath, as every format does), so the happy path builds no path arrays.
  */
-import { WirekitError } from '../../errors/index.js';
+import { describeValue, WirekitError } from '../../errors/index.js';
 import { type Rule, refusalBy, refused } from '../../schema/value-rules.js';
 import type { Writer } from './writer.js';
 
@@ -17,18 +17,6 @@ export function encodeFailure(error: unknown): unknown {
   return error;
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'nothing';
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Uint8Array) return 'a Uint8Array';
-  if (value instanceof Date) return 'a Date';
-  if (value instanceof Map) return 'a Map';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'bigint') return `bigint ${value}n`;
-  return `${typeof value} ${String(value).slice(0, 40)}`;
-}
-
 /** Refuses `value` where `rule` does (value-rules.ts), with the rule's message; the compiled encoder calls it too. */
 export function keep(rule: Rule<never> | undefined, value: unknown): void {
   const refusal = refusalBy(rule, value);
@@ -36,7 +24,7 @@ export function keep(rule: Rule<never> | undefined, value: unknown): void {
 }
 
 export function wrong(expected: string, value: unknown): WirekitError {
-  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describe(value)}.`, {
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(value)}.`, {
     path: [],
   });
 }

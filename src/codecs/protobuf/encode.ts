@@ -6,11 +6,11 @@
  */
 
 import { prependPath } from '../../errors/index.js';
-import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
 import { enter, keep, wrong } from './encode-problem.js';
 import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './encode-scalars.js';
+import { jsonFieldText } from './json-text.js';
 import type { FieldPlan, MessagePlan, Slot, UnionPlan } from './layout.js';
 import {
   BOOL,
@@ -316,7 +316,7 @@ export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
       w.string(value);
       return;
     case JSON_TEXT:
-      w.string(jsonValueText(value, w.depth + slot.levels, w.maxDepth));
+      w.string(jsonFieldText(value, w.depth + slot.levels, w.maxDepth));
       return;
     case BYTES:
       if (!(value instanceof Uint8Array)) throw wrong('a Uint8Array', value);
