@@ -46,14 +46,21 @@ export function formatPath(path: Path): string {
 
 /**
  * Puts `key` in front of the path (and message) of a WirekitError that carries a path; returns any
- * other error as it is. Recursive readers and writers catch around each child and rethrow this, so
- * the path of a problem is built while the stack unwinds and the happy path allocates nothing.
+ * other error as it is. Recursive readers and writers of every format catch around each child and
+ * rethrow this, so the path of a problem is built while the stack unwinds and the happy path
+ * allocates nothing. A problem with the value starts with an empty path (`path: []`); an error
+ * without one (a limit of the whole message, a bug) passes through untouched. It is the one helper
+ * for this, so a path reads the same in every format.
  */
 export function prependPath(error: unknown, key: string | number): unknown {
   if (!(error instanceof WirekitError) || error.path === undefined) return error;
   const leaf = error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
   const path = [key, ...error.path];
-  return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, { path, cause: error.cause });
+  return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, {
+    path,
+    offset: error.offset,
+    cause: error.cause,
+  });
 }
 
 /** Runs `body`, prepending `key` to the path of an error that escapes it (see prependPath). */

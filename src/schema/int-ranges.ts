@@ -1,3 +1,10 @@
+/**
+ * The integer kinds and their ranges: one table every validator, encoder, decoder, planner and
+ * exporter reads, so that `int16` means -32768..32767 everywhere. `isSmallInt` is the one guard for
+ * the six kinds whose values are JavaScript numbers (int8 … uint32): a switch over kinds asks it
+ * first instead of listing the six cases again, and in the codecs it is asked while planning or
+ * generating code, never per value.
+ */
 import type { LargeIntKind, SmallIntKind } from './types.js';
 
 /** Inclusive value ranges of the integer kinds. */
@@ -14,3 +21,18 @@ export const largeIntRange: Readonly<Record<LargeIntKind, readonly [bigint, bigi
   int64: [-(2n ** 63n), 2n ** 63n - 1n],
   uint64: [0n, 2n ** 64n - 1n],
 };
+
+/** Whether `kind` is one of the six number-valued integer kinds (a key of smallIntRange). */
+export function isSmallIntKind(kind: string): kind is SmallIntKind {
+  return Object.hasOwn(smallIntRange, kind);
+}
+
+/**
+ * Whether a schema node is of an integer kind whose values are JavaScript numbers; narrows the node
+ * (and, where it is false, a switch below it, which then needs no case for these kinds).
+ */
+export function isSmallInt<S extends { readonly kind: string }>(
+  schema: S,
+): schema is Extract<S, { readonly kind: SmallIntKind }> {
+  return Object.hasOwn(smallIntRange, schema.kind);
+}

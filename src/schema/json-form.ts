@@ -135,18 +135,11 @@ function readNode(
     return schema;
   };
   return withSchemaErrors(at, (): Schema => {
+    // The kinds without options (bool, the number-valued integers, the floats, json) are one table.
+    if (typeof node.kind === 'string' && Object.hasOwn(plainKinds, node.kind)) {
+      return plainKinds[node.kind as keyof typeof plainKinds]();
+    }
     switch (node.kind) {
-      case 'bool':
-      case 'int8':
-      case 'int16':
-      case 'int32':
-      case 'uint8':
-      case 'uint16':
-      case 'uint32':
-      case 'float32':
-      case 'float64':
-      case 'json':
-        return plainKinds[node.kind]();
       case 'int64':
       case 'uint64':
         if (node.as !== 'number' && node.as !== 'bigint') fail(`${at}.as`, "must be 'bigint' or 'number'");

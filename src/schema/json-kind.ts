@@ -21,7 +21,7 @@
  * the way. It is iterative, so a deep or cyclic value meets maxDepth and never the call stack, and
  * it visits keys and items in order, so the first problem is the same in every format.
  */
-import { formatPath, type Path, WirekitError } from '../errors/index.js';
+import { describeValue, formatPath, type Path, WirekitError } from '../errors/index.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 
 export type JsonProblemKind = 'not_json' | 'not_finite' | 'unsafe_key' | 'too_deep';
@@ -203,7 +203,7 @@ export function jsonEncodeError(problem: JsonProblem, maxDepth: number): Wirekit
       return atProblem(
         problem,
         'WK_VALIDATION_FAILED',
-        `expected a JSON value, got ${describe(problem.value)}.`,
+        `expected a JSON value, got ${describeValue(problem.value)}.`,
       );
     case 'not_finite':
       return atProblem(
@@ -276,7 +276,7 @@ export function jsonDecodeError(
     case 'not_json':
       return new WirekitError(
         code,
-        message(`expected a JSON value, got ${describe(problem.value)}`),
+        message(`expected a JSON value, got ${describeValue(problem.value)}`),
         options,
       );
   }
@@ -289,34 +289,4 @@ function atProblem(
 ): WirekitError {
   const message = problem.path.length === 0 ? text : `${formatPath(problem.path)}: ${text}`;
   return new WirekitError(code, message, { path: problem.path });
-}
-
-/** A value as messages name it. */
-export function describe(value: unknown): string {
-  switch (typeof value) {
-    case 'undefined':
-      return 'undefined';
-    case 'bigint':
-      return `the bigint ${value}n`;
-    case 'function':
-      return 'a function';
-    case 'symbol':
-      return 'a symbol';
-    case 'number':
-      return String(value);
-    case 'string':
-      return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
-    case 'object': {
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return 'an array';
-      if (value instanceof Date) return 'a Date';
-      if (value instanceof Uint8Array) return 'a Uint8Array';
-      if (value instanceof Map) return 'a Map';
-      const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor
-        ?.name;
-      return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object';
-    }
-    default:
-      return String(value);
-  }
 }

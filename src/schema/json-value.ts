@@ -27,7 +27,7 @@ import { parseIsoTime, parseIsoTimeExpanded } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { utf8Length } from '../util/utf8-length.js';
 import { decimalDigits } from './decimal.js';
-import { largeIntRange, smallIntRange } from './int-ranges.js';
+import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { type JsonTotals, jsonDecodeError, walkJson } from './json-kind.js';
 import { fieldOf, isInheritedName } from './names.js';
 import type {
@@ -195,19 +195,14 @@ export function readContext(options: FromJsonOptions): ReadContext {
  * every value its inline checks refuse, so both paths give the same values and the same errors.
  */
 export function read(schema: Schema, json: unknown, depth: number, context: ReadContext): unknown {
+  if (isSmallInt(schema)) {
+    // In range too: a decoded value is of the schema's type, as every binary codec guarantees.
+    const [min, max] = smallIntRange[schema.kind];
+    if (typeof json !== 'number' || !Number.isInteger(json)) throw wrong(context, 'an integer', json);
+    if (json < min || json > max) throw wrong(context, `an integer in ${schema.kind}'s range`, json);
+    return json;
+  }
   switch (schema.kind) {
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32': {
-      // In range too: a decoded value is of the schema's type, as every binary codec guarantees.
-      const [min, max] = smallIntRange[schema.kind];
-      if (typeof json !== 'number' || !Number.isInteger(json)) throw wrong(context, 'an integer', json);
-      if (json < min || json > max) throw wrong(context, `an integer in ${schema.kind}'s range`, json);
-      return json;
-    }
     case 'int64':
     case 'uint64':
       return readLargeInt(schema, json, context);

@@ -4,6 +4,7 @@
  * kind's type come from value-rules.ts, which the codecs' encoders and decoders use too.
  */
 import {
+  describeValue,
   formatPath,
   type IssueCode,
   type Path,
@@ -12,8 +13,8 @@ import {
 } from '../errors/index.js';
 import { effectiveDepth } from '../util/depth-ceiling.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
-import { largeIntRange, smallIntRange } from './int-ranges.js';
-import { describe as describeJson, type JsonProblem, walkJson } from './json-kind.js';
+import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
+import { type JsonProblem, walkJson } from './json-kind.js';
 import { fieldOf } from './names.js';
 import type {
   EnumSchema,
@@ -94,15 +95,6 @@ function report(context: Context, code: IssueCode, path: Path, message: string):
   }
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Date) return 'a Date';
-  if (value instanceof Uint8Array) return 'a Uint8Array';
-  if (value instanceof Map) return 'a Map';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value).slice(0, 40)}`;
-}
-
 /** Reports every refusal of `rule` (if the schema has one) for `value` at `path`. */
 function checkRule<T>(rule: Rule<T> | undefined, value: T, path: Path, context: Context): void {
   if (rule === undefined || rule(value) === undefined) return;
@@ -116,28 +108,23 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
     return;
   }
   const expect = (ok: boolean, what: string): boolean => {
-    if (!ok) report(context, 'expected_type', path, `expected ${what}, got ${describe(value)}.`);
+    if (!ok) report(context, 'expected_type', path, `expected ${what}, got ${describeValue(value)}.`);
     return ok;
   };
+  if (isSmallInt(schema)) {
+    if (!expect(typeof value === 'number', 'a number')) return;
+    const n = value as number;
+    const [min, max] = smallIntRange[schema.kind];
+    if (!Number.isInteger(n))
+      report(context, 'not_integer', path, `${schema.kind} needs an integer, got ${n}.`);
+    else if (n < min || n > max)
+      report(context, 'out_of_range', path, `${n} is outside ${schema.kind} (${min}..${max}).`);
+    return;
+  }
   switch (schema.kind) {
     case 'bool':
       expect(typeof value === 'boolean', 'a boolean');
       return;
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32': {
-      if (!expect(typeof value === 'number', 'a number')) return;
-      const n = value as number;
-      const [min, max] = smallIntRange[schema.kind];
-      if (!Number.isInteger(n))
-        report(context, 'not_integer', path, `${schema.kind} needs an integer, got ${n}.`);
-      else if (n < min || n > max)
-        report(context, 'out_of_range', path, `${n} is outside ${schema.kind} (${min}..${max}).`);
-      return;
-    }
     case 'int64':
     case 'uint64': {
       const [min, max] = largeIntRange[schema.kind];
@@ -198,7 +185,7 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
           context,
           'literal_mismatch',
           path,
-          `expected ${JSON.stringify(schema.value)}, got ${describe(value)}.`,
+          `expected ${JSON.stringify(schema.value)}, got ${describeValue(value)}.`,
         );
       }
       return;
@@ -301,7 +288,7 @@ function checkMap(schema: MapSchema, value: unknown, path: Path, depth: number, 
         context,
         'expected_type',
         path,
-        `expected an object (a map with string keys), got ${describe(value)}.`,
+        `expected an object (a map with string keys), got ${describeValue(value)}.`,
       );
       return;
     }
@@ -313,7 +300,7 @@ function checkMap(schema: MapSchema, value: unknown, path: Path, depth: number, 
     return;
   }
   if (!(value instanceof Map)) {
-    report(context, 'expected_type', path, `expected a Map (integer keys), got ${describe(value)}.`);
+    report(context, 'expected_type', path, `expected a Map (integer keys), got ${describeValue(value)}.`);
     return;
   }
   for (const [key, entry] of value) {
@@ -341,7 +328,7 @@ function checkUnion(
       context,
       'unknown_variant',
       [...path, schema.tag],
-      `${describe(tag)} names no variant of ${schema.name}.`,
+      `${describeValue(tag)} names no variant of ${schema.name}.`,
     );
     return;
   }
@@ -388,7 +375,7 @@ function checkJson(value: unknown, path: Path, depth: number, context: Context):
 function reportJsonProblem(context: Context, problem: JsonProblem, at: Path): void {
   switch (problem.kind) {
     case 'not_json':
-      report(context, 'expected_type', at, `expected a JSON value, got ${describeJson(problem.value)}.`);
+      report(context, 'expected_type', at, `expected a JSON value, got ${describeValue(problem.value)}.`);
       return;
     case 'not_finite':
       report(

@@ -14,7 +14,14 @@
 import { type IssueCode, WirekitError } from '../errors/index.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { type DecimalDigits, decimalDigits } from './decimal.js';
-import type { ArraySchema, BytesSchema, DecimalSchema, StringSchema, TimePrecision } from './types.js';
+import type {
+  ArraySchema,
+  BytesSchema,
+  DecimalSchema,
+  Schema,
+  StringSchema,
+  TimePrecision,
+} from './types.js';
 
 /** Why a value is refused: the issue `validate` reports, and the message every codec uses. */
 export interface Refusal {
@@ -31,6 +38,28 @@ export type Rule<T> = (value: T) => Refusal | undefined;
  */
 export function refusalBy(rule: Rule<never> | undefined, value: unknown): Refusal | undefined {
   return rule === undefined ? undefined : (rule as Rule<unknown>)(value);
+}
+
+/**
+ * The rule of any schema node (its string's, bytes', decimal's, timestamp's or array's), typed for a
+ * plan that keeps every kind's rule in one property (see refusalBy); undefined for a kind with no
+ * constraints and for a node that asks for none.
+ */
+export function schemaRule(schema: Schema): Rule<never> | undefined {
+  switch (schema.kind) {
+    case 'string':
+      return stringRule(schema) as Rule<never> | undefined;
+    case 'bytes':
+      return bytesRule(schema) as Rule<never> | undefined;
+    case 'decimal':
+      return decimalRule(schema) as Rule<never>;
+    case 'timestamp':
+      return timestampRule(schema.precision) as Rule<never> | undefined;
+    case 'array':
+      return itemsRule(schema) as Rule<never> | undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** The error an encoder throws for a refused value; the encoder puts the path in front as it unwinds. */

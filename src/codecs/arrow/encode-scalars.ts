@@ -3,7 +3,7 @@
  * into a typed array, so that a wrong value fails with its position instead of becoming zeros.
  */
 import type { Data } from 'apache-arrow';
-import { WirekitError } from '../../errors/index.js';
+import { describeValue, WirekitError } from '../../errors/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { walkJson } from '../../schema/json-kind.js';
 import { type Refusal, type Rule, refusalBy, unreadableKey } from '../../schema/value-rules.js';
@@ -15,7 +15,7 @@ type PlanOf<K extends Plan['k']> = Extract<Plan, { k: K }>;
 
 /** A wrong value at `index` of the column; parents put their part of the path in front. */
 export function wrongValue(index: number, expected: string, value: unknown): WirekitError {
-  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describe(value)}.`, {
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(value)}.`, {
     path: [index],
   });
 }
@@ -29,17 +29,6 @@ export function refusedAt(index: number, refusal: Refusal): WirekitError {
 export function keepAt(rule: Rule<never> | undefined, index: number, value: unknown): void {
   const refusal = refusalBy(rule, value);
   if (refusal !== undefined) throw refusedAt(index, refusal);
-}
-
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Date) return 'a Date';
-  if (value instanceof Uint8Array) return 'a Uint8Array';
-  if (value instanceof Map) return 'a Map';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'bigint') return `${value}n`;
-  return `${typeof value} ${String(value).slice(0, 40)}`;
 }
 
 /**

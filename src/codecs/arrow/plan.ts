@@ -7,14 +7,8 @@ import { type DataType, type Field, makeData, Struct, Type, Utf8, Vector } from 
 import { toArrowSchema } from '../../schema/export/arrow.js';
 import type { ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
-import {
-  bytesRule,
-  decimalRule,
-  itemsRule,
-  type Rule,
-  stringRule,
-  timestampRule,
-} from '../../schema/value-rules.js';
+import { isSmallInt } from '../../schema/int-ranges.js';
+import { schemaRule } from '../../schema/value-rules.js';
 import { encodeUtf8 } from '../core/utf8.js';
 import type { Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
 
@@ -100,16 +94,12 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
   const base = { type, ...nullsOf(nulls), depth };
   const scalar = <P extends object>(plan: P, placeholder: unknown) =>
     ({ ...base, ...plan, placeholder: base.nullable ? base.nullValue : placeholder }) as unknown as Plan;
+  if (isSmallInt(s)) return scalar({ k: 'int', kind: s.kind }, 0);
+  // The schema's constraints, for the kinds that have them (a string's, decimal's, ...).
+  const rule = schemaRule(s);
   switch (s.kind) {
     case 'bool':
       return scalar({ k: 'bool' }, false);
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32':
-      return scalar({ k: 'int', kind: s.kind }, 0);
     case 'int64':
     case 'uint64':
       return scalar(
@@ -121,7 +111,6 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
       return scalar({ k: 'float', bits: s.kind === 'float32' ? 32 : 64 }, 0);
     case 'decimal': {
       const { precision, scale } = type as unknown as { precision?: number; scale?: number };
-      const rule = decimalRule(s) as Rule<never>;
       if (type.typeId === Type.Decimal && precision !== undefined && scale !== undefined) {
         const words = (type as unknown as { bitWidth: number }).bitWidth === 256 ? 4 : 2;
         return scalar({ k: 'decimal', precision, scale, words, rule }, '0');
@@ -129,13 +118,13 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
       return scalar({ k: 'text', text: 'decimal', rule }, '0');
     }
     case 'string':
-      return scalar({ k: 'text', text: 'string', rule: stringRule(s) }, '');
+      return scalar({ k: 'text', text: 'string', rule }, '');
     case 'json':
       return scalar({ k: 'text', text: 'json' }, null);
     case 'bytes':
-      return scalar({ k: 'bytes', rule: bytesRule(s) }, new Uint8Array(0));
+      return scalar({ k: 'bytes', rule }, new Uint8Array(0));
     case 'timestamp':
-      return scalar({ k: 'timestamp', unit: s.precision, rule: timestampRule(s.precision) }, new Date(0));
+      return scalar({ k: 'timestamp', unit: s.precision, rule }, new Date(0));
     case 'literal': {
       const storage =
         typeof s.value === 'string'
@@ -163,7 +152,6 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
       return structPlan(s, type as Struct, nulls, depth + 1);
     case 'array': {
       const [item] = type.children as [Field];
-      const rule = itemsRule(s);
       return scalar({ k: 'list', depth: depth + 1, item: planField(s.items, item, depth + 1), rule }, []);
     }
     case 'map': {

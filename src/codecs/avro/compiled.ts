@@ -21,6 +21,7 @@
  * schema (resolution) keeps the interpreter.
  */
 
+import { prependPath } from '../../errors/index.js';
 import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import {
@@ -32,7 +33,7 @@ import {
   Source,
 } from '../core/codegen.js';
 import { kept, readEnum, readLong, readValue, recordReadCost } from './decode.js';
-import { type Encoder, keep, withSegment, wrongType } from './encode.js';
+import { type Encoder, keep, wrongType } from './encode.js';
 import {
   LongAs,
   type OptionWrite,
@@ -164,7 +165,7 @@ const helpers = {
   kept,
   isRecord,
   fitsFloat32,
-  withSegment,
+  prependPath,
   timestampCount,
   readLong,
   readValue,
@@ -238,7 +239,7 @@ class AvroCompiler {
     for (const literal of plan.literals) {
       const key = s.key(literal.name);
       this.line(
-        `if (v[${key}] !== ${s.dep(literal.value)}) throw h.withSegment(h.wrongType(${s.dep(`the literal ${JSON.stringify(literal.value)}`)}, v[${key}]), ${key});`,
+        `if (v[${key}] !== ${s.dep(literal.value)}) throw h.prependPath(h.wrongType(${s.dep(`the literal ${JSON.stringify(literal.value)}`)}, v[${key}]), ${key});`,
       );
     }
     if (plan.plans.length > 0) {
@@ -250,7 +251,7 @@ class AvroCompiler {
         this.emitWrite(field, x);
       });
       this.line('} catch (error) {');
-      this.line(`throw h.withSegment(error, ${s.dep(plan.names)}[at]);`);
+      this.line(`throw h.prependPath(error, ${s.dep(plan.names)}[at]);`);
       this.line('}');
     }
     this.line('e.depth--;');
@@ -342,7 +343,7 @@ class AvroCompiler {
         this.line(`const ${y} = ${x}[${i}];`);
         this.emitWrite(plan.items, y);
         this.line('}');
-        this.line(`} catch (error) { throw h.withSegment(error, ${i}); }`);
+        this.line(`} catch (error) { throw h.prependPath(error, ${i}); }`);
         this.line('}');
         this.line('w.writeInt(0);');
         this.line('e.depth--;');

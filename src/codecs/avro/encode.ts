@@ -3,7 +3,7 @@
  * of a bad value is assembled only when an error unwinds, so valid values pay nothing for it.
  */
 
-import { type Path, WirekitError } from '../../errors/index.js';
+import { describeValue, prependPath, WirekitError } from '../../errors/index.js';
 import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import { fitsFloat32, isRecord, type Rule, refused, unreadableKey } from '../../schema/value-rules.js';
@@ -157,6 +157,7 @@ export class Encoder {
       throw new WirekitError(
         'WK_LIMIT_DEPTH',
         `the value nests deeper than maxDepth (${this.maxDepth}); is it cyclic?`,
+        { path: [] },
       );
     }
   }
@@ -169,14 +170,14 @@ export class Encoder {
     for (const literal of literals) {
       if (object[literal.name] !== literal.value) {
         const error = wrongType(`the literal ${JSON.stringify(literal.value)}`, object[literal.name]);
-        throw withSegment(error, literal.name);
+        throw prependPath(error, literal.name);
       }
     }
     let i = 0;
     try {
       for (; i < plans.length; i++) this.write(plans[i] as WritePlan, fieldOf(object, names[i] as string));
     } catch (error) {
-      throw withSegment(error, names[i] as string);
+      throw prependPath(error, names[i] as string);
     }
     this.depth--;
   }
@@ -192,7 +193,7 @@ export class Encoder {
       try {
         for (; i < length; i++) this.write(items, value[i]);
       } catch (error) {
-        throw withSegment(error, i);
+        throw prependPath(error, i);
       }
     }
     this.w.writeInt(0);
@@ -215,7 +216,7 @@ export class Encoder {
           this.write(values, (value as Record<string, unknown>)[key]);
         }
       } catch (error) {
-        throw withSegment(error, key);
+        throw prependPath(error, key);
       }
     }
     this.w.writeInt(0);
@@ -235,7 +236,7 @@ export class Encoder {
           this.write(valuePlan, item);
         }
       } catch (error) {
-        throw withSegment(error, String(at));
+        throw prependPath(error, String(at));
       }
     }
     this.w.writeInt(0);
@@ -255,23 +256,10 @@ export class Encoder {
     if (!isRecord(value)) throw wrongType(`a variant of ${plan.name}`, value);
     const tag = (value as Record<string, unknown>)[plan.tag];
     const branch = plan.branches.get(tag);
-    if (branch === undefined) throw withSegment(wrongType(`a variant tag of ${plan.name}`, tag), plan.tag);
+    if (branch === undefined) throw prependPath(wrongType(`a variant tag of ${plan.name}`, tag), plan.tag);
     this.w.writeInt(branch.index);
     this.write(branch.plan, value);
   }
-}
-
-function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value === 'bigint') return `${value}n`;
-  if (value instanceof Uint8Array) return 'a Uint8Array';
-  if (value instanceof Date) return 'a Date';
-  if (value instanceof Map) return 'a Map';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** Refuses `value` where `rule` does (value-rules.ts); the compiled encoder calls it too. */
@@ -281,12 +269,7 @@ export function keep<T>(rule: Rule<T>, value: T): void {
 }
 
 export function wrongType(expected: string, value: unknown): WirekitError {
-  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${show(value)}.`, { path: [] });
-}
-
-/** Prefixes an unwinding error's path with one more segment (outermost last to be added). */
-export function withSegment(error: unknown, segment: string | number): unknown {
-  if (!(error instanceof WirekitError)) return error;
-  const path: Path = [segment, ...(error.path ?? [])];
-  return new WirekitError(error.code, error.message, { path, cause: error.cause });
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(value)}.`, {
+    path: [],
+  });
 }

@@ -3,7 +3,7 @@
  * for the bytes), the export parsed back, and the write and read plans walked from both. Cached by
  * schema node, so that every codec, container reader and writer for one schema shares them.
  */
-import { formatPath, WirekitError } from '../../errors/index.js';
+import { WirekitError } from '../../errors/index.js';
 import { type AvroSchemaJson, toAvro } from '../../schema/export/avro.js';
 import type { Schema } from '../../schema/index.js';
 import { assert, deref } from '../../schema/index.js';
@@ -106,10 +106,9 @@ export function writeValue(
     else compiled(w, value, encoder);
   } catch (error) {
     w.pos = w.start + offset;
+    // A problem with the value has its path in front already (prependPath, as it unwound).
     if (error instanceof WirekitError) {
-      const path = error.path ?? [];
-      const where = path.length === 0 ? '' : `${formatPath(path)}: `;
-      throw new WirekitError(error.code, `${where}${error.message}`, { path, cause: error.cause });
+      throw new WirekitError(error.code, error.message, { path: error.path ?? [], cause: error.cause });
     }
     if (error instanceof RangeError) {
       throw new WirekitError(

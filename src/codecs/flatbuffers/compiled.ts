@@ -24,6 +24,7 @@
  */
 
 import type { Builder } from 'flatbuffers';
+import { prependPath } from '../../errors/index.js';
 import type { SmallIntKind } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
@@ -49,7 +50,7 @@ import {
   type TablePlan,
   type ValuePlan,
 } from './plan.js';
-import { atKey, dateOf, keep, stored, wrong } from './values.js';
+import { dateOf, keep, stored, wrong } from './values.js';
 import { createString, wellFormed, writeBare } from './writer.js';
 
 export interface CompiledFlatBuffers {
@@ -176,7 +177,7 @@ const helpers = {
   kept,
   isRecord,
   fitsFloat32,
-  atKey,
+  prependPath,
   stored,
   createString,
   wellFormed,
@@ -237,7 +238,7 @@ class FlatBuffersCompiler {
         const given = s.fn('given');
         this.line(`const ${given} = v[${key}];`);
         this.line(
-          `if (${given} !== ${s.dep(member.literal)}) throw h.atKey(h.wrong(${s.dep(JSON.stringify(member.literal))}, ${given}), ${key});`,
+          `if (${given} !== ${s.dep(member.literal)}) throw h.prependPath(h.wrong(${s.dep(JSON.stringify(member.literal))}, ${given}), ${key});`,
         );
       }
       this.line('const inner = e.nest(depth);');
@@ -280,7 +281,7 @@ class FlatBuffersCompiler {
     }
     if (object) {
       this.line('} catch (error) {');
-      this.line(`throw h.atKey(error, ${s.dep(table.fields.map((field) => field.name))}[at]);`);
+      this.line(`throw h.prependPath(error, ${s.dep(table.fields.map((field) => field.name))}[at]);`);
       this.line('}');
     }
     this.line('return b.endObject();');
@@ -370,7 +371,7 @@ class FlatBuffersCompiler {
     } else if (element.k === 'table') {
       this.line(`e.push(${this.namesOf(element.table).encode}(e, b, ${y}, ${nested}), 0);`);
     }
-    this.line(`} catch (error) { throw h.atKey(error, ${i}); }`);
+    this.line(`} catch (error) { throw h.prependPath(error, ${i}); }`);
     this.line('}');
     this.line(`${o} = e.offsets(${base}, ${n});`);
   }

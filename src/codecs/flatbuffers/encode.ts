@@ -6,12 +6,12 @@
  */
 
 import { Builder } from 'flatbuffers';
-import { WirekitError } from '../../errors/index.js';
+import { prependPath, WirekitError } from '../../errors/index.js';
 import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
 import type { FieldPlan, RootPlan, TablePlan, UnionPlan, ValuePlan } from './plan.js';
-import { atKey, compareUtf8, keep, stored, wrong } from './values.js';
+import { compareUtf8, keep, stored, wrong } from './values.js';
 import { createString, wellFormed, writeBare } from './writer.js';
 
 /** A builder that grew past this is dropped after use, so one huge value does not pin its memory. */
@@ -82,7 +82,8 @@ export class Encoder {
     if (!isRecord(value)) throw wrong('an object', value);
     for (const member of table.literals) {
       const given = (value as Record<string, unknown>)[member.name];
-      if (given !== member.literal) throw atKey(wrong(JSON.stringify(member.literal), given), member.name);
+      if (given !== member.literal)
+        throw prependPath(wrong(JSON.stringify(member.literal), given), member.name);
     }
     return this.table(table, value, undefined, this.nest(depth));
   }
@@ -111,7 +112,7 @@ export class Encoder {
           this.push(offset, field.value.k === 'union' ? this.unionType : 0);
         }
       } catch (error) {
-        throw table.kind === 'object' ? atKey(error, field.name) : error;
+        throw table.kind === 'object' ? prependPath(error, field.name) : error;
       }
     }
     builder.startObject(table.slots);
@@ -122,7 +123,7 @@ export class Encoder {
           const value = fieldValue(table, field, source, key);
           if (!absent(field, value)) this.scalar(field, value);
         } catch (error) {
-          throw table.kind === 'object' ? atKey(error, field.name) : error;
+          throw table.kind === 'object' ? prependPath(error, field.name) : error;
         }
       } else if (what === 'offset') {
         const offset = stack[base + 2 * child] as number;
@@ -179,7 +180,7 @@ export class Encoder {
     if (!isRecord(value)) throw wrong('an object', value);
     const tag = (value as Record<string, unknown>)[union.tag];
     const index = union.byTag.get(tag);
-    if (index === undefined) throw atKey(wrong(`a variant tag of ${union.name}`, tag), union.tag);
+    if (index === undefined) throw prependPath(wrong(`a variant tag of ${union.name}`, tag), union.tag);
     const offset = this.object(union.variants[index] as TablePlan, value, depth);
     this.unionType = index + 1;
     return offset;
@@ -214,7 +215,7 @@ export class Encoder {
       try {
         this.push(this.child(element, value[i], inner), 0);
       } catch (error) {
-        throw atKey(error, i);
+        throw prependPath(error, i);
       }
     }
     return this.offsets(base, n);
@@ -248,7 +249,7 @@ export class Encoder {
         if (unreadable !== undefined) throw unreadable;
         this.push(this.table(entry, (value as Record<string, unknown>)[key], key, inner), 0);
       } catch (error) {
-        throw atKey(error, key);
+        throw prependPath(error, key);
       }
     }
     return this.offsets(base, keys.length);
@@ -261,7 +262,7 @@ export class Encoder {
     for (const key of value.keys()) {
       // Checked before sorting: comparing a symbol would throw a TypeError.
       if (typeof key !== 'number' && typeof key !== 'bigint')
-        throw atKey(wrong('an integer key', key), String(key));
+        throw prependPath(wrong('an integer key', key), String(key));
       keys.push(key);
     }
     keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -270,7 +271,7 @@ export class Encoder {
       try {
         this.push(this.table(entry, value.get(key), key, inner), 0);
       } catch (error) {
-        throw atKey(error, String(key));
+        throw prependPath(error, String(key));
       }
     }
     return this.offsets(base, keys.length);
@@ -342,10 +343,10 @@ export function firstFailure(
     try {
       stored(element, items[i]);
     } catch (earlier) {
-      return atKey(earlier, i);
+      return prependPath(earlier, i);
     }
   }
-  return atKey(error, index);
+  return prependPath(error, index);
 }
 
 function fieldValue(table: TablePlan, field: FieldPlan, source: unknown, key: unknown): unknown {

@@ -3,7 +3,7 @@
  * type checks on the way in (a wrong type must not be written as something else), timestamps as
  * counts of their unit, 64-bit integers as numbers where the schema asks for them.
  */
-import { formatPath, WirekitError } from '../../errors/index.js';
+import { describeValue, WirekitError } from '../../errors/index.js';
 import type { TimePrecision } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import { fitsFloat32, type Rule, refusalBy, refused } from '../../schema/value-rules.js';
@@ -26,30 +26,9 @@ export function keep(rule: Rule<never> | undefined, value: unknown): void {
 
 /** A type error found while encoding; callers put the path in front as the error unwinds. */
 export function wrong(expected: string, got: unknown): WirekitError {
-  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${show(got)}.`, { path: [] });
-}
-
-/**
- * Puts `key` in front of the path of an encoding error as it unwinds, so the happy path builds no
- * path arrays. Errors without a path (not raised by a value check) pass through untouched.
- */
-export function atKey(error: unknown, key: string | number): unknown {
-  if (!(error instanceof WirekitError) || error.path === undefined) return error;
-  const leaf = error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
-  const path = [key, ...error.path];
-  return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, { path, cause: error.cause });
-}
-
-function show(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Date) return 'a Date';
-  if (value instanceof Uint8Array) return 'a Uint8Array';
-  if (value instanceof Map) return 'a Map';
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value).slice(0, 40)}`;
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(got)}.`, {
+    path: [],
+  });
 }
 
 /**

@@ -20,7 +20,7 @@
 
 import { prependPath } from '../../errors/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
-import { smallIntRange } from '../../schema/int-ranges.js';
+import { isSmallInt, smallIntRange } from '../../schema/int-ranges.js';
 import {
   countElements,
   nest,
@@ -100,6 +100,13 @@ class JsonReadCompiler {
     // A value the schema's rule refuses goes to the interpreter too, which throws its refusal.
     const breaks = (rule: Rule<never> | undefined, value: string) =>
       rule === undefined ? '' : ` || ${s.dep(rule)}(${value}) !== undefined`;
+    if (isSmallInt(schema)) {
+      const [min, max] = smallIntRange[schema.kind];
+      line(
+        `if (typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${min} || ${x} > ${max}) ${slow()}`,
+      );
+      return;
+    }
     switch (schema.kind) {
       case 'bool':
         line(`if (typeof ${x} !== 'boolean') ${slow()}`);
@@ -117,18 +124,6 @@ class JsonReadCompiler {
       case 'literal':
         line(`if (${x} !== ${s.dep(schema.value)}) ${slow()}`);
         return;
-      case 'int8':
-      case 'int16':
-      case 'int32':
-      case 'uint8':
-      case 'uint16':
-      case 'uint32': {
-        const [min, max] = smallIntRange[schema.kind];
-        line(
-          `if (typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${min} || ${x} > ${max}) ${slow()}`,
-        );
-        return;
-      }
       case 'float32':
         // Read as the nearest float32, as every binary format stores it.
         line(`if (typeof ${x} !== 'number' || !h.fitsFloat32(${x})) ${slow()}`);

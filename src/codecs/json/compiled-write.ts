@@ -13,7 +13,7 @@
 
 import { prependPath } from '../../errors/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
-import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import {
   decimalRule,
   fitsFloat32,
@@ -96,24 +96,19 @@ class JsonCompiler {
   private value(schema: Schema, x: string, indent: string): void {
     const s = this.s;
     const line = (text: string) => s.line(indent + text);
+    if (isSmallInt(schema)) {
+      const [min, max] = smallIntRange[schema.kind];
+      line(
+        `if (typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${min} || ${x} > ${max}) throw h.wrong(${s.dep(`an ${schema.kind}`)}, ${x});`,
+      );
+      line(`out += ${x};`);
+      return;
+    }
     switch (schema.kind) {
       case 'bool':
         line(`if (typeof ${x} !== 'boolean') throw h.wrong('a boolean', ${x});`);
         line(`out += ${x} ? 'true' : 'false';`);
         return;
-      case 'int8':
-      case 'int16':
-      case 'int32':
-      case 'uint8':
-      case 'uint16':
-      case 'uint32': {
-        const [min, max] = smallIntRange[schema.kind];
-        line(
-          `if (typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${min} || ${x} > ${max}) throw h.wrong(${s.dep(`an ${schema.kind}`)}, ${x});`,
-        );
-        line(`out += ${x};`);
-        return;
-      }
       case 'int64':
       case 'uint64': {
         // The interpreter's checks: the schema's JavaScript type, in the kind's range (a safe

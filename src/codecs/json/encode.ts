@@ -3,9 +3,9 @@
  * straight to text, without first building the converted value tree that `toJsonValue` returns.
  */
 
-import { atPath, prependPath, WirekitError } from '../../errors/index.js';
+import { atPath, describeValue, prependPath, WirekitError } from '../../errors/index.js';
 import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
-import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import {
@@ -46,22 +46,17 @@ export function writeJson(schema: Schema, value: unknown, options: JsonWriteOpti
 }
 
 export function write(schema: Schema, value: unknown, depth: number, options: JsonWriteOptions): string {
+  if (isSmallInt(schema)) {
+    const [min, max] = smallIntRange[schema.kind];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+      throw wrong(`an ${schema.kind}`, value);
+    }
+    return String(value);
+  }
   switch (schema.kind) {
     case 'bool':
       if (typeof value !== 'boolean') throw wrong('a boolean', value);
       return value ? 'true' : 'false';
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32': {
-      const [min, max] = smallIntRange[schema.kind];
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-        throw wrong(`an ${schema.kind}`, value);
-      }
-      return String(value);
-    }
     case 'int64':
     case 'uint64': {
       // The JavaScript type the schema says (a bigint, or with `as: 'number'` a safe integer), in
@@ -250,11 +245,7 @@ export function nest(depth: number, options: JsonWriteOptions): number {
 }
 
 export function wrong(expected: string, got: unknown): WirekitError {
-  const shown =
-    typeof got === 'bigint'
-      ? `${got}n`
-      : typeof got === 'string'
-        ? JSON.stringify(got.slice(0, 40))
-        : String(got);
-  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${shown}.`, { path: [] });
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(got)}.`, {
+    path: [],
+  });
 }

@@ -22,6 +22,7 @@
  * the interpreter's, raised by the same functions with the same messages and paths.
  */
 
+import { describeValue, prependPath } from '../../errors/index.js';
 import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
@@ -31,7 +32,7 @@ import type { TextReader } from '../core/utf8.js';
 import type { SchemaReader } from './decode.js';
 import { checked } from './decode.js';
 import { SchemaWriter } from './encode.js';
-import { describe, refusedKey, schemaMismatch, withKey, wrongValue } from './failures.js';
+import { refusedKey, schemaMismatch, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
 import type { Emitter, Source as WireSource } from './wire.js';
 
@@ -147,9 +148,9 @@ class PlanCompiler {
       refused,
       checked,
       wrongValue,
-      withKey,
+      prependPath,
       schemaMismatch,
-      describe,
+      describeValue,
       match,
       isUnsafeKey,
       refusedKey,
@@ -283,7 +284,7 @@ class PlanCompiler {
         line('  try {');
         this.emitWrite(plan.inner as Plan, item, d, `${indent}    `);
         line('  } catch (error) {');
-        line(`    throw h.withKey(error, ${i});`);
+        line(`    throw h.prependPath(error, ${i});`);
         line('  }');
         line('}');
         return;
@@ -306,7 +307,7 @@ class PlanCompiler {
         line(`    const ${item} = ${x}[${name}];`);
         this.emitWrite(plan.inner as Plan, item, d, `${indent}    `);
         line('  } catch (error) {');
-        line(`    throw h.withKey(error, ${name});`);
+        line(`    throw h.prependPath(error, ${name});`);
         line('  }');
         line('}');
         return;
@@ -376,7 +377,7 @@ class PlanCompiler {
     s.line('  try {');
     this.emitWrite(field.plan, x, 'depth', '    ');
     s.line('  } catch (error) {');
-    s.line(`    throw h.withKey(error, ${s.key(field.name)});`);
+    s.line(`    throw h.prependPath(error, ${s.key(field.name)});`);
     s.line('  }');
   }
 
@@ -396,7 +397,7 @@ class PlanCompiler {
         line(`const ${at} = src.pos;`);
         line(`const ${n} = src.integer();`);
         line(
-          `if (typeof ${n} !== 'number' || ${n} < ${Number(plan.min)} || ${n} > ${Number(plan.max)}) throw h.schemaMismatch(${at}, h.describe(${n}) + ${s.dep(` is outside ${plan.label}`)});`,
+          `if (typeof ${n} !== 'number' || ${n} < ${Number(plan.min)} || ${n} > ${Number(plan.max)}) throw h.schemaMismatch(${at}, h.describeValue(${n}) + ${s.dep(` is outside ${plan.label}`)});`,
         );
         line(`${target} = ${n};`);
         return;
@@ -446,7 +447,7 @@ class PlanCompiler {
         line('  try {');
         this.emitRead(plan.inner as Plan, `${out}[${i}]`, level, `${indent}    `);
         line('  } catch (error) {');
-        line(`    throw h.withKey(error, ${i});`);
+        line(`    throw h.prependPath(error, ${i});`);
         line('  }');
         line('}');
         // The item count is known for certain once the items are read (a CBOR array may be indefinite).
@@ -476,7 +477,7 @@ class PlanCompiler {
         line('  try {');
         this.emitRead(plan.inner as Plan, `${out}[${key}]`, level, `${indent}    `);
         line('  } catch (error) {');
-        line(`    throw h.withKey(error, ${key});`);
+        line(`    throw h.prependPath(error, ${key});`);
         line('  }');
         line('}');
         line(`${target} = ${out};`);
@@ -552,7 +553,7 @@ class PlanCompiler {
       }
       const close = field.optional ? '  ' : '';
       s.line(`${close}    } catch (error) {`);
-      s.line(`${close}      throw h.withKey(error, ${name});`);
+      s.line(`${close}      throw h.prependPath(error, ${name});`);
       s.line(`${close}    }`);
       if (field.optional) s.line('    }');
     });

@@ -7,11 +7,12 @@
  * which one counts. The source charges what it reads to the decode's allocation budget; the
  * reader adds what only it makes (bigints, the Maps of integer-keyed maps).
  */
+import { describeValue, prependPath } from '../../errors/index.js';
 import { fitsFloat32, type Rule, refusalBy } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import { readJson } from './decode-json.js';
-import { describe, schemaMismatch, withKey } from './failures.js';
+import { schemaMismatch } from './failures.js';
 import { type FieldPlan, Op, type Plan, sameBytes } from './plan.js';
 import type { Source } from './wire.js';
 
@@ -28,7 +29,7 @@ export class SchemaReader {
         const at = src.pos;
         const value = src.integer();
         if (typeof value !== 'number' || value < plan.min || value > plan.max) {
-          throw schemaMismatch(at, `${describe(value)} is outside ${plan.label}`);
+          throw schemaMismatch(at, `${describeValue(value)} is outside ${plan.label}`);
         }
         return value;
       }
@@ -180,7 +181,7 @@ export class SchemaReader {
         if (field.optional && field.plan.op !== Op.nullable && src.nullish() !== 0) continue;
         out[field.name] = this.read(field.plan, level);
       } catch (error) {
-        throw withKey(error, field.name);
+        throw prependPath(error, field.name);
       }
     }
     if (found < fields.length) fillMissing(plan, out, seen, seenWide, start);
@@ -207,7 +208,7 @@ export class SchemaReader {
           variant = candidate.plan;
       }
       if (variant === undefined) {
-        throw withKey(schemaMismatch(at, `a tag that names no variant of ${plan.label}`), plan.tag);
+        throw prependPath(schemaMismatch(at, `a tag that names no variant of ${plan.label}`), plan.tag);
       }
     }
     if (variant === undefined) throw schemaMismatch(start, `the tag ${plan.tag} of ${plan.label} is missing`);
@@ -228,7 +229,7 @@ export class SchemaReader {
       try {
         out[i] = this.read(items, level);
       } catch (error) {
-        throw withKey(error, i);
+        throw prependPath(error, i);
       }
     }
     // The item count is known for certain once the items are read (a CBOR array may be indefinite).
@@ -252,7 +253,7 @@ export class SchemaReader {
         try {
           out[key] = this.read(values, level);
         } catch (error) {
-          throw withKey(error, key);
+          throw prependPath(error, key);
         }
       }
       return out;
@@ -268,7 +269,7 @@ export class SchemaReader {
       try {
         out.set(key, this.read(values, level));
       } catch (error) {
-        throw withKey(error, String(key));
+        throw prependPath(error, String(key));
       }
     }
     return out;
@@ -309,7 +310,10 @@ function fillMissing(
     else if (field.optional) continue;
     else if (field.hasDefault) out[field.name] = copyDefault(field.defaultValue);
     else {
-      throw withKey(schemaMismatch(start, `the required field is missing from ${plan.label}`), field.name);
+      throw prependPath(
+        schemaMismatch(start, `the required field is missing from ${plan.label}`),
+        field.name,
+      );
     }
   }
 }

@@ -15,8 +15,9 @@
  * Anything else (functions, symbols, Sets, other typed arrays, invalid Dates, cycles) is refused
  * with a WirekitError instead of being written in a form no wirekit decoder accepts.
  */
+import { prependPath } from '../../errors/index.js';
 import { isUnsafeKey } from '../core/errors.js';
-import { refusedKey, tooDeepValue, unsupported, withKey, wrongValue } from './failures.js';
+import { refusedKey, tooDeepValue, unsupported, wrongValue } from './failures.js';
 import type { Emitter } from './wire.js';
 
 const maxDateMillis = 8.64e15;
@@ -65,7 +66,7 @@ function writeObject(out: Emitter, value: object, depth: number, maxDepth: numbe
       try {
         writeAny(out, value[i], inner, maxDepth, json);
       } catch (error) {
-        throw withKey(error, i);
+        throw prependPath(error, i);
       }
     }
     return;
@@ -97,7 +98,7 @@ function writeObject(out: Emitter, value: object, depth: number, maxDepth: numbe
       out.string(key);
       writeAny(out, (value as Record<string, unknown>)[key], inner, maxDepth, json);
     } catch (error) {
-      throw withKey(error, key);
+      throw prependPath(error, key);
     }
   }
 }
@@ -110,7 +111,7 @@ function writeMap(out: Emitter, value: Map<unknown, unknown>, depth: number, max
       writeAny(out, key, depth, maxDepth, false);
       writeAny(out, item, depth, maxDepth, false);
     } catch (error) {
-      throw withKey(error, typeof key === 'string' || typeof key === 'number' ? key : '?');
+      throw prependPath(error, typeof key === 'string' || typeof key === 'number' ? key : '?');
     }
   }
 }

@@ -5,11 +5,12 @@
  * the schema does not know are not written.
  */
 
+import { prependPath } from '../../errors/index.js';
 import { fieldOf } from '../../schema/names.js';
 import { fitsFloat32, isRecord, type Rule, refusalBy, refused } from '../../schema/value-rules.js';
 import { isUnsafeKey } from '../core/errors.js';
 import { writeAny } from './encode-any.js';
-import { refusedKey, tooDeepValue, withKey, wrongValue } from './failures.js';
+import { refusedKey, tooDeepValue, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
 import type { Emitter } from './wire.js';
 
@@ -153,7 +154,7 @@ export class SchemaWriter {
       try {
         this.write(field.plan, item, depth);
       } catch (error) {
-        throw withKey(error, field.name);
+        throw prependPath(error, field.name);
       }
     }
   }
@@ -162,7 +163,7 @@ export class SchemaWriter {
     if (!isRecord(value)) throw wrongValue(`an object (${plan.label})`, value);
     const variant = plan.byTag.get(value[plan.tag]);
     if (variant === undefined) {
-      throw withKey(wrongValue(`a variant tag of ${plan.label}`, value[plan.tag]), plan.tag);
+      throw prependPath(wrongValue(`a variant tag of ${plan.label}`, value[plan.tag]), plan.tag);
     }
     this.object(variant, value, this.enter(depth));
   }
@@ -176,7 +177,7 @@ export class SchemaWriter {
       try {
         this.write(items, value[i], depth);
       } catch (error) {
-        throw withKey(error, i);
+        throw prependPath(error, i);
       }
     }
   }
@@ -194,7 +195,7 @@ export class SchemaWriter {
           this.write(keys, name, depth);
           this.write(values, value[name], depth);
         } catch (error) {
-          throw withKey(error, name);
+          throw prependPath(error, name);
         }
       }
       return;
@@ -206,7 +207,7 @@ export class SchemaWriter {
         this.write(keys, key, depth);
         this.write(values, item, depth);
       } catch (error) {
-        throw withKey(error, String(key));
+        throw prependPath(error, String(key));
       }
     }
   }

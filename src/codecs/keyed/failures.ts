@@ -3,12 +3,12 @@
  * object field, array index and map key on the way out puts itself in front (`withKey`), so a
  * path is built only when something fails and the happy path allocates none.
  */
-import { formatPath, type Path, WirekitError } from '../../errors/index.js';
+import { describeValue, WirekitError } from '../../errors/index.js';
 import { unreadableKey } from '../../schema/value-rules.js';
 
 /** A value of the wrong type or range for its schema (encoding). */
 export function wrongValue(expected: string, got: unknown): WirekitError {
-  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describe(got)}.`, {
+  return new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(got)}.`, {
     path: [],
   });
 }
@@ -40,33 +40,4 @@ export function schemaMismatch(offset: number, message: string): WirekitError {
     offset,
     path: [],
   });
-}
-
-/**
- * `error` with `key` in front of its path (and of its message), when it is a WirekitError that
- * carries a path; anything else is returned as it is.
- */
-export function withKey(error: unknown, key: string | number): unknown {
-  if (!(error instanceof WirekitError) || error.path === undefined) return error;
-  const leaf = error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
-  const path: Path = [key, ...error.path];
-  return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, {
-    path,
-    offset: error.offset,
-    cause: error.cause,
-  });
-}
-
-export function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
-  if (typeof value !== 'object') return `${typeof value} ${String(value)}`;
-  if (Array.isArray(value)) return 'an array';
-  if (value instanceof Uint8Array) return 'a Uint8Array';
-  if (value instanceof Date) return 'a Date';
-  if (value instanceof Map) return 'a Map';
-  return 'an object';
 }

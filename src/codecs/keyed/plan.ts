@@ -7,15 +7,8 @@
  */
 
 import type { LiteralValue, Schema } from '../../schema/index.js';
-import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
-import {
-  bytesRule,
-  decimalRule,
-  itemsRule,
-  type Rule,
-  stringRule,
-  timestampRule,
-} from '../../schema/value-rules.js';
+import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { type Rule, schemaRule } from '../../schema/value-rules.js';
 
 export const Op = {
   bool: 0,
@@ -121,14 +114,8 @@ function build(schema: Exclude<Schema, { kind: 'ref' }>): Plan {
 }
 
 function opOf(schema: Exclude<Schema, { kind: 'ref' }>): number {
+  if (isSmallInt(schema)) return Op.int;
   switch (schema.kind) {
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32':
-      return Op.int;
     case 'int64':
     case 'uint64':
       return Op.int64;
@@ -138,15 +125,12 @@ function opOf(schema: Exclude<Schema, { kind: 'ref' }>): number {
 }
 
 function fill(plan: Plan, schema: Exclude<Schema, { kind: 'ref' }>): void {
+  plan.rule = schemaRule(schema);
+  if (isSmallInt(schema)) {
+    [plan.min, plan.max] = smallIntRange[schema.kind];
+    return;
+  }
   switch (schema.kind) {
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32':
-      [plan.min, plan.max] = smallIntRange[schema.kind];
-      return;
     case 'int64':
     case 'uint64':
       [plan.bigMin, plan.bigMax] = largeIntRange[schema.kind];
@@ -175,19 +159,6 @@ function fill(plan: Plan, schema: Exclude<Schema, { kind: 'ref' }>): void {
       return;
     case 'array':
       plan.inner = planOf(schema.items);
-      plan.rule = itemsRule(schema) as Rule<never> | undefined;
-      return;
-    case 'string':
-      plan.rule = stringRule(schema) as Rule<never> | undefined;
-      return;
-    case 'bytes':
-      plan.rule = bytesRule(schema) as Rule<never> | undefined;
-      return;
-    case 'decimal':
-      plan.rule = decimalRule(schema) as Rule<never>;
-      return;
-    case 'timestamp':
-      plan.rule = timestampRule(schema.precision) as Rule<never> | undefined;
       return;
     case 'map':
       plan.keys = planOf(schema.keys);

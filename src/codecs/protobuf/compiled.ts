@@ -11,6 +11,7 @@
  * same helpers with the same messages and paths.
  */
 
+import { prependPath } from '../../errors/index.js';
 import { isRecord, type Rule } from '../../schema/value-rules.js';
 import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
 import { mismatch } from '../core/errors.js';
@@ -26,7 +27,7 @@ import {
 } from './decode.js';
 import { outOfRange, readString } from './decode-scalars.js';
 import { encodeField, writeSlot } from './encode.js';
-import { enter, keep, within, wrong } from './encode-problem.js';
+import { enter, keep, wrong } from './encode-problem.js';
 import {
   BOOL,
   DOUBLE,
@@ -88,7 +89,7 @@ class MessageCompiler {
       outOfRange,
       encodeField,
       writeSlot,
-      within,
+      prependPath,
       wrong,
       enter,
       mismatch,
@@ -130,7 +131,7 @@ class MessageCompiler {
     for (const literal of plan.literals) {
       const key = s.key(literal.name);
       s.line(
-        `  if (v[${key}] !== ${s.dep(literal.value)}) throw h.within(h.wrong(${s.dep(JSON.stringify(literal.value))}, v[${key}]), ${key});`,
+        `  if (v[${key}] !== ${s.dep(literal.value)}) throw h.prependPath(h.wrong(${s.dep(JSON.stringify(literal.value))}, v[${key}]), ${key});`,
       );
     }
     s.line('  let at = 0;');
@@ -141,7 +142,7 @@ class MessageCompiler {
       this.emitFieldWrite(field, `x${index}`);
     });
     s.line('  } catch (error) {');
-    s.line(`    throw h.within(error, ${s.dep(plan.fields.map((field) => field.name))}[at]);`);
+    s.line(`    throw h.prependPath(error, ${s.dep(plan.fields.map((field) => field.name))}[at]);`);
     s.line('  }');
     s.line('}');
   }
@@ -173,7 +174,7 @@ class MessageCompiler {
       s.line(
         `      try { w.varint(${field.tag}); h.enter(w, ${slot.levels}, ${slot.need}); const start = w.begin(); ${encode}(w, ${x}[i]); w.end(start); w.depth -= ${slot.levels}; }`,
       );
-      s.line('      catch (error) { throw h.within(error, i); }');
+      s.line('      catch (error) { throw h.prependPath(error, i); }');
       s.line('    }');
       return;
     }
@@ -186,7 +187,7 @@ class MessageCompiler {
       s.line(
         `      try { if (typeof item !== 'string') throw h.wrong('a string', item);${this.keep(slot.rule, 'item')} w.string(item); }`,
       );
-      s.line('      catch (error) { throw h.within(error, i); }');
+      s.line('      catch (error) { throw h.prependPath(error, i); }');
       s.line('    }');
       return;
     }

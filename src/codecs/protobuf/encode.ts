@@ -5,11 +5,12 @@
  * key order (protobuf's deterministic serialization), so that equal values give equal bytes.
  */
 
-import { jsonValueText } from '../../schema/json-kind.js';
+import { prependPath } from '../../errors/index.js';
 import { fieldOf } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
-import { at, enter, keep, within, wrong } from './encode-problem.js';
+import { enter, keep, wrong } from './encode-problem.js';
 import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './encode-scalars.js';
+import { jsonFieldText } from './json-text.js';
 import type { FieldPlan, MessagePlan, Slot, UnionPlan } from './layout.js';
 import {
   BOOL,
@@ -59,7 +60,7 @@ function encodeMessage(w: Writer, plan: MessagePlan, value: unknown): void {
   for (let i = 0; i < literals.length; i++) {
     const literal = literals[i] as MessagePlan['literals'][number];
     if (record[literal.name] !== literal.value) {
-      throw at(wrong(JSON.stringify(literal.value), record[literal.name]), literal.name);
+      throw prependPath(wrong(JSON.stringify(literal.value), record[literal.name]), literal.name);
     }
   }
   let i = 0;
@@ -69,7 +70,7 @@ function encodeMessage(w: Writer, plan: MessagePlan, value: unknown): void {
       encodeField(w, field, fieldOf(record, field.name));
     }
   } catch (error) {
-    throw within(error, (fields[i] as FieldPlan).name);
+    throw prependPath(error, (fields[i] as FieldPlan).name);
   }
 }
 
@@ -77,7 +78,7 @@ function encodeUnion(w: Writer, plan: UnionPlan, value: unknown): void {
   if (!isRecord(value)) throw wrong('an object', value);
   const tag = (value as Record<string, unknown>)[plan.tag];
   const index = plan.byTag.get(tag);
-  if (index === undefined) throw at(wrong(`a variant tag of ${plan.name}`, tag), plan.tag);
+  if (index === undefined) throw prependPath(wrong(`a variant tag of ${plan.name}`, tag), plan.tag);
   const variant = plan.slots[index] as Slot;
   w.varint((index + 1) * 8 + LEN);
   enter(w, variant.levels, variant.need);
@@ -171,7 +172,7 @@ function encodeRepeated(w: Writer, field: FieldPlan, value: unknown): void {
     for (; i < count; i++) writeSlot(w, slot, value[i]);
     w.end(start);
   } catch (error) {
-    throw within(error, i);
+    throw prependPath(error, i);
   }
 }
 
@@ -195,7 +196,7 @@ function encodeStringMap(w: Writer, field: FieldPlan, value: unknown): void {
       writeEntry(w, field, keySlot, key, record[key]);
     }
   } catch (error) {
-    throw within(error, key);
+    throw prependPath(error, key);
   }
 }
 
@@ -225,7 +226,7 @@ function encodeIntMap(w: Writer, field: FieldPlan, value: unknown): void {
       }
     }
   } catch (error) {
-    throw within(error, typeof current === 'bigint' ? current.toString() : String(current));
+    throw prependPath(error, typeof current === 'bigint' ? current.toString() : String(current));
   }
 }
 
@@ -315,7 +316,7 @@ export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
       w.string(value);
       return;
     case JSON_TEXT:
-      w.string(jsonValueText(value, w.depth + slot.levels, w.maxDepth));
+      w.string(jsonFieldText(value, w.depth + slot.levels, w.maxDepth));
       return;
     case BYTES:
       if (!(value instanceof Uint8Array)) throw wrong('a Uint8Array', value);

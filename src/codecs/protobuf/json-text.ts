@@ -5,9 +5,27 @@
  * written is checked first by the json kind's one rule (jsonValueText), since JSON.stringify alone
  * would change data unannounced.
  */
-import { checkParsedJson } from '../../schema/json-kind.js';
+import { WirekitError } from '../../errors/index.js';
+import { checkParsedJson, jsonValueText } from '../../schema/json-kind.js';
 import { mismatch } from '../core/errors.js';
 import type { Reader } from './reader.js';
+
+/**
+ * The JSON text of a json field's value (jsonValueText). A problem inside the value keeps its place
+ * in the message (`extra: n: expected a JSON value, ...`) but its path ends at the json field, as
+ * this codec has always reported it (test/codecs/protobuf.test.ts pins it; the other formats' paths
+ * go on into the value).
+ */
+export function jsonFieldText(value: unknown, depth: number, maxDepth: number): string {
+  try {
+    return jsonValueText(value, depth, maxDepth);
+  } catch (error) {
+    if (error instanceof WirekitError && error.path !== undefined && error.path.length > 0) {
+      throw new WirekitError(error.code, error.message, { path: [] });
+    }
+    throw error;
+  }
+}
 
 /**
  * Parses JSON text found at byte `offset`, `depth` levels deep. The parsed value counts against the

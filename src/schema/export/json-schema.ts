@@ -2,7 +2,7 @@
  * A JSON Schema (2020-12) of the JSON form of a schema's values (src/schema/json-value.ts): what
  * `toJsonValue` writes. Named types go to `$defs`, so recursion is a plain `$ref`.
  */
-import { largeIntRange, smallIntRange } from '../int-ranges.js';
+import { isSmallInt, largeIntRange, smallIntRange } from '../int-ranges.js';
 import { toJsonValue } from '../json-value.js';
 import type {
   DecimalSchema,
@@ -45,18 +45,13 @@ export function toJsonSchema(schema: Schema, options: JsonSchemaExportOptions = 
 }
 
 function typeOf(schema: Schema, int64AsNumber: boolean): JsonObject | true {
+  if (isSmallInt(schema)) {
+    const [minimum, maximum] = smallIntRange[schema.kind];
+    return { type: 'integer', minimum, maximum };
+  }
   switch (schema.kind) {
     case 'bool':
       return { type: 'boolean' };
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32': {
-      const [minimum, maximum] = smallIntRange[schema.kind];
-      return { type: 'integer', minimum, maximum };
-    }
     case 'int64':
     case 'uint64': {
       const unsigned = schema.kind === 'uint64';

@@ -33,7 +33,7 @@ import type {
   UnionSchema,
 } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
-import { largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
+import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
 import { fitsFloat32, maxEpochMillis, stringRule } from '../../../schema/value-rules.js';
 import { distinct, type Finding } from './issues.js';
 
@@ -71,16 +71,11 @@ function narrowed(errorType: WirekitErrorType, path: string, detail: string): Fi
 
 /** The inclusive range of an integer kind, in bigints, as validation applies it (`as: 'number'` stops at 2^53 - 1). */
 function intRange(schema: Concrete): readonly [bigint, bigint] | undefined {
+  if (isSmallInt(schema)) {
+    const [min, max] = smallIntRange[schema.kind];
+    return [BigInt(min), BigInt(max)];
+  }
   switch (schema.kind) {
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-    case 'uint32': {
-      const [min, max] = smallIntRange[schema.kind];
-      return [BigInt(min), BigInt(max)];
-    }
     case 'int64':
     case 'uint64': {
       const [min, max] = largeIntRange[schema.kind];
