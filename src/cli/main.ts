@@ -92,7 +92,9 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       io.stderr.write(`wirekit: internal error: ${describeBug(error)}\n${bugReport}\n`);
       return 1;
     }
-    io.stderr.write(`wirekit: ${error.code}: ${error.message}\n`);
+    // The format (an error's `format`) in brackets, where the message no longer names it.
+    const format = error.format === undefined ? '' : `[${error.format}] `;
+    io.stderr.write(`wirekit: ${error.code}: ${format}${error.message}\n`);
     if (error.code === 'WK_CLI_USAGE') io.stderr.write("Run 'wirekit --help' for usage.\n");
     return error.code === 'WK_CLI_USAGE' ? 2 : 1;
   }

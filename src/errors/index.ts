@@ -1,11 +1,14 @@
 export { type ErrorCode, errorCodes } from './codes.js';
 export { type IssueCode, issueCodes, ValidationError, type ValidationIssue } from './validation-error.js';
+export { WirekitBug } from './wirekit-bug.js';
 export {
   atPath,
   formatPath,
   isWirekitError,
   type Path,
   prependPath,
+  type WireFormat,
   WirekitError,
   type WirekitErrorOptions,
+  wireFormats,
 } from './wirekit-error.js';

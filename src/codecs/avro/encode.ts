@@ -288,5 +288,5 @@ export function wrongType(expected: string, value: unknown): WirekitError {
 export function withSegment(error: unknown, segment: string | number): unknown {
   if (!(error instanceof WirekitError)) return error;
   const path: Path = [segment, ...(error.path ?? [])];
-  return new WirekitError(error.code, error.message, { path, cause: error.cause });
+  return new WirekitError(error.code, error.message, { path, format: error.format, cause: error.cause });
 }

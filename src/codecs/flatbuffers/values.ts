@@ -3,7 +3,7 @@
  * type checks on the way in (a wrong type must not be written as something else), timestamps as
  * counts of their unit, 64-bit integers as numbers where the schema asks for them.
  */
-import { formatPath, WirekitError } from '../../errors/index.js';
+import { formatPath, WirekitBug, WirekitError } from '../../errors/index.js';
 import type { TimePrecision } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import { fitsFloat32, type Rule, refusalBy, refused } from '../../schema/value-rules.js';
@@ -37,7 +37,11 @@ export function atKey(error: unknown, key: string | number): unknown {
   if (!(error instanceof WirekitError) || error.path === undefined) return error;
   const leaf = error.path.length > 0 ? error.message.slice(formatPath(error.path).length + 2) : error.message;
   const path = [key, ...error.path];
-  return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, { path, cause: error.cause });
+  return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, {
+    path,
+    format: error.format,
+    cause: error.cause,
+  });
 }
 
 function show(value: unknown): string {
@@ -94,7 +98,7 @@ export function stored(plan: ValuePlan, value: unknown): number | bigint {
       if (value !== plan.value) throw wrong(JSON.stringify(plan.value), value);
       return typeof value === 'boolean' ? (value ? 1 : 0) : (value as number);
     default:
-      throw new WirekitError('WK_SCHEMA_INVALID', `FlatBuffers: ${plan.k} is not stored inline.`);
+      throw new WirekitBug(`FlatBuffers: an inline slot was asked for ${plan.k}, which is not stored inline`);
   }
 }
 

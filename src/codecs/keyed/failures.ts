@@ -53,6 +53,7 @@ export function withKey(error: unknown, key: string | number): unknown {
   return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, {
     path,
     offset: error.offset,
+    format: error.format,
     cause: error.cause,
   });
 }

@@ -8,7 +8,7 @@
  * carries the levels of the value it stands for (Slot.levels, Slot.need), so that maxDepth counts
  * objects, arrays and maps as every format does, not the messages that happen to carry them.
  */
-import { WirekitError } from '../../errors/index.js';
+import { WirekitBug } from '../../errors/index.js';
 import { unwrapPresence } from '../../schema/export/plan.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import type { EnumSchema, LiteralValue, ObjectSchema, Schema, UnionSchema } from '../../schema/types.js';
@@ -296,7 +296,7 @@ class Planner {
         return this.leaf(node.resolve());
       default:
         // Arrays, maps and presence are taken apart by field() and element() before a leaf is asked for.
-        throw new WirekitError('WK_SCHEMA_INVALID', `protobuf: unexpected ${node.kind} in leaf position.`);
+        throw new WirekitBug(`Protocol Buffers: a ${node.kind} reached the leaf planner`);
     }
   }
 

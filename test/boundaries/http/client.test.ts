@@ -7,7 +7,7 @@ import { fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { User } from '../../../src/bench/datasets/users.js';
-import { createClient, WirekitHttpError } from '../../../src/boundaries/http/index.js';
+import { createClient, HttpResponseError } from '../../../src/boundaries/http/index.js';
 import { createCodec, formatNames } from '../../../src/codecs/index.js';
 import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
@@ -56,7 +56,7 @@ describe.each(formatNames)('%s', (format) => {
     const error = await client()
       .post('/small', { text: 'x'.repeat(60) }, { body: Note })
       .catch((e: unknown) => e);
-    expect(error).not.toBeInstanceOf(WirekitHttpError);
+    expect(error).not.toBeInstanceOf(HttpResponseError);
     expect(error).toMatchObject({ code: 'WK_VALIDATION_FAILED', path: ['text'] });
   });
 });
@@ -73,19 +73,19 @@ describe('the client', () => {
     expect(batches[0]?.getChild('temperature')?.toArray()).toBeInstanceOf(Float64Array);
   });
 
-  test('a 406 and a non-wirekit error status become WirekitHttpErrors', async () => {
+  test('a 406 and a non-wirekit error status become HttpResponseErrors', async () => {
     // /echo has no schemas, so it speaks only the schemaless formats.
     const client = createClient({ baseUrl, format: 'avro' });
     const refused = await client.post('/echo', { a: 1 }, { reply: Note }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 406, code: 'WK_HTTP_NOT_ACCEPTABLE' });
-    expect((refused as WirekitHttpError).offered).toEqual([
+    expect((refused as HttpResponseError).offered).toEqual([
       'application/json',
       'application/msgpack',
       'application/x-msgpack',
       'application/cbor',
     ]);
     const missing = await client.get('/nowhere').catch((e: unknown) => e);
-    expect(missing).toBeInstanceOf(WirekitHttpError);
+    expect(missing).toBeInstanceOf(HttpResponseError);
     expect(missing).toMatchObject({ status: 404, code: 'WK_HTTP_STATUS' });
   });
 
