@@ -311,7 +311,7 @@ describe('400 and 406, and what Fastify answers on its own', () => {
     await own.register(wirekit);
     expect(() =>
       own.route(wirekitRoute({ method: 'GET', url: '/x', body: Note, handler: () => null })),
-    ).toThrow(expect.objectContaining({ code: 'WK_SCHEMA_INVALID' }));
+    ).toThrow(expect.objectContaining({ code: 'WK_OPTIONS_INVALID' }));
     await own.close();
   });
 });
