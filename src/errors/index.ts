@@ -3,6 +3,7 @@ export { type IssueCode, issueCodes, ValidationError, type ValidationIssue } fro
 export { WirekitBug } from './wirekit-bug.js';
 export {
   atPath,
+  errorLine,
   formatPath,
   isWirekitError,
   type Path,

@@ -43,6 +43,16 @@ export class WirekitError extends Error {
   }
 }
 
+/**
+ * The error in one line for people (the CLI, the benchmark's failure notes): its code, then the
+ * format in brackets where one raised it, since messages do not name it: `WK_DECODE_MALFORMED:
+ * [arrow] the footer is invalid (at byte 12).`
+ */
+export function errorLine(error: WirekitError): string {
+  const format = error.format === undefined ? '' : `[${error.format}] `;
+  return `${error.code}: ${format}${error.message}`;
+}
+
 /** True when `error` is a WirekitError, optionally with the given code. */
 export function isWirekitError(error: unknown, code?: ErrorCode): error is WirekitError {
   return error instanceof WirekitError && (code === undefined || error.code === code);

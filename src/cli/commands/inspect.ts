@@ -5,7 +5,7 @@ import type { FormatName } from '../../codecs/core/codec.js';
 import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
 import { hasEnvelope, schemaFingerprint } from '../../envelope/index.js';
-import { isWirekitError, WirekitError } from '../../errors/index.js';
+import { errorLine, isWirekitError, WirekitError } from '../../errors/index.js';
 import { type JsonValue, type Schema, t, toJsonValue } from '../../schema/index.js';
 import { describeArrow, describeAvroContainer } from '../containers.js';
 import { hexDump, hexOf } from '../hexdump.js';
@@ -325,7 +325,7 @@ function inspectLegacy(
       value = reader.read(bytes);
     } catch (error) {
       if (!isWirekitError(error)) throw error;
-      failures.push(`${reader.name}: ${error.code}: ${error.message}`);
+      failures.push(`${reader.name}: ${errorLine(error)}`);
       continue;
     }
     const snappy = reader.name.endsWith('+snappy');
