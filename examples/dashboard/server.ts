@@ -16,7 +16,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { HttpWirekitError, wirekit, wirekitRoute } from '../../src/boundaries/http/index.js';
+import { HttpReplyError, wirekit, wirekitRoute } from '../../src/boundaries/http/index.js';
 import { type DuckDBSource, duckdbValue } from '../../src/boundaries/tables/duckdb.js';
 import { t } from '../../src/schema/index.js';
 import { ensureDashboardPage } from './build.js';
@@ -68,7 +68,7 @@ function seriesQuery(query: Record<string, string | undefined>, extent: { from: 
     if (text === undefined || text === '') return fallback;
     const date = new Date(text);
     if (!/^\d{4}-\d{2}-\d{2}/.test(text) || Number.isNaN(date.getTime())) {
-      throw new HttpWirekitError(
+      throw new HttpReplyError(
         400,
         'WK_VALIDATION_FAILED',
         `\`${name}\` must be an ISO 8601 timestamp, got ${JSON.stringify(text.slice(0, 40))}.`,
@@ -79,13 +79,13 @@ function seriesQuery(query: Record<string, string | undefined>, extent: { from: 
   const from = instant('from', extent.from);
   const to = instant('to', extent.to);
   if (from.getTime() > to.getTime()) {
-    throw new HttpWirekitError(400, 'WK_VALIDATION_FAILED', '`from` is after `to`.');
+    throw new HttpReplyError(400, 'WK_VALIDATION_FAILED', '`from` is after `to`.');
   }
   let ids: number[] | undefined;
   if (query.sensors !== undefined && query.sensors !== '') {
     const parts = query.sensors.split(',');
     if (parts.length > maxSensorsListed) {
-      throw new HttpWirekitError(
+      throw new HttpReplyError(
         400,
         'WK_VALIDATION_FAILED',
         `\`sensors\` lists more than ${maxSensorsListed} ids.`,
@@ -94,7 +94,7 @@ function seriesQuery(query: Record<string, string | undefined>, extent: { from: 
     ids = parts.map((part) => {
       const id = Number(part);
       if (!/^\d{1,9}$/.test(part) || !Number.isSafeInteger(id)) {
-        throw new HttpWirekitError(
+        throw new HttpReplyError(
           400,
           'WK_VALIDATION_FAILED',
           `\`sensors\` must be a comma-separated list of ids, got ${JSON.stringify(part.slice(0, 20))}.`,

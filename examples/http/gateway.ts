@@ -8,7 +8,7 @@
 import Fastify from 'fastify';
 import type { FormatName } from 'wirekit-ts/codecs';
 import { Reading, User } from 'wirekit-ts/datasets';
-import { createClient, WirekitHttpError, wirekit, wirekitRoute } from 'wirekit-ts/http';
+import { createClient, HttpResponseError, wirekit, wirekitRoute } from 'wirekit-ts/http';
 import { t } from 'wirekit-ts/schema';
 
 const PublicUser = t.object('PublicUser', {
@@ -52,7 +52,7 @@ export async function startGateway(port: number, internalUrl: string, internalFo
           const user = await internal.get(`/users/${(request.params as { id: string }).id}`, { reply: User });
           return { id: user.id, name: user.name, country: user.country, memberSince: user.createdAt };
         } catch (error) {
-          if (error instanceof WirekitHttpError && error.status === 404) return reply.code(404).send();
+          if (error instanceof HttpResponseError && error.status === 404) return reply.code(404).send();
           throw error;
         }
       },

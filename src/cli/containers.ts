@@ -89,7 +89,7 @@ export function describeArrow(input: Uint8Array): ArrowInfo {
     }
     at += size.total;
   }
-  if (schema === undefined) throw malformed(start, 'Arrow: the input declares no schema');
+  if (schema === undefined) throw malformed(start, 'the input declares no schema', 'arrow');
   return { ipc: file ? 'file' : 'stream', schema: arrowSchemaToJson(schema), rows, batches };
 }
 

@@ -4,13 +4,13 @@
  */
 import type { FormatName } from '../codecs/core/codec.js';
 import type { CompressionName } from '../compression/index.js';
-import type { JsonValue } from '../schema/index.js';
 import type { ArrowInfo, AvroContainerInfo } from './containers.js';
 import { type RecordInfo, recordLines } from './record-info.js';
+import type { ReadOutcome } from './report-json.js';
 import { type SequenceInfo, sequenceText } from './sequences.js';
 import { type Sniffed, sniffedLabels } from './sniff.js';
 
-export interface Inspection {
+export interface Inspection extends ReadOutcome {
   readonly source: string;
   /** The key, for a redis:// source. */
   readonly key?: string;
@@ -43,16 +43,6 @@ export interface Inspection {
   arrow?: ArrowInfo;
   /** Set when the payload is a sequence of items (then `value` is their array). */
   sequence?: SequenceInfo;
-  decoded: boolean;
-  value?: JsonValue;
-  /** Why the value is missing, or what to try next. */
-  note?: string;
-  hex?: { readonly shown: number; readonly of: number; readonly lines: readonly string[] };
-  error?: { readonly code: string; readonly message: string };
-}
-
-export function renderJson(report: Inspection): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 export function renderText(report: Inspection, schemaName: string | undefined): string {

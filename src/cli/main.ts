@@ -6,7 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isWirekitError, WirekitError } from '../errors/index.js';
+import { errorLine, isWirekitError, WirekitError } from '../errors/index.js';
 import { benchCommand, benchHelp } from './commands/bench.js';
 import { codecHelp, decodeCommand, encodeCommand } from './commands/codec.js';
 import { inspectCommand, inspectHelp } from './commands/inspect.js';
@@ -92,7 +92,7 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       io.stderr.write(`wirekit: internal error: ${describeBug(error)}\n${bugReport}\n`);
       return 1;
     }
-    io.stderr.write(`wirekit: ${error.code}: ${error.message}\n`);
+    io.stderr.write(`wirekit: ${errorLine(error)}\n`);
     if (error.code === 'WK_CLI_USAGE') io.stderr.write("Run 'wirekit --help' for usage.\n");
     return error.code === 'WK_CLI_USAGE' ? 2 : 1;
   }

@@ -53,8 +53,9 @@ export function wireErrors<T>(read: () => T): T {
     return read();
   } catch (error) {
     if (!(error instanceof WireFailure)) throw error;
-    throw new WirekitError(error.code, `Protobuf: ${error.message} at byte ${error.offset}.`, {
+    throw new WirekitError(error.code, `${error.message} at byte ${error.offset}.`, {
       offset: error.offset,
+      format: 'protobuf',
     });
   }
 }

@@ -5,10 +5,10 @@
  */
 import type { SchemaType } from '../boundaries/events/registry/api.js';
 import type { SubjectVersionRef } from '../boundaries/events/registry/client.js';
-import type { JsonValue } from '../schema/index.js';
 import { type RecordInfo, recordLines } from './record-info.js';
+import type { ReadOutcome } from './report-json.js';
 
-export interface RegistryInspection {
+export interface RegistryInspection extends ReadOutcome {
   readonly source: string;
   /** Where the record sits, for a kafka:// source. */
   readonly record?: RecordInfo;
@@ -27,17 +27,8 @@ export interface RegistryInspection {
   readonly sizes: { readonly total: number; header: number; payload: number };
   /** What the value was read by. */
   readBy?: string;
-  decoded: boolean;
-  value?: JsonValue;
-  note?: string;
   /** The writer schema's text, when the value could not be read by it. */
   writerSchema?: string;
-  hex?: { readonly shown: number; readonly of: number; readonly lines: readonly string[] };
-  error?: { readonly code: string; readonly message: string };
-}
-
-export function renderRegistryJson(report: RegistryInspection): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 export function renderRegistryText(report: RegistryInspection): string {

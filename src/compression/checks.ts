@@ -25,7 +25,7 @@ export function resolveCap(options: DecompressOptions | undefined, compressed: U
   const max = options?.maxDecompressedBytes ?? defaultMaxDecompressedBytes;
   if (!Number.isSafeInteger(max) || max < 0) {
     throw new WirekitError(
-      'WK_SCHEMA_INVALID',
+      'WK_OPTIONS_INVALID',
       `maxDecompressedBytes must be a non-negative integer, got ${String(max)}.`,
     );
   }
@@ -49,7 +49,7 @@ export function resolveLevel(
   if (level === undefined) return fallback;
   if (!Number.isInteger(level) || level < min || level > max) {
     throw new WirekitError(
-      'WK_SCHEMA_INVALID',
+      'WK_OPTIONS_INVALID',
       `${name} level must be an integer from ${min} to ${max}, got ${String(level)}.`,
     );
   }
@@ -67,7 +67,7 @@ export function asBuffer(bytes: Uint8Array): Buffer {
 
 export function checkBytes(bytes: Uint8Array): void {
   if (!(bytes instanceof Uint8Array)) {
-    throw new WirekitError('WK_SCHEMA_INVALID', `compression takes a Uint8Array, got ${typeof bytes}.`);
+    throw new WirekitError('WK_OPTIONS_INVALID', `compression takes a Uint8Array, got ${typeof bytes}.`);
   }
 }
 

@@ -38,7 +38,7 @@ export interface Compressor {
   readonly httpEncoding?: string;
   /**
    * Compresses `bytes` on the calling thread. `level` is validated against the algorithm's range
-   * (WK_SCHEMA_INVALID outside it) and ignored by algorithms that have no levels (none, snappy, lz4).
+   * (WK_OPTIONS_INVALID outside it) and ignored by algorithms that have no levels (none, snappy, lz4).
    */
   compress(bytes: Uint8Array, level?: number): Uint8Array;
   /** Throws only WirekitErrors: WK_COMPRESSION_FAILED for corrupt input, WK_LIMIT_DECOMPRESSED. */

@@ -13,6 +13,7 @@
  * bound a whole block too high would refuse payloads well inside a small cap.
  */
 import { blocksPassCap, type Cap, corrupt, tooLarge } from './checks.js';
+import { frameAt, frameInput } from './frame-walk.js';
 
 const frameMagic = 0x184d2204;
 const legacyMagic = 0x184c2102;
@@ -21,11 +22,6 @@ const legacyMagic = 0x184c2102;
 export interface Lz4Frame {
   readonly start: number;
   readonly end: number;
-}
-
-/** True for the 16 magic numbers of skippable frames, which LZ4 and zstd share. */
-export function isSkippableMagic(magic: number): boolean {
-  return magic >>> 4 === 0x184d2a5;
 }
 
 /** Reads an LZ4 length continuation: bytes of 255 add up until one below 255 ends it. */
@@ -76,21 +72,15 @@ const exact: Measure = (bytes, start, size) => blockContentSize(bytes, start, st
 
 /** The frames in `bytes`, or undefined as soon as `measure`d output passes the cap. */
 function walk(bytes: Uint8Array, cap: Cap, measure: Measure): Lz4Frame[] | undefined {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const need = (offset: number, count: number): void => {
-    if (offset + count > bytes.length) throw corrupt('lz4', `the frame is truncated at byte ${bytes.length}`);
-  };
-  if (bytes.length === 0) throw corrupt('lz4', 'the input is empty');
+  const input = frameInput(bytes, 'lz4');
+  const { view, need } = input;
   const frames: Lz4Frame[] = [];
   let total = 0;
   let offset = 0;
   while (offset < bytes.length) {
-    need(offset, 4);
-    const magic = view.getUint32(offset, true);
-    if (isSkippableMagic(magic)) {
-      need(offset, 8);
-      offset += 8 + view.getUint32(offset + 4, true);
-      need(offset, 0);
+    const { magic, skippedTo } = frameAt(input, offset);
+    if (skippedTo !== undefined) {
+      offset = skippedTo;
       continue;
     }
     if (magic === legacyMagic) throw corrupt('lz4', 'legacy LZ4 frames (lz4 -l) are not supported');

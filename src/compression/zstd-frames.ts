@@ -9,7 +9,7 @@
  * decodes to exactly its stated size, a compressed block to at most 128 KiB (Block_Maximum_Size).
  */
 import { blocksPassCap, type Cap, corrupt, tooLarge } from './checks.js';
-import { isSkippableMagic } from './lz4-frames.js';
+import { frameAt, frameInput } from './frame-walk.js';
 
 const frameMagic = 0xfd2fb528;
 const maxBlockBytes = 128 * 1024;
@@ -59,22 +59,15 @@ function frameHeader(bytes: Uint8Array, offset: number): FrameHeader {
  * WK_COMPRESSION_FAILED for anything that is not a sequence of whole frames.
  */
 export function zstdFrames(bytes: Uint8Array, cap: Cap): ZstdFrame[] {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const need = (offset: number, count: number): void => {
-    if (offset + count > bytes.length)
-      throw corrupt('zstd', `the frame is truncated at byte ${bytes.length}`);
-  };
-  if (bytes.length === 0) throw corrupt('zstd', 'the input is empty');
+  const input = frameInput(bytes, 'zstd');
+  const { need } = input;
   const frames: ZstdFrame[] = [];
   let total = 0;
   let offset = 0;
   while (offset < bytes.length) {
-    need(offset, 4);
-    const magic = view.getUint32(offset, true);
-    if (isSkippableMagic(magic)) {
-      need(offset, 8);
-      offset += 8 + view.getUint32(offset + 4, true);
-      need(offset, 0);
+    const { magic, skippedTo } = frameAt(input, offset);
+    if (skippedTo !== undefined) {
+      offset = skippedTo;
       continue;
     }
     if (magic !== frameMagic) throw corrupt('zstd', `no zstd frame starts at byte ${offset}`);

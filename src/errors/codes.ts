@@ -5,6 +5,8 @@
  */
 export const errorCodes = {
   WK_SCHEMA_INVALID: 'A schema builder was given arguments that cannot form a valid schema.',
+  WK_OPTIONS_INVALID:
+    'An option or argument of a codec, limit, compressor, cache, table source or route cannot work.',
   WK_SCHEMA_FIELD_ID: 'Two fields of one object share a field number, or a number is out of range.',
   WK_SCHEMA_NAME_CONFLICT: 'Two different named types (object, enum, union) in one schema share a name.',
   WK_SCHEMA_UNRESOLVED_REF: 'A reference names a type that the schema does not define.',
@@ -41,6 +43,7 @@ export const errorCodes = {
   WK_HTTP_UNSUPPORTED_MEDIA_TYPE:
     'The request body has a Content-Type or Content-Encoding the route does not read.',
   WK_HTTP_BODY_TOO_LARGE: "The request body is larger than the route's body limit.",
+  WK_HTTP_BODY_REQUIRED: 'The route reads a request body and the request came without one.',
   WK_HTTP_STATUS:
     'An HTTP error that is no wirekit error: a status without a wirekit error body, or a server failure.',
   WK_TABLE_QUERY_FAILED:

@@ -1,5 +1,12 @@
 import type { ErrorCode } from './codes.js';
 
+/**
+ * The wire formats wirekit speaks, named here at the bottom of the tree so that an error can say
+ * which one raised it (the codecs take their list of names from this one).
+ */
+export const wireFormats = ['json', 'msgpack', 'cbor', 'protobuf', 'avro', 'flatbuffers', 'arrow'] as const;
+export type WireFormat = (typeof wireFormats)[number];
+
 /** Where in a value (object keys and array indexes, outermost first) a problem was found. */
 export type Path = readonly (string | number)[];
 
@@ -7,6 +14,8 @@ export interface WirekitErrorOptions {
   readonly path?: Path;
   /** Byte offset into the input, for decoders. */
   readonly offset?: number;
+  /** The wire format whose codec raised the error; absent where no format is involved. */
+  readonly format?: WireFormat | undefined;
   readonly cause?: unknown;
 }
 
@@ -19,13 +28,29 @@ export class WirekitError extends Error {
   readonly code: ErrorCode;
   readonly path: Path | undefined;
   readonly offset: number | undefined;
+  /**
+   * Which wire format raised it (json, msgpack, cbor, protobuf, avro, flatbuffers, arrow), so that
+   * messages need not start with the format's name; undefined where no format is involved.
+   */
+  readonly format: WireFormat | undefined;
 
   constructor(code: ErrorCode, message: string, options: WirekitErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.path = options.path;
     this.offset = options.offset;
+    this.format = options.format;
   }
+}
+
+/**
+ * The error in one line for people (the CLI, the benchmark's failure notes): its code, then the
+ * format in brackets where one raised it, since messages do not name it: `WK_DECODE_MALFORMED:
+ * [arrow] the footer is invalid (at byte 12).`
+ */
+export function errorLine(error: WirekitError): string {
+  const format = error.format === undefined ? '' : `[${error.format}] `;
+  return `${error.code}: ${format}${error.message}`;
 }
 
 /** True when `error` is a WirekitError, optionally with the given code. */
@@ -59,6 +84,7 @@ export function prependPath(error: unknown, key: string | number): unknown {
   return new WirekitError(error.code, `${formatPath(path)}: ${leaf}`, {
     path,
     offset: error.offset,
+    format: error.format,
     cause: error.cause,
   });
 }

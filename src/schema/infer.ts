@@ -72,17 +72,17 @@ interface DescribeContext {
 
 /** Builds the schema of one sample from many JSON values. */
 export function inferSchema(samples: readonly unknown[], options: InferOptions = {}): Schema {
-  if (!Array.isArray(samples)) invalid('inferSchema: samples must be an array of sample values.');
+  if (!Array.isArray(samples)) badOption('inferSchema: samples must be an array of sample values.');
   if (samples.length === 0) {
     throw new WirekitError('WK_INFER_NO_SAMPLES', 'inferSchema needs at least one sample to infer from.');
   }
   const { name = 'Root', numbers = 'wide', timestamps = true, maxDepth = 64 } = options;
   checkTypeName(name, 'inferSchema: name');
   if (numbers !== 'narrowest' && numbers !== 'wide') {
-    invalid(`inferSchema: numbers must be 'wide' or 'narrowest', got ${JSON.stringify(numbers)}.`);
+    badOption(`inferSchema: numbers must be 'wide' or 'narrowest', got ${JSON.stringify(numbers)}.`);
   }
   if (!Number.isSafeInteger(maxDepth) || maxDepth < 0) {
-    invalid(`inferSchema: maxDepth must be a non-negative integer, got ${maxDepth}.`);
+    badOption(`inferSchema: maxDepth must be a non-negative integer, got ${maxDepth}.`);
   }
 
   const context: DescribeContext = { timestamps: timestamps !== false, maxDepth, path: [] };
@@ -95,6 +95,12 @@ export function inferSchema(samples: readonly unknown[], options: InferOptions =
   return build(shape, name, { wide: numbers === 'wide', taken: new Set(), suffixes: new Map() });
 }
 
+/** Options (and the samples argument itself) that inference cannot work with. */
+function badOption(message: string): never {
+  throw new WirekitError('WK_OPTIONS_INVALID', message);
+}
+
+/** Samples that no schema can describe. */
 function invalid(message: string, path?: readonly (string | number)[]): never {
   throw new WirekitError('WK_SCHEMA_INVALID', message, path === undefined ? {} : { path: [...path] });
 }

@@ -25,7 +25,7 @@ export function resolveRatio(ratio: number | undefined): number {
   const resolved = ratio ?? defaultMaxDecompressionRatio;
   if (typeof resolved !== 'number' || !(resolved >= 1)) {
     throw new WirekitError(
-      'WK_SCHEMA_INVALID',
+      'WK_OPTIONS_INVALID',
       `maxDecompressionRatio must be a number of at least 1 (Infinity for none), got ${String(resolved)}.`,
     );
   }

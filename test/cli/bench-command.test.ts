@@ -85,7 +85,7 @@ describe('wirekit bench: cases that cannot run and the exit code', () => {
     expect(stderr).not.toContain('could not run');
     expect(code).toBe(0);
     expect(stdout).toContain('tree.ndjson × arrow (failed):');
-    expect(stdout.replace(/\s+/g, ' ')).toContain('WK_EXPORT_UNSUPPORTED: Arrow: Tree contains itself');
+    expect(stdout.replace(/\s+/g, ' ')).toContain('WK_EXPORT_UNSUPPORTED: [arrow] Tree contains itself');
     expect(stdout).toMatch(/^avro {2}/m);
   }, 120_000);
 });

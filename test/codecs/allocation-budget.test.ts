@@ -107,7 +107,7 @@ test.each([1.5, -1, Number.NaN])(
   (maxAllocatedBytes) => {
     for (const format of formatNames) {
       expect(codeOf(() => createCodec(format, { schema: Doc, limits: { maxAllocatedBytes } }))).toBe(
-        'WK_SCHEMA_INVALID',
+        'WK_OPTIONS_INVALID',
       );
     }
   },

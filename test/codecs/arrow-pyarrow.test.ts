@@ -359,21 +359,17 @@ describe.skipIf(!usable)('wirekit reads pyarrow with a schema: a peer’s compat
   });
 
   const refusals: [string, keyof Infer<typeof Peer>, RegExp, Schema?][] = [
-    ['peer-bad-small', 'small', /^\[1\]\.small: Arrow: 256 is outside uint8/],
-    [
-      'peer-bad-at',
-      'at',
-      /^\[1\]\.at: Arrow: a timestamp in ns holds a part finer than the schema's unit \(ms\)/,
-    ],
+    ['peer-bad-small', 'small', /^\[1\]\.small: 256 is outside uint8/],
+    ['peer-bad-at', 'at', /^\[1\]\.at: a timestamp in ns holds a part finer than the schema's unit \(ms\)/],
     [
       'peer-bad-price',
       'price',
-      /^\[1\]\.price: Arrow: a decimal has more fraction digits than the schema's scale 2/,
+      /^\[1\]\.price: a decimal has more fraction digits than the schema's scale 2/,
     ],
-    ['peer-bad-label', 'label', /^\[1\]\.label: Arrow: a null where the schema allows none/],
-    ['peer-bad-ratio', 'ratio', /^\[1\]\.ratio: Arrow: 0\.1 is not exactly a float32/, t.float32()],
-    ['peer-bad-tags', 'tags', /^\[1\]\.tags\[1\]: Arrow: a null where the schema allows none/],
-    ['peer-bad-big', 'big', /^\[1\]\.big: Arrow: -1 is outside uint64/, t.uint64()],
+    ['peer-bad-label', 'label', /^\[1\]\.label: a null where the schema allows none/],
+    ['peer-bad-ratio', 'ratio', /^\[1\]\.ratio: 0\.1 is not exactly a float32/, t.float32()],
+    ['peer-bad-tags', 'tags', /^\[1\]\.tags\[1\]: a null where the schema allows none/],
+    ['peer-bad-big', 'big', /^\[1\]\.big: -1 is outside uint64/, t.uint64()],
   ];
 
   test.each(refusals)(
@@ -392,6 +388,8 @@ describe.skipIf(!usable)('wirekit reads pyarrow with a schema: a peer’s compat
       } catch (error) {
         if (!isWirekitError(error)) throw error;
         expect(error.path?.slice(0, 2)).toEqual([1, field]);
+        // The format is the error's `format`, no longer a prefix of its message.
+        expect(error.format).toBe('arrow');
       }
     },
   );
@@ -402,8 +400,9 @@ describe.skipIf(!usable)('wirekit reads pyarrow with a schema: a peer’s compat
     });
     expect(outcome(() => codec.decode(stream('batches')))).toMatchObject({
       ok: false,
-      message: expect.stringMatching(/^\[3\]\.color: Arrow: a value is not a member of red, blue/),
+      message: expect.stringMatching(/^\[3\]\.color: a value is not a member of red, blue/),
     });
+    expect(() => codec.decode(stream('batches'))).toThrow(expect.objectContaining({ format: 'arrow' }));
   });
 
   test('every peer stream decodes to the same outcome compiled and interpreted', () => {

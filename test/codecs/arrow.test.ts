@@ -306,7 +306,7 @@ describe('arrow: round trips', () => {
     expect(codeOf(() => createArrowCodec({ schema: EveryKind }))).toBe('WK_EXPORT_UNSUPPORTED');
     // Without a schema the codec reads by the input's own schema, and cannot write.
     expect(codeOf(() => createArrowCodec({}).encode([]))).toBe('WK_SCHEMA_REQUIRED');
-    expect(codeOf(() => createArrowCodec({ schema: t.int8(), batchSize: 0 }))).toBe('WK_SCHEMA_INVALID');
+    expect(codeOf(() => createArrowCodec({ schema: t.int8(), batchSize: 0 }))).toBe('WK_OPTIONS_INVALID');
   });
 
   test('is a Codec: the registry can hold it', () => {
@@ -576,7 +576,8 @@ describe('arrow: schema mismatch and unsafe keys', () => {
     expect(codeOf(() => other(retyped).decode(bytes))).toBe('WK_DECODE_SCHEMA_MISMATCH');
     // Another integer width or time unit is read where the values fit (arrow-compat.test.ts).
     const narrowed = Object.fromEntries(fields.map((f) => [f.name, f.name === 'i16' ? t.uint8() : f.schema]));
-    expect(() => other(narrowed).decode(bytes)).toThrow(/^\[0\]\.i16: Arrow: 32767 is outside uint8/);
+    expect(() => other(narrowed).decode(bytes)).toThrow(/^\[0\]\.i16: 32767 is outside uint8/);
+    expect(() => other(narrowed).decode(bytes)).toThrow(expect.objectContaining({ format: 'arrow' }));
   });
 
   test('a null where the codec allows none, and an enum member it does not know', () => {

@@ -303,10 +303,10 @@ describe('avro: writeContainer and readContainer', () => {
     const b = await writeContainer(values, { schema: EveryKind, syncMarker: sync });
     expect(a).toEqual(b);
     const bad = (options: object) => rejection(() => writeContainer([], { schema: EveryKind, ...options }));
-    expect(await bad({ codec: 'lzma' })).toBe('WK_SCHEMA_INVALID');
-    expect(await bad({ blockSize: 0 })).toBe('WK_SCHEMA_INVALID');
-    expect(await bad({ syncMarker: new Uint8Array(3) })).toBe('WK_SCHEMA_INVALID');
-    expect(await bad({ metadata: { 'avro.codec': 'x' } })).toBe('WK_SCHEMA_INVALID');
+    expect(await bad({ codec: 'lzma' })).toBe('WK_OPTIONS_INVALID');
+    expect(await bad({ blockSize: 0 })).toBe('WK_OPTIONS_INVALID');
+    expect(await bad({ syncMarker: new Uint8Array(3) })).toBe('WK_OPTIONS_INVALID');
+    expect(await bad({ metadata: { 'avro.codec': 'x' } })).toBe('WK_OPTIONS_INVALID');
   });
 
   test('async sources, validation, and limits', async () => {

@@ -703,7 +703,7 @@ describe('msgpack codec', () => {
 
     test('is schemaless only', () => {
       expect(codeOf(() => createMsgpackCodec({ msgpackRecords: true, schema: t.int8() }))).toBe(
-        'WK_SCHEMA_INVALID',
+        'WK_OPTIONS_INVALID',
       );
     });
   });

@@ -222,11 +222,11 @@ describe('the ratio cap (maxDecompressionRatio)', () => {
     );
   });
 
-  test.each([0.5, 0, -1, Number.NaN, '10'])('a ratio of %s is refused (WK_SCHEMA_INVALID)', (ratio) => {
+  test.each([0.5, 0, -1, Number.NaN, '10'])('a ratio of %s is refused (WK_OPTIONS_INVALID)', (ratio) => {
     for (const compressor of compressors) {
       const options = { maxDecompressionRatio: ratio as number };
       expect(codeOf(() => compressor.decompress(compressor.compress(new Uint8Array(8)), options))).toBe(
-        'WK_SCHEMA_INVALID',
+        'WK_OPTIONS_INVALID',
       );
     }
   });

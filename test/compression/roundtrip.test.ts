@@ -66,15 +66,15 @@ describe.each(compressors.map((compressor) => [compressor.name, compressor] as c
       for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
         const options = { maxDecompressedBytes: bad };
         expect(await codeOfAsync(() => compressor.decompressAsync(compressed, options))).toBe(
-          'WK_SCHEMA_INVALID',
+          'WK_OPTIONS_INVALID',
         );
       }
     });
 
     test('refuses input that is not a Uint8Array instead of encoding it', async () => {
       const text = 'not bytes' as unknown as Uint8Array;
-      expect(await codeOfAsync(() => compressor.compressAsync(text))).toBe('WK_SCHEMA_INVALID');
-      expect(await codeOfAsync(() => compressor.decompressAsync(text))).toBe('WK_SCHEMA_INVALID');
+      expect(await codeOfAsync(() => compressor.compressAsync(text))).toBe('WK_OPTIONS_INVALID');
+      expect(await codeOfAsync(() => compressor.decompressAsync(text))).toBe('WK_OPTIONS_INVALID');
     });
   },
 );
@@ -92,7 +92,7 @@ describe('levels', () => {
       expectSameBytes(await compressor.decompressAsync(await compressor.compressAsync(bytes, level)), bytes);
     }
     for (const level of bad) {
-      expect(await codeOfAsync(() => compressor.compressAsync(bytes, level))).toBe('WK_SCHEMA_INVALID');
+      expect(await codeOfAsync(() => compressor.compressAsync(bytes, level))).toBe('WK_OPTIONS_INVALID');
     }
   });
 
@@ -143,7 +143,7 @@ describe('zstd levels', () => {
       expectSameBytes(zstd.compress(bytes, level), await zstd.compressAsync(bytes, level));
     }
     expect(zstd.compress(bytes, 19).length).toBeLessThan(zstd.compress(bytes, 1).length);
-    expect(codeOf(() => zstd.compress(bytes, 23))).toBe('WK_SCHEMA_INVALID');
+    expect(codeOf(() => zstd.compress(bytes, 23))).toBe('WK_OPTIONS_INVALID');
   });
 });
 

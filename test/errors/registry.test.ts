@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { errorCodes, isWirekitError, WirekitError } from '../../src/errors/index.js';
+import { errorCodes, isWirekitError, prependPath, WirekitBug, WirekitError } from '../../src/errors/index.js';
 
 const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const documented = [...docs.matchAll(/^## (WK_[A-Z0-9_]+)\s*$/gm)].map((match) => match[1]);
@@ -26,5 +26,21 @@ describe('error registry', () => {
       3,
       'WirekitError',
     ]);
+  });
+
+  test('an error says which wire format raised it, and keeps it when a path is put in front', () => {
+    const error = new WirekitError('WK_DECODE_MALFORMED', 'a bad byte', { path: [], format: 'avro' });
+    expect(error.format).toBe('avro');
+    expect(new WirekitError('WK_LIMIT_INPUT', 'too big').format).toBeUndefined();
+    const moved = prependPath(prependPath(error, 'b'), 'a') as WirekitError;
+    expect([moved.message, moved.path, moved.format]).toEqual(['a.b: a bad byte', ['a', 'b'], 'avro']);
+  });
+
+  test('a wirekit bug is a plain Error with no code, asking to be reported', () => {
+    const bug = new WirekitBug('a plan disagrees with its schema');
+    expect(bug).toBeInstanceOf(Error);
+    expect(isWirekitError(bug)).toBe(false);
+    expect(bug.name).toBe('WirekitBug');
+    expect(bug.message).toMatch(/^wirekit bug: a plan disagrees with its schema\. .*please report it/);
   });
 });

@@ -298,9 +298,9 @@ describe('inferSchema: errors and limits', () => {
   });
 
   test('bad options', () => {
-    expect(codeOf(() => inferSchema([1], { maxDepth: -1 }))).toBe('WK_SCHEMA_INVALID');
-    expect(codeOf(() => inferSchema([1], { numbers: 'tiny' as 'wide' }))).toBe('WK_SCHEMA_INVALID');
-    expect(codeOf(() => inferSchema({ a: 1 } as unknown as unknown[]))).toBe('WK_SCHEMA_INVALID');
+    expect(codeOf(() => inferSchema([1], { maxDepth: -1 }))).toBe('WK_OPTIONS_INVALID');
+    expect(codeOf(() => inferSchema([1], { numbers: 'tiny' as 'wide' }))).toBe('WK_OPTIONS_INVALID');
+    expect(codeOf(() => inferSchema({ a: 1 } as unknown as unknown[]))).toBe('WK_OPTIONS_INVALID');
   });
 
   test('nesting up to maxDepth works, one more level throws with the path', () => {

@@ -5,7 +5,7 @@
  * whole reason in every output, and none of them feeds a recommendation: a recommendation only ever
  * ranks results that exist.
  */
-import { isWirekitError } from '../../errors/index.js';
+import { errorLine, isWirekitError } from '../../errors/index.js';
 import { PeerUnavailableError } from '../peers/optional.js';
 
 export type FailureKind = 'unavailable' | 'error' | 'crash';
@@ -43,7 +43,7 @@ export interface CaseFailureLine {
 export function failureOf(error: unknown): CaseFailureLine['failure'] {
   if (error instanceof PeerUnavailableError) return { kind: 'unavailable', reason: bounded(error.message) };
   let reason: string;
-  if (isWirekitError(error)) reason = `${error.code}: ${error.message}`;
+  if (isWirekitError(error)) reason = errorLine(error);
   else if (error instanceof Error) {
     // Not one of wirekit's errors, so possibly a bug: where it was thrown helps whoever reports it.
     const frame = error.stack?.split('\n').find((line) => line.trimStart().startsWith('at '));

@@ -67,7 +67,7 @@ export class CircuitBreaker {
 function positive(name: string, value: number, zeroAllowed = false): number {
   if (!Number.isFinite(value) || value < (zeroAllowed ? 0 : 1)) {
     throw new WirekitError(
-      'WK_SCHEMA_INVALID',
+      'WK_OPTIONS_INVALID',
       `${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} number, got ${value}.`,
     );
   }

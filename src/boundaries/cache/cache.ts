@@ -497,7 +497,7 @@ function optionalNonNegative(name: string, value: number | undefined): number | 
 }
 
 function invalidOption(message: string): WirekitError {
-  return new WirekitError('WK_SCHEMA_INVALID', `${message}.`);
+  return new WirekitError('WK_OPTIONS_INVALID', `${message}.`);
 }
 
 function asError(error: unknown): Error {

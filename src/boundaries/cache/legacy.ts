@@ -67,7 +67,7 @@ export const legacyFormats: readonly LegacyFormat[] = Object.freeze([
 /**
  * The readers for `specs`, in their order. Refuses, here rather than on the first read, a name that
  * is no legacy format, a spec that is not a function, and limits or caps that cannot work
- * (WK_SCHEMA_INVALID).
+ * (WK_OPTIONS_INVALID).
  */
 export function legacyReaders(
   specs: readonly LegacySpec[],
@@ -214,7 +214,7 @@ function isThenable(value: unknown): boolean {
 }
 
 function invalid(message: string): WirekitError {
-  return new WirekitError('WK_SCHEMA_INVALID', message);
+  return new WirekitError('WK_OPTIONS_INVALID', message);
 }
 
 function describe(value: unknown): string {

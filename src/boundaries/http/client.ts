@@ -23,7 +23,7 @@ import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import { type Infer, type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import { listFormOf, listForms, rowsOf } from './list-forms.js';
-import { errorFormatOf, HttpError, WirekitHttpError } from './wire-error.js';
+import { errorFormatOf, HttpError, HttpResponseError } from './wire-error.js';
 
 export interface ClientOptions {
   /** Prefixed to every path, e.g. `http://users.internal:3001`. */
@@ -333,8 +333,8 @@ function brokenOff(error: unknown, received: number): WirekitError {
   });
 }
 
-/** The WirekitHttpError for an error response, decoding its body when it holds a wirekit error. */
-async function errorOf(response: Response): Promise<WirekitHttpError> {
+/** The HttpResponseError for an error response, decoding its body when it holds a wirekit error. */
+async function errorOf(response: Response): Promise<HttpResponseError> {
   let bytes: Uint8Array = new Uint8Array(0);
   try {
     bytes = await readAll(response, maxErrorBytes);
@@ -344,7 +344,7 @@ async function errorOf(response: Response): Promise<WirekitHttpError> {
   const name = findFormat(essenceOf(response.headers.get('content-type') ?? ''));
   if (name !== undefined && name !== 'arrow' && bytes.length > 0) {
     try {
-      return new WirekitHttpError((await errorCodecFor(name)).decode(bytes));
+      return new HttpResponseError((await errorCodecFor(name)).decode(bytes));
     } catch {
       // Not a wirekit error record: fall through.
     }
@@ -354,7 +354,7 @@ async function errorOf(response: Response): Promise<WirekitHttpError> {
     code: 'WK_HTTP_STATUS',
     message: `HTTP ${response.status} ${response.statusText}`,
   };
-  return new WirekitHttpError(record, bytes.subarray(0, 1024));
+  return new HttpResponseError(record, bytes.subarray(0, 1024));
 }
 
 const errorCodecs = new Map<FormatName, Promise<Codec<HttpError>>>();

@@ -9,4 +9,4 @@ export { type ReplyRoute, type StreamRoute, wirekitRoute } from './define-route.
 export type { WirekitRouteSpec } from './route.js';
 export { type WirekitCompressionOptions, type WirekitPluginOptions, wirekit } from './server.js';
 export type { RowSource } from './stream-reply.js';
-export { HttpError, HttpWirekitError, WirekitHttpError } from './wire-error.js';
+export { HttpError, HttpReplyError, HttpResponseError } from './wire-error.js';

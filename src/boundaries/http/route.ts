@@ -163,17 +163,17 @@ function listOffers(
   return [...whole, ...sequences];
 }
 
-/** Compiles a route's spec against the plugin's formats. Throws WK_SCHEMA_INVALID for a bad spec. */
+/** Compiles a route's spec against the plugin's formats. Throws WK_OPTIONS_INVALID for a bad spec. */
 export function compileRoute(
   spec: WirekitRouteSpec,
   pluginFormats: readonly FormatName[],
   limits: Partial<DecodeLimits> | undefined,
 ): CompiledRoute {
   if (spec.stream !== undefined && spec.reply !== undefined) {
-    throw new WirekitError('WK_SCHEMA_INVALID', 'a wirekit route has either `reply` or `stream`, not both.');
+    throw new WirekitError('WK_OPTIONS_INVALID', 'a wirekit route has either `reply` or `stream`, not both.');
   }
   if (spec.stream !== undefined && spec.stream.kind !== 'object') {
-    throw new WirekitError('WK_SCHEMA_INVALID', '`stream` is the schema of one row: an object schema.');
+    throw new WirekitError('WK_OPTIONS_INVALID', '`stream` is the schema of one row: an object schema.');
   }
   // JSON first whatever the order given: it is what a client that states no preference (no
   // Accept, or `*/*` as curl sends) gets, since ties go to the first offer.
@@ -199,7 +199,7 @@ export function compileRoute(
   }
   if (offers.length === 0) {
     throw new WirekitError(
-      'WK_SCHEMA_INVALID',
+      'WK_OPTIONS_INVALID',
       `none of the formats ${formats.join(', ')} can write this route's reply.`,
     );
   }

@@ -59,7 +59,7 @@ import {
   type WirekitRouteSpec,
 } from './route.js';
 import { type RowSource, streamRows } from './stream-reply.js';
-import { type HttpError, HttpWirekitError, httpErrorOf } from './wire-error.js';
+import { type HttpError, HttpReplyError, httpErrorOf } from './wire-error.js';
 
 export interface WirekitCompressionOptions {
   /** Content codings to offer, in order of preference (default zstd, br, gzip). */
@@ -183,7 +183,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
     const methods = asArray(route.method);
     if (spec.body !== undefined && methods.every((method) => bodylessMethods.has(method))) {
       throw new WirekitError(
-        'WK_SCHEMA_INVALID',
+        'WK_OPTIONS_INVALID',
         `${methods.join(', ')} ${route.url}: a ${methods.join(' or ')} request has no body that Fastify reads, so the route cannot declare one.`,
       );
     }
@@ -222,7 +222,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
       }
       if (spec.body === undefined) return done();
       if (request.body === undefined) {
-        return done(new WirekitError('WK_DECODE_TRUNCATED', 'this route needs a request body.'));
+        return done(new WirekitError('WK_HTTP_BODY_REQUIRED', 'this route needs a request body.'));
       }
       done();
     };
@@ -399,7 +399,7 @@ function refusalOfHeaders(
   request: FastifyRequest,
   route: CompiledRoute,
   bodyLimit: number,
-): HttpWirekitError | undefined {
+): HttpReplyError | undefined {
   if (bodylessMethods.has(request.method)) return undefined;
   const headers = request.headers;
   const type = headers['content-type'];
@@ -425,7 +425,7 @@ function acceptedCoding(header: string | undefined): boolean {
 }
 
 /** The 406 for an Accept that names nothing the route offers, with hints for what it named. */
-function notAcceptable(route: CompiledRoute, accept: string | undefined): HttpWirekitError {
+function notAcceptable(route: CompiledRoute, accept: string | undefined): HttpReplyError {
   const offered = route.offers.map((offer) => offer.mediaType);
   const hints = new Set<string>();
   for (const range of splitOutsideQuotes(accept ?? '', ',').slice(0, 16)) {
@@ -442,7 +442,7 @@ function notAcceptable(route: CompiledRoute, accept: string | undefined): HttpWi
           `The Accept header lists more than ${maxAcceptRanges} media ranges: only the first ${maxAcceptRanges} ` +
             `were read and ${unread} more ${unread === 1 ? 'was' : 'were'} not; list the types you want first.`,
         ];
-  return new HttpWirekitError(406, 'WK_HTTP_NOT_ACCEPTABLE', [message, ...cut, ...hints].join(' '), offered);
+  return new HttpReplyError(406, 'WK_HTTP_NOT_ACCEPTABLE', [message, ...cut, ...hints].join(' '), offered);
 }
 
 /**
@@ -468,7 +468,7 @@ async function decodedBody(
     if (error instanceof WirekitError && error.code === 'WK_LIMIT_DECOMPRESSED') {
       const byRatio = ratioLimit(raw.length, ratio);
       if (byRatio < limit) {
-        throw new HttpWirekitError(
+        throw new HttpReplyError(
           413,
           'WK_HTTP_BODY_TOO_LARGE',
           `the decompressed body is more than ${ratio} times its ${raw.length} compressed bytes (maxDecompressionRatio), at most ${byRatio} bytes.`,

@@ -1,6 +1,7 @@
 /**
  * How an error travels over HTTP: one small record, `{ status, code, message, path?, offered?,
- * limit?, encodings? }` (the last three say what would have been accepted), written in
+ * limit?, encodings?, format? }` (offered, limit and encodings say what would have been accepted;
+ * format, which wire format raised the error), written in
  * the format the client negotiated so that a binary client decodes it with the codec it already
  * has, and a person with curl reads JSON. `code` is wirekit's stable error code; the client turns
  * the record back into a WirekitError carrying it.
@@ -10,7 +11,15 @@
  */
 
 import type { FormatName } from '../../codecs/core/codec.js';
-import { type ErrorCode, errorCodes, formatPath, isWirekitError, WirekitError } from '../../errors/index.js';
+import {
+  type ErrorCode,
+  errorCodes,
+  formatPath,
+  isWirekitError,
+  type WireFormat,
+  WirekitError,
+  wireFormats,
+} from '../../errors/index.js';
 import { type Infer, t } from '../../schema/index.js';
 
 export const HttpError = t.object('HttpError', {
@@ -25,6 +34,8 @@ export const HttpError = t.object('HttpError', {
   limit: t.optional(t.uint64({ as: 'number' })),
   /** The content codings the route reads a body in (415 for a Content-Encoding). */
   encodings: t.optional(t.array(t.string())),
+  /** The wire format that raised the error (`WirekitError.format`), e.g. `avro`. Last, so older records read. */
+  format: t.optional(t.string()),
 });
 export type HttpError = Infer<typeof HttpError>;
 
@@ -40,9 +51,17 @@ export interface Accepted {
   readonly encodings?: readonly string[];
 }
 
-/** A WirekitError raised while answering a request, with the HTTP status it answers with. */
-export class HttpWirekitError extends WirekitError {
-  override readonly name = 'HttpWirekitError';
+/*
+ * Two error classes, one per side, named for what each one is about:
+ * - HttpReplyError (server): an error a route *replies* with; the plugin raises it (or a handler
+ *   throws it) to answer with its status and what would have been accepted.
+ * - HttpResponseError (client): the *response* the client got was an error; it is rebuilt from the
+ *   record the server sent.
+ */
+
+/** A WirekitError raised while answering a request, with the HTTP status the route replies with. */
+export class HttpReplyError extends WirekitError {
+  override readonly name = 'HttpReplyError';
   readonly status: number;
   readonly offered: readonly string[] | undefined;
   readonly limit: number | undefined;
@@ -66,7 +85,7 @@ export class HttpWirekitError extends WirekitError {
 /**
  * The status for a WirekitError met while reading a request: limits on the body are 413, anything
  * else the client sent wrong is 400. Errors thrown by a handler after its body was read are the
- * server's own (500), unless the handler threw an HttpWirekitError.
+ * server's own (500), unless the handler threw an HttpReplyError.
  */
 function statusOfBodyError(code: ErrorCode): number {
   if (code === 'WK_LIMIT_INPUT' || code === 'WK_LIMIT_DECOMPRESSED' || code === 'WK_HTTP_BODY_TOO_LARGE') {
@@ -80,11 +99,11 @@ function statusOfBodyError(code: ErrorCode): number {
 /**
  * The record to answer `error` with. `whileReading` says the error came from reading the request
  * (its status is then the client's fault); a handler's own WirekitError is a 500 unless it is an
- * HttpWirekitError that names its status. Messages of unexpected errors are not sent: they may
+ * HttpReplyError that names its status. Messages of unexpected errors are not sent: they may
  * hold internals; Fastify's own (FST_ERR_*, with their status) are fixed texts and are.
  */
 export function httpErrorOf(error: unknown, whileReading: boolean): HttpError {
-  if (error instanceof HttpWirekitError) return recordOf(error.status, error, error);
+  if (error instanceof HttpReplyError) return recordOf(error.status, error, error);
   if (isWirekitError(error)) return recordOf(whileReading ? statusOfBodyError(error.code) : 500, error);
   const code = (error as { code?: unknown } | null)?.code;
   const status = (error as { statusCode?: unknown } | null)?.statusCode;
@@ -101,12 +120,13 @@ function recordOf(status: number, error: WirekitError, accepted: Accepted = {}):
   if (accepted.offered !== undefined) record.offered = [...accepted.offered];
   if (accepted.limit !== undefined) record.limit = accepted.limit;
   if (accepted.encodings !== undefined) record.encodings = [...accepted.encodings];
+  if (error.format !== undefined) record.format = error.format;
   return record;
 }
 
 /** The WirekitError a client raises for an error response. */
-export class WirekitHttpError extends WirekitError {
-  override readonly name = 'WirekitHttpError';
+export class HttpResponseError extends WirekitError {
+  override readonly name = 'HttpResponseError';
   readonly status: number;
   /** The media types the route offers (406) or reads (415). */
   readonly offered: readonly string[] | undefined;
@@ -121,7 +141,7 @@ export class WirekitHttpError extends WirekitError {
 
   constructor(record: HttpError, body?: Uint8Array) {
     const code = Object.hasOwn(errorCodes, record.code) ? (record.code as ErrorCode) : 'WK_HTTP_STATUS';
-    super(code, record.message);
+    super(code, record.message, { format: wireFormatOf(record.format) });
     this.status = record.status;
     this.at = record.path;
     this.offered = record.offered;
@@ -129,4 +149,9 @@ export class WirekitHttpError extends WirekitError {
     this.encodings = record.encodings;
     this.body = body;
   }
+}
+
+/** A record's `format`, when it names one of wirekit's formats (a newer server may know more). */
+function wireFormatOf(name: string | undefined): WireFormat | undefined {
+  return (wireFormats as readonly (string | undefined)[]).includes(name) ? (name as WireFormat) : undefined;
 }

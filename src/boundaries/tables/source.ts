@@ -73,7 +73,7 @@ export const defaultBatchRows = 65_536;
 export function checkBatchRows(rows: number): number {
   if (!Number.isSafeInteger(rows) || rows < 1 || rows > 1 << 24) {
     throw new WirekitError(
-      'WK_SCHEMA_INVALID',
+      'WK_OPTIONS_INVALID',
       `batchRows must be an integer from 1 to 16,777,216, got ${rows}.`,
     );
   }
@@ -112,7 +112,8 @@ export class TableStream implements RecordBatchStream {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<RecordBatch> {
-    if (this.started) throw new WirekitError('WK_SCHEMA_INVALID', 'a TableStream can be iterated only once.');
+    if (this.started)
+      throw new WirekitError('WK_OPTIONS_INVALID', 'a TableStream can be iterated only once.');
     this.started = true;
     const columns = this.reader.columns.map((column) => columnFor(column.name, column.type, this.batchRows));
     const assembler = new BatchAssembler(columns);

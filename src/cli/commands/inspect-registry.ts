@@ -33,7 +33,8 @@ import type { CliIo } from '../io.js';
 import { decodeProtobufByMessage } from '../protobuf-named.js';
 import { decodeRawProtobuf } from '../protobuf-raw.js';
 import type { RecordInfo } from '../record-info.js';
-import { type RegistryInspection, renderRegistryJson, renderRegistryText } from '../registry-report.js';
+import { type RegistryInspection, renderRegistryText } from '../registry-report.js';
+import { renderReportJson } from '../report-json.js';
 import { usageError } from '../usage.js';
 
 /** How long one registry request may take, and how often it is retried, before inspect gives up. */
@@ -96,7 +97,7 @@ export async function inspectRegistry(io: CliIo, options: RegistryInspectOptions
   const notes: string[] = [];
   const write = () => {
     if (notes.length > 0) report.note = notes.join('; ');
-    io.stdout.write(options.json ? renderRegistryJson(report) : renderRegistryText(report));
+    io.stdout.write(options.json ? renderReportJson(report) : renderRegistryText(report));
   };
   try {
     const [definition, subjects] = await Promise.all([

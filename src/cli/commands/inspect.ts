@@ -5,12 +5,12 @@ import type { FormatName } from '../../codecs/core/codec.js';
 import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
 import { hasEnvelope, schemaFingerprint } from '../../envelope/index.js';
-import { isWirekitError, WirekitError } from '../../errors/index.js';
+import { errorLine, isWirekitError, WirekitError } from '../../errors/index.js';
 import { type JsonValue, type Schema, t, toJsonValue } from '../../schema/index.js';
 import { describeArrow, describeAvroContainer } from '../containers.js';
 import { hexDump, hexOf } from '../hexdump.js';
 import { guessBrotli, type Located, locate } from '../inspect-locate.js';
-import { type Inspection, renderJson, renderText } from '../inspect-report.js';
+import { type Inspection, renderText } from '../inspect-report.js';
 import {
   allocationLimitOf,
   type CliIo,
@@ -22,6 +22,7 @@ import {
 } from '../io.js';
 import { toReadableJson } from '../readable-json.js';
 import { type RecordInfo, recordInfoOf } from '../record-info.js';
+import { renderReportJson } from '../report-json.js';
 import { type AnyCodec, readPayload } from '../sequences.js';
 import { parseCommand, usageError } from '../usage.js';
 import { readSchema } from './codec.js';
@@ -167,7 +168,7 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
       const shown = Math.min(flags.maxBytes, located.plain.length);
       report.hex = { shown, of: located.plain.length, lines: hexDump(located.plain, shown) };
     }
-    io.stdout.write(values.json ? renderJson(report) : renderText(report, values.schema));
+    io.stdout.write(values.json ? renderReportJson(report) : renderText(report, values.schema));
   };
   const options = {
     schema,
@@ -324,7 +325,7 @@ function inspectLegacy(
       value = reader.read(bytes);
     } catch (error) {
       if (!isWirekitError(error)) throw error;
-      failures.push(`${reader.name}: ${error.code}: ${error.message}`);
+      failures.push(`${reader.name}: ${errorLine(error)}`);
       continue;
     }
     const snappy = reader.name.endsWith('+snappy');
@@ -348,7 +349,7 @@ function inspectLegacy(
       const shown = Math.min(flags.maxBytes, plain.length);
       report.hex = { shown, of: plain.length, lines: hexDump(plain, shown) };
     }
-    io.stdout.write(values.json ? renderJson(report) : renderText(report, values.schema));
+    io.stdout.write(values.json ? renderReportJson(report) : renderText(report, values.schema));
     return;
   }
   throw new WirekitError(

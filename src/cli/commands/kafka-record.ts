@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { Admin, Consumer, Kafka, KafkaMessage } from 'kafkajs';
 import { WirekitError } from '../../errors/index.js';
 import { inputTooLarge } from '../../util/input-limit.js';
+import { hasScheme, splitSourceUrl } from '../source-url.js';
 import { usageError } from '../usage.js';
 
 export interface KafkaRecordSource {
@@ -46,14 +47,11 @@ export const kafkaTimeoutMs = 20_000;
 const form = 'kafka://HOST:PORT[,HOST:PORT…]/TOPIC/PARTITION/OFFSET (OFFSET a number, earliest or latest)';
 
 export function isKafkaUrl(source: string): boolean {
-  return source.toLowerCase().startsWith(scheme);
+  return hasScheme(source, scheme);
 }
 
 export function parseKafkaUrl(source: string): KafkaRecordSource {
-  const rest = source.slice(scheme.length);
-  const slash = rest.indexOf('/');
-  const authority = slash === -1 ? rest : rest.slice(0, slash);
-  const segments = slash === -1 ? [] : rest.slice(slash + 1).split('/');
+  const { authority, segments } = splitSourceUrl(source, scheme);
   if (segments.length !== 3 || segments.some((segment) => segment === ''))
     throw usageError(`${source} does not name a topic, a partition and an offset: ${form}.`);
   const [topicText, partitionText, offsetText] = segments as [string, string, string];

@@ -17,6 +17,7 @@
 import type { Redis } from 'ioredis';
 import { WirekitError } from '../../errors/index.js';
 import { inputTooLarge } from '../../util/input-limit.js';
+import { hasScheme, splitSourceUrl } from '../source-url.js';
 import { usageError } from '../usage.js';
 
 export interface RedisKeySource {
@@ -42,14 +43,11 @@ const defaultPort = 6379;
 export const redisTimeoutMs = 5000;
 
 export function isRedisUrl(source: string): boolean {
-  return source.toLowerCase().startsWith(scheme);
+  return hasScheme(source, scheme);
 }
 
 export function parseRedisUrl(source: string): RedisKeySource {
-  const rest = source.slice(scheme.length);
-  const slash = rest.indexOf('/');
-  const authority = slash === -1 ? rest : rest.slice(0, slash);
-  const path = slash === -1 ? '' : rest.slice(slash + 1);
+  const { authority, segments } = splitSourceUrl(source, scheme);
   const form = 'redis://[user:pass@]host:port[/db]/KEY (a slash in the key as %2F)';
   let url: URL;
   try {
@@ -58,7 +56,6 @@ export function parseRedisUrl(source: string): RedisKeySource {
     throw usageError(`${source} is not a Redis URL: ${form}.`);
   }
   if (url.hostname === '') throw usageError(`${source} names no host: ${form}.`);
-  const segments = path === '' ? [] : path.split('/');
   if (segments.length === 0 || segments.length > 2 || segments.at(-1) === '')
     throw usageError(
       `${source} names ${segments.length > 2 ? 'more than a database and a key' : 'no key'}: ${form}.`,

@@ -81,7 +81,8 @@ export function writeBatches(
             controller.error(
               new WirekitError(
                 'WK_ENCODE_UNSUPPORTED',
-                'Arrow: a table stream ended without a batch, so it has no schema to write.',
+                'a table stream ended without a batch, so it has no schema to write.',
+                { format: 'arrow' },
               ),
             );
             return;

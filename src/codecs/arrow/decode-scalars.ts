@@ -85,7 +85,7 @@ export function keptAt<T>(rule: Rule<never>, value: T, i: number): T {
  */
 export function kept<T>(rule: Rule<never> | undefined, value: T, ctx: ReadContext): T {
   const refusal = refusalBy(rule, value);
-  if (refusal !== undefined) throw mismatch(ctx.offset, `Arrow: ${refusal.message}`);
+  if (refusal !== undefined) throw mismatch(ctx.offset, refusal.message, 'arrow');
   return value;
 }
 
@@ -296,7 +296,7 @@ export function stringReader(
 
 /** The strings of a dictionary batch, where a null has no meaning. */
 export function readStrings(data: Data, count: number, offset: number): string[] {
-  if (data.nullCount > 0) throw mismatch(offset, 'Arrow: a dictionary of strings holds a null');
+  if (data.nullCount > 0) throw mismatch(offset, 'a dictionary of strings holds a null', 'arrow');
   const text = plainStringReader(data, 0, count);
   return Array.from({ length: count }, (_, i) => text(i));
 }
@@ -367,7 +367,7 @@ function otherReader(
       };
     }
     default:
-      throw mismatch(ctx.offset, `Arrow: ${plan.k} is not a leaf column`);
+      throw mismatch(ctx.offset, `${plan.k} is not a leaf column`, 'arrow');
   }
 }
 

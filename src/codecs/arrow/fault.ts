@@ -37,7 +37,7 @@ export function faultError(error: ValueFault, row: number, offset: number): Wire
   const path = [row, ...error.path];
   return new WirekitError(
     'WK_DECODE_SCHEMA_MISMATCH',
-    `${formatPath(path)}: Arrow: ${error.message} (in the record batch at byte ${offset}).`,
-    { path, offset },
+    `${formatPath(path)}: ${error.message} (in the record batch at byte ${offset}).`,
+    { path, offset, format: 'arrow' },
   );
 }

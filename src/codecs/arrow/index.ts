@@ -120,7 +120,9 @@ export function createArrowCodec<Row = unknown>(
   const limits = resolveLimits(options.limits);
   const batchSize = options.batchSize ?? defaultBatchSize;
   if (!Number.isSafeInteger(batchSize) || batchSize < 1)
-    throw new WirekitError('WK_SCHEMA_INVALID', `batchSize must be a positive integer, got ${batchSize}.`);
+    throw new WirekitError('WK_OPTIONS_INVALID', `batchSize must be a positive integer, got ${batchSize}.`, {
+      format: 'arrow',
+    });
   const plan = buildRootPlan(schema);
   const rowsSchema = options.validate ? t.array(schema) : undefined;
   const mediaType = arrowMediaTypes[ipcFormat === 'stream' ? 0 : 1];
@@ -235,8 +237,9 @@ function checkIpcFormat(ipcFormat: IpcFormat | undefined): IpcFormat {
   const format = ipcFormat ?? 'stream';
   if (format !== 'stream' && format !== 'file')
     throw new WirekitError(
-      'WK_SCHEMA_INVALID',
+      'WK_OPTIONS_INVALID',
       `ipcFormat must be 'stream' or 'file', got ${String(format)}.`,
+      { format: 'arrow' },
     );
   return format;
 }
@@ -352,7 +355,11 @@ function withRowIndex<T>(first: number, body: () => T): T {
     if (!(error instanceof WirekitError) || error.path === undefined) throw error;
     const [head, ...rest] = error.path;
     const path = typeof head === 'number' ? [head + first, ...rest] : error.path;
-    throw new WirekitError(error.code, `${formatPath(path)}: ${error.message}`, { path, cause: error });
+    throw new WirekitError(error.code, `${formatPath(path)}: ${error.message}`, {
+      path,
+      format: error.format,
+      cause: error,
+    });
   }
 }
 
@@ -363,7 +370,7 @@ function guardEncode<T>(body: () => T): T {
   } catch (error) {
     if (error instanceof WirekitError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new WirekitError('WK_ENCODE_UNSUPPORTED', `Arrow: ${message}`, { cause: error });
+    throw new WirekitError('WK_ENCODE_UNSUPPORTED', message, { format: 'arrow', cause: error });
   }
 }
 
@@ -379,6 +386,6 @@ function guard<T>(body: () => T): T {
 function asWirekitError(error: unknown): WirekitError {
   if (error instanceof WirekitError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  const wrapped = malformed(0, `Arrow: ${message}`);
-  return new WirekitError(wrapped.code, wrapped.message, { offset: 0, cause: error });
+  const wrapped = malformed(0, message, 'arrow');
+  return new WirekitError(wrapped.code, wrapped.message, { offset: 0, format: 'arrow', cause: error });
 }

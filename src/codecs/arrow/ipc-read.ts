@@ -40,9 +40,9 @@ export type Accepted =
 export function readPrefix(bytes: Uint8Array, pos: number, base: number): number {
   const view = new DataView(bytes.buffer, bytes.byteOffset + pos, 8);
   if (view.getUint32(0, true) !== continuation)
-    throw malformed(base + pos, 'Arrow: a message does not start with the continuation marker 0xFFFFFFFF');
+    throw malformed(base + pos, 'a message does not start with the continuation marker 0xFFFFFFFF', 'arrow');
   const metadataLength = view.getInt32(4, true);
-  if (metadataLength < 0) throw malformed(base + pos + 4, 'Arrow: a metadata length is negative');
+  if (metadataLength < 0) throw malformed(base + pos + 4, 'a metadata length is negative', 'arrow');
   return metadataLength;
 }
 
@@ -174,7 +174,7 @@ export class IpcReader {
   }
 
   private requireSchema(offset: number): KnownSchema {
-    if (this.known === undefined) throw malformed(offset, 'Arrow: a batch comes before the schema');
+    if (this.known === undefined) throw malformed(offset, 'a batch comes before the schema', 'arrow');
     return this.known;
   }
 
@@ -184,7 +184,7 @@ export class IpcReader {
     const { id, isDelta, batch } = message.body;
     const use = known.uses.get(id);
     const type = use?.type ?? known.dictionaryTypes.get(id);
-    if (type === undefined) throw malformed(offset, `Arrow: dictionary ${id} belongs to no field`);
+    if (type === undefined) throw malformed(offset, `dictionary ${id} belongs to no field`, 'arrow');
     if (!isDelta) this.dictionaryBudget.used -= this.members.get(id)?.length ?? 0;
     this.dictionaryBudget.used += batch.length;
     if (this.dictionaryBudget.used > this.limits.maxElements) throw tooManyElements(offset, this.limits);
@@ -206,7 +206,7 @@ export class IpcReader {
         values = readAny(dictionaryValuesPlan(type, 2), data, 0, batch.length, ctx);
       } catch (error) {
         if (!(error instanceof ValueFault)) throw error;
-        throw mismatch(offset, `Arrow: dictionary ${id}, entry ${error.index}: ${error.message}`);
+        throw mismatch(offset, `dictionary ${id}, entry ${error.index}: ${error.message}`, 'arrow');
       }
     } else {
       const strings = readStrings(data, batch.length, bodyOffset);
@@ -228,7 +228,7 @@ export class IpcReader {
 
   private loadBatch(message: IpcMessage, body: Uint8Array, bodyOffset: number, offset: number): Data<Struct> {
     const { fields, structType } = this.requireSchema(offset);
-    if (message.body.kind !== 'batch') throw malformed(offset, 'Arrow: not a record batch');
+    if (message.body.kind !== 'batch') throw malformed(offset, 'not a record batch', 'arrow');
     const { batch } = message.body;
     const rows = batch.length;
     if (this.options.perBatch) {

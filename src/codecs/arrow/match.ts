@@ -40,7 +40,7 @@ export interface SchemaMatch {
 export function matchSchema(root: RootPlan, fields: readonly Field[], offset: number): SchemaMatch {
   const state = { dictionaries: new Map() as DictionaryUses, exact: true };
   const fail = (where: string, message: string): never => {
-    throw mismatch(offset, `Arrow: ${where === '' ? 'the schema' : `field ${where}`}: ${message}`);
+    throw mismatch(offset, `${where === '' ? 'the schema' : `field ${where}`}: ${message}`, 'arrow');
   };
   matchStruct(root.struct, fields, '', state, fail);
   return state;

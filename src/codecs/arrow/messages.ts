@@ -166,7 +166,8 @@ function readBatch(fb: FlatReader, batch: number): BatchHeader {
   if (fb.subTable(batch, 3) !== 0) {
     throw new WirekitError(
       'WK_DECODE_UNKNOWN_EXTENSION',
-      'Arrow: compressed record batch bodies (LZ4_FRAME, ZSTD) are not supported; write them uncompressed.',
+      'compressed record batch bodies (LZ4_FRAME, ZSTD) are not supported; write them uncompressed.',
+      { format: 'arrow' },
     );
   }
   const [start, count] = fb.vector(batch, 4, 8);
@@ -348,7 +349,7 @@ function typeOf(fb: FlatReader, typeType: number, table: number, children: Field
       return new Utf8View();
     default: {
       const name = unreadTypes[typeType] ?? `type ${typeType}`;
-      throw mismatch(fb.offsetOf(at), `Arrow: ${name} is not read by wirekit`);
+      throw mismatch(fb.offsetOf(at), `${name} is not read by wirekit`, 'arrow');
     }
   }
 }

@@ -77,7 +77,8 @@ function planStruct(fields: readonly Field[], depth: number, offset: number): An
     if (seen.has(field.name))
       throw mismatch(
         offset,
-        `Arrow: two fields are named ${JSON.stringify(field.name)}; a row object cannot hold both`,
+        `two fields are named ${JSON.stringify(field.name)}; a row object cannot hold both`,
+        'arrow',
       );
     seen.add(field.name);
     return { name: field.name, plan: planField(field, depth, offset) };
@@ -126,7 +127,7 @@ function planField(field: Field, depth: number, offset: number): AnyPlan {
     case Type.Dictionary: {
       const values = (type as Dictionary).dictionary;
       if (!dictionaryLeaf(values.typeId))
-        throw mismatch(offset, `Arrow: a dictionary of ${values} is not read without a schema`);
+        throw mismatch(offset, `a dictionary of ${values} is not read without a schema`, 'arrow');
       return { k: 'leaf', type, json: false, depth };
     }
     default: {
@@ -411,7 +412,7 @@ function leafReader(
       return read;
     }
     default:
-      throw mismatch(ctx.offset, `Arrow: ${data.type} is not read without a schema`);
+      throw mismatch(ctx.offset, `${data.type} is not read without a schema`, 'arrow');
   }
 }
 

@@ -99,10 +99,10 @@ function readFile(
   let end = read.end;
   while (end + 8 <= footerStart && isEndMarker(bytes, end)) end += 8;
   if (end !== footerStart)
-    throw malformed(end, 'Arrow: bytes lie between the end-of-stream marker and the footer');
+    throw malformed(end, 'bytes lie between the end-of-stream marker and the footer', 'arrow');
   // Readers that seek by the footer must find what this sequential read found.
   if (!sameBlocks(dictionaries, footer.dictionaries) || !sameBlocks(batches, footer.recordBatches))
-    throw malformed(footerStart, "Arrow: the footer's blocks do not match the file's messages");
+    throw malformed(footerStart, "the footer's blocks do not match the file's messages", 'arrow');
 }
 
 function isEndMarker(bytes: Uint8Array, at: number): boolean {
@@ -141,7 +141,7 @@ function findEnd(bytes: Uint8Array): Error {
     if (endsWithMagic(bytes, at + 6) && view.getInt32(at - 4, true) === at - 4 - footerStart) {
       return at + 6 < bytes.length
         ? trailing(at + 6, bytes.length)
-        : malformed(footerStart, 'Arrow: the footer is invalid');
+        : malformed(footerStart, 'the footer is invalid', 'arrow');
     }
   }
   return truncated(bytes.length, 'the Arrow file footer');

@@ -105,14 +105,14 @@ export function parseAvroSchema(input: JsonValue | string): AvroType {
     try {
       json = JSON.parse(input);
     } catch (cause) {
-      throw new WirekitError('WK_SCHEMA_INVALID', 'Avro schema: the text is not JSON.', { cause });
+      throw new WirekitError('WK_SCHEMA_INVALID', 'the schema text is not JSON.', { format: 'avro', cause });
     }
   }
   return parse(json, '', { named: new Map() }, 0);
 }
 
 function invalid(message: string): never {
-  throw new WirekitError('WK_SCHEMA_INVALID', `Avro schema: ${message}`);
+  throw new WirekitError('WK_SCHEMA_INVALID', message, { format: 'avro' });
 }
 
 function parse(json: unknown, namespace: string, ctx: Context, depth: number): AvroType {

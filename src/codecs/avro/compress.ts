@@ -34,14 +34,15 @@ function library<T>(codec: 'snappy' | 'zstandard'): T {
   if (requirePackage === undefined) {
     throw new WirekitError(
       'WK_UNKNOWN_FORMAT',
-      `Avro: ${codec} blocks need a native library that only Node (20.16 or later) can load; write the container with deflate or null to read it here.`,
+      `${codec} blocks need a native library that only Node (20.16 or later) can load; write the container with deflate or null to read it here.`,
+      { format: 'avro' },
     );
   }
   return requirePackage(codec === 'snappy' ? 'snappy' : '@toondepauw/node-zstd') as T;
 }
 
 function corrupt(codec: string, cause?: unknown): WirekitError {
-  return new WirekitError('WK_COMPRESSION_FAILED', `Avro: a ${codec} block is corrupt.`, { cause });
+  return new WirekitError('WK_COMPRESSION_FAILED', `a ${codec} block is corrupt.`, { format: 'avro', cause });
 }
 
 /** The most one block may inflate to, and the limit that sets it in words. */
@@ -64,7 +65,8 @@ function blockCap(data: Uint8Array, maxInputBytes: number, ratio: number): Block
 function tooBig(codec: string, size: number | string, cap: BlockCap): WirekitError {
   return new WirekitError(
     'WK_LIMIT_DECOMPRESSED',
-    `Avro: a ${codec} block would inflate to ${size} bytes, beyond ${cap.limit}.`,
+    `a ${codec} block would inflate to ${size} bytes, beyond ${cap.limit}.`,
+    { format: 'avro' },
   );
 }
 
@@ -129,7 +131,8 @@ export function decompressBlockSync(
       if (zlib === undefined || maxNodeBufferLength === undefined) {
         throw new WirekitError(
           'WK_UNKNOWN_FORMAT',
-          'Avro: deflate blocks are read synchronously only on Node, with its zlib; decodeStream and readContainer read them here.',
+          'deflate blocks are read synchronously only on Node, with its zlib; decodeStream and readContainer read them here.',
+          { format: 'avro' },
         );
       }
       let out: Uint8Array;

@@ -38,18 +38,16 @@ export function headerBytes(
   metadata: Readonly<Record<string, string | Uint8Array>> = {},
 ): Uint8Array {
   if (sync.length !== syncSize) {
-    throw new WirekitError(
-      'WK_SCHEMA_INVALID',
-      `Avro: a sync marker has ${syncSize} bytes, not ${sync.length}.`,
-    );
+    throw new WirekitError('WK_OPTIONS_INVALID', `a sync marker has ${syncSize} bytes, not ${sync.length}.`, {
+      format: 'avro',
+    });
   }
   const entries = new Map<string, Uint8Array | string>(Object.entries(metadata));
   for (const key of entries.keys()) {
     if (key.startsWith('avro.')) {
-      throw new WirekitError(
-        'WK_SCHEMA_INVALID',
-        `Avro: metadata key ${key} is reserved (the avro. prefix).`,
-      );
+      throw new WirekitError('WK_OPTIONS_INVALID', `metadata key ${key} is reserved (the avro. prefix).`, {
+        format: 'avro',
+      });
     }
   }
   entries.set('avro.schema', schemaText);

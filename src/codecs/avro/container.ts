@@ -356,14 +356,15 @@ export async function writeContainer<T>(
 ): Promise<Uint8Array> {
   const codec = options.codec ?? 'null';
   if (!isContainerCodec(codec)) {
-    throw new WirekitError('WK_SCHEMA_INVALID', `Avro: unknown container codec ${JSON.stringify(codec)}.`);
+    throw new WirekitError('WK_OPTIONS_INVALID', `unknown container codec ${JSON.stringify(codec)}.`, {
+      format: 'avro',
+    });
   }
   const blockSize = options.blockSize ?? defaultBlockSize;
   if (!Number.isSafeInteger(blockSize) || blockSize < 1) {
-    throw new WirekitError(
-      'WK_SCHEMA_INVALID',
-      `Avro: blockSize must be a positive integer, got ${blockSize}.`,
-    );
+    throw new WirekitError('WK_OPTIONS_INVALID', `blockSize must be a positive integer, got ${blockSize}.`, {
+      format: 'avro',
+    });
   }
   const plans = plansOf(options.schema);
   const sync = options.syncMarker ?? newSyncMarker();

@@ -49,7 +49,7 @@ export function schemaFromAvro(avro: string | JsonValue): Schema {
 }
 
 function invalid(message: string): never {
-  throw new WirekitError('WK_SCHEMA_INVALID', `Avro schema: ${message}`);
+  throw new WirekitError('WK_SCHEMA_INVALID', message, { format: 'avro' });
 }
 
 type Raw = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * for the bytes), the export parsed back, and the write and read plans walked from both. Cached by
  * schema node, so that every codec, container reader and writer for one schema shares them.
  */
-import { WirekitError } from '../../errors/index.js';
+import { WirekitBug, WirekitError } from '../../errors/index.js';
 import { type AvroSchemaJson, toAvro } from '../../schema/export/avro.js';
 import type { Schema } from '../../schema/index.js';
 import { assert, deref } from '../../schema/index.js';
@@ -50,11 +50,11 @@ function rootWritePlan(writer: AvroType, schema: Schema): WritePlan {
   const root = deref(schema);
   if (root.kind === 'object' || root.kind === 'union') return writePlanOf(writer, schema);
   if (writer.type !== 'record')
-    throw new WirekitError('WK_SCHEMA_INVALID', 'Avro codec: no root wrapper record.');
+    throw new WirekitBug('Avro: the export of a plain root has no wrapper record');
   const field = writer.fields[0];
   if (field !== undefined) return writePlanOf(field.type, schema);
   if (root.kind !== 'literal')
-    throw new WirekitError('WK_SCHEMA_INVALID', 'Avro codec: an empty root wrapper.');
+    throw new WirekitBug('Avro: the wrapper record of a root that is no literal is empty');
   return { op: W.Nothing, value: root.value };
 }
 
@@ -108,7 +108,11 @@ export function writeValue(
     w.pos = w.start + offset;
     // A problem with the value has its path in front already (prependPath, as it unwound).
     if (error instanceof WirekitError) {
-      throw new WirekitError(error.code, error.message, { path: error.path ?? [], cause: error.cause });
+      throw new WirekitError(error.code, error.message, {
+        path: error.path ?? [],
+        format: error.format,
+        cause: error.cause,
+      });
     }
     if (error instanceof RangeError) {
       throw new WirekitError(

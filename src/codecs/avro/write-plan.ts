@@ -4,7 +4,7 @@
  * describes: literal fields left out, "null" at the index the exporter chose, entry records for
  * integer-keyed maps.
  */
-import { WirekitError } from '../../errors/index.js';
+import { WirekitBug } from '../../errors/index.js';
 import type { ObjectSchema, Schema, SmallIntKind, UnionSchema } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
@@ -24,10 +24,7 @@ export function writePlanOf(avro: AvroType, schema: Schema): WritePlan {
 export const perMilliOf = { s: 1, ms: 1, us: 1000, ns: 1_000_000 } as const;
 
 function internal(message: string): never {
-  throw new WirekitError(
-    'WK_SCHEMA_INVALID',
-    `Avro codec: the schema and its Avro export disagree (${message}).`,
-  );
+  throw new WirekitBug(`Avro: the schema and its Avro export disagree (${message})`);
 }
 
 function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {

@@ -3,10 +3,12 @@
  * (or generated code) sits beneath it, so a format's implementation can be swapped for a faster one
  * without any caller noticing.
  */
+import { wireFormats } from '../../errors/index.js';
 import type { Schema } from '../../schema/index.js';
 import type { DecodeLimits } from './limits.js';
 
-export const formatNames = ['json', 'msgpack', 'cbor', 'protobuf', 'avro', 'flatbuffers', 'arrow'] as const;
+/** The formats' names, kept with the errors that carry them (`WirekitError.format`). */
+export const formatNames = wireFormats;
 export type FormatName = (typeof formatNames)[number];
 
 export interface Codec<T = unknown> {

@@ -41,7 +41,7 @@ export function resolveLimits(limits: Partial<DecodeLimits> | undefined): Decode
   for (const [name, value] of Object.entries(merged)) {
     if (!Number.isSafeInteger(value) || value < 0) {
       throw new WirekitError(
-        'WK_SCHEMA_INVALID',
+        'WK_OPTIONS_INVALID',
         `limits.${name} must be a non-negative integer, got ${value}.`,
       );
     }

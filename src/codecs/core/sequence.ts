@@ -157,6 +157,7 @@ export function withListHint(error: unknown, hint: string | undefined): unknown 
   return new WirekitError(error.code, `${message}${hint}.`, {
     path: error.path,
     offset: error.offset,
+    format: error.format,
     cause: error,
   });
 }

@@ -187,6 +187,7 @@ export function withOffset<T>(base: number, body: () => T): T {
       throw new WirekitError(error.code, error.message, {
         path: error.path,
         offset: base + error.offset,
+        format: error.format,
         cause: error,
       });
     }

@@ -16,7 +16,7 @@
  * refused exactly where decode would be: what a view later makes is what its reader reads of it,
  * never more than decode would have made at once.
  */
-import { WirekitError } from '../../errors/index.js';
+import { WirekitBug, WirekitError } from '../../errors/index.js';
 import { type Rule, refusalBy } from '../../schema/value-rules.js';
 import { AllocationBudget, cost, recordCost, stringCost } from '../core/budget.js';
 import {
@@ -347,7 +347,7 @@ export class Reader implements Tally {
       case 'map':
         return this.map(plan, at, depth);
       case 'union':
-        throw new WirekitError('WK_SCHEMA_INVALID', 'FlatBuffers: a union stands only in a field.');
+        throw new WirekitBug('FlatBuffers: a union plan reached a place other than a field');
     }
   }
 

@@ -6,7 +6,7 @@
  */
 
 import { Builder } from 'flatbuffers';
-import { prependPath, WirekitError } from '../../errors/index.js';
+import { prependPath, WirekitBug, WirekitError } from '../../errors/index.js';
 import { jsonValueText } from '../../schema/json-kind.js';
 import { fieldOf } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
@@ -172,7 +172,7 @@ export class Encoder {
           ? this.stringMap(plan.entry, value, depth)
           : this.intMap(plan.entry, value, depth);
       default:
-        throw new WirekitError('WK_SCHEMA_INVALID', `FlatBuffers: ${plan.k} is stored inline.`);
+        throw new WirekitBug(`FlatBuffers: an offset was asked for ${plan.k}, which is stored inline`);
     }
   }
 

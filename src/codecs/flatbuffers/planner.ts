@@ -6,7 +6,7 @@
  * not an object.
  */
 
-import { WirekitError } from '../../errors/index.js';
+import { WirekitBug, WirekitError } from '../../errors/index.js';
 import { toFlatBuffers } from '../../schema/export/flatbuffers.js';
 import { unwrapPresence } from '../../schema/export/plan.js';
 import type {
@@ -224,7 +224,7 @@ class Planner {
         return { k: 'union', union: this.union(plain), size: 4 };
       default:
         // array and map are handled by the callers; optional/nullable only nest inside those.
-        throw new WirekitError('WK_SCHEMA_INVALID', `FlatBuffers: a ${plain.kind} cannot stand here.`);
+        throw new WirekitBug(`FlatBuffers: the planner met a ${plain.kind} where its callers take it apart`);
     }
   }
 
@@ -247,7 +247,7 @@ class Planner {
 }
 
 function unsupported(message: string): never {
-  throw new WirekitError('WK_EXPORT_UNSUPPORTED', `FlatBuffers: ${message}`);
+  throw new WirekitError('WK_EXPORT_UNSUPPORTED', message, { format: 'flatbuffers' });
 }
 
 function sizeOf(write: Write): number {

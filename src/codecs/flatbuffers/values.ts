@@ -3,7 +3,7 @@
  * type checks on the way in (a wrong type must not be written as something else), timestamps as
  * counts of their unit, 64-bit integers as numbers where the schema asks for them.
  */
-import { describeValue, WirekitError } from '../../errors/index.js';
+import { describeValue, WirekitBug, WirekitError } from '../../errors/index.js';
 import type { TimePrecision } from '../../schema/index.js';
 import { largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import { fitsFloat32, type Rule, refusalBy, refused } from '../../schema/value-rules.js';
@@ -73,7 +73,7 @@ export function stored(plan: ValuePlan, value: unknown): number | bigint {
       if (value !== plan.value) throw wrong(JSON.stringify(plan.value), value);
       return typeof value === 'boolean' ? (value ? 1 : 0) : (value as number);
     default:
-      throw new WirekitError('WK_SCHEMA_INVALID', `FlatBuffers: ${plan.k} is not stored inline.`);
+      throw new WirekitBug(`FlatBuffers: an inline slot was asked for ${plan.k}, which is not stored inline`);
   }
 }
 

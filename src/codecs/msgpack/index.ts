@@ -51,8 +51,9 @@ function buildMsgpackCodec<T>(options: MsgpackCodecOptions, sourceOptions: Msgpa
   if (records && options.schema !== undefined) {
     // The same code resolveLimits gives for codec options that cannot work.
     throw new WirekitError(
-      'WK_SCHEMA_INVALID',
+      'WK_OPTIONS_INVALID',
       'msgpackRecords applies to schemaless codecs; a schema decides the layout itself.',
+      { format: 'msgpack' },
     );
   }
   const recordsMode = records ? new RecordsMode() : undefined;

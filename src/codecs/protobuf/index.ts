@@ -73,7 +73,10 @@ class ProtobufCodec<T> implements Codec<T> {
   /** `decode`, charging the value to `budget` (a sequence held whole charges all its values to one). */
   private decodeWithin(bytes: Uint8Array, budget: AllocationBudget): T {
     if (!(bytes instanceof Uint8Array)) {
-      throw new WirekitError('WK_DECODE_MALFORMED', 'protobuf: decode expects a Uint8Array.', { offset: 0 });
+      throw new WirekitError('WK_DECODE_MALFORMED', 'decode expects a Uint8Array.', {
+        offset: 0,
+        format: 'protobuf',
+      });
     }
     checkInputSize(bytes, this.limits);
     try {
@@ -136,12 +139,9 @@ function decodeFailure(error: unknown, limits: DecodeLimits): WirekitError {
   if (error instanceof WirekitError) return error;
   // Only a stack overflow can get here (maxDepth set beyond what the stack holds).
   if (error instanceof RangeError) return tooDeep(0, limits);
-  return new WirekitError(
-    'WK_DECODE_MALFORMED',
-    `protobuf: the input could not be decoded (${String(error)}).`,
-    {
-      offset: 0,
-      cause: error,
-    },
-  );
+  return new WirekitError('WK_DECODE_MALFORMED', `the input could not be decoded (${String(error)}).`, {
+    offset: 0,
+    format: 'protobuf',
+    cause: error,
+  });
 }

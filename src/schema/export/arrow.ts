@@ -65,7 +65,7 @@ interface Context {
 }
 
 const refuse = (message: string): never => {
-  throw new WirekitError('WK_EXPORT_UNSUPPORTED', `Arrow: ${message}`);
+  throw new WirekitError('WK_EXPORT_UNSUPPORTED', message, { format: 'arrow' });
 };
 
 export function toArrowSchema(schema: Schema): ArrowSchema {

@@ -14,7 +14,7 @@ export function nullFirstFor(field: FieldDef): boolean {
 }
 
 const refuse = (where: string, message: string): never => {
-  throw new WirekitError('WK_EXPORT_UNSUPPORTED', `Avro: default of ${where}: ${message}`);
+  throw new WirekitError('WK_EXPORT_UNSUPPORTED', `default of ${where}: ${message}`, { format: 'avro' });
 };
 
 const longRange = [-(2n ** 63n), 2n ** 63n - 1n] as const;

@@ -47,7 +47,7 @@ interface Scope {
 }
 
 const refuse = (message: string): never => {
-  throw new WirekitError('WK_EXPORT_UNSUPPORTED', `Avro: ${message}`);
+  throw new WirekitError('WK_EXPORT_UNSUPPORTED', message, { format: 'avro' });
 };
 
 export function toAvro(schema: Schema, options: AvroExportOptions = {}): AvroSchemaJson {

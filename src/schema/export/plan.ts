@@ -4,7 +4,7 @@
  * declared as the file's root type or needs a generated wrapper, and which field names the format
  * accepts.
  */
-import { WirekitError } from '../../errors/index.js';
+import { type WireFormat, WirekitError } from '../../errors/index.js';
 import { isIdentifier } from '../names.js';
 import type { NamedSchema, NullableSchema, OptionalSchema, RefSchema, Schema } from '../types.js';
 import { deref, fullName, namedTypes } from '../walk.js';
@@ -13,8 +13,14 @@ import { caseKey } from './naming.js';
 /** A schema node with refs followed and presence (optional, nullable) taken off. */
 export type Plain = Exclude<Schema, RefSchema | OptionalSchema | NullableSchema>;
 
+/** The error's `format` for the exporters that share this plan, which name their format for messages. */
+const wireFormatOf: Readonly<Record<string, WireFormat>> = {
+  'Protocol Buffers': 'protobuf',
+  FlatBuffers: 'flatbuffers',
+};
+
 export function unsupported(format: string, message: string): never {
-  throw new WirekitError('WK_EXPORT_UNSUPPORTED', `${format}: ${message}`);
+  throw new WirekitError('WK_EXPORT_UNSUPPORTED', message, { format: wireFormatOf[format] });
 }
 
 export interface PlanOptions {

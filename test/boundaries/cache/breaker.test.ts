@@ -54,7 +54,7 @@ describe('CircuitBreaker', () => {
     'refuses %j',
     (options) => {
       expect(() => new CircuitBreaker(options)).toThrow(
-        expect.objectContaining({ code: 'WK_SCHEMA_INVALID' }),
+        expect.objectContaining({ code: 'WK_OPTIONS_INVALID' }),
       );
     },
   );

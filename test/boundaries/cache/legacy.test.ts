@@ -452,7 +452,7 @@ describe("a user's reader", () => {
       { limits: { maxInputBytes: 4 } },
     );
     expect(codeOf(() => undef?.read(Uint8Array.of(1)))).toBe('WK_DECODE_MALFORMED');
-    expect(codeOf(() => promise?.read(Uint8Array.of(1)))).toBe('WK_SCHEMA_INVALID');
+    expect(codeOf(() => promise?.read(Uint8Array.of(1)))).toBe('WK_OPTIONS_INVALID');
     expect(codeOf(() => counted?.read(new Uint8Array(5)))).toBe('WK_LIMIT_INPUT');
     expect(calls).toBe(0);
   });
@@ -460,19 +460,19 @@ describe("a user's reader", () => {
   test('specs that cannot work are refused when the readers are made', () => {
     const made = (specs: unknown, options = {}) =>
       codeOf(() => legacyReaders(specs as LegacySpec[], options));
-    expect(made(['json', 'cbor'])).toBe('WK_SCHEMA_INVALID');
-    expect(made(['JSON'])).toBe('WK_SCHEMA_INVALID');
-    expect(made([{ name: '', decode: () => 1 }])).toBe('WK_SCHEMA_INVALID');
-    expect(made([{ name: 'x' }])).toBe('WK_SCHEMA_INVALID');
-    expect(made([42])).toBe('WK_SCHEMA_INVALID');
-    expect(made('json')).toBe('WK_SCHEMA_INVALID');
-    expect(made(['json'], { limits: { maxDepth: -1 } })).toBe('WK_SCHEMA_INVALID');
-    expect(made(['json'], { maxDecompressionRatio: 0.5 })).toBe('WK_SCHEMA_INVALID');
-    expect(made(['json'], { maxDecompressedBytes: 1.5 })).toBe('WK_SCHEMA_INVALID');
+    expect(made(['json', 'cbor'])).toBe('WK_OPTIONS_INVALID');
+    expect(made(['JSON'])).toBe('WK_OPTIONS_INVALID');
+    expect(made([{ name: '', decode: () => 1 }])).toBe('WK_OPTIONS_INVALID');
+    expect(made([{ name: 'x' }])).toBe('WK_OPTIONS_INVALID');
+    expect(made([42])).toBe('WK_OPTIONS_INVALID');
+    expect(made('json')).toBe('WK_OPTIONS_INVALID');
+    expect(made(['json'], { limits: { maxDepth: -1 } })).toBe('WK_OPTIONS_INVALID');
+    expect(made(['json'], { maxDecompressionRatio: 0.5 })).toBe('WK_OPTIONS_INVALID');
+    expect(made(['json'], { maxDecompressedBytes: 1.5 })).toBe('WK_OPTIONS_INVALID');
     expect(made([])).toBe('no error');
     // Reading anything but bytes is refused with a WirekitError too.
     for (const one of legacyReaders([...legacyFormats, () => 1]))
-      expect(codeOf(() => one.read('{}' as unknown as Uint8Array))).toBe('WK_SCHEMA_INVALID');
+      expect(codeOf(() => one.read('{}' as unknown as Uint8Array))).toBe('WK_OPTIONS_INVALID');
   });
 });
 

@@ -2,12 +2,18 @@
  * The fetch client against a real server on a loopback socket: every format both ways, errors
  * back as WirekitErrors with the server's code, and streamed rows as they arrive.
  */
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { User } from '../../../src/bench/datasets/users.js';
-import { createClient, WirekitHttpError } from '../../../src/boundaries/http/index.js';
+import {
+  createClient,
+  HttpResponseError,
+  wirekit,
+  wirekitRoute,
+} from '../../../src/boundaries/http/index.js';
+import { writeContainer } from '../../../src/codecs/avro/container.js';
 import { createCodec, formatNames } from '../../../src/codecs/index.js';
 import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
@@ -56,7 +62,7 @@ describe.each(formatNames)('%s', (format) => {
     const error = await client()
       .post('/small', { text: 'x'.repeat(60) }, { body: Note })
       .catch((e: unknown) => e);
-    expect(error).not.toBeInstanceOf(WirekitHttpError);
+    expect(error).not.toBeInstanceOf(HttpResponseError);
     expect(error).toMatchObject({ code: 'WK_VALIDATION_FAILED', path: ['text'] });
   });
 });
@@ -73,19 +79,19 @@ describe('the client', () => {
     expect(batches[0]?.getChild('temperature')?.toArray()).toBeInstanceOf(Float64Array);
   });
 
-  test('a 406 and a non-wirekit error status become WirekitHttpErrors', async () => {
+  test('a 406 and a non-wirekit error status become HttpResponseErrors', async () => {
     // /echo has no schemas, so it speaks only the schemaless formats.
     const client = createClient({ baseUrl, format: 'avro' });
     const refused = await client.post('/echo', { a: 1 }, { reply: Note }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 406, code: 'WK_HTTP_NOT_ACCEPTABLE' });
-    expect((refused as WirekitHttpError).offered).toEqual([
+    expect((refused as HttpResponseError).offered).toEqual([
       'application/json',
       'application/msgpack',
       'application/x-msgpack',
       'application/cbor',
     ]);
     const missing = await client.get('/nowhere').catch((e: unknown) => e);
-    expect(missing).toBeInstanceOf(WirekitHttpError);
+    expect(missing).toBeInstanceOf(HttpResponseError);
     expect(missing).toMatchObject({ status: 404, code: 'WK_HTTP_STATUS' });
   });
 
@@ -153,5 +159,38 @@ describe('the client', () => {
   test('works over undici 7 as well as the global fetch', async () => {
     const client = createClient({ baseUrl, format: 'cbor', fetch: undiciFetch as unknown as typeof fetch });
     expect(await client.get('/users', { reply: UserList })).toEqual(sampleUsers);
+  });
+});
+
+describe("an error's format crosses the wire", () => {
+  let own: FastifyInstance;
+  let ownUrl: string;
+  beforeAll(async () => {
+    own = Fastify({ logger: false });
+    await own.register(wirekit);
+    // A real failure of a real codec: an Avro container asked for a codec Avro does not have.
+    own.route(
+      wirekitRoute({
+        method: 'GET',
+        url: '/container',
+        reply: Note,
+        handler: async () => {
+          await writeContainer([], { schema: Note, codec: 'lzma' as 'null' });
+          return { text: 'unreachable' };
+        },
+      }),
+    );
+    ownUrl = await own.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => own.close());
+
+  // Arrow replies carry tables, not one record (its clients get error records in JSON, tested above).
+  test.each(formatNames.filter((name) => name !== 'arrow'))('in a %s error record', async (format) => {
+    const error = await createClient({ baseUrl: ownUrl, format })
+      .get('/container', { reply: Note })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpResponseError);
+    expect(error).toMatchObject({ status: 500, code: 'WK_OPTIONS_INVALID', format: 'avro' });
+    expect((error as Error).message).toBe('unknown container codec "lzma".');
   });
 });

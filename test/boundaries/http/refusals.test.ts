@@ -16,7 +16,7 @@ import { User } from '../../../src/bench/datasets/users.js';
 import {
   createClient,
   HttpError,
-  WirekitHttpError,
+  HttpResponseError,
   wirekit,
   wirekitRoute,
 } from '../../../src/boundaries/http/index.js';
@@ -311,7 +311,7 @@ describe('400 and 406, and what Fastify answers on its own', () => {
     await own.register(wirekit);
     expect(() =>
       own.route(wirekitRoute({ method: 'GET', url: '/x', body: Note, handler: () => null })),
-    ).toThrow(expect.objectContaining({ code: 'WK_SCHEMA_INVALID' }));
+    ).toThrow(expect.objectContaining({ code: 'WK_OPTIONS_INVALID' }));
     await own.close();
   });
 });
@@ -484,12 +484,12 @@ describe('through a real socket', () => {
   });
 });
 
-describe('the client raises each refusal as a WirekitHttpError with its code', () => {
+describe('the client raises each refusal as a HttpResponseError with its code', () => {
   test('415: a format the route does not read, with the types it does', async () => {
     // /echo has no schemas: it reads JSON, MessagePack and CBOR only.
     const client = createClient({ baseUrl, format: 'avro' });
     const error = await client.post('/echo', { text: 'hi' }, { body: Note }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WirekitHttpError);
+    expect(error).toBeInstanceOf(HttpResponseError);
     expect(error).toMatchObject({
       status: 415,
       code: 'WK_HTTP_UNSUPPORTED_MEDIA_TYPE',
@@ -504,7 +504,7 @@ describe('the client raises each refusal as a WirekitHttpError with its code', (
       const big = await client
         .post('/small', { text: 'x'.repeat(100_000) }, { body: t.object('Loose', { text: t.string() }) })
         .catch((e: unknown) => e);
-      expect(big, format).toBeInstanceOf(WirekitHttpError);
+      expect(big, format).toBeInstanceOf(HttpResponseError);
       expect(big).toMatchObject({ status: 413, code: 'WK_HTTP_BODY_TOO_LARGE', limit: 1000 });
     }
   });

@@ -292,7 +292,7 @@ describe('errors carry a status, a wirekit code and a path, in the negotiated fo
   test('400 for a missing body', async () => {
     const response = await app.inject({ method: 'POST', url: '/users' });
     expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('WK_DECODE_TRUNCATED');
+    expect(response.json().code).toBe('WK_HTTP_BODY_REQUIRED');
   });
 
   test('prototype poisoning is refused on wirekit routes and plain ones alike', async () => {

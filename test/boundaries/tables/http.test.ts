@@ -8,7 +8,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
-import { HttpWirekitError } from '../../../src/boundaries/http/wire-error.js';
+import { HttpReplyError } from '../../../src/boundaries/http/wire-error.js';
 import { type DuckDBSource, duckdbSource } from '../../../src/boundaries/tables/duckdb.js';
 import type { TableStream } from '../../../src/boundaries/tables/source.js';
 import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
@@ -48,7 +48,7 @@ beforeAll(async () => {
         const query = request.query as { from?: string; limit?: string; fail?: string };
         const from = new Date(query.from ?? '2026-01-01T00:00:00Z');
         if (Number.isNaN(from.getTime())) {
-          throw new HttpWirekitError(400, 'WK_VALIDATION_FAILED', '`from` is not an ISO timestamp.');
+          throw new HttpReplyError(400, 'WK_VALIDATION_FAILED', '`from` is not an ISO timestamp.');
         }
         const failAt = query.fail === undefined ? -1 : Number(query.fail);
         const stream = await source.query(

@@ -43,7 +43,8 @@ export function parseRegisteredAvro(text: string, limits: Required<SchemaLimits>
     // says which name is unknown) instead of trying to parse the name as JSON text.
     type = parseAvroSchema(typeof json === 'string' ? { type: json } : json);
   } catch (error) {
-    if (error instanceof WirekitError) throw schemaInvalid(error.message, error);
+    // The registry's reply has only a message: it names the schema type the codec's error carries.
+    if (error instanceof WirekitError) throw schemaInvalid(`Avro schema: ${error.message}`, error);
     throw error;
   }
   checkDefaults(type, new Set());

@@ -39,7 +39,7 @@ export function resolvedLimits(limits: SchemaLimits): Required<SchemaLimits> {
   for (const [name, value] of Object.entries({ maxSchemaLength, maxSchemaDepth })) {
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new WirekitError(
-        'WK_SCHEMA_INVALID',
+        'WK_OPTIONS_INVALID',
         `schema limits: ${name} must be a positive integer, got ${value}.`,
       );
     }

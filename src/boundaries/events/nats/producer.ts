@@ -173,6 +173,7 @@ export function natsProducer<T>(options: NatsProducerOptions<T>): EventProducer<
             ? error
             : new WirekitError(error.code, `events[${index}].${error.message}`, {
                 path: [index, ...(error.path ?? [])],
+                format: error.format,
               });
         }
       });
