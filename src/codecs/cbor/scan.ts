@@ -18,14 +18,7 @@ import { cost, overBudget } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
 import { grown } from '../core/grow.js';
 import type { DecodeLimits } from '../core/limits.js';
-import {
-  arrayCharge,
-  checkShortText,
-  mapKeyExtra,
-  maxCount,
-  slotCharge,
-  stringCharge,
-} from '../keyed/scan-items.js';
+import { arrayCharge, checkShortText, mapKeyExtra, slotCharge, stringCharge } from '../keyed/scan-items.js';
 import { CborItems, type CborScanOptions, libraryReadsInt64 } from './items.js';
 
 export type { CborScanOptions };
@@ -60,8 +53,6 @@ export class CborScanner extends CborItems {
   private left: Int32Array;
   private seen: Uint8Array;
   private isMap: Uint8Array;
-  /** maxElements, or maxCount where that is lower (see maxCount). */
-  private readonly maxContainer: number;
 
   constructor(limits: DecodeLimits, options: CborScanOptions) {
     super(limits, options);
@@ -69,7 +60,6 @@ export class CborScanner extends CborItems {
     this.left = new Int32Array(size);
     this.isMap = new Uint8Array(size);
     this.seen = new Uint8Array(size);
-    this.maxContainer = Math.min(limits.maxElements, maxCount);
   }
 
   get needsOwnReader(): boolean {

@@ -34,7 +34,7 @@ export const measuringScan = { utf8: false, unsafeKeys: false, charge: false } a
  * integer registers instead of converting doubles on every item). No JavaScript array or object
  * that large can be built anyway.
  */
-export const maxCount = 0x3fff_ffff;
+const maxCount = 0x3fff_ffff;
 
 /** The charges the hot loops make, as plain constants (core/budget.ts). */
 export const arrayCharge = cost.array;
@@ -85,12 +85,15 @@ export abstract class KeyedScanItems<Options extends KeyedScanOptions> {
   protected charged = 0;
   /** maxAllocatedBytes when the options charge, else no bound. */
   protected readonly maxAllocated: number;
+  /** maxElements, or maxCount where that is lower (see maxCount). */
+  protected readonly maxContainer: number;
 
   constructor(
     protected readonly limits: DecodeLimits,
     protected readonly options: Options,
   ) {
     this.maxAllocated = options.charge ? limits.maxAllocatedBytes : Number.POSITIVE_INFINITY;
+    this.maxContainer = Math.min(limits.maxElements, maxCount);
   }
 
   protected ended(at: number, elements = this.elements): number {

@@ -15,14 +15,7 @@ import { cost, overBudget } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
 import { grown } from '../core/grow.js';
 import type { DecodeLimits } from '../core/limits.js';
-import {
-  arrayCharge,
-  checkShortText,
-  mapKeyExtra,
-  maxCount,
-  slotCharge,
-  stringCharge,
-} from '../keyed/scan-items.js';
+import { arrayCharge, checkShortText, mapKeyExtra, slotCharge, stringCharge } from '../keyed/scan-items.js';
 import {
   checkTimestamp,
   fixedSizes,
@@ -64,8 +57,6 @@ export class MsgpackScanner extends MsgpackItems {
   private left: Int32Array;
   private isMap: Uint8Array;
   private readonly sizes: Uint8Array;
-  /** maxElements, or maxCount where that is lower (see maxCount). */
-  private readonly maxContainer: number;
   /**
    * What a map costs, and each of its items (a key or a value): a plain object of two slots an
    * entry, or in record mode, where msgpackr reads maps as Map, a Map and half a Map's entry.
@@ -111,7 +102,6 @@ export class MsgpackScanner extends MsgpackItems {
     this.left = new Int32Array(size);
     this.isMap = new Uint8Array(size);
     this.sizes = options.records ? recordModeSizes : plainSizes;
-    this.maxContainer = Math.min(limits.maxElements, maxCount);
     this.mapCharge = options.records ? cost.map : cost.object;
     this.mapItemCharge = options.records ? cost.mapEntry / 2 : cost.slot;
     this.mapKeyCharge = options.records ? 0 : mapKeyExtra;
@@ -152,7 +142,7 @@ export class MsgpackScanner extends MsgpackItems {
   /**
    * The hot loop. It reads inline only what records are made of (short strings, scalars, small
    * maps and arrays) and leaves every other type to `other`, which keeps the loop small enough for
-   * V8 to hold its state in registers. Every count kept here fits an int32 (see maxCount).
+   * V8 to hold its state in registers. Every count kept here fits an int32 (see maxCount in keyed/scan-items.ts).
    */
   private walk(
     bytes: Uint8Array,
