@@ -18,7 +18,9 @@ import { cost, overBudget } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
 import { grown } from '../core/grow.js';
 import type { DecodeLimits } from '../core/limits.js';
-import { arrayCharge, checkShortText, mapKeyExtra, slotCharge, stringCharge } from '../keyed/scan-items.js';
+import { checkKey } from '../keyed/keys.js';
+import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../keyed/scan-items.js';
+import { asciiEnd, isUtf8 } from '../keyed/utf8-check.js';
 import { CborItems, type CborScanOptions, libraryReadsInt64 } from './items.js';
 
 export type { CborScanOptions };
@@ -176,7 +178,12 @@ export class CborScanner extends CborItems {
           if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
           if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
           allocated += stringCharge + ((length + 7) & ~7);
-          checkShortText(bytes, from, pos, key, utf8, unsafeKeys);
+          // Inline, not keyed/scan-items.ts checkShortText: the call costs this loop measurably.
+          if (utf8) {
+            const i = asciiEnd(bytes, from, pos);
+            if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');
+          }
+          if (key && (length === 9 || length === 11) && unsafeKeys) checkKey(bytes, from, length);
         } else if ((scalarSizes[head] as number) !== 0) {
           // Integers, simple values and floats: the head says how long they are.
           if (key) {

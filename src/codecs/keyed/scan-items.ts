@@ -1,15 +1,16 @@
 /**
  * What the MessagePack and the CBOR scanner share: their options, the counts and charges a scan
  * carries in and out (elements, the heap the value will take, where a cut input ended), the check
- * every text string gets (UTF-8, unsafe keys) and the charges their hot loops make. The two walks
- * themselves stay in their formats: they read different head bytes, and CBOR's indefinite
- * containers keep state MessagePack has none of.
+ * every text string gets (UTF-8, unsafe keys) and the charges their hot loops make. The hot
+ * loops check short strings inline instead of calling `checkText`: measured, the call costs them.
+ * The walks themselves stay in their formats: they read different head bytes, and CBOR's
+ * indefinite containers keep state (stack, cut, `stop`) MessagePack has none of.
  */
 import { cost } from '../core/budget.js';
 import { malformed } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { checkKey } from './keys.js';
-import { asciiEnd, isUtf8 } from './utf8-check.js';
+import { isUtf8 } from './utf8-check.js';
 
 export interface KeyedScanOptions {
   /** Check that strings are UTF-8 (the schema decoder does it as it decodes instead). */
@@ -46,27 +47,6 @@ export const stringCharge = cost.string;
  * (too much for a Map of many entries, never too little).
  */
 export const mapKeyExtra = cost.map - cost.object + cost.mapEntry - 2 * cost.slot;
-
-/**
- * Checks the text string in [from, to) that a hot loop has already measured against the input
- * and maxStringBytes: its UTF-8 (when `utf8`), and when it is a map key, that it is no unsafe key
- * (only keys of 9 or 11 bytes can be one). Small enough for V8 to inline into the loops.
- */
-export function checkShortText(
-  bytes: Uint8Array,
-  from: number,
-  to: number,
-  key: boolean,
-  utf8: boolean,
-  unsafeKeys: boolean,
-): void {
-  if (utf8) {
-    const i = asciiEnd(bytes, from, to);
-    if (i < to && !isUtf8(bytes, i, to)) throw malformed(from, 'a string is not valid UTF-8');
-  }
-  const length = to - from;
-  if (key && (length === 9 || length === 11) && unsafeKeys) checkKey(bytes, from, length);
-}
 
 export abstract class KeyedScanItems<Options extends KeyedScanOptions> {
   /** Array items and map entries seen; carried in and out by callers that count across scans. */
