@@ -32,11 +32,7 @@ export function fastifyRefusal(error: unknown, body: BodyRules): HttpReplyError 
     case 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE':
       return unsupportedType(body.contentType, body.types);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new HttpReplyError(
-        400,
-        'WK_DECODE_TRUNCATED',
-        'the body is not as long as its Content-Length.',
-      );
+      return new HttpReplyError(400, 'WK_DECODE_TRUNCATED', 'the body is not as long as its Content-Length.');
     default:
       return undefined;
   }

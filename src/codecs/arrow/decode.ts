@@ -5,7 +5,6 @@
  * time, so that every object of a type shares one hidden class.
  */
 import type { Data } from 'apache-arrow';
-import { isUnsafeKey, unsafeKey } from '../core/errors.js';
 import {
   isNull,
   keptAt,
@@ -15,6 +14,7 @@ import {
   type ReadContext,
   readScalars,
 } from './decode-scalars.js';
+import { mapValue, readChildren } from './entries.js';
 import { nullMessage, rethrowAt, ValueFault } from './fault.js';
 import { offsetsOf } from './physical.js';
 import type { MapPlan, Plan, StructPlan, UnionPlan } from './plan.js';
@@ -55,41 +55,6 @@ function checkRange(
 ): void {
   for (let j = from; j < to; j++)
     if (values[j] === misplacedNull) throw new ValueFault(index, nullMessage, [step(j)]);
-}
-
-/**
- * The entry of a list or map column that holds child entry `j`: the last whose offset is at most
- * `j` (offsets ascend; empty entries hold nothing).
- */
-function entryOf(offsets: Int32Array, start: number, count: number, j: number): number {
-  let low = start;
-  let high = start + count - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if ((offsets[mid] as number) <= j) low = mid;
-    else high = mid - 1;
-  }
-  return low;
-}
-
-/** Reads a list's or map's children, turning a child's fault into its entry's. */
-function readChildren(
-  plan: Plan,
-  child: Data,
-  offsets: Int32Array,
-  start: number,
-  count: number,
-  ctx: ReadContext,
-  step: (entry: number, j: number) => string | number,
-): unknown[] {
-  const first = offsets[start] as number;
-  try {
-    return readColumn(plan, child, first, (offsets[start + count] as number) - first, ctx);
-  } catch (error) {
-    if (!(error instanceof ValueFault)) throw error;
-    const entry = entryOf(offsets, start, count, error.index);
-    return rethrowAt(error, entry, step(entry, error.index));
-  }
 }
 
 function readStruct(plan: StructPlan, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
@@ -141,15 +106,7 @@ function readList(
   const bits = nullsOf(data);
   const offsets = offsetsOf(data);
   const first = offsets[start] as number;
-  const items = readChildren(
-    plan.item,
-    data.children[0] as Data,
-    offsets,
-    start,
-    count,
-    ctx,
-    (entry, j) => j - (offsets[entry] as number),
-  );
+  const items = readChildren(readColumn, plan.item, data.children[0] as Data, offsets, start, count, ctx);
   const check = items.includes(misplacedNull);
   for (let k = 0; k < count; k++) {
     const i = start + k;
@@ -172,21 +129,20 @@ function readMap(plan: MapPlan, data: Data, start: number, count: number, ctx: R
   const offsets = data.valueOffsets as Int32Array;
   const entries = data.children[0] as Data;
   const first = offsets[start] as number;
-  const keys = readChildren(
-    plan.key,
-    entries.children[0] as Data,
-    offsets,
-    start,
-    count,
-    ctx,
-    (entry, j) => j - (offsets[entry] as number),
-  );
+  const keys = readChildren(readColumn, plan.key, entries.children[0] as Data, offsets, start, count, ctx);
   const keyOf = (j: number) => {
     const key = keys[j - first];
     return typeof key === 'string' ? key : String(key);
   };
-  const values = readChildren(plan.value, entries.children[1] as Data, offsets, start, count, ctx, (_, j) =>
-    keyOf(j),
+  const values = readChildren(
+    readColumn,
+    plan.value,
+    entries.children[1] as Data,
+    offsets,
+    start,
+    count,
+    ctx,
+    (_, j) => keyOf(j),
   );
   const check = values.includes(misplacedNull);
   for (let k = 0; k < count; k++) {
@@ -198,19 +154,7 @@ function readMap(plan: MapPlan, data: Data, start: number, count: number, ctx: R
     const from = (offsets[i] as number) - first;
     const to = (offsets[i + 1] as number) - first;
     if (check) checkRange(values, from, to, i, (j) => keyOf(j + first));
-    if (plan.stringKeys) {
-      const object: Record<string, unknown> = {};
-      for (let j = from; j < to; j++) {
-        const key = keys[j] as string;
-        if (isUnsafeKey(key)) throw unsafeKey(ctx.offset, key);
-        object[key] = values[j];
-      }
-      out[k] = object;
-    } else {
-      const map = new Map<unknown, unknown>();
-      for (let j = from; j < to; j++) map.set(keys[j], values[j]);
-      out[k] = map;
-    }
+    out[k] = mapValue(keys, values, from, to, plan.stringKeys, ctx.offset);
   }
   return out;
 }

@@ -16,6 +16,7 @@
 import { type DataType, type Dictionary, type Field, Type } from 'apache-arrow';
 import { isUnsafeKey, mismatch, unsafeKey } from '../core/errors.js';
 import { isNull, jsonReader, nullsOf, type ReadContext, timestampReader } from './decode-scalars.js';
+import { mapValue, readChildren } from './entries.js';
 import { fault, rethrowAt, ValueFault } from './fault.js';
 import {
   bytesReader,
@@ -208,26 +209,6 @@ function readStruct(
   return out;
 }
 
-/** Reads the children of entries [start, start + count), turning a child's fault into its entry's. */
-function readChildren(
-  plan: AnyPlan,
-  child: Data,
-  offsets: Int32Array,
-  start: number,
-  count: number,
-  ctx: ReadContext,
-): unknown[] {
-  const first = offsets[start] as number;
-  try {
-    return readAny(plan, child, first, (offsets[start + count] as number) - first, ctx);
-  } catch (error) {
-    if (!(error instanceof ValueFault)) throw error;
-    let entry = start;
-    while (entry + 1 < start + count && (offsets[entry + 1] as number) <= error.index) entry++;
-    return rethrowAt(error, entry, error.index - (offsets[entry] as number));
-  }
-}
-
 function readList(
   plan: AnyPlan & { k: 'list' },
   data: Data,
@@ -236,7 +217,7 @@ function readList(
   ctx: ReadContext,
 ): unknown[] {
   const offsets = offsetsOf(data);
-  const items = readChildren(plan.item, data.children[0] as Data, offsets, start, count, ctx);
+  const items = readChildren(readAny, plan.item, data.children[0] as Data, offsets, start, count, ctx);
   const first = offsets[start] as number;
   const bits = nullsOf(data);
   const out = new Array<unknown>(count);
@@ -258,8 +239,8 @@ function readMap(
 ): unknown[] {
   const offsets = data.valueOffsets as Int32Array;
   const entries = data.children[0] as Data;
-  const keys = readChildren(plan.key, entries.children[0] as Data, offsets, start, count, ctx);
-  const values = readChildren(plan.value, entries.children[1] as Data, offsets, start, count, ctx);
+  const keys = readChildren(readAny, plan.key, entries.children[0] as Data, offsets, start, count, ctx);
+  const values = readChildren(readAny, plan.value, entries.children[1] as Data, offsets, start, count, ctx);
   const first = offsets[start] as number;
   const bits = nullsOf(data);
   const out = new Array<unknown>(count);
@@ -271,19 +252,7 @@ function readMap(
     }
     const from = (offsets[i] as number) - first;
     const to = (offsets[i + 1] as number) - first;
-    if (plan.stringKeys) {
-      const object: Record<string, unknown> = {};
-      for (let j = from; j < to; j++) {
-        const key = keys[j] as string;
-        if (isUnsafeKey(key)) throw unsafeKey(ctx.offset, key);
-        object[key] = values[j];
-      }
-      out[k] = object;
-    } else {
-      const map = new Map<unknown, unknown>();
-      for (let j = from; j < to; j++) map.set(keys[j], values[j]);
-      out[k] = map;
-    }
+    out[k] = mapValue(keys, values, from, to, plan.stringKeys, ctx.offset);
   }
   return out;
 }

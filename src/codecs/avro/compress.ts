@@ -14,6 +14,7 @@ import { WirekitError } from '../../errors/index.js';
 import { crc32 } from '../../util/crc32.js';
 import { ratioLimit } from '../../util/decompression-ratio.js';
 import { maxNodeBufferLength, nodeBuiltin, requirePackage } from '../../util/node-runtime.js';
+import { joinBytes } from '../core/stream.js';
 
 export const containerCodecs = ['null', 'deflate', 'snappy', 'zstandard'] as const;
 export type ContainerCodec = (typeof containerCodecs)[number];
@@ -208,13 +209,7 @@ async function inflateWeb(data: Uint8Array, cap: BlockCap): Promise<Uint8Array> 
     if (error instanceof WirekitError) throw error;
     throw corrupt('deflate', error);
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return joinBytes(parts, size);
 }
 
 function checkZstdBound(data: Uint8Array, cap: BlockCap): void {

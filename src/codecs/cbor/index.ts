@@ -9,7 +9,8 @@ import { Decoder, type Options } from 'cbor-x';
 import type { Codec, CodecOptions } from '../core/codec.js';
 import { resolveLimits } from '../core/limits.js';
 import { cborMediaTypes, cborSequenceMediaType } from '../core/media-types.js';
-import { type FormatKit, SelfDescribingCodec } from '../keyed/codec.js';
+import { type FormatKit, keyedCodec } from '../keyed/codec.js';
+import { checkingScan, measuringScan } from '../keyed/scan-items.js';
 import { cborFormat } from './compiled.js';
 import { NaturalReader } from './natural.js';
 import { CborSource } from './reader.js';
@@ -34,18 +35,11 @@ export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<
     streamMediaType: cborSequenceMediaType,
     emitter: () => new CborEmitter(),
     source: (decodeLimits) => new CborSource(decodeLimits),
-    checker: (decodeLimits) => new CborScanner(decodeLimits, { utf8: true, unsafeKeys: true, charge: true }),
-    measurer: (decodeLimits) =>
-      new CborScanner(decodeLimits, { utf8: false, unsafeKeys: false, charge: false }),
+    checker: (decodeLimits) => new CborScanner(decodeLimits, checkingScan),
+    measurer: (decodeLimits) => new CborScanner(decodeLimits, measuringScan),
     libraryDecode: (bytes) => decoder.decode(bytes),
     ownDecode: (bytes) => new NaturalReader(bytes).read(),
     compiled: cborFormat,
   };
-  return new SelfDescribingCodec<T>(
-    kit,
-    options.schema,
-    limits,
-    options.validate === true,
-    options.compile !== false,
-  );
+  return keyedCodec<T>(kit, options, limits);
 }

@@ -7,66 +7,29 @@ import { WirekitError } from '../../errors/index.js';
 import { parseIsoTime } from '../../util/iso-time.js';
 import { cost, stringCost } from '../core/budget.js';
 import { malformed, tooLong } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import { checkKey } from '../keyed/keys.js';
+import { KeyedScanItems, type KeyedScanOptions } from '../keyed/scan-items.js';
 import { isUtf8 } from '../keyed/utf8-check.js';
 
-export interface CborScanOptions {
-  readonly utf8: boolean;
-  readonly unsafeKeys: boolean;
-  /**
-   * Charge what the library will build from the value against maxAllocatedBytes (core/budget.ts): on
-   * for the scanner that precedes cbor-x, off where a scan only measures or skips.
-   */
-  readonly charge: boolean;
-}
+export type CborScanOptions = KeyedScanOptions;
 
 /** Longest bignum read: cbor-x builds a bignum byte by byte, so a long one costs quadratic time. */
 export const maxBignumBytes = 1024;
 
 const maxDateMillis = 8.64e15;
 
-export abstract class CborItems {
+export abstract class CborItems extends KeyedScanItems<CborScanOptions> {
   /** The first bytes of a chunked key, gathered to compare with the unsafe keys. */
   private readonly keyBytes = new Uint8Array(11);
-  /** Array items and map entries seen; carried in and out by callers that count across scans. */
-  elements = 0;
-  /** A map key that is not a text string: maps are then read by wirekit (as Map where needed). */
-  nonStringKey = false;
   /** A chunked string, which cbor-x refuses. */
   chunkedString = false;
   /** Tag 1 holding a 64-bit integer form, which cbor-x cannot multiply (it reads a bigint). */
   wideEpoch = false;
-  /** An integer beyond the safe range in a 64-bit form, which cbor-x (int64AsNumber) would round. */
-  wideInteger = false;
-  /** Where the input ended, when a scan returned -1. */
-  endedAt = 0;
-  /**
-   * The heap the scanned value will take once built (core/budget.ts), carried in and out like
-   * `elements`; `charged` holds what the helpers below add for the item they read.
-   */
-  allocated = 0;
-  protected charged = 0;
-  /** maxAllocatedBytes when the options charge, else no bound. */
-  protected readonly maxAllocated: number;
   /** Scratch results of `argument`: the value and where the item's content starts. */
   protected value = 0;
   protected next = 0;
   private readonly scratch = new DataView(new ArrayBuffer(8));
-
-  constructor(
-    protected readonly limits: DecodeLimits,
-    protected readonly options: CborScanOptions,
-  ) {
-    this.maxAllocated = options.charge ? limits.maxAllocatedBytes : Number.POSITIVE_INFINITY;
-  }
-
-  protected ended(at: number, elements = this.elements): number {
-    this.endedAt = at;
-    this.elements = elements;
-    return -1;
-  }
 
   /**
    * Reads the argument of the head at `pos` into `value` (exact below 2^53, else a larger number)
@@ -98,10 +61,7 @@ export abstract class CborItems {
       const start = this.next;
       if (length > limit) throw tooLong(pos, length, limit, text ? 'string' : 'byte string');
       if (length > end - start) return this.ended(end);
-      if (text && this.options.utf8 && !isUtf8(bytes, start, start + length)) {
-        throw malformed(start, 'a string is not valid UTF-8');
-      }
-      if (textKey && this.options.unsafeKeys) checkKey(bytes, start, length);
+      if (text) this.checkText(bytes, start, start + length, textKey);
       this.charged += text ? stringCost(length) : cost.bytes + length;
       return start + length;
     }

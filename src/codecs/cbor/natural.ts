@@ -10,14 +10,8 @@
 
 import { decodeUtf8 } from '../core/utf8.js';
 import { DecodedMap } from '../keyed/decoded-map.js';
+import { numberIfSafe } from '../keyed/safe-integer.js';
 import { halfToNumber } from './items.js';
-
-const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** An integer of a 64-bit form: a number when it is a safe integer, as every reader gives it. */
-function integer(value: bigint): number | bigint {
-  return value >= -maxSafe && value <= maxSafe ? Number(value) : value;
-}
 
 export class NaturalReader {
   private pos = 0;
@@ -46,11 +40,11 @@ export class NaturalReader {
     switch (head >> 5) {
       case 0: {
         const value = this.argument();
-        return typeof value === 'bigint' ? integer(value) : value;
+        return typeof value === 'bigint' ? numberIfSafe(value) : value;
       }
       case 1: {
         const value = this.argument();
-        return typeof value === 'bigint' ? integer(-1n - value) : -1 - value;
+        return typeof value === 'bigint' ? numberIfSafe(-1n - value) : -1 - value;
       }
       case 2:
         return this.string(false);

@@ -7,13 +7,14 @@
  * and the interpreted decoders, which both read through a source, charge alike.
  */
 import { WirekitError } from '../../errors/index.js';
-import { decimalDigits } from '../../schema/decimal.js';
 import { parseIsoTime } from '../../util/iso-time.js';
-import { AllocationBudget, cost, stringCost } from '../core/budget.js';
+import { cost, stringCost } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
-import { decodeUtf8, TextReader } from '../core/utf8.js';
+import { decodeUtf8 } from '../core/utf8.js';
 import { schemaMismatch } from '../keyed/failures.js';
+import { measuringScan } from '../keyed/scan-items.js';
+import { KeyedSource } from '../keyed/source.js';
 import { Item, type Source } from '../keyed/wire.js';
 import { decimalText } from './decimal.js';
 import { halfToNumber, maxBignumBytes, typeName } from './items.js';
@@ -22,35 +23,9 @@ import { CborScanner } from './scan.js';
 const two32 = 0x1_0000_0000;
 const maxDateMillis = 8.64e15;
 
-export class CborSource implements Source {
-  /** The bytes being read, and where they end (compiled decoders match keys in them directly). */
-  input: Uint8Array = new Uint8Array(0);
-  end = 0;
-  pos = 0;
-  elements = 0;
-  spanBytes: Uint8Array = this.input;
-  spanStart = 0;
-  spanEnd = 0;
-  /** What the value decoded so far costs the heap; given by `reset`. */
-  budget = new AllocationBudget(0);
-  /** The input's strings (short ASCII strings cut from windows of it). */
-  readonly text = new TextReader();
-  private view = new DataView(this.input.buffer);
-  private readonly skipper: CborScanner;
-
-  constructor(readonly limits: DecodeLimits) {
-    this.skipper = new CborScanner(limits, { utf8: false, unsafeKeys: false, charge: false });
-  }
-
-  reset(bytes: Uint8Array, budget: AllocationBudget): void {
-    this.budget = budget;
-    this.input = bytes;
-    this.text.use(bytes);
-    this.spanBytes = bytes;
-    this.end = bytes.length;
-    this.pos = 0;
-    this.elements = 0;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+export class CborSource extends KeyedSource implements Source {
+  constructor(limits: DecodeLimits) {
+    super(limits, new CborScanner(limits, measuringScan), typeName);
   }
 
   /** The head byte of the next item, past any self-describe tags; the input must not end here. */
@@ -62,14 +37,6 @@ export class CborSource implements Source {
       if (head !== 0xd9 || input[this.pos + 1] !== 0xd9 || input[this.pos + 2] !== 0xf7) return head;
       this.pos += 3;
     }
-  }
-
-  private need(bytes: number): void {
-    if (this.pos + bytes > this.end) throw truncated(this.end);
-  }
-
-  private wrongType(expected: string): WirekitError {
-    return schemaMismatch(this.pos, `expected ${expected}, got ${typeName(this.input[this.pos] as number)}`);
   }
 
   /**
@@ -298,12 +265,7 @@ export class CborSource implements Source {
   decimal(): string {
     const head = this.head();
     const at = this.pos;
-    if (head >> 5 === 3) {
-      const text = this.string();
-      if (decimalDigits(text) === undefined)
-        throw schemaMismatch(at, `${JSON.stringify(text.slice(0, 40))} is not a decimal`);
-      return text;
-    }
+    if (head >> 5 === 3) return this.decimalText();
     if (head !== 0xc4) throw this.wrongType('a decimal (tag 4 or text)');
     this.pos++;
     if (this.pos >= this.end) throw truncated(this.pos);
@@ -352,15 +314,7 @@ export class CborSource implements Source {
     return this.container(at, level, count, count, cost.array);
   }
 
-  mapStart(level: number): number {
-    return this.mapHeader(level, true);
-  }
-
-  recordStart(level: number): number {
-    return this.mapHeader(level, false);
-  }
-
-  private mapHeader(level: number, entriesCount: boolean): number {
+  protected mapHeader(level: number, entriesCount: boolean): number {
     const head = this.head();
     if (head >> 5 !== 5) throw this.wrongType('a map');
     const at = this.pos;
@@ -388,15 +342,6 @@ export class CborSource implements Source {
     return true;
   }
 
-  skip(depth: number): void {
-    const skipper = this.skipper;
-    skipper.elements = this.elements;
-    const end = skipper.scan(this.input, this.pos, this.end, depth);
-    if (end < 0) throw truncated(skipper.endedAt);
-    this.elements = skipper.elements;
-    this.pos = end;
-  }
-
   peek(): number {
     const head = this.head();
     const major = head >> 5;
@@ -408,9 +353,5 @@ export class CborSource implements Source {
     if (head === 0xf4 || head === 0xf5) return Item.bool;
     if (head >= 0xf9 && head <= 0xfb) return Item.float;
     return Item.other;
-  }
-
-  describeNext(): string {
-    return typeName(this.input[this.pos] as number);
   }
 }

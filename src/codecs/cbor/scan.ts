@@ -16,8 +16,10 @@
  */
 import { cost, overBudget } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
+import { grown } from '../core/grow.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { checkKey } from '../keyed/keys.js';
+import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../keyed/scan-items.js';
 import { asciiEnd, isUtf8 } from '../keyed/utf8-check.js';
 import { CborItems, type CborScanOptions, libraryReadsInt64 } from './items.js';
 
@@ -26,25 +28,8 @@ export type { CborScanOptions };
 /** Marks an open container as indefinite in `left`; its items so far are counted below it. */
 const indefinite = -1;
 
-/**
- * A container of this many items or more is refused as too many elements whatever maxElements
- * says, so that every count the walk keeps fits an int32 (V8 then keeps the walk's counters in
- * integer registers instead of converting doubles on every item). No JavaScript array or object
- * that large can be built anyway.
- */
-const maxCount = 0x3fff_ffff;
-
-/** The charges the hot loop makes, as plain constants (core/budget.ts). */
+/** An indefinite map's charge, as a plain constant beside keyed/scan-items.ts's. */
 const objectCharge = cost.object;
-const arrayCharge = cost.array;
-const slotCharge = cost.slot;
-const stringCharge = cost.string;
-/**
- * A map with a key that is not a text string is built as a Map (decoded-map.ts): each such key is
- * charged as a Map of its own plus a Map's entry, over the object and two slots charged already
- * (too much for a Map of many entries, never too little).
- */
-const mapKeyExtra = cost.map - cost.object + cost.mapEntry - 2 * cost.slot;
 
 /**
  * Bytes taken by the items whose head says everything: integers (majors 0 and 1 with their
@@ -70,8 +55,6 @@ export class CborScanner extends CborItems {
   private left: Int32Array;
   private seen: Uint8Array;
   private isMap: Uint8Array;
-  /** maxElements, or maxCount where that is lower (see maxCount). */
-  private readonly maxContainer: number;
 
   constructor(limits: DecodeLimits, options: CborScanOptions) {
     super(limits, options);
@@ -79,7 +62,6 @@ export class CborScanner extends CborItems {
     this.left = new Int32Array(size);
     this.isMap = new Uint8Array(size);
     this.seen = new Uint8Array(size);
-    this.maxContainer = Math.min(limits.maxElements, maxCount);
   }
 
   get needsOwnReader(): boolean {
@@ -196,6 +178,7 @@ export class CborScanner extends CborItems {
           if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
           if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
           allocated += stringCharge + ((length + 7) & ~7);
+          // Inline, not keyed/scan-items.ts checkShortText: the call costs this loop measurably.
           if (utf8) {
             const i = asciiEnd(bytes, from, pos);
             if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');
@@ -342,14 +325,8 @@ export class CborScanner extends CborItems {
 
   private growStack(): void {
     const size = Math.min(this.left.length * 2, this.limits.maxDepth + 1);
-    const left = new Int32Array(size);
-    left.set(this.left);
-    const seen = new Uint8Array(size);
-    seen.set(this.seen);
-    const isMap = new Uint8Array(size);
-    isMap.set(this.isMap);
-    this.left = left;
-    this.seen = seen;
-    this.isMap = isMap;
+    this.left = grown(this.left, size);
+    this.seen = grown(this.seen, size);
+    this.isMap = grown(this.isMap, size);
   }
 }

@@ -84,6 +84,28 @@ function decodeSlow(bytes: Uint8Array, start: number, end: number): string {
   }
 }
 
+/**
+ * Orders strings as their UTF-8 bytes (code point order): the order FlatBuffers' binary search by
+ * key expects, and the order of Protocol Buffers' deterministic map keys. UTF-16 code units agree
+ * with it except that surrogates (astral characters) sort below U+E000..U+FFFF, so only a pair of
+ * units both from U+D800 on is shifted before comparing.
+ */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x !== y) {
+      if (x >= 0xd800 && y >= 0xd800) {
+        x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+        y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+      }
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
 export function encodeUtf8(text: string): Uint8Array {
   checkWellFormed(text);
   return encoder.encode(text);

@@ -70,6 +70,11 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
   // The frame keeps its prefix, so error offsets count from the frame's first byte. A stream's
   // frames are charged one at a time; a sequence's all to the budget of the whole.
   const decodeFrame = (frame: Uint8Array, budget?: AllocationBudget): T => read(frame, 4, budget) as T;
+  // A stream's and a sequence's values alike: each written with its size prefix.
+  const encodeFrame = (value: T): Uint8Array => {
+    check?.(value);
+    return encoder.encode(value, true);
+  };
   return {
     format: 'flatbuffers',
     mediaType: flatBuffersMediaTypes[0] as string,
@@ -86,19 +91,13 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
       return viewOf(plan, bytes, limits) as T;
     },
     encodeStream(values) {
-      return encodeValues(values, (value) => {
-        check?.(value);
-        return encoder.encode(value, true);
-      });
+      return encodeValues(values, encodeFrame);
     },
     decodeStream(chunks) {
       return decodeFrames(chunks, uint32Frame, decodeFrame, limits);
     },
     encodeSequence(values) {
-      return encodeSequenceOf(values, (value) => {
-        check?.(value);
-        return encoder.encode(value, true);
-      });
+      return encodeSequenceOf(values, encodeFrame);
     },
     decodeSequence(bytes) {
       return decodeFramesOf(bytes, uint32Frame, decodeFrame, limits);

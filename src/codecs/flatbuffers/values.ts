@@ -134,23 +134,3 @@ export function safeInteger(low: number, high: number): number | undefined {
   const value = high * 4_294_967_296 + low;
   return Number.isSafeInteger(value) ? value : undefined;
 }
-
-/**
- * Orders strings as their UTF-8 bytes, the order FlatBuffers' binary search by key expects. UTF-16
- * code units agree with it except that surrogates (astral characters) sort below U+E000..U+FFFF.
- */
-export function compareUtf8(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x !== y) {
-      if (x >= 0xd800 && y >= 0xd800) {
-        x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-        y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-      }
-      return x - y;
-    }
-  }
-  return a.length - b.length;
-}

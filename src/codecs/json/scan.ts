@@ -34,6 +34,7 @@ import { isUnsafeKey } from '../../util/unsafe-keys.js';
 import { utf8Length } from '../../util/utf8-length.js';
 import { type AllocationBudget, cost, overBudget, stringCost } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements, unsafeKey } from '../core/errors.js';
+import { grown } from '../core/grow.js';
 import type { DecodeLimits } from '../core/limits.js';
 
 export interface JsonScanOptions {
@@ -301,21 +302,13 @@ class JsonScanner implements JsonScanResult {
 
   private grow(): void {
     const size = this.isObject.length * 2;
-    const isObject = new Uint8Array(size);
-    isObject.set(this.isObject);
-    const keyBase = new Int32Array(size);
-    keyBase.set(this.keyBase);
-    this.isObject = isObject;
-    this.keyBase = keyBase;
+    this.isObject = grown(this.isObject, size);
+    this.keyBase = grown(this.keyBase, size);
   }
 
   private growKeys(): void {
     const size = this.keyStart.length * 2;
-    for (const name of ['keyStart', 'keyEnd', 'keyHash'] as const) {
-      const grown = new Int32Array(size);
-      grown.set(this[name]);
-      this[name] = grown;
-    }
+    for (const name of ['keyStart', 'keyEnd', 'keyHash'] as const) this[name] = grown(this[name], size);
   }
 }
 

@@ -12,7 +12,7 @@
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type AllocationBudget, budgetOf } from '../core/budget.js';
-import type { Codec, FormatName } from '../core/codec.js';
+import type { Codec, CodecOptions, FormatName } from '../core/codec.js';
 import { tooDeep, trailing, truncated } from '../core/errors.js';
 import { checkInputSize, type DecodeLimits } from '../core/limits.js';
 import { decodeFramesOf, encodeSequenceOf } from '../core/sequence.js';
@@ -70,6 +70,17 @@ export interface FormatKit {
   readonly schemalessEncode?: (value: unknown) => Uint8Array;
   /** The format as the code generator takes it, where schema-compiled codecs exist for it. */
   readonly compiled?: CompiledFormat;
+}
+
+/** The codec of a format's kit under a caller's options (limits resolved by the caller, first). */
+export function keyedCodec<T>(kit: FormatKit, options: CodecOptions, limits: DecodeLimits): Codec<T> {
+  return new SelfDescribingCodec<T>(
+    kit,
+    options.schema,
+    limits,
+    options.validate === true,
+    options.compile !== false,
+  );
 }
 
 export class SelfDescribingCodec<T> implements Codec<T> {

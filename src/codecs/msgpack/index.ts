@@ -10,7 +10,8 @@ import type { Schema } from '../../schema/index.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
 import { resolveLimits } from '../core/limits.js';
 import { msgpackMediaTypes, msgpackSequenceMediaType } from '../core/media-types.js';
-import { type FormatKit, SelfDescribingCodec } from '../keyed/codec.js';
+import { type FormatKit, keyedCodec } from '../keyed/codec.js';
+import { checkingScan, measuringScan } from '../keyed/scan-items.js';
 import { msgpackFormat } from './compiled.js';
 import { NaturalReader } from './natural.js';
 import { MsgpackSource, type MsgpackSourceOptions } from './reader.js';
@@ -71,10 +72,8 @@ function buildMsgpackCodec<T>(options: MsgpackCodecOptions, sourceOptions: Msgpa
     streamMediaType: msgpackSequenceMediaType,
     emitter: () => new MsgpackEmitter(),
     source: (decodeLimits) => new MsgpackSource(decodeLimits, sourceOptions),
-    checker: (decodeLimits) =>
-      new MsgpackScanner(decodeLimits, { utf8: true, unsafeKeys: true, records, charge: true }),
-    measurer: (decodeLimits) =>
-      new MsgpackScanner(decodeLimits, { utf8: false, unsafeKeys: false, records, charge: false }),
+    checker: (decodeLimits) => new MsgpackScanner(decodeLimits, { ...checkingScan, records }),
+    measurer: (decodeLimits) => new MsgpackScanner(decodeLimits, { ...measuringScan, records }),
     libraryDecode: recordsMode ? (bytes) => recordsMode.decode(bytes) : (bytes) => library.unpack(bytes),
     ownDecode: recordsMode
       ? (bytes) => recordsMode.decodeExactly(bytes)
@@ -82,11 +81,5 @@ function buildMsgpackCodec<T>(options: MsgpackCodecOptions, sourceOptions: Msgpa
     schemalessEncode: recordsMode ? (value) => recordsMode.encode(value) : undefined,
     compiled: msgpackFormat,
   };
-  return new SelfDescribingCodec<T>(
-    kit,
-    options.schema,
-    limits,
-    options.validate === true,
-    options.compile !== false,
-  );
+  return keyedCodec<T>(kit, options, limits);
 }

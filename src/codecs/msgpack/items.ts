@@ -6,57 +6,19 @@
 import { WirekitError } from '../../errors/index.js';
 import { stringCost } from '../core/budget.js';
 import { malformed, tooLong } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { checkKey } from '../keyed/keys.js';
-import { isUtf8 } from '../keyed/utf8-check.js';
+import { KeyedScanItems, type KeyedScanOptions } from '../keyed/scan-items.js';
 
-export interface MsgpackScanOptions {
-  /** Check that strings are UTF-8 (the schema decoder does it as it decodes instead). */
-  readonly utf8: boolean;
-  /** Refuse `__proto__`, `constructor` and `prototype` as string map keys. */
-  readonly unsafeKeys: boolean;
+export interface MsgpackScanOptions extends KeyedScanOptions {
   /** msgpackr's record extension: 0x40–0x7f are record references and ext 0x72 defines records. */
   readonly records: boolean;
-  /**
-   * Charge what the library will build from the value against maxAllocatedBytes (core/budget.ts): on
-   * for the scanner that precedes msgpackr, off where a scan only measures or skips.
-   */
-  readonly charge: boolean;
 }
 
 /** A record definition is msgpackr's one-byte-id form: fixext 1, type 0x72 ('r'), then the id. */
 export const recordType = 0x72;
 
-export abstract class MsgpackItems {
+export abstract class MsgpackItems extends KeyedScanItems<MsgpackScanOptions> {
   /** Field counts of the records defined so far in this value, by id; -1 where undefined. */
   protected readonly recordSizes = new Int32Array(64);
-  /** Array items and map entries seen; carried in and out by callers that count across scans. */
-  elements = 0;
-  /** Set when a map key is not a string (the caller then decodes maps as Map where needed). */
-  nonStringKey = false;
-  /** Where the input ended, when a scan returned -1. */
-  endedAt = 0;
-  /**
-   * The heap the scanned value will take once built (core/budget.ts), carried in and out like
-   * `elements`; `charged` holds what the helpers below add for the item they read.
-   */
-  allocated = 0;
-  protected charged = 0;
-  /** maxAllocatedBytes when the options charge, else no bound. */
-  protected readonly maxAllocated: number;
-
-  constructor(
-    protected readonly limits: DecodeLimits,
-    protected readonly options: MsgpackScanOptions,
-  ) {
-    this.maxAllocated = options.charge ? limits.maxAllocatedBytes : Number.POSITIVE_INFINITY;
-  }
-
-  protected ended(at: number, elements = this.elements): number {
-    this.endedAt = at;
-    this.elements = elements;
-    return -1;
-  }
 
   /** Checks a string of `length` bytes at `start`; returns where it ends, or -1 when cut. */
   protected text(bytes: Uint8Array, start: number, end: number, length: number, key: boolean): number {
@@ -64,9 +26,7 @@ export abstract class MsgpackItems {
     if (length > limit) throw tooLong(start, length, limit, 'string');
     const stop = start + length;
     if (stop > end) return this.ended(end);
-    if (this.options.utf8 && !isUtf8(bytes, start, stop))
-      throw malformed(start, 'a string is not valid UTF-8');
-    if (key && this.options.unsafeKeys) checkKey(bytes, start, length);
+    this.checkText(bytes, start, stop, key);
     this.charged += stringCost(length);
     return stop;
   }

@@ -10,15 +10,10 @@
 
 import { decodeUtf8 } from '../core/utf8.js';
 import { DecodedMap } from '../keyed/decoded-map.js';
+import { numberIfSafe } from '../keyed/safe-integer.js';
 import { readLength } from './items.js';
 
 const two32 = 0x1_0000_0000;
-const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** A 64-bit integer form's value: a number when it is a safe integer, as every reader gives it. */
-function integer(value: bigint): number | bigint {
-  return value >= -maxSafe && value <= maxSafe ? Number(value) : value;
-}
 
 export class NaturalReader {
   private pos = 0;
@@ -70,7 +65,7 @@ export class NaturalReader {
         return view.getUint32(at);
       case 0xcf:
         this.pos += 8;
-        return integer(view.getBigUint64(at));
+        return numberIfSafe(view.getBigUint64(at));
       case 0xd0:
         this.pos += 1;
         return view.getInt8(at);
@@ -82,7 +77,7 @@ export class NaturalReader {
         return view.getInt32(at);
       case 0xd3:
         this.pos += 8;
-        return integer(view.getBigInt64(at));
+        return numberIfSafe(view.getBigInt64(at));
       case 0xd9:
       case 0xda:
       case 0xdb:

@@ -1,19 +1,11 @@
-/**
- * Reads MessagePack primitives for the schema decoder, checking as it goes: every length against
- * the remaining input and the limits before anything is allocated, strings as strict UTF-8, and
- * wire types against what the schema expects (a mismatch names what was found). What each read
- * will cost the heap is charged to the decode's budget (core/budget.ts) here, so the compiled and the
- * interpreted decoders, which both read through a source, charge alike.
- */
-import type { WirekitError } from '../../errors/index.js';
-import { decimalDigits } from '../../schema/decimal.js';
 import { parseIsoTime, parseIsoTimeExpanded } from '../../util/iso-time.js';
-import { AllocationBudget, cost, stringCost } from '../core/budget.js';
+import { cost, stringCost } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { readCanonicalTime } from '../core/read-time.js';
-import { TextReader } from '../core/utf8.js';
 import { schemaMismatch } from '../keyed/failures.js';
+import { measuringScan } from '../keyed/scan-items.js';
+import { KeyedSource } from '../keyed/source.js';
 import { Item, type Source } from '../keyed/wire.js';
 import { isInteger, readLength, typeName } from './items.js';
 import { MsgpackScanner } from './scan.js';
@@ -32,60 +24,18 @@ export interface MsgpackSourceOptions {
   readonly otherSpellings?: boolean;
 }
 
-export class MsgpackSource implements Source {
-  /** The bytes being read (compiled decoders match keys and read strings in them directly). */
-  input: Uint8Array = new Uint8Array(0);
-  end = 0;
-  pos = 0;
-  elements = 0;
-  spanBytes: Uint8Array = this.input;
-  spanStart = 0;
-  spanEnd = 0;
-  /** What the value decoded so far costs the heap; given by `reset`. */
-  budget = new AllocationBudget(0);
-  /** The input's strings (short ASCII strings cut from windows of it). */
-  readonly text = new TextReader();
-  private view = new DataView(this.input.buffer);
-  private readonly skipper: MsgpackScanner;
-
+export class MsgpackSource extends KeyedSource implements Source {
   private readonly otherSpellings: boolean;
 
-  constructor(
-    readonly limits: DecodeLimits,
-    options: MsgpackSourceOptions = {},
-  ) {
+  constructor(limits: DecodeLimits, options: MsgpackSourceOptions = {}) {
+    super(limits, new MsgpackScanner(limits, { ...measuringScan, records: false }), typeName);
     this.otherSpellings = options.otherSpellings === true;
-    this.skipper = new MsgpackScanner(limits, {
-      utf8: false,
-      unsafeKeys: false,
-      records: false,
-      charge: false,
-    });
-  }
-
-  reset(bytes: Uint8Array, budget: AllocationBudget): void {
-    this.budget = budget;
-    this.input = bytes;
-    this.text.use(bytes);
-    this.spanBytes = bytes;
-    this.end = bytes.length;
-    this.pos = 0;
-    this.elements = 0;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   }
 
   /** The head byte of the next item; the input must not end here. */
   private head(): number {
     if (this.pos >= this.end) throw truncated(this.pos);
     return this.input[this.pos] as number;
-  }
-
-  private need(bytes: number): void {
-    if (this.pos + bytes > this.end) throw truncated(this.end);
-  }
-
-  private wrongType(expected: string): WirekitError {
-    return schemaMismatch(this.pos, `expected ${expected}, got ${typeName(this.input[this.pos] as number)}`);
   }
 
   nullish(): number {
@@ -308,11 +258,7 @@ export class MsgpackSource implements Source {
   }
 
   decimal(): string {
-    const at = this.pos;
-    const text = this.string();
-    if (decimalDigits(text) === undefined)
-      throw schemaMismatch(at, `${JSON.stringify(text.slice(0, 40))} is not a decimal`);
-    return text;
+    return this.decimalText();
   }
 
   /**
@@ -348,15 +294,7 @@ export class MsgpackSource implements Source {
     return this.container(level, count, count, width, cost.array);
   }
 
-  mapStart(level: number): number {
-    return this.mapHeader(level, true);
-  }
-
-  recordStart(level: number): number {
-    return this.mapHeader(level, false);
-  }
-
-  private mapHeader(level: number, entriesCount: boolean): number {
+  protected mapHeader(level: number, entriesCount: boolean): number {
     const head = this.head();
     if (head >= 0x80 && head < 0x90) {
       const count = head & 0x0f;
@@ -377,15 +315,6 @@ export class MsgpackSource implements Source {
     return false;
   }
 
-  skip(depth: number): void {
-    const skipper = this.skipper;
-    skipper.elements = this.elements;
-    const end = skipper.scan(this.input, this.pos, this.end, depth);
-    if (end < 0) throw truncated(skipper.endedAt);
-    this.elements = skipper.elements;
-    this.pos = end;
-  }
-
   peek(): number {
     const head = this.head();
     if (head === 0xc0) return Item.null;
@@ -396,9 +325,5 @@ export class MsgpackSource implements Source {
     if ((head >= 0x90 && head < 0xa0) || head === 0xdc || head === 0xdd) return Item.array;
     if ((head >= 0x80 && head < 0x90) || head === 0xde || head === 0xdf) return Item.map;
     return Item.other;
-  }
-
-  describeNext(): string {
-    return typeName(this.input[this.pos] as number);
   }
 }

@@ -14,10 +14,10 @@
  */
 import { Packr } from 'msgpackr';
 import { unsupported } from '../keyed/failures.js';
+import { numberIfSafe } from '../keyed/safe-integer.js';
 import { fixedSizes, lengthWidths, readLength } from './items.js';
 
 const two32 = 0x1_0000_0000;
-const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
 const options = {
   useRecords: true,
@@ -109,7 +109,7 @@ export function integersFromFloats(bytes: Uint8Array): void {
 
 /** msgpackr's value with bigints, safe integers as numbers (in place; Maps are rebuilt for their keys). */
 function safeBigintsAsNumbers(value: unknown): unknown {
-  if (typeof value === 'bigint') return value >= -maxSafe && value <= maxSafe ? Number(value) : value;
+  if (typeof value === 'bigint') return numberIfSafe(value);
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = safeBigintsAsNumbers(value[i]);

@@ -13,8 +13,10 @@
  */
 import { cost, overBudget } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
+import { grown } from '../core/grow.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { checkKey } from '../keyed/keys.js';
+import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../keyed/scan-items.js';
 import { asciiEnd, isUtf8 } from '../keyed/utf8-check.js';
 import {
   checkTimestamp,
@@ -31,26 +33,8 @@ import {
 
 export type { MsgpackScanOptions };
 
-/**
- * A container of this many items or more is refused as too many elements whatever maxElements
- * says, so that every count the walk keeps fits an int32 (V8 then keeps the walk's counters in
- * integer registers instead of converting doubles on every item). No JavaScript array or object
- * that large can be built anyway.
- */
-const maxCount = 0x3fff_ffff;
-
-/** The charges the hot loop makes, as plain constants (core/budget.ts). */
-const arrayCharge = cost.array;
-const slotCharge = cost.slot;
-const stringCharge = cost.string;
 /** A record (msgpackr's records mode) opens as a container of its fields, but builds an object. */
 const recordExtra = cost.object - cost.array;
-/**
- * A map with a key that is not a string is built as a Map (decoded-map.ts): each such key is
- * charged as a Map of its own plus a Map's entry, over the object and two slots charged already
- * (too much for a Map of many entries, never too little).
- */
-const mapKeyExtra = cost.map - cost.object + cost.mapEntry - 2 * cost.slot;
 
 /**
  * Bytes taken by the items whose head byte says everything (integers, nil, booleans, floats);
@@ -75,8 +59,6 @@ export class MsgpackScanner extends MsgpackItems {
   private left: Int32Array;
   private isMap: Uint8Array;
   private readonly sizes: Uint8Array;
-  /** maxElements, or maxCount where that is lower (see maxCount). */
-  private readonly maxContainer: number;
   /**
    * What a map costs, and each of its items (a key or a value): a plain object of two slots an
    * entry, or in record mode, where msgpackr reads maps as Map, a Map and half a Map's entry.
@@ -96,9 +78,6 @@ export class MsgpackScanner extends MsgpackItems {
    * truncates toward zero where wirekit floors.
    */
   private wideTimestamp = false;
-
-  /** An int 64 or uint 64 beyond the safe range, which msgpackr would round (see libraryReadsInt64). */
-  private wideInteger = false;
 
   /**
    * In record mode msgpackr reads maps as Map, so any key type is its own business, and only a
@@ -125,7 +104,6 @@ export class MsgpackScanner extends MsgpackItems {
     this.left = new Int32Array(size);
     this.isMap = new Uint8Array(size);
     this.sizes = options.records ? recordModeSizes : plainSizes;
-    this.maxContainer = Math.min(limits.maxElements, maxCount);
     this.mapCharge = options.records ? cost.map : cost.object;
     this.mapItemCharge = options.records ? cost.mapEntry / 2 : cost.slot;
     this.mapKeyCharge = options.records ? 0 : mapKeyExtra;
@@ -166,7 +144,7 @@ export class MsgpackScanner extends MsgpackItems {
   /**
    * The hot loop. It reads inline only what records are made of (short strings, scalars, small
    * maps and arrays) and leaves every other type to `other`, which keeps the loop small enough for
-   * V8 to hold its state in registers. Every count kept here fits an int32 (see maxCount).
+   * V8 to hold its state in registers. Every count kept here fits an int32 (see maxCount in keyed/scan-items.ts).
    */
   private walk(
     bytes: Uint8Array,
@@ -208,6 +186,7 @@ export class MsgpackScanner extends MsgpackItems {
         if (pos > end) return this.stop(end, at, top, left, inMap, elements, allocated);
         if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
         allocated += stringCharge + ((length + 7) & ~7);
+        // Inline, not keyed/scan-items.ts checkShortText: the call costs this loop measurably.
         if (utf8) {
           const i = asciiEnd(bytes, from, pos);
           if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');
@@ -372,11 +351,7 @@ export class MsgpackScanner extends MsgpackItems {
 
   private growStack(): void {
     const size = Math.min(this.left.length * 2, this.limits.maxDepth + 1);
-    const left = new Int32Array(size);
-    left.set(this.left);
-    const isMap = new Uint8Array(size);
-    isMap.set(this.isMap);
-    this.left = left;
-    this.isMap = isMap;
+    this.left = grown(this.left, size);
+    this.isMap = grown(this.isMap, size);
   }
 }

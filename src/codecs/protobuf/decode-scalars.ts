@@ -13,13 +13,20 @@ export function outOfRange(start: number, kind: string, value: number) {
   return mismatch(start, `${value} is outside ${kind}`);
 }
 
+/**
+ * The length prefix of a string or byte string starting at `start`, held to `limit` and to the
+ * input before anything is allocated; leaves `r.pos` at the content.
+ */
+function delimitedLength(r: Reader, start: number, limit: number, what: 'string' | 'byte string'): number {
+  const length = r.varint64();
+  if (r.hi !== 0 || length > limit) throw tooLong(start, r.hi * 4294967296 + length, limit, what);
+  if (length > r.end - r.pos) throw truncated(start, `a ${what}`);
+  return length;
+}
+
 export function readString(r: Reader): string {
   const start = r.pos;
-  const length = r.varint64();
-  if (r.hi !== 0 || length > r.limits.maxStringBytes) {
-    throw tooLong(start, r.hi * 4294967296 + length, r.limits.maxStringBytes, 'string');
-  }
-  if (length > r.end - r.pos) throw truncated(start, 'a string');
+  const length = delimitedLength(r, start, r.limits.maxStringBytes, 'string');
   r.budget.charge(stringCost(length), start);
   const from = r.pos;
   r.pos = from + length;
@@ -28,11 +35,7 @@ export function readString(r: Reader): string {
 
 export function readBytes(r: Reader): Uint8Array {
   const start = r.pos;
-  const length = r.varint64();
-  if (r.hi !== 0 || length > r.limits.maxBytesLength) {
-    throw tooLong(start, r.hi * 4294967296 + length, r.limits.maxBytesLength, 'byte string');
-  }
-  if (length > r.end - r.pos) throw truncated(start, 'a byte string');
+  const length = delimitedLength(r, start, r.limits.maxBytesLength, 'byte string');
   r.budget.charge(cost.bytes + length, start);
   const from = r.pos;
   r.pos = from + length;

@@ -8,6 +8,7 @@
 import { prependPath } from '../../errors/index.js';
 import { fieldOf } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
+import { compareUtf8 } from '../core/utf8.js';
 import { enter, keep, wrong } from './encode-problem.js';
 import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './encode-scalars.js';
 import { jsonFieldText } from './json-text.js';
@@ -181,8 +182,9 @@ function encodeStringMap(w: Writer, field: FieldPlan, value: unknown): void {
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
   for (let i = 1; i < keys.length; i++) {
-    if (compareCodePoints(keys[i - 1] as string, keys[i] as string) > 0) {
-      keys.sort(compareCodePoints);
+    // Deterministic serialization orders string keys by their UTF-8 bytes.
+    if (compareUtf8(keys[i - 1] as string, keys[i] as string) > 0) {
+      keys.sort(compareUtf8);
       break;
     }
   }
@@ -242,24 +244,6 @@ function writeEntry(w: Writer, field: FieldPlan, keySlot: Slot, key: unknown, it
   w.varint(16 + field.slot.wire);
   writeSlot(w, field.slot, item);
   w.end(start);
-}
-
-/** Deterministic serialization orders string keys by their UTF-8 bytes, which is code point order. */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
-    if (x !== y) {
-      // UTF-16 puts surrogates (astral characters) below U+E000-U+FFFF; code points put them above.
-      if (x >= 0xd800 && y >= 0xd800) {
-        x = x < 0xe000 ? x + 0x2000 : x - 0x800;
-        y = y < 0xe000 ? y + 0x2000 : y - 0x800;
-      }
-      return x - y;
-    }
-  }
-  return a.length - b.length;
 }
 
 function compareNumbers(a: unknown, b: unknown): number {
