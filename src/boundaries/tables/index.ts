@@ -23,6 +23,7 @@ export {
   type ChunkReader,
   checkBatchRows,
   defaultBatchRows,
+  openTableStream,
   type ResultColumn,
   type SqlParam,
   type TableQueryOptions,
