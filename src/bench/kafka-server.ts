@@ -6,28 +6,18 @@
  * `kill()` then `start()` restarts it on the same ports with its data kept, which is how the tests
  * take the broker away from running producers and consumers and give it back.
  */
-import { type ChildProcess, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
 import { kafkaClasspath } from './kafka-jars.js';
-import { spawnUntilReady, stopProcess } from './server-process.js';
+import { type LocalServer, startLocalServer } from './server-process.js';
 
-export interface KafkaBroker {
-  readonly host: string;
-  readonly port: number;
+export interface KafkaBroker extends LocalServer {
   /** host:port, as kafkajs's `brokers` and Kafka's `bootstrap.servers` take it. */
   readonly bootstrap: string;
-  /** Milliseconds from spawn to "Kafka Server started" (of the last start). */
-  readonly startMs: number;
-  /** Kills the broker (SIGKILL: a crash, as its clients see it); data and ports stay for `start`. */
-  kill(): Promise<void>;
-  /** Starts it again on the same ports, with the data it had. */
-  start(): Promise<void>;
-  /** Kills it and removes its directory. */
-  stop(): Promise<void>;
 }
 
 export interface KafkaBrokerOptions {
@@ -105,48 +95,16 @@ export async function startKafka(options: KafkaBrokerOptions = {}): Promise<Kafk
     throw error;
   }
 
-  let child: ChildProcess | undefined;
-  let startMs = 0;
-  const start = async () => {
-    const started = performance.now();
-    child = await spawnUntilReady(
-      'java',
-      [...(options.jvmArgs ?? defaultJvmArgs), ...java, 'kafka.Kafka', config],
-      {
-        ready: readyLine,
-        name: 'Kafka',
-        timeoutMs: 90_000,
-      },
-    );
-    startMs = performance.now() - started;
-  };
-
-  const kill = async () => {
-    const running = child;
-    child = undefined;
-    await stopProcess(running);
-  };
-
-  try {
-    await start();
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
-  }
-  return {
-    host: '127.0.0.1',
+  const broker = await startLocalServer({
+    command: 'java',
+    args: [...(options.jvmArgs ?? defaultJvmArgs), ...java, 'kafka.Kafka', config],
     port,
-    bootstrap: `127.0.0.1:${port}`,
-    get startMs() {
-      return startMs;
-    },
-    kill,
-    start,
-    async stop() {
-      await kill();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+    dir,
+    ready: readyLine,
+    name: 'Kafka',
+    timeoutMs: 90_000,
+  });
+  return Object.assign(broker, { bootstrap: `127.0.0.1:${port}` });
 }
 
 function run(command: string, args: readonly string[]): Promise<string> {

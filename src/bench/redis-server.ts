@@ -7,26 +7,17 @@
  * A server can be stopped and started again on the same port (`restart`), which is how the tests
  * take Redis away from a running cache and give it back.
  */
-import { type ChildProcess, execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
-import { spawnUntilReady, stopProcess } from './server-process.js';
+import { type LocalServer, startLocalServer } from './server-process.js';
 
-export interface RedisServer {
-  readonly host: string;
-  readonly port: number;
+/** A redis-server: `start` after `kill` gives it back empty (nothing is persisted). */
+export interface RedisServer extends LocalServer {
   /** redis://127.0.0.1:PORT */
   readonly url: string;
-  /** Milliseconds from spawn to "Ready to accept connections" (of the last start). */
-  readonly startMs: number;
-  /** Kills the server (SIGKILL: as a crash looks to its clients); its port stays reserved for `start`. */
-  kill(): Promise<void>;
-  /** Starts it again on the same port, empty (nothing is persisted). */
-  start(): Promise<void>;
-  /** Kills it and removes its directory. */
-  stop(): Promise<void>;
 }
 
 export interface RedisServerOptions {
@@ -41,8 +32,6 @@ const readyLine = /Ready to accept connections/;
 export async function startRedis(options: RedisServerOptions = {}): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), 'wirekit-redis-'));
   const port = await freePort();
-  let child: ChildProcess | undefined;
-  let startMs = 0;
   const args = [
     '--port',
     String(port),
@@ -56,38 +45,16 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
     dir,
     ...(options.args ?? []),
   ];
-
-  const start = async () => {
-    const started = performance.now();
-    child = await spawnUntilReady(options.command ?? 'redis-server', args, {
-      ready: readyLine,
-      name: 'redis-server',
-      timeoutMs: 10_000,
-    });
-    startMs = performance.now() - started;
-  };
-
-  const kill = async () => {
-    const running = child;
-    child = undefined;
-    await stopProcess(running);
-  };
-
-  await start();
-  return {
-    host: '127.0.0.1',
+  const server = await startLocalServer({
+    command: options.command ?? 'redis-server',
+    args,
     port,
-    url: `redis://127.0.0.1:${port}`,
-    get startMs() {
-      return startMs;
-    },
-    kill,
-    start,
-    async stop() {
-      await kill();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+    dir,
+    ready: readyLine,
+    name: 'redis-server',
+    timeoutMs: 10_000,
+  });
+  return Object.assign(server, { url: `redis://127.0.0.1:${port}` });
 }
 
 export interface RedisCluster {

@@ -9,6 +9,7 @@ import { Decoder, Encoder } from 'cbor-x';
 import { Packr, Unpackr } from 'msgpackr';
 import { createCborCodec } from '../codecs/cbor/index.js';
 import { CborScanner } from '../codecs/cbor/scan.js';
+import type { Codec } from '../codecs/core/codec.js';
 import { resolveLimits } from '../codecs/core/limits.js';
 import { createMsgpackCodec } from '../codecs/msgpack/index.js';
 import { MsgpackScanner } from '../codecs/msgpack/scan.js';
@@ -59,6 +60,53 @@ function row(name: string, ms: number, base?: number): void {
   console.log(`${name.padEnd(44)} ${ms.toFixed(3).padStart(8)} ms${ratio}`);
 }
 
+/** One format's rows: the library's decode is the yardstick of the scan and of wirekit's decodes. */
+interface FormatCase {
+  readonly title: string;
+  readonly bytes: Uint8Array;
+  /** The library's name and the names of its two calls, for the rows. */
+  readonly library: { readonly name: string; readonly decode: string; readonly encode: string };
+  readonly libraryDecode: () => unknown;
+  readonly libraryEncode: () => unknown;
+  readonly scanner: {
+    reset(): void;
+    scan(bytes: Uint8Array, from: number, to: number, depth: number): unknown;
+  };
+  readonly schemaless: Codec<unknown>;
+  readonly typed: Codec<unknown>;
+}
+
+function compare(format: FormatCase): void {
+  const { bytes, schemaless, typed, scanner, library: lib } = format;
+  console.log(`${format.title}, ${bytes.length} bytes`);
+  const library = time(format.libraryDecode);
+  row(`${lib.name} ${lib.decode}`, library);
+  const scan = () => {
+    scanner.reset();
+    return scanner.scan(bytes, 0, bytes.length, 0);
+  };
+  row('wirekit scan', time(scan), library);
+  row(
+    `wirekit decode, schemaless (scan + ${lib.name})`,
+    time(() => schemaless.decode(bytes)),
+    library,
+  );
+  row(
+    'wirekit decode, schema',
+    time(() => typed.decode(bytes)),
+    library,
+  );
+  row(`${lib.name} ${lib.encode}`, time(format.libraryEncode));
+  row(
+    'wirekit encode, schemaless',
+    time(() => schemaless.encode(records)),
+  );
+  row(
+    'wirekit encode, schema',
+    time(() => typed.encode(records)),
+  );
+}
+
 const limits = resolveLimits(undefined);
 // Plain CBOR from cbor-x (its typings lack useTag259ForMaps).
 const cborOptions = {
@@ -72,81 +120,32 @@ const cborOptions = {
   const bytes = new Uint8Array(new Packr({ useRecords: false, variableMapSize: true }).pack(records));
   const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
   const scanner = new MsgpackScanner(limits, { utf8: true, unsafeKeys: true, records: false, charge: true });
-  const schemaless = createMsgpackCodec();
-  const typed = createMsgpackCodec({ schema: Records });
   const packr = new Packr({ useRecords: false, variableMapSize: true });
-  console.log(`MessagePack, ${bytes.length} bytes`);
-  const library = time(() => unpackr.unpack(bytes));
-  row('msgpackr unpack', library);
-  row(
-    'wirekit scan',
-    time(() => {
-      scanner.reset();
-      return scanner.scan(bytes, 0, bytes.length, 0);
-    }),
-    library,
-  );
-  row(
-    'wirekit decode, schemaless (scan + msgpackr)',
-    time(() => schemaless.decode(bytes)),
-    library,
-  );
-  row(
-    'wirekit decode, schema',
-    time(() => typed.decode(bytes)),
-    library,
-  );
-  row(
-    'msgpackr pack',
-    time(() => packr.pack(records)),
-  );
-  row(
-    'wirekit encode, schemaless',
-    time(() => schemaless.encode(records)),
-  );
-  row(
-    'wirekit encode, schema',
-    time(() => typed.encode(records)),
-  );
+  compare({
+    title: 'MessagePack',
+    bytes,
+    library: { name: 'msgpackr', decode: 'unpack', encode: 'pack' },
+    libraryDecode: () => unpackr.unpack(bytes),
+    libraryEncode: () => packr.pack(records),
+    scanner,
+    schemaless: createMsgpackCodec(),
+    typed: createMsgpackCodec({ schema: Records }) as Codec<unknown>,
+  });
 }
 {
   const bytes = new Uint8Array(new Encoder(cborOptions).encode(records));
   const decoder = new Decoder({ useRecords: false, mapsAsObjects: true, copyBuffers: true });
   const scanner = new CborScanner(limits, { utf8: true, unsafeKeys: true, charge: true });
-  const schemaless = createCborCodec();
-  const typed = createCborCodec({ schema: Records });
   const encoder = new Encoder(cborOptions);
-  console.log(`\nCBOR, ${bytes.length} bytes`);
-  const library = time(() => decoder.decode(bytes));
-  row('cbor-x decode', library);
-  row(
-    'wirekit scan',
-    time(() => {
-      scanner.reset();
-      return scanner.scan(bytes, 0, bytes.length, 0);
-    }),
-    library,
-  );
-  row(
-    'wirekit decode, schemaless (scan + cbor-x)',
-    time(() => schemaless.decode(bytes)),
-    library,
-  );
-  row(
-    'wirekit decode, schema',
-    time(() => typed.decode(bytes)),
-    library,
-  );
-  row(
-    'cbor-x encode',
-    time(() => encoder.encode(records)),
-  );
-  row(
-    'wirekit encode, schemaless',
-    time(() => schemaless.encode(records)),
-  );
-  row(
-    'wirekit encode, schema',
-    time(() => typed.encode(records)),
-  );
+  console.log('');
+  compare({
+    title: 'CBOR',
+    bytes,
+    library: { name: 'cbor-x', decode: 'decode', encode: 'encode' },
+    libraryDecode: () => decoder.decode(bytes),
+    libraryEncode: () => encoder.encode(records),
+    scanner,
+    schemaless: createCborCodec(),
+    typed: createCborCodec({ schema: Records }) as Codec<unknown>,
+  });
 }

@@ -23,7 +23,7 @@ import { createMsgpackCodec } from '../codecs/msgpack/index.js';
 import { benchArgs } from './args.js';
 import { records } from './datasets/records.js';
 import { seededRandom } from './random.js';
-import { median, timeMs as time } from './stats.js';
+import { type AgainstJson, median, timeAgainstJson } from './stats.js';
 
 /** Rows that JSON holds, and how a row becomes the value the codecs get (not timed). */
 const datasets: Record<
@@ -56,14 +56,10 @@ function wideRows(count: number): Record<string, unknown>[] {
   }));
 }
 
-interface Result {
+/** The times are medians in milliseconds per pass over the rows. */
+interface Result extends AgainstJson {
   readonly bytes: number;
   readonly jsonBytes: number;
-  /** Medians in milliseconds per pass over the rows. */
-  readonly encode: number;
-  readonly decode: number;
-  readonly jsonEncode: number;
-  readonly jsonDecode: number;
 }
 
 function runCase(codecName: keyof typeof codecs, datasetName: string, rounds: number): Result {
@@ -77,31 +73,13 @@ function runCase(codecName: keyof typeof codecs, datasetName: string, rounds: nu
   const codec: Codec<unknown> = codecs[codecName]();
   const bytes = codec.encode(value);
   const jsonBytes = utf8Out.encode(JSON.stringify(rows));
-  const samples = {
-    encode: [] as number[],
-    decode: [] as number[],
-    jsonEncode: [] as number[],
-    jsonDecode: [] as number[],
-  };
-  for (let round = 0; round < rounds + 5; round++) {
-    const je = time(() => utf8Out.encode(JSON.stringify(rows)));
-    const jd = time(() => JSON.parse(utf8In.decode(jsonBytes)));
-    const e = time(() => codec.encode(value));
-    const d = time(() => codec.decode(bytes));
-    if (round < 5) continue;
-    samples.jsonEncode.push(je);
-    samples.jsonDecode.push(jd);
-    samples.encode.push(e);
-    samples.decode.push(d);
-  }
-  return {
-    bytes: bytes.length,
-    jsonBytes: jsonBytes.length,
-    encode: median(samples.encode),
-    decode: median(samples.decode),
-    jsonEncode: median(samples.jsonEncode),
-    jsonDecode: median(samples.jsonDecode),
-  };
+  const times = timeAgainstJson(rounds, {
+    jsonEncode: () => utf8Out.encode(JSON.stringify(rows)),
+    jsonDecode: () => JSON.parse(utf8In.decode(jsonBytes)),
+    encode: () => codec.encode(value),
+    decode: () => codec.decode(bytes),
+  });
+  return { bytes: bytes.length, jsonBytes: jsonBytes.length, ...times };
 }
 
 const usage = `Usage: node dist/bench/schemaless-integers.js [--processes 3] [--rounds 30]

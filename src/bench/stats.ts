@@ -38,3 +38,45 @@ export function timeMs(body: () => unknown): number {
   body();
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
+
+/** Medians in milliseconds per call: a subject's encode and decode, and native JSON's beside them. */
+export interface AgainstJson {
+  readonly encode: number;
+  readonly decode: number;
+  readonly jsonEncode: number;
+  readonly jsonDecode: number;
+}
+
+/**
+ * Times the four calls in turn, JSON's first, round after round, so that a machine that drifts
+ * (another process, a clock change) touches the subject and its yardstick alike; the first 5
+ * rounds warm the JIT up and are not counted.
+ */
+export function timeAgainstJson(
+  rounds: number,
+  calls: { readonly [K in keyof AgainstJson]: () => unknown },
+): AgainstJson {
+  const samples = {
+    encode: [] as number[],
+    decode: [] as number[],
+    jsonEncode: [] as number[],
+    jsonDecode: [] as number[],
+  };
+  for (let round = 0; round < rounds + 5; round++) {
+    const jsonEncode = timeMs(calls.jsonEncode);
+    const jsonDecode = timeMs(calls.jsonDecode);
+    const encode = timeMs(calls.encode);
+    const decode = timeMs(calls.decode);
+    if (round < 5) continue;
+    samples.jsonEncode.push(jsonEncode);
+    samples.jsonDecode.push(jsonDecode);
+    samples.encode.push(encode);
+    samples.decode.push(decode);
+  }
+  return {
+    encode: median(samples.encode),
+    decode: median(samples.decode),
+    jsonEncode: median(samples.jsonEncode),
+    jsonDecode: median(samples.jsonDecode),
+  };
+}

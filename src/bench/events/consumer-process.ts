@@ -11,6 +11,7 @@
  * - `stop`: stops the consumer and reports the handler's tally.
  */
 import { threadTime } from '../thread-time.js';
+import { childSide } from './child-side.js';
 import { type BenchEvent, type ConsumerKind, startConsumer } from './consumer-plug.js';
 import { type HandledEvent, handleEvent, newTally } from './handler.js';
 import { orderEvents } from './order-event.js';
@@ -60,9 +61,7 @@ export type ConsumerMessage =
   | { type: 'stopped'; tally: ReturnType<typeof newTally>; errors: number }
   | { type: 'error'; message: string };
 
-const send = (message: ConsumerMessage): void => {
-  process.send?.(message);
-};
+const { send, leave, fail, run } = childSide<ConsumerMessage>();
 
 async function main(spec: ConsumerSpec): Promise<void> {
   const subject = await createSubject(spec.subject);
@@ -147,21 +146,4 @@ async function calibrate(spec: ConsumerSpec, ms: number): Promise<Calibration> {
   return { type: 'calibrate', decodeUs, handleUs, events };
 }
 
-/** Set when this process closes the channel itself, to end once its work is done. */
-let leaving = false;
-function leave(): void {
-  leaving = true;
-  process.disconnect();
-}
-
-function fail(error: unknown): void {
-  send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  process.exitCode = 1;
-  leave();
-}
-
-// The orchestrator gone (it crashed, or was killed), nothing will ask this process anything again.
-process.once('disconnect', () => {
-  if (!leaving) process.exit(1);
-});
-main(JSON.parse(process.argv[2] as string) as ConsumerSpec).catch(fail);
+run<ConsumerSpec>(main);

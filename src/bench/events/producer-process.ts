@@ -14,6 +14,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Message } from 'kafkajs';
+import { childSide } from './child-side.js';
 import { orderEvents } from './order-event.js';
 import { createSubject, type SubjectSpec } from './subjects.js';
 
@@ -46,9 +47,7 @@ export type ProducerMessage =
   | StepDone
   | { type: 'error'; message: string };
 
-const send = (message: ProducerMessage): void => {
-  process.send?.(message);
-};
+const { send, leave, fail, run } = childSide<ProducerMessage>();
 
 async function main(spec: ProducerSpec): Promise<void> {
   const subject = await createSubject(spec.subject);
@@ -131,21 +130,4 @@ async function main(spec: ProducerSpec): Promise<void> {
   });
 }
 
-/** Set when this process closes the channel itself, to end once its work is done. */
-let leaving = false;
-function leave(): void {
-  leaving = true;
-  process.disconnect();
-}
-
-function fail(error: unknown): void {
-  send({ type: 'error', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  process.exitCode = 1;
-  leave();
-}
-
-// The orchestrator gone (it crashed, or was killed), nothing will ask this process anything again.
-process.once('disconnect', () => {
-  if (!leaving) process.exit(1);
-});
-main(JSON.parse(process.argv[2] as string) as ProducerSpec).catch(fail);
+run<ProducerSpec>(main);

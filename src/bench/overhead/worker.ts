@@ -4,19 +4,15 @@
  */
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
-import { median, timeMs as time } from '../stats.js';
+import { type AgainstJson, timeAgainstJson } from '../stats.js';
 import { casesFor, limits, overheadDatasets, touch } from './cases.js';
 
-export interface CaseResult {
+/** The times are medians in milliseconds per round of the whole dataset. */
+export interface CaseResult extends AgainstJson {
   readonly case: string;
   readonly name: string;
   readonly bytes: number;
   readonly jsonBytes: number;
-  /** Medians in milliseconds per round of the whole dataset. */
-  readonly encode: number;
-  readonly decode: number;
-  readonly jsonEncode: number;
-  readonly jsonDecode: number;
   /**
    * Cold start: making the codec (compiling it, for compiled codecs) plus the first encode and
    * decode of the first record, in milliseconds, before anything else in the process ran it.
@@ -56,34 +52,18 @@ export function runCase(
   const bytes = subject.encode(input);
   const jsonBytes = native.encode(jsonInput);
 
-  const samples = {
-    encode: [] as number[],
-    decode: [] as number[],
-    jsonEncode: [] as number[],
-    jsonDecode: [] as number[],
-  };
-  for (let round = 0; round < rounds + 5; round++) {
-    const warm = round >= 5;
-    const je = time(() => native.encode(jsonInput));
-    const jd = time(() => touch(native.decode(jsonBytes)));
-    const e = time(() => subject.encode(input));
-    const d = time(() => touch(subject.decode(bytes)));
-    if (warm) {
-      samples.jsonEncode.push(je);
-      samples.jsonDecode.push(jd);
-      samples.encode.push(e);
-      samples.decode.push(d);
-    }
-  }
+  const times = timeAgainstJson(rounds, {
+    jsonEncode: () => native.encode(jsonInput),
+    jsonDecode: () => touch(native.decode(jsonBytes)),
+    encode: () => subject.encode(input),
+    decode: () => touch(subject.decode(bytes)),
+  });
   return {
     case: caseName,
     name: subject.name,
     bytes: bytes.length,
     jsonBytes: jsonBytes.length,
-    encode: median(samples.encode),
-    decode: median(samples.decode),
-    jsonEncode: median(samples.jsonEncode),
-    jsonDecode: median(samples.jsonDecode),
+    ...times,
     coldMs,
   };
 }

@@ -31,8 +31,19 @@ is started (on --port, with its table in --data) unless --url names one already 
 export const formats = ['arrow', 'json', 'ndjson'] as const;
 export type TableFormat = (typeof formats)[number];
 
+/** What the page measures of one load, as a run reports it unchanged. */
+export interface PageMeasures {
+  readonly rows?: number;
+  readonly points?: number;
+  /** Body bytes on the wire. */
+  readonly bytes?: number | null;
+  readonly firstBatchMs?: number;
+  readonly renderedMs?: number;
+  readonly rowsPerSecond?: number;
+}
+
 /** One load of the page, as it ended. */
-export interface BrowserRun {
+export interface BrowserRun extends PageMeasures {
   readonly months: number;
   readonly format: TableFormat;
   /** 1-based index among the runs of this range and format. */
@@ -44,13 +55,6 @@ export interface BrowserRun {
   readonly code?: string;
   /** For a failed run: request start to the failure, as the page measured it. */
   readonly failedAfterMs?: number;
-  readonly rows?: number;
-  readonly points?: number;
-  /** Body bytes on the wire. */
-  readonly bytes?: number | null;
-  readonly firstBatchMs?: number;
-  readonly renderedMs?: number;
-  readonly rowsPerSecond?: number;
   readonly browserPeakHeap?: number | null;
   readonly serverPeakHeap?: number;
   readonly serverPeakRss?: number;
@@ -67,17 +71,11 @@ export interface BrowserBench {
 }
 
 /** What the page leaves in window.wirekitDemo (examples/dashboard/page/main.ts). */
-interface PageState {
+interface PageState extends PageMeasures {
   readonly state: string;
   readonly message?: string;
   readonly code?: string;
   readonly elapsedMs?: number;
-  readonly rows?: number;
-  readonly points?: number;
-  readonly bytes?: number | null;
-  readonly firstBatchMs?: number;
-  readonly renderedMs?: number;
-  readonly rowsPerSecond?: number;
   readonly heapPeakBytes?: number | null;
 }
 

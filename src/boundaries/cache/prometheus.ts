@@ -29,63 +29,38 @@ export function prometheusCacheEvents(options: PrometheusOptions = {}): (event: 
   const prefix = options.prefix ?? 'wirekit_cache_';
   const cache = options.cache ?? 'default';
 
-  const operations = shared(
+  const operations = counter(
     registry,
     `${prefix}operations_total`,
-    (name) =>
-      new Counter({
-        name,
-        help: 'Cache events by operation, outcome (hit, legacy-hit, stale-hit, miss, written, deleted, refused, error) and format.',
-        labelNames: ['cache', 'operation', 'outcome', 'format'],
-        registers: [registry],
-      }),
+    'Cache events by operation, outcome (hit, legacy-hit, stale-hit, miss, written, deleted, refused, error) and format.',
+    ['cache', 'operation', 'outcome', 'format'],
   );
-  const problems = shared(
+  const problems = counter(
     registry,
     `${prefix}problems_total`,
-    (name) =>
-      new Counter({
-        name,
-        help: 'Misses with a reason, refusals and store errors, by wirekit error code and reason.',
-        labelNames: ['cache', 'operation', 'code', 'reason'],
-        registers: [registry],
-      }),
+    'Misses with a reason, refusals and store errors, by wirekit error code and reason.',
+    ['cache', 'operation', 'code', 'reason'],
   );
-  const loop = shared(
+  const loop = histogram(
     registry,
     `${prefix}loop_seconds`,
-    (name) =>
-      new Histogram({
-        name,
-        help: 'Synchronous event-loop time per value, by operation, step (codec, compression) and format or algorithm.',
-        labelNames: ['cache', 'operation', 'step', 'format'],
-        buckets: loopBuckets,
-        registers: [registry],
-      }),
+    'Synchronous event-loop time per value, by operation, step (codec, compression) and format or algorithm.',
+    ['cache', 'operation', 'step', 'format'],
+    loopBuckets,
   );
-  const bytes = shared(
+  const bytes = histogram(
     registry,
     `${prefix}value_bytes`,
-    (name) =>
-      new Histogram({
-        name,
-        help: 'Bytes per value read from or written to the store, by operation and format.',
-        labelNames: ['cache', 'operation', 'format'],
-        buckets: byteBuckets,
-        registers: [registry],
-      }),
+    'Bytes per value read from or written to the store, by operation and format.',
+    ['cache', 'operation', 'format'],
+    byteBuckets,
   );
-  const store = shared(
+  const store = histogram(
     registry,
     `${prefix}store_seconds`,
-    (name) =>
-      new Histogram({
-        name,
-        help: 'Wall time of the store round trip each value was part of, by operation.',
-        labelNames: ['cache', 'operation'],
-        buckets: storeBuckets,
-        registers: [registry],
-      }),
+    'Wall time of the store round trip each value was part of, by operation.',
+    ['cache', 'operation'],
+    storeBuckets,
   );
 
   return (event) => {
@@ -111,7 +86,28 @@ export function prometheusCacheEvents(options: PrometheusOptions = {}): (event: 
   };
 }
 
-/** The metric already registered under `name` (by another cache), or a new one. */
-function shared<M>(registry: Registry, name: string, create: (name: string) => M): M {
-  return (registry.getSingleMetric(name) as M | undefined) ?? create(name);
+// Each metric is the one already registered under its name (by another cache), or a new one.
+function counter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: L[],
+): Counter<L> {
+  return (
+    (registry.getSingleMetric(name) as Counter<L> | undefined) ??
+    new Counter({ name, help, labelNames, registers: [registry] })
+  );
+}
+
+function histogram<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: L[],
+  buckets: number[],
+): Histogram<L> {
+  return (
+    (registry.getSingleMetric(name) as Histogram<L> | undefined) ??
+    new Histogram({ name, help, labelNames, buckets, registers: [registry] })
+  );
 }

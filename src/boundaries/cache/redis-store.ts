@@ -30,6 +30,7 @@
  * it was made with, and stays open on `close()` unless `closeClient` says otherwise.
  */
 import type { ChainableCommander, Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import { importPeer } from '../../util/optional-peer.js';
 import { keySlot } from './key-slot.js';
 import type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
 
@@ -205,12 +206,8 @@ export function redisStore(options: RedisStoreOptions = {}): RedisStore {
   };
 }
 
-async function loadIoredis(): Promise<Ioredis> {
-  try {
-    return await import('ioredis');
-  } catch (error) {
-    throw new Error('redisStore needs the ioredis package (npm install ioredis)', { cause: error });
-  }
+function loadIoredis(): Promise<Ioredis> {
+  return importPeer(() => import('ioredis'), 'redisStore', 'ioredis');
 }
 
 function makeClient(ioredis: Ioredis, options: RedisStoreOptions): RedisClient {

@@ -19,20 +19,13 @@ import {
   Field,
   Float32,
   Float64,
-  Int8,
-  Int16,
   Int32,
-  Int64,
   makeVector,
   Timestamp,
-  TimeUnit,
-  Uint8,
-  Uint16,
-  Uint32,
-  Uint64,
   Utf8,
 } from 'apache-arrow';
 import { newData } from '../../codecs/arrow/data.js';
+import { arrowIntType, arrowTimeUnits } from '../../schema/export/arrow-types.js';
 
 /** The column types every table source produces, named by what they hold. */
 export type ColumnType =
@@ -46,28 +39,18 @@ export type ColumnType =
   | { readonly kind: 'utf8' }
   | { readonly kind: 'binary' };
 
-const timeUnits = {
-  s: TimeUnit.SECOND,
-  ms: TimeUnit.MILLISECOND,
-  us: TimeUnit.MICROSECOND,
-  ns: TimeUnit.NANOSECOND,
-};
-
 /** The Arrow type of a fixed-width column type, and its width in bytes. */
 function fixedType(type: ColumnType): { readonly arrow: DataType; readonly width: number } | undefined {
   switch (type.kind) {
     case 'int': {
-      const arrow = type.signed
-        ? { 8: new Int8(), 16: new Int16(), 32: new Int32(), 64: new Int64() }[type.bits]
-        : { 8: new Uint8(), 16: new Uint16(), 32: new Uint32(), 64: new Uint64() }[type.bits];
-      return { arrow, width: type.bits / 8 };
+      return { arrow: arrowIntType(type.bits, type.signed), width: type.bits / 8 };
     }
     case 'float':
       return type.bits === 32 ? { arrow: new Float32(), width: 4 } : { arrow: new Float64(), width: 8 };
     case 'date':
       return { arrow: new DateDay(), width: 4 };
     case 'timestamp':
-      return { arrow: new Timestamp(timeUnits[type.unit], type.timezone ?? null), width: 8 };
+      return { arrow: new Timestamp(arrowTimeUnits[type.unit], type.timezone ?? null), width: 8 };
     default:
       return undefined;
   }

@@ -28,11 +28,11 @@ import {
   type ChunkReader,
   checkBatchRows,
   defaultBatchRows,
+  openTableStream,
   type ResultColumn,
   type SqlParam,
   type TableQueryOptions,
   type TableSource,
-  TableStream,
 } from './source.js';
 
 export interface DuckDBSourceOptions {
@@ -75,28 +75,23 @@ export async function duckdbSource(options: DuckDBSourceOptions = {}): Promise<D
         connection.closeSync();
       }
     },
-    async query(sql, query: TableQueryOptions = {}) {
-      const rows = checkBatchRows(query.batchRows ?? batchRows);
-      query.signal?.throwIfAborted();
-      // A connection per query: one DuckDB connection runs one statement at a time, and queries
-      // of concurrent requests must not wait for each other.
-      const connection = await instance.connect();
-      open.add(connection);
-      const release = () => {
-        if (open.delete(connection)) connection.closeSync();
-      };
-      try {
-        const result = await connection.stream(sql, (query.params ?? []).map(duckdbValue));
-        return new TableStream(
-          new DuckDBChunks(result, connection, release),
-          rows,
-          query.signal,
-          checkBatchRows(query.firstBatchRows ?? rows),
-        );
-      } catch (error) {
-        release();
-        throw queryFailed(error);
-      }
+    query(sql, query: TableQueryOptions = {}) {
+      return openTableStream(query, batchRows, async () => {
+        // A connection per query: one DuckDB connection runs one statement at a time, and queries
+        // of concurrent requests must not wait for each other.
+        const connection = await instance.connect();
+        open.add(connection);
+        const release = () => {
+          if (open.delete(connection)) connection.closeSync();
+        };
+        try {
+          const result = await connection.stream(sql, (query.params ?? []).map(duckdbValue));
+          return new DuckDBChunks(result, connection, release);
+        } catch (error) {
+          release();
+          throw queryFailed(error);
+        }
+      });
     },
     async close() {
       for (const connection of open) connection.closeSync();

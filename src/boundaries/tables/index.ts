@@ -19,13 +19,5 @@ export {
   dictionaryShare,
   FixedWidthColumn,
 } from './columns.js';
-export {
-  type ChunkReader,
-  checkBatchRows,
-  defaultBatchRows,
-  type ResultColumn,
-  type SqlParam,
-  type TableQueryOptions,
-  type TableSource,
-  TableStream,
-} from './source.js';
+// All of source.ts is the engines' shared contract, so all of it is public.
+export * from './source.js';

@@ -23,11 +23,11 @@ import {
   type ChunkReader,
   checkBatchRows,
   defaultBatchRows,
+  openTableStream,
   type ResultColumn,
   type SqlParam,
   type TableQueryOptions,
   type TableSource,
-  TableStream,
 } from './source.js';
 
 export interface PostgresSourceOptions {
@@ -64,60 +64,8 @@ export async function postgresSource(options: PostgresSourceOptions = {}): Promi
   return {
     engine: 'postgres',
     pool,
-    async query(sql, query: TableQueryOptions = {}) {
-      const rows = checkBatchRows(query.batchRows ?? batchRows);
-      query.signal?.throwIfAborted();
-      const values = (query.params ?? []).map(textParam);
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (error) {
-        throw queryFailed(error);
-      }
-      // Errors of a checked-out client reach the portal (pg's handleError); this keeps them from
-      // also being thrown as an unhandled 'error' event.
-      const onClientError = () => {};
-      client.on('error', onClientError);
-      const release = (broken: Error | undefined) => {
-        client.removeListener('error', onClientError);
-        client.release(broken);
-      };
-      const portal = new BinaryPortal({
-        text: sql,
-        values,
-        executeRows: rows,
-        cancel: () => cancelBackend(client),
-      });
-      client.query(portal);
-      let fields: readonly pg.FieldDef[];
-      try {
-        fields = await portal.described;
-      } catch (error) {
-        release(await portal.close());
-        throw queryFailed(error);
-      }
-      const columns: ResultColumn[] = [];
-      const wires: WireColumn[] = [];
-      for (const field of fields) {
-        const wire = wireColumnOf(field.dataTypeID);
-        if (wire === undefined || field.format !== 'binary') {
-          const broken = await portal.close();
-          const type = broken === undefined ? await typeName(client, field) : `OID ${field.dataTypeID}`;
-          release(broken);
-          throw new WirekitError(
-            'WK_TABLE_TYPE_UNSUPPORTED',
-            `PostgreSQL: column ${JSON.stringify(field.name)} is of type ${type}, which the table source does not read; cast it in the query (numeric to float8 or text, json to text, uuid to text, interval to text...).`,
-          );
-        }
-        columns.push({ name: field.name, type: wire.type });
-        wires.push(wire);
-      }
-      const reader = new PostgresRows(columns, wires, portal, (broken) => {
-        open.delete(reader);
-        release(broken);
-      });
-      open.add(reader);
-      return new TableStream(reader, rows, query.signal, checkBatchRows(query.firstBatchRows ?? rows));
+    query(sql, query: TableQueryOptions = {}) {
+      return openTableStream(query, batchRows, (rows) => openRows(sql, query, rows));
     },
     async close() {
       const closed = new WirekitError('WK_TABLE_QUERY_FAILED', 'PostgreSQL: the table source was closed.');
@@ -125,6 +73,60 @@ export async function postgresSource(options: PostgresSourceOptions = {}): Promi
       if (given === undefined) await pool.end();
     },
   };
+
+  async function openRows(sql: string, query: TableQueryOptions, rows: number): Promise<PostgresRows> {
+    const values = (query.params ?? []).map(textParam);
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw queryFailed(error);
+    }
+    // Errors of a checked-out client reach the portal (pg's handleError); this keeps them from
+    // also being thrown as an unhandled 'error' event.
+    const onClientError = () => {};
+    client.on('error', onClientError);
+    const release = (broken: Error | undefined) => {
+      client.removeListener('error', onClientError);
+      client.release(broken);
+    };
+    const portal = new BinaryPortal({
+      text: sql,
+      values,
+      executeRows: rows,
+      cancel: () => cancelBackend(client),
+    });
+    client.query(portal);
+    let fields: readonly pg.FieldDef[];
+    try {
+      fields = await portal.described;
+    } catch (error) {
+      release(await portal.close());
+      throw queryFailed(error);
+    }
+    const columns: ResultColumn[] = [];
+    const wires: WireColumn[] = [];
+    for (const field of fields) {
+      const wire = wireColumnOf(field.dataTypeID);
+      if (wire === undefined || field.format !== 'binary') {
+        const broken = await portal.close();
+        const type = broken === undefined ? await typeName(client, field) : `OID ${field.dataTypeID}`;
+        release(broken);
+        throw new WirekitError(
+          'WK_TABLE_TYPE_UNSUPPORTED',
+          `PostgreSQL: column ${JSON.stringify(field.name)} is of type ${type}, which the table source does not read; cast it in the query (numeric to float8 or text, json to text, uuid to text, interval to text...).`,
+        );
+      }
+      columns.push({ name: field.name, type: wire.type });
+      wires.push(wire);
+    }
+    const reader = new PostgresRows(columns, wires, portal, (broken) => {
+      open.delete(reader);
+      release(broken);
+    });
+    open.add(reader);
+    return reader;
+  }
 }
 
 /** A query's rows, read from its portal into the builders TableStream hands over. */

@@ -81,6 +81,23 @@ export function checkBatchRows(rows: number): number {
 }
 
 /**
+ * What every engine's `query` does around its own part: size the batches (the query's options over
+ * the source's `batchRows`, each checked before anything is opened), refuse a query already
+ * aborted, then stream what `open` starts. `open` gets the rows per batch (an engine may ask its
+ * server for that many at a time) and frees what it took if it fails.
+ */
+export async function openTableStream(
+  query: TableQueryOptions,
+  sourceBatchRows: number,
+  open: (batchRows: number) => Promise<ChunkReader>,
+): Promise<TableStream> {
+  const batchRows = checkBatchRows(query.batchRows ?? sourceBatchRows);
+  const firstBatchRows = checkBatchRows(query.firstBatchRows ?? batchRows);
+  query.signal?.throwIfAborted();
+  return new TableStream(await open(batchRows), batchRows, query.signal, firstBatchRows);
+}
+
+/**
  * The record batches of one query, read from its ChunkReader as they are asked for. Iterate it
  * once. `rowsRead` counts the rows the engine has handed over (what a cancelled query cost).
  */

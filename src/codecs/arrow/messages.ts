@@ -19,10 +19,7 @@ import {
   Float16,
   Float32,
   Float64,
-  Int8,
-  Int16,
   Int32,
-  Int64,
   LargeBinary,
   LargeList,
   LargeUtf8,
@@ -33,14 +30,11 @@ import {
   Struct,
   Time,
   Timestamp,
-  Uint8,
-  Uint16,
-  Uint32,
-  Uint64,
   Utf8,
   Utf8View,
 } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
+import { arrowIntType } from '../../schema/export/arrow-types.js';
 import { mismatch, tooDeep } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { FlatReader } from './flatbuf.js';
@@ -368,16 +362,8 @@ const unreadTypes: Record<number, string> = {
 function intType(fb: FlatReader, table: number): DataType {
   const bitWidth = fb.int32(table, 0, 0);
   const signed = fb.bool(table, 1);
-  switch (bitWidth) {
-    case 8:
-      return signed ? new Int8() : new Uint8();
-    case 16:
-      return signed ? new Int16() : new Uint16();
-    case 32:
-      return signed ? new Int32() : new Uint32();
-    case 64:
-      return signed ? new Int64() : new Uint64();
-    default:
-      return fb.fail(table, `integer width ${bitWidth} is unknown`);
+  if (bitWidth !== 8 && bitWidth !== 16 && bitWidth !== 32 && bitWidth !== 64) {
+    return fb.fail(table, `integer width ${bitWidth} is unknown`);
   }
+  return arrowIntType(bitWidth, signed);
 }

@@ -75,7 +75,8 @@ export interface AvroUnion {
 
 export type AvroType = AvroPrimitive | AvroRecord | AvroEnum | AvroFixed | AvroArray | AvroMap | AvroUnion;
 
-const primitives: ReadonlySet<string> = new Set([
+/** Avro's primitive type names. */
+export const primitives: ReadonlySet<string> = new Set([
   'null',
   'boolean',
   'int',

@@ -14,24 +14,16 @@ import {
   Field,
   Float32,
   Float64,
-  Int8,
-  Int16,
-  Int32,
-  Int64,
   List,
   Map_,
   Struct,
   Timestamp,
-  TimeUnit,
-  Uint8,
-  Uint16,
-  Uint32,
-  Uint64,
   Utf8,
 } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
 import type { EnumSchema, FieldDef, NamedSchema, ObjectSchema, Schema, UnionSchema } from '../types.js';
 import { fullName } from '../walk.js';
+import { arrowIntType, arrowTimeUnits } from './arrow-types.js';
 
 export { arrowSchemaToJson } from './arrow-json.js';
 
@@ -103,21 +95,21 @@ function typeOf(schema: Schema, ctx: Context, meta: Meta, nullable: boolean): Da
     case 'bool':
       return new Bool();
     case 'int8':
-      return new Int8();
+      return arrowIntType(8, true);
     case 'int16':
-      return new Int16();
+      return arrowIntType(16, true);
     case 'int32':
-      return new Int32();
+      return arrowIntType(32, true);
     case 'uint8':
-      return new Uint8();
+      return arrowIntType(8, false);
     case 'uint16':
-      return new Uint16();
+      return arrowIntType(16, false);
     case 'uint32':
-      return new Uint32();
+      return arrowIntType(32, false);
     case 'int64':
-      return new Int64();
+      return arrowIntType(64, true);
     case 'uint64':
-      return new Uint64();
+      return arrowIntType(64, false);
     case 'float32':
       return new Float32();
     case 'float64':
@@ -138,7 +130,7 @@ function typeOf(schema: Schema, ctx: Context, meta: Meta, nullable: boolean): Da
     case 'bytes':
       return new Binary();
     case 'timestamp':
-      return new Timestamp(timeUnits[schema.precision], 'UTC');
+      return new Timestamp(arrowTimeUnits[schema.precision], 'UTC');
     case 'literal':
       // Reached only where a literal cannot simply be left out (list item, map value, optional field).
       meta.push([arrowMetadataKeys.literal, JSON.stringify(schema.value)]);
@@ -171,18 +163,11 @@ function typeOf(schema: Schema, ctx: Context, meta: Meta, nullable: boolean): Da
   }
 }
 
-const timeUnits = {
-  s: TimeUnit.SECOND,
-  ms: TimeUnit.MILLISECOND,
-  us: TimeUnit.MICROSECOND,
-  ns: TimeUnit.NANOSECOND,
-} as const;
-
 function enumType(schema: EnumSchema, ctx: Context, meta: Meta): DataType {
   meta.push(...namedMeta(schema), [arrowMetadataKeys.enumMembers, JSON.stringify(schema.members)]);
   const count = schema.members.length;
   // Signed indices, as the Arrow format recommends, of the narrowest width that counts every member.
-  const indices = count <= 128 ? new Int8() : count <= 32_768 ? new Int16() : new Int32();
+  const indices = arrowIntType(count <= 128 ? 8 : count <= 32_768 ? 16 : 32, true);
   return new Dictionary(new Utf8(), indices, ctx.nextDictionaryId++, false);
 }
 

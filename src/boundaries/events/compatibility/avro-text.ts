@@ -13,7 +13,11 @@
  * shorthand; unlike Parsing Canonical Form, both keep docs, aliases, defaults and namespaces as
  * written, so texts differing in those get different ids.
  */
-import { type AvroType, parseAvroSchema } from '../../../codecs/avro/avro-schema.js';
+import {
+  type AvroType,
+  primitives as avroPrimitives,
+  parseAvroSchema,
+} from '../../../codecs/avro/avro-schema.js';
 import { WirekitError } from '../../../errors/index.js';
 import type { JsonValue } from '../../../schema/index.js';
 import { parseSchemaJson, type SchemaLimits, schemaInvalid } from './schema-text.js';
@@ -22,17 +26,6 @@ export interface RegisteredAvro {
   readonly type: AvroType;
   readonly canonical: string;
 }
-
-const primitiveNames: ReadonlySet<string> = new Set([
-  'null',
-  'boolean',
-  'int',
-  'long',
-  'float',
-  'double',
-  'bytes',
-  'string',
-]);
 
 /** Parses and checks a registered Avro schema; WK_REGISTRY_SCHEMA_INVALID when it is not one. */
 export function parseRegisteredAvro(text: string, limits: Required<SchemaLimits>): RegisteredAvro {
@@ -159,7 +152,7 @@ function canonicalSchema(json: JsonValue): string {
   if (Array.isArray(json)) return `[${json.map(canonicalSchema).join(',')}]`;
   if (!isObject(json)) return JSON.stringify(json);
   const keys = Object.keys(json).sort();
-  if (keys.length === 1 && typeof json.type === 'string' && primitiveNames.has(json.type)) {
+  if (keys.length === 1 && typeof json.type === 'string' && avroPrimitives.has(json.type)) {
     return JSON.stringify(json.type);
   }
   const parts = keys.map((key) => {

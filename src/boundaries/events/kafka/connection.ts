@@ -10,6 +10,7 @@
  */
 import type { Kafka, KafkaConfig, logLevel as LogLevel, RetryOptions } from 'kafkajs';
 import { WirekitError } from '../../../errors/index.js';
+import { importPeer } from '../../../util/optional-peer.js';
 
 export type Kafkajs = typeof import('kafkajs');
 
@@ -30,9 +31,9 @@ export interface KafkaConnectionOptions {
 let loading: Promise<Kafkajs> | undefined;
 
 export function loadKafkajs(): Promise<Kafkajs> {
-  loading ??= import('kafkajs').catch((error: unknown) => {
+  loading ??= importPeer(() => import('kafkajs'), 'The Kafka binding', 'kafkajs').catch((error: unknown) => {
     loading = undefined;
-    throw new Error('The Kafka binding needs the kafkajs package (npm install kafkajs)', { cause: error });
+    throw error;
   });
   return loading;
 }

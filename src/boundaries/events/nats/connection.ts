@@ -9,6 +9,7 @@
 import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { MsgHdrs, NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import { WirekitError } from '../../../errors/index.js';
+import { importPeer } from '../../../util/optional-peer.js';
 
 /** Where a producer or consumer gets its connection. */
 export interface NatsConnectionSource {
@@ -30,29 +31,11 @@ export const connectionDefaults: Partial<NodeConnectionOptions> = {
   reconnectJitter: 100,
 };
 
-async function loadJetStream(): Promise<JetStreamModule> {
-  try {
-    return await import('@nats-io/jetstream');
-  } catch (error) {
-    throw new Error(
-      'the NATS binding needs the @nats-io/jetstream package (npm install @nats-io/jetstream)',
-      {
-        cause: error,
-      },
-    );
-  }
-}
+const loadJetStream = (): Promise<JetStreamModule> =>
+  importPeer(() => import('@nats-io/jetstream'), 'the NATS binding', '@nats-io/jetstream');
 
-async function loadTransport(): Promise<TransportModule> {
-  try {
-    return await import('@nats-io/transport-node');
-  } catch (error) {
-    throw new Error(
-      'the NATS binding needs the @nats-io/transport-node package (npm install @nats-io/transport-node)',
-      { cause: error },
-    );
-  }
-}
+const loadTransport = (): Promise<TransportModule> =>
+  importPeer(() => import('@nats-io/transport-node'), 'the NATS binding', '@nats-io/transport-node');
 
 export interface NatsSession {
   readonly nc: NatsConnection;
