@@ -14,6 +14,7 @@ import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arro
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema, t } from '../../schema/index.js';
 import type { CodecOptions } from '../core/codec.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { malformed } from '../core/errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
 import { arrowMediaTypes } from '../core/media-types.js';
@@ -32,6 +33,9 @@ import { batchesOf, eachRow } from './rows-stream.js';
 export type { IpcFormat } from './ipc-write.js';
 
 export { arrowMediaTypes };
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 
 export interface ArrowCodecOptions extends CodecOptions {
   /** 'stream' (default) or 'file', for what encode writes; decode reads either. */
@@ -382,3 +386,6 @@ function asWirekitError(error: unknown): WirekitError {
   const wrapped = malformed(0, `Arrow: ${message}`);
   return new WirekitError(wrapped.code, wrapped.message, { offset: 0, cause: error });
 }
+
+/** Arrow as a value, for what is handed its formats (the HTTP client, the registry). */
+export const arrowFormat: FormatEntry<'arrow'> = { name: 'arrow', create: createArrowCodec as FormatEntry<'arrow'>['create'] };

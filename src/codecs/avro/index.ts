@@ -21,6 +21,7 @@ import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { trailing } from '../core/errors.js';
 import { checkInputSize, resolveLimits } from '../core/limits.js';
 import { avroMediaTypes } from '../core/media-types.js';
@@ -51,6 +52,9 @@ export {
 } from './container.js';
 
 export { avroMediaTypes };
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 
 export interface AvroCodecOptions extends CodecOptions {
   /**
@@ -148,3 +152,6 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
     },
   };
 }
+
+/** Avro as a value, for what is handed its formats (the HTTP client, the registry). */
+export const avroFormat: FormatEntry<'avro'> = { name: 'avro', create: createAvroCodec };

@@ -7,16 +7,20 @@
  */
 import { Decoder, type Options } from 'cbor-x';
 import type { Codec, CodecOptions } from '../core/codec.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { resolveLimits } from '../core/limits.js';
 import { cborMediaTypes, cborSequenceMediaType } from '../core/media-types.js';
 import { type FormatKit, SelfDescribingCodec } from '../keyed/codec.js';
-import { cborFormat } from './compiled.js';
+import { cborFormat as compiledKit } from './compiled.js';
 import { NaturalReader } from './natural.js';
 import { CborSource } from './reader.js';
 import { CborScanner } from './scan.js';
 import { CborEmitter } from './writer.js';
 
 export { cborMediaTypes, cborSequenceMediaType };
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 
 export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
   const limits = resolveLimits(options.limits);
@@ -39,7 +43,7 @@ export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<
       new CborScanner(decodeLimits, { utf8: false, unsafeKeys: false, charge: false }),
     libraryDecode: (bytes) => decoder.decode(bytes),
     ownDecode: (bytes) => new NaturalReader(bytes).read(),
-    compiled: cborFormat,
+    compiled: compiledKit,
   };
   return new SelfDescribingCodec<T>(
     kit,
@@ -49,3 +53,6 @@ export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<
     options.compile !== false,
   );
 }
+
+/** CBOR as a value, for what is handed its formats (the HTTP client, the registry). */
+export const cborFormat: FormatEntry<'cbor'> = { name: 'cbor', create: createCborCodec };

@@ -8,10 +8,11 @@ import { Unpackr } from 'msgpackr';
 import { WirekitError } from '../../errors/index.js';
 import type { Schema } from '../../schema/index.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { resolveLimits } from '../core/limits.js';
 import { msgpackMediaTypes, msgpackSequenceMediaType } from '../core/media-types.js';
 import { type FormatKit, SelfDescribingCodec } from '../keyed/codec.js';
-import { msgpackFormat } from './compiled.js';
+import { msgpackFormat as compiledKit } from './compiled.js';
 import { NaturalReader } from './natural.js';
 import { MsgpackSource, type MsgpackSourceOptions } from './reader.js';
 import { RecordsMode } from './records.js';
@@ -19,6 +20,9 @@ import { MsgpackScanner } from './scan.js';
 import { MsgpackEmitter } from './writer.js';
 
 export { msgpackMediaTypes, msgpackSequenceMediaType };
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 
 export interface MsgpackCodecOptions extends CodecOptions {
   /**
@@ -79,7 +83,7 @@ function buildMsgpackCodec<T>(options: MsgpackCodecOptions, sourceOptions: Msgpa
       ? (bytes) => recordsMode.decodeExactly(bytes)
       : (bytes) => new NaturalReader(bytes).read(),
     schemalessEncode: recordsMode ? (value) => recordsMode.encode(value) : undefined,
-    compiled: msgpackFormat,
+    compiled: compiledKit,
   };
   return new SelfDescribingCodec<T>(
     kit,
@@ -89,3 +93,6 @@ function buildMsgpackCodec<T>(options: MsgpackCodecOptions, sourceOptions: Msgpa
     options.compile !== false,
   );
 }
+
+/** MessagePack as a value, for what is handed its formats (the HTTP client, the registry). */
+export const msgpackFormat: FormatEntry<'msgpack'> = { name: 'msgpack', create: createMsgpackCodec };

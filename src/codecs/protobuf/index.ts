@@ -9,6 +9,7 @@ import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type AllocationBudget, budgetOf } from '../core/budget.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { tooDeep } from '../core/errors.js';
 import { varintFrame, varintFramePayload } from '../core/framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
@@ -26,6 +27,9 @@ import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 
 export { protobufMediaTypes, protobufStreamMediaType };
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 
 export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
   return new ProtobufCodec<T>(options);
@@ -145,3 +149,6 @@ function decodeFailure(error: unknown, limits: DecodeLimits): WirekitError {
     },
   );
 }
+
+/** Protocol Buffers as a value, for what is handed its formats (the HTTP client, the registry). */
+export const protobufFormat: FormatEntry<'protobuf'> = { name: 'protobuf', create: createProtobufCodec };
