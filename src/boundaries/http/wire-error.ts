@@ -10,6 +10,7 @@
  */
 
 import type { FormatName } from '../../codecs/core/codec.js';
+import { factsOf } from '../../codecs/formats.js';
 import { type ErrorCode, errorCodes, formatPath, isWirekitError, WirekitError } from '../../errors/index.js';
 import { type Infer, t } from '../../schema/index.js';
 
@@ -30,7 +31,7 @@ export type HttpError = Infer<typeof HttpError>;
 
 /** The format error records are written in for a client of `format`: its own, JSON for Arrow. */
 export function errorFormatOf(format: FormatName): FormatName {
-  return format === 'arrow' ? 'json' : format;
+  return factsOf(format).errorsIn;
 }
 
 /** What a refusal says would have been accepted. */

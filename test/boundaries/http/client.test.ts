@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { User } from '../../../src/bench/datasets/users.js';
 import { createClient, WirekitHttpError } from '../../../src/boundaries/http/index.js';
-import { createCodec, formatNames } from '../../../src/codecs/index.js';
+import { allFormats, createCodec, formatNames } from '../../../src/codecs/index.js';
 import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
 import { buildApp, Note, sampleUsers, UserList } from './app.js';
@@ -23,7 +23,7 @@ afterAll(() => app.close());
 
 describe.each(formatNames)('%s', (format) => {
   // Made per test: the server's port is known only once beforeAll has run.
-  const client = () => createClient({ baseUrl, format });
+  const client = () => createClient({ baseUrl, codecs: allFormats, format });
 
   test('get a list, post a record', async () => {
     const list = await client().get('/users', { reply: UserList });
@@ -67,7 +67,7 @@ async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 
 describe('the client', () => {
   test('Arrow batches arrive as record batches with zero-copy columns', async () => {
-    const client = createClient({ baseUrl, format: 'arrow' });
+    const client = createClient({ baseUrl, codecs: allFormats, format: 'arrow' });
     const batches = await collect(client.batches('/readings', { row: Reading, query: { count: 250 } }));
     expect(batches.map((batch) => batch.numRows)).toEqual([100, 100, 50]);
     expect(batches[0]?.getChild('temperature')?.toArray()).toBeInstanceOf(Float64Array);
@@ -75,7 +75,7 @@ describe('the client', () => {
 
   test('a 406 and a non-wirekit error status become WirekitHttpErrors', async () => {
     // /echo has no schemas, so it speaks only the schemaless formats.
-    const client = createClient({ baseUrl, format: 'avro' });
+    const client = createClient({ baseUrl, codecs: allFormats, format: 'avro' });
     const refused = await client.post('/echo', { a: 1 }, { reply: Note }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 406, code: 'WK_HTTP_NOT_ACCEPTABLE' });
     expect((refused as WirekitHttpError).offered).toEqual([
@@ -90,10 +90,15 @@ describe('the client', () => {
   });
 
   test('gzip request bodies, and a reply larger than maxInputBytes is refused while reading', async () => {
-    const gzipping = createClient({ baseUrl, format: 'json', gzipRequestsFrom: 10 });
+    const gzipping = createClient({ baseUrl, codecs: allFormats, format: 'json', gzipRequestsFrom: 10 });
     const user = sampleUsers[1] as User;
     expect(await gzipping.post('/users', user, { body: User, reply: User })).toMatchObject({ id: user.id });
-    const small = createClient({ baseUrl, format: 'json', limits: { maxInputBytes: 1000 } });
+    const small = createClient({
+      baseUrl,
+      codecs: allFormats,
+      format: 'json',
+      limits: { maxInputBytes: 1000 },
+    });
     const error = await small.get('/users', { reply: UserList }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'WK_LIMIT_INPUT' });
   });
@@ -105,7 +110,7 @@ describe('the client', () => {
       return fetch(input, init);
     };
     for (const format of formatNames) {
-      const client = createClient({ baseUrl, format, fetch: recording });
+      const client = createClient({ baseUrl, codecs: allFormats, format, fetch: recording });
       await client.get('/users', { reply: UserList });
       await collect(client.stream('/readings', { row: Reading, query: { count: 3 } }));
     }
@@ -144,14 +149,24 @@ describe('the client', () => {
     for (const [type, bytes] of forms) {
       const serving: typeof fetch = async () =>
         new Response(new Uint8Array(bytes), { headers: { 'content-type': type } });
-      const client = createClient({ baseUrl: 'http://nowhere', format: 'msgpack', fetch: serving });
+      const client = createClient({
+        baseUrl: 'http://nowhere',
+        codecs: allFormats,
+        format: 'msgpack',
+        fetch: serving,
+      });
       expect(await client.get('/users', { reply: UserList }), type).toEqual(rows);
       expect(await collect(client.stream('/users', { row: User })), type).toEqual(rows);
     }
   });
 
   test('works over undici 7 as well as the global fetch', async () => {
-    const client = createClient({ baseUrl, format: 'cbor', fetch: undiciFetch as unknown as typeof fetch });
+    const client = createClient({
+      baseUrl,
+      codecs: allFormats,
+      format: 'cbor',
+      fetch: undiciFetch as unknown as typeof fetch,
+    });
     expect(await client.get('/users', { reply: UserList })).toEqual(sampleUsers);
   });
 });
