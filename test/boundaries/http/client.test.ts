@@ -7,8 +7,13 @@ import { fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { User } from '../../../src/bench/datasets/users.js';
+import { lazyFormat } from '../../../src/boundaries/http/client-entry.js';
 import { createClient, WirekitHttpError } from '../../../src/boundaries/http/index.js';
+import { arrowFormat } from '../../../src/codecs/arrow/index.js';
 import { allFormats, createCodec, formatNames } from '../../../src/codecs/index.js';
+import { jsonFormat } from '../../../src/codecs/json/index.js';
+import { msgpackFormat } from '../../../src/codecs/msgpack/index.js';
+import { protobufFormat } from '../../../src/codecs/protobuf/index.js';
 import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
 import { buildApp, Note, sampleUsers, UserList } from './app.js';
@@ -168,5 +173,53 @@ describe('the client', () => {
       fetch: undiciFetch as unknown as typeof fetch,
     });
     expect(await client.get('/users', { reply: UserList })).toEqual(sampleUsers);
+  });
+});
+
+describe('the codecs a client is given', () => {
+  test('a JSON-only client, and one whose formats load on first use, speak to the server', async () => {
+    const json = createClient({ baseUrl, codecs: [jsonFormat] });
+    expect(json.format).toBe('json');
+    expect(await json.get('/users', { reply: UserList })).toEqual(sampleUsers);
+    const lazy = createClient({ baseUrl, codecs: [lazyFormat('msgpack'), lazyFormat('json')] });
+    expect(lazy.format).toBe('msgpack');
+    expect(await collect(lazy.stream('/users', { row: User }))).toEqual(sampleUsers);
+  });
+
+  test('codecs that cannot serve the client are refused when it is made', () => {
+    const codeOf = (make: () => unknown) => {
+      try {
+        make();
+        return 'made';
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+    };
+    expect(codeOf(() => createClient({ baseUrl, codecs: [] }))).toBe('WK_SCHEMA_INVALID');
+    expect(codeOf(() => createClient({ baseUrl, codecs: [jsonFormat], format: 'cbor' }))).toBe(
+      'WK_UNKNOWN_FORMAT',
+    );
+    // A server sends its errors to an Arrow client in JSON.
+    expect(codeOf(() => createClient({ baseUrl, codecs: [arrowFormat] }))).toBe('WK_SCHEMA_INVALID');
+    expect(codeOf(() => createClient({ baseUrl, codecs: [arrowFormat, jsonFormat] }))).toBe('made');
+  });
+
+  test('a reply in a format the client was not given is refused, not loaded', async () => {
+    // A client of MessagePack alone, whose fetch asks for JSON behind its back.
+    const askingForJson: typeof fetch = (url, init) =>
+      fetch(url, {
+        ...init,
+        headers: { ...(init?.headers as Record<string, string>), accept: 'application/json' },
+      });
+    const client = createClient({ baseUrl, codecs: [msgpackFormat], fetch: askingForJson });
+    const error = await client.get('/users', { reply: UserList }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'WK_UNKNOWN_FORMAT' });
+  });
+
+  test('a call without a schema on a client of a schema-bound format without JSON is WK_SCHEMA_REQUIRED', async () => {
+    const client = createClient({ baseUrl, codecs: [protobufFormat] });
+    expect(await client.post('/echo', { a: 1 }).catch((e: unknown) => (e as { code?: string }).code)).toBe(
+      'WK_SCHEMA_REQUIRED',
+    );
   });
 });
