@@ -14,8 +14,8 @@ import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arro
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema, t } from '../../schema/index.js';
 import type { CodecOptions } from '../core/codec.js';
-import type { FormatEntry } from '../core/format-entry.js';
 import { malformed } from '../core/errors.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
 import { arrowMediaTypes } from '../core/media-types.js';
 import { checkIterable } from '../core/sequence.js';
@@ -30,12 +30,11 @@ import { readIpc } from './read-bytes.js';
 import { readIpcChunks } from './read-stream.js';
 import { batchesOf, eachRow } from './rows-stream.js';
 
-export type { IpcFormat } from './ipc-write.js';
-
-export { arrowMediaTypes };
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export type { IpcFormat } from './ipc-write.js';
+export { arrowMediaTypes };
 
 export interface ArrowCodecOptions extends CodecOptions {
   /** 'stream' (default) or 'file', for what encode writes; decode reads either. */
@@ -388,4 +387,7 @@ function asWirekitError(error: unknown): WirekitError {
 }
 
 /** Arrow as a value, for what is handed its formats (the HTTP client, the registry). */
-export const arrowFormat: FormatEntry<'arrow'> = { name: 'arrow', create: createArrowCodec as FormatEntry<'arrow'>['create'] };
+export const arrowFormat: FormatEntry<'arrow'> = {
+  name: 'arrow',
+  create: createArrowCodec as FormatEntry<'arrow'>['create'],
+};

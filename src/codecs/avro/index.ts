@@ -21,8 +21,8 @@ import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
-import type { FormatEntry } from '../core/format-entry.js';
 import { trailing } from '../core/errors.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, resolveLimits } from '../core/limits.js';
 import { avroMediaTypes } from '../core/media-types.js';
 import { listHintOf, withListHint } from '../core/sequence.js';
@@ -42,6 +42,9 @@ import { plansOf, writeValue } from './schema-plans.js';
 import { AvroWriter } from './writer.js';
 
 export type { AvroSchemaJson } from '../../schema/export/avro.js';
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 export { type ContainerCodec, containerCodecs } from './compress.js';
 export {
   type AvroContainer,
@@ -50,11 +53,7 @@ export {
   type WriteContainerOptions,
   writeContainer,
 } from './container.js';
-
 export { avroMediaTypes };
-export type { Codec, CodecOptions } from '../core/codec.js';
-export type { FormatEntry } from '../core/format-entry.js';
-export type { DecodeLimits } from '../core/limits.js';
 
 export interface AvroCodecOptions extends CodecOptions {
   /**

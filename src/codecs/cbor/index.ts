@@ -17,10 +17,10 @@ import { CborSource } from './reader.js';
 import { CborScanner } from './scan.js';
 import { CborEmitter } from './writer.js';
 
-export { cborMediaTypes, cborSequenceMediaType };
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export { cborMediaTypes, cborSequenceMediaType };
 
 export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
   const limits = resolveLimits(options.limits);

@@ -26,10 +26,10 @@ import { Encoder } from './encode.js';
 import { planOf } from './planner.js';
 import { viewOf } from './view.js';
 
-export { flatBuffersMediaTypes, flatBuffersSequenceMediaType };
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export { flatBuffersMediaTypes, flatBuffersSequenceMediaType };
 
 export interface FlatBuffersCodec<T = unknown> extends Codec<T> {
   /**
@@ -122,4 +122,7 @@ export function viewFlatBuffers<T = unknown>(
 }
 
 /** FlatBuffers as a value, for what is handed its formats (the HTTP client, the registry). */
-export const flatBuffersFormat: FormatEntry<'flatbuffers'> = { name: 'flatbuffers', create: createFlatBuffersCodec };
+export const flatBuffersFormat: FormatEntry<'flatbuffers'> = {
+  name: 'flatbuffers',
+  create: createFlatBuffersCodec,
+};

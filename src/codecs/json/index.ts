@@ -28,10 +28,10 @@ import {
   type TextCheckOptions,
 } from './text-checks.js';
 
-export { jsonMediaTypes, ndjsonMediaTypes };
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export { jsonMediaTypes, ndjsonMediaTypes };
 
 export interface JsonCodecOptions extends CodecOptions {
   /** How bigints are written: "strings" (default; exact in every JSON parser) or bare numbers. */

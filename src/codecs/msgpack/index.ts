@@ -19,10 +19,10 @@ import { RecordsMode } from './records.js';
 import { MsgpackScanner } from './scan.js';
 import { MsgpackEmitter } from './writer.js';
 
-export { msgpackMediaTypes, msgpackSequenceMediaType };
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export { msgpackMediaTypes, msgpackSequenceMediaType };
 
 export interface MsgpackCodecOptions extends CodecOptions {
   /**

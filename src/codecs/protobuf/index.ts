@@ -9,8 +9,8 @@ import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type AllocationBudget, budgetOf } from '../core/budget.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
-import type { FormatEntry } from '../core/format-entry.js';
 import { tooDeep } from '../core/errors.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { varintFrame, varintFramePayload } from '../core/framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
 import { protobufMediaTypes, protobufStreamMediaType } from '../core/media-types.js';
@@ -26,10 +26,10 @@ import { rootSlot } from './plan.js';
 import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 
-export { protobufMediaTypes, protobufStreamMediaType };
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export { protobufMediaTypes, protobufStreamMediaType };
 
 export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
   return new ProtobufCodec<T>(options);
