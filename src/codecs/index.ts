@@ -31,6 +31,14 @@ export {
   viewFlatBuffers,
 } from './flatbuffers/index.js';
 export {
+  defaultFormat,
+  type FormatFacts,
+  factsOf,
+  findFormat,
+  formatNeedsSchema,
+  mediaTypesOf,
+} from './formats.js';
+export {
   createJsonCodec,
   type JsonCodecOptions,
   jsonFormat,
@@ -51,13 +59,4 @@ export {
   protobufMediaTypes,
   protobufStreamMediaType,
 } from './protobuf/index.js';
-export {
-  allFormats,
-  createCodec,
-  defaultFormat,
-  type FormatFacts,
-  factsOf,
-  findFormat,
-  formatNeedsSchema,
-  mediaTypesOf,
-} from './registry.js';
+export { allFormats, createCodec } from './registry.js';

@@ -19,9 +19,6 @@ import { protobufFormat } from './protobuf/index.js';
 
 export {
   type CodecFormat,
-  defaultFormat,
-  type FormatFacts,
-  factsOf,
   findFormat,
   formatNeedsSchema,
   mediaTypesOf,

@@ -6,13 +6,8 @@
 import { type ArrowCodec, createArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../../codecs/core/codec.js';
 import type { DecodeLimits } from '../../codecs/core/limits.js';
-import {
-  createCodec,
-  defaultFormat,
-  factsOf,
-  formatNeedsSchema,
-  mediaTypesOf,
-} from '../../codecs/registry.js';
+import { defaultFormat, factsOf, formatNeedsSchema, mediaTypesOf } from '../../codecs/formats.js';
+import { createCodec } from '../../codecs/registry.js';
 import { WirekitError } from '../../errors/index.js';
 import { Negotiator } from '../../negotiate/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
