@@ -6,10 +6,11 @@
  *   INTERNAL_URL=http://127.0.0.1:3001 INTERNAL_FORMAT=msgpack PORT=3000 npx tsx examples/http/gateway.ts
  */
 import Fastify from 'fastify';
-import type { FormatName } from 'wirekit-ts/codecs';
-import { Reading, User } from 'wirekit-ts/datasets';
+import { allFormats, type FormatName } from 'wirekit-ts/codecs';
 import { createClient, HttpResponseError, wirekit, wirekitRoute } from 'wirekit-ts/http';
 import { t } from 'wirekit-ts/schema';
+// The bench's datasets, which the package does not export: fixtures of this repository.
+import { Reading, User } from '../../dist/bench/datasets/index.js';
 
 const PublicUser = t.object('PublicUser', {
   id: t.uint32(),
@@ -19,7 +20,7 @@ const PublicUser = t.object('PublicUser', {
 });
 
 export async function startGateway(port: number, internalUrl: string, internalFormat: FormatName) {
-  const internal = createClient({ baseUrl: internalUrl, format: internalFormat });
+  const internal = createClient({ baseUrl: internalUrl, format: internalFormat, codecs: allFormats });
   const app = Fastify({ logger: false });
   // The public side speaks JSON (and NDJSON for streams) only: people read it.
   await app.register(wirekit, { formats: ['json'] });

@@ -6,9 +6,10 @@
  *   PORT=3001 npx tsx examples/http/internal-service.ts
  */
 import Fastify from 'fastify';
-import { Reading, User, users } from 'wirekit-ts/datasets';
 import { wirekit, wirekitRoute } from 'wirekit-ts/http';
 import { t } from 'wirekit-ts/schema';
+// The bench's datasets, which the package does not export: fixtures of this repository.
+import { Reading, User, users } from '../../dist/bench/datasets/index.js';
 
 const everyone = users(10_000, 1);
 const byId = new Map(everyone.map((user) => [user.id, user]));

@@ -1,8 +1,10 @@
 /**
- * What wirekit knows about each format without its codec: the media types it answers to and what
- * it cannot do without a schema. Finding a format by a name or a Content-Type, and refusing a
- * request for a codec that cannot be made, happen here once, for the codecs made at once
- * (registry.ts) and for those loaded on first use (load-codec.ts) alike.
+ * What wirekit knows about each format without its codec: the media types it answers to, what it
+ * cannot do without a schema, what one value of it can hold, how its sequences are framed, and
+ * which format its errors travel in. Finding a format by a name or a Content-Type, refusing a
+ * request for a codec that cannot be made, and every choice a boundary makes by a format's
+ * abilities (the HTTP plugin's offers, the client's requests) read this table, so that no caller
+ * tests a format's name.
  */
 import { WirekitError } from '../errors/index.js';
 import type { Schema } from '../schema/index.js';
@@ -18,7 +20,7 @@ import {
   protobufMediaTypes,
 } from './core/media-types.js';
 
-interface FormatFacts {
+export interface FormatFacts {
   readonly mediaTypes: readonly string[];
   /**
    * What the format cannot do without a schema: nothing (the wire carries names and types),
@@ -26,17 +28,83 @@ interface FormatFacts {
    * 'both' (the wire carries no names or types at all).
    */
   readonly needsSchema: 'nothing' | 'encode' | 'both';
+  /**
+   * What one value of the format can be: 'any' value a schema describes (Protocol Buffers and
+   * FlatBuffers wrap a root that is no record in a root message or table of their own), or only
+   * 'rows', a list of records (Arrow: every message belongs to a table, whose codec takes the row).
+   */
+  readonly carries: 'any' | 'rows';
+  /**
+   * How a sequence of values is framed: 'joined', each value framed on its own, so that two
+   * sequences concatenate into one (NDJSON lines, MessagePack and CBOR values back to back,
+   * varint-delimited Protocol Buffers, size-prefixed FlatBuffers); 'container', one header then
+   * blocks (an Avro object container), so that sequences do not join; 'table', where the sequence
+   * is itself the one value (an Arrow IPC stream, the table batch by batch).
+   */
+  readonly sequences: 'joined' | 'container' | 'table';
+  /** The format an error record travels in to a client of this one (a table is no place for one). */
+  readonly errorsIn: FormatName;
 }
 
+/** The format spoken where nothing says otherwise: readable by a person with curl, and by every client. */
+export const defaultFormat: FormatName = 'json';
+
 const formats: Readonly<Record<FormatName, FormatFacts>> = {
-  json: { mediaTypes: [...jsonMediaTypes, ...ndjsonMediaTypes], needsSchema: 'nothing' },
-  msgpack: { mediaTypes: msgpackMediaTypes, needsSchema: 'nothing' },
-  cbor: { mediaTypes: cborMediaTypes, needsSchema: 'nothing' },
-  protobuf: { mediaTypes: protobufMediaTypes, needsSchema: 'both' },
-  avro: { mediaTypes: avroMediaTypes, needsSchema: 'both' },
-  flatbuffers: { mediaTypes: flatBuffersMediaTypes, needsSchema: 'both' },
-  arrow: { mediaTypes: arrowMediaTypes, needsSchema: 'encode' },
+  json: {
+    mediaTypes: [...jsonMediaTypes, ...ndjsonMediaTypes],
+    needsSchema: 'nothing',
+    carries: 'any',
+    sequences: 'joined',
+    errorsIn: 'json',
+  },
+  msgpack: {
+    mediaTypes: msgpackMediaTypes,
+    needsSchema: 'nothing',
+    carries: 'any',
+    sequences: 'joined',
+    errorsIn: 'msgpack',
+  },
+  cbor: {
+    mediaTypes: cborMediaTypes,
+    needsSchema: 'nothing',
+    carries: 'any',
+    sequences: 'joined',
+    errorsIn: 'cbor',
+  },
+  protobuf: {
+    mediaTypes: protobufMediaTypes,
+    needsSchema: 'both',
+    carries: 'any',
+    sequences: 'joined',
+    errorsIn: 'protobuf',
+  },
+  avro: {
+    mediaTypes: avroMediaTypes,
+    needsSchema: 'both',
+    carries: 'any',
+    sequences: 'container',
+    errorsIn: 'avro',
+  },
+  flatbuffers: {
+    mediaTypes: flatBuffersMediaTypes,
+    needsSchema: 'both',
+    carries: 'any',
+    sequences: 'joined',
+    errorsIn: 'flatbuffers',
+  },
+  arrow: {
+    mediaTypes: arrowMediaTypes,
+    needsSchema: 'encode',
+    carries: 'rows',
+    sequences: 'table',
+    errorsIn: 'json',
+  },
 };
+
+/** What wirekit knows of `format` without its code (see FormatFacts). */
+export function factsOf(format: FormatName): FormatFacts {
+  return formats[format];
+}
 
 const byMediaType = new Map<string, FormatName>(
   formatNames.flatMap((name) => formats[name].mediaTypes.map((type) => [type, name] as const)),

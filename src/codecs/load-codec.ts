@@ -7,21 +7,29 @@
  */
 import type { Infer, Schema } from '../schema/index.js';
 import type { ArrowCodec, ArrowCodecOptions } from './arrow/index.js';
-import type { Codec, CodecOptions, FormatName } from './core/codec.js';
+import type { Codec, CodecOptions } from './core/codec.js';
+import { type FormatName, formatNames } from './core/codec.js';
+import type { FormatEntry, LazyFormatEntry } from './core/format-entry.js';
 import { type CodecFormat, codecFormat, type SelfDescribingFormat } from './formats.js';
 
-type Creator = (options: CodecOptions) => Codec<unknown>;
-
 /** Each format's module, as a bundler sees it: one dynamic import per format, a chunk each. */
-const loaders: Readonly<Record<FormatName, () => Promise<Creator>>> = {
-  json: async () => (await import('./json/index.js')).createJsonCodec,
-  msgpack: async () => (await import('./msgpack/index.js')).createMsgpackCodec,
-  cbor: async () => (await import('./cbor/index.js')).createCborCodec,
-  protobuf: async () => (await import('./protobuf/index.js')).createProtobufCodec,
-  avro: async () => (await import('./avro/index.js')).createAvroCodec,
-  flatbuffers: async () => (await import('./flatbuffers/index.js')).createFlatBuffersCodec,
-  arrow: async () => (await import('./arrow/index.js')).createArrowCodec as Creator,
+const loaders: { readonly [Name in FormatName]: () => Promise<FormatEntry<Name>> } = {
+  json: async () => (await import('./json/index.js')).jsonFormat,
+  msgpack: async () => (await import('./msgpack/index.js')).msgpackFormat,
+  cbor: async () => (await import('./cbor/index.js')).cborFormat,
+  protobuf: async () => (await import('./protobuf/index.js')).protobufFormat,
+  avro: async () => (await import('./avro/index.js')).avroFormat,
+  flatbuffers: async () => (await import('./flatbuffers/index.js')).flatBuffersFormat,
+  arrow: async () => (await import('./arrow/index.js')).arrowFormat,
 };
+
+/** `name`'s entry, its code loaded on first use: for the client on a page that may never need it. */
+export function lazyFormat<Name extends FormatName>(name: Name): LazyFormatEntry<Name> {
+  return { name, load: loaders[name] as () => Promise<FormatEntry<Name>> };
+}
+
+/** Every format, each loaded on first use: a page's client that may be asked for any of them. */
+export const lazyFormats: readonly LazyFormatEntry[] = formatNames.map((name) => lazyFormat(name));
 
 /**
  * createCodec, with the format's code loaded first if it is not yet. The same checks, thrown as
@@ -41,8 +49,8 @@ export function loadCodec<T = unknown>(
   options: CodecOptions & { readonly schema: Schema | undefined },
 ): Promise<Codec<T>>;
 export async function loadCodec(format: string, options: CodecOptions = {}): Promise<Codec<unknown>> {
-  const create = await loaders[codecFormat(format, options.schema)]();
-  return create(options);
+  const entry = await loaders[codecFormat(format, options.schema)]();
+  return entry.create(options);
 }
 
 /** createArrowCodec, loaded on first use: for the readers of record batches (decodeBatches). */

@@ -1,19 +1,21 @@
 /**
  * Makes a codec by format name or media type, every format's code loaded up front: the HTTP
- * plugin, the envelope and the CLI go through this table, so adding a format is one entry here, one
- * in load-codec.ts (the same codecs, each loaded on first use, for a browser page) and its facts in
- * formats.ts.
+ * plugin, the envelope and the CLI go through this table, so adding a format is its entry here, one
+ * loader in load-codec.ts (the same codecs, each loaded on first use, for a browser page) and its
+ * facts in formats.ts. Code that speaks a few formats imports those formats' own entry points
+ * instead (`wirekit-ts/msgpack`), and loads no other format's code.
  */
 import type { Infer, Schema } from '../schema/index.js';
-import { createArrowCodec } from './arrow/index.js';
-import { createAvroCodec } from './avro/index.js';
-import { createCborCodec } from './cbor/index.js';
+import { arrowFormat } from './arrow/index.js';
+import { avroFormat } from './avro/index.js';
+import { cborFormat } from './cbor/index.js';
 import type { Codec, CodecOptions, FormatName } from './core/codec.js';
-import { createFlatBuffersCodec } from './flatbuffers/index.js';
+import type { FormatEntry } from './core/format-entry.js';
+import { flatBuffersFormat } from './flatbuffers/index.js';
 import { type CodecFormat, codecFormat, type SelfDescribingFormat } from './formats.js';
-import { createJsonCodec } from './json/index.js';
-import { createMsgpackCodec } from './msgpack/index.js';
-import { createProtobufCodec } from './protobuf/index.js';
+import { jsonFormat } from './json/index.js';
+import { msgpackFormat } from './msgpack/index.js';
+import { protobufFormat } from './protobuf/index.js';
 
 export {
   type CodecFormat,
@@ -23,15 +25,18 @@ export {
   type SelfDescribingFormat,
 } from './formats.js';
 
-const creators: Readonly<Record<FormatName, (options: CodecOptions) => Codec<unknown>>> = {
-  json: createJsonCodec,
-  msgpack: createMsgpackCodec,
-  cbor: createCborCodec,
-  protobuf: createProtobufCodec,
-  avro: createAvroCodec,
-  flatbuffers: createFlatBuffersCodec,
-  arrow: createArrowCodec as (options: CodecOptions) => Codec<unknown>,
+const entries: { readonly [Name in FormatName]: FormatEntry<Name> } = {
+  json: jsonFormat,
+  msgpack: msgpackFormat,
+  cbor: cborFormat,
+  protobuf: protobufFormat,
+  avro: avroFormat,
+  flatbuffers: flatBuffersFormat,
+  arrow: arrowFormat,
 };
+
+/** Every format's entry, in formatNames' order: for a client that speaks whatever it is asked to. */
+export const allFormats: readonly FormatEntry[] = Object.values(entries);
 
 /**
  * Creates the codec for a format name or media type. The types catch a misspelt format and a
@@ -55,5 +60,5 @@ export function createCodec<T = unknown>(
   options: CodecOptions & { readonly schema: Schema | undefined },
 ): Codec<T>;
 export function createCodec(format: string, options: CodecOptions = {}): Codec<unknown> {
-  return creators[codecFormat(format, options.schema)](options);
+  return entries[codecFormat(format, options.schema)].create(options);
 }

@@ -12,6 +12,7 @@ import {
   brotliDecompress,
   brotliDecompressSync,
   constants,
+  createBrotliCompress,
 } from 'node:zlib';
 import type { Compressor } from './compressor.js';
 import { zlibCompressor } from './node-zlib.js';
@@ -33,4 +34,9 @@ export const brotli: Compressor = zlibCompressor<BrotliOptions, BrotliOptions>({
   compress: brotliCompress,
   decompressSync: brotliDecompressSync,
   decompress: brotliDecompress,
+  flushingStream: (level) =>
+    createBrotliCompress({
+      flush: constants.BROTLI_OPERATION_FLUSH,
+      params: { [constants.BROTLI_PARAM_QUALITY]: level },
+    }),
 });

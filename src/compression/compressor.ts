@@ -1,3 +1,5 @@
+import type { Transform } from 'node:stream';
+
 /**
  * The one interface every compression algorithm implements. Callers (the envelope, the HTTP
  * boundary) hold a `Compressor` and never see which library sits beneath it, so an algorithm's
@@ -50,4 +52,11 @@ export interface Compressor {
   compressAsync(bytes: Uint8Array, level?: number): Promise<Uint8Array>;
   /** Like `decompress`, on a native worker thread; rejects only with WirekitErrors. */
   decompressAsync(bytes: Uint8Array, options?: DecompressOptions): Promise<Uint8Array>;
+  /**
+   * A Node stream that compresses bytes as they pass and flushes after every write, so that what
+   * was written reaches the reader at once (a streamed reply's rows are not held back until a block
+   * fills). `level` is checked as for `compress`. Only where the algorithm streams on Node 20: gzip
+   * and brotli (node:zlib has no streaming zstd before Node 22.15).
+   */
+  readonly flushingStream?: (level?: number) => Transform;
 }

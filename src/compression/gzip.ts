@@ -4,7 +4,15 @@
  * truncation. Levels 0-9; the default is zlib's own 6. Concatenated members decode as one stream,
  * as gunzip does; bytes after the last member that are not a member are refused.
  */
-import { gunzip, gunzipSync, gzip as gzipAsync, gzipSync, type ZlibOptions } from 'node:zlib';
+import {
+  constants,
+  createGzip,
+  gunzip,
+  gunzipSync,
+  gzip as gzipAsync,
+  gzipSync,
+  type ZlibOptions,
+} from 'node:zlib';
 import type { Compressor } from './compressor.js';
 import { zlibCompressor } from './node-zlib.js';
 
@@ -19,4 +27,5 @@ export const gzip: Compressor = zlibCompressor<ZlibOptions, ZlibOptions>({
   compress: gzipAsync,
   decompressSync: gunzipSync,
   decompress: gunzip,
+  flushingStream: (level) => createGzip({ level, flush: constants.Z_SYNC_FLUSH }),
 });

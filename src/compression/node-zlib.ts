@@ -6,6 +6,7 @@
  * enforces the cap: decompressing stops after at most one internal chunk past the limit.
  */
 import { constants } from 'node:buffer';
+import type { Transform } from 'node:stream';
 import {
   asBuffer,
   type Cap,
@@ -34,6 +35,8 @@ export interface ZlibAlgorithm<C, D> {
   readonly compress: AsyncFn<C>;
   readonly decompressSync: SyncFn<D>;
   readonly decompress: AsyncFn<D>;
+  /** The library's compressing stream at `level`, flushing after every write. */
+  readonly flushingStream: (level: number) => Transform;
 }
 
 function run<O>(fn: AsyncFn<O>, buffer: Buffer, options: O): Promise<Buffer> {
@@ -71,6 +74,8 @@ export function zlibCompressor<C, D>(algorithm: ZlibAlgorithm<C, D>): Compressor
     name,
     id: algorithm.id,
     httpEncoding: algorithm.httpEncoding,
+    flushingStream: (level?: number): Transform =>
+      algorithm.flushingStream(resolveLevel(name, level, levels.min, levels.max, levels.fallback)),
     compress(bytes: Uint8Array, level?: number): Uint8Array {
       const options = optionsFor(bytes, level);
       const buffer = asBuffer(bytes);

@@ -7,10 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { modulesLoaded, modulesLoadedByImport, packagesOf } from '../../src/bench/bundle/node-imports.js';
+import { formatNames } from '../../src/codecs/core/codec.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   name: string;
   exports: Record<string, unknown>;
+  sideEffects?: unknown;
 };
 const root = new URL('../..', import.meta.url).pathname;
 
@@ -79,5 +82,70 @@ describe('package exports', () => {
       execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }),
     );
     expect(types).toEqual(Array(7).fill('function'));
+  });
+
+  test('the bench datasets are no public entry point; no module has side effects on import', () => {
+    expect(Object.keys(manifest.exports)).not.toContain('./datasets');
+    expect(manifest.sideEffects).toBe(false);
+  });
+});
+
+/** The libraries beneath each format, which another format's entry point must not load. */
+const libraryOf: Readonly<Record<string, readonly string[]>> = {
+  json: [],
+  msgpack: ['msgpackr'],
+  cbor: ['cbor-x'],
+  protobuf: [],
+  avro: [],
+  flatbuffers: ['flatbuffers'],
+  // apache-arrow reads its messages' metadata with the flatbuffers library, and imports tslib.
+  arrow: ['apache-arrow', 'flatbuffers', 'tslib'],
+};
+
+describe('per-format entry points', () => {
+  test.each(formatNames)('wirekit-ts/%s exports its entry and loads no other format', (format) => {
+    const specifier = `${manifest.name}/${format}`;
+    const script = `const m = await import(${JSON.stringify(specifier)});
+      const entry = Object.values(m).find((v) => v !== null && typeof v === 'object' && v.name === ${JSON.stringify(format)} && typeof v.create === 'function');
+      const { t } = await import('wirekit-ts/schema');
+      const codec = entry.create({ schema: t.object('Point', { x: t.int32() }) });
+      console.log(JSON.stringify({ format: codec.format, mediaType: codec.mediaType }));`;
+    const out = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        cwd: root,
+        encoding: 'utf8',
+      }).replace(/^[^{]*/, ''),
+    );
+    expect(out.format).toBe(format);
+    const loaded = modulesLoadedByImport(specifier, root);
+    const packages = packagesOf(loaded);
+    expect(packages.sort()).toEqual([...(libraryOf[format] ?? [])].sort());
+    // Its own format's folder and the shared floors below it, no other format's.
+    const otherFormats = formatNames.filter((name) => name !== format);
+    expect(
+      loaded.filter((url) => otherFormats.some((name) => url.includes(`/dist/codecs/${name}/`))),
+    ).toEqual([]);
+  });
+
+  test('wirekit-ts/codecs loads every format (the hook sees what an import loads)', () => {
+    const packages = packagesOf(modulesLoadedByImport(`${manifest.name}/codecs`, root));
+    for (const name of ['apache-arrow', 'msgpackr', 'cbor-x', 'flatbuffers'])
+      expect(packages).toContain(name);
+  });
+
+  test('a JSON-only client loads neither apache-arrow nor node:buffer, nor any library', () => {
+    const script = `
+      import { createClient } from '${manifest.name}/http/client';
+      import { jsonFormat } from '${manifest.name}/json';
+      const client = createClient({ baseUrl: 'http://127.0.0.1:1', codecs: [jsonFormat] });
+      const codec = jsonFormat.create({});
+      if (client.format !== 'json' || codec.decode(codec.encode({ a: 1 })).a !== 1) throw new Error('json');`;
+    const loaded = modulesLoaded(script, root);
+    expect(loaded.length).toBeGreaterThan(10);
+    expect(packagesOf(loaded)).toEqual([]);
+    expect(loaded.filter((url) => url.startsWith('node:'))).toEqual([]);
+    expect(
+      loaded.filter((url) => /\/dist\/codecs\/(?!json\/|core\/|formats\.js|load-codec\.js)/.test(url)),
+    ).toEqual([]);
   });
 });

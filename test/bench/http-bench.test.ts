@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { Reading } from '../../src/bench/datasets/timeseries.js';
 import { createClient } from '../../src/boundaries/http/index.js';
+import { allFormats } from '../../src/codecs/registry.js';
 
 const run = promisify(execFile);
 const dist = (file: string) => fileURLToPath(new URL(`../../dist/bench/http/${file}`, import.meta.url));
@@ -67,7 +68,7 @@ describe('npm run bench:http', () => {
   test('a million streamed rows pass through a server capped at a 40 MB heap', async () => {
     const server = await startServer(['--max-old-space-size=40']);
     try {
-      const client = createClient({ baseUrl: server.url, format: 'arrow' });
+      const client = createClient({ baseUrl: server.url, codecs: allFormats, format: 'arrow' });
       let rows = 0;
       for await (const batch of client.batches('/timeseries', { row: Reading, query: { rows: 1_000_000 } })) {
         rows += batch.numRows;

@@ -3,7 +3,9 @@
  * built package (dist). Two pages (pages.ts): one that speaks only JSON, one that reads Arrow. For
  * each, the JavaScript it loads with the page, and what its first call adds (the format's codec,
  * loaded by a dynamic import), in bytes minified and minified then gzipped (level 9); then what
- * each format's codec would add to a page.
+ * each format's codec would add to a page. Then the same question for a Node service: the modules
+ * each entry point loads and its cold import time (node-imports.ts), the everything-registry
+ * (`wirekit-ts/codecs`) beside each format's own entry point and the client.
  *
  *   npm run build && npm run bench:bundle
  */
@@ -14,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { formatNames } from '../../codecs/core/codec.js';
 import { benchArgs } from '../args.js';
+import { coldImportMs, modulesLoadedByImport, packagesOf } from './node-imports.js';
 import { type BuiltChunk, type BuiltPages, buildPages, codecChunk, loadedWith, pageChunk } from './pages.js';
 
 const usage = `Usage: node dist/bench/bundle/main.js
@@ -97,6 +100,34 @@ function report(pages: BuiltPages): string {
   }
   return lines.join('\n');
 }
+
+/** Each entry point in a Node process: what it loads, and how long a cold import takes. */
+function nodeReport(): string {
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  const entries = ['codecs', ...formatNames, 'http/client'].map((path) => `wirekit-ts/${path}`);
+  const lines = [
+    row(['entry point', 'modules loaded', 'libraries', 'cold import ms (median of 5)', 'range']),
+    '|---|---:|---|---:|---|',
+  ];
+  for (const entry of entries) {
+    const loaded = modulesLoadedByImport(entry, root);
+    const time = coldImportMs(entry, root);
+    lines.push(
+      row([
+        `\`${entry}\``,
+        String(loaded.length),
+        packagesOf(loaded).join(', ') || '—',
+        time.median.toFixed(0),
+        `${time.min.toFixed(0)}-${time.max.toFixed(0)}`,
+      ]),
+    );
+  }
+  return lines.join('\n');
+}
+
+process.stdout.write(
+  `### Entry points in a Node process\n\nNode ${process.version}; modules counted by a loader hook, each import timed in fresh processes.\n\n${nodeReport()}\n\n`,
+);
 
 const dir = mkdtempSync(join(tmpdir(), 'wirekit-bundle-bench-'));
 try {

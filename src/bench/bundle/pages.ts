@@ -93,13 +93,13 @@ const readRows = async (rows, progress) => {
 `;
 
 function pageSource(name: PageName, modules: PageModules): string {
-  const head = `import { createClient } from ${JSON.stringify(modules.client)};
+  const head = `import { createClient, lazyFormat } from ${JSON.stringify(modules.client)};
 import { t } from ${JSON.stringify(modules.schema)};
 const Row = ${pageRowSource};
 ${summaries}`;
   if (name === 'json') {
     return `${head}
-const client = createClient({ baseUrl: location.origin, format: 'json' });
+const client = createClient({ baseUrl: location.origin, codecs: [lazyFormat('json')] });
 window.wirekitPage = {
   get: (path) => outcome(async () => summary(await client.get(path, { reply: t.array(Row) }))),
   stream: (path) => outcome((progress) => readRows(client.stream(path, { row: Row }), progress)),
@@ -107,7 +107,8 @@ window.wirekitPage = {
 `;
   }
   return `${head}
-const client = createClient({ baseUrl: location.origin, format: 'arrow' });
+// Arrow's errors travel as JSON: the page has both, each loaded when a call first needs it.
+const client = createClient({ baseUrl: location.origin, format: 'arrow', codecs: [lazyFormat('arrow'), lazyFormat('json')] });
 window.wirekitPage = {
   batches: (path) => outcome(async (progress) => {
     const sizes = [];

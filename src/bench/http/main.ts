@@ -12,12 +12,15 @@
  *    and RSS of the server (sampled in the server) and of this client process while it reads.
  *    Medians over --repeats runs, each against a fresh server process.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createClient } from '../../boundaries/http/client.js';
+import { arrowFormat } from '../../codecs/arrow/index.js';
 import { type FormatName, formatNames } from '../../codecs/core/codec.js';
+import { jsonFormat } from '../../codecs/json/index.js';
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
 import { benchArgs } from '../args.js';
@@ -172,6 +175,7 @@ async function readStream(
       const client = createClient({
         baseUrl: url,
         format: kind === 'ndjson' ? 'json' : 'arrow',
+        codecs: [jsonFormat, arrowFormat],
         fetch: countingFetch,
       });
       if (kind === 'arrow (batches)') {

@@ -4,21 +4,23 @@
  * encodes bodies, decodes replies into the schema's type, and turns error responses back into
  * WirekitErrors with the server's code. Streamed replies are iterated as their bytes arrive.
  *
- *   const api = createClient({ baseUrl: 'http://users.internal:3001', format: 'msgpack' });
+ *   const api = createClient({ baseUrl: 'http://users.internal:3001', codecs: [msgpackFormat] });
  *   const users = await api.get('/users', { reply: t.array(User) });
  *   for await (const row of api.stream('/timeseries', { row: Reading })) plot(row);
  *
  * Only web APIs are used here (fetch, streams, CompressionStream), and nothing below reaches Node,
- * so the module bundles for a browser as it is. Each format's codec (and the library beneath it)
- * is loaded on first use: a page that speaks only JSON never fetches Arrow's code.
+ * so the module bundles for a browser as it is. The client is handed the formats it speaks
+ * (`msgpackFormat` from `wirekit-ts/msgpack`), and loads no other format's code nor the library
+ * beneath it; a page can hand it formats loaded on first use (`lazyFormat('arrow')`), so that one
+ * that speaks only JSON never fetches Arrow's code.
  */
 import type { RecordBatch } from 'apache-arrow';
 import type { ArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../../codecs/core/codec.js';
+import type { FormatEntry, LazyFormatEntry } from '../../codecs/core/format-entry.js';
 import { type DecodeLimits, resolveLimits } from '../../codecs/core/limits.js';
 import { joinBytes } from '../../codecs/core/stream.js';
-import { findFormat, formatNeedsSchema } from '../../codecs/formats.js';
-import { loadArrowCodec, loadCodec } from '../../codecs/load-codec.js';
+import { codecFormat, defaultFormat, factsOf, findFormat, formatNeedsSchema } from '../../codecs/formats.js';
 import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import { type Infer, type ObjectSchema, type Schema, t } from '../../schema/index.js';
@@ -28,7 +30,18 @@ import { errorFormatOf, HttpError, HttpResponseError } from './wire-error.js';
 export interface ClientOptions {
   /** Prefixed to every path, e.g. `http://users.internal:3001`. */
   readonly baseUrl: string;
-  /** The format to speak (default json). Formats without names on the wire need schemas per call. */
+  /**
+   * The formats this client reads and writes: each format's entry (`jsonFormat` from
+   * `wirekit-ts/json`, `allFormats` from `wirekit-ts/codecs` for every one), or an entry loaded on
+   * first use (`lazyFormat('arrow')`). It loads no other format's code. A reply or an error record
+   * in a format not among them is refused (WK_UNKNOWN_FORMAT) or, for an error, reported by its
+   * status alone (WK_HTTP_STATUS): give JSON too, in which servers refuse what they cannot answer.
+   */
+  readonly codecs: readonly (FormatEntry | LazyFormatEntry)[];
+  /**
+   * The format to speak, one of `codecs` (default: the first). Formats without names on the wire
+   * need schemas per call; a call without one goes in JSON, when JSON is among `codecs`.
+   */
   readonly format?: FormatName;
   /** Defaults to the global fetch. */
   readonly fetch?: typeof fetch;
@@ -78,17 +91,37 @@ export interface WirekitClient {
 const maxErrorBytes = 64 * 1024;
 
 export function createClient(options: ClientOptions): WirekitClient {
-  const format = options.format ?? 'json';
+  const given = new Map<FormatName, FormatEntry | LazyFormatEntry>(
+    options.codecs.map((entry) => [entry.name, entry]),
+  );
+  const format = options.format ?? options.codecs[0]?.name ?? defaultFormat;
+  checkCodecs(given, format);
   const doFetch = options.fetch ?? globalThis.fetch;
   const limits = resolveLimits(options.limits);
   const base = options.baseUrl.replace(/\/+$/, '');
+  const entries = new Map<FormatName, Promise<FormatEntry>>();
   const codecs = new Map<Schema | undefined, Map<string, Promise<Codec<unknown>>>>();
-  const arrowCodecs = new WeakMap<ObjectSchema, Promise<ArrowCodec>>();
+  const errorCodecs = new Map<FormatName, Promise<Codec<HttpError>>>();
   const listsOfRows = new WeakMap<ObjectSchema, Schema>();
 
+  /** The entry of a format this client was given, loaded on first use if it was given lazily. */
+  const entryOf = (name: FormatName): Promise<FormatEntry> => {
+    const entry = given.get(name);
+    if (entry === undefined) {
+      const known = [...given.keys()].join(', ');
+      return Promise.reject(
+        new WirekitError(
+          'WK_UNKNOWN_FORMAT',
+          `this client was given no ${name} codec (it has ${known}); add ${name}'s entry to its codecs.`,
+        ),
+      );
+    }
+    return kept(entries, name, async () => ('create' in entry ? entry : entry.load()));
+  };
+
   /**
-   * One codec per (format, schema), its format's code loaded on first use. Arrow values are arrays
-   * of rows.
+   * One codec per (format, schema), its format's code loaded on first use. A format that carries
+   * only rows (Arrow) has the codec of the row for a list of them.
    */
   const codecOf = (name: FormatName, schema: Schema | undefined): Promise<Codec<unknown>> => {
     let perSchema = codecs.get(schema);
@@ -96,13 +129,29 @@ export function createClient(options: ClientOptions): WirekitClient {
       perSchema = new Map();
       codecs.set(schema, perSchema);
     }
-    const codecSchema = name === 'arrow' && schema?.kind === 'array' ? schema.items : schema;
-    return kept(perSchema, name, () => loadCodec(name, { schema: codecSchema, limits }));
+    const rowsOnly = factsOf(name).carries === 'rows';
+    const codecSchema = rowsOnly && schema?.kind === 'array' ? schema.items : schema;
+    return kept(perSchema, name, async () => {
+      codecFormat(name, codecSchema);
+      return (await entryOf(name)).create({ schema: codecSchema, limits });
+    });
   };
 
   /** The Arrow codec of a row schema, for record batches, made once per schema. */
-  const arrowCodecOf = (row: ObjectSchema): Promise<ArrowCodec> =>
-    kept(arrowCodecs, row, () => loadArrowCodec({ schema: row, limits }));
+  const arrowCodecOf = async (row: ObjectSchema): Promise<ArrowCodec> =>
+    (await codecOf('arrow', row)) as unknown as ArrowCodec;
+
+  /**
+   * The codec of error records in `name`, with the default limits (error bodies are read up to
+   * maxErrorBytes), or undefined when the client has no codec of that format.
+   */
+  const errorCodecOf = (name: FormatName): Promise<Codec<HttpError>> | undefined => {
+    const written = errorFormatOf(name);
+    if (!given.has(written)) return undefined;
+    return kept(errorCodecs, written, async () =>
+      (await entryOf(written)).create({ schema: HttpError }),
+    ) as Promise<Codec<HttpError>>;
+  };
 
   const urlOf = (path: string, query: CallOptions['query']): string => {
     let url = base + (path.startsWith('/') ? path : `/${path}`);
@@ -136,7 +185,7 @@ export function createClient(options: ClientOptions): WirekitClient {
       ...(payload && { body: payload }),
       ...(call.signal && { signal: call.signal }),
     });
-    if (!response.ok) throw await errorOf(response);
+    if (!response.ok) throw await errorOf(response, errorCodecOf);
     return response;
   };
 
@@ -170,7 +219,8 @@ export function createClient(options: ClientOptions): WirekitClient {
     const type = essenceOf(response.headers.get('content-type') ?? '');
     const form = listFormOf(type);
     const bytes = await readAll(response, limits.maxInputBytes, signal);
-    if (form !== undefined && !form.whole && form.format !== 'arrow') {
+    // Rows one after another, unless the format's sequence is the one value (an Arrow stream).
+    if (form !== undefined && !form.whole && factsOf(form.format).sequences !== 'table') {
       const rows: unknown[] = [];
       const codec = await codecOf(form.format, row);
       for await (const value of codec.decodeStream(once(bytes))) rows.push(value);
@@ -182,7 +232,7 @@ export function createClient(options: ClientOptions): WirekitClient {
   const request: WirekitClient['request'] = async (method, path, call = {}) => {
     let body: { bytes: Uint8Array; type: string } | undefined;
     if ('value' in call) {
-      const codec = await codecOf(schemaFormat(format, call.body), call.body);
+      const codec = await codecOf(schemaFormat(format, call.body, given), call.body);
       body = { bytes: codec.encode(call.value), type: codec.mediaType };
     }
     const rows = rowsOf(call.reply);
@@ -194,7 +244,7 @@ export function createClient(options: ClientOptions): WirekitClient {
       const response = await send(method, path, accept, call, body);
       return (await readList(response, call.reply, rows, call.signal)) as never;
     }
-    const accept = (await codecOf(schemaFormat(format, call.reply), call.reply)).mediaType;
+    const accept = (await codecOf(schemaFormat(format, call.reply, given), call.reply)).mediaType;
     const response = await send(method, path, accept, call, body);
     const bytes = await readAll(response, limits.maxInputBytes, call.signal);
     if (bytes.length === 0 && call.reply === undefined) return undefined as never;
@@ -238,10 +288,44 @@ export function createClient(options: ClientOptions): WirekitClient {
 
 /**
  * The format to use for values of `schema`: the client's, unless it needs a schema and there is
- * none (a call without `reply`), when JSON is asked for instead.
+ * none (a call without `reply`), when JSON is asked for instead if the client has it (else the
+ * codec's own check refuses the call: WK_SCHEMA_REQUIRED).
  */
-function schemaFormat(format: FormatName, schema: Schema | undefined): FormatName {
-  return schema === undefined && formatNeedsSchema(format) ? 'json' : format;
+function schemaFormat(
+  format: FormatName,
+  schema: Schema | undefined,
+  given: ReadonlyMap<FormatName, unknown>,
+): FormatName {
+  return schema === undefined && formatNeedsSchema(format) && given.has(defaultFormat)
+    ? defaultFormat
+    : format;
+}
+
+/**
+ * Refuses, when the client is made, codecs that cannot serve it: none at all, a format to speak
+ * that is not among them, or one whose errors travel in a format that is not (Arrow's, in JSON).
+ * Codes as for other options that cannot work.
+ */
+function checkCodecs(given: ReadonlyMap<FormatName, unknown>, format: FormatName): void {
+  if (given.size === 0) {
+    throw new WirekitError(
+      'WK_OPTIONS_INVALID',
+      'a client needs the codecs of the formats it speaks, e.g. createClient({ baseUrl, codecs: [jsonFormat] }).',
+    );
+  }
+  if (!given.has(format)) {
+    throw new WirekitError(
+      'WK_UNKNOWN_FORMAT',
+      `the client speaks ${format} but was given no ${format} codec; add its entry to codecs.`,
+    );
+  }
+  const errorsIn = errorFormatOf(format);
+  if (!given.has(errorsIn)) {
+    throw new WirekitError(
+      'WK_OPTIONS_INVALID',
+      `a server sends its errors to a ${format} client in ${errorsIn}: give the client the ${errorsIn} codec too.`,
+    );
+  }
 }
 
 /**
@@ -333,8 +417,14 @@ function brokenOff(error: unknown, received: number): WirekitError {
   });
 }
 
-/** The HttpResponseError for an error response, decoding its body when it holds a wirekit error. */
-async function errorOf(response: Response): Promise<HttpResponseError> {
+/**
+ * The HttpResponseError for an error response, decoding its body when it holds a wirekit error in a
+ * format the client has a codec of.
+ */
+async function errorOf(
+  response: Response,
+  errorCodecOf: (format: FormatName) => Promise<Codec<HttpError>> | undefined,
+): Promise<HttpResponseError> {
   let bytes: Uint8Array = new Uint8Array(0);
   try {
     bytes = await readAll(response, maxErrorBytes);
@@ -342,9 +432,11 @@ async function errorOf(response: Response): Promise<HttpResponseError> {
     // Too large or cut short: report the status alone.
   }
   const name = findFormat(essenceOf(response.headers.get('content-type') ?? ''));
-  if (name !== undefined && name !== 'arrow' && bytes.length > 0) {
+  // A format that carries only rows holds no error record.
+  const codec = name !== undefined && factsOf(name).carries === 'any' ? errorCodecOf(name) : undefined;
+  if (codec !== undefined && bytes.length > 0) {
     try {
-      return new HttpResponseError((await errorCodecFor(name)).decode(bytes));
+      return new HttpResponseError((await codec).decode(bytes));
     } catch {
       // Not a wirekit error record: fall through.
     }
@@ -355,17 +447,6 @@ async function errorOf(response: Response): Promise<HttpResponseError> {
     message: `HTTP ${response.status} ${response.statusText}`,
   };
   return new HttpResponseError(record, bytes.subarray(0, 1024));
-}
-
-const errorCodecs = new Map<FormatName, Promise<Codec<HttpError>>>();
-
-/**
- * The codec of error records for replies in `format` (JSON for Arrow), with the default limits,
- * loaded on first use and kept for every client.
- */
-function errorCodecFor(format: FormatName): Promise<Codec<HttpError>> {
-  const written = errorFormatOf(format);
-  return kept(errorCodecs, written, () => loadCodec(written, { schema: HttpError }));
 }
 
 interface PromiseStore<K, V> {

@@ -6,7 +6,8 @@
 import { type ArrowCodec, createArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../../codecs/core/codec.js';
 import type { DecodeLimits } from '../../codecs/core/limits.js';
-import { createCodec, mediaTypesOf } from '../../codecs/registry.js';
+import { defaultFormat, factsOf, formatNeedsSchema, mediaTypesOf } from '../../codecs/formats.js';
+import { createCodec } from '../../codecs/registry.js';
 import { WirekitError } from '../../errors/index.js';
 import { Negotiator } from '../../negotiate/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
@@ -72,12 +73,10 @@ export interface CompiledRoute {
   readonly tables: ArrowCodec | undefined;
 }
 
-const schemalessFormats: readonly FormatName[] = ['json', 'msgpack', 'cbor'];
-
 /**
  * The codec of `format` for values of `schema` (undefined: schemaless), or undefined when the
- * format cannot carry such values: formats without names on the wire need a schema, and Arrow a
- * list of rows. Protocol Buffers and FlatBuffers wrap a root that is not a record in a root
+ * format cannot carry such values: formats without names on the wire need a schema, and a format
+ * that carries only rows (Arrow) a list of them, whose codec takes the row. Protocol Buffers and FlatBuffers wrap a root that is not a record in a root
  * message or table of their own (`toProto` and `toFlatBuffers` declare it).
  */
 function codecFor(
@@ -86,21 +85,22 @@ function codecFor(
   limits: Partial<DecodeLimits> | undefined,
 ): Codec<unknown> | undefined {
   if (schema === undefined) {
-    return schemalessFormats.includes(format)
+    return !formatNeedsSchema(format)
       ? createCodec(format, { schema: undefined, ...(limits && { limits }) })
       : undefined;
   }
-  const codecSchema = format === 'arrow' ? rowsOf(schema) : schema;
+  const codecSchema = factsOf(format).carries === 'rows' ? rowsOf(schema) : schema;
   if (codecSchema === undefined) return undefined;
   return createCodec(format, { schema: codecSchema, ...(limits && { limits }) });
 }
 
 /**
  * The media types a format answers to for one value: not the types of sequences (NDJSON, CBOR
- * sequences), and none for Arrow, whose every message is part of a table.
+ * sequences), and none for a format that carries only rows (Arrow, whose every message is part of
+ * a table).
  */
 function singleValueTypes(format: FormatName): readonly string[] {
-  if (format === 'arrow') return [];
+  if (factsOf(format).carries === 'rows') return [];
   const [own, ...aliases] = mediaTypesOf(format);
   return [own as string, ...aliases.filter((type) => !listForms[format].sequence.includes(type))];
 }
@@ -126,8 +126,8 @@ function listOffers(
   for (const format of formats) {
     const errors = errorCodecFor(format);
     const forms = listForms[format];
-    if (format === 'arrow') {
-      // An IPC stream is the table itself: a list route's codec writes it whole, a streamed
+    if (factsOf(format).sequences === 'table') {
+      // An Arrow IPC stream is the table itself: a list route's codec writes it whole, a streamed
       // route's batch by batch.
       const writer: Pick<ReplyOffer, 'codec' | 'stream'> =
         list === undefined
@@ -178,7 +178,9 @@ export function compileRoute(
   // JSON first whatever the order given: it is what a client that states no preference (no
   // Accept, or `*/*` as curl sends) gets, since ties go to the first offer.
   const given = spec.formats ?? pluginFormats;
-  const formats = given.includes('json') ? ['json' as const, ...given.filter((f) => f !== 'json')] : given;
+  const formats = given.includes(defaultFormat)
+    ? [defaultFormat, ...given.filter((f) => f !== defaultFormat)]
+    : given;
   const rows = rowsOf(spec.reply);
   let offers: ReplyOffer[];
   if (spec.stream !== undefined) {
@@ -207,8 +209,8 @@ export function compileRoute(
   for (const format of formats) {
     const codec = codecFor(format, spec.body, limits);
     if (codec === undefined) continue;
-    // Arrow bodies may come as a stream or a file: decode reads either.
-    const types = format === 'arrow' ? mediaTypesOf(format) : singleValueTypes(format);
+    // A table (Arrow) may come as a stream or a file: decode reads either.
+    const types = factsOf(format).carries === 'rows' ? mediaTypesOf(format) : singleValueTypes(format);
     for (const mediaType of types) bodyCodecs.set(mediaType, codec);
   }
   return {

@@ -19,8 +19,7 @@
  * a request timeout gets a warning in its log, not a timeout (see request-timeout.ts).
  */
 import type { ServerResponse } from 'node:http';
-import { pipeline, type Readable } from 'node:stream';
-import { createBrotliCompress, createGzip, constants as zlib } from 'node:zlib';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 // Types only: `wirekit-ts/http` also serves the client, which must load where Fastify is absent.
 import type {
   FastifyInstance,
@@ -37,7 +36,7 @@ import type { ArrowCodec } from '../../codecs/arrow/index.js';
 import { type Codec, type FormatName, formatNames } from '../../codecs/core/codec.js';
 import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { mediaTypesOf } from '../../codecs/registry.js';
-import { type CompressionName, getCompressor } from '../../compression/index.js';
+import { type CompressionName, type Compressor, getCompressor } from '../../compression/index.js';
 import { WirekitError } from '../../errors/index.js';
 import {
   chooseEncoding,
@@ -117,6 +116,11 @@ const codingToCompressor: ReadonlyMap<string, CompressionName> = new Map([
   ['br', 'brotli'],
   ['gzip', 'gzip'],
 ]);
+/** The compressor of a content coding the plugin offers (one of codingToCompressor's). */
+function compressorOf(coding: string): Compressor {
+  return getCompressor(codingToCompressor.get(coding) as CompressionName);
+}
+
 /** The content codings a request body may come in. */
 const bodyCodings: readonly string[] = ['gzip', 'br', 'zstd'];
 /** Methods whose bodies Fastify never reads (it ignores any it is sent). */
@@ -156,7 +160,8 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
   const compression = options.compression === false ? undefined : (options.compression ?? {});
   const encodings = compression === undefined ? [] : [...(compression.encodings ?? ['zstd', 'br', 'gzip'])];
   const threshold = compression?.threshold ?? 1024;
-  const streamEncodings = encodings.filter((coding) => coding !== 'zstd'); // no streaming zstd on Node 20
+  // The codings whose compressor streams (not zstd on Node 20), for streamed replies.
+  const streamEncodings = encodings.filter((coding) => compressorOf(coding).flushingStream !== undefined);
   const jsonErrors = errorCodecFor('json');
   warnWithoutRequestTimeout(app);
 
@@ -249,13 +254,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
         if (coding !== undefined) {
           // Flushed per write, so compression delays no row; pipeline destroys the rows' stream
           // (and so stops the producer) when the socket goes.
-          const compressor =
-            coding === 'br'
-              ? createBrotliCompress({
-                  flush: zlib.BROTLI_OPERATION_FLUSH,
-                  params: { [zlib.BROTLI_PARAM_QUALITY]: 5 },
-                })
-              : createGzip({ flush: zlib.Z_SYNC_FLUSH });
+          const compressor = compressorOf(coding).flushingStream?.() as Transform;
           body = pipeline(body, compressor, () => {});
           reply.header('content-encoding', coding);
         }
@@ -269,7 +268,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
       if (bytes.length >= threshold) {
         const coding = chooseEncoding(request.headers['accept-encoding'], encodings);
         if (coding !== undefined) {
-          bytes = await getCompressor(codingToCompressor.get(coding) as CompressionName).compressAsync(bytes);
+          bytes = await compressorOf(coding).compressAsync(bytes);
           reply.header('content-encoding', coding);
         }
       }

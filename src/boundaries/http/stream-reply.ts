@@ -21,6 +21,7 @@ import {
 } from '../../codecs/arrow/batch-stream.js';
 import type { ArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec } from '../../codecs/core/codec.js';
+import { factsOf } from '../../codecs/formats.js';
 import type { StreamKind } from './route.js';
 import { streamedList } from './streamed-lists.js';
 
@@ -135,10 +136,11 @@ export function streamRows(kind: StreamKind, source: RowSource<unknown>, tables:
   let chunks: AsyncIterable<Uint8Array>;
   if (isRecordBatchStream(source) || isArrowIpcBytes(source)) {
     const ipc = isArrowIpcBytes(source) ? source : tables.encodeBatches(source);
-    if (kind.codec.format === 'arrow') chunks = isArrowIpcBytes(ipc) ? ipc : webChunks(ipc);
+    const sequences = factsOf(kind.codec.format).sequences;
+    // Arrow's sequence is the IPC stream itself.
+    if (sequences === 'table') chunks = isArrowIpcBytes(ipc) ? ipc : webChunks(ipc);
     // An Avro container has one header, so its sequences do not join: its rows go one by one.
-    else if (kind.codec.format === 'avro')
-      chunks = webChunks(kind.codec.encodeStream(tables.decodeStream(ipc)));
+    else if (sequences === 'container') chunks = webChunks(kind.codec.encodeStream(tables.decodeStream(ipc)));
     else chunks = batchSequences(kind.codec, tables.decodeRowBatches(ipc));
   } else chunks = webChunks(kind.codec.encodeStream(iterate(source)));
   const encoded = kind.kind === 'sequence' ? chunks : streamedList(kind.kind, chunks);

@@ -11,6 +11,7 @@
  */
 
 import type { FormatName } from '../../codecs/core/codec.js';
+import { factsOf } from '../../codecs/formats.js';
 import {
   type ErrorCode,
   errorCodes,
@@ -41,7 +42,7 @@ export type HttpError = Infer<typeof HttpError>;
 
 /** The format error records are written in for a client of `format`: its own, JSON for Arrow. */
 export function errorFormatOf(format: FormatName): FormatName {
-  return format === 'arrow' ? 'json' : format;
+  return factsOf(format).errorsIn;
 }
 
 /** What a refusal says would have been accepted. */

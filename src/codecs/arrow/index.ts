@@ -15,6 +15,7 @@ import { formatPath, ValidationError, WirekitError } from '../../errors/index.js
 import { assert, type Schema, t } from '../../schema/index.js';
 import type { CodecOptions } from '../core/codec.js';
 import { malformed } from '../core/errors.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
 import { arrowMediaTypes } from '../core/media-types.js';
 import { checkIterable } from '../core/sequence.js';
@@ -29,8 +30,10 @@ import { readIpc } from './read-bytes.js';
 import { readIpcChunks } from './read-stream.js';
 import { batchesOf, eachRow } from './rows-stream.js';
 
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 export type { IpcFormat } from './ipc-write.js';
-
 export { arrowMediaTypes };
 
 export interface ArrowCodecOptions extends CodecOptions {
@@ -389,3 +392,9 @@ function asWirekitError(error: unknown): WirekitError {
   const wrapped = malformed(0, message, 'arrow');
   return new WirekitError(wrapped.code, wrapped.message, { offset: 0, format: 'arrow', cause: error });
 }
+
+/** Arrow as a value, for what is handed its formats (the HTTP client, the registry). */
+export const arrowFormat: FormatEntry<'arrow'> = {
+  name: 'arrow',
+  create: createArrowCodec as FormatEntry<'arrow'>['create'],
+};

@@ -22,6 +22,7 @@ import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
 import { trailing } from '../core/errors.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, resolveLimits } from '../core/limits.js';
 import { avroMediaTypes } from '../core/media-types.js';
 import { listHintOf, withListHint } from '../core/sequence.js';
@@ -41,6 +42,9 @@ import { plansOf, writeValue } from './schema-plans.js';
 import { AvroWriter } from './writer.js';
 
 export type { AvroSchemaJson } from '../../schema/export/avro.js';
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 export { type ContainerCodec, containerCodecs } from './compress.js';
 export {
   type AvroContainer,
@@ -49,7 +53,6 @@ export {
   type WriteContainerOptions,
   writeContainer,
 } from './container.js';
-
 export { avroMediaTypes };
 
 export interface AvroCodecOptions extends CodecOptions {
@@ -148,3 +151,6 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
     },
   };
 }
+
+/** Avro as a value, for what is handed its formats (the HTTP client, the registry). */
+export const avroFormat: FormatEntry<'avro'> = { name: 'avro', create: createAvroCodec };

@@ -9,7 +9,7 @@ import { type CompiledFormat, keyedFormat } from '../keyed/compiled.js';
 import { CborEmitter } from './writer.js';
 
 /** The CBOR format as the generator takes it. */
-export const cborFormat: CompiledFormat = keyedFormat(() => new CborEmitter(), {
+export const cborCompiled: CompiledFormat = keyedFormat(() => new CborEmitter(), {
   fixFrom: 0x60,
   fixTo: 0x78,
   oneByteHead: 0x78,

@@ -7,16 +7,20 @@
  */
 import { Decoder, type Options } from 'cbor-x';
 import type { Codec, CodecOptions } from '../core/codec.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { resolveLimits } from '../core/limits.js';
 import { cborMediaTypes, cborSequenceMediaType } from '../core/media-types.js';
 import { type FormatKit, keyedCodec } from '../keyed/codec.js';
 import { checkingScan, measuringScan } from '../keyed/scan-items.js';
-import { cborFormat } from './compiled.js';
+import { cborCompiled } from './compiled.js';
 import { NaturalReader } from './natural.js';
 import { CborSource } from './reader.js';
 import { CborScanner } from './scan.js';
 import { CborEmitter } from './writer.js';
 
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 export { cborMediaTypes, cborSequenceMediaType };
 
 export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
@@ -39,7 +43,10 @@ export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<
     measurer: (decodeLimits) => new CborScanner(decodeLimits, measuringScan),
     libraryDecode: (bytes) => decoder.decode(bytes),
     ownDecode: (bytes) => new NaturalReader(bytes).read(),
-    compiled: cborFormat,
+    compiled: cborCompiled,
   };
   return keyedCodec<T>(kit, options, limits);
 }
+
+/** CBOR as a value, for what is handed its formats (the HTTP client, the registry). */
+export const cborFormat: FormatEntry<'cbor'> = { name: 'cbor', create: createCborCodec };

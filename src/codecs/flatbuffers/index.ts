@@ -14,6 +14,7 @@ import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import type { AllocationBudget } from '../core/budget.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { uint32Frame } from '../core/framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
 import { flatBuffersMediaTypes, flatBuffersSequenceMediaType } from '../core/media-types.js';
@@ -25,6 +26,9 @@ import { Encoder } from './encode.js';
 import { planOf } from './planner.js';
 import { viewOf } from './view.js';
 
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 export { flatBuffersMediaTypes, flatBuffersSequenceMediaType };
 
 export interface FlatBuffersCodec<T = unknown> extends Codec<T> {
@@ -115,3 +119,9 @@ export function viewFlatBuffers<T = unknown>(
   checkInputSize(bytes, resolved);
   return viewOf(planOf(schema), bytes, resolved) as T;
 }
+
+/** FlatBuffers as a value, for what is handed its formats (the HTTP client, the registry). */
+export const flatBuffersFormat: FormatEntry<'flatbuffers'> = {
+  name: 'flatbuffers',
+  create: createFlatBuffersCodec,
+};

@@ -11,6 +11,7 @@ import { type ReadAllocation, type ReadContext, read, readContext } from '../../
 import { childrenOf } from '../../schema/walk.js';
 import { type AllocationBudget, budgetOf, cost } from '../core/budget.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
 import { jsonMediaTypes, ndjsonMediaTypes } from '../core/media-types.js';
 import { decodeFramesOf, encodeSequenceOf } from '../core/sequence.js';
@@ -27,6 +28,9 @@ import {
   type TextCheckOptions,
 } from './text-checks.js';
 
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 export { jsonMediaTypes, ndjsonMediaTypes };
 
 export interface JsonCodecOptions extends CodecOptions {
@@ -233,3 +237,6 @@ function isBlank(bytes: Uint8Array): boolean {
     if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
   return true;
 }
+
+/** JSON as a value, for what is handed its formats (the HTTP client, the registry). */
+export const jsonFormat: FormatEntry<'json'> = { name: 'json', create: createJsonCodec };

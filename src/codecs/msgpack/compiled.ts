@@ -7,7 +7,7 @@ import { type CompiledFormat, keyedFormat } from '../keyed/compiled.js';
 import { MsgpackEmitter } from './writer.js';
 
 /** The MessagePack format as the generator takes it. */
-export const msgpackFormat: CompiledFormat = keyedFormat(() => new MsgpackEmitter(), {
+export const msgpackCompiled: CompiledFormat = keyedFormat(() => new MsgpackEmitter(), {
   fixFrom: 0xa0,
   fixTo: 0xc0,
   oneByteHead: 0xd9,

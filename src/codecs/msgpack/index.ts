@@ -8,17 +8,21 @@ import { Unpackr } from 'msgpackr';
 import { WirekitError } from '../../errors/index.js';
 import type { Schema } from '../../schema/index.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { resolveLimits } from '../core/limits.js';
 import { msgpackMediaTypes, msgpackSequenceMediaType } from '../core/media-types.js';
 import { type FormatKit, keyedCodec } from '../keyed/codec.js';
 import { checkingScan, measuringScan } from '../keyed/scan-items.js';
-import { msgpackFormat } from './compiled.js';
+import { msgpackCompiled } from './compiled.js';
 import { NaturalReader } from './natural.js';
 import { MsgpackSource, type MsgpackSourceOptions } from './reader.js';
 import { RecordsMode } from './records.js';
 import { MsgpackScanner } from './scan.js';
 import { MsgpackEmitter } from './writer.js';
 
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 export { msgpackMediaTypes, msgpackSequenceMediaType };
 
 export interface MsgpackCodecOptions extends CodecOptions {
@@ -79,7 +83,10 @@ function buildMsgpackCodec<T>(options: MsgpackCodecOptions, sourceOptions: Msgpa
       ? (bytes) => recordsMode.decodeExactly(bytes)
       : (bytes) => new NaturalReader(bytes).read(),
     schemalessEncode: recordsMode ? (value) => recordsMode.encode(value) : undefined,
-    compiled: msgpackFormat,
+    compiled: msgpackCompiled,
   };
   return keyedCodec<T>(kit, options, limits);
 }
+
+/** MessagePack as a value, for what is handed its formats (the HTTP client, the registry). */
+export const msgpackFormat: FormatEntry<'msgpack'> = { name: 'msgpack', create: createMsgpackCodec };

@@ -10,6 +10,7 @@ import { assert, type Schema } from '../../schema/index.js';
 import { type AllocationBudget, budgetOf } from '../core/budget.js';
 import type { Codec, CodecOptions } from '../core/codec.js';
 import { tooDeep } from '../core/errors.js';
+import type { FormatEntry } from '../core/format-entry.js';
 import { varintFrame, varintFramePayload } from '../core/framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
 import { protobufMediaTypes, protobufStreamMediaType } from '../core/media-types.js';
@@ -25,6 +26,9 @@ import { rootSlot } from './plan.js';
 import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 
+export type { Codec, CodecOptions } from '../core/codec.js';
+export type { FormatEntry } from '../core/format-entry.js';
+export type { DecodeLimits } from '../core/limits.js';
 export { protobufMediaTypes, protobufStreamMediaType };
 
 export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
@@ -145,3 +149,6 @@ function decodeFailure(error: unknown, limits: DecodeLimits): WirekitError {
     cause: error,
   });
 }
+
+/** Protocol Buffers as a value, for what is handed its formats (the HTTP client, the registry). */
+export const protobufFormat: FormatEntry<'protobuf'> = { name: 'protobuf', create: createProtobufCodec };

@@ -17,6 +17,7 @@ import {
 } from '../../../src/boundaries/http/index.js';
 import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
 import { formatNames } from '../../../src/codecs/core/codec.js';
+import { allFormats } from '../../../src/codecs/registry.js';
 import { isWirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/schema/index.js';
 
@@ -105,7 +106,8 @@ const fetches: [string, ClientOptions['fetch']][] = [
 
 describe.each(fetches)('%s', (_name, fetchImpl) => {
   describe.each(formatNames)('%s', (format) => {
-    const client = () => createClient({ baseUrl, format, ...(fetchImpl && { fetch: fetchImpl }) });
+    const client = () =>
+      createClient({ baseUrl, codecs: allFormats, format, ...(fetchImpl && { fetch: fetchImpl }) });
 
     test('stream() yields every row that arrived, then WK_DECODE_TRUNCATED', async () => {
       const { seen, error } = await outcome(client().stream('/breaks', { row: Row }));
@@ -122,7 +124,8 @@ describe.each(fetches)('%s', (_name, fetchImpl) => {
   });
 
   describe('arrow', () => {
-    const client = () => createClient({ baseUrl, format: 'arrow', ...(fetchImpl && { fetch: fetchImpl }) });
+    const client = () =>
+      createClient({ baseUrl, codecs: allFormats, format: 'arrow', ...(fetchImpl && { fetch: fetchImpl }) });
 
     test('batches() yields the batches that arrived, then WK_DECODE_TRUNCATED', async () => {
       const { seen, error } = await outcome(client().batches('/breaks', { row: Row }));

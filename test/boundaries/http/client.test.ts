@@ -7,14 +7,19 @@ import { fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { User } from '../../../src/bench/datasets/users.js';
+import { lazyFormat } from '../../../src/boundaries/http/client-entry.js';
 import {
   createClient,
   HttpResponseError,
   wirekit,
   wirekitRoute,
 } from '../../../src/boundaries/http/index.js';
+import { arrowFormat } from '../../../src/codecs/arrow/index.js';
 import { writeContainer } from '../../../src/codecs/avro/container.js';
-import { createCodec, formatNames } from '../../../src/codecs/index.js';
+import { allFormats, createCodec, formatNames } from '../../../src/codecs/index.js';
+import { jsonFormat } from '../../../src/codecs/json/index.js';
+import { msgpackFormat } from '../../../src/codecs/msgpack/index.js';
+import { protobufFormat } from '../../../src/codecs/protobuf/index.js';
 import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
 import { buildApp, Note, sampleUsers, UserList } from './app.js';
@@ -29,7 +34,7 @@ afterAll(() => app.close());
 
 describe.each(formatNames)('%s', (format) => {
   // Made per test: the server's port is known only once beforeAll has run.
-  const client = () => createClient({ baseUrl, format });
+  const client = () => createClient({ baseUrl, codecs: allFormats, format });
 
   test('get a list, post a record', async () => {
     const list = await client().get('/users', { reply: UserList });
@@ -73,7 +78,7 @@ async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 
 describe('the client', () => {
   test('Arrow batches arrive as record batches with zero-copy columns', async () => {
-    const client = createClient({ baseUrl, format: 'arrow' });
+    const client = createClient({ baseUrl, codecs: allFormats, format: 'arrow' });
     const batches = await collect(client.batches('/readings', { row: Reading, query: { count: 250 } }));
     expect(batches.map((batch) => batch.numRows)).toEqual([100, 100, 50]);
     expect(batches[0]?.getChild('temperature')?.toArray()).toBeInstanceOf(Float64Array);
@@ -81,7 +86,7 @@ describe('the client', () => {
 
   test('a 406 and a non-wirekit error status become HttpResponseErrors', async () => {
     // /echo has no schemas, so it speaks only the schemaless formats.
-    const client = createClient({ baseUrl, format: 'avro' });
+    const client = createClient({ baseUrl, codecs: allFormats, format: 'avro' });
     const refused = await client.post('/echo', { a: 1 }, { reply: Note }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 406, code: 'WK_HTTP_NOT_ACCEPTABLE' });
     expect((refused as HttpResponseError).offered).toEqual([
@@ -96,10 +101,15 @@ describe('the client', () => {
   });
 
   test('gzip request bodies, and a reply larger than maxInputBytes is refused while reading', async () => {
-    const gzipping = createClient({ baseUrl, format: 'json', gzipRequestsFrom: 10 });
+    const gzipping = createClient({ baseUrl, codecs: allFormats, format: 'json', gzipRequestsFrom: 10 });
     const user = sampleUsers[1] as User;
     expect(await gzipping.post('/users', user, { body: User, reply: User })).toMatchObject({ id: user.id });
-    const small = createClient({ baseUrl, format: 'json', limits: { maxInputBytes: 1000 } });
+    const small = createClient({
+      baseUrl,
+      codecs: allFormats,
+      format: 'json',
+      limits: { maxInputBytes: 1000 },
+    });
     const error = await small.get('/users', { reply: UserList }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'WK_LIMIT_INPUT' });
   });
@@ -111,7 +121,7 @@ describe('the client', () => {
       return fetch(input, init);
     };
     for (const format of formatNames) {
-      const client = createClient({ baseUrl, format, fetch: recording });
+      const client = createClient({ baseUrl, codecs: allFormats, format, fetch: recording });
       await client.get('/users', { reply: UserList });
       await collect(client.stream('/readings', { row: Reading, query: { count: 3 } }));
     }
@@ -150,14 +160,24 @@ describe('the client', () => {
     for (const [type, bytes] of forms) {
       const serving: typeof fetch = async () =>
         new Response(new Uint8Array(bytes), { headers: { 'content-type': type } });
-      const client = createClient({ baseUrl: 'http://nowhere', format: 'msgpack', fetch: serving });
+      const client = createClient({
+        baseUrl: 'http://nowhere',
+        codecs: allFormats,
+        format: 'msgpack',
+        fetch: serving,
+      });
       expect(await client.get('/users', { reply: UserList }), type).toEqual(rows);
       expect(await collect(client.stream('/users', { row: User })), type).toEqual(rows);
     }
   });
 
   test('works over undici 7 as well as the global fetch', async () => {
-    const client = createClient({ baseUrl, format: 'cbor', fetch: undiciFetch as unknown as typeof fetch });
+    const client = createClient({
+      baseUrl,
+      codecs: allFormats,
+      format: 'cbor',
+      fetch: undiciFetch as unknown as typeof fetch,
+    });
     expect(await client.get('/users', { reply: UserList })).toEqual(sampleUsers);
   });
 });
@@ -186,11 +206,59 @@ describe("an error's format crosses the wire", () => {
 
   // Arrow replies carry tables, not one record (its clients get error records in JSON, tested above).
   test.each(formatNames.filter((name) => name !== 'arrow'))('in a %s error record', async (format) => {
-    const error = await createClient({ baseUrl: ownUrl, format })
+    const error = await createClient({ baseUrl: ownUrl, codecs: allFormats, format })
       .get('/container', { reply: Note })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpResponseError);
     expect(error).toMatchObject({ status: 500, code: 'WK_OPTIONS_INVALID', format: 'avro' });
     expect((error as Error).message).toBe('unknown container codec "lzma".');
+  });
+});
+
+describe('the codecs a client is given', () => {
+  test('a JSON-only client, and one whose formats load on first use, speak to the server', async () => {
+    const json = createClient({ baseUrl, codecs: [jsonFormat] });
+    expect(json.format).toBe('json');
+    expect(await json.get('/users', { reply: UserList })).toEqual(sampleUsers);
+    const lazy = createClient({ baseUrl, codecs: [lazyFormat('msgpack'), lazyFormat('json')] });
+    expect(lazy.format).toBe('msgpack');
+    expect(await collect(lazy.stream('/users', { row: User }))).toEqual(sampleUsers);
+  });
+
+  test('codecs that cannot serve the client are refused when it is made', () => {
+    const codeOf = (make: () => unknown) => {
+      try {
+        make();
+        return 'made';
+      } catch (error) {
+        return (error as { code?: string }).code;
+      }
+    };
+    expect(codeOf(() => createClient({ baseUrl, codecs: [] }))).toBe('WK_OPTIONS_INVALID');
+    expect(codeOf(() => createClient({ baseUrl, codecs: [jsonFormat], format: 'cbor' }))).toBe(
+      'WK_UNKNOWN_FORMAT',
+    );
+    // A server sends its errors to an Arrow client in JSON.
+    expect(codeOf(() => createClient({ baseUrl, codecs: [arrowFormat] }))).toBe('WK_OPTIONS_INVALID');
+    expect(codeOf(() => createClient({ baseUrl, codecs: [arrowFormat, jsonFormat] }))).toBe('made');
+  });
+
+  test('a reply in a format the client was not given is refused, not loaded', async () => {
+    // A client of MessagePack alone, whose fetch asks for JSON behind its back.
+    const askingForJson: typeof fetch = (url, init) =>
+      fetch(url, {
+        ...init,
+        headers: { ...(init?.headers as Record<string, string>), accept: 'application/json' },
+      });
+    const client = createClient({ baseUrl, codecs: [msgpackFormat], fetch: askingForJson });
+    const error = await client.get('/users', { reply: UserList }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'WK_UNKNOWN_FORMAT' });
+  });
+
+  test('a call without a schema on a client of a schema-bound format without JSON is WK_SCHEMA_REQUIRED', async () => {
+    const client = createClient({ baseUrl, codecs: [protobufFormat] });
+    expect(await client.post('/echo', { a: 1 }).catch((e: unknown) => (e as { code?: string }).code)).toBe(
+      'WK_SCHEMA_REQUIRED',
+    );
   });
 });

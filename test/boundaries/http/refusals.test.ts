@@ -21,6 +21,7 @@ import {
   wirekitRoute,
 } from '../../../src/boundaries/http/index.js';
 import { createCodec, findFormat } from '../../../src/codecs/index.js';
+import { allFormats } from '../../../src/codecs/registry.js';
 import { getCompressor } from '../../../src/compression/index.js';
 import { t } from '../../../src/schema/index.js';
 import { buildApp, Note, sampleUsers } from './app.js';
@@ -487,7 +488,7 @@ describe('through a real socket', () => {
 describe('the client raises each refusal as a HttpResponseError with its code', () => {
   test('415: a format the route does not read, with the types it does', async () => {
     // /echo has no schemas: it reads JSON, MessagePack and CBOR only.
-    const client = createClient({ baseUrl, format: 'avro' });
+    const client = createClient({ baseUrl, codecs: allFormats, format: 'avro' });
     const error = await client.post('/echo', { text: 'hi' }, { body: Note }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpResponseError);
     expect(error).toMatchObject({
@@ -499,7 +500,7 @@ describe('the client raises each refusal as a HttpResponseError with its code', 
 
   test('413: a body past the limit, with the limit', async () => {
     for (const format of ['json', 'msgpack'] as const) {
-      const client = createClient({ baseUrl, format });
+      const client = createClient({ baseUrl, codecs: allFormats, format });
       // The client's schema lets the long text through; the server's limit does not.
       const big = await client
         .post('/small', { text: 'x'.repeat(100_000) }, { body: t.object('Loose', { text: t.string() }) })
@@ -510,7 +511,7 @@ describe('the client raises each refusal as a HttpResponseError with its code', 
   });
 
   test('503 from Fastify, decoded from the negotiated format', async () => {
-    const client = createClient({ baseUrl, format: 'cbor' });
+    const client = createClient({ baseUrl, codecs: allFormats, format: 'cbor' });
     const error = await client.get('/slow', { reply: Note }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 503, code: 'WK_HTTP_STATUS' });
   });

@@ -12,6 +12,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { createClient, wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
+import { allFormats } from '../../../src/codecs/registry.js';
 import { buildApp, Note, type Producer } from './app.js';
 
 let app: FastifyInstance | undefined;
@@ -55,7 +56,7 @@ describe('streamed rows', () => {
       const baseUrl = await serve(producer, async () => {
         if (producer.produced === 150) await waiting.opened;
       });
-      const client = createClient({ baseUrl, format });
+      const client = createClient({ baseUrl, codecs: allFormats, format });
       const rows = client
         .stream('/readings', { row: Reading, query: { count: 300 } })
         [Symbol.asyncIterator]();
@@ -93,7 +94,7 @@ describe('streamed rows', () => {
     const producer = newProducer();
     const baseUrl = await serve(producer, () => new Promise((resolve) => setImmediate(resolve)));
     const aborter = new AbortController();
-    const client = createClient({ baseUrl, format });
+    const client = createClient({ baseUrl, codecs: allFormats, format });
     const total = 10_000_000;
     let seen = 0;
     await expect(
@@ -149,7 +150,7 @@ describe('request.wirekit.signal', () => {
       }),
     );
     const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-    const client = createClient({ baseUrl });
+    const client = createClient({ baseUrl, codecs: allFormats });
     // Node closes the request once its body is read: the signal must not take that for a leave.
     expect(await client.post('/wait', { text: 'hi' }, { body: Note, reply: Note })).toEqual({ text: 'hi' });
     expect(seen).toEqual([false]);

@@ -12,6 +12,7 @@ import { HttpReplyError } from '../../../src/boundaries/http/wire-error.js';
 import { type DuckDBSource, duckdbSource } from '../../../src/boundaries/tables/duckdb.js';
 import type { TableStream } from '../../../src/boundaries/tables/source.js';
 import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
+import { allFormats } from '../../../src/codecs/registry.js';
 import { WirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/schema/index.js';
 
@@ -73,26 +74,35 @@ describe('a DuckDB table through the plugin', () => {
   test('Arrow, JSON, NDJSON and MessagePack carry the same rows', async () => {
     const query = { limit: 10_000 };
     const arrow: unknown[] = [];
-    for await (const row of createClient({ baseUrl: base, format: 'arrow' }).stream('/series', {
-      row: Reading,
-      query,
-    }))
+    for await (const row of createClient({ baseUrl: base, codecs: allFormats, format: 'arrow' }).stream(
+      '/series',
+      {
+        row: Reading,
+        query,
+      },
+    ))
       arrow.push(row);
-    const json = await createClient({ baseUrl: base, format: 'json' }).get('/series', {
+    const json = await createClient({ baseUrl: base, codecs: allFormats, format: 'json' }).get('/series', {
       reply: t.array(Reading),
       query,
     });
     const ndjson: unknown[] = [];
-    for await (const row of createClient({ baseUrl: base, format: 'json' }).stream('/series', {
-      row: Reading,
-      query,
-    }))
+    for await (const row of createClient({ baseUrl: base, codecs: allFormats, format: 'json' }).stream(
+      '/series',
+      {
+        row: Reading,
+        query,
+      },
+    ))
       ndjson.push(row);
     const msgpack: unknown[] = [];
-    for await (const row of createClient({ baseUrl: base, format: 'msgpack' }).stream('/series', {
-      row: Reading,
-      query,
-    }))
+    for await (const row of createClient({ baseUrl: base, codecs: allFormats, format: 'msgpack' }).stream(
+      '/series',
+      {
+        row: Reading,
+        query,
+      },
+    ))
       msgpack.push(row);
     expect(arrow).toHaveLength(10_000);
     expect(arrow[11]).toEqual({
@@ -123,15 +133,21 @@ describe('a DuckDB table through the plugin', () => {
   test('an empty range is an empty but valid stream in every format', async () => {
     const query = { from: '2030-01-01T00:00:00Z' };
     const rows: unknown[] = [];
-    for await (const row of createClient({ baseUrl: base, format: 'arrow' }).stream('/series', {
-      row: Reading,
-      query,
-    }))
+    for await (const row of createClient({ baseUrl: base, codecs: allFormats, format: 'arrow' }).stream(
+      '/series',
+      {
+        row: Reading,
+        query,
+      },
+    ))
       rows.push(row);
     expect(rows).toEqual([]);
-    expect(await createClient({ baseUrl: base }).get('/series', { reply: t.array(Reading), query })).toEqual(
-      [],
-    );
+    expect(
+      await createClient({ baseUrl: base, codecs: allFormats }).get('/series', {
+        reply: t.array(Reading),
+        query,
+      }),
+    ).toEqual([]);
   });
 
   test('a bad parameter is a 400 with its code', async () => {
@@ -143,7 +159,7 @@ describe('a DuckDB table through the plugin', () => {
   test.each(['arrow', 'json'] as const)(
     '%s: a query that fails mid-stream breaks the reply off',
     async (format) => {
-      const client = createClient({ baseUrl: base, format });
+      const client = createClient({ baseUrl: base, codecs: allFormats, format });
       let seen = 0;
       const read = async () => {
         for await (const _ of client.stream('/series', { row: Reading, query: { fail: 50_000 } })) seen++;
@@ -160,7 +176,7 @@ describe('a DuckDB table through the plugin', () => {
       const aborter = new AbortController();
       let seen = 0;
       const read = async () => {
-        const client = createClient({ baseUrl: base, format });
+        const client = createClient({ baseUrl: base, codecs: allFormats, format });
         for await (const _ of client.stream('/series', { row: Reading, signal: aborter.signal })) {
           if (++seen === 5000) aborter.abort();
         }

@@ -8,7 +8,7 @@
  * This module, the client and apache-arrow are loaded only when the Arrow format is chosen.
  */
 import { type Data, type RecordBatch, TimeUnit, Type } from 'apache-arrow';
-import { createClient } from 'wirekit-ts/http/client';
+import { createClient, lazyFormat } from 'wirekit-ts/http/client';
 import { LoadError, type Loader } from '../loader.js';
 import { Reading } from '../reading.js';
 
@@ -22,7 +22,11 @@ const ticksPerMs: Record<number, number> = {
 };
 
 export const load: Loader = async (request, sink) => {
-  const client = createClient({ baseUrl: location.origin, format: 'arrow' });
+  const client = createClient({
+    baseUrl: location.origin,
+    // Each loaded on first use, as before this module; Arrow's errors come as JSON.
+    codecs: [lazyFormat('arrow'), lazyFormat('json')],
+  });
   const { series } = sink;
   // The instant of the last row, in the stream's unit, carried across batches.
   let last = Number.NaN;
