@@ -7,12 +7,11 @@
  * into WirekitErrors (or, for a nested parse they only try, into "not a message").
  */
 
-export const VARINT = 0;
-export const FIXED64 = 1;
-export const LEN = 2;
-export const START_GROUP = 3;
-export const END_GROUP = 4;
-export const FIXED32 = 5;
+// The wire types are the codec's own numbers (one home for them).
+import { END_GROUP, FIXED32, FIXED64, LEN, START_GROUP, VARINT } from '../codecs/protobuf/layout.js';
+
+export { END_GROUP, FIXED32, FIXED64, LEN, START_GROUP, VARINT };
+
 const maxFieldNumber = 536_870_911;
 
 export type WireField =

@@ -9,6 +9,7 @@
  */
 import type { ArrowCodec } from '../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../codecs/core/codec.js';
+import { factsOf } from '../codecs/formats.js';
 import { isWirekitError, WirekitError } from '../errors/index.js';
 
 export type Framing =
@@ -76,11 +77,11 @@ export function readPayload(
   options: { readonly sequence: boolean; readonly arrayCodec?: Codec<unknown> },
 ): ReadPayload {
   const format = codec.format;
-  if (format === 'arrow') {
+  if (factsOf(format).carries === 'rows') {
     const rows = codec.decode(bytes) as unknown[];
     return { value: rows, sequence: sequenceOf('arrow-ipc', 'format', rows), note: undefined };
   }
-  if (options.sequence || (format === 'avro' && isAvroContainer(bytes))) {
+  if (options.sequence || (factsOf(format).sequences === 'container' && isAvroContainer(bytes))) {
     const items = codec.decodeSequence(bytes);
     return {
       value: items,

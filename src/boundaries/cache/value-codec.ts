@@ -12,6 +12,7 @@
 
 import type { Codec, FormatName } from '../../codecs/core/codec.js';
 import type { DecodeLimits } from '../../codecs/core/limits.js';
+import { factsOf } from '../../codecs/formats.js';
 import { createCodec, formatNeedsSchema } from '../../codecs/registry.js';
 import { type CompressionName, getCompressor } from '../../compression/index.js';
 import { hex } from '../../envelope/enveloped.js';
@@ -96,7 +97,7 @@ export function createValueCodec<T>(options: ValueCodecOptions): ValueCodec<T> {
     let codec = codecs.get(name);
     if (codec === undefined) {
       codec =
-        name === 'arrow'
+        factsOf(name).carries === 'rows'
           ? oneRowTable(createCodec(name, { schema, limits }))
           : createCodec(name, { schema, limits });
       codecs.set(name, codec);

@@ -21,6 +21,7 @@ import {
 } from '../../codecs/arrow/batch-stream.js';
 import type { ArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec } from '../../codecs/core/codec.js';
+import { chunksOf } from '../../codecs/core/stream.js';
 import { factsOf } from '../../codecs/formats.js';
 import type { StreamKind } from './route.js';
 import { streamedList } from './streamed-lists.js';
@@ -45,20 +46,6 @@ function iterate<Row>(source: RowSource<Row>): Iterable<Row> | AsyncIterable<Row
     return source as Iterable<Row> | AsyncIterable<Row>;
   }
   return Readable.fromWeb(source as import('node:stream/web').ReadableStream<Row>, { objectMode: true });
-}
-
-async function* webChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    // Ends the codec's stream, which returns the row iterator (the producer's finally runs).
-    await reader.cancel();
-  }
 }
 
 /**
@@ -138,11 +125,12 @@ export function streamRows(kind: StreamKind, source: RowSource<unknown>, tables:
     const ipc = isArrowIpcBytes(source) ? source : tables.encodeBatches(source);
     const sequences = factsOf(kind.codec.format).sequences;
     // Arrow's sequence is the IPC stream itself.
-    if (sequences === 'table') chunks = isArrowIpcBytes(ipc) ? ipc : webChunks(ipc);
+    if (sequences === 'table') chunks = isArrowIpcBytes(ipc) ? ipc : chunksOf(ipc, 'cancel');
     // An Avro container has one header, so its sequences do not join: its rows go one by one.
-    else if (sequences === 'container') chunks = webChunks(kind.codec.encodeStream(tables.decodeStream(ipc)));
+    else if (sequences === 'container')
+      chunks = chunksOf(kind.codec.encodeStream(tables.decodeStream(ipc)), 'cancel');
     else chunks = batchSequences(kind.codec, tables.decodeRowBatches(ipc));
-  } else chunks = webChunks(kind.codec.encodeStream(iterate(source)));
+  } else chunks = chunksOf(kind.codec.encodeStream(iterate(source)), 'cancel');
   const encoded = kind.kind === 'sequence' ? chunks : streamedList(kind.kind, chunks);
   return Readable.from(coalesce(encoded[Symbol.asyncIterator]()), {
     objectMode: false,

@@ -1,6 +1,7 @@
 /** `wirekit encode` (JSON in, bytes out) and `wirekit decode` (bytes in, JSON out). */
 import { writeFile } from 'node:fs/promises';
 import type { Codec, FormatName } from '../../codecs/core/codec.js';
+import { factsOf } from '../../codecs/formats.js';
 import { createCodec, findFormat } from '../../codecs/registry.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
 import { decodeAnyAsync, encodeEnvelopedAsync } from '../../envelope/index.js';
@@ -130,7 +131,7 @@ function planEncoding(
   sequence: boolean,
 ): EncodingPlan {
   const shape = (value: unknown, of: Schema) => fromJsonValue(of, value);
-  if (format === 'arrow') {
+  if (factsOf(format).carries === 'rows') {
     const rows = 'lines' in input ? input.lines : Array.isArray(input.value) ? input.value : [input.value];
     return { value: schema === undefined ? rows : shape(rows, t.array(schema)) };
   }
@@ -185,7 +186,7 @@ export async function decodeCommand(args: readonly string[], io: CliIo): Promise
       throw usageError('--compress describes a raw payload; an envelope names its own compression.');
     const bytes = await readInput(io, values.in ?? '-', limit);
     const decoded = await decodeAnyAsync(bytes, { schema, limits, ...caps });
-    const rows = decoded.header.format === 'arrow';
+    const rows = factsOf(decoded.header.format).carries === 'rows';
     const output = new JsonOutput(io, values.out, ndjson, itemJson(schema));
     if (rows) for (const row of decoded.value as unknown[]) output.item(row);
     else output.single(decoded.value);

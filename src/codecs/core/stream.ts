@@ -94,9 +94,14 @@ export function joinBytes(parts: readonly Uint8Array[], size: number): Uint8Arra
   return out;
 }
 
-/** Reads a web stream or any async iterable of chunks. */
+/**
+ * Reads a web stream or any async iterable of chunks. A web stream's reader is released when the
+ * loop ends, or cancelled with `onEnd: 'cancel'` (which also ends the stream's producer: what a
+ * reply does once its client is gone).
+ */
 export async function* chunksOf(
   source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  onEnd: 'release' | 'cancel' = 'release',
 ): AsyncGenerator<Uint8Array> {
   if (Symbol.asyncIterator in source) {
     yield* source as AsyncIterable<Uint8Array>;
@@ -110,7 +115,8 @@ export async function* chunksOf(
       yield value;
     }
   } finally {
-    reader.releaseLock();
+    if (onEnd === 'cancel') await reader.cancel();
+    else reader.releaseLock();
   }
 }
 
