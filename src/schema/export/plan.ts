@@ -13,6 +13,32 @@ import { caseKey } from './naming.js';
 /** A schema node with refs followed and presence (optional, nullable) taken off. */
 export type Plain = Exclude<Schema, RefSchema | OptionalSchema | NullableSchema>;
 
+/** A plain node that is a single value: neither an array nor a map. */
+export type Leaf = Exclude<Plain, { kind: 'array' | 'map' }>;
+
+/** A leaf that each format declares as one of its own base types. */
+export type ScalarLeaf = Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' }>;
+
+/** The kinds a scalar leaf is stored as; each format maps them onto its base types. */
+export type StoredKind = Exclude<ScalarLeaf['kind'], 'decimal' | 'json' | 'literal'>;
+
+/**
+ * What a scalar leaf is stored as. Neither format has a decimal or a JSON type, so both travel as
+ * text; a literal is stored only where it is not a field of its own (an array item, a map value, an
+ * optional field), and then as its value's type.
+ */
+export function storedKind(node: ScalarLeaf): StoredKind {
+  switch (node.kind) {
+    case 'decimal':
+    case 'json':
+      return 'string';
+    case 'literal':
+      return typeof node.value === 'string' ? 'string' : typeof node.value === 'boolean' ? 'bool' : 'float64';
+    default:
+      return node.kind;
+  }
+}
+
 export function unsupported(format: string, message: string): never {
   throw new WirekitError('WK_EXPORT_UNSUPPORTED', `${format}: ${message}`);
 }

@@ -10,7 +10,18 @@ import { isIdentifier } from '../names.js';
 import type { EnumSchema, FieldDef, ObjectSchema, Schema, TimestampSchema, UnionSchema } from '../types.js';
 import { deref } from '../walk.js';
 import { fieldBase, lowerSnake, NameAllocator, upperSnake } from './naming.js';
-import { checkFieldNames, type Plain, planExport, type Refuse, throwing, unwrapPresence } from './plan.js';
+import {
+  checkFieldNames,
+  type Leaf,
+  type Plain,
+  planExport,
+  type Refuse,
+  type ScalarLeaf,
+  type StoredKind,
+  storedKind,
+  throwing,
+  unwrapPresence,
+} from './plan.js';
 
 export interface ProtoOptions {
   /** The proto package; by default the namespace the schema's types share, else none. */
@@ -38,14 +49,12 @@ export type ProtoScalar =
   | 'string'
   | 'bytes';
 
-type Leaf = Exclude<Plain, { kind: 'array' | 'map' }>;
-
 /** What one value is declared as: a scalar (a literal where it is stored), a Timestamp, an enum or a message. */
 export type ProtoValue =
   | {
       readonly is: 'scalar';
       readonly type: ProtoScalar;
-      readonly schema: Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' }>;
+      readonly schema: ScalarLeaf;
     }
   | { readonly is: 'timestamp'; readonly schema: TimestampSchema }
   | { readonly is: 'enum'; readonly enum: ProtoEnum }
@@ -276,7 +285,7 @@ class LayoutBuilder {
       case 'union':
         return { is: 'message', message: this.declared.get(node) as ProtoMessage };
       default:
-        return { is: 'scalar', type: scalarType(node), schema: node };
+        return { is: 'scalar', type: protoScalars[storedKind(node)], schema: node };
     }
   }
 
@@ -349,36 +358,19 @@ class LayoutBuilder {
   }
 }
 
-/** Which proto scalar a kind becomes. */
-function scalarType(node: Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' }>): ProtoScalar {
-  switch (node.kind) {
-    case 'bool':
-      return 'bool';
-    // Zigzag types, so that small negative numbers stay small on the wire.
-    case 'int8':
-    case 'int16':
-    case 'int32':
-      return 'sint32';
-    case 'int64':
-      return 'sint64';
-    case 'uint8':
-    case 'uint16':
-    case 'uint32':
-      return 'uint32';
-    case 'uint64':
-      return 'uint64';
-    case 'float32':
-      return 'float';
-    case 'float64':
-      return 'double';
-    case 'decimal':
-    case 'string':
-    case 'json':
-      return 'string';
-    case 'bytes':
-      return 'bytes';
-    // Only reached where a literal is not a field of its own (array item, map value, optional).
-    case 'literal':
-      return typeof node.value === 'string' ? 'string' : typeof node.value === 'boolean' ? 'bool' : 'double';
-  }
-}
+/** The proto scalar of each stored kind: zigzag for signed integers, so that small negative numbers stay small. */
+const protoScalars: Record<StoredKind, ProtoScalar> = {
+  bool: 'bool',
+  int8: 'sint32',
+  int16: 'sint32',
+  int32: 'sint32',
+  int64: 'sint64',
+  uint8: 'uint32',
+  uint16: 'uint32',
+  uint32: 'uint32',
+  uint64: 'uint64',
+  float32: 'float',
+  float64: 'double',
+  string: 'string',
+  bytes: 'bytes',
+};
