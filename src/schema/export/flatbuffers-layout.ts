@@ -19,7 +19,7 @@ import type {
   UnionSchema,
 } from '../types.js';
 import { deref } from '../walk.js';
-import { fieldBase, NameAllocator } from './naming.js';
+import { fieldBase, type NameAllocator } from './naming.js';
 import {
   checkFieldNames,
   type FieldName,
@@ -29,7 +29,6 @@ import {
   type ScalarLeaf,
   type StoredKind,
   storedKind,
-  throwing,
   unwrapPresence,
 } from './plan.js';
 
@@ -172,22 +171,19 @@ class LayoutBuilder {
     private readonly schema: Schema,
     options: FbsLayoutOptions,
   ) {
-    this.refuse = options.refuse ?? throwing(fbsFormat);
     const plan = planExport(schema, {
       format: fbsFormat,
       namespace: options.namespace,
       rootName: options.rootName,
       rootKinds: ['object'],
       reservedNames,
-      refuse: this.refuse,
+      refuse: options.refuse,
     });
-    const { types, rootWrapper } = plan;
+    const { types } = plan;
+    this.refuse = plan.refuse;
+    this.names = plan.names;
     this.namespace = plan.namespace;
-    this.rootWrapper = rootWrapper;
-    this.names = new NameAllocator([
-      ...types.map((type) => type.name),
-      ...(rootWrapper ? [rootWrapper] : []),
-    ]);
+    this.rootWrapper = plan.rootWrapper;
     // Declared up front, so that a field finds its type's table before (or while) it is filled.
     for (const type of types) {
       if (type.kind === 'object') this.objects.set(type, newTable(type.name, 'object', type));

@@ -8,7 +8,7 @@ import { WirekitError } from '../../errors/index.js';
 import { isIdentifier } from '../names.js';
 import type { NamedSchema, NullableSchema, OptionalSchema, RefSchema, Schema } from '../types.js';
 import { deref, fullName, namedTypes } from '../walk.js';
-import { caseKey } from './naming.js';
+import { caseKey, NameAllocator } from './naming.js';
 
 /** A schema node with refs followed and presence (optional, nullable) taken off. */
 export type Plain = Exclude<Schema, RefSchema | OptionalSchema | NullableSchema>;
@@ -75,6 +75,10 @@ export interface ExportPlan {
   readonly rootType: NamedSchema | undefined;
   /** The name of the generated type `{ value = 1 }` around a root of another kind. */
   readonly rootWrapper: string | undefined;
+  /** The names taken so far (the types', the root wrapper's): generated types claim theirs here. */
+  readonly names: NameAllocator;
+  /** The refusal handler asked for, else one that throws. */
+  readonly refuse: Refuse;
 }
 
 export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
@@ -111,7 +115,8 @@ export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
 
   const root = deref(schema);
   if ((root.kind === 'object' || root.kind === 'union') && options.rootKinds.includes(root.kind)) {
-    return { namespace, types, rootType: root, rootWrapper: undefined };
+    const names = new NameAllocator(types.map((type) => type.name));
+    return { namespace, types, rootType: root, rootWrapper: undefined, names, refuse };
   }
   const rootWrapper = options.rootName ?? 'Root';
   if (!isIdentifier(rootWrapper) || reservedNames.has(rootWrapper)) {
@@ -123,7 +128,8 @@ export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
         'exists already; pass another rootName.',
     );
   }
-  return { namespace, types, rootType: undefined, rootWrapper };
+  const names = new NameAllocator([...types.map((type) => type.name), rootWrapper]);
+  return { namespace, types, rootType: undefined, rootWrapper, names, refuse };
 }
 
 export interface FieldName {

@@ -9,7 +9,7 @@
 import { isIdentifier } from '../names.js';
 import type { EnumSchema, FieldDef, ObjectSchema, Schema, TimestampSchema, UnionSchema } from '../types.js';
 import { deref } from '../walk.js';
-import { fieldBase, lowerSnake, NameAllocator, upperSnake } from './naming.js';
+import { fieldBase, lowerSnake, type NameAllocator, upperSnake } from './naming.js';
 import {
   checkFieldNames,
   type Leaf,
@@ -19,7 +19,6 @@ import {
   type ScalarLeaf,
   type StoredKind,
   storedKind,
-  throwing,
   unwrapPresence,
 } from './plan.js';
 
@@ -143,22 +142,19 @@ class LayoutBuilder {
     private readonly schema: Schema,
     options: ProtoLayoutOptions,
   ) {
-    this.refuse = options.refuse ?? throwing(protoFormat);
     const plan = planExport(schema, {
       format: protoFormat,
       namespace: options.package,
       rootName: options.rootName,
       rootKinds: ['object', 'union'],
       reservedNames,
-      refuse: this.refuse,
+      refuse: options.refuse,
     });
-    const { types, rootWrapper } = plan;
+    const { types } = plan;
+    this.refuse = plan.refuse;
+    this.names = plan.names;
     this.namespace = plan.namespace;
-    this.rootWrapper = rootWrapper;
-    this.names = new NameAllocator([
-      ...types.map((type) => type.name),
-      ...(rootWrapper ? [rootWrapper] : []),
-    ]);
+    this.rootWrapper = plan.rootWrapper;
     // Enum values are siblings of their enum (C++ scoping), so they share the package's names
     // with every type, and generated messages must avoid them too.
     for (const type of types) {
