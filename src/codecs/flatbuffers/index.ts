@@ -1,5 +1,5 @@
 /**
- * The FlatBuffers codec. The schema's plan (plan.ts, mirroring `toFlatBuffers`) drives the official
+ * The FlatBuffers codec. The schema's plan (plan.ts, built from the layout `toFlatBuffers` prints) drives the official
  * runtime's Builder to write buffers that flatc and every generated reader of the exported `.fbs`
  * read. Reading is wirekit's own: the runtime reads without any bounds check, so `decode` uses a
  * checked reader that builds plain values in one pass, and `view` verifies once and then reads
