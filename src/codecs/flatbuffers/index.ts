@@ -4,8 +4,8 @@
  * reader of the exported `.fbs` read. Reading is wirekit's own: the runtime reads without any
  * bounds check, so `decode` uses a checked reader that builds plain values in one pass, and `view`
  * verifies once and then reads lazily through the runtime's ByteBuffer. Unless `compile: false`,
- * encode and decode run code generated from the schema (src/codecs/flatbuffers/compiled.ts): the same bytes, values and
- * errors, without dispatching on the plan per field. Views stay as they are.
+ * encode and decode run code generated from the schema (src/codecs/flatbuffers/compiled.ts): the
+ * same bytes, values and errors, without dispatching on the plan per field. Views stay as they are.
  *
  * A sequence is a run of size-prefixed buffers (FlatBuffers' finishSizePrefixed: a 4-byte
  * little-endian length, then the buffer, aligned as the runtime aligns it).
