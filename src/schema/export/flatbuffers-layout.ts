@@ -19,9 +19,10 @@ import type {
   UnionSchema,
 } from '../types.js';
 import { deref } from '../walk.js';
-import { fieldBase, type NameAllocator } from './naming.js';
+import { fieldBase } from './naming.js';
 import {
   checkFieldNames,
+  type ExportPlan,
   type FieldName,
   type Leaf,
   planExport,
@@ -158,20 +159,17 @@ export function fbsLayout(schema: Schema, options: FbsLayoutOptions = {}): FbsLa
 }
 
 class LayoutBuilder {
-  private readonly refuse: Refuse;
-  private readonly names: NameAllocator;
+  private readonly plan: ExportPlan;
   private readonly objects = new Map<ObjectSchema, FbsTable>();
   private readonly enums = new Map<EnumSchema, FbsEnum>();
   private readonly unions = new Map<UnionSchema, FbsUnion>();
   private readonly tables: FbsTable[] = [];
-  private readonly namespace: string | undefined;
-  private readonly rootWrapper: string | undefined;
 
   constructor(
     private readonly schema: Schema,
     options: FbsLayoutOptions,
   ) {
-    const plan = planExport(schema, {
+    this.plan = planExport(schema, {
       format: fbsFormat,
       namespace: options.namespace,
       rootName: options.rootName,
@@ -179,13 +177,8 @@ class LayoutBuilder {
       reservedNames,
       refuse: options.refuse,
     });
-    const { types } = plan;
-    this.refuse = plan.refuse;
-    this.names = plan.names;
-    this.namespace = plan.namespace;
-    this.rootWrapper = plan.rootWrapper;
     // Declared up front, so that a field finds its type's table before (or while) it is filled.
-    for (const type of types) {
+    for (const type of this.plan.types) {
       if (type.kind === 'object') this.objects.set(type, newTable(type.name, 'object', type));
       else if (type.kind === 'enum')
         this.enums.set(type, { name: type.name, schema: type, base: enumBase(type) });
@@ -195,10 +188,10 @@ class LayoutBuilder {
 
   build(): FbsLayout {
     const wrapper =
-      this.rootWrapper === undefined
+      this.plan.rootWrapper === undefined
         ? undefined
         : this.table(
-            newTable(this.rootWrapper, 'wrapper', undefined),
+            newTable(this.plan.rootWrapper, 'wrapper', undefined),
             [{ name: 'value', id: 1, schema: this.schema }],
             false,
           );
@@ -207,7 +200,7 @@ class LayoutBuilder {
     for (const type of this.enums.values()) this.checkEnum(type.schema);
     for (const type of this.unions.values()) this.union(type);
     return {
-      namespace: this.namespace,
+      namespace: this.plan.namespace,
       root: wrapper ?? (this.objects.get(deref(this.schema) as ObjectSchema) as FbsTable),
       rootWrapped: wrapper !== undefined,
       enums: [...this.enums.values()],
@@ -230,7 +223,7 @@ class LayoutBuilder {
         ? [def, { name: `${def.name}_type`, label: `the type field flatc adds for union ${def.name}` }]
         : [def],
     );
-    checkFieldNames(fbsFormat, table.name, names, this.refuse);
+    checkFieldNames(fbsFormat, table.name, names, this.plan.refuse);
     const taken = new Set(names.map((field) => field.name));
     const literals = new Map(omitted.map((def) => [def.id, def]));
     const fields = new Map<FieldDef, FbsField>();
@@ -257,14 +250,14 @@ class LayoutBuilder {
   /** Refuses the placeholders that the numbers from `next` up to `def`'s would need, where they cannot be. */
   private checkGap(table: FbsTable, taken: ReadonlySet<string>, next: number, def: FieldDef): void {
     if (def.id - next > maxSlotGap) {
-      this.refuse(
+      this.plan.refuse(
         `${table.name}.${def.name}: numbers ${next} to ${def.id - 1} are unused, and each would need ` +
           `a placeholder slot (at most ${maxSlotGap} in a row); give the field a lower number.`,
       );
     }
     for (let number = next; number < def.id; number++) {
       if (taken.has(`_reserved_${number}`)) {
-        this.refuse(
+        this.plan.refuse(
           `${table.name}: field _reserved_${number} clashes with the placeholder for number ${number}.`,
         );
       }
@@ -301,7 +294,7 @@ class LayoutBuilder {
       case 'map':
       case 'bytes':
       case 'union': {
-        const name = this.names.claim(candidate);
+        const name = this.plan.names.claim(candidate);
         const field = node.kind === 'array' ? 'items' : node.kind === 'map' ? 'entries' : 'value';
         const table = this.table(
           newTable(name, 'wrapper', undefined),
@@ -317,7 +310,7 @@ class LayoutBuilder {
 
   /** A map is a vector of entry tables, keyed so that flatc's lookup-by-key works on sorted vectors. */
   private entry(map: MapSchema, candidate: string): FbsTable {
-    const name = this.names.claim(candidate);
+    const name = this.plan.names.claim(candidate);
     return this.table(
       newTable(name, 'entry', undefined),
       [
@@ -347,7 +340,7 @@ class LayoutBuilder {
     for (const member of type.members) {
       // `null` is flatc's word for an absent optional scalar, so it cannot name a member.
       if (!isIdentifier(member) || member === 'null') {
-        this.refuse(`enum ${type.name}: member ${JSON.stringify(member)} is not a usable identifier.`);
+        this.plan.refuse(`enum ${type.name}: member ${JSON.stringify(member)} is not a usable identifier.`);
       }
     }
   }
@@ -356,11 +349,13 @@ class LayoutBuilder {
     const type = union.schema;
     // The union's type field is one unsigned byte with 0 for NONE, so at most 255 variants fit.
     if (type.variants.length > 255) {
-      this.refuse(`union ${type.name} has ${type.variants.length} variants; FlatBuffers holds at most 255.`);
+      this.plan.refuse(
+        `union ${type.name} has ${type.variants.length} variants; FlatBuffers holds at most 255.`,
+      );
     }
     for (const variant of type.variants) {
       // flatc numbers a union's members from 1 and calls 0 NONE, so no member can take that name.
-      if (variant.name === 'NONE') this.refuse(`union ${type.name}: a variant cannot be named NONE.`);
+      if (variant.name === 'NONE') this.plan.refuse(`union ${type.name}: a variant cannot be named NONE.`);
       union.variants.push(this.objects.get(variant) as FbsTable);
     }
   }

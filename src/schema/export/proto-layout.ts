@@ -9,9 +9,10 @@
 import { isIdentifier } from '../names.js';
 import type { EnumSchema, FieldDef, ObjectSchema, Schema, TimestampSchema, UnionSchema } from '../types.js';
 import { deref } from '../walk.js';
-import { fieldBase, lowerSnake, type NameAllocator, upperSnake } from './naming.js';
+import { fieldBase, lowerSnake, upperSnake } from './naming.js';
 import {
   checkFieldNames,
+  type ExportPlan,
   type Leaf,
   type Plain,
   planExport,
@@ -129,12 +130,9 @@ export function protoLayout(schema: Schema, options: ProtoLayoutOptions = {}): P
 }
 
 class LayoutBuilder {
-  private readonly refuse: Refuse;
-  private readonly names: NameAllocator;
+  private readonly plan: ExportPlan;
   private readonly declared = new Map<Schema, ProtoMessage | ProtoEnum>();
   private readonly declarations: (ProtoMessage | ProtoEnum)[] = [];
-  private readonly namespace: string | undefined;
-  private readonly rootWrapper: string | undefined;
   private readonly timestampName: string;
   private usesTimestamp = false;
 
@@ -142,7 +140,7 @@ class LayoutBuilder {
     private readonly schema: Schema,
     options: ProtoLayoutOptions,
   ) {
-    const plan = planExport(schema, {
+    this.plan = planExport(schema, {
       format: protoFormat,
       namespace: options.package,
       rootName: options.rootName,
@@ -150,21 +148,16 @@ class LayoutBuilder {
       reservedNames,
       refuse: options.refuse,
     });
-    const { types } = plan;
-    this.refuse = plan.refuse;
-    this.names = plan.names;
-    this.namespace = plan.namespace;
-    this.rootWrapper = plan.rootWrapper;
     // Enum values are siblings of their enum (C++ scoping), so they share the package's names
     // with every type, and generated messages must avoid them too.
-    for (const type of types) {
+    for (const type of this.plan.types) {
       if (type.kind === 'enum') {
         const values = this.enumValueNames(type);
         for (const value of values) {
-          if (this.names.has(value)) {
-            this.refuse(`enum ${type.name}: value ${value} clashes with another type or enum value.`);
+          if (this.plan.names.has(value)) {
+            this.plan.refuse(`enum ${type.name}: value ${value} clashes with another type or enum value.`);
           }
-          this.names.add(value);
+          this.plan.names.add(value);
         }
         this.declared.set(type, { name: type.name, schema: type, values });
       } else {
@@ -179,14 +172,14 @@ class LayoutBuilder {
     }
     // protoc resolves `google.…` from the innermost scope out, so a `google` of our own would hide
     // the real package; the leading dot starts from the root instead.
-    const hidden = plan.namespace?.split('.').includes('google') || this.names.has('google');
+    const hidden = this.plan.namespace?.split('.').includes('google') || this.plan.names.has('google');
     this.timestampName = `${hidden ? '.' : ''}google.protobuf.Timestamp`;
   }
 
   build(): ProtoLayout {
     const rootDef: FieldDef = { name: 'value', id: 1, schema: this.schema };
     const wrapper =
-      this.rootWrapper === undefined ? undefined : this.message(this.rootWrapper, [rootDef], false);
+      this.plan.rootWrapper === undefined ? undefined : this.message(this.plan.rootWrapper, [rootDef], false);
     for (const type of this.declared.values()) {
       if ('values' in type) this.declarations.push(type);
       else if (type.origin === 'object') this.object(type);
@@ -194,7 +187,7 @@ class LayoutBuilder {
     }
     const root = wrapper ?? (this.declared.get(deref(this.schema)) as ProtoMessage);
     return {
-      package: this.namespace,
+      package: this.plan.namespace,
       root,
       declarations: this.declarations,
       timestamp: this.usesTimestamp ? this.timestampName : undefined,
@@ -221,7 +214,7 @@ class LayoutBuilder {
    */
   private fill(message: ProtoMessage, defs: readonly FieldDef[], wrapper: boolean): void {
     const stored = defs.filter((def) => def.schema.kind !== 'literal');
-    checkFieldNames(protoFormat, message.name, stored, this.refuse);
+    checkFieldNames(protoFormat, message.name, stored, this.plan.refuse);
     for (const def of defs) {
       message.fields.push(this.field(wrapper ? message.name : fieldBase(message.name, def.name), def));
     }
@@ -265,7 +258,7 @@ class LayoutBuilder {
   }
 
   private wrapper(candidate: string, schema: Schema): ProtoValue {
-    const name = this.names.claim(candidate);
+    const name = this.plan.names.claim(candidate);
     const field = schema.kind === 'array' ? 'items' : schema.kind === 'map' ? 'entries' : 'value';
     return { is: 'message', message: this.message(name, [{ name: field, id: 1, schema }], true) };
   }
@@ -306,7 +299,7 @@ class LayoutBuilder {
     return type.members.map((member) => {
       const converted = upperSnake(member);
       if (converted === undefined) {
-        this.refuse(
+        this.plan.refuse(
           `enum ${type.name}: member ${JSON.stringify(member)} cannot become an identifier ` +
             "(only ASCII letters, digits, '_', '-', '.' and spaces convert).",
         );
@@ -318,7 +311,7 @@ class LayoutBuilder {
         .join('');
       const other = seen.get(key);
       if (other !== undefined) {
-        this.refuse(
+        this.plan.refuse(
           `enum ${type.name}: members ${JSON.stringify(other)} and ${JSON.stringify(member)} become values ` +
             `protoc cannot tell apart (${prefix}_${upperSnake(other)} and ${prefix}_${suffix}).`,
         );
@@ -340,7 +333,7 @@ class LayoutBuilder {
       if (fromTag !== undefined && isIdentifier(fromTag) && fromTag !== 'value') return fromTag;
       const fromName = lowerSnake(variant.name) ?? variant.name.toLowerCase();
       if (fromName === 'value') {
-        this.refuse(`union ${type.name}: variant ${variant.name} would be named value, like the oneof.`);
+        this.plan.refuse(`union ${type.name}: variant ${variant.name} would be named value, like the oneof.`);
       }
       return fromName;
     });
@@ -348,7 +341,7 @@ class LayoutBuilder {
       protoFormat,
       type.name,
       names.map((name, index) => ({ name, label: `variant ${type.variants[index]?.name} (${name})` })),
-      this.refuse,
+      this.plan.refuse,
     );
     return names;
   }
