@@ -1,11 +1,11 @@
 /**
- * The FlatBuffers codec. The schema's plan (plan.ts, mirroring `toFlatBuffers`) drives the official
- * runtime's Builder to write buffers that flatc and every generated reader of the exported `.fbs`
- * read. Reading is wirekit's own: the runtime reads without any bounds check, so `decode` uses a
- * checked reader that builds plain values in one pass, and `view` verifies once and then reads
- * lazily through the runtime's ByteBuffer. Unless `compile: false`, encode and decode run code
- * generated from the schema (src/codecs/flatbuffers/compiled.ts): the same bytes, values and
- * errors, without dispatching on the plan per field. Views stay as they are.
+ * The FlatBuffers codec. The schema's plan (plan.ts, built from the layout that `toFlatBuffers`
+ * prints) drives the official runtime's Builder to write buffers that flatc and every generated
+ * reader of the exported `.fbs` read. Reading is wirekit's own: the runtime reads without any
+ * bounds check, so `decode` uses a checked reader that builds plain values in one pass, and `view`
+ * verifies once and then reads lazily through the runtime's ByteBuffer. Unless `compile: false`,
+ * encode and decode run code generated from the schema (src/codecs/flatbuffers/compiled.ts): the
+ * same bytes, values and errors, without dispatching on the plan per field. Views stay as they are.
  *
  * A sequence is a run of size-prefixed buffers (FlatBuffers' finishSizePrefixed: a 4-byte
  * little-endian length, then the buffer, aligned as the runtime aligns it).

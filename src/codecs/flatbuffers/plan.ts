@@ -1,6 +1,7 @@
 /**
  * The per-schema layout that the encoder, the decoder, the verifier and the views all follow (built
- * by planner.ts): which table holds what in which vtable slot, and how each slot maps to a value.
+ * by planner.ts from the schema's FlatBuffers layout, schema/export/flatbuffers-layout.ts): which
+ * table holds what in which vtable slot, and how each slot maps to a value.
  */
 import type { LiteralValue, TimePrecision } from '../../schema/index.js';
 import type { Rule } from '../../schema/value-rules.js';

@@ -1,24 +1,22 @@
 /**
- * Builds the plan of a schema. It mirrors `toFlatBuffers` (src/schema/export/flatbuffers.ts) rule for
- * rule, so the bytes are exactly what the exported `.fbs` describes: slots in field-number order with
- * a placeholder for every unused number and two slots per union, generated tables around vector
- * elements that a vector cannot hold and around map entries, a wrapper table around a root that is
- * not an object.
+ * Builds the plan of a schema from its FlatBuffers layout (src/schema/export/flatbuffers-layout.ts),
+ * the one that `toFlatBuffers` prints, so the bytes are exactly what the exported `.fbs` describes:
+ * the layout decides the slots, placeholders and generated tables; the plan adds how each value is
+ * written and read (stores, sizes, value rules, the order of a table's inline writes).
  */
 
-import { WirekitBug, WirekitError } from '../../errors/index.js';
-import { toFlatBuffers } from '../../schema/export/flatbuffers.js';
-import { unwrapPresence } from '../../schema/export/plan.js';
-import type {
-  EnumSchema,
-  FieldDef,
-  LiteralValue,
-  MapSchema,
-  ObjectSchema,
-  Schema,
-  UnionSchema,
-} from '../../schema/index.js';
-import { deref, namedTypes } from '../../schema/index.js';
+import {
+  type FbsEnum,
+  type FbsField,
+  type FbsTable,
+  type FbsUnion,
+  type FbsValue,
+  fbsFormat,
+  fbsLayout,
+} from '../../schema/export/flatbuffers-layout.js';
+import { type ScalarLeaf, unsupported } from '../../schema/export/plan.js';
+import type { FieldDef, LiteralValue, Schema, TimestampSchema } from '../../schema/index.js';
+import { namedTypes } from '../../schema/index.js';
 import { isInheritedName } from '../../schema/names.js';
 import {
   bytesRule,
@@ -43,20 +41,21 @@ import {
 const plans = new WeakMap<Schema, RootPlan>();
 
 /**
- * The plan of `schema`, built once per schema node. The exporter runs first so that the codec refuses
- * exactly what `toFlatBuffers` refuses (names flatc cannot take, slot gaps beyond 1000, ...).
+ * The plan of `schema`, built once per schema node. The layout refuses as the exporter does, so the
+ * codec refuses exactly what `toFlatBuffers` refuses (names flatc cannot take, slot gaps beyond
+ * 1000, ...).
  */
 export function planOf(schema: Schema): RootPlan {
   let plan = plans.get(schema);
   if (plan === undefined) {
-    toFlatBuffers(schema, { rootName: freeRootName(schema) });
-    plan = new Planner().root(schema);
+    const layout = fbsLayout(schema, { rootName: freeRootName(schema) });
+    plan = { table: new Planner().table(layout.root, layout.rootWrapped), wrapped: layout.rootWrapped };
     plans.set(schema, plan);
   }
   return plan;
 }
 
-/** The wrapper's name never reaches the wire, so any free name does; only the exporter needs one. */
+/** The wrapper's name never reaches the wire, so any free name does; only the layout needs one. */
 function freeRootName(schema: Schema): string {
   const taken = new Set([...namedTypes(schema).values()].map((type) => type.name));
   let name = 'Root';
@@ -65,55 +64,26 @@ function freeRootName(schema: Schema): string {
 }
 
 class Planner {
-  private readonly objects = new Map<ObjectSchema, TablePlan>();
-  private readonly unions = new Map<UnionSchema, UnionPlan>();
+  private readonly tables = new Map<FbsTable, TablePlan>();
+  private readonly unions = new Map<FbsUnion, UnionPlan>();
 
-  root(schema: Schema): RootPlan {
-    const node = deref(schema);
-    if (node.kind === 'object') return { table: this.object(node), wrapped: false };
-    return { table: this.table('Root', 'wrapper', [{ name: 'value', id: 1, schema }]), wrapped: true };
-  }
-
-  private object(schema: ObjectSchema): TablePlan {
-    const known = this.objects.get(schema);
+  /** `root` marks the generated wrapper around the root. */
+  table(layout: FbsTable, root = false): TablePlan {
+    const known = this.tables.get(layout);
     if (known !== undefined) return known;
-    const plan = emptyTable(schema.name, 'object');
+    const plan = emptyTable(planName(layout, root), layout.origin, layout.slots.length);
     // Registered before its fields are planned, so a type that contains itself finds its own plan.
-    this.objects.set(schema, plan);
-    this.fill(plan, schema.fields);
-    return plan;
-  }
-
-  private table(name: string, kind: TablePlan['kind'], fields: readonly FieldDef[]): TablePlan {
-    const plan = emptyTable(name, kind);
-    this.fill(plan, fields);
-    return plan;
-  }
-
-  /** The slot rule of the exporter's `table()`: see docs/mapping/flatbuffers.md, *Slots*. */
-  private fill(plan: TablePlan, defs: readonly FieldDef[]): void {
-    // A literal field of an object carries nothing; a map's value is stored even then.
-    const omitted = (def: FieldDef) => plan.kind !== 'entry' && def.schema.kind === 'literal';
-    const stored = defs.filter((def) => !omitted(def)).sort((a, b) => a.id - b.id);
-    const slots = new Map<FieldDef, number>();
-    let unions = 0;
-    for (const def of stored) {
-      slots.set(def, def.id - 1 + unions);
-      if (unwrapPresence(def.schema).inner.kind === 'union') unions++;
-    }
-    const last = stored.at(-1);
-    plan.slots = last === undefined ? 0 : last.id + unions;
-    for (const def of defs) {
-      const slot = slots.get(def);
-      if (slot === undefined) {
-        const member = { name: def.name, field: undefined, literal: literalValue(def.schema) };
-        plan.members.push(member);
-        plan.literals.push(member);
+    this.tables.set(layout, plan);
+    for (const member of layout.members) {
+      if (member.field === undefined) {
+        const literal = { name: member.def.name, field: undefined, literal: literalValue(member.def.schema) };
+        plan.members.push(literal);
+        plan.literals.push(literal);
         continue;
       }
-      const field = this.field(def, slot);
+      const field = this.field(member.def, member.field);
       plan.fields.push(field);
-      plan.members.push({ name: def.name, field, literal: undefined });
+      plan.members.push({ name: member.def.name, field, literal: undefined });
       if (!field.inline) plan.children.push(field);
     }
     plan.writes.push(...writeOrder(plan));
@@ -121,21 +91,16 @@ class Planner {
     // Written largest first, fields need at most one alignment pad (< 8 bytes) after the soffset.
     const inlineBound = plan.writes.reduce((sum, write) => sum + sizeOf(write), 4 + 8);
     if (4 + 2 * plan.slots > 0xffff || inlineBound > 0xffff) {
-      unsupported(`table ${plan.name} has too many fields for a 16-bit vtable.`);
+      unsupported(fbsFormat, `table ${plan.name} has too many fields for a 16-bit vtable.`);
     }
+    return plan;
   }
 
-  private field(def: FieldDef, slot: number): FieldPlan {
-    const { inner } = unwrapPresence(def.schema);
-    const value =
-      inner.kind === 'array'
-        ? vector(this.element(inner.items), itemsRule(inner))
-        : inner.kind === 'map'
-          ? this.map(inner)
-          : this.leaf(inner);
+  private field(def: FieldDef, layout: FbsField): FieldPlan {
+    const value = this.value(layout.value);
     return {
       name: def.name,
-      slot,
+      slot: layout.slot,
       value,
       presence:
         def.schema.kind === 'optional'
@@ -149,105 +114,95 @@ class Planner {
     };
   }
 
-  /** A vector holds no vectors, bytes, unions or absent values: those go into a generated table. */
-  private element(schema: Schema): ValuePlan {
-    const node = deref(schema);
-    switch (node.kind) {
-      case 'optional':
-      case 'nullable':
-      case 'array':
-      case 'map':
-      case 'bytes':
-      case 'union': {
-        const name = node.kind === 'array' ? 'items' : node.kind === 'map' ? 'entries' : 'value';
-        const table = this.table(`${name} table`, 'wrapper', [{ name, id: 1, schema: node }]);
-        return { k: 'table', table, size: 4 };
-      }
-      default:
-        return this.leaf(node);
-    }
-  }
-
-  private map(map: MapSchema): ValuePlan {
-    const entry = this.table('map entry', 'entry', [
-      { name: 'key', id: 1, schema: map.keys },
-      { name: 'value', id: 2, schema: map.values },
-    ]);
-    return { k: 'map', entry, stringKeys: map.keys.kind === 'string', size: 4 };
-  }
-
-  private leaf(node: Schema): ValuePlan {
-    const plain = deref(node);
-    switch (plain.kind) {
-      case 'bool':
-      case 'int8':
-      case 'uint8':
-      case 'int16':
-      case 'uint16':
-      case 'int32':
-      case 'uint32':
-      case 'float32':
-      case 'float64':
-        return scalar(plain.kind, false);
-      case 'int64':
-      case 'uint64':
-        return scalar(plain.kind, plain.as === 'number');
-      case 'timestamp':
-        return {
-          k: 'timestamp',
-          precision: plain.precision,
-          size: 8,
-          store: 'i64',
-          rule: timestampRule(plain.precision),
-        };
+  private value(layout: FbsValue): ValuePlan {
+    switch (layout.is) {
+      case 'leaf':
+        return leaf(layout.schema);
       case 'enum':
-        return enumeration(plain);
-      case 'literal': {
-        const { value } = plain;
-        return typeof value === 'string'
-          ? { k: 'literal', value, size: 4, store: 'i32' }
-          : typeof value === 'boolean'
-            ? { k: 'literal', value, size: 1, store: 'i8' }
-            : { k: 'literal', value, size: 8, store: 'f64' };
-      }
-      case 'decimal':
-        return { k: 'decimal', size: 4, rule: decimalRule(plain) };
-      case 'string':
-        return { k: 'string', size: 4, rule: stringRule(plain) };
-      case 'bytes':
-        return { k: 'bytes', size: 4, rule: bytesRule(plain) };
-      case 'json':
-        return { k: 'json', size: 4 };
-      case 'object':
-        return { k: 'table', table: this.object(plain), size: 4 };
+        return enumeration(layout.enum);
+      case 'table':
+        return { k: 'table', table: this.table(layout.table), size: 4 };
       case 'union':
-        return { k: 'union', union: this.union(plain), size: 4 };
-      default:
-        // array and map are handled by the callers; optional/nullable only nest inside those.
-        throw new WirekitBug(`FlatBuffers: the planner met a ${plain.kind} where its callers take it apart`);
+        return { k: 'union', union: this.union(layout.union), size: 4 };
+      case 'vector':
+        return vector(this.value(layout.element), itemsRule(layout.schema));
+      case 'map':
+        return {
+          k: 'map',
+          entry: this.table(layout.entry),
+          stringKeys: layout.schema.keys.kind === 'string',
+          size: 4,
+        };
     }
   }
 
-  private union(schema: UnionSchema): UnionPlan {
-    const known = this.unions.get(schema);
+  private union(layout: FbsUnion): UnionPlan {
+    const known = this.unions.get(layout);
     if (known !== undefined) return known;
-    if (schema.variants.length > 255) {
-      unsupported(`union ${schema.name} has ${schema.variants.length} variants; a union type is a ubyte.`);
-    }
+    const { schema } = layout;
     const variants: TablePlan[] = [];
     const byTag = new Map<unknown, number>();
     const plan: UnionPlan = { name: schema.name, tag: schema.tag, variants, byTag };
-    this.unions.set(schema, plan);
-    schema.variants.forEach((variant, i) => {
-      variants.push(this.object(variant));
-      byTag.set(literalValue(variant.fields.find((field) => field.name === schema.tag)?.schema), i);
+    this.unions.set(layout, plan);
+    layout.variants.forEach((variant, i) => {
+      variants.push(this.table(variant));
+      const tag = variant.schema?.fields.find((field) => field.name === schema.tag)?.schema;
+      byTag.set(literalValue(tag), i);
     });
     return plan;
   }
 }
 
-function unsupported(message: string): never {
-  throw new WirekitError('WK_EXPORT_UNSUPPORTED', message, { format: 'flatbuffers' });
+/**
+ * The plan's own name for a table, in messages and generated code: an object's name; for generated
+ * tables, what they hold, since their names in the `.fbs` are the exporter's choice.
+ */
+function planName(layout: FbsTable, root: boolean): string {
+  if (layout.origin === 'object') return layout.name;
+  if (layout.origin === 'entry') return 'map entry';
+  return root ? 'Root' : `${layout.members[0]?.def.name} table`;
+}
+
+function leaf(plain: ScalarLeaf | TimestampSchema): ValuePlan {
+  switch (plain.kind) {
+    case 'bool':
+    case 'int8':
+    case 'uint8':
+    case 'int16':
+    case 'uint16':
+    case 'int32':
+    case 'uint32':
+    case 'float32':
+    case 'float64':
+      return scalar(plain.kind, false);
+    case 'int64':
+    case 'uint64':
+      return scalar(plain.kind, plain.as === 'number');
+    case 'timestamp':
+      return {
+        k: 'timestamp',
+        precision: plain.precision,
+        size: 8,
+        store: 'i64',
+        rule: timestampRule(plain.precision),
+      };
+    case 'literal': {
+      const { value } = plain;
+      return typeof value === 'string'
+        ? { k: 'literal', value, size: 4, store: 'i32' }
+        : typeof value === 'boolean'
+          ? { k: 'literal', value, size: 1, store: 'i8' }
+          : { k: 'literal', value, size: 8, store: 'f64' };
+    }
+    case 'decimal':
+      return { k: 'decimal', size: 4, rule: decimalRule(plain) };
+    case 'string':
+      return { k: 'string', size: 4, rule: stringRule(plain) };
+    case 'bytes':
+      return { k: 'bytes', size: 4, rule: bytesRule(plain) };
+    case 'json':
+      return { k: 'json', size: 4 };
+  }
 }
 
 function sizeOf(write: Write): number {
@@ -275,24 +230,28 @@ function scalar(kind: ScalarKind, asNumber: boolean): ValuePlan {
   return { k: 'scalar', kind, size: storeSize[store], store, asNumber };
 }
 
-function emptyTable(name: string, kind: TablePlan['kind']): TablePlan {
-  return { name, kind, slots: 0, fields: [], members: [], literals: [], children: [], writes: [] };
+function emptyTable(name: string, kind: TablePlan['kind'], slots: number): TablePlan {
+  return { name, kind, slots, fields: [], members: [], literals: [], children: [], writes: [] };
 }
 
 function vector(element: ValuePlan, rule: Rule<number> | undefined): ValuePlan {
   return { k: 'vector', element, size: 4, rule };
 }
 
-/** Members are numbered from 0 on the smallest unsigned type that counts them, as the exporter declares. */
-function enumeration(schema: EnumSchema): ValuePlan {
-  const count = schema.members.length;
-  const [size, store] = count <= 2 ** 8 ? [1, 'i8'] : count <= 2 ** 16 ? [2, 'i16'] : [4, 'i32'];
+/** The store of each enum base type the layout declares. */
+const enumStores: Record<FbsEnum['base'], { size: 1 | 2 | 4; store: Store }> = {
+  ubyte: { size: 1, store: 'i8' },
+  ushort: { size: 2, store: 'i16' },
+  uint: { size: 4, store: 'i32' },
+};
+
+function enumeration(layout: FbsEnum): ValuePlan {
+  const { members } = layout.schema;
   return {
     k: 'enum',
-    members: schema.members,
-    index: new Map(schema.members.map((member, i) => [member, i])),
-    size: size as 1 | 2 | 4,
-    store: store as Store,
+    members,
+    index: new Map(members.map((member, i) => [member, i])),
+    ...enumStores[layout.base],
   };
 }
 

@@ -8,7 +8,7 @@ import { type WireFormat, WirekitError } from '../../errors/index.js';
 import { isIdentifier } from '../names.js';
 import type { NamedSchema, NullableSchema, OptionalSchema, RefSchema, Schema } from '../types.js';
 import { deref, fullName, namedTypes } from '../walk.js';
-import { caseKey } from './naming.js';
+import { caseKey, NameAllocator } from './naming.js';
 
 /** A schema node with refs followed and presence (optional, nullable) taken off. */
 export type Plain = Exclude<Schema, RefSchema | OptionalSchema | NullableSchema>;
@@ -18,6 +18,32 @@ const wireFormatOf: Readonly<Record<string, WireFormat>> = {
   'Protocol Buffers': 'protobuf',
   FlatBuffers: 'flatbuffers',
 };
+
+/** A plain node that is a single value: neither an array nor a map. */
+export type Leaf = Exclude<Plain, { kind: 'array' | 'map' }>;
+
+/** A leaf that each format declares as one of its own base types. */
+export type ScalarLeaf = Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' }>;
+
+/** The kinds a scalar leaf is stored as; each format maps them onto its base types. */
+export type StoredKind = Exclude<ScalarLeaf['kind'], 'decimal' | 'json' | 'literal'>;
+
+/**
+ * What a scalar leaf is stored as. Neither format has a decimal or a JSON type, so both travel as
+ * text; a literal is stored only where it is not a field of its own (an array item, a map value, an
+ * optional field), and then as its value's type.
+ */
+export function storedKind(node: ScalarLeaf): StoredKind {
+  switch (node.kind) {
+    case 'decimal':
+    case 'json':
+      return 'string';
+    case 'literal':
+      return typeof node.value === 'string' ? 'string' : typeof node.value === 'boolean' ? 'bool' : 'float64';
+    default:
+      return node.kind;
+  }
+}
 
 export function unsupported(format: string, message: string): never {
   throw new WirekitError('WK_EXPORT_UNSUPPORTED', message, { format: wireFormatOf[format] });
@@ -55,6 +81,10 @@ export interface ExportPlan {
   readonly rootType: NamedSchema | undefined;
   /** The name of the generated type `{ value = 1 }` around a root of another kind. */
   readonly rootWrapper: string | undefined;
+  /** The names taken so far (the types', the root wrapper's): generated types claim theirs here. */
+  readonly names: NameAllocator;
+  /** The refusal handler asked for, else one that throws. */
+  readonly refuse: Refuse;
 }
 
 export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
@@ -91,7 +121,8 @@ export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
 
   const root = deref(schema);
   if ((root.kind === 'object' || root.kind === 'union') && options.rootKinds.includes(root.kind)) {
-    return { namespace, types, rootType: root, rootWrapper: undefined };
+    const names = new NameAllocator(types.map((type) => type.name));
+    return { namespace, types, rootType: root, rootWrapper: undefined, names, refuse };
   }
   const rootWrapper = options.rootName ?? 'Root';
   if (!isIdentifier(rootWrapper) || reservedNames.has(rootWrapper)) {
@@ -103,7 +134,8 @@ export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
         'exists already; pass another rootName.',
     );
   }
-  return { namespace, types, rootType: undefined, rootWrapper };
+  const names = new NameAllocator([...types.map((type) => type.name), rootWrapper]);
+  return { namespace, types, rootType: undefined, rootWrapper, names, refuse };
 }
 
 export interface FieldName {

@@ -9,8 +9,19 @@
 import { isIdentifier } from '../names.js';
 import type { EnumSchema, FieldDef, ObjectSchema, Schema, TimestampSchema, UnionSchema } from '../types.js';
 import { deref } from '../walk.js';
-import { fieldBase, lowerSnake, NameAllocator, upperSnake } from './naming.js';
-import { checkFieldNames, type Plain, planExport, type Refuse, throwing, unwrapPresence } from './plan.js';
+import { fieldBase, lowerSnake, upperSnake } from './naming.js';
+import {
+  checkFieldNames,
+  type ExportPlan,
+  type Leaf,
+  type Plain,
+  planExport,
+  type Refuse,
+  type ScalarLeaf,
+  type StoredKind,
+  storedKind,
+  unwrapPresence,
+} from './plan.js';
 
 export interface ProtoOptions {
   /** The proto package; by default the namespace the schema's types share, else none. */
@@ -38,14 +49,12 @@ export type ProtoScalar =
   | 'string'
   | 'bytes';
 
-type Leaf = Exclude<Plain, { kind: 'array' | 'map' }>;
-
 /** What one value is declared as: a scalar (a literal where it is stored), a Timestamp, an enum or a message. */
 export type ProtoValue =
   | {
       readonly is: 'scalar';
       readonly type: ProtoScalar;
-      readonly schema: Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' }>;
+      readonly schema: ScalarLeaf;
     }
   | { readonly is: 'timestamp'; readonly schema: TimestampSchema }
   | { readonly is: 'enum'; readonly enum: ProtoEnum }
@@ -121,12 +130,9 @@ export function protoLayout(schema: Schema, options: ProtoLayoutOptions = {}): P
 }
 
 class LayoutBuilder {
-  private readonly refuse: Refuse;
-  private readonly names: NameAllocator;
+  private readonly plan: ExportPlan;
   private readonly declared = new Map<Schema, ProtoMessage | ProtoEnum>();
   private readonly declarations: (ProtoMessage | ProtoEnum)[] = [];
-  private readonly namespace: string | undefined;
-  private readonly rootWrapper: string | undefined;
   private readonly timestampName: string;
   private usesTimestamp = false;
 
@@ -134,32 +140,24 @@ class LayoutBuilder {
     private readonly schema: Schema,
     options: ProtoLayoutOptions,
   ) {
-    this.refuse = options.refuse ?? throwing(protoFormat);
-    const plan = planExport(schema, {
+    this.plan = planExport(schema, {
       format: protoFormat,
       namespace: options.package,
       rootName: options.rootName,
       rootKinds: ['object', 'union'],
       reservedNames,
-      refuse: this.refuse,
+      refuse: options.refuse,
     });
-    const { types, rootWrapper } = plan;
-    this.namespace = plan.namespace;
-    this.rootWrapper = rootWrapper;
-    this.names = new NameAllocator([
-      ...types.map((type) => type.name),
-      ...(rootWrapper ? [rootWrapper] : []),
-    ]);
     // Enum values are siblings of their enum (C++ scoping), so they share the package's names
     // with every type, and generated messages must avoid them too.
-    for (const type of types) {
+    for (const type of this.plan.types) {
       if (type.kind === 'enum') {
         const values = this.enumValueNames(type);
         for (const value of values) {
-          if (this.names.has(value)) {
-            this.refuse(`enum ${type.name}: value ${value} clashes with another type or enum value.`);
+          if (this.plan.names.has(value)) {
+            this.plan.refuse(`enum ${type.name}: value ${value} clashes with another type or enum value.`);
           }
-          this.names.add(value);
+          this.plan.names.add(value);
         }
         this.declared.set(type, { name: type.name, schema: type, values });
       } else {
@@ -174,14 +172,14 @@ class LayoutBuilder {
     }
     // protoc resolves `google.…` from the innermost scope out, so a `google` of our own would hide
     // the real package; the leading dot starts from the root instead.
-    const hidden = plan.namespace?.split('.').includes('google') || this.names.has('google');
+    const hidden = this.plan.namespace?.split('.').includes('google') || this.plan.names.has('google');
     this.timestampName = `${hidden ? '.' : ''}google.protobuf.Timestamp`;
   }
 
   build(): ProtoLayout {
     const rootDef: FieldDef = { name: 'value', id: 1, schema: this.schema };
     const wrapper =
-      this.rootWrapper === undefined ? undefined : this.message(this.rootWrapper, [rootDef], false);
+      this.plan.rootWrapper === undefined ? undefined : this.message(this.plan.rootWrapper, [rootDef], false);
     for (const type of this.declared.values()) {
       if ('values' in type) this.declarations.push(type);
       else if (type.origin === 'object') this.object(type);
@@ -189,7 +187,7 @@ class LayoutBuilder {
     }
     const root = wrapper ?? (this.declared.get(deref(this.schema)) as ProtoMessage);
     return {
-      package: this.namespace,
+      package: this.plan.namespace,
       root,
       declarations: this.declarations,
       timestamp: this.usesTimestamp ? this.timestampName : undefined,
@@ -216,7 +214,7 @@ class LayoutBuilder {
    */
   private fill(message: ProtoMessage, defs: readonly FieldDef[], wrapper: boolean): void {
     const stored = defs.filter((def) => def.schema.kind !== 'literal');
-    checkFieldNames(protoFormat, message.name, stored, this.refuse);
+    checkFieldNames(protoFormat, message.name, stored, this.plan.refuse);
     for (const def of defs) {
       message.fields.push(this.field(wrapper ? message.name : fieldBase(message.name, def.name), def));
     }
@@ -260,7 +258,7 @@ class LayoutBuilder {
   }
 
   private wrapper(candidate: string, schema: Schema): ProtoValue {
-    const name = this.names.claim(candidate);
+    const name = this.plan.names.claim(candidate);
     const field = schema.kind === 'array' ? 'items' : schema.kind === 'map' ? 'entries' : 'value';
     return { is: 'message', message: this.message(name, [{ name: field, id: 1, schema }], true) };
   }
@@ -276,7 +274,7 @@ class LayoutBuilder {
       case 'union':
         return { is: 'message', message: this.declared.get(node) as ProtoMessage };
       default:
-        return { is: 'scalar', type: scalarType(node), schema: node };
+        return { is: 'scalar', type: protoScalars[storedKind(node)], schema: node };
     }
   }
 
@@ -301,7 +299,7 @@ class LayoutBuilder {
     return type.members.map((member) => {
       const converted = upperSnake(member);
       if (converted === undefined) {
-        this.refuse(
+        this.plan.refuse(
           `enum ${type.name}: member ${JSON.stringify(member)} cannot become an identifier ` +
             "(only ASCII letters, digits, '_', '-', '.' and spaces convert).",
         );
@@ -313,7 +311,7 @@ class LayoutBuilder {
         .join('');
       const other = seen.get(key);
       if (other !== undefined) {
-        this.refuse(
+        this.plan.refuse(
           `enum ${type.name}: members ${JSON.stringify(other)} and ${JSON.stringify(member)} become values ` +
             `protoc cannot tell apart (${prefix}_${upperSnake(other)} and ${prefix}_${suffix}).`,
         );
@@ -335,7 +333,7 @@ class LayoutBuilder {
       if (fromTag !== undefined && isIdentifier(fromTag) && fromTag !== 'value') return fromTag;
       const fromName = lowerSnake(variant.name) ?? variant.name.toLowerCase();
       if (fromName === 'value') {
-        this.refuse(`union ${type.name}: variant ${variant.name} would be named value, like the oneof.`);
+        this.plan.refuse(`union ${type.name}: variant ${variant.name} would be named value, like the oneof.`);
       }
       return fromName;
     });
@@ -343,42 +341,25 @@ class LayoutBuilder {
       protoFormat,
       type.name,
       names.map((name, index) => ({ name, label: `variant ${type.variants[index]?.name} (${name})` })),
-      this.refuse,
+      this.plan.refuse,
     );
     return names;
   }
 }
 
-/** Which proto scalar a kind becomes. */
-function scalarType(node: Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' }>): ProtoScalar {
-  switch (node.kind) {
-    case 'bool':
-      return 'bool';
-    // Zigzag types, so that small negative numbers stay small on the wire.
-    case 'int8':
-    case 'int16':
-    case 'int32':
-      return 'sint32';
-    case 'int64':
-      return 'sint64';
-    case 'uint8':
-    case 'uint16':
-    case 'uint32':
-      return 'uint32';
-    case 'uint64':
-      return 'uint64';
-    case 'float32':
-      return 'float';
-    case 'float64':
-      return 'double';
-    case 'decimal':
-    case 'string':
-    case 'json':
-      return 'string';
-    case 'bytes':
-      return 'bytes';
-    // Only reached where a literal is not a field of its own (array item, map value, optional).
-    case 'literal':
-      return typeof node.value === 'string' ? 'string' : typeof node.value === 'boolean' ? 'bool' : 'double';
-  }
-}
+/** The proto scalar of each stored kind: zigzag for signed integers, so that small negative numbers stay small. */
+const protoScalars: Record<StoredKind, ProtoScalar> = {
+  bool: 'bool',
+  int8: 'sint32',
+  int16: 'sint32',
+  int32: 'sint32',
+  int64: 'sint64',
+  uint8: 'uint32',
+  uint16: 'uint32',
+  uint32: 'uint32',
+  uint64: 'uint64',
+  float32: 'float',
+  float64: 'double',
+  string: 'string',
+  bytes: 'bytes',
+};
