@@ -16,14 +16,7 @@ import {
 } from '../../schema/export/proto-layout.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import type { EnumSchema, LiteralValue, Schema, SmallIntKind, UnionSchema } from '../../schema/types.js';
-import {
-  bytesRule,
-  decimalRule,
-  itemsRule,
-  type Rule,
-  stringRule,
-  timestampRule,
-} from '../../schema/value-rules.js';
+import { itemsRule, type Rule, schemaRule } from '../../schema/value-rules.js';
 import {
   BOOL,
   BYTES,
@@ -300,7 +293,7 @@ class Planner {
       case 'timestamp':
         return slot(TIMESTAMP, LEN, {
           precision: value.schema.precision,
-          rule: timestampRule(value.schema.precision) as Rule<never> | undefined,
+          rule: schemaRule(value.schema),
         });
       case 'scalar':
         return scalar(value);
@@ -337,16 +330,12 @@ function scalar(value: Extract<ProtoValue, { is: 'scalar' }>): Slot {
       });
     case 'string':
       return node.kind === 'decimal'
-        ? slot(DECIMAL, LEN, { rule: decimalRule(node) as Rule<never> })
+        ? slot(DECIMAL, LEN, { rule: schemaRule(node) })
         : node.kind === 'json'
           ? slot(JSON_TEXT, LEN)
-          : slot(STRING, LEN, {
-              rule: node.kind === 'string' ? (stringRule(node) as Rule<never> | undefined) : undefined,
-            });
+          : slot(STRING, LEN, { rule: schemaRule(node) });
     case 'bytes':
-      return slot(BYTES, LEN, {
-        rule: node.kind === 'bytes' ? (bytesRule(node) as Rule<never> | undefined) : undefined,
-      });
+      return slot(BYTES, LEN, { rule: schemaRule(node) });
     case 'bool':
       return slot(BOOL, VARINT);
     case 'float':
