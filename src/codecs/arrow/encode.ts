@@ -101,6 +101,7 @@ function inChild<T>(body: () => T, pathOf: (index: number) => Path): T {
     if (path !== undefined && typeof path[0] === 'number') {
       throw new WirekitError((error as WirekitError).code, (error as WirekitError).message, {
         path: [...pathOf(path[0]), ...path.slice(1)],
+        format: (error as WirekitError).format,
         cause: (error as WirekitError).cause,
       });
     }

@@ -21,7 +21,7 @@ export function jsonFieldText(value: unknown, depth: number, maxDepth: number): 
     return jsonValueText(value, depth, maxDepth);
   } catch (error) {
     if (error instanceof WirekitError && error.path !== undefined && error.path.length > 0) {
-      throw new WirekitError(error.code, error.message, { path: [] });
+      throw new WirekitError(error.code, error.message, { path: [], format: error.format });
     }
     throw error;
   }
