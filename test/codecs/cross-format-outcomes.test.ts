@@ -687,6 +687,13 @@ const cases: readonly Case[] = [
 
 const row = (schema: Schema) => t.object('Row', { v: schema });
 
+/** A json value `levels` arrays deep. */
+function nestedJson(levels: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+}
+
 /** What one encode (and, when it succeeds, decode) did. */
 type Outcome =
   | { readonly ok: true; readonly value: unknown }
@@ -1153,5 +1160,19 @@ describe('property: random values near the bounds of each constrained kind', () 
       ),
       { numRuns: 150 },
     );
+  });
+});
+
+describe("a json value past the codecs' maxDepth (100) but within validate's (256)", () => {
+  // validate accepts it; every encoder, compiled or not, refuses it alike rather than writing what
+  // every decoder with the same limits would refuse.
+  test('validate accepts it', () => {
+    expect(validate(row(t.json()), { v: nestedJson(150) })).toEqual([]);
+  });
+
+  test.each(paths)('$format refuses it with WK_LIMIT_DEPTH', (path) => {
+    const outcome = roundTrip(path.format, path.compile, t.json(), nestedJson(150));
+    expect(outcome.ok, pathName(path)).toBe(false);
+    expect(outcome.ok ? undefined : outcome.code, pathName(path)).toBe('WK_LIMIT_DEPTH');
   });
 });

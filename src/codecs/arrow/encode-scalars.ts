@@ -5,8 +5,8 @@
 import type { Data } from 'apache-arrow';
 import { describeValue, WirekitError } from '../../errors/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
-import { walkJson } from '../../schema/json-kind.js';
-import { type Refusal, type Rule, refusalBy, unreadableKey } from '../../schema/value-rules.js';
+import { jsonValueText } from '../../schema/json-kind.js';
+import { type Refusal, type Rule, refusalBy } from '../../schema/value-rules.js';
 import { newData } from './data.js';
 import type { EnumPlan, Plan } from './plan.js';
 import { ByteSink, checkOffset } from './sink.js';
@@ -177,7 +177,7 @@ export function encodeText(plan: PlanOf<'text'>, values: readonly unknown[], n: 
     const value = values[i];
     // JSON is stored as its text; only an absent optional JSON field is a null.
     const text =
-      plan.text !== 'json' || (value === undefined && plan.allowAbsent) ? value : jsonText(i, value);
+      plan.text !== 'json' || (value === undefined && plan.allowAbsent) ? value : jsonText(i, value, plan);
     if (typeof text !== 'string') validity.null(i, value, expected);
     else {
       if (plan.rule !== undefined) keepAt(plan.rule, i, text);
@@ -199,17 +199,19 @@ function loneSurrogate(index: number): WirekitError {
 }
 
 /**
- * JSON text of a JSON value, by the json kind's one rule (json-kind.ts): anything JSON would drop or
- * change (undefined, NaN, a Date) is refused, and so is a key every wirekit decoder refuses.
+ * JSON text of the json value of row `index`, by the json kind's one rule (json-kind.ts), as every
+ * format writes it: anything JSON would drop or change (undefined, NaN, a Date) is refused, so is a
+ * key every wirekit decoder refuses, and so is nesting past the codec's maxDepth, counted from the
+ * column's own level.
  */
-function jsonText(index: number, value: unknown): string {
-  const problem = walkJson(value, { depth: 0, maxDepth: 256 });
-  if (problem === undefined) return JSON.stringify(value);
-  if (problem.kind === 'unsafe_key') {
-    const refusal = unreadableKey(problem.value as string) as WirekitError;
-    throw new WirekitError(refusal.code, refusal.message, { path: [index] });
+function jsonText(index: number, value: unknown, plan: PlanOf<'text'>): string {
+  try {
+    return jsonValueText(value, plan.depth, plan.maxDepth ?? plan.depth);
+  } catch (error) {
+    // The path stops at the json field (as Protocol Buffers' does); the message says where inside.
+    if (!(error instanceof WirekitError)) throw error;
+    throw new WirekitError(error.code, error.message, { path: [index], format: 'arrow' });
   }
-  throw wrongValue(index, 'a JSON value (nested at most 256 deep)', value);
 }
 
 export function encodeBytes(plan: PlanOf<'bytes'>, values: readonly unknown[], n: number): Data {

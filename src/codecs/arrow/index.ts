@@ -126,7 +126,7 @@ export function createArrowCodec<Row = unknown>(
     throw new WirekitError('WK_OPTIONS_INVALID', `batchSize must be a positive integer, got ${batchSize}.`, {
       format: 'arrow',
     });
-  const plan = buildRootPlan(schema);
+  const plan = buildRootPlan(schema, limits.maxDepth);
   const rowsSchema = options.validate ? t.array(schema) : undefined;
   const mediaType = arrowMediaTypes[ipcFormat === 'stream' ? 0 : 1];
   const memo: SchemaMemo = {};

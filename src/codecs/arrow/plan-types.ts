@@ -43,7 +43,12 @@ export type Plan = PlanBase &
     | { readonly k: 'int64'; readonly signed: boolean; readonly asNumber: boolean }
     | { readonly k: 'float'; readonly bits: 32 | 64 }
     | { readonly k: 'decimal'; readonly precision: number; readonly scale: number; readonly words: 2 | 4 }
-    | { readonly k: 'text'; readonly text: 'string' | 'decimal' | 'json' }
+    | {
+        readonly k: 'text';
+        readonly text: 'string' | 'decimal' | 'json';
+        /** For json: how deep its values may nest (the codec's maxDepth; `depth` is where they start). */
+        readonly maxDepth?: number;
+      }
     | { readonly k: 'bytes' }
     | { readonly k: 'timestamp'; readonly unit: TimePrecision }
     | EnumPlan

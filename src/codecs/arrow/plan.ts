@@ -9,22 +9,27 @@ import type { ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
 import { isSmallInt } from '../../schema/int-ranges.js';
 import { schemaRule } from '../../schema/value-rules.js';
+import { defaultDecodeLimits } from '../core/limits.js';
 import { encodeUtf8 } from '../core/utf8.js';
 import type { Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
 
 export type { EnumPlan, MapPlan, Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
 
-export function buildRootPlan(schema: Schema): RootPlan {
+/**
+ * The plan of a codec of `schema`; `maxDepth` (the codec's limit) bounds what its json columns may
+ * nest, as every format's json values are bounded.
+ */
+export function buildRootPlan(schema: Schema, maxDepth = defaultDecodeLimits.maxDepth): RootPlan {
   const arrowSchema = toArrowSchema(schema);
   const root = deref(schema);
   const rowsType = new Struct(arrowSchema.fields);
   // The decoded array of rows is level 1; an object row is level 2.
   if (root.kind === 'object') {
-    const struct = structPlan(root, rowsType, { allowNull: false, allowAbsent: false }, 2);
+    const struct = structPlan(root, rowsType, { allowNull: false, allowAbsent: false }, 2, maxDepth);
     return { arrowSchema, rows: 'object', struct, maxDepth: deepest(struct) };
   }
   const [field] = arrowSchema.fields as [Field];
-  const value = planField(schema, field, 1);
+  const value = planField(schema, field, 1, maxDepth);
   const struct: StructPlan = {
     k: 'struct',
     type: rowsType,
@@ -62,7 +67,7 @@ function deepest(plan: Plan): number {
  * Unwraps optional/nullable the way toArrowSchema's fieldOf does, then plans the inner kind.
  * `depth` is the level of the container holding the value; containers sit one level deeper.
  */
-function planField(schema: Schema, field: Field, depth: number): Plan {
+function planField(schema: Schema, field: Field, depth: number, maxDepth: number): Plan {
   let inner = schema;
   let allowAbsent = false;
   let allowNull = false;
@@ -74,7 +79,7 @@ function planField(schema: Schema, field: Field, depth: number): Plan {
     allowNull = true;
     inner = inner.inner;
   }
-  return planType(inner, field.type, { allowNull, allowAbsent }, depth);
+  return planType(inner, field.type, { allowNull, allowAbsent }, depth, maxDepth);
 }
 
 interface Nulls {
@@ -89,7 +94,7 @@ function nullsOf(nulls: Nulls) {
   return { ...nulls, nullable, nullValue };
 }
 
-function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): Plan {
+function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number, maxDepth: number): Plan {
   const s = deref(schema);
   const base = { type, ...nullsOf(nulls), depth };
   const scalar = <P extends object>(plan: P, placeholder: unknown) =>
@@ -120,7 +125,7 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
     case 'string':
       return scalar({ k: 'text', text: 'string', rule }, '');
     case 'json':
-      return scalar({ k: 'text', text: 'json' }, null);
+      return scalar({ k: 'text', text: 'json', maxDepth }, null);
     case 'bytes':
       return scalar({ k: 'bytes', rule }, new Uint8Array(0));
     case 'timestamp':
@@ -149,10 +154,13 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
       );
     }
     case 'object':
-      return structPlan(s, type as Struct, nulls, depth + 1);
+      return structPlan(s, type as Struct, nulls, depth + 1, maxDepth);
     case 'array': {
       const [item] = type.children as [Field];
-      return scalar({ k: 'list', depth: depth + 1, item: planField(s.items, item, depth + 1), rule }, []);
+      return scalar(
+        { k: 'list', depth: depth + 1, item: planField(s.items, item, depth + 1, maxDepth), rule },
+        [],
+      );
     }
     case 'map': {
       const [entries] = type.children as [Field<Struct>];
@@ -163,15 +171,15 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
           k: 'map',
           depth: depth + 1,
           stringKeys,
-          key: planField(s.keys, keyField, depth + 1),
-          value: planField(s.values, valueField, depth + 1),
+          key: planField(s.keys, keyField, depth + 1, maxDepth),
+          value: planField(s.values, valueField, depth + 1, maxDepth),
           entriesType: entries.type,
         },
         stringKeys ? {} : new Map(),
       );
     }
     case 'union':
-      return unionPlan(s, type, nulls, depth + 1);
+      return unionPlan(s, type, nulls, depth + 1, maxDepth);
     case 'optional':
     case 'nullable':
       // planField unwraps both; a wrapper can only be met here if the builders ever allow more.
@@ -183,11 +191,18 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number): 
           allowAbsent: nulls.allowAbsent || s.kind === 'optional',
         },
         depth,
+        maxDepth,
       );
   }
 }
 
-function structPlan(schema: ObjectSchema, type: Struct, nulls: Nulls, depth: number): StructPlan {
+function structPlan(
+  schema: ObjectSchema,
+  type: Struct,
+  nulls: Nulls,
+  depth: number,
+  maxDepth: number,
+): StructPlan {
   const base = nullsOf(nulls);
   const byName = new Map(type.children.map((child) => [child.name, child]));
   const entries: StructEntry[] = schema.fields.map((field) => {
@@ -196,7 +211,7 @@ function structPlan(schema: ObjectSchema, type: Struct, nulls: Nulls, depth: num
       const literal = field.schema.kind === 'literal' ? field.schema.value : undefined;
       return { name: field.name, plan: undefined, literal };
     }
-    return { name: field.name, plan: planField(field.schema, child, depth), literal: undefined };
+    return { name: field.name, plan: planField(field.schema, child, depth, maxDepth), literal: undefined };
   });
   const placeholder: Record<string, unknown> = {};
   for (const entry of entries) {
@@ -217,7 +232,13 @@ function structPlan(schema: ObjectSchema, type: Struct, nulls: Nulls, depth: num
   };
 }
 
-function unionPlan(schema: UnionSchema, type: DataType, nulls: Nulls, depth: number): UnionPlan {
+function unionPlan(
+  schema: UnionSchema,
+  type: DataType,
+  nulls: Nulls,
+  depth: number,
+  maxDepth: number,
+): UnionPlan {
   const base = { ...nullsOf(nulls), depth };
   const children = type.children as Field<Struct>[];
   const variants = schema.variants.map((variant, i) => {
@@ -225,7 +246,13 @@ function unionPlan(schema: UnionSchema, type: DataType, nulls: Nulls, depth: num
     const tagField = variant.fields.find((field) => field.name === schema.tag);
     const tag = String(tagField?.schema.kind === 'literal' ? tagField.schema.value : variant.name);
     // Variant structs sit at the union's own level: their fields are the union value's fields.
-    const plan = structPlan(variant, child.type, { allowNull: child.nullable, allowAbsent: false }, depth);
+    const plan = structPlan(
+      variant,
+      child.type,
+      { allowNull: child.nullable, allowAbsent: false },
+      depth,
+      maxDepth,
+    );
     return { tag, plan };
   });
   const first = variants[0]?.plan.entries ?? [];
