@@ -55,6 +55,12 @@ class Reader {
         unknown.push(wire);
         continue;
       }
+      if (field.type.kind === 'map' && wire.wireType !== LEN) {
+        // Not a map entry: shown by number with the unknown fields (a map holds entries only).
+        this.mismatched++;
+        unknown.push(wire);
+        continue;
+      }
       const read = this.value(wire, field.type, depth);
       const list = values.get(field.number) ?? [];
       const repeated = field.label === 'repeated' || field.type.kind === 'map';
@@ -107,6 +113,7 @@ class Reader {
         return [this.mismatch(wire)];
       }
       case 'map': {
+        // message() sends a map field of another wire type to the unknown fields before it gets here.
         if (wire.wireType !== LEN) return [this.mismatch(wire)];
         const entry = readWireFields(this.bytes, wire.from, wire.to, depth + 1, this.maxDepth).fields;
         let key: JsonValue = type.key.kind === 'scalar' && type.key.scalar === 'string' ? '' : 0;

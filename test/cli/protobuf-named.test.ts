@@ -153,6 +153,15 @@ describe('decodeProtobufByMessage', () => {
     );
   });
 
+  test('a map field of another wire type is shown by number, not read as entries', () => {
+    // Field 21 with wire type 5 (fixed32), four zero bytes: found by the fuzz test below.
+    const field = order.fields.find((f) => f.number === 21);
+    expect(field?.type.kind).toBe('map');
+    const { value, mismatched } = decodeProtobufByMessage(Uint8Array.from([173, 1, 0, 0, 0, 0]), order);
+    expect(mismatched).toBe(1);
+    expect(Object.keys(value)).toEqual(['21']);
+  });
+
   test('fuzz: random bytes read by the .proto are a value or a WirekitError', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), (input) => {
