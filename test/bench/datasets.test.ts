@@ -15,24 +15,47 @@ import { formatNames } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { t, validate } from '../../src/index.js';
 
-const names = ['users', 'records', 'products', 'orders', 'timeseries'] as const;
+const names = [
+  'users',
+  'records',
+  'products',
+  'orders',
+  'documents',
+  'messages',
+  'accounts',
+  'timeseries',
+] as const;
 const all = names.map((name) => [name, datasets[name] as Dataset] as const);
 
 describe('datasets: the registry', () => {
-  test('lists the five built-in datasets, each under its own name', () => {
+  test('lists the eight built-in datasets, each under its own name', () => {
     expect(Object.keys(datasets).sort()).toEqual([...names].sort());
     for (const [name, dataset] of all) {
       expect(dataset.name).toBe(name);
       expect(dataset.description).not.toMatch(/\n/);
       expect(dataset.schema.kind).toBe('object');
     }
-    expect(names.filter((name) => datasets[name]?.unit === 'item')).toEqual(['products', 'orders']);
+    expect(names.filter((name) => datasets[name]?.unit === 'item')).toEqual([
+      'products',
+      'orders',
+      'documents',
+      'messages',
+    ]);
   });
 
   test.each(all)('%s: count and seed are parameters, with the default count', (_, dataset) => {
     expect(dataset.generate(7, 3)).toHaveLength(7);
     expect(dataset.generate(0)).toEqual([]);
-    const counts = { users: 10_000, records: 5_000, products: 200, orders: 200, timeseries: 100_000 };
+    const counts = {
+      users: 10_000,
+      records: 5_000,
+      products: 200,
+      orders: 200,
+      documents: 2_000,
+      messages: 50_000,
+      accounts: 1_000,
+      timeseries: 100_000,
+    };
     expect(dataset.defaultCount).toBe(counts[dataset.name as keyof typeof counts]);
   });
 });
@@ -83,6 +106,29 @@ describe('datasets: sizes near the published figures', () => {
     const perRow = jsonBytes(rows, rows.generate(10_000)) / 10_000;
     expect(perRow).toBeGreaterThan(80);
     expect(perRow).toBeLessThan(120);
+  });
+
+  test('documents, messages and accounts: the sizes they were designed at', () => {
+    const perItem = (name: string, count: number) => {
+      const dataset = datasets[name] as Dataset;
+      const codec = createCodec('json', { schema: dataset.schema });
+      const items = dataset.generate(count);
+      return items.reduce<number>((sum, item) => sum + codec.encode(item).length, 0) / items.length;
+    };
+    // An order document is a 2-6 KB payload per call; a message a few dozen bytes.
+    expect(perItem('documents', 500)).toBeGreaterThan(1_500);
+    expect(perItem('documents', 500)).toBeLessThan(6_000);
+    expect(perItem('messages', 5_000)).toBeLessThan(60);
+    const accounts = datasets.accounts as Dataset;
+    expect(jsonBytes(accounts, accounts.generate()) / accounts.defaultCount).toBeGreaterThan(500);
+    const lines = (datasets.documents as Dataset).generate(200) as {
+      items: unknown[];
+      signature: Uint8Array;
+    }[];
+    expect(Math.min(...lines.map((d) => d.items.length))).toBe(5);
+    expect(Math.max(...lines.map((d) => d.items.length))).toBe(15);
+    expect(Math.min(...lines.map((d) => d.signature.length))).toBeGreaterThanOrEqual(64);
+    expect(Math.max(...lines.map((d) => d.signature.length))).toBeLessThanOrEqual(512);
   });
 });
 

@@ -3,7 +3,10 @@
  * examples and for trying formats on realistic data). Each is deterministic from its seed, with the
  * item count as a parameter, and its values valid against its schema and carried by every format.
  */
+import { accountsDataset } from './accounts.js';
 import type { Dataset } from './dataset.js';
+import { documentsDataset } from './documents.js';
+import { messagesDataset } from './messages.js';
 import { ordersDataset } from './orders.js';
 import { productsDataset } from './products.js';
 import { Record8, records } from './records.js';
@@ -11,7 +14,10 @@ import { flatten } from './text.js';
 import { timeseriesDataset } from './timeseries.js';
 import { usersDataset } from './users.js';
 
+export { Account, accounts } from './accounts.js';
 export type { Dataset } from './dataset.js';
+export { documents, OrderDocument } from './documents.js';
+export { Message, messages } from './messages.js';
 export { Customer, orders } from './orders.js';
 export { Product, products } from './products.js';
 export { Record8, records } from './records.js';
@@ -35,5 +41,8 @@ export const datasets: Record<string, Dataset> = Object.freeze({
   records: recordsDataset,
   products: productsDataset,
   orders: ordersDataset,
+  documents: documentsDataset,
+  messages: messagesDataset,
+  accounts: accountsDataset,
   timeseries: timeseriesDataset,
 });

@@ -68,6 +68,9 @@ const quickCounts: Readonly<Record<string, number>> = {
   records: 1_000,
   products: 40,
   orders: 20,
+  documents: 200,
+  messages: 5_000,
+  accounts: 200,
   timeseries: 20_000,
 };
 

@@ -12,6 +12,9 @@ import { toArrowSchema } from '../../schema/export/arrow.js';
 import { toAvro } from '../../schema/export/avro.js';
 import { toProto } from '../../schema/export/proto.js';
 import { deref, type ObjectSchema, type Schema, t } from '../../schema/index.js';
+import { Account, accounts } from '../datasets/accounts.js';
+import { documents, OrderDocument } from '../datasets/documents.js';
+import { Message, messages } from '../datasets/messages.js';
 import { Product, products } from '../datasets/products.js';
 import { Record8, records } from '../datasets/records.js';
 import { Reading, timeseries } from '../datasets/timeseries.js';
@@ -19,21 +22,49 @@ import { User, users } from '../datasets/users.js';
 import { furyFor } from '../peers/fury.js';
 
 /**
- * The datasets this benchmark runs on, with their default sizes. `orders` is left out: its Maps and
- * byte arrays are not JSON, so native JSON would be no yardstick (the lab compares it through the
- * JSON form of values).
+ * The datasets this benchmark runs on, with their default sizes and how they are measured:
+ * `batch`, the whole dataset as one array in one call; `item`, one call per item (the cache and RPC
+ * shape, where a codec's fixed cost per call shows). `orders` is left out: its integer-keyed Maps
+ * and shared references are no JSON, so native JSON would be no yardstick (the lab compares it
+ * through the JSON form of values). Where values hold bytes, native JSON times their JSON form
+ * (`jsonForm`: base64 text, ISO dates), the text wirekit's JSON codec writes for them, since
+ * JSON.stringify cannot carry a Uint8Array.
  */
 export const overheadDatasets = {
-  records: { schema: Record8, generate: records, count: 5_000 },
-  users: { schema: User, generate: users, count: 5_000 },
-  timeseries: { schema: Reading, generate: timeseries, count: 100_000 },
-  products: { schema: Product, generate: products, count: 200 },
-} as const;
+  records: { schema: Record8, generate: records, count: 5_000, unit: 'batch', jsonForm: false },
+  users: { schema: User, generate: users, count: 5_000, unit: 'batch', jsonForm: false },
+  timeseries: { schema: Reading, generate: timeseries, count: 100_000, unit: 'batch', jsonForm: false },
+  products: { schema: Product, generate: products, count: 200, unit: 'batch', jsonForm: false },
+  documents: { schema: OrderDocument, generate: documents, count: 2_000, unit: 'batch', jsonForm: true },
+  'documents-each': {
+    schema: OrderDocument,
+    generate: documents,
+    count: 2_000,
+    unit: 'item',
+    jsonForm: true,
+  },
+  messages: { schema: Message, generate: messages, count: 50_000, unit: 'item', jsonForm: false },
+  accounts: { schema: Account, generate: accounts, count: 1_000, unit: 'batch', jsonForm: false },
+} as const satisfies Record<string, OverheadDataset>;
+
+export interface OverheadDataset {
+  readonly schema: ObjectSchema;
+  readonly generate: (count: number) => unknown[];
+  readonly count: number;
+  readonly unit: Unit;
+  readonly jsonForm: boolean;
+}
+
+/** One array of every item per call, or one call per item. */
+export type Unit = 'batch' | 'item';
 
 export interface BenchCase {
   readonly name: string;
-  /** Converts the shared records into what this implementation takes (not timed). */
-  readonly prepare: (rows: Row[]) => unknown;
+  /**
+   * Converts the shared rows into what this implementation takes, as the units it is called on:
+   * one unit holding every row for a batch, one unit per row otherwise (not timed).
+   */
+  readonly prepare: (rows: Row[]) => unknown[];
   readonly encode: (value: unknown) => Uint8Array;
   readonly decode: (bytes: Uint8Array) => unknown;
 }
@@ -58,8 +89,59 @@ const mapDates = (rows: Row[], convert: (date: Date) => unknown): Row[] => {
   };
   return rows.map((row) => visit(row) as Row);
 };
-/** Timestamps as avsc and apache-arrow take them without logical types: milliseconds. */
+/** Timestamps as apache-arrow takes them without logical types: milliseconds. */
 const asMillis = (rows: Row[]) => mapDates(rows, (date) => date.getTime());
+
+/**
+ * A value as avsc takes it without logical types, at any depth: timestamps as milliseconds,
+ * decimals as the big-endian two's-complement bytes of their unscaled integer, bytes as Buffers.
+ */
+function avscInput(schema: Schema, value: unknown): unknown {
+  const node = deref(schema);
+  if (value === undefined || value === null) return value;
+  switch (node.kind) {
+    case 'timestamp':
+      return (value as Date).getTime();
+    case 'decimal':
+      return unscaledBytes(value as string, node.scale ?? 0);
+    case 'bytes':
+      return Buffer.from(value as Uint8Array);
+    case 'optional':
+    case 'nullable':
+      return avscInput(node.inner, value);
+    case 'array':
+      return (value as unknown[]).map((item) => avscInput(node.items, item));
+    case 'map': {
+      const out: Row = {};
+      for (const [key, item] of value instanceof Map ? value : Object.entries(value as Row))
+        out[String(key)] = avscInput(node.values, item);
+      return out;
+    }
+    case 'object': {
+      const out: Row = {};
+      for (const field of node.fields) out[field.name] = avscInput(field.schema, (value as Row)[field.name]);
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+/** "-12.05" at scale 2 as Avro's decimal bytes: -1205, big-endian two's complement, shortest. */
+function unscaledBytes(text: string, scale: number): Buffer {
+  const [whole = '', fraction = ''] = text.replace('-', '').split('.');
+  let unscaled = BigInt(whole + fraction.padEnd(scale, '0').slice(0, scale));
+  if (text.startsWith('-')) unscaled = -unscaled;
+  const bytes: number[] = [];
+  do {
+    bytes.unshift(Number(unscaled & 0xffn));
+    unscaled >>= 8n;
+  } while (
+    !(unscaled === 0n && (bytes[0] as number) < 0x80) &&
+    !(unscaled === -1n && (bytes[0] as number) >= 0x80)
+  );
+  return Buffer.from(bytes);
+}
 
 /**
  * A value as protobufjs's fromObject takes it for wirekit's .proto export: enum members as their
@@ -98,25 +180,44 @@ function protobufjsInput(schema: Schema, value: unknown): unknown {
   }
 }
 
-/** The cases for rows of `item` (the records or users dataset). */
-export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
+/**
+ * The cases for rows of `item`, called once per batch of every row or once per row (`unit`). Each
+ * library is given the unit as it takes it: an array type for a batch, the item's own type per row
+ * (Protocol Buffers wraps a batch in a message, since a root is always a message there).
+ */
+export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<string, () => BenchCase> {
+  const batch = unit === 'batch';
   const Rows = t.array(item);
   const RowsMessage = t.object('Rows', { rows: Rows });
+  /** Units from rows: `[convert(rows)]` for a batch, each row through `one` otherwise. */
+  const units =
+    (whole: (rows: Row[]) => unknown, one: (row: Row) => unknown = (row) => whole([row])) =>
+    (rows: Row[]): unknown[] =>
+      batch ? [whole(rows)] : rows.map(one);
+  const same = units(
+    (rows) => rows,
+    (row) => row,
+  );
+  const millis = units(asMillis, (row) => asMillis([row])[0]);
   const wirekit = (format: FormatName, schema: boolean, compile = true): BenchCase => {
     const codec: Codec<unknown> = schema
-      ? (createCodec(format, { schema: Rows, compile, limits }) as Codec<unknown>)
+      ? (createCodec(format, { schema: batch ? Rows : item, compile, limits }) as Codec<unknown>)
       : createCodec(format, { schema: undefined, limits });
     return {
       name: `wirekit ${format}${schema ? '' : ' (schemaless)'}${compile ? '' : ' (interpreter)'}`,
-      prepare: (rows) => rows,
+      prepare: same,
       encode: (v) => codec.encode(v),
       decode: (b) => codec.decode(b),
     };
   };
+  /** Arrow is a table format: a table of one row per call is not how anyone would use it. */
+  const tablesOnly = () => {
+    if (!batch) throw new Error('a table format, measured on batches only');
+  };
   return {
     'json native': () => ({
       name: 'JSON.stringify/parse',
-      prepare: (rows) => rows,
+      prepare: same,
       encode: (v) => encoder.encode(JSON.stringify(v)),
       decode: (b) => JSON.parse(decoder.decode(b)),
     }),
@@ -128,7 +229,7 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
       const packr = new Packr({ useRecords: false });
       return {
         name: 'msgpackr (plain)',
-        prepare: (rows) => rows,
+        prepare: same,
         encode: (v) => packr.pack(v),
         decode: (b) => packr.unpack(b),
       };
@@ -140,7 +241,7 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
       const cbor = new Encoder({ useRecords: false });
       return {
         name: 'cbor-x',
-        prepare: (rows) => rows,
+        prepare: same,
         encode: (v) => cbor.encode(v),
         decode: (b) => cbor.decode(b),
       };
@@ -149,13 +250,16 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
     'cbor wirekit-schemaless': () => wirekit('cbor', false),
     'protobuf protobufjs': () => {
       const protobuf = require('protobufjs') as typeof import('protobufjs');
-      const root = protobuf.parse(toProto(RowsMessage), { keepCase: true }).root;
+      const root = protobuf.parse(toProto(batch ? RowsMessage : item), { keepCase: true }).root;
       root.addJSON((protobuf.common.get('google/protobuf/timestamp.proto') as { nested: never }).nested);
-      const type = root.lookupType('Rows');
+      const type = root.lookupType(batch ? 'Rows' : item.name);
       return {
         name: 'protobufjs',
         // Not timed: enum members and timestamps as protobufjs takes them (protobufjsInput).
-        prepare: (rows) => type.fromObject({ rows: protobufjsInput(Rows, rows) as unknown[] }),
+        prepare: units(
+          (rows) => type.fromObject({ rows: protobufjsInput(Rows, rows) as unknown[] }),
+          (row) => type.fromObject(protobufjsInput(item, row) as Row),
+        ),
         encode: (v) => type.encode(v as never).finish(),
         decode: (b) => type.toObject(type.decode(b), { longs: Number, enums: String }),
       };
@@ -163,15 +267,30 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
     'protobuf wirekit': () => protobufWirekit(true),
     'protobuf wirekit-interpreter': () => protobufWirekit(false),
     fury: () => {
-      const fury = furyFor(Rows);
-      return { name: '@furyjs/fury', prepare: (rows) => rows, encode: fury.encode, decode: fury.decode };
+      const fury = furyFor(batch ? Rows : item);
+      return {
+        name: '@furyjs/fury',
+        // Not timed: string-keyed maps as the JavaScript Maps Fury's map type takes.
+        prepare: units(
+          (rows) => furyInput(Rows, rows),
+          (row) => furyInput(item, row),
+        ),
+        encode: fury.encode,
+        decode: fury.decode,
+      };
     },
     'avro avsc': () => {
       const avsc = require('avsc') as typeof import('avsc');
-      const type = avsc.Type.forSchema({ type: 'array', items: toAvro(item) } as never);
+      const type = avsc.Type.forSchema(
+        (batch ? { type: 'array', items: toAvro(item) } : toAvro(item)) as never,
+      );
       return {
         name: 'avsc',
-        prepare: asMillis,
+        // Not timed: timestamps, decimals and bytes as avsc takes them without logical types.
+        prepare: units(
+          (rows) => avscInput(Rows, rows),
+          (row) => avscInput(item, row),
+        ),
         encode: (v) => type.toBuffer(v),
         decode: (b) => type.fromBuffer(Buffer.from(b.buffer, b.byteOffset, b.length)),
       };
@@ -180,13 +299,14 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
     'flatbuffers wirekit': () => wirekit('flatbuffers', true),
     'flatbuffers wirekit-interpreter': () => wirekit('flatbuffers', true, false),
     'arrow apache-arrow': () => {
+      tablesOnly();
       // apache-arrow's own row path: a Struct builder fed row objects, then the IPC writer. (Imported
       // as ESM: its CommonJS build has other classes, which its ESM schema objects do not match.)
       const schema = toArrowSchema(item);
       const type = new arrow.Struct(schema.fields);
       return {
         name: 'apache-arrow (row builder)',
-        prepare: asMillis,
+        prepare: millis,
         encode: (v) => {
           const builder = arrow.makeBuilder({ type, nullValues: [null, undefined] });
           for (const row of v as unknown[]) builder.append(row as never);
@@ -201,21 +321,23 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
       };
     },
     'arrow wirekit': () => {
+      tablesOnly();
       const codec = createCodec('arrow', { schema: item, limits });
       return {
         name: 'wirekit arrow',
-        prepare: (rows) => rows,
+        prepare: same,
         encode: (v) => codec.encode(v as never),
         decode: (b) => codec.decode(b),
       };
     },
     'arrow wirekit schemaless': () => {
+      tablesOnly();
       // Rows read by the stream's own Arrow schema, as from a peer that sent no wirekit schema.
       const writer = createCodec('arrow', { schema: item, limits });
       const reader = createCodec('arrow', { limits });
       return {
         name: 'wirekit arrow (no schema to read)',
-        prepare: (rows) => rows,
+        prepare: same,
         encode: (v) => writer.encode(v as never),
         decode: (b) => reader.decode(b),
       };
@@ -223,13 +345,43 @@ export function casesFor(item: ObjectSchema): Record<string, () => BenchCase> {
   };
 
   function protobufWirekit(compile: boolean): BenchCase {
-    const codec = createCodec('protobuf', { schema: RowsMessage, compile, limits });
+    const codec = createCodec('protobuf', { schema: batch ? RowsMessage : item, compile, limits });
     return {
       name: `wirekit protobuf${compile ? '' : ' (interpreter)'}`,
-      prepare: (rows) => ({ rows }),
+      prepare: units(
+        (rows) => ({ rows }),
+        (row) => row,
+      ),
       encode: (v) => codec.encode(v as never),
       decode: (b) => codec.decode(b),
     };
+  }
+}
+
+/** A value as Fury's descriptions take it: string-keyed maps as JavaScript Maps, at any depth. */
+function furyInput(schema: Schema, value: unknown): unknown {
+  const node = deref(schema);
+  if (value === undefined || value === null) return value;
+  switch (node.kind) {
+    case 'optional':
+    case 'nullable':
+      return furyInput(node.inner, value);
+    case 'array':
+      return (value as unknown[]).map((item) => furyInput(node.items, item));
+    case 'map':
+      return new Map(
+        [...(value instanceof Map ? value : Object.entries(value as Row))].map(([key, item]) => [
+          key,
+          furyInput(node.values, item),
+        ]),
+      );
+    case 'object': {
+      const out: Row = {};
+      for (const field of node.fields) out[field.name] = furyInput(field.schema, (value as Row)[field.name]);
+      return out;
+    }
+    default:
+      return value;
   }
 }
 
@@ -238,7 +390,12 @@ export function touch(value: unknown): number {
   let sum = 0;
   const visit = (item: unknown): void => {
     if (Array.isArray(item)) for (const x of item) visit(x);
-    else if (
+    else if (item instanceof Map) {
+      for (const [key, x] of item) {
+        visit(key);
+        visit(x);
+      }
+    } else if (
       typeof item === 'object' &&
       item !== null &&
       !(item instanceof Date) &&

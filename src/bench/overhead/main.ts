@@ -2,8 +2,11 @@
  * The codec overhead benchmark: each wirekit codec against the library beneath it (or its format's
  * best-known JS library), against @furyjs/fury and against native JSON, on one dataset or on all.
  *
- *   npm run build && node dist/bench/overhead/main.js [--dataset records|users|timeseries|products|all]
+ *   npm run build && node dist/bench/overhead/main.js [--dataset NAME|all]
  *     [--processes 5] [--count N] [--rounds 30] [case …]
+ *
+ * Datasets: records, users, timeseries, products, accounts and documents as one array per call;
+ * documents-each and messages one item per call (a call's fixed cost).
  *
  * Each case runs in fresh processes, with native JSON timed in the same process: timing several
  * libraries in one process shifted their ratios by up to 3.7× on this machine (shared JIT state).
@@ -18,7 +21,7 @@ import { median } from '../stats.js';
 import { casesFor, overheadDatasets } from './cases.js';
 import type { CaseFailure, CaseResult } from './worker.js';
 
-const usage = `Usage: node dist/bench/overhead/main.js [--dataset records|users|timeseries|products|all]
+const usage = `Usage: node dist/bench/overhead/main.js [--dataset NAME|all]
          [--processes 5] [--count N] [--rounds 30] [case …]
 Each wirekit codec against the library beneath it, Fury and native JSON; a case per fresh process.`;
 
@@ -83,8 +86,9 @@ for (const dataset of datasets) {
   }
   const count =
     values.count === '' ? overheadDatasets[dataset as keyof typeof overheadDatasets].count : values.count;
+  const unit = overheadDatasets[dataset as keyof typeof overheadDatasets].unit;
   tables.push(
-    `### ${dataset} × ${count}\n\n${values.processes} processes × ${values.rounds} rounds, node ${process.version}, ` +
+    `### ${dataset} × ${count}${unit === 'item' ? ', one call per item' : ', one array per call'}\n\n${values.processes} processes × ${values.rounds} rounds, node ${process.version}, ` +
       `${new Date().toISOString()}\n\n${rows.join('\n')}`,
   );
 }

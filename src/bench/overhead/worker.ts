@@ -5,12 +5,22 @@
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
 import { type AgainstJson, timeAgainstJson } from '../stats.js';
-import { casesFor, limits, overheadDatasets, touch } from './cases.js';
+import {
+  type BenchCase,
+  casesFor,
+  limits,
+  type OverheadDataset,
+  overheadDatasets,
+  touch,
+  type Unit,
+} from './cases.js';
 
 /** The times are medians in milliseconds per round of the whole dataset. */
 export interface CaseResult extends AgainstJson {
   readonly case: string;
   readonly name: string;
+  readonly unit: Unit;
+  /** Bytes of the whole dataset: the one batch, or every item's own encoding summed. */
   readonly bytes: number;
   readonly jsonBytes: number;
   /**
@@ -26,10 +36,10 @@ export function runCase(
   rounds: number,
   datasetName = 'records',
 ): CaseResult {
-  const dataset = overheadDatasets[datasetName as keyof typeof overheadDatasets];
+  const dataset: OverheadDataset | undefined = overheadDatasets[datasetName as keyof typeof overheadDatasets];
   if (dataset === undefined)
     throw new Error(`unknown dataset ${datasetName}; known: ${Object.keys(overheadDatasets).join(', ')}`);
-  const cases = casesFor(dataset.schema);
+  const cases = casesFor(dataset.schema, dataset.unit);
   const make = cases[caseName];
   if (make === undefined)
     throw new Error(`unknown case ${caseName}; known: ${Object.keys(cases).join(', ')}`);
@@ -41,32 +51,47 @@ export function runCase(
   // The first record alone, before any warm-up: what a process pays on its first request.
   const coldStart = process.hrtime.bigint();
   const subject = make();
-  const first = subject.prepare(rows.slice(0, 1));
+  const [first] = subject.prepare(rows.slice(0, 1));
   touch(subject.decode(subject.encode(first)));
   const coldMs = Number(process.hrtime.bigint() - coldStart) / 1e6;
-  const native = cases['json native']?.() as NonNullable<
-    ReturnType<NonNullable<(typeof cases)['json native']>>
-  >;
-  const input = subject.prepare(rows);
-  const jsonInput = native.prepare(rows);
-  const bytes = subject.encode(input);
-  const jsonBytes = native.encode(jsonInput);
+  const native = cases['json native']?.() as BenchCase;
+  const inputs = subject.prepare(rows);
+  // Values JSON.stringify cannot carry (bytes) go to it in their JSON form: the text wirekit's
+  // JSON codec writes for them, parsed back.
+  const jsonRows = dataset.jsonForm
+    ? (JSON.parse(new TextDecoder().decode(json.encode(rows))) as typeof rows)
+    : rows;
+  const jsonInputs = native.prepare(jsonRows);
+  const encoded = inputs.map((input) => subject.encode(input));
+  const jsonEncoded = jsonInputs.map((input) => native.encode(input));
 
+  // One call per unit, each result kept, so no call can be skipped as dead.
+  let sink = 0;
+  const encodeAll = (of: BenchCase, units: unknown[]) => () => {
+    for (const unit of units) sink += of.encode(unit).length;
+  };
+  const decodeAll = (of: BenchCase, all: Uint8Array[]) => () => {
+    for (const bytes of all) sink += touch(of.decode(bytes));
+  };
   const times = timeAgainstJson(rounds, {
-    jsonEncode: () => native.encode(jsonInput),
-    jsonDecode: () => touch(native.decode(jsonBytes)),
-    encode: () => subject.encode(input),
-    decode: () => touch(subject.decode(bytes)),
+    jsonEncode: encodeAll(native, jsonInputs),
+    jsonDecode: decodeAll(native, jsonEncoded),
+    encode: encodeAll(subject, inputs),
+    decode: decodeAll(subject, encoded),
   });
+  if (sink < 0) throw new Error('unreachable: keeps the results live');
   return {
     case: caseName,
     name: subject.name,
-    bytes: bytes.length,
-    jsonBytes: jsonBytes.length,
+    unit: dataset.unit,
+    bytes: sum(encoded),
+    jsonBytes: sum(jsonEncoded),
     ...times,
     coldMs,
   };
 }
+
+const sum = (all: readonly Uint8Array[]): number => all.reduce((total, bytes) => total + bytes.length, 0);
 
 /** A case that cannot run on a dataset (a library that cannot hold its shape) says why. */
 export interface CaseFailure {

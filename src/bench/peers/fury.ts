@@ -27,7 +27,10 @@ function describe(schema: Schema, Type: FuryModule['Type']): Description {
       return Type.uint32();
     case 'int64':
     case 'uint64':
-      return Type.int64();
+      // Fury 0.5.9's int64 garbles values past 2^31 (2^31 - 1 reads back as 2146426815; larger
+      // ones fail its hash check). A 64-bit integer held as a number is within 2^53, which a
+      // double carries exactly.
+      return schema.as === 'number' ? Type.double() : Type.int64();
     case 'float32':
       return Type.float();
     case 'float64':
@@ -47,6 +50,9 @@ function describe(schema: Schema, Type: FuryModule['Type']): Description {
         schema.name,
         Object.fromEntries(schema.fields.map((field) => [field.name, describe(field.schema, Type)])),
       );
+    case 'map':
+      // Fury's map takes a JavaScript Map; a caller converts string-keyed objects first.
+      return Type.map(describe(schema.keys, Type), describe(schema.values, Type));
     case 'optional':
     case 'nullable':
       return describe(schema.inner, Type);
