@@ -2,6 +2,7 @@
  * One benchmark case in a process of its own (see main.ts for why): times native JSON and the case
  * alternately on the same records, and prints one JSON line of medians.
  */
+import { pathToFileURL } from 'node:url';
 import { createCodec } from '../../codecs/registry.js';
 import { t } from '../../schema/index.js';
 import { type AgainstJson, timeAgainstJson } from '../stats.js';
@@ -30,12 +31,8 @@ export interface CaseResult extends AgainstJson {
   readonly coldMs: number;
 }
 
-export function runCase(
-  caseName: string,
-  count: number,
-  rounds: number,
-  datasetName = 'records',
-): CaseResult {
+/** A case made ready to time: its subject, its units and their encodings, and native JSON's beside them. */
+export function prepareCase(caseName: string, datasetName: string, count: number) {
   const dataset: OverheadDataset | undefined = overheadDatasets[datasetName as keyof typeof overheadDatasets];
   if (dataset === undefined)
     throw new Error(`unknown dataset ${datasetName}; known: ${Object.keys(overheadDatasets).join(', ')}`);
@@ -64,7 +61,20 @@ export function runCase(
   const jsonInputs = native.prepare(jsonRows);
   const encoded = inputs.map((input) => subject.encode(input));
   const jsonEncoded = jsonInputs.map((input) => native.encode(input));
+  return { dataset, subject, coldMs, native, inputs, jsonInputs, encoded, jsonEncoded };
+}
 
+export function runCase(
+  caseName: string,
+  count: number,
+  rounds: number,
+  datasetName = 'records',
+): CaseResult {
+  const { dataset, subject, coldMs, native, inputs, jsonInputs, encoded, jsonEncoded } = prepareCase(
+    caseName,
+    datasetName,
+    count,
+  );
   // One call per unit, each result kept, so no call can be skipped as dead.
   let sink = 0;
   const encodeAll = (of: BenchCase, units: unknown[]) => () => {
@@ -99,8 +109,9 @@ export interface CaseFailure {
   readonly error: string;
 }
 
+// Run as a script (main.ts spawns it); imported, by profile.ts, it only lends prepareCase.
 const [caseName, count, rounds, dataset] = process.argv.slice(2);
-if (caseName !== undefined) {
+if (caseName !== undefined && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   let result: CaseResult | CaseFailure;
   try {
     result = runCase(caseName, Number(count), Number(rounds ?? 30), dataset ?? 'records');
