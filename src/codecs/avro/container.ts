@@ -284,7 +284,7 @@ class BlockWriter<T> {
   block(): Uint8Array {
     const out = new AvroWriter(this.body.pos + 40);
     writeBlock(out, this.count, this.body.buf.subarray(0, this.body.pos), this.sync);
-    this.body.reset();
+    this.body.rewind();
     this.count = 0;
     return out.finish();
   }
@@ -374,8 +374,8 @@ export async function writeContainer<T>(
   const compiled = compileAvro(plans)?.encode;
   let count = 0;
   const flush = async (): Promise<void> => {
-    writeBlock(out, count, await compressBlock(codec, body.finish()), sync);
-    body.reset();
+    writeBlock(out, count, await compressBlock(codec, body.buf.subarray(0, body.pos)), sync);
+    body.rewind();
     count = 0;
   };
   for await (const value of values) {

@@ -13,9 +13,7 @@
  * generated from the schema (src/codecs/avro/compiled.ts) unless `compile: false`; the bytes,
  * values and errors are the interpreter's. Resolution always runs the interpreter.
  *
- * `encode` returns a view into a slab shared by successive outputs, as Node's Buffer pool does
- * (copying each out cost more than encoding it): write or keep the view freely, but `slice()` it
- * before handing its `.buffer` to anything that reads the whole ArrayBuffer.
+ * `encode` returns a view into a slab shared by successive outputs (see Codec.encode).
  */
 import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
@@ -108,9 +106,14 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
       const owner = !busy;
       busy = true;
       try {
-        w.begin();
-        writeValue(plans, w, value, limits.maxDepth, validate, generated?.encode);
-        return w.take();
+        w.beginOutput();
+        try {
+          writeValue(plans, w, value, limits.maxDepth, validate, generated?.encode);
+        } catch (error) {
+          w.reset();
+          throw error;
+        }
+        return w.finish();
       } finally {
         if (owner) busy = false;
       }

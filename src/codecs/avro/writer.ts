@@ -2,41 +2,15 @@
  * Avro's primitive encodings (zigzag ints and longs, little-endian floats, length-prefixed bytes and
  * strings) on the shared byte buffer (core/byte-writer.ts). The interpreter (encode.ts) and the
  * compiled encoders (compiled.ts) call the same ones. One writer is reused across encodes, and
- * datum encodes take their output from a slab (`begin`/`take`), so steady-state encoding allocates
- * almost nothing.
+ * outputs are cut from its slab (core/byte-writer.ts), so steady-state encoding allocates almost
+ * nothing.
  */
 import { ByteWriter, varintSize } from '../core/byte-writer.js';
 
 /** Zigzag values below this fit a double exactly after doubling, so the number path stays exact. */
 const NUMBER_PATH_LIMIT = 2 ** 52;
 
-/** Buffers that grew past this are dropped after use, so one huge value does not pin its memory. */
-const KEEP_LIMIT = 1024 * 1024;
-
-/** The slab `take()` hands out views of, and the free space below which a new slab starts. */
-const SLAB_SIZE = 16 * 1024;
-const SLAB_MIN_FREE = 1024;
-
 export class AvroWriter extends ByteWriter {
-  /**
-   * Starts a value that `take()` will hand out. Values are written one after another into a slab
-   * (as Node's Buffer pool does), because copying each out costs an allocation that, for outputs
-   * over 64 bytes, takes longer than encoding them. Bytes before `start` belong to values already
-   * taken and are never written again: a new value that does not fit moves to a new slab.
-   */
-  begin(): void {
-    // A transferred slab is detached (length 0); a huge one would be pinned by tiny outputs.
-    if (this.buf.length - this.pos < SLAB_MIN_FREE || this.buf.length > KEEP_LIMIT) this.replace(SLAB_SIZE);
-    this.start = this.pos;
-  }
-
-  /** The value written since `begin()`, as a view into the slab (no copy). */
-  take(): Uint8Array {
-    const out = this.buf.subarray(this.start, this.pos);
-    this.start = this.pos;
-    return out;
-  }
-
   writeBool(value: boolean): void {
     this.ensure(1);
     this.buf[this.pos++] = value ? 1 : 0;

@@ -23,6 +23,13 @@ export interface Codec<T = unknown> {
    * format's interpreter. Both give the same bytes and values; see CodecOptions.compile.
    */
   readonly compiled?: boolean;
+  /**
+   * The value's bytes. Binary formats (MessagePack, CBOR, Protocol Buffers, Avro) return a view
+   * into a slab that their later outputs are written after, as Node's Buffer pool does: the bytes
+   * never change once returned, but honour `byteOffset`, and `slice()` them before handing their
+   * `.buffer` to something that reads the whole ArrayBuffer, or to keep a small output for long
+   * apart from its slab (16 KiB).
+   */
   encode(value: T): Uint8Array;
   /** Decodes exactly one value; throws a WirekitError (never anything else) on bad input. */
   decode(bytes: Uint8Array): T;

@@ -330,7 +330,8 @@ export class Reader implements Tally {
         this.countBytes(n, at);
         this.budget.charge(cost.bytes + n, at);
         if (!this.build) return undefined;
-        const bytes = this.bytes.slice(start, start + n);
+        // A copy into a plain Uint8Array: a Buffer input's slice() would be a view into it.
+        const bytes = new Uint8Array(this.bytes.subarray(start, start + n));
         return plan.rule === undefined ? bytes : kept(plan.rule, at, bytes);
       }
       case 'table': {

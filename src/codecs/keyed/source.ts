@@ -43,7 +43,13 @@ export abstract class KeyedSource {
     private readonly typeName: (head: number) => string,
   ) {}
 
-  reset(bytes: Uint8Array, budget: AllocationBudget): void {
+  reset(input: Uint8Array, budget: AllocationBudget): void {
+    // A Buffer's slice() is a view, not a copy: read through a plain Uint8Array so that the byte
+    // strings decoded (slices of the input) are copies, never views into a buffer the caller reuses.
+    const bytes =
+      input.constructor === Uint8Array
+        ? input
+        : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
     this.budget = budget;
     this.input = bytes;
     this.text.use(bytes);

@@ -2,7 +2,7 @@
  * The writer under the MessagePack and CBOR emitters. Both formats are big-endian and
  * length-prefixed, so they share everything below the format's header bytes: a head byte with a
  * 1-, 2-, 4- or 8-byte big-endian argument, and text behind a header sized before its UTF-8 is
- * known. The buffer itself (growth, reuse across calls, the exact-size copy) is core/byte-writer.ts.
+ * known. The buffer itself (growth, the slab outputs are cut from) is core/byte-writer.ts.
  */
 import { ByteWriter } from '../core/byte-writer.js';
 
@@ -10,17 +10,13 @@ export abstract class KeyedWriter extends ByteWriter {
   /** Set while a call is writing, so that a re-entrant call (a getter that encodes) gets its own writer. */
   busy = false;
 
-  constructor() {
-    super(1024);
-  }
-
   /** Starts a new output. */
   begin(): void {
-    this.pos = 0;
+    this.beginOutput();
     this.busy = true;
   }
 
-  /** The bytes written since `begin`, copied out so that the buffer can be reused. */
+  /** The bytes written since `begin`, as a view into the slab (see core/byte-writer.ts). */
   override finish(): Uint8Array {
     const out = super.finish();
     this.busy = false;

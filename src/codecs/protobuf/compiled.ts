@@ -38,6 +38,7 @@ import {
   PRESENT,
   REPEATED,
   SINGLE,
+  SINT32,
   STRING,
   UINT32,
 } from './layout.js';
@@ -220,9 +221,23 @@ class MessageCompiler {
           `    if (${x} !== 0) { w.varint(${tag}); if (typeof ${x} !== 'number' || !(${x} >= 0 && ${x} <= ${slot.max}) || Math.floor(${x}) !== ${x}) throw h.wrong(${s.dep(`an integer in ${slot.kind}'s range`)}, ${x}); w.varint(${x}); }`,
         );
         return;
-      default:
-        s.line(`    h.encodeField(w, ${s.dep(field)}, ${x});`);
+      case SINT32:
+        // Without a rule: a rule's check of a default value stays in encodeField.
+        if (slot.rule !== undefined) break;
+        s.line(
+          `    if (${x} !== 0) { w.varint(${tag}); if (typeof ${x} !== 'number' || !(${x} >= ${slot.min} && ${x} <= ${slot.max}) || Math.floor(${x}) !== ${x}) throw h.wrong(${s.dep(`an integer in ${slot.kind}'s range`)}, ${x}); w.varint(((${x} << 1) ^ (${x} >> 31)) >>> 0); }`,
+        );
+        return;
+      case ENUM: {
+        // The first member is proto3's default, not written; the lookup is the membership check.
+        const members = slot.members as readonly string[];
+        s.line(
+          `    if (${x} !== ${s.dep(members[0])}) { const index = ${s.dep(slot.memberIndex)}.get(${x}); if (index === undefined) throw h.wrong(${s.dep(`one of ${members.join(', ')}`)}, ${x}); w.varint(${tag}); w.varint(index); }`,
+        );
+        return;
+      }
     }
+    s.line(`    h.encodeField(w, ${s.dep(field)}, ${x});`);
   }
 
   private emitDecoder(plan: MessagePlan): void {
@@ -327,6 +342,8 @@ class MessageCompiler {
         return `${v} = r.varint64() !== 0 || r.hi !== 0;`;
       case UINT32:
         return `{ const at = r.pos; const x = r.uint32(); if (x > ${slot.max}) throw h.outOfRange(at, ${s.dep(slot.kind)}, x); ${v} = x; }`;
+      case SINT32:
+        return `{ const at = r.pos; const raw = r.uint32(); const x = (raw >>> 1) ^ -(raw & 1); if (x < ${slot.min} || x > ${slot.max}) throw h.outOfRange(at, ${s.dep(slot.kind)}, x); ${v} = x; }`;
       case ENUM:
         return `{ const at = r.pos; const index = r.uint32(); const members = ${s.dep(slot.members)}; if (index >= members.length) throw h.mismatch(at, \`enum index \${index | 0} is not a member\`); ${v} = members[index]; }`;
       default:

@@ -122,6 +122,7 @@ class ProtobufCodec<T> implements Codec<T> {
     const writer = this.writer ?? new Writer(this.limits.maxDepth);
     this.writer = undefined;
     try {
+      writer.beginOutput();
       const start = delimited ? writer.begin() : -1;
       writer.depth = 0;
       enter(writer, this.root.levels, this.root.need);

@@ -5,6 +5,7 @@
  */
 
 import { AllocationBudget, cost } from '../core/budget.js';
+import { bufferView } from '../core/buffer-view.js';
 import { malformed, tooDeep, tooManyElements, truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { TextReader } from '../core/utf8.js';
@@ -34,8 +35,10 @@ export class Reader {
     limits: DecodeLimits,
     budget = new AllocationBudget(limits.maxAllocatedBytes),
   ) {
-    this.buf = buf;
-    this.text = new TextReader(buf);
+    // A Buffer's slice() is a view, not a copy: read through a plain Uint8Array so that the bytes
+    // fields decoded (slices of the input) are copies, never views into a buffer the caller reuses.
+    this.buf = buf.constructor === Uint8Array ? buf : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.text = new TextReader(this.buf);
     this.end = buf.length;
     this.limits = limits;
     this.budget = budget;
@@ -159,20 +162,19 @@ export class Reader {
     const pos = this.pos;
     if (pos + 4 > this.end) throw truncated(pos, 'a float');
     this.pos = pos + 4;
-    return this.dataView().getFloat32(pos, true);
+    return this.dataView().getFloat32(this.buf.byteOffset + pos, true);
   }
 
   double(): number {
     const pos = this.pos;
     if (pos + 8 > this.end) throw truncated(pos, 'a double');
     this.pos = pos + 8;
-    return this.dataView().getFloat64(pos, true);
+    return this.dataView().getFloat64(this.buf.byteOffset + pos, true);
   }
 
+  /** A DataView of the input's whole buffer (core/buffer-view.ts): positions add `buf.byteOffset`. */
   private dataView(): DataView {
-    if (this.view === undefined) {
-      this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
-    }
+    if (this.view === undefined) this.view = bufferView(this.buf.buffer);
     return this.view;
   }
 

@@ -1,7 +1,7 @@
 /**
  * Protobuf's primitives (varints, zigzag, fixed-width floats, length-delimited strings and nested
  * messages) on the shared byte buffer (core/byte-writer.ts), which one writer keeps between encodes;
- * `finish()` copies out exactly the bytes written.
+ * `finish()` hands out the bytes written as a view into its slab.
  */
 import { ByteWriter, varintSize } from '../core/byte-writer.js';
 
@@ -10,8 +10,8 @@ export class Writer extends ByteWriter {
   depth = 0;
   readonly maxDepth: number;
 
-  constructor(maxDepth: number, size = 256) {
-    super(size);
+  constructor(maxDepth: number) {
+    super();
     this.maxDepth = maxDepth;
   }
 
@@ -104,14 +104,18 @@ export class Writer extends ByteWriter {
     this.pos = this.put(this.pos, length) + length;
   }
 
-  /** Reserves a one-byte length prefix for a nested message; `end` fills it in. */
+  /**
+   * Reserves a one-byte length prefix for a nested message; `end` fills it in. The mark counts from
+   * the output's start, since growing the buffer moves the output to the front of a new one.
+   */
   begin(): number {
     this.ensure(1);
-    return this.pos++;
+    return this.pos++ - this.start;
   }
 
   /** Writes the length of what followed `begin`, moving it along when the length needs more bytes. */
-  end(start: number): void {
+  end(mark: number): void {
+    const start = this.start + mark;
     const length = this.pos - start - 1;
     if (length < 0x80) {
       this.buf[start] = length;
@@ -119,8 +123,10 @@ export class Writer extends ByteWriter {
     }
     const size = varintSize(length);
     this.ensure(size - 1);
-    this.buf.copyWithin(start + size, start + 1, this.pos);
-    this.put(start, length);
+    // `ensure` may have moved the output: the prefix is found from the output's start again.
+    const at = this.start + mark;
+    this.buf.copyWithin(at + size, at + 1, this.pos);
+    this.put(at, length);
     this.pos += size - 1;
   }
 
