@@ -3,8 +3,6 @@
  * No exponent, no '+', no leading zeros beyond one, so that every number has a single spelling and
  * equal values compare equal as strings once trailing fraction zeros are accounted for by the scale.
  */
-const decimalPattern = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
-
 export interface DecimalDigits {
   /** Digits before the point, leading zero not counted ("0.5" has 0). */
   readonly integer: number;
@@ -12,13 +10,30 @@ export interface DecimalDigits {
   readonly fraction: number;
 }
 
-/** The digit counts of a decimal string, or undefined when it is not one. */
+/**
+ * The digit counts of a decimal string, or undefined when it is not one: the spelling
+ * `-?(0|[1-9][0-9]*)(\.[0-9]+)?`, read by hand. Every format checks each decimal it writes and
+ * reads; the regular expression and its match array cost ~7 % of encoding an order document.
+ */
 export function decimalDigits(value: string): DecimalDigits | undefined {
-  const match = decimalPattern.exec(value);
-  if (match === null) return undefined;
-  const integerPart = match[1] as string;
-  return {
-    integer: integerPart === '0' ? 0 : integerPart.length,
-    fraction: match[2] === undefined ? 0 : match[2].length - 1,
-  };
+  const length = value.length;
+  let at = value.charCodeAt(0) === 0x2d ? 1 : 0; // '-'
+  const first = value.charCodeAt(at);
+  if (!(first >= 0x30 && first <= 0x39)) return undefined;
+  const integerStart = at;
+  at++;
+  if (first !== 0x30) {
+    while (at < length && isDigit(value.charCodeAt(at))) at++;
+  }
+  const integer = first === 0x30 ? 0 : at - integerStart;
+  if (at === length) return { integer, fraction: 0 };
+  if (value.charCodeAt(at) !== 0x2e) return undefined; // '.'
+  const fractionStart = ++at;
+  while (at < length && isDigit(value.charCodeAt(at))) at++;
+  if (at !== length || at === fractionStart) return undefined;
+  return { integer, fraction: at - fractionStart };
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }

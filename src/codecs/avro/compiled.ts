@@ -22,7 +22,7 @@
  */
 
 import { prependPath } from '../../errors/index.js';
-import { fitsFloat32, isRecord, type Rule } from '../../schema/value-rules.js';
+import { fitsFloat32, isRecord, type Rule, unreadableKey } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import {
   buildObject,
@@ -32,6 +32,7 @@ import {
   type ObjectEntry,
   Source,
 } from '../core/codegen.js';
+import { isUnsafeKey, unsafeKey } from '../core/errors.js';
 import { kept, readEnum, readLong, readValue, recordReadCost } from './decode.js';
 import { type Encoder, keep, wrongType } from './encode.js';
 import {
@@ -46,7 +47,7 @@ import {
 } from './plan.js';
 import type { AvroReader } from './reader.js';
 import type { SchemaPlans } from './schema-plans.js';
-import { readTimestamp, timestampCount } from './values.js';
+import { readTimestamp, timestampCount, unscaledOf, writeUnscaled } from './values.js';
 import type { AvroWriter } from './writer.js';
 
 export interface CompiledAvro {
@@ -160,6 +161,11 @@ function int(n: number): string {
 }
 
 const helpers = {
+  unscaledOf,
+  writeUnscaled,
+  unreadableKey,
+  isUnsafeKey,
+  unsafeKey,
   wrongType,
   keep,
   kept,
@@ -349,6 +355,47 @@ class AvroCompiler {
         this.line('e.depth--;');
         return;
       }
+      case W.Bytes:
+        this.line(`if (!(${x} instanceof Uint8Array)) throw h.wrongType('a Uint8Array', ${x});`);
+        this.keep(plan.rule, x);
+        this.line(`w.writeBytes(${x});`);
+        return;
+      case W.DecimalBytes: {
+        // The unscaled integer exists exactly when the decimal's rule accepts the text (scale,
+        // precision, spelling); anything else goes to the interpreter, which throws the refusal.
+        const u = s.fn('u');
+        this.line(
+          `const ${u} = typeof ${x} === 'string' ? h.unscaledOf(${x}, ${int(plan.scale)}, ${int(plan.precision)}) : undefined;`,
+        );
+        this.line(`if (${u} !== undefined) h.writeUnscaled(w, ${u}); else e.write(${s.dep(plan)}, ${x});`);
+        return;
+      }
+      case W.Map: {
+        const [keys, n, i, k, y] = [s.fn('keys'), s.fn('n'), s.fn('i'), s.fn('k'), s.fn('y')];
+        this.line(`if (!h.isRecord(${x})) throw h.wrongType('an object (a map with string keys)', ${x});`);
+        this.line('e.enter();');
+        this.line(`const ${keys} = Object.keys(${x});`);
+        this.line(`const ${n} = ${keys}.length;`);
+        this.line(`if (${n} > 0) {`);
+        this.line(`w.writeLong(${n});`);
+        this.line(`let ${k} = '';`);
+        this.line('try {');
+        this.line(`for (let ${i} = 0; ${i} < ${n}; ${i}++) {`);
+        this.line(`${k} = ${keys}[${i}];`);
+        this.line(
+          `{ const unreadable = h.unreadableKey(${k}); if (unreadable !== undefined) throw unreadable; }`,
+        );
+        this.keep(plan.keyRule, k);
+        this.line(`w.writeString(${k});`);
+        this.line(`const ${y} = ${x}[${k}];`);
+        this.emitWrite(plan.values, y);
+        this.line('}');
+        this.line(`} catch (error) { throw h.prependPath(error, ${k}); }`);
+        this.line('}');
+        this.line('w.writeInt(0);');
+        this.line('e.depth--;');
+        return;
+      }
       default:
         this.line(`e.write(${s.dep(plan)}, ${x});`);
     }
@@ -497,6 +544,41 @@ class AvroCompiler {
         this.line('r.leave();');
         // Blocks may split the items: the count is known at the end, as in the interpreter.
         if (plan.rule !== undefined) this.line(`h.kept(${s.dep(plan.rule)}, ${at}, ${n});`);
+        this.line(`${t} = ${out};`);
+        return;
+      }
+      case R.Bytes:
+        this.line(`${t} = ${this.kept(plan.rule, 'r.readBytes()')};`);
+        return;
+      case R.Map: {
+        const [out, count, i, at, key, y] = [
+          s.fn('m'),
+          s.fn('c'),
+          s.fn('i'),
+          s.fn('at'),
+          s.fn('k'),
+          s.fn('y'),
+        ];
+        this.line('r.enter();');
+        this.line(`r.budget.charge(${int(cost.object)}, r.pos);`);
+        this.line(`const ${out} = {};`);
+        this.line(`for (let ${count} = r.readBlockCount(); ${count} !== 0; ${count} = r.readBlockCount()) {`);
+        this.line(`r.addElements(${count});`);
+        this.line(`r.checkFits(${count}, ${int(plan.entrySize)});`);
+        this.line(`r.budget.charge(${count} * ${int(2 * cost.slot)}, r.pos);`);
+        this.line(`for (let ${i} = 0; ${i} < ${count}; ${i}++) {`);
+        this.line(`const ${at} = r.pos;`);
+        this.line(
+          `const ${key} = ${plan.keyRule === undefined ? 'r.readString()' : `h.kept(${s.dep(plan.keyRule)}, ${at}, r.readString())`};`,
+        );
+        // Refused, not dropped: a copy made later by assignment would turn this key into a prototype.
+        this.line(`if (h.isUnsafeKey(${key})) throw h.unsafeKey(${at}, ${key});`);
+        this.line(`let ${y};`);
+        this.emitRead(plan.values, y);
+        this.line(`${out}[${key}] = ${y};`);
+        this.line('}');
+        this.line('}');
+        this.line('r.leave();');
         this.line(`${t} = ${out};`);
         return;
       }

@@ -14,6 +14,8 @@ import type { AvroWriter } from './writer.js';
  * not a wirekit decimal, has more decimals than the scale, or more digits than the precision.
  */
 export function unscaledOf(text: string, scale: number, precision: number): number | bigint | undefined {
+  const fast = smallUnscaledOf(text, scale, precision);
+  if (fast !== undefined) return fast;
   const digits = decimalDigits(text);
   if (digits === undefined || digits.fraction > scale || digits.integer > precision - scale) return undefined;
   const negative = text.charCodeAt(0) === 45;
@@ -29,9 +31,67 @@ export function unscaledOf(text: string, scale: number, precision: number): numb
   return negative ? -n : n;
 }
 
+/**
+ * `unscaledOf` in one pass for the common decimal (at most 15 digits once scaled, so a double
+ * holds it exactly): spelling, scale and precision checked while the digits are summed, with no
+ * substring or regular expression. Undefined whenever it cannot answer, for `unscaledOf`'s full
+ * path to decide (it also refuses what this refuses). Money columns made this 18 % of encoding an
+ * order document.
+ */
+function smallUnscaledOf(text: string, scale: number, precision: number): number | undefined {
+  const length = text.length;
+  const negative = text.charCodeAt(0) === 45;
+  let at = negative ? 1 : 0;
+  const first = text.charCodeAt(at);
+  if (!(first >= 0x30 && first <= 0x39) || length - at > 16) return undefined;
+  let n = first - 0x30;
+  let integer = first === 0x30 ? 0 : 1;
+  at++;
+  if (first !== 0x30) {
+    for (; at < length; at++) {
+      const code = text.charCodeAt(at);
+      if (!(code >= 0x30 && code <= 0x39)) break;
+      n = n * 10 + (code - 0x30);
+      integer++;
+    }
+  }
+  let fraction = 0;
+  if (at < length) {
+    if (text.charCodeAt(at) !== 0x2e) return undefined;
+    for (at++; at < length; at++) {
+      const code = text.charCodeAt(at);
+      if (!(code >= 0x30 && code <= 0x39)) return undefined;
+      n = n * 10 + (code - 0x30);
+      fraction++;
+    }
+    if (fraction === 0) return undefined;
+  }
+  if (fraction > scale || integer > precision - scale || integer + scale > 15) return undefined;
+  for (let i = fraction; i < scale; i++) n *= 10;
+  return negative ? -n : n;
+}
+
 /** Writes an unscaled integer as Avro decimal bytes: the shortest big-endian two's complement. */
 export function writeUnscaled(writer: AvroWriter, value: number | bigint): void {
   if (typeof value === 'number') {
+    if (value >= -0x8000_0000 && value <= 0x7fff_ffff) {
+      // A 32-bit value (most amounts): its length by comparison and its bytes by shifts.
+      const length =
+        value >= -0x80 && value <= 0x7f
+          ? 1
+          : value >= -0x8000 && value <= 0x7fff
+            ? 2
+            : value >= -0x80_0000 && value <= 0x7f_ffff
+              ? 3
+              : 4;
+      writer.writeLong(length);
+      writer.ensure(length);
+      const buf = writer.buf;
+      const pos = writer.pos;
+      for (let i = length - 1, shift = 0; i >= 0; i--, shift += 8) buf[pos + i] = (value >> shift) & 0xff;
+      writer.pos = pos + length;
+      return;
+    }
     let length = 1;
     while (value < -(2 ** (8 * length - 1)) || value >= 2 ** (8 * length - 1)) length++;
     writer.writeLong(length);
