@@ -25,6 +25,7 @@ import {
   timestampRule,
 } from '../../schema/value-rules.js';
 import { CompiledCache, codegenAvailable, FunctionQueue, keysAreSafe, Source } from '../core/codegen.js';
+import { canProject, fallback, JsonProjectionCompiler } from './compiled-project.js';
 import { type JsonWriteOptions, nest, quote, write, wrong } from './encode.js';
 
 /** Writes a value's JSON text; `options.maxDepth` is read at each call, int64 mode is compiled in. */
@@ -40,7 +41,23 @@ export function compileJsonWriter(schema: Schema, options: JsonWriteOptions): Js
   if (!codegenAvailable || !namesAreSafe(schema, new Set())) return undefined;
   // Cached per schema and int64 mode (compiled in); maxDepth comes with each call.
   const cache = caches[options.int64];
-  const compiled = cache.get(schema, () => new JsonCompiler(options).build(schema));
+  const compiled = cache.get(schema, () => {
+    const text = new JsonCompiler(options).build(schema);
+    if (!canProject(schema, options.int64)) return text;
+    const project = new JsonProjectionCompiler().build(schema);
+    // The projection and one JSON.stringify (compiled-project.ts); the text writer for a value
+    // the projection cannot write as it does.
+    return (value: unknown, O: JsonWriteOptions): string => {
+      let projected: unknown;
+      try {
+        projected = project(value, O);
+      } catch (error) {
+        if (error === fallback) return text(value, O);
+        throw error;
+      }
+      return projected === undefined ? 'null' : JSON.stringify(projected);
+    };
+  });
   return compiled;
 }
 
