@@ -49,6 +49,7 @@ import {
 import { toBase64 } from '../../util/base64.js';
 import { FunctionQueue, Source } from '../core/codegen.js';
 import { loneSurrogate } from '../core/utf8.js';
+import { decimalBounds, decimalFits } from './decimal-check.js';
 import { type JsonWriteOptions, nest, variantFor, wrong } from './encode.js';
 
 /** Thrown by a projection for a value JSON.stringify cannot write as the text writer does. */
@@ -142,7 +143,7 @@ export class JsonProjectionCompiler {
   build(root: Schema): JsonProjector {
     const s = this.s;
     s.line(
-      `const h = ${s.dep({ wrong, nest, prependPath, refused, isRecord, fitsFloat32, loneSurrogate, toBase64, variantFor, unreadableKey, walkJson, jsonEncodeError, plainCopy, fallback })};`,
+      `const h = ${s.dep({ wrong, nest, prependPath, refused, isRecord, fitsFloat32, loneSurrogate, toBase64, variantFor, decimalFits, unreadableKey, walkJson, jsonEncodeError, plainCopy, fallback })};`,
     );
     const rootName = s.fn('projectRoot');
     s.line(`function ${rootName}(v, O) {`);
@@ -202,7 +203,12 @@ export class JsonProjectionCompiler {
         return `(Number.isFinite(${x}) ? ${x} : '' + ${x})`;
       case 'decimal':
         line(`if (typeof ${x} !== 'string') throw h.wrong('a decimal string', ${x});`);
-        this.rule(decimalRule(schema), x, indent);
+        // The rule refuses exactly what decimalFits does not let through; it says why.
+        line(
+          `if (!h.decimalFits(${x}, ${decimalBounds(schema)
+            .map((n) => s.dep(n))
+            .join(', ')})) throw h.refused(${s.dep(decimalRule(schema))}(${x}));`,
+        );
         return x;
       case 'string':
         line(`if (typeof ${x} !== 'string') throw h.wrong('a string', ${x});`);
