@@ -36,6 +36,9 @@ const caches = {
   number: new CompiledCache<Schema, JsonWriter>(256),
 };
 
+/** What JSON.stringify writes for a lone surrogate (and, rarely, a string that spells one: `\\ud800`). */
+const loneSurrogateEscape = /\\u[dD][89a-fA-F]/;
+
 /** The compiled writer for `schema`, or undefined where code cannot be generated. */
 export function compileJsonWriter(schema: Schema, options: JsonWriteOptions): JsonWriter | undefined {
   if (!codegenAvailable || !namesAreSafe(schema, new Set())) return undefined;
@@ -53,9 +56,13 @@ export function compileJsonWriter(schema: Schema, options: JsonWriteOptions): Js
         projected = project(value, O);
       } catch (error) {
         if (error === fallback) return text(value, O);
+        // The text writer's error is the one: it refuses a lone surrogate before a later wrong value.
+        text(value, O);
         throw error;
       }
-      return projected === undefined ? 'null' : JSON.stringify(projected);
+      const json = projected === undefined ? 'null' : JSON.stringify(projected);
+      // JSON.stringify escapes a lone surrogate, which no string the text writer writes holds.
+      return json.includes('\\u') && loneSurrogateEscape.test(json) ? text(value, O) : json;
     };
   });
   return compiled;
