@@ -165,6 +165,34 @@ describe('the compiled writer writes what the interpreter writes', () => {
     expectSame(t.array(Mixed), [values.slice(0, 5), [mixed(), mixed({ s: 'x\uD800' }), mixed({ f: 'no' })]]);
   });
 
+  test('long arrays, and long arrays in an object, with odd values in them', () => {
+    const Holder = t.object('Holder', {
+      n: t.uint8(),
+      rows: t.array(Mixed),
+      more: t.array(t.object('Item', { a: t.float64() })),
+      tail: t.optional(t.string()),
+    });
+    const long = (over: Record<string, unknown>) => [...Array.from({ length: 70 }, () => mixed()), mixed(over)];
+    const items = (n: number) => Array.from({ length: n }, (_, i) => ({ a: i }));
+    for (const over of oddValues) {
+      expectSame(t.array(Mixed), [long(over)]);
+      expectSame(Holder, [
+        { n: 1, rows: long(over), more: items(3) },
+        { n: 1, rows: long({}), more: items(100), tail: 'x' },
+        { n: 1, rows: [mixed(over)], more: items(100), tail: over.s },
+      ]);
+    }
+    expectSame(Holder, [
+      { n: 300, rows: long({}), more: [] },
+      { n: 1, rows: 'x', more: items(70) },
+      { n: 1, rows: long({}), more: [...items(70), { a: -0 }] },
+      { n: 1, rows: long({}), more: [...items(70), { a: 'x' }] },
+      { n: 1, rows: long({ s: '\uD800' }), more: items(70), tail: '\uDC00' },
+    ]);
+    expectSame(t.array(t.int32(), { maxItems: 80 }), [Array.from({ length: 90 }, () => 1)]);
+    expectSame(t.array(Mixed, { maxItems: 65 }), [long({})]);
+  });
+
   test('roots that are no objects', () => {
     expectSame(t.optional(t.string()), [undefined, 'a', '\uD800', 1]);
     expectSame(t.float64(), [-0, 0, Number.NaN, 1e300, 'x']);
