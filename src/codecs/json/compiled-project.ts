@@ -56,7 +56,6 @@ import { toBase64 } from '../../util/base64.js';
 import { FunctionQueue, Source } from '../core/codegen.js';
 import { decimalBounds, decimalFits } from './decimal-check.js';
 import { type JsonWriteOptions, nest, variantFor, wrong } from './encode.js';
-import { isoText } from './iso-time.js';
 
 /** Thrown by a projection for a value JSON.stringify cannot write as the text writer does. */
 export const fallback: unique symbol = Symbol('wirekit: write this value with the text writer');
@@ -149,7 +148,7 @@ export class JsonProjectionCompiler {
   build(root: Schema): JsonProjector {
     const s = this.s;
     s.line(
-      `const h = ${s.dep({ wrong, nest, prependPath, refused, isRecord, fitsFloat32, isoText, toBase64, variantFor, decimalFits, unreadableKey, walkJson, jsonEncodeError, plainCopy, fallback })};`,
+      `const h = ${s.dep({ wrong, nest, prependPath, refused, isRecord, fitsFloat32, toBase64, variantFor, decimalFits, unreadableKey, walkJson, jsonEncodeError, plainCopy, fallback })};`,
     );
     const rootName = s.fn('projectRoot');
     s.line(`function ${rootName}(v, O) {`);
@@ -241,7 +240,9 @@ export class JsonProjectionCompiler {
           `if (!(${x} instanceof Date) || Number.isNaN(${x}.getTime())) throw h.wrong('a valid Date', ${x});`,
         );
         this.rule(timestampRule(schema.precision), x, indent);
-        return `h.isoText(${x})`;
+        // toISOString's flat string: text built in JS (2x faster alone) is a rope of cons strings
+        // that JSON.stringify must flatten, and was slower in the writer (24.4 vs 21.0 ms CPU).
+        return `${x}.toISOString()`;
       // Containers are projected here, in the field's turn, so that an error has its path.
       case 'object':
         return this.local(`${this.functions.nameFor(schema)}(${x}, h.nest(depth, O), O)`, indent);
