@@ -480,7 +480,15 @@ export function unknownKeys(
   }
 }
 
-function readMap(
+/** The error for a key of a string-keyed map that no decoder accepts (`__proto__`, ...). */
+export function unsafeMapKey(key: string): WirekitError {
+  return new WirekitError('WK_DECODE_UNSAFE_KEY', `${formatPath([key])}: the key ${key} is refused.`, {
+    path: [key],
+  });
+}
+
+/** Reads a map at `depth` (already nested); exported for the compiled reader, which calls it for what it does not inline. */
+export function readMap(
   keys: MapKeySchema,
   values: Schema,
   json: unknown,
@@ -501,11 +509,7 @@ function readMap(
   if (keys.kind === 'string') {
     const out: Record<string, unknown> = {};
     for (const key of names) {
-      if (isUnsafeKey(key)) {
-        throw new WirekitError('WK_DECODE_UNSAFE_KEY', `${formatPath([key])}: the key ${key} is refused.`, {
-          path: [key],
-        });
-      }
+      if (isUnsafeKey(key)) throw unsafeMapKey(key);
       // The key is a value of the key schema, with its constraints.
       atPath(key, () => read(keys, key, depth, context));
       out[key] = atPath(key, () => read(values, json[key], depth, context));

@@ -19,21 +19,36 @@
  */
 
 import { prependPath } from '../../errors/index.js';
-import type { ObjectSchema, Schema } from '../../schema/index.js';
-import { isSmallInt, smallIntRange } from '../../schema/int-ranges.js';
+import type { MapSchema, ObjectSchema, Schema } from '../../schema/index.js';
+import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import {
   countElements,
   nest,
   type ReadContext,
   read,
+  readMap,
   requiredField,
   unknownKeys,
+  unsafeMapKey,
 } from '../../schema/json-value.js';
 import { memberSet } from '../../schema/validate.js';
-import { fitsFloat32, itemsRule, type Rule, stringRule, timestampRule } from '../../schema/value-rules.js';
+import {
+  bytesRule,
+  fitsFloat32,
+  itemsRule,
+  type Rule,
+  stringRule,
+  timestampRule,
+} from '../../schema/value-rules.js';
+import { fromBase64 } from '../../util/base64.js';
+import { isUnsafeKey } from '../../util/unsafe-keys.js';
 import { CompiledCache, codegenAvailable, FunctionQueue, Source } from '../core/codegen.js';
 import { readCanonicalTime } from '../core/read-time.js';
 import { namesAreSafe } from './compiled-write.js';
+import { decimalBounds, decimalFits } from './decimal-check.js';
+
+/** A 64-bit integer's digits, as the interpreter's `readInteger` accepts them. */
+const integerText = /^-?(0|[1-9][0-9]*)$/;
 
 /**
  * Converts a parsed JSON value to a value of the schema, in place (the context's `inPlace` must be
@@ -67,13 +82,15 @@ class JsonReadCompiler {
   private readonly s = new Source();
   /** A function per object or array schema, made on demand. */
   private readonly functions = new FunctionQueue<Schema>((schema) =>
-    schema.kind === 'object' ? this.s.fn('readObject', schema.name) : this.s.fn('readArray'),
+    schema.kind === 'object'
+      ? this.s.fn('readObject', schema.name)
+      : this.s.fn(schema.kind === 'map' ? 'readMap' : 'readArray'),
   );
 
   build(root: Schema): JsonReader {
     const s = this.s;
     s.line(
-      `const h = ${s.dep({ read, nest, countElements, requiredField, unknownKeys, prependPath, readCanonicalTime, fitsFloat32 })};`,
+      `const h = ${s.dep({ read, readMap, nest, countElements, requiredField, unknownKeys, unsafeMapKey, isUnsafeKey, prependPath, readCanonicalTime, fitsFloat32, decimalFits, fromBase64, integerText })};`,
     );
     const rootName = s.fn('readRoot');
     s.line(`function ${rootName}(v, C) {`);
@@ -84,6 +101,7 @@ class JsonReadCompiler {
     this.functions.drain((schema, name) => {
       if (schema.kind === 'object') this.object(schema, name);
       else if (schema.kind === 'array') this.array(schema, name);
+      else if (schema.kind === 'map') this.map(schema, name);
     });
     return s.compile<JsonReader>(rootName);
   }
@@ -163,8 +181,59 @@ class JsonReadCompiler {
       case 'ref':
         this.value(schema.resolve(), x, store, indent);
         return;
+      case 'decimal':
+        // A decimal string within the schema's digits is read as it is; anything else (a number,
+        // a string to measure, a refusal) goes to the interpreter.
+        line(
+          `if (typeof ${x} !== 'string' || C.longStrings || !h.decimalFits(${x}, ${decimalBounds(schema)
+            .map((n) => s.dep(n))
+            .join(', ')})) ${slow()}`,
+        );
+        return;
+      case 'bytes': {
+        // Base64 within maxBytesLength, decoded and charged as the interpreter does; anything
+        // else, and a value the schema's rule refuses, goes to it.
+        const bytes = `${x}_bytes`;
+        line(
+          `const ${bytes} = typeof ${x} === 'string' && Math.floor((${x}.length * 3) / 4) <= C.maxBytesLength ? h.fromBase64(${x}) : undefined;`,
+        );
+        line(`if (${bytes} === undefined${breaks(bytesRule(schema), bytes)}) ${slow()}`);
+        line(
+          `else { if (C.allocation !== undefined) C.allocation.charge(C.allocation.bytes + ${bytes}.length); ${store(bytes)} }`,
+        );
+        return;
+      }
+      case 'int64':
+      case 'uint64': {
+        const [min, max] = largeIntRange[schema.kind];
+        if (schema.as === 'bigint') {
+          // A string of digits in range, as the interpreter reads it; numbers and the rest go to it.
+          const big = `${x}_big`;
+          line(
+            `const ${big} = typeof ${x} === 'string' && ${x}.length <= 21 && h.integerText.test(${x}) ? BigInt(${x}) : undefined;`,
+          );
+          line(`if (${big} === undefined || ${big} < ${s.dep(min)} || ${big} > ${s.dep(max)}) ${slow()}`);
+          line(
+            `else { if (C.allocation !== undefined) C.allocation.charge(C.allocation.bigint); ${store(big)} }`,
+          );
+          return;
+        }
+        // A safe integer number is read as it is (-0 goes to the interpreter, which returns 0).
+        const negative = schema.kind === 'uint64' ? ` || ${x} < 0` : '';
+        line(
+          `if (typeof ${x} !== 'number' || !Number.isSafeInteger(${x}) || (${x} === 0 && 1 / ${x} < 0)${negative}) ${slow()}`,
+        );
+        return;
+      }
+      case 'map':
+        if (schema.keys.kind !== 'string') {
+          line(slow());
+          return;
+        }
+        line(`{ const r = ${this.functions.nameFor(schema)}(${x}, h.nest(depth, C), C); ${store('r', x)} }`);
+        return;
       default:
-        // int64, uint64, decimal, bytes, union, map, json: the interpreter's own code.
+        // union, json: the interpreter's own code.
         line(slow());
     }
   }
@@ -215,6 +284,41 @@ class JsonReadCompiler {
     // Keys the schema does not know are handed to the interpreter's code, which refuses or deletes them.
     s.line(`  if (keys !== seen) h.unknownKeys(${s.dep(schema)}, v, v, C);`);
     s.line('  return v;');
+    s.line('}');
+  }
+
+  /**
+   * A string-keyed map, read as the interpreter's `readMap` reads it (a new object, keys counted,
+   * charged and checked in its order), each key and value checked inline; a value that is no
+   * object goes to `readMap`, which refuses it.
+   */
+  private map(schema: MapSchema, name: string): void {
+    const s = this.s;
+    s.line(`function ${name}(v, depth, C) {`);
+    s.line(
+      `  if (typeof v !== 'object' || v === null || Array.isArray(v)) return h.readMap(${s.dep(schema.keys)}, ${s.dep(schema.values)}, v, depth, C);`,
+    );
+    s.line('  const names = Object.keys(v);');
+    s.line('  C.tally.keys += names.length;');
+    s.line('  h.countElements(names.length, C);');
+    s.line('  const A = C.allocation;');
+    s.line('  if (A !== undefined) A.charge(A.object + names.length * A.slot);');
+    s.line('  const out = {};');
+    s.line('  for (let i = 0; i < names.length; i++) {');
+    s.line('    const k = names[i];');
+    s.line('    if (h.isUnsafeKey(k)) throw h.unsafeMapKey(k);');
+    s.line('    let item = v[k];');
+    s.line('    try {');
+    // The key is a value of the key schema: checked (it stays the string it is), then the value.
+    this.value(schema.keys, 'k', () => '', '      ');
+    s.line('      const x = item;');
+    this.value(schema.values, 'x', (value) => `item = ${value};`, '      ');
+    s.line('    } catch (error) {');
+    s.line('      throw h.prependPath(error, k);');
+    s.line('    }');
+    s.line('    out[k] = item;');
+    s.line('  }');
+    s.line('  return out;');
     s.line('}');
   }
 

@@ -25,6 +25,7 @@ import {
   timestampRule,
 } from '../../schema/value-rules.js';
 import { CompiledCache, codegenAvailable, FunctionQueue, keysAreSafe, Source } from '../core/codegen.js';
+import { canProject, fallback, JsonProjectionCompiler } from './compiled-project.js';
 import { type JsonWriteOptions, nest, quote, write, wrong } from './encode.js';
 
 /** Writes a value's JSON text; `options.maxDepth` is read at each call, int64 mode is compiled in. */
@@ -35,12 +36,35 @@ const caches = {
   number: new CompiledCache<Schema, JsonWriter>(256),
 };
 
+/** What JSON.stringify writes for a lone surrogate (and, rarely, a string that spells one: `\\ud800`). */
+const loneSurrogateEscape = /\\u[dD][89a-fA-F]/;
+
 /** The compiled writer for `schema`, or undefined where code cannot be generated. */
 export function compileJsonWriter(schema: Schema, options: JsonWriteOptions): JsonWriter | undefined {
   if (!codegenAvailable || !namesAreSafe(schema, new Set())) return undefined;
   // Cached per schema and int64 mode (compiled in); maxDepth comes with each call.
   const cache = caches[options.int64];
-  const compiled = cache.get(schema, () => new JsonCompiler(options).build(schema));
+  const compiled = cache.get(schema, () => {
+    const text = new JsonCompiler(options).build(schema);
+    if (!canProject(schema, options.int64)) return text;
+    const project = new JsonProjectionCompiler().build(schema);
+    // The projection and one JSON.stringify (compiled-project.ts); the text writer for a value
+    // the projection cannot write as it does.
+    return (value: unknown, O: JsonWriteOptions): string => {
+      let projected: unknown;
+      try {
+        projected = project(value, O);
+      } catch (error) {
+        if (error === fallback) return text(value, O);
+        // The text writer's error is the one: it refuses a lone surrogate before a later wrong value.
+        text(value, O);
+        throw error;
+      }
+      const json = projected === undefined ? 'null' : JSON.stringify(projected);
+      // JSON.stringify escapes a lone surrogate, which no string the text writer writes holds.
+      return json.includes('\\u') && loneSurrogateEscape.test(json) ? text(value, O) : json;
+    };
+  });
   return compiled;
 }
 

@@ -219,7 +219,7 @@ function writeMap(
   return `${out}}`;
 }
 
-function variantFor(schema: UnionSchema, value: unknown): ObjectSchema {
+export function variantFor(schema: UnionSchema, value: unknown): ObjectSchema {
   if (!isRecord(value)) throw wrong(`an object (a variant of ${schema.name})`, value);
   const tag = value[schema.tag];
   for (const variant of schema.variants) {

@@ -20,13 +20,8 @@ import { compileJsonReader } from './compiled-read.js';
 import { compileJsonWriter } from './compiled-write.js';
 import { checkJsonable, checkParsed, jsonText, parseJson } from './decode.js';
 import { writeJson } from './encode.js';
-import {
-  afterParse,
-  beforeParse,
-  noExtras,
-  type ReaderExtras,
-  type TextCheckOptions,
-} from './text-checks.js';
+import { fitsLimits, keyCount, maxHeapPerChar } from './scan.js';
+import { fullScan, noExtras, type ReaderExtras, type TextCheckOptions } from './text-checks.js';
 
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
@@ -103,44 +98,75 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
         };
 
   const extras = schema === undefined ? noExtras : readerExtras(schema);
-  /** One text to a value; `shared` is a budget the text shares with others (a sequence held whole). */
-  const fromText = (text: string, shared?: AllocationBudget): T => {
-    const budget = shared ?? budgetOf(limits);
-    const checks: TextCheckOptions = {
-      limits,
-      budget,
-      schemaless: schema === undefined,
-      extras,
-      shared: shared !== undefined,
-    };
-    const check = beforeParse(text, checks);
-    const parsed = parseJson(text);
-    if (schema === undefined) {
-      // The scan checked nesting and keys already; a text short enough to skip it is walked.
-      if (!check.scanned) checkParsed(parsed, limits);
-      return parsed as T;
-    }
-    const context: ReadContext = {
-      ...readWith,
+  const schemaless = schema === undefined;
+  /** JSON.parse's most heap per character with what the reader adds (`maxHeapPerChar`), made once. */
+  const heapPerChar = maxHeapPerChar(extras.perString, extras.perContainer);
+  /** A budget nothing is charged to: `fitsLimits` asks whether a text fits a decode's whole budget. */
+  const unspent = budgetOf(limits);
+  const checksOf = (budget: AllocationBudget): TextCheckOptions => ({ limits, budget, schemaless, extras });
+  /** The schema reader's context for one decode, every field written in one order (one shape). */
+  const contextOf = (text: string, longStrings: boolean, allocation: ReadAllocation | undefined) =>
+    ({
+      inPlace: readWith.inPlace,
+      maxDepth: readWith.maxDepth,
+      rejectUnknown: readWith.rejectUnknown,
+      code: readWith.code,
       // JSON.parse makes a lone surrogate only from an escape of one; a text without any (almost
       // every text) needs no check of each string it holds.
       surrogates: mayHoldSurrogates(text),
-      longStrings: check.longString,
+      maxStringBytes: readWith.maxStringBytes,
+      maxBytesLength: readWith.maxBytesLength,
+      maxElements: readWith.maxElements,
+      longStrings,
       tally: { elements: 0, keys: 0 },
-      // What the reader builds beyond the parsed tree, charged where the scan charged the tree;
-      // a text that skipped the scan is bounded with the reader's extras (`readerExtras`).
-      allocation: check.scanned ? allocationOf(budget) : undefined,
-    };
+      allocation,
+    }) satisfies ReadContext;
+  const readParsed = (parsed: unknown, context: ReadContext): unknown =>
+    reader !== undefined ? reader(parsed, context) : read(schema as Schema, parsed, 0, context);
+
+  /**
+   * A text too short to break a limit on size whatever it holds (the checks of text-checks.ts,
+   * inline: per call, on `messages`, the checks objects and budget it made cost more than the
+   * reader). It is parsed at once; the walk after the parse checks nesting and keys, and a schema's
+   * reader meeting fewer keys than the text holds (`keys`, from `keyCount`) sends it to the full
+   * scan, which refuses the repeated key (first, whatever else the reader found wrong).
+   */
+  const fromShortText = (text: string, keys: number): T => {
+    const parsed = parseJson(text);
+    if (schema === undefined) {
+      checkParsed(parsed, limits);
+      return parsed as T;
+    }
+    const context = contextOf(text, false, undefined);
     let value: unknown;
     try {
-      value = reader !== undefined ? reader(parsed, context) : read(schema, parsed, 0, context);
+      value = readParsed(parsed, context);
     } catch (error) {
-      // A repeated key is refused first, whatever else the value it was read into got wrong.
-      afterParse(text, check, -1, checks);
+      fullScan(text, checksOf(budgetOf(limits)));
       throw error;
     }
-    afterParse(text, check, context.tally.keys, checks);
+    if (context.tally.keys !== keys) fullScan(text, checksOf(budgetOf(limits)));
     return value as T;
+  };
+
+  /** A text that gets the full scan before the parse, which checks it and charges `budget`. */
+  const fromScannedText = (text: string, budget: AllocationBudget): T => {
+    const longString = fullScan(text, checksOf(budget));
+    const parsed = parseJson(text);
+    // The scan checked nesting and keys already.
+    if (schema === undefined) return parsed as T;
+    // What the reader builds beyond the parsed tree is charged where the scan charged the tree.
+    return readParsed(parsed, contextOf(text, longString, allocationOf(budget))) as T;
+  };
+
+  /** One text to a value; `shared` is a budget the text shares with others (a sequence held whole). */
+  const fromText = (text: string, shared?: AllocationBudget): T => {
+    if (shared === undefined && fitsLimits(text.length, limits, unspent, heapPerChar)) {
+      // Schemaless, repeated keys are JSON.parse's to keep: no count is needed.
+      const keys = schemaless ? 0 : keyCount(text);
+      if (keys >= 0) return fromShortText(text, keys);
+    }
+    return fromScannedText(text, shared ?? budgetOf(limits));
   };
 
   return {

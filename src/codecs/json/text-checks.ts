@@ -1,17 +1,18 @@
 /**
  * JSON text held to the limits around `JSON.parse`: the checks before it (scan.ts) and, for a
- * schema's reader, the repeated-key check after it.
+ * schema's reader, the repeated-key check after it. The flow is the JSON codec's `fromText`
+ * (index.ts), inline there because its objects cost more per call than a small text's reading.
  *
  * Before the parse, a text long enough to break a limit on size (maxElements, maxStringBytes, the
  * allocation budget) gets the full scan, which checks everything and charges the budget. A shorter
  * text cannot break them whatever it holds (`fitsLimits`), so it is parsed at once and the walk
  * after the parse (the schema's reader, or the schemaless check) looks after nesting and keys. A
  * schema's reader also counts the keys it meets; when the text holds more (`keyCount`), a key
- * appeared twice and JSON.parse kept the last, so `afterParse` runs the full scan, which says where.
+ * appeared twice and JSON.parse kept the last, so the full scan (`fullScan`) runs, which says where.
  */
 import type { AllocationBudget } from '../core/budget.js';
 import type { DecodeLimits } from '../core/limits.js';
-import { fitsLimits, keyCount, maxHeapPerChar, scanJson } from './scan.js';
+import { scanJson } from './scan.js';
 
 /** What a schema's reader may build beyond the tree JSON.parse made (see `readerExtras`). */
 export interface ReaderExtras {
@@ -28,42 +29,6 @@ export interface TextCheckOptions {
   /** Schemaless: the scan refuses unsafe keys (no schema can make them field names) and keeps repeated ones. */
   readonly schemaless: boolean;
   readonly extras: ReaderExtras;
-  /**
-   * The budget is shared with other values (a sequence held whole): the text is always scanned, so
-   * that what it costs is charged, not only bounded.
-   */
-  readonly shared: boolean;
-}
-
-/** What the checks before the parse found, for the reader and `afterParse`. */
-export interface TextCheck {
-  /** The full scan ran: it checked nesting, unsafe and repeated keys and charged the budget. */
-  readonly scanned: boolean;
-  /** The keys the text holds at least (colons after quotes), when it was not scanned; -1 if unknown. */
-  readonly keys: number;
-  /** A string past maxStringBytes (full scan only): the reader measures the strings it keeps. */
-  readonly longString: boolean;
-}
-
-/** The checks before JSON.parse (see the module comment). */
-export function beforeParse(text: string, options: TextCheckOptions): TextCheck {
-  const { extras } = options;
-  const perChar = maxHeapPerChar(extras.perString, extras.perContainer);
-  if (!options.shared && fitsLimits(text.length, options.limits, options.budget, perChar)) {
-    // Schemaless, repeated keys are JSON.parse's to keep: no count is needed.
-    const keys = options.schemaless ? 0 : keyCount(text);
-    if (keys >= 0) return { scanned: false, keys, longString: false };
-  }
-  return { scanned: true, keys: 0, longString: fullScan(text, options) };
-}
-
-/**
- * After a schema's reader: refuses a key that appeared twice, which the reader cannot see (it met
- * fewer keys than the text holds). Call it with the reader's error too, when it failed
- * (`keysMet` -1): a repeated key is refused before whatever else is wrong with the value.
- */
-export function afterParse(text: string, check: TextCheck, keysMet: number, options: TextCheckOptions): void {
-  if (!check.scanned && keysMet !== check.keys) fullScan(text, options);
 }
 
 /**
@@ -78,7 +43,8 @@ function forSchemaReader(limits: DecodeLimits): DecodeLimits {
   return { ...limits, maxDepth: unbounded, maxElements: unbounded };
 }
 
-function fullScan(text: string, options: TextCheckOptions): boolean {
+/** The full scan (scan.ts) under `options`; whether the text holds a string past maxStringBytes. */
+export function fullScan(text: string, options: TextCheckOptions): boolean {
   const { limits } = options;
   return scanJson(text, {
     limits: options.schemaless ? limits : forSchemaReader(limits),
