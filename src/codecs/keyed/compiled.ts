@@ -29,6 +29,7 @@ import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } f
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
+import { decimalWithin } from './decimal-text.js';
 import type { SchemaReader } from './decode.js';
 import { checked } from './decode.js';
 import { SchemaWriter } from './encode.js';
@@ -156,6 +157,7 @@ class PlanCompiler {
       refusedKey,
       unsafeKey,
       malformed,
+      decimalWithin,
       readString: this.format.readString ?? ((src: InputSource) => src.string()),
     };
     s.line(`const h = ${s.dep(helpers)};`);
@@ -236,6 +238,22 @@ class PlanCompiler {
         line(`if (typeof ${x} !== 'string') throw h.wrongValue('a string', ${x});`);
         this.keep(plan.rule, x, indent);
         line(`w.string(${x});`);
+        return;
+      case Op.decimal:
+        line(
+          `if (typeof ${x} !== 'string') throw h.wrongValue(${s.dep('a decimal string such as "-12.50"')}, ${x});`,
+        );
+        if (plan.rule !== undefined) {
+          line(`if (!h.decimalWithin(${x}, ${plan.decimalInteger}, ${plan.decimalScale})) {`);
+          this.keep(plan.rule, x, `${indent}  `);
+          line('}');
+        }
+        line(`w.decimal(${x});`);
+        return;
+      case Op.bytes:
+        line(`if (!(${x} instanceof Uint8Array)) throw h.wrongValue('a Uint8Array', ${x});`);
+        this.keep(plan.rule, x, indent);
+        line(`w.bytes(${x});`);
         return;
       case Op.timestamp: {
         const ms = this.local('ms');
@@ -327,7 +345,7 @@ class PlanCompiler {
       default:
         break;
     }
-    // 64-bit integers, decimals, bytes, unions, integer-keyed maps, json, wide objects: the interpreter's own code.
+    // 64-bit integers, unions, integer-keyed maps, json, wide objects: the interpreter's own code.
     line(`sw.write(${s.dep(plan)}, ${x}, ${depth});`);
   }
 
@@ -411,9 +429,21 @@ class PlanCompiler {
       case Op.float64:
         line(`${target} = src.float();`);
         return;
-      case Op.decimal:
-        line(`${target} = ${this.checked(plan.rule, 'src.decimal()')};`);
+      case Op.decimal: {
+        if (plan.rule === undefined) {
+          line(`${target} = src.decimal();`);
+          return;
+        }
+        // Text within the bounds is what the rule lets through; the rule speaks for the rest.
+        const at = this.local('at');
+        const text = this.local('text');
+        line(`const ${at} = src.pos;`);
+        line(`const ${text} = src.decimal();`);
+        line(
+          `${target} = h.decimalWithin(${text}, ${plan.decimalInteger}, ${plan.decimalScale}) ? ${text} : h.checked(${s.dep(plan.rule)}, ${at}, ${text});`,
+        );
         return;
+      }
       case Op.string:
         line(`${target} = ${this.checked(plan.rule, 'h.readString(src)')};`);
         return;
