@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { CborEmitter } from '../../src/codecs/cbor/writer.js';
 import {
   readBigInt64,
   readBigUint64,
@@ -102,5 +103,36 @@ describe('decimal text', () => {
     expect(decimalWithin('1.12', 0, 2)).toBe(false);
     expect(decimalWithin('12.125', 2, 2)).toBe(false);
     expect(decimalWithin('-123.1', 3, 1)).toBe(true);
+  });
+});
+
+describe("CBOR's short decimals", () => {
+  /** The bytes of `text` as a decimal, with or without the short path. */
+  const written = (text: string, short: boolean) => {
+    const emitter = new CborEmitter();
+    if (!short) (emitter as unknown as { shortDecimal: () => boolean }).shortDecimal = () => false;
+    emitter.begin();
+    emitter.decimal(text);
+    return emitter.finish();
+  };
+  const decimals = fc.stringMatching(/^-?(0|[1-9][0-9]{0,17})(\.[0-9]{1,6})?$/);
+
+  test('write the bytes of the general path', () => {
+    fc.assert(
+      fc.property(decimals, (text) => {
+        expect(written(text, true)).toEqual(written(text, false));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const text of [
+      '0',
+      '-0',
+      '-0.00',
+      '0.00',
+      '999999999999999',
+      '-999999999999999.9',
+      '1.000000000000001',
+    ])
+      expect(written(text, true)).toEqual(written(text, false));
   });
 });
