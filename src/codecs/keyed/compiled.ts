@@ -41,6 +41,10 @@ import type { Emitter, Source as WireSource } from './wire.js';
 /** An emitter that can also copy bytes already in its format (pre-encoded keys). */
 export interface RawEmitter extends Emitter {
   raw(bytes: Uint8Array): void;
+  /** The buffer, its write position and its growth (core/byte-writer.ts), for constant bytes written inline. */
+  buf: Uint8Array;
+  pos: number;
+  ensure(extra: number): void;
 }
 
 /** A source whose input the generated code may compare keys and read short strings in. */
@@ -373,7 +377,7 @@ class PlanCompiler {
         out.raw(keys[0] as Uint8Array);
       });
       s.line(`  const x0 = ${s.field('v', (fields[0] as FieldPlan).name)};`);
-      s.line(`  w.raw(${s.dep(header)});`);
+      this.emitRaw(header, '  ');
       this.emitFieldWrite(fields[0] as FieldPlan, 'x0');
       first = 1;
     } else {
@@ -384,11 +388,28 @@ class PlanCompiler {
       const x = `x${index}`;
       s.line(`  const ${x} = ${s.field('v', field.name)};`);
       if (field.optional) s.line(`  if (${x} !== undefined) {`);
-      s.line(`  w.raw(${s.dep(keys[index])});`);
+      this.emitRaw(keys[index] as Uint8Array, '  ');
       this.emitFieldWrite(field, x);
       if (field.optional) s.line('  }');
     }
     s.line('}');
+  }
+
+  /**
+   * Statements copying the constant `bytes` (a key, a map header with the first key) to the output,
+   * as `w.raw` does. Up to 16 bytes are stored one by one as constants: `raw`'s call and copy loop
+   * per key were 8.5 % of a document's encode. The constants are bytes made here, never text.
+   */
+  private emitRaw(bytes: Uint8Array, indent: string): void {
+    const s = this.source;
+    if (bytes.length > 16) {
+      s.line(`${indent}w.raw(${s.dep(bytes)});`);
+      return;
+    }
+    const stores = Array.from(bytes, (byte, i) => `b[q${i === 0 ? '' : ` + ${i}`}] = ${byte};`);
+    s.line(
+      `${indent}{ w.ensure(${bytes.length}); const b = w.buf; const q = w.pos; ${stores.join(' ')} w.pos = q + ${bytes.length}; }`,
+    );
   }
 
   private emitFieldWrite(field: FieldPlan, x: string): void {
