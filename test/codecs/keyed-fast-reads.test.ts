@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { CborEmitter } from '../../src/codecs/cbor/writer.js';
+import { createCodec } from '../../src/codecs/index.js';
 import {
   readBigInt64,
   readBigUint64,
@@ -20,6 +21,7 @@ import {
 } from '../../src/codecs/keyed/big-endian.js';
 import { decimalWithin, isDecimalText } from '../../src/codecs/keyed/decimal-text.js';
 import { decimalDigits } from '../../src/schema/decimal.js';
+import { t } from '../../src/schema/index.js';
 
 describe('big-endian reads', () => {
   test('agree with DataView at every offset', () => {
@@ -134,5 +136,24 @@ describe("CBOR's short decimals", () => {
       '1.000000000000001',
     ])
       expect(written(text, true)).toEqual(written(text, false));
+  });
+});
+
+describe('short strings read in place by compiled decoders', () => {
+  const Row = t.object('Row', { text: t.string(), tags: t.array(t.string()) });
+  test.each(['msgpack', 'cbor'] as const)('%s: every length up to 70, ASCII and not', (format) => {
+    const compiled = createCodec(format, { schema: Row });
+    const interpreted = createCodec(format, { schema: Row, compile: false });
+    expect(compiled.compiled).toBe(true);
+    for (let length = 0; length <= 70; length++) {
+      const ascii = Array.from({ length }, (_, i) => String.fromCharCode(32 + ((i * 7 + length) % 95))).join(
+        '',
+      );
+      const other = `${ascii.slice(0, length >> 1)}é${ascii.slice(length >> 1)}`;
+      const value = { text: ascii, tags: [other, ascii.slice(1), ''] };
+      const bytes = compiled.encode(value);
+      expect(bytes).toEqual(interpreted.encode(value));
+      expect(compiled.decode(bytes)).toEqual(value);
+    }
   });
 });
