@@ -87,6 +87,9 @@ export class CborEmitter extends KeyedWriter implements Emitter {
     this.byteFloat64(0xfb, value);
   }
 
+  protected readonly shortTextHead = 0x60;
+  protected readonly shortText = 24;
+
   protected textHeaderSize(length: number): number {
     return length < 24 ? 1 : length < 0x100 ? 2 : length < 0x10000 ? 3 : length < two32 ? 5 : 9;
   }
