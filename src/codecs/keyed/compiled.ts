@@ -132,6 +132,9 @@ const maxCompiledFields = 30;
 
 const maxDateMillis = 8.64e15;
 
+/** Enums of up to this many members have them compared inline by compiled decoders. */
+const maxInlineMembers = 8;
+
 /** One compilation: a function pair per object plan reached, all in one unit so they can call each other. */
 class PlanCompiler {
   private readonly source = new Source();
@@ -172,6 +175,9 @@ class PlanCompiler {
     s.line('}');
     s.line('function decode(sr, src) {');
     s.line('  const depth = 0;');
+    s.line('  const bytes = src.input;');
+    s.line('  const end = src.end;');
+    s.line('  let p = 0;');
     s.line('  let r;');
     this.emitRead(root, 'r', 'depth', '  ');
     s.line('  return r;');
@@ -475,9 +481,17 @@ class PlanCompiler {
       case Op.timestamp:
         line(`${target} = ${this.checked(plan.rule, 'new Date(src.timestamp())')};`);
         return;
-      case Op.enum:
-        line(`${target} = sr.member(${s.dep(plan)});`);
+      case Op.enum: {
+        // The members as the writer spells them, compared in place; any other spelling (a longer
+        // header, a CBOR tag in front) or a string that is no member goes to the interpreter's.
+        const members = plan.members.length <= maxInlineMembers ? plan.members : [];
+        members.forEach((member, i) => {
+          const key = this.matchKey(this.preEncode((out) => out.string(member)));
+          line(`${i === 0 ? '' : 'else '}if (${key}) ${target} = ${s.dep(member)};`);
+        });
+        line(`${members.length === 0 ? '' : 'else '}${target} = sr.member(${s.dep(plan)});`);
         return;
+      }
       case Op.literal:
         line(`${target} = sr.literal(${s.dep(plan)});`);
         return;
