@@ -30,7 +30,7 @@ import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } f
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
-import { decimalWithin } from './decimal-text.js';
+import { decimalWithin, isDecimalText } from './decimal-text.js';
 import type { SchemaReader } from './decode.js';
 import { checked } from './decode.js';
 import { SchemaWriter } from './encode.js';
@@ -72,6 +72,8 @@ export interface CompiledFormat {
   readonly cache: CompiledCache<Plan, CompiledPlan>;
   /** Reads a string item exactly as `src.string()` does, faster where it can; default `src.string()`. */
   readonly readString?: (src: InputSource) => string;
+  /** Reads a decimal exactly as `src.decimal()` does, faster where it can; default `src.decimal()`. */
+  readonly readDecimal?: (src: InputSource) => string;
 }
 
 /**
@@ -102,7 +104,22 @@ export function keyedFormat(emitter: CompiledFormat['emitter'], heads: ShortStri
       return readShortAscii(src, pos + 2, bytes[pos + 1] as number);
     return src.string();
   };
-  return { emitter, cache: new CompiledCache<Plan, CompiledPlan>(256), readString };
+  // A decimal spelt as a short string is read as one, and held to the spelling as the source holds
+  // it (KeyedSource.decimalText); any other text, and every other item (CBOR's tag 4), is the
+  // source's from the same position, with the budget as it was, so a refusal is the source's.
+  const readDecimal = (src: InputSource): string => {
+    const at = src.pos;
+    const head = src.input[at] as number;
+    if ((head >= fixFrom && head < fixTo) || head === oneByteHead) {
+      const used = src.budget.used;
+      const text = readString(src);
+      if (isDecimalText(text)) return text;
+      src.pos = at;
+      src.budget.used = used;
+    }
+    return src.decimal();
+  };
+  return { emitter, cache: new CompiledCache<Plan, CompiledPlan>(256), readString, readDecimal };
 }
 
 /**
@@ -167,6 +184,7 @@ class PlanCompiler {
       malformed,
       decimalWithin,
       readString: this.format.readString ?? ((src: InputSource) => src.string()),
+      readDecimal: this.format.readDecimal ?? ((src: InputSource) => src.decimal()),
     };
     s.line(`const h = ${s.dep(helpers)};`);
     s.line('function encode(sw, w, v) {');
@@ -459,14 +477,14 @@ class PlanCompiler {
         return;
       case Op.decimal: {
         if (plan.rule === undefined) {
-          line(`${target} = src.decimal();`);
+          line(`${target} = h.readDecimal(src);`);
           return;
         }
         // Text within the bounds is what the rule lets through; the rule speaks for the rest.
         const at = this.local('at');
         const text = this.local('text');
         line(`const ${at} = src.pos;`);
-        line(`const ${text} = src.decimal();`);
+        line(`const ${text} = h.readDecimal(src);`);
         line(
           `${target} = h.decimalWithin(${text}, ${plan.decimalInteger}, ${plan.decimalScale}) ? ${text} : h.checked(${s.dep(plan.rule)}, ${at}, ${text});`,
         );
