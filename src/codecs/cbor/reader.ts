@@ -12,6 +12,7 @@ import { cost, stringCost } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { decodeUtf8 } from '../core/utf8.js';
+import { readBigUint64, readFloat32, readFloat64, readUint16, readUint32 } from '../keyed/big-endian.js';
 import { schemaMismatch } from '../keyed/failures.js';
 import { measuringScan } from '../keyed/scan-items.js';
 import { KeyedSource } from '../keyed/source.js';
@@ -60,9 +61,9 @@ export class CborSource extends KeyedSource implements Source {
     const at = this.pos + 1;
     this.pos += 1 + width;
     if (width === 1) return this.input[at] as number;
-    if (width === 2) return this.view.getUint16(at);
-    if (width === 4) return this.view.getUint32(at);
-    return this.view.getUint32(at) * two32 + this.view.getUint32(at + 4);
+    if (width === 2) return readUint16(this.input, at);
+    if (width === 4) return readUint32(this.input, at);
+    return readUint32(this.input, at) * two32 + readUint32(this.input, at + 4);
   }
 
   nullish(): number {
@@ -91,13 +92,13 @@ export class CborSource extends KeyedSource implements Source {
       this.need(9);
       const at = this.pos + 1;
       this.pos += 9;
-      const high = this.view.getUint32(at);
+      const high = readUint32(this.input, at);
       if (high <= 0x1f_ffff) {
-        const small = high * two32 + this.view.getUint32(at + 4);
+        const small = high * two32 + readUint32(this.input, at + 4);
         if (major === 0) return small;
         if (small < Number.MAX_SAFE_INTEGER) return -1 - small;
       }
-      const big = this.view.getBigUint64(at);
+      const big = readBigUint64(this.input, at);
       return major === 0 ? big : -1n - big;
     }
     const at = this.pos;
@@ -141,16 +142,16 @@ export class CborSource extends KeyedSource implements Source {
       if (head === 0xf9) {
         this.need(3);
         this.pos += 3;
-        return halfToNumber(this.view.getUint16(at));
+        return halfToNumber(readUint16(this.input, at));
       }
       if (head === 0xfa) {
         this.need(5);
         this.pos += 5;
-        return this.view.getFloat32(at);
+        return readFloat32(this.input, at);
       }
       this.need(9);
       this.pos += 9;
-      return this.view.getFloat64(at);
+      return readFloat64(this.input, at);
     }
     if (head >> 5 > 1 && head !== 0xc2 && head !== 0xc3) throw this.wrongType('a number');
     return Number(this.integer());

@@ -29,6 +29,10 @@ export interface KitEmitter extends Emitter {
   busy: boolean;
   /** Copies bytes already in the format (see ByteWriter.raw). */
   raw(bytes: Uint8Array): void;
+  /** ByteWriter's buffer, position and growth, which compiled encoders write constants into. */
+  buf: Uint8Array;
+  pos: number;
+  ensure(extra: number): void;
   begin(): void;
   finish(): Uint8Array;
   release(): void;

@@ -11,6 +11,7 @@ import { describeValue, prependPath } from '../../errors/index.js';
 import { fitsFloat32, type Rule, refusalBy } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
+import { decimalWithin } from './decimal-text.js';
 import { readJson } from './decode-json.js';
 import { schemaMismatch } from './failures.js';
 import { type FieldPlan, Op, type Plan, sameBytes } from './plan.js';
@@ -39,8 +40,14 @@ export class SchemaReader {
         return this.float32();
       case Op.float64:
         return src.float();
-      case Op.decimal:
-        return plan.rule === undefined ? src.decimal() : checked(plan.rule, src.pos, src.decimal());
+      case Op.decimal: {
+        if (plan.rule === undefined) return src.decimal();
+        const at = src.pos;
+        const text = src.decimal();
+        return decimalWithin(text, plan.decimalInteger, plan.decimalScale)
+          ? text
+          : checked(plan.rule, at, text);
+      }
       case Op.string:
         return plan.rule === undefined ? src.string() : checked(plan.rule, src.pos, src.string());
       case Op.bytes:

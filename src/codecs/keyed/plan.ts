@@ -86,6 +86,13 @@ export class Plan {
    * of its item count), which the writer and reader both hold values to; undefined where none.
    */
   rule: Rule<never> | undefined = undefined;
+  /**
+   * A decimal's bounds, as its rule holds it to them: digits before the point (precision - scale)
+   * and after it (scale), infinite where the schema sets none. The readers and writers accept text
+   * within them without calling the rule (keyed/decimal-text.ts); the rule speaks for the rest.
+   */
+  decimalInteger = Number.POSITIVE_INFINITY;
+  decimalScale = Number.POSITIVE_INFINITY;
 
   constructor(readonly op: number) {
     this.label = '';
@@ -131,6 +138,11 @@ function fill(plan: Plan, schema: Exclude<Schema, { kind: 'ref' }>): void {
     return;
   }
   switch (schema.kind) {
+    case 'decimal':
+      // As value-rules.ts's decimalRule counts them.
+      if (schema.precision !== undefined) plan.decimalInteger = schema.precision - (schema.scale ?? 0);
+      if (schema.scale !== undefined) plan.decimalScale = schema.scale;
+      return;
     case 'int64':
     case 'uint64':
       [plan.bigMin, plan.bigMax] = largeIntRange[schema.kind];

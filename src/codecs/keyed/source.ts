@@ -7,11 +7,11 @@
  * class is still one hidden class at each call site).
  */
 import type { WirekitError } from '../../errors/index.js';
-import { decimalDigits } from '../../schema/decimal.js';
 import { AllocationBudget } from '../core/budget.js';
 import { truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { TextReader } from '../core/utf8.js';
+import { isDecimalText } from './decimal-text.js';
 import { schemaMismatch } from './failures.js';
 
 /** The scanner a source skips items with (the format's, checking nothing but lengths and limits). */
@@ -34,7 +34,6 @@ export abstract class KeyedSource {
   budget = new AllocationBudget(0);
   /** The input's strings (short ASCII strings cut from windows of it). */
   readonly text = new TextReader();
-  protected view = new DataView(this.input.buffer);
 
   constructor(
     readonly limits: DecodeLimits,
@@ -57,7 +56,6 @@ export abstract class KeyedSource {
     this.end = bytes.length;
     this.pos = 0;
     this.elements = 0;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   }
 
   abstract string(): string;
@@ -76,7 +74,7 @@ export abstract class KeyedSource {
   protected decimalText(): string {
     const at = this.pos;
     const text = this.string();
-    if (decimalDigits(text) === undefined)
+    if (!isDecimalText(text))
       throw schemaMismatch(at, `${JSON.stringify(text.slice(0, 40))} is not a decimal`);
     return text;
   }

@@ -3,6 +3,17 @@ import { cost, stringCost } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { readCanonicalTime } from '../core/read-time.js';
+import {
+  readBigInt64,
+  readBigUint64,
+  readFloat32,
+  readFloat64,
+  readInt8,
+  readInt16,
+  readInt32,
+  readUint16,
+  readUint32,
+} from '../keyed/big-endian.js';
 import { schemaMismatch } from '../keyed/failures.js';
 import { measuringScan } from '../keyed/scan-items.js';
 import { KeyedSource } from '../keyed/source.js';
@@ -64,7 +75,7 @@ export class MsgpackSource extends KeyedSource implements Source {
       this.pos++;
       return head - 0x100;
     }
-    const view = this.view;
+    const input = this.input;
     switch (head) {
       case 0xcc:
         this.need(2);
@@ -73,39 +84,39 @@ export class MsgpackSource extends KeyedSource implements Source {
       case 0xcd:
         this.need(3);
         this.pos += 3;
-        return view.getUint16(at);
+        return readUint16(input, at);
       case 0xce:
         this.need(5);
         this.pos += 5;
-        return view.getUint32(at);
+        return readUint32(input, at);
       case 0xcf: {
         this.need(9);
         this.pos += 9;
-        const high = view.getUint32(at);
-        return high < 0x20_0000 ? high * two32 + view.getUint32(at + 4) : view.getBigUint64(at);
+        const high = readUint32(input, at);
+        return high < 0x20_0000 ? high * two32 + readUint32(input, at + 4) : readBigUint64(input, at);
       }
       case 0xd0:
         this.need(2);
         this.pos += 2;
-        return view.getInt8(at);
+        return readInt8(input, at);
       case 0xd1:
         this.need(3);
         this.pos += 3;
-        return view.getInt16(at);
+        return readInt16(input, at);
       case 0xd2:
         this.need(5);
         this.pos += 5;
-        return view.getInt32(at);
+        return readInt32(input, at);
       case 0xd3: {
         this.need(9);
         this.pos += 9;
-        const high = view.getInt32(at);
+        const high = readInt32(input, at);
         if (high >= -0x20_0000 && high < 0x20_0000) {
-          const value = high * two32 + view.getUint32(at + 4);
+          const value = high * two32 + readUint32(input, at + 4);
           // -2^53 is exact as a number but not a safe integer: a bigint, as from CBOR.
           if (value >= Number.MIN_SAFE_INTEGER) return value;
         }
-        return view.getBigInt64(at);
+        return readBigInt64(input, at);
       }
       default:
         return this.integralFloat();
@@ -131,12 +142,12 @@ export class MsgpackSource extends KeyedSource implements Source {
     if (head === 0xcb) {
       this.need(9);
       this.pos += 9;
-      return this.view.getFloat64(this.pos - 8);
+      return readFloat64(this.input, this.pos - 8);
     }
     if (head === 0xca) {
       this.need(5);
       this.pos += 5;
-      return this.view.getFloat32(this.pos - 4);
+      return readFloat32(this.input, this.pos - 4);
     }
     if (!isInteger(head)) throw this.wrongType('a number');
     return Number(this.integer());
@@ -215,19 +226,19 @@ export class MsgpackSource extends KeyedSource implements Source {
       if (length !== 12 || this.input[at + 2] !== 0xff) throw this.wrongType('a timestamp');
     } else return this.textTimestamp();
     if (dataAt + length > this.end) throw truncated(this.end);
-    const view = this.view;
+    const input = this.input;
     let seconds: number;
     let nanos: number;
     if (length === 4) {
-      seconds = view.getUint32(dataAt);
+      seconds = readUint32(input, dataAt);
       nanos = 0;
     } else if (length === 8) {
-      const high = view.getUint32(dataAt);
+      const high = readUint32(input, dataAt);
       nanos = Math.floor(high / 4);
-      seconds = (high & 3) * two32 + view.getUint32(dataAt + 4);
+      seconds = (high & 3) * two32 + readUint32(input, dataAt + 4);
     } else {
-      nanos = view.getUint32(dataAt);
-      seconds = view.getInt32(dataAt + 4) * two32 + view.getUint32(dataAt + 8);
+      nanos = readUint32(input, dataAt);
+      seconds = readInt32(input, dataAt + 4) * two32 + readUint32(input, dataAt + 8);
     }
     if (nanos >= 1_000_000_000) throw malformed(at, 'a timestamp has 10^9 nanoseconds or more');
     // A Date holds milliseconds: the nanoseconds below are dropped (rounding toward the past).

@@ -63,6 +63,9 @@ export class MsgpackEmitter extends KeyedWriter implements Emitter {
     this.byteFloat64(0xcb, value);
   }
 
+  protected readonly shortTextHead = 0xa0;
+  protected readonly shortText = 0x20;
+
   protected textHeaderSize(length: number): number {
     return length < 0x20 ? 1 : length < 0x100 ? 2 : length < 0x10000 ? 3 : 5;
   }
