@@ -37,7 +37,8 @@ export class Reader {
   ) {
     // A Buffer's slice() is a view, not a copy: read through a plain Uint8Array so that the bytes
     // fields decoded (slices of the input) are copies, never views into a buffer the caller reuses.
-    this.buf = buf.constructor === Uint8Array ? buf : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+    this.buf =
+      buf.constructor === Uint8Array ? buf : new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     this.text = new TextReader(this.buf);
     this.end = buf.length;
     this.limits = limits;
