@@ -9,6 +9,12 @@
  * that need more than a line (bytes, literals, unions, maps, free JSON) call the interpreter's
  * `write`, so they cannot drift; errors come from the same helpers with the same paths. The
  * reader is compiled beside it, in compiled-read.ts.
+ *
+ * This text writer is now the reference and the rare path: `compileJsonWriter` writes with a
+ * projection and one JSON.stringify (compiled-project.ts), which builds flat text natively where
+ * `out += piece` built a rope of one cons string per piece (on `documents`, 52 % of encode time
+ * went to GC and 17 % to flattening the rope: 79 -> 21 ms), and comes here for a value the
+ * projection cannot write as this writer does, and for every error.
  */
 
 import { prependPath } from '../../errors/index.js';
