@@ -3,6 +3,8 @@
  * No exponent, no '+', no leading zeros beyond one, so that every number has a single spelling and
  * equal values compare equal as strings once trailing fraction zeros are accounted for by the scale.
  */
+import type { DecimalSchema } from './types.js';
+
 export interface DecimalDigits {
   /** Digits before the point, leading zero not counted ("0.5" has 0). */
   readonly integer: number;
@@ -32,6 +34,26 @@ export function decimalDigits(value: string): DecimalDigits | undefined {
   while (at < length && isDigit(value.charCodeAt(at))) at++;
   if (at !== length || at === fractionStart) return undefined;
   return { integer, fraction: at - fractionStart };
+}
+
+/**
+ * Whether `text` is a decimal with at most `integerDigits` digits before the point (a lone leading
+ * zero not counted) and `fractionDigits` after it: exactly where `decimalRule` of a schema with
+ * those bounds (`decimalBounds`) refuses nothing. The codecs' fast paths ask this and leave a
+ * refusal, and its message, to the rule.
+ */
+export function decimalFits(text: string, integerDigits: number, fractionDigits: number): boolean {
+  const digits = decimalDigits(text);
+  return digits !== undefined && digits.integer <= integerDigits && digits.fraction <= fractionDigits;
+}
+
+/** The bounds `decimalFits` takes for `schema`: integer digits, fraction digits (Infinity where unbounded). */
+export function decimalBounds(schema: DecimalSchema): readonly [number, number] {
+  const { precision, scale } = schema;
+  return [
+    precision === undefined ? Number.POSITIVE_INFINITY : precision - (scale ?? 0),
+    scale ?? Number.POSITIVE_INFINITY,
+  ];
 }
 
 function isDigit(code: number): boolean {

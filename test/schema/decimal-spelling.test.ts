@@ -3,7 +3,7 @@
  * definition as a regular expression, on every short string over the characters that matter.
  */
 import { expect, test } from 'vitest';
-import { decimalDigits } from '../../src/schema/decimal.js';
+import { decimalDigits, decimalFits } from '../../src/schema/decimal.js';
 
 const spelling = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 
@@ -25,6 +25,17 @@ test('decimalDigits agrees with the spelling on every string of up to 5 of these
     strings = strings.flatMap((prefix) => alphabet.map((char) => prefix + char));
     all.push(...strings);
   }
-  for (const text of all) expect(decimalDigits(text), JSON.stringify(text)).toEqual(byDefinition(text));
+  for (const text of all) {
+    const digits = byDefinition(text);
+    expect(decimalDigits(text), JSON.stringify(text)).toEqual(digits);
+    for (const [integer, fraction] of [
+      [2, 1],
+      [0, 3],
+      [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
+    ] as const) {
+      const fits = digits !== undefined && digits.integer <= integer && digits.fraction <= fraction;
+      expect(decimalFits(text, integer, fraction), JSON.stringify(text)).toBe(fits);
+    }
+  }
   expect(decimalDigits('-12345678901234567890.25')).toEqual({ integer: 20, fraction: 2 });
 });

@@ -36,6 +36,7 @@
  */
 
 import { prependPath } from '../../errors/index.js';
+import { decimalBounds, decimalFits } from '../../schema/decimal.js';
 import type { MapSchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import { jsonEncodeError, walkJson } from '../../schema/json-kind.js';
@@ -54,7 +55,6 @@ import {
 } from '../../schema/value-rules.js';
 import { toBase64 } from '../../util/base64.js';
 import { FunctionQueue, Source } from '../core/codegen.js';
-import { decimalBounds, decimalFits } from './decimal-check.js';
 import { type JsonWriteOptions, nest, variantFor, wrong } from './encode.js';
 
 /** Thrown by a projection for a value JSON.stringify cannot write as the text writer does. */

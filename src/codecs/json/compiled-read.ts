@@ -21,6 +21,7 @@
  */
 
 import { prependPath } from '../../errors/index.js';
+import { decimalBounds, decimalFits } from '../../schema/decimal.js';
 import type { MapSchema, ObjectSchema, Schema } from '../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import {
@@ -47,7 +48,6 @@ import { isUnsafeKey } from '../../util/unsafe-keys.js';
 import { CompiledCache, codegenAvailable, FunctionQueue, Source } from '../core/codegen.js';
 import { readCanonicalTime } from '../core/read-time.js';
 import { namesAreSafe } from './compiled-write.js';
-import { decimalBounds, decimalFits } from './decimal-check.js';
 
 /** A 64-bit integer's digits, as the interpreter's `readInteger` accepts them. */
 const integerText = /^-?(0|[1-9][0-9]*)$/;
