@@ -31,6 +31,7 @@ import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } f
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
+import { asciiByCodes, asciiByCodesUpTo } from './ascii.js';
 import { decimalWithin, isDecimalText } from './decimal-text.js';
 import type { SchemaReader } from './decode.js';
 import { checked } from './decode.js';
@@ -736,31 +737,3 @@ export function readShortAscii(src: InputSource, start: number, length: number):
   if (latin1Slice !== undefined) return latin1Slice.call(bytes, start, end);
   return src.text.read(start, end);
 }
-
-/** ASCII strings up to this many bytes are made by `asciiByCodes`. */
-const asciiByCodesUpTo = 32;
-
-/**
- * `String.fromCharCode(b[s], b[s + 1], …, b[s + n - 1])` for each n up to `asciiByCodesUpTo`, one
- * call with every byte an argument: V8 makes a flat string of exactly n characters at once. Per
- * string, on Node 20 (best of 5 × 20,000): 12 ns for 6 bytes, 22 ns for 13, 26 ns for 20, 42 ns
- * for 32, against 14-20 ns for the TextReader's window cuts (12 bytes at most) and 48-78 ns for a
- * latin1Slice call, which wins again from about 48 bytes. Written by the code generator from a
- * constant template (nothing of a schema or an input in it); undefined where code cannot be
- * generated, as are the compiled decoders that call it.
- */
-const asciiByCodes: ((bytes: Uint8Array, start: number, length: number) => string) | undefined = (() => {
-  if (!codegenAvailable) return undefined;
-  const s = new Source();
-  s.line('function ascii(b, s, n) {');
-  s.line('  switch (n) {');
-  s.line("    case 0: return '';");
-  for (let n = 1; n <= asciiByCodesUpTo; n++) {
-    const codes = Array.from({ length: n }, (_, i) => (i === 0 ? 'b[s]' : `b[s + ${i}]`));
-    s.line(`    case ${n}: return String.fromCharCode(${codes.join(', ')});`);
-  }
-  s.line('  }');
-  s.line("  throw new RangeError('longer than asciiByCodesUpTo');");
-  s.line('}');
-  return s.compile<(bytes: Uint8Array, start: number, length: number) => string>('ascii');
-})();
