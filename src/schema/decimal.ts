@@ -47,6 +47,11 @@ export function decimalFits(text: string, integerDigits: number, fractionDigits:
   return digits !== undefined && digits.integer <= integerDigits && digits.fraction <= fractionDigits;
 }
 
+/** Whether `text` is a decimal in plain notation, of any size. */
+export function isDecimalText(text: string): boolean {
+  return decimalDigits(text) !== undefined;
+}
+
 /** The bounds `decimalFits` takes for `schema`: integer digits, fraction digits (Infinity where unbounded). */
 export function decimalBounds(schema: DecimalSchema): readonly [number, number] {
   const { precision, scale } = schema;

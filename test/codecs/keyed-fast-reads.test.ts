@@ -20,8 +20,7 @@ import {
   readUint16,
   readUint32,
 } from '../../src/codecs/keyed/big-endian.js';
-import { decimalWithin, isDecimalText } from '../../src/codecs/keyed/decimal-text.js';
-import { decimalDigits } from '../../src/schema/decimal.js';
+import { decimalDigits, decimalFits, isDecimalText } from '../../src/schema/decimal.js';
 import { t } from '../../src/schema/index.js';
 
 describe('big-endian reads', () => {
@@ -72,7 +71,7 @@ describe('decimal text', () => {
         fc.integer({ min: 0, max: 7 }),
         fc.integer({ min: 0, max: 5 }),
         (text, integer, fraction) => {
-          expect(decimalWithin(text, integer, fraction)).toBe(reference(text, integer, fraction));
+          expect(decimalFits(text, integer, fraction)).toBe(reference(text, integer, fraction));
           expect(isDecimalText(text)).toBe(decimalDigits(text) !== undefined);
         },
       ),
@@ -102,10 +101,10 @@ describe('decimal text', () => {
   });
 
   test('bounds: a lone leading zero is no integer digit', () => {
-    expect(decimalWithin('0.12', 0, 2)).toBe(true);
-    expect(decimalWithin('1.12', 0, 2)).toBe(false);
-    expect(decimalWithin('12.125', 2, 2)).toBe(false);
-    expect(decimalWithin('-123.1', 3, 1)).toBe(true);
+    expect(decimalFits('0.12', 0, 2)).toBe(true);
+    expect(decimalFits('1.12', 0, 2)).toBe(false);
+    expect(decimalFits('12.125', 2, 2)).toBe(false);
+    expect(decimalFits('-123.1', 3, 1)).toBe(true);
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { latin1Slice } from '../../util/node-runtime.js';
+import { asciiByCodes } from './ascii.js';
 import { malformed } from './errors.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -65,37 +66,22 @@ export class TextReader {
 /** Short strings an input gives before a TextReader starts cutting them from windows. */
 const windowAfter = 4;
 
-const fromCharCode = String.fromCharCode;
-
 /**
- * Bytes [start, start + length) as a string when they are ASCII and at most 12, else undefined.
- * One `String.fromCharCode` call with the bytes as arguments makes a flat string at once: about
- * twice as fast as appending characters one by one (which also builds ropes past 12), and 4× a
- * latin1Slice call at these lengths.
+ * Bytes [start, start + length) as a string when they are ASCII and at most 12, else undefined:
+ * one `String.fromCharCode` call with every byte an argument (core/ascii.ts) makes a flat string
+ * at once, about twice as fast as appending characters one by one (which also builds ropes past
+ * 12) and 4× a latin1Slice call at these lengths. Without code generation, the appending loop.
  */
 export function shortAscii(bytes: Uint8Array, start: number, length: number): string | undefined {
-  const b = bytes;
-  const s = start;
+  if (length > 12) return undefined;
+  const end = start + length;
   let ascii = 0;
-  for (let i = s; i < s + length; i++) ascii |= b[i] as number;
+  for (let i = start; i < end; i++) ascii |= bytes[i] as number;
   if (ascii >= 0x80) return undefined;
-  // biome-ignore format: one case per length reads best in rows
-  switch (length) {
-    case 0: return '';
-    case 1: return fromCharCode(b[s] as number);
-    case 2: return fromCharCode(b[s] as number, b[s + 1] as number);
-    case 3: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number);
-    case 4: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number);
-    case 5: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number);
-    case 6: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number);
-    case 7: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number);
-    case 8: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number, b[s + 7] as number);
-    case 9: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number, b[s + 7] as number, b[s + 8] as number);
-    case 10: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number, b[s + 7] as number, b[s + 8] as number, b[s + 9] as number);
-    case 11: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number, b[s + 7] as number, b[s + 8] as number, b[s + 9] as number, b[s + 10] as number);
-    case 12: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number, b[s + 7] as number, b[s + 8] as number, b[s + 9] as number, b[s + 10] as number, b[s + 11] as number);
-    default: return undefined;
-  }
+  if (asciiByCodes !== undefined) return asciiByCodes(bytes, start, length);
+  let text = '';
+  for (let i = start; i < end; i++) text += String.fromCharCode(bytes[i] as number);
+  return text;
 }
 
 /**

@@ -24,15 +24,15 @@
  */
 
 import { describeValue, prependPath } from '../../errors/index.js';
+import { decimalFits, isDecimalText } from '../../schema/decimal.js';
 import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-rules.js';
 import { latin1Slice } from '../../util/node-runtime.js';
+import { asciiByCodes, asciiByCodesUpTo } from '../core/ascii.js';
 import { cost } from '../core/budget.js';
 import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
-import { asciiByCodes, asciiByCodesUpTo } from './ascii.js';
-import { decimalWithin, isDecimalText } from './decimal-text.js';
 import type { SchemaReader } from './decode.js';
 import { checked } from './decode.js';
 import { SchemaWriter } from './encode.js';
@@ -184,7 +184,7 @@ class PlanCompiler {
       refusedKey,
       unsafeKey,
       malformed,
-      decimalWithin,
+      decimalFits,
       readString: this.format.readString ?? ((src: InputSource) => src.string()),
       readDecimal: this.format.readDecimal ?? ((src: InputSource) => src.decimal()),
     };
@@ -275,7 +275,7 @@ class PlanCompiler {
           `if (typeof ${x} !== 'string') throw h.wrongValue(${s.dep('a decimal string such as "-12.50"')}, ${x});`,
         );
         if (plan.rule !== undefined) {
-          line(`if (!h.decimalWithin(${x}, ${plan.decimalInteger}, ${plan.decimalScale})) {`);
+          line(`if (!h.decimalFits(${x}, ${plan.decimalInteger}, ${plan.decimalScale})) {`);
           this.keep(plan.rule, x, `${indent}  `);
           line('}');
         }
@@ -488,7 +488,7 @@ class PlanCompiler {
         line(`const ${at} = src.pos;`);
         line(`const ${text} = h.readDecimal(src);`);
         line(
-          `${target} = h.decimalWithin(${text}, ${plan.decimalInteger}, ${plan.decimalScale}) ? ${text} : h.checked(${s.dep(plan.rule)}, ${at}, ${text});`,
+          `${target} = h.decimalFits(${text}, ${plan.decimalInteger}, ${plan.decimalScale}) ? ${text} : h.checked(${s.dep(plan.rule)}, ${at}, ${text});`,
         );
         return;
       }

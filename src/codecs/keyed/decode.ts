@@ -8,10 +8,10 @@
  * reader adds what only it makes (bigints, the Maps of integer-keyed maps).
  */
 import { describeValue, prependPath } from '../../errors/index.js';
+import { decimalFits } from '../../schema/decimal.js';
 import { fitsFloat32, type Rule, refusalBy } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
-import { decimalWithin } from './decimal-text.js';
 import { readJson } from './decode-json.js';
 import { schemaMismatch } from './failures.js';
 import { type FieldPlan, Op, type Plan, sameBytes } from './plan.js';
@@ -44,7 +44,7 @@ export class SchemaReader {
         if (plan.rule === undefined) return src.decimal();
         const at = src.pos;
         const text = src.decimal();
-        return decimalWithin(text, plan.decimalInteger, plan.decimalScale)
+        return decimalFits(text, plan.decimalInteger, plan.decimalScale)
           ? text
           : checked(plan.rule, at, text);
       }

@@ -6,10 +6,10 @@
  */
 
 import { prependPath } from '../../errors/index.js';
+import { decimalFits } from '../../schema/decimal.js';
 import { fieldOf } from '../../schema/names.js';
 import { fitsFloat32, isRecord, type Rule, refusalBy, refused } from '../../schema/value-rules.js';
 import { isUnsafeKey } from '../core/errors.js';
-import { decimalWithin } from './decimal-text.js';
 import { writeAny } from './encode-any.js';
 import { refusedKey, tooDeepValue, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
@@ -50,7 +50,7 @@ export class SchemaWriter {
         return;
       case Op.decimal:
         if (typeof value !== 'string') throw wrongValue('a decimal string such as "-12.50"', value);
-        if (plan.rule !== undefined && !decimalWithin(value, plan.decimalInteger, plan.decimalScale))
+        if (plan.rule !== undefined && !decimalFits(value, plan.decimalInteger, plan.decimalScale))
           keep(plan.rule, value);
         out.decimal(value);
         return;

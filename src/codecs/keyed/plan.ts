@@ -89,7 +89,7 @@ export class Plan {
   /**
    * A decimal's bounds, as its rule holds it to them: digits before the point (precision - scale)
    * and after it (scale), infinite where the schema sets none. The readers and writers accept text
-   * within them without calling the rule (keyed/decimal-text.ts); the rule speaks for the rest.
+   * within them without calling the rule (schema/decimal.ts `decimalFits`); the rule speaks for the rest.
    */
   decimalInteger = Number.POSITIVE_INFINITY;
   decimalScale = Number.POSITIVE_INFINITY;

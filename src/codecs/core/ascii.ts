@@ -1,9 +1,10 @@
 /**
- * Short ASCII strings made from bytes in one call, for the MessagePack and CBOR paths: the compiled
+ * Short ASCII strings made from bytes in one call: every reader's short strings (utf8.ts
+ * `shortAscii`, under Avro, Protocol Buffers and FlatBuffers), the compiled MessagePack and CBOR
  * decoders' strings (keyed/compiled.ts, `readShortAscii`) and CBOR's decimal fractions written out
  * as text (cbor/decimal.ts). The bytes must be ASCII; callers check.
  */
-import { codegenAvailable, Source } from '../core/codegen.js';
+import { codegenAvailable, Source } from './codegen.js';
 
 /** ASCII strings up to this many bytes are made by `asciiByCodes`. */
 export const asciiByCodesUpTo = 32;
