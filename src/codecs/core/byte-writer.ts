@@ -24,7 +24,7 @@ import { loneSurrogate } from './utf8.js';
 const encoder = new TextEncoder();
 
 /** Strings up to this many UTF-16 units are encoded by hand: cheaper than a TextEncoder call. */
-const handUtf8UpTo = 32;
+const handUtf8UpTo = 64;
 
 /** The slab small outputs are cut from, and the free space below which a value starts a new one. */
 const slabSize = 16 * 1024;
