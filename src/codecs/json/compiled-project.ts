@@ -1,25 +1,25 @@
 /**
- * JSON text, compiled, the fast way: a pass per schema that checks a value exactly as the text
- * writer (compiled-write.ts) does, in the same order with the same errors and paths, and builds
+ * JSON text, compiled, the fast way: a pass per schema that checks a value exactly as the
+ * interpreter (encode.ts) does, in the same order with the same errors and paths, and builds
  * its *JSON-ready projection*: fresh object literals in the schema's field order holding only the
  * schema's fields, Dates as ISO strings, bytes as base64, bigints as digit strings, non-finite
  * floats as "NaN"/"Infinity" strings; arrays whose items need no conversion are passed on as they
  * are once checked. One `JSON.stringify` of the projection then writes the text.
  *
- * Why: the text writer builds the text with `out += piece`, a rope of one cons string per piece,
+ * Why: a generated writer that built the text with `out += piece` made a rope of one cons string per piece,
  * which V8 must flatten before TextEncoder can encode it. On the `documents` dataset (one array of
  * 2,000 order documents) that cost 52 % of encode time in GC and 17 % in flattening;
  * JSON.stringify builds flat text natively, and the projection's small objects die young.
  *
- * The text is byte-identical to the text writer's:
+ * The text is byte-identical to the interpreter's:
  * - JSON.stringify quotes a well-formed string exactly as `quote` does (it escapes quotes,
  *   backslashes and control characters, the same way). A lone surrogate it writes as an escape
- *   (`\udc00`), which `quote` refuses: the writer looks for one in the text, once, and has the text
- *   writer write a value whose text holds one (it refuses the string, with its path, or writes the
+ *   (`\udc00`), which `quote` refuses: the writer looks for one in the text, once, and has the
+ *   interpreter write a value whose text holds one (it refuses the string, with its path, or writes the
  *   escape where a json value holds it). Checking each string instead (`isWellFormed`, a call
  *   into the runtime on Node 20) took ~2.6 ms of CPU for the ~40,000 strings of `documents`, a
  *   third of the projection; one native search of the text takes a fraction of a millisecond.
- * - An error is thrown by the text writer, which runs again for it: it is the one that checks lone
+ * - An error is thrown by the interpreter, which runs again for it: it is the one that checks lone
  *   surrogates in the value's order, so an earlier one is refused before a later wrong value.
  * - Decimals, timestamps, base64 and digit strings hold nothing to escape, so JSON.stringify
  *   writes them as the writer's `'"' + x + '"'`.
@@ -29,7 +29,7 @@
  *   bigint as a bare number in int64 mode 'number', a field named like an array index, which an
  *   object literal would move to the front) or met at run time (-0 as a float, written `-0`; an
  *   integer-keyed Map whose key order an object would change): the projection then throws
- *   `fallback`, and the text writer writes the whole value instead (a value is read twice then,
+ *   `fallback`, and the interpreter writes the whole value instead (a value is read twice then,
  *   once per pass; no check is skipped on either).
  * - An array passed on as it is must not have a `toJSON` (JSON.stringify would call it); one
  *   that has is copied.
@@ -57,8 +57,8 @@ import { toBase64 } from '../../util/base64.js';
 import { FunctionQueue, Source } from '../core/codegen.js';
 import { type JsonWriteOptions, nest, variantFor, wrong } from './encode.js';
 
-/** Thrown by a projection for a value JSON.stringify cannot write as the text writer does. */
-export const fallback: unique symbol = Symbol('wirekit: write this value with the text writer');
+/** Thrown by a projection for a value JSON.stringify cannot write as the interpreter does. */
+export const fallback: unique symbol = Symbol('wirekit: write this value with the interpreter');
 
 /** Builds a value's JSON-ready projection (undefined for an absent optional root), or throws `fallback`. */
 export type JsonProjector = (value: unknown, options: JsonWriteOptions) => unknown;
@@ -71,7 +71,7 @@ function isIndexName(name: string): boolean {
   return /^(?:0|[1-9][0-9]*)$/.test(name) && Number(name) < indexBound;
 }
 
-/** Whether a projection can write every value of `schema` as the text writer does (see the module comment). */
+/** Whether a projection can write every value of `schema` as the interpreter does (see the module comment). */
 export function canProject(
   schema: Schema,
   int64: JsonWriteOptions['int64'],
@@ -165,7 +165,7 @@ export class JsonProjectionCompiler {
   }
 
   /**
-   * Statements that check `x` (a value of `schema` at `depth`) as the text writer does; returns the
+   * Statements that check `x` (a value of `schema` at `depth`) as the interpreter does; returns the
    * expression of its projection, valid after them.
    */
   private value(schema: Schema, x: string, indent: string): string {
@@ -203,7 +203,7 @@ export class JsonProjectionCompiler {
         line(`if (typeof ${x} !== 'number') throw h.wrong('a number', ${x});`);
         if (schema.kind === 'float32')
           line(`if (!h.fitsFloat32(${x})) throw h.wrong('a number within float32', ${x});`);
-        // -0 is written `-0`, which JSON.stringify cannot: the text writer writes this value.
+        // -0 is written `-0`, which JSON.stringify cannot: the interpreter writes this value.
         line(`if (${x} === 0 && 1 / ${x} < 0) throw h.fallback;`);
         return `(Number.isFinite(${x}) ? ${x} : '' + ${x})`;
       case 'decimal':
@@ -288,7 +288,7 @@ export class JsonProjectionCompiler {
     this.s.line(`${indent}{ const r = ${this.s.dep(rule)}(${x}); if (r !== undefined) throw h.refused(r); }`);
   }
 
-  /** A union's variant found as the text writer finds it, then projected as that object. */
+  /** A union's variant found as the interpreter finds it, then projected as that object. */
   private union(schema: UnionSchema, x: string, indent: string): string {
     const s = this.s;
     const variant = s.fn('variant');
@@ -371,7 +371,7 @@ export class JsonProjectionCompiler {
     } else {
       s.line("  if (!(v instanceof Map)) throw h.wrong('a Map', v);");
       // An object orders keys that are array indices first, ascending; the Map's order is kept
-      // only where that changes nothing, else the text writer writes the value.
+      // only where that changes nothing, else the interpreter writes the value.
       s.line('  let last = -1;');
       s.line('  let other = false;');
       s.line('  for (const [key, x] of v) {');
