@@ -1,4 +1,7 @@
-/** HTTP content negotiation: media types on Accept and Content-Type, codings on Accept-Encoding. */
+/**
+ * HTTP content negotiation: media types on Accept and Content-Type, codings on Accept-Encoding,
+ * WebSocket subprotocols on Sec-WebSocket-Protocol.
+ */
 export {
   chooseMediaType,
   type MediaRange,
@@ -10,3 +13,10 @@ export {
 } from './accept.js';
 export { chooseEncoding, maxAcceptEncodings, parseAcceptEncoding } from './encoding.js';
 export { essenceOf, type MediaType, parseMediaType, splitOutsideQuotes } from './media-type.js';
+export {
+  chooseSubprotocol,
+  maxOfferedSubprotocols,
+  parseSubprotocols,
+  type SubprotocolChoice,
+  subprotocolPrefix,
+} from './subprotocol.js';
