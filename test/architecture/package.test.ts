@@ -80,13 +80,18 @@ describe('installed into a fresh project', () => {
       join(project, 'package.json'),
       JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
     );
-    // The table engines' drivers, ioredis and prom-client are optional peers: a consumer installs
+    // The table engines' drivers, ioredis, prom-client and @fastify/websocket are optional peers: a consumer installs
     // the one it uses. Here all of them, at the versions this repo tests, so that every subpath
     // export imports.
     const peers = manifest.peerDependencies ?? {};
-    const engines = ['pg', '@duckdb/node-api', '@duckdb/node-bindings', 'ioredis', 'prom-client'].map(
-      (name) => `${name}@${manifest.devDependencies?.[name] ?? peers[name]}`,
-    );
+    const engines = [
+      'pg',
+      '@duckdb/node-api',
+      '@duckdb/node-bindings',
+      'ioredis',
+      'prom-client',
+      '@fastify/websocket',
+    ].map((name) => `${name}@${manifest.devDependencies?.[name] ?? peers[name]}`);
     execFileSync(
       'npm',
       [
