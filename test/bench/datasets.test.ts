@@ -52,7 +52,7 @@ describe('datasets: the registry', () => {
       products: 200,
       orders: 200,
       documents: 2_000,
-      messages: 50_000,
+      messages: 5_000,
       accounts: 1_000,
       timeseries: 100_000,
     };

@@ -25,7 +25,7 @@ export interface LabOptions {
   readonly subjects?: readonly SubjectName[];
   /**
    * Fresh processes per case; results are medians across them. Default 1, so the default run fits
-   * in 3 minutes on 2 cores; figures to publish want 3 or more (absolute times vary ~1.5× between
+   * in 4-5 minutes on 2 cores; figures to publish want 3 or more (absolute times vary ~1.5× between
    * processes here, ratios to JSON in the same process much less).
    */
   readonly processes?: number;
@@ -69,7 +69,7 @@ const quickCounts: Readonly<Record<string, number>> = {
   products: 40,
   orders: 20,
   documents: 200,
-  messages: 5_000,
+  messages: 1_000,
   accounts: 200,
   timeseries: 20_000,
 };

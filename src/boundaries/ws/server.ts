@@ -140,10 +140,8 @@ export const wirekitSockets = fp(
           protocol: choice.protocol,
           messages,
           send(value) {
-            const bytes = send.encode(value);
-            socket.send(choice.frames === 'text' ? new TextDecoder().decode(bytes) : bytes, {
-              binary: choice.frames === 'binary',
-            });
+            // JSON's bytes are its UTF-8 text: ws sends them as a text frame as they are.
+            socket.send(send.encode(value), { binary: choice.frames === 'binary' });
           },
           close: (code, reason) => socket.close(code, reason),
           get skipped() {
