@@ -3,6 +3,7 @@
  * a browser): the formats a socket speaks, which frame kind each travels in, and the close codes.
  */
 import type { FormatName } from '../../codecs/core/codec.js';
+import { WirekitError } from '../../errors/index.js';
 
 /** The formats a socket may speak: those with one message per frame (no table formats). */
 export type SocketFormat = Extract<FormatName, 'json' | 'msgpack' | 'cbor' | 'protobuf' | 'avro'>;
@@ -29,6 +30,11 @@ export const closeCodes = {
   tooBig: 1009,
   /** The route's handler failed (WK_WS_HANDLER_FAILED). */
   internalError: 1011,
+  /**
+   * What the client closes with for a server frame that does not decode: WHATWG sockets may send
+   * only 1000 and 3000-4999, so 1007's meaning in the private range.
+   */
+  clientInvalidPayload: 4007,
 } as const;
 
 /** One message's payload as bytes: JSON's text frames arrive as strings in a browser. */
@@ -37,4 +43,11 @@ export function payloadBytes(data: string | ArrayBuffer | ArrayBufferView): Uint
   if (typeof data === 'string') return encoder.encode(data);
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** A limit option of either end: a positive integer, or WK_OPTIONS_INVALID when the socket is made. */
+export function positiveOption(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new WirekitError('WK_OPTIONS_INVALID', `${name} must be a positive integer, got ${value}.`);
+  return value;
 }

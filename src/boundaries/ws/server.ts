@@ -31,7 +31,14 @@ import {
   type FrameLogEntry,
   FrameRenderer,
 } from './debug-frames.js';
-import { closeCodes, frameKindOf, payloadBytes, type SocketFormat, socketFormats } from './frames.js';
+import {
+  closeCodes,
+  frameKindOf,
+  payloadBytes,
+  positiveOption,
+  type SocketFormat,
+  socketFormats,
+} from './frames.js';
 import { Inbox } from './inbox.js';
 
 export interface SocketPluginOptions {
@@ -129,13 +136,13 @@ interface Renderers {
 export const wirekitSockets = fp(
   async (app: FastifyInstance, options: SocketPluginOptions) => {
     const formats = options.formats ?? socketFormats;
-    const maxFrameBytes = positive('maxFrameBytes', options.maxFrameBytes ?? mebibyte);
-    const maxQueuedBytes = positive('maxQueuedBytes', options.maxQueuedBytes ?? mebibyte);
-    const maxQueuedMessages = positive('maxQueuedMessages', options.maxQueuedMessages ?? 1024);
+    const maxFrameBytes = positiveOption('maxFrameBytes', options.maxFrameBytes ?? mebibyte);
+    const maxQueuedBytes = positiveOption('maxQueuedBytes', options.maxQueuedBytes ?? mebibyte);
+    const maxQueuedMessages = positiveOption('maxQueuedMessages', options.maxQueuedMessages ?? 1024);
     const debugChars =
       options.debugFrames === undefined || options.debugFrames === false
         ? undefined
-        : positive(
+        : positiveOption(
             'debugFrames.maxChars',
             (options.debugFrames === true ? {} : options.debugFrames).maxChars ?? defaultDebugChars,
           );
@@ -335,12 +342,6 @@ export const wirekitSockets = fp(
   },
   { name: 'wirekit-sockets', fastify: '5.x' },
 );
-
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new WirekitError('WK_OPTIONS_INVALID', `${name} must be a positive integer, got ${value}.`);
-  return value;
-}
 
 function debugEnabled(log: FastifyBaseLogger): boolean {
   const withLevels = log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
