@@ -65,6 +65,13 @@ export const errorCodes = {
     'An event payload is not in the framing expected: no Confluent magic byte, too short, or bad message indexes.',
   WK_EVENT_BROKER_UNAVAILABLE:
     'The event broker (Kafka, NATS) could not be reached or did not acknowledge a publish in time.',
+  WK_WS_SLOW_CONSUMER:
+    'A WebSocket peer reads more slowly than messages come: its queue was full, so a message was dropped or the connection closed (1008).',
+  WK_WS_HANDLER_FAILED: "A WebSocket route's handler threw; the connection was closed with 1011.",
+  WK_WS_CLOSED:
+    'The WebSocket is closed, or could not reconnect within its attempts: the message was not sent, or no more will come.',
+  WK_WS_PROTOCOL:
+    'The server answered a WebSocket handshake with a subprotocol that is no wirekit format the client was given.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

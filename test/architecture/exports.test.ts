@@ -148,4 +148,24 @@ describe('per-format entry points', () => {
       loaded.filter((url) => /\/dist\/codecs\/(?!json\/|core\/|formats\.js|load-codec\.js)/.test(url)),
     ).toEqual([]);
   });
+
+  test('a JSON-only socket client loads no library and no Node module: it bundles for a page', () => {
+    // A stand-in WebSocket: the test is what the import graph holds, not a connection.
+    const script = `
+      import { createSocketClient } from '${manifest.name}/ws/client';
+      import { jsonFormat } from '${manifest.name}/json';
+      import { t } from '${manifest.name}/schema';
+      const offered = [];
+      class Stub { constructor(url, protocols) { offered.push(...protocols); }
+        addEventListener() {} close() {} send() {} }
+      const Tick = t.object('Tick', { price: t.float64() });
+      createSocketClient({ url: 'ws://127.0.0.1:1/ws', receive: Tick, send: Tick, codecs: [jsonFormat],
+        WebSocket: Stub, reconnect: false });
+      if (offered.join() !== 'wirekit.json') throw new Error(offered.join());`;
+    const loaded = modulesLoaded(script, root);
+    expect(loaded.length).toBeGreaterThan(10);
+    expect(packagesOf(loaded)).toEqual([]);
+    expect(loaded.filter((url) => url.startsWith('node:'))).toEqual([]);
+    expect(loaded.filter((url) => /\/dist\/codecs\/(?!json\/|core\/|formats\.js)/.test(url))).toEqual([]);
+  });
 });

@@ -1,10 +1,15 @@
-/** The WebSocket boundary: negotiated wire formats per connection (server half; see server.ts). */
+/**
+ * The WebSocket boundary: one wire format per connection, negotiated with `Sec-WebSocket-Protocol`.
+ * The server half (a Fastify plugin over @fastify/websocket) is here; the client, which bundles
+ * for a browser, is `wirekit-ts/ws/client`.
+ */
+export type { DebugFrameOptions, FrameLogEntry } from './debug-frames.js';
+export { closeCodes, frameKindOf, isSocketFormat, type SocketFormat, socketFormats } from './frames.js';
 export {
-  closeCodes,
   type SocketConnection,
-  type SocketFormat,
   type SocketPluginOptions,
   type SocketRoute,
-  socketFormats,
+  type SocketRouteHandle,
+  type SocketRouteStats,
   wirekitSockets,
 } from './server.js';

@@ -1,36 +1,59 @@
 /**
- * The WebSocket boundary's server half (issue 17): a Fastify plugin over @fastify/websocket whose
- * routes speak one wire format per connection, negotiated with `Sec-WebSocket-Protocol`
+ * The WebSocket boundary's server half: a Fastify plugin over @fastify/websocket whose routes
+ * speak one wire format per connection, negotiated with `Sec-WebSocket-Protocol`
  * (negotiate/subprotocol.ts). Each message is one frame: binary formats in binary frames, JSON in
  * text frames, so a browser console or websocat keeps working without asking for anything.
  *
+ *   await app.register(wirekitSockets, { maxFrameBytes: 64 * 1024 });
+ *   const prices = app.wirekitSocket({ url: '/ws', receive: Order, send: Tick, handler });
+ *   setInterval(() => prices.broadcast(nextTick()), 10); // encoded once per format in use
+ *
  * Bad input never reaches the handler: a frame over `maxFrameBytes` is refused by `ws` itself
  * (close 1009), a frame that does not decode or validate closes the connection with 1007 and the
- * wirekit error code as the reason, or is counted and skipped (`onInvalid: 'skip'`). Not built
- * yet (see the issue's note): the bounded send queue, the client, the debug rendering.
+ * wirekit error code as the reason, or is counted and skipped (`onInvalid: 'skip'`).
+ *
+ * Memory stays bounded both ways. Received messages the handler has not read yet pause the socket
+ * at `maxQueuedMessages` (TCP then holds the peer back) and resume it at half. Sent messages wait
+ * in `ws`'s buffer for a slow reader; once that holds `maxQueuedBytes`, a message is dropped and
+ * counted (`onSlowConsumer: 'drop'`) or the connection is closed with 1008 (`'close'`).
  */
 import websocket from '@fastify/websocket';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Codec, FormatName } from '../../codecs/core/codec.js';
+import type { Codec } from '../../codecs/core/codec.js';
 import { createCodec } from '../../codecs/registry.js';
-import { WirekitError } from '../../errors/index.js';
+import { type ErrorCode, WirekitError } from '../../errors/index.js';
 import { chooseSubprotocol, parseSubprotocols } from '../../negotiate/index.js';
 import type { Infer, Schema } from '../../schema/index.js';
-
-/** The formats a socket may speak: those with one message per frame (no table formats). */
-export type SocketFormat = Extract<FormatName, 'json' | 'msgpack' | 'cbor' | 'protobuf' | 'avro'>;
-
-export const socketFormats: readonly SocketFormat[] = ['json', 'msgpack', 'cbor', 'protobuf', 'avro'];
-
-/** RFC 6455 close codes wirekit sends. */
-export const closeCodes = { invalidPayload: 1007, tooBig: 1009 } as const;
+import {
+  type DebugFrameOptions,
+  defaultDebugChars,
+  type FrameLogEntry,
+  FrameRenderer,
+} from './debug-frames.js';
+import {
+  closeCodes,
+  frameKindOf,
+  payloadBytes,
+  positiveOption,
+  type SocketFormat,
+  socketFormats,
+} from './frames.js';
+import { Inbox } from './inbox.js';
 
 export interface SocketPluginOptions {
   /** The formats served, in no order of preference (the client's wins). Default: all five. */
   readonly formats?: readonly SocketFormat[];
   /** The largest frame accepted, in bytes (default 1 MiB); a larger one closes with 1009. */
   readonly maxFrameBytes?: number;
+  /** Bytes a connection may have waiting to be sent before it counts as slow (default 1 MiB). */
+  readonly maxQueuedBytes?: number;
+  /** Received messages the handler has not read before the socket is paused (default 1,024). */
+  readonly maxQueuedMessages?: number;
+  /** What a message sent to a slow connection does: it is dropped (default), or the connection closes with 1008. */
+  readonly onSlowConsumer?: 'drop' | 'close';
+  /** Log each frame at debug level as bounded JSON (`true`, or `{ maxChars }`); off by default. */
+  readonly debugFrames?: boolean | DebugFrameOptions;
 }
 
 export interface SocketRoute<R extends Schema, S extends Schema> {
@@ -41,49 +64,104 @@ export interface SocketRoute<R extends Schema, S extends Schema> {
   readonly send: S;
   /** A frame that does not decode: close with 1007 (default), or count it and go on. */
   readonly onInvalid?: 'close' | 'skip';
+  /** Overrides the plugin's `onSlowConsumer` for this route. */
+  readonly onSlowConsumer?: 'drop' | 'close';
+  /**
+   * Runs once per connection. The connection lives until either side closes it (a handler that
+   * returns does not close it); a handler that throws closes it with 1011.
+   */
   readonly handler: (connection: SocketConnection<Infer<R>, Infer<S>>) => void | Promise<void>;
+}
+
+/** A route's counts since it was registered, live: read them whenever (a metrics scrape, a bench). */
+export interface SocketRouteStats {
+  /** Connections open now. */
+  readonly open: number;
+  /** Connections accepted in all. */
+  readonly opened: number;
+  /** Messages received and decoded. */
+  readonly received: number;
+  /** Messages handed to the socket. */
+  readonly sent: number;
+  /** Messages not sent because their connection's send queue was full. */
+  readonly dropped: number;
+  /** Frames refused and skipped (`onInvalid: 'skip'`). */
+  readonly skipped: number;
+  /** Connections closed with 1008 for reading too slowly. */
+  readonly closedSlow: number;
+}
+
+export interface SocketRouteHandle<Out> {
+  readonly stats: SocketRouteStats;
+  /** Sends one value to every open connection of the route, encoded once per format; returns how many took it. */
+  broadcast(value: Out): number;
 }
 
 export interface SocketConnection<In, Out> {
   readonly format: SocketFormat;
   /** The subprotocol selected, or undefined for plain JSON in text frames. */
   readonly protocol: string | undefined;
-  /** The decoded messages, in order; ends when the connection closes. */
+  /** The upgrade request: headers, query, the logger. */
+  readonly request: FastifyRequest;
+  /** The decoded messages, in order; ends when the connection closes. One reader at a time. */
   readonly messages: AsyncIterable<In>;
-  send(value: Out): void;
+  /** Aborted when the connection closes: stop timers and work done for it. */
+  readonly signal: AbortSignal;
+  /** Encodes and sends; false when the connection is closed or slow (the message is dropped). Throws on a value the schema refuses. */
+  send(value: Out): boolean;
   close(code?: number, reason?: string): void;
+  /** Bytes waiting to be sent to this peer. */
+  readonly bufferedBytes: number;
+  /** Messages dropped for this connection because its send queue was full. */
+  readonly dropped: number;
   /** Frames refused so far (with `onInvalid: 'skip'`). */
   readonly skipped: number;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    wirekitSocket<R extends Schema, S extends Schema>(route: SocketRoute<R, S>): void;
+    wirekitSocket<R extends Schema, S extends Schema>(route: SocketRoute<R, S>): SocketRouteHandle<Infer<S>>;
   }
+}
+
+const mebibyte = 1024 * 1024;
+
+/** One renderer per direction: incoming frames follow the receive schema, outgoing the send one. */
+interface Renderers {
+  readonly in: FrameRenderer;
+  readonly out: FrameRenderer;
 }
 
 /** Registers @fastify/websocket with wirekit's negotiation and decorates `app.wirekitSocket`. */
 export const wirekitSockets = fp(
   async (app: FastifyInstance, options: SocketPluginOptions) => {
     const formats = options.formats ?? socketFormats;
-    const maxFrameBytes = options.maxFrameBytes ?? 1024 * 1024;
-    if (!Number.isSafeInteger(maxFrameBytes) || maxFrameBytes < 1)
-      throw new WirekitError(
-        'WK_OPTIONS_INVALID',
-        `maxFrameBytes must be a positive integer, got ${maxFrameBytes}.`,
-      );
+    const maxFrameBytes = positiveOption('maxFrameBytes', options.maxFrameBytes ?? mebibyte);
+    const maxQueuedBytes = positiveOption('maxQueuedBytes', options.maxQueuedBytes ?? mebibyte);
+    const maxQueuedMessages = positiveOption('maxQueuedMessages', options.maxQueuedMessages ?? 1024);
+    const debugChars =
+      options.debugFrames === undefined || options.debugFrames === false
+        ? undefined
+        : positiveOption(
+            'debugFrames.maxChars',
+            (options.debugFrames === true ? {} : options.debugFrames).maxChars ?? defaultDebugChars,
+          );
     await app.register(websocket, {
       options: {
         maxPayload: maxFrameBytes,
         handleProtocols: (offered) => chooseSubprotocol([...offered], formats).protocol ?? false,
       },
     });
+
     app.decorate('wirekitSocket', function wirekitSocket<
       R extends Schema,
       S extends Schema,
-    >(route: SocketRoute<R, S>) {
+    >(route: SocketRoute<R, S>): SocketRouteHandle<Infer<S>> {
       type In = Infer<R>;
       type Out = Infer<S>;
+      const onSlowConsumer = route.onSlowConsumer ?? options.onSlowConsumer ?? 'drop';
+      const counts = { opened: 0, received: 0, sent: 0, dropped: 0, skipped: 0, closedSlow: 0 };
+      const live = new Set<Peer>();
       const codecs = new Map<SocketFormat, { receive: Codec<In>; send: Codec<Out> }>();
       const codecsOf = (format: SocketFormat) => {
         let pair = codecs.get(format);
@@ -96,69 +174,192 @@ export const wirekitSockets = fp(
         }
         return pair;
       };
+      const renderers: Renderers | undefined =
+        debugChars === undefined
+          ? undefined
+          : {
+              in: new FrameRenderer(route.receive, debugChars),
+              out: new FrameRenderer(route.send, debugChars),
+            };
+
+      /** One open connection as the route sees it: how to hand it bytes already encoded. */
+      interface Peer {
+        readonly format: SocketFormat;
+        /** Sends a frame's bytes; false when it was dropped or the connection is gone. */
+        sendBytes(bytes: Uint8Array, value: Out): boolean;
+      }
+
       app.get(route.url, { websocket: true }, (socket, request) => {
         const choice = chooseSubprotocol(
           parseSubprotocols(request.headers['sec-websocket-protocol']),
           formats,
         );
         const format = choice.format as SocketFormat;
+        const binary = frameKindOf(format) === 'binary';
         const { receive, send } = codecsOf(format);
-        const queue: In[] = [];
-        let wake: (() => void) | undefined;
-        let closed = false;
+        const log = renderers !== undefined && debugEnabled(request.log) ? request.log : undefined;
+        const closing = new AbortController();
+        let dropped = 0;
         let skipped = 0;
-        socket.on('message', (data, isBinary) => {
-          const bytes = toBytes(data);
-          try {
-            // JSON arrives in text frames; a binary format in binary ones. The other kind is refused.
-            if (isBinary !== (choice.frames === 'binary'))
-              throw new WirekitError('WK_DECODE_MALFORMED', `expected a ${choice.frames} frame.`);
-            queue.push(receive.decode(bytes));
-          } catch (error) {
-            const code = error instanceof WirekitError ? error.code : 'WK_DECODE_MALFORMED';
-            if (route.onInvalid === 'skip') skipped++;
-            else socket.close(closeCodes.invalidPayload, code);
-          }
-          wake?.();
-        });
-        socket.on('close', () => {
-          closed = true;
-          wake?.();
-        });
-        const messages: AsyncIterable<In> = {
-          async *[Symbol.asyncIterator]() {
-            for (;;) {
-              const next = queue.shift();
-              if (next !== undefined) yield next;
-              else if (closed) return;
-              else await new Promise<void>((resolve) => (wake = resolve));
+        let paused = false;
+        const inbox = new Inbox<In>(
+          () => {
+            if (paused) {
+              paused = false;
+              socket.resume();
             }
           },
+          Math.floor(maxQueuedMessages / 2),
+        );
+
+        const closeWith = (code: number, reason: ErrorCode) => socket.close(code, reason);
+
+        const peer: Peer = {
+          format,
+          sendBytes(bytes, value) {
+            if (socket.readyState !== socket.OPEN) return false;
+            if (socket.bufferedAmount + bytes.length > maxQueuedBytes) {
+              if (onSlowConsumer === 'close') {
+                counts.closedSlow++;
+                closeWith(closeCodes.policyViolation, 'WK_WS_SLOW_CONSUMER');
+              } else {
+                dropped++;
+                counts.dropped++;
+              }
+              return false;
+            }
+            // JSON's bytes are its UTF-8 text: ws sends them as a text frame as they are.
+            socket.send(bytes, { binary });
+            counts.sent++;
+            if (log !== undefined)
+              logFrame(log, 'out', format, bytes, (renderers as Renderers).out.value(value));
+            return true;
+          },
         };
+        live.add(peer);
+        counts.opened++;
+
+        socket.on('message', (data, isBinary) => {
+          const bytes = toBytes(data);
+          let value: In;
+          try {
+            // JSON arrives in text frames; a binary format in binary ones. The other kind is refused.
+            if (isBinary !== binary)
+              throw new WirekitError('WK_DECODE_MALFORMED', `expected a ${choice.frames} frame.`);
+            value = receive.decode(bytes);
+          } catch (error) {
+            if (log !== undefined)
+              logFrame(log, 'in', format, bytes, (renderers as Renderers).in.bytes(bytes));
+            const code = error instanceof WirekitError ? error.code : 'WK_DECODE_MALFORMED';
+            if (route.onInvalid === 'skip') {
+              skipped++;
+              counts.skipped++;
+            } else {
+              closeWith(closeCodes.invalidPayload, code);
+            }
+            return;
+          }
+          counts.received++;
+          if (log !== undefined) logFrame(log, 'in', format, bytes, (renderers as Renderers).in.value(value));
+          inbox.push(value);
+          if (!paused && inbox.length >= maxQueuedMessages) {
+            paused = true;
+            socket.pause();
+          }
+        });
+        socket.on('close', () => {
+          live.delete(peer);
+          inbox.end();
+          closing.abort();
+        });
+
         const connection: SocketConnection<In, Out> = {
           format,
           protocol: choice.protocol,
-          messages,
-          send(value) {
-            // JSON's bytes are its UTF-8 text: ws sends them as a text frame as they are.
-            socket.send(send.encode(value), { binary: choice.frames === 'binary' });
-          },
+          request,
+          messages: inbox,
+          signal: closing.signal,
+          send: (value) => peer.sendBytes(send.encode(value), value),
           close: (code, reason) => socket.close(code, reason),
+          get bufferedBytes() {
+            return socket.bufferedAmount;
+          },
+          get dropped() {
+            return dropped;
+          },
           get skipped() {
             return skipped;
           },
         };
-        void Promise.resolve(route.handler(connection)).catch((error: unknown) => {
-          request.log.error({ err: error }, 'wirekit socket handler failed');
-          socket.close(1011, 'WK_HANDLER_FAILED');
-        });
+        void Promise.resolve()
+          .then(() => route.handler(connection))
+          .catch((error: unknown) => {
+            request.log.error({ err: error }, 'wirekit socket handler failed');
+            closeWith(closeCodes.internalError, 'WK_WS_HANDLER_FAILED');
+          });
       });
+
+      return {
+        stats: {
+          get open() {
+            return live.size;
+          },
+          get opened() {
+            return counts.opened;
+          },
+          get received() {
+            return counts.received;
+          },
+          get sent() {
+            return counts.sent;
+          },
+          get dropped() {
+            return counts.dropped;
+          },
+          get skipped() {
+            return counts.skipped;
+          },
+          get closedSlow() {
+            return counts.closedSlow;
+          },
+        },
+        broadcast(value) {
+          // Each format in use encodes the value once, and every connection speaking it gets those bytes.
+          const encoded = new Map<SocketFormat, Uint8Array>();
+          let took = 0;
+          for (const peer of live) {
+            let bytes = encoded.get(peer.format);
+            if (bytes === undefined) {
+              bytes = codecsOf(peer.format).send.encode(value);
+              encoded.set(peer.format, bytes);
+            }
+            if (peer.sendBytes(bytes, value)) took++;
+          }
+          return took;
+        },
+      };
     });
   },
   { name: 'wirekit-sockets', fastify: '5.x' },
 );
 
+function debugEnabled(log: FastifyBaseLogger): boolean {
+  const withLevels = log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+  return withLevels.isLevelEnabled?.('debug') ?? true;
+}
+
+function logFrame(
+  log: FastifyBaseLogger,
+  direction: 'in' | 'out',
+  format: SocketFormat,
+  bytes: Uint8Array,
+  frame: string,
+): void {
+  const wsFrame: FrameLogEntry = { direction, format, bytes: bytes.length, frame };
+  log.debug({ wsFrame }, 'wirekit ws frame');
+}
+
 function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
   if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data));
-  return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
+  return payloadBytes(data);
 }
