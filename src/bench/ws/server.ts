@@ -10,7 +10,7 @@
  */
 import Fastify from 'fastify';
 import type { WebSocket } from 'ws';
-import { type SocketConnection, wirekitSockets } from '../../boundaries/ws/index.js';
+import { wirekitSockets } from '../../boundaries/ws/index.js';
 import { loopDelayHistogram } from '../loop-cost.js';
 import type { ServerCommand, ServerReply } from './protocol.js';
 import { Tick, tickSource } from './tick.js';
@@ -20,35 +20,15 @@ const send = (reply: ServerReply) => process.send?.(reply);
 const app = Fastify({ logger: false });
 await app.register(wirekitSockets);
 
-// INTERIM until the route handle (broadcast, stats) lands on main: one send per connection.
-const connections = new Set<SocketConnection<Tick, Tick>>();
-let wirekitSent = 0;
-app.wirekitSocket({
+// The bench's clients send nothing; the iterable is drained so that a stray frame is not held.
+const route = app.wirekitSocket({
   url: '/ws',
   receive: Tick,
   send: Tick,
-  // The bench's clients send nothing; the iterable is drained so that a stray frame is not held.
   handler: async (connection) => {
-    connections.add(connection);
     for await (const _ of connection.messages);
-    connections.delete(connection);
   },
 });
-const route = {
-  stats: {
-    get sent() {
-      return wirekitSent;
-    },
-    dropped: 0,
-    get open() {
-      return connections.size;
-    },
-  },
-  broadcast(tick: Tick) {
-    for (const connection of connections) connection.send(tick);
-    wirekitSent += connections.size;
-  },
-};
 
 const natives = new Set<WebSocket>();
 let nativeSent = 0;
@@ -59,7 +39,7 @@ app.get('/native', { websocket: true }, (socket) => {
 
 /** Sends one tick to every open connection of both routes (a case uses one route only). */
 function broadcast(tick: Tick): void {
-  route.broadcast(tick);
+  if (route.stats.open > 0) route.broadcast(tick);
   if (natives.size === 0) return;
   const text = JSON.stringify(tick);
   for (const socket of natives) socket.send(text);
