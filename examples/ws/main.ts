@@ -50,7 +50,7 @@ Try:
   ${address}/ in a browser: pick a protocol, watch the ticks and their size
 Ctrl-C stops it.`);
 
-// Closing the app closes every socket (no code: clients see 1005), which ends each handler and its timer.
+// Closing the app closes every socket with 1001 (going away), which ends each handler and its timer.
 const stop = () => {
   void app.close().then(() => process.exit(0));
 };

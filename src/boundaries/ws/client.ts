@@ -121,7 +121,6 @@ export interface SocketClient<In, Out> {
   readonly stats: SocketClientStats;
 }
 
-const readyOpen = 1;
 const mebibyte = 1024 * 1024;
 
 export function createSocketClient<R extends Schema, S extends Schema>(
@@ -275,7 +274,11 @@ export function createSocketClient<R extends Schema, S extends Schema>(
             : new WirekitError(
                 'WK_WS_CLOSED',
                 `the connection to ${url} closed (${event.code}${event.reason ? ` ${event.reason}` : ''})` +
-                  (reconnect === undefined ? '.' : ` and ${failedTries + 1} tries in a row failed.`),
+                  (reconnect === undefined ? '' : ` and ${failedTries + 1} tries in a row failed`) +
+                  // WHATWG sockets say no more than 1006 for a failed handshake: say what it may be.
+                  (wasOpen
+                    ? '.'
+                    : `, before a connection opened: the server is down or refused the upgrade, or it selected none of the protocols offered (${protocols.join(', ')}).`),
               ),
         );
         return;

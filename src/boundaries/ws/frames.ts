@@ -22,6 +22,8 @@ export function frameKindOf(format: SocketFormat): 'text' | 'binary' {
 /** RFC 6455 §7.4.1 close codes wirekit sends, each with a wirekit error code as the reason. */
 export const closeCodes = {
   normal: 1000,
+  /** The server is shutting down. */
+  goingAway: 1001,
   /** A frame did not decode or validate, or came in the wrong frame kind. */
   invalidPayload: 1007,
   /** The peer reads too slowly (WK_WS_SLOW_CONSUMER). */

@@ -16,10 +16,17 @@
  * at `maxQueuedMessages` (TCP then holds the peer back) and resume it at half. Sent messages wait
  * in `ws`'s buffer for a slow reader; once that holds `maxQueuedBytes`, a message is dropped and
  * counted (`onSlowConsumer: 'drop'`) or the connection is closed with 1008 (`'close'`).
+ *
+ * Peers that vanish do not stay: every `pingIntervalMs` each connection is pinged, and one that
+ * has not answered the previous ping is cut (a peer whose network went away never sends a FIN; a
+ * WHATWG client that offered only protocols the server does not serve drops the connection without
+ * closing its socket). Closing the app closes each socket with 1001 (going away) and cuts those
+ * whose peer has not finished the closing handshake after `closeTimeoutMs`.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { WebSocket } from 'ws';
 import type { Codec } from '../../codecs/core/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { type ErrorCode, WirekitError } from '../../errors/index.js';
@@ -54,6 +61,10 @@ export interface SocketPluginOptions {
   readonly onSlowConsumer?: 'drop' | 'close';
   /** Log each frame at debug level as bounded JSON (`true`, or `{ maxChars }`); off by default. */
   readonly debugFrames?: boolean | DebugFrameOptions;
+  /** How often each connection is pinged; one that missed the last ping is cut (default 30 s). */
+  readonly pingIntervalMs?: number;
+  /** On app close, how long peers get to answer the close frame before their sockets are cut (default 2 s). */
+  readonly closeTimeoutMs?: number;
 }
 
 export interface SocketRoute<R extends Schema, S extends Schema> {
@@ -89,6 +100,8 @@ export interface SocketRouteStats {
   readonly skipped: number;
   /** Connections closed with 1008 for reading too slowly. */
   readonly closedSlow: number;
+  /** Connections cut for not answering a ping. */
+  readonly timedOut: number;
 }
 
 export interface SocketRouteHandle<Out> {
@@ -146,6 +159,33 @@ export const wirekitSockets = fp(
             'debugFrames.maxChars',
             (options.debugFrames === true ? {} : options.debugFrames).maxChars ?? defaultDebugChars,
           );
+    const pingIntervalMs = positiveOption('pingIntervalMs', options.pingIntervalMs ?? 30_000);
+    const closeTimeoutMs = positiveOption('closeTimeoutMs', options.closeTimeoutMs ?? 2_000);
+    // Every open socket of every route, with whether it answered the last ping.
+    const sockets = new Map<WebSocket, { alive: boolean; onTimeout: () => void }>();
+    const heartbeat = setInterval(() => {
+      for (const [socket, peer] of sockets) {
+        if (!peer.alive) {
+          peer.onTimeout();
+          socket.terminate();
+          continue;
+        }
+        peer.alive = false;
+        socket.ping();
+      }
+    }, pingIntervalMs);
+    heartbeat.unref();
+    // Registered before @fastify/websocket's own hook, so that peers see 1001 rather than no code.
+    app.addHook('preClose', (done) => {
+      clearInterval(heartbeat);
+      for (const socket of sockets.keys()) socket.close(closeCodes.goingAway);
+      if (sockets.size === 0) return done();
+      const cut = setTimeout(() => {
+        for (const socket of sockets.keys()) socket.terminate();
+      }, closeTimeoutMs);
+      cut.unref();
+      done();
+    });
     await app.register(websocket, {
       options: {
         maxPayload: maxFrameBytes,
@@ -160,7 +200,7 @@ export const wirekitSockets = fp(
       type In = Infer<R>;
       type Out = Infer<S>;
       const onSlowConsumer = route.onSlowConsumer ?? options.onSlowConsumer ?? 'drop';
-      const counts = { opened: 0, received: 0, sent: 0, dropped: 0, skipped: 0, closedSlow: 0 };
+      const counts = { opened: 0, received: 0, sent: 0, dropped: 0, skipped: 0, closedSlow: 0, timedOut: 0 };
       const live = new Set<Peer>();
       const codecs = new Map<SocketFormat, { receive: Codec<In>; send: Codec<Out> }>();
       const codecsOf = (format: SocketFormat) => {
@@ -238,6 +278,11 @@ export const wirekitSockets = fp(
         };
         live.add(peer);
         counts.opened++;
+        const health = { alive: true, onTimeout: () => counts.timedOut++ };
+        sockets.set(socket, health);
+        socket.on('pong', () => {
+          health.alive = true;
+        });
 
         socket.on('message', (data, isBinary) => {
           const bytes = toBytes(data);
@@ -268,6 +313,7 @@ export const wirekitSockets = fp(
           }
         });
         socket.on('close', () => {
+          sockets.delete(socket);
           live.delete(peer);
           inbox.end();
           closing.abort();
@@ -321,6 +367,9 @@ export const wirekitSockets = fp(
           },
           get closedSlow() {
             return counts.closedSlow;
+          },
+          get timedOut() {
+            return counts.timedOut;
           },
         },
         broadcast(value) {

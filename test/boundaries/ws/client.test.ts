@@ -9,7 +9,12 @@ import { WebSocket } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { createSocketClient, type WebSocketConstructor } from '../../../src/boundaries/ws/client-entry.js';
-import { type SocketFormat, socketFormats, wirekitSockets } from '../../../src/boundaries/ws/index.js';
+import {
+  type SocketFormat,
+  type SocketPluginOptions,
+  socketFormats,
+  wirekitSockets,
+} from '../../../src/boundaries/ws/index.js';
 import { allFormats } from '../../../src/codecs/registry.js';
 import { WirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/index.js';
@@ -40,11 +45,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** An echo server: every message comes back; `formats` limits what it serves. */
-async function echoServer(port = 0, formats?: readonly SocketFormat[]) {
+/** An echo server: every message comes back; `options` may limit what it serves. */
+async function echoServer(port = 0, options: SocketPluginOptions = {}) {
   const app: FastifyInstance = Fastify();
-  await app.register(wirekitSockets, formats ? { formats } : {});
-  app.wirekitSocket({
+  await app.register(wirekitSockets, options);
+  const route = app.wirekitSocket({
     url: '/ws',
     receive: Tick,
     send: Tick,
@@ -53,7 +58,7 @@ async function echoServer(port = 0, formats?: readonly SocketFormat[]) {
     },
   });
   const address = await app.listen({ port, host: '127.0.0.1' });
-  return { app, url: `${address.replace('http', 'ws')}/ws`, port: Number(new URL(address).port) };
+  return { app, route, url: `${address.replace('http', 'ws')}/ws`, port: Number(new URL(address).port) };
 }
 
 /** The next `count` messages of an iterator. */
@@ -88,7 +93,7 @@ describe('the socket client', () => {
   });
 
   test("the client's first format the server serves wins", async () => {
-    const server = await echoServer(0, ['json', 'cbor']);
+    const server = await echoServer(0, { formats: ['json', 'cbor'] });
     cleanups.push(() => server.app.close());
     const client = createSocketClient({
       url: server.url,
@@ -100,6 +105,35 @@ describe('the socket client', () => {
     cleanups.push(() => client.close());
     await client.opened();
     expect(client.format).toBe('cbor');
+  });
+
+  test('an offer the server cannot serve: the handshake fails, the client says why, the server cuts the dead socket', async () => {
+    // The server serves JSON only and selects no protocol for `wirekit.msgpack`; a WHATWG socket
+    // then fails the connection (1006) without closing its TCP socket, which the server's pings find.
+    const server = await echoServer(0, { formats: ['json'], pingIntervalMs: 100 });
+    cleanups.push(() => server.app.close());
+    const client = createSocketClient({
+      url: server.url,
+      receive: Tick,
+      send: Tick,
+      codecs: [entryOf('msgpack')],
+      WebSocket: Socket,
+      reconnect: false,
+    });
+    cleanups.push(() => client.close());
+    const failure = await client.opened().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(WirekitError);
+    expect(failure).toMatchObject({ code: 'WK_WS_CLOSED' });
+    expect((failure as Error).message).toMatch(
+      /1006.*selected none of the protocols offered \(wirekit\.msgpack\)/,
+    );
+    expect(client.state).toBe('closed');
+    expect(client.stats.connects).toBe(0);
+    await waitFor(() => server.route.stats.open === 0);
+    expect(server.route.stats).toMatchObject({ opened: 1, timedOut: 1, received: 0 });
   });
 
   test('reconnects after the server restarts, and what was sent meanwhile arrives', async () => {
