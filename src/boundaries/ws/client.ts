@@ -24,6 +24,7 @@ import { subprotocolPrefix } from '../../negotiate/subprotocol.js';
 import { assert, type Infer, type Schema } from '../../schema/index.js';
 import {
   closeCodes,
+  countsView,
   frameKindOf,
   isSocketFormat,
   payloadBytes,
@@ -331,23 +332,7 @@ export function createSocketClient<R extends Schema, S extends Schema>(
       ending = { error: undefined };
       socket.close(code, reason);
     },
-    stats: {
-      get connects() {
-        return counts.connects;
-      },
-      get received() {
-        return counts.received;
-      },
-      get sent() {
-        return counts.sent;
-      },
-      get dropped() {
-        return counts.dropped;
-      },
-      get skipped() {
-        return counts.skipped;
-      },
-    },
+    stats: countsView(counts),
   };
 }
 

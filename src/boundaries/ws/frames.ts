@@ -47,6 +47,22 @@ export function payloadBytes(data: string | ArrayBuffer | ArrayBufferView): Uint
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
+/**
+ * A read-only live view of a counts object, for the stats both ends expose: readers see each count
+ * as it is now and cannot change it; `extra` adds counts derived on read (the connections open).
+ */
+export function countsView<C extends Record<string, number>, E extends Record<string, () => number>>(
+  counts: C,
+  extra?: E,
+): Readonly<C & { [K in keyof E]: number }> {
+  const view = {};
+  for (const key of Object.keys(counts))
+    Object.defineProperty(view, key, { enumerable: true, get: () => counts[key] });
+  for (const [key, read] of Object.entries(extra ?? {}))
+    Object.defineProperty(view, key, { enumerable: true, get: read });
+  return view as Readonly<C & { [K in keyof E]: number }>;
+}
+
 /** A limit option of either end: a positive integer, or WK_OPTIONS_INVALID when the socket is made. */
 export function positiveOption(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1)

@@ -40,6 +40,7 @@ import {
 } from './debug-frames.js';
 import {
   closeCodes,
+  countsView,
   frameKindOf,
   payloadBytes,
   positiveOption,
@@ -346,32 +347,7 @@ export const wirekitSockets = fp(
       });
 
       return {
-        stats: {
-          get open() {
-            return live.size;
-          },
-          get opened() {
-            return counts.opened;
-          },
-          get received() {
-            return counts.received;
-          },
-          get sent() {
-            return counts.sent;
-          },
-          get dropped() {
-            return counts.dropped;
-          },
-          get skipped() {
-            return counts.skipped;
-          },
-          get closedSlow() {
-            return counts.closedSlow;
-          },
-          get timedOut() {
-            return counts.timedOut;
-          },
-        },
+        stats: countsView(counts, { open: () => live.size }),
         broadcast(value) {
           // Each format in use encodes the value once, and every connection speaking it gets those bytes.
           const encoded = new Map<SocketFormat, Uint8Array>();
