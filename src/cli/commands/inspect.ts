@@ -41,7 +41,7 @@ const registryTimeoutSeconds = registryTimeoutMs / 1000;
 export const inspectHelp = `Usage:
   wirekit inspect FILE|-|redis://[user:pass@]host:port[/db]/KEY [--format F] [--compress C]
                   [--legacy L,L…] [--schema S.json] [--sequence] [--hex [--max-bytes N]] [--json]
-                  [--max-input-bytes N]
+                  [--max-input-bytes N] [--ws-frame]
   wirekit inspect --registry URL FILE|-|kafka://… [--schema S.json] [--format F] [--hex] [--json]
   wirekit inspect kafka://HOST:PORT[,HOST:PORT…]/TOPIC/PARTITION/OFFSET [--registry URL] […]
       Shows what a payload is: format, compression, envelope version, schema fingerprint, sizes
@@ -72,7 +72,16 @@ export const inspectHelp = `Usage:
                   wirekit schema decoded in the format --format names. Input that is not framed
                   so, an unknown id or a registry that does not answer within
                   ${registryTimeoutSeconds} seconds (retried once) is an error (exit 1).
-  --format F      read a raw payload of format F
+  --format F      read a raw payload of format F; a WebSocket subprotocol as devtools shows it
+                  (wirekit.json, wirekit.msgpack, wirekit.cbor, wirekit.protobuf, wirekit.avro)
+                  names its format
+  --ws-frame      the input is raw RFC 6455 frames as captured off the wire, either direction
+                  (masked or not): fragments are joined and each message is inspected as a
+                  payload (a text frame as JSON; a binary one by --format, else sniffed), with
+                  its opcode, masking, fragments and sizes; ping, pong and close frames are
+                  listed. Compressed frames (permessage-deflate) and malformed ones are refused
+                  (WK_CLI_INPUT; a length past --max-input-bytes WK_LIMIT_INPUT). --json prints
+                  { source, frames, messages: [{ wsFrame, …report }], controls, error }
   --compress C    undo compression C first (with or without --format; brotli, having no
                   signature, is otherwise only guessed)
   --legacy L,L…   read a payload without an envelope with the cache's legacy readers, in this
