@@ -29,6 +29,16 @@ export function parseSubprotocols(header: string | readonly string[] | undefined
   return out;
 }
 
+/**
+ * The format a `wirekit.<format>` subprotocol names (`wirekit.msgpack` → `msgpack`), or undefined
+ * for a name without the prefix (or with nothing after it). Whether that format exists is the
+ * caller's to check against what it serves: this is only the naming rule.
+ */
+export function formatOfSubprotocol(name: string): string | undefined {
+  if (!name.startsWith(subprotocolPrefix) || name.length === subprotocolPrefix.length) return undefined;
+  return name.slice(subprotocolPrefix.length);
+}
+
 /** What a connection speaks: the format, and the protocol to answer with (none for plain JSON). */
 export interface SubprotocolChoice<F extends string> {
   readonly format: F | 'json';
@@ -48,9 +58,8 @@ export function chooseSubprotocol<F extends string>(
   formats: readonly F[],
 ): SubprotocolChoice<F> {
   for (const name of offered) {
-    if (!name.startsWith(subprotocolPrefix)) continue;
-    const format = name.slice(subprotocolPrefix.length) as F;
-    if (formats.includes(format)) {
+    const format = formatOfSubprotocol(name) as F | undefined;
+    if (format !== undefined && formats.includes(format)) {
       return { format, protocol: name, frames: format === 'json' ? 'text' : 'binary' };
     }
   }

@@ -1,11 +1,13 @@
 /** `wirekit inspect`: what a payload is, how it was written, and what it holds. */
 
 import { type LegacyFormat, legacyFormats, legacyReaders } from '../../boundaries/cache/legacy.js';
+import { isSocketFormat, socketFormats } from '../../boundaries/ws/frames.js';
 import type { FormatName } from '../../codecs/core/codec.js';
 import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
 import { hasEnvelope, schemaFingerprint } from '../../envelope/index.js';
 import { errorLine, isWirekitError, WirekitError } from '../../errors/index.js';
+import { formatOfSubprotocol, subprotocolPrefix } from '../../negotiate/subprotocol.js';
 import { type JsonValue, type Schema, t, toJsonValue } from '../../schema/index.js';
 import { describeArrow, describeAvroContainer } from '../containers.js';
 import { hexDump, hexOf } from '../hexdump.js';
@@ -25,6 +27,7 @@ import { type RecordInfo, recordInfoOf } from '../record-info.js';
 import { renderReportJson } from '../report-json.js';
 import { type AnyCodec, readPayload } from '../sequences.js';
 import { parseCommand, usageError } from '../usage.js';
+import { readWsFrames, type WsControl } from '../ws-frame.js';
 import { readSchema } from './codec.js';
 import { inspectRegistry, registryTimeoutMs } from './inspect-registry.js';
 import { isKafkaUrl, kafkaTimeoutMs, parseKafkaUrl, readKafkaRecord } from './kafka-record.js';
@@ -38,7 +41,7 @@ const registryTimeoutSeconds = registryTimeoutMs / 1000;
 export const inspectHelp = `Usage:
   wirekit inspect FILE|-|redis://[user:pass@]host:port[/db]/KEY [--format F] [--compress C]
                   [--legacy L,L…] [--schema S.json] [--sequence] [--hex [--max-bytes N]] [--json]
-                  [--max-input-bytes N]
+                  [--max-input-bytes N] [--ws-frame]
   wirekit inspect --registry URL FILE|-|kafka://… [--schema S.json] [--format F] [--hex] [--json]
   wirekit inspect kafka://HOST:PORT[,HOST:PORT…]/TOPIC/PARTITION/OFFSET [--registry URL] […]
       Shows what a payload is: format, compression, envelope version, schema fingerprint, sizes
@@ -69,7 +72,16 @@ export const inspectHelp = `Usage:
                   wirekit schema decoded in the format --format names. Input that is not framed
                   so, an unknown id or a registry that does not answer within
                   ${registryTimeoutSeconds} seconds (retried once) is an error (exit 1).
-  --format F      read a raw payload of format F
+  --format F      read a raw payload of format F; a WebSocket subprotocol as devtools shows it
+                  (wirekit.json, wirekit.msgpack, wirekit.cbor, wirekit.protobuf, wirekit.avro)
+                  names its format
+  --ws-frame      the input is raw RFC 6455 frames as captured off the wire, either direction
+                  (masked or not): fragments are joined and each message is inspected as a
+                  payload (a text frame as JSON; a binary one by --format, else sniffed), with
+                  its opcode, masking, fragments and sizes; ping, pong and close frames are
+                  listed. Compressed frames (permessage-deflate) and malformed ones are refused
+                  (WK_CLI_INPUT; a length past --max-input-bytes WK_LIMIT_INPUT). --json prints
+                  { source, frames, messages: [{ wsFrame, …report }], controls, error }
   --compress C    undo compression C first (with or without --format; brotli, having no
                   signature, is otherwise only guessed)
   --legacy L,L…   read a payload without an envelope with the cache's legacy readers, in this
@@ -103,6 +115,7 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
     sequence: { type: 'boolean' },
     legacy: { type: 'string' },
     registry: { type: 'string' },
+    'ws-frame': { type: 'boolean' },
     ...inputLimitOption,
     ...decodeLimitOptions,
   });
@@ -111,6 +124,10 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
     throw usageError('inspect takes one input: a file, - for standard input, a redis:// or a kafka:// URL.');
   const flags = checkFlags(values);
   if (values.registry !== undefined) checkRegistryFlags(values);
+  if (values['ws-frame'] === true && (values.registry !== undefined || values.legacy !== undefined))
+    throw usageError(
+      `${values.registry !== undefined ? '--registry' : '--legacy'} does not apply with --ws-frame: each message of the frames is read as a payload of --format (a text frame as JSON).`,
+    );
   const redis = isRedisUrl(source) ? parseRedisUrl(source) : undefined;
   const kafka = isKafkaUrl(source) ? parseKafkaUrl(source) : undefined;
   if (redis !== undefined && values.registry !== undefined)
@@ -156,6 +173,33 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
     inspectLegacy(io, origin, bytes, flags, schema, values);
     return;
   }
+  if (values['ws-frame'] === true) {
+    await inspectWsFrames(io, origin, bytes, flags, schema, values);
+    return;
+  }
+  const { report, error } = await inspectPayload(origin, bytes, flags, schema, values);
+  io.stdout.write(values.json ? renderReportJson(report) : renderText(report, values.schema));
+  // What was learned before the failure is still worth showing; the error then sets the exit code.
+  if (error !== undefined) throw error;
+}
+
+interface PayloadValues {
+  readonly json?: boolean;
+  readonly schema?: string;
+  readonly sequence?: boolean;
+}
+
+/**
+ * One payload located and decoded into its report. A failure to decode is kept in the report and
+ * returned beside it (what was learned is still shown); one to locate the payload at all is thrown.
+ */
+async function inspectPayload(
+  origin: Origin,
+  bytes: Uint8Array,
+  flags: Flags,
+  schema: Schema | undefined,
+  values: PayloadValues,
+): Promise<{ readonly report: Inspection; readonly error?: WirekitError }> {
   const locateFlags = { ...flags, maxBytes: flags.maxInputBytes };
   const caps = {
     maxDecompressedBytes: flags.maxInputBytes,
@@ -163,12 +207,11 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
   };
   let located = await locate(bytes, locateFlags);
   let report = describe(origin, bytes, located, schema);
-  const write = () => {
+  const addHex = () => {
     if (flags.maxBytes !== undefined) {
       const shown = Math.min(flags.maxBytes, located.plain.length);
       report.hex = { shown, of: located.plain.length, lines: hexDump(located.plain, shown) };
     }
-    io.stdout.write(values.json ? renderReportJson(report) : renderText(report, values.schema));
   };
   const options = {
     schema,
@@ -189,14 +232,146 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
     }
   } catch (error) {
     if (!isWirekitError(error)) throw error;
-    // What was learned before the failure is still worth showing; the error then sets the exit code.
     report.error = { code: error.code, message: error.message };
     if (located.sniffed.at(-1) === 'json' && report.note === undefined)
       report.note = 'the first bytes looked like JSON text; if the input is another format, pass --format F';
-    write();
-    throw error;
+    addHex();
+    return { report, error };
   }
-  write();
+  addHex();
+  return { report };
+}
+
+/** What --ws-frame says of each message besides its payload's report. */
+interface WsMessageFacts {
+  /** Which message this is, from 1, and of how many. */
+  readonly message: number;
+  readonly of: number;
+  /** The frame (from 0) that started it. */
+  readonly frame: number;
+  readonly opcode: 'text' | 'binary';
+  readonly masked: boolean;
+  readonly fragments: number;
+  readonly payloadBytes: number;
+  /** Its frames' bytes on the wire, headers included. */
+  readonly frameBytes: number;
+}
+
+/**
+ * --ws-frame: the input is RFC 6455 frames; each message they carry is inspected as a payload of
+ * its own (a text frame is JSON, as the ws boundary sends it; a binary one is read by --format or
+ * sniffed, and --compress applies to binary ones only), one report each, in order, up to the first
+ * that fails; control frames are listed after them.
+ */
+async function inspectWsFrames(
+  io: CliIo,
+  origin: Origin,
+  bytes: Uint8Array,
+  flags: Flags,
+  schema: Schema | undefined,
+  values: PayloadValues,
+): Promise<void> {
+  const capture = readWsFrames(bytes, { maxPayloadBytes: flags.maxInputBytes });
+  const reports: (WsMessageFacts & { readonly report: Inspection })[] = [];
+  let failure: WirekitError | undefined;
+  for (const [i, message] of capture.messages.entries()) {
+    const facts: WsMessageFacts = {
+      message: i + 1,
+      of: capture.messages.length,
+      frame: message.frame,
+      opcode: message.opcode,
+      masked: message.masked,
+      fragments: message.fragments,
+      payloadBytes: message.payload.length,
+      frameBytes: message.wireBytes,
+    };
+    const messageFlags: Flags =
+      message.opcode === 'text' ? { ...flags, format: 'json', compression: undefined } : flags;
+    try {
+      if (message.payload.length === 0)
+        throw new WirekitError(
+          'WK_CLI_INPUT',
+          `its ${message.opcode} payload is empty: there is nothing to decode.`,
+        );
+      const { report, error } = await inspectPayload(origin, message.payload, messageFlags, schema, values);
+      reports.push({ ...facts, report });
+      failure = error;
+    } catch (error) {
+      if (!isWirekitError(error)) throw error;
+      // Not even located: no report to show, so the message says which WebSocket message it was.
+      failure = new WirekitError(
+        error.code,
+        `WebSocket message ${i + 1} (frame ${message.frame}): ${error.message}`,
+        {
+          ...(error.offset === undefined ? {} : { offset: error.offset }),
+          ...(error.format === undefined ? {} : { format: error.format }),
+        },
+      );
+    }
+    if (failure !== undefined) break;
+  }
+  const controls = capture.controls.map(controlFacts);
+  if (values.json) {
+    io.stdout.write(
+      renderReportJson({
+        source: origin.source,
+        frames: capture.frames,
+        messages: reports.map(({ report, ...facts }) => ({ wsFrame: facts, ...report })),
+        controls,
+        ...(failure === undefined ? {} : { error: { code: failure.code, message: failure.message } }),
+      }),
+    );
+  } else {
+    const parts = [
+      `${'ws frames:'.padEnd(14)} ${count(capture.frames, 'frame')}: ${count(capture.messages.length, 'message')}, ${count(controls.length, 'control frame')}\n`,
+      ...reports.map(
+        ({ report, ...facts }) =>
+          `${'ws message:'.padEnd(14)} ${facts.message} of ${facts.of}: frame ${facts.frame}, ${facts.opcode}, ${facts.masked ? 'masked' : 'unmasked'}, ${count(facts.fragments, 'fragment')}, ${facts.payloadBytes} payload bytes (${facts.frameBytes} on the wire)\n${renderText(report, values.schema)}`,
+      ),
+    ];
+    const controlLines = controls.map((c) => `${'ws control:'.padEnd(14)} ${controlText(c)}`);
+    if (controlLines.length > 0) parts.push(`${controlLines.join('\n')}\n`);
+    io.stdout.write(parts.join('\n'));
+  }
+  if (failure !== undefined) throw failure;
+}
+
+interface WsControlFacts {
+  readonly frame: number;
+  readonly opcode: 'close' | 'ping' | 'pong';
+  readonly masked: boolean;
+  readonly payloadBytes: number;
+  readonly code?: number;
+  readonly reason?: string;
+  /** A ping's or pong's application data, in hex (at most 125 bytes). */
+  readonly data?: string;
+}
+
+function controlFacts(frame: WsControl): WsControlFacts {
+  return {
+    frame: frame.frame,
+    opcode: frame.opcode,
+    masked: frame.masked,
+    payloadBytes: frame.payload.length,
+    ...(frame.code === undefined ? {} : { code: frame.code, reason: frame.reason ?? '' }),
+    ...(frame.opcode === 'close' || frame.payload.length === 0 ? {} : { data: hexOf(frame.payload) }),
+  };
+}
+
+function controlText(c: WsControlFacts): string {
+  const body =
+    c.opcode === 'close'
+      ? c.code === undefined
+        ? 'no code'
+        : `code ${c.code}${c.reason === '' ? '' : `, reason ${JSON.stringify(c.reason)}`}`
+      : c.data === undefined
+        ? 'no data'
+        : `data ${c.data}`;
+  return `frame ${c.frame}: ${c.opcode}, ${c.masked ? 'masked' : 'unmasked'}, ${body}`;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** Whether the input was taken for JSON by its first byte alone and did not decode as JSON. */
@@ -232,10 +407,15 @@ function checkFlags(values: {
   'max-allocated-bytes'?: string;
   'max-decompression-ratio'?: string;
 }): Flags {
-  const format =
-    values.format === undefined || values.format === 'auto' ? undefined : findFormat(values.format);
-  if (values.format !== undefined && values.format !== 'auto' && format === undefined)
-    throw usageError('--format is one of json, msgpack, cbor, protobuf, avro, flatbuffers, arrow, auto.');
+  // A subprotocol as devtools shows it (wirekit.msgpack) names its format; only the ws boundary's
+  // formats have one, so wirekit.arrow is as unknown as any other name.
+  const named = values.format === undefined ? undefined : formatOfSubprotocol(values.format);
+  const formatName = named === undefined ? values.format : isSocketFormat(named) ? named : '';
+  const format = formatName === undefined || formatName === 'auto' ? undefined : findFormat(formatName);
+  if (formatName !== undefined && formatName !== 'auto' && format === undefined)
+    throw usageError(
+      `--format is one of json, msgpack, cbor, protobuf, avro, flatbuffers, arrow, auto, or a WebSocket subprotocol (${socketFormats.map((f) => subprotocolPrefix + f).join(', ')}).`,
+    );
   const compression = values.compress as CompressionName | undefined;
   if (compression !== undefined && !compressionNames.includes(compression))
     throw usageError(`--compress is one of ${compressionNames.join(', ')}.`);
