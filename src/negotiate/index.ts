@@ -15,6 +15,7 @@ export { chooseEncoding, maxAcceptEncodings, parseAcceptEncoding } from './encod
 export { essenceOf, type MediaType, parseMediaType, splitOutsideQuotes } from './media-type.js';
 export {
   chooseSubprotocol,
+  formatOfSubprotocol,
   maxOfferedSubprotocols,
   parseSubprotocols,
   type SubprotocolChoice,

@@ -20,7 +20,7 @@ import type { Codec } from '../../codecs/core/codec.js';
 import type { FormatEntry } from '../../codecs/core/format-entry.js';
 import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { WirekitError } from '../../errors/index.js';
-import { subprotocolPrefix } from '../../negotiate/subprotocol.js';
+import { formatOfSubprotocol, subprotocolPrefix } from '../../negotiate/subprotocol.js';
 import { assert, type Infer, type Schema } from '../../schema/index.js';
 import {
   closeCodes,
@@ -209,7 +209,7 @@ export function createSocketClient<R extends Schema, S extends Schema>(
 
     current.addEventListener('open', () => {
       const protocol = current.protocol;
-      const name = protocol.startsWith(subprotocolPrefix) ? protocol.slice(subprotocolPrefix.length) : '';
+      const name = formatOfSubprotocol(protocol) ?? '';
       if (!isSocketFormat(name) || !entries.has(name)) {
         // RFC 6455 §4.1: a client fails a connection whose protocol it did not offer; retrying gets the same.
         ending = {
