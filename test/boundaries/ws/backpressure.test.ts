@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { type SocketRouteHandle, wirekitSockets } from '../../../src/boundaries/ws/index.js';
 import { createCodec } from '../../../src/codecs/registry.js';
 import { t } from '../../../src/index.js';
+import { listenSockets } from '../../support/ws.js';
 
 const Chunk = t.object('Chunk', { sequence: t.uint32(), pad: t.bytes() });
 type Chunk = { sequence: number; pad: Uint8Array };
@@ -44,7 +45,7 @@ async function chunkServer(onSlowConsumer: 'drop' | 'close') {
       for await (const _ of connection.messages);
     },
   });
-  const url = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  const url = await listenSockets(app);
   return { route, peaks, url: `${url}/chunks` };
 }
 
@@ -153,7 +154,7 @@ describe('a handler that reads slowly', () => {
         }
       },
     });
-    const url = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+    const url = await listenSockets(app);
     const socket = new WebSocket(`${url}/notes`, ['wirekit.msgpack']);
     await new Promise((resolve) => socket.once('open', resolve));
     const codec = createCodec('msgpack', { schema: Note });

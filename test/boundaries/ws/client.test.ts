@@ -18,6 +18,7 @@ import {
 import { allFormats } from '../../../src/codecs/registry.js';
 import { WirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/index.js';
+import { echo, listenSockets } from '../../support/ws.js';
 
 const Tick = t.object('Tick', {
   symbol: t.string({ maxLength: 12 }),
@@ -53,12 +54,10 @@ async function echoServer(port = 0, options: SocketPluginOptions = {}) {
     url: '/ws',
     receive: Tick,
     send: Tick,
-    handler: async (connection) => {
-      for await (const message of connection.messages) connection.send(message);
-    },
+    handler: echo,
   });
-  const address = await app.listen({ port, host: '127.0.0.1' });
-  return { app, route, url: `${address.replace('http', 'ws')}/ws`, port: Number(new URL(address).port) };
+  const base = await listenSockets(app, port);
+  return { app, route, url: `${base}/ws`, port: Number(new URL(base).port) };
 }
 
 /** The next `count` messages of an iterator. */
@@ -222,10 +221,10 @@ describe('the socket client', () => {
         for (let i = 0; i < 100; i++) connection.send(tickAt(i));
       },
     });
-    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = await listenSockets(app);
     cleanups.push(() => app.close());
     const client = createSocketClient({
-      url: `${address.replace('http', 'ws')}/burst`,
+      url: `${base}/burst`,
       receive: Tick,
       send: Tick,
       codecs: [entryOf('cbor')],

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { type FrameLogEntry, wirekitSockets } from '../../../src/boundaries/ws/index.js';
 import { createCodec } from '../../../src/codecs/registry.js';
 import { t } from '../../../src/index.js';
+import { echo, listenSockets } from '../../support/ws.js';
 
 const Quote = t.object('Quote', { symbol: t.string(), price: t.float64(), at: t.timestamp() });
 const quote = { symbol: 'SAP', price: 236.15, at: new Date('2026-12-04T09:30:00.000Z') };
@@ -38,9 +39,7 @@ async function server(level: string, debugFrames: boolean | { maxChars: number }
     receive: Quote,
     send: Quote,
     onInvalid: 'skip',
-    handler: async (connection) => {
-      for await (const message of connection.messages) connection.send(message);
-    },
+    handler: echo,
   });
   app.wirekitSocket({
     url: '/fail',
@@ -50,7 +49,7 @@ async function server(level: string, debugFrames: boolean | { maxChars: number }
       for await (const _ of connection.messages) throw new Error('the handler broke');
     },
   });
-  const url = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  const url = await listenSockets(app);
   const frames = () => lines.flatMap((line) => (line.wsFrame ? [line.wsFrame as FrameLogEntry] : []));
   return { url, lines, frames };
 }

@@ -18,6 +18,7 @@ import { wirekitSockets } from '../../../src/boundaries/ws/index.js';
 import { type Infer, t, toJsonValue } from '../../../src/index.js';
 import { toAvro, toProto } from '../../../src/schema/export/index.js';
 import { has, python } from '../../support/tools.js';
+import { echo as echoBack, listenSockets } from '../../support/ws.js';
 
 const sides = ['buy', 'sell'] as const;
 const Order = t.object('Order', {
@@ -155,9 +156,7 @@ describe.skipIf(!available)("wirekit sockets with Python's websockets", () => {
       url: '/echo',
       receive: Order,
       send: Order,
-      handler: async (connection) => {
-        for await (const message of connection.messages) connection.send(message);
-      },
+      handler: echoBack,
     });
     app.wirekitSocket({
       url: '/list',
@@ -167,7 +166,7 @@ describe.skipIf(!available)("wirekit sockets with Python's websockets", () => {
         for (const message of list) connection.send(message);
       },
     });
-    const base = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+    const base = await listenSockets(app);
     results = await runPeer({
       base,
       protocols,

@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { socketFormats, wirekitSockets } from '../../../src/boundaries/ws/index.js';
 import { createCodec } from '../../../src/codecs/registry.js';
 import { t } from '../../../src/index.js';
+import { echo, listenSockets } from '../../support/ws.js';
 
 const Tick = t.object('Tick', {
   symbol: t.string({ maxLength: 12 }),
@@ -28,9 +29,7 @@ beforeAll(async () => {
     url: '/ws',
     receive: Tick,
     send: Tick,
-    handler: async (connection) => {
-      for await (const message of connection.messages) connection.send(message);
-    },
+    handler: echo,
   });
   app.wirekitSocket({
     url: '/lenient',
@@ -41,7 +40,7 @@ beforeAll(async () => {
       for await (const _ of connection.messages) connection.send({ skipped: connection.skipped });
     },
   });
-  base = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
+  base = await listenSockets(app);
 });
 
 afterAll(() => app.close());
