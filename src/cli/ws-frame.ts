@@ -7,6 +7,7 @@
  * WK_LIMIT_INPUT), naming the frame and its offset. Non-minimal length encodings are accepted: a
  * capture is read, not policed, and they say nothing ambiguous.
  */
+import { joinBytes } from '../codecs/core/stream.js';
 import { WirekitError } from '../errors/index.js';
 
 export type WsOpcode = 'continuation' | 'text' | 'binary' | 'close' | 'ping' | 'pong';
@@ -120,7 +121,7 @@ export function readWsFrames(bytes: Uint8Array, options: ReadWsFramesOptions): W
           opcode: open.opcode,
           masked: open.masked,
           fragments: open.parts.length,
-          payload: join(open.parts, open.size),
+          payload: joinBytes(open.parts, open.size),
           wireBytes: open.wire,
         });
         open = undefined;
@@ -246,16 +247,6 @@ function control(frame: Frame, index: number, offset: number): WsControl {
     throw refuse('is a close frame whose reason is not valid UTF-8', index, offset);
   }
   return { ...base, code, reason };
-}
-
-function join(parts: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 function refuse(what: string, index: number, offset: number | undefined): WirekitError {
