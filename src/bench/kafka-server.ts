@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port.js';
+import { freePorts } from './free-port.js';
 import { kafkaClasspath } from './kafka-jars.js';
 import { type LocalServer, startLocalServer } from './server-process.js';
 
@@ -48,7 +48,7 @@ logger.server.level = INFO
 export async function startKafka(options: KafkaBrokerOptions = {}): Promise<KafkaBroker> {
   const classpath = await kafkaClasspath();
   const dir = mkdtempSync(join(tmpdir(), 'wirekit-kafka-'));
-  const [port, controllerPort] = [await freePort(), await freePort()];
+  const [port, controllerPort] = await freePorts(2);
   const properties: Record<string, string> = {
     'process.roles': 'broker,controller',
     'node.id': '1',

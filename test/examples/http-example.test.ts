@@ -6,12 +6,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-import { freePort } from '../support/tools.js';
+import { freePorts } from '../support/tools.js';
 
 const run = promisify(execFile);
 
 test('npm run example:http -- --demo', async () => {
-  const env = { ...process.env, PORT: String(await freePort()), INTERNAL_PORT: String(await freePort()) };
+  const [port, internalPort] = await freePorts(2);
+  const env = { ...process.env, PORT: String(port), INTERNAL_PORT: String(internalPort) };
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'examples/http/main.ts', '--demo'], {
     env,
     timeout: 60_000,

@@ -100,4 +100,4 @@ export function withTempDir<T>(body: (dir: string) => T): T {
   }
 }
 
-export { freePort } from '../../src/bench/free-port.js';
+export { freePort, freePorts } from '../../src/bench/free-port.js';
