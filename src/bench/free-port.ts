@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 
 export async function freePort(): Promise<number> {
   const [port] = await freePorts(1);
-  return port as number;
+  return port;
 }
 
 /**
@@ -11,7 +11,7 @@ export async function freePort(): Promise<number> {
  * same ephemeral port out again as soon as one is closed, and two `freePort()` calls in a row did
  * once give a Kafka broker the same port for two listeners.
  */
-export async function freePorts(count: number): Promise<number[]> {
+export async function freePorts<N extends number>(count: N): Promise<Ports<N>> {
   const servers: Server[] = [];
   try {
     const ports: number[] = [];
@@ -20,11 +20,18 @@ export async function freePorts(count: number): Promise<number[]> {
       servers.push(server);
       ports.push(await listenOnAnyPort(server));
     }
-    return ports;
+    return ports as Ports<N>;
   } finally {
     await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   }
 }
+
+/** A tuple of N numbers for the small counts callers destructure (`const [a, b] = await freePorts(2)`). */
+type Ports<N extends number, Acc extends number[] = []> = number extends N
+  ? number[]
+  : Acc['length'] extends N
+    ? Acc
+    : Ports<N, [...Acc, number]>;
 
 function listenOnAnyPort(server: Server): Promise<number> {
   return new Promise((resolve, reject) => {
