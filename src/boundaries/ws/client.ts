@@ -97,6 +97,10 @@ export interface SocketClientStats {
   readonly connects: number;
   readonly received: number;
   readonly sent: number;
+  /** Payload bytes of the frames received, refused ones included (JSON's as UTF-8): bytes per message is this over `received`. */
+  readonly receivedBytes: number;
+  /** Payload bytes of the messages sent. */
+  readonly sentBytes: number;
   /** Messages dropped: received with the reader too far behind, or sent with the socket full. */
   readonly dropped: number;
   /** Frames refused and skipped (`onInvalid: 'skip'`). */
@@ -169,7 +173,15 @@ export function createSocketClient<R extends Schema, S extends Schema>(
   };
 
   const inbox = new Inbox<In>();
-  const counts = { connects: 0, received: 0, sent: 0, dropped: 0, skipped: 0 };
+  const counts = {
+    connects: 0,
+    received: 0,
+    sent: 0,
+    receivedBytes: 0,
+    sentBytes: 0,
+    dropped: 0,
+    skipped: 0,
+  };
   const pending: Out[] = [];
   const waiting: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   let state: SocketClient<In, Out>['state'] = 'connecting';
@@ -198,6 +210,7 @@ export function createSocketClient<R extends Schema, S extends Schema>(
     }
     open.send(frameKindOf(active) === 'text' ? textOf(bytes) : bytes);
     counts.sent++;
+    counts.sentBytes += bytes.length;
     return true;
   };
 
@@ -234,11 +247,13 @@ export function createSocketClient<R extends Schema, S extends Schema>(
     current.addEventListener('message', (event: { data: string | ArrayBuffer }) => {
       if (active === undefined || current !== socket) return;
       const text = typeof event.data === 'string';
+      const bytes = payloadBytes(event.data);
+      counts.receivedBytes += bytes.length;
       let value: In;
       try {
         if (text !== (frameKindOf(active) === 'text'))
           throw new WirekitError('WK_DECODE_MALFORMED', `expected a ${frameKindOf(active)} frame.`);
-        value = codecsOf(active).receive.decode(payloadBytes(event.data));
+        value = codecsOf(active).receive.decode(bytes);
       } catch (error) {
         const failure =
           error instanceof WirekitError ? error : new WirekitError('WK_DECODE_MALFORMED', String(error));

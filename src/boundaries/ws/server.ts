@@ -95,6 +95,10 @@ export interface SocketRouteStats {
   readonly received: number;
   /** Messages handed to the socket. */
   readonly sent: number;
+  /** Payload bytes of the frames received, refused ones included (frame headers not counted). */
+  readonly receivedBytes: number;
+  /** Payload bytes of the messages handed to the socket. */
+  readonly sentBytes: number;
   /** Messages not sent because their connection's send queue was full. */
   readonly dropped: number;
   /** Frames refused and skipped (`onInvalid: 'skip'`). */
@@ -201,7 +205,17 @@ export const wirekitSockets = fp(
       type In = Infer<R>;
       type Out = Infer<S>;
       const onSlowConsumer = route.onSlowConsumer ?? options.onSlowConsumer ?? 'drop';
-      const counts = { opened: 0, received: 0, sent: 0, dropped: 0, skipped: 0, closedSlow: 0, timedOut: 0 };
+      const counts = {
+        opened: 0,
+        received: 0,
+        sent: 0,
+        receivedBytes: 0,
+        sentBytes: 0,
+        dropped: 0,
+        skipped: 0,
+        closedSlow: 0,
+        timedOut: 0,
+      };
       const live = new Set<Peer>();
       const codecs = new Map<SocketFormat, { receive: Codec<In>; send: Codec<Out> }>();
       const codecsOf = (format: SocketFormat) => {
@@ -272,6 +286,7 @@ export const wirekitSockets = fp(
             // JSON's bytes are its UTF-8 text: ws sends them as a text frame as they are.
             socket.send(bytes, { binary });
             counts.sent++;
+            counts.sentBytes += bytes.length;
             if (log !== undefined)
               logFrame(log, 'out', format, bytes, (renderers as Renderers).out.value(value));
             return true;
@@ -287,6 +302,7 @@ export const wirekitSockets = fp(
 
         socket.on('message', (data, isBinary) => {
           const bytes = toBytes(data);
+          counts.receivedBytes += bytes.length;
           let value: In;
           try {
             // JSON arrives in text frames; a binary format in binary ones. The other kind is refused.

@@ -6,7 +6,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { socketFormats, wirekitSockets } from '../../../src/boundaries/ws/index.js';
+import { type SocketRouteHandle, socketFormats, wirekitSockets } from '../../../src/boundaries/ws/index.js';
 import { createCodec } from '../../../src/codecs/registry.js';
 import { t } from '../../../src/index.js';
 import { echo, listenSockets } from '../../support/ws.js';
@@ -20,12 +20,13 @@ const Tick = t.object('Tick', {
 const tick = { symbol: 'ASML', price: 687.25, volume: 1200, at: new Date('2026-12-03T12:00:00.000Z') };
 
 let app: FastifyInstance;
+let echoRoute: SocketRouteHandle<unknown>;
 let base = '';
 
 beforeAll(async () => {
   app = Fastify();
   await app.register(wirekitSockets, { maxFrameBytes: 4096 });
-  app.wirekitSocket({
+  echoRoute = app.wirekitSocket({
     url: '/ws',
     receive: Tick,
     send: Tick,
@@ -72,10 +73,18 @@ describe('wirekit sockets', () => {
     const codec = createCodec(format, { schema: Tick });
     const encoded = codec.encode(tick);
     const frame = format === 'json' ? new TextDecoder().decode(encoded) : encoded;
+    const before = { ...echoRoute.stats };
     const reply = (await exchange('/ws', [`wirekit.${format}`], [frame])) as Reply;
     expect(reply.protocol).toBe(`wirekit.${format}`);
     expect(reply.isBinary).toBe(format !== 'json');
     expect(codec.decode(new Uint8Array(reply.data))).toEqual(tick);
+    // One message each way, counted with its payload bytes.
+    expect(echoRoute.stats).toMatchObject({
+      received: before.received + 1,
+      sent: before.sent + 1,
+      receivedBytes: before.receivedBytes + encoded.length,
+      sentBytes: before.sentBytes + encoded.length,
+    });
   });
 
   test("several offered: the client's first the server serves", async () => {
