@@ -313,6 +313,17 @@ export const wirekitSockets = fp(
             if (log !== undefined)
               logFrame(log, 'in', format, bytes, (renderers as Renderers).in.bytes(bytes));
             const code = error instanceof WirekitError ? error.code : 'WK_DECODE_MALFORMED';
+            // Reported at info level, as Fastify reports a refused request: the code, not the bytes.
+            request.log.info(
+              {
+                wsRefused: {
+                  code,
+                  bytes: bytes.length,
+                  action: route.onInvalid === 'skip' ? 'skipped' : 'closed',
+                },
+              },
+              'wirekit ws frame refused',
+            );
             if (route.onInvalid === 'skip') {
               skipped++;
               counts.skipped++;

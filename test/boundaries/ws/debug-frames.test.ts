@@ -1,8 +1,9 @@
 /**
  * Binary frames readable in the log: with `debugFrames`, a server whose logger prints debug lines
  * logs every frame both ways as the value's JSON (cut to maxChars) and a frame that did not decode
- * as hex; at info level nothing is rendered; without the option nothing is logged. A handler that
- * throws closes its connection with 1011 and the code, and the error is logged.
+ * as hex; at info level nothing is rendered; without the option nothing is logged. A refused frame
+ * is reported at info level with its code. A handler that throws closes its connection with 1011
+ * and the code, and the error is logged.
  */
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -107,6 +108,18 @@ describe('debugFrames', () => {
       app = undefined;
     }
   });
+});
+
+test('a refused frame is reported at info level with its code, skipped or closed', async () => {
+  const { url, lines } = await server('info', undefined);
+  const refused = () => lines.flatMap((line) => (line.wsRefused ? [line.wsRefused] : []));
+  await talk(`${url}/q`, [Uint8Array.of(0xc1), msgpack.encode(quote)], 1);
+  expect(refused()).toEqual([{ code: expect.stringMatching(/^WK_DECODE_/), bytes: 1, action: 'skipped' }]);
+  // Well-formed MessagePack the schema refuses (a price as text) closes /fail, which does not skip.
+  const schemaless = createCodec('msgpack', { schema: undefined });
+  const { close } = await talk(`${url}/fail`, [schemaless.encode({ ...quote, price: 'high' })], 1);
+  expect(close?.code).toBe(1007);
+  expect(refused()[1]).toEqual({ code: close?.reason, bytes: expect.any(Number), action: 'closed' });
 });
 
 test('a handler that throws closes its connection with 1011 WK_WS_HANDLER_FAILED and is logged', async () => {
