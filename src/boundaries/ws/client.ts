@@ -27,6 +27,7 @@ import {
   countsView,
   frameKindOf,
   isSocketFormat,
+  messageCounts,
   payloadBytes,
   positiveOption,
   type SocketFormat,
@@ -173,15 +174,7 @@ export function createSocketClient<R extends Schema, S extends Schema>(
   };
 
   const inbox = new Inbox<In>();
-  const counts = {
-    connects: 0,
-    received: 0,
-    sent: 0,
-    receivedBytes: 0,
-    sentBytes: 0,
-    dropped: 0,
-    skipped: 0,
-  };
+  const counts = { connects: 0, ...messageCounts() };
   const pending: Out[] = [];
   const waiting: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   let state: SocketClient<In, Out>['state'] = 'connecting';

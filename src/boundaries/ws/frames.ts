@@ -47,6 +47,11 @@ export function payloadBytes(data: string | ArrayBuffer | ArrayBufferView): Uint
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
+/** The counts both ends keep of messages: each way with their payload bytes, and those dropped or skipped. */
+export function messageCounts() {
+  return { received: 0, sent: 0, receivedBytes: 0, sentBytes: 0, dropped: 0, skipped: 0 };
+}
+
 /**
  * A read-only live view of a counts object, for the stats both ends expose: readers see each count
  * as it is now and cannot change it; `extra` adds counts derived on read (the connections open).

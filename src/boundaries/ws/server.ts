@@ -42,6 +42,7 @@ import {
   closeCodes,
   countsView,
   frameKindOf,
+  messageCounts,
   payloadBytes,
   positiveOption,
   type SocketFormat,
@@ -205,17 +206,7 @@ export const wirekitSockets = fp(
       type In = Infer<R>;
       type Out = Infer<S>;
       const onSlowConsumer = route.onSlowConsumer ?? options.onSlowConsumer ?? 'drop';
-      const counts = {
-        opened: 0,
-        received: 0,
-        sent: 0,
-        receivedBytes: 0,
-        sentBytes: 0,
-        dropped: 0,
-        skipped: 0,
-        closedSlow: 0,
-        timedOut: 0,
-      };
+      const counts = { opened: 0, ...messageCounts(), closedSlow: 0, timedOut: 0 };
       const live = new Set<Peer>();
       const codecs = new Map<SocketFormat, { receive: Codec<In>; send: Codec<Out> }>();
       const codecsOf = (format: SocketFormat) => {
