@@ -202,7 +202,7 @@ export const wirekitSockets = fp(
     app.decorate('wirekitSocket', function wirekitSocket<
       R extends Schema,
       S extends Schema,
-    >(route: SocketRoute<R, S>): SocketRouteHandle<Infer<S>> {
+    >(this: FastifyInstance, route: SocketRoute<R, S>): SocketRouteHandle<Infer<S>> {
       type In = Infer<R>;
       type Out = Infer<S>;
       const onSlowConsumer = route.onSlowConsumer ?? options.onSlowConsumer ?? 'drop';
@@ -235,7 +235,9 @@ export const wirekitSockets = fp(
         sendBytes(bytes: Uint8Array, value: Out): boolean;
       }
 
-      app.get(route.url, { websocket: true }, (socket, request) => {
+      // On the instance it is called on, so that a plugin's prefix and hooks (authentication of the
+      // upgrade request, say) apply to the route as they do to any other route of that plugin.
+      this.get(route.url, { websocket: true }, (socket, request) => {
         const choice = chooseSubprotocol(
           parseSubprotocols(request.headers['sec-websocket-protocol']),
           formats,

@@ -41,6 +41,16 @@ beforeAll(async () => {
       for await (const _ of connection.messages) connection.send({ skipped: connection.skipped });
     },
   });
+  // A plugin with a prefix and an authentication hook: both must apply to its socket routes.
+  await app.register(
+    async (child) => {
+      child.addHook('onRequest', async (request, reply) => {
+        if (request.headers.authorization !== 'Bearer open-sesame') await reply.code(401).send();
+      });
+      child.wirekitSocket({ url: '/ws', receive: Tick, send: Tick, handler: echo });
+    },
+    { prefix: '/private' },
+  );
   base = await listenSockets(app);
 });
 
@@ -128,6 +138,36 @@ describe('wirekit sockets', () => {
   test('a frame over maxFrameBytes closes with 1009', async () => {
     const closed = (await exchange('/ws', ['wirekit.msgpack'], [new Uint8Array(5000)])) as { code: number };
     expect(closed.code).toBe(1009);
+  });
+
+  test("a plugin's prefix and hooks apply: the upgrade is refused without the token and echoes with it", async () => {
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const socket = new WebSocket(`${base}/private/ws`, ['wirekit.json']);
+      socket.on('unexpected-response', (_request, response) => {
+        resolve(response.statusCode);
+        socket.terminate();
+      });
+      socket.on('open', () => {
+        resolve(undefined);
+        socket.close();
+      });
+      socket.on('error', reject);
+    });
+    expect(status).toBe(401);
+    const reply = await new Promise<Buffer>((resolve, reject) => {
+      const socket = new WebSocket(`${base}/private/ws`, ['wirekit.json'], {
+        headers: { authorization: 'Bearer open-sesame' },
+      });
+      socket.on('open', () =>
+        socket.send(new TextDecoder().decode(createCodec('json', { schema: Tick }).encode(tick))),
+      );
+      socket.on('message', (data: Buffer) => {
+        resolve(data);
+        socket.close();
+      });
+      socket.on('error', reject);
+    });
+    expect(createCodec('json', { schema: Tick }).decode(new Uint8Array(reply))).toEqual(tick);
   });
 
   test("onInvalid 'skip': bad frames are counted and the connection goes on", async () => {
