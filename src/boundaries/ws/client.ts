@@ -71,6 +71,12 @@ export interface SocketClientOptions<R extends Schema, S extends Schema> {
   readonly reconnect?: false | ReconnectOptions;
   /** A frame that does not decode: close and end the messages with its error (default), or count it and go on. */
   readonly onInvalid?: 'close' | 'skip';
+  /**
+   * The largest frame decoded, in bytes (default 1 MiB, as the server's). A WHATWG socket cannot
+   * refuse a frame before it has arrived, but a larger one is not decoded: it closes with 4009
+   * `WK_LIMIT_INPUT` (or is skipped, by `onInvalid`).
+   */
+  readonly maxFrameBytes?: number;
   /** Messages received and not yet read before new ones are dropped (default 10,000). */
   readonly maxBufferedMessages?: number;
   /** Bytes the socket may hold unsent before a send is dropped (default 1 MiB). */
@@ -152,6 +158,7 @@ export function createSocketClient<R extends Schema, S extends Schema>(
   const reconnect = options.reconnect === false ? undefined : backoffOf(options.reconnect ?? {});
   const maxBuffered = positiveOption('maxBufferedMessages', options.maxBufferedMessages ?? 10_000);
   const maxQueuedBytes = positiveOption('maxQueuedBytes', options.maxQueuedBytes ?? mebibyte);
+  const maxFrameBytes = positiveOption('maxFrameBytes', options.maxFrameBytes ?? mebibyte);
   const maxPending = positiveOption('maxPendingSends', options.maxPendingSends ?? 1000);
 
   const codecs = new Map<SocketFormat, { receive: Codec<In>; send: Codec<Out> }>();
@@ -244,6 +251,11 @@ export function createSocketClient<R extends Schema, S extends Schema>(
       counts.receivedBytes += bytes.length;
       let value: In;
       try {
+        if (bytes.length > maxFrameBytes)
+          throw new WirekitError(
+            'WK_LIMIT_INPUT',
+            `a frame of ${bytes.length} bytes; maxFrameBytes is ${maxFrameBytes}.`,
+          );
         if (text !== (frameKindOf(active) === 'text'))
           throw new WirekitError('WK_DECODE_MALFORMED', `expected a ${frameKindOf(active)} frame.`);
         value = codecsOf(active).receive.decode(bytes);
@@ -254,7 +266,8 @@ export function createSocketClient<R extends Schema, S extends Schema>(
           counts.skipped++;
         } else {
           ending = { error: failure };
-          current.close(closeCodes.clientInvalidPayload, failure.code);
+          const tooBig = failure.code === 'WK_LIMIT_INPUT';
+          current.close(tooBig ? closeCodes.clientTooBig : closeCodes.clientInvalidPayload, failure.code);
         }
         return;
       }

@@ -37,6 +37,8 @@ export const closeCodes = {
    * only 1000 and 3000-4999, so 1007's meaning in the private range.
    */
   clientInvalidPayload: 4007,
+  /** What the client closes with for a server frame over its `maxFrameBytes`: 1009 in the private range. */
+  clientTooBig: 4009,
 } as const;
 
 /** One message's payload as bytes: JSON's text frames arrive as strings in a browser. */

@@ -210,6 +210,33 @@ describe('the socket client', () => {
     expect(lenient.stats.skipped).toBe(1);
   });
 
+  test("a server's frame over maxFrameBytes is not decoded: closed with 4009 WK_LIMIT_INPUT, or skipped", async () => {
+    const tick = entryOf('msgpack').create({ schema: Tick }).encode(tickAt(1));
+    const closes: { code: number; reason: string }[] = [];
+    const raw = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: () => 'wirekit.msgpack' });
+    raw.on('connection', (socket) => {
+      socket.on('close', (code, reason) => closes.push({ code, reason: reason.toString() }));
+      socket.send(new Uint8Array(4096));
+      socket.send(tick);
+    });
+    cleanups.push(() => new Promise((resolve) => raw.close(resolve)));
+    await new Promise((resolve) => raw.once('listening', resolve));
+    const url = `ws://127.0.0.1:${(raw.address() as { port: number }).port}`;
+    const options = { url, receive: Tick, send: Tick, codecs: [entryOf('msgpack')], WebSocket: Socket };
+
+    const strict = createSocketClient({ ...options, maxFrameBytes: 1024, reconnect: false });
+    await expect(take(strict.messages[Symbol.asyncIterator](), 2)).rejects.toMatchObject({
+      code: 'WK_LIMIT_INPUT',
+    });
+    await waitFor(() => closes.length === 1);
+    expect(closes).toEqual([{ code: 4009, reason: 'WK_LIMIT_INPUT' }]);
+
+    const lenient = createSocketClient({ ...options, maxFrameBytes: 1024, onInvalid: 'skip' });
+    cleanups.push(() => lenient.close());
+    expect(await take(lenient.messages[Symbol.asyncIterator](), 1)).toEqual([tickAt(1)]);
+    expect(lenient.stats).toMatchObject({ skipped: 1, received: 1, receivedBytes: 4096 + tick.length });
+  });
+
   test('messages nobody reads are held up to maxBufferedMessages, the rest dropped and counted', async () => {
     const app = Fastify();
     await app.register(wirekitSockets);
