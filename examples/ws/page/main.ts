@@ -12,6 +12,7 @@ import { avroFormat } from 'wirekit-ts/avro';
 import { cborFormat } from 'wirekit-ts/cbor';
 import { jsonFormat } from 'wirekit-ts/json';
 import { msgpackFormat } from 'wirekit-ts/msgpack';
+import { subprotocolPrefix } from 'wirekit-ts/negotiate';
 import { protobufFormat } from 'wirekit-ts/protobuf';
 import { createSocketClient, type FormatEntry, type SocketClient } from 'wirekit-ts/ws/client';
 // The example's tick (the bench's fixture, not part of the package), from the repository's build.
@@ -59,7 +60,7 @@ const cells = new Map<
 for (const entry of entries) {
   const name = entry.name;
   const view: FormatView = {
-    protocol: `wirekit.${name}`,
+    protocol: subprotocolPrefix + name,
     state: 'connecting',
     received: 0,
     bytesPerMessage: 0,
@@ -100,9 +101,7 @@ for (const entry of entries) {
           echoes.delete(name);
         }
       }
-      view.state = 'closed';
     } catch (error) {
-      view.state = 'failed';
       view.error = `${(error as { code?: string }).code ?? ''} ${String((error as Error).message ?? error)}`;
     }
   })();
@@ -122,7 +121,7 @@ setInterval(() => {
   const jsonBytes = bytesPerMessage('json');
   for (const [name, client] of clients) {
     const view = views[name] as FormatView;
-    if (view.state !== 'failed' && view.state !== 'closed') view.state = client.state;
+    view.state = view.error === undefined ? client.state : 'failed';
     view.received = client.stats.received;
     view.bytesPerMessage = bytesPerMessage(name);
     const tick = lastTicks.get(name);

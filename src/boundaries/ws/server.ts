@@ -206,6 +206,7 @@ export const wirekitSockets = fp(
       type In = Infer<R>;
       type Out = Infer<S>;
       const onSlowConsumer = route.onSlowConsumer ?? options.onSlowConsumer ?? 'drop';
+      const skipInvalid = route.onInvalid === 'skip';
       const counts = { opened: 0, ...messageCounts(), closedSlow: 0, timedOut: 0 };
       const live = new Set<Peer>();
       const codecs = new Map<SocketFormat, { receive: Codec<In>; send: Codec<Out> }>();
@@ -312,12 +313,12 @@ export const wirekitSockets = fp(
                 wsRefused: {
                   code,
                   bytes: bytes.length,
-                  action: route.onInvalid === 'skip' ? 'skipped' : 'closed',
+                  action: skipInvalid ? 'skipped' : 'closed',
                 },
               },
               'wirekit ws frame refused',
             );
-            if (route.onInvalid === 'skip') {
+            if (skipInvalid) {
               skipped++;
               counts.skipped++;
             } else {

@@ -18,6 +18,7 @@ import { Tick, tickSource } from '../../../src/bench/ws/tick.js';
 import { type SocketFormat, socketFormats, wirekitSockets } from '../../../src/boundaries/ws/index.js';
 import { createCodec } from '../../../src/codecs/registry.js';
 import { chromiumArgs, chromiumPath, has } from '../../support/tools.js';
+import { echo } from '../../support/ws.js';
 
 const src = (path: string) => JSON.stringify(fileURLToPath(new URL(`../../../src/${path}`, import.meta.url)));
 
@@ -107,7 +108,7 @@ async function serve(outDir: string): Promise<{ app: FastifyInstance; origin: st
     send: Tick,
     handler: async (connection) => {
       for (const tick of ticks(tickCount)) connection.send(tick);
-      for await (const message of connection.messages) connection.send(message);
+      await echo(connection);
     },
   });
   // Three ticks per connection, then a close the client is meant to survive (1012: service restart).

@@ -154,20 +154,19 @@ describe('wirekit sockets', () => {
       socket.on('error', reject);
     });
     expect(status).toBe(401);
+    const json = createCodec('json', { schema: Tick });
     const reply = await new Promise<Buffer>((resolve, reject) => {
       const socket = new WebSocket(`${base}/private/ws`, ['wirekit.json'], {
         headers: { authorization: 'Bearer open-sesame' },
       });
-      socket.on('open', () =>
-        socket.send(new TextDecoder().decode(createCodec('json', { schema: Tick }).encode(tick))),
-      );
+      socket.on('open', () => socket.send(new TextDecoder().decode(json.encode(tick))));
       socket.on('message', (data: Buffer) => {
         resolve(data);
         socket.close();
       });
       socket.on('error', reject);
     });
-    expect(createCodec('json', { schema: Tick }).decode(new Uint8Array(reply))).toEqual(tick);
+    expect(json.decode(new Uint8Array(reply))).toEqual(tick);
   });
 
   test("onInvalid 'skip': bad frames are counted and the connection goes on", async () => {
