@@ -80,8 +80,8 @@ export function describeArrow(input: Uint8Array): ArrowInfo {
     const size = measureMessage(bytes, at, stop, 0);
     if (size === undefined || at + size.total > stop) throw truncated(stop, 'an Arrow message');
     if (size.metadataLength === 0) break; // the end-of-stream marker
-    const metadata = bytes.subarray(at + 8, at + 8 + size.metadataLength);
-    const { body } = parseMessage(metadata, at + 8, defaultDecodeLimits);
+    const metadata = bytes.subarray(at + size.prefix, at + size.prefix + size.metadataLength);
+    const { body } = parseMessage(metadata, at + size.prefix, defaultDecodeLimits);
     if (body.kind === 'schema') schema ??= new ArrowSchema([...body.fields], body.metadata);
     else if (body.kind === 'batch') {
       rows += body.batch.length;

@@ -9,6 +9,7 @@ export {
   arrowFormat,
   arrowMediaTypes,
   createArrowCodec,
+  type IpcCompression,
 } from './arrow/index.js';
 export {
   type AvroCodecOptions,

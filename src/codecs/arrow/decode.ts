@@ -16,6 +16,7 @@ import {
 } from './decode-scalars.js';
 import { mapValue, readChildren } from './entries.js';
 import { nullMessage, rethrowAt, ValueFault } from './fault.js';
+import { intervalAsStruct, isInterval } from './interval.js';
 import { offsetsOf } from './physical.js';
 import type { MapPlan, Plan, StructPlan, UnionPlan } from './plan.js';
 
@@ -30,7 +31,8 @@ export function readColumn(
 ): unknown[] {
   switch (plan.k) {
     case 'struct':
-      return readStruct(plan, data, start, count, ctx);
+      // An Interval column reads into an object of its parts (interval.ts).
+      return readStruct(plan, isInterval(data) ? intervalAsStruct(data) : data, start, count, ctx);
     case 'list':
       return readList(plan, data, start, count, ctx);
     case 'map':

@@ -10,7 +10,7 @@
  *   schema's precision and scale);
  * - Utf8, LargeUtf8 or Utf8View, plain or dictionary-encoded, for strings, enums and JSON text;
  * - Binary, LargeBinary, BinaryView or FixedSizeBinary for bytes; List, LargeList or FixedSizeList
- *   for arrays.
+ *   for arrays; an Interval of any unit for an object of the fields months, days and nanoseconds.
  * What other writers legitimately vary is let through as well: nullability (a null where the
  * codec's schema allows none fails when it is met), list and map child names, union child names
  * and type codes, timezone names, dictionary ids and index widths, and all metadata.
@@ -21,6 +21,7 @@
  */
 import { type DataType, type Dictionary, type Field, Type } from 'apache-arrow';
 import { mismatch } from '../core/errors.js';
+import { intervalFields } from './interval.js';
 import type { EnumPlan, Plan, RootPlan, StructPlan } from './plan.js';
 
 /** What a dictionary's values decode to: an enum's members, or strings. */
@@ -128,8 +129,10 @@ function matchType(plan: Plan, type: DataType, where: string, state: State, fail
       matchType(plan.storage, type, where, state, fail);
       return;
     case 'struct':
-      if (type.typeId !== Type.Struct) wrong();
-      matchStruct(plan, type.children, where, state, fail);
+      // An interval is read as an object of its months, days and nanoseconds (interval.ts).
+      if (type.typeId === Type.Interval) matchStruct(plan, intervalFields, where, state, fail);
+      else if (type.typeId !== Type.Struct) wrong();
+      else matchStruct(plan, type.children, where, state, fail);
       return;
     case 'list':
       if (![Type.List, Type.LargeList, Type.FixedSizeList].includes(type.typeId)) wrong();
