@@ -6,7 +6,7 @@
  *
  * Each builder checks its arguments and returns a frozen plain node (see types.ts).
  */
-import { WirekitError } from '../errors/index.js';
+import { describeValue, WirekitError } from '../errors/index.js';
 import { assignFieldNumbers } from './field-numbers.js';
 import { checkFieldName, checkTypeName } from './names.js';
 import type {
@@ -202,7 +202,7 @@ export function literal<const V extends LiteralValue>(value: V): LiteralSchema<V
     typeof value === 'string' ||
     typeof value === 'boolean' ||
     (typeof value === 'number' && Number.isFinite(value));
-  if (!ok) invalid(`literal: value must be a string, boolean or finite number, got ${String(value)}.`);
+  if (!ok) invalid(`literal: value must be a string, boolean or finite number, got ${describeValue(value)}.`);
   return node<LiteralSchema<V>>({ kind: 'literal', value });
 }
 

@@ -19,6 +19,7 @@
  * | everything else | as in JavaScript                                           |
  */
 
+import { previewValue } from '../errors/describe-value.js';
 import type { Path } from '../errors/index.js';
 import { atPath, formatPath, prependPath, WirekitError } from '../errors/index.js';
 import { fromBase64, toBase64 } from '../util/base64.js';
@@ -614,11 +615,9 @@ function expectType(value: unknown, type: string, path: Path): unknown {
   return value;
 }
 
+/** The value in a message: bounded however large or deep it is (the input's, in a decoder's message). */
 function show(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (typeof value === 'bigint') return `${value}n`;
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return previewValue(value);
 }
 
 /** `value`, unless a rule refused it (value-rules.ts): then the refusal, with the reader's code. */

@@ -175,7 +175,7 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
           context,
           'not_a_member',
           path,
-          `${JSON.stringify(value)} is not one of ${schema.members.join(', ')}.`,
+          `${describeValue(value)} is not one of ${schema.members.join(', ')}.`,
         );
       }
       return;

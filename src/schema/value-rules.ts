@@ -204,6 +204,11 @@ export function itemsRule(schema: ArraySchema): Rule<number> | undefined {
 
 const decimalRules = new WeakMap<DecimalSchema, Rule<string> | null>();
 
+/** A decimal's text in a message, cut at 40 characters: the text may be the input's, of any length. */
+function cut(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
 /**
  * A decimal kind's text: plain notation (schema/decimal.ts), at most `scale` digits after the point
  * (precision_loss: a format that stores the scaled integer would have to round) and at most
@@ -222,13 +227,16 @@ export function decimalRule(schema: DecimalSchema): Rule<string> {
         : undefined;
     const fraction = (text: string, digits: DecimalDigits): Refusal | undefined =>
       scale !== undefined && digits.fraction > scale
-        ? { issue: 'precision_loss', message: `${text} has ${digits.fraction} decimals, scale is ${scale}.` }
+        ? {
+            issue: 'precision_loss',
+            message: `${cut(text)} has ${digits.fraction} decimals, scale is ${scale}.`,
+          }
         : undefined;
     const integer = (text: string, digits: DecimalDigits): Refusal | undefined =>
       integerDigits !== undefined && digits.integer > integerDigits
         ? {
             issue: 'out_of_range',
-            message: `${text} has too many integer digits for precision ${precision}.`,
+            message: `${cut(text)} has too many integer digits for precision ${precision}.`,
           }
         : undefined;
     // One parse per value; `validate` also gets the second problem of a text that has two.

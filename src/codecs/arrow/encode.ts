@@ -5,7 +5,7 @@
  */
 
 import { type Data, RecordBatch, type Struct } from 'apache-arrow';
-import { type Path, WirekitError } from '../../errors/index.js';
+import { describeValue, type Path, WirekitError } from '../../errors/index.js';
 import { fieldOf, isInheritedName } from '../../schema/names.js';
 import { isRecord, unreadableKey } from '../../schema/value-rules.js';
 import { newData } from './data.js';
@@ -148,7 +148,7 @@ function encodeStruct(plan: StructPlan, values: readonly unknown[], n: number): 
       if (value !== entry.literal) {
         throw new WirekitError(
           'WK_VALIDATION_FAILED',
-          `expected ${JSON.stringify(entry.literal)}, got ${String(value)}.`,
+          `expected ${JSON.stringify(entry.literal)}, got ${describeValue(value)}.`,
           {
             path: [i, entry.name],
           },
@@ -269,13 +269,9 @@ function encodeUnion(plan: UnionPlan, values: readonly unknown[], n: number): Da
       const tag = (value as Record<string, unknown>)[plan.tag];
       index = plan.byTag.get(tag);
       if (index === undefined) {
-        throw new WirekitError(
-          'WK_VALIDATION_FAILED',
-          `expected ${expected}, got ${JSON.stringify(tag) ?? 'undefined'}.`,
-          {
-            path: [i, plan.tag],
-          },
-        );
+        throw new WirekitError('WK_VALIDATION_FAILED', `expected ${expected}, got ${describeValue(tag)}.`, {
+          path: [i, plan.tag],
+        });
       }
     } else if (value === null ? plan.allowNull : value === undefined && plan.allowAbsent) {
       // Arrow unions have no validity bitmap: a null is a null entry of the first variant.

@@ -4,6 +4,8 @@
  * from wirekit's own export, an .avsc file, or an Object Container File header written by another
  * implementation. Names are resolved to full names; recursion becomes a cycle in the graph.
  */
+
+import { previewValue } from '../../errors/describe-value.js';
 import { WirekitError } from '../../errors/index.js';
 import type { JsonValue } from '../../schema/index.js';
 
@@ -267,7 +269,7 @@ function checkFullName(full: string): void {
   if (!full.split('.').every((part) => nameRule.test(part))) invalid(`${show(full)} is not a valid name.`);
 }
 
+/** A schema's part in a message, bounded: the schema may come from the input (a container's header). */
 function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return previewValue(value);
 }

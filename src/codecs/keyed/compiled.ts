@@ -558,7 +558,7 @@ class PlanCompiler {
         line(`  const ${key} = ${this.checked((plan.keys as Plan).rule, 'h.readString(src)')};`);
         line(`  if (h.isUnsafeKey(${key})) throw h.unsafeKey(${keyAt}, ${key});`);
         line(
-          `  if (Object.hasOwn(${out}, ${key})) throw h.malformed(${keyAt}, 'the key ' + JSON.stringify(${key}) + ' appears twice');`,
+          `  if (Object.hasOwn(${out}, ${key})) throw h.malformed(${keyAt}, 'the key ' + h.describeValue(${key}) + ' appears twice');`,
         );
         line('  try {');
         this.emitRead(plan.inner as Plan, `${out}[${key}]`, level, `${indent}    `);

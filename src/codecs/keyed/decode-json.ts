@@ -4,6 +4,7 @@
  * refused). Anything else the formats can hold (bytes, timestamps, tags, other keys) is not JSON,
  * so it is a schema mismatch.
  */
+import { describeValue } from '../../errors/index.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import { schemaMismatch } from './failures.js';
 import { Item, type Source } from './wire.js';
@@ -43,7 +44,7 @@ export function readJson(src: Source, depth: number): unknown {
         const keyAt = src.pos;
         const key = src.string();
         if (isUnsafeKey(key)) throw unsafeKey(keyAt, key);
-        if (Object.hasOwn(out, key)) throw malformed(keyAt, `the key ${JSON.stringify(key)} appears twice`);
+        if (Object.hasOwn(out, key)) throw malformed(keyAt, `the key ${describeValue(key)} appears twice`);
         out[key] = readJson(src, depth + 1);
       }
       return out;

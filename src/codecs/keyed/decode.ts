@@ -256,7 +256,7 @@ export class SchemaReader {
         const keyAt = src.pos;
         const key = checked(keys.rule, keyAt, src.string());
         if (isUnsafeKey(key)) throw unsafeKey(keyAt, key);
-        if (Object.hasOwn(out, key)) throw malformed(keyAt, `the key ${JSON.stringify(key)} appears twice`);
+        if (Object.hasOwn(out, key)) throw malformed(keyAt, `the key ${describeValue(key)} appears twice`);
         try {
           out[key] = this.read(values, level);
         } catch (error) {

@@ -4,7 +4,7 @@
  * array items, map values and fields without a non-null default; the first variant otherwise.
  */
 
-import { WirekitError } from '../../errors/index.js';
+import { describeValue, WirekitError } from '../../errors/index.js';
 import { fieldOf } from '../names.js';
 import type { FieldDef, JsonValue, ObjectSchema, Schema, UnionSchema } from '../types.js';
 
@@ -181,7 +181,7 @@ function codePoints(bytes: Uint8Array): string {
 }
 
 function check(ok: boolean, value: unknown, where: string, what: string): void {
-  if (!ok) refuse(where, `expected ${what}, got ${typeof value === 'bigint' ? `${value}n` : String(value)}.`);
+  if (!ok) refuse(where, `expected ${what}, got ${describeValue(value)}.`);
 }
 
 function expectObject(value: unknown, where: string): Record<string, unknown> {
