@@ -25,6 +25,7 @@
  */
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
 import { isWirekitError, WirekitError } from '../../../errors/index.js';
+import { type Kafkajs, loadKafkajs } from '../kafka/connection.js';
 import { checkedRecord, StoreCorruptError } from './record-json.js';
 import type { RegistryRecord, RegistryStore } from './store.js';
 
@@ -124,8 +125,12 @@ export function recordOfMessage(message: Message, location: string): RegistryRec
 }
 
 /** Creates the topic (one partition, compacted) if missing; refuses one that is otherwise. */
-async function ensureTopic(admin: Admin, topic: string, replicationFactor: number): Promise<void> {
-  const { ConfigResourceTypes } = await import('kafkajs');
+async function ensureTopic(
+  kafkajs: Kafkajs,
+  admin: Admin,
+  topic: string,
+  replicationFactor: number,
+): Promise<void> {
   if (!(await admin.listTopics()).includes(topic)) {
     await admin.createTopics({
       waitForLeaders: true,
@@ -148,7 +153,7 @@ async function ensureTopic(admin: Admin, topic: string, replicationFactor: numbe
     );
   }
   const described = await admin.describeConfigs({
-    resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['cleanup.policy'] }],
+    resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: topic, configNames: ['cleanup.policy'] }],
     includeSynonyms: false,
   });
   const policy = described.resources[0]?.configEntries.find((entry) => entry.configName === 'cleanup.policy');
@@ -208,18 +213,18 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
   let loading: Consumer | undefined;
 
   const load = async (): Promise<RegistryRecord[]> => {
-    const { Kafka: KafkaClient, logLevel } = await import('kafkajs').catch((cause: unknown) => {
-      throw unavailable('load kafkajs (install it: npm install kafkajs)', cause);
+    const kafkajs = await loadKafkajs().catch((cause: unknown) => {
+      throw unavailable('load kafkajs', cause);
     });
-    kafka = new KafkaClient({
+    kafka = new kafkajs.Kafka({
       clientId: options.clientId ?? 'wirekit-registry',
       brokers: [...options.brokers],
-      logLevel: logLevel.NOTHING,
+      logLevel: kafkajs.logLevel.NOTHING,
       retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
     });
     admin = kafka.admin();
     await admin.connect();
-    await ensureTopic(admin, topic, options.replicationFactor ?? -1);
+    await ensureTopic(kafkajs, admin, topic, options.replicationFactor ?? -1);
     const [offsets] = await admin.fetchTopicOffsets(topic);
     const range = { low: BigInt(offsets?.low ?? '0'), high: BigInt(offsets?.high ?? '0') };
     const messages = await readUpTo(kafka, admin, topic, range, (consumer) => {
