@@ -206,6 +206,8 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
   let admin: Admin | undefined;
   let producer: Producer | undefined;
   let loading: Consumer | undefined;
+  /** Where each record load returned was read: topic, partition and offset. */
+  let locations: string[] = [];
 
   const load = async (): Promise<RegistryRecord[]> => {
     const { Kafka: KafkaClient, logLevel } = await import('kafkajs').catch((cause: unknown) => {
@@ -228,9 +230,13 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
     await producer.connect();
     const records: RegistryRecord[] = [];
+    locations = [];
     for (const message of messages) {
-      const record = recordOfMessage(message, `${topic}/0@${message.offset}`);
-      if (record !== undefined) records.push(record);
+      const location = `${topic}/0@${message.offset}`;
+      const record = recordOfMessage(message, location);
+      if (record === undefined) continue;
+      records.push(record);
+      locations.push(location);
     }
     return records;
   };
@@ -254,6 +260,10 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
       } finally {
         clearTimeout(timer);
       }
+    },
+
+    locationOf(index) {
+      return locations[index] ?? `${topic}/0`;
     },
 
     async append(record) {

@@ -24,8 +24,9 @@ import {
   schemaTypes,
 } from './api.js';
 import type { CompatibilityResult } from './client-api.js';
+import { StoreCorruptError } from './record-json.js';
 import { refusals } from './registry-error.js';
-import { identityOf, RegistryState, type VersionEntry } from './registry-state.js';
+import { identityOf, LogConflict, RegistryState, type VersionEntry } from './registry-state.js';
 import type { RegistryRecord, RegistryStore } from './store.js';
 
 export interface SchemaRegistryOptions {
@@ -82,6 +83,9 @@ export interface SchemaRegistry {
   close(): Promise<void>;
 }
 
+/** The largest id and version: Confluent's API carries them as Java ints (and a frame's id in 4 bytes). */
+const maxInt32 = 2 ** 31 - 1;
+
 /** A definition's parts, checked; 42201 for an unknown type or a schema that does not parse. */
 function parseDefinition(definition: SchemaDefinition): {
   parsed: ParsedSchema;
@@ -119,7 +123,17 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
   const { store } = options;
   const fallbackLevel = options.defaultCompatibility ?? defaultCompatibility;
   const state = new RegistryState();
-  for (const record of await store.load()) state.apply(record);
+  const records = await store.load();
+  for (const [index, record] of records.entries()) {
+    try {
+      state.apply(record);
+    } catch (error) {
+      if (!(error instanceof LogConflict)) throw error;
+      await store.close().catch(() => {});
+      const location = store.locationOf?.(index) ?? `record ${index + 1} of the log`;
+      throw new StoreCorruptError(location, error.message, { cause: error });
+    }
+  }
 
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
@@ -248,6 +262,8 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
         if (!result.compatible) throw refusals.incompatible(subject, result.messages);
         const id = state.idByIdentity.get(identity) ?? state.highestId + 1;
         const version = (all.at(-1)?.version ?? 0) + 1;
+        if (id > maxInt32) throw refusals.exhausted('the next schema id');
+        if (version > maxInt32) throw refusals.exhausted(`the next version of subject ${subject}`);
         await commit({
           kind: 'schema',
           subject,

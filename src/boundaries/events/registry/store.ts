@@ -32,6 +32,12 @@ export type RegistryRecord =
 export interface RegistryStore {
   /** Every record kept so far, in the order they were appended. Called once, before any append. */
   load(): Promise<readonly RegistryRecord[]>;
+  /**
+   * Where the `index`-th record `load` returned is kept (`schemas.log:12`, `_schemas/0@41`), for
+   * the error that refuses a log whose records contradict each other. Optional: without it the
+   * error says which record of the log it was.
+   */
+  locationOf?(index: number): string;
   /** Resolves once the record is durable as far as this store goes (flushed, acknowledged). */
   append(record: RegistryRecord): Promise<void>;
   close(): Promise<void>;
