@@ -50,6 +50,8 @@ export {
   type CompatibilityLevel,
   compatibilityLevels,
   defaultCompatibility,
+  type RegistryMode,
+  registryModes,
   type SchemaDefinition,
   type SchemaReference,
   type SchemaType,

@@ -12,10 +12,12 @@
  *
  *   {"keytype":"SCHEMA","subject":"orders-value","version":1,"magic":1}  → {"subject",…,"schema","deleted":false}
  *   {"keytype":"CONFIG","subject":null,"magic":0}                         → {"compatibilityLevel":"FULL"}
+ *   {"keytype":"MODE","subject":null,"magic":0}                           → {"mode":"READONLY"}
  *
  * Load reads the topic from its start to the high watermark it had when load began (through a
  * throwaway consumer group, which kafkajs needs to fetch, deleted afterwards); records of key
- * types wirekit does not write (Confluent's NOOP, MODE, …) are skipped. An append is a produce
+ * types wirekit does not write (Confluent's NOOP, …) are skipped; a MODE this registry does not
+ * hold (IMPORT) refuses the load. An append is a produce
  * with acks=-1 (every in-sync replica) by an idempotent producer, resolved once acknowledged.
  * The registry server is the topic's one writer: it does not follow records another writes.
  *
@@ -54,6 +56,10 @@ function unavailable(what: string, cause: unknown): WirekitError {
 
 /** A record's Kafka key and value (null for a tombstone), as Confluent's registry writes them. */
 export function kafkaMessageOf(record: RegistryRecord): { key: string; value: string | null } {
+  if (record.kind === 'mode') {
+    const key = JSON.stringify({ keytype: 'MODE', subject: record.subject, magic: 0 });
+    return { key, value: record.mode === null ? null : JSON.stringify({ mode: record.mode }) };
+  }
   if (record.kind === 'config') {
     const key = JSON.stringify({ keytype: 'CONFIG', subject: record.subject, magic: 0 });
     const value =
@@ -104,6 +110,9 @@ export function recordOfMessage(message: Message, location: string): RegistryRec
     // Confluent's config values may set other things (normalize, aliases) and no level at all.
     const compatibility = value === null ? null : (value.compatibilityLevel ?? null);
     return checkedRecord({ kind: 'config', subject: key.subject ?? null, compatibility }, location);
+  }
+  if (key.keytype === 'MODE') {
+    return checkedRecord({ kind: 'mode', subject: key.subject ?? null, mode: value?.mode ?? null }, location);
   }
   if (key.keytype !== 'SCHEMA') return undefined;
   if (value === null)

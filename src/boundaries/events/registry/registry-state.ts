@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type ParsedSchema, parseRegisteredSchema } from '../compatibility/index.js';
-import type { CompatibilityLevel, SchemaReference, SchemaType } from './api.js';
+import type { CompatibilityLevel, RegistryMode, SchemaReference, SchemaType } from './api.js';
 import type { RegistryRecord } from './store.js';
 
 /** One version of a subject, soft-deleted or not (a purged version is gone). */
@@ -109,11 +109,19 @@ export class RegistryState {
   readonly idByIdentity = new Map<string, number>();
   readonly subjectLevels = new Map<string, CompatibilityLevel>();
   globalLevel: CompatibilityLevel | undefined;
+  readonly subjectModes = new Map<string, RegistryMode>();
+  globalMode: RegistryMode | undefined;
   highestId = 0;
   /** The identity (fingerprinted) of each id whose versions were all purged: it still names that schema. */
   private readonly retired = new Map<number, string>();
 
   apply(record: RegistryRecord): void {
+    if (record.kind === 'mode') {
+      if (record.subject === null) this.globalMode = record.mode ?? undefined;
+      else if (record.mode === null) this.subjectModes.delete(record.subject);
+      else this.subjectModes.set(record.subject, record.mode);
+      return;
+    }
     if (record.kind === 'config') {
       if (record.subject === null) this.globalLevel = record.compatibility ?? undefined;
       else if (record.compatibility === null) this.subjectLevels.delete(record.subject);
@@ -183,6 +191,13 @@ export class RegistryState {
     return [...versions.values()]
       .filter((entry) => includeDeleted || !entry.deleted)
       .sort((a, b) => a.version - b.version);
+  }
+
+  /** The mode that governs writes to the subject (or, with none, to the registry's own settings). */
+  modeOf(subject: string | undefined): RegistryMode {
+    return (
+      (subject === undefined ? undefined : this.subjectModes.get(subject)) ?? this.globalMode ?? 'READWRITE'
+    );
   }
 
   /** The compatibility level a new version of the subject is checked under. */

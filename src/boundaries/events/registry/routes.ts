@@ -108,6 +108,13 @@ function levelOf(body: unknown): string {
   return level;
 }
 
+/** `{"mode": "READONLY"}`; 42204 otherwise. */
+function modeOf(body: unknown): string {
+  const { mode } = bodyObject(body);
+  if (typeof mode !== 'string') throw refusals.invalidMode();
+  return mode;
+}
+
 /** A schema's fields as Confluent writes them: no schemaType for Avro, no empty references. */
 function schemaFields(definition: SchemaDefinition): Record<string, unknown> {
   return {
@@ -240,8 +247,25 @@ export function registryRoutes(registry: SchemaRegistry): Route[] {
         }),
       },
     },
-    // The registry takes writes always; tools that ask (Confluent's own serializers do) are told so.
-    { pattern: ['mode'], methods: { GET: () => ({ mode: 'READWRITE' }) } },
+    {
+      pattern: ['mode'],
+      methods: {
+        GET: () => ({ mode: registry.mode() }),
+        PUT: async ({ body }) => ({ mode: await registry.setMode(modeOf(body)) }),
+      },
+    },
+    {
+      pattern: ['mode', ':subject'],
+      methods: {
+        GET: ({ params, query }) => ({
+          mode: registry.mode(params[0] as string, { defaultToGlobal: flag(query, 'defaultToGlobal') }),
+        }),
+        PUT: async ({ params, body }) => ({
+          mode: await registry.setMode(modeOf(body), params[0] as string),
+        }),
+        DELETE: async ({ params }) => ({ mode: await registry.deleteMode(params[0] as string) }),
+      },
+    },
   ];
 }
 
