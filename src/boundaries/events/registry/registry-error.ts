@@ -140,6 +140,8 @@ export const refusals = {
       codes.operationNotPermitted,
       `Operation not permitted: ${what} would pass 2147483647 (2^31-1), the largest id or version the API carries`,
     ),
+  forbidden: (username: string, what: string) =>
+    new RegistryError(codes.forbidden, `User ${username} is denied this operation: ${what}`),
   invalidMode: () =>
     new RegistryError(codes.invalidMode, 'Invalid mode. Valid values are READWRITE and READONLY'),
   modeNotConfigured: (subject: string) =>
