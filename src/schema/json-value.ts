@@ -210,8 +210,12 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
     case 'float32':
     case 'float64': {
       let n: number;
-      if (typeof json === 'number') n = json;
-      else if (json === 'NaN' || json === 'Infinity' || json === '-Infinity') n = Number(json);
+      if (typeof json === 'number') {
+        // JSON text spells the infinities as strings: a number that is one was a literal past
+        // float64 (`1e400`), which JSON.parse rounds to an infinity without a word.
+        if (!Number.isFinite(json)) throw wrong(context, 'a number within float64', json);
+        n = json;
+      } else if (json === 'NaN' || json === 'Infinity' || json === '-Infinity') n = Number(json);
       else throw wrong(context, 'a number', json);
       if (schema.kind === 'float64') return n;
       if (!fitsFloat32(n)) throw wrong(context, 'a number within float32', json);

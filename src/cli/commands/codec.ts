@@ -9,7 +9,7 @@ import { decodeAnyAsync, encodeEnvelopedAsync } from '../../envelope/index.js';
 import { WirekitError } from '../../errors/index.js';
 import { fromJsonValue, type Schema, schemaFromJson, t, toJsonValue } from '../../schema/index.js';
 import { deref } from '../../schema/walk.js';
-import { parseJsonText } from '../../util/json-samples.js';
+import { type JsonDocument, parseJsonDocument, parseJsonText } from '../../util/json-samples.js';
 import { avroContainerSchema } from '../containers.js';
 import {
   allocationLimitOf,
@@ -103,16 +103,10 @@ export async function encodeCommand(args: readonly string[], io: CliIo): Promise
 }
 
 /** What the input file held: one JSON value, or NDJSON lines. */
-type JsonInput = { readonly value: unknown } | { readonly lines: unknown[] };
+type JsonInput = JsonDocument;
 
 function parseJsonInput(text: string, source: string): JsonInput {
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    const lines = text.split('\n').filter((line) => line.trim() !== '');
-    if (lines.length < 2) parseJsonText(text, source); // throws, naming the source
-    return { lines: lines.map((line, i) => parseJsonText(line, `${source}, line ${i + 1}`)) };
-  }
+  return parseJsonDocument(text, source);
 }
 
 interface EncodingPlan {

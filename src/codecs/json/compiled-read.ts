@@ -146,11 +146,12 @@ class JsonReadCompiler {
         return;
       case 'float32':
         // Read as the nearest float32, as every binary format stores it.
-        line(`if (typeof ${x} !== 'number' || !h.fitsFloat32(${x})) ${slow()}`);
+        line(`if (typeof ${x} !== 'number' || !Number.isFinite(${x}) || !h.fitsFloat32(${x})) ${slow()}`);
         line(`else { const f = Math.fround(${x}); ${store('f', x)} }`);
         return;
       case 'float64':
-        line(`if (typeof ${x} !== 'number') ${slow()}`);
+        // An infinite number is one JSON.parse read from a literal past float64 (`1e400`).
+        line(`if (typeof ${x} !== 'number' || !Number.isFinite(${x})) ${slow()}`);
         return;
       case 'timestamp': {
         // The spelling wirekit writes, read inline; any other goes to the interpreter's RFC 3339 parser.

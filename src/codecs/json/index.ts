@@ -18,7 +18,7 @@ import { decodeFramesOf, encodeSequenceOf } from '../core/sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../core/stream.js';
 import { compileJsonReader } from './compiled-read.js';
 import { compileJsonWriter } from './compiled-write.js';
-import { checkJsonable, checkParsed, jsonText, parseJson } from './decode.js';
+import { checkFinite, checkJsonable, checkParsed, jsonText, parseJson } from './decode.js';
 import { writeJson } from './encode.js';
 import { fitsLimits, keyCount, maxHeapPerChar } from './scan.js';
 import { fullScan, noExtras, type ReaderExtras, type TextCheckOptions } from './text-checks.js';
@@ -134,7 +134,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
   const fromShortText = (text: string, keys: number): T => {
     const parsed = parseJson(text);
     if (schema === undefined) {
-      checkParsed(parsed, limits);
+      checkParsed(parsed, limits, text);
       return parsed as T;
     }
     const context = contextOf(text, false, undefined);
@@ -153,8 +153,11 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
   const fromScannedText = (text: string, budget: AllocationBudget): T => {
     const longString = fullScan(text, checksOf(budget));
     const parsed = parseJson(text);
-    // The scan checked nesting and keys already.
-    if (schema === undefined) return parsed as T;
+    if (schema === undefined) {
+      // The scan checked nesting and keys already.
+      checkFinite(parsed, text);
+      return parsed as T;
+    }
     // What the reader builds beyond the parsed tree is charged where the scan charged the tree.
     return readParsed(parsed, contextOf(text, longString, allocationOf(budget))) as T;
   };
