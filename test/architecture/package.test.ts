@@ -107,8 +107,7 @@ describe('installed into a fresh project', () => {
     );
   }, 300_000);
 
-  // Removing the installed project (tens of thousands of files) took over vitest's 10 s hook
-  // default once on a loaded 2-core machine.
+  // The project holds a full install: removing it took over vitest's 10 s default on a loaded machine.
   afterAll(() => {
     if (project !== '') rmSync(project, { recursive: true, force: true });
   }, 120_000);
