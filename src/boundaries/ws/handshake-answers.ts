@@ -46,8 +46,11 @@ const channelName = 'undici:request:headers';
  * without diagnostics channels (a browser) gets a watch that never sees anything.
  */
 export function watchHandshakes(url: string, offer: readonly string[]): HandshakeWatch {
+  const blind: HandshakeWatch = { begin() {}, end: () => undefined };
   const channels = diagnosticsChannels();
-  if (channels === undefined) return { begin() {}, end: () => undefined };
+  if (channels === undefined) return blind;
+  // A URL that does not parse is the WebSocket's to refuse, with its own error.
+  if (!URL.canParse(url)) return blind;
   const target = new URL(url);
   const origin = `${target.protocol === 'wss:' ? 'https:' : 'http:'}//${target.host}`;
   const path = `${target.pathname}${target.search}`;
