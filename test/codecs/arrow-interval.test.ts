@@ -6,6 +6,8 @@
  * pyarrow the third.
  */
 import {
+  DenseUnion,
+  Field,
   Int32,
   IntervalDayTime,
   IntervalMonthDayNano,
@@ -108,6 +110,28 @@ describe('intervals without a schema', () => {
   test('an interval is an object: it counts toward maxDepth', () => {
     const shallow = createArrowCodec({ limits: { maxDepth: 2 } });
     expect(codeOf(() => shallow.decode(intervals()))).toBe('WK_LIMIT_DEPTH');
+  });
+
+  test('a union read one entry at a time converts one interval at a time (linear work)', () => {
+    const count = 40_000;
+    const spans = makeData({
+      type: new IntervalYearMonth(),
+      length: count,
+      data: new Int32Array(count).fill(3),
+    });
+    const union = makeData({
+      type: new DenseUnion([0], [new Field('span', spans.type, true)]),
+      length: count,
+      typeIds: new Int8Array(count),
+      valueOffsets: Int32Array.from({ length: count }, (_, i) => i),
+      children: [spans],
+    });
+    const bytes = tableToIPC(new Table({ u: makeVector(union) }), 'stream');
+    const started = performance.now();
+    const rows = createArrowCodec().decode(bytes);
+    // Converting the whole column for each entry took minutes here; one at a time, milliseconds.
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(rows[count - 1]).toStrictEqual({ u: span(3, 0, 0) });
   });
 
   test('decodeTable keeps the Interval columns as they are', () => {

@@ -45,7 +45,7 @@ const noSwap = undefined;
 export class BodyBuffers {
   private next = 0;
   /** Where buffers that are not views of the body (inflated, swapped) came from, for errors. */
-  private readonly origins = new WeakMap<Uint8Array, number>();
+  private origins: WeakMap<Uint8Array, number> | undefined;
   readonly bigEndian: boolean;
 
   constructor(
@@ -83,14 +83,19 @@ export class BodyBuffers {
     const stated = this.statedLength(region, offset);
     if (stated < 0) return region.subarray(8);
     const inflated = inflateBuffer(compression, region.subarray(8), stated);
-    this.origins.set(inflated, this.base + offset);
+    this.remember(inflated, this.base + offset);
     return inflated;
   }
 
   /** Where `buffer` lies (or came from) in the whole input. */
   offsetOf(buffer: Uint8Array): number {
     if (buffer.buffer === this.body.buffer) return this.base + (buffer.byteOffset - this.body.byteOffset);
-    return this.origins.get(buffer) ?? this.base;
+    return this.origins?.get(buffer) ?? this.base;
+  }
+
+  private remember(copy: Uint8Array, origin: number): void {
+    this.origins ??= new WeakMap();
+    this.origins.set(copy, origin);
   }
 
   fail(buffer: Uint8Array, message: string): never {
@@ -111,12 +116,11 @@ export class BodyBuffers {
   ): A {
     const bytes = count * Ctor.BYTES_PER_ELEMENT;
     if (buffer.length < bytes) this.fail(buffer, `the ${what} buffer is shorter than its values`);
-    const width = swap === undefined ? Ctor.BYTES_PER_ELEMENT : Math.max(...swap);
-    if (this.bigEndian && width > 1) {
+    if (this.bigEndian && Math.max(...(swap ?? [Ctor.BYTES_PER_ELEMENT])) > 1) {
       const copy = new Ctor(count);
       const out = new Uint8Array(copy.buffer);
       swapInto(out, buffer, bytes, swap ?? [Ctor.BYTES_PER_ELEMENT]);
-      this.origins.set(out, this.offsetOf(buffer));
+      this.remember(out, this.offsetOf(buffer));
       return copy as A;
     }
     if (buffer.byteOffset % Ctor.BYTES_PER_ELEMENT === 0)
@@ -144,7 +148,7 @@ export class BodyBuffers {
         reverse(out, at + 12, 4);
       }
     }
-    this.origins.set(out, this.offsetOf(buffer));
+    this.remember(out, this.offsetOf(buffer));
     return out;
   }
 

@@ -16,7 +16,7 @@ import {
 } from './decode-scalars.js';
 import { mapValue, readChildren } from './entries.js';
 import { nullMessage, rethrowAt, ValueFault } from './fault.js';
-import { intervalAsStruct, isInterval } from './interval.js';
+import { isInterval, readIntervals } from './interval.js';
 import { offsetsOf } from './physical.js';
 import type { MapPlan, Plan, StructPlan, UnionPlan } from './plan.js';
 
@@ -32,7 +32,8 @@ export function readColumn(
   switch (plan.k) {
     case 'struct':
       // An Interval column reads into an object of its parts (interval.ts).
-      return readStruct(plan, isInterval(data) ? intervalAsStruct(data) : data, start, count, ctx);
+      if (isInterval(data)) return readIntervals(readStruct, plan, data, start, count, ctx);
+      return readStruct(plan, data, start, count, ctx);
     case 'list':
       return readList(plan, data, start, count, ctx);
     case 'map':

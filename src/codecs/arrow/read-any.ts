@@ -18,7 +18,7 @@ import { isUnsafeKey, mismatch, unsafeKey } from '../core/errors.js';
 import { isNull, jsonReader, nullsOf, type ReadContext, timestampReader } from './decode-scalars.js';
 import { mapValue, readChildren } from './entries.js';
 import { fault, rethrowAt, ValueFault } from './fault.js';
-import { intervalAsStruct, intervalFields, isInterval } from './interval.js';
+import { intervalFields, isInterval, readIntervals } from './interval.js';
 import {
   bytesReader,
   dateReader,
@@ -186,12 +186,12 @@ export function readAny(
 
 function readStruct(
   plan: AnyPlan & { k: 'struct' },
-  column: Data,
+  data: Data,
   start: number,
   count: number,
   ctx: ReadContext,
 ): unknown[] {
-  const data = isInterval(column) ? intervalAsStruct(column) : column;
+  if (isInterval(data)) return readIntervals(readStruct, plan, data, start, count, ctx);
   const template: Record<string, null> = {};
   for (const field of plan.fields) template[field.name] = null;
   const bits = nullsOf(data);
