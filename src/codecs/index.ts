@@ -19,7 +19,7 @@ export {
   readContainer,
   writeContainer,
 } from './avro/index.js';
-export { cborFormat, cborMediaTypes, createCborCodec } from './cbor/index.js';
+export { type CborCodecOptions, cborFormat, cborMediaTypes, createCborCodec } from './cbor/index.js';
 export { type Codec, type CodecOptions, type FormatName, formatNames } from './core/codec.js';
 export type { FormatEntry, LazyFormatEntry } from './core/format-entry.js';
 export { type DecodeLimits, defaultDecodeLimits } from './core/limits.js';

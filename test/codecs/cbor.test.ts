@@ -35,9 +35,11 @@ const range = (from: number, to: number) => Array.from({ length: to - from + 1 }
 
 /**
  * RFC 8949 Appendix A, as wirekit's schemaless mapping reads it (neither cbor2 nor cbor-x ships
- * the table). `encodes` marks the vectors that wirekit's own writer produces byte for byte.
+ * the table). `encodes` marks the vectors that wirekit's own writer produces byte for byte (floats
+ * in preferred serialization, the shortest width that holds them); `asFloat` those it produces for
+ * a float64 field (without a schema, an integral number is an integer).
  */
-const appendixA: [string, unknown, { encodes?: boolean; refused?: string }?][] = [
+const appendixA: [string, unknown, { encodes?: boolean; asFloat?: boolean; refused?: string }?][] = [
   ['00', 0, { encodes: true }],
   ['01', 1, { encodes: true }],
   ['0a', 10, { encodes: true }],
@@ -56,28 +58,28 @@ const appendixA: [string, unknown, { encodes?: boolean; refused?: string }?][] =
   ['29', -10, { encodes: true }],
   ['3863', -100, { encodes: true }],
   ['3903e7', -1000, { encodes: true }],
-  ['f90000', 0],
-  ['f98000', -0],
-  ['f93c00', 1],
+  ['f90000', 0, { asFloat: true }],
+  ['f98000', -0, { encodes: true }],
+  ['f93c00', 1, { asFloat: true }],
   ['fb3ff199999999999a', 1.1, { encodes: true }],
-  ['f93e00', 1.5],
-  ['f97bff', 65504],
-  ['fa47c35000', 100000],
-  ['fa7f7fffff', 3.4028234663852886e38],
+  ['f93e00', 1.5, { encodes: true }],
+  ['f97bff', 65504, { asFloat: true }],
+  ['fa47c35000', 100000, { asFloat: true }],
+  ['fa7f7fffff', 3.4028234663852886e38, { encodes: true }],
   ['fb7e37e43c8800759c', 1.0e300, { encodes: true }],
-  ['f90001', 2 ** -24],
-  ['f90400', 0.00006103515625],
-  ['f9c400', -4],
+  ['f90001', 2 ** -24, { encodes: true }],
+  ['f90400', 0.00006103515625, { encodes: true }],
+  ['f9c400', -4, { asFloat: true }],
   ['fbc010666666666666', -4.1, { encodes: true }],
-  ['f97c00', Number.POSITIVE_INFINITY],
-  ['f97e00', Number.NaN],
-  ['f9fc00', Number.NEGATIVE_INFINITY],
+  ['f97c00', Number.POSITIVE_INFINITY, { encodes: true }],
+  ['f97e00', Number.NaN, { encodes: true }],
+  ['f9fc00', Number.NEGATIVE_INFINITY, { encodes: true }],
   ['fa7f800000', Number.POSITIVE_INFINITY],
   ['fa7fc00000', Number.NaN],
   ['faff800000', Number.NEGATIVE_INFINITY],
-  ['fb7ff0000000000000', Number.POSITIVE_INFINITY, { encodes: true }],
-  ['fb7ff8000000000000', Number.NaN, { encodes: true }],
-  ['fbfff0000000000000', Number.NEGATIVE_INFINITY, { encodes: true }],
+  ['fb7ff0000000000000', Number.POSITIVE_INFINITY],
+  ['fb7ff8000000000000', Number.NaN],
+  ['fbfff0000000000000', Number.NEGATIVE_INFINITY],
   ['f4', false, { encodes: true }],
   ['f5', true, { encodes: true }],
   ['f6', null, { encodes: true }],
@@ -171,6 +173,11 @@ describe('cbor codec', () => {
       }
       expect(plain.decode(hex(bytes))).toEqual(value);
       if (options.encodes) expect(toHex(plain.encode(value))).toBe(bytes);
+      if (options.asFloat)
+        for (const compile of [true, false])
+          expect(toHex(createCborCodec({ schema: t.float64(), compile }).encode(value as number))).toBe(
+            bytes,
+          );
     });
 
     test('the same vectors read the same through the schema decoder', () => {
@@ -261,16 +268,19 @@ describe('cbor codec', () => {
       expect(toHex(new Encoder({ useRecords: false } as object).encode(2 ** 40))).toBe('fb4270000000000000');
     });
 
-    test('float widths follow the schema', () => {
-      expect(toHex(createCborCodec({ schema: t.float64() }).encode(2))).toBe('fb4000000000000000');
-      expect(toHex(createCborCodec({ schema: t.float32() }).encode(1.5))).toBe('fa3fc00000');
+    test('floats take the shortest width that holds them exactly, whatever the schema names', () => {
+      expect(toHex(createCborCodec({ schema: t.float64() }).encode(2))).toBe('f94000');
+      expect(toHex(createCborCodec({ schema: t.float32() }).encode(1.5))).toBe('f93e00');
+      expect(toHex(createCborCodec({ schema: t.float32() }).encode(0.1))).toBe('fa3dcccccd');
+      expect(toHex(createCborCodec({ schema: t.float64() }).encode(0.1))).toBe('fb3fb999999999999a');
     });
 
     test('decimals are tag 4 [exponent, mantissa]; timestamps tag 1', () => {
       expect(toHex(createCborCodec({ schema: t.decimal() }).encode('-12.50'))).toBe('c482213904e1');
       expect(toHex(createCborCodec({ schema: t.decimal() }).encode('-0.0'))).toBe('642d302e30');
-      expect(toHex(createCborCodec({ schema: t.timestamp() }).encode(new Date(1500)))).toBe(
-        'c1fb3ff8000000000000',
+      expect(toHex(createCborCodec({ schema: t.timestamp() }).encode(new Date(1500)))).toBe('c1f93e00');
+      expect(toHex(createCborCodec({ schema: t.timestamp() }).encode(new Date(1363896240500)))).toBe(
+        'c1fb41d452d9ec200000',
       );
       expect(toHex(createCborCodec({ schema: t.timestamp() }).encode(new Date(-2000)))).toBe('c121');
     });

@@ -3,7 +3,8 @@
  * writes and reads the mapping of docs/mapping/cbor.md; without one, values follow the natural
  * mapping of cbor-x (the library beneath; integral numbers always as integers), read by cbor-x after
  * wirekit's scanner has checked the bytes. cbor-x's own extensions (records, packing, tag 259 maps,
- * typed-array tags) are never written, so any CBOR implementation reads what this writes.
+ * typed-array tags) are never written, so any CBOR implementation reads what this writes. Every
+ * value is written in preferred serialization (§4.1); `deterministic` adds §4.2.1's key order.
  */
 import { Decoder, type Options } from 'cbor-x';
 import type { Codec, CodecOptions } from '../core/codec.js';
@@ -13,6 +14,7 @@ import { cborMediaTypes, cborSequenceMediaType } from '../core/media-types.js';
 import { type FormatKit, keyedCodec } from '../keyed/codec.js';
 import { checkingScan, measuringScan } from '../keyed/scan-items.js';
 import { cborCompiled } from './compiled.js';
+import { sortMapKeys } from './deterministic.js';
 import { NaturalReader } from './natural.js';
 import { CborSource } from './reader.js';
 import { CborScanner } from './scan.js';
@@ -23,7 +25,18 @@ export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
 export { cborMediaTypes, cborSequenceMediaType };
 
-export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
+export interface CborCodecOptions extends CodecOptions {
+  /**
+   * Write RFC 8949's Core Deterministic Encoding (§4.2.1), for signing and hashing: every map's
+   * keys sorted bytewise by their encoding (an object's fields too), on top of what every CBOR
+   * codec of wirekit writes (preferred serialization: shortest integers, lengths and floats;
+   * definite lengths). Default false: maps in the schema's field order, which costs nothing.
+   * Decoding is unchanged (any order is read).
+   */
+  readonly deterministic?: boolean;
+}
+
+export function createCborCodec<T = unknown>(options: CborCodecOptions = {}): Codec<T> {
   const limits = resolveLimits(options.limits);
   // int64AsNumber (in cbor-x's README, not its typings): 64-bit integer forms as numbers, exact
   // for safe integers; the scanner sends wider ones to wirekit's reader, which gives bigints.
@@ -44,6 +57,7 @@ export function createCborCodec<T = unknown>(options: CodecOptions = {}): Codec<
     libraryDecode: (bytes) => decoder.decode(bytes),
     ownDecode: (bytes) => new NaturalReader(bytes).read(),
     compiled: cborCompiled,
+    ...(options.deterministic === true && { finishEncoded: sortMapKeys }),
   };
   return keyedCodec<T>(kit, options, limits);
 }

@@ -1,12 +1,14 @@
 /**
- * CBOR's bytes for each primitive (RFC 8949). Integers, lengths and counts take their shortest form
- * (preferred serialization); floats keep the width the schema names, so a float32 field is always
- * four bytes and a float64 field eight.
+ * CBOR's bytes for each primitive (RFC 8949), in preferred serialization (§4.1): integers, lengths
+ * and counts take their shortest form, and floats the shortest of half, single and double that
+ * holds the value exactly (preferred-float.ts), whatever width the schema names: a float64 field
+ * holding 1.5 is `f93e00`, 3 bytes instead of 9. The value read back is the same number.
  */
 import { unsupported } from '../keyed/failures.js';
 import type { Emitter } from '../keyed/wire.js';
 import { KeyedWriter } from '../keyed/writer.js';
 import { maxBignumBytes } from './items.js';
+import { halfBits } from './preferred-float.js';
 
 const two32 = 0x1_0000_0000;
 const max64 = 0xffff_ffff_ffff_ffffn;
@@ -79,12 +81,26 @@ export class CborEmitter extends KeyedWriter implements Emitter {
     this.raw(Uint8Array.from(digits.reverse()));
   }
 
+  /** A float32 field's value, rounded to single, then half if that holds it exactly. */
   float32(value: number): void {
-    this.byteFloat32(0xfa, value);
+    const single = Math.fround(value);
+    const half = halfBits(single);
+    if (half >= 0) this.byteUint16(0xf9, half);
+    else this.byteFloat32(0xfa, single);
   }
 
+  /**
+   * A number in the shortest float that holds it. Most doubles that are not integers (0.1, a
+   * measurement, a ratio) fail the first test, one `Math.fround`, and go out as before.
+   */
   float64(value: number): void {
-    this.byteFloat64(0xfb, value);
+    if (Math.fround(value) !== value && !Number.isNaN(value)) {
+      this.byteFloat64(0xfb, value);
+      return;
+    }
+    const half = halfBits(value);
+    if (half >= 0) this.byteUint16(0xf9, half);
+    else this.byteFloat32(0xfa, value);
   }
 
   protected readonly shortTextHead = 0x60;
@@ -104,9 +120,10 @@ export class CborEmitter extends KeyedWriter implements Emitter {
   }
 
   /**
-   * Tag 1 (seconds since the epoch): an integer for whole seconds, else a float64, which gives the
-   * milliseconds back exactly (rounded to the nearest millisecond) below 2^42 seconds, about the
-   * year 141,000; the few later instants that would come back a millisecond off are refused.
+   * Tag 1 (seconds since the epoch): an integer for whole seconds, else a float (a double unless a
+   * narrower one holds it exactly, such as 0.5 s), which gives the milliseconds back exactly
+   * (rounded to the nearest millisecond) below 2^42 seconds, about the year 141,000; the few later
+   * instants that would come back a millisecond off are refused.
    */
   timestamp(millis: number): void {
     this.byte(0xc1);
@@ -120,7 +137,7 @@ export class CborEmitter extends KeyedWriter implements Emitter {
         `${new Date(millis).toISOString()} has milliseconds that CBOR's float seconds cannot hold.`,
       );
     }
-    this.byteFloat64(0xfb, seconds);
+    this.float64(seconds);
   }
 
   /**

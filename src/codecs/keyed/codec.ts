@@ -74,6 +74,8 @@ export interface FormatKit {
   readonly schemalessEncode?: (value: unknown) => Uint8Array;
   /** The format as the code generator takes it, where schema-compiled codecs exist for it. */
   readonly compiled?: CompiledFormat;
+  /** A last pass over each value's finished bytes, whichever path wrote them (CBOR's deterministic order). */
+  readonly finishEncoded?: (bytes: Uint8Array) => Uint8Array;
 }
 
 /** The codec of a format's kit under a caller's options (limits resolved by the caller, first). */
@@ -143,7 +145,8 @@ export class SelfDescribingCodec<T> implements Codec<T> {
         throw unsupported('the value nests too deep for the stack; is it cyclic?', error);
       throw error;
     }
-    return emitter.finish();
+    const bytes = emitter.finish();
+    return this.kit.finishEncoded === undefined ? bytes : this.kit.finishEncoded(bytes);
   }
 
   decode(bytes: Uint8Array): T {
