@@ -13,7 +13,7 @@
 import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arrow';
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema, t } from '../../schema/index.js';
-import type { CodecOptions } from '../core/codec.js';
+import { type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
 import { malformed } from '../core/errors.js';
 import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
@@ -127,6 +127,7 @@ export function createArrowCodec<Row = unknown>(
       format: 'arrow',
     });
   const plan = buildRootPlan(schema, limits.maxDepth);
+  const rejectUnknown = rejectsUnknownKeys(options);
   const rowsSchema = options.validate ? t.array(schema) : undefined;
   const mediaType = arrowMediaTypes[ipcFormat === 'stream' ? 0 : 1];
   const memo: SchemaMemo = {};
@@ -173,7 +174,7 @@ export function createArrowCodec<Row = unknown>(
     decode(bytes) {
       return guard(() => {
         checkInputSize(bytes, limits);
-        const reader = new IpcReader(plan, limits, { memo, compiledRows });
+        const reader = new IpcReader(plan, limits, { memo, compiledRows, rejectUnknown });
         let rows: unknown[] = [];
         readIpc(bytes, reader, limits, (data, offset) => {
           rows = reader.appendRows(data, offset, rows);
@@ -213,13 +214,13 @@ export function createArrowCodec<Row = unknown>(
     decodeRowBatches: (chunks) =>
       decodeRowBatches<Row>(
         chunks,
-        () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
+        () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows, rejectUnknown }),
         limits,
       ),
     decodeTable(bytes) {
       return guard(() => {
         checkInputSize(bytes, limits);
-        const reader = new IpcReader(plan, limits, { memo, compiledRows });
+        const reader = new IpcReader(plan, limits, { memo, compiledRows, rejectUnknown });
         const batches: RecordBatch[] = [];
         readIpc(bytes, reader, limits, (data) => batches.push(reader.batch(data)));
         return new Table(reader.schema as ArrowSchema, batches);
@@ -228,7 +229,7 @@ export function createArrowCodec<Row = unknown>(
     decodeBatches: (chunks) =>
       decodeBatches(
         chunks,
-        () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
+        () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows, rejectUnknown }),
         limits,
       ),
     encodeBatches: (batches) => writeBatches(batches, plan),
