@@ -4,7 +4,9 @@
  * the same outcome: accepted, with the same value read back after a round trip, or refused with the
  * same code at the same path. With `validate: true` every encoder refuses with `validate`'s own
  * issues. Where a wire can carry a value the reader's schema refuses (a writer with a wider schema,
- * or hand-built bytes), every decoder that can be sent it refuses it alike.
+ * or hand-built bytes), every decoder that can be sent it refuses it alike. A key the reader's
+ * schema does not name, under each `unknownKeys` value, has its own family beside this file
+ * (cross-format-unknown-keys.test.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';

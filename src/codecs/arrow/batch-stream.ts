@@ -96,7 +96,9 @@ export function writeBatches(
         }
         const batch = next.value;
         if (writer === undefined) {
-          if (plan !== undefined) matchSchema(plan, batch.schema.fields, 0);
+          // Passed on as they are: their columns must be the schema's, in its order, none besides.
+          if (plan !== undefined)
+            matchSchema(plan, batch.schema.fields, 0, { rejectUnknown: true, inOrder: true });
           writer = new IpcWriter(batch.schema, 'stream', undefined, compression);
           writer.start();
         }

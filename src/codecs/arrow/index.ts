@@ -13,6 +13,7 @@
 import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arrow';
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema, t } from '../../schema/index.js';
+import { rejectsUnknownKeys } from '../core/codec.js';
 import { malformed } from '../core/errors.js';
 import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
@@ -116,13 +117,14 @@ export function createArrowCodec<Row = unknown>(
   if (schema === undefined) return createSchemalessCodec<Row>(options, resolved);
   const limits = resolveLimits(options.limits);
   const plan = buildRootPlan(schema, limits.maxDepth);
+  const rejectUnknown = rejectsUnknownKeys(options);
   const rowsSchema = options.validate ? t.array(schema) : undefined;
   const mediaType = arrowMediaTypes[ipcFormat === 'stream' ? 0 : 1];
   const memo: SchemaMemo = {};
   const compiled =
     options.compile !== false && plan.rows === 'object' ? compileArrow(plan.struct) : undefined;
   const compiledRows = compiled?.rows;
-  const readerOptions = { memo, compiledRows, maxDecompressionRatio };
+  const readerOptions = { memo, compiledRows, maxDecompressionRatio, rejectUnknown };
   let schemaMessage: Uint8Array | undefined;
   const newWriter = () => {
     schemaMessage ??= schemaMessageOf(plan.arrowSchema);

@@ -31,6 +31,7 @@ import { BatchLoader, type ElementBudget } from './load.js';
 import { type DictionaryUses, matchSchema } from './match.js';
 import { type BatchHeader, type IpcMessage, messageBodyLength, parseMessage } from './messages.js';
 import type { RootPlan } from './plan.js';
+import { type Projection, projectData } from './project.js';
 import { type AnyPlan, dictionariesOf, dictionaryValuesPlan, planRows, readAny } from './read-any.js';
 
 const continuation = 0xffffffff;
@@ -95,7 +96,12 @@ export function measureMessage(
 
 /** An incoming schema, checked against the codec's, with what batches need of it. */
 interface KnownSchema {
+  /** The incoming fields, which a batch's buffers are laid out by. */
   readonly fields: readonly Field[];
+  /** The codec's columns out of the incoming ones, where they differ (project.ts). */
+  readonly projection: Projection | undefined;
+  /** Dictionaries of the fields left out: loaded for their fields' checks, never decoded. */
+  readonly ignored: ReadonlyMap<number, Dictionary>;
   /** With a codec schema: what each dictionary decodes to. */
   readonly uses: DictionaryUses;
   /** The writer's byte order, which every batch body is in. */
@@ -106,6 +112,7 @@ interface KnownSchema {
   /** Every column is stored as the codec writes it, so the generated row reader may read it. */
   readonly exact: boolean;
   readonly arrowSchema: ArrowSchema;
+  /** The rows' type as the batch's buffers hold them (every incoming field). */
   readonly structType: Struct;
 }
 
@@ -156,6 +163,8 @@ export class IpcReader {
       readonly compiledRows?: CompiledRows | undefined;
       /** How many times its compressed body a message may inflate to (body.ts). */
       readonly maxDecompressionRatio?: number;
+      /** Refuse a field the codec's schema does not name, rather than leave it out (unknownKeys). */
+      readonly rejectUnknown?: boolean;
     } = {},
   ) {
     if (root !== undefined && root.maxDepth > limits.maxDepth) throw tooDeep(0, limits);
@@ -173,15 +182,22 @@ export class IpcReader {
    */
   useSchema({ fields, metadata, bigEndian }: SchemaTable, offset: number): KnownSchema {
     const root = this.root;
-    const match = root === undefined ? undefined : matchSchema(root, fields, offset);
+    const match =
+      root === undefined
+        ? undefined
+        : matchSchema(root, fields, offset, { rejectUnknown: this.options.rejectUnknown === true });
+    // What the batches are read and handed out as: the codec's columns only, where there were more.
+    const read = match?.projection?.k === 'struct' ? match.projection.type.children : fields;
     const known: KnownSchema = {
       fields,
+      projection: match?.projection,
+      ignored: match?.ignored ?? new Map(),
       uses: match?.dictionaries ?? new Map(),
       bigEndian,
       dictionaryTypes: match === undefined ? dictionariesOf(fields) : new Map(),
       rowsPlan: match === undefined ? planRows(fields, offset) : undefined,
       exact: match?.exact ?? false,
-      arrowSchema: new ArrowSchema([...fields], metadata),
+      arrowSchema: new ArrowSchema([...read], metadata),
       structType: new Struct([...fields]),
     };
     this.known ??= known;
@@ -231,7 +247,8 @@ export class IpcReader {
     if (message.body.kind !== 'dictionary') return;
     const { id, isDelta, batch } = message.body;
     const use = known.uses.get(id);
-    const type = use?.type ?? known.dictionaryTypes.get(id);
+    const ignored = use === undefined ? known.ignored.get(id) : undefined;
+    const type = use?.type ?? ignored ?? known.dictionaryTypes.get(id);
     if (type === undefined) throw malformed(offset, `dictionary ${id} belongs to no field`, 'arrow');
     if (!isDelta) this.dictionaryBudget.used -= this.members.get(id)?.length ?? 0;
     this.dictionaryBudget.used += batch.length;
@@ -253,7 +270,10 @@ export class IpcReader {
     this.allocation.used -= replaced;
     this.allocation.charge(added, offset);
     let values: unknown[];
-    if (use === undefined) {
+    if (ignored !== undefined) {
+      // A field left out: its indices are checked against the entries, which are never read.
+      values = [];
+    } else if (use === undefined) {
       const ctx = { limits: this.limits, budget: { used: 0 }, dictionaries: this.members, offset };
       try {
         values = readAny(dictionaryValuesPlan(type, 2), data, 0, batch.length, ctx);
@@ -281,7 +301,7 @@ export class IpcReader {
 
   private loadBatch(message: IpcMessage, body: Uint8Array, bodyOffset: number, offset: number): Data<Struct> {
     const known = this.requireSchema(offset);
-    const { fields, structType } = known;
+    const { fields, structType, projection } = known;
     if (message.body.kind !== 'batch') throw malformed(offset, 'not a record batch', 'arrow');
     const { batch } = message.body;
     const rows = batch.length;
@@ -296,7 +316,8 @@ export class IpcReader {
     const loader = new BatchLoader(buffers, message.version, this.vectors, this.limits, this.budget);
     const columns = loader.loadColumns(fields.map((field) => field.type));
     const children = columns.map((column) => (column.length === rows ? column : column.slice(0, rows)));
-    return newData(structType, rows, { nullCount: 0 }, {}, children) as Data<Struct>;
+    const all = newData(structType, rows, { nullCount: 0 }, {}, children) as Data<Struct>;
+    return projection === undefined ? all : (projectData(projection, all) as Data<Struct>);
   }
 
   private bodyBuffers(batch: BatchHeader, body: Uint8Array, bodyOffset: number, known: KnownSchema) {
