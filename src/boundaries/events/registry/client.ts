@@ -26,6 +26,7 @@ import {
 import type { CompatibilityResult, RegistryClient } from './client-api.js';
 import { OnceCache } from './client-cache.js';
 import { RegistryClientError, registryHttp } from './client-http.js';
+import { basicAuthorization, parseBaseUrl } from './client-url.js';
 
 export { RegistryClientError, type RegistryErrorDetails } from './client-http.js';
 
@@ -189,56 +190,6 @@ export function registryClient(options: RegistryClientOptions): WirekitRegistryC
       return (list as SubjectVersionRef[]).map(({ subject, version }) => Object.freeze({ subject, version }));
     },
   };
-}
-
-/** RFC 7617: `user:password` in UTF-8, base64; a user name cannot hold the colon that ends it. */
-function basicAuthorization(credentials: { username: string; password: string }): string {
-  const { username, password } = credentials;
-  if (typeof username !== 'string' || typeof password !== 'string' || username.includes(':')) {
-    throw new WirekitError(
-      'WK_OPTIONS_INVALID',
-      'basicAuth takes a username (without ":") and a password, both strings.',
-    );
-  }
-  return `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
-}
-
-function parseBaseUrl(text: string): { baseUrl: string; authorization: string | undefined } {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch (cause) {
-    throw new WirekitError('WK_REGISTRY_REQUEST', `registry URL ${JSON.stringify(text)} is not a URL.`, {
-      cause,
-    });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new WirekitError('WK_REGISTRY_REQUEST', `registry URL ${url.protocol}// is not http or https.`);
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw new WirekitError('WK_REGISTRY_REQUEST', 'a registry URL takes no query or fragment.');
-  }
-  let authorization: string | undefined;
-  if (url.username !== '' || url.password !== '') {
-    let user: string;
-    let password: string;
-    try {
-      user = decodeURIComponent(url.username);
-      password = decodeURIComponent(url.password);
-    } catch (cause) {
-      throw new WirekitError(
-        'WK_REGISTRY_REQUEST',
-        'the registry URL has a malformed percent escape in its credentials.',
-        {
-          cause,
-        },
-      );
-    }
-    authorization = basicAuthorization({ username: user, password });
-    url.username = '';
-    url.password = '';
-  }
-  return { baseUrl: `${url.origin}${url.pathname.replace(/\/+$/, '')}`, authorization };
 }
 
 function definedOnly(options: RegistryClientOptions): Partial<typeof registryClientDefaults> {
