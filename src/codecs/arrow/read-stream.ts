@@ -85,6 +85,33 @@ export async function* readIpcChunks(
   let file = false;
   let prefix: Prefix | undefined;
   let total = -1;
+  // The messages the queue holds whole. Each is measured once: its prefix, then its metadata,
+  // then its body is awaited.
+  function* messages(): Generator<{ readonly data: Data<Struct>; readonly offset: number }> {
+    while (!ended) {
+      if (prefix === undefined) {
+        const first = queue.peek(8);
+        prefix = readPrefix(first, 0, first.length, consumed);
+        if (prefix === undefined) return;
+        const head = prefix.prefix + prefix.metadataLength;
+        if (head > limits.maxInputBytes) throw tooLarge(head, limits);
+        total = prefix.metadataLength === 0 ? prefix.prefix : -1;
+      }
+      if (total < 0) {
+        const head = prefix.prefix + prefix.metadataLength;
+        if (queue.length < head) return;
+        total = measureMessage(queue.peek(head), 0, head, consumed)?.total ?? head;
+        if (total > limits.maxInputBytes) throw tooLarge(total, limits);
+      }
+      if (queue.length < total) return;
+      const accepted = reader.accept(queue.take(total), consumed, prefix);
+      if (accepted.kind === 'eos') ended = true;
+      else if (accepted.kind === 'batch') yield { data: accepted.data, offset: consumed };
+      consumed += total;
+      prefix = undefined;
+      if (ended && queue.length > 0) throw trailing(consumed, consumed + queue.length);
+    }
+  }
   for await (const chunk of chunksOf(source)) {
     if (ended && chunk.length > 0) throw trailing(consumed, consumed + chunk.length);
     queue.push(chunk);
@@ -95,31 +122,10 @@ export async function* readIpcChunks(
       if (queue.length > limits.maxInputBytes) throw tooLarge(queue.length, limits);
       continue;
     }
-    // Each message is measured once: its prefix, then its metadata, then its body is awaited.
-    while (!ended) {
-      if (prefix === undefined) {
-        const first = queue.peek(8);
-        prefix = readPrefix(first, 0, first.length, consumed);
-        if (prefix === undefined) break;
-        const head = prefix.prefix + prefix.metadataLength;
-        if (head > limits.maxInputBytes) throw tooLarge(head, limits);
-        total = prefix.metadataLength === 0 ? prefix.prefix : -1;
-      }
-      if (total < 0) {
-        const head = prefix.prefix + prefix.metadataLength;
-        if (queue.length < head) break;
-        total = measureMessage(queue.peek(head), 0, head, consumed)?.total ?? head;
-        if (total > limits.maxInputBytes) throw tooLarge(total, limits);
-      }
-      if (queue.length < total) break;
-      const accepted = reader.accept(queue.take(total), consumed, prefix);
-      if (accepted.kind === 'eos') ended = true;
-      else if (accepted.kind === 'batch') yield { data: accepted.data, offset: consumed };
-      consumed += total;
-      prefix = undefined;
-      if (ended && queue.length > 0) throw trailing(consumed, consumed + queue.length);
-    }
+    yield* messages();
   }
+  // An input of fewer than six bytes was held back above: it can only be a bare end marker.
+  if (!file) yield* messages();
   if (file) {
     const whole = queue.take(queue.length);
     const batches: { data: Data<Struct>; offset: number }[] = [];
