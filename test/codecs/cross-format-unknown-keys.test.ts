@@ -399,3 +399,34 @@ describe('values the rule must survive', () => {
     }
   });
 });
+
+describe('arrow: fields are matched by name', () => {
+  const Row = t.object('Row', { a: t.int32(), b: t.string() });
+  const Other = t.object('Row', { extra: t.bool(), b: t.string(), a: t.int32() });
+  const bytes = createCodec('arrow', { schema: Other }).encode([{ extra: true, b: 'x', a: 1 }]);
+
+  test('another order and a column more read as the schema’s, rows and tables alike', () => {
+    for (const compile of [true, false]) {
+      const codec = createCodec('arrow', { schema: Row, compile });
+      expect(codec.decode(bytes)).toEqual([{ a: 1, b: 'x' }]);
+      const table = codec.decodeTable(bytes);
+      expect(table.schema.fields.map((field) => field.name)).toEqual(['a', 'b']);
+      expect(table.getChild('b')?.get(0)).toBe('x');
+    }
+  });
+
+  test("'reject' refuses the column more, naming it, before any row", () => {
+    const codec = createCodec('arrow', { schema: Row, unknownKeys: 'reject' });
+    expect(() => codec.decode(bytes)).toThrow(
+      expect.objectContaining({
+        code: 'WK_DECODE_SCHEMA_MISMATCH',
+        message: expect.stringContaining('Row has no field "extra"'),
+      }),
+    );
+    // Order alone is no unknown key.
+    const reordered = createCodec('arrow', {
+      schema: t.object('Row', { b: t.string(), a: t.int32() }),
+    }).encode([{ b: 'x', a: 1 }]);
+    expect(codec.decode(reordered)).toEqual([{ a: 1, b: 'x' }]);
+  });
+});
