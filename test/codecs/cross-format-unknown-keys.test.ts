@@ -21,6 +21,7 @@ import {
   Utf8,
 } from 'apache-arrow';
 import { describe, expect, test } from 'vitest';
+import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import { type Codec, type FormatName, formatNames, type UnknownKeys } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { isWirekitError, type Path, type Schema, t } from '../../src/index.js';
@@ -403,11 +404,11 @@ describe('values the rule must survive', () => {
 describe('arrow: fields are matched by name', () => {
   const Row = t.object('Row', { a: t.int32(), b: t.string() });
   const Other = t.object('Row', { extra: t.bool(), b: t.string(), a: t.int32() });
-  const bytes = createCodec('arrow', { schema: Other }).encode([{ extra: true, b: 'x', a: 1 }]);
+  const bytes = createArrowCodec({ schema: Other }).encode([{ extra: true, b: 'x', a: 1 }]);
 
   test('another order and a column more read as the schema’s, rows and tables alike', () => {
     for (const compile of [true, false]) {
-      const codec = createCodec('arrow', { schema: Row, compile });
+      const codec = createArrowCodec({ schema: Row, compile });
       expect(codec.decode(bytes)).toEqual([{ a: 1, b: 'x' }]);
       const table = codec.decodeTable(bytes);
       expect(table.schema.fields.map((field) => field.name)).toEqual(['a', 'b']);
@@ -416,7 +417,7 @@ describe('arrow: fields are matched by name', () => {
   });
 
   test("'reject' refuses the column more, naming it, before any row", () => {
-    const codec = createCodec('arrow', { schema: Row, unknownKeys: 'reject' });
+    const codec = createArrowCodec({ schema: Row, unknownKeys: 'reject' });
     expect(() => codec.decode(bytes)).toThrow(
       expect.objectContaining({
         code: 'WK_DECODE_SCHEMA_MISMATCH',
@@ -424,7 +425,7 @@ describe('arrow: fields are matched by name', () => {
       }),
     );
     // Order alone is no unknown key.
-    const reordered = createCodec('arrow', {
+    const reordered = createArrowCodec({
       schema: t.object('Row', { b: t.string(), a: t.int32() }),
     }).encode([{ b: 'x', a: 1 }]);
     expect(codec.decode(reordered)).toEqual([{ a: 1, b: 'x' }]);
