@@ -100,7 +100,13 @@ export function toJsonValue(schema: Schema, value: unknown, path: Path = []): Js
 export interface FromJsonOptions {
   /** Nesting limit (default 100): guards the stack against deep input. */
   readonly maxDepth?: number;
-  /** Keys of an object that its schema does not know: 'reject' (default) or 'ignore'. */
+  /**
+   * Keys of an object that its schema does not know: 'reject' (default, as `validate`: the JSON
+   * form is checked input, not a wire a newer writer may extend) or 'ignore'. The codecs'
+   * `unknownKeys` option, by the same name, defaults to 'ignore' (docs/values.md).
+   */
+  readonly unknownKeys?: 'reject' | 'ignore';
+  /** @deprecated The earlier name of `unknownKeys`. */
   readonly unknownFields?: 'reject' | 'ignore';
   /** The code of errors about the JSON's shape (the JSON codec reports WK_DECODE_SCHEMA_MISMATCH). */
   readonly errorCode?: 'WK_JSON_VALUE_INVALID' | 'WK_DECODE_SCHEMA_MISMATCH';
@@ -178,7 +184,7 @@ export function readContext(options: FromJsonOptions): ReadContext {
   return {
     inPlace: options.inPlace === true,
     maxDepth: effectiveDepth(options.maxDepth ?? 100),
-    rejectUnknown: options.unknownFields !== 'ignore',
+    rejectUnknown: (options.unknownKeys ?? options.unknownFields) !== 'ignore',
     code: options.errorCode ?? 'WK_JSON_VALUE_INVALID',
     surrogates: options.surrogates !== false,
     maxStringBytes: Number.POSITIVE_INFINITY,

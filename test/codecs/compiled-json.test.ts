@@ -392,7 +392,7 @@ describe('compiled JSON reader: same values and errors as the interpreter', () =
     const reader = compileJsonReader(Edges) as NonNullable<ReturnType<typeof compileJsonReader>>;
     for (const options of [
       { inPlace: true },
-      { inPlace: true, unknownFields: 'ignore', errorCode: 'WK_DECODE_SCHEMA_MISMATCH', maxDepth: 1 },
+      { inPlace: true, unknownKeys: 'ignore', errorCode: 'WK_DECODE_SCHEMA_MISMATCH', maxDepth: 1 },
     ] as const) {
       for (const json of [
         edgeJson(),

@@ -21,6 +21,7 @@ import {
   Utf8,
 } from 'apache-arrow';
 import { describe, expect, test } from 'vitest';
+import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import { type Codec, type FormatName, formatNames, type UnknownKeys } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { isWirekitError, type Path, type Schema, t } from '../../src/index.js';
@@ -397,5 +398,36 @@ describe('values the rule must survive', () => {
       );
       expect(made, format).toMatchObject({ ok: false, code: 'WK_OPTIONS_INVALID' });
     }
+  });
+});
+
+describe('arrow: fields are matched by name', () => {
+  const Row = t.object('Row', { a: t.int32(), b: t.string() });
+  const Other = t.object('Row', { extra: t.bool(), b: t.string(), a: t.int32() });
+  const bytes = createArrowCodec({ schema: Other }).encode([{ extra: true, b: 'x', a: 1 }]);
+
+  test('another order and a column more read as the schema’s, rows and tables alike', () => {
+    for (const compile of [true, false]) {
+      const codec = createArrowCodec({ schema: Row, compile });
+      expect(codec.decode(bytes)).toEqual([{ a: 1, b: 'x' }]);
+      const table = codec.decodeTable(bytes);
+      expect(table.schema.fields.map((field) => field.name)).toEqual(['a', 'b']);
+      expect(table.getChild('b')?.get(0)).toBe('x');
+    }
+  });
+
+  test("'reject' refuses the column more, naming it, before any row", () => {
+    const codec = createArrowCodec({ schema: Row, unknownKeys: 'reject' });
+    expect(() => codec.decode(bytes)).toThrow(
+      expect.objectContaining({
+        code: 'WK_DECODE_SCHEMA_MISMATCH',
+        message: expect.stringContaining('Row has no field "extra"'),
+      }),
+    );
+    // Order alone is no unknown key.
+    const reordered = createArrowCodec({
+      schema: t.object('Row', { b: t.string(), a: t.int32() }),
+    }).encode([{ b: 'x', a: 1 }]);
+    expect(codec.decode(reordered)).toEqual([{ a: 1, b: 'x' }]);
   });
 });

@@ -71,6 +71,8 @@ describe('JSON form of values', () => {
       expect((error as WirekitError).path).toEqual(['lines', 1, 'qty']);
       expect((error as WirekitError).message).toBe('lines[1].qty: expected an integer, got "x".');
     }
+    expect(fromJsonValue(Order, { lines: [], extra: 1 }, { unknownKeys: 'ignore' })).toEqual({ lines: [] });
+    // The earlier name still works.
     expect(fromJsonValue(Order, { lines: [], extra: 1 }, { unknownFields: 'ignore' })).toEqual({ lines: [] });
   });
 

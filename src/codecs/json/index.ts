@@ -48,7 +48,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
   const writeOptions = { int64: options.int64 ?? 'string', maxDepth: limits.maxDepth } as const;
   const readOptions = {
     maxDepth: limits.maxDepth,
-    unknownFields: rejectsUnknownKeys(options) ? 'reject' : 'ignore',
+    unknownKeys: rejectsUnknownKeys(options) ? 'reject' : 'ignore',
     errorCode: 'WK_DECODE_SCHEMA_MISMATCH',
     inPlace: true,
     surrogates: false,
