@@ -17,7 +17,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { HttpReplyError, wirekit, wirekitRoute } from '../../src/boundaries/http/index.js';
-import { type DuckDBSource, duckdbValue } from '../../src/boundaries/tables/duckdb.js';
+import { type DuckDBSource, duckdbParams } from '../../src/boundaries/tables/duckdb.js';
 import { t } from '../../src/schema/index.js';
 import { ensureDashboardPage } from './build.js';
 import { dataEnd, defaultDataDir, monthsBefore, openDemoTable, sensors } from './data.js';
@@ -177,7 +177,8 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     const { sql, params } = seriesSql(seriesQuery(request.query as Record<string, string>, extent));
     const connection = await source.instance.connect();
     try {
-      const result = await connection.runAndReadAll(sql, params.map(duckdbValue));
+      const bound = duckdbParams(params);
+      const result = await connection.runAndReadAll(sql, bound.values, bound.types);
       // getRowObjectsJS gives each TIMESTAMP as a Date, which JSON.stringify writes as ISO text.
       return reply.type('application/json').send(JSON.stringify(result.getRowObjectsJS()));
     } finally {
