@@ -34,6 +34,7 @@ import {
   VARCHAR,
 } from '@duckdb/node-api';
 import { describeValue } from '../../errors/describe-value.js';
+import type { WirekitError } from '../../errors/index.js';
 import { cannotBind, checkParams, ParamArray, type ParamRules, type ParamValue } from './params.js';
 
 /** The values to bind and the type of each, for `connection.stream(sql, values, types)`. */
@@ -74,7 +75,8 @@ export function duckdbParams(params: readonly unknown[]): DuckDBParams {
       values.push(nestedList(param, item));
       types.push(type);
     } else {
-      const type = valueType(param, `$${index + 1}`);
+      const type = valueType(param);
+      if (type === undefined) throw beyondHugeint(param, `$${index + 1}`);
       values.push(duckdbValue(param, type));
       types.push(duckdbTypes[type]);
     }
@@ -82,7 +84,8 @@ export function duckdbParams(params: readonly unknown[]): DuckDBParams {
   return { values, types };
 }
 
-function valueType(value: ParamValue, name: string): ValueType {
+/** The type `value` binds as alone; undefined for a bigint beyond HUGEINT, which DuckDB has no integer for. */
+function valueType(value: ParamValue): ValueType | undefined {
   switch (typeof value) {
     case 'number':
       if (Number.isInteger(value) && !Object.is(value, -0)) {
@@ -93,12 +96,7 @@ function valueType(value: ParamValue, name: string): ValueType {
     case 'bigint':
       if (value >= -(1n << 63n) && value < 1n << 63n) return 'BIGINT';
       if (value >= -(1n << 127n) && value < 1n << 127n) return 'HUGEINT';
-      throw cannotBind(
-        rules,
-        name,
-        describeValue(value),
-        "DuckDB's integers have at most 128 bits (HUGEINT)",
-      );
+      return undefined;
     case 'string':
       return 'VARCHAR';
     case 'boolean':
@@ -108,20 +106,27 @@ function valueType(value: ParamValue, name: string): ValueType {
   }
 }
 
-/** The item type all of an array's values fit (undefined: no values but nulls). */
+function beyondHugeint(value: ParamValue, name: string): WirekitError {
+  return cannotBind(rules, name, describeValue(value), "DuckDB's integers have at most 128 bits (HUGEINT)");
+}
+
+/**
+ * The item type all of an array's values fit (undefined: no values but nulls). A value's name is
+ * only made for a refusal: a list may hold millions.
+ */
 function itemType(array: ParamArray): ValueType | undefined {
   let type: ValueType | undefined;
   let kind: string | undefined;
   let bigints = false;
   array.values.forEach((value, index) => {
     if (value === null) return;
-    const name = array.nameAt(index);
-    const next = valueType(value, name);
+    const next = valueType(value);
+    if (next === undefined) throw beyondHugeint(value, array.nameAt(index));
     const nextKind = next in integerRank || next === 'DOUBLE' ? 'number' : next;
     if (kind !== undefined && nextKind !== kind)
       throw cannotBind(
         rules,
-        name,
+        array.nameAt(index),
         describeValue(value),
         "a list's values are of one kind: strings, numbers and bigints, booleans or Dates",
       );
@@ -130,7 +135,7 @@ function itemType(array: ParamArray): ValueType | undefined {
     if (bigints && (next === 'DOUBLE' || type === 'DOUBLE'))
       throw cannotBind(
         rules,
-        name,
+        array.nameAt(index),
         describeValue(value),
         'a bigint shares a list only with integers of 64 bits at most: a DOUBLE would round it',
       );

@@ -68,42 +68,42 @@ export function checkParams(params: readonly unknown[], rules: ParamRules): Chec
   return params.map((param, index) => {
     const name = `$${index + 1}`;
     if (param === null) return null;
-    if (!Array.isArray(param)) return checkValue(param, name, rules);
-    const values: (ParamValue | null)[] = [];
-    const shape = checkArray(param, name, 1, values, rules);
-    return new ParamArray(name, shape, values);
+    if (Array.isArray(param)) {
+      const values: (ParamValue | null)[] = [];
+      const shape = checkArray(param, () => name, 1, values, rules);
+      return new ParamArray(name, shape, values);
+    }
+    const refusal = refusalOf(param, rules);
+    if (refusal !== undefined) throw cannotBind(rules, name, ...refusal);
+    return param as ParamValue;
   });
 }
 
-function checkValue(value: unknown, name: string, rules: ParamRules): ParamValue {
+/** Why `value` cannot bind (what it is, and why not), or undefined when it can. */
+function refusalOf(value: unknown, rules: ParamRules): readonly [what: string, why?: string] | undefined {
   switch (typeof value) {
     case 'string':
-      if (!value.isWellFormed())
-        throw cannotBind(rules, name, 'a string with a lone surrogate', 'UTF-8 cannot carry it');
-      return value;
+      return value.isWellFormed() ? undefined : ['a string with a lone surrogate', 'UTF-8 cannot carry it'];
     case 'number':
-      if (!rules.nonFinite && !Number.isFinite(value)) throw cannotBind(rules, name, String(value));
-      return value;
+      return rules.nonFinite || Number.isFinite(value) ? undefined : [String(value)];
     case 'bigint':
     case 'boolean':
-      return value;
+      return undefined;
     case 'undefined':
-      throw cannotBind(rules, name, 'undefined', 'pass null for SQL NULL');
+      return ['undefined', 'pass null for SQL NULL'];
   }
-  if (value instanceof Date) {
-    if (!Number.isFinite(value.getTime())) throw cannotBind(rules, name, 'an invalid Date');
-    return value;
-  }
-  throw cannotBind(rules, name, describeValue(value), 'a JSON parameter takes JSON.stringify(value)');
+  if (value instanceof Date) return Number.isFinite(value.getTime()) ? undefined : ['an invalid Date'];
+  return [describeValue(value), 'a JSON parameter takes JSON.stringify(value)'];
 }
 
 /**
  * Checks one level of an array, appending its innermost values to `values`, and returns its shape.
- * Recursion stops at maxParamDimensions, however deep (or cyclic) the array is.
+ * Recursion stops at maxParamDimensions, however deep (or cyclic) the array is. Names are made
+ * only for a refusal (`name` makes the array's own): an array may hold millions of values.
  */
 function checkArray(
   items: readonly unknown[],
-  name: string,
+  name: () => string,
   depth: number,
   values: (ParamValue | null)[],
   rules: ParamRules,
@@ -111,32 +111,34 @@ function checkArray(
   if (depth > maxParamDimensions)
     throw cannotBind(
       rules,
-      name,
+      name(),
       `an array nested ${depth} deep`,
-      `arrays have at most ${maxParamDimensions} dimensions, as in PostgreSQL`,
+      `arrays have at most ${maxParamDimensions} dimensions on every table source (PostgreSQL's limit)`,
     );
   const nested = Array.isArray(items[0]);
   let inner: readonly number[] = [];
-  for (const [index, item] of items.entries()) {
-    const at = `${name}[${index}]`;
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index];
     if (Array.isArray(item) !== nested)
       throw cannotBind(
         rules,
-        at,
+        `${name()}[${index}]`,
         describeValue(item),
         "an array's elements are all sub-arrays or all values",
       );
     if (!nested) {
-      values.push(item === null ? null : checkValue(item, at, rules));
+      const refusal = item === null ? undefined : refusalOf(item, rules);
+      if (refusal !== undefined) throw cannotBind(rules, `${name()}[${index}]`, ...refusal);
+      values.push(item as ParamValue | null);
       continue;
     }
-    const sub = checkArray(item as unknown[], at, depth + 1, values, rules);
+    const sub = checkArray(item as unknown[], () => `${name()}[${index}]`, depth + 1, values, rules);
     if (index > 0 && !sameShape(inner, sub))
       throw cannotBind(
         rules,
-        at,
+        `${name()}[${index}]`,
         'a ragged array',
-        'arrays are rectangular, as in PostgreSQL: every sub-array the same size',
+        'arrays are rectangular on every table source: every sub-array the same size',
       );
     inner = sub;
   }
