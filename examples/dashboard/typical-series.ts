@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpReplyError } from '../../src/boundaries/http/index.js';
-import { type DuckDBSource, duckdbValue } from '../../src/boundaries/tables/duckdb.js';
+import { type DuckDBSource, duckdbParams } from '../../src/boundaries/tables/duckdb.js';
 
 export const defaultTypicalMaxRows = 1_000_000;
 
@@ -56,10 +56,14 @@ export function typicalSeriesRoute(
 
   app.get('/typical/series', async (request, reply) => {
     const { sql, params } = seriesSql(request);
-    const values = params.map(duckdbValue);
+    const { values, types } = duckdbParams(params);
     const connection = await source.instance.connect();
     try {
-      const counted = await connection.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM (${sql})`, values);
+      const counted = await connection.runAndReadAll(
+        `SELECT count(*)::DOUBLE AS n FROM (${sql})`,
+        values,
+        types,
+      );
       const rows = Number(counted.getRowObjectsJS()[0]?.n ?? 0);
       if (rows > maxRows) {
         throw new HttpReplyError(
@@ -78,7 +82,7 @@ export function typicalSeriesRoute(
         return reply;
       }
       reply.raw.once('close', () => budget.release(rows));
-      const result = await connection.runAndReadAll(sql, values);
+      const result = await connection.runAndReadAll(sql, values, types);
       // getRowObjectsJS gives each TIMESTAMP as a Date, which JSON.stringify writes as ISO text.
       return reply.type('application/json').send(JSON.stringify(result.getRowObjectsJS()));
     } finally {

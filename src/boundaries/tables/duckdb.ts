@@ -15,15 +15,13 @@ import {
   type DuckDBDataChunk,
   DuckDBInstance,
   type DuckDBResult,
-  DuckDBTimestampValue,
   DuckDBTypeId,
-  type DuckDBValue,
-  listValue,
   ResultReturnType,
 } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
 import { WirekitError } from '../../errors/index.js';
 import type { AnyColumn, BoolColumn, BytesColumn, ColumnType, FixedWidthColumn } from './columns.js';
+import { duckdbParams } from './duckdb-params.js';
 import {
   type ChunkReader,
   checkBatchRows,
@@ -34,6 +32,8 @@ import {
   type TableQueryOptions,
   type TableSource,
 } from './source.js';
+
+export { type DuckDBParams, duckdbParams } from './duckdb-params.js';
 
 export interface DuckDBSourceOptions {
   /** A database file, or ':memory:' (the default). Ignored when `instance` is given. */
@@ -66,9 +66,11 @@ export async function duckdbSource(options: DuckDBSourceOptions = {}): Promise<D
     engine: 'duckdb',
     instance,
     async run(sql, params = []) {
+      // Every parameter is checked and typed before a connection is taken.
+      const bound = duckdbParams(params);
       const connection = await instance.connect();
       try {
-        await connection.run(sql, params.map(duckdbValue));
+        await connection.run(sql, bound.values, bound.types);
       } catch (error) {
         throw queryFailed(error);
       } finally {
@@ -77,6 +79,7 @@ export async function duckdbSource(options: DuckDBSourceOptions = {}): Promise<D
     },
     query(sql, query: TableQueryOptions = {}) {
       return openTableStream(query, batchRows, async () => {
+        const bound = duckdbParams(query.params ?? []);
         // A connection per query: one DuckDB connection runs one statement at a time, and queries
         // of concurrent requests must not wait for each other.
         const connection = await instance.connect();
@@ -85,7 +88,7 @@ export async function duckdbSource(options: DuckDBSourceOptions = {}): Promise<D
           if (open.delete(connection)) connection.closeSync();
         };
         try {
-          const result = await connection.stream(sql, (query.params ?? []).map(duckdbValue));
+          const result = await connection.stream(sql, bound.values, bound.types);
           return new DuckDBChunks(result, connection, release);
         } catch (error) {
           release();
@@ -99,25 +102,6 @@ export async function duckdbSource(options: DuckDBSourceOptions = {}): Promise<D
       if (owned) instance.closeSync();
     },
   };
-}
-
-/**
- * A parameter as DuckDB binds it. A Date binds as a TIMESTAMP holding its UTC instant (TIMESTAMPTZ
- * would need the ICU extension for time zones); arrays bind as lists.
- */
-export function duckdbValue(param: SqlParam): DuckDBValue {
-  if (param instanceof Date) {
-    const ms = param.getTime();
-    if (!Number.isFinite(ms)) throw badParam('an invalid Date');
-    return new DuckDBTimestampValue(BigInt(ms) * 1000n);
-  }
-  if (Array.isArray(param)) return listValue(param as DuckDBValue[]);
-  if (typeof param === 'number' && !Number.isFinite(param)) throw badParam(String(param));
-  return param as DuckDBValue;
-}
-
-function badParam(what: string): WirekitError {
-  return new WirekitError('WK_TABLE_QUERY_FAILED', `DuckDB: cannot bind ${what} as a query parameter.`);
 }
 
 function queryFailed(error: unknown): WirekitError {

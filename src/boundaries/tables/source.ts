@@ -17,15 +17,17 @@ import { WirekitError } from '../../errors/index.js';
 import { type AnyColumn, type ColumnType, columnFor } from './columns.js';
 import { BatchAssembler } from './record-batch.js';
 
-/** A value bound to a `$1`-style parameter; arrays bind as lists (DuckDB) or arrays (PostgreSQL). */
-export type SqlParam =
-  | string
-  | number
-  | bigint
-  | boolean
-  | Date
-  | null
-  | readonly (string | number | bigint)[];
+/** One value of a query parameter, alone or inside an array. */
+export type SqlValue = string | number | bigint | boolean | Date;
+
+/**
+ * An array parameter: values and nulls, or sub-arrays all of one size, at most 6 deep. It binds as
+ * a list (DuckDB) or an array (PostgreSQL), nested as deep as it is.
+ */
+export type SqlArray = readonly (SqlValue | null)[] | readonly SqlArray[];
+
+/** A value bound to a `$1`-style parameter (params.ts says what each source refuses, and why). */
+export type SqlParam = SqlValue | null | SqlArray;
 
 export interface TableQueryOptions {
   /** Bound to `$1`, `$2`, ... in order: values are never spliced into the SQL text. */
