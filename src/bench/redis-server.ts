@@ -2,7 +2,7 @@
  * A throwaway redis-server (Debian's `redis-server` package) on a free port of 127.0.0.1, for the
  * cache benchmark and the cache tests: no persistence, its own temporary directory, stopped and
  * removed by `stop()`. `startRedisCluster` starts three such nodes with cluster mode on and joins
- * them with `redis-cli --cluster create` (every slot covered, no replicas).
+ * them with `redis-cli --cluster create` (every slot covered, no replicas unless asked for).
  *
  * A server can be stopped and started again on the same port (`restart`), which is how the tests
  * take Redis away from a running cache and give it back.
@@ -64,11 +64,20 @@ export interface RedisCluster {
   stop(): Promise<void>;
 }
 
-/** Three masters covering all 16,384 slots, ready (`cluster_state:ok` on every node) when it resolves. */
-export async function startRedisCluster(size = 3): Promise<RedisCluster> {
+export interface RedisClusterOptions {
+  /** Replicas per master (default 0): `size × (1 + replicas)` nodes in all. */
+  readonly replicas?: number;
+}
+
+/**
+ * `size` masters covering all 16,384 slots (and their replicas), ready (`cluster_state:ok` on every
+ * node) when it resolves. Replicas may still be copying their master's data then: `WAIT` for them.
+ */
+export async function startRedisCluster(size = 3, options: RedisClusterOptions = {}): Promise<RedisCluster> {
+  const replicas = options.replicas ?? 0;
   const nodes: RedisServer[] = [];
   try {
-    for (let i = 0; i < size; i++) {
+    for (let i = 0; i < size * (1 + replicas); i++) {
       nodes.push(
         await startRedis({
           args: [
@@ -87,10 +96,10 @@ export async function startRedisCluster(size = 3): Promise<RedisCluster> {
       'create',
       ...nodes.map((node) => `${node.host}:${node.port}`),
       '--cluster-replicas',
-      '0',
+      String(replicas),
       '--cluster-yes',
     ]);
-    for (const node of nodes) await waitForClusterOk(node);
+    for (const node of nodes) await waitForClusterOk(node, size * (1 + replicas));
   } catch (error) {
     await Promise.all(nodes.map((node) => node.stop()));
     throw error;
@@ -104,13 +113,21 @@ export async function startRedisCluster(size = 3): Promise<RedisCluster> {
   };
 }
 
-async function waitForClusterOk(node: RedisServer): Promise<void> {
+/**
+ * Waits for `cluster_state:ok`, and for CLUSTER SLOTS to list all `nodes` (replicas are listed once
+ * their masters know them: a client that reads the slots before would never send a read to them).
+ */
+async function waitForClusterOk(node: RedisServer, nodes: number): Promise<void> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const info = await run('redis-cli', ['-p', String(node.port), 'cluster', 'info']);
-    if (info.includes('cluster_state:ok')) return;
+    const slots = await run('redis-cli', ['-p', String(node.port), 'cluster', 'slots']);
+    const listed = slots.split('\n').filter((line) => line === node.host).length;
+    if (info.includes('cluster_state:ok') && listed === nodes) return;
     if (Date.now() > deadline)
-      throw new Error(`cluster node ${node.port} never reached cluster_state:ok:\n${info}`);
+      throw new Error(
+        `cluster node ${node.port} never reached cluster_state:ok with ${nodes} nodes:\n${info}${slots}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

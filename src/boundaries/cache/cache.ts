@@ -270,7 +270,8 @@ class WirekitCache<T> implements Cache<T> {
     keys: readonly string[],
   ): Promise<(ReadResult<T> | undefined)[]> {
     const withTtl = this.staleMs > 0;
-    // A value too large to read is left in the store (see ReadOptions.maxBytes): only its size comes.
+    // A value too large to read is left in the store (see ReadOptions.maxBytes): its size comes,
+    // and no more of its bytes than the limit.
     const oversized = new Map<number, number>();
     const onOversized = (index: number, size: number) => oversized.set(index, size);
     const maxBytes = this.codec.maxStoredBytes;

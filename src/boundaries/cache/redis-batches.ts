@@ -1,10 +1,12 @@
 /**
  * How the Redis store sends one operation's batch of keys. Standalone, the whole batch is one
  * group: one command, or one pipeline when it takes several. In a Cluster a multi-key command (an
- * MGET, a DEL, a script's keys) must stay within one hash slot (CROSSSLOT otherwise), so a batch is
+ * MGET, a DEL, an EXISTS) must stay within one hash slot (CROSSSLOT otherwise), so a batch is
  * split by slot (key-slot.ts, hash tags honoured) and the slots by the node that serves them: each
  * node gets one pipeline holding every slot group's commands, the nodes are asked at once, and
- * each operation's `take` puts the answers back in the caller's key order.
+ * each operation's `take` puts the answers back in the caller's key order. An operation may need a
+ * second round trip for a few of its answers (`finish`), and may take some errors as answers
+ * (`answers`): a read's WRONGTYPE is a miss of that key, not a failure of the batch.
  */
 import type { ChainableCommander, Cluster, Redis } from 'ioredis';
 import { keySlot } from './key-slot.js';
@@ -25,17 +27,26 @@ export interface GroupCommands {
   take(results: PipelineResults, group: readonly number[]): void;
   /** Sends the group's commands without a pipeline and takes their answers. */
   direct(client: Redis | Cluster, group: readonly number[]): Promise<void>;
+  /** Errors that are answers to `take`, not failures of the batch (default: none). */
+  answers?(error: Error): boolean;
+  /** Once every group is taken: what the batch still has to ask (at most one more round trip). */
+  finish?(client: Redis | Cluster): Promise<void>;
 }
 
 export function isClusterClient(client: Redis | Cluster): client is Cluster {
   return (client as { isCluster?: boolean }).isCluster === true;
 }
 
-/** Throws the first error in a pipeline's results (a command of it failed). */
-function checked(results: PipelineResults | null): PipelineResults {
+/** True when no command of `results` failed (an error the commands take as an answer is no failure). */
+function succeeded(results: PipelineResults, commands: GroupCommands): boolean {
+  return results.every(([error]) => error === null || commands.answers?.(error) === true);
+}
+
+/** Throws the first failure in a pipeline's results (a command of it failed). */
+function checked(results: PipelineResults | null, commands: GroupCommands): PipelineResults {
   if (results === null) throw new Error('the pipeline was discarded');
-  for (const [error] of results) if (error !== null) throw error;
-  return results;
+  if (succeeded(results, commands)) return results;
+  throw results.find(([error]) => error !== null && commands.answers?.(error) !== true)?.[0];
 }
 
 /** Every key of a standalone batch in one group: one command, or one pipeline when it takes several. */
@@ -43,11 +54,12 @@ export async function runStandalone(client: Redis, count: number, commands: Grou
   const all = Array.from({ length: count }, (_, i) => i);
   if (commands.count(all) === 1) {
     await commands.direct(client, all);
-    return;
+  } else {
+    const pipeline = client.pipeline();
+    commands.queue(pipeline, all);
+    commands.take(checked(await pipeline.exec(), commands), all);
   }
-  const pipeline = client.pipeline();
-  commands.queue(pipeline, all);
-  commands.take(checked(await pipeline.exec()), all);
+  await commands.finish?.(client);
 }
 
 /**
@@ -99,7 +111,7 @@ export async function runCluster(
         const group = groups[g] as number[];
         const share = results?.slice(offset, offset + (counts[g] as number));
         offset += counts[g] as number;
-        if (share !== undefined && share.length === counts[g] && share.every(([error]) => error === null)) {
+        if (share !== undefined && share.length === counts[g] && succeeded(share, commands)) {
           commands.take(share, group);
         } else {
           retries.push(commands.direct(cluster, group));
@@ -108,4 +120,5 @@ export async function runCluster(
       await Promise.all(retries);
     }),
   );
+  await commands.finish?.(cluster);
 }

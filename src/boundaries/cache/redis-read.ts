@@ -1,53 +1,43 @@
 /**
  * The Redis store's reads. Without a size limit a batch is an MGET (and a PTTL per key when TTLs
- * are asked for). With one (`maxBytes`, which the cache always gives) it is one Lua script per
- * group of keys: for each key the script asks STRLEN first and sends the value only when it fits,
- * else only its size. The script runs atomically, so the size and the value are of one version of
- * the key, and it is one round trip, as MGET was. A 200 MiB value under a key thus costs its size
- * as a number, not 200 MiB of network and heap: reading it whole and refusing it afterwards took
- * 1-1.8 s and grew a client from 91 to 491 MB resident, or, with the cache's default 250 ms
- * timeout, missed while the transfer went on.
+ * are asked for). With one (`maxBytes`, which the cache always gives) each key is read with
+ * `GETRANGE key 0 maxBytes`, pipelined. One command is atomic, so the bytes are of one version of
+ * the key; the end is inclusive, so an answer longer than `maxBytes` is a value too large. It is
+ * refused having sent at most `maxBytes + 1` bytes, a bound the reader chose and not whatever was
+ * written; its real size (STRLEN) is asked afterwards, for the report. A 200 MiB value under a key
+ * of a cache with the default 8 MiB limit is a WK_LIMIT_INPUT miss in 46-76 ms, the reading process
+ * growing by ~16 MiB (the limit, held twice while ioredis joins its chunks); read whole it took
+ * 1-1.8 s and grew the process by 400 MB.
  *
- * The price is Redis CPU: values pass through Lua on their way out, about 4 µs per single-key read
- * of a 1 KB value and 10 µs of a 6 KB one, where an MGET costs 0.3 µs (INFO commandstats). A MULTI
- * of STRLEN and GETRANGE 0..limit per key would cost Redis less, but still sends up to `limit`
- * bytes of a value too large, and an ioredis transaction of 20 keys cost the client several times
- * the script's whole round trip.
+ * GETRANGE answers as MGET did but in two ways: WRONGTYPE for a key of another type (a miss, and
+ * the batch goes on, where MGET answered nil), and "" for a missing key, which is also what an
+ * empty value reads as, and a cache counts those two apart (an empty value is a miss with its
+ * problem: no envelope). So a group of several keys ends with one EXISTS of them all: when it
+ * counts no more keys than answered something, every "" was no key. Otherwise, and for a key read
+ * alone, the "" keys are asked EXISTS in a second round trip: a hit of one key costs one command,
+ * a miss one more round trip. With TTLs, each key's PTTL (-2 for no key) tells them apart.
  *
- * The script is sent by its SHA1 (EVALSHA), and in full (EVAL, which caches it on the server) the
- * first time a server answers NOSCRIPT; a Cluster's pipelines retry a failed group on its own,
- * which takes the same path. Its keys are one group's, so in a Cluster they share one hash slot.
+ * It replaced a Lua script (per key STRLEN, then GET only when it fits), which sent nothing of a
+ * large value but passed every value through Lua on its way out, and ran on a Cluster's masters
+ * whatever `scaleReads` said (GETRANGE is a read command: replicas serve it). Per read through a
+ * cache, Redis's time in the commands (INFO commandstats), Redis's whole CPU time (INFO cpu:
+ * parsing, replies, syscalls) and the client's CPU time; medians of 5 fresh processes on a 2-core
+ * machine under load, `npm run bench:cache-read`, the script from a build of the store before it:
+ *
+ *   case              Redis in commands         Redis CPU              client CPU
+ *                     script  GETRANGE  MGET    script GETRANGE MGET   script GETRANGE MGET
+ *   1 key × 1 KB      7.5 µs  0.76      0.64    22     14       11     155    170      131
+ *   1 key × 6 KB      16      0.95      0.79    29     12       11     171    178      147
+ *   20 keys × 6 KB    217     12        9.7     269    54       48     393    541      457
+ *   100 keys × 1 KB   254     28        16      285    104      68     553    1,220    627
+ *
+ * An earlier run, under more load, agreed (script 9.4, 18, 245, 293 µs in commands; GETRANGE 0.81,
+ * 0.96, 15, 37). The client pays instead, ~5 µs of CPU per command ioredis sends: a getMany of 100
+ * small values costs it about twice an MGET's. A MULTI would bound what is sent no better and
+ * costs the client more than a pipeline.
  */
-import { createHash } from 'node:crypto';
-import type { Cluster, Redis } from 'ioredis';
-import type { GroupCommands } from './redis-batches.js';
+import type { GroupCommands, PipelineResults } from './redis-batches.js';
 import type { ReadOptions, StoredValue } from './store.js';
-
-/**
- * KEYS: the keys. ARGV[1]: the largest value to send, in bytes; ARGV[2]: '1' to add each key's
- * PTTL. Per key: its value, or its size (an integer) when larger than ARGV[1], or nil when it holds
- * no string (missing, or another type: what MGET answers); then its PTTL when asked.
- */
-export const boundedReadScript = `local limit = tonumber(ARGV[1])
-local withTtl = ARGV[2] == '1'
-local out = {}
-for _, key in ipairs(KEYS) do
-  local size = redis.pcall('STRLEN', key)
-  if type(size) ~= 'number' then
-    out[#out + 1] = false
-  elseif size > limit then
-    out[#out + 1] = size
-  else
-    out[#out + 1] = redis.call('GET', key)
-  end
-  if withTtl then
-    out[#out + 1] = redis.call('PTTL', key)
-  end
-end
-return out
-`;
-
-const boundedReadSha = createHash('sha1').update(boundedReadScript).digest('hex');
 
 /** The read's commands for `keys`; each group's answers go into `found` at the keys' indexes. */
 export function readCommands(
@@ -62,11 +52,14 @@ export function readCommands(
     : boundedCommands(keys, withTtl, limit, options.onOversized, found);
 }
 
-/** `maxBytes` as the script's argument; undefined for no limit. */
+/**
+ * `maxBytes` as GETRANGE's last index; undefined for no limit. Past 2^53 it is no limit in effect
+ * (Redis holds no string that long), but stays a whole number Redis takes as an index.
+ */
 function sizeLimit(maxBytes: number | undefined): number | undefined {
   if (maxBytes === undefined || maxBytes === Number.POSITIVE_INFINITY) return undefined;
   if (!(maxBytes >= 0)) throw new RangeError(`redisStore: maxBytes must be ≥ 0, got ${maxBytes}`);
-  return Math.floor(maxBytes);
+  return Math.min(Math.floor(maxBytes), Number.MAX_SAFE_INTEGER - 1);
 }
 
 function mgetCommands(
@@ -111,49 +104,92 @@ function boundedCommands(
   onOversized: ReadOptions['onOversized'],
   found: (StoredValue | undefined)[],
 ): GroupCommands {
-  const argumentsOf = (group: readonly number[]) => [
-    group.length,
-    ...group.map((i) => keys[i] as string),
-    limit,
-    withTtl ? '1' : '0',
-  ];
-  const take = (reply: unknown, group: readonly number[]) => {
-    const step = withTtl ? 2 : 1;
-    if (!Array.isArray(reply) || reply.length !== group.length * step) {
-      throw new Error('the bounded read script answered an unexpected reply');
-    }
-    for (let j = 0; j < group.length; j++) {
+  /** Keys answered "" that the group's answers do not tell missing from empty: asked again in finish. */
+  const unsure: number[] = [];
+  /** Keys whose answer ran past the limit: their real size is asked in finish. */
+  const oversized: number[] = [];
+  const commandsOf = (group: readonly number[]): Command[] => {
+    const groupKeys = group.map((i) => keys[i] as string);
+    const reads: Command[] = groupKeys.map((key) => ['getrange', key, 0, limit]);
+    if (withTtl) return [...reads, ...groupKeys.map((key): Command => ['pttl', key])];
+    return group.length > 1 ? [...reads, ['exists', ...groupKeys]] : reads;
+  };
+  const take = (results: PipelineResults, group: readonly number[]) => {
+    const count = group.length;
+    const empty: number[] = [];
+    /** Keys that hold something: EXISTS counts them (a key asked twice, twice). */
+    let held = 0;
+    for (let j = 0; j < count; j++) {
       const index = group[j] as number;
-      const value: unknown = reply[j * step];
-      if (typeof value === 'number') {
-        found[index] = undefined;
-        onOversized?.(index, value);
+      const [error, value] = results[j] ?? [null, undefined];
+      found[index] = undefined;
+      if (error !== null || !(value instanceof Uint8Array)) {
+        held++; // WRONGTYPE: a key of another type, a miss as MGET's nil was
+      } else if (value.length > limit) {
+        held++;
+        oversized.push(index);
+      } else if (withTtl) {
+        found[index] = stored(value, results[count + j]?.[1]); // an empty "" with PTTL -2 is no key
+      } else if (value.length > 0) {
+        held++;
+        found[index] = stored(value);
       } else {
-        found[index] = stored(value, withTtl ? reply[j * step + 1] : undefined);
+        empty.push(index);
       }
     }
+    if (empty.length === 0) return;
+    // GETRANGE answers "" for no key and for an empty value alike. When EXISTS counts no more
+    // keys than answered something, every "" was no key: the common miss costs nothing more.
+    const existing = count > 1 ? results[count]?.[1] : undefined;
+    if (existing !== held) unsure.push(...empty);
   };
   return {
-    count: () => 1,
+    count: (group) => group.length + (withTtl ? group.length : group.length > 1 ? 1 : 0),
     queue(pipeline, group) {
-      pipeline.callBuffer('evalsha', [boundedReadSha, ...argumentsOf(group)]);
+      for (const [name, ...args] of commandsOf(group)) pipeline.callBuffer(name, ...args);
     },
-    take(results, group) {
-      take(results[0]?.[1], group);
-    },
+    take,
     async direct(client, group) {
-      take(await evalBoundedRead(client, argumentsOf(group)), group);
+      const results = await Promise.all(
+        commandsOf(group).map(([name, ...args]) =>
+          client.callBuffer(name, ...args).then(
+            (value): PipelineResults[number] => [null, value],
+            (error: Error): PipelineResults[number] => [error, undefined],
+          ),
+        ),
+      );
+      const failed = results.find(([error]) => error !== null && !isWrongType(error));
+      if (failed !== undefined) throw failed[0];
+      take(results, group);
+    },
+    answers: isWrongType,
+    async finish(client) {
+      if (unsure.length === 0 && oversized.length === 0) return;
+      await Promise.all([
+        ...unsure.map(async (index) => {
+          // Between the GETRANGE and this EXISTS the key may have been written: then it reads as
+          // an empty value, a miss like the one it was a moment before.
+          if ((await client.exists(keys[index] as string)) > 0) found[index] = { bytes: new Uint8Array(0) };
+        }),
+        ...oversized.map(async (index) => {
+          const size = await client.strlen(keys[index] as string).catch((error: Error) => {
+            if (isWrongType(error)) return 0;
+            throw error;
+          });
+          // The value may have changed since its GETRANGE: it was larger than the limit then.
+          onOversized?.(index, Math.max(size, limit + 1));
+        }),
+      ]);
     },
   };
 }
 
-async function evalBoundedRead(client: Redis | Cluster, args: (string | number)[]): Promise<unknown> {
-  try {
-    return await client.callBuffer('evalsha', [boundedReadSha, ...args]);
-  } catch (error) {
-    if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-    return client.callBuffer('eval', [boundedReadScript, ...args]);
-  }
+/** One command as ioredis's callBuffer takes it: its name, then its arguments. */
+type Command = [name: string, ...args: (string | number)[]];
+
+/** A key holding a list, a hash or another non-string: a miss, as MGET answers nil for it. */
+function isWrongType(error: Error): boolean {
+  return error.message.startsWith('WRONGTYPE');
 }
 
 export function stored(value: unknown, ttl?: unknown): StoredValue | undefined {

@@ -11,8 +11,9 @@
  * Bytes stay bytes: values go out as Buffers (a Uint8Array is wrapped, never stringified) and come
  * back through ioredis's `...Buffer` commands as Uint8Arrays. A read batch is one MGET (in a
  * pipeline with a PTTL per key when TTLs are asked for), or, with a size limit (`maxBytes`, which
- * the cache gives), one script that sends no value larger than the limit (redis-read.ts); a write
- * batch is one MSET when no entry has a TTL, else one pipeline of SET ... PX; a delete is one DEL.
+ * the cache gives), a pipeline of GETRANGEs that send no more of a value than the limit
+ * (redis-read.ts); a write batch is one MSET when no entry has a TTL, else one pipeline of SET ...
+ * PX; a delete is one DEL.
  *
  * In a Cluster a batch is split by hash slot and sent per node (redis-batches.ts). A slot group
  * that comes back redirected (the slots moved since ioredis last looked) is sent again on its own,

@@ -31,10 +31,11 @@ export interface ReadOptions {
   /** Also report each entry's TTL left (`StoredValue.ttlMs`); costs Redis a PTTL per key. */
   readonly withTtl?: boolean;
   /**
-   * The largest value to hand over, in bytes (default: no limit). A store that learns a value's
-   * size before it transfers it (Redis) answers undefined for a larger one and tells
-   * `onOversized`, so a huge value costs neither the network nor this process's memory; one that
-   * holds its values in this process (memory) may hand it over, and the cache refuses it then.
+   * The largest value to hand over, in bytes (default: no limit). A store that can stop reading a
+   * value at the limit (Redis reads at most `maxBytes + 1` bytes of one) answers undefined for a
+   * larger one and tells `onOversized`, so a huge value costs the network and this process's
+   * memory no more than the limit; one that holds its values in this process (memory) may hand it
+   * over, and the cache refuses it then.
    */
   readonly maxBytes?: number;
   /** Told of each key (by its index in `keys`) left out for holding more than `maxBytes`, and its size. */
