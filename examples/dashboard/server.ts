@@ -10,17 +10,19 @@
  * Besides the page and its data: `GET /meta` (the table's extent), `GET /stats` and
  * `POST /stats/reset` (the server's heap and RSS, peaks sampled every 20 ms, for the benchmark),
  * and `GET /typical/series`, the same rows the way a typical JSON API sends them (every row read
- * into an object, then one JSON.stringify), the baseline the benchmark compares against.
+ * into an object, then one JSON.stringify), the baseline the benchmark compares against, bounded to
+ * 1,000,000 rows held at once (`--typical-max-rows N|none`; typical-series.ts).
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { HttpReplyError, wirekit, wirekitRoute } from '../../src/boundaries/http/index.js';
-import { type DuckDBSource, duckdbValue } from '../../src/boundaries/tables/duckdb.js';
+import type { DuckDBSource } from '../../src/boundaries/tables/duckdb.js';
 import { t } from '../../src/schema/index.js';
 import { ensureDashboardPage } from './build.js';
 import { dataEnd, defaultDataDir, monthsBefore, openDemoTable, sensors } from './data.js';
+import { defaultTypicalMaxRows, typicalSeriesRoute } from './typical-series.js';
 
 /** One reading: what `/series` sends in every format. */
 export const Reading = t.object('Reading', {
@@ -38,6 +40,11 @@ export interface DashboardOptions {
   readonly dataDir?: string;
   /** Rows per Arrow record batch (default 65,536). */
   readonly batchRows?: number;
+  /**
+   * Rows `/typical/series` may hold at once, across its requests (default 1,000,000; Infinity lifts
+   * the cap, as bench:tables does in its own heap-capped server). See typical-series.ts.
+   */
+  readonly typicalMaxRows?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -173,17 +180,12 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     }),
   );
 
-  app.get('/typical/series', async (request, reply) => {
-    const { sql, params } = seriesSql(seriesQuery(request.query as Record<string, string>, extent));
-    const connection = await source.instance.connect();
-    try {
-      const result = await connection.runAndReadAll(sql, params.map(duckdbValue));
-      // getRowObjectsJS gives each TIMESTAMP as a Date, which JSON.stringify writes as ISO text.
-      return reply.type('application/json').send(JSON.stringify(result.getRowObjectsJS()));
-    } finally {
-      connection.closeSync();
-    }
-  });
+  typicalSeriesRoute(
+    app,
+    source,
+    (request) => seriesSql(seriesQuery(request.query as Record<string, string>, extent)),
+    options.typicalMaxRows ?? defaultTypicalMaxRows,
+  );
 
   app.get('/meta', async () => ({
     from: extent.from.toISOString(),
@@ -247,6 +249,12 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     months: Number(flag(args, '--months') ?? 24),
     host: flag(args, '--host') ?? '127.0.0.1',
     ...(flag(args, '--data') !== undefined && { dataDir: flag(args, '--data') as string }),
+    ...(flag(args, '--typical-max-rows') !== undefined && {
+      typicalMaxRows:
+        flag(args, '--typical-max-rows') === 'none'
+          ? Number.POSITIVE_INFINITY
+          : Number(flag(args, '--typical-max-rows')),
+    }),
   });
   console.log(`wirekit dashboard demo on ${dashboard.url}`);
   const stop = () => void dashboard.close().then(() => process.exit(0));

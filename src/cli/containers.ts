@@ -12,10 +12,12 @@ import { parseFooter, parseMessage } from '../codecs/arrow/messages.js';
 import { isFile } from '../codecs/arrow/read-bytes.js';
 import { maxSchemaDepth } from '../codecs/avro/avro-schema.js';
 import { measureBlock, measureHeader, parseHeader } from '../codecs/avro/container-format.js';
+import { schemaFromAvro } from '../codecs/avro/schema-from-avro.js';
 import { malformed, truncated } from '../codecs/core/errors.js';
-import { defaultDecodeLimits } from '../codecs/core/limits.js';
+import { type DecodeLimits, defaultDecodeLimits } from '../codecs/core/limits.js';
+import { isWirekitError, WirekitError } from '../errors/index.js';
 import { arrowSchemaToJson } from '../schema/export/index.js';
-import type { JsonValue } from '../schema/index.js';
+import type { JsonValue, Schema } from '../schema/index.js';
 import { toBase64 } from '../util/base64.js';
 import { plainBytes } from '../util/plain-bytes.js';
 
@@ -28,6 +30,27 @@ export interface AvroContainerInfo {
   readonly blocks: number;
   /** Metadata other than avro.*, as text (base64 where it is not UTF-8). */
   readonly metadata: Readonly<Record<string, string>>;
+}
+
+/**
+ * The wirekit schema of the writer schema an Avro container embeds, to read its values by when no
+ * reader's schema is given: the file says what it holds, so nothing is guessed.
+ */
+export function avroContainerSchema(bytes: Uint8Array, limits: DecodeLimits): Schema {
+  const headerLength = measureHeader(bytes, limits);
+  if (headerLength === undefined || headerLength > bytes.length)
+    throw truncated(bytes.length, 'the Avro container header');
+  const { schemaText } = parseHeader(bytes.subarray(0, headerLength), limits);
+  try {
+    return schemaFromAvro(schemaText);
+  } catch (error) {
+    if (!isWirekitError(error)) throw error;
+    throw new WirekitError(
+      error.code,
+      `the container's writer schema has no wirekit schema (${error.message}); pass --schema S.json to read it by yours.`,
+      { cause: error },
+    );
+  }
 }
 
 export function describeAvroContainer(bytes: Uint8Array): AvroContainerInfo {
@@ -80,8 +103,8 @@ export function describeArrow(input: Uint8Array): ArrowInfo {
     const size = measureMessage(bytes, at, stop, 0);
     if (size === undefined || at + size.total > stop) throw truncated(stop, 'an Arrow message');
     if (size.metadataLength === 0) break; // the end-of-stream marker
-    const metadata = bytes.subarray(at + 8, at + 8 + size.metadataLength);
-    const { body } = parseMessage(metadata, at + 8, defaultDecodeLimits);
+    const metadata = bytes.subarray(at + size.prefix, at + size.prefix + size.metadataLength);
+    const { body } = parseMessage(metadata, at + size.prefix, defaultDecodeLimits);
     if (body.kind === 'schema') schema ??= new ArrowSchema([...body.fields], body.metadata);
     else if (body.kind === 'batch') {
       rows += body.batch.length;

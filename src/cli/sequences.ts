@@ -1,11 +1,14 @@
 /**
  * How `wirekit decode` and `inspect` read a payload that may be one value or a sequence of them in
  * its format's framing (what `encodeStream`, `encode --sequence` and the HTTP server's list
- * replies write). `--sequence` says so; without it the payload is read as one value first, and as
- * a sequence only when that fails in the way a sequence makes one value fail (bytes left over
- * after a MessagePack or CBOR value; a Protobuf or FlatBuffers payload that is no one message but
- * whole length-prefixed ones; NDJSON), so a payload that is one value always reads as one value.
- * An Avro container is known by its magic bytes, and an Arrow stream holds rows either way.
+ * replies write). `--sequence` says so. Without it, `decode` reads exactly one value: bytes after
+ * it are refused (WK_DECODE_TRAILING, at their offset), and the error says when the bytes would
+ * read as a sequence, since several values back to back can happen to parse. `inspect` guesses:
+ * it reads the payload as one value first, and as a sequence only when that fails in the way a
+ * sequence makes one value fail (bytes left over after a MessagePack or CBOR value; a Protobuf or
+ * FlatBuffers payload that is no one message but whole length-prefixed ones; NDJSON), and says so.
+ * An Avro container is known by its magic bytes, and an Arrow stream holds rows either way: both
+ * say they hold several values, so neither needs the flag.
  */
 import type { ArrowCodec } from '../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../codecs/core/codec.js';
@@ -69,12 +72,14 @@ export function isAvroContainer(bytes: Uint8Array): boolean {
 
 /**
  * Reads `bytes` with `codec` (an item codec), as one value or as a sequence (see the module
- * comment). `arrayCodec` reads a JSON array of items, for JSON with a schema of one item.
+ * comment): with `guess`, a payload that is not one value may be read as a sequence, and the result
+ * says it was sniffed; without, it is refused with what it reads as. `arrayCodec` reads a JSON
+ * array of items, for JSON with a schema of one item.
  */
 export function readPayload(
   codec: AnyCodec,
   bytes: Uint8Array,
-  options: { readonly sequence: boolean; readonly arrayCodec?: Codec<unknown> },
+  options: { readonly sequence: boolean; readonly guess: boolean; readonly arrayCodec?: Codec<unknown> },
 ): ReadPayload {
   const format = codec.format;
   if (factsOf(format).carries === 'rows') {
@@ -94,6 +99,7 @@ export function readPayload(
     single = codec.decode(bytes);
   } catch (error) {
     if (!mayBeSequence(format, error) || bytes.length === 0) throw error;
+    if (!options.guess) throw withSequenceHint(codec, bytes, options.arrayCodec, error as WirekitError);
     return sniffSequence(codec, bytes, options.arrayCodec, error as WirekitError);
   }
   return { value: single, sequence: undefined, note: alsoSequence(codec, bytes) };
@@ -136,6 +142,32 @@ function sniffSequence(
   }
   if (items.length === 0) throw single;
   return sniffed(framing, items);
+}
+
+/**
+ * `single` (the error of reading the bytes as one value), saying what else they read as when they
+ * read as a sequence of several items: the way to read them so is --sequence, never a guess.
+ */
+function withSequenceHint(
+  codec: Codec<unknown>,
+  bytes: Uint8Array,
+  arrayCodec: Codec<unknown> | undefined,
+  single: WirekitError,
+): WirekitError {
+  const items = attempt(() => codec.decodeSequence(bytes));
+  const array =
+    items === undefined && arrayCodec !== undefined
+      ? attempt(() => arrayCodec.decode(bytes) as unknown[])
+      : undefined;
+  const [count, framing] =
+    items !== undefined && items.length > 1
+      ? [items.length, framingLabels[sequenceFraming[codec.format]]]
+      : array !== undefined && array.length > 0
+        ? [array.length, framingLabels['json-array']]
+        : [0, ''];
+  if (count === 0) return single;
+  const message = `${withoutStop(single.message)}; the bytes read as ${count} ${count === 1 ? 'item' : 'items'}, ${framing}: pass --sequence to read them so.`;
+  return new WirekitError(single.code, message, { path: single.path, offset: single.offset, cause: single });
 }
 
 function sniffed(framing: Framing, items: unknown[]): ReadPayload {

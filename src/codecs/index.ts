@@ -9,6 +9,7 @@ export {
   arrowFormat,
   arrowMediaTypes,
   createArrowCodec,
+  type IpcCompression,
 } from './arrow/index.js';
 export {
   type AvroCodecOptions,
@@ -19,7 +20,13 @@ export {
   writeContainer,
 } from './avro/index.js';
 export { type CborCodecOptions, cborFormat, cborMediaTypes, createCborCodec } from './cbor/index.js';
-export { type Codec, type CodecOptions, type FormatName, formatNames } from './core/codec.js';
+export {
+  type Codec,
+  type CodecOptions,
+  type FormatName,
+  formatNames,
+  type UnknownKeys,
+} from './core/codec.js';
 export type { FormatEntry, LazyFormatEntry } from './core/format-entry.js';
 export { type DecodeLimits, defaultDecodeLimits } from './core/limits.js';
 export {

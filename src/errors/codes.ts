@@ -61,6 +61,10 @@ export const errorCodes = {
   WK_REGISTRY_REQUEST: 'The schema registry refused a request as malformed (a bad version, level or body).',
   WK_REGISTRY_UNAVAILABLE:
     'The schema registry could not be reached, timed out, or failed with a server or store error.',
+  WK_REGISTRY_AUTH:
+    'The schema registry refused the credentials (401), or the role they carry does not allow the operation (403).',
+  WK_REGISTRY_NOT_PERMITTED:
+    'The schema registry refused a write its state forbids: READONLY mode, or no schema id or version left below 2^31.',
   WK_EVENT_FRAME_INVALID:
     'An event payload is not in the framing expected: no Confluent magic byte, too short, or bad message indexes.',
   WK_EVENT_BROKER_UNAVAILABLE:

@@ -56,7 +56,16 @@ interface ObjectShape {
   /** How many objects were merged here; a field present fewer times is optional. */
   count: number;
   fields: Map<string, { present: number; shape: Shape }>;
+  /**
+   * Where a key that some kinds cannot hold was first seen: '' is no field name, and `constructor`
+   * and `prototype` are refused as keys of json values (every decoder refuses them there). Whether
+   * the samples can be described is known only once the place's kind is (see build).
+   */
+  keysAt?: Map<string, readonly (string | number)[]>;
 }
+
+/** Keys no json value holds: every wirekit decoder refuses them (WK_DECODE_UNSAFE_KEY). */
+const jsonUnsafeKeys = new Set(['constructor', 'prototype']);
 
 interface ArrayShape {
   /** Stays empty ({}) when every array was empty. */
@@ -163,14 +172,25 @@ function describeArray(value: readonly unknown[], depth: number, context: Descri
 
 function describeObject(value: Record<string, unknown>, depth: number, context: DescribeContext): Shape {
   const fields: ObjectShape['fields'] = new Map();
+  let keysAt: ObjectShape['keysAt'];
   for (const key of Object.keys(value)) {
-    // No object field can have these names (see checkFieldName), so the keys are left out.
-    if (key === '' || key === '__proto__') continue;
     context.path.push(key);
+    // No field can be named __proto__ (checkFieldName), and no decoder reads it as a key of a map
+    // or a json value: whatever the schema, the sample could not be carried. Refused, not dropped.
+    if (key === '__proto__') {
+      invalid(
+        `inferSchema: ${formatPath(context.path)}: a key __proto__ can be neither a field nor a key any wirekit decoder reads; remove it from the samples.`,
+        context.path,
+      );
+    }
+    if (key === '' || jsonUnsafeKeys.has(key)) {
+      keysAt ??= new Map();
+      keysAt.set(key, [...context.path]);
+    }
     fields.set(key, { present: 1, shape: describe(value[key], depth, context) });
     context.path.pop();
   }
-  return { object: { count: 1, fields } };
+  return { object: keysAt === undefined ? { count: 1, fields } : { count: 1, fields, keysAt } };
 }
 
 function describeValue(value: unknown): string {
@@ -213,6 +233,10 @@ function merge(into: Shape, from: Shape): void {
     if (a === undefined) into.object = b;
     else {
       a.count += b.count;
+      if (b.keysAt !== undefined) {
+        a.keysAt ??= new Map();
+        for (const [key, path] of b.keysAt) if (!a.keysAt.has(key)) a.keysAt.set(key, path);
+      }
       for (const [key, field] of b.fields) {
         const known = a.fields.get(key);
         if (known === undefined) a.fields.set(key, field);
@@ -272,7 +296,7 @@ function buildInner(shape: Shape, hint: string, context: BuildContext): Schema {
   const { bools, numbers, strings, object, array } = shape;
   const kinds = [bools, numbers, strings, object, array].filter((seen) => seen !== undefined).length;
   // Nothing seen (only nulls, or only empty arrays) or several kinds at once: any JSON value.
-  if (kinds !== 1) return t.json();
+  if (kinds !== 1) return jsonOf(shape);
   if (bools) return t.bool();
   if (numbers !== undefined) return numberSchema(numbers, context.wide);
   if (strings !== undefined) {
@@ -281,6 +305,13 @@ function buildInner(shape: Shape, hint: string, context: BuildContext): Schema {
   }
   if (array !== undefined) return t.array(build(array.items, `${hint}Item`, context));
   if (object === undefined) return t.json();
+  const empty = object.keysAt?.get('');
+  if (empty !== undefined) {
+    invalid(
+      `inferSchema: ${formatPath(empty)}: an empty key can be no field name, so the schema would leave its values out; rename it in the samples.`,
+      empty,
+    );
+  }
   // The parent takes its name before its children, so names follow first-seen order.
   const name = uniqueName(hint, context);
   const fields: Record<string, Schema> = {};
@@ -289,6 +320,28 @@ function buildInner(shape: Shape, hint: string, context: BuildContext): Schema {
     fields[key] = field.present < object.count ? t.optional(schema) : schema;
   }
   return t.object(name, fields);
+}
+
+/**
+ * `t.json()` for a place of mixed kinds, unless an object of the samples there (at any depth) holds
+ * a key no json value may: the samples would then fail the schema inferred for them.
+ */
+function jsonOf(shape: Shape): Schema {
+  const pending: Shape[] = [shape];
+  while (pending.length > 0) {
+    const { object, array } = pending.pop() as Shape;
+    if (array !== undefined) pending.push(array.items);
+    if (object === undefined) continue;
+    for (const [key, path] of object.keysAt ?? []) {
+      if (!jsonUnsafeKeys.has(key)) continue;
+      invalid(
+        `inferSchema: ${formatPath(path)}: the values here are of several kinds, so they become json, and no json value holds a key ${key} (every wirekit decoder refuses it); rename it in the samples.`,
+        path,
+      );
+    }
+    for (const field of object.fields.values()) pending.push(field.shape);
+  }
+  return t.json();
 }
 
 const signed = [

@@ -30,7 +30,7 @@ import { utf8Length } from '../util/utf8-length.js';
 import { decimalDigits } from './decimal.js';
 import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { type JsonTotals, jsonDecodeError, walkJson } from './json-kind.js';
-import { fieldOf, isInheritedName } from './names.js';
+import { fieldOf, isInheritedName, noSuchField } from './names.js';
 import type {
   FieldDef,
   Int64Schema,
@@ -479,8 +479,9 @@ export function unknownKeys(
   const { fields } = schema;
   for (const key of Object.keys(json)) {
     if (fields.some((field) => field.name === key) || json[key] === undefined) continue;
+    // The message names the key, not its value, which may be large and is no value of the schema.
     if (context.rejectUnknown)
-      throw prependPath(wrong(context, `only fields of ${schema.name}`, json[key]), key);
+      throw prependPath(new WirekitError(context.code, noSuchField(schema.name, key), { path: [] }), key);
     delete out[key];
   }
 }

@@ -10,6 +10,15 @@ export function isIdentifier(name: string): boolean {
   return identifier.test(name);
 }
 
+/**
+ * What every reader says of a key its object schema does not name (`validate`'s `unknown_field`,
+ * and every decoder refusing one under `unknownKeys: 'reject'`): a name, or a field number or id on
+ * wires that key fields by number.
+ */
+export function noSuchField(typeName: string, key: string | number, what = 'field'): string {
+  return `${typeName} has no ${what} ${typeof key === 'string' ? JSON.stringify(key) : key}.`;
+}
+
 export function checkTypeName(name: string, what = 'type name'): void {
   if (typeof name !== 'string' || !identifier.test(name)) {
     throw new WirekitError(

@@ -15,7 +15,7 @@ import { effectiveDepth } from '../util/depth-ceiling.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { type JsonProblem, walkJson } from './json-kind.js';
-import { fieldOf } from './names.js';
+import { fieldOf, noSuchField } from './names.js';
 import type {
   EnumSchema,
   Infer,
@@ -276,7 +276,7 @@ function checkObject(
   }
   for (const key of Object.keys(value)) {
     if (!known.has(key) && value[key] !== undefined) {
-      report(context, 'unknown_field', [...path, key], `${schema.name} has no field ${JSON.stringify(key)}.`);
+      report(context, 'unknown_field', [...path, key], noSuchField(schema.name, key));
     }
   }
 }

@@ -107,9 +107,10 @@ describe('installed into a fresh project', () => {
     );
   }, 300_000);
 
+  // The project holds a full install: removing it took over vitest's 10 s default on a loaded machine.
   afterAll(() => {
     if (project !== '') rmSync(project, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   test('every subpath export imports by the package name', () => {
     const specifiers = Object.keys(manifest.exports)

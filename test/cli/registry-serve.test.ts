@@ -9,9 +9,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { hasOpenssl, makeCertificates } from '../support/tls.js';
 import { freePort } from '../support/tools.js';
 
 const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -29,10 +31,11 @@ afterEach(() => {
   for (const child of running.splice(0)) child.kill('SIGKILL');
 });
 
-/** Starts `wirekit registry serve ARGS` and resolves once it printed its URL. */
-function serve(args: readonly string[]): Promise<Running> {
+/** Starts `wirekit registry serve ARGS` (with `env` added) and resolves once it printed its URL. */
+function serve(args: readonly string[], env: Record<string, string> = {}): Promise<Running> {
   const child = spawn(process.execPath, [main, 'registry', 'serve', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   running.push(child);
   let stdout = '';
@@ -123,6 +126,12 @@ describe('wirekit registry serve', () => {
     [['registry', 'serve', '--store', 'kafka:host/'], /--store kafka/],
     [['registry', 'serve', '--compatibility', 'SIDEWAYS'], /--compatibility/],
     [['registry', 'serve', '--verbose'], /verbose/],
+    [['registry', 'serve', '--host', '0.0.0.0'], /not loopback: give users .* or --allow-anonymous-remote/],
+    [['registry', 'serve', '--host', '::'], /not loopback/],
+    [['registry', 'serve', '--tls-cert', 'c.pem'], /--tls-cert and --tls-key go together/],
+    [['registry', 'serve', '--tls-ca', 'ca.pem'], /--tls-ca needs/],
+    [['registry', 'serve', '--max-connections-per-address', '0'], /--max-connections-per-address/],
+    [['registry', 'serve', '--password', 'x'], /password/],
   ])('%j is a usage error (exit 2)', async (args, message) => {
     // In-process: none of these gets as far as starting a server.
     let stderr = '';
@@ -158,6 +167,105 @@ describe('wirekit registry serve', () => {
       ]);
       expect(code).toBe(1);
       expect(stderr).toMatch(/WK_REGISTRY_UNAVAILABLE: .*corrupt at .*schemas\.log:1/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('users from --users-file and the environment: 401 without credentials, each role as given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirekit-registry-cli-'));
+    try {
+      const users = join(dir, 'users');
+      writeFileSync(users, '# role user:password\nadmin ops:file pass\n', { mode: 0o600 });
+      const server = await serve(['--port', '0', '--users-file', users], {
+        WIREKIT_REGISTRY_WRITER: 'producer:env:pass',
+      });
+      const as = (user: string, password: string) => ({
+        authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+      });
+      const anonymous = await fetch(`${server.url}/subjects`);
+      expect([anonymous.status, anonymous.headers.get('www-authenticate')]).toEqual([
+        401,
+        'Basic realm="schema-registry", charset="UTF-8"',
+      ]);
+      const registered = await fetch(`${server.url}/subjects/s/versions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...as('producer', 'env:pass') },
+        body: JSON.stringify({ schema }),
+      });
+      expect(await registered.json()).toEqual({ id: 1 });
+      const denied = await fetch(`${server.url}/subjects/s`, {
+        method: 'DELETE',
+        headers: as('producer', 'env:pass'),
+      });
+      expect(denied.status).toBe(403);
+      const deleted = await fetch(`${server.url}/subjects/s`, {
+        method: 'DELETE',
+        headers: as('ops', 'file pass'),
+      });
+      expect(await deleted.json()).toEqual([1]);
+      expect(server.stderr()).toContain('2 users');
+      expect(server.stderr()).not.toMatch(/file pass|env:pass/);
+      server.child.kill('SIGTERM');
+      expect((await server.exited).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a users file others may read is served, with a warning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirekit-registry-cli-'));
+    try {
+      const users = join(dir, 'users');
+      writeFileSync(users, 'read dash:pw\n', { mode: 0o644 });
+      const server = await serve(['--port', '0', '--users-file', users]);
+      expect(server.stderr()).toMatch(/warning: .*users holds passwords and others may read it/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('--host 0.0.0.0 is served with users, or with --allow-anonymous-remote and a warning', async () => {
+    const open = await serve(['--port', '0', '--host', '0.0.0.0', '--allow-anonymous-remote']);
+    expect(open.stderr()).toMatch(/warning: anyone who reaches 0\.0\.0\.0 can register/);
+    expect((await fetch(`${open.url.replace('0.0.0.0', '127.0.0.1')}/subjects`)).status).toBe(200);
+    const closed = await serve(['--port', '0', '--host', '0.0.0.0'], { WIREKIT_REGISTRY_ADMIN: 'ops:pw' });
+    expect(closed.stderr()).toMatch(/warning: without --tls-cert, Basic credentials cross the network/);
+    expect((await fetch(`${closed.url.replace('0.0.0.0', '127.0.0.1')}/subjects`)).status).toBe(401);
+  });
+
+  test.skipIf(!hasOpenssl())('--tls-cert and --tls-key serve HTTPS', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirekit-registry-cli-'));
+    try {
+      const certs = makeCertificates(dir);
+      const server = await serve([
+        '--port',
+        '0',
+        '--tls-cert',
+        certs.files.cert,
+        '--tls-key',
+        certs.files.key,
+      ]);
+      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const dispatcher = new Agent({ connect: { ca: certs.ca } });
+      const reply = await undiciFetch(`${server.url}/schemas/types`, { dispatcher });
+      expect(await reply.json()).toEqual(['AVRO', 'PROTOBUF', 'WIREKIT']);
+      server.child.kill('SIGTERM');
+      expect((await server.exited).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a users file with a mistake stops the start naming the line, without its text (exit 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirekit-registry-cli-'));
+    try {
+      const users = join(dir, 'users');
+      writeFileSync(users, 'admin ops:ok\nroot mallory:hunter2\n', { mode: 0o600 });
+      const { code, stderr } = await runToEnd(['registry', 'serve', '--port', '0', '--users-file', users]);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/WK_OPTIONS_INVALID: .*users:2/);
+      expect(stderr).not.toMatch(/hunter2|mallory/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

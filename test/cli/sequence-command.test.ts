@@ -1,9 +1,9 @@
 /**
  * The CLI's codec commands as a user meets them with lists: `schema infer` on a JSON array, then
  * `encode` of the array (or NDJSON) by that item schema, which writes a sequence in each format's
- * framing, then `decode` and `inspect` of it, by --sequence or found from the bytes. Also what
- * wirekit's server writes for a list (read by the item codec's framing), brotli, and the errors
- * that say what to do.
+ * framing, then `decode` of it by --sequence (without it, decode reads exactly one value) and
+ * `inspect`, which finds it from the bytes and says it guessed. Also what wirekit's server writes
+ * for a list (read by the item codec's framing), brotli, and the errors that say what to do.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -91,15 +91,20 @@ describe('schema infer → encode → decode, with an item schema', () => {
         const items = format === 'arrow' ? item.decode(bytes) : item.decodeSequence(bytes);
         expect(toJsonValue(t.array(schema), items)).toEqual(orders);
 
-        // Found from the bytes, and said so on standard error (Avro's container and Arrow say so themselves).
-        const sniffed = await cli(['decode', '--format', format, '--schema', schemaPath, '--in', out]);
-        expect(sniffed.code, sniffed.stderr).toBe(0);
-        expect(JSON.parse(sniffed.text)).toEqual(orders);
-        if (format === 'avro' || format === 'arrow') expect(sniffed.stderr).toBe('');
-        else
-          expect(sniffed.stderr).toMatch(
-            new RegExp(`^wirekit: read 120 items, ${literal(framings[format])} \\(sniffed`),
+        // Without --sequence decode reads one value: several are refused, and the error says how
+        // to read them. Avro's container and Arrow's stream say they hold several themselves.
+        const single = await cli(['decode', '--format', format, '--schema', schemaPath, '--in', out]);
+        if (format === 'avro' || format === 'arrow') {
+          expect(single.code, single.stderr).toBe(0);
+          expect(single.stderr).toBe('');
+          expect(JSON.parse(single.text)).toEqual(orders);
+        } else {
+          expect(single.code).toBe(1);
+          expect(single.text).toBe('');
+          expect(single.stderr).toContain(
+            `; the bytes read as 120 items, ${framings[format]}: pass --sequence to read them so.`,
           );
+        }
 
         const told = await cli([
           'decode',
@@ -154,7 +159,7 @@ describe('schema infer → encode → decode, with an item schema', () => {
     expect(seq.stdout).toEqual(Buffer.from([1, 2, 3]));
     const lines = await cli(['encode', '--format', 'cbor'], '{"a":1}\n[2]\n');
     expect(lines.stderr).toContain('the input is NDJSON of 2 items');
-    expect(JSON.parse((await cli(['decode', '--format', 'cbor'], lines.stdout)).text)).toEqual([
+    expect(JSON.parse((await cli(['decode', '--format', 'cbor', '--sequence'], lines.stdout)).text)).toEqual([
       { a: 1 },
       [2],
     ]);
@@ -280,11 +285,18 @@ describe('decode and inspect read the sequences wirekit serves', () => {
         sequence: { detected: 'sniff', items: 3 },
         value: [1, 'two', { three: 3 }],
       });
-      // Bytes after a value that are no whole value: the error says both readings.
-      const cut = bytes.subarray(0, bytes.length - 1);
-      const failed = await cli(['decode', '--format', format], cut);
+      // decode reads one value: bytes after it are refused, at their offset.
+      const failed = await cli(['decode', '--format', format], bytes);
       expect(failed.code).toBe(1);
-      expect(failed.stderr).toMatch(/^wirekit: WK_DECODE_TRAILING: .*; read as .*: the input ends inside/);
+      expect(failed.stderr).toMatch(
+        /^wirekit: WK_DECODE_TRAILING: \d+ bytes follow the value that ends at byte 1; the bytes read as 3 items, /,
+      );
+      // Bytes after a value that are no whole value: no other reading to offer.
+      const cut = await cli(['decode', '--format', format], bytes.subarray(0, bytes.length - 1));
+      expect(cut.code).toBe(1);
+      expect(cut.stderr).toMatch(
+        /^wirekit: WK_DECODE_TRAILING: \d+ bytes follow the value that ends at byte 1\.\n$/,
+      );
     }
   });
 
@@ -342,14 +354,19 @@ describe('ambiguous bytes', () => {
     expect(JSON.parse(many.text)).toEqual([{ a: 'abcdefgh' }, { a: 'x' }]);
   });
 
-  test('JSON with an item schema: a JSON array of items is found too', async () => {
-    const decoded = await cli(
-      ['decode', '--format', 'json', '--schema', schemaPath],
-      JSON.stringify(orders.slice(0, 2)),
-    );
+  test('JSON with an item schema: a JSON array of items is read with --sequence, and inspect finds it', async () => {
+    const array = JSON.stringify(orders.slice(0, 2));
+    const one = await cli(['decode', '--format', 'json', '--schema', schemaPath], array);
+    expect(one.code).toBe(1);
+    expect(one.stderr).toContain('the bytes read as 2 items, a JSON array of values: pass --sequence');
+    const decoded = await cli(['decode', '--format', 'json', '--schema', schemaPath, '--sequence'], array);
     expect(decoded.code, decoded.stderr).toBe(0);
     expect(JSON.parse(decoded.text)).toEqual(orders.slice(0, 2));
-    expect(decoded.stderr).toContain('read 2 items, a JSON array of values (sniffed');
+    const inspected = await cli(['inspect', '-', '--format', 'json', '--schema', schemaPath], array);
+    expect(fields(inspected.text).sequence).toBe(
+      '2 items, a JSON array of values (sniffed: the bytes are not one value)',
+    );
+    expect(inspected.stderr).toContain('wirekit: guessed: read 2 items, a JSON array of values');
   });
 });
 
@@ -388,10 +405,6 @@ describe('brotli', () => {
     expect(stderr).toContain('--compress brotli');
   });
 });
-
-function literal(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 describe('input limits', () => {
   test('--max-input-bytes takes bytes or K, M, G; a bad value is a usage error', async () => {

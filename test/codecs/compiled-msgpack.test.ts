@@ -179,6 +179,18 @@ describe.each(formatCases)('%s, compiled against the interpreter: %s', (format, 
       (bytes) => interpreted.decode(bytes),
     );
   });
+
+  test("same outcome on every mutation of the bytes, with unknownKeys: 'reject'", () => {
+    // Mutated keys and field numbers become unknown ones: both paths refuse them alike.
+    const strict = createCodec(format, { schema: schema, unknownKeys: 'reject' });
+    const strictInterpreted = createCodec(format, { schema: schema, compile: false, unknownKeys: 'reject' });
+    expectSameOutcomeOnMutations(
+      values.map((value) => interpreted.encode(value)),
+      (bytes) => strict.decode(bytes),
+      (bytes) => strictInterpreted.decode(bytes),
+      150,
+    );
+  });
 });
 
 function jsonSafe(_: string, value: unknown): unknown {

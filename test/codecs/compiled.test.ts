@@ -144,6 +144,22 @@ describe.each(['protobuf', 'json'] as const)('%s: compiled against the interpret
         (bytes) => interpreted.decode(bytes),
       );
     });
+
+    test("same outcome on every mutation of the bytes, with unknownKeys: 'reject'", () => {
+      // Mutated keys and field numbers become unknown ones: both paths refuse them alike.
+      const strict = createCodec(format, { schema: schema, unknownKeys: 'reject' });
+      const strictInterpreted = createCodec(format, {
+        schema: schema,
+        compile: false,
+        unknownKeys: 'reject',
+      });
+      expectSameOutcomeOnMutations(
+        values.map((value) => interpreted.encode(value)),
+        (bytes) => strict.decode(bytes),
+        (bytes) => strictInterpreted.decode(bytes),
+        150,
+      );
+    });
   });
 
   test('wrong values fail with the same code, message and path', () => {

@@ -4,7 +4,9 @@
  * the same outcome: accepted, with the same value read back after a round trip, or refused with the
  * same code at the same path. With `validate: true` every encoder refuses with `validate`'s own
  * issues. Where a wire can carry a value the reader's schema refuses (a writer with a wider schema,
- * or hand-built bytes), every decoder that can be sent it refuses it alike.
+ * or hand-built bytes), every decoder that can be sent it refuses it alike. A key the reader's
+ * schema does not name, under each `unknownKeys` value, has its own family beside this file
+ * (cross-format-unknown-keys.test.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -683,7 +685,136 @@ const cases: readonly Case[] = [
   },
   // json (its NaN, depth and unsafe keys are the hardening issue's; only a plain value here)
   { label: 'json value', schema: t.json(), value: { a: [1, 'x', null, true] }, expect: accept() },
+  ...nullObjectCases(),
 ];
+
+/**
+ * A null or absent object whose fields carry constraints is a valid value in every position: the
+ * constraints hold for the values an object holds, not for an object that is not there (Arrow, which
+ * keeps child slots under a null, fills them with placeholders and must not check those). Generated
+ * over the constraint kinds × the positions an object can be null or absent in; each pair also gets
+ * the object present with a bad value, refused at its path, so the constraint is still checked.
+ */
+function nullObjectCases(): Case[] {
+  const Tagged = t.union('Tagged', 'kind', [
+    t.object('TaggedA', { kind: t.literal('a'), s: t.string({ minLength: 2 }) }),
+    t.object('TaggedB', { kind: t.literal('b') }),
+  ]);
+  const kinds = [
+    { label: 'minLength', schema: t.string({ minLength: 2 }), bad: 'a', issue: 'too_short', at: [] },
+    { label: 'pattern', schema: t.string({ pattern: '^a' }), bad: 'b', issue: 'pattern_mismatch', at: [] },
+    { label: 'minItems', schema: t.array(t.int32(), { minItems: 1 }), bad: [], issue: 'too_short', at: [] },
+    {
+      label: 'a union variant’s minLength',
+      schema: Tagged,
+      bad: { kind: 'a', s: 'a' },
+      issue: 'too_short',
+      at: ['s'],
+    },
+  ] as const;
+  type Position = {
+    readonly label: string;
+    readonly schema: (held: Schema) => Schema;
+    readonly value: unknown;
+    readonly readsAs?: Case['readsAs'];
+    /** The position holding the object present, and the path of the object in it. */
+    readonly present: (object: unknown) => unknown;
+    readonly at: Path;
+  };
+  const absentInTagFormats = { protobuf: undefined, flatbuffers: undefined };
+  const positions: Position[] = [
+    { label: 'nullable, null', schema: (o) => t.nullable(o), value: null, present: (o) => o, at: [] },
+    { label: 'optional, absent', schema: (o) => t.optional(o), value: undefined, present: (o) => o, at: [] },
+    {
+      label: 'optional(nullable), null',
+      schema: (o) => t.optional(t.nullable(o)),
+      value: null,
+      readsAs: absentInTagFormats,
+      present: (o) => o,
+      at: [],
+    },
+    {
+      label: 'a list item, nullable',
+      schema: (o) => t.array(t.nullable(o)),
+      value: [null, null],
+      present: (o) => [null, o],
+      at: [1],
+    },
+    {
+      label: 'a map value, nullable',
+      schema: (o) => t.map(t.string(), t.nullable(o)),
+      value: { k: null },
+      present: (o) => ({ k: o }),
+      at: ['k'],
+    },
+    {
+      label: 'a required field of a null object',
+      schema: (o) => t.nullable(t.object('Outer', { o })),
+      value: null,
+      present: (o) => ({ o }),
+      at: ['o'],
+    },
+    {
+      label: 'an optional field of a null object',
+      schema: (o) => t.nullable(t.object('Outer', { n: t.int32(), o: t.optional(o) })),
+      value: null,
+      present: (o) => ({ n: 1, o }),
+      at: ['o'],
+    },
+    {
+      label: 'a list item of a null object',
+      schema: (o) => t.nullable(t.object('Outer', { list: t.array(o) })),
+      value: null,
+      present: (o) => ({ list: [o] }),
+      at: ['list', 0],
+    },
+    {
+      label: 'a variant of a null union',
+      schema: (o) =>
+        t.nullable(
+          t.union('Holder', 'kind', [
+            t.object('HolderA', { kind: t.literal('a'), o }),
+            t.object('HolderB', { kind: t.literal('b') }),
+          ]),
+        ),
+      value: null,
+      present: (o) => ({ kind: 'a', o }),
+      at: ['o'],
+    },
+    {
+      label: 'a nullable field of a union variant',
+      schema: (o) =>
+        t.union('Holder', 'kind', [
+          t.object('HolderA', { kind: t.literal('a'), o: t.nullable(o) }),
+          t.object('HolderB', { kind: t.literal('b') }),
+        ]),
+      value: { kind: 'a', o: null },
+      present: (o) => ({ kind: 'a', o }),
+      at: ['o'],
+    },
+  ];
+  return kinds.flatMap((kind) =>
+    positions.flatMap((position): Case[] => {
+      const schema = position.schema(t.object('Held', { c: kind.schema }));
+      const label = `an object with a ${kind.label} field, ${position.label}`;
+      return [
+        {
+          label,
+          schema,
+          value: position.value,
+          expect: accept(),
+          ...(position.readsAs === undefined ? {} : { readsAs: position.readsAs }),
+        },
+        {
+          label: `${label}; present with a bad value`,
+          schema,
+          value: position.present({ c: kind.bad }),
+          expect: refuse(kind.issue, [...position.at, 'c', ...kind.at]),
+        },
+      ];
+    }),
+  );
+}
 
 const row = (schema: Schema) => t.object('Row', { v: schema });
 

@@ -63,6 +63,8 @@ const cases: readonly Case[] = [
     cannotCarry: {
       protobuf: 'a literal field is not stored: the string is an unknown field, the literal is filled in',
       flatbuffers: 'a literal field is not stored: the string is an unused slot, the literal is filled in',
+      arrow:
+        'a literal field is not stored: the string is a column the schema does not name, the literal is filled in',
     },
     // The literal takes no bytes, so the string's bytes are left over.
     codes: { avro: 'WK_DECODE_TRAILING' },

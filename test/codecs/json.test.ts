@@ -52,9 +52,10 @@ describe('JSON codec with a schema', () => {
     expect(() => orders.decode(bytes('{"lines":[{"qty":"x"}]}'))).toThrow(
       /lines\[0\]\.qty: expected an integer/,
     );
-    expect(codeOf(() => orders.decode(bytes('{"lines":[],"extra":1}')))).toBe('WK_DECODE_SCHEMA_MISMATCH');
-    const lenient = createJsonCodec({ schema: Order, unknownFields: 'ignore' });
-    expect(lenient.decode(bytes('{"lines":[],"extra":1}'))).toEqual({ lines: [] });
+    // Unknown keys are skipped unless the codec says unknownKeys: 'reject' (docs/values.md).
+    expect(orders.decode(bytes('{"lines":[],"extra":1}'))).toEqual({ lines: [] });
+    const strict = createJsonCodec({ schema: Order, unknownKeys: 'reject' });
+    expect(codeOf(() => strict.decode(bytes('{"lines":[],"extra":1}')))).toBe('WK_DECODE_SCHEMA_MISMATCH');
   });
 
   test('constraints are checked on every encode; validate: true also refuses unknown keys', () => {
@@ -118,7 +119,10 @@ describe.each([true, false])(
       to: Address,
     });
     const good = { id: '1', qty: '2', n: 3, un: 4, to: { country: 'DE', kind: 'postal' } };
-    const codecOf = (schema: Schema, options: { unknownFields?: 'ignore' } = {}) => {
+    const codecOf = (
+      schema: Schema,
+      options: { unknownKeys: 'ignore' | 'reject' } = { unknownKeys: 'reject' },
+    ) => {
       const codec = createJsonCodec({ schema, compile, ...options });
       expect(codec.compiled).toBe(compile);
       return codec;
@@ -141,7 +145,7 @@ describe.each([true, false])(
         ok: false,
         path: ['to', 'x'],
       });
-      const lenient = codecOf(Order, { unknownFields: 'ignore' });
+      const lenient = codecOf(Order, { unknownKeys: 'ignore' });
       expect(
         lenient.decode(bytes(JSON.stringify({ ...good, to: { ...to, note: null, y: 2 } }))),
       ).toStrictEqual({

@@ -6,7 +6,6 @@ import { isIdentifier } from '../../src/schema/names.js';
 import type { ObjectSchema, Schema } from '../../src/schema/types.js';
 import { validate } from '../../src/schema/validate.js';
 import { namedTypes } from '../../src/schema/walk.js';
-import { isUnsafeKey } from '../../src/util/unsafe-keys.js';
 import { codeOf } from '../support/code-of.js';
 
 /**
@@ -259,9 +258,36 @@ describe('inferSchema: objects', () => {
     expect(infer([[{ a: 1 }]], { name: 'Batch' })).toBe('BatchItem{a: int32}[]');
   });
 
-  test("'' and '__proto__' keys are skipped: no field can have those names", () => {
-    const sample = JSON.parse('{"__proto__": 1, "": 2, "ok": 3}');
-    expect(infer([sample])).toBe('Root{ok: int32}');
+  test('a key the inferred schema could not carry is refused with its path, never dropped', () => {
+    const refusal = (json: string) => {
+      try {
+        inferSchema(JSON.parse(json));
+      } catch (error) {
+        return { code: (error as { code: unknown }).code, path: (error as { path: unknown }).path };
+      }
+      return 'inferred';
+    };
+    // __proto__ is neither a field nor a key of a map or json value that any decoder reads.
+    expect(refusal('[{"ok": 1}, {"ok": 2, "__proto__": {"x": 1}}]')).toEqual({
+      code: 'WK_SCHEMA_INVALID',
+      path: [1, '__proto__'],
+    });
+    expect(refusal('[{"a": [1, {"__proto__": 1}]}]')).toEqual({
+      code: 'WK_SCHEMA_INVALID',
+      path: [0, 'a', 1, '__proto__'],
+    });
+    // '' is no field name.
+    expect(refusal('[{"ok": {"": 2}}]')).toEqual({ code: 'WK_SCHEMA_INVALID', path: [0, 'ok', ''] });
+    // constructor and prototype are field names like any other, but no json value holds them.
+    expect(refusal('[{"a": 1}, {"a": {"b": {"constructor": 1}}}]')).toEqual({
+      code: 'WK_SCHEMA_INVALID',
+      path: [1, 'a', 'b', 'constructor'],
+    });
+    expect(infer([{ constructor: 1, prototype: { x: 1 } }])).toBe(
+      'Root{constructor: int32, prototype: Prototype{x: int32}}',
+    );
+    // In a json place, '' is a key like any other.
+    expect(infer([{ a: 1 }, { a: { '': 1 } }])).toBe('Root{a: json}');
   });
 
   test('maps are not inferred: id-like keys become fields', () => {
@@ -408,7 +434,7 @@ const samples = fc.oneof(
   fc.array(fc.oneof(fc.jsonValue({ stringUnit: 'binary' }), recordish), { minLength: 1, maxLength: 8 }),
 );
 
-/** A sample as a validator sees it: timestamps as Dates, and without the keys inference skips or validate refuses. */
+/** A sample as a validator sees it: timestamps as Dates, every key kept (nothing is dropped). */
 function prepare(schema: Schema, value: unknown): unknown {
   switch (schema.kind) {
     case 'timestamp':
@@ -423,31 +449,35 @@ function prepare(schema: Schema, value: unknown): unknown {
       const source = value as Record<string, unknown>;
       const out: Record<string, unknown> = {};
       for (const key of Object.keys(source)) {
-        if (key === '' || key === '__proto__') continue;
         const field = schema.fields.find((f) => f.name === key);
         // Keys the schema lacks are kept, so a field that inference lost would fail validation.
         out[key] = field === undefined ? source[key] : prepare(field.schema, source[key]);
       }
       return out;
     }
-    case 'json':
-      return withoutUnsafeKeys(value);
     default:
       return value;
   }
 }
 
 /**
- * A json value without its `__proto__`, `constructor` and `prototype` keys, which validate refuses
- * in json values (as every decoder does); fast-check's JSON values hold them now and then.
+ * Inference of `values`, or its refusal: then WK_SCHEMA_INVALID with the path of a key in the
+ * samples that the inferred schema could not carry ('' as a field name; __proto__ anywhere;
+ * constructor or prototype in a json value). Returns undefined for a refusal.
  */
-function withoutUnsafeKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutUnsafeKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value))
-    if (!isUnsafeKey(key)) out[key] = withoutUnsafeKeys((value as Record<string, unknown>)[key]);
-  return out;
+function inferOrRefuse(values: readonly unknown[], options: Parameters<typeof inferSchema>[1] = {}) {
+  try {
+    return inferSchema(values, options);
+  } catch (error) {
+    expect(error).toMatchObject({ code: 'WK_SCHEMA_INVALID' });
+    const path = (error as { path: (string | number)[] }).path;
+    let node: unknown = values;
+    for (const step of path.slice(0, -1)) node = (node as Record<string | number, unknown>)[step];
+    const key = path.at(-1) as string;
+    expect(Object.hasOwn(node as object, key)).toBe(true);
+    expect(['', '__proto__', 'constructor', 'prototype']).toContain(key);
+    return undefined;
+  }
 }
 
 describe('inferSchema: properties', () => {
@@ -458,10 +488,11 @@ describe('inferSchema: properties', () => {
         fc.constantFrom(undefined, 'narrowest' as const, 'wide' as const),
         fc.boolean(),
         (values, numbers, ts) => {
-          const schema = inferSchema(values, {
+          const schema = inferOrRefuse(values, {
             ...(numbers === undefined ? {} : { numbers }),
             timestamps: ts,
           });
+          if (schema === undefined) return;
           for (const value of values) {
             expect(validate(schema, prepare(schema, value))).toEqual([]);
           }
@@ -477,7 +508,9 @@ describe('inferSchema: properties', () => {
     fc.assert(
       fc.property(samples, (values) => {
         const shape = { names: false, sortFields: true };
-        expect(render(inferSchema([...values].reverse()), shape)).toBe(render(inferSchema(values), shape));
+        const forwards = inferOrRefuse(values);
+        const backwards = inferOrRefuse([...values].reverse());
+        expect(backwards && render(backwards, shape)).toBe(forwards && render(forwards, shape));
       }),
       { numRuns: 200 },
     );
@@ -486,9 +519,12 @@ describe('inferSchema: properties', () => {
   test('inferring the samples one array deeper gives the same element schema', () => {
     fc.assert(
       fc.property(samples, (values) => {
-        const items = inferSchema([values]);
+        const items = inferOrRefuse([values]);
         const shape = { names: false };
-        expect(items.kind === 'array' && render(items.items, shape)).toBe(render(inferSchema(values), shape));
+        const flat = inferOrRefuse(values);
+        expect(items?.kind === 'array' ? render(items.items, shape) : items).toBe(
+          flat && render(flat, shape),
+        );
       }),
       { numRuns: 200 },
     );

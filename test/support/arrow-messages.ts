@@ -52,3 +52,65 @@ export function nestedListStream(levels: number): Uint8Array {
   view.setUint32(8 + metadata.length, 0xffffffff, true);
   return out;
 }
+
+/**
+ * An IPC stream (schema message and end marker) of one field `name` of Arrow type number
+ * `typeType` (Schema.fbs Type) with an empty type table and `children` Int32 children: enough to
+ * name a type wirekit refuses, such as RunEndEncoded (22) or ListView (25), which apache-arrow's
+ * JavaScript writer cannot make.
+ */
+export function oneFieldStream(name: string, typeType: number, children = 0): Uint8Array {
+  const b = new flatbuffers.Builder(256);
+  const intField = (childName: string) => {
+    const fieldName = b.createString(childName);
+    b.startObject(2);
+    b.addFieldInt32(0, 32, 0);
+    b.addFieldInt8(1, 1, 0);
+    const intType = b.endObject();
+    b.startObject(7);
+    b.addFieldOffset(0, fieldName, 0);
+    b.addFieldInt8(1, 1, 0);
+    b.addFieldInt8(2, 2, 0);
+    b.addFieldOffset(3, intType, 0);
+    return b.endObject();
+  };
+  const childOffsets = Array.from({ length: children }, (_, i) => intField(`c${i}`));
+  b.startVector(4, childOffsets.length, 4);
+  for (const child of childOffsets.reverse()) b.addOffset(child);
+  const childVector = b.endVector();
+  const fieldName = b.createString(name);
+  b.startObject(0);
+  const type = b.endObject();
+  b.startObject(7);
+  b.addFieldOffset(0, fieldName, 0);
+  b.addFieldInt8(1, 1, 0);
+  b.addFieldInt8(2, typeType, 0);
+  b.addFieldOffset(3, type, 0);
+  b.addFieldOffset(5, childVector, 0);
+  const field = b.endObject();
+  b.startVector(4, 1, 4);
+  b.addOffset(field);
+  const fields = b.endVector();
+  b.startObject(4);
+  b.addFieldOffset(1, fields, 0);
+  const schema = b.endObject();
+  b.startObject(5);
+  b.addFieldInt16(0, 4, 0);
+  b.addFieldInt8(1, 1, 0);
+  b.addFieldOffset(2, schema, 0);
+  const message = b.endObject();
+  b.finish(message);
+  return framed(b.asUint8Array());
+}
+
+/** A schema message's metadata with its 8-byte prefix and padding, then the end-of-stream marker. */
+function framed(metadata: Uint8Array): Uint8Array {
+  const padded = (metadata.length + 7) & ~7;
+  const out = new Uint8Array(8 + padded + 8);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 0xffffffff, true);
+  view.setInt32(4, padded, true);
+  out.set(metadata, 8);
+  view.setUint32(8 + padded, 0xffffffff, true);
+  return out;
+}

@@ -21,6 +21,8 @@ export interface DemoServerOptions {
   readonly startTimeoutMs?: number;
   /** Flags for the server's Node, e.g. a heap cap. */
   readonly nodeArgs?: readonly string[];
+  /** Flags for the server itself, e.g. `--typical-max-rows none`. */
+  readonly serverArgs?: readonly string[];
 }
 
 export interface DemoServer {
@@ -41,6 +43,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     String(options.months),
   ];
   if (options.dataDir !== undefined) args.push('--data', options.dataDir);
+  args.push(...(options.serverArgs ?? []));
   // tsx is resolved from the working directory: the repository's.
   // Its stdout goes to our stderr: our stdout is the report alone.
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 2, 'inherit'] });

@@ -24,7 +24,7 @@ import {
   type CacheOutcome,
 } from './metrics.js';
 import type { CacheStore, StoredValue, StoreWrite } from './store.js';
-import { createValueCodec, defaultMaxValueBytes, type Encoded } from './value-codec.js';
+import { createValueCodec, defaultMaxValueBytes, type Encoded, storedTooLarge } from './value-codec.js';
 
 /** The defaults bench:cache chose on `products` (docs/cache.md says why). */
 export const defaultCacheFormat: { readonly withSchema: FormatName; readonly schemaless: FormatName } = {
@@ -270,7 +270,14 @@ class WirekitCache<T> implements Cache<T> {
     keys: readonly string[],
   ): Promise<(ReadResult<T> | undefined)[]> {
     const withTtl = this.staleMs > 0;
-    const result = await this.useStore(() => this.store.read(keys, { withTtl }), operation);
+    // A value too large to read is left in the store (see ReadOptions.maxBytes): only its size comes.
+    const oversized = new Map<number, number>();
+    const onOversized = (index: number, size: number) => oversized.set(index, size);
+    const maxBytes = this.codec.maxStoredBytes;
+    const result = await this.useStore(
+      () => this.store.read(keys, { withTtl, maxBytes, onOversized }),
+      operation,
+    );
     if (!result.ok) {
       for (const key of keys) this.storeFailed(operation, key, result);
       return keys.map(() => undefined);
@@ -279,9 +286,18 @@ class WirekitCache<T> implements Cache<T> {
     // then come in the order the caller asked.
     const found: (ReadResult<T> | undefined)[] = [];
     for (const [i, key] of keys.entries()) {
-      found.push(await this.decodeOne(operation, key, result.value[i], result.micros));
+      const size = oversized.get(i);
+      if (size !== undefined) this.refuseOversized(operation, key, size, result.micros);
+      found.push(
+        size === undefined ? await this.decodeOne(operation, key, result.value[i], result.micros) : undefined,
+      );
     }
     return found;
+  }
+
+  private refuseOversized(operation: CacheOperation, key: string, size: number, storeMicros: number): void {
+    const error = storedTooLarge(size, this.codec.maxValueBytes);
+    this.report(error, { operation, key, outcome: 'miss', bytes: size, storeMicros, code: error.code });
   }
 
   private async decodeOne(

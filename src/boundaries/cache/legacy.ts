@@ -128,7 +128,7 @@ class Formats {
     if (this.jsonCodec === undefined) {
       // Fields the schema no longer has are dropped, as the MessagePack mapping skips them: a value
       // written by an older app is still a value of the type it is read as.
-      this.jsonCodec = createJsonCodec({ schema: this.schema, limits: this.limits, unknownFields: 'ignore' });
+      this.jsonCodec = createJsonCodec({ schema: this.schema, limits: this.limits, unknownKeys: 'ignore' });
     }
     const codec = this.jsonCodec;
     return (bytes) => codec.decode(bytes);

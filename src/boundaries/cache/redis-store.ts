@@ -9,16 +9,14 @@
  * memory never needs the package.
  *
  * Bytes stay bytes: values go out as Buffers (a Uint8Array is wrapped, never stringified) and come
- * back through ioredis's `...Buffer` commands as Uint8Arrays. A read batch is one MGET, or, when
- * TTLs are asked for, one pipeline of the MGET and a PTTL per key; a write batch is one MSET when no
- * entry has a TTL, else one pipeline of SET ... PX; a delete is one DEL.
+ * back through ioredis's `...Buffer` commands as Uint8Arrays. A read batch is one MGET (in a
+ * pipeline with a PTTL per key when TTLs are asked for), or, with a size limit (`maxBytes`, which
+ * the cache gives), one script that sends no value larger than the limit (redis-read.ts); a write
+ * batch is one MSET when no entry has a TTL, else one pipeline of SET ... PX; a delete is one DEL.
  *
- * In a Cluster a multi-key command must stay within one hash slot (CROSSSLOT otherwise), so a batch
- * is split by slot (key-slot.ts, hash tags honoured) and the slots by the node that serves them:
- * each node gets one pipeline holding one MGET (or DEL, or the SETs) per slot, the nodes are asked
- * at once, and the answers go back into the caller's key order. A slot group that comes back
- * redirected (the slots moved since ioredis last looked) is sent again on its own, where ioredis
- * follows MOVED and ASK itself.
+ * In a Cluster a batch is split by hash slot and sent per node (redis-batches.ts). A slot group
+ * that comes back redirected (the slots moved since ioredis last looked) is sent again on its own,
+ * where ioredis follows MOVED and ASK itself.
  *
  * Failing fast is the point of the connection the store makes. The cache in front of it has its
  * own timeout and circuit breaker, and a command that waits for a dead Redis only holds a request
@@ -29,9 +27,10 @@
  * is used again without anyone making a new store. A client passed in as `client` keeps the options
  * it was made with, and stays open on `close()` unless `closeClient` says otherwise.
  */
-import type { ChainableCommander, Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import { importPeer } from '../../util/optional-peer.js';
-import { keySlot } from './key-slot.js';
+import { type GroupCommands, isClusterClient, runCluster, runStandalone } from './redis-batches.js';
+import { readCommands, stored } from './redis-read.js';
 import type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
 
 export type RedisClient = Redis | Cluster;
@@ -111,7 +110,6 @@ interface Ioredis {
   readonly Redis: typeof Redis;
   readonly Cluster: typeof Cluster;
 }
-type PipelineResults = [error: Error | null, result: unknown][];
 
 export function redisStore(options: RedisStoreOptions = {}): RedisStore {
   const sources = [options.url, options.cluster, options.client].filter((given) => given !== undefined);
@@ -158,8 +156,9 @@ export function redisStore(options: RedisStoreOptions = {}): RedisStore {
 
     async read(keys: readonly string[], readOptions: ReadOptions = {}) {
       const full = prefix === '' ? keys : keys.map(fullKey);
-      // The common case, one MGET on a standalone connection, without the batching machinery.
-      if (readOptions.withTtl !== true && connected !== undefined && !closed && !isClusterClient(connected)) {
+      // One MGET on a standalone connection, without the batching machinery.
+      const plain = readOptions.withTtl !== true && readOptions.maxBytes === undefined;
+      if (plain && connected !== undefined && !closed && !isClusterClient(connected)) {
         if (keys.length === 0) return [];
         try {
           return (await connected.mgetBuffer(full as string[])).map((value) => stored(value));
@@ -168,7 +167,7 @@ export function redisStore(options: RedisStoreOptions = {}): RedisStore {
         }
       }
       const found: (StoredValue | undefined)[] = new Array(keys.length).fill(undefined);
-      await run('read', full, readCommands(full, readOptions.withTtl === true, found));
+      await run('read', full, readCommands(full, readOptions, found));
       return found;
     },
 
@@ -277,10 +276,6 @@ export async function quit(client: RedisClient): Promise<void> {
   await ended;
 }
 
-function isClusterClient(client: RedisClient): client is Cluster {
-  return (client as { isCluster?: boolean }).isCluster === true;
-}
-
 /** The error a store operation rejects with: what failed, and ioredis's error as the cause. */
 function failure(operation: string, cause: unknown): Error {
   const reason = cause instanceof Error ? cause.message : String(cause);
@@ -289,73 +284,6 @@ function failure(operation: string, cause: unknown): Error {
 
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-function stored(value: unknown, ttl?: unknown): StoredValue | undefined {
-  if (!(value instanceof Uint8Array)) return undefined;
-  const bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  if (ttl === undefined || ttl === -1) return { bytes };
-  // -2: the key expired between the MGET and its PTTL: a miss, as a read a moment later would be.
-  if (typeof ttl !== 'number' || ttl < 0) return undefined;
-  return { bytes, ttlMs: ttl };
-}
-
-/** Throws the first error in a pipeline's results (a command of it failed). */
-function checked(results: PipelineResults | null): PipelineResults {
-  if (results === null) throw new Error('the pipeline was discarded');
-  for (const [error] of results) if (error !== null) throw error;
-  return results;
-}
-
-/**
- * One operation's commands for a group of keys that share a connection (standalone) or a slot
- * (cluster): queued on a pipeline, read back from that pipeline's results, or sent on their own,
- * which a Cluster routes (and redirects) command by command.
- */
-interface GroupCommands {
-  /** How many commands (and results) the group takes: one needs no pipeline. */
-  count(group: readonly number[]): number;
-  /** Adds the group's commands to `pipeline` (`count(group)` of them). */
-  queue(pipeline: ChainableCommander, group: readonly number[]): void;
-  /** Takes the group's answers from its (error-free) share of the pipeline's results. */
-  take(results: PipelineResults, group: readonly number[]): void;
-  /** Sends the group's commands without a pipeline and takes their answers. */
-  direct(client: RedisClient, group: readonly number[]): Promise<void>;
-}
-
-function readCommands(
-  keys: readonly string[],
-  withTtl: boolean,
-  found: (StoredValue | undefined)[],
-): GroupCommands {
-  const keysOf = (group: readonly number[]) => group.map((i) => keys[i] as string);
-  return {
-    count: (group) => (withTtl ? 1 + group.length : 1),
-    queue(pipeline, group) {
-      const groupKeys = keysOf(group);
-      pipeline.mgetBuffer(groupKeys);
-      if (withTtl) for (const key of groupKeys) pipeline.pttl(key);
-    },
-    take(results, group) {
-      const values = results[0]?.[1] as unknown[];
-      for (let j = 0; j < group.length; j++) {
-        found[group[j] as number] = stored(values[j], withTtl ? results[1 + j]?.[1] : undefined);
-      }
-    },
-    async direct(client, group) {
-      const groupKeys = keysOf(group);
-      if (!withTtl) {
-        const values = await client.mgetBuffer(groupKeys);
-        for (let j = 0; j < group.length; j++) found[group[j] as number] = stored(values[j]);
-        return;
-      }
-      const [values, ...ttls] = await Promise.all([
-        client.mgetBuffer(groupKeys),
-        ...groupKeys.map((key) => client.pttl(key)),
-      ]);
-      for (let j = 0; j < group.length; j++) found[group[j] as number] = stored(values[j], ttls[j]);
-    },
-  };
 }
 
 function writeCommands(entries: readonly StoreWrite[]): GroupCommands {
@@ -404,72 +332,4 @@ function setOne(client: RedisClient, entry: StoreWrite): Promise<unknown> {
   return entry.ttlMs === undefined
     ? client.set(entry.key, asBuffer(entry.bytes))
     : client.set(entry.key, asBuffer(entry.bytes), 'PX', entry.ttlMs);
-}
-
-/** Every key of a standalone batch in one group: one command, or one pipeline when it takes several. */
-async function runStandalone(client: Redis, count: number, commands: GroupCommands): Promise<void> {
-  const all = Array.from({ length: count }, (_, i) => i);
-  if (commands.count(all) === 1) {
-    await commands.direct(client, all);
-    return;
-  }
-  const pipeline = client.pipeline();
-  commands.queue(pipeline, all);
-  commands.take(checked(await pipeline.exec()), all);
-}
-
-/**
- * The indexes of `keys`, one array per slot, the slots grouped by the node ioredis believes serves
- * them (a slot it knows no node for yet goes alone; ioredis then queues or refuses it as it is set up to).
- */
-function slotGroupsByNode(cluster: Cluster, keys: readonly string[]): number[][][] {
-  const bySlot = new Map<number, number[]>();
-  for (let i = 0; i < keys.length; i++) {
-    const slot = keySlot(keys[i] as string);
-    const group = bySlot.get(slot);
-    if (group === undefined) bySlot.set(slot, [i]);
-    else group.push(i);
-  }
-  const byNode = new Map<string, number[][]>();
-  for (const [slot, group] of bySlot) {
-    const node = cluster.slots[slot]?.[0] ?? `slot ${slot}`;
-    const groups = byNode.get(node);
-    if (groups === undefined) byNode.set(node, [group]);
-    else groups.push(group);
-  }
-  return [...byNode.values()];
-}
-
-/**
- * A cluster batch: one pipeline per node holding every slot group's commands, the nodes at once.
- * A group whose commands failed in the pipeline, or all of a node's groups when its pipeline failed
- * as a whole, are sent again on their own: the usual cause is a redirection (MOVED or ASK after
- * slots moved, which ioredis follows for a single command but not for a pipeline of several
- * slots), or ioredis's own slot function disagreeing with Redis on an odd key (an empty `{}`
- * before a tag, a lone surrogate) and refusing the pipeline. What fails again is the answer.
- */
-async function runCluster(cluster: Cluster, keys: readonly string[], commands: GroupCommands): Promise<void> {
-  await Promise.all(
-    slotGroupsByNode(cluster, keys).map(async (groups) => {
-      const pipeline = cluster.pipeline();
-      const counts = groups.map((group) => {
-        commands.queue(pipeline, group);
-        return commands.count(group);
-      });
-      const results = await pipeline.exec().catch(() => null);
-      let offset = 0;
-      const retries: Promise<void>[] = [];
-      for (let g = 0; g < groups.length; g++) {
-        const group = groups[g] as number[];
-        const share = results?.slice(offset, offset + (counts[g] as number));
-        offset += counts[g] as number;
-        if (share !== undefined && share.length === counts[g] && share.every(([error]) => error === null)) {
-          commands.take(share, group);
-        } else {
-          retries.push(commands.direct(cluster, group));
-        }
-      }
-      await Promise.all(retries);
-    }),
-  );
 }

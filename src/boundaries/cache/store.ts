@@ -30,6 +30,15 @@ export interface StoreWrite {
 export interface ReadOptions {
   /** Also report each entry's TTL left (`StoredValue.ttlMs`); costs Redis a PTTL per key. */
   readonly withTtl?: boolean;
+  /**
+   * The largest value to hand over, in bytes (default: no limit). A store that learns a value's
+   * size before it transfers it (Redis) answers undefined for a larger one and tells
+   * `onOversized`, so a huge value costs neither the network nor this process's memory; one that
+   * holds its values in this process (memory) may hand it over, and the cache refuses it then.
+   */
+  readonly maxBytes?: number;
+  /** Told of each key (by its index in `keys`) left out for holding more than `maxBytes`, and its size. */
+  readonly onOversized?: (index: number, size: number) => void;
 }
 
 export interface CacheStore {

@@ -14,7 +14,8 @@
  * keys are PUBLISHed on the invalidation channel with this instance's id, and every other instance,
  * SUBSCRIBEd on a connection of its own, drops those keys from its near tier (its own messages it
  * ignores). Near entries carry the far tier's deadline (an 8-byte prefix), so a read with TTLs
- * reports what the far tier has left, not the shorter near TTL.
+ * reports what the far tier has left, not the shorter near TTL. A read's size limit (`maxBytes`)
+ * goes to the far tier with it, so a value too large to read is not transferred from there either.
  *
  * Two races, and what this store does about them:
  *
@@ -259,7 +260,12 @@ export function tieredStore(options: TieredStoreOptions): TieredStore {
       const tokens = track(missingKeys);
       let fetched: (StoredValue | undefined)[];
       try {
-        fetched = await far.read(missingKeys, { withTtl: true });
+        const { maxBytes, onOversized } = readOptions;
+        fetched = await far.read(missingKeys, {
+          withTtl: true,
+          maxBytes,
+          onOversized: onOversized && ((j, size) => onOversized(missing[j] as number, size)),
+        });
       } finally {
         untrack(missingKeys, tokens);
       }

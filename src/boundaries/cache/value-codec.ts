@@ -33,6 +33,17 @@ import { assumedCompressionRatio, compressionThresholds } from './thresholds.js'
 /** The largest value a cache writes or reads, encoded and uncompressed. */
 export const defaultMaxValueBytes = 8 * 1024 * 1024;
 
+/** Room for a stored value's envelope header and its compressed form's growth over maxValueBytes. */
+const storedAllowance = 64;
+
+/** The error of a stored value too large to read: its `size` in bytes, over the cache's limit. */
+export function storedTooLarge(size: number, maxValueBytes: number): WirekitError {
+  return new WirekitError(
+    'WK_LIMIT_INPUT',
+    `the stored value has ${size} bytes, more than maxValueBytes (${maxValueBytes}).`,
+  );
+}
+
 export interface ValueCodecOptions {
   readonly schema?: Schema;
   readonly format: FormatName;
@@ -70,6 +81,9 @@ export interface DecodedValue<T> {
 
 export interface ValueCodec<T> {
   readonly format: FormatName;
+  readonly maxValueBytes: number;
+  /** The most bytes a stored value may have to be read: what the cache asks its store to hand over. */
+  readonly maxStoredBytes: number;
   encode(value: T): Promise<Encoded>;
   /** Throws a WirekitError when no reader reads the bytes (the cache counts it as a miss). */
   decode(bytes: Uint8Array): Promise<DecodedValue<T>>;
@@ -194,17 +208,15 @@ export function createValueCodec<T>(options: ValueCodecOptions): ValueCodec<T> {
     );
   };
 
+  const maxStoredBytes = maxValueBytes + storedAllowance;
   return {
     format,
+    maxValueBytes,
+    maxStoredBytes,
     encode,
     async decode(stored) {
       const bytes = plainBytes(stored);
-      if (bytes.length > maxValueBytes + 64) {
-        throw new WirekitError(
-          'WK_LIMIT_INPUT',
-          `the stored value has ${bytes.length} bytes, more than maxValueBytes (${maxValueBytes}).`,
-        );
-      }
+      if (bytes.length > maxStoredBytes) throw storedTooLarge(bytes.length, maxValueBytes);
       if (!hasEnvelope(bytes)) return decodeLegacy(bytes);
       try {
         return await decodeEnveloped(bytes);

@@ -15,7 +15,9 @@
  *   any format, but writer and reader must hold the same schema (another one is WK_ENVELOPE_SCHEMA).
  *
  * Writer schemas are cached by id (bounded), so after the first event of each version decoding costs
- * what the codec costs; a failed fetch is not cached, so a registry outage heals by itself.
+ * what the codec costs. So are the ids that failed (writer-failures.ts): the events of a schema
+ * that cannot be read fail at once with the first event's error, and a registry outage is asked
+ * again after `registryRetryMs`, so it heals by itself.
  */
 import { createAvroCodec } from '../../codecs/avro/index.js';
 import type { Codec, FormatName } from '../../codecs/core/codec.js';
@@ -31,6 +33,7 @@ import { readConfluentFrame, writeConfluentFrame } from './framing.js';
 import type { SchemaDefinition } from './registry/api.js';
 import { registryClient } from './registry/client.js';
 import type { CompatibilityResult, RegistryClient } from './registry/client-api.js';
+import { WriterFailures } from './writer-failures.js';
 
 /** Confluent's wire format (magic byte, schema id) or wirekit's envelope (format, compression, fingerprint). */
 export type Framing = 'confluent' | 'envelope';
@@ -88,6 +91,17 @@ export interface EventCodecOptions<S extends Schema> {
   readonly limits?: Partial<DecodeLimits>;
   /** Writer schemas kept decoded at once (default 1,000; the oldest goes first). */
   readonly maxWriterSchemas?: number;
+  /**
+   * Writer schema ids remembered as failed, apart from those kept decoded (default 1,000; the
+   * oldest goes first). Events of such an id fail at once with the error the first one met.
+   */
+  readonly maxFailedWriterSchemas?: number;
+  /**
+   * How long an id whose schema could not be fetched because the registry was unavailable fails at
+   * once before the registry is asked again (default 5 s). Other failures are kept for good: an
+   * id's schema never changes.
+   */
+  readonly registryRetryMs?: number;
 }
 
 export function eventCodec<S extends Schema>(options: EventCodecOptions<S>): EventCodec<Infer<S>> {
@@ -149,7 +163,11 @@ function confluentCodec(
       : { schemaType: 'PROTOBUF', schema: toProto(schema) };
   // toProto declares the root message first, so its path is Confluent's [0].
   const messageIndexes = format === 'protobuf' ? [0] : undefined;
-  const maxWriterSchemas = options.maxWriterSchemas ?? 1000;
+  const maxWriterSchemas = countOption('maxWriterSchemas', options.maxWriterSchemas ?? 1000, 1);
+  const failures = new WriterFailures(
+    countOption('maxFailedWriterSchemas', options.maxFailedWriterSchemas ?? 1000, 0),
+    countOption('registryRetryMs', options.registryRetryMs ?? 5000, 0),
+  );
   const readIndexes = options.protobufMessageIndexes !== false;
 
   let writerId: Promise<number> | undefined;
@@ -182,14 +200,18 @@ function confluentCodec(
   const decoderFor = (id: number): Promise<WriterDecoder> => {
     let decoder = decoders.get(id);
     if (decoder === undefined) {
+      const failed = failures.get(id);
+      if (failed !== undefined) return Promise.reject(failed);
       const pending = registry
         .schemaById(id)
         .then((writer) => writerDecoder(writer, schema, definition, own, limits));
       decoder = pending;
       decoders.set(id, pending);
       if (decoders.size > maxWriterSchemas) decoders.delete(decoders.keys().next().value as number);
-      pending.catch(() => {
-        if (decoders.get(id) === pending) decoders.delete(id);
+      pending.catch((error: unknown) => {
+        if (decoders.get(id) !== pending) return;
+        decoders.delete(id);
+        failures.remember(id, error);
       });
     }
     return decoder;
@@ -299,4 +321,14 @@ function messageMatcher(writerText: string, root: Schema): (indexes: readonly nu
     }
     return answer;
   };
+}
+
+/** A count or duration option: an integer of at least `min`, or WK_OPTIONS_INVALID when the codec is made. */
+function countOption(name: string, value: number, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new WirekitError(
+      'WK_OPTIONS_INVALID',
+      `eventCodec: ${name} must be an integer of at least ${min}, got ${value}.`,
+    );
+  return value;
 }

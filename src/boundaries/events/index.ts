@@ -50,12 +50,15 @@ export {
   type CompatibilityLevel,
   compatibilityLevels,
   defaultCompatibility,
+  type RegistryMode,
+  registryModes,
   type SchemaDefinition,
   type SchemaReference,
   type SchemaType,
   type SubjectVersion,
   schemaTypes,
 } from './registry/api.js';
+export { type RegistryRole, type RegistryUser, registryRoles } from './registry/basic-auth.js';
 export {
   RegistryClientError,
   type RegistryClientOptions,
@@ -74,7 +77,17 @@ export {
   type SchemaRegistryOptions,
 } from './registry/registry.js';
 export { isRegistryError, RegistryError } from './registry/registry-error.js';
-export { type RegistryServer, type RegistryServerOptions, startRegistryServer } from './registry/server.js';
+export {
+  parseRegistryUsers,
+  readRegistryUsers,
+  registryUsersFromEnv,
+} from './registry/registry-users.js';
+export { type RegistryServer, startRegistryServer } from './registry/server.js';
+export type {
+  RegistryAuthOptions,
+  RegistryServerOptions,
+  RegistryTlsOptions,
+} from './registry/server-options.js';
 export type { RegistryRecord, RegistryStore } from './registry/store.js';
 export type {
   ConsumerOptions,

@@ -9,7 +9,7 @@
  *   }));
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { FormatName } from '../../codecs/core/codec.js';
+import type { FormatName, UnknownKeys } from '../../codecs/core/codec.js';
 import type { Infer, ObjectSchema, Schema } from '../../schema/index.js';
 import type { WirekitRouteSpec } from './route.js';
 import type { RowSource } from './stream-reply.js';
@@ -19,6 +19,8 @@ type Awaitable<T> = T | Promise<T>;
 interface Common<B extends Schema | undefined> extends Omit<RouteOptions, 'handler' | 'config' | 'schema'> {
   readonly body?: B;
   readonly formats?: readonly FormatName[];
+  /** A body key that `body` does not name: skipped or refused (WirekitRouteSpec.unknownKeys). */
+  readonly unknownKeys?: UnknownKeys;
   readonly config?: Record<string, unknown>;
 }
 
@@ -62,7 +64,7 @@ export function wirekitRoute(
     readonly batchSize?: number;
   },
 ): RouteOptions {
-  const { body, reply, stream, formats, batchSize, config, handler, ...rest } = route as Omit<
+  const { body, reply, stream, formats, batchSize, unknownKeys, config, handler, ...rest } = route as Omit<
     ReplyRoute<Schema | undefined, Schema | undefined>,
     'stream'
   > & { stream?: ObjectSchema; batchSize?: number };
@@ -72,6 +74,7 @@ export function wirekitRoute(
     ...(stream && { stream }),
     ...(formats && { formats }),
     ...(batchSize === undefined ? {} : { batchSize }),
+    ...(unknownKeys && { unknownKeys }),
   };
   return { ...rest, config: { ...config, wirekit }, handler: handler as RouteOptions['handler'] };
 }

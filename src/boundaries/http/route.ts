@@ -4,7 +4,7 @@
  * request except lookups.
  */
 import { type ArrowCodec, createArrowCodec } from '../../codecs/arrow/index.js';
-import type { Codec, FormatName } from '../../codecs/core/codec.js';
+import type { Codec, FormatName, UnknownKeys } from '../../codecs/core/codec.js';
 import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { defaultFormat, factsOf, formatNeedsSchema, mediaTypesOf } from '../../codecs/formats.js';
 import { createCodec } from '../../codecs/registry.js';
@@ -31,6 +31,12 @@ export interface WirekitRouteSpec {
   readonly formats?: readonly FormatName[];
   /** Rows per Arrow record batch on a streamed reply (default 8,192: a first batch comes soon). */
   readonly batchSize?: number;
+  /**
+   * A key of the body that `body` does not name, in every format: 'ignore' skips it, 'reject'
+   * answers 400 WK_DECODE_SCHEMA_MISMATCH naming it (CodecOptions.unknownKeys). Defaults to the
+   * plugin's `unknownKeys`, which defaults to 'ignore'.
+   */
+  readonly unknownKeys?: UnknownKeys;
 }
 
 /** One reply media type the route offers, and what writes it. */
@@ -83,6 +89,7 @@ function codecFor(
   format: FormatName,
   schema: Schema | undefined,
   limits: Partial<DecodeLimits> | undefined,
+  unknownKeys?: UnknownKeys,
 ): Codec<unknown> | undefined {
   if (schema === undefined) {
     return !formatNeedsSchema(format)
@@ -91,7 +98,11 @@ function codecFor(
   }
   const codecSchema = factsOf(format).carries === 'rows' ? rowsOf(schema) : schema;
   if (codecSchema === undefined) return undefined;
-  return createCodec(format, { schema: codecSchema, ...(limits && { limits }) });
+  return createCodec(format, {
+    schema: codecSchema,
+    ...(limits && { limits }),
+    ...(unknownKeys && { unknownKeys }),
+  });
 }
 
 /**
@@ -168,6 +179,7 @@ export function compileRoute(
   spec: WirekitRouteSpec,
   pluginFormats: readonly FormatName[],
   limits: Partial<DecodeLimits> | undefined,
+  pluginUnknownKeys?: UnknownKeys,
 ): CompiledRoute {
   if (spec.stream !== undefined && spec.reply !== undefined) {
     throw new WirekitError('WK_OPTIONS_INVALID', 'a wirekit route has either `reply` or `stream`, not both.');
@@ -206,8 +218,9 @@ export function compileRoute(
     );
   }
   const bodyCodecs = new Map<string, Codec<unknown>>();
+  const unknownKeys = spec.unknownKeys ?? pluginUnknownKeys;
   for (const format of formats) {
-    const codec = codecFor(format, spec.body, limits);
+    const codec = codecFor(format, spec.body, limits, unknownKeys);
     if (codec === undefined) continue;
     // A table (Arrow) may come as a stream or a file: decode reads either.
     const types = factsOf(format).carries === 'rows' ? mediaTypesOf(format) : singleValueTypes(format);

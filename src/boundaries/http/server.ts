@@ -33,7 +33,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ArrowCodec } from '../../codecs/arrow/index.js';
-import { type Codec, type FormatName, formatNames } from '../../codecs/core/codec.js';
+import { type Codec, type FormatName, formatNames, type UnknownKeys } from '../../codecs/core/codec.js';
 import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { mediaTypesOf } from '../../codecs/registry.js';
 import { type CompressionName, type Compressor, getCompressor } from '../../compression/index.js';
@@ -77,6 +77,13 @@ export interface WirekitPluginOptions {
   readonly compression?: WirekitCompressionOptions | false;
   /** Decode limits for request bodies (see DecodeLimits; maxInputBytes follows the body limit). */
   readonly limits?: Partial<DecodeLimits>;
+  /**
+   * A key of a request body that the route's `body` schema does not name, in every format:
+   * 'ignore' (default) skips it, so a client newer than the server keeps working; 'reject' answers
+   * 400 WK_DECODE_SCHEMA_MISMATCH naming it, for an API that must not drop what a client meant (a
+   * misspelt optional field). A route's own `unknownKeys` overrides it.
+   */
+  readonly unknownKeys?: UnknownKeys;
   /**
    * A request body with a Content-Encoding may inflate to this many times its compressed size at
    * most (default 1,000; never less than 1 MiB; Infinity for no ratio cap), besides the body limit:
@@ -193,7 +200,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
       );
     }
     const bodyLimit = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
-    const compiled = { ...compileRoute(spec, formats, options.limits), bodyLimit };
+    const compiled = { ...compileRoute(spec, formats, options.limits, options.unknownKeys), bodyLimit };
 
     const negotiate: onRequestHookHandler = (request, reply, done) => {
       const index = compiled.negotiator.choose(request.headers.accept);

@@ -18,6 +18,7 @@ import pg from 'pg';
 import { WirekitError } from '../../errors/index.js';
 import type { AnyColumn } from './columns.js';
 import { type WireColumn, wireColumnOf } from './postgres-binary.js';
+import { textParams } from './postgres-params.js';
 import { BinaryPortal } from './postgres-portal.js';
 import {
   type ChunkReader,
@@ -25,7 +26,6 @@ import {
   defaultBatchRows,
   openTableStream,
   type ResultColumn,
-  type SqlParam,
   type TableQueryOptions,
   type TableSource,
 } from './source.js';
@@ -75,7 +75,7 @@ export async function postgresSource(options: PostgresSourceOptions = {}): Promi
   };
 
   async function openRows(sql: string, query: TableQueryOptions, rows: number): Promise<PostgresRows> {
-    const values = (query.params ?? []).map(textParam);
+    const values = textParams(query.params ?? []);
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
@@ -153,33 +153,6 @@ class PostgresRows implements ChunkReader {
     this.closing ??= this.portal.close(error).then(this.release);
     return this.closing;
   }
-}
-
-/**
- * A parameter in PostgreSQL's text format; the server infers its type from where it stands (cast
- * it, `$1::int8`, where nothing says). A Date is sent as its UTC instant (ISO 8601 with `Z`): a
- * timestamptz parameter gets that instant, a timestamp one its UTC wall time, as DuckDB binds a
- * Date. Arrays are sent as array literals.
- */
-function textParam(param: SqlParam): string | null {
-  if (param === null) return null;
-  if (param instanceof Date) {
-    if (!Number.isFinite(param.getTime())) throw badParam('an invalid Date');
-    return param.toISOString();
-  }
-  if (Array.isArray(param)) return `{${param.map(arrayItem).join(',')}}`;
-  if (typeof param === 'number' && !Number.isFinite(param)) throw badParam(String(param));
-  return String(param);
-}
-
-function arrayItem(item: string | number | bigint): string {
-  if (typeof item === 'string') return `"${item.replace(/[\\"]/g, '\\$&')}"`;
-  if (typeof item === 'number' && !Number.isFinite(item)) throw badParam(`${item} in an array`);
-  return String(item);
-}
-
-function badParam(what: string): WirekitError {
-  return new WirekitError('WK_TABLE_QUERY_FAILED', `PostgreSQL: cannot bind ${what} as a query parameter.`);
 }
 
 /** PostgreSQL's message (its SQLSTATE, detail and hint with it), or why the connection failed. */

@@ -9,19 +9,27 @@
  *     codecs: [msgpackFormat, jsonFormat], WebSocket });
  *   for await (const tick of prices.messages) plot(tick);
  *
- * Memory stays bounded: messages received and not yet read past `maxBufferedMessages` are dropped
- * and counted (a WHATWG socket cannot be paused), and so are sends once the socket holds
- * `maxQueuedBytes` unsent; sends made while (re)connecting wait, up to `maxPendingSends`.
+ * Memory stays bounded: messages received and not yet read past `maxBufferedMessages` or
+ * `maxBufferedBytes` are dropped and counted (a WHATWG socket cannot be paused), and so are sends
+ * once the socket holds `maxQueuedBytes` unsent; sends made while (re)connecting wait, up to
+ * `maxPendingSends`. Time is bounded too: a handshake has `handshakeTimeoutMs`, and a connection
+ * that drops soon after it opened counts as a failed try (reconnect.ts).
  *
  * Only web APIs are used, so the module bundles for a browser; like the HTTP client, it loads only
  * the formats it is handed.
  */
 import type { Codec } from '../../codecs/core/codec.js';
 import type { FormatEntry } from '../../codecs/core/format-entry.js';
-import type { DecodeLimits } from '../../codecs/core/limits.js';
 import { WirekitError } from '../../errors/index.js';
 import { formatOfSubprotocol, subprotocolPrefix } from '../../negotiate/subprotocol.js';
 import { assert, type Infer, type Schema } from '../../schema/index.js';
+import { closeFailure, protocolFailure } from './client-failures.js';
+import type {
+  SocketClient,
+  SocketClientOptions,
+  WebSocketConstructor,
+  WebSocketLike,
+} from './client-options.js';
 import {
   closeCodes,
   countsView,
@@ -32,106 +40,19 @@ import {
   positiveOption,
   type SocketFormat,
 } from './frames.js';
+import { watchHandshakes } from './handshake-answers.js';
 import { Inbox } from './inbox.js';
+import { reconnectPolicy } from './reconnect.js';
 
-/** The part of the WHATWG WebSocket the client uses; a browser's, Node 22's and undici's all fit. */
-export interface WebSocketLike {
-  readonly protocol: string;
-  readonly readyState: number;
-  readonly bufferedAmount: number;
-  binaryType: string;
-  send(data: string | ArrayBufferView): void;
-  close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: never) => void): void;
-}
-
-export type WebSocketConstructor = new (url: string, protocols?: string[]) => WebSocketLike;
-
-export interface ReconnectOptions {
-  /** The wait before the first retry, doubled on each failed one (default 250 ms). */
-  readonly initialDelayMs?: number;
-  /** The longest wait between tries (default 30 s). */
-  readonly maxDelayMs?: number;
-  /** Failed tries in a row before the client gives up and ends its messages (default: never). */
-  readonly maxAttempts?: number;
-}
-
-export interface SocketClientOptions<R extends Schema, S extends Schema> {
-  /** ws:// or wss:// (http(s):// is taken to mean the same). */
-  readonly url: string;
-  /** What the server sends. */
-  readonly receive: R;
-  /** What this client sends. */
-  readonly send: S;
-  /** The formats to offer, most preferred first (`msgpackFormat` from `wirekit-ts/msgpack`, …). */
-  readonly codecs: readonly FormatEntry[];
-  /** Defaults to `globalThis.WebSocket`; on Node 20 pass undici's. */
-  readonly WebSocket?: WebSocketConstructor;
-  /** Reconnect after the connection drops (default: on, with the defaults); false: end with it. */
-  readonly reconnect?: false | ReconnectOptions;
-  /** A frame that does not decode: close and end the messages with its error (default), or count it and go on. */
-  readonly onInvalid?: 'close' | 'skip';
-  /**
-   * The largest frame decoded, in bytes (default 1 MiB, as the server's). A WHATWG socket cannot
-   * refuse a frame before it has arrived, but a larger one is not decoded: it closes with 4009
-   * `WK_LIMIT_INPUT` (or is skipped, by `onInvalid`).
-   */
-  readonly maxFrameBytes?: number;
-  /** Messages received and not yet read before new ones are dropped (default 10,000). */
-  readonly maxBufferedMessages?: number;
-  /** Bytes the socket may hold unsent before a send is dropped (default 1 MiB). */
-  readonly maxQueuedBytes?: number;
-  /** Sends made while not connected that wait for the connection (default 1,000); more are dropped. */
-  readonly maxPendingSends?: number;
-  /** Decode limits for what the server sends. */
-  readonly limits?: Partial<DecodeLimits>;
-  /** Told of each connection opened and closed, for logs and metrics. */
-  readonly onEvent?: (event: SocketClientEvent) => void;
-}
-
-export type SocketClientEvent =
-  | { readonly type: 'open'; readonly format: SocketFormat; readonly protocol: string }
-  | {
-      readonly type: 'close';
-      readonly code: number;
-      readonly reason: string;
-      /** The wait before the next try, or undefined when the client will not try again. */
-      readonly retryInMs: number | undefined;
-    };
-
-export interface SocketClientStats {
-  /** Connections opened, the first one included. */
-  readonly connects: number;
-  readonly received: number;
-  readonly sent: number;
-  /** Payload bytes of the frames received, refused ones included (JSON's as UTF-8): bytes per message is this over `received`. */
-  readonly receivedBytes: number;
-  /** Payload bytes of the messages sent. */
-  readonly sentBytes: number;
-  /** Messages dropped: received with the reader too far behind, or sent with the socket full. */
-  readonly dropped: number;
-  /** Frames refused and skipped (`onInvalid: 'skip'`). */
-  readonly skipped: number;
-}
-
-export interface SocketClient<In, Out> {
-  /** 'connecting' until the first open, 'reconnecting' between connections, 'closed' at the end. */
-  readonly state: 'connecting' | 'open' | 'reconnecting' | 'closed';
-  /** The format of the connection open now (or last open). */
-  readonly format: SocketFormat | undefined;
-  /** The messages of every connection in turn, until the client closes or gives up. One reader at a time. */
-  readonly messages: AsyncIterable<In>;
-  /** Resolves once a connection is open; rejects when the client is closed first. */
-  opened(): Promise<void>;
-  /**
-   * Sends a value (checked against the schema, so a bad one throws here). While reconnecting it
-   * waits for the connection; false when it was dropped. Throws WK_WS_CLOSED once closed.
-   */
-  send(value: Out): boolean;
-  /** Closes for good: no reconnect, and the messages end after those already received. */
-  close(code?: number, reason?: string): void;
-  readonly stats: SocketClientStats;
-}
+export type {
+  ReconnectOptions,
+  SocketClient,
+  SocketClientEvent,
+  SocketClientOptions,
+  SocketClientStats,
+  WebSocketConstructor,
+  WebSocketLike,
+} from './client-options.js';
 
 const mebibyte = 1024 * 1024;
 
@@ -155,11 +76,23 @@ export function createSocketClient<R extends Schema, S extends Schema>(
     );
   const protocols = [...entries.keys()].map((name) => subprotocolPrefix + name);
   const url = options.url.replace(/^http/, 'ws');
-  const reconnect = options.reconnect === false ? undefined : backoffOf(options.reconnect ?? {});
+  const reconnect = options.reconnect === false ? undefined : reconnectPolicy(options.reconnect ?? {});
+  const handshakeTimeoutMs = positiveOption('handshakeTimeoutMs', options.handshakeTimeoutMs ?? 10_000);
   const maxBuffered = positiveOption('maxBufferedMessages', options.maxBufferedMessages ?? 10_000);
   const maxQueuedBytes = positiveOption('maxQueuedBytes', options.maxQueuedBytes ?? mebibyte);
   const maxFrameBytes = positiveOption('maxFrameBytes', options.maxFrameBytes ?? mebibyte);
+  const maxBufferedBytes = positiveOption(
+    'maxBufferedBytes',
+    options.maxBufferedBytes ?? Math.max(16 * mebibyte, maxFrameBytes),
+  );
+  // A frame the client accepts must fit an empty queue, or it would be dropped however fast one reads.
+  if (maxBufferedBytes < maxFrameBytes)
+    throw new WirekitError(
+      'WK_OPTIONS_INVALID',
+      `maxBufferedBytes (${maxBufferedBytes}) must be at least maxFrameBytes (${maxFrameBytes}).`,
+    );
   const maxPending = positiveOption('maxPendingSends', options.maxPendingSends ?? 1000);
+  const handshakes = watchHandshakes(url, protocols);
 
   const codecs = new Map<SocketFormat, { receive: Codec<In>; send: Codec<Out> }>();
   const codecsOf = (format: SocketFormat) => {
@@ -187,7 +120,8 @@ export function createSocketClient<R extends Schema, S extends Schema>(
   let state: SocketClient<In, Out>['state'] = 'connecting';
   let socket: WebSocketLike | undefined;
   let format: SocketFormat | undefined;
-  let failedTries = 0;
+  /** Retries made since the last connection that stayed open `stableAfterMs` (or since the start). */
+  let retries = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   /** Set when this side ends the client: the close that follows is no reason to reconnect. */
   let ending: { error: unknown } | undefined;
@@ -195,6 +129,7 @@ export function createSocketClient<R extends Schema, S extends Schema>(
   const finish = (error?: unknown) => {
     state = 'closed';
     clearTimeout(retryTimer);
+    handshakes.end();
     pending.length = 0;
     inbox.end(error);
     const failure = error ?? new WirekitError('WK_WS_CLOSED', 'the socket client is closed.');
@@ -214,17 +149,71 @@ export function createSocketClient<R extends Schema, S extends Schema>(
     return true;
   };
 
+  /**
+   * What follows the end of one try: the end of the client (closed by this side, a protocol the
+   * server will select again, no retries left), or the next try after the backoff's delay.
+   */
+  const afterClose = (code: number, reason: string, openedFor: number | undefined, timedOut: boolean) => {
+    const answer = handshakes.end();
+    const report = (retryInMs: number | undefined) =>
+      options.onEvent?.({ type: 'close', code, reason, retryInMs });
+    if (ending !== undefined) {
+      report(undefined);
+      finish(ending.error);
+      return;
+    }
+    // The server answered the upgrade with a protocol this client did not offer: retrying gets the same.
+    const refused = openedFor === undefined ? protocolFailure(answer, protocols) : undefined;
+    if (refused !== undefined) {
+      report(undefined);
+      finish(refused);
+      return;
+    }
+    if (openedFor !== undefined && reconnect !== undefined && openedFor >= reconnect.stableAfterMs)
+      retries = 0;
+    const delay = reconnect?.delayBefore(retries);
+    report(delay);
+    if (delay === undefined) {
+      // Without reconnecting, a close the server meant ends the messages; anything else is an error.
+      const clean = reconnect === undefined && openedFor !== undefined && code === closeCodes.normal;
+      if (clean) finish();
+      else
+        finish(
+          closeFailure({ url, code, reason, openedFor, timedOut, answer, protocols, retries, reconnect }),
+        );
+      return;
+    }
+    retries++;
+    state = 'reconnecting';
+    retryTimer = setTimeout(connect, delay);
+  };
+
   const connect = () => {
     const current = new Socket(url, protocols);
     socket = current;
     current.binaryType = 'arraybuffer';
+    handshakes.begin();
     let active: SocketFormat | undefined;
+    let openedAt = 0;
+    const openedFor = () => (active === undefined ? undefined : performance.now() - openedAt);
+
+    // A server that takes the TCP connection and never answers the upgrade: give the try up.
+    const handshakeTimer = setTimeout(() => {
+      if (current !== socket) return;
+      socket = undefined;
+      current.close(); // fails the connection; its close event, whenever it comes, is ignored
+      afterClose(1006, `handshake timed out after ${handshakeTimeoutMs} ms`, undefined, true);
+    }, handshakeTimeoutMs);
 
     current.addEventListener('open', () => {
+      clearTimeout(handshakeTimer);
+      if (current !== socket) return;
+      handshakes.end();
       const protocol = current.protocol;
       const name = formatOfSubprotocol(protocol) ?? '';
       if (!isSocketFormat(name) || !entries.has(name)) {
-        // RFC 6455 §4.1: a client fails a connection whose protocol it did not offer; retrying gets the same.
+        // RFC 6455 §4.1: a client fails a connection whose protocol it did not offer; retrying gets
+        // the same. (undici and browsers fail it themselves, before this: see afterClose.)
         ending = {
           error: new WirekitError(
             'WK_WS_PROTOCOL',
@@ -236,18 +225,19 @@ export function createSocketClient<R extends Schema, S extends Schema>(
       }
       active = name;
       format = name;
+      openedAt = performance.now();
       state = 'open';
-      failedTries = 0;
       counts.connects++;
       options.onEvent?.({ type: 'open', format: name, protocol });
       for (const value of pending.splice(0)) write(current, name, value);
       for (const waiter of waiting.splice(0)) waiter.resolve();
     });
 
-    current.addEventListener('message', (event: { data: string | ArrayBuffer }) => {
+    current.addEventListener('message', (event) => {
       if (active === undefined || current !== socket) return;
-      const text = typeof event.data === 'string';
-      const bytes = payloadBytes(event.data);
+      const { data } = event as Event & { readonly data: string | ArrayBuffer };
+      const text = typeof data === 'string';
+      const bytes = payloadBytes(data);
       counts.receivedBytes += bytes.length;
       let value: In;
       try {
@@ -272,43 +262,17 @@ export function createSocketClient<R extends Schema, S extends Schema>(
         return;
       }
       counts.received++;
-      if (inbox.length >= maxBuffered) counts.dropped++;
-      else inbox.push(value);
+      // The reader is behind: held messages are bounded by count and by bytes, newer ones dropped.
+      if (inbox.length >= maxBuffered || inbox.bytes + bytes.length > maxBufferedBytes) counts.dropped++;
+      else inbox.push(value, bytes.length);
     });
 
-    current.addEventListener('close', (event: { code: number; reason: string }) => {
+    current.addEventListener('close', (event) => {
+      clearTimeout(handshakeTimer);
       if (current !== socket) return;
       socket = undefined;
-      if (ending !== undefined) {
-        options.onEvent?.({ type: 'close', code: event.code, reason: event.reason, retryInMs: undefined });
-        finish(ending.error);
-        return;
-      }
-      const wasOpen = active !== undefined;
-      const delay = reconnect?.delayAfter(failedTries);
-      if (delay === undefined) {
-        options.onEvent?.({ type: 'close', code: event.code, reason: event.reason, retryInMs: undefined });
-        // Without reconnecting, a close the server meant ends the messages; anything else is an error.
-        const clean = wasOpen && event.code === closeCodes.normal;
-        finish(
-          clean
-            ? undefined
-            : new WirekitError(
-                'WK_WS_CLOSED',
-                `the connection to ${url} closed (${event.code}${event.reason ? ` ${event.reason}` : ''})` +
-                  (reconnect === undefined ? '' : ` and ${failedTries + 1} tries in a row failed`) +
-                  // WHATWG sockets say no more than 1006 for a failed handshake: say what it may be.
-                  (wasOpen
-                    ? '.'
-                    : `, before a connection opened: the server is down or refused the upgrade, or it selected none of the protocols offered (${protocols.join(', ')}).`),
-              ),
-        );
-        return;
-      }
-      failedTries = wasOpen ? 0 : failedTries + 1;
-      state = 'reconnecting';
-      options.onEvent?.({ type: 'close', code: event.code, reason: event.reason, retryInMs: delay });
-      retryTimer = setTimeout(connect, delay);
+      const { code, reason } = event as Event & { readonly code: number; readonly reason: string };
+      afterClose(code, reason, openedFor(), false);
     });
 
     // An error is always followed by a close event, which decides what happens next.
@@ -354,26 +318,6 @@ export function createSocketClient<R extends Schema, S extends Schema>(
       socket.close(code, reason);
     },
     stats: countsView(counts),
-  };
-}
-
-/** Exponential backoff with jitter: each wait is between half and all of the doubled delay. */
-function backoffOf(options: ReconnectOptions) {
-  const initial = positiveOption('reconnect.initialDelayMs', options.initialDelayMs ?? 250);
-  const max = positiveOption('reconnect.maxDelayMs', options.maxDelayMs ?? 30_000);
-  const maxAttempts = options.maxAttempts ?? Number.POSITIVE_INFINITY;
-  if (!(maxAttempts >= 0))
-    throw new WirekitError(
-      'WK_OPTIONS_INVALID',
-      `reconnect.maxAttempts must be at least 0, got ${maxAttempts}.`,
-    );
-  return {
-    /** The wait before the next try after `failed` failed tries in a row, or undefined to give up. */
-    delayAfter(failed: number): number | undefined {
-      if (failed >= maxAttempts) return undefined;
-      const ceiling = Math.min(max, initial * 2 ** Math.min(failed, 30));
-      return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-    },
   };
 }
 

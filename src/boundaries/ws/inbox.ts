@@ -5,10 +5,14 @@
  *
  * The queue is bounded by its owner, not here: the server pauses its socket at `highWater` (TCP
  * then holds the peer back), and the client, whose WHATWG socket cannot be paused, drops what
- * finds it full. `onLow` says when the reader has caught up, so the server can resume.
+ * finds it full, by count or by the payload bytes each item was pushed with (`bytes`). `onLow`
+ * says when the reader has caught up, so the server can resume.
  */
 export class Inbox<T> implements AsyncIterable<T> {
   #items: T[] = [];
+  /** The payload bytes of each item, beside it. */
+  #sizes: number[] = [];
+  #bytes = 0;
   /** The next item to read: reading moves this instead of shifting the array on every message. */
   #head = 0;
   #ended = false;
@@ -27,13 +31,20 @@ export class Inbox<T> implements AsyncIterable<T> {
     return this.#items.length - this.#head;
   }
 
+  /** The payload bytes of the items waiting, as given to `push`. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   get ended(): boolean {
     return this.#ended;
   }
 
-  push(item: T): void {
+  push(item: T, bytes = 0): void {
     if (this.#ended) return;
     this.#items.push(item);
+    this.#sizes.push(bytes);
+    this.#bytes += bytes;
     this.#wakeReader();
   }
 
@@ -70,10 +81,12 @@ export class Inbox<T> implements AsyncIterable<T> {
   #take(): T {
     const item = this.#items[this.#head] as T;
     this.#items[this.#head] = undefined as T;
+    this.#bytes -= this.#sizes[this.#head] as number;
     this.#head++;
     // Compact once the read part is most of the array: amortized O(1) per item.
     if (this.#head >= 1024 && this.#head * 2 >= this.#items.length) {
       this.#items = this.#items.slice(this.#head);
+      this.#sizes = this.#sizes.slice(this.#head);
       this.#head = 0;
     }
     if (this.onLow !== undefined && this.length === this.lowWater) this.onLow();

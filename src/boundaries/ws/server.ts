@@ -27,7 +27,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
-import type { Codec } from '../../codecs/core/codec.js';
+import type { Codec, UnknownKeys } from '../../codecs/core/codec.js';
 import { createCodec } from '../../codecs/registry.js';
 import { type ErrorCode, WirekitError } from '../../errors/index.js';
 import { chooseSubprotocol, parseSubprotocols } from '../../negotiate/index.js';
@@ -67,6 +67,11 @@ export interface SocketPluginOptions {
   readonly pingIntervalMs?: number;
   /** On app close, how long peers get to answer the close frame before their sockets are cut (default 2 s). */
   readonly closeTimeoutMs?: number;
+  /**
+   * A key of a received message that the route's `receive` schema does not name: 'ignore'
+   * (default) skips it, 'reject' makes the frame invalid (`onInvalid`). Routes may override it.
+   */
+  readonly unknownKeys?: UnknownKeys;
 }
 
 export interface SocketRoute<R extends Schema, S extends Schema> {
@@ -77,6 +82,8 @@ export interface SocketRoute<R extends Schema, S extends Schema> {
   readonly send: S;
   /** A frame that does not decode: close with 1007 (default), or count it and go on. */
   readonly onInvalid?: 'close' | 'skip';
+  /** Overrides the plugin's `unknownKeys` for the messages this route receives. */
+  readonly unknownKeys?: UnknownKeys;
   /** Overrides the plugin's `onSlowConsumer` for this route. */
   readonly onSlowConsumer?: 'drop' | 'close';
   /**
@@ -214,7 +221,11 @@ export const wirekitSockets = fp(
         let pair = codecs.get(format);
         if (pair === undefined) {
           pair = {
-            receive: createCodec(format, { schema: route.receive, validate: true }) as Codec<In>,
+            receive: createCodec(format, {
+              schema: route.receive,
+              validate: true,
+              unknownKeys: route.unknownKeys ?? options.unknownKeys ?? 'ignore',
+            }) as Codec<In>,
             send: createCodec(format, { schema: route.send, validate: true }) as Codec<Out>,
           };
           codecs.set(format, pair);

@@ -1,6 +1,7 @@
 /** `wirekit encode` (JSON in, bytes out) and `wirekit decode` (bytes in, JSON out). */
 import { writeFile } from 'node:fs/promises';
 import type { Codec, FormatName } from '../../codecs/core/codec.js';
+import { defaultDecodeLimits } from '../../codecs/core/limits.js';
 import { factsOf } from '../../codecs/formats.js';
 import { createCodec, findFormat } from '../../codecs/registry.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
@@ -9,6 +10,7 @@ import { WirekitError } from '../../errors/index.js';
 import { fromJsonValue, type Schema, schemaFromJson, t, toJsonValue } from '../../schema/index.js';
 import { deref } from '../../schema/walk.js';
 import { type JsonDocument, parseJsonDocument, parseJsonText } from '../../util/json-samples.js';
+import { avroContainerSchema } from '../containers.js';
 import {
   allocationLimitOf,
   type CliIo,
@@ -22,10 +24,10 @@ import { toReadableJson } from '../readable-json.js';
 import {
   type AnyCodec,
   framingLabels,
+  isAvroContainer,
   readPayload,
   sequenceFraming,
   sequenceNeedsFormat,
-  sequenceText,
 } from '../sequences.js';
 import { parseCommand, usageError } from '../usage.js';
 
@@ -40,10 +42,14 @@ export const codecHelp = `Usage:
       an array). For arrow the input is the rows (JSON array or NDJSON), the schema one row's.
   wirekit decode --format F|auto [--schema S.json] [--sequence] [--ndjson] [--compress C] [--in FILE] [--out FILE]
       Reads bytes and prints JSON. 'auto' reads the envelope (written with --envelope) to learn the
-      format and compression. A sequence in F's framing (--sequence, or found when the bytes are
-      not one value; standard error says so) prints as a JSON array, or one item per line with
-      --ndjson, written as the items are decoded. --compress C undoes compression C first
-      (brotli included: it has no signature, so it is never guessed).
+      format and compression. It reads exactly one value: bytes after it are refused
+      (WK_DECODE_TRAILING; the error says when they read as a sequence). --sequence reads a
+      sequence in F's framing (for json also a JSON array of items, given a schema of one item),
+      printed as a JSON array, or one item per line with --ndjson, written as the items are
+      decoded. An Avro container file and an Arrow stream hold several values by their own
+      account: they need no --sequence, and a container without --schema is read by the writer
+      schema it carries. --compress C undoes compression C first (brotli included: it has no
+      signature, so it is never guessed).
   --max-input-bytes N   read at most N bytes of input (default 64 MiB; K, M, G suffixes), and let
                         the decoder take as many
   --max-allocated-bytes N   decode: the memory a decoded value may take, as the decoder estimates
@@ -190,11 +196,25 @@ export async function decodeCommand(args: readonly string[], io: CliIo): Promise
   const bytes = await readInput(io, values.in ?? '-', limit);
   const plain =
     compression === undefined ? bytes : await getCompressor(compression).decompressAsync(bytes, caps);
+  // An Avro container carries its writer's schema: without a reader's, its values read by that one.
+  const itemSchema =
+    schema === undefined && format === 'avro' && isAvroContainer(plain)
+      ? avroContainerSchema(plain, { ...defaultDecodeLimits, ...limits })
+      : schema;
   // Avro containers inflate their blocks themselves, under the same ratio.
-  const codecOptions = { schema, limits, maxDecompressionRatio: caps.maxDecompressionRatio };
+  const codecOptions = { schema: itemSchema, limits, maxDecompressionRatio: caps.maxDecompressionRatio };
   const codec = createCodec(format, codecOptions) as AnyCodec;
-  const output = new JsonOutput(io, values.out, ndjson, itemJson(schema));
+  const output = new JsonOutput(io, values.out, ndjson, itemJson(itemSchema));
+  // A JSON array of items, read with a schema of one item (what encode takes as a sequence).
+  const arrayCodec =
+    format === 'json' && itemSchema !== undefined && !mayBeArray(itemSchema)
+      ? createCodec('json', { schema: t.array(itemSchema), limits })
+      : undefined;
   if (values.sequence && format !== 'arrow') {
+    if (arrayCodec !== undefined && startsWithBracket(plain)) {
+      for (const item of arrayCodec.decode(plain) as unknown[]) output.item(item);
+      return output.end();
+    }
     // The items are written as they are decoded; a failure part way ends the output there.
     try {
       for await (const item of (codec as Codec<unknown>).decodeStream(once(plain))) output.item(item);
@@ -204,17 +224,28 @@ export async function decodeCommand(args: readonly string[], io: CliIo): Promise
     }
     return output.end();
   }
-  const arrayCodec =
-    format === 'json' && schema !== undefined
-      ? createCodec('json', { schema: t.array(schema), limits })
-      : undefined;
-  const read = readPayload(codec, plain, { sequence: false, arrayCodec });
-  if (read.sequence?.detected === 'sniff')
-    io.stderr.write(`wirekit: read ${sequenceText(read.sequence)}; pass --sequence to say so.\n`);
+  // Exactly one value (or what says it holds several: an Avro container, Arrow rows).
+  const read = readPayload(codec, plain, { sequence: false, guess: false, arrayCodec });
   if (read.note !== undefined) io.stderr.write(`wirekit: note: ${read.note}.\n`);
   if (read.sequence === undefined) output.single(read.value);
   else for (const item of read.value as unknown[]) output.item(item);
   return output.end();
+}
+
+/** Whether a value of `schema` may be an array, so that a JSON array could be one item. */
+function mayBeArray(schema: Schema): boolean {
+  const node = deref(schema);
+  if (node.kind === 'optional' || node.kind === 'nullable') return mayBeArray(node.inner);
+  return node.kind === 'array' || node.kind === 'json';
+}
+
+/** Whether JSON text starts with '[' (after white space): a JSON array, not NDJSON of items. */
+function startsWithBracket(bytes: Uint8Array): boolean {
+  for (const byte of bytes) {
+    if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+    return byte === 0x5b;
+  }
+  return false;
 }
 
 /**

@@ -25,7 +25,7 @@ import {
 import { toReadableJson } from '../readable-json.js';
 import { type RecordInfo, recordInfoOf } from '../record-info.js';
 import { renderReportJson } from '../report-json.js';
-import { type AnyCodec, readPayload } from '../sequences.js';
+import { type AnyCodec, readPayload, sequenceText } from '../sequences.js';
 import { parseCommand, usageError } from '../usage.js';
 import { readWsFrames, type WsControl } from '../ws-frame.js';
 import { readSchema } from './codec.js';
@@ -179,6 +179,9 @@ export async function inspectCommand(args: readonly string[], io: CliIo): Promis
   }
   const { report, error } = await inspectPayload(origin, bytes, flags, schema, values);
   io.stdout.write(values.json ? renderReportJson(report) : renderText(report, values.schema));
+  // inspect reads bytes that are not one value as a sequence, where decode refuses them: a guess.
+  if (report.sequence?.detected === 'sniff')
+    io.stderr.write(`wirekit: guessed: read ${sequenceText(report.sequence)}; --sequence says so.\n`);
   // What was learned before the failure is still worth showing; the error then sets the exit code.
   if (error !== undefined) throw error;
 }
@@ -614,7 +617,7 @@ async function decodeInto(report: Inspection, located: Located, options: DecodeO
     format === 'json' && schema !== undefined
       ? createCodec('json', { schema: t.array(schema), limits })
       : undefined;
-  const read = readPayload(codec, plain, { sequence: options.sequence, arrayCodec });
+  const read = readPayload(codec, plain, { sequence: options.sequence, guess: true, arrayCodec });
   if (read.sequence !== undefined) report.sequence = read.sequence;
   if (read.note !== undefined) report.note = read.note;
   setValue(

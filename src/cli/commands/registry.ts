@@ -5,17 +5,23 @@
  * error, and on SIGINT or SIGTERM stops listening, lets the writes under way finish, closes its
  * store and exits 0.
  */
+import { stat } from 'node:fs/promises';
 import { type CompatibilityLevel, compatibilityLevels } from '../../boundaries/events/registry/api.js';
+import type { RegistryUser } from '../../boundaries/events/registry/basic-auth.js';
 import { fileStore } from '../../boundaries/events/registry/file-store.js';
 import { memoryStore } from '../../boundaries/events/registry/memory-store.js';
+import { readRegistryUsers, registryUsersFromEnv } from '../../boundaries/events/registry/registry-users.js';
 import { startRegistryServer } from '../../boundaries/events/registry/server.js';
+import { isLoopback, type RegistryTlsOptions } from '../../boundaries/events/registry/server-options.js';
 import type { RegistryStore } from '../../boundaries/events/registry/store.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, readInput } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
 export const registryHelp = `Usage:
   wirekit registry serve [--port P] [--host H] [--store memory|file:PATH|kafka:BOOTSTRAP[/TOPIC]]
-                         [--compatibility LEVEL] [--max-body-bytes N]
+                         [--compatibility LEVEL] [--max-body-bytes N] [--users-file PATH]
+                         [--tls-cert PATH --tls-key PATH [--tls-ca PATH]]
+                         [--allow-anonymous-remote] [--max-connections-per-address N]
       Runs a schema registry that speaks Confluent's REST API (Confluent's serializers and
       @kafkajs/confluent-schema-registry work against it) on http://H:P, by default
       127.0.0.1:8081. --port 0 picks a free port. Prints the URL on one line once it listens;
@@ -27,7 +33,18 @@ export const registryHelp = `Usage:
                                 missing; needs the kafkajs package
       --compatibility LEVEL     the level of subjects that set none (default BACKWARD): BACKWARD,
                                 FORWARD, FULL (each also _TRANSITIVE) or NONE
-      --max-body-bytes N        the largest request body read (default 1048576)`;
+      --max-body-bytes N        the largest request body read (default 1048576)
+      --users-file PATH         require Basic auth from the users in PATH, one per line:
+                                ROLE USER:PASSWORD, ROLE read, write (register) or admin
+                                (also WIREKIT_REGISTRY_USERS_FILE; and WIREKIT_REGISTRY_ADMIN,
+                                _WRITER, _READER, each USER:PASSWORD). Never a password here.
+      --tls-cert PATH, --tls-key PATH
+                                serve HTTPS with this PEM certificate and key
+      --tls-ca PATH             ask clients for a certificate signed by this PEM CA
+      --allow-anonymous-remote  listen on a host that is not loopback without users
+      --max-connections-per-address N
+                                sockets one client address holds at once (default 64; raise it
+                                behind a proxy, where every client has the proxy's address)`;
 
 /** The store a --store value names. */
 async function storeOf(spec: string): Promise<RegistryStore> {
@@ -68,11 +85,44 @@ function levelOf(text: string | undefined): CompatibilityLevel | undefined {
   return level;
 }
 
-function bytesOf(text: string | undefined): number | undefined {
+function countOf(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const bytes = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(bytes >= 1)) throw usageError(`--max-body-bytes takes a whole number of bytes (got ${text}).`);
-  return bytes;
+  const count = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(count >= 1)) throw usageError(`${flag} takes a whole number of at least 1 (got ${text}).`);
+  return count;
+}
+
+/** The users from --users-file (or its variable) and the role variables; warns of a file others may read. */
+async function usersOf(flag: string | undefined, io: CliIo): Promise<RegistryUser[]> {
+  const path = flag ?? process.env.WIREKIT_REGISTRY_USERS_FILE;
+  const users = registryUsersFromEnv(process.env);
+  if (path === undefined || path === '') return users;
+  users.push(...(await readRegistryUsers(path)));
+  if (((await stat(path)).mode & 0o077) !== 0) {
+    io.stderr.write(
+      `wirekit registry: warning: ${path} holds passwords and others may read it; chmod 600 it\n`,
+    );
+  }
+  return users;
+}
+
+/** The TLS options of --tls-cert, --tls-key and --tls-ca: both of the first two, or none. */
+async function tlsOf(
+  values: { 'tls-cert'?: string; 'tls-key'?: string; 'tls-ca'?: string },
+  io: CliIo,
+): Promise<RegistryTlsOptions | undefined> {
+  const { 'tls-cert': cert, 'tls-key': key, 'tls-ca': ca } = values;
+  if (cert === undefined && key === undefined) {
+    if (ca !== undefined) throw usageError('--tls-ca needs --tls-cert and --tls-key.');
+    return undefined;
+  }
+  if (cert === undefined || key === undefined) throw usageError('--tls-cert and --tls-key go together.');
+  const pem = (path: string) => readInput(io, path, 1024 * 1024);
+  return {
+    cert: await pem(cert),
+    key: await pem(key),
+    ...(ca === undefined ? {} : { ca: await pem(ca), requestCert: true }),
+  };
 }
 
 /** Resolves on the first SIGINT or SIGTERM the process gets. */
@@ -107,19 +157,48 @@ export async function registryCommand(
     store: { type: 'string' },
     compatibility: { type: 'string' },
     'max-body-bytes': { type: 'string' },
+    'users-file': { type: 'string' },
+    'tls-cert': { type: 'string' },
+    'tls-key': { type: 'string' },
+    'tls-ca': { type: 'string' },
+    'allow-anonymous-remote': { type: 'boolean' },
+    'max-connections-per-address': { type: 'string' },
   });
   if (positionals.length > 0)
     throw usageError(`registry serve takes no arguments (got ${positionals.join(' ')}).`);
   const port = portOf(values.port);
   const defaultCompatibility = levelOf(values.compatibility);
-  const maxBodyBytes = bytesOf(values['max-body-bytes']);
+  const maxBodyBytes = countOf('--max-body-bytes', values['max-body-bytes']);
+  const perAddress = countOf('--max-connections-per-address', values['max-connections-per-address']);
+  const host = values.host ?? '127.0.0.1';
+  const users = await usersOf(values['users-file'], io);
+  const tls = await tlsOf(values, io);
+  const anonymousRemote = values['allow-anonymous-remote'] === true;
+  if (!isLoopback(host) && users.length === 0 && !anonymousRemote) {
+    throw usageError(
+      `--host ${host} is not loopback: give users (--users-file, or WIREKIT_REGISTRY_ADMIN/_WRITER/_READER), or --allow-anonymous-remote to serve it open to whoever reaches it.`,
+    );
+  }
+  if (!isLoopback(host) && users.length === 0) {
+    io.stderr.write(
+      `wirekit registry: warning: anyone who reaches ${host} can register, delete and reconfigure schemas\n`,
+    );
+  } else if (!isLoopback(host) && tls === undefined) {
+    io.stderr.write(
+      'wirekit registry: warning: without --tls-cert, Basic credentials cross the network in the clear\n',
+    );
+  }
   const storeSpec = values.store ?? 'memory';
   const server = await startRegistryServer({
     port,
-    host: values.host ?? '127.0.0.1',
+    host,
     store: await storeOf(storeSpec),
+    ...(users.length === 0 ? {} : { auth: { users } }),
+    ...(tls === undefined ? {} : { tls }),
+    allowAnonymousRemote: anonymousRemote,
     ...(defaultCompatibility === undefined ? {} : { defaultCompatibility }),
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    ...(perAddress === undefined ? {} : { maxConnectionsPerAddress: perAddress }),
     onInternalError: (error) => {
       const why = error instanceof Error ? (error.stack ?? error.message) : String(error);
       io.stderr.write(`wirekit registry: internal error (answered 500): ${why}\n`);
@@ -127,7 +206,7 @@ export async function registryCommand(
   });
   io.stdout.write(`${server.url}\n`);
   io.stderr.write(
-    `wirekit registry: listening on ${server.url}, store ${storeSpec}; SIGINT or SIGTERM stops it\n`,
+    `wirekit registry: listening on ${server.url}, store ${storeSpec}, ${users.length === 0 ? 'no auth' : `${users.length} users`}; SIGINT or SIGTERM stops it\n`,
   );
   // Signals are taken over only now: until the server listens, Ctrl-C ends the process as usual.
   await (stop ?? untilSignalled());

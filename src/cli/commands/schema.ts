@@ -22,6 +22,8 @@ export const schemaHelp = `Usage:
       Numbers get room to grow by default (--numbers wide): integers int32, or int64 as numbers
       beyond int32, fractions float64. --numbers narrowest picks the smallest kind that holds the
       samples (uint8 for 0..200, float32 for 0.5): only for data whose range cannot grow.
+      A key the schema could not carry (__proto__; '' as a field name; constructor or prototype
+      in a json value) is refused with its path (WK_SCHEMA_INVALID), never dropped.
   wirekit schema export --to FORMAT [SCHEMA.json|-] [--namespace NS] [--root-name NAME]
       Prints the schema in another schema language. FORMAT is one of:
       proto (proto3), avro (.avsc), fbs (FlatBuffers), arrow (Arrow schema as JSON), json-schema

@@ -10,6 +10,7 @@ import type { RecordBatch } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
 import { IpcWriter } from './ipc-write.js';
 import { matchSchema } from './match.js';
+import type { IpcCompression } from './messages.js';
 import type { RootPlan } from './plan.js';
 
 export const recordBatchStream = Symbol.for('wirekit.recordBatchStream');
@@ -69,6 +70,7 @@ export function isArrowIpcBytes(value: unknown): value is ArrowIpcBytes {
 export function writeBatches(
   batches: AsyncIterable<RecordBatch>,
   plan: RootPlan | undefined,
+  compression?: IpcCompression,
 ): ReadableStream<Uint8Array> {
   const iterator = batches[Symbol.asyncIterator]();
   let writer: IpcWriter | undefined;
@@ -94,8 +96,10 @@ export function writeBatches(
         }
         const batch = next.value;
         if (writer === undefined) {
-          if (plan !== undefined) matchSchema(plan, batch.schema.fields, 0);
-          writer = new IpcWriter(batch.schema, 'stream');
+          // Passed on as they are: their columns must be the schema's, in its order, none besides.
+          if (plan !== undefined)
+            matchSchema(plan, batch.schema.fields, 0, { rejectUnknown: true, inOrder: true });
+          writer = new IpcWriter(batch.schema, 'stream', undefined, compression);
           writer.start();
         }
         writer.write(batch);

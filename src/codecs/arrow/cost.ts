@@ -41,6 +41,9 @@ export function valuesCost(data: Data, start: number, count: number): number {
       for (const child of data.children) total += valuesCost(child, start, count);
       return total;
     }
+    case Type.Interval:
+      // Read as a struct (interval.ts): two columns of numbers and one of 64-bit integers.
+      return 5 * column + count * (cost.object + 3 * cost.slot + cost.bigint);
     case Type.List:
     case Type.LargeList:
     case Type.FixedSizeList: {

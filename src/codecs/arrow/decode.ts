@@ -16,6 +16,7 @@ import {
 } from './decode-scalars.js';
 import { mapValue, readChildren } from './entries.js';
 import { nullMessage, rethrowAt, ValueFault } from './fault.js';
+import { isInterval, readIntervals } from './interval.js';
 import { offsetsOf } from './physical.js';
 import type { MapPlan, Plan, StructPlan, UnionPlan } from './plan.js';
 
@@ -30,6 +31,8 @@ export function readColumn(
 ): unknown[] {
   switch (plan.k) {
     case 'struct':
+      // An Interval column reads into an object of its parts (interval.ts).
+      if (isInterval(data)) return readIntervals(readStruct, plan, data, start, count, ctx);
       return readStruct(plan, data, start, count, ctx);
     case 'list':
       return readList(plan, data, start, count, ctx);
@@ -73,24 +76,83 @@ function readStruct(plan: StructPlan, data: Data, start: number, count: number, 
       objects[k] = object;
     }
   }
+  // The children are read only under present entries: under a null one Arrow lets them hold
+  // anything (a writer's placeholder, another writer's leftovers), which is no value of the row,
+  // so it is neither checked against the schema's constraints nor refused.
+  const runs = presentRuns(bits, start, count);
   let child = 0;
   for (const column of plan.columns) {
     const name = column.name;
-    let values: unknown[];
-    try {
-      values = readColumn(column.plan, data.children[child++] as Data, start, count, ctx);
-    } catch (error) {
-      return rethrowAt(error, error instanceof ValueFault ? error.index : 0, name);
-    }
-    for (let k = 0; k < count; k++) {
-      const object = objects[k] as Record<string, unknown> | null;
-      const value = values[k];
-      // An absent optional field stays absent rather than becoming a key holding undefined.
-      if (object !== null && value !== undefined) {
-        if (value === misplacedNull) throw new ValueFault(start + k, nullMessage, [name]);
-        object[name] = value;
+    const columnData = data.children[child++] as Data;
+    for (let r = 0; r < runs.length; r += 2) {
+      const from = runs[r] as number;
+      const length = runs[r + 1] as number;
+      let values: unknown[];
+      try {
+        values = readColumn(column.plan, columnData, from, length, ctx);
+      } catch (error) {
+        return rethrowAt(error, error instanceof ValueFault ? error.index : 0, name);
+      }
+      for (let j = 0; j < length; j++) {
+        const object = objects[from - start + j] as Record<string, unknown>;
+        const value = values[j];
+        // An absent optional field stays absent rather than becoming a key holding undefined.
+        if (value !== undefined) {
+          if (value === misplacedNull) throw new ValueFault(from + j, nullMessage, [name]);
+          object[name] = value;
+        }
       }
     }
+  }
+  return out;
+}
+
+/**
+ * The runs of entries in [start, start + count) that are not null, as (first entry, length) pairs:
+ * the whole range when the column has no nulls.
+ */
+export function presentRuns(bits: Uint8Array | undefined, start: number, count: number): number[] {
+  if (bits === undefined) return count === 0 ? [] : [start, count];
+  const runs: number[] = [];
+  const end = start + count;
+  let i = start;
+  while (i < end) {
+    while (i < end && isNull(bits, i)) i++;
+    const from = i;
+    while (i < end && !isNull(bits, i)) i++;
+    if (i > from) runs.push(from, i - from);
+  }
+  return runs;
+}
+
+/**
+ * The children of the entries [start, start + count) of a list or map column, at their positions
+ * from the first entry's offset. Arrow lets a null entry span child entries; they hold no value of
+ * the row, so they are not read (they stay holes), as a null struct entry's children are not.
+ */
+function presentChildren(
+  plan: Plan,
+  child: Data,
+  offsets: Int32Array,
+  bits: Uint8Array | undefined,
+  start: number,
+  count: number,
+  ctx: ReadContext,
+  step?: (entry: number, j: number) => string | number,
+): unknown[] {
+  let spanned = false;
+  if (bits !== undefined)
+    for (let i = start; i < start + count && !spanned; i++)
+      spanned = isNull(bits, i) && offsets[i] !== offsets[i + 1];
+  if (!spanned) return readChildren(readColumn, plan, child, offsets, start, count, ctx, step);
+  const first = offsets[start] as number;
+  const out = new Array<unknown>((offsets[start + count] as number) - first);
+  const runs = presentRuns(bits, start, count);
+  for (let r = 0; r < runs.length; r += 2) {
+    const from = runs[r] as number;
+    const values = readChildren(readColumn, plan, child, offsets, from, runs[r + 1] as number, ctx, step);
+    const at = (offsets[from] as number) - first;
+    for (let j = 0; j < values.length; j++) out[at + j] = values[j];
   }
   return out;
 }
@@ -106,7 +168,7 @@ function readList(
   const bits = nullsOf(data);
   const offsets = offsetsOf(data);
   const first = offsets[start] as number;
-  const items = readChildren(readColumn, plan.item, data.children[0] as Data, offsets, start, count, ctx);
+  const items = presentChildren(plan.item, data.children[0] as Data, offsets, bits, start, count, ctx);
   const check = items.includes(misplacedNull);
   for (let k = 0; k < count; k++) {
     const i = start + k;
@@ -129,16 +191,16 @@ function readMap(plan: MapPlan, data: Data, start: number, count: number, ctx: R
   const offsets = data.valueOffsets as Int32Array;
   const entries = data.children[0] as Data;
   const first = offsets[start] as number;
-  const keys = readChildren(readColumn, plan.key, entries.children[0] as Data, offsets, start, count, ctx);
+  const keys = presentChildren(plan.key, entries.children[0] as Data, offsets, bits, start, count, ctx);
   const keyOf = (j: number) => {
     const key = keys[j - first];
     return typeof key === 'string' ? key : String(key);
   };
-  const values = readChildren(
-    readColumn,
+  const values = presentChildren(
     plan.value,
     entries.children[1] as Data,
     offsets,
+    bits,
     start,
     count,
     ctx,

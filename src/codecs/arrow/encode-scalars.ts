@@ -25,8 +25,22 @@ export function refusedAt(index: number, refusal: Refusal): WirekitError {
   return new WirekitError('WK_VALIDATION_FAILED', refusal.message, { path: [index] });
 }
 
-/** Refuses the value at `index` where `rule` does. */
-export function keepAt(rule: Rule<never> | undefined, index: number, value: unknown): void {
+/**
+ * The slots of a column that lie under a null ancestor (1 for each): Arrow keeps a child slot
+ * under a null struct entry, and the writer fills it with a placeholder of the child's type
+ * (plan.ts). A placeholder is no value of the row, so it is held to no constraint, as `validate`
+ * looks at present values only; undefined when no ancestor is null.
+ */
+export type Placeholders = Uint8Array | undefined;
+
+/** Refuses the value at `index` where `rule` does, unless the slot holds a placeholder. */
+export function keepAt(
+  rule: Rule<never> | undefined,
+  index: number,
+  value: unknown,
+  placeholders?: Placeholders,
+): void {
+  if (placeholders !== undefined && placeholders[index] === 1) return;
   const refusal = refusalBy(rule, value);
   if (refusal !== undefined) throw refusedAt(index, refusal);
 }
@@ -144,7 +158,12 @@ export function encodeFloat(plan: PlanOf<'float'>, values: readonly unknown[], n
 
 const decimalText = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
 
-export function encodeDecimal(plan: PlanOf<'decimal'>, values: readonly unknown[], n: number): Data {
+export function encodeDecimal(
+  plan: PlanOf<'decimal'>,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
   const validity = new Validity(plan, n);
   const { precision, scale, words } = plan;
   const out = new BigUint64Array(n * words);
@@ -156,7 +175,7 @@ export function encodeDecimal(plan: PlanOf<'decimal'>, values: readonly unknown[
       continue;
     }
     // The rule holds the text to the scale and precision the column stores.
-    keepAt(plan.rule, i, value);
+    keepAt(plan.rule, i, value, placeholders);
     const [, sign, whole = '0', fraction = ''] = decimalText.exec(value) as RegExpExecArray;
     let unscaled = BigInt(sign + whole + fraction.padEnd(scale, '0'));
     for (let w = 0; w < words; w++) {
@@ -167,7 +186,12 @@ export function encodeDecimal(plan: PlanOf<'decimal'>, values: readonly unknown[
   return newData(plan.type, n, validity.props, { values: new Uint32Array(out.buffer) });
 }
 
-export function encodeText(plan: PlanOf<'text'>, values: readonly unknown[], n: number): Data {
+export function encodeText(
+  plan: PlanOf<'text'>,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
   const validity = new Validity(plan, n);
   const offsets = new Int32Array(n + 1);
   const sink = new ByteSink(n * 8);
@@ -180,7 +204,7 @@ export function encodeText(plan: PlanOf<'text'>, values: readonly unknown[], n: 
       plan.text !== 'json' || (value === undefined && plan.allowAbsent) ? value : jsonText(i, value, plan);
     if (typeof text !== 'string') validity.null(i, value, expected);
     else {
-      if (plan.rule !== undefined) keepAt(plan.rule, i, text);
+      if (plan.rule !== undefined) keepAt(plan.rule, i, text, placeholders);
       if (!sink.writeString(text)) throw loneSurrogate(i);
     }
     offsets[i + 1] = checkOffset(sink.size);
@@ -214,14 +238,19 @@ function jsonText(index: number, value: unknown, plan: PlanOf<'text'>): string {
   }
 }
 
-export function encodeBytes(plan: PlanOf<'bytes'>, values: readonly unknown[], n: number): Data {
+export function encodeBytes(
+  plan: PlanOf<'bytes'>,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
   const validity = new Validity(plan, n);
   const offsets = new Int32Array(n + 1);
   const sink = new ByteSink(n * 8);
   for (let i = 0; i < n; i++) {
     const value = values[i];
     if (value instanceof Uint8Array) {
-      if (plan.rule !== undefined) keepAt(plan.rule, i, value);
+      if (plan.rule !== undefined) keepAt(plan.rule, i, value, placeholders);
       sink.writeBytes(value);
     } else validity.null(i, value, 'a Uint8Array');
     offsets[i + 1] = checkOffset(sink.size);
@@ -231,7 +260,12 @@ export function encodeBytes(plan: PlanOf<'bytes'>, values: readonly unknown[], n
 
 export const unitsPerMilli = { s: 0.001, ms: 1, us: 1000, ns: 1_000_000 } as const;
 
-export function encodeTimestamp(plan: PlanOf<'timestamp'>, values: readonly unknown[], n: number): Data {
+export function encodeTimestamp(
+  plan: PlanOf<'timestamp'>,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
   const validity = new Validity(plan, n);
   const out = new BigInt64Array(n);
   const words = new Uint32Array(out.buffer);
@@ -244,7 +278,7 @@ export function encodeTimestamp(plan: PlanOf<'timestamp'>, values: readonly unkn
       continue;
     }
     // Seconds: whole seconds only; nanoseconds: within 2^63 of them.
-    if (plan.rule !== undefined) keepAt(plan.rule, i, value);
+    if (plan.rule !== undefined) keepAt(plan.rule, i, value, placeholders);
     if (perMilli < 1) {
       putSafe(words, i, millis / 1000);
       continue;

@@ -21,6 +21,7 @@ import {
   encodeText,
   encodeTimestamp,
   keepAt,
+  type Placeholders,
   Validity,
   wrongValue,
 } from './encode-scalars.js';
@@ -58,7 +59,16 @@ export function encodeBatch(
   return new RecordBatch(root.arrowSchema, data);
 }
 
-export function encodeColumn(plan: Plan, values: readonly unknown[], n: number): Data {
+/**
+ * The column of `values` (n of them) by `plan`; `placeholders` marks the slots under a null
+ * ancestor, which hold placeholders rather than values (see Placeholders).
+ */
+export function encodeColumn(
+  plan: Plan,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
   switch (plan.k) {
     case 'bool':
       return encodeBool(plan, values, n);
@@ -69,26 +79,27 @@ export function encodeColumn(plan: Plan, values: readonly unknown[], n: number):
     case 'float':
       return encodeFloat(plan, values, n);
     case 'decimal':
-      return encodeDecimal(plan, values, n);
+      return encodeDecimal(plan, values, n, placeholders);
     case 'text':
-      return encodeText(plan, values, n);
+      return encodeText(plan, values, n, placeholders);
     case 'bytes':
-      return encodeBytes(plan, values, n);
+      return encodeBytes(plan, values, n, placeholders);
     case 'timestamp':
-      return encodeTimestamp(plan, values, n);
+      return encodeTimestamp(plan, values, n, placeholders);
     case 'enum':
       return encodeEnum(plan, values, n);
     case 'literal':
       checkLiterals(plan, values, n);
       return encodeColumn(plan.storage, values, n);
     case 'struct':
-      return encodeStruct(plan, values, n);
+      return encodeStruct(plan, values, n, placeholders);
     case 'list':
-      return encodeList(plan, values, n);
+      return encodeList(plan, values, n, placeholders);
     case 'map':
+      // A placeholder map is empty: no entry of it is checked.
       return encodeMap(plan, values, n);
     case 'union':
-      return encodeUnion(plan, values, n);
+      return encodeUnion(plan, values, n, placeholders);
   }
 }
 
@@ -129,16 +140,26 @@ function tryCompiled(
   }
 }
 
-function encodeStruct(plan: StructPlan, values: readonly unknown[], n: number): Data {
+function encodeStruct(
+  plan: StructPlan,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
   const validity = new Validity(plan, n);
   let objects = values;
+  // The children's placeholder slots: this struct's own, and those under its null entries.
+  let below = placeholders;
   for (let i = 0; i < n; i++) {
     const value = values[i];
     if (!isRecord(value)) {
       validity.null(i, value, `an object (${plan.typeName})`);
       if (objects === values) objects = values.slice(0, n);
-      // Arrow keeps child slots under a null; a valid filler lets the children skip null checks.
+      // Arrow keeps child slots under a null; a valid filler lets the children skip null checks,
+      // and marking the slot keeps the filler's values from the children's constraints.
       (objects as unknown[])[i] = plan.fill;
+      if (below === placeholders) below = placeholders?.slice() ?? new Uint8Array(n);
+      (below as Uint8Array)[i] = 1;
     }
   }
   for (const entry of plan.entries) {
@@ -160,7 +181,7 @@ function encodeStruct(plan: StructPlan, values: readonly unknown[], n: number): 
     const name = column.name;
     const fieldValues = fieldValuesOf(objects, name, n);
     return inChild(
-      () => encodeColumn(column.plan, fieldValues, n),
+      () => encodeColumn(column.plan, fieldValues, n, below),
       (i) => [i, name],
     );
   });
@@ -189,14 +210,20 @@ function parentOf(offsets: Int32Array, j: number): number {
   return low;
 }
 
-function encodeList(plan: Extract<Plan, { k: 'list' }>, values: readonly unknown[], n: number): Data {
+/** A placeholder list is empty: its items need no marks, only its own item count is not checked. */
+function encodeList(
+  plan: Extract<Plan, { k: 'list' }>,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
   const validity = new Validity(plan, n);
   const offsets = new Int32Array(n + 1);
   let total = 0;
   for (let i = 0; i < n; i++) {
     const value = values[i];
     if (Array.isArray(value)) {
-      if (plan.rule !== undefined) keepAt(plan.rule, i, value.length);
+      if (plan.rule !== undefined) keepAt(plan.rule, i, value.length, placeholders);
       total += value.length;
     } else validity.null(i, value, 'an array');
     offsets[i + 1] = checkOffset(total);
@@ -256,7 +283,12 @@ function encodeMap(plan: MapPlan, values: readonly unknown[], n: number): Data {
   return newData(plan.type, n, validity.props, { offsets }, [entries]);
 }
 
-function encodeUnion(plan: UnionPlan, values: readonly unknown[], n: number): Data {
+function encodeUnion(
+  plan: UnionPlan,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
   const typeIds = new Int8Array(n);
   const offsets = new Int32Array(n);
   const members = plan.variants.map(() => [] as unknown[]);
@@ -287,8 +319,13 @@ function encodeUnion(plan: UnionPlan, values: readonly unknown[], n: number): Da
   }
   const children = plan.variants.map((variant, x) => {
     const member = members[x] as unknown[];
+    // A placeholder union entry (the first variant's placeholder) keeps its mark in its variant.
+    const marks =
+      placeholders === undefined
+        ? undefined
+        : Uint8Array.from(parents[x] as number[], (i) => placeholders[i] as number);
     return inChild(
-      () => encodeStruct(variant.plan, member, member.length),
+      () => encodeStruct(variant.plan, member, member.length, marks),
       (j) => [(parents[x] as number[])[j] as number],
     );
   });

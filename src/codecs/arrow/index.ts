@@ -13,7 +13,7 @@
 import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arrow';
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema, t } from '../../schema/index.js';
-import type { CodecOptions } from '../core/codec.js';
+import { rejectsUnknownKeys } from '../core/codec.js';
 import { malformed } from '../core/errors.js';
 import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
@@ -25,6 +25,8 @@ import { compileArrow } from './compiled.js';
 import { encodeBatch } from './encode.js';
 import { IpcReader, type SchemaMemo } from './ipc-read.js';
 import { type IpcFormat, IpcWriter, schemaMessageOf } from './ipc-write.js';
+import type { IpcCompression } from './messages.js';
+import { type ArrowCodecOptions, resolveArrowOptions } from './options.js';
 import { buildRootPlan } from './plan.js';
 import { readIpc } from './read-bytes.js';
 import { readIpcChunks } from './read-stream.js';
@@ -34,17 +36,9 @@ export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
 export type { IpcFormat } from './ipc-write.js';
+export type { IpcCompression } from './messages.js';
+export type { ArrowCodecOptions } from './options.js';
 export { arrowMediaTypes };
-
-export interface ArrowCodecOptions extends CodecOptions {
-  /** 'stream' (default) or 'file', for what encode writes; decode reads either. */
-  readonly ipcFormat?: IpcFormat;
-  /**
-   * Rows per record batch (default 65,536). Smaller batches let a stream reader start sooner and
-   * hold less; larger ones cost less metadata per row.
-   */
-  readonly batchSize?: number;
-}
 
 type Chunks = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
@@ -58,6 +52,8 @@ export interface ArrowCodec<Row = unknown> {
   readonly streamMediaType: string;
   readonly schema: Schema;
   readonly ipcFormat: IpcFormat;
+  /** The codec of the bodies encode writes (ArrowCodecOptions.ipcCompression), if any. */
+  readonly ipcCompression: IpcCompression | undefined;
   /** The Arrow schema written (toArrowSchema of the codec's schema). */
   readonly arrowSchema: ArrowSchema;
   /** Whether rows are decoded by code generated from the schema (src/codecs/arrow/compiled.ts). */
@@ -103,8 +99,6 @@ export interface SchemalessArrowCodec<Row = Record<string, unknown>>
   readonly compiled: false;
 }
 
-const defaultBatchSize = 65_536;
-
 export function createArrowCodec<Row = unknown>(
   options: ArrowCodecOptions & { readonly schema: Schema },
 ): ArrowCodec<Row>;
@@ -118,25 +112,23 @@ export function createArrowCodec<Row = unknown>(
   options: ArrowCodecOptions = {},
 ): ArrowCodec<Row> | SchemalessArrowCodec<Row> {
   const { schema } = options;
-  const ipcFormat = checkIpcFormat(options.ipcFormat);
-  if (schema === undefined) return createSchemalessCodec<Row>(options, ipcFormat);
+  const resolved = resolveArrowOptions(options);
+  const { ipcFormat, batchSize, ipcCompression, maxDecompressionRatio } = resolved;
+  if (schema === undefined) return createSchemalessCodec<Row>(options, resolved);
   const limits = resolveLimits(options.limits);
-  const batchSize = options.batchSize ?? defaultBatchSize;
-  if (!Number.isSafeInteger(batchSize) || batchSize < 1)
-    throw new WirekitError('WK_OPTIONS_INVALID', `batchSize must be a positive integer, got ${batchSize}.`, {
-      format: 'arrow',
-    });
   const plan = buildRootPlan(schema, limits.maxDepth);
+  const rejectUnknown = rejectsUnknownKeys(options);
   const rowsSchema = options.validate ? t.array(schema) : undefined;
   const mediaType = arrowMediaTypes[ipcFormat === 'stream' ? 0 : 1];
   const memo: SchemaMemo = {};
   const compiled =
     options.compile !== false && plan.rows === 'object' ? compileArrow(plan.struct) : undefined;
   const compiledRows = compiled?.rows;
+  const readerOptions = { memo, compiledRows, maxDecompressionRatio, rejectUnknown };
   let schemaMessage: Uint8Array | undefined;
   const newWriter = () => {
     schemaMessage ??= schemaMessageOf(plan.arrowSchema);
-    return new IpcWriter(plan.arrowSchema, ipcFormat, schemaMessage);
+    return new IpcWriter(plan.arrowSchema, ipcFormat, schemaMessage, ipcCompression);
   };
 
   /** Writes rows [0, rows.length) as batches; `first` is the index of rows[0] in the whole input. */
@@ -154,6 +146,7 @@ export function createArrowCodec<Row = unknown>(
     streamMediaType: mediaType,
     schema,
     ipcFormat,
+    ipcCompression,
     arrowSchema: plan.arrowSchema,
     compiled: compiled !== undefined,
     encode(rows) {
@@ -173,7 +166,7 @@ export function createArrowCodec<Row = unknown>(
     decode(bytes) {
       return guard(() => {
         checkInputSize(bytes, limits);
-        const reader = new IpcReader(plan, limits, { memo, compiledRows });
+        const reader = new IpcReader(plan, limits, readerOptions);
         let rows: unknown[] = [];
         readIpc(bytes, reader, limits, (data, offset) => {
           rows = reader.appendRows(data, offset, rows);
@@ -213,38 +206,23 @@ export function createArrowCodec<Row = unknown>(
     decodeRowBatches: (chunks) =>
       decodeRowBatches<Row>(
         chunks,
-        () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
+        () => new IpcReader(plan, limits, { ...readerOptions, perBatch: true }),
         limits,
       ),
     decodeTable(bytes) {
       return guard(() => {
         checkInputSize(bytes, limits);
-        const reader = new IpcReader(plan, limits, { memo, compiledRows });
+        const reader = new IpcReader(plan, limits, readerOptions);
         const batches: RecordBatch[] = [];
         readIpc(bytes, reader, limits, (data) => batches.push(reader.batch(data)));
         return new Table(reader.schema as ArrowSchema, batches);
       });
     },
     decodeBatches: (chunks) =>
-      decodeBatches(
-        chunks,
-        () => new IpcReader(plan, limits, { perBatch: true, memo, compiledRows }),
-        limits,
-      ),
-    encodeBatches: (batches) => writeBatches(batches, plan),
+      decodeBatches(chunks, () => new IpcReader(plan, limits, { ...readerOptions, perBatch: true }), limits),
+    encodeBatches: (batches) => writeBatches(batches, plan, ipcCompression),
   };
   return codec;
-}
-
-function checkIpcFormat(ipcFormat: IpcFormat | undefined): IpcFormat {
-  const format = ipcFormat ?? 'stream';
-  if (format !== 'stream' && format !== 'file')
-    throw new WirekitError(
-      'WK_OPTIONS_INVALID',
-      `ipcFormat must be 'stream' or 'file', got ${String(format)}.`,
-      { format: 'arrow' },
-    );
-  return format;
 }
 
 function schemaRequired(): WirekitError {
@@ -256,17 +234,19 @@ function schemaRequired(): WirekitError {
 
 function createSchemalessCodec<Row>(
   options: ArrowCodecOptions,
-  ipcFormat: IpcFormat,
+  { ipcFormat, ipcCompression, maxDecompressionRatio }: ReturnType<typeof resolveArrowOptions>,
 ): SchemalessArrowCodec<Row> {
   const limits = resolveLimits(options.limits);
   const mediaType = arrowMediaTypes[ipcFormat === 'stream' ? 0 : 1];
-  const newReader = (perBatch = false) => new IpcReader(undefined, limits, { perBatch });
+  const newReader = (perBatch = false) =>
+    new IpcReader(undefined, limits, { perBatch, maxDecompressionRatio });
   const codec: SchemalessArrowCodec<Row> = {
     format: 'arrow',
     mediaType,
     streamMediaType: mediaType,
     schema: undefined,
     ipcFormat,
+    ipcCompression,
     arrowSchema: undefined,
     compiled: false,
     encode() {
@@ -302,7 +282,7 @@ function createSchemalessCodec<Row>(
       });
     },
     decodeBatches: (chunks) => decodeBatches(chunks, () => newReader(true), limits),
-    encodeBatches: (batches) => writeBatches(batches, undefined),
+    encodeBatches: (batches) => writeBatches(batches, undefined, ipcCompression),
   };
   return codec;
 }

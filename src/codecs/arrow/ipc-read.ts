@@ -15,19 +15,23 @@ import {
   Struct,
   Vector,
 } from 'apache-arrow';
+import { defaultMaxDecompressionRatio } from '../../util/decompression-ratio.js';
 import { equalBytes } from '../../util/node-runtime.js';
 import { AllocationBudget } from '../core/budget.js';
 import { malformed, mismatch, tooDeep, tooManyElements, truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
+import { BodyBuffers, type InflateBudget } from './body.js';
 import type { CompiledRows } from './compiled.js';
 import { rowsCost, valuesCost } from './cost.js';
 import { newData } from './data.js';
 import { misplacedNull, type ReadContext, readColumn, readStrings } from './decode.js';
 import { faultError, nullMessage, ValueFault } from './fault.js';
+import type { SchemaTable } from './fields.js';
 import { BatchLoader, type ElementBudget } from './load.js';
 import { type DictionaryUses, matchSchema } from './match.js';
-import { type IpcMessage, messageBodyLength, parseMessage } from './messages.js';
+import { type BatchHeader, type IpcMessage, messageBodyLength, parseMessage } from './messages.js';
 import type { RootPlan } from './plan.js';
+import { type Projection, projectData } from './project.js';
 import { type AnyPlan, dictionariesOf, dictionaryValuesPlan, planRows, readAny } from './read-any.js';
 
 const continuation = 0xffffffff;
@@ -36,41 +40,79 @@ export type Accepted =
   | { readonly kind: 'batch'; readonly data: Data<Struct> }
   | { readonly kind: 'schema' | 'dictionary' | 'eos' };
 
-/** The metadata length in the 8-byte prefix at `pos` (0 for the end-of-stream marker). */
-export function readPrefix(bytes: Uint8Array, pos: number, base: number): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset + pos, 8);
-  if (view.getUint32(0, true) !== continuation)
-    throw malformed(base + pos, 'a message does not start with the continuation marker 0xFFFFFFFF', 'arrow');
-  const metadataLength = view.getInt32(4, true);
-  if (metadataLength < 0) throw malformed(base + pos + 4, 'a metadata length is negative', 'arrow');
-  return metadataLength;
+/** What precedes a message's metadata: its length (0 for the end-of-stream marker). */
+export interface Prefix {
+  /** 8 bytes (the continuation marker, then the length), or 4 in pre-0.15 framing (the length). */
+  readonly prefix: 4 | 8;
+  readonly metadataLength: number;
 }
 
 /**
- * Measures the message at `pos`: undefined when the bytes up to `end` do not yet tell, else the
- * metadata length and the total (8 for the end-of-stream marker, else prefix + metadata + body).
- * Only the prefix and the metadata are read.
+ * The prefix at `pos`, or undefined when the bytes up to `end` do not yet tell. Since Arrow 0.15
+ * a message starts with 0xFFFFFFFF and then its metadata length; before, with the length alone
+ * (and a stream ended with a 4-byte 0). Readers tell the two apart by the first word, as Arrow's
+ * own do, so streams and files of either framing are read.
  */
-export function measureMessage(bytes: Uint8Array, pos: number, end: number, base: number) {
+export function readPrefix(bytes: Uint8Array, pos: number, end: number, base: number): Prefix | undefined {
+  if (end - pos < 4) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset + pos, end - pos);
+  const first = view.getUint32(0, true);
+  if (first !== continuation) {
+    if (first > 0x7fffffff)
+      throw malformed(base + pos, 'a message starts with neither 0xFFFFFFFF nor a metadata length', 'arrow');
+    return { prefix: 4, metadataLength: first };
+  }
   if (end - pos < 8) return undefined;
-  const metadataLength = readPrefix(bytes, pos, base);
-  if (metadataLength === 0) return { metadataLength: 0, total: 8 };
-  if (end - pos < 8 + metadataLength) return undefined;
-  const metadata = bytes.subarray(pos + 8, pos + 8 + metadataLength);
-  return { metadataLength, total: 8 + metadataLength + messageBodyLength(metadata, base + pos + 8) };
+  const metadataLength = view.getInt32(4, true);
+  if (metadataLength < 0) throw malformed(base + pos + 4, 'a metadata length is negative', 'arrow');
+  return { prefix: 8, metadataLength };
+}
+
+/** A measured message: its prefix, and its total size (prefix + metadata + body). */
+export interface MessageSize extends Prefix {
+  readonly total: number;
+}
+
+/**
+ * Measures the message at `pos`: undefined when the bytes up to `end` do not yet tell, else its
+ * prefix and total (the prefix alone for the end-of-stream marker). Only the prefix and the
+ * metadata are read.
+ */
+export function measureMessage(
+  bytes: Uint8Array,
+  pos: number,
+  end: number,
+  base: number,
+): MessageSize | undefined {
+  const head = readPrefix(bytes, pos, end, base);
+  if (head === undefined) return undefined;
+  const { prefix, metadataLength } = head;
+  if (metadataLength === 0) return { prefix, metadataLength, total: prefix };
+  if (end - pos < prefix + metadataLength) return undefined;
+  const metadata = bytes.subarray(pos + prefix, pos + prefix + metadataLength);
+  const bodyLength = messageBodyLength(metadata, base + pos + prefix);
+  return { prefix, metadataLength, total: prefix + metadataLength + bodyLength };
 }
 
 /** An incoming schema, checked against the codec's, with what batches need of it. */
 interface KnownSchema {
+  /** The incoming fields, which a batch's buffers are laid out by. */
   readonly fields: readonly Field[];
+  /** The codec's columns out of the incoming ones, where they differ (project.ts). */
+  readonly projection: Projection | undefined;
+  /** Dictionaries of the fields left out: loaded for their fields' checks, never decoded. */
+  readonly ignored: ReadonlyMap<number, Dictionary>;
   /** With a codec schema: what each dictionary decodes to. */
   readonly uses: DictionaryUses;
+  /** The writer's byte order, which every batch body is in. */
+  readonly bigEndian: boolean;
   /** Without one: each dictionary's type, and the plan of the rows. */
   readonly dictionaryTypes: ReadonlyMap<number, Dictionary>;
   readonly rowsPlan: (AnyPlan & { k: 'struct' }) | undefined;
   /** Every column is stored as the codec writes it, so the generated row reader may read it. */
   readonly exact: boolean;
   readonly arrowSchema: ArrowSchema;
+  /** The rows' type as the batch's buffers hold them (every incoming field). */
   readonly structType: Struct;
 }
 
@@ -98,6 +140,14 @@ export class IpcReader {
   /** What each dictionary's decoded values cost, by id, and all of them together. */
   private readonly dictionaryCosts = new Map<number, number>();
   private dictionaryCost = 0;
+  /**
+   * Bytes inflated from compressed bodies: across the input, or per record batch for streams
+   * (with what the dictionaries held inflated to counted in every batch), by id and together.
+   */
+  private readonly inflated: InflateBudget = { used: 0 };
+  private readonly dictionaryInflation = new Map<number, number>();
+  private dictionaryInflated = 0;
+  private readonly maxDecompressionRatio: number;
   /** Rows read before the current batch, for the row an error names. */
   private rowsBefore = 0;
 
@@ -111,10 +161,15 @@ export class IpcReader {
       readonly memo?: SchemaMemo;
       /** The root struct's generated row reader (src/codecs/arrow/compiled.ts), if any. */
       readonly compiledRows?: CompiledRows | undefined;
+      /** How many times its compressed body a message may inflate to (body.ts). */
+      readonly maxDecompressionRatio?: number;
+      /** Refuse a field the codec's schema does not name, rather than leave it out (unknownKeys). */
+      readonly rejectUnknown?: boolean;
     } = {},
   ) {
     if (root !== undefined && root.maxDepth > limits.maxDepth) throw tooDeep(0, limits);
     this.allocation = new AllocationBudget(limits.maxAllocatedBytes);
+    this.maxDecompressionRatio = options.maxDecompressionRatio ?? defaultMaxDecompressionRatio;
   }
 
   get schema(): ArrowSchema | undefined {
@@ -125,16 +180,24 @@ export class IpcReader {
    * Checks a schema (from a schema message or a file footer) against the codec's. The first one
    * is the one used; a file may repeat its footer's schema as a message, and both must match.
    */
-  useSchema(fields: readonly Field[], metadata: Map<string, string>, offset: number): KnownSchema {
+  useSchema({ fields, metadata, bigEndian }: SchemaTable, offset: number): KnownSchema {
     const root = this.root;
-    const match = root === undefined ? undefined : matchSchema(root, fields, offset);
+    const match =
+      root === undefined
+        ? undefined
+        : matchSchema(root, fields, offset, { rejectUnknown: this.options.rejectUnknown === true });
+    // What the batches are read and handed out as: the codec's columns only, where there were more.
+    const read = match?.projection?.k === 'struct' ? match.projection.type.children : fields;
     const known: KnownSchema = {
       fields,
+      projection: match?.projection,
+      ignored: match?.ignored ?? new Map(),
       uses: match?.dictionaries ?? new Map(),
+      bigEndian,
       dictionaryTypes: match === undefined ? dictionariesOf(fields) : new Map(),
       rowsPlan: match === undefined ? planRows(fields, offset) : undefined,
       exact: match?.exact ?? false,
-      arrowSchema: new ArrowSchema([...fields], metadata),
+      arrowSchema: new ArrowSchema([...read], metadata),
       structType: new Struct([...fields]),
     };
     this.known ??= known;
@@ -145,23 +208,24 @@ export class IpcReader {
    * Reads the complete message `frame` (prefix included) found at `offset` of the input; for a
    * record batch, the result holds its checked Data.
    */
-  accept(frame: Uint8Array, offset: number, metadataLength: number): Accepted {
+  accept(frame: Uint8Array, offset: number, { prefix, metadataLength }: Prefix): Accepted {
     if (metadataLength === 0) return { kind: 'eos' };
-    const metadata = frame.subarray(8, 8 + metadataLength);
+    const head = prefix + metadataLength;
+    const metadata = frame.subarray(prefix, head);
     const last = this.options.memo?.last;
-    if (last !== undefined && frame.length === 8 + metadataLength && equalBytes(last.bytes, metadata)) {
+    if (last !== undefined && frame.length === head && equalBytes(last.bytes, metadata)) {
       this.known ??= last.schema;
       return { kind: 'schema' };
     }
-    const message = parseMessage(metadata, offset + 8, this.limits);
-    if (8 + metadataLength + message.bodyLength !== frame.length)
+    const message = parseMessage(metadata, offset + prefix, this.limits);
+    if (head + message.bodyLength !== frame.length)
       throw truncated(offset + frame.length, 'an Arrow message body');
-    const body = frame.subarray(8 + metadataLength);
-    const bodyOffset = offset + 8 + metadataLength;
+    const body = frame.subarray(head);
+    const bodyOffset = offset + head;
     switch (message.body.kind) {
       case 'schema': {
         // A file may repeat its footer's schema as its first message: each must be the codec's.
-        const schema = this.useSchema(message.body.fields, message.body.metadata, offset);
+        const schema = this.useSchema(message.body, offset);
         if (this.options.memo !== undefined) this.options.memo.last = { bytes: metadata.slice(), schema };
         return { kind: 'schema' };
       }
@@ -183,15 +247,21 @@ export class IpcReader {
     if (message.body.kind !== 'dictionary') return;
     const { id, isDelta, batch } = message.body;
     const use = known.uses.get(id);
-    const type = use?.type ?? known.dictionaryTypes.get(id);
+    const ignored = use === undefined ? known.ignored.get(id) : undefined;
+    const type = use?.type ?? ignored ?? known.dictionaryTypes.get(id);
     if (type === undefined) throw malformed(offset, `dictionary ${id} belongs to no field`, 'arrow');
     if (!isDelta) this.dictionaryBudget.used -= this.members.get(id)?.length ?? 0;
     this.dictionaryBudget.used += batch.length;
     if (this.dictionaryBudget.used > this.limits.maxElements) throw tooManyElements(offset, this.limits);
-    const loader = new BatchLoader(batch, body, bodyOffset, message.version, this.vectors, this.limits, {
-      used: 0,
-    });
+    const inflatedBefore = this.inflated.used;
+    const buffers = this.bodyBuffers(batch, body, bodyOffset, known);
+    const loader = new BatchLoader(buffers, message.version, this.vectors, this.limits, { used: 0 });
     const [data] = loader.loadColumns([type.dictionary]) as [Data];
+    // As with costs: a replaced dictionary's inflated bytes are let go, a delta's add up.
+    const inflatedNow = this.inflated.used - inflatedBefore;
+    const inflatedHeld = isDelta ? (this.dictionaryInflation.get(id) ?? 0) : 0;
+    this.dictionaryInflated += inflatedNow + inflatedHeld - (this.dictionaryInflation.get(id) ?? 0);
+    this.dictionaryInflation.set(id, inflatedHeld + inflatedNow);
     // A replaced dictionary's values are let go; a delta's add to those held.
     const replaced = isDelta ? 0 : (this.dictionaryCosts.get(id) ?? 0);
     const added = valuesCost(data, 0, batch.length);
@@ -200,7 +270,10 @@ export class IpcReader {
     this.allocation.used -= replaced;
     this.allocation.charge(added, offset);
     let values: unknown[];
-    if (use === undefined) {
+    if (ignored !== undefined) {
+      // A field left out: its indices are checked against the entries, which are never read.
+      values = [];
+    } else if (use === undefined) {
       const ctx = { limits: this.limits, budget: { used: 0 }, dictionaries: this.members, offset };
       try {
         values = readAny(dictionaryValuesPlan(type, 2), data, 0, batch.length, ctx);
@@ -227,28 +300,32 @@ export class IpcReader {
   }
 
   private loadBatch(message: IpcMessage, body: Uint8Array, bodyOffset: number, offset: number): Data<Struct> {
-    const { fields, structType } = this.requireSchema(offset);
+    const known = this.requireSchema(offset);
+    const { fields, structType, projection } = known;
     if (message.body.kind !== 'batch') throw malformed(offset, 'not a record batch', 'arrow');
     const { batch } = message.body;
     const rows = batch.length;
     if (this.options.perBatch) {
       this.budget.used = 0;
       this.allocation.used = this.dictionaryCost;
+      this.inflated.used = this.dictionaryInflated;
     }
     this.budget.used += rows;
     if (this.budget.used > this.limits.maxElements) throw tooManyElements(offset, this.limits);
-    const loader = new BatchLoader(
-      batch,
-      body,
-      bodyOffset,
-      message.version,
-      this.vectors,
-      this.limits,
-      this.budget,
-    );
+    const buffers = this.bodyBuffers(batch, body, bodyOffset, known);
+    const loader = new BatchLoader(buffers, message.version, this.vectors, this.limits, this.budget);
     const columns = loader.loadColumns(fields.map((field) => field.type));
     const children = columns.map((column) => (column.length === rows ? column : column.slice(0, rows)));
-    return newData(structType, rows, { nullCount: 0 }, {}, children) as Data<Struct>;
+    const all = newData(structType, rows, { nullCount: 0 }, {}, children) as Data<Struct>;
+    return projection === undefined ? all : (projectData(projection, all) as Data<Struct>);
+  }
+
+  private bodyBuffers(batch: BatchHeader, body: Uint8Array, bodyOffset: number, known: KnownSchema) {
+    return new BodyBuffers(batch, body, bodyOffset, this.limits, {
+      bigEndian: known.bigEndian,
+      inflated: this.inflated,
+      maxDecompressionRatio: this.maxDecompressionRatio,
+    });
   }
 
   /** The rows of a batch loaded by `accept`. */

@@ -3,7 +3,8 @@
  * buffer inside the body and long enough for its length, offsets ascending and in range, union type
  * codes and offsets pointing at real child entries, dictionary indices inside their dictionary,
  * strings valid UTF-8. Data that passes can be read (by wirekit or by apache-arrow) without a bound
- * check going wrong. Buffers are views into the input, copied only when misaligned.
+ * check going wrong. Buffers come from body.ts: views into the input, copied only when misaligned
+ * (or inflated, or byte-swapped from a big-endian writer).
  */
 import {
   type Data,
@@ -11,6 +12,8 @@ import {
   type Dictionary,
   type FixedSizeBinary,
   type FixedSizeList,
+  type Interval,
+  IntervalUnit,
   Type,
   type Vector,
 } from 'apache-arrow';
@@ -18,14 +21,25 @@ import { WirekitError } from '../../errors/index.js';
 import { isUtf8 } from '../../util/node-runtime.js';
 import { malformed, tooLong, tooManyElements } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
+import type { BodyBuffers, TypedArrayCtor } from './body.js';
 import { type NullInfo, newData } from './data.js';
 import type { BatchHeader } from './messages.js';
 
-type TypedArrayCtor = {
-  new (length: number): ArrayBufferView & ArrayLike<number | bigint>;
-  new (buffer: ArrayBufferLike, byteOffset: number, length: number): ArrayBufferView;
-  readonly BYTES_PER_ELEMENT: number;
-};
+/** A swap pattern for bytes already in native order. */
+const nativeOrder = [1];
+
+/** Stands for the body as a whole in an error (whose offset is then the body's start). */
+const wholeBody = new Uint8Array(0);
+
+/**
+ * Per interval unit: 32-bit words per value, and how a big-endian writer's words are swapped
+ * (YEAR_MONTH: months; DAY_TIME: days, milliseconds; MONTH_DAY_NANO: months, days, nanoseconds).
+ */
+const intervalLayouts = {
+  [IntervalUnit.YEAR_MONTH]: { words: 1, swap: [4] },
+  [IntervalUnit.DAY_TIME]: { words: 2, swap: [4] },
+  [IntervalUnit.MONTH_DAY_NANO]: { words: 4, swap: [4, 4, 8] },
+} as const;
 
 /** Counts list items and map entries across the batches of one decoded value. */
 export interface ElementBudget {
@@ -34,20 +48,22 @@ export interface ElementBudget {
 
 export class BatchLoader {
   private node = 0;
-  private buffer = 0;
   /** Utf8View and BinaryView columns loaded so far, to find each one's variadic buffer count. */
   private viewColumn = 0;
+  private readonly header: BatchHeader;
+  /** Where the body starts in the whole input, for error offsets. */
+  private readonly base: number;
 
   constructor(
-    private readonly header: BatchHeader,
-    private readonly body: Uint8Array,
-    /** Where the body starts in the whole input, for error offsets. */
-    private readonly base: number,
+    private readonly buffers: BodyBuffers,
     private readonly version: number,
     private readonly dictionaries: ReadonlyMap<number, Vector>,
     private readonly limits: DecodeLimits,
     private readonly budget: ElementBudget,
-  ) {}
+  ) {
+    this.header = buffers.header;
+    this.base = buffers.base;
+  }
 
   /** Loads one column per type; every field node and buffer of the message must be used. */
   loadColumns(types: readonly DataType[]): Data[] {
@@ -55,7 +71,7 @@ export class BatchLoader {
     const columns = types.map((type) => this.load(type));
     if (
       this.node * 2 !== this.header.nodes.length ||
-      this.buffer * 2 !== this.header.buffers.length ||
+      this.buffers.used * 2 !== this.header.buffers.length ||
       this.viewColumn !== this.header.variadicCounts.length
     )
       throw malformed(this.base, 'a record batch has more field nodes or buffers than its schema uses');
@@ -79,32 +95,22 @@ export class BatchLoader {
   }
 
   private nextBuffer(): Uint8Array {
-    const { buffers } = this.header;
-    if (this.buffer * 2 >= buffers.length) throw malformed(this.base, 'a record batch has too few buffers');
-    const offset = buffers[this.buffer * 2] as number;
-    const length = buffers[this.buffer * 2 + 1] as number;
-    this.buffer++;
-    if (offset + length > this.body.length)
-      throw malformed(
-        this.base + Math.min(offset, this.body.length),
-        'a buffer lies outside its message body',
-      );
-    return this.body.subarray(offset, offset + length);
+    return this.buffers.take();
   }
 
   private fail(buffer: Uint8Array, message: string): never {
-    throw malformed(this.base + (buffer.byteOffset - this.body.byteOffset), message);
+    return this.buffers.fail(buffer, message);
   }
 
-  /** A buffer as `count` elements of `Ctor`: a view when aligned, else a copy. */
-  private typed<A>(Ctor: TypedArrayCtor, buffer: Uint8Array, count: number, what: string): A {
-    const bytes = count * Ctor.BYTES_PER_ELEMENT;
-    if (buffer.length < bytes) this.fail(buffer, `the ${what} buffer is shorter than its values`);
-    if (buffer.byteOffset % Ctor.BYTES_PER_ELEMENT === 0)
-      return new Ctor(buffer.buffer, buffer.byteOffset, count) as A;
-    const copy = new Ctor(count);
-    new Uint8Array(copy.buffer).set(buffer.subarray(0, bytes));
-    return copy as A;
+  /** A buffer as `count` elements of `Ctor` (body.ts: a view, or an aligned or native-order copy). */
+  private typed<A>(
+    Ctor: TypedArrayCtor,
+    buffer: Uint8Array,
+    count: number,
+    what: string,
+    swap?: readonly number[],
+  ): A {
+    return this.buffers.typed<A>(Ctor, buffer, count, what, swap);
   }
 
   private load(type: DataType): Data {
@@ -135,11 +141,17 @@ export class BatchLoader {
       case Type.Timestamp:
       case Type.Duration: {
         const Ctor = type.ArrayType as TypedArrayCtor;
-        // Decimals are stored as 32-bit words, one to eight per value.
-        const stride =
-          type.typeId === Type.Decimal ? (type as unknown as { bitWidth: number }).bitWidth / 32 : 1;
+        // Decimals are stored as 32-bit words, one to eight per value; each value is one integer.
+        const bits = type.typeId === Type.Decimal ? (type as unknown as { bitWidth: number }).bitWidth : 32;
+        const swap = type.typeId === Type.Decimal ? [bits / 8] : undefined;
         return newData(type, length, validity, {
-          values: this.typed(Ctor, this.nextBuffer(), length * stride, 'value'),
+          values: this.typed(Ctor, this.nextBuffer(), (length * bits) / 32, 'value', swap),
+        });
+      }
+      case Type.Interval: {
+        const layout = intervalLayouts[(type as Interval).unit];
+        return newData(type, length, validity, {
+          values: this.typed(Int32Array, this.nextBuffer(), length * layout.words, 'interval', layout.swap),
         });
       }
       case Type.FixedSizeBinary: {
@@ -175,7 +187,7 @@ export class BatchLoader {
         const offsets = this.offsets(length, large);
         const child = this.load((type.children[0] as { type: DataType }).type);
         const narrow = large ? narrowOffsets(offsets) : (offsets as Int32Array);
-        this.checkRanges(narrow, child.length, this.body);
+        this.checkRanges(narrow, child.length, wholeBody);
         this.spend((narrow[length] as number) - (narrow[0] as number));
         if (type.typeId === Type.Map && (child.children[0] as Data).nullCount > 0)
           throw malformed(this.base, 'a map has a null key');
@@ -209,8 +221,8 @@ export class BatchLoader {
    */
   private loadViews(type: DataType, validity: NullInfo, length: number): Data {
     const utf8 = type.typeId === Type.Utf8View;
-    const viewBuffer = this.nextBuffer();
-    const views = this.typed<Int32Array>(Int32Array, viewBuffer, 4 * length, 'view');
+    const viewBuffer = this.buffers.views(this.nextBuffer(), length);
+    const views = this.typed<Int32Array>(Int32Array, viewBuffer, 4 * length, 'view', nativeOrder);
     const { variadicCounts } = this.header;
     if (this.viewColumn >= variadicCounts.length)
       throw malformed(this.base, 'a record batch lists fewer view columns than its schema has');

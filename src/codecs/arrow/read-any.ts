@@ -3,7 +3,7 @@
  * JavaScript value (docs/mapping/arrow.md lists them): integers as numbers while they are safe
  * integers and as bigints beyond (the rule of the schemaless MessagePack and CBOR readers), floats
  * as numbers, timestamps and dates as Dates, times of day as "HH:MM:SS.fff" text, durations as a
- * count of their unit, decimals as exact text, binary as Uint8Array copies, lists as arrays,
+ * count of their unit, intervals as { months, days, nanoseconds }, decimals as exact text, binary as Uint8Array copies, lists as arrays,
  * structs as objects, maps as objects (string keys) or Maps, unions as their variant's value, and
  * every null as null. Wirekit's own metadata is honoured where it says what Arrow's types cannot:
  * a `wirekit.kind = json` column is parsed, and a union with `wirekit.union_tag` gets its tag back.
@@ -18,6 +18,7 @@ import { isUnsafeKey, mismatch, unsafeKey } from '../core/errors.js';
 import { isNull, jsonReader, nullsOf, type ReadContext, timestampReader } from './decode-scalars.js';
 import { mapValue, readChildren } from './entries.js';
 import { fault, rethrowAt, ValueFault } from './fault.js';
+import { intervalFields, isInterval, readIntervals } from './interval.js';
 import {
   bytesReader,
   dateReader,
@@ -97,6 +98,8 @@ function planField(field: Field, depth: number, offset: number): AnyPlan {
       return { k: 'list', type, item: planField(type.children[0] as Field, depth + 1, offset) };
     case Type.Struct:
       return { ...planStruct(type.children, depth + 1, offset), type };
+    case Type.Interval:
+      return { ...planStruct(intervalFields, depth + 1, offset), type };
     case Type.Map: {
       const [key, value] = (type.children[0] as Field).type.children as [Field, Field];
       const keyType = key.type.typeId === Type.Dictionary ? (key.type as Dictionary).dictionary : key.type;
@@ -188,6 +191,7 @@ function readStruct(
   count: number,
   ctx: ReadContext,
 ): unknown[] {
+  if (isInterval(data)) return readIntervals(readStruct, plan, data, start, count, ctx);
   const template: Record<string, null> = {};
   for (const field of plan.fields) template[field.name] = null;
   const bits = nullsOf(data);

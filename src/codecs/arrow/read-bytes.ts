@@ -1,7 +1,8 @@
 /**
  * A whole IPC input in memory: the stream format (messages up to the end-of-stream marker) or the
  * file format ("ARROW1", the same messages, a footer with the schema and every block's position,
- * its length, "ARROW1"). Both are told apart by their first bytes.
+ * its length, "ARROW1"). Both are told apart by their first bytes; messages in either may have
+ * the pre-0.15 framing (ipc-read.ts).
  */
 
 import type { Data, Struct } from 'apache-arrow';
@@ -60,13 +61,13 @@ function readMessages(
     if (size === undefined || at + size.total > stop) {
       throw truncated(stop, at === stop ? 'an Arrow stream (no end-of-stream marker)' : 'an Arrow message');
     }
-    if (size.metadataLength === 0) return { end: at + 8, dictionaries, batches };
+    if (size.metadataLength === 0) return { end: at + size.total, dictionaries, batches };
     const block = {
       offset: at,
-      metadataLength: 8 + size.metadataLength,
-      bodyLength: size.total - 8 - size.metadataLength,
+      metadataLength: size.prefix + size.metadataLength,
+      bodyLength: size.total - size.prefix - size.metadataLength,
     };
-    const accepted = reader?.accept(bytes.subarray(at, at + size.total), at, size.metadataLength);
+    const accepted = reader?.accept(bytes.subarray(at, at + size.total), at, size);
     if (accepted?.kind === 'batch') {
       batches.push(block);
       onBatch(accepted.data, at);
@@ -92,7 +93,7 @@ function readFile(
     throw findEnd(bytes);
   }
   const footer = parseFooter(bytes.subarray(footerStart, length - 10), footerStart, limits);
-  reader.useSchema(footer.fields, footer.metadata, footerStart);
+  reader.useSchema(footer, footerStart);
   const read = readMessages(bytes, 8, footerStart, reader, onBatch, true);
   const { dictionaries, batches } = read;
   // Some writers (flechette) put a second end-of-stream marker before the footer.

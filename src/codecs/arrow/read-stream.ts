@@ -1,6 +1,6 @@
 /**
- * IPC from chunks as they arrive. A stream is cut into messages with the 8-byte prefix and the
- * metadata's body length, and each record batch is handed on as soon as its last byte is in, so
+ * IPC from chunks as they arrive. A stream is cut into messages with their prefix (8 bytes, or 4
+ * in pre-0.15 framing) and the metadata's body length, and each record batch is handed on as soon as its last byte is in, so
  * memory holds one message at a time. A file is random access (its schema may be only in the
  * footer, at the very end), so it is gathered whole, up to maxInputBytes, and then read.
  */
@@ -10,7 +10,7 @@ import { plainBytes } from '../../util/plain-bytes.js';
 import { trailing, truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { chunksOf } from '../core/stream.js';
-import { type IpcReader, measureMessage, readPrefix } from './ipc-read.js';
+import { type IpcReader, measureMessage, type Prefix, readPrefix } from './ipc-read.js';
 import { isFile, readIpc } from './read-bytes.js';
 
 /**
@@ -83,38 +83,49 @@ export async function* readIpcChunks(
   let consumed = 0;
   let ended = false;
   let file = false;
-  let metadataLength = -1;
+  let prefix: Prefix | undefined;
   let total = -1;
+  // The messages the queue holds whole. Each is measured once: its prefix, then its metadata,
+  // then its body is awaited.
+  function* messages(): Generator<{ readonly data: Data<Struct>; readonly offset: number }> {
+    while (!ended) {
+      if (prefix === undefined) {
+        const first = queue.peek(8);
+        prefix = readPrefix(first, 0, first.length, consumed);
+        if (prefix === undefined) return;
+        const head = prefix.prefix + prefix.metadataLength;
+        if (head > limits.maxInputBytes) throw tooLarge(head, limits);
+        total = prefix.metadataLength === 0 ? prefix.prefix : -1;
+      }
+      if (total < 0) {
+        const head = prefix.prefix + prefix.metadataLength;
+        if (queue.length < head) return;
+        total = measureMessage(queue.peek(head), 0, head, consumed)?.total ?? head;
+        if (total > limits.maxInputBytes) throw tooLarge(total, limits);
+      }
+      if (queue.length < total) return;
+      const accepted = reader.accept(queue.take(total), consumed, prefix);
+      if (accepted.kind === 'eos') ended = true;
+      else if (accepted.kind === 'batch') yield { data: accepted.data, offset: consumed };
+      consumed += total;
+      prefix = undefined;
+      if (ended && queue.length > 0) throw trailing(consumed, consumed + queue.length);
+    }
+  }
   for await (const chunk of chunksOf(source)) {
     if (ended && chunk.length > 0) throw trailing(consumed, consumed + chunk.length);
     queue.push(chunk);
-    if (!file && consumed === 0 && queue.length >= 6 && isFile(queue.peek(6))) file = true;
+    // Six bytes tell a file ("ARROW1") from a stream, whose first word may be a bare length.
+    if (consumed === 0 && queue.length < 6) continue;
+    if (!file && consumed === 0 && isFile(queue.peek(6))) file = true;
     if (file) {
       if (queue.length > limits.maxInputBytes) throw tooLarge(queue.length, limits);
       continue;
     }
-    // Each message is measured once: its prefix, then its metadata, then its body is awaited.
-    while (!ended) {
-      if (metadataLength < 0) {
-        if (queue.length < 8) break;
-        metadataLength = readPrefix(queue.peek(8), 0, consumed);
-        if (8 + metadataLength > limits.maxInputBytes) throw tooLarge(8 + metadataLength, limits);
-        total = metadataLength === 0 ? 8 : -1;
-      }
-      if (total < 0) {
-        if (queue.length < 8 + metadataLength) break;
-        total = measureMessage(queue.peek(8 + metadataLength), 0, 8 + metadataLength, consumed)?.total ?? 8;
-        if (total > limits.maxInputBytes) throw tooLarge(total, limits);
-      }
-      if (queue.length < total) break;
-      const accepted = reader.accept(queue.take(total), consumed, metadataLength);
-      if (accepted.kind === 'eos') ended = true;
-      else if (accepted.kind === 'batch') yield { data: accepted.data, offset: consumed };
-      consumed += total;
-      metadataLength = -1;
-      if (ended && queue.length > 0) throw trailing(consumed, consumed + queue.length);
-    }
+    yield* messages();
   }
+  // An input of fewer than six bytes was held back above: it can only be a bare end marker.
+  if (!file) yield* messages();
   if (file) {
     const whole = queue.take(queue.length);
     const batches: { data: Data<Struct>; offset: number }[] = [];

@@ -145,6 +145,7 @@ function mayBeUndefined(plan: ReadPlan): boolean {
     case R.Union:
       return plan.branches.some(mayBeUndefined);
     case R.Skip:
+    case R.Unknown:
       return true;
     default:
       return false;

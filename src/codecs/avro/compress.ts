@@ -14,6 +14,7 @@ import { WirekitError } from '../../errors/index.js';
 import { crc32 } from '../../util/crc32.js';
 import { ratioLimit } from '../../util/decompression-ratio.js';
 import { maxNodeBufferLength, nodeBuiltin, requirePackage } from '../../util/node-runtime.js';
+import { zstdBound } from '../core/frame-bounds.js';
 import { joinBytes } from '../core/stream.js';
 
 export const containerCodecs = ['null', 'deflate', 'snappy', 'zstandard'] as const;
@@ -214,6 +215,7 @@ async function inflateWeb(data: Uint8Array, cap: BlockCap): Promise<Uint8Array> 
 
 function checkZstdBound(data: Uint8Array, cap: BlockCap): void {
   const bound = zstdBound(data, cap.bytes);
+  if (bound === undefined) throw corrupt('zstandard');
   if (bound > cap.bytes) throw tooBig('zstandard', `up to ${bound}`, cap);
 }
 
@@ -232,58 +234,4 @@ function snappyLength(body: Uint8Array): number | undefined {
     if (byte < 0x80) return value;
   }
   return undefined;
-}
-
-const zstdMagic = 0xfd2fb528;
-const zstdBlockMax = 128 * 1024;
-
-/**
- * The most bytes a zstd stream can inflate to, from its frame and block headers alone (RFC 8878):
- * raw and RLE blocks state their size, a compressed block yields at most 128 KiB. The library
- * beneath inflates without a limit (and an RLE block turns 4 bytes into 128 KiB), so this walk is
- * what keeps a hostile block from allocating gigabytes. Stops early once past `cap`.
- */
-function zstdBound(data: Uint8Array, cap: number): number {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  let pos = 0;
-  let total = 0;
-  const need = (n: number): void => {
-    if (pos + n > data.length) throw corrupt('zstandard');
-  };
-  while (pos < data.length && total <= cap) {
-    need(4);
-    const magic = view.getUint32(pos, true);
-    pos += 4;
-    if ((magic & 0xfffffff0) === 0x184d2a50) {
-      need(4);
-      pos += 4 + view.getUint32(pos, true);
-      need(0);
-      continue;
-    }
-    if (magic !== zstdMagic) throw corrupt('zstandard');
-    need(1);
-    const descriptor = data[pos++] as number;
-    if (descriptor & 0x08) throw corrupt('zstandard');
-    const singleSegment = (descriptor >> 5) & 1;
-    const fcsFlag = descriptor >> 6;
-    const dictionaryBytes = [0, 1, 2, 4][descriptor & 3] as number;
-    const contentSizeBytes = fcsFlag === 0 ? singleSegment : [0, 2, 4, 8][fcsFlag];
-    pos += (singleSegment ? 0 : 1) + dictionaryBytes + (contentSizeBytes as number);
-    for (let last = false; !last; ) {
-      need(3);
-      const header =
-        (data[pos] as number) | ((data[pos + 1] as number) << 8) | ((data[pos + 2] as number) << 16);
-      pos += 3;
-      last = (header & 1) === 1;
-      const type = (header >> 1) & 3;
-      const size = header >>> 3;
-      if (type === 3) throw corrupt('zstandard');
-      total += type === 2 ? zstdBlockMax : size;
-      pos += type === 1 ? 1 : size;
-      need(0);
-    }
-    if (descriptor & 0x04) pos += 4;
-    need(0);
-  }
-  return total;
 }

@@ -9,6 +9,7 @@ import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import type { Schema } from '../../schema/index.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
 import { type AllocationBudget, budgetOf, cost } from '../core/budget.js';
+import { rejectsUnknownKeys, type UnknownKeys } from '../core/codec.js';
 import { malformed, tooManyElements, truncated } from '../core/errors.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
 import { checkIterable, checkSequenceInput, encodeSequenceOf } from '../core/sequence.js';
@@ -239,8 +240,12 @@ function* blockValues(
 }
 
 /** The read plan for a container's header: the codec's own when the file carries the same schema. */
-export function containerReadPlan(plans: SchemaPlans, header: ContainerHeader): RootReadPlan {
-  return readPlanFor(plans, header.schemaText);
+export function containerReadPlan(
+  plans: SchemaPlans,
+  header: ContainerHeader,
+  rejectUnknown = false,
+): RootReadPlan {
+  return readPlanFor(plans, header.schemaText, rejectUnknown);
 }
 
 export interface StreamOptions {
@@ -396,6 +401,8 @@ export interface ReadContainerOptions {
    * 1 MiB; Infinity for no ratio cap), besides maxInputBytes. WK_LIMIT_DECOMPRESSED past it.
    */
   readonly maxDecompressionRatio?: number;
+  /** A writer field the reader's schema lacks: skipped (default) or refused (see CodecOptions). */
+  readonly unknownKeys?: UnknownKeys;
 }
 
 export interface AvroContainer<T> {
@@ -418,7 +425,7 @@ export async function readContainer<T = unknown>(
   const values: T[] = [];
   const planFor = (found: ContainerHeader): RootReadPlan => {
     header = found;
-    return containerReadPlan(plans, found);
+    return containerReadPlan(plans, found, rejectsUnknownKeys(options));
   };
   const compiledFor = (plan: RootReadPlan) => (plan === plans.read ? compileAvro(plans)?.decode : undefined);
   const held = heldBudget(limits);

@@ -6,6 +6,7 @@
  * and its items' slots (a block's, once its count is checked), map, string, byte string, Date and
  * bigint; the compiled decoder charges alike, through the same helpers or the same amounts.
  */
+import { noSuchField } from '../../schema/names.js';
 import type { Rule } from '../../schema/value-rules.js';
 import { cost, recordCost, stringCost } from '../core/budget.js';
 import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../core/errors.js';
@@ -113,7 +114,22 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
     case R.Skip:
       skipValue(r, plan.type);
       return undefined;
+    case R.Unknown:
+      return refuseUnknown(r, plan);
   }
+}
+
+/**
+ * A writer field the reader's schema lacks, under `unknownKeys: 'reject'`: refused before its value
+ * is read, unless it is the null of a union with null, which is how Avro writes a field left out
+ * (an absent optional), no key of the value in any format.
+ */
+function refuseUnknown(r: AvroReader, plan: Extract<ReadPlan, { op: typeof R.Unknown }>): undefined {
+  const at = r.pos;
+  const { type } = plan;
+  if (type.type === 'union' && type.branches[r.readBranch(type.branches.length)]?.type === 'null')
+    return undefined;
+  throw mismatch(at, noSuchField(plan.record, plan.name));
 }
 
 /**

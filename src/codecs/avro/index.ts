@@ -18,7 +18,7 @@
 import { WirekitError } from '../../errors/index.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
-import type { Codec, CodecOptions } from '../core/codec.js';
+import { type Codec, type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
 import { trailing } from '../core/errors.js';
 import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, resolveLimits } from '../core/limits.js';
@@ -75,6 +75,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
   }
   const limits = resolveLimits(options.limits);
   const validate = options.validate === true;
+  const rejectUnknown = rejectsUnknownKeys(options);
   const plans = plansOf(schema);
   // Generated code for the schema's own datum (src/codecs/avro/compiled.ts), where allowed; data
   // of another writer schema still reads through the interpreter's resolution.
@@ -82,7 +83,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
   const read: RootReadPlan =
     options.writerSchema === undefined
       ? plans.read
-      : readPlanOf(parseAvroSchema(options.writerSchema as AvroSchemaJson), schema);
+      : readPlanOf(parseAvroSchema(options.writerSchema as AvroSchemaJson), schema, rejectUnknown);
   const compiledRead = read === plans.read ? generated?.decode : undefined;
   const compiledFor = (plan: RootReadPlan) => (plan === plans.read ? generated?.decode : undefined);
   const valuesOptions = { compiledFor, maxDecompressionRatio: resolveRatio(options.maxDecompressionRatio) };
@@ -135,7 +136,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
     decodeStream(chunks) {
       return readContainerValues(
         chunks,
-        (header) => containerReadPlan(plans, header),
+        (header) => containerReadPlan(plans, header, rejectUnknown),
         limits,
         valuesOptions,
       ) as AsyncIterable<T>;
@@ -146,7 +147,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
     decodeSequence(bytes) {
       const values = containerValuesOf(
         bytes,
-        (header) => containerReadPlan(plans, header),
+        (header) => containerReadPlan(plans, header, rejectUnknown),
         limits,
         valuesOptions,
       );

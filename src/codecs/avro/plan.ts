@@ -43,6 +43,7 @@ export const R = {
   Union: 19,
   Error: 20,
   Skip: 21,
+  Unknown: 22,
 } as const;
 
 /**
@@ -80,7 +81,14 @@ export type ReadPlan =
   | IntMapRead
   | { readonly op: typeof R.Union; readonly branches: readonly ReadPlan[] }
   | { readonly op: typeof R.Error; readonly message: string }
-  | { readonly op: typeof R.Skip; readonly type: AvroType };
+  | { readonly op: typeof R.Skip; readonly type: AvroType }
+  /** A writer field the reader lacks, under `unknownKeys: 'reject'`: refused unless it holds null. */
+  | {
+      readonly op: typeof R.Unknown;
+      readonly type: AvroType;
+      readonly record: string;
+      readonly name: string;
+    };
 
 export interface DecimalBytesRead {
   readonly op: typeof R.DecimalBytes;

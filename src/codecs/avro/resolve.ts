@@ -4,7 +4,8 @@
  * codec's own export is the special case where both sides agree everywhere.
  *
  * Fields match by name, by a reader alias, or by a writer alias (a rename made after the reader was
- * written: beyond the specification, but the writer states it); writer-only fields are skipped;
+ * written: beyond the specification, but the writer states it); writer-only fields are skipped
+ * (or, with `unknownKeys: 'reject'`, refused where a value holds one);
  * reader-only fields take their default (or a literal's value, or stay absent when optional). Numbers promote int → long →
  * float → double, strings and bytes read as each other, enums map symbols by name, records match
  * by unqualified name or alias. A writer union resolves branch by branch, and a branch that cannot
@@ -29,6 +30,8 @@ import { perMilliOf } from './write-plan.js';
 
 interface Context {
   readonly records: Map<AvroRecord, Map<ObjectSchema, RecordRead>>;
+  /** `unknownKeys: 'reject'`: a writer field the reader lacks is refused when a value holds one. */
+  readonly rejectUnknown: boolean;
   /** Minimum sizes of writer records, so that nested records are summed once each. */
   readonly sizes: Map<AvroType, number>;
 }
@@ -42,8 +45,8 @@ export interface RootReadPlan {
   readonly unwrap: boolean;
 }
 
-export function readPlanOf(writer: AvroType, reader: Schema): RootReadPlan {
-  const ctx: Context = { records: new Map(), sizes: new Map() };
+export function readPlanOf(writer: AvroType, reader: Schema, rejectUnknown = false): RootReadPlan {
+  const ctx: Context = { records: new Map(), sizes: new Map(), rejectUnknown };
   const root = deref(reader);
   if (root.kind === 'object' || root.kind === 'union' || writer.type !== 'record') {
     return { plan: resolve(writer, reader, ctx, []), unwrap: false };
@@ -259,7 +262,11 @@ function record(writer: AvroRecord, reader: ObjectSchema, ctx: Context, path: Pa
       );
     if (target === undefined || matched.has(target)) {
       plan.names.push(null);
-      plan.plans.push({ op: R.Skip, type: field.type });
+      plan.plans.push(
+        ctx.rejectUnknown
+          ? { op: R.Unknown, type: field.type, record: reader.name, name: field.name }
+          : { op: R.Skip, type: field.type },
+      );
       continue;
     }
     matched.add(target);

@@ -58,8 +58,11 @@ function rootWritePlan(writer: AvroType, schema: Schema): WritePlan {
   return { op: W.Nothing, value: root.value };
 }
 
-/** The read plan for data written with `writerText` (an Avro schema's JSON), into `plans.schema`. */
-export function readPlanFor(plans: SchemaPlans, writerText: string): RootReadPlan {
+/**
+ * The read plan for data written with `writerText` (an Avro schema's JSON), into `plans.schema`;
+ * `rejectUnknown` refuses writer fields the reader lacks (`unknownKeys: 'reject'`).
+ */
+export function readPlanFor(plans: SchemaPlans, writerText: string, rejectUnknown = false): RootReadPlan {
   if (writerText === plans.avroText) return plans.read;
   let writer: AvroType;
   try {
@@ -74,7 +77,7 @@ export function readPlanFor(plans: SchemaPlans, writerText: string): RootReadPla
       },
     );
   }
-  return readPlanOf(writer, plans.schema);
+  return readPlanOf(writer, plans.schema, rejectUnknown);
 }
 
 /**

@@ -3,7 +3,7 @@
  * (or generated code) sits beneath it, so a format's implementation can be swapped for a faster one
  * without any caller noticing.
  */
-import { wireFormats } from '../../errors/index.js';
+import { WirekitError, wireFormats } from '../../errors/index.js';
 import type { Schema } from '../../schema/index.js';
 import type { DecodeLimits } from './limits.js';
 
@@ -55,6 +55,24 @@ export interface Codec<T = unknown> {
   decodeSequence(bytes: Uint8Array): T[];
 }
 
+/** What a decoder does with a key its schema does not name (CodecOptions.unknownKeys). */
+export type UnknownKeys = 'ignore' | 'reject';
+
+/**
+ * Whether `options` ask to refuse unknown keys; ignoring them is the default. Any other value is
+ * refused (WK_OPTIONS_INVALID), since a misspelt 'reject' would otherwise ignore them silently.
+ */
+export function rejectsUnknownKeys(options: { readonly unknownKeys?: UnknownKeys }): boolean {
+  const { unknownKeys } = options;
+  if (unknownKeys !== undefined && unknownKeys !== 'ignore' && unknownKeys !== 'reject') {
+    throw new WirekitError(
+      'WK_OPTIONS_INVALID',
+      `unknownKeys is 'ignore' or 'reject', got ${JSON.stringify(unknownKeys)}.`,
+    );
+  }
+  return unknownKeys === 'reject';
+}
+
 export interface CodecOptions {
   /** Drives schema-aware formats; required by protobuf, avro and flatbuffers, and by arrow to encode. */
   readonly schema?: Schema;
@@ -68,6 +86,16 @@ export interface CodecOptions {
    * ValidationError with its `issues`).
    */
   readonly validate?: boolean;
+  /**
+   * A key the schema does not name, in what this codec reads (docs/values.md): 'ignore' (default)
+   * skips it, without building its value, so a reader keeps working when a newer writer adds a
+   * field; 'reject' refuses the value (WK_DECODE_SCHEMA_MISMATCH at the key), for an API that must
+   * not lose what a sender meant. What a key is on each wire: an object key (JSON, MessagePack,
+   * CBOR), a field number (Protocol Buffers), a field id past the schema's (FlatBuffers), a writer
+   * field the reader lacks (Avro, resolving a writer schema), a column (Arrow). Encoders write the
+   * fields the schema names either way; `validate: true` refuses unknown keys on the way out.
+   */
+  readonly unknownKeys?: UnknownKeys;
   /**
    * Generate an encoder and decoder from the schema (default true, where the runtime allows
    * `new Function`). False keeps the interpreter: for a Content Security Policy without

@@ -503,6 +503,8 @@ class FlatBuffersCompiler {
     // none. One object literal holds every key up to the first optional field; the rest follow it.
     let literal = entries.findIndex((entry) => entry.optional);
     if (literal === -1) literal = entries.length;
+    // After the fields, as Reader.object looks at them.
+    this.line(`if (r.rejectUnknown) r.knownSlots(${s.dep(table)}, pos);`);
     for (const text of buildObject(s, entries, literal)) this.line(text);
     this.line('return out;');
     this.line('}');

@@ -17,6 +17,7 @@
  * never more than decode would have made at once.
  */
 import { WirekitBug, WirekitError } from '../../errors/index.js';
+import { noSuchField } from '../../schema/names.js';
 import { type Rule, refusalBy } from '../../schema/value-rules.js';
 import { AllocationBudget, cost, recordCost, stringCost } from '../core/budget.js';
 import {
@@ -34,6 +35,22 @@ import { decodeUtf8 } from '../core/utf8.js';
 import { parseJsonText, type Tally } from './json-text.js';
 import type { FieldPlan, RootPlan, TablePlan, ValuePlan } from './plan.js';
 import { dateOf, safeInteger } from './values.js';
+
+/** The vtable slots each table's fields fill (1), a union's type and value both; placeholders hold 0. */
+const slotsInUse = new WeakMap<TablePlan, Uint8Array>();
+
+function usedSlots(table: TablePlan): Uint8Array {
+  let used = slotsInUse.get(table);
+  if (used === undefined) {
+    used = new Uint8Array(table.slots);
+    for (const field of table.fields) {
+      used[field.slot] = 1;
+      if (field.value.k === 'union') used[field.slot + 1] = 1;
+    }
+    slotsInUse.set(table, used);
+  }
+  return used;
+}
 
 /** Offsets are unsigned 32-bit but must stay below 2^31, as the C++ Verifier requires. */
 const maxOffset = 2 ** 31;
@@ -58,6 +75,8 @@ export class Reader implements Tally {
   private copied = 0;
   /** The length of the vector or string that `vector` found last. */
   count = 0;
+  /** Refuse a table slot the schema gives no field (`unknownKeys: 'reject'`) rather than pass it by. */
+  rejectUnknown = false;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -169,8 +188,10 @@ export class Reader implements Tally {
   private object(table: TablePlan, pos: number, depth: number): unknown {
     if (depth >= this.limits.maxDepth) throw tooDeep(pos, this.limits);
     this.budget.charge(tableCost(table), pos);
+    // A table's own unknown slots are looked at after its fields, as JSON looks at an object's keys.
     if (!this.build) {
       for (const field of table.fields) this.field(pos, field, depth + 1);
+      if (this.rejectUnknown) this.knownSlots(table, pos);
       return undefined;
     }
     const out: Record<string, unknown> = {};
@@ -182,7 +203,25 @@ export class Reader implements Tally {
         if (value !== undefined) out[member.name] = value;
       }
     }
+    if (this.rejectUnknown) this.knownSlots(table, pos);
     return out;
+  }
+
+  /**
+   * Refuses an object table that fills a vtable slot its schema gives no field: a field id past the
+   * schema's (a newer writer's field), or a placeholder's (a field the schema dropped). Under
+   * `unknownKeys: 'ignore'` such slots are never looked at. Generated tables (wrappers, map
+   * entries) are the format's own layout, not objects of the value.
+   */
+  knownSlots(table: TablePlan, pos: number): void {
+    const { data } = this;
+    const vtable = pos - data.getInt32(pos, true);
+    const slots = (data.getUint16(vtable, true) - 4) >> 1;
+    const used = usedSlots(table);
+    for (let slot = 0; slot < slots; slot++) {
+      if (used[slot] === 1 || data.getUint16(vtable + 4 + 2 * slot, true) === 0) continue;
+      throw mismatch(pos, noSuchField(table.name, slot, 'field id'));
+    }
   }
 
   /** A generated table holds its value in its one field, at the depth of the element it stands for. */

@@ -13,7 +13,7 @@
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import type { AllocationBudget } from '../core/budget.js';
-import type { Codec, CodecOptions } from '../core/codec.js';
+import { type Codec, type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
 import type { FormatEntry } from '../core/format-entry.js';
 import { uint32Frame } from '../core/framing.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
@@ -55,11 +55,13 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
   }
   const plan = planOf(schema);
   const limits = resolveLimits(options.limits);
+  const rejectUnknown = rejectsUnknownKeys(options);
   const generated = options.compile !== false ? compileFlatBuffers(plan) : undefined;
   const encoder = new Encoder(plan, limits.maxDepth, generated?.encode);
   const check = options.validate === true ? (value: unknown) => assert(schema, value) : undefined;
   const read = (bytes: Uint8Array, start: number, budget?: AllocationBudget): unknown => {
     const reader = new Reader(bytes, limits, true, budget);
+    reader.rejectUnknown = rejectUnknown;
     return generated !== undefined ? generated.decode(reader, start) : reader.root(plan, start);
   };
   const listHint = listHintOf(schema, 'flatbuffers', flatBuffersMediaTypes[0] as string);
@@ -92,7 +94,7 @@ export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}):
     decode,
     view(bytes: Uint8Array): T {
       checkInputSize(bytes, limits);
-      return viewOf(plan, bytes, limits) as T;
+      return viewOf(plan, bytes, limits, rejectUnknown) as T;
     },
     encodeStream(values) {
       return encodeValues(values, encodeFrame);

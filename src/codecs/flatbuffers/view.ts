@@ -28,8 +28,16 @@ interface Source {
   readonly limits: DecodeLimits;
 }
 
-export function viewOf(plan: RootPlan, bytes: Uint8Array, limits: DecodeLimits): unknown {
-  new Reader(bytes, limits, false).root(plan);
+export function viewOf(
+  plan: RootPlan,
+  bytes: Uint8Array,
+  limits: DecodeLimits,
+  rejectUnknown = false,
+): unknown {
+  // The verifier: every check decode makes, the unknown-key rule included, before any access.
+  const verifier = new Reader(bytes, limits, false);
+  verifier.rejectUnknown = rejectUnknown;
+  verifier.root(plan);
   const source: Source = { bb: new ByteBuffer(bytes), bytes, limits };
   const root = source.bb.__indirect(0);
   if (!plan.wrapped) return objectView(source, plan.table, root, 0);

@@ -10,7 +10,7 @@ import { assert, type Schema } from '../../schema/index.js';
 import { type ReadAllocation, type ReadContext, read, readContext } from '../../schema/json-value.js';
 import { childrenOf } from '../../schema/walk.js';
 import { type AllocationBudget, budgetOf, cost } from '../core/budget.js';
-import type { Codec, CodecOptions } from '../core/codec.js';
+import { type Codec, type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
 import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
 import { jsonMediaTypes, ndjsonMediaTypes } from '../core/media-types.js';
@@ -31,8 +31,6 @@ export { jsonMediaTypes, ndjsonMediaTypes };
 export interface JsonCodecOptions extends CodecOptions {
   /** How bigints are written: "strings" (default; exact in every JSON parser) or bare numbers. */
   readonly int64?: 'string' | 'number';
-  /** Object keys the schema does not know: 'reject' (default; nothing is dropped silently) or 'ignore'. */
-  readonly unknownFields?: 'reject' | 'ignore';
   /**
    * Schemaless only. true (default): refuse values JSON.stringify would silently change (NaN, Map,
    * typed arrays, undefined in arrays; see checkJsonable) and the keys every decoder refuses.
@@ -50,7 +48,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
   const writeOptions = { int64: options.int64 ?? 'string', maxDepth: limits.maxDepth } as const;
   const readOptions = {
     maxDepth: limits.maxDepth,
-    unknownFields: options.unknownFields ?? 'reject',
+    unknownFields: rejectsUnknownKeys(options) ? 'reject' : 'ignore',
     errorCode: 'WK_DECODE_SCHEMA_MISMATCH',
     inPlace: true,
     surrogates: false,

@@ -12,7 +12,7 @@
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type AllocationBudget, budgetOf } from '../core/budget.js';
-import type { Codec, CodecOptions, FormatName } from '../core/codec.js';
+import { type Codec, type CodecOptions, type FormatName, rejectsUnknownKeys } from '../core/codec.js';
 import { tooDeep, trailing, truncated } from '../core/errors.js';
 import { checkInputSize, type DecodeLimits } from '../core/limits.js';
 import { decodeFramesOf, encodeSequenceOf } from '../core/sequence.js';
@@ -86,6 +86,7 @@ export function keyedCodec<T>(kit: FormatKit, options: CodecOptions, limits: Dec
     limits,
     options.validate === true,
     options.compile !== false,
+    rejectsUnknownKeys(options),
   );
 }
 
@@ -109,6 +110,7 @@ export class SelfDescribingCodec<T> implements Codec<T> {
     private readonly limits: DecodeLimits,
     private readonly validate: boolean,
     compile = true,
+    rejectUnknown = false,
   ) {
     this.format = kit.format;
     this.mediaType = kit.mediaType;
@@ -117,7 +119,7 @@ export class SelfDescribingCodec<T> implements Codec<T> {
     this.emitter = kit.emitter();
     this.writer = new SchemaWriter(this.emitter, limits.maxDepth);
     this.source = kit.source(limits);
-    this.reader = new SchemaReader(this.source);
+    this.reader = new SchemaReader(this.source, rejectUnknown);
     this.checker = kit.checker(limits);
     this.generated =
       compile && this.plan !== undefined && kit.compiled !== undefined

@@ -3,22 +3,28 @@
  * the schema's types (no intermediate tree): field names are matched byte-wise against the plan's
  * pre-encoded names, trying the field that follows the last one first, since writers mostly keep
  * declaration order. Keys the schema does not know are skipped, so an older reader accepts data
- * from a newer writer; a duplicate field or map key is refused, since readers would disagree on
- * which one counts. The source charges what it reads to the decode's allocation budget; the
+ * from a newer writer, or with `unknownKeys: 'reject'` refused before their value is read; a
+ * duplicate field or map key is refused, since readers would disagree on which one counts. The source charges what it reads to the decode's allocation budget; the
  * reader adds what only it makes (bigints, the Maps of integer-keyed maps).
  */
 import { describeValue, prependPath } from '../../errors/index.js';
 import { decimalFits } from '../../schema/decimal.js';
+import { noSuchField } from '../../schema/names.js';
 import { fitsFloat32, type Rule, refusalBy } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
+import { decodeUtf8 } from '../core/utf8.js';
 import { readJson } from './decode-json.js';
 import { schemaMismatch } from './failures.js';
 import { type FieldPlan, Op, type Plan, sameBytes } from './plan.js';
 import type { Source } from './wire.js';
 
 export class SchemaReader {
-  constructor(private readonly src: Source) {}
+  constructor(
+    private readonly src: Source,
+    /** Refuse a key the schema does not name (`unknownKeys: 'reject'`) rather than skip it. */
+    private readonly rejectUnknown = false,
+  ) {}
 
   /** Reads one item of `plan` that sits inside `depth` containers. */
   read(plan: Plan, depth: number): unknown {
@@ -168,6 +174,7 @@ export class SchemaReader {
       src.nameSpan();
       const index = findField(fields, hint, src.spanBytes, src.spanStart, src.spanEnd);
       if (index < 0) {
+        if (this.rejectUnknown) throw unknownKey(plan, src, keyAt);
         src.skip(level);
         continue;
       }
@@ -281,6 +288,12 @@ export class SchemaReader {
     }
     return out;
   }
+}
+
+/** The refusal of the key just read at `keyAt` (its bytes are the source's span), at its path. */
+function unknownKey(plan: Plan, src: Source, keyAt: number): unknown {
+  const key = decodeUtf8(src.spanBytes, src.spanStart, src.spanEnd);
+  return prependPath(schemaMismatch(keyAt, noSuchField(plan.label, key)), key);
 }
 
 function findField(

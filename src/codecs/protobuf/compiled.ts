@@ -23,6 +23,7 @@ import {
   newList,
   readField,
   readSlot,
+  skipUnknown,
   wrongWire,
 } from './decode.js';
 import { outOfRange, readString } from './decode-scalars.js';
@@ -99,6 +100,7 @@ class MessageCompiler {
       kept,
       checkCounts,
       newList,
+      skipUnknown,
     };
     s.line(`const h = ${s.dep(helpers)};`);
     const rootNames = this.namesOf(root);
@@ -289,7 +291,7 @@ class MessageCompiler {
         );
       }
     }
-    s.line('          default: r.skip(tag & 7, number);');
+    s.line(`          default: h.skipUnknown(r, ${s.dep(plan)}, tag, start);`);
     s.line('        }');
     s.line('      }');
     s.line('    }');

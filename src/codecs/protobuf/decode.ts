@@ -10,6 +10,7 @@
  * made: a message as an object of its fields, each list, map, string, byte string, Date and bigint
  * (the readers and helpers the compiled decoder shares charge alike).
  */
+import { noSuchField } from '../../schema/names.js';
 import type { TimePrecision } from '../../schema/types.js';
 import { type Rule, refusalBy } from '../../schema/value-rules.js';
 import { cost, recordCost } from '../core/budget.js';
@@ -128,7 +129,7 @@ function decodeMessage(r: Reader, plan: MessagePlan): Record<string, unknown> {
     const number = tag >>> 3;
     const field = fieldByNumber(plan, number);
     if (field === undefined) {
-      r.skip(tag & 7, number);
+      skipUnknown(r, plan, tag, start);
       continue;
     }
     if (field.mode === SINGLE || field.mode === PRESENT) {
@@ -142,6 +143,16 @@ function decodeMessage(r: Reader, plan: MessagePlan): Record<string, unknown> {
   if (seen !== plan.requiredMask || plan.required.length > 31) fillAbsent(r, plan, out, seen);
   if (plan.counted.length > 0) checkCounts(plan, out, start);
   return out;
+}
+
+/**
+ * Passes over a field number the message's schema does not name (a newer writer's field), or with
+ * `unknownKeys: 'reject'` refuses it at its key, before its value is read. The numbers of the
+ * format's own layout messages (map entries, wrappers, a union's oneof) are not keys of a value.
+ */
+export function skipUnknown(r: Reader, plan: MessagePlan, tag: number, at: number): void {
+  if (r.rejectUnknown) throw mismatch(at, noSuchField(plan.name, tag >>> 3, 'field number'));
+  r.skip(tag & 7, tag >>> 3);
 }
 
 /**

@@ -8,7 +8,7 @@
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type AllocationBudget, budgetOf } from '../core/budget.js';
-import type { Codec, CodecOptions } from '../core/codec.js';
+import { type Codec, type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
 import { tooDeep } from '../core/errors.js';
 import type { FormatEntry } from '../core/format-entry.js';
 import { varintFrame, varintFramePayload } from '../core/framing.js';
@@ -46,6 +46,7 @@ class ProtobufCodec<T> implements Codec<T> {
   readonly compiled: boolean;
   private readonly limits: DecodeLimits;
   private readonly validate: boolean;
+  private readonly rejectUnknown: boolean;
   /** What a failed decode adds when the root is a list of records (see listHintOf). */
   private readonly listHint: string | undefined;
   /** Reused between encodes; a re-entrant encode (from a getter) takes a fresh one instead. */
@@ -62,6 +63,7 @@ class ProtobufCodec<T> implements Codec<T> {
     this.compiled = this.generated !== undefined;
     this.limits = resolveLimits(options.limits);
     this.validate = options.validate === true;
+    this.rejectUnknown = rejectsUnknownKeys(options);
     this.listHint = listHintOf(options.schema, 'protobuf', protobufStreamMediaType);
     this.writer = new Writer(this.limits.maxDepth);
   }
@@ -85,6 +87,7 @@ class ProtobufCodec<T> implements Codec<T> {
     checkInputSize(bytes, this.limits);
     try {
       const reader = new Reader(bytes, this.limits, budget);
+      reader.rejectUnknown = this.rejectUnknown;
       if (this.generated !== undefined) {
         reader.enter(this.root.levels, this.root.need);
         return this.generated.decode(reader) as T;

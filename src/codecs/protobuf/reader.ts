@@ -25,6 +25,8 @@ export class Reader {
   /** The high 32 bits of the last `varint64`. */
   hi = 0;
   readonly limits: DecodeLimits;
+  /** Refuse a field number the schema does not name (`unknownKeys: 'reject'`) rather than skip it. */
+  rejectUnknown = false;
   private view: DataView | undefined;
 
   /** The input's strings (short ASCII strings cut from windows of it). */

@@ -3,7 +3,8 @@
  * over HTTP) and a real broker: events carry the writer schema's id, and the consumer reports it;
  * an event naming an id the registry does not have is poison (WK_REGISTRY_NOT_FOUND) and goes to
  * the dead-letter topic; a registry that cannot be reached is not: the events wait, uncommitted,
- * and are handled once the registry is back, each exactly once, none dead-lettered.
+ * and are handled once the registry is back, each exactly once, none dead-lettered. The events of a
+ * writer schema the consumer cannot use are dead-lettered at once, its schema fetched once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { fileStore } from '../../../src/boundaries/events/registry/file-store.js
 import { type RegistryServer, startRegistryServer } from '../../../src/boundaries/events/registry/server.js';
 import type { EventConsumer } from '../../../src/boundaries/events/transport.js';
 import { isWirekitError, type WirekitError } from '../../../src/errors/index.js';
+import { t } from '../../../src/index.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
 import {
   collector,
@@ -103,6 +105,54 @@ describe.skipIf(!hasKafka())('Kafka binding with a schema registry', () => {
     expect(more).toEqual([]);
     expect(dead?.headers?.[deadLetterHeaderNames.code]?.toString()).toBe('WK_REGISTRY_NOT_FOUND');
     expect(dead?.key?.toString()).toBe('k0');
+  });
+
+  test('a writer schema the consumer cannot use: every event dead-lettered at once, the schema fetched once', async () => {
+    const topic = uniqueName('unusable');
+    const deadTopic = uniqueName('unusable-dead');
+    const subject = `${topic}-value`;
+    await createTopics(kafka, [topic, deadTopic], 1);
+    // Order with its id a string: the field keeps its name, not its type, so Avro cannot resolve it.
+    const Renamed = t.object('Order', { id: t.string(), key: t.string(), note: t.string() });
+    const url = registry?.url ?? '';
+    await registryClient({ url }).setCompatibility('NONE', subject);
+    const producer = kafkaProducer({
+      kafka,
+      topic,
+      codec: eventCodec({ schema: Renamed, registry: url, subject }),
+    });
+    await producer.send(
+      Array.from({ length: 30 }, (_, i) => ({ key: `k${i}`, value: { id: `x${i}`, key: 'k', note: '' } })),
+    );
+    await producer.close();
+
+    const inner = registryClient({ url, retries: 0, timeoutMs: 2000 });
+    let fetches = 0;
+    const counting = {
+      ...inner,
+      schemaById(id: number) {
+        fetches++;
+        return inner.schemaById(id);
+      },
+    };
+    const consumer = await kafkaConsumer({
+      kafka,
+      groupId: uniqueName('g'),
+      topic,
+      codec: eventCodec({ schema: Order, registry: counting }),
+      fromBeginning: true,
+      maxBatch: 5,
+      deadLetter: deadTopic,
+      handler: async () => {},
+    });
+    consumers.push(consumer);
+    await eventually(() => consumer.stats.deadLettered >= 30, 30_000, '30 dead letters');
+    expect(consumer.stats.deadLettered).toBe(30);
+    expect(fetches).toBe(1);
+    const letters = await readRaw(kafka, deadTopic, 30);
+    expect(
+      new Set(letters.map((letter) => letter.headers?.[deadLetterHeaderNames.code]?.toString())),
+    ).toEqual(new Set(['WK_DECODE_SCHEMA_MISMATCH']));
   });
 
   test('a registry that cannot be reached holds the events back; once it is back they are handled, none dead-lettered', async () => {

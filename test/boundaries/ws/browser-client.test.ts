@@ -4,7 +4,9 @@
  * plugin. In every format the page reads the ticks the server sent (compared value for value,
  * timestamps as Dates), sends one back and reads the echo; across a server-side close it
  * reconnects and goes on with one iterable; a server's frame that does not decode ends the
- * messages with the wirekit error code, and the server sees the close as 4007.
+ * messages with the wirekit error code, and the server sees the close as 4007. A server that
+ * selects a protocol the page did not offer is retried up to maxAttempts: a browser does not show
+ * a page the handshake's answer, so there the client cannot know the protocol is at fault.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,8 +78,8 @@ window.wirekitSocketPage = {
     }
   },
   /** Reads until the messages end; resolves how they ended. */
-  async drain(url, format) {
-    const client = createSocketClient({ url, receive: Tick, send: Tick, codecs: [entries[format]], reconnect: false });
+  async drain(url, format, reconnect = false) {
+    const client = createSocketClient({ url, receive: Tick, send: Tick, codecs: [entries[format]], reconnect });
     let read = 0;
     try {
       for await (const _ of client.messages) read++;
@@ -254,6 +256,26 @@ describe.skipIf(!has('chromium'))('the socket client in headless Chromium', () =
         expect(close.reason).toMatch(/^WK_DECODE_/);
       }
     } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
+  test('a server selecting a protocol the page did not offer: a browser hides why, so maxAttempts ends it', async () => {
+    let upgrades = 0;
+    const raw = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: () => 'graphql-ws' });
+    raw.on('connection', () => upgrades++);
+    await new Promise((resolve) => raw.once('listening', resolve));
+    try {
+      const url = `ws://127.0.0.1:${(raw.address() as { port: number }).port}/`;
+      const outcome = await call<Record<string, unknown>>('drain', url, 'cbor', {
+        initialDelayMs: 10,
+        maxAttempts: 2,
+      });
+      expect(outcome).toMatchObject({ ok: false, name: 'WirekitError', code: 'WK_WS_CLOSED', read: 0 });
+      expect(outcome.message).toMatch(/after 2 retries in a row.*selected none of the protocols offered/);
+      expect(upgrades).toBe(3);
+    } finally {
+      for (const client of raw.clients) client.terminate();
       await new Promise((resolve) => raw.close(resolve));
     }
   });

@@ -56,8 +56,8 @@ export interface ParsedSchema {
   /**
    * The form two registrations are compared in ("same schema → same id"): equal for texts that
    * differ only in insignificant whitespace (and, for Avro, JSON key order). Avro and wirekit: the
-   * JSON with sorted keys and no whitespace; Protobuf: the file as protobufjs reads it, comments
-   * and formatting dropped, declaration order kept (message indexes depend on it).
+   * JSON with sorted keys and no whitespace; Protobuf: the file as wirekit's .proto reader reads
+   * it, comments and formatting dropped, declaration order kept (message indexes depend on it).
    */
   readonly canonical: string;
   /**
@@ -102,7 +102,7 @@ export function parseRegisteredSchema(definition: SchemaDefinition, limits: Sche
       return { schemaType, text, canonical, parsed: { schemaType, avro: type } };
     }
     case 'PROTOBUF': {
-      const proto = parseProtoFile(text);
+      const proto = parseProtoFile(text, resolved);
       return { schemaType, text, canonical: proto.canonical, parsed: { schemaType, proto } };
     }
     case 'WIREKIT': {

@@ -21,7 +21,7 @@ const recentLimit = 16;
 function fileOf(text: string): ProtoFile {
   const known = recent.get(text);
   if (known !== undefined) return known;
-  const file = parseProtoFile(checkSchemaText(text, 'Protobuf', defaultSchemaLimits));
+  const file = parseProtoFile(checkSchemaText(text, 'Protobuf', defaultSchemaLimits), defaultSchemaLimits);
   if (recent.size >= recentLimit) recent.delete(recent.keys().next().value as string);
   recent.set(text, file);
   return file;

@@ -4,23 +4,31 @@
  * number, labels as written, oneofs, reserved numbers and names, nested messages in declaration
  * order, and every field's type resolved to a scalar, an enum, a message, a group or a map.
  *
- * The text is parsed by protobufjs's parser, a maintained implementation of the .proto grammar
- * (both syntaxes, options, groups, nesting limits as protoc's); writing a second grammar here would
- * only add a second place to be wrong. protobufjs is loaded on the first Protobuf schema, not when
- * this module is imported: producers and consumers of Avro events never pay its ~50 ms and 4 MB,
- * and the registry's contract is synchronous, so it is `require`d (util/node-runtime.ts) rather
- * than `import()`ed.
+ * The text is read by wirekit's .proto reader (schema/proto), which parses, checks and resolves a
+ * file in time linear in its size, holds names as data (a field called `__proto__` is a field) and
+ * stops at `maxSchemaNodes` declarations; this module only turns its AST into the model.
  *
- * Imports: the well-known types that protobufjs ships (google/protobuf/ any, duration, empty,
- * field_mask, struct, timestamp, wrappers) are resolved; google/protobuf/descriptor.proto is
- * accepted for custom option declarations (extensions are not checked); any other import needs a
- * schema reference, which this registry does not hold, so it is refused. Editions are refused too:
- * their field presence and encoding come from feature options these rules do not read.
+ * Imports: the well-known types (google/protobuf/ any, api, duration, empty, field_mask,
+ * source_context, struct, timestamp, type, wrappers) are built in; google/protobuf/descriptor.proto
+ * is accepted for custom option declarations (its options messages are known, so an extension of
+ * them is checked against their extension ranges; its descriptor messages are not); any other import
+ * needs a schema reference, which this registry does not hold, so it is refused. Editions are
+ * refused too: their field presence and encoding come from feature options these rules do not read.
  */
-import type { Enum, Field, MapField, OneOf, ReflectionObject, Root, Type } from 'protobufjs';
-import { maxFieldNumber } from '../../../schema/index.js';
-import { requirePackage } from '../../../util/node-runtime.js';
-import { schemaInvalid } from './schema-text.js';
+import { isWirekitError } from '../../../errors/index.js';
+import {
+  type LinkedProto,
+  linkProto,
+  type ProtoEnumAst,
+  type ProtoFieldAst,
+  type ProtoFileAst,
+  type ProtoMessageAst,
+  type ProtoRange,
+  parseProto,
+  qualify,
+  wellKnownProtoFiles,
+} from '../../../schema/proto/index.js';
+import { defaultSchemaLimits, type SchemaLimits, schemaInvalid, tooManyNodes } from './schema-text.js';
 
 export type ProtoLabel = 'implicit' | 'optional' | 'required' | 'repeated';
 
@@ -42,9 +50,9 @@ export interface ProtoField {
 }
 
 export interface ProtoReserved {
-  /** Inclusive ranges of field (or enum value) numbers. */
+  /** Inclusive ranges of field (or enum value) numbers, sorted by start, none overlapping. */
   readonly numbers: readonly (readonly [number, number])[];
-  readonly names: readonly string[];
+  readonly names: ReadonlySet<string>;
 }
 
 export interface ProtoMessage {
@@ -83,111 +91,108 @@ export interface ProtoFile {
   readonly enums: readonly ProtoEnum[];
   /** Every message and enum of the file and of its well-known imports, by full name. */
   readonly types: ReadonlyMap<string, ProtoMessage | ProtoEnum>;
-  /** The file as protobufjs reads it, re-serialized (declaration order kept, comments dropped). */
+  /**
+   * The file as read, as JSON: its declarations in order, options included, with comments,
+   * formatting, positions and the order of imports left out.
+   */
   readonly canonical: string;
 }
 
-type Protobufjs = typeof import('protobufjs');
+/** Imported only to declare custom options: its options messages, with their extension ranges. */
+const optionsFile = 'google/protobuf/descriptor.proto';
+const optionsText = `syntax = "proto2";\npackage google.protobuf;\n${[
+  ...['File', 'Message', 'Field', 'Oneof', 'Enum', 'EnumValue', 'Service', 'Method', 'ExtensionRange'],
+]
+  .map((kind) => `message ${kind}Options { extensions 1000 to max; }`)
+  .join('\n')}\n`;
 
-let protobufjs: Protobufjs | undefined;
-
-function library(): Protobufjs {
-  if (protobufjs === undefined) {
-    if (requirePackage === undefined)
-      throw schemaInvalid('Protobuf schemas are read with protobufjs, which needs Node.');
-    protobufjs = requirePackage('protobufjs') as Protobufjs;
-  }
-  return protobufjs;
+/** A built-in file: its AST, and its model's types (none for the options file). */
+interface BuiltIn {
+  readonly ast: ProtoFileAst;
+  readonly models: ReadonlyMap<ProtoMessageAst | ProtoEnumAst, ProtoMessage | ProtoEnum>;
+  readonly types: ReadonlyMap<string, ProtoMessage | ProtoEnum>;
 }
 
-const scalars: ReadonlySet<string> = new Set([
-  ...['double', 'float', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64'],
-  ...['fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'bool', 'string', 'bytes'],
-]);
+const builtIns = new Map<string, BuiltIn>();
 
-const wellKnownFiles: ReadonlySet<string> = new Set(
-  ['any', 'duration', 'empty', 'field_mask', 'struct', 'timestamp', 'wrappers'].map(
-    (name) => `google/protobuf/${name}.proto`,
-  ),
-);
-/** Imported only to declare custom options; its types are not resolved. */
-const optionsFile = 'google/protobuf/descriptor.proto';
-
-/** Protocol Buffers keeps 19000-19999 for its own use; protoc refuses them as field numbers. */
-const implementationReserved = [19_000, 19_999] as const;
-
-/** Parses a .proto file; WK_REGISTRY_SCHEMA_INVALID when it does not parse or refers to what it does not define. */
-export function parseProtoFile(text: string): ProtoFile {
-  const syntax = declaredSyntax(text);
-  const lib = library();
-  let parsed: ReturnType<Protobufjs['parse']>;
-  try {
-    parsed = lib.parse(text, new lib.Root(), { keepCase: true });
-  } catch (error) {
-    throw schemaInvalid(`Protobuf schema: ${(error as Error).message}.`, error);
+/** A built-in file by path, read and modelled on first use; undefined for any other path. */
+function builtIn(path: string): BuiltIn | undefined {
+  let known = builtIns.get(path);
+  if (known === undefined) {
+    const text = path === optionsFile ? optionsText : wellKnownProtoFiles.get(path);
+    if (text === undefined) return undefined;
+    const ast = parseProto(text);
+    const linked = linkProto(ast, (imported) => builtIn(imported)?.ast);
+    const builder = new ModelBuilder(linked, path !== optionsFile, visibleModels(ast));
+    builder.build();
+    known = { ast, models: builder.models, types: path === optionsFile ? new Map() : builder.types };
+    builtIns.set(path, known);
   }
-  const imports = [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])];
-  const types = new Map<string, ProtoMessage | ProtoEnum>();
-  for (const name of imports) {
-    if (name === optionsFile) continue;
-    if (!wellKnownFiles.has(name)) {
-      throw schemaInvalid(
-        `Protobuf schema: import "${name}" needs a schema reference, which this registry does not support ` +
-          '(the google/protobuf well-known types are built in).',
-      );
-    }
-    for (const [fullName, type] of wellKnownTypes(name)) types.set(fullName, type);
+  return known;
+}
+
+/** The models of the built-in files `ast` imports (and those they import publicly). */
+function visibleModels(ast: ProtoFileAst): Map<ProtoMessageAst | ProtoEnumAst, ProtoMessage | ProtoEnum> {
+  const models = new Map<ProtoMessageAst | ProtoEnumAst, ProtoMessage | ProtoEnum>();
+  for (const item of ast.imports) {
+    const imported = builtIn(item.path);
+    if (imported !== undefined) for (const [node, model] of imported.models) models.set(node, model);
   }
-  const packageName = parsed.package ?? '';
-  const built = new FileBuilder(lib, { packageName, syntax, wellKnown: false }, types).build(parsed.root);
-  return {
-    syntax,
-    package: packageName,
-    imports,
-    ...built,
-    types,
-    canonical: JSON.stringify({
-      syntax,
-      package: packageName,
-      imports: [...imports].sort(),
-      nested: parsed.root.toJSON().nested ?? {},
-    }),
-  };
+  return models;
 }
 
 /**
- * The `syntax` (or `edition`) statement, which must come first: proto2 when there is none, as
- * protoc reads such a file. Editions are refused (see the module comment).
+ * Parses a .proto file; WK_REGISTRY_SCHEMA_INVALID when it does not parse, refers to what it does
+ * not define, imports a file other than the built-in ones, or is past the limits.
  */
-function declaredSyntax(text: string): 'proto2' | 'proto3' {
-  const start = /^(?:\s+|\/\/[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/.exec(text)?.[0].length ?? 0;
-  const statement = /^(syntax|edition)\s*=\s*(["'])([^"'\n]{0,40})\2/.exec(text.slice(start, start + 100));
-  if (statement === null) return 'proto2';
-  if (statement[1] === 'edition') {
-    throw schemaInvalid(
-      `Protobuf schema: edition "${statement[3]}" is not supported (proto2 and proto3 are).`,
-    );
+export function parseProtoFile(
+  text: string,
+  limits: Required<SchemaLimits> = defaultSchemaLimits,
+): ProtoFile {
+  let linked: LinkedProto;
+  try {
+    const ast = parseProto(text, { maxNodes: limits.maxSchemaNodes });
+    for (const item of ast.imports) {
+      if (builtIn(item.path) === undefined) {
+        throw schemaInvalid(
+          `Protobuf schema: import "${item.path}" needs a schema reference, which this registry does not support ` +
+            '(the google/protobuf well-known types are built in).',
+        );
+      }
+    }
+    linked = linkProto(ast, (path) => builtIn(path)?.ast);
+  } catch (error) {
+    if (!isWirekitError(error, 'WK_SCHEMA_INVALID')) throw error;
+    if (/more than \d+ nodes/.test(error.message)) {
+      throw tooManyNodes('Protobuf', limits.maxSchemaNodes, 'declarations');
+    }
+    throw schemaInvalid(`Protobuf schema: ${error.message}`, error);
   }
-  if (statement[3] === 'proto2' || statement[3] === 'proto3') return statement[3];
-  throw schemaInvalid(`Protobuf schema: syntax "${statement[3]}" is neither proto2 nor proto3.`);
+  const ast = linked.file;
+  const builder = new ModelBuilder(linked, false, visibleModels(ast));
+  const { messages, enums } = builder.build();
+  const types = new Map<string, ProtoMessage | ProtoEnum>();
+  for (const item of ast.imports)
+    for (const [name, type] of builtIn(item.path)?.types ?? []) types.set(name, type);
+  for (const [name, type] of builder.types) types.set(name, type);
+  return {
+    syntax: ast.syntax,
+    package: ast.package,
+    imports: ast.imports.map((item) => item.path),
+    messages,
+    enums,
+    types,
+    canonical: canonicalOf(ast),
+  };
 }
 
-/** The types of one well-known types file, read from the definitions protobufjs ships; made once. */
-const wellKnownCache = new Map<string, ReadonlyMap<string, ProtoMessage | ProtoEnum>>();
-
-function wellKnownTypes(file: string): ReadonlyMap<string, ProtoMessage | ProtoEnum> {
-  let known = wellKnownCache.get(file);
-  if (known === undefined) {
-    const lib = library();
-    const root = lib.Root.fromJSON(lib.common.get(file) ?? {});
-    const types = new Map<string, ProtoMessage | ProtoEnum>();
-    new FileBuilder(lib, { packageName: 'google.protobuf', syntax: 'proto3', wellKnown: true }, types).build(
-      root,
-    );
-    known = types;
-    wellKnownCache.set(file, known);
-  }
-  return known;
+/** The AST as JSON without positions, import order and whether `syntax` was written out. */
+function canonicalOf(ast: ProtoFileAst): string {
+  const { syntaxDeclared: _written, imports, ...rest } = ast;
+  const sorted = imports
+    .map((item) => `${item.modifier} ${item.path}`)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify({ ...rest, imports: sorted }, (key, value) => (key === 'at' ? undefined : value));
 }
 
 interface MutableMessage extends ProtoMessage {
@@ -195,180 +200,142 @@ interface MutableMessage extends ProtoMessage {
 }
 
 /** Builds the model of one file: first every type (so fields can refer to any), then the fields. */
-class FileBuilder {
-  private readonly pending: { message: MutableMessage; type: Type }[] = [];
-
+class ModelBuilder {
+  /** The model of each message and enum, this file's and its imports'. */
+  readonly models: Map<ProtoMessageAst | ProtoEnumAst, ProtoMessage | ProtoEnum>;
+  /** This file's messages and enums by full name. */
+  readonly types = new Map<string, ProtoMessage | ProtoEnum>();
+  private readonly pending: { message: MutableMessage; ast: ProtoMessageAst }[] = [];
   private readonly packageName: string;
 
   constructor(
-    private readonly lib: Protobufjs,
-    private readonly file: { packageName: string; syntax: 'proto2' | 'proto3'; wellKnown: boolean },
-    private readonly types: Map<string, ProtoMessage | ProtoEnum>,
+    private readonly linked: LinkedProto,
+    private readonly wellKnown: boolean,
+    imported: Map<ProtoMessageAst | ProtoEnumAst, ProtoMessage | ProtoEnum>,
   ) {
-    this.packageName = file.packageName;
+    this.models = imported;
+    this.packageName = linked.file.package;
   }
 
-  build(root: Root): { messages: ProtoMessage[]; enums: ProtoEnum[] } {
-    let scope: ReflectionObject | null = root;
-    if (this.packageName !== '') scope = root.lookup(this.packageName);
-    const members = scope instanceof this.lib.Namespace || scope === root ? (scope as Root).nestedArray : [];
-    const top = this.members(members, this.packageName);
-    for (const { message, type } of this.pending) {
-      for (const field of type.fieldsArray) message.fields.push(this.field(field, message));
-    }
-    return top;
-  }
-
-  private members(
-    objects: readonly ReflectionObject[],
-    scope: string,
-  ): { messages: ProtoMessage[]; enums: ProtoEnum[] } {
-    const messages: ProtoMessage[] = [];
-    const enums: ProtoEnum[] = [];
-    for (const object of objects) {
-      if (object instanceof this.lib.Type) {
-        const message = this.message(object, scope);
-        if (!message.group) messages.push(message);
-      } else if (object instanceof this.lib.Enum) {
-        enums.push(this.enumeration(object, scope));
-      }
+  build(): { messages: ProtoMessage[]; enums: ProtoEnum[] } {
+    const { file } = this.linked;
+    const messages = file.messages.map((message) => this.message(message, this.packageName, false));
+    const enums = file.enums.map((enumeration) => this.enumeration(enumeration, this.packageName));
+    for (const { message, ast } of this.pending) {
+      for (const field of ast.fields) message.fields.push(this.field(field, ast, message));
     }
     return { messages, enums };
   }
 
-  private message(type: Type, scope: string): ProtoMessage {
-    const fullName = qualify(scope, type.name);
-    const nested = this.members(type.nestedArray, fullName);
-    const real = type.oneofsArray.filter((oneof) => !isSynthetic(oneof));
+  private message(ast: ProtoMessageAst, scope: string, group: boolean): MutableMessage {
+    const fullName = qualify(scope, ast.name);
     const message: MutableMessage = {
-      name: type.name,
+      name: ast.name,
       fullName,
       localName: this.local(fullName),
-      group: (type as { group?: boolean }).group === true,
+      group,
       fields: [],
-      oneofs: real.map((oneof) => oneof.name),
-      messages: nested.messages,
-      enums: nested.enums,
-      reserved: reservedOf(type.reserved, fullName),
-      wellKnown: this.file.wellKnown,
+      oneofs: ast.oneofs.map((oneof) => oneof.name),
+      messages: ast.messages.map((nested) => this.message(nested, fullName, false)),
+      enums: ast.enums.map((enumeration) => this.enumeration(enumeration, fullName)),
+      reserved: reservedOf(ast.reserved.ranges, ast.reserved.names),
+      wellKnown: this.wellKnown,
     };
-    this.define(message);
-    this.pending.push({ message, type });
+    for (const field of ast.fields) {
+      if (field.type.kind === 'group') this.message(field.type.message, fullName, true);
+    }
+    this.define(ast, message);
+    this.pending.push({ message, ast });
     return message;
   }
 
-  private enumeration(type: Enum, scope: string): ProtoEnum {
-    const fullName = qualify(scope, type.name);
+  private enumeration(ast: ProtoEnumAst, scope: string): ProtoEnum {
+    const fullName = qualify(scope, ast.name);
     const enumeration: ProtoEnum = {
-      name: type.name,
+      name: ast.name,
       fullName,
       localName: this.local(fullName),
-      values: new Map(Object.entries(type.values)),
-      reserved: reservedOf(type.reserved, fullName),
+      values: new Map(ast.values.map((value) => [value.name, value.number])),
+      reserved: reservedOf(ast.reserved.ranges, ast.reserved.names),
     };
-    this.define(enumeration);
+    this.define(ast, enumeration);
     return enumeration;
   }
 
-  private define(type: ProtoMessage | ProtoEnum): void {
-    if (this.types.has(type.fullName))
-      throw schemaInvalid(`Protobuf schema: ${type.fullName} is defined twice.`);
-    this.types.set(type.fullName, type);
+  private define(ast: ProtoMessageAst | ProtoEnumAst, model: ProtoMessage | ProtoEnum): void {
+    this.models.set(ast, model);
+    this.types.set(model.fullName, model);
   }
 
   private local(fullName: string): string {
     return this.packageName === '' ? fullName : fullName.slice(this.packageName.length + 1);
   }
 
-  private field(field: Field, owner: ProtoMessage): ProtoField {
-    const where = `${owner.fullName}.${field.name}`;
-    const number = field.id;
-    const [low, high] = implementationReserved;
-    if (
-      !Number.isInteger(number) ||
-      number < 1 ||
-      number > maxFieldNumber ||
-      (number >= low && number <= high)
-    ) {
-      throw schemaInvalid(`Protobuf schema: ${where} has number ${number}, not a usable field number.`);
-    }
-    const oneof = field.partOf !== null && !isSynthetic(field.partOf) ? field.partOf.name : undefined;
-    const isMap = field instanceof this.lib.MapField;
-    const value = this.typeOf(field.type, owner, where);
-    const type: ProtoFieldType = isMap
-      ? { kind: 'map', key: this.typeOf((field as MapField).keyType, owner, where), value }
-      : value;
-    return {
-      name: field.name,
-      number,
-      label: isMap ? 'repeated' : labelOf(field, this.file.syntax),
-      oneof,
-      type,
-    };
+  private field(field: ProtoFieldAst, owner: ProtoMessageAst, message: ProtoMessage): ProtoField {
+    const type = field.type;
+    let model: ProtoFieldType;
+    if (type.kind === 'scalar') model = { kind: 'scalar', scalar: type.scalar };
+    else if (type.kind === 'map') {
+      const value: ProtoFieldType =
+        type.value.kind === 'scalar'
+          ? { kind: 'scalar', scalar: type.value.scalar }
+          : this.named(field, message);
+      model = { kind: 'map', key: { kind: 'scalar', scalar: type.key }, value };
+    } else if (type.kind === 'group') {
+      model = { kind: 'group', type: this.models.get(type.message) as ProtoMessage };
+    } else model = this.named(field, message);
+    const oneof = field.oneof === undefined ? undefined : owner.oneofs[field.oneof]?.name;
+    return { name: field.name, number: field.number, label: this.label(field), oneof, type: model };
   }
 
-  /** A type name resolved as protoc does: from the innermost enclosing scope outwards, or from the root after a leading dot. */
-  private typeOf(name: string, owner: ProtoMessage, where: string): ProtoFieldType {
-    if (scalars.has(name)) return { kind: 'scalar', scalar: name };
-    const candidates: string[] = [];
-    if (name.startsWith('.')) candidates.push(name.slice(1));
-    else {
-      const parts = owner.fullName.split('.');
-      for (let n = parts.length; n >= 0; n--) candidates.push(qualify(parts.slice(0, n).join('.'), name));
-    }
-    for (const candidate of candidates) {
-      const found = this.types.get(candidate);
-      if (found === undefined) continue;
-      if ('values' in found) return { kind: 'enum', type: found };
-      return { kind: found.group ? 'group' : 'message', type: found };
-    }
-    throw schemaInvalid(`Protobuf schema: ${where} has type ${name}, which is not defined or imported.`);
-  }
-}
-
-function qualify(scope: string, name: string): string {
-  return scope === '' ? name : `${scope}.${name}`;
-}
-
-/** proto3 `optional` declares a oneof of its own, of that one field; it says presence, not choice. */
-function isSynthetic(oneof: OneOf): boolean {
-  const members = oneof.fieldsArray;
-  return (
-    members.length === 1 &&
-    (members[0]?.options as { proto3_optional?: boolean } | undefined)?.proto3_optional === true
-  );
-}
-
-function labelOf(field: Field, syntax: 'proto2' | 'proto3'): ProtoLabel {
-  if (field.rule === 'repeated') return 'repeated';
-  if (field.rule === 'required') return 'required';
-  if ((field.options as { proto3_optional?: boolean } | undefined)?.proto3_optional === true)
-    return 'optional';
-  // protobufjs records proto2's `optional` as no rule; in proto3 no rule is the implicit label.
-  return syntax === 'proto3' ? 'implicit' : 'optional';
-}
-
-function reservedOf(reserved: readonly (number[] | string)[] | undefined, where: string): ProtoReserved {
-  const numbers: [number, number][] = [];
-  const names: string[] = [];
-  for (const entry of reserved ?? []) {
-    if (typeof entry === 'string') names.push(entry);
-    else if (
-      Array.isArray(entry) &&
-      entry.length === 2 &&
-      Number.isInteger(entry[0]) &&
-      Number.isInteger(entry[1])
-    ) {
-      numbers.push([entry[0] as number, entry[1] as number]);
-    } else
+  /** The message or enum a named type resolved to (link.ts resolved every one). */
+  private named(field: ProtoFieldAst, message: ProtoMessage): ProtoFieldType {
+    const declaration = this.linked.fieldTypes.get(field);
+    const node =
+      declaration?.symbol.kind === 'message' ? declaration.symbol.message : declaration?.symbol.enumeration;
+    const model = node === undefined ? undefined : this.models.get(node);
+    if (model === undefined) {
       throw schemaInvalid(
-        `Protobuf schema: ${where} has a reserved entry that is not a number, range or name.`,
+        `Protobuf schema: ${message.fullName}.${field.name} has type ${declaration?.fullName}, which this registry does not read.`,
       );
+    }
+    // A group's message named as a type is an ordinary message field (length-delimited), as protoc makes it.
+    return 'values' in model ? { kind: 'enum', type: model } : { kind: 'message', type: model };
   }
-  return { numbers, names };
+
+  private label(field: ProtoFieldAst): ProtoLabel {
+    if (field.type.kind === 'map') return 'repeated';
+    if (field.label !== undefined) return field.label;
+    // In proto3 no label is the implicit one (oneof members included); proto2 writes none only on
+    // a oneof member, which is optional.
+    return this.linked.file.syntax === 'proto3' ? 'implicit' : 'optional';
+  }
 }
 
-/** Whether `number` falls in one of the reserved ranges. */
+function reservedOf(
+  ranges: readonly ProtoRange[],
+  names: readonly { readonly name: string }[],
+): ProtoReserved {
+  return {
+    numbers: ranges
+      .filter((range) => range.end >= range.start)
+      .map((range) => [range.start, range.end] as const)
+      .sort((a, b) => a[0] - b[0]),
+    names: new Set(names.map((reserved) => reserved.name)),
+  };
+}
+
+/** Whether `number` falls in one of the reserved ranges (sorted, so by binary search). */
 export function isReservedNumber(reserved: ProtoReserved, number: number): boolean {
-  return reserved.numbers.some(([low, high]) => number >= low && number <= high);
+  const ranges = reserved.numbers;
+  let low = 0;
+  let high = ranges.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const [start, end] = ranges[middle] as readonly [number, number];
+    if (number < start) high = middle - 1;
+    else if (number > end) low = middle + 1;
+    else return true;
+  }
+  return false;
 }

@@ -162,9 +162,10 @@ class ProtobufChecker {
     path: string,
   ): Finding[] {
     const findings: Finding[] = [];
+    const readerByName = new Map(readerMessages.map((message) => [message.name, message]));
     for (const message of writerMessages) {
       const where = `${path}/${message.name}`;
-      const counterpart = readerMessages.find((m) => m.name === message.name);
+      const counterpart = readerByName.get(message.name);
       if (counterpart === undefined) {
         findings.push(
           finding(
@@ -181,8 +182,9 @@ class ProtobufChecker {
         ...this.level(counterpart.messages, message.messages, counterpart.enums, message.enums, where),
       );
     }
+    const readerEnumsByName = new Map(readerEnums.map((enumeration) => [enumeration.name, enumeration]));
     for (const enumeration of writerEnums) {
-      const counterpart = readerEnums.find((e) => e.name === enumeration.name);
+      const counterpart = readerEnumsByName.get(enumeration.name);
       if (counterpart !== undefined)
         findings.push(...this.enumeration(counterpart, enumeration, `${path}/${enumeration.name}`));
     }
@@ -317,15 +319,15 @@ class ProtobufChecker {
     const findings: Finding[] = [];
     const writerByNumber = new Map(writer.fields.map((field) => [field.number, field]));
     const readerNumbers = new Set(reader.fields.map((field) => field.number));
-    for (const oneof of reader.oneofs) {
-      const members = reader.fields.filter((field) => field.oneof === oneof);
-      const moved = members.filter((field) => {
+    for (const [oneof, members] of membersByOneof(reader)) {
+      let moved = 0;
+      let existing = 0;
+      for (const field of members) {
         const source = writerByNumber.get(field.number);
-        return source !== undefined && source.oneof === undefined;
-      }).length;
-      const existing = members.filter(
-        (field) => writerByNumber.get(field.number)?.oneof !== undefined,
-      ).length;
+        if (source === undefined) continue;
+        if (source.oneof === undefined) moved++;
+        else existing++;
+      }
       const where = `${path}/${oneof}`;
       if (moved > 1) {
         findings.push(
@@ -349,10 +351,11 @@ class ProtobufChecker {
         );
       }
     }
-    for (const oneof of writer.oneofs) {
-      if (!reader.oneofs.includes(oneof)) continue;
-      for (const field of writer.fields) {
-        if (field.oneof !== oneof || readerNumbers.has(field.number)) continue;
+    const readerOneofs = new Set(reader.oneofs);
+    for (const [oneof, members] of membersByOneof(writer)) {
+      if (!readerOneofs.has(oneof)) continue;
+      for (const field of members) {
+        if (readerNumbers.has(field.number)) continue;
         findings.push(
           finding(
             'ONEOF_FIELD_REMOVED',
@@ -382,6 +385,13 @@ class ProtobufChecker {
   }
 }
 
+/** The members of each real oneof of a message, oneofs in declaration order, members in field order. */
+function membersByOneof(message: ProtoMessage): Map<string, ProtoField[]> {
+  const members = new Map<string, ProtoField[]>(message.oneofs.map((oneof) => [oneof, []]));
+  for (const field of message.fields) if (field.oneof !== undefined) members.get(field.oneof)?.push(field);
+  return members;
+}
+
 /** A number or name of the newer schema that the older one reserves (the roles' new and old, whichever reads). */
 function reuse(
   older: ProtoMessage | ProtoEnum,
@@ -400,7 +410,7 @@ function reuse(
         `The ${what} ${name} at path '${at}' in the new schema uses number ${number}, which the old schema reserves`,
     });
   }
-  if (older.reserved.names.includes(name)) {
+  if (older.reserved.names.has(name)) {
     findings.push({
       errorType: 'RESERVED_NAME_REUSED',
       path,

@@ -58,7 +58,7 @@ export function parseRegisteredWirekit(text: string, limits: Required<SchemaLimi
     schema,
     canonical,
     avro: exported(() => parseAvroSchema(toAvro(schema) as JsonValue)),
-    proto: exported(() => parseProtoFile(toProto(schema))),
+    proto: exported(() => parseProtoFile(toProto(schema), limits)),
   };
 }
 

@@ -30,11 +30,19 @@ export interface KafkaConnectionOptions {
 
 let loading: Promise<Kafkajs> | undefined;
 
+/**
+ * kafkajs, as its own code exports it. It is CommonJS (`module.exports = { Kafka, …, ...errors }`),
+ * so Node's ESM loader gives the whole of module.exports as the default export, and by name only
+ * what cjs-module-lexer spots in that literal: Kafka and logLevel, but not ConfigResourceTypes nor
+ * the error classes. A test runner's interop names them all, so only the default export is read.
+ */
 export function loadKafkajs(): Promise<Kafkajs> {
-  loading ??= importPeer(() => import('kafkajs'), 'The Kafka binding', 'kafkajs').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
+  loading ??= importPeer(async () => (await import('kafkajs')).default, 'The Kafka binding', 'kafkajs').catch(
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }
 

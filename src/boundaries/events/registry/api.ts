@@ -33,6 +33,14 @@ export type CompatibilityLevel = (typeof compatibilityLevels)[number];
 /** Confluent's default, and the registry's. */
 export const defaultCompatibility: CompatibilityLevel = 'BACKWARD';
 
+/**
+ * Whether the registry takes writes (Confluent's `/mode`): READWRITE, or READONLY, which refuses
+ * registrations, deletions and level changes (42205) while reads go on. Confluent's IMPORT (writes
+ * with ids chosen by the caller) is not held: this registry always assigns ids itself.
+ */
+export const registryModes = ['READWRITE', 'READONLY'] as const;
+export type RegistryMode = (typeof registryModes)[number];
+
 /** A schema that another one imports (Protobuf imports, Avro named types from another subject). */
 export interface SchemaReference {
   /** The import name (a .proto file name, an Avro full name). */

@@ -51,6 +51,9 @@ export type RegistryRequest = (
   body?: unknown,
 ) => Promise<unknown>;
 
+/** Confluent's "operation not permitted" (READONLY mode), which the committed contract does not list. */
+const operationNotPermitted = 42205;
+
 /** A registry's server message is shown, but no further than this: it is the server's text, not ours. */
 const maxMessageChars = 500;
 
@@ -214,7 +217,8 @@ async function readText(
 /**
  * A non-2xx answer: Confluent's error body `{"error_code", "message"}` when it is one, else the
  * status alone (a proxy's HTML page, an empty 503). The code follows what the caller can do:
- * 5xx is the registry's trouble (retried), 409 an incompatible schema, 42201 an invalid one,
+ * 5xx is the registry's trouble (retried), 401 and 403 credentials or a role to fix, 42205 a write
+ * the registry's mode or exhausted ids forbid, 409 an incompatible schema, 42201 an invalid one,
  * 404xx a missing subject, version or id, any other refusal a request the registry would not take.
  */
 function refusal(status: number, text: string): AttemptFailure {
@@ -224,6 +228,8 @@ function refusal(status: number, text: string): AttemptFailure {
   const errorCode = body?.errorCode;
   let code: ErrorCode = 'WK_REGISTRY_REQUEST';
   if (status >= 500) code = 'WK_REGISTRY_UNAVAILABLE';
+  else if (status === 401 || status === 403) code = 'WK_REGISTRY_AUTH';
+  else if (errorCode === operationNotPermitted) code = 'WK_REGISTRY_NOT_PERMITTED';
   else if (status === registryErrorCodes.incompatibleSchema) code = 'WK_REGISTRY_INCOMPATIBLE';
   else if (errorCode === registryErrorCodes.invalidSchema) code = 'WK_REGISTRY_SCHEMA_INVALID';
   else if (errorCode !== undefined && errorCode >= 40400 && errorCode <= 40499)

@@ -26,6 +26,7 @@ import {
 import type { CompatibilityResult, RegistryClient } from './client-api.js';
 import { OnceCache } from './client-cache.js';
 import { RegistryClientError, registryHttp } from './client-http.js';
+import { basicAuthorization, parseBaseUrl } from './client-url.js';
 
 export { RegistryClientError, type RegistryErrorDetails } from './client-http.js';
 
@@ -34,7 +35,12 @@ export interface RegistryClientOptions {
   readonly url: string;
   /** How long one attempt may take, headers and body (default 10 s). */
   readonly timeoutMs?: number;
-  /** Sent with every request (an Authorization header here wins over credentials in the URL). */
+  /**
+   * Basic auth credentials, as Confluent's `basic.auth.user.info` gives them: kept out of the URL
+   * (and so out of logs that print it). They win over `user:pass@` in the URL.
+   */
+  readonly basicAuth?: { readonly username: string; readonly password: string };
+  /** Sent with every request (an Authorization header here wins over any credentials). */
   readonly headers?: Readonly<Record<string, string>>;
   /** The fetch to use (default the global one): a test's, or one with its own dispatcher. */
   readonly fetch?: typeof fetch;
@@ -75,7 +81,10 @@ export const registryClientDefaults = {
 const maxSchemaId = 0xffffffff;
 
 export function registryClient(options: RegistryClientOptions): WirekitRegistryClient {
-  const { baseUrl, authorization } = parseBaseUrl(options.url);
+  const parsed = parseBaseUrl(options.url);
+  const { baseUrl } = parsed;
+  const authorization =
+    options.basicAuth === undefined ? parsed.authorization : basicAuthorization(options.basicAuth);
   const settings = { ...registryClientDefaults, ...definedOnly(options) };
   checkCount('timeoutMs', settings.timeoutMs, 1);
   checkCount('maxResponseBytes', settings.maxResponseBytes, 1);
@@ -181,44 +190,6 @@ export function registryClient(options: RegistryClientOptions): WirekitRegistryC
       return (list as SubjectVersionRef[]).map(({ subject, version }) => Object.freeze({ subject, version }));
     },
   };
-}
-
-function parseBaseUrl(text: string): { baseUrl: string; authorization: string | undefined } {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch (cause) {
-    throw new WirekitError('WK_REGISTRY_REQUEST', `registry URL ${JSON.stringify(text)} is not a URL.`, {
-      cause,
-    });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new WirekitError('WK_REGISTRY_REQUEST', `registry URL ${url.protocol}// is not http or https.`);
-  }
-  if (url.search !== '' || url.hash !== '') {
-    throw new WirekitError('WK_REGISTRY_REQUEST', 'a registry URL takes no query or fragment.');
-  }
-  let authorization: string | undefined;
-  if (url.username !== '' || url.password !== '') {
-    let user: string;
-    let password: string;
-    try {
-      user = decodeURIComponent(url.username);
-      password = decodeURIComponent(url.password);
-    } catch (cause) {
-      throw new WirekitError(
-        'WK_REGISTRY_REQUEST',
-        'the registry URL has a malformed percent escape in its credentials.',
-        {
-          cause,
-        },
-      );
-    }
-    authorization = `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`;
-    url.username = '';
-    url.password = '';
-  }
-  return { baseUrl: `${url.origin}${url.pathname.replace(/\/+$/, '')}`, authorization };
 }
 
 function definedOnly(options: RegistryClientOptions): Partial<typeof registryClientDefaults> {

@@ -35,9 +35,13 @@ async function syncDirectory(path: string): Promise<void> {
   }
 }
 
-/** The records of the file's complete lines, and how many bytes those lines take. */
-function parseLog(bytes: Buffer, path: string): { records: RegistryRecord[]; goodLength: number } {
+/** The records of the file's complete lines, the line each is on, and how many bytes those lines take. */
+function parseLog(
+  bytes: Buffer,
+  path: string,
+): { records: RegistryRecord[]; lines: number[]; goodLength: number } {
   const records: RegistryRecord[] = [];
+  const lines: number[] = [];
   let start = 0;
   let line = 1;
   for (let end = bytes.indexOf(newline); end !== -1; end = bytes.indexOf(newline, start)) {
@@ -50,11 +54,12 @@ function parseLog(bytes: Buffer, path: string): { records: RegistryRecord[]; goo
         throw new StoreCorruptError(`${path}:${line}`, 'the line is not JSON', { offset: start, cause });
       }
       records.push(checkedRecord(value, `${path}:${line}`, start));
+      lines.push(line);
     }
     start = end + 1;
     line += 1;
   }
-  return { records, goodLength: start };
+  return { records, lines, goodLength: start };
 }
 
 export function fileStore(path: string): RegistryStore {
@@ -64,6 +69,8 @@ export function fileStore(path: string): RegistryStore {
   /** Set when a failed write could not be cut back off: nothing more is written. */
   let broken: Error | undefined;
   let tail: Promise<unknown> = Promise.resolve();
+  /** The line of each record load returned. */
+  let lineOf: readonly number[] = [];
 
   const write = async (record: RegistryRecord): Promise<void> => {
     if (handle === undefined) throw new Error(`the file store ${path} is not loaded (or is closed)`);
@@ -94,7 +101,7 @@ export function fileStore(path: string): RegistryStore {
         // A device or FIFO given as the path would be read forever (/dev/zero never ends).
         if (!(await opened.stat()).isFile()) throw new Error(`the file store ${path} is not a regular file`);
         const bytes = await opened.readFile();
-        const { records, goodLength } = parseLog(bytes, path);
+        const { records, lines, goodLength } = parseLog(bytes, path);
         if (goodLength < bytes.length) {
           // A torn last line: the record a crash interrupted, never acknowledged.
           await opened.truncate(goodLength);
@@ -102,12 +109,17 @@ export function fileStore(path: string): RegistryStore {
         }
         if (bytes.length === 0) await syncDirectory(dirname(path));
         size = goodLength;
+        lineOf = lines;
         handle = opened;
         return records;
       } catch (error) {
         await opened.close();
         throw error;
       }
+    },
+
+    locationOf(index) {
+      return `${path}:${lineOf[index] ?? '?'}`;
     },
 
     append(record) {

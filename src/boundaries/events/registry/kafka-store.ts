@@ -12,10 +12,12 @@
  *
  *   {"keytype":"SCHEMA","subject":"orders-value","version":1,"magic":1}  → {"subject",…,"schema","deleted":false}
  *   {"keytype":"CONFIG","subject":null,"magic":0}                         → {"compatibilityLevel":"FULL"}
+ *   {"keytype":"MODE","subject":null,"magic":0}                           → {"mode":"READONLY"}
  *
  * Load reads the topic from its start to the high watermark it had when load began (through a
  * throwaway consumer group, which kafkajs needs to fetch, deleted afterwards); records of key
- * types wirekit does not write (Confluent's NOOP, MODE, …) are skipped. An append is a produce
+ * types wirekit does not write (Confluent's NOOP, …) are skipped; a MODE this registry does not
+ * hold (IMPORT) refuses the load. An append is a produce
  * with acks=-1 (every in-sync replica) by an idempotent producer, resolved once acknowledged.
  * The registry server is the topic's one writer: it does not follow records another writes.
  *
@@ -25,6 +27,7 @@
  */
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
 import { isWirekitError, WirekitError } from '../../../errors/index.js';
+import { type Kafkajs, loadKafkajs } from '../kafka/connection.js';
 import { checkedRecord, StoreCorruptError } from './record-json.js';
 import type { RegistryRecord, RegistryStore } from './store.js';
 
@@ -54,6 +57,10 @@ function unavailable(what: string, cause: unknown): WirekitError {
 
 /** A record's Kafka key and value (null for a tombstone), as Confluent's registry writes them. */
 export function kafkaMessageOf(record: RegistryRecord): { key: string; value: string | null } {
+  if (record.kind === 'mode') {
+    const key = JSON.stringify({ keytype: 'MODE', subject: record.subject, magic: 0 });
+    return { key, value: record.mode === null ? null : JSON.stringify({ mode: record.mode }) };
+  }
   if (record.kind === 'config') {
     const key = JSON.stringify({ keytype: 'CONFIG', subject: record.subject, magic: 0 });
     const value =
@@ -105,6 +112,9 @@ export function recordOfMessage(message: Message, location: string): RegistryRec
     const compatibility = value === null ? null : (value.compatibilityLevel ?? null);
     return checkedRecord({ kind: 'config', subject: key.subject ?? null, compatibility }, location);
   }
+  if (key.keytype === 'MODE') {
+    return checkedRecord({ kind: 'mode', subject: key.subject ?? null, mode: value?.mode ?? null }, location);
+  }
   if (key.keytype !== 'SCHEMA') return undefined;
   if (value === null)
     return checkedRecord({ kind: 'purge', subject: key.subject, version: key.version }, location);
@@ -124,8 +134,12 @@ export function recordOfMessage(message: Message, location: string): RegistryRec
 }
 
 /** Creates the topic (one partition, compacted) if missing; refuses one that is otherwise. */
-async function ensureTopic(admin: Admin, topic: string, replicationFactor: number): Promise<void> {
-  const { ConfigResourceTypes } = await import('kafkajs');
+async function ensureTopic(
+  kafkajs: Kafkajs,
+  admin: Admin,
+  topic: string,
+  replicationFactor: number,
+): Promise<void> {
   if (!(await admin.listTopics()).includes(topic)) {
     await admin.createTopics({
       waitForLeaders: true,
@@ -148,7 +162,7 @@ async function ensureTopic(admin: Admin, topic: string, replicationFactor: numbe
     );
   }
   const described = await admin.describeConfigs({
-    resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['cleanup.policy'] }],
+    resources: [{ type: kafkajs.ConfigResourceTypes.TOPIC, name: topic, configNames: ['cleanup.policy'] }],
     includeSynonyms: false,
   });
   const policy = described.resources[0]?.configEntries.find((entry) => entry.configName === 'cleanup.policy');
@@ -206,20 +220,22 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
   let admin: Admin | undefined;
   let producer: Producer | undefined;
   let loading: Consumer | undefined;
+  /** Where each record load returned was read: topic, partition and offset. */
+  let locations: string[] = [];
 
   const load = async (): Promise<RegistryRecord[]> => {
-    const { Kafka: KafkaClient, logLevel } = await import('kafkajs').catch((cause: unknown) => {
-      throw unavailable('load kafkajs (install it: npm install kafkajs)', cause);
+    const kafkajs = await loadKafkajs().catch((cause: unknown) => {
+      throw unavailable('load kafkajs', cause);
     });
-    kafka = new KafkaClient({
+    kafka = new kafkajs.Kafka({
       clientId: options.clientId ?? 'wirekit-registry',
       brokers: [...options.brokers],
-      logLevel: logLevel.NOTHING,
+      logLevel: kafkajs.logLevel.NOTHING,
       retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2_000 },
     });
     admin = kafka.admin();
     await admin.connect();
-    await ensureTopic(admin, topic, options.replicationFactor ?? -1);
+    await ensureTopic(kafkajs, admin, topic, options.replicationFactor ?? -1);
     const [offsets] = await admin.fetchTopicOffsets(topic);
     const range = { low: BigInt(offsets?.low ?? '0'), high: BigInt(offsets?.high ?? '0') };
     const messages = await readUpTo(kafka, admin, topic, range, (consumer) => {
@@ -228,9 +244,13 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
     await producer.connect();
     const records: RegistryRecord[] = [];
+    locations = [];
     for (const message of messages) {
-      const record = recordOfMessage(message, `${topic}/0@${message.offset}`);
-      if (record !== undefined) records.push(record);
+      const location = `${topic}/0@${message.offset}`;
+      const record = recordOfMessage(message, location);
+      if (record === undefined) continue;
+      records.push(record);
+      locations.push(location);
     }
     return records;
   };
@@ -254,6 +274,10 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
       } finally {
         clearTimeout(timer);
       }
+    },
+
+    locationOf(index) {
+      return locations[index] ?? `${topic}/0`;
     },
 
     async append(record) {

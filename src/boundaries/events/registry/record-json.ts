@@ -5,7 +5,7 @@
  * where it broke, instead of loading a registry that answers with the wrong schema for an id.
  */
 import { WirekitError } from '../../../errors/index.js';
-import { compatibilityLevels, type SchemaReference, schemaTypes } from './api.js';
+import { compatibilityLevels, registryModes, type SchemaReference, schemaTypes } from './api.js';
 import type { RegistryRecord } from './store.js';
 
 /** A store's log holds something that is not a registry record; `location` says where. */
@@ -83,6 +83,13 @@ function recordOf(value: unknown): RegistryRecord {
       throw new Error(`compatibility ${JSON.stringify(value.compatibility)} is no level`);
     }
     return { kind, subject, compatibility };
+  }
+  if (kind === 'mode') {
+    const subject = value.subject === null ? null : string(value, 'subject');
+    const mode = value.mode === null ? null : registryModes.find((known) => known === value.mode);
+    if (mode === undefined)
+      throw new Error(`mode ${JSON.stringify(value.mode)} is not one this registry holds`);
+    return { kind, subject, mode };
   }
   if (kind === 'purge') {
     return { kind, subject: string(value, 'subject'), version: positiveInt32(value, 'version') };

@@ -11,16 +11,22 @@ import { registryErrorCodes } from './api.js';
 /**
  * Confluent's codes that the committed contract (api.ts) does not list but the server answers,
  * with Confluent's meaning: a version soft-deleted twice, a version purged before it was soft-deleted,
- * a subject without a level of its own, a version other schemas reference, a subject name with
- * control characters; and the plain HTTP
- * statuses Confluent's REST layer uses as codes for requests no route reads.
+ * a subject without a level or mode of its own, a mode it does not know, an operation its mode (or
+ * its exhausted ids) forbids, a version other schemas reference, a subject name with control
+ * characters, a user whose role does not allow the operation (as Confluent's RBAC answers it);
+ * and the plain HTTP statuses Confluent's REST layer uses as codes for requests no route reads.
  */
 export const moreRegistryErrorCodes = {
   versionSoftDeleted: 40406,
   versionNotSoftDeleted: 40407,
   subjectCompatibilityNotConfigured: 40408,
+  subjectModeNotConfigured: 40409,
+  invalidMode: 42204,
+  operationNotPermitted: 42205,
   referenceExists: 42206,
   invalidSubject: 42208,
+  forbidden: 40301,
+  unauthorized: 401,
   badRequest: 400,
   routeNotFound: 404,
   methodNotAllowed: 405,
@@ -36,6 +42,8 @@ const codes = { ...registryErrorCodes, ...moreRegistryErrorCodes };
 function wirekitCodeOf(errorCode: number): ErrorCode {
   if (errorCode === codes.incompatibleSchema) return 'WK_REGISTRY_INCOMPATIBLE';
   if (errorCode === codes.invalidSchema) return 'WK_REGISTRY_SCHEMA_INVALID';
+  if (errorCode === codes.unauthorized || errorCode === codes.forbidden) return 'WK_REGISTRY_AUTH';
+  if (errorCode === codes.operationNotPermitted) return 'WK_REGISTRY_NOT_PERMITTED';
   if (errorCode >= 40400 && errorCode < 40500) return 'WK_REGISTRY_NOT_FOUND';
   if (errorCode >= 500) return 'WK_REGISTRY_UNAVAILABLE';
   return 'WK_REGISTRY_REQUEST';
@@ -120,6 +128,27 @@ export const refusals = {
       `One or more references exist to the schema {subject=${subject}, version=${version}}: ids ${ids.join(', ')}`,
     ),
   invalidSubject: (why: string) => new RegistryError(codes.invalidSubject, `Invalid subject: ${why}`),
+  /** Confluent's words name the subject; a registry-wide refusal names none. */
+  readOnly: (subject: string | undefined) =>
+    new RegistryError(
+      codes.operationNotPermitted,
+      subject === undefined ? 'The registry is in read-only mode' : `Subject ${subject} is in read-only mode`,
+    ),
+  /** Confluent's ids and versions are Java ints: past 2^31-1 no client could hold them. */
+  exhausted: (what: string) =>
+    new RegistryError(
+      codes.operationNotPermitted,
+      `Operation not permitted: ${what} would pass 2147483647 (2^31-1), the largest id or version the API carries`,
+    ),
+  forbidden: (username: string, what: string) =>
+    new RegistryError(codes.forbidden, `User ${username} is denied this operation: ${what}`),
+  invalidMode: () =>
+    new RegistryError(codes.invalidMode, 'Invalid mode. Valid values are READWRITE and READONLY'),
+  modeNotConfigured: (subject: string) =>
+    new RegistryError(
+      codes.subjectModeNotConfigured,
+      `Subject '${subject}' does not have subject-level mode configured`,
+    ),
   storeError: (cause: unknown) =>
     new RegistryError(
       codes.storeError,

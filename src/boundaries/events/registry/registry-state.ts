@@ -8,9 +8,15 @@
  * after a soft delete) share one id when their schemas are the same. An id lives as long as some
  * version that was not purged uses it; the next id is one past the highest ever seen, so an id
  * still in the log is never handed out for another schema.
+ *
+ * A log this registry wrote never gives one id to two different schemas, nor moves a version to
+ * another id. A log that does (hand-edited, or written by two registries at once) would serve
+ * one subject's schema under another's id, so applying such a record throws LogConflict and
+ * the registry refuses to start, naming the record.
  */
+import { createHash } from 'node:crypto';
 import { type ParsedSchema, parseRegisteredSchema } from '../compatibility/index.js';
-import type { CompatibilityLevel, SchemaReference, SchemaType } from './api.js';
+import type { CompatibilityLevel, RegistryMode, SchemaReference, SchemaType } from './api.js';
 import type { RegistryRecord } from './store.js';
 
 /** One version of a subject, soft-deleted or not (a purged version is gone). */
@@ -63,6 +69,39 @@ function parsedOrUndefined(record: {
   }
 }
 
+/** A record that contradicts what the log said before it: one id for two schemas, a version moved. */
+export class LogConflict extends Error {
+  override readonly name: string = 'LogConflict';
+}
+
+type SchemaRecord = Extract<RegistryRecord, { kind: 'schema' }>;
+
+/** A short fingerprint of an identity, for ids no version uses any more (purged). */
+function fingerprint(identity: string): string {
+  return createHash('sha256').update(identity).digest('base64');
+}
+
+function sameText(stored: StoredSchema, record: SchemaRecord): boolean {
+  return (
+    stored.schemaType === record.schemaType &&
+    stored.schema === record.schema &&
+    JSON.stringify(stored.references) === JSON.stringify(record.references)
+  );
+}
+
+function storedOf(record: SchemaRecord): StoredSchema {
+  const parsed = parsedOrUndefined(record);
+  return {
+    id: record.id,
+    schemaType: record.schemaType,
+    schema: record.schema,
+    references: record.references,
+    identity: identityOf(record.schemaType, parsed?.canonical ?? record.schema, record.references),
+    parsed,
+    users: new Set(),
+  };
+}
+
 export class RegistryState {
   /** subject → version → entry. */
   readonly subjects = new Map<string, Map<number, VersionEntry>>();
@@ -70,9 +109,19 @@ export class RegistryState {
   readonly idByIdentity = new Map<string, number>();
   readonly subjectLevels = new Map<string, CompatibilityLevel>();
   globalLevel: CompatibilityLevel | undefined;
+  readonly subjectModes = new Map<string, RegistryMode>();
+  globalMode: RegistryMode | undefined;
   highestId = 0;
+  /** The identity (fingerprinted) of each id whose versions were all purged: it still names that schema. */
+  private readonly retired = new Map<number, string>();
 
   apply(record: RegistryRecord): void {
+    if (record.kind === 'mode') {
+      if (record.subject === null) this.globalMode = record.mode ?? undefined;
+      else if (record.mode === null) this.subjectModes.delete(record.subject);
+      else this.subjectModes.set(record.subject, record.mode);
+      return;
+    }
     if (record.kind === 'config') {
       if (record.subject === null) this.globalLevel = record.compatibility ?? undefined;
       else if (record.compatibility === null) this.subjectLevels.delete(record.subject);
@@ -87,6 +136,24 @@ export class RegistryState {
       if (versions?.size === 0) this.subjects.delete(record.subject);
       return;
     }
+    if (previous !== undefined && previous.id !== record.id) {
+      throw new LogConflict(
+        `version ${record.version} of subject ${JSON.stringify(record.subject)} is id ${previous.id}; this record moves it to id ${record.id}`,
+      );
+    }
+    let stored = this.schemas.get(record.id);
+    if (stored === undefined) {
+      stored = storedOf(record);
+      const before = this.retired.get(record.id);
+      if (before !== undefined && before !== fingerprint(stored.identity)) throw this.twoSchemas(record);
+      this.retired.delete(record.id);
+      this.schemas.set(record.id, stored);
+      if (!this.idByIdentity.has(stored.identity)) this.idByIdentity.set(stored.identity, record.id);
+    } else if (!sameText(stored, record) && storedOf(record).identity !== stored.identity) {
+      // Another text can be the same schema (registered again, formatted otherwise): only a
+      // different canonical form is a second schema.
+      throw this.twoSchemas(record);
+    }
     const entry: VersionEntry = {
       subject: record.subject,
       version: record.version,
@@ -96,25 +163,15 @@ export class RegistryState {
     if (versions === undefined) this.subjects.set(record.subject, new Map([[record.version, entry]]));
     else versions.set(record.version, entry);
     this.highestId = Math.max(this.highestId, record.id);
-    let stored = this.schemas.get(record.id);
-    if (stored === undefined) {
-      const parsed = parsedOrUndefined(record);
-      const identity = identityOf(record.schemaType, parsed?.canonical ?? record.schema, record.references);
-      stored = {
-        id: record.id,
-        schemaType: record.schemaType,
-        schema: record.schema,
-        references: record.references,
-        identity,
-        parsed,
-        users: new Set(),
-      };
-      this.schemas.set(record.id, stored);
-      if (!this.idByIdentity.has(identity)) this.idByIdentity.set(identity, record.id);
-    }
     stored.users.add(entry);
     // Released after the new entry took its place, so a soft delete keeps the id's schema as it was.
     if (previous !== undefined) this.release(previous);
+  }
+
+  private twoSchemas(record: SchemaRecord): LogConflict {
+    return new LogConflict(
+      `id ${record.id} already names another schema; this record gives it to a different one (version ${record.version} of subject ${JSON.stringify(record.subject)})`,
+    );
   }
 
   private release(entry: VersionEntry): void {
@@ -123,6 +180,7 @@ export class RegistryState {
     stored.users.delete(entry);
     if (stored.users.size > 0) return;
     this.schemas.delete(entry.id);
+    this.retired.set(entry.id, fingerprint(stored.identity));
     if (this.idByIdentity.get(stored.identity) === entry.id) this.idByIdentity.delete(stored.identity);
   }
 
@@ -133,6 +191,13 @@ export class RegistryState {
     return [...versions.values()]
       .filter((entry) => includeDeleted || !entry.deleted)
       .sort((a, b) => a.version - b.version);
+  }
+
+  /** The mode that governs writes to the subject (or, with none, to the registry's own settings). */
+  modeOf(subject: string | undefined): RegistryMode {
+    return (
+      (subject === undefined ? undefined : this.subjectModes.get(subject)) ?? this.globalMode ?? 'READWRITE'
+    );
   }
 
   /** The compatibility level a new version of the subject is checked under. */

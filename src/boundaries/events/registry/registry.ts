@@ -15,7 +15,6 @@ import { isWirekitError } from '../../../errors/index.js';
 import { checkCompatibility, type ParsedSchema, parseRegisteredSchema } from '../compatibility/index.js';
 import {
   type CompatibilityLevel,
-  compatibilityLevels,
   defaultCompatibility,
   type SchemaDefinition,
   type SchemaReference,
@@ -24,8 +23,10 @@ import {
   schemaTypes,
 } from './api.js';
 import type { CompatibilityResult } from './client-api.js';
+import { StoreCorruptError } from './record-json.js';
 import { refusals } from './registry-error.js';
-import { identityOf, RegistryState, type VersionEntry } from './registry-state.js';
+import { registrySettings, type SettingsCalls } from './registry-settings.js';
+import { identityOf, LogConflict, RegistryState, type VersionEntry } from './registry-state.js';
 import type { RegistryRecord, RegistryStore } from './store.js';
 
 export interface SchemaRegistryOptions {
@@ -39,7 +40,8 @@ export interface IncludeDeleted {
   readonly deleted?: boolean;
 }
 
-export interface SchemaRegistry {
+/** The registry's calls; levels and modes are registry-settings.ts's. */
+export interface SchemaRegistry extends SettingsCalls {
   /** Registers the schema under the subject (POST /subjects/{s}/versions): its id and version. */
   register(subject: string, definition: SchemaDefinition): Promise<{ id: number; version: number }>;
   /** The version under which this schema is registered (POST /subjects/{s}). */
@@ -65,11 +67,6 @@ export interface SchemaRegistry {
     definition: SchemaDefinition,
     version?: number | 'latest',
   ): CompatibilityResult;
-  /** The registry's level (no subject), or the subject's own (40408 when it has none, unless defaultToGlobal). */
-  compatibility(subject?: string, options?: { defaultToGlobal?: boolean }): CompatibilityLevel;
-  setCompatibility(level: string, subject?: string): Promise<CompatibilityLevel>;
-  /** Removes the subject's level (40401 when it has none) or resets the registry's: the level it was. */
-  deleteCompatibility(subject?: string): Promise<CompatibilityLevel>;
   /** Soft-deletes every version (or, `permanent`, purges them after a soft delete): the versions. */
   deleteSubject(subject: string, options?: { permanent?: boolean }): Promise<number[]>;
   deleteVersion(
@@ -81,6 +78,9 @@ export interface SchemaRegistry {
   /** Waits for the mutations under way, then closes the store. */
   close(): Promise<void>;
 }
+
+/** The largest id and version: Confluent's API carries them as Java ints (and a frame's id in 4 bytes). */
+const maxInt32 = 2 ** 31 - 1;
 
 /** A definition's parts, checked; 42201 for an unknown type or a schema that does not parse. */
 function parseDefinition(definition: SchemaDefinition): {
@@ -119,7 +119,17 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
   const { store } = options;
   const fallbackLevel = options.defaultCompatibility ?? defaultCompatibility;
   const state = new RegistryState();
-  for (const record of await store.load()) state.apply(record);
+  const records = await store.load();
+  for (const [index, record] of records.entries()) {
+    try {
+      state.apply(record);
+    } catch (error) {
+      if (!(error instanceof LogConflict)) throw error;
+      await store.close().catch(() => {});
+      const location = store.locationOf?.(index) ?? `record ${index + 1} of the log`;
+      throw new StoreCorruptError(location, error.message, { cause: error });
+    }
+  }
 
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
@@ -223,21 +233,19 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     return ids.sort((a, b) => a - b);
   };
 
-  const levelOf = (level: string): CompatibilityLevel => {
-    const upper = level.toUpperCase();
-    const known = compatibilityLevels.find((candidate) => candidate === upper);
-    if (known === undefined) throw refusals.invalidCompatibilityLevel();
-    return known;
-  };
+  const settings = registrySettings({ state, fallbackLevel, serialised, commit, checkSubject });
+  const { writable } = settings;
 
   return {
     schemaTypes,
+    ...settings.calls,
 
     register(subject, definition) {
       checkSubject(subject);
       const { parsed, references } = parseDefinition(definition);
       const identity = identityOf(parsed.schemaType, parsed.canonical, references);
       return serialised(async () => {
+        writable(subject);
         checkReferences(references);
         const all = state.versionsOf(subject, true);
         const live = all.filter((entry) => !entry.deleted);
@@ -248,6 +256,8 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
         if (!result.compatible) throw refusals.incompatible(subject, result.messages);
         const id = state.idByIdentity.get(identity) ?? state.highestId + 1;
         const version = (all.at(-1)?.version ?? 0) + 1;
+        if (id > maxInt32) throw refusals.exhausted('the next schema id');
+        if (version > maxInt32) throw refusals.exhausted(`the next version of subject ${subject}`);
         await commit({
           kind: 'schema',
           subject,
@@ -317,35 +327,9 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
       return compare(parsed, against, level);
     },
 
-    compatibility(subject, options = {}) {
-      if (subject === undefined) return state.globalLevel ?? fallbackLevel;
-      const own = state.subjectLevels.get(subject);
-      if (own !== undefined) return own;
-      if (options.defaultToGlobal === true) return state.globalLevel ?? fallbackLevel;
-      throw refusals.compatibilityNotConfigured(subject);
-    },
-
-    setCompatibility(level, subject) {
-      if (subject !== undefined) checkSubject(subject);
-      const compatibility = levelOf(level);
-      return serialised(async () => {
-        await commit({ kind: 'config', subject: subject ?? null, compatibility });
-        return compatibility;
-      });
-    },
-
-    deleteCompatibility(subject) {
-      return serialised(async () => {
-        const was =
-          subject === undefined ? (state.globalLevel ?? fallbackLevel) : state.subjectLevels.get(subject);
-        if (was === undefined) throw refusals.subjectNotFound(subject as string);
-        await commit({ kind: 'config', subject: subject ?? null, compatibility: null });
-        return was;
-      });
-    },
-
     deleteSubject(subject, options = {}) {
       return serialised(async () => {
+        writable(subject);
         const all = state.versionsOf(subject, true);
         if (all.length === 0) throw refusals.subjectNotFound(subject);
         const live = all.filter((entry) => !entry.deleted);
@@ -367,6 +351,7 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
 
     deleteVersion(subject, version, options = {}) {
       return serialised(async () => {
+        writable(subject);
         const permanent = options.permanent === true;
         // A soft delete takes the latest live version, or the one named even if deleted (to say so).
         const entry = entryOf(subject, version, permanent || version !== 'latest');

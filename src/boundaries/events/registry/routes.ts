@@ -9,6 +9,7 @@
  * client percent-encoded, `/` included (`orders%2Fvalue`).
  */
 import type { SchemaDefinition, SchemaReference, SubjectVersion } from './api.js';
+import { type Access, allows, type RegistryRole } from './basic-auth.js';
 import type { SchemaRegistry } from './registry.js';
 import { moreRegistryErrorCodes, RegistryError, refusals } from './registry-error.js';
 
@@ -25,6 +26,8 @@ export interface RouteRequest {
   readonly query: URLSearchParams;
   /** The parsed JSON body (undefined when there is none). */
   readonly body: unknown;
+  /** Who asks, when the server authenticates (undefined: no auth, everything is allowed). */
+  readonly user?: { readonly username: string; readonly role: RegistryRole } | undefined;
 }
 
 export type RouteHandler = (request: RouteRequest) => unknown;
@@ -33,6 +36,16 @@ export interface Route {
   /** Path segments; `:name` matches any one segment. */
   readonly pattern: readonly string[];
   readonly methods: Partial<Record<Method, RouteHandler>>;
+  /** The role a method needs when it is not the default (GET: read; anything else: admin). */
+  readonly access?: Partial<Record<Method, Access>>;
+}
+
+/**
+ * The role a request needs. Reads need `read`; a write needs `admin` unless its route says
+ * otherwise, so a route added without thought is closed rather than open.
+ */
+export function accessOf(route: Route, method: Method): Access {
+  return route.access?.[method] ?? (method === 'GET' ? 'read' : 'admin');
 }
 
 const maxInt32 = 2 ** 31 - 1;
@@ -108,6 +121,13 @@ function levelOf(body: unknown): string {
   return level;
 }
 
+/** `{"mode": "READONLY"}`; 42204 otherwise. */
+function modeOf(body: unknown): string {
+  const { mode } = bodyObject(body);
+  if (typeof mode !== 'string') throw refusals.invalidMode();
+  return mode;
+}
+
 /** A schema's fields as Confluent writes them: no schemaType for Avro, no empty references. */
 function schemaFields(definition: SchemaDefinition): Record<string, unknown> {
   return {
@@ -171,6 +191,8 @@ export function registryRoutes(registry: SchemaRegistry): Route[] {
         DELETE: ({ params, query }) =>
           registry.deleteSubject(params[0] as string, { permanent: flag(query, 'permanent') }),
       },
+      // A lookup is a read (consumers' serializers make it), sent as a POST for its body.
+      access: { POST: 'read' },
     },
     {
       pattern: ['subjects', ':subject', 'versions'],
@@ -181,6 +203,7 @@ export function registryRoutes(registry: SchemaRegistry): Route[] {
           return { id };
         },
       },
+      access: { POST: 'write' },
     },
     {
       pattern: ['subjects', ':subject', 'versions', ':version'],
@@ -211,10 +234,12 @@ export function registryRoutes(registry: SchemaRegistry): Route[] {
     {
       pattern: ['compatibility', 'subjects', ':subject', 'versions'],
       methods: { POST: compatibilityAnswer },
+      access: { POST: 'read' },
     },
     {
       pattern: ['compatibility', 'subjects', ':subject', 'versions', ':version'],
       methods: { POST: compatibilityAnswer },
+      access: { POST: 'read' },
     },
     {
       pattern: ['config'],
@@ -232,16 +257,45 @@ export function registryRoutes(registry: SchemaRegistry): Route[] {
             defaultToGlobal: flag(query, 'defaultToGlobal'),
           }),
         }),
-        PUT: async ({ params, body }) => ({
-          compatibility: await registry.setCompatibility(levelOf(body), params[0] as string),
-        }),
+        PUT: async ({ params, body, user }) => {
+          const subject = params[0] as string;
+          const level = levelOf(body);
+          // @kafkajs/confluent-schema-registry pins the level in force on a subject's first
+          // registration: a producer may do that much, but only an admin may change a level.
+          const inForce = registry.compatibility(subject, { defaultToGlobal: true });
+          if (user !== undefined && !allows(user.role, 'admin') && level.toUpperCase() !== inForce) {
+            throw refusals.forbidden(
+              user.username,
+              `changing a level needs the admin role; a ${user.role} user may only set the level in force (${inForce})`,
+            );
+          }
+          return { compatibility: await registry.setCompatibility(level, subject) };
+        },
         DELETE: async ({ params }) => ({
           compatibilityLevel: await registry.deleteCompatibility(params[0] as string),
         }),
       },
+      access: { PUT: 'write' },
     },
-    // The registry takes writes always; tools that ask (Confluent's own serializers do) are told so.
-    { pattern: ['mode'], methods: { GET: () => ({ mode: 'READWRITE' }) } },
+    {
+      pattern: ['mode'],
+      methods: {
+        GET: () => ({ mode: registry.mode() }),
+        PUT: async ({ body }) => ({ mode: await registry.setMode(modeOf(body)) }),
+      },
+    },
+    {
+      pattern: ['mode', ':subject'],
+      methods: {
+        GET: ({ params, query }) => ({
+          mode: registry.mode(params[0] as string, { defaultToGlobal: flag(query, 'defaultToGlobal') }),
+        }),
+        PUT: async ({ params, body }) => ({
+          mode: await registry.setMode(modeOf(body), params[0] as string),
+        }),
+        DELETE: async ({ params }) => ({ mode: await registry.deleteMode(params[0] as string) }),
+      },
+    },
   ];
 }
 

@@ -5,49 +5,36 @@
  *   const server = await startRegistryServer({ port: 8081, store: fileStore('schemas.log') });
  *   console.log(server.url); // http://127.0.0.1:8081
  *
- * Plain node:http: a dozen routes (routes.ts) do not need a framework, and owning the request
- * path means the limits are ours to set. Every request, however hostile, gets an answer with a
- * Confluent error body or a closed socket, never a crash: bodies are capped (`maxBodyBytes`, 413)
- * and read only where a route takes one, JSON that does not parse is a 400, a path with broken
- * percent-encoding a 400, an unknown path a 404 and a known one asked with the wrong method a 405,
- * each with `{"error_code", "message"}`. Slow clients are cut off by Node's own header and request
- * timers (408), idle keep-alive sockets by the keep-alive timer, and the number of sockets is capped.
- * An error that is none of the registry's refusals is wirekit's bug: a 500 that says nothing of its
- * cause to the client, and `onInternalError` hears of it.
+ * Plain node:http (node:https with `tls`): a dozen routes (routes.ts) do not need a framework, and
+ * owning the request path means the limits are ours to set. Every request, however hostile, gets
+ * an answer with a Confluent error body or a closed socket, never a crash: bodies are capped
+ * (`maxBodyBytes`, 413) and read only where a route takes one, JSON that does not parse is a 400,
+ * a path with broken percent-encoding a 400, an unknown path a 404 and a known one asked with the
+ * wrong method a 405, each with `{"error_code", "message"}`. With `auth`, a request without valid
+ * credentials is a 401 before anything else is looked at, and one its user's role does not allow
+ * a 403. Slow clients are cut off by Node's own header and request timers (408), silent and idle
+ * sockets by the idle and keep-alive timers, and sockets are capped in total and per client
+ * address (connection-guard.ts). An error that is none of the registry's refusals is wirekit's
+ * bug: a 500 that says nothing of its cause to the client, and `onInternalError` hears of it.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
 import { WirekitError } from '../../../errors/index.js';
-import { type CompatibilityLevel, registryMediaType } from './api.js';
+import { registryMediaType } from './api.js';
+import { allows, basicAuthenticator } from './basic-auth.js';
+import { guardConnections } from './connection-guard.js';
 import { memoryStore } from './memory-store.js';
 import { createSchemaRegistry, type SchemaRegistry } from './registry.js';
-import { isRegistryError, moreRegistryErrorCodes, RegistryError } from './registry-error.js';
-import { type Method, matchRoute, RawText, registryRoutes } from './routes.js';
-import type { RegistryStore } from './store.js';
+import { isRegistryError, moreRegistryErrorCodes, RegistryError, refusals } from './registry-error.js';
+import { jsonBody, segmentsOf } from './request-reading.js';
+import { accessOf, type Method, matchRoute, RawText, registryRoutes } from './routes.js';
+import { type RegistryServerOptions, serverSettings } from './server-options.js';
 
-export interface RegistryServerOptions {
-  /** 0 (the default) lets the OS pick a free port; `port` on the result says which. */
-  readonly port?: number;
-  readonly host?: string;
-  /** Where the registry keeps its records (default: in memory, lost at exit). */
-  readonly store?: RegistryStore;
-  readonly defaultCompatibility?: CompatibilityLevel;
-  /** The largest request body read (default 1 MiB); a larger one is answered 413. */
-  readonly maxBodyBytes?: number;
-  /** How long a client may take to send its request headers (default 10 s). */
-  readonly headersTimeoutMs?: number;
-  /** How long a client may take to send a whole request (default 30 s). */
-  readonly requestTimeoutMs?: number;
-  /** How long an idle keep-alive socket stays open (default 5 s). */
-  readonly keepAliveTimeoutMs?: number;
-  /** The most sockets open at once (default 1024); more are refused at connect. */
-  readonly maxConnections?: number;
-  /** Hears of errors that are wirekit's bugs (answered 500), e.g. to log them. */
-  readonly onInternalError?: (error: unknown) => void;
-}
+export type { RegistryAuthOptions, RegistryServerOptions, RegistryTlsOptions } from './server-options.js';
 
 export interface RegistryServer {
-  /** `http://HOST:PORT`, with no trailing slash. */
+  /** `http://HOST:PORT` (`https://` with `tls`), with no trailing slash. */
   readonly url: string;
   readonly port: number;
   readonly registry: SchemaRegistry;
@@ -58,17 +45,9 @@ export interface RegistryServer {
   close(): Promise<void>;
 }
 
-const oneMiB = 1024 * 1024;
 /** How long close() waits for requests under way before cutting their sockets. */
 const closeGraceMs = 2_000;
 const methods: readonly string[] = ['GET', 'POST', 'PUT', 'DELETE'] satisfies Method[];
-/** The request media types Confluent reads as JSON (and no Content-Type at all). */
-const jsonMediaTypes = new Set([
-  registryMediaType,
-  'application/vnd.schemaregistry+json',
-  'application/json',
-  'application/octet-stream',
-]);
 
 const plainError = (errorCode: number, message: string) => new RegistryError(errorCode, message);
 
@@ -87,64 +66,10 @@ function send(
   response.end(text);
 }
 
-/** The decoded path segments of a request target (`/subjects/a%2Fb/versions` → subjects, a/b, versions). */
-function segmentsOf(target: string): string[] {
-  const end = target.search(/[?#]/);
-  const path = end === -1 ? target : target.slice(0, end);
-  if (!path.startsWith('/'))
-    throw plainError(moreRegistryErrorCodes.badRequest, 'Bad Request: the path must start with /');
-  const segments = path.slice(1).split('/');
-  if (segments.at(-1) === '') segments.pop();
-  try {
-    return segments.map((segment) => decodeURIComponent(segment));
-  } catch {
-    throw plainError(
-      moreRegistryErrorCodes.badRequest,
-      'Bad Request: the path has malformed percent-encoding',
-    );
-  }
-}
-
-/** The request's body as JSON, read to at most `limit` bytes (413 past it, 400 when it does not parse). */
-async function jsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
-  const mediaType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== undefined && mediaType !== '' && !jsonMediaTypes.has(mediaType)) {
-    throw plainError(
-      moreRegistryErrorCodes.unsupportedMediaType,
-      `Unsupported Media Type: ${mediaType.slice(0, 100)}`,
-    );
-  }
-  const tooLarge = () =>
-    plainError(
-      moreRegistryErrorCodes.bodyTooLarge,
-      `Payload Too Large: the body is larger than ${limit} bytes`,
-    );
-  const declared = Number(request.headers['content-length']);
-  if (declared > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) throw tooLarge();
-      chunks.push(chunk);
-    }
-  } catch (cause) {
-    if (isRegistryError(cause)) throw cause;
-    // The client went away or a timer cut it off mid-body: nobody is left to answer.
-    throw plainError(moreRegistryErrorCodes.badRequest, 'Bad Request: the body was not sent whole');
-  }
-  const text = Buffer.concat(chunks, size).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    const why = cause instanceof Error ? cause.message.slice(0, 200) : 'unreadable';
-    throw plainError(moreRegistryErrorCodes.badRequest, `Bad Request: the body is not JSON (${why})`);
-  }
-}
-
 export async function startRegistryServer(options: RegistryServerOptions = {}): Promise<RegistryServer> {
+  const settings = serverSettings(options);
+  const authenticate = options.auth === undefined ? undefined : basicAuthenticator(options.auth.users);
+  const realm = (options.auth?.realm ?? 'schema-registry').replace(/["\\\r\n]/g, '');
   const registry = await createSchemaRegistry({
     store: options.store ?? memoryStore(),
     ...(options.defaultCompatibility === undefined
@@ -152,13 +77,15 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
       : { defaultCompatibility: options.defaultCompatibility }),
   });
   const routes = registryRoutes(registry);
-  const maxBodyBytes = options.maxBodyBytes ?? oneMiB;
-  const requestTimeout = options.requestTimeoutMs ?? 30_000;
-  // Node refuses a header timer longer than the request timer.
-  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  const { host, requestTimeout, headersTimeout } = settings;
   const onInternalError = options.onInternalError ?? (() => {});
 
   const answer = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    // Who asks is settled first: without valid credentials, not even a 404 says what exists.
+    const user = authenticate?.(request.headers.authorization);
+    if (authenticate !== undefined && user === undefined) {
+      throw plainError(moreRegistryErrorCodes.unauthorized, 'Unauthorized');
+    }
     const segments = segmentsOf(request.url ?? '/');
     const match = matchRoute(routes, segments);
     if (match === undefined) throw plainError(moreRegistryErrorCodes.routeNotFound, 'HTTP 404 Not Found');
@@ -170,44 +97,74 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
       send(response, 405, { error_code: 405, message: 'HTTP 405 Method Not Allowed' }, { allow: allowed });
       return;
     }
+    const needs = accessOf(match.route, method as Method);
+    if (user !== undefined && !allows(user.role, needs)) {
+      throw refusals.forbidden(user.username, `it needs the ${needs} role, and the user has ${user.role}`);
+    }
     const takesBody = method === 'POST' || method === 'PUT';
-    const body = takesBody ? await jsonBody(request, maxBodyBytes) : undefined;
+    const body = takesBody ? await jsonBody(request, settings.maxBodyBytes) : undefined;
     const query = new URLSearchParams((request.url ?? '').split('?')[1]?.split('#')[0] ?? '');
-    send(response, 200, await handler({ params: match.params, query, body }));
+    send(response, 200, await handler({ params: match.params, query, body, user }));
   };
 
-  const server = createServer(
-    {
-      requestTimeout,
-      headersTimeout,
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
-      // How often Node looks for requests past their timers: often enough to honour short ones.
-      connectionsCheckingInterval: Math.max(50, Math.min(headersTimeout, requestTimeout) / 4),
-    },
-    (request, response) => {
-      answer(request, response).catch((error: unknown) => {
-        if (response.headersSent) {
-          response.destroy();
-          return;
-        }
-        if (!isRegistryError(error)) onInternalError(error);
-        const refusal = isRegistryError(error)
-          ? error
-          : plainError(moreRegistryErrorCodes.internal, 'Internal Server Error');
-        // A body left unread (refused before or while reading it) is not worth waiting for.
-        const unread = !request.complete;
-        send(
-          response,
-          refusal.status,
-          { error_code: refusal.errorCode, message: refusal.message },
-          unread ? { connection: 'close' } : {},
-        );
-      });
-    },
-  );
-  server.maxConnections = options.maxConnections ?? 1024;
+  const onRequest = (request: IncomingMessage, response: ServerResponse) => {
+    // A request is under way: the idle timer stops, Node's request timer takes over.
+    request.socket.setTimeout(0);
+    answer(request, response).catch((error: unknown) => {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      if (!isRegistryError(error)) onInternalError(error);
+      const refusal = isRegistryError(error)
+        ? error
+        : plainError(moreRegistryErrorCodes.internal, 'Internal Server Error');
+      const headers: Record<string, string> = {};
+      if (refusal.errorCode === moreRegistryErrorCodes.unauthorized) {
+        headers['www-authenticate'] = `Basic realm="${realm}", charset="UTF-8"`;
+      }
+      // A body left unread (refused before or while reading it) is not worth waiting for.
+      if (!request.complete) headers.connection = 'close';
+      send(response, refusal.status, { error_code: refusal.errorCode, message: refusal.message }, headers);
+    });
+  };
 
-  const host = options.host ?? '127.0.0.1';
+  const httpOptions = {
+    requestTimeout,
+    headersTimeout,
+    keepAliveTimeout: settings.keepAliveTimeout,
+    // How often Node looks for requests past their timers: often enough to honour short ones.
+    connectionsCheckingInterval: Math.max(50, Math.min(headersTimeout, requestTimeout) / 4),
+  };
+  const { tls } = options;
+  const server: Server =
+    tls === undefined
+      ? createServer(httpOptions, onRequest)
+      : createHttpsServer(
+          {
+            ...httpOptions,
+            key: tls.key,
+            cert: tls.cert,
+            ...(tls.ca === undefined ? {} : { ca: tls.ca as string | Buffer | (string | Buffer)[] }),
+            requestCert: tls.requestCert === true,
+            rejectUnauthorized: tls.requestCert === true,
+            // A client that connects and never finishes its handshake is idle too.
+            handshakeTimeout: settings.idleTimeout,
+          },
+          onRequest,
+        );
+  server.maxConnections = settings.maxConnections;
+  guardConnections(server, {
+    max: settings.maxConnections,
+    perAddress: settings.perAddress,
+    reserved: settings.reserved,
+  });
+  // A connection that sends nothing before its first request is closed (Node's own handler
+  // destroys a socket whose timer fires with no request under way to hear it).
+  server.on(tls === undefined ? 'connection' : 'secureConnection', (socket: Socket) => {
+    socket.setTimeout(settings.idleTimeout);
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
@@ -220,16 +177,14 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
     throw new WirekitError(
       'WK_REGISTRY_UNAVAILABLE',
       `the registry cannot listen on ${host}:${options.port ?? 0}: ${why}`,
-      {
-        cause,
-      },
+      { cause },
     );
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
   return {
-    url: `http://${urlHost}:${port}`,
+    url: `${tls === undefined ? 'http' : 'https'}://${urlHost}:${port}`,
     port,
     registry,
     async close() {

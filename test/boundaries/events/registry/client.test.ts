@@ -190,6 +190,18 @@ describe('credentials and the base URL', () => {
     expect(peer.seen[0]?.headers).toMatchObject({ authorization: 'Bearer t0k', 'x-tenant': 'blue' });
   });
 
+  test('basicAuth sends the credentials without a URL holding them, and wins over URL credentials', async () => {
+    const url = new URL(peer.url);
+    url.username = 'old';
+    url.password = 'old';
+    const c = registryClient({ url: url.href, basicAuth: { username: 'app', password: 'pä:ss' } });
+    await c.subjects();
+    const expected = `Basic ${Buffer.from('app:pä:ss').toString('base64')}`;
+    expect(peer.seen[0]?.headers.authorization).toBe(expected);
+    const colon = () => registryClient({ url: peer.url, basicAuth: { username: 'a:b', password: 'p' } });
+    expect(colon).toThrow(expect.objectContaining({ code: 'WK_OPTIONS_INVALID' }));
+  });
+
   test('a path prefix is kept and a trailing slash dropped', async () => {
     const c = registryClient({ url: `${peer.url}/registry/` });
     expect(c.url).toBe(`${peer.url}/registry`);
@@ -305,8 +317,9 @@ describe('error bodies become codes, with status and error_code in details', () 
     [422, 42201, 'WK_REGISTRY_SCHEMA_INVALID'],
     [422, 42202, 'WK_REGISTRY_REQUEST'],
     [422, 42203, 'WK_REGISTRY_REQUEST'],
-    [401, 40101, 'WK_REGISTRY_REQUEST'],
-    [403, 40301, 'WK_REGISTRY_REQUEST'],
+    [401, 401, 'WK_REGISTRY_AUTH'],
+    [403, 40301, 'WK_REGISTRY_AUTH'],
+    [422, 42205, 'WK_REGISTRY_NOT_PERMITTED'],
     [429, 42901, 'WK_REGISTRY_REQUEST'],
   ])('%i with error_code %i is %s, asked once', async (status, errorCode, code) => {
     peer.override = (_request, res) =>

@@ -1,6 +1,6 @@
 /**
  * The Kafka store's messages without a broker: every record kind to Confluent's key and value and
- * back, Confluent's own key types skipped, and damaged messages failing with StoreCorruptError.
+ * back (modes as Confluent's MODE keys), Confluent's other key types skipped, and damaged messages failing with StoreCorruptError.
  */
 import { describe, expect, test } from 'vitest';
 import { kafkaMessageOf, recordOfMessage } from '../../../../src/boundaries/events/registry/kafka-store.js';
@@ -37,6 +37,8 @@ const records: RegistryRecord[] = [
   { kind: 'config', subject: null, compatibility: 'FULL' },
   { kind: 'config', subject: 's', compatibility: null },
   { kind: 'purge', subject: 's', version: 1 },
+  { kind: 'mode', subject: null, mode: 'READONLY' },
+  { kind: 'mode', subject: 's', mode: null },
 ];
 
 describe('Kafka messages of registry records', () => {
@@ -55,13 +57,19 @@ describe('Kafka messages of registry records', () => {
       value: '{"compatibilityLevel":"FULL"}',
     });
     expect(kafkaMessageOf(records[4] as RegistryRecord).value).toBeNull();
+    expect(kafkaMessageOf(records[5] as RegistryRecord)).toEqual({
+      key: '{"keytype":"MODE","subject":null,"magic":0}',
+      value: '{"mode":"READONLY"}',
+    });
+    expect(kafkaMessageOf(records[6] as RegistryRecord).value).toBeNull();
   });
 
   test("Confluent's other key types are skipped; a config without a level is none", () => {
     expect(recordOfMessage(message('{"keytype":"NOOP","magic":0}', null), 'x')).toBeUndefined();
+    // Confluent writes the subject into a mode's value too, and leaves a null subject out of the key.
     expect(
-      recordOfMessage(message('{"keytype":"MODE","magic":0}', '{"mode":"READWRITE"}'), 'x'),
-    ).toBeUndefined();
+      recordOfMessage(message('{"keytype":"MODE","magic":0}', '{"subject":null,"mode":"READWRITE"}'), 'x'),
+    ).toEqual({ kind: 'mode', subject: null, mode: 'READWRITE' });
     expect(recordOfMessage(message('{"keytype":"CONFIG","magic":0}', '{"normalize":true}'), 'x')).toEqual({
       kind: 'config',
       subject: null,
@@ -81,6 +89,7 @@ describe('Kafka messages of registry records', () => {
     ],
     ['a tombstone without a version', '{"keytype":"SCHEMA","subject":"s","magic":1}', null],
     ['an unknown level', '{"keytype":"CONFIG","subject":null,"magic":0}', '{"compatibilityLevel":"SOME"}'],
+    ['a mode this registry does not hold', '{"keytype":"MODE","subject":"s","magic":0}', '{"mode":"IMPORT"}'],
   ])('%s fails with StoreCorruptError', (_, key, value) => {
     expect(() => recordOfMessage(message(key, value), '_schemas/0@41')).toThrow(StoreCorruptError);
   });

@@ -1,11 +1,13 @@
 /**
  * The Kafka store against a real broker (Apache Kafka 4.1.1, test/support/kafka.ts): the topic
  * it creates, Confluent's keys and the tombstone of a purge, a registry server restarted on the
- * same topic answering as before, topics it must refuse, and a broker that goes away.
+ * same topic answering as before, topics it must refuse, a log two registries wrote (refused at
+ * the next start), ids at their bound, the mode kept, and a broker that goes away.
  */
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { kafkaStore } from '../../../../src/boundaries/events/registry/kafka-store.js';
+import { StoreCorruptError } from '../../../../src/boundaries/events/registry/record-json.js';
 import { startRegistryServer } from '../../../../src/boundaries/events/registry/server.js';
 import { isWirekitError } from '../../../../src/errors/index.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
@@ -145,6 +147,73 @@ describe.skipIf(!hasKafka())('the Kafka store', () => {
         .catch((caught: unknown) => caught);
       expect(isWirekitError(error, 'WK_REGISTRY_UNAVAILABLE')).toBe(true);
       expect((error as Error).message).toMatch(why);
+    }
+  }, 120_000);
+
+  test('two registries on one topic: the next start refuses the log, naming the offset', async () => {
+    const topic = '_schemas_two_writers';
+    const store = () => kafkaStore({ brokers: [broker.bootstrap], topic });
+    // Both load the empty topic, then each hands out id 1, 2, ... for schemas of its own.
+    const [one, two] = await Promise.all([
+      startRegistryServer({ store: store() }),
+      startRegistryServer({ store: store() }),
+    ]);
+    expect((await call(one.url, 'POST', subjectPath('orders', '/versions'), { schema: v1 })).body).toEqual({
+      id: 1,
+    });
+    expect((await call(two.url, 'POST', subjectPath('payments', '/versions'), { schema: v3 })).body).toEqual({
+      id: 1,
+    });
+    await Promise.all([one.close(), two.close()]);
+
+    const error = await startRegistryServer({ store: store() }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StoreCorruptError);
+    expect((error as StoreCorruptError).location).toBe(`${topic}/0@1`);
+    expect((error as Error).message).toMatch(/id 1 already names another schema/);
+  }, 120_000);
+
+  test('at id 2^31-1 a new schema is refused with 42205; the mode is kept in the topic', async () => {
+    const topic = '_schemas_bounds';
+    const producer = kafka.producer();
+    await producer.connect();
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: [{ topic, numPartitions: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }],
+    });
+    await admin.disconnect();
+    // A raw record, as another writer (or an edit) could leave it.
+    await producer.send({
+      topic,
+      messages: [
+        {
+          key: '{"keytype":"SCHEMA","subject":"big","version":1,"magic":1}',
+          value: JSON.stringify({ subject: 'big', version: 1, id: 2 ** 31 - 1, schema: v1, deleted: false }),
+        },
+      ],
+    });
+    await producer.disconnect();
+
+    const first = await startRegistryServer({ store: kafkaStore({ brokers: [broker.bootstrap], topic }) });
+    const refused = await call(first.url, 'POST', subjectPath('next', '/versions'), { schema: v2 });
+    expect({ status: refused.status, body: refused.body }).toMatchObject({
+      status: 422,
+      body: { error_code: 42205 },
+    });
+    await call(first.url, 'PUT', '/mode', { mode: 'READONLY' });
+    await first.close();
+
+    const second = await startRegistryServer({ store: kafkaStore({ brokers: [broker.bootstrap], topic }) });
+    try {
+      expect((await call(second.url, 'GET', '/mode')).body).toEqual({ mode: 'READONLY' });
+      expect((await call(second.url, 'GET', subjectPath('big', '/versions/1'))).body).toMatchObject({
+        id: 2 ** 31 - 1,
+      });
+      const readOnly = await call(second.url, 'POST', subjectPath('big', '/versions'), { schema: v1 });
+      expect(readOnly.body).toMatchObject({ error_code: 42205, message: expect.stringMatching(/read-only/) });
+    } finally {
+      await second.close();
     }
   }, 120_000);
 

@@ -1,0 +1,54 @@
+/**
+ * pyarrow (the venv's, test/support/tools.ts) as the independent producer and judge of Arrow IPC
+ * variants: the streams and files test/fixtures/pyarrow_variants.py writes, and pyarrow's own
+ * reading of any input, written back plainly (pyarrow_rewrite.py) or as JSON (pyarrow_read.py).
+ * Callers check `has('venv:pyarrow')` first, which under CI fails rather than skips.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { venvPython, withTempDir } from './tools.js';
+
+const fixtures = new URL('../fixtures/', import.meta.url).pathname;
+
+export function runPyarrow(script: string, args: readonly string[]): string {
+  const result = spawnSync(venvPython, [join(fixtures, script), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`${script} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** Every file pyarrow_variants.py writes, by name (`kinds.lz4.arrows`, `orders.legacy.arrow`, ...). */
+export function pyarrowVariants(): Map<string, Uint8Array> {
+  return withTempDir((dir) => {
+    runPyarrow('pyarrow_variants.py', [dir]);
+    return new Map(readdirSync(dir).map((name) => [name, new Uint8Array(readFileSync(join(dir, name)))]));
+  });
+}
+
+/** pyarrow's reading of `bytes` (fully validated), written back as a plain little-endian stream. */
+export function pyarrowRewrite(bytes: Uint8Array): Uint8Array {
+  return withTempDir((dir) => {
+    writeFileSync(join(dir, 'in'), bytes);
+    runPyarrow('pyarrow_rewrite.py', [join(dir, 'in'), join(dir, 'out')]);
+    return new Uint8Array(readFileSync(join(dir, 'out')));
+  });
+}
+
+/** What pyarrow_read.py prints: the format, the schema's types by field, batch sizes and rows. */
+export interface PyarrowView {
+  readonly format: 'stream' | 'file';
+  readonly schema: Record<string, string>;
+  readonly metadata: Record<string, string>;
+  readonly batches: number[];
+  readonly rows: unknown[];
+}
+
+export function pyarrowRead(bytes: Uint8Array): PyarrowView {
+  return withTempDir((dir) => {
+    writeFileSync(join(dir, 'in'), bytes);
+    return JSON.parse(runPyarrow('pyarrow_read.py', [join(dir, 'in')])) as PyarrowView;
+  });
+}
