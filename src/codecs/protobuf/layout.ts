@@ -62,7 +62,7 @@ export interface Slot {
   readonly union: UnionPlan | undefined;
   /** The single field (number 1) of a generated wrapper message. */
   readonly wrapped: FieldPlan | undefined;
-  /** The schema kind, for messages. */
+  /** The schema kind, for messages and integers; an enum's name, for enums. */
   readonly kind: string;
   /** The constraints of a string, bytes, decimal or timestamp (value-rules.ts), checked both ways. */
   readonly rule: Rule<never> | undefined;
