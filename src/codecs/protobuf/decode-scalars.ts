@@ -133,8 +133,8 @@ export function decodeTimestamp(r: Reader, precision: TimePrecision, previous?: 
 }
 
 /**
- * An enum number that names no member. proto3's enums are open: protobuf runtimes keep such a
- * number (Python as the int, protobuf-es as the number), for a newer writer's member. A wirekit
+ * An enum number that names no member. proto3's enums are open: a protobuf runtime keeps such a
+ * number in the field (Python protobuf gives the int), for a newer writer's member. A wirekit
  * enum's value is one of its members, in every format, so the number is refused as JSON, MessagePack
  * and CBOR refuse a name that is no member and Avro an index past the symbols.
  */
