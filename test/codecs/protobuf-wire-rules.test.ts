@@ -18,6 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { createCodec } from '../../src/codecs/index.js';
 import { createProtobufCodec } from '../../src/codecs/protobuf/index.js';
 import { isWirekitError } from '../../src/errors/index.js';
 import { type Infer, t } from '../../src/index.js';
@@ -274,4 +275,23 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf'))('Python protob
     expect(enums[0]?.enums).toEqual({ plan: 7, plans: [] });
     expect(enums[1]?.enums).toEqual({ plan: 0, plans: [1, 9] });
   });
+});
+
+describe("one rule for an enum value the reader's enum lacks, in every format", () => {
+  // A newer writer's enum has a member more; the reader's has not: every format refuses it.
+  const Writer = t.object('Row', { plan: t.enum('Plan', ['free', 'pro', 'team', 'extra']) });
+  const Reader = t.object('Row', { plan: t.enum('Plan', ['free', 'pro', 'team']) });
+  test.each(['json', 'msgpack', 'cbor', 'protobuf', 'avro', 'flatbuffers', 'arrow'] as const)(
+    '%s',
+    (format) => {
+      const row = { plan: 'extra' as const };
+      const bytes = createCodec(format, { schema: Writer }).encode(
+        (format === 'arrow' ? [row] : row) as never,
+      );
+      for (const compile of [true, false]) {
+        const codec = createCodec(format, { schema: Reader, compile });
+        expect(outcome(() => codec.decode(bytes))).toMatchObject({ code: 'WK_DECODE_SCHEMA_MISMATCH' });
+      }
+    },
+  );
 });
