@@ -18,11 +18,13 @@ import { mismatch } from '../core/errors.js';
 import {
   checkCounts,
   fillAbsent,
+  isMessageLike,
   kept,
   messageCost,
   newList,
   readField,
   readOrMerge,
+  readSlot,
   skipMistyped,
   skipUnknown,
   wireFits,
@@ -86,6 +88,7 @@ class MessageCompiler {
     const helpers = {
       readField,
       readOrMerge,
+      readSlot,
       readString,
       fillAbsent,
       skipMistyped,
@@ -355,7 +358,10 @@ class MessageCompiler {
       case ENUM:
         return `{ const at = r.pos; const index = r.uint32(); const members = ${s.dep(slot.members)}; if (index >= members.length) throw h.notAMember(at, ${s.dep(slot)}, index); ${v} = members[index]; }`;
       default:
-        return `${v} = h.readOrMerge(r, ${s.dep(slot)}, ${v});`;
+        // A message (a union, a Timestamp, a wrapper) merges a second occurrence; anything else replaces.
+        return isMessageLike(slot)
+          ? `${v} = h.readOrMerge(r, ${s.dep(slot)}, ${v});`
+          : `${v} = h.readSlot(r, ${s.dep(slot)});`;
     }
   }
 }

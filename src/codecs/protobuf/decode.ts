@@ -50,6 +50,7 @@ import {
   OMITTED,
   PRESENT,
   REPEATED,
+  SINGLE,
   SINT32,
   SINT64,
   type Slot,
@@ -59,7 +60,6 @@ import {
   UINT64,
   UNION,
   type UnionPlan,
-  WRAPPER,
 } from './layout.js';
 import type { Reader } from './reader.js';
 
@@ -118,8 +118,9 @@ function readNested(r: Reader, slot: Slot, into?: unknown): unknown {
 }
 
 /** Whether a slot's values are messages on the wire (a Timestamp, a wrapper, a union's oneof too). */
-function isMessageLike(slot: Slot): boolean {
-  return slot.type === MESSAGE || slot.type === UNION || slot.type === TIMESTAMP || slot.type === WRAPPER;
+export function isMessageLike(slot: Slot): boolean {
+  // TIMESTAMP, MESSAGE, UNION and WRAPPER are the last slot types (layout.ts): one comparison.
+  return slot.type >= TIMESTAMP;
 }
 
 /**
@@ -191,11 +192,20 @@ export function decodeMessage(
       skipUnknown(r, plan, tag, start);
       continue;
     }
-    if (!wireFits(field, tag & 7)) {
-      skipMistyped(r, field, tag, start);
-      continue;
+    if (field.mode === SINGLE || field.mode === PRESENT) {
+      const slot = field.slot;
+      if ((tag & 7) !== slot.wire) {
+        skipMistyped(r, field, tag, start);
+        continue;
+      }
+      out[field.name] = isMessageLike(slot) ? readOrMerge(r, slot, out[field.name]) : readSlot(r, slot);
+    } else {
+      if (!wireFits(field, tag & 7)) {
+        skipMistyped(r, field, tag, start);
+        continue;
+      }
+      out[field.name] = readField(r, field, tag & 7, out[field.name], start);
     }
-    out[field.name] = readField(r, field, tag & 7, out[field.name], start);
     seen |= field.bit;
   }
   if (into === undefined && (seen !== plan.requiredMask || plan.required.length > 31))

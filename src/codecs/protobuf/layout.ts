@@ -15,7 +15,7 @@ export const START_GROUP = 3;
 export const END_GROUP = 4;
 export const FIXED32 = 5;
 
-/** What one value on the wire is. */
+/** What one value on the wire is. The types whose values are messages on the wire come last. */
 export const BOOL = 0;
 export const SINT32 = 1;
 export const UINT32 = 2;
