@@ -7,7 +7,9 @@
  * (Node 20 has no `Math.f16round`).
  */
 
-const scratch = new DataView(new ArrayBuffer(4));
+/** A single's bits, read through two views of one word (in the platform's order, as bits are). */
+const single = new Float32Array(1);
+const singleBits = new Uint32Array(single.buffer);
 
 /**
  * The binary16 bits of `value` when a half holds it exactly, else -1. `value` is a single already
@@ -15,8 +17,8 @@ const scratch = new DataView(new ArrayBuffer(4));
  */
 export function halfBits(value: number): number {
   if (Number.isNaN(value)) return 0x7e00;
-  scratch.setFloat32(0, value);
-  const bits = scratch.getUint32(0);
+  single[0] = value;
+  const bits = singleBits[0] as number;
   const sign = (bits >>> 16) & 0x8000;
   const exponent = ((bits >>> 23) & 0xff) - 127;
   const fraction = bits & 0x7fffff;

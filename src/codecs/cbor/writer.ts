@@ -94,10 +94,12 @@ export class CborEmitter extends KeyedWriter implements Emitter {
    * measurement, a ratio) fail the first test, one `Math.fround`, and go out as before.
    */
   float64(value: number): void {
-    if (Math.fround(value) !== value && !Number.isNaN(value)) {
-      this.byteFloat64(0xfb, value);
-      return;
-    }
+    if (Math.fround(value) !== value && !Number.isNaN(value)) this.byteFloat64(0xfb, value);
+    else this.narrowFloat(value);
+  }
+
+  /** A number a single holds (or NaN): as a half when one holds it too. Out of line: the rare case. */
+  private narrowFloat(value: number): void {
     const half = halfBits(value);
     if (half >= 0) this.byteUint16(0xf9, half);
     else this.byteFloat32(0xfa, value);

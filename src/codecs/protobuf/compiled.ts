@@ -18,15 +18,18 @@ import { mismatch } from '../core/errors.js';
 import {
   checkCounts,
   fillAbsent,
+  isMessageLike,
   kept,
   messageCost,
   newList,
   readField,
+  readOrMerge,
   readSlot,
+  skipMistyped,
   skipUnknown,
-  wrongWire,
+  wireFits,
 } from './decode.js';
-import { outOfRange, readString } from './decode-scalars.js';
+import { notAMember, outOfRange, readString } from './decode-scalars.js';
 import { encodeField, writeSlot } from './encode.js';
 import { enter, keep, wrong } from './encode-problem.js';
 import {
@@ -84,10 +87,13 @@ class MessageCompiler {
     const s = this.source;
     const helpers = {
       readField,
+      readOrMerge,
       readSlot,
       readString,
       fillAbsent,
-      wrongWire,
+      skipMistyped,
+      wireFits,
+      notAMember,
       outOfRange,
       encodeField,
       writeSlot,
@@ -283,11 +289,13 @@ class MessageCompiler {
     for (const field of plan.fields) {
       const v = local.get(field.name) as string;
       const set = field.bit !== 0 ? ` seen |= ${field.bit};` : '';
+      // The field's number with a key the first switch did not take: another wire type, an
+      // unknown field (skipped, or refused with unknown keys), or the other form of a list.
       if (field.mode === SINGLE || field.mode === PRESENT) {
-        s.line(`          case ${field.number}: throw h.wrongWire(start, ${s.dep(field)}, tag & 7);`);
+        s.line(`          case ${field.number}: h.skipMistyped(r, ${s.dep(field)}, tag, start); break;`);
       } else {
         s.line(
-          `          case ${field.number}: ${v} = h.readField(r, ${s.dep(field)}, tag & 7, ${v}, start);${set} break;`,
+          `          case ${field.number}: if (h.wireFits(${s.dep(field)}, tag & 7)) { ${v} = h.readField(r, ${s.dep(field)}, tag & 7, ${v}, start);${set} } else h.skipMistyped(r, ${s.dep(field)}, tag, start); break;`,
         );
       }
     }
@@ -332,8 +340,9 @@ class MessageCompiler {
     }
     const nested = this.nestedPlan(field);
     if (nested !== undefined) {
+      // A second occurrence merges into the first: the interpreter's merge, on a rare path.
       const { decode } = this.namesOf(nested);
-      return `{ const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(${slot.levels}, ${slot.need}); ${v} = ${decode}(r); r.leave(${slot.levels}); r.end = saved; }`;
+      return `if (${v} !== undefined) ${v} = h.readOrMerge(r, ${s.dep(slot)}, ${v}); else { const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(${slot.levels}, ${slot.need}); ${v} = ${decode}(r); r.leave(${slot.levels}); r.end = saved; }`;
     }
     switch (slot.type) {
       case STRING:
@@ -347,9 +356,12 @@ class MessageCompiler {
       case SINT32:
         return `{ const at = r.pos; const raw = r.uint32(); const x = (raw >>> 1) ^ -(raw & 1); if (x < ${slot.min} || x > ${slot.max}) throw h.outOfRange(at, ${s.dep(slot.kind)}, x); ${v} = x; }`;
       case ENUM:
-        return `{ const at = r.pos; const index = r.uint32(); const members = ${s.dep(slot.members)}; if (index >= members.length) throw h.mismatch(at, \`enum index \${index | 0} is not a member\`); ${v} = members[index]; }`;
+        return `{ const at = r.pos; const index = r.uint32(); const members = ${s.dep(slot.members)}; if (index >= members.length) throw h.notAMember(at, ${s.dep(slot)}, index); ${v} = members[index]; }`;
       default:
-        return `${v} = h.readSlot(r, ${s.dep(slot)});`;
+        // A message (a union, a Timestamp, a wrapper) merges a second occurrence; anything else replaces.
+        return isMessageLike(slot)
+          ? `${v} = h.readOrMerge(r, ${s.dep(slot)}, ${v});`
+          : `${v} = h.readSlot(r, ${s.dep(slot)});`;
     }
   }
 }

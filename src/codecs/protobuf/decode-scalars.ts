@@ -2,6 +2,7 @@
  * The scalars that need more than a line: strings and byte strings (bounded by the limits before
  * anything is allocated), literals, 64-bit integers and Timestamps.
  */
+import type { WirekitError } from '../../errors/index.js';
 import type { TimePrecision } from '../../schema/types.js';
 import { maxEpochMillis } from '../../schema/value-rules.js';
 import { cost, stringCost } from '../core/budget.js';
@@ -94,19 +95,21 @@ function int64Value(r: Reader, start: number, slot: Slot, lo: number, hi: number
 }
 
 /** google.protobuf.Timestamp { int64 seconds = 1; int32 nanos = 2; }. */
-export function decodeTimestamp(r: Reader, precision: TimePrecision): Date {
+export function decodeTimestamp(r: Reader, precision: TimePrecision, previous?: Date): Date {
   const start = r.pos;
-  let seconds = 0;
-  let nanos = 0;
+  // Merged into an earlier occurrence: each field of this one replaces that one's (its nanoseconds
+  // as the Date kept them, to the millisecond, which is all a Date holds of them anyway).
+  const earlier = previous === undefined ? 0 : previous.getTime();
+  let seconds = Math.floor(earlier / 1000);
+  let nanos = (earlier - seconds * 1000) * 1_000_000;
   while (r.pos < r.end) {
-    const at = r.pos;
     const tag = r.tag();
     const number = tag >>> 3;
-    if (number !== 1 && number !== 2) {
+    // Another field, or seconds or nanos with another wire type: an unknown field, skipped.
+    if ((number !== 1 && number !== 2) || (tag & 7) !== VARINT) {
       r.skip(tag & 7, number);
       continue;
     }
-    if ((tag & 7) !== VARINT) throw mismatch(at, `Timestamp field ${number} is not a varint`);
     if (number === 1) {
       const lo = r.varint64();
       seconds = (r.hi | 0) * 4294967296 + lo;
@@ -127,4 +130,14 @@ export function decodeTimestamp(r: Reader, precision: TimePrecision): Date {
   }
   r.budget.charge(cost.date, start);
   return new Date(millis);
+}
+
+/**
+ * An enum number that names no member. proto3's enums are open: a protobuf runtime keeps such a
+ * number in the field (Python protobuf gives the int), for a newer writer's member. A wirekit
+ * enum's value is one of its members, in every format, so the number is refused as JSON, MessagePack
+ * and CBOR refuse a name that is no member and Avro an index past the symbols.
+ */
+export function notAMember(at: number, slot: Slot, index: number): WirekitError {
+  return mismatch(at, `enum number ${index | 0} is no member of ${slot.kind}`);
 }

@@ -1,10 +1,16 @@
 /**
- * Reads messages by plan. What proto3 readers do, wirekit does: unknown fields are skipped, a field
- * seen twice keeps its last value, repeated scalars are read packed or not, and a field that is not
- * on the wire takes proto3's default (0, '', false, the first enum member, empty list or map). Where
- * proto3's default is no value of the schema, wirekit decides: an absent message is decoded from
- * no bytes (all its fields at their defaults), an absent Timestamp is the epoch, an absent decimal
- * is "0", absent json is null, and a union with no variant set is a schema mismatch.
+ * Reads messages by plan. What proto3 readers do, wirekit does: unknown fields are skipped, and so
+ * is a known field number with another wire type than its field's (every protobuf runtime keeps it
+ * as an unknown field); a scalar seen twice keeps its last value, and a message seen twice is
+ * merged (its scalars last-wins, lists concatenated, maps merged by key, messages merged, a oneof
+ * replaced by another member or merged with the same one), as parsing the concatenation of two
+ * messages merges them in the specification; repeated scalars are read packed or not, and a field
+ * that is not on the wire takes proto3's default (0, '', false, the first enum member, empty list
+ * or map). Where proto3's default is no value of the schema, wirekit decides: an absent message is
+ * decoded from no bytes (all its fields at their defaults), an absent Timestamp is the epoch, an
+ * absent decimal is "0", absent json is null, and a union with no variant set is a schema mismatch.
+ * An enum number that names no member is a schema mismatch: proto3 keeps it as a number, but a
+ * wirekit enum value is one of its members, in every format.
  *
  * What the value costs the heap is charged to the reader's budget (core/budget.ts) before each thing is
  * made: a message as an object of its fields, each list, map, string, byte string, Date and bigint
@@ -17,6 +23,7 @@ import { cost, recordCost } from '../core/budget.js';
 import { isUnsafeKey, mismatch, unsafeKey } from '../core/errors.js';
 import {
   decodeTimestamp,
+  notAMember,
   outOfRange,
   readBytes,
   readLiteral,
@@ -79,32 +86,77 @@ function newMap(r: Reader, intKeys: boolean): Map<unknown, unknown> | Record<str
   return intKeys ? new Map() : {};
 }
 
-/** Reads the fields of a message-like slot up to `r.end`. */
-function decodeBody(r: Reader, slot: Slot): unknown {
+/**
+ * Reads the fields of a message-like slot up to `r.end`: into a new value, or merged `into` the
+ * value an earlier occurrence of the same field gave (see `readOrMerge`).
+ */
+function decodeBody(r: Reader, slot: Slot, into?: unknown): unknown {
   switch (slot.type) {
     case MESSAGE:
-      return decodeMessage(r, slot.message as MessagePlan);
+      return decodeMessage(r, slot.message as MessagePlan, into as Record<string, unknown> | undefined);
     case UNION:
-      return decodeUnion(r, slot.union as UnionPlan);
+      return decodeUnion(r, slot.union as UnionPlan, into);
     case TIMESTAMP: {
       const start = r.pos;
-      return kept(slot.rule, start, decodeTimestamp(r, slot.precision as TimePrecision));
+      return kept(slot.rule, start, decodeTimestamp(r, slot.precision as TimePrecision, into as Date));
     }
     default:
-      return decodeWrapper(r, slot.wrapped as FieldPlan);
+      return decodeWrapper(r, slot.wrapped as FieldPlan, into);
   }
 }
 
-/** A nested message: its length, then its body, one level deeper. */
-function readNested(r: Reader, slot: Slot): unknown {
+/** A nested message: its length, then its body, one level deeper; merged `into` a value when given. */
+function readNested(r: Reader, slot: Slot, into?: unknown): unknown {
   const length = r.length('a nested message');
   const saved = r.end;
   r.end = r.pos + length;
   r.enter(slot.levels, slot.need);
-  const value = decodeBody(r, slot);
+  const value = decodeBody(r, slot, into);
   r.leave(slot.levels);
   r.end = saved;
   return value;
+}
+
+/** Whether a slot's values are messages on the wire (a Timestamp, a wrapper, a union's oneof too). */
+export function isMessageLike(slot: Slot): boolean {
+  // TIMESTAMP, MESSAGE, UNION and WRAPPER are the last slot types (layout.ts): one comparison.
+  return slot.type >= TIMESTAMP;
+}
+
+/**
+ * One more occurrence of a non-repeated field whose earlier value is `previous`: a message is merged
+ * into it, anything else replaces it. The compiled decoder calls it for every field it does not
+ * read inline, and for a nested message seen a second time.
+ */
+export function readOrMerge(r: Reader, slot: Slot, previous: unknown): unknown {
+  if (previous !== undefined && previous !== null && isMessageLike(slot))
+    return readNested(r, slot, previous);
+  return readSlot(r, slot);
+}
+
+/**
+ * Whether a field's key has a wire type its field is read from: the slot's own, or length-delimited
+ * for a packed list of scalars (both forms are read). Any other is an unknown field to protobuf.
+ */
+export function wireFits(field: FieldPlan, wire: number): boolean {
+  switch (field.mode) {
+    case REPEATED:
+      return wire === field.slot.wire || (wire === LEN && field.packed);
+    case MAP:
+      return wire === LEN;
+    default:
+      return wire === field.slot.wire;
+  }
+}
+
+/**
+ * A known field number with a wire type its field is not read from: skipped as an unknown field,
+ * as every protobuf runtime does (its bytes must still be well-formed), or refused, naming both
+ * wire types, where the codec refuses unknown keys.
+ */
+export function skipMistyped(r: Reader, field: FieldPlan, tag: number, at: number): void {
+  if (r.rejectUnknown) throw wrongWire(at, field, tag & 7);
+  r.skip(tag & 7, tag >>> 3);
 }
 
 /** A message-like slot that is not on the wire decodes as if it were there with no bytes. */
@@ -118,10 +170,18 @@ function emptyBody(r: Reader, slot: Slot): unknown {
   return value;
 }
 
-function decodeMessage(r: Reader, plan: MessagePlan): Record<string, unknown> {
+/**
+ * A message's fields, read into a new object, or `into` the object an earlier occurrence of the
+ * same field decoded (which holds every field already, so nothing is filled in): merged.
+ */
+export function decodeMessage(
+  r: Reader,
+  plan: MessagePlan,
+  into?: Record<string, unknown>,
+): Record<string, unknown> {
   const start = r.pos;
-  r.budget.charge(messageCost(plan), start);
-  const out: Record<string, unknown> = { ...plan.template };
+  if (into === undefined) r.budget.charge(messageCost(plan), start);
+  const out: Record<string, unknown> = into ?? { ...plan.template };
   let seen = 0;
   while (r.pos < r.end) {
     const start = r.pos;
@@ -133,14 +193,23 @@ function decodeMessage(r: Reader, plan: MessagePlan): Record<string, unknown> {
       continue;
     }
     if (field.mode === SINGLE || field.mode === PRESENT) {
-      if ((tag & 7) !== field.slot.wire) throw wrongWire(start, field, tag & 7);
-      out[field.name] = readSlot(r, field.slot);
+      const slot = field.slot;
+      if ((tag & 7) !== slot.wire) {
+        skipMistyped(r, field, tag, start);
+        continue;
+      }
+      out[field.name] = isMessageLike(slot) ? readOrMerge(r, slot, out[field.name]) : readSlot(r, slot);
     } else {
+      if (!wireFits(field, tag & 7)) {
+        skipMistyped(r, field, tag, start);
+        continue;
+      }
       out[field.name] = readField(r, field, tag & 7, out[field.name], start);
     }
     seen |= field.bit;
   }
-  if (seen !== plan.requiredMask || plan.required.length > 31) fillAbsent(r, plan, out, seen);
+  if (into === undefined && (seen !== plan.requiredMask || plan.required.length > 31))
+    fillAbsent(r, plan, out, seen);
   if (plan.counted.length > 0) checkCounts(plan, out, start);
   return out;
 }
@@ -183,35 +252,48 @@ export function fillAbsent(r: Reader, plan: MessagePlan, out: Record<string, unk
   }
 }
 
-function decodeUnion(r: Reader, plan: UnionPlan): unknown {
+/**
+ * A union's oneof: its last member on the wire wins, a member seen again (here, or after `into`,
+ * the value of an earlier occurrence of the field) is merged with its earlier value, and another
+ * member replaces it. A variant key with another wire type is an unknown field, skipped.
+ */
+function decodeUnion(r: Reader, plan: UnionPlan, into?: unknown): unknown {
   const start = r.pos;
-  let value: unknown;
+  let value: unknown = into;
+  let current = into === undefined ? -1 : variantIndex(plan, into);
   while (r.pos < r.end) {
-    const at = r.pos;
     const tag = r.tag();
     const number = tag >>> 3;
     const variant = plan.slots[number - 1];
-    if (variant === undefined) {
+    if (variant === undefined || (tag & 7) !== LEN) {
       r.skip(tag & 7, number);
       continue;
     }
-    if ((tag & 7) !== LEN) throw mismatch(at, `variant ${number} of ${plan.name} is not length-delimited`);
-    value = readNested(r, variant);
+    value = readNested(r, variant, current === number - 1 ? value : undefined);
+    current = number - 1;
   }
   if (value === undefined) throw mismatch(start, `no variant of the union ${plan.name} is set`);
   return value;
 }
 
-/** A generated message of one field numbered 1; the value is that field's. */
-function decodeWrapper(r: Reader, field: FieldPlan): unknown {
+/** The variant a decoded union value is (its tag field's literal names it). */
+function variantIndex(plan: UnionPlan, value: unknown): number {
+  return plan.byTag.get((value as Record<string, unknown>)[plan.tag]) ?? -1;
+}
+
+/**
+ * A generated message of one field numbered 1; the value is that field's. Merged `into` the value
+ * of an earlier occurrence: a list or map grows, a message merges, a scalar is replaced.
+ */
+function decodeWrapper(r: Reader, field: FieldPlan, into?: unknown): unknown {
   const begin = r.pos;
-  let value: unknown;
-  let seen = false;
+  let value: unknown = into;
+  let seen = into !== undefined;
   while (r.pos < r.end) {
     const start = r.pos;
     const tag = r.tag();
     const number = tag >>> 3;
-    if (number !== 1 || field.mode === OMITTED) {
+    if (number !== 1 || field.mode === OMITTED || !wireFits(field, tag & 7)) {
       r.skip(tag & 7, number);
       continue;
     }
@@ -223,7 +305,10 @@ function decodeWrapper(r: Reader, field: FieldPlan): unknown {
   return result;
 }
 
-/** Reads one occurrence of a field; repeated fields and maps add to `current`. */
+/**
+ * Reads one occurrence of a field whose wire type fits it (`wireFits`): repeated fields and maps add
+ * to `current`, a message merges into it, a scalar replaces it.
+ */
 export function readField(
   r: Reader,
   field: FieldPlan,
@@ -260,7 +345,7 @@ export function readField(
     }
     default:
       if (wire !== slot.wire) throw wrongWire(start, field, wire);
-      return readSlot(r, slot);
+      return readOrMerge(r, slot, current);
   }
 }
 
@@ -284,17 +369,15 @@ function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): vo
   let hasKey = false;
   let hasValue = false;
   while (r.pos < r.end) {
-    const at = r.pos;
     const tag = r.tag();
     const number = tag >>> 3;
     const wire = tag & 7;
-    if (number === 1) {
-      if (wire !== keySlot.wire) throw mismatch(at, `a key of map ${field.name} has wire type ${wire}`);
+    // A key or value with another wire type is an unknown field of the entry message: skipped.
+    if (number === 1 && wire === keySlot.wire) {
       key = readSlot(r, keySlot);
       hasKey = true;
-    } else if (number === 2) {
-      if (wire !== valueSlot.wire) throw mismatch(at, `a value of map ${field.name} has wire type ${wire}`);
-      value = readSlot(r, valueSlot);
+    } else if (number === 2 && wire === valueSlot.wire) {
+      value = readOrMerge(r, valueSlot, hasValue ? value : undefined);
       hasValue = true;
     } else {
       r.skip(wire, number);
@@ -409,7 +492,7 @@ export function readSlot(r: Reader, slot: Slot): unknown {
       const start = r.pos;
       const members = slot.members as readonly string[];
       const index = r.uint32();
-      if (index >= members.length) throw mismatch(start, `enum index ${index | 0} is not a member`);
+      if (index >= members.length) throw notAMember(start, slot, index);
       return members[index];
     }
     case LITERAL:

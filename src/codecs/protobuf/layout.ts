@@ -15,7 +15,7 @@ export const START_GROUP = 3;
 export const END_GROUP = 4;
 export const FIXED32 = 5;
 
-/** What one value on the wire is. */
+/** What one value on the wire is. The types whose values are messages on the wire come last. */
 export const BOOL = 0;
 export const SINT32 = 1;
 export const UINT32 = 2;
@@ -62,7 +62,7 @@ export interface Slot {
   readonly union: UnionPlan | undefined;
   /** The single field (number 1) of a generated wrapper message. */
   readonly wrapped: FieldPlan | undefined;
-  /** The schema kind, for messages. */
+  /** The schema kind, for messages and integers; an enum's name, for enums. */
   readonly kind: string;
   /** The constraints of a string, bytes, decimal or timestamp (value-rules.ts), checked both ways. */
   readonly rule: Rule<never> | undefined;

@@ -304,7 +304,7 @@ class Planner {
     let known = this.enums.get(node);
     if (known === undefined) {
       const memberIndex = new Map<unknown, number>(node.members.map((member, index) => [member, index]));
-      known = slot(ENUM, VARINT, { members: node.members, memberIndex, kind: 'enum' });
+      known = slot(ENUM, VARINT, { members: node.members, memberIndex, kind: node.name });
       this.enums.set(node, known);
     }
     return known;

@@ -1,8 +1,9 @@
 /**
  * A request body nested far past maxDepth (20 KB and 1 MB of opening brackets) is the client's
- * fault wherever it stands: at the root, in a scalar field, in an unknown field, in a json value.
- * The plugin answers 400 with the decoder's code, in JSON, MessagePack and CBOR, and the handler
- * never runs. The error message once walked the value and overflowed the stack: a 500.
+ * fault wherever it stands: at the root, in a scalar field, in an unknown field (on a route that
+ * refuses unknown keys), in a json value. The plugin answers 400 with the decoder's code, in JSON,
+ * MessagePack and CBOR, and the handler never runs. The error message once walked the value and
+ * overflowed the stack: a 500.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -21,6 +22,20 @@ beforeAll(async () => {
       method: 'POST',
       url: '/rows',
       bodyLimit: 4 * 1024 * 1024,
+      body: Row,
+      reply: Row,
+      handler: async (request) => {
+        handled++;
+        return request.body;
+      },
+    }),
+  );
+  app.route(
+    wirekitRoute({
+      method: 'POST',
+      url: '/strict-rows',
+      bodyLimit: 4 * 1024 * 1024,
+      unknownKeys: 'reject',
       body: Row,
       reply: Row,
       handler: async (request) => {
@@ -73,7 +88,7 @@ describe.each([20_000, 1_000_000])('%i levels', (levels) => {
       const before = handled;
       const response = await app.inject({
         method: 'POST',
-        url: '/rows',
+        url: '/strict-rows',
         headers: { 'content-type': type, accept: 'application/json' },
         payload: (bodies[type] as (where: Position, levels: number) => Buffer)(where, levels),
       });
@@ -85,3 +100,24 @@ describe.each([20_000, 1_000_000])('%i levels', (levels) => {
       expect(handled).toBe(before);
     });
 });
+
+test.each([20_000, 1_000_000])(
+  '%i levels in an unknown field a route ignores: JSON drops it, MessagePack and CBOR walk it (400 WK_LIMIT_DEPTH)',
+  async (levels) => {
+    const post = (type: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/rows',
+        headers: { 'content-type': type, accept: 'application/json' },
+        payload: (bodies[type] as (where: Position, levels: number) => Buffer)('unknown field', levels),
+      });
+    const json = await post('application/json');
+    expect(json.statusCode).toBe(200);
+    expect(json.json()).toEqual({ id: 1 });
+    for (const type of ['application/msgpack', 'application/cbor']) {
+      const response = await post(type);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('WK_LIMIT_DEPTH');
+    }
+  },
+);
