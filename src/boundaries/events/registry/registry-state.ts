@@ -9,7 +9,7 @@
  * version that was not purged uses it; the next id is one past the highest ever seen, so an id
  * still in the log is never handed out for another schema.
  */
-import { type ParsedSchema, parseRegisteredSchema } from '../compatibility/index.js';
+import { createHash } from 'node:crypto';
 import type { CompatibilityLevel, SchemaReference, SchemaType } from './api.js';
 import type { RegistryRecord } from './store.js';
 
@@ -28,39 +28,25 @@ export interface StoredSchema {
   /** The text as first registered under this id. */
   readonly schema: string;
   readonly references: readonly SchemaReference[];
-  /** What "the same schema" means: type, canonical text and references. */
+  /** What "the same schema" means: a hash of type, canonical text and references. */
   readonly identity: string;
-  /** Parsed once, for compatibility checks; undefined when the text no longer parses. */
-  readonly parsed: ParsedSchema | undefined;
   readonly users: Set<VersionEntry>;
 }
 
-/** The identity two registrations must share to share an id. */
+/**
+ * The identity two registrations must share to share an id: a hash of the type, the canonical text
+ * and the references, so that a stored schema keeps 64 characters for it rather than a copy of its
+ * canonical text. `canonical` is the text itself for a stored schema that no longer parses.
+ */
 export function identityOf(
   schemaType: SchemaType,
   canonical: string,
   references: readonly SchemaReference[],
 ): string {
   const refs = references.map((r) => [r.name, r.subject, r.version]);
-  return JSON.stringify([schemaType, canonical, refs]);
-}
-
-function parsedOrUndefined(record: {
-  schemaType: SchemaType;
-  schema: string;
-  references: readonly SchemaReference[];
-}): ParsedSchema | undefined {
-  try {
-    return parseRegisteredSchema({
-      schemaType: record.schemaType,
-      schema: record.schema,
-      references: record.references,
-    });
-  } catch {
-    // A schema the log holds but today's parser refuses (a rule tightened since) stays readable
-    // by id and subject; it is only compared by its text.
-    return undefined;
-  }
+  return createHash('sha256')
+    .update(JSON.stringify([schemaType, canonical, refs]))
+    .digest('hex');
 }
 
 export class RegistryState {
@@ -72,7 +58,11 @@ export class RegistryState {
   globalLevel: CompatibilityLevel | undefined;
   highestId = 0;
 
-  apply(record: RegistryRecord): void {
+  /**
+   * Applies a record; `identity` is the schema's (identityOf its canonical form) for a schema record,
+   * which the registry works out by parsing it (without it, the text's own identity is taken).
+   */
+  apply(record: RegistryRecord, identity?: string): void {
     if (record.kind === 'config') {
       if (record.subject === null) this.globalLevel = record.compatibility ?? undefined;
       else if (record.compatibility === null) this.subjectLevels.delete(record.subject);
@@ -98,19 +88,17 @@ export class RegistryState {
     this.highestId = Math.max(this.highestId, record.id);
     let stored = this.schemas.get(record.id);
     if (stored === undefined) {
-      const parsed = parsedOrUndefined(record);
-      const identity = identityOf(record.schemaType, parsed?.canonical ?? record.schema, record.references);
+      const same = identity ?? identityOf(record.schemaType, record.schema, record.references);
       stored = {
         id: record.id,
         schemaType: record.schemaType,
         schema: record.schema,
         references: record.references,
-        identity,
-        parsed,
+        identity: same,
         users: new Set(),
       };
       this.schemas.set(record.id, stored);
-      if (!this.idByIdentity.has(identity)) this.idByIdentity.set(identity, record.id);
+      if (!this.idByIdentity.has(same)) this.idByIdentity.set(same, record.id);
     }
     stored.users.add(entry);
     // Released after the new entry took its place, so a soft delete keeps the id's schema as it was.
