@@ -16,6 +16,8 @@ import { parseCommand, usageError } from '../usage.js';
 export const registryHelp = `Usage:
   wirekit registry serve [--port P] [--host H] [--store memory|file:PATH|kafka:BOOTSTRAP[/TOPIC]]
                          [--compatibility LEVEL] [--max-body-bytes N]
+                         [--max-schema-length N] [--max-schema-nodes N]
+                         [--parsed-cache-schemas N] [--parsed-cache-length N]
       Runs a schema registry that speaks Confluent's REST API (Confluent's serializers and
       @kafkajs/confluent-schema-registry work against it) on http://H:P, by default
       127.0.0.1:8081. --port 0 picks a free port. Prints the URL on one line once it listens;
@@ -27,7 +29,13 @@ export const registryHelp = `Usage:
                                 missing; needs the kafkajs package
       --compatibility LEVEL     the level of subjects that set none (default BACKWARD): BACKWARD,
                                 FORWARD, FULL (each also _TRANSITIVE) or NONE
-      --max-body-bytes N        the largest request body read (default 1048576)`;
+      --max-body-bytes N        the largest request body read (default 1048576)
+      --max-schema-length N     the longest schema text, in characters (default 2097152)
+      --max-schema-nodes N      the most nodes a schema may have: JSON values of an Avro or
+                                wirekit schema, declarations of a .proto file (default 50000)
+      --parsed-cache-schemas N  parsed schemas kept between checks (default 1000)
+      --parsed-cache-length N   the schema text those may add up to, in characters
+                                (default 16777216); the rest is parsed again when checked`;
 
 /** The store a --store value names. */
 async function storeOf(spec: string): Promise<RegistryStore> {
@@ -68,11 +76,12 @@ function levelOf(text: string | undefined): CompatibilityLevel | undefined {
   return level;
 }
 
-function bytesOf(text: string | undefined): number | undefined {
+/** A positive whole number given to `--flag`, or undefined when the flag is absent. */
+function countOf(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const bytes = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(bytes >= 1)) throw usageError(`--max-body-bytes takes a whole number of bytes (got ${text}).`);
-  return bytes;
+  const count = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(count >= 1)) throw usageError(`--${flag} takes a whole number from 1 (got ${text}).`);
+  return count;
 }
 
 /** Resolves on the first SIGINT or SIGTERM the process gets. */
@@ -107,12 +116,20 @@ export async function registryCommand(
     store: { type: 'string' },
     compatibility: { type: 'string' },
     'max-body-bytes': { type: 'string' },
+    'max-schema-length': { type: 'string' },
+    'max-schema-nodes': { type: 'string' },
+    'parsed-cache-schemas': { type: 'string' },
+    'parsed-cache-length': { type: 'string' },
   });
   if (positionals.length > 0)
     throw usageError(`registry serve takes no arguments (got ${positionals.join(' ')}).`);
   const port = portOf(values.port);
   const defaultCompatibility = levelOf(values.compatibility);
-  const maxBodyBytes = bytesOf(values['max-body-bytes']);
+  const maxBodyBytes = countOf('max-body-bytes', values['max-body-bytes']);
+  const maxSchemaLength = countOf('max-schema-length', values['max-schema-length']);
+  const maxSchemaNodes = countOf('max-schema-nodes', values['max-schema-nodes']);
+  const maxSchemas = countOf('parsed-cache-schemas', values['parsed-cache-schemas']);
+  const maxTextLength = countOf('parsed-cache-length', values['parsed-cache-length']);
   const storeSpec = values.store ?? 'memory';
   const server = await startRegistryServer({
     port,
@@ -120,6 +137,14 @@ export async function registryCommand(
     store: await storeOf(storeSpec),
     ...(defaultCompatibility === undefined ? {} : { defaultCompatibility }),
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
+    schemaLimits: {
+      ...(maxSchemaLength === undefined ? {} : { maxSchemaLength }),
+      ...(maxSchemaNodes === undefined ? {} : { maxSchemaNodes }),
+    },
+    parsedCache: {
+      ...(maxSchemas === undefined ? {} : { maxSchemas }),
+      ...(maxTextLength === undefined ? {} : { maxTextLength }),
+    },
     onInternalError: (error) => {
       const why = error instanceof Error ? (error.stack ?? error.message) : String(error);
       io.stderr.write(`wirekit registry: internal error (answered 500): ${why}\n`);

@@ -39,7 +39,7 @@ import { parseRegisteredWirekit, type RegisteredWirekit, wirekitReadFindings } f
 export type { CompatibilityIssue } from './issues.js';
 export { messageIndexesOf, protobufMessageAt } from './protobuf.js';
 export type { ProtoFile } from './protobuf-schema.js';
-export { defaultSchemaLimits, type SchemaLimits } from './schema-text.js';
+export { checkSchemaBounds, defaultSchemaLimits, type SchemaLimits } from './schema-text.js';
 export type { RegisteredWirekit } from './wirekit.js';
 
 /** A registered schema's parsed form, by type. */

@@ -77,10 +77,31 @@ export function checkSchemaText(text: unknown, what: string, limits: Required<Sc
   return text;
 }
 
+/**
+ * Whether a schema is within the bounds, without parsing it: for those that read a writer schema
+ * with a parser of their own (the Avro codec), so that a schema from a registry costs them no more
+ * than the registry let it cost. JSON texts (Avro, wirekit) are measured for length, nesting and
+ * nodes; a .proto file for length (its nodes are counted by the .proto reader as it parses).
+ */
+export function checkSchemaBounds(
+  definition: { readonly schemaType?: string | undefined; readonly schema: unknown },
+  limits: SchemaLimits = {},
+): void {
+  const resolved = resolvedLimits(limits);
+  const what = definition.schemaType ?? 'AVRO';
+  const text = checkSchemaText(definition.schema, what, resolved);
+  if (what === 'PROTOBUF') return;
+  const { depth, nodes } = measureJson(text, resolved.maxSchemaDepth, resolved.maxSchemaNodes);
+  if (depth > resolved.maxSchemaDepth) {
+    throw schemaInvalid(`${what}: the JSON nests deeper than ${resolved.maxSchemaDepth} levels.`);
+  }
+  if (nodes > resolved.maxSchemaNodes) throw tooManyNodes(what, resolved.maxSchemaNodes, 'JSON values');
+}
+
 /** The refusal of a schema past the node limit, worded alike for every schema type. */
 export function tooManyNodes(what: string, limit: number, detail: string): WirekitError {
   return schemaInvalid(
-    `${what}: the schema has more than ${limit} nodes (${detail}), over the limit of ${limit}.`,
+    `${what}: the schema has more than ${limit} ${detail}, past the node limit (maxSchemaNodes).`,
   );
 }
 

@@ -18,8 +18,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WirekitError } from '../../../errors/index.js';
+import type { SchemaLimits } from '../compatibility/index.js';
 import { type CompatibilityLevel, registryMediaType } from './api.js';
 import { memoryStore } from './memory-store.js';
+import type { ParsedCacheLimits } from './parsed-cache.js';
 import { createSchemaRegistry, type SchemaRegistry } from './registry.js';
 import { isRegistryError, moreRegistryErrorCodes, RegistryError } from './registry-error.js';
 import { type Method, matchRoute, RawText, registryRoutes } from './routes.js';
@@ -32,6 +34,10 @@ export interface RegistryServerOptions {
   /** Where the registry keeps its records (default: in memory, lost at exit). */
   readonly store?: RegistryStore;
   readonly defaultCompatibility?: CompatibilityLevel;
+  /** Bounds on one schema (length, nodes, nesting); see SchemaRegistryOptions. */
+  readonly schemaLimits?: SchemaLimits;
+  /** How many parsed schemas are kept between checks; see SchemaRegistryOptions. */
+  readonly parsedCache?: ParsedCacheLimits;
   /** The largest request body read (default 1 MiB); a larger one is answered 413. */
   readonly maxBodyBytes?: number;
   /** How long a client may take to send its request headers (default 10 s). */
@@ -150,6 +156,8 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
     ...(options.defaultCompatibility === undefined
       ? {}
       : { defaultCompatibility: options.defaultCompatibility }),
+    ...(options.schemaLimits === undefined ? {} : { schemaLimits: options.schemaLimits }),
+    ...(options.parsedCache === undefined ? {} : { parsedCache: options.parsedCache }),
   });
   const routes = registryRoutes(registry);
   const maxBodyBytes = options.maxBodyBytes ?? oneMiB;
