@@ -35,7 +35,7 @@ export const registryHelp = `Usage:
                                 wirekit schema, declarations of a .proto file (default 50000)
       --parsed-cache-schemas N  parsed schemas kept between checks (default 1000)
       --parsed-cache-length N   the schema text those may add up to, in characters
-                                (default 16777216); the rest is parsed again when checked`;
+                                (default 4194304); the rest is parsed again when checked`;
 
 /** The store a --store value names. */
 async function storeOf(spec: string): Promise<RegistryStore> {

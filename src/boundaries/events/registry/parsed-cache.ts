@@ -14,14 +14,16 @@ export interface ParsedCacheLimits {
   readonly maxSchemas?: number;
   /**
    * The most schema text, in UTF-16 code units, that the kept schemas were parsed from (default
-   * 16 MiB worth, 16,777,216). A schema longer than this is parsed for each check and not kept.
+   * 4 MiB worth, 4,194,304: a few thousand schemas of the usual few kilobytes, or four of the
+   * largest; a parsed schema takes 3-8 times its text). A schema longer than this is parsed for
+   * each check and not kept.
    */
   readonly maxTextLength?: number;
 }
 
 export const defaultParsedCacheLimits: Required<ParsedCacheLimits> = {
   maxSchemas: 1_000,
-  maxTextLength: 16 * 1024 * 1024,
+  maxTextLength: 4 * 1024 * 1024,
 };
 
 export class ParsedCache {

@@ -45,7 +45,7 @@ export interface SchemaRegistryOptions {
    * defaults 2 MiB, 50,000 nodes, 1,000 levels). A schema past them is refused (42201).
    */
   readonly schemaLimits?: SchemaLimits;
-  /** How many parsed schemas are kept between checks (defaults 1,000 schemas, 16 MiB of their text). */
+  /** How many parsed schemas are kept between checks (defaults 1,000 schemas, 4 MiB of their text). */
   readonly parsedCache?: ParsedCacheLimits;
 }
 
