@@ -13,6 +13,7 @@
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { benchArgs } from '../args.js';
@@ -55,9 +56,14 @@ const format = (values: readonly number[], digits: number) => {
   return `${median(sorted).toFixed(digits)}${spread}`;
 };
 
+const command = [
+  'node',
+  relative(process.cwd(), fileURLToPath(import.meta.url)),
+  ...process.argv.slice(2).map((arg) => (/^[\w./,=-]+$/.test(arg) ? arg : JSON.stringify(arg))),
+].join(' ');
 const started = new Date();
 process.stdout.write(
-  `bench:registry, ${started.toISOString()}, Node ${process.version}, ${cpus().length} cores, load ${loadavg()
+  `command: ${command}\n\nbench:registry, ${started.toISOString()}, Node ${process.version}, ${cpus().length} cores, load ${loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')}, ${processes} process(es) per case\n\n`,
 );
