@@ -54,13 +54,14 @@ export function avroReadFindings(reader: AvroType, writer: AvroType, nodes: numb
   );
 }
 
-const promotions: Readonly<Record<string, readonly string[]>> = {
-  int: ['long', 'float', 'double'],
-  long: ['float', 'double'],
-  float: ['double'],
-  string: ['bytes'],
-  bytes: ['string'],
-};
+/** What each type promotes to; a Map, like every lookup of the rules, so a name is never a key. */
+const promotions: ReadonlyMap<string, readonly string[]> = new Map([
+  ['int', ['long', 'float', 'double']],
+  ['long', ['float', 'double']],
+  ['float', ['double']],
+  ['string', ['bytes']],
+  ['bytes', ['string']],
+]);
 
 type Named = AvroRecord | AvroEnum | AvroFixed;
 
@@ -132,7 +133,7 @@ class AvroChecker {
     }
     if (reader.type === 'union') return this.readsWith(reader, writer) ? [] : [missingBranch('', writer)];
     if (reader.type !== writer.type) {
-      return promotions[writer.type]?.includes(reader.type) ? [] : [typeMismatch(reader, writer)];
+      return promotions.get(writer.type)?.includes(reader.type) ? [] : [typeMismatch(reader, writer)];
     }
     const findings: Finding[] = [];
     if (isNamed(reader)) this.budget.spend(reader.aliases.length);
@@ -210,7 +211,7 @@ class AvroChecker {
     const index = this.indexOf(reader);
     const keys = isNamed(writer)
       ? [`${writer.type} ${shortName(writer.name)}`, `${writer.type} =${writer.name}`]
-      : [writer.type, ...(promotions[writer.type] ?? [])];
+      : [writer.type, ...(promotions.get(writer.type) ?? [])];
     const found = new Set<AvroType>();
     for (const key of keys) for (const branch of index.byKey.get(key) ?? []) found.add(branch);
     this.budget.spend(found.size);
