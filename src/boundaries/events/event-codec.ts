@@ -28,7 +28,12 @@ import { decodeAny, encodeEnveloped } from '../../envelope/enveloped.js';
 import { WirekitError } from '../../errors/index.js';
 import { toAvro, toProto } from '../../schema/export/index.js';
 import { deref, type Infer, type Schema } from '../../schema/index.js';
-import { checkCompatibility, parseRegisteredSchema, protobufMessageAt } from './compatibility/index.js';
+import {
+  checkCompatibility,
+  checkSchemaBounds,
+  parseRegisteredSchema,
+  protobufMessageAt,
+} from './compatibility/index.js';
 import { readConfluentFrame, writeConfluentFrame } from './framing.js';
 import type { SchemaDefinition } from './registry/api.js';
 import { registryClient } from './registry/client.js';
@@ -252,6 +257,14 @@ function writerDecoder(
   limits: Partial<DecodeLimits> | undefined,
 ): WriterDecoder {
   const type = writer.schemaType ?? 'AVRO';
+  try {
+    // A writer schema costs what the registry's bounds let it cost, whatever registry served it.
+    checkSchemaBounds(writer);
+  } catch (error) {
+    if (error instanceof WirekitError)
+      throw new WirekitError('WK_DECODE_SCHEMA_MISMATCH', error.message, { cause: error });
+    throw error;
+  }
   if (type === 'PROTOBUF') {
     // Protobuf evolves by field numbers: the reader's own message reads any writer whose fields
     // keep their numbers and wire types. Reading by the reader's message alone would misread one

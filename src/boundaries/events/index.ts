@@ -7,11 +7,14 @@ export {
   type CheckOptions,
   type CompatibilityIssue,
   checkCompatibility,
+  checkSchemaBounds,
   compatibilityReport,
+  defaultSchemaLimits,
   messageIndexesOf,
   type ParsedSchema,
   parseRegisteredSchema,
   protobufMessageAt,
+  type SchemaLimits,
 } from './compatibility/index.js';
 export { isPoison } from './dead-letter.js';
 export {
@@ -70,6 +73,7 @@ export type { CompatibilityResult, RegistryClient } from './registry/client-api.
 export { fileStore } from './registry/file-store.js';
 export { type KafkaStoreOptions, kafkaStore } from './registry/kafka-store.js';
 export { type MemoryStore, memoryStore } from './registry/memory-store.js';
+export type { ParsedCacheLimits } from './registry/parsed-cache.js';
 export { StoreCorruptError } from './registry/record-json.js';
 export {
   createSchemaRegistry,

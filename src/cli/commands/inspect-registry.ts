@@ -10,12 +10,16 @@
  * - WIREKIT: by the registered wirekit schema (or --schema), in the format --format names (the
  *   registry does not say which format a producer wrote with it).
  *
+ * The writer schema is held to the registry's default bounds (maxSchemaLength, maxSchemaNodes,
+ * maxSchemaDepth) before it is read: one past them is WK_REGISTRY_SCHEMA_INVALID, as the registry
+ * would have refused it.
+ *
  * Confluent's serializer writes message indexes for Protobuf; @kafkajs/confluent-schema-registry
  * writes none. Which one wrote a frame shows in its sixth byte: an index count is 0-3 (written
  * 0x00-0x06), a Protobuf field tag is at least 0x08. Longer index paths (a message nested four
  * levels down) are read as having none.
  */
-import { parseRegisteredSchema } from '../../boundaries/events/compatibility/index.js';
+import { checkSchemaBounds, parseRegisteredSchema } from '../../boundaries/events/compatibility/index.js';
 import { messageAt } from '../../boundaries/events/compatibility/protobuf-indexes.js';
 import type { ProtoMessage } from '../../boundaries/events/compatibility/protobuf-schema.js';
 import { confluentHeaderBytes, readConfluentFrame } from '../../boundaries/events/framing.js';
@@ -107,6 +111,8 @@ export async function inspectRegistry(io: CliIo, options: RegistryInspectOptions
     ]);
     report.schemaType = definition.schemaType ?? 'AVRO';
     report.subjects = subjects;
+    // The registry's own bounds (length, nesting, nodes), before anything builds the schema.
+    checkSchemaBounds(definition);
     let payload = head.payload;
     let message: ProtoMessage | undefined;
     if (report.schemaType === 'PROTOBUF') {

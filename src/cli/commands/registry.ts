@@ -22,6 +22,8 @@ export const registryHelp = `Usage:
                          [--compatibility LEVEL] [--max-body-bytes N] [--users-file PATH]
                          [--tls-cert PATH --tls-key PATH [--tls-ca PATH]]
                          [--allow-anonymous-remote] [--max-connections-per-address N]
+                         [--max-schema-length N] [--max-schema-nodes N]
+                         [--parsed-cache-schemas N] [--parsed-cache-length N]
       Runs a schema registry that speaks Confluent's REST API (Confluent's serializers and
       @kafkajs/confluent-schema-registry work against it) on http://H:P, by default
       127.0.0.1:8081. --port 0 picks a free port. Prints the URL on one line once it listens;
@@ -44,7 +46,13 @@ export const registryHelp = `Usage:
       --allow-anonymous-remote  listen on a host that is not loopback without users
       --max-connections-per-address N
                                 sockets one client address holds at once (default 64; raise it
-                                behind a proxy, where every client has the proxy's address)`;
+                                behind a proxy, where every client has the proxy's address)
+      --max-schema-length N     the longest schema text, in characters (default 2097152)
+      --max-schema-nodes N      the most nodes a schema may have: JSON values of an Avro or
+                                wirekit schema, declarations of a .proto file (default 50000)
+      --parsed-cache-schemas N  parsed schemas kept between checks (default 1000)
+      --parsed-cache-length N   the schema text those may add up to, in characters
+                                (default 4194304); the rest is parsed again when checked`;
 
 /** The store a --store value names. */
 async function storeOf(spec: string): Promise<RegistryStore> {
@@ -163,6 +171,10 @@ export async function registryCommand(
     'tls-ca': { type: 'string' },
     'allow-anonymous-remote': { type: 'boolean' },
     'max-connections-per-address': { type: 'string' },
+    'max-schema-length': { type: 'string' },
+    'max-schema-nodes': { type: 'string' },
+    'parsed-cache-schemas': { type: 'string' },
+    'parsed-cache-length': { type: 'string' },
   });
   if (positionals.length > 0)
     throw usageError(`registry serve takes no arguments (got ${positionals.join(' ')}).`);
@@ -188,6 +200,10 @@ export async function registryCommand(
       'wirekit registry: warning: without --tls-cert, Basic credentials cross the network in the clear\n',
     );
   }
+  const maxSchemaLength = countOf('--max-schema-length', values['max-schema-length']);
+  const maxSchemaNodes = countOf('--max-schema-nodes', values['max-schema-nodes']);
+  const maxSchemas = countOf('--parsed-cache-schemas', values['parsed-cache-schemas']);
+  const maxTextLength = countOf('--parsed-cache-length', values['parsed-cache-length']);
   const storeSpec = values.store ?? 'memory';
   const server = await startRegistryServer({
     port,
@@ -199,6 +215,14 @@ export async function registryCommand(
     ...(defaultCompatibility === undefined ? {} : { defaultCompatibility }),
     ...(maxBodyBytes === undefined ? {} : { maxBodyBytes }),
     ...(perAddress === undefined ? {} : { maxConnectionsPerAddress: perAddress }),
+    schemaLimits: {
+      ...(maxSchemaLength === undefined ? {} : { maxSchemaLength }),
+      ...(maxSchemaNodes === undefined ? {} : { maxSchemaNodes }),
+    },
+    parsedCache: {
+      ...(maxSchemas === undefined ? {} : { maxSchemas }),
+      ...(maxTextLength === undefined ? {} : { maxTextLength }),
+    },
     onInternalError: (error) => {
       const why = error instanceof Error ? (error.stack ?? error.message) : String(error);
       io.stderr.write(`wirekit registry: internal error (answered 500): ${why}\n`);

@@ -66,11 +66,18 @@ const cache = new CompiledCache<SchemaPlans, CompiledAvro | null>(256);
  */
 export function compileAvro(plans: SchemaPlans): CompiledAvro | undefined {
   if (!codegenAvailable) return undefined;
-  const compiled = cache.get(plans, () =>
-    keysAreSafe(keysOf(plans.write, plans.read.plan))
-      ? new AvroCompiler().build(plans.write, plans.read.plan)
-      : null,
-  );
+  const compiled = cache.get(plans, () => {
+    if (!keysAreSafe(keysOf(plans.write, plans.read.plan))) return null;
+    try {
+      return new AvroCompiler().build(plans.write, plans.read.plan);
+    } catch (error) {
+      // V8 parses chained branches recursively: the source of a union of thousands of records
+      // can outgrow its parser's stack. Such a schema stays on the interpreter, as it would
+      // where code cannot be generated at all.
+      if (error instanceof RangeError) return null;
+      throw error;
+    }
+  });
   return compiled ?? undefined;
 }
 

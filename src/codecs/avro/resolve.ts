@@ -19,6 +19,7 @@ import type {
   ObjectSchema,
   Schema,
   SmallIntKind,
+  UnionSchema,
 } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
@@ -32,6 +33,8 @@ interface Context {
   readonly records: Map<AvroRecord, Map<ObjectSchema, RecordRead>>;
   /** `unknownKeys: 'reject'`: a writer field the reader lacks is refused when a value holds one. */
   readonly rejectUnknown: boolean;
+  /** A reader union's variants by unqualified name or alias, made once per union (see `variantOf`). */
+  readonly variants: Map<UnionSchema, Map<string, number>>;
   /** Minimum sizes of writer records, so that nested records are summed once each. */
   readonly sizes: Map<AvroType, number>;
 }
@@ -46,7 +49,7 @@ export interface RootReadPlan {
 }
 
 export function readPlanOf(writer: AvroType, reader: Schema, rejectUnknown = false): RootReadPlan {
-  const ctx: Context = { records: new Map(), sizes: new Map(), rejectUnknown };
+  const ctx: Context = { records: new Map(), variants: new Map(), sizes: new Map(), rejectUnknown };
   const root = deref(reader);
   if (root.kind === 'object' || root.kind === 'union' || writer.type !== 'record') {
     return { plan: resolve(writer, reader, ctx, []), unwrap: false };
@@ -111,7 +114,7 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
     }
     case 'union': {
       if (writer.type !== 'record') return mismatch();
-      const variant = reader.variants.find((v) => namesMatch(writer, v));
+      const variant = variantOf(writer, reader, ctx);
       if (variant === undefined)
         fail(path, `no variant of ${reader.name} matches the writer's ${writer.name}.`);
       return record(writer, variant, ctx, path);
@@ -250,16 +253,29 @@ function record(writer: AvroRecord, reader: ObjectSchema, ctx: Context, path: Pa
   const plan: RecordRead = { op: R.Record, names: [], plans: [], fills: [] };
   byReader.set(reader, plan);
   const matched = new Set<FieldDef>();
+  // The reader's fields by name, by alias and by place, and the writer's names: each field is
+  // matched by lookups, so a record of n fields costs n steps, not n².
+  const byName = new Map<string, FieldDef>();
+  const byAlias = new Map<string, FieldDef>();
+  const place = new Map<FieldDef, number>();
+  reader.fields.forEach((f, i) => {
+    if (!byName.has(f.name)) byName.set(f.name, f);
+    for (const alias of f.aliases ?? []) if (!byAlias.has(alias)) byAlias.set(alias, f);
+    place.set(f, i);
+  });
+  const writerNames = new Set(writer.fields.map((w) => w.name));
   for (const field of writer.fields) {
-    const target =
-      reader.fields.find((f) => f.name === field.name) ??
-      reader.fields.find((f) => f.aliases?.includes(field.name) === true) ??
-      // Beyond the specification (which looks at reader aliases only): a writer field whose aliases
-      // name a reader field is that field renamed, so a reader older than the rename still reads
-      // it (Avro's Java resolver applies writer aliases to record names, and so does ours).
-      reader.fields.find(
-        (f) => field.aliases.includes(f.name) && !writer.fields.some((w) => w.name === f.name),
-      );
+    let target = byName.get(field.name) ?? byAlias.get(field.name);
+    // Beyond the specification (which looks at reader aliases only): a writer field whose aliases
+    // name a reader field is that field renamed, so a reader older than the rename still reads
+    // it (Avro's Java resolver applies writer aliases to record names, and so does ours). The
+    // reader field first in the reader's order wins.
+    for (const alias of target === undefined ? field.aliases : []) {
+      const renamed = byName.get(alias);
+      if (renamed === undefined || writerNames.has(renamed.name)) continue;
+      if (target === undefined || (place.get(renamed) as number) < (place.get(target) as number))
+        target = renamed;
+    }
     if (target === undefined || matched.has(target)) {
       plan.names.push(null);
       plan.plans.push(
@@ -328,6 +344,30 @@ function literalBase(value: LiteralValue): Concrete {
 function namesMatch(writer: AvroNamed, reader: NamedTypeInfo): boolean {
   const names = new Set([reader.name, ...(reader.aliases ?? [])].map(shortName));
   return names.has(shortName(writer.name)) || writer.aliases.some((alias) => names.has(shortName(alias)));
+}
+
+/**
+ * The first variant (in the reader's order) whose name or an alias is the writer record's name or
+ * one of its aliases, unqualified, so a reader need not repeat the writer's namespace. The union's
+ * names are indexed once, so a union of n variants read from a writer of n records costs n steps.
+ */
+function variantOf(writer: AvroNamed, reader: UnionSchema, ctx: Context): ObjectSchema | undefined {
+  let index = ctx.variants.get(reader);
+  if (index === undefined) {
+    index = new Map();
+    for (const [place, variant] of reader.variants.entries()) {
+      for (const name of [variant.name, ...(variant.aliases ?? [])].map(shortName)) {
+        if (!index.has(name)) index.set(name, place);
+      }
+    }
+    ctx.variants.set(reader, index);
+  }
+  let first: number | undefined;
+  for (const name of [writer.name, ...writer.aliases].map(shortName)) {
+    const place = index.get(name);
+    if (place !== undefined && (first === undefined || place < first)) first = place;
+  }
+  return first === undefined ? undefined : reader.variants[first];
 }
 
 /** The fewest bytes a value of `type` takes: bounds how many items a block count can claim. */

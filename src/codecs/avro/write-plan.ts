@@ -118,14 +118,17 @@ function record(avro: AvroRecord, schema: ObjectSchema, ctx: Context): RecordWri
   if (known !== undefined) return known;
   const out: RecordWrite = { op: W.Record, name: schema.name, names: [], plans: [], literals: [] };
   bySchema.set(schema, out);
+  // By name, both ways, so a record of n fields is planned in n steps.
+  const defs = new Map(schema.fields.map((f) => [f.name, f]));
+  const written = new Set(avro.fields.map((f) => f.name));
   for (const field of avro.fields) {
-    const def = schema.fields.find((f) => f.name === field.name);
+    const def = defs.get(field.name);
     if (def === undefined) internal(`${schema.name}.${field.name}`);
     out.names.push(field.name);
     out.plans.push(plan(field.type, def.schema, ctx));
   }
   for (const def of schema.fields) {
-    if (def.schema.kind === 'literal' && !avro.fields.some((f) => f.name === def.name)) {
+    if (def.schema.kind === 'literal' && !written.has(def.name)) {
       out.literals.push({ name: def.name, value: def.schema.value });
     }
   }

@@ -20,7 +20,7 @@ import type {
   ProtoSyntax,
 } from './ast.js';
 import { protoError } from './errors.js';
-import { maxProtoFieldNumber } from './parse.js';
+import { maxProtoFieldNumber } from './parse-numbers.js';
 
 /** Numbers Protocol Buffers keeps for its own implementation. */
 const implementationRange = [19_000, 19_999] as const;

@@ -25,6 +25,14 @@ export function readOption(tokens: Tokenizer, budget: ParseBudget): ProtoOption 
   return { name, value: readConstant(tokens, budget, 0), at };
 }
 
+/** `option name = value;`, the keyword and the semicolon included. */
+export function readOptionStatement(tokens: Tokenizer, budget: ParseBudget): ProtoOption {
+  tokens.next();
+  const option = readOption(tokens, budget);
+  expect(tokens, ';', 'after an option');
+  return option;
+}
+
 /** `[a = 1, (b).c = "x"]`, the brackets included; at least one option, as protoc asks. */
 export function readBracketedOptions(tokens: Tokenizer, budget: ParseBudget): ProtoOption[] {
   if (!tokens.is('[')) return [];
@@ -173,6 +181,14 @@ function bracketedName(tokens: Tokenizer): string {
     name += identifier(tokens, 'in a bracketed name');
   }
   expect(tokens, ']', 'to close a bracketed name');
+  return name;
+}
+
+/** A type name as written: `[.]ident{.ident}`. */
+export function readTypeName(tokens: Tokenizer, where: string): string {
+  let name = consume(tokens, '.') ? '.' : '';
+  name += identifier(tokens, where);
+  while (consume(tokens, '.')) name += `.${identifier(tokens, 'in a type name')}`;
   return name;
 }
 

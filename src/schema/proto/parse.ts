@@ -4,7 +4,9 @@
  * types, extension ranges, reserved numbers and names, extend blocks), enums (values, aliases,
  * reserved), extend blocks and services with their rpcs. The statements and their errors follow
  * protoc's parser, so a text protoc's parser refuses is refused here, at the same place; the rules
- * that need the whole file (names defined twice, numbers, reserved ranges) are check.ts's.
+ * that need the whole file (names defined twice, numbers, reserved ranges) are check.ts's. Files
+ * and messages are read here; numbers, ranges and enums in parse-numbers.ts, options and their
+ * values in parse-options.ts, services in parse-service.ts.
  *
  * Each token is looked at once and every list is built by appending, so the parse is linear in the
  * text; names are never object keys. Recursion follows nesting, which is bounded: messages nest at
@@ -12,7 +14,6 @@
  */
 import type {
   ProtoEnumAst,
-  ProtoEnumValueAst,
   ProtoExtendAst,
   ProtoExtensionRange,
   ProtoFieldAst,
@@ -20,7 +21,6 @@ import type {
   ProtoImport,
   ProtoLabelAst,
   ProtoMessageAst,
-  ProtoMethodAst,
   ProtoOneofAst,
   ProtoOption,
   ProtoPosition,
@@ -33,20 +33,21 @@ import type {
 } from './ast.js';
 import { protoError } from './errors.js';
 import { ParseBudget } from './parse-budget.js';
+import { fieldNumber, readEnum, readExtensionRanges, readReserved } from './parse-numbers.js';
 import {
   consume,
   expect,
   identifier,
-  integerOf,
   readBracketedOptions,
-  readOption,
+  readOptionStatement,
   readStrings,
+  readTypeName,
 } from './parse-options.js';
+import { readService } from './parse-service.js';
 import { Tokenizer } from './tokenizer.js';
 
-/** Protocol Buffers' largest field number, 2^29 - 1. */
-export const maxProtoFieldNumber = 536_870_911;
-const int32Max = 2_147_483_647;
+export { maxProtoFieldNumber } from './parse-numbers.js';
+
 /** How deeply messages (and groups) nest: protoc refuses the 32nd level. */
 export const maxMessageDepth = 31;
 
@@ -94,10 +95,10 @@ class ProtoParser {
       else if (tokens.is('package')) {
         if (packageName !== undefined) tokens.fail('the file declares its package twice');
         packageName = this.packageStatement();
-      } else if (tokens.is('option')) options.push(this.optionStatement());
+      } else if (tokens.is('option')) options.push(readOptionStatement(tokens, this.budget));
       else if (tokens.is('message')) messages.push(this.message(1));
-      else if (tokens.is('enum')) enums.push(this.enumeration());
-      else if (tokens.is('service')) services.push(this.service());
+      else if (tokens.is('enum')) enums.push(readEnum(tokens, this.budget));
+      else if (tokens.is('service')) services.push(readService(tokens, this.budget));
       else if (tokens.is('extend')) extendBlocks.push(this.extend(1));
       else
         protoError(
@@ -159,13 +160,6 @@ class ProtoParser {
     return name;
   }
 
-  private optionStatement(): ProtoOption {
-    this.tokens.next();
-    const option = readOption(this.tokens, this.budget);
-    expect(this.tokens, ';', 'after an option');
-    return option;
-  }
-
   /** `message Name { ... }`; `depth` is its nesting level, 1 at the top. */
   private message(depth: number): ProtoMessageAst {
     const tokens = this.tokens;
@@ -193,11 +187,12 @@ class ProtoParser {
       if (tokens.kind === 'end') tokens.fail(`the text ends inside message ${name} (missing "}")`);
       if (consume(tokens, ';')) continue;
       if (tokens.is('message')) messages.push(this.message(depth + 1));
-      else if (tokens.is('enum')) enums.push(this.enumeration());
-      else if (tokens.is('extensions')) extensionRanges.push(...this.extensionRanges());
-      else if (tokens.is('reserved')) this.reserved(reservedRanges, reservedNames, 'field');
+      else if (tokens.is('enum')) enums.push(readEnum(tokens, this.budget));
+      else if (tokens.is('extensions')) extensionRanges.push(...readExtensionRanges(tokens, this.budget));
+      else if (tokens.is('reserved'))
+        readReserved(tokens, this.budget, reservedRanges, reservedNames, 'field');
       else if (tokens.is('extend')) extendBlocks.push(this.extend(depth + 1));
-      else if (tokens.is('option')) options.push(this.optionStatement());
+      else if (tokens.is('option')) options.push(readOptionStatement(tokens, this.budget));
       else if (tokens.is('oneof')) this.oneof(fields, oneofs, depth);
       else fields.push(this.field('message', undefined, depth));
     }
@@ -252,13 +247,13 @@ class ProtoParser {
       if (tokens.kind === 'identifier' && protoScalars.has(tokens.text)) {
         type = { kind: 'scalar', scalar: tokens.text as ProtoScalar };
         tokens.next();
-      } else named = this.typeName('as a field type');
+      } else named = readTypeName(tokens, 'as a field type');
     }
     const at = tokens.position();
     this.budget.count(at);
     let name = identifier(tokens, 'as the field name');
     expect(tokens, '=', `after field ${name}`);
-    const number = this.fieldNumber();
+    const number = fieldNumber(tokens);
     const options = readBracketedOptions(tokens, this.budget);
     if (group) {
       if (!/^[A-Z]/.test(name)) protoError('a group name must start with a capital letter', at);
@@ -296,40 +291,10 @@ class ProtoParser {
       tokens.next();
     } else {
       if (tokens.is('group')) tokens.fail('a map value cannot be a group');
-      value = { kind: 'named', name: this.typeName('as a map value type') };
+      value = { kind: 'named', name: readTypeName(tokens, 'as a map value type') };
     }
     expect(tokens, '>', 'to close a map type');
     return { kind: 'map', key: key as ProtoScalar, value };
-  }
-
-  /** A type name as written: `[.]ident{.ident}`. */
-  private typeName(where: string): string {
-    const tokens = this.tokens;
-    let name = consume(tokens, '.') ? '.' : '';
-    name += identifier(tokens, where);
-    while (consume(tokens, '.')) name += `.${identifier(tokens, 'in a type name')}`;
-    return name;
-  }
-
-  /** A field number as protoc's parser reads it: an unsigned integer within int32. */
-  private fieldNumber(): number {
-    const tokens = this.tokens;
-    if (tokens.kind !== 'integer') tokens.fail('expected a field number');
-    const value = integerOf(tokens.text);
-    if (value > BigInt(int32Max)) tokens.fail('integer out of range');
-    tokens.next();
-    return Number(value);
-  }
-
-  /** A signed integer within int32 (an enum value or an enum's reserved number). */
-  private signedInt32(): number {
-    const tokens = this.tokens;
-    const negative = consume(tokens, '-');
-    if (tokens.kind !== 'integer') tokens.fail('expected an integer');
-    const magnitude = integerOf(tokens.text);
-    if (magnitude > BigInt(int32Max) + (negative ? 1n : 0n)) tokens.fail('integer out of range');
-    tokens.next();
-    return negative ? -Number(magnitude) : Number(magnitude);
   }
 
   private oneof(fields: ProtoFieldAst[], oneofs: ProtoOneofAst[], depth: number): void {
@@ -345,83 +310,9 @@ class ProtoParser {
     // At least one statement, as protoc's parser reads a oneof; check.ts asks for a field.
     do {
       if (tokens.kind === 'end') tokens.fail(`the text ends inside oneof ${name} (missing "}")`);
-      if (tokens.is('option')) options.push(this.optionStatement());
+      if (tokens.is('option')) options.push(readOptionStatement(tokens, this.budget));
       else fields.push(this.field('oneof', index, depth));
     } while (!consume(tokens, '}'));
-  }
-
-  /** `extensions 100 to 199, 500 [options];` */
-  private extensionRanges(): ProtoExtensionRange[] {
-    const tokens = this.tokens;
-    tokens.next();
-    const ranges: ProtoRange[] = [];
-    do ranges.push(this.range('field'));
-    while (consume(tokens, ','));
-    const options = readBracketedOptions(tokens, this.budget);
-    expect(tokens, ';', 'after extension ranges');
-    return ranges.map((range) => ({ ...range, options }));
-  }
-
-  /** `reserved 2, 15, 9 to 11;` or `reserved "foo", "bar";` */
-  private reserved(ranges: ProtoRange[], names: ProtoReservedName[], of: 'field' | 'enum'): void {
-    const tokens = this.tokens;
-    tokens.next();
-    if (tokens.kind === 'string') {
-      do {
-        const at = tokens.position();
-        this.budget.count(at);
-        if (tokens.kind !== 'string') tokens.fail('expected a reserved name (a string)');
-        names.push({ name: readStrings(tokens), at });
-      } while (consume(tokens, ','));
-    } else {
-      do ranges.push(this.range(of));
-      while (consume(tokens, ','));
-    }
-    expect(tokens, ';', 'after reserved numbers or names');
-  }
-
-  /** `N`, `N to M` or `N to max`, inclusive; field numbers are unsigned, enum numbers signed. */
-  private range(of: 'field' | 'enum'): ProtoRange {
-    const tokens = this.tokens;
-    const at = tokens.position();
-    this.budget.count(at);
-    const read = () => (of === 'enum' ? this.signedInt32() : this.fieldNumber());
-    if (tokens.kind !== 'integer' && !tokens.is('-')) tokens.fail('expected a number or a range');
-    const start = read();
-    if (!consume(tokens, 'to')) return { start, end: start, toMax: false, at };
-    if (consume(tokens, 'max'))
-      return { start, end: of === 'enum' ? int32Max : maxProtoFieldNumber, toMax: true, at };
-    return { start, end: read(), toMax: false, at };
-  }
-
-  private enumeration(): ProtoEnumAst {
-    const tokens = this.tokens;
-    tokens.next();
-    const at = tokens.position();
-    this.budget.count(at);
-    const name = identifier(tokens, 'as the enum name');
-    expect(tokens, '{', `to open enum ${name}`);
-    const values: ProtoEnumValueAst[] = [];
-    const options: ProtoOption[] = [];
-    const ranges: ProtoRange[] = [];
-    const names: ProtoReservedName[] = [];
-    while (!consume(tokens, '}')) {
-      if (tokens.kind === 'end') tokens.fail(`the text ends inside enum ${name} (missing "}")`);
-      if (consume(tokens, ';')) continue;
-      if (tokens.is('option')) options.push(this.optionStatement());
-      else if (tokens.is('reserved')) this.reserved(ranges, names, 'enum');
-      else {
-        const valueAt = tokens.position();
-        this.budget.count(valueAt);
-        const valueName = identifier(tokens, 'as an enum value name');
-        expect(tokens, '=', `after enum value ${valueName}`);
-        const number = this.signedInt32();
-        const valueOptions = readBracketedOptions(tokens, this.budget);
-        expect(tokens, ';', `after enum value ${valueName}`);
-        values.push({ name: valueName, number, options: valueOptions, at: valueAt });
-      }
-    }
-    return { name, values, reserved: { ranges, names }, options, at };
   }
 
   /** `extend Foo { fields }`; `depth` is the level groups inside it are declared at. */
@@ -430,7 +321,7 @@ class ProtoParser {
     tokens.next();
     const at = tokens.position();
     this.budget.count(at);
-    const extendee = this.typeName('as the extended message');
+    const extendee = readTypeName(tokens, 'as the extended message');
     expect(tokens, '{', `to open extend ${extendee}`);
     const fields: ProtoFieldAst[] = [];
     while (!consume(tokens, '}')) {
@@ -439,53 +330,5 @@ class ProtoParser {
       fields.push(this.field('extend', undefined, depth));
     }
     return { extendee, fields, at };
-  }
-
-  private service(): ProtoServiceAst {
-    const tokens = this.tokens;
-    tokens.next();
-    const at = tokens.position();
-    this.budget.count(at);
-    const name = identifier(tokens, 'as the service name');
-    expect(tokens, '{', `to open service ${name}`);
-    const methods: ProtoMethodAst[] = [];
-    const options: ProtoOption[] = [];
-    while (!consume(tokens, '}')) {
-      if (tokens.kind === 'end') tokens.fail(`the text ends inside service ${name} (missing "}")`);
-      if (consume(tokens, ';')) continue;
-      if (tokens.is('option')) options.push(this.optionStatement());
-      else if (tokens.is('rpc')) methods.push(this.method());
-      else tokens.fail('expected "rpc" or "option" in a service');
-    }
-    return { name, methods, options, at };
-  }
-
-  /** `rpc Name (stream? In) returns (stream? Out);` or with `{ options }`. */
-  private method(): ProtoMethodAst {
-    const tokens = this.tokens;
-    tokens.next();
-    const at = tokens.position();
-    this.budget.count(at);
-    const name = identifier(tokens, 'as the method name');
-    const argument = (what: string): [string, boolean] => {
-      expect(tokens, '(', `before the ${what} type`);
-      const stream = consume(tokens, 'stream');
-      const type = this.typeName(`as the ${what} type`);
-      expect(tokens, ')', `after the ${what} type`);
-      return [type, stream];
-    };
-    const [input, inputStream] = argument('request');
-    if (!consume(tokens, 'returns')) tokens.fail('expected "returns" after the request type');
-    const [output, outputStream] = argument('response');
-    const options: ProtoOption[] = [];
-    if (consume(tokens, '{')) {
-      while (!consume(tokens, '}')) {
-        if (tokens.kind === 'end') tokens.fail(`the text ends inside rpc ${name} (missing "}")`);
-        if (consume(tokens, ';')) continue;
-        if (!tokens.is('option')) tokens.fail('expected "option" in an rpc body');
-        options.push(this.optionStatement());
-      }
-    } else expect(tokens, ';', `after rpc ${name}`);
-    return { name, input, inputStream, output, outputStream, options, at };
   }
 }

@@ -20,16 +20,20 @@ import {
 } from '../../../codecs/avro/avro-schema.js';
 import { WirekitError } from '../../../errors/index.js';
 import type { JsonValue } from '../../../schema/index.js';
+import { BudgetSpent, CheckBudget } from './check-budget.js';
 import { parseSchemaJson, type SchemaLimits, schemaInvalid } from './schema-text.js';
 
 export interface RegisteredAvro {
   readonly type: AvroType;
   readonly canonical: string;
+  /** The text's node count (JSON values), which bounds what checking it may cost. */
+  readonly nodes: number;
 }
 
 /** Parses and checks a registered Avro schema; WK_REGISTRY_SCHEMA_INVALID when it is not one. */
 export function parseRegisteredAvro(text: string, limits: Required<SchemaLimits>): RegisteredAvro {
-  const json = parseSchemaJson(text, 'Avro', limits) as JsonValue;
+  const { json: parsed, nodes } = parseSchemaJson(text, 'Avro', limits);
+  const json = parsed as JsonValue;
   let type: AvroType;
   try {
     // A bare name at the root goes through the reader as `{"type": name}`, which resolves it (or
@@ -40,103 +44,133 @@ export function parseRegisteredAvro(text: string, limits: Required<SchemaLimits>
     if (error instanceof WirekitError) throw schemaInvalid(`Avro schema: ${error.message}`, error);
     throw error;
   }
-  checkDefaults(type, new Set());
-  return { type, canonical: canonicalSchema(json) };
+  const budget = new CheckBudget(nodes);
+  try {
+    new DefaultsChecker(budget).check(type);
+  } catch (error) {
+    if (!(error instanceof BudgetSpent)) throw error;
+    throw schemaInvalid(
+      `Avro schema: checking its defaults against their types takes more than ${error.maxSteps} steps (a default tried against many union branches).`,
+    );
+  }
+  return { type, canonical: canonicalSchema(json), nodes };
 }
 
 /**
  * What the codec's reader does not check: every field default and enum default, and unions
- * without repeated branches; each named type is visited once.
+ * without repeated branches; each named type is visited once. Checking a default follows the value,
+ * and a value in a union is tried against each branch, so a hostile schema (a long array default
+ * of a union of thousands of records) could cost the product of the two: the check spends one step
+ * per type tried and stops past the budget its schema's size allows (check-budget.ts).
  */
-function checkDefaults(type: AvroType, seen: Set<AvroType>): void {
-  switch (type.type) {
-    case 'record':
-      if (seen.has(type)) return;
-      seen.add(type);
-      for (const field of type.fields) {
-        if (field.hasDefault === true && !fitsType(field.type, field.default ?? null)) {
+class DefaultsChecker {
+  private readonly seen = new Set<AvroType>();
+  /** Each enum's symbols, as a Set, made on first use. */
+  private readonly symbolSets = new Map<AvroType, Set<string>>();
+
+  constructor(private readonly budget: CheckBudget) {}
+
+  check(type: AvroType): void {
+    switch (type.type) {
+      case 'record':
+        if (this.seen.has(type)) return;
+        this.seen.add(type);
+        for (const field of type.fields) {
+          if (field.hasDefault === true && !this.fits(field.type, field.default ?? null)) {
+            throw schemaInvalid(
+              `Avro schema: the default of ${type.name}.${field.name}, ${show(field.default ?? null)}, is not a value of its type.`,
+            );
+          }
+          this.check(field.type);
+        }
+        return;
+      case 'enum':
+        if (type.default !== undefined && !this.symbols(type).has(type.default)) {
           throw schemaInvalid(
-            `Avro schema: the default of ${type.name}.${field.name}, ${show(field.default ?? null)}, is not a value of its type.`,
+            `Avro schema: the default of enum ${type.name}, ${show(type.default)}, is not one of its symbols.`,
           );
         }
-        checkDefaults(field.type, seen);
+        return;
+      case 'array':
+        this.check(type.items);
+        return;
+      case 'map':
+        this.check(type.values);
+        return;
+      case 'union': {
+        // The spec allows one branch per type, named types apart (one per name); resolution picks a
+        // branch by type, so a second one could never be chosen.
+        const kinds = new Set<string>();
+        for (const branch of type.branches) {
+          const kind = 'name' in branch ? `${branch.type} ${branch.name}` : branch.type;
+          if (kinds.has(kind)) throw schemaInvalid(`Avro schema: a union has two branches of type ${kind}.`);
+          kinds.add(kind);
+        }
+        for (const branch of type.branches) this.check(branch);
+        return;
       }
-      return;
-    case 'enum':
-      if (type.default !== undefined && !type.symbols.includes(type.default)) {
-        throw schemaInvalid(
-          `Avro schema: the default of enum ${type.name}, ${show(type.default)}, is not one of its symbols.`,
-        );
-      }
-      return;
-    case 'array':
-      checkDefaults(type.items, seen);
-      return;
-    case 'map':
-      checkDefaults(type.values, seen);
-      return;
-    case 'union': {
-      // The spec allows one branch per type, named types apart (one per name); resolution picks a
-      // branch by type, so a second one could never be chosen.
-      const kinds = type.branches.map((branch) =>
-        'name' in branch ? `${branch.type} ${branch.name}` : branch.type,
-      );
-      const repeated = kinds.find((kind, i) => kinds.indexOf(kind) !== i);
-      if (repeated !== undefined)
-        throw schemaInvalid(`Avro schema: a union has two branches of type ${repeated}.`);
-      for (const branch of type.branches) checkDefaults(branch, seen);
-      return;
+      default:
+        return;
     }
-    default:
-      return;
+  }
+
+  private symbols(type: AvroType & { readonly symbols: readonly string[] }): Set<string> {
+    let symbols = this.symbolSets.get(type);
+    if (symbols === undefined) {
+      symbols = new Set(type.symbols);
+      this.symbolSets.set(type, symbols);
+    }
+    return symbols;
+  }
+
+  /**
+   * Whether a JSON default is a value of `type` (Avro spec, "Complex Types: Records": bytes and fixed
+   * as strings of code points 0-255, a record as an object whose missing fields have defaults).
+   * Recursion follows the value, which passed the JSON depth limit, so a recursive type terminates.
+   */
+  private fits(type: AvroType, value: JsonValue): boolean {
+    this.budget.spend();
+    switch (type.type) {
+      case 'null':
+        return value === null;
+      case 'boolean':
+        return typeof value === 'boolean';
+      case 'int':
+        return Number.isInteger(value) && (value as number) >= int32.min && (value as number) <= int32.max;
+      case 'long':
+        return Number.isInteger(value);
+      case 'float':
+      case 'double':
+        return typeof value === 'number';
+      case 'string':
+        return typeof value === 'string';
+      case 'bytes':
+        return typeof value === 'string' && isByteString(value);
+      case 'fixed':
+        return typeof value === 'string' && isByteString(value) && value.length === type.size;
+      case 'enum':
+        return typeof value === 'string' && this.symbols(type).has(value);
+      case 'array':
+        return Array.isArray(value) && value.every((item) => this.fits(type.items, item));
+      case 'map':
+        return isObject(value) && Object.values(value).every((item) => this.fits(type.values, item));
+      case 'record':
+        this.budget.spend(type.fields.length);
+        return (
+          isObject(value) &&
+          type.fields.every((field) =>
+            Object.hasOwn(value, field.name)
+              ? this.fits(field.type, value[field.name] as JsonValue)
+              : field.hasDefault === true,
+          )
+        );
+      case 'union':
+        return type.branches.some((branch) => this.fits(branch, value));
+    }
   }
 }
 
 const int32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
-
-/**
- * Whether a JSON default is a value of `type` (Avro spec, "Complex Types: Records": bytes and fixed
- * as strings of code points 0-255, a record as an object whose missing fields have defaults).
- * Recursion follows the value, which passed the JSON depth limit, so a recursive type terminates.
- */
-function fitsType(type: AvroType, value: JsonValue): boolean {
-  switch (type.type) {
-    case 'null':
-      return value === null;
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'int':
-      return Number.isInteger(value) && (value as number) >= int32.min && (value as number) <= int32.max;
-    case 'long':
-      return Number.isInteger(value);
-    case 'float':
-    case 'double':
-      return typeof value === 'number';
-    case 'string':
-      return typeof value === 'string';
-    case 'bytes':
-      return typeof value === 'string' && isByteString(value);
-    case 'fixed':
-      return typeof value === 'string' && isByteString(value) && value.length === type.size;
-    case 'enum':
-      return typeof value === 'string' && type.symbols.includes(value);
-    case 'array':
-      return Array.isArray(value) && value.every((item) => fitsType(type.items, item));
-    case 'map':
-      return isObject(value) && Object.values(value).every((item) => fitsType(type.values, item));
-    case 'record':
-      return (
-        isObject(value) &&
-        type.fields.every((field) =>
-          Object.hasOwn(value, field.name)
-            ? fitsType(field.type, value[field.name] as JsonValue)
-            : field.hasDefault === true,
-        )
-      );
-    case 'union':
-      return type.branches.some((branch) => fitsType(branch, value));
-  }
-}
 
 function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

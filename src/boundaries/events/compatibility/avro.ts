@@ -25,13 +25,15 @@
  */
 import type {
   AvroEnum,
+  AvroField,
   AvroFixed,
   AvroRecord,
   AvroType,
   AvroUnion,
 } from '../../../codecs/avro/avro-schema.js';
 import { shortName } from '../../../codecs/avro/avro-schema.js';
-import { distinct, type Finding, under } from './issues.js';
+import { CheckBudget, withinBudget } from './check-budget.js';
+import { distinct, type Finding } from './issues.js';
 
 export type AvroErrorType =
   | 'NAME_MISMATCH'
@@ -41,20 +43,25 @@ export type AvroErrorType =
   | 'TYPE_MISMATCH'
   | 'MISSING_UNION_BRANCH';
 
-/** Why `reader` cannot read what `writer` writes; empty when it can. */
-export function avroReadFindings(reader: AvroType, writer: AvroType): Finding[] {
-  return distinct(new AvroChecker().check(reader, writer)).map((finding) =>
+/**
+ * Why `reader` cannot read what `writer` writes; empty when it can. `nodes` is the two schemas'
+ * size (their node counts), which bounds the check's work (check-budget.ts).
+ */
+export function avroReadFindings(reader: AvroType, writer: AvroType, nodes: number): Finding[] {
+  const budget = new CheckBudget(nodes);
+  return distinct(withinBudget(() => new AvroChecker(budget).check(reader, writer))).map((finding) =>
     finding.path === '' ? { ...finding, path: '/' } : finding,
   );
 }
 
-const promotions: Readonly<Record<string, readonly string[]>> = {
-  int: ['long', 'float', 'double'],
-  long: ['float', 'double'],
-  float: ['double'],
-  string: ['bytes'],
-  bytes: ['string'],
-};
+/** What each type promotes to; a Map, like every lookup of the rules, so a name is never a key. */
+const promotions: ReadonlyMap<string, readonly string[]> = new Map([
+  ['int', ['long', 'float', 'double']],
+  ['long', ['float', 'double']],
+  ['float', ['double']],
+  ['string', ['bytes']],
+  ['bytes', ['string']],
+]);
 
 type Named = AvroRecord | AvroEnum | AvroFixed;
 
@@ -78,15 +85,21 @@ function at(path: string): string {
 
 /**
  * One check of a reader against a writer. Findings are relative to the pair they were found in
- * (`/fields/1/type`), so a pair checked once (memoised) answers for every place it is met.
+ * (`/fields/1/type`), so a pair checked once (memoised) answers for every place it is met. Every
+ * lookup is by Map (fields by name, union branches by what they read), so a pair costs its size.
  */
 class AvroChecker {
   /** Findings per reader and writer pair; `inProgress` while the pair is being checked. */
   private readonly memo = new Map<AvroType, Map<AvroType, Finding[] | typeof inProgress>>();
-  /** Reader union branches by what they can read, built once per union. */
-  private readonly branchIndex = new Map<AvroUnion, Map<string, AvroType[]>>();
+  /** Reader union branches by what they can read, and each branch's place, built once per union. */
+  private readonly branchIndex = new Map<AvroUnion, BranchIndex>();
+  /** Writer record fields by name, built once per record. */
+  private readonly fieldIndex = new Map<AvroRecord, Map<string, AvroField>>();
+
+  constructor(private readonly budget: CheckBudget) {}
 
   check(reader: AvroType, writer: AvroType): Finding[] {
+    this.budget.spend();
     let byWriter = this.memo.get(reader);
     if (byWriter === undefined) {
       byWriter = new Map();
@@ -101,35 +114,48 @@ class AvroChecker {
     return findings;
   }
 
+  /** `findings` with `prefix` put in front of their paths; each one carried up is a step. */
+  private under(prefix: string, findings: readonly Finding[], into: Finding[]): void {
+    this.budget.spend(findings.length);
+    for (const finding of findings) into.push({ ...finding, path: prefix + finding.path });
+  }
+
   private compute(reader: AvroType, writer: AvroType): Finding[] {
     if (writer.type === 'union') {
-      if (reader.type === 'union') {
-        // Every branch the writer may pick needs a reader branch that reads it.
-        return writer.branches.flatMap((branch, i) =>
-          this.readsWith(reader, branch) ? [] : [missingBranch(`/${i}`, branch)],
-        );
-      }
-      return writer.branches.flatMap((branch, i) => under(`/${i}`, this.check(reader, branch)));
+      const findings: Finding[] = [];
+      writer.branches.forEach((branch, i) => {
+        if (reader.type === 'union') {
+          // Every branch the writer may pick needs a reader branch that reads it.
+          if (!this.readsWith(reader, branch)) findings.push(missingBranch(`/${i}`, branch));
+        } else this.under(`/${i}`, this.check(reader, branch), findings);
+      });
+      return findings;
     }
     if (reader.type === 'union') return this.readsWith(reader, writer) ? [] : [missingBranch('', writer)];
     if (reader.type !== writer.type) {
-      return promotions[writer.type]?.includes(reader.type) ? [] : [typeMismatch(reader, writer)];
+      return promotions.get(writer.type)?.includes(reader.type) ? [] : [typeMismatch(reader, writer)];
     }
+    const findings: Finding[] = [];
+    if (isNamed(reader)) this.budget.spend(reader.aliases.length);
     switch (reader.type) {
       case 'record':
-        return [...nameFindings(reader, writer as Named), ...this.fields(reader, writer as AvroRecord)];
+        findings.push(...nameFindings(reader, writer as Named));
+        this.fields(reader, writer as AvroRecord, findings);
+        return findings;
       case 'enum':
         return [...nameFindings(reader, writer as Named), ...symbols(reader, writer as AvroEnum)];
       case 'fixed': {
         const fixed = writer as AvroFixed;
-        const findings = nameFindings(reader, fixed);
+        findings.push(...nameFindings(reader, fixed));
         if (reader.size !== fixed.size) findings.push(fixedSize(reader, fixed));
         return [...findings, ...decimals(reader, fixed)];
       }
       case 'array':
-        return under('/items', this.check(reader.items, (writer as typeof reader).items));
+        this.under('/items', this.check(reader.items, (writer as typeof reader).items), findings);
+        return findings;
       case 'map':
-        return under('/values', this.check(reader.values, (writer as typeof reader).values));
+        this.under('/values', this.check(reader.values, (writer as typeof reader).values), findings);
+        return findings;
       case 'bytes':
         return decimals(reader, writer as typeof reader);
       default:
@@ -137,16 +163,16 @@ class AvroChecker {
     }
   }
 
-  private fields(reader: AvroRecord, writer: AvroRecord): Finding[] {
-    const findings: Finding[] = [];
+  private fields(reader: AvroRecord, writer: AvroRecord, findings: Finding[]): void {
+    const byName = this.writerFields(writer);
     reader.fields.forEach((field, i) => {
-      const source =
-        writer.fields.find((f) => f.name === field.name) ??
-        field.aliases
-          .map((alias) => writer.fields.find((f) => f.name === alias))
-          .find((f) => f !== undefined);
+      this.budget.spend(1 + field.aliases.length);
+      let source = byName.get(field.name);
+      for (let a = 0; source === undefined && a < field.aliases.length; a++) {
+        source = byName.get(field.aliases[a] as string);
+      }
       if (source !== undefined) {
-        findings.push(...under(`/fields/${i}/type`, this.check(field.type, source.type)));
+        this.under(`/fields/${i}/type`, this.check(field.type, source.type), findings);
       } else if (field.hasDefault !== true) {
         findings.push({
           errorType: 'READER_FIELD_MISSING_DEFAULT_VALUE',
@@ -157,7 +183,18 @@ class AvroChecker {
         });
       }
     });
-    return findings;
+  }
+
+  private writerFields(writer: AvroRecord): Map<string, AvroField> {
+    let byName = this.fieldIndex.get(writer);
+    if (byName === undefined) {
+      this.budget.spend(writer.fields.length);
+      byName = new Map();
+      // Field names are unique in a record (the parser refuses a repeat).
+      for (const field of writer.fields) byName.set(field.name, field);
+      this.fieldIndex.set(writer, byName);
+    }
+    return byName;
   }
 
   /** Whether some branch of the reader union reads `writer` (not a union). */
@@ -171,30 +208,45 @@ class AvroChecker {
    * so a union of thousands of branches is not searched once per writer branch.
    */
   private candidates(reader: AvroUnion, writer: AvroType): AvroType[] {
+    const index = this.indexOf(reader);
+    const keys = isNamed(writer)
+      ? [`${writer.type} ${shortName(writer.name)}`, `${writer.type} =${writer.name}`]
+      : [writer.type, ...(promotions.get(writer.type) ?? [])];
+    const found = new Set<AvroType>();
+    for (const key of keys) for (const branch of index.byKey.get(key) ?? []) found.add(branch);
+    this.budget.spend(found.size);
+    return [...found].sort((a, b) => (index.place.get(a) ?? 0) - (index.place.get(b) ?? 0));
+  }
+
+  private indexOf(reader: AvroUnion): BranchIndex {
     let index = this.branchIndex.get(reader);
     if (index === undefined) {
-      index = new Map();
-      for (const branch of reader.branches) {
+      index = { byKey: new Map(), place: new Map() };
+      for (const [place, branch] of reader.branches.entries()) {
+        index.place.set(branch, place);
         const keys = isNamed(branch)
           ? [
               `${branch.type} ${shortName(branch.name)}`,
               ...branch.aliases.map((alias) => `${branch.type} =${alias}`),
             ]
           : [branch.type];
-        for (const key of keys) {
-          const list = index.get(key) ?? [];
-          if (!list.includes(branch)) list.push(branch);
-          index.set(key, list);
+        this.budget.spend(keys.length);
+        for (const key of new Set(keys)) {
+          const list = index.byKey.get(key);
+          if (list === undefined) index.byKey.set(key, [branch]);
+          else list.push(branch);
         }
       }
       this.branchIndex.set(reader, index);
     }
-    const keys = isNamed(writer)
-      ? [`${writer.type} ${shortName(writer.name)}`, `${writer.type} =${writer.name}`]
-      : [writer.type, ...(promotions[writer.type] ?? [])];
-    const found = new Set(keys.flatMap((key) => index.get(key) ?? []));
-    return reader.branches.filter((branch) => found.has(branch));
+    return index;
   }
+}
+
+interface BranchIndex {
+  /** Branches by the key of what they read (`record Name`, `record =full.Alias`, `int`), in the union's order. */
+  readonly byKey: Map<string, AvroType[]>;
+  readonly place: Map<AvroType, number>;
 }
 
 function nameFindings(reader: Named, writer: Named): Finding[] {

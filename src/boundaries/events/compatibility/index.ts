@@ -39,12 +39,12 @@ import { parseRegisteredWirekit, type RegisteredWirekit, wirekitReadFindings } f
 export type { CompatibilityIssue } from './issues.js';
 export { messageIndexesOf, protobufMessageAt } from './protobuf.js';
 export type { ProtoFile } from './protobuf-schema.js';
-export { defaultSchemaLimits, type SchemaLimits } from './schema-text.js';
+export { checkSchemaBounds, defaultSchemaLimits, type SchemaLimits } from './schema-text.js';
 export type { RegisteredWirekit } from './wirekit.js';
 
 /** A registered schema's parsed form, by type. */
 export type ParsedForm =
-  | { readonly schemaType: 'AVRO'; readonly avro: AvroType }
+  | { readonly schemaType: 'AVRO'; readonly avro: AvroType; readonly nodes: number }
   | { readonly schemaType: 'PROTOBUF'; readonly proto: ProtoFile }
   | { readonly schemaType: 'WIREKIT'; readonly wirekit: RegisteredWirekit };
 
@@ -98,8 +98,8 @@ export function parseRegisteredSchema(definition: SchemaDefinition, limits: Sche
   const text = checkSchemaText(definition.schema, schemaType, resolved);
   switch (schemaType) {
     case 'AVRO': {
-      const { type, canonical } = parseRegisteredAvro(text, resolved);
-      return { schemaType, text, canonical, parsed: { schemaType, avro: type } };
+      const { type, canonical, nodes } = parseRegisteredAvro(text, resolved);
+      return { schemaType, text, canonical, parsed: { schemaType, avro: type, nodes } };
     }
     case 'PROTOBUF': {
       const proto = parseProtoFile(text, resolved);
@@ -228,9 +228,11 @@ function readIssues(
   }
   switch (reader.schemaType) {
     case 'AVRO':
-      return avroReadFindings(reader.avro, (writer as typeof reader).avro).map((f) =>
-        issueOf('avro', f, roles),
-      );
+      return avroReadFindings(
+        reader.avro,
+        (writer as typeof reader).avro,
+        reader.nodes + (writer as typeof reader).nodes,
+      ).map((f) => issueOf('avro', f, roles));
     case 'PROTOBUF':
       return protobufReadFindings(reader.proto, (writer as typeof reader).proto, newer).map((f) =>
         issueOf('protobuf', f, roles),

@@ -103,29 +103,22 @@ function finding(
 }
 
 /** Scalar types by how they are read; an enum reads as a varint. */
-const encodingGroups: Readonly<Record<string, string>> = {
-  int32: 'varint',
-  int64: 'varint',
-  uint32: 'varint',
-  uint64: 'varint',
-  bool: 'varint',
-  sint32: 'zigzag',
-  sint64: 'zigzag',
-  fixed32: 'fixed32',
-  sfixed32: 'fixed32',
-  fixed64: 'fixed64',
-  sfixed64: 'fixed64',
-  float: 'float',
-  double: 'double',
-  string: 'length-delimited',
-  bytes: 'length-delimited',
-};
+const encodingGroups: ReadonlyMap<string, string> = new Map([
+  ...['int32', 'int64', 'uint32', 'uint64', 'bool'].map((scalar) => [scalar, 'varint'] as const),
+  ...['sint32', 'sint64'].map((scalar) => [scalar, 'zigzag'] as const),
+  ...['fixed32', 'sfixed32'].map((scalar) => [scalar, 'fixed32'] as const),
+  ...['fixed64', 'sfixed64'].map((scalar) => [scalar, 'fixed64'] as const),
+  ['float', 'float'],
+  ['double', 'double'],
+  ['string', 'length-delimited'],
+  ['bytes', 'length-delimited'],
+]);
 
 function groupOf(type: ProtoFieldType): string {
   return type.kind === 'enum'
     ? 'varint'
     : type.kind === 'scalar'
-      ? (encodingGroups[type.scalar] ?? type.scalar)
+      ? (encodingGroups.get(type.scalar) ?? type.scalar)
       : type.kind;
 }
 

@@ -24,17 +24,11 @@
  * beside them: a field the writer lacks (Avro asks for a default), a field number (Protobuf). A
  * pair of named types is compared once, so recursive schemas terminate.
  */
-import type {
-  FieldDef,
-  LiteralValue,
-  NamedTypeInfo,
-  ObjectSchema,
-  Schema,
-  UnionSchema,
-} from '../../../schema/index.js';
+import type { FieldDef, LiteralValue, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
 import { fitsFloat32, maxEpochMillis, stringRule } from '../../../schema/value-rules.js';
+import { CheckBudget, withinBudget } from './check-budget.js';
 import { distinct, type Finding } from './issues.js';
 
 export type WirekitErrorType =
@@ -52,9 +46,13 @@ export type WirekitErrorType =
   | 'UNION_VARIANT_REMOVED'
   | 'UNION_TAG_CHANGED';
 
-/** Where the reader refuses values the writer's schema accepts; empty when it accepts them all. */
-export function wirekitValueFindings(reader: Schema, writer: Schema): Finding[] {
-  return distinct(new ValueChecker().check(reader, writer, '$'));
+/**
+ * Where the reader refuses values the writer's schema accepts; empty when it accepts them all.
+ * `nodes` is the two schemas' size, which bounds the check's work (check-budget.ts).
+ */
+export function wirekitValueFindings(reader: Schema, writer: Schema, nodes: number): Finding[] {
+  const budget = new CheckBudget(nodes);
+  return distinct(withinBudget(() => new ValueChecker(budget).check(reader, writer, '$')));
 }
 
 type Concrete = Exclude<Schema, { kind: 'ref' }>;
@@ -97,11 +95,6 @@ function describeKind(schema: Concrete): string {
 /** Kinds whose values a plain, unconstrained string reader takes as they are. */
 const stringLike: ReadonlySet<string> = new Set(['string', 'json', 'decimal']);
 
-function namesMatch(reader: NamedTypeInfo, writer: NamedTypeInfo): boolean {
-  const names = new Set([reader.name, ...(reader.aliases ?? [])]);
-  return names.has(writer.name);
-}
-
 function fieldPath(path: string, name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
 }
@@ -109,8 +102,18 @@ function fieldPath(path: string, name: string): string {
 class ValueChecker {
   /** Named pairs compared or being compared: each is reported once, and recursion ends. */
   private readonly seen = new Map<Schema, Set<Schema>>();
+  /** A reader object's fields by name, and by alias (the first field with it), made once per object. */
+  private readonly fieldIndex = new Map<
+    ObjectSchema,
+    { byName: Map<string, FieldDef>; byAlias: Map<string, FieldDef> }
+  >();
+  /** A reader union's variants by name or alias (the first variant with it), made once per union. */
+  private readonly variantIndex = new Map<UnionSchema, Map<string, ObjectSchema>>();
+
+  constructor(private readonly budget: CheckBudget) {}
 
   check(reader: Schema, writer: Schema, path: string): Finding[] {
+    this.budget.spend();
     let r = deref(reader);
     let w = deref(writer);
     const findings: Finding[] = [];
@@ -278,8 +281,10 @@ class ValueChecker {
     w: Extract<Concrete, { kind: 'enum' }>,
     path: string,
   ): Finding[] {
-    const missing = w.members.filter((member) => !r.members.includes(member));
-    const moved = w.members.filter((member, i) => r.members.includes(member) && r.members[i] !== member);
+    this.budget.spend(r.members.length + w.members.length);
+    const readerMembers = new Set(r.members);
+    const missing = w.members.filter((member) => !readerMembers.has(member));
+    const moved = w.members.filter((member, i) => readerMembers.has(member) && r.members[i] !== member);
     const findings: Finding[] = [];
     if (missing.length > 0)
       findings.push(narrowed('ENUM_MEMBER_REMOVED', path, `members ${missing.join(', ')} removed`));
@@ -298,28 +303,62 @@ class ValueChecker {
   private object(r: ObjectSchema, w: ObjectSchema, path: string): Finding[] {
     const findings: Finding[] = [];
     const taken = new Set<FieldDef>();
+    const { byName, byAlias } = this.fieldsOf(r);
     for (const field of w.fields) {
-      const target =
-        r.fields.find((f) => f.name === field.name) ??
-        r.fields.find((f) => f.aliases?.includes(field.name) === true);
+      this.budget.spend();
+      const target = byName.get(field.name) ?? byAlias.get(field.name);
       if (target === undefined || taken.has(target)) continue;
       taken.add(target);
-      findings.push(...this.check(target.schema, field.schema, fieldPath(path, target.name)));
+      for (const finding of this.check(target.schema, field.schema, fieldPath(path, target.name))) {
+        findings.push(finding);
+      }
     }
     return findings;
+  }
+
+  private fieldsOf(r: ObjectSchema): { byName: Map<string, FieldDef>; byAlias: Map<string, FieldDef> } {
+    let index = this.fieldIndex.get(r);
+    if (index === undefined) {
+      index = { byName: new Map(), byAlias: new Map() };
+      for (const field of r.fields) {
+        this.budget.spend(1 + (field.aliases?.length ?? 0));
+        if (!index.byName.has(field.name)) index.byName.set(field.name, field);
+        for (const alias of field.aliases ?? [])
+          if (!index.byAlias.has(alias)) index.byAlias.set(alias, field);
+      }
+      this.fieldIndex.set(r, index);
+    }
+    return index;
   }
 
   private union(r: UnionSchema, w: UnionSchema, path: string): Finding[] {
     const findings: Finding[] = [];
     if (r.tag !== w.tag) findings.push(narrowed('UNION_TAG_CHANGED', path, `tag ${w.tag} → ${r.tag}`));
+    const variants = this.variantsOf(r);
     for (const variant of w.variants) {
-      const target = r.variants.find((v) => namesMatch(v, variant));
+      this.budget.spend();
+      const target = variants.get(variant.name);
       if (target === undefined) {
         findings.push(narrowed('UNION_VARIANT_REMOVED', path, `variant ${variant.name} removed`));
       } else {
-        findings.push(...this.check(target, variant, `${path}<${target.name}>`));
+        for (const finding of this.check(target, variant, `${path}<${target.name}>`)) findings.push(finding);
       }
     }
     return findings;
+  }
+
+  /** A reader variant matches a writer's by its name or one of its aliases; the first to match wins. */
+  private variantsOf(r: UnionSchema): Map<string, ObjectSchema> {
+    let index = this.variantIndex.get(r);
+    if (index === undefined) {
+      index = new Map();
+      for (const variant of r.variants) {
+        this.budget.spend(1 + (variant.aliases?.length ?? 0));
+        for (const name of [variant.name, ...(variant.aliases ?? [])])
+          if (!index.has(name)) index.set(name, variant);
+      }
+      this.variantIndex.set(r, index);
+    }
+    return index;
   }
 }

@@ -33,6 +33,8 @@ export type Export<T> =
 export interface RegisteredWirekit {
   readonly schema: Schema;
   readonly canonical: string;
+  /** The text's node count (JSON values), which bounds what checking it may cost. */
+  readonly nodes: number;
   readonly avro: Export<AvroType>;
   readonly proto: Export<ProtoFile>;
 }
@@ -44,7 +46,7 @@ export interface WirekitFinding {
 }
 
 export function parseRegisteredWirekit(text: string, limits: Required<SchemaLimits>): RegisteredWirekit {
-  const json = parseSchemaJson(text, 'wirekit', limits);
+  const { json, nodes } = parseSchemaJson(text, 'wirekit', limits);
   let schema: Schema;
   let canonical: string;
   try {
@@ -57,6 +59,7 @@ export function parseRegisteredWirekit(text: string, limits: Required<SchemaLimi
   return {
     schema,
     canonical,
+    nodes,
     avro: exported(() => parseAvroSchema(toAvro(schema) as JsonValue)),
     proto: exported(() => parseProtoFile(toProto(schema), limits)),
   };
@@ -92,14 +95,20 @@ export function wirekitReadFindings(
     }
     for (const finding of check(r.value, w.value)) findings.push({ rules, finding });
   };
-  format('avro', 'Avro', (s) => s.avro, avroReadFindings);
+  const nodes = reader.nodes + writer.nodes;
+  format(
+    'avro',
+    'Avro',
+    (s) => s.avro,
+    (r, w) => avroReadFindings(r, w, nodes),
+  );
   format(
     'protobuf',
     'Protobuf',
     (s) => s.proto,
     (r, w) => protobufReadFindings(r, w, newer),
   );
-  for (const finding of wirekitValueFindings(reader.schema, writer.schema))
+  for (const finding of wirekitValueFindings(reader.schema, writer.schema, nodes))
     findings.push({ rules: 'wirekit', finding });
   return findings;
 }

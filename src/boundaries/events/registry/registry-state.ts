@@ -15,7 +15,6 @@
  * the registry refuses to start, naming the record.
  */
 import { createHash } from 'node:crypto';
-import { type ParsedSchema, parseRegisteredSchema } from '../compatibility/index.js';
 import type { CompatibilityLevel, RegistryMode, SchemaReference, SchemaType } from './api.js';
 import type { RegistryRecord } from './store.js';
 
@@ -34,39 +33,25 @@ export interface StoredSchema {
   /** The text as first registered under this id. */
   readonly schema: string;
   readonly references: readonly SchemaReference[];
-  /** What "the same schema" means: type, canonical text and references. */
+  /** What "the same schema" means: a hash of type, canonical text and references. */
   readonly identity: string;
-  /** Parsed once, for compatibility checks; undefined when the text no longer parses. */
-  readonly parsed: ParsedSchema | undefined;
   readonly users: Set<VersionEntry>;
 }
 
-/** The identity two registrations must share to share an id. */
+/**
+ * The identity two registrations must share to share an id: a hash of the type, the canonical text
+ * and the references, so that a stored schema keeps 64 characters for it rather than a copy of its
+ * canonical text. `canonical` is the text itself for a stored schema that no longer parses.
+ */
 export function identityOf(
   schemaType: SchemaType,
   canonical: string,
   references: readonly SchemaReference[],
 ): string {
   const refs = references.map((r) => [r.name, r.subject, r.version]);
-  return JSON.stringify([schemaType, canonical, refs]);
-}
-
-function parsedOrUndefined(record: {
-  schemaType: SchemaType;
-  schema: string;
-  references: readonly SchemaReference[];
-}): ParsedSchema | undefined {
-  try {
-    return parseRegisteredSchema({
-      schemaType: record.schemaType,
-      schema: record.schema,
-      references: record.references,
-    });
-  } catch {
-    // A schema the log holds but today's parser refuses (a rule tightened since) stays readable
-    // by id and subject; it is only compared by its text.
-    return undefined;
-  }
+  return createHash('sha256')
+    .update(JSON.stringify([schemaType, canonical, refs]))
+    .digest('hex');
 }
 
 /** A record that contradicts what the log said before it: one id for two schemas, a version moved. */
@@ -76,11 +61,6 @@ export class LogConflict extends Error {
 
 type SchemaRecord = Extract<RegistryRecord, { kind: 'schema' }>;
 
-/** A short fingerprint of an identity, for ids no version uses any more (purged). */
-function fingerprint(identity: string): string {
-  return createHash('sha256').update(identity).digest('base64');
-}
-
 function sameText(stored: StoredSchema, record: SchemaRecord): boolean {
   return (
     stored.schemaType === record.schemaType &&
@@ -89,17 +69,9 @@ function sameText(stored: StoredSchema, record: SchemaRecord): boolean {
   );
 }
 
-function storedOf(record: SchemaRecord): StoredSchema {
-  const parsed = parsedOrUndefined(record);
-  return {
-    id: record.id,
-    schemaType: record.schemaType,
-    schema: record.schema,
-    references: record.references,
-    identity: identityOf(record.schemaType, parsed?.canonical ?? record.schema, record.references),
-    parsed,
-    users: new Set(),
-  };
+/** The identity of a record's schema: `identity` where the registry worked it out, else its text's. */
+function identityOfRecord(record: SchemaRecord, identity: string | undefined): string {
+  return identity ?? identityOf(record.schemaType, record.schema, record.references);
 }
 
 export class RegistryState {
@@ -112,10 +84,26 @@ export class RegistryState {
   readonly subjectModes = new Map<string, RegistryMode>();
   globalMode: RegistryMode | undefined;
   highestId = 0;
-  /** The identity (fingerprinted) of each id whose versions were all purged: it still names that schema. */
+  /** The identity of each id whose versions were all purged: it still names that schema. */
   private readonly retired = new Map<number, string>();
 
-  apply(record: RegistryRecord): void {
+  /**
+   * Whether applying `record` needs its schema's identity (identityOf its canonical form), which the
+   * registry works out by parsing it off this thread: for a schema record under an id that names no
+   * schema yet, or one that does with another text (the same schema formatted otherwise, or a
+   * conflict). A record that repeats the stored text needs none.
+   */
+  needsIdentity(record: RegistryRecord): record is SchemaRecord {
+    if (record.kind !== 'schema') return false;
+    const stored = this.schemas.get(record.id);
+    return stored === undefined || !sameText(stored, record);
+  }
+
+  /**
+   * Applies a record; `identity` is the schema's (see needsIdentity): without it, the text's own
+   * identity is taken.
+   */
+  apply(record: RegistryRecord, identity?: string): void {
     if (record.kind === 'mode') {
       if (record.subject === null) this.globalMode = record.mode ?? undefined;
       else if (record.mode === null) this.subjectModes.delete(record.subject);
@@ -143,13 +131,20 @@ export class RegistryState {
     }
     let stored = this.schemas.get(record.id);
     if (stored === undefined) {
-      stored = storedOf(record);
+      stored = {
+        id: record.id,
+        schemaType: record.schemaType,
+        schema: record.schema,
+        references: record.references,
+        identity: identityOfRecord(record, identity),
+        users: new Set(),
+      };
       const before = this.retired.get(record.id);
-      if (before !== undefined && before !== fingerprint(stored.identity)) throw this.twoSchemas(record);
+      if (before !== undefined && before !== stored.identity) throw this.twoSchemas(record);
       this.retired.delete(record.id);
       this.schemas.set(record.id, stored);
       if (!this.idByIdentity.has(stored.identity)) this.idByIdentity.set(stored.identity, record.id);
-    } else if (!sameText(stored, record) && storedOf(record).identity !== stored.identity) {
+    } else if (!sameText(stored, record) && identityOfRecord(record, identity) !== stored.identity) {
       // Another text can be the same schema (registered again, formatted otherwise): only a
       // different canonical form is a second schema.
       throw this.twoSchemas(record);
@@ -180,7 +175,7 @@ export class RegistryState {
     stored.users.delete(entry);
     if (stored.users.size > 0) return;
     this.schemas.delete(entry.id);
-    this.retired.set(entry.id, fingerprint(stored.identity));
+    this.retired.set(entry.id, stored.identity);
     if (this.idByIdentity.get(stored.identity) === entry.id) this.idByIdentity.delete(stored.identity);
   }
 

@@ -10,9 +10,15 @@
  * schemas get consecutive versions. A mutation's record is appended to the store first and applied
  * to the state only once the store took it: what a reader sees is durable, and a store failure
  * (50001) changes nothing. Reads are answered from the state at once, never queued behind writes.
+ *
+ * Schemas are parsed and checked in a worker thread (schema-work.ts), never on the thread that
+ * answers requests, and only what a check needs is parsed: the registry keeps each schema's text
+ * and a 64-character identity, and the worker a bounded cache of parsed schemas (parsed-cache.ts).
+ * What one schema may cost is bounded by `schemaLimits` (length, nodes, depth), the same bounds the
+ * event codec and `wirekit inspect --registry` read writer schemas with.
  */
 import { isWirekitError } from '../../../errors/index.js';
-import { checkCompatibility, type ParsedSchema, parseRegisteredSchema } from '../compatibility/index.js';
+import { checkSchemaText, resolvedLimits, type SchemaLimits } from '../compatibility/schema-text.js';
 import {
   type CompatibilityLevel,
   defaultCompatibility,
@@ -23,16 +29,25 @@ import {
   schemaTypes,
 } from './api.js';
 import type { CompatibilityResult } from './client-api.js';
+import type { ParsedCacheLimits } from './parsed-cache.js';
 import { StoreCorruptError } from './record-json.js';
 import { refusals } from './registry-error.js';
 import { registrySettings, type SettingsCalls } from './registry-settings.js';
-import { identityOf, LogConflict, RegistryState, type VersionEntry } from './registry-state.js';
+import { LogConflict, RegistryState, type VersionEntry } from './registry-state.js';
+import { SchemaWork } from './schema-work.js';
 import type { RegistryRecord, RegistryStore } from './store.js';
 
 export interface SchemaRegistryOptions {
   readonly store: RegistryStore;
   /** The level when neither the subject nor the registry sets one (Confluent's BACKWARD). */
   readonly defaultCompatibility?: CompatibilityLevel;
+  /**
+   * Bounds on one schema: its length, node count and JSON nesting (compatibility/schema-text.ts;
+   * defaults 2 MiB, 50,000 nodes, 1,000 levels). A schema past them is refused (42201).
+   */
+  readonly schemaLimits?: SchemaLimits;
+  /** How many parsed schemas are kept between checks (defaults 1,000 schemas, 4 MiB of their text). */
+  readonly parsedCache?: ParsedCacheLimits;
 }
 
 /** Whether soft-deleted versions count (Confluent's `?deleted=true`). */
@@ -45,7 +60,7 @@ export interface SchemaRegistry extends SettingsCalls {
   /** Registers the schema under the subject (POST /subjects/{s}/versions): its id and version. */
   register(subject: string, definition: SchemaDefinition): Promise<{ id: number; version: number }>;
   /** The version under which this schema is registered (POST /subjects/{s}). */
-  lookup(subject: string, definition: SchemaDefinition, options?: IncludeDeleted): SubjectVersion;
+  lookup(subject: string, definition: SchemaDefinition, options?: IncludeDeleted): Promise<SubjectVersion>;
   /** The schema with this id (GET /schemas/ids/{id}), soft-deleted or not. */
   schemaById(id: number): Required<Pick<SchemaDefinition, 'schemaType' | 'schema' | 'references'>>;
   /** The versions that use this id (GET /schemas/ids/{id}/versions). */
@@ -66,7 +81,7 @@ export interface SchemaRegistry extends SettingsCalls {
     subject: string,
     definition: SchemaDefinition,
     version?: number | 'latest',
-  ): CompatibilityResult;
+  ): Promise<CompatibilityResult>;
   /** Soft-deletes every version (or, `permanent`, purges them after a soft delete): the versions. */
   deleteSubject(subject: string, options?: { permanent?: boolean }): Promise<number[]>;
   deleteVersion(
@@ -82,28 +97,10 @@ export interface SchemaRegistry extends SettingsCalls {
 /** The largest id and version: Confluent's API carries them as Java ints (and a frame's id in 4 bytes). */
 const maxInt32 = 2 ** 31 - 1;
 
-/** A definition's parts, checked; 42201 for an unknown type or a schema that does not parse. */
-function parseDefinition(definition: SchemaDefinition): {
-  parsed: ParsedSchema;
-  references: readonly SchemaReference[];
-} {
-  const schemaType = definition.schemaType ?? 'AVRO';
-  if (!schemaTypes.includes(schemaType)) {
-    throw refusals.invalidSchema(
-      `unknown schema type ${String(schemaType)} (known: ${schemaTypes.join(', ')})`,
-    );
-  }
-  if (typeof definition.schema !== 'string' || definition.schema.trim() === '') {
-    throw refusals.invalidSchema('the schema is empty');
-  }
-  const references = definition.references ?? [];
-  try {
-    return { parsed: parseRegisteredSchema({ ...definition, schemaType, references }), references };
-  } catch (error) {
-    if (isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID'))
-      throw refusals.invalidSchema(error.message, error);
-    throw error;
-  }
+/** A definition with its type and references filled in, and its identity. */
+interface Identified {
+  readonly definition: Required<Pick<SchemaDefinition, 'schemaType' | 'schema' | 'references'>>;
+  readonly identity: string;
 }
 
 /** Confluent refuses subject names with control characters (and there is no empty subject). */
@@ -118,17 +115,59 @@ function checkSubject(subject: string): void {
 export async function createSchemaRegistry(options: SchemaRegistryOptions): Promise<SchemaRegistry> {
   const { store } = options;
   const fallbackLevel = options.defaultCompatibility ?? defaultCompatibility;
+  const limits = resolvedLimits(options.schemaLimits ?? {});
+  const work = new SchemaWork({
+    limits,
+    ...(options.parsedCache === undefined ? {} : { cache: options.parsedCache }),
+  });
   const state = new RegistryState();
-  const records = await store.load();
-  for (const [index, record] of records.entries()) {
-    try {
-      state.apply(record);
-    } catch (error) {
-      if (!(error instanceof LogConflict)) throw error;
-      await store.close().catch(() => {});
-      const location = store.locationOf?.(index) ?? `record ${index + 1} of the log`;
-      throw new StoreCorruptError(location, error.message, { cause: error });
+
+  /** A definition checked and identified; 42201 for an unknown type or a schema that does not parse. */
+  const identified = async (definition: SchemaDefinition): Promise<Identified> => {
+    const schemaType = definition.schemaType ?? 'AVRO';
+    if (!schemaTypes.includes(schemaType)) {
+      throw refusals.invalidSchema(
+        `unknown schema type ${String(schemaType)} (known: ${schemaTypes.join(', ')})`,
+      );
     }
+    if (typeof definition.schema !== 'string' || definition.schema.trim() === '') {
+      throw refusals.invalidSchema('the schema is empty');
+    }
+    try {
+      // Measured here, so that an oversized text is not handed to the worker at all.
+      checkSchemaText(definition.schema, schemaType, limits);
+    } catch (error) {
+      if (isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID'))
+        throw refusals.invalidSchema(error.message, error);
+      throw error;
+    }
+    const normalized = { schemaType, schema: definition.schema, references: definition.references ?? [] };
+    const answer = await work.identify(normalized);
+    if (!answer.ok) throw refusals.invalidSchema(answer.message);
+    return { definition: normalized, identity: answer.identity };
+  };
+
+  try {
+    const records = await store.load();
+    for (const [index, record] of records.entries()) {
+      let identity: string | undefined;
+      if (state.needsIdentity(record)) {
+        // A stored schema that today's rules no longer parse keeps its text's identity.
+        const answer = await work.identify(record);
+        if (answer.ok) identity = answer.identity;
+      }
+      try {
+        state.apply(record, identity);
+      } catch (error) {
+        if (!(error instanceof LogConflict)) throw error;
+        await store.close().catch(() => {});
+        const location = store.locationOf?.(index) ?? `record ${index + 1} of the log`;
+        throw new StoreCorruptError(location, error.message, { cause: error });
+      }
+    }
+  } catch (error) {
+    work.close();
+    throw error;
   }
 
   let tail: Promise<unknown> = Promise.resolve();
@@ -140,14 +179,14 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     tail = run.catch(() => undefined);
     return run;
   };
-  /** Appends a record and, once the store has it, applies it. */
-  const commit = async (record: RegistryRecord): Promise<void> => {
+  /** Appends a record and, once the store has it, applies it (with the schema's identity, for a new schema). */
+  const commit = async (record: RegistryRecord, identity?: string): Promise<void> => {
     try {
       await store.append(record);
     } catch (cause) {
       throw refusals.storeError(cause);
     }
-    state.apply(record);
+    state.apply(record, identity);
   };
 
   const describe = (entry: VersionEntry): SubjectVersion => {
@@ -179,29 +218,28 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     return stored;
   };
 
-  const parsedOf = (entry: VersionEntry): ParsedSchema => {
-    const stored = storedById(entry.id);
-    // A version whose text no longer parses is compared as a schema of its type and text.
-    return stored.parsed ?? { schemaType: stored.schemaType, text: stored.schema, canonical: stored.schema };
-  };
-
   /**
-   * The candidate checked against versions. A stored version that today's rules no longer parse
-   * (the log is older than a tightened rule) cannot be shown compatible: it counts as a broken rule.
+   * The candidate checked against the versions the level compares it with (the newest alone unless
+   * transitive), in the worker. A stored version that today's rules no longer parse (the log is
+   * older than a tightened rule) cannot be shown compatible: it counts as a broken rule.
    */
-  const compare = (
-    candidate: ParsedSchema,
+  const compare = async (
+    candidate: Identified,
     against: readonly VersionEntry[],
     level: CompatibilityLevel,
-  ): CompatibilityResult => {
-    try {
-      return checkCompatibility(candidate, against.map(parsedOf), level, {
-        versions: against.map((entry) => entry.version),
-      });
-    } catch (error) {
-      if (!isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID')) throw error;
-      return { compatible: false, messages: [`an existing version no longer parses: ${error.message}`] };
-    }
+  ): Promise<CompatibilityResult> => {
+    const checked = level.endsWith('_TRANSITIVE') ? against : against.slice(-1);
+    if (level === 'NONE' || checked.length === 0) return { compatible: true, messages: [] };
+    const existing = checked.map((entry) => {
+      const { identity, id, schemaType, schema, references } = storedById(entry.id);
+      return { identity, id, definition: { schemaType, schema, references } };
+    });
+    return work.check(
+      candidate,
+      existing,
+      level,
+      checked.map((entry) => entry.version),
+    );
   };
 
   const usersOf = (id: number, includeDeleted: boolean): VersionEntry[] =>
@@ -240,43 +278,47 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     schemaTypes,
     ...settings.calls,
 
-    register(subject, definition) {
+    async register(subject, definition) {
       checkSubject(subject);
-      const { parsed, references } = parseDefinition(definition);
-      const identity = identityOf(parsed.schemaType, parsed.canonical, references);
+      // Identified in the queue too, so that close() waits for a registration from its call on.
       return serialised(async () => {
         writable(subject);
+        const candidate = await identified(definition);
+        const { identity } = candidate;
+        const { references } = candidate.definition;
         checkReferences(references);
         const all = state.versionsOf(subject, true);
         const live = all.filter((entry) => !entry.deleted);
         const same = live.find((entry) => state.schemas.get(entry.id)?.identity === identity);
         if (same !== undefined) return { id: same.id, version: same.version };
         const level = state.levelOf(subject, fallbackLevel);
-        const result = compare(parsed, live, level);
+        const result = await compare(candidate, live, level);
         if (!result.compatible) throw refusals.incompatible(subject, result.messages);
         const id = state.idByIdentity.get(identity) ?? state.highestId + 1;
         const version = (all.at(-1)?.version ?? 0) + 1;
         if (id > maxInt32) throw refusals.exhausted('the next schema id');
         if (version > maxInt32) throw refusals.exhausted(`the next version of subject ${subject}`);
-        await commit({
-          kind: 'schema',
-          subject,
-          version,
-          id,
-          schemaType: parsed.schemaType,
-          schema: definition.schema,
-          references,
-          deleted: false,
-        });
+        await commit(
+          {
+            kind: 'schema',
+            subject,
+            version,
+            id,
+            schemaType: candidate.definition.schemaType,
+            schema: candidate.definition.schema,
+            references,
+            deleted: false,
+          },
+          identity,
+        );
         return { id, version };
       });
     },
 
-    lookup(subject, definition, options = {}) {
-      const { parsed, references } = parseDefinition(definition);
+    async lookup(subject, definition, options = {}) {
+      const { identity } = await identified(definition);
       const versions = state.versionsOf(subject, options.deleted === true);
       if (versions.length === 0) throw refusals.subjectNotFound(subject);
-      const identity = identityOf(parsed.schemaType, parsed.canonical, references);
       // The newest version holding it, as a re-registration after a soft delete makes a newer one.
       const entry = versions.findLast((candidate) => state.schemas.get(candidate.id)?.identity === identity);
       if (entry === undefined) throw refusals.schemaNotFound();
@@ -316,15 +358,15 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
       return referrersOf(entryOf(subject, version, true));
     },
 
-    testCompatibility(subject, definition, version) {
-      const { parsed } = parseDefinition(definition);
+    async testCompatibility(subject, definition, version) {
+      const candidate = await identified(definition);
       const level = state.levelOf(subject, fallbackLevel);
       const live = state.versionsOf(subject, false);
       let against: VersionEntry[];
       if (version === undefined) against = live;
       else if (version === 'latest') against = live.slice(-1);
       else against = [entryOf(subject, version, false)];
-      return compare(parsed, against, level);
+      return compare(candidate, against, level);
     },
 
     deleteSubject(subject, options = {}) {
@@ -372,6 +414,7 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
       const drained = tail;
       closed = true;
       await drained;
+      work.close();
       await store.close();
     },
   };

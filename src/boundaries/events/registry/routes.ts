@@ -146,9 +146,9 @@ function versionBody(version: SubjectVersion): Record<string, unknown> {
 }
 
 export function registryRoutes(registry: SchemaRegistry): Route[] {
-  const compatibilityAnswer = ({ params, query, body }: RouteRequest) => {
+  const compatibilityAnswer = async ({ params, query, body }: RouteRequest) => {
     const [subject, version] = params as [string, string | undefined];
-    const result = registry.testCompatibility(
+    const result = await registry.testCompatibility(
       subject,
       definitionOf(body),
       version === undefined ? undefined : versionOf(version),
@@ -186,8 +186,8 @@ export function registryRoutes(registry: SchemaRegistry): Route[] {
     {
       pattern: ['subjects', ':subject'],
       methods: {
-        POST: ({ params, query, body }) =>
-          versionBody(registry.lookup(params[0] as string, definitionOf(body), deleted(query))),
+        POST: async ({ params, query, body }) =>
+          versionBody(await registry.lookup(params[0] as string, definitionOf(body), deleted(query))),
         DELETE: ({ params, query }) =>
           registry.deleteSubject(params[0] as string, { permanent: flag(query, 'permanent') }),
       },

@@ -7,8 +7,10 @@
  */
 import { isIPv4, isIPv6 } from 'node:net';
 import { WirekitError } from '../../../errors/index.js';
+import type { SchemaLimits } from '../compatibility/index.js';
 import type { CompatibilityLevel } from './api.js';
 import type { RegistryUser } from './basic-auth.js';
+import type { ParsedCacheLimits } from './parsed-cache.js';
 import type { RegistryStore } from './store.js';
 
 export interface RegistryAuthOptions {
@@ -38,6 +40,10 @@ export interface RegistryServerOptions {
   /** Where the registry keeps its records (default: in memory, lost at exit). */
   readonly store?: RegistryStore;
   readonly defaultCompatibility?: CompatibilityLevel;
+  /** Bounds on one schema (length, nodes, nesting); see SchemaRegistryOptions. */
+  readonly schemaLimits?: SchemaLimits;
+  /** How many parsed schemas are kept between checks; see SchemaRegistryOptions. */
+  readonly parsedCache?: ParsedCacheLimits;
   /** Basic authentication; without it every request is served as if from an admin. */
   readonly auth?: RegistryAuthOptions;
   /** Serve HTTPS with this key and certificate (the URL is then https://). */

@@ -75,6 +75,8 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
     ...(options.defaultCompatibility === undefined
       ? {}
       : { defaultCompatibility: options.defaultCompatibility }),
+    ...(options.schemaLimits === undefined ? {} : { schemaLimits: options.schemaLimits }),
+    ...(options.parsedCache === undefined ? {} : { parsedCache: options.parsedCache }),
   });
   const routes = registryRoutes(registry);
   const { host, requestTimeout, headersTimeout } = settings;

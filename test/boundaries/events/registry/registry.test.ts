@@ -53,7 +53,9 @@ describe('one writer', () => {
     };
     const registry = await createSchemaRegistry({ store: slow });
     const pending = registry.register('s', { schema: variant(0) });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const idle = release;
+    // The schema is parsed (in the registry's worker) before the store is asked: wait for the append.
+    while (release === idle) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(registry.subjects()).toEqual([]);
     release();
     expect(await pending).toEqual({ id: 1, version: 1 });
