@@ -14,6 +14,7 @@ import {
   parseProto,
   wellKnownProtoFiles,
 } from '../../../src/schema/proto/index.js';
+import { expectLinearCost } from '../../support/linear-cost.js';
 import { generatedFiles, invalidFiles, validFiles } from './corpus.js';
 
 const wellKnown = new Map<string, ProtoFileAst>();
@@ -137,25 +138,6 @@ describe('whatever the text, an AST or WK_SCHEMA_INVALID', () => {
 });
 
 describe('texts that stress one part of the reader cost time linear in their length', () => {
-  /**
-   * The least wall time of seven reads each of `small` and `large`, in ms, taken in turns. Wall time
-   * on this thread, not process.cpuUsage: that counts V8's concurrent GC threads too, whose work
-   * for the large text lands in later reads and made a linear read look 6-12× slower at 4× the size.
-   * Taking turns and the least of seven keeps a loaded machine's stalls out of both.
-   */
-  const leastTimes = (small: string, large: string): [number, number] => {
-    let [bestSmall, bestLarge] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-    for (let run = 0; run < 7; run++) {
-      let start = performance.now();
-      read(small);
-      bestSmall = Math.min(bestSmall, performance.now() - start);
-      start = performance.now();
-      read(large);
-      bestLarge = Math.min(bestLarge, performance.now() - start);
-    }
-    return [bestSmall, bestLarge];
-  };
-
   test.each([
     ['a long line comment', (n: number) => `syntax = "proto3"; //${'x'.repeat(n * 20)}\nmessage A {}`],
     [
@@ -182,9 +164,6 @@ describe('texts that stress one part of the reader cost time linear in their len
     ],
     ['many unbalanced braces', (n: number) => `syntax = "proto3"; message A ${'{ '.repeat(n)}`],
   ])('%s', (_name, make) => {
-    read(make(2_000));
-    // 8× the size: linear work takes about 8× the time, quadratic 64×.
-    const [small, large] = leastTimes(make(5_000), make(40_000));
-    expect(large / Math.max(small, 0.5)).toBeLessThan(24);
+    expectLinearCost(read, make, 5_000);
   });
 });

@@ -11,6 +11,7 @@ import {
   parseProto,
   wellKnownProtoFiles,
 } from '../../../src/schema/proto/index.js';
+import { expectLinearCost } from '../../support/linear-cost.js';
 
 /** The AST without positions, for comparing with what a test writes out. */
 function withoutPositions(ast: ProtoFileAst): unknown {
@@ -295,17 +296,6 @@ describe('the node bound', () => {
 });
 
 describe('cost', () => {
-  /** The least CPU time of three parses of `text`, in ms. */
-  const cpu = (text: string): number => {
-    let best = Number.POSITIVE_INFINITY;
-    for (let run = 0; run < 3; run++) {
-      const before = process.cpuUsage();
-      linkProto(parseProto(text), () => undefined);
-      const used = process.cpuUsage(before);
-      best = Math.min(best, (used.user + used.system) / 1000);
-    }
-    return best;
-  };
   const numbered = (n: number) => Array.from({ length: n }, (_, i) => (i < 18_000 ? i + 1 : i + 2_001));
 
   test.each([
@@ -333,10 +323,7 @@ describe('cost', () => {
       (n: number) =>
         `syntax = "proto3"; enum E { ${Array.from({ length: n }, (_, i) => `V${i} = ${i * 2};`).join(' ')} reserved ${Array.from({ length: n }, (_, i) => i * 2 + 1).join(', ')}; }`,
     ],
-  ])('%s: four times the size costs about four times the time, not sixteen', (_name, make) => {
-    cpu(make(2_000));
-    const small = cpu(make(10_000));
-    const large = cpu(make(40_000));
-    expect(large / Math.max(small, 1)).toBeLessThan(9);
+  ])('%s: eight times the size costs about eight times the time, not sixty-four', (_name, make) => {
+    expectLinearCost((text: string) => linkProto(parseProto(text), () => undefined), make, 5_000);
   });
 });
