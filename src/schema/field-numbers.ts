@@ -12,7 +12,8 @@ export interface FieldNumberInput {
 /**
  * Gives each field its number. The rule keeps numbers stable as a schema is edited:
  * - a field with an explicit `id` keeps it and takes no place in the automatic count;
- * - the other fields are numbered 1, 2, 3, … in declaration order, skipping `reserved` numbers.
+ * - the other fields are numbered 1, 2, 3, … in declaration order, skipping `reserved` numbers
+ *   and Protocol Buffers' own 19000-19999.
  * So appending a field, or adding one anywhere with an explicit id, never renumbers another field;
  * to delete a field, reserve its number (the fields after it keep theirs). Any clash is an error,
  * never a silent renumbering: a wire number that changes corrupts every stored message.
@@ -50,7 +51,9 @@ export function assignFieldNumbers(
   let next = 1;
   return fields.map((field) => {
     if (field.id !== undefined) return field.id;
-    while (reservedSet.has(next)) next++;
+    // Protocol Buffers' own range is skipped as reserved numbers are: a schema of more than
+    // 18,999 automatic fields numbers its 19,000th 20000, where it could only fail before.
+    while (reservedSet.has(next) || (next >= protobufReserved.from && next <= protobufReserved.to)) next++;
     claim(next, field.name);
     return next++;
   });

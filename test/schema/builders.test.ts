@@ -24,6 +24,13 @@ describe('field numbers', () => {
     expect(ids(After)).toEqual({ a: 1, c: 3 });
   });
 
+  test("skip Protocol Buffers' own 19000-19999, so a record of 19,000+ fields numbers on past them", () => {
+    const fields = Object.fromEntries(Array.from({ length: 19_002 }, (_, i) => [`f${i}`, t.int32()]));
+    const numbers = Object.values(ids(t.object('Wide', fields)));
+    expect(numbers.slice(18_997)).toEqual([18_998, 18_999, 20_000, 20_001, 20_002]);
+    expect(numbers.some((n) => n >= 19_000 && n <= 19_999)).toBe(false);
+  });
+
   test('clashes are errors, never silent renumbering', () => {
     expect(codeOf(() => t.object('X', { a: t.int32(), b: t.field(t.int32(), { id: 1 }) }))).toBe(
       'WK_SCHEMA_FIELD_ID',
