@@ -71,13 +71,31 @@ interface Read {
   readonly notes: string[];
 }
 
+/** The variable a registry's Basic credentials may come from, as Confluent's basic.auth.user.info. */
+export const registryUserInfoVariable = 'WIREKIT_REGISTRY_USER_INFO';
+
+/**
+ * Basic credentials for a registry URL that carries none, from WIREKIT_REGISTRY_USER_INFO
+ * (`user:password`), so that a password need not go on a command line, where `ps` and the shell's
+ * history show it. Credentials in the URL win: they were given for this one call.
+ */
+function credentialsFromEnv(url: string): { username: string; password: string } | undefined {
+  const info = process.env[registryUserInfoVariable];
+  if (info === undefined || info === '' || !URL.canParse(url) || new URL(url).username !== '') return;
+  const colon = info.indexOf(':');
+  if (colon < 1) throw usageError(`${registryUserInfoVariable} takes user:password.`);
+  return { username: info.slice(0, colon), password: info.slice(colon + 1) };
+}
+
 export async function inspectRegistry(io: CliIo, options: RegistryInspectOptions): Promise<void> {
   let client: ReturnType<typeof registryClient>;
   try {
+    const basicAuth = credentialsFromEnv(options.registryUrl);
     client = registryClient({
       url: options.registryUrl,
       timeoutMs: registryTimeoutMs,
       retries: registryRetries,
+      ...(basicAuth === undefined ? {} : { basicAuth }),
     });
   } catch (error) {
     if (isWirekitError(error, 'WK_REGISTRY_REQUEST')) throw usageError(`--registry: ${error.message}`);

@@ -71,7 +71,9 @@ export const inspectHelp = `Usage:
                   Protobuf shown field by field as the wire has it (or decoded by --schema), a
                   wirekit schema decoded in the format --format names. Input that is not framed
                   so, an unknown id or a registry that does not answer within
-                  ${registryTimeoutSeconds} seconds (retried once) is an error (exit 1).
+                  ${registryTimeoutSeconds} seconds (retried once) is an error (exit 1). Basic
+                  credentials: WIREKIT_REGISTRY_USER_INFO=user:password, which keeps them off
+                  the command line (user:pass@ in the URL wins over it).
   --format F      read a raw payload of format F; a WebSocket subprotocol as devtools shows it
                   (wirekit.json, wirekit.msgpack, wirekit.cbor, wirekit.protobuf, wirekit.avro)
                   names its format
