@@ -12,11 +12,18 @@
  * Measuring exactly matters because lz4_flex picks 4 MiB blocks for inputs over 256 KiB, and a
  * bound a whole block too high would refuse payloads well inside a small cap.
  */
+
+import {
+  type Lz4Block,
+  type Lz4FrameHeader,
+  lz4BlockBound,
+  lz4FrameMagic,
+  lz4LegacyMagic,
+  readLz4Block,
+  readLz4FrameHeader,
+} from '../util/frame-headers.js';
 import { blocksPassCap, type Cap, corrupt, tooLarge } from './checks.js';
 import { frameAt, frameInput } from './frame-walk.js';
-
-const frameMagic = 0x184d2204;
-const legacyMagic = 0x184c2102;
 
 /** One frame, by its byte range in the input. */
 export interface Lz4Frame {
@@ -65,15 +72,16 @@ function blockContentSize(bytes: Uint8Array, start: number, end: number): number
   return size;
 }
 
-type Measure = (bytes: Uint8Array, start: number, size: number, blockMax: number) => number;
+type Measure = (bytes: Uint8Array, block: Lz4Block, header: Lz4FrameHeader) => number;
 
-const bound: Measure = (_bytes, _start, size, blockMax) => Math.min(blockMax, 255 * size);
-const exact: Measure = (bytes, start, size) => blockContentSize(bytes, start, start + size);
+const bound: Measure = (_bytes, block, header) => lz4BlockBound(block, header);
+const exact: Measure = (bytes, block) =>
+  block.stored ? block.size : blockContentSize(bytes, block.at, block.at + block.size);
 
 /** The frames in `bytes`, or undefined as soon as `measure`d output passes the cap. */
 function walk(bytes: Uint8Array, cap: Cap, measure: Measure): Lz4Frame[] | undefined {
   const input = frameInput(bytes, 'lz4');
-  const { view, need } = input;
+  const { view, need, valid } = input;
   const frames: Lz4Frame[] = [];
   let total = 0;
   let offset = 0;
@@ -83,40 +91,23 @@ function walk(bytes: Uint8Array, cap: Cap, measure: Measure): Lz4Frame[] | undef
       offset = skippedTo;
       continue;
     }
-    if (magic === legacyMagic) throw corrupt('lz4', 'legacy LZ4 frames (lz4 -l) are not supported');
-    if (magic !== frameMagic) throw corrupt('lz4', `no LZ4 frame starts at byte ${offset}`);
+    if (magic === lz4LegacyMagic) throw corrupt('lz4', 'legacy LZ4 frames (lz4 -l) are not supported');
+    if (magic !== lz4FrameMagic) throw corrupt('lz4', `no LZ4 frame starts at byte ${offset}`);
     const start = offset;
-    need(offset, 7);
-    const flags = bytes[offset + 4] as number;
-    const blockMaxCode = ((bytes[offset + 5] as number) >> 4) & 7;
-    if (flags >> 6 !== 1) throw corrupt('lz4', `frame version ${flags >> 6} is not 1`);
-    if (blockMaxCode < 4) throw corrupt('lz4', `block maximum code ${blockMaxCode} is reserved`);
-    const blockMax = 2 ** (8 + 2 * blockMaxCode);
-    const blockChecksums = (flags & 0x10) !== 0;
-    offset += 6;
-    if ((flags & 0x08) !== 0) {
-      need(offset, 8);
-      const declared = view.getUint32(offset, true) + view.getUint32(offset + 4, true) * 2 ** 32;
-      if (declared > cap.bytes) throw tooLarge('lz4', declared, cap);
-      offset += 8;
-    }
-    if ((flags & 0x01) !== 0) offset += 4; // dictionary id
-    offset += 1; // header checksum, verified by lz4-napi
+    const header = valid(readLz4FrameHeader(bytes, view, offset));
+    if (header.declared !== undefined && header.declared > cap.bytes)
+      throw tooLarge('lz4', header.declared, cap);
+    offset = header.blocksAt;
     for (;;) {
-      need(offset, 4);
-      const word = view.getUint32(offset, true);
-      offset += 4;
-      if (word === 0) break; // end mark
-      const size = word & 0x7fff_ffff;
-      if (size > blockMax) throw corrupt('lz4', `a block of ${size} bytes exceeds the frame's ${blockMax}`);
-      need(offset, size);
-      // The high bit marks a block stored uncompressed: it decodes to exactly its size.
-      total += word >>> 31 === 1 ? size : measure(bytes, offset, size, blockMax);
+      const block = valid(readLz4Block(bytes, view, offset, header));
+      if (block === null) break; // end mark
+      total += measure(bytes, block, header);
       if (total > cap.bytes) return undefined;
-      offset += size + (blockChecksums ? 4 : 0);
+      offset = block.next;
       need(offset, 0);
     }
-    if ((flags & 0x04) !== 0) offset += 4; // content checksum
+    offset += 4; // the end mark
+    if (header.contentChecksum) offset += 4;
     need(offset, 0);
     frames.push({ start, end: offset });
   }
