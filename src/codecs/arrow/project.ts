@@ -98,34 +98,26 @@ export function unionProjection(
 export function projectData(projection: Projection, data: Data): Data {
   switch (projection.k) {
     case 'struct':
-      return data.clone(
+      return withChildren(
+        data,
         projection.type,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
         projection.children.map(({ from, inner }) => pick(inner, data.children[from] as Data)),
       );
     case 'list':
-      return data.clone(projection.type, undefined, undefined, undefined, undefined, [
-        projectData(projection.item, data.children[0] as Data),
-      ]);
+      return withChildren(data, projection.type, [projectData(projection.item, data.children[0] as Data)]);
     case 'map': {
       const entries = data.children[0] as Data;
       const [keys, values] = entries.children as [Data, Data];
-      const projected = entries.clone(projection.entries, undefined, undefined, undefined, undefined, [
+      const projected = withChildren(entries, projection.entries, [
         pick(projection.key, keys),
         pick(projection.value, values),
       ]);
-      return data.clone(projection.type, undefined, undefined, undefined, undefined, [projected]);
+      return withChildren(data, projection.type, [projected]);
     }
     case 'union':
-      return data.clone(
+      return withChildren(
+        data,
         projection.type,
-        undefined,
-        undefined,
-        undefined,
-        undefined,
         projection.variants.map((inner, i) => pick(inner, data.children[i] as Data)),
       );
   }
@@ -133,4 +125,9 @@ export function projectData(projection: Projection, data: Data): Data {
 
 function pick(projection: Projection | undefined, data: Data): Data {
   return projection === undefined ? data : projectData(projection, data);
+}
+
+/** `data` typed as `type` over `children`, its own offset, length, nulls and buffers kept. */
+function withChildren(data: Data, type: DataType, children: Data[]): Data {
+  return data.clone(type, undefined, undefined, undefined, undefined, children);
 }
