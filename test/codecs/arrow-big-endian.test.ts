@@ -10,20 +10,14 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
 import { t } from '../../src/index.js';
 import { compressBodies, streamToFile, toBigEndian } from '../support/arrow-ipc-rewrite.js';
-import { pyarrowRewrite, pyarrowVariants } from '../support/pyarrow-ipc.js';
+import { noPyarrowVariants, pyarrowRewrite, pyarrowVariants, VariantOrders } from '../support/pyarrow-ipc.js';
 import { chunked, collect } from '../support/streams.js';
 import { has } from '../support/tools.js';
 
 const usable = has('venv:pyarrow');
-let variants = new Map<string, Uint8Array>();
-const variant = (name: string) => {
-  const bytes = variants.get(name);
-  if (bytes === undefined) throw new Error(`pyarrow wrote no ${name}`);
-  return bytes;
-};
-
+let variant = noPyarrowVariants;
 beforeAll(() => {
-  if (usable) variants = pyarrowVariants();
+  if (usable) variant = pyarrowVariants();
 });
 
 const schemaless = createArrowCodec();
@@ -65,21 +59,13 @@ describe.skipIf(!usable)('big-endian streams and files read as their little-endi
   });
 
   test('with a schema: the compiled and the interpreted reader, and decodeTable', () => {
-    const Orders = t.object('Orders', {
-      id: t.int64(),
-      name: t.string(),
-      color: t.enum('Color', ['red', 'green', 'blue']),
-      price: t.decimal({ precision: 12, scale: 2 }),
-      at: t.timestamp({ precision: 'ms' }),
-      tags: t.array(t.string()),
-    });
     const original = variant('orders.plain.arrows');
     const big = toBigEndian(original);
     for (const compile of [true, false]) {
-      const codec = createArrowCodec({ schema: Orders, compile });
+      const codec = createArrowCodec({ schema: VariantOrders, compile });
       expect(codec.decode(big)).toStrictEqual(codec.decode(original));
     }
-    const table = createArrowCodec({ schema: Orders }).decodeTable(big);
+    const table = createArrowCodec({ schema: VariantOrders }).decodeTable(big);
     expect(table.getChild('id')?.toArray()).toEqual(BigInt64Array.of(1n, 2n, 3n, 4n, 5n));
   });
 

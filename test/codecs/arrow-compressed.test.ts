@@ -13,32 +13,17 @@ import { EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
 import { compressBodies, compressWith } from '../support/arrow-ipc-rewrite.js';
 import { codeOf } from '../support/code-of.js';
 import { outcome } from '../support/outcome.js';
-import { pyarrowRead, pyarrowVariants } from '../support/pyarrow-ipc.js';
+import { noPyarrowVariants, pyarrowRead, pyarrowVariants, VariantOrders } from '../support/pyarrow-ipc.js';
 import { chunked, collect, readAll } from '../support/streams.js';
 import { has } from '../support/tools.js';
 
 const usable = has('venv:pyarrow');
-let variants = new Map<string, Uint8Array>();
-const variant = (name: string) => {
-  const bytes = variants.get(name);
-  if (bytes === undefined) throw new Error(`pyarrow wrote no ${name}`);
-  return bytes;
-};
-
+let variant = noPyarrowVariants;
 beforeAll(() => {
-  if (usable) variants = pyarrowVariants();
+  if (usable) variant = pyarrowVariants();
 });
 
 const schemaless = createArrowCodec();
-
-const Orders = t.object('Orders', {
-  id: t.int64(),
-  name: t.string(),
-  color: t.enum('Color', ['red', 'green', 'blue']),
-  price: t.decimal({ precision: 12, scale: 2 }),
-  at: t.timestamp({ precision: 'ms' }),
-  tags: t.array(t.string()),
-});
 
 describe.skipIf(!usable)('wirekit reads the compressed bodies pyarrow writes', () => {
   for (const codec of ['lz4', 'zstd'] as const) {
@@ -47,7 +32,7 @@ describe.skipIf(!usable)('wirekit reads the compressed bodies pyarrow writes', (
         const plain = schemaless.decode(variant(`kinds.plain.${ext}`));
         expect(plain).toHaveLength(6);
         expect(schemaless.decode(variant(`kinds.${codec}.${ext}`))).toStrictEqual(plain);
-        const orders = createArrowCodec({ schema: Orders });
+        const orders = createArrowCodec({ schema: VariantOrders });
         expect(orders.decode(variant(`orders.${codec}.${ext}`))).toStrictEqual(
           orders.decode(variant(`orders.plain.${ext}`)),
         );
@@ -58,7 +43,9 @@ describe.skipIf(!usable)('wirekit reads the compressed bodies pyarrow writes', (
       const bytes = variant(`kinds.${codec}.arrows`);
       const rows = await collect(schemaless.decodeStream(chunked(bytes, [1])));
       expect(rows).toStrictEqual(schemaless.decode(variant('kinds.plain.arrows')));
-      const table = createArrowCodec({ schema: Orders }).decodeTable(variant(`orders.${codec}.arrows`));
+      const table = createArrowCodec({ schema: VariantOrders }).decodeTable(
+        variant(`orders.${codec}.arrows`),
+      );
       expect(table.numRows).toBe(5);
       expect(table.getChild('name')?.toArray()).toEqual(['ann', 'bob', 'cy', 'dee', 'ed']);
     });
@@ -102,7 +89,7 @@ describe.skipIf(!usable)('pyarrow reads the compressed bodies wirekit writes', (
 
 describe('compressed bodies wirekit writes and reads', () => {
   test('an unknown ipcCompression is an options error', () => {
-    const make = () => createArrowCodec({ schema: Orders, ipcCompression: 'gzip' as 'zstd' });
+    const make = () => createArrowCodec({ schema: VariantOrders, ipcCompression: 'gzip' as 'zstd' });
     expect(codeOf(make)).toBe('WK_OPTIONS_INVALID');
   });
 

@@ -10,35 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createArrowCodec } from '../../src/codecs/arrow/index.js';
-import { t } from '../../src/index.js';
 import { cli } from '../support/cli.js';
 import { codeOf } from '../support/code-of.js';
-import { pyarrowVariants } from '../support/pyarrow-ipc.js';
+import { noPyarrowVariants, pyarrowVariants, VariantOrders } from '../support/pyarrow-ipc.js';
 import { chunked, collect } from '../support/streams.js';
 import { has } from '../support/tools.js';
 
 const usable = has('venv:pyarrow');
-let variants = new Map<string, Uint8Array>();
-const variant = (name: string) => {
-  const bytes = variants.get(name);
-  if (bytes === undefined) throw new Error(`pyarrow wrote no ${name}`);
-  return bytes;
-};
-
+let variant = noPyarrowVariants;
 beforeAll(() => {
-  if (usable) variants = pyarrowVariants();
+  if (usable) variant = pyarrowVariants();
 });
 
 const schemaless = createArrowCodec();
-
-const Orders = t.object('Orders', {
-  id: t.int64(),
-  name: t.string(),
-  color: t.enum('Color', ['red', 'green', 'blue']),
-  price: t.decimal({ precision: 12, scale: 2 }),
-  at: t.timestamp({ precision: 'ms' }),
-  tags: t.array(t.string()),
-});
 
 describe.skipIf(!usable)('pre-0.15 framing from pyarrow', () => {
   test('the fixtures are what they say: no continuation marker, a 4-byte end', () => {
@@ -54,7 +38,7 @@ describe.skipIf(!usable)('pre-0.15 framing from pyarrow', () => {
       expect(rows).toHaveLength(6);
       expect(schemaless.decode(variant(`kinds.legacy.${ext}`))).toStrictEqual(rows);
       for (const compile of [true, false]) {
-        const orders = createArrowCodec({ schema: Orders, compile });
+        const orders = createArrowCodec({ schema: VariantOrders, compile });
         expect(orders.decode(variant(`orders.legacy.${ext}`))).toStrictEqual(
           orders.decode(variant(`orders.plain.${ext}`)),
         );
@@ -72,7 +56,7 @@ describe.skipIf(!usable)('pre-0.15 framing from pyarrow', () => {
   });
 
   test('decodeTable, and wirekit inspect --format arrow', async () => {
-    const table = createArrowCodec({ schema: Orders }).decodeTable(variant('orders.legacy.arrows'));
+    const table = createArrowCodec({ schema: VariantOrders }).decodeTable(variant('orders.legacy.arrows'));
     expect(table.numRows).toBe(5);
     const dir = await mkdtemp(join(tmpdir(), 'wirekit-legacy-'));
     try {

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { t } from '../../src/schema/index.js';
 import { venvPython, withTempDir } from './tools.js';
 
 const fixtures = new URL('../fixtures/', import.meta.url).pathname;
@@ -20,13 +21,36 @@ export function runPyarrow(script: string, args: readonly string[]): string {
   return result.stdout;
 }
 
-/** Every file pyarrow_variants.py writes, by name (`kinds.lz4.arrows`, `orders.legacy.arrow`, ...). */
-export function pyarrowVariants(): Map<string, Uint8Array> {
-  return withTempDir((dir) => {
+/** One file pyarrow_variants.py wrote, by name (`kinds.lz4.arrows`, `orders.legacy.arrow`, ...). */
+export type PyarrowVariant = (name: string) => Uint8Array;
+
+/** Runs pyarrow_variants.py once; the variant it did not write throws, naming it. */
+export function pyarrowVariants(): PyarrowVariant {
+  const files = withTempDir((dir) => {
     runPyarrow('pyarrow_variants.py', [dir]);
     return new Map(readdirSync(dir).map((name) => [name, new Uint8Array(readFileSync(join(dir, name)))]));
   });
+  return (name) => {
+    const bytes = files.get(name);
+    if (bytes === undefined) throw new Error(`pyarrow wrote no ${name}`);
+    return bytes;
+  };
 }
+
+/** Before pyarrowVariants has run (a test file's beforeAll), or where pyarrow is missing. */
+export const noPyarrowVariants: PyarrowVariant = (name) => {
+  throw new Error(`pyarrow wrote no ${name}: pyarrow_variants.py has not run`);
+};
+
+/** The wirekit schema of pyarrow_variants.py's `orders` table, field by field. */
+export const VariantOrders = t.object('Orders', {
+  id: t.int64(),
+  name: t.string(),
+  color: t.enum('Color', ['red', 'green', 'blue']),
+  price: t.decimal({ precision: 12, scale: 2 }),
+  at: t.timestamp({ precision: 'ms' }),
+  tags: t.array(t.string()),
+});
 
 /** pyarrow's reading of `bytes` (fully validated), written back as a plain little-endian stream. */
 export function pyarrowRewrite(bytes: Uint8Array): Uint8Array {
