@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeConfluentFrame } from '../../src/boundaries/events/framing.js';
 import { registryClient } from '../../src/boundaries/events/registry/client.js';
 import { type RegistryServer, startRegistryServer } from '../../src/boundaries/events/registry/server.js';
+import { avroIntRecord, avroRecordUnion } from '../support/avro-texts.js';
 import { cli } from '../support/cli.js';
 
 let server: RegistryServer;
@@ -29,21 +30,6 @@ afterAll(async () => {
   await server.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-const union = (n: number) =>
-  JSON.stringify(
-    Array.from({ length: n }, (_, i) => ({
-      type: 'record',
-      name: `R${i}`,
-      fields: [{ name: 'a', type: 'int' }],
-    })),
-  );
-const record = (n: number) =>
-  JSON.stringify({
-    type: 'record',
-    name: 'Wide',
-    fields: Array.from({ length: n }, (_, i) => ({ name: `f${i}`, type: 'int' })),
-  });
 
 /** Avro's zigzag varint of a small non-negative int. */
 function varint(value: number): number[] {
@@ -73,8 +59,18 @@ async function inspect(subject: string, schema: string, payload: number[]) {
 
 describe('past the bounds: refused as the registry refuses', () => {
   test.each([
-    ['an Avro union of 8,000 records', 'union-8000', union(8_000), [...varint(7_999), ...varint(5)]],
-    ['an Avro record of 19,500 fields', 'record-19500', record(19_500), new Array(19_500).fill(0)],
+    [
+      'an Avro union of 8,000 records',
+      'union-8000',
+      avroRecordUnion(8_000),
+      [...varint(7_999), ...varint(5)],
+    ],
+    [
+      'an Avro record of 19,500 fields',
+      'record-19500',
+      avroIntRecord('Wide', 19_500),
+      new Array(19_500).fill(0),
+    ],
   ])('%s', async (_name, subject, schema, payload) => {
     const { result, report, ms } = await inspect(subject, schema, payload);
     expect(result.code).toBe(1);
@@ -91,7 +87,7 @@ describe('within the bounds: read', () => {
   test('an Avro union of 7,000 records (49,000 nodes): the last branch is read', {
     timeout: 120_000,
   }, async () => {
-    const { result, report, ms } = await inspect('union-7000', union(7_000), [
+    const { result, report, ms } = await inspect('union-7000', avroRecordUnion(7_000), [
       ...varint(6_999),
       ...varint(5),
     ]);
@@ -102,7 +98,7 @@ describe('within the bounds: read', () => {
   });
 
   test('an Avro record of 16,000 fields', { timeout: 120_000 }, async () => {
-    const { result, report, ms } = await inspect('record-16000', record(16_000), [
+    const { result, report, ms } = await inspect('record-16000', avroIntRecord('Wide', 16_000), [
       ...varint(7),
       ...new Array(15_999).fill(0),
     ]);

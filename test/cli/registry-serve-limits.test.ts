@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
+import { avroIntRecord } from '../support/avro-texts.js';
 
 const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const running: ChildProcess[] = [];
@@ -30,12 +31,7 @@ function serve(args: readonly string[]): Promise<string> {
   });
 }
 
-const record = (fields: number) =>
-  JSON.stringify({
-    type: 'record',
-    name: 'R',
-    fields: Array.from({ length: fields }, (_, i) => ({ name: `f${i}`, type: 'int' })),
-  });
+const record = (fields: number) => avroIntRecord('R', fields);
 
 async function register(url: string, subject: string, schema: string) {
   const response = await fetch(`${url}/subjects/${subject}/versions`, {

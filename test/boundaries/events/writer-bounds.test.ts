@@ -11,6 +11,7 @@ import { writeConfluentFrame } from '../../../src/boundaries/events/framing.js';
 import { registryClient } from '../../../src/boundaries/events/registry/client.js';
 import { type RegistryServer, startRegistryServer } from '../../../src/boundaries/events/registry/server.js';
 import { t } from '../../../src/index.js';
+import { avroIntRecord } from '../../support/avro-texts.js';
 
 let server: RegistryServer;
 beforeAll(async () => {
@@ -22,12 +23,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const Reading = t.object('Reading', { f0: t.int32() });
-const writer = (fields: number) =>
-  JSON.stringify({
-    type: 'record',
-    name: 'Reading',
-    fields: Array.from({ length: fields }, (_, i) => ({ name: `f${i}`, type: 'int' })),
-  });
+const writer = (fields: number) => avroIntRecord('Reading', fields);
 
 describe('writer schemas past the bounds', () => {
   test('are refused as unreadable, and the event is poison', async () => {

@@ -14,6 +14,7 @@ import {
 } from '../../../../src/boundaries/events/compatibility/index.js';
 import type { SchemaDefinition } from '../../../../src/boundaries/events/registry/api.js';
 import { isWirekitError } from '../../../../src/errors/index.js';
+import { avroRecordUnion } from '../../../support/avro-texts.js';
 import { expectLinearCost } from '../../../support/linear-cost.js';
 
 const unbounded = { maxSchemaNodes: 100_000_000, maxSchemaLength: 100_000_000 };
@@ -69,18 +70,7 @@ describe('eight times the schema, about eight times the time', () => {
           `message M { ${Array.from({ length: n }, (_, i) => `oneof o${i} { int32 a${i} = ${2 * i + 1}; string b${i} = ${2 * i + 2}; }`).join(' ')} }`,
         ),
     ],
-    [
-      'Avro: a union of n records',
-      (n) => ({
-        schema: JSON.stringify(
-          Array.from({ length: n }, (_, i) => ({
-            type: 'record',
-            name: `R${i}`,
-            fields: [{ name: 'a', type: 'int' }],
-          })),
-        ),
-      }),
-    ],
+    ['Avro: a union of n records', (n) => ({ schema: avroRecordUnion(n) })],
     [
       'Avro: a record of n fields',
       (n) => ({

@@ -8,14 +8,11 @@ import {
   parseRegisteredSchema,
 } from '../../../../src/boundaries/events/compatibility/index.js';
 import { ParsedCache } from '../../../../src/boundaries/events/registry/parsed-cache.js';
+import { avroIntRecord } from '../../../support/avro-texts.js';
 
 const schema = (name: string, fields: number): ParsedSchema =>
   parseRegisteredSchema({
-    schema: JSON.stringify({
-      type: 'record',
-      name,
-      fields: Array.from({ length: fields }, (_, i) => ({ name: `f${i}`, type: 'int' })),
-    }),
+    schema: avroIntRecord(name, fields),
   });
 
 describe('ParsedCache', () => {

@@ -11,6 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { registryMediaType } from '../../../../src/boundaries/events/registry/api.js';
+import { avroIntRecord, avroRecordUnion } from '../../../support/avro-texts.js';
 
 const main = fileURLToPath(new URL('../../../../dist/cli/main.js', import.meta.url));
 let child: ChildProcess;
@@ -52,20 +53,6 @@ async function post(path: string, body: unknown): Promise<{ status: number; ms: 
 
 /** Version 1 and a compatible version 2 of the largest schema of each type, and the level to check them at. */
 function largest() {
-  const record = (n: number, extra: object[] = []) =>
-    JSON.stringify({
-      type: 'record',
-      name: 'Wide',
-      fields: [...Array.from({ length: n }, (_, i) => ({ name: `f${i}`, type: 'int' })), ...extra],
-    });
-  const union = (n: number) =>
-    JSON.stringify(
-      Array.from({ length: n }, (_, i) => ({
-        type: 'record',
-        name: `R${i}`,
-        fields: [{ name: 'a', type: 'int' }],
-      })),
-    );
   const proto = (n: number) =>
     `syntax = "proto3"; message Wide { ${Array.from({ length: n }, (_, i) => `int32 f${i} = ${i < 18_000 ? i + 1 : i + 2_001};`).join(' ')} }`;
   const wirekit = (n: number, extra: object[] = []) =>
@@ -85,14 +72,14 @@ function largest() {
     {
       subject: 'avro-record',
       level: 'FULL_TRANSITIVE',
-      v1: { schema: record(16_650) },
-      v2: { schema: record(16_650, [{ name: 'added', type: 'int', default: 0 }]) },
+      v1: { schema: avroIntRecord('Wide', 16_650) },
+      v2: { schema: avroIntRecord('Wide', 16_650, [{ name: 'added', type: 'int', default: 0 }]) },
     },
     {
       subject: 'avro-union',
       level: 'BACKWARD_TRANSITIVE',
-      v1: { schema: union(7_100) },
-      v2: { schema: union(7_140) },
+      v1: { schema: avroRecordUnion(7_100) },
+      v2: { schema: avroRecordUnion(7_140) },
     },
     {
       subject: 'protobuf',

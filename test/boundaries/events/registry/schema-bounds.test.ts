@@ -8,6 +8,7 @@ import {
   type RegistryServer,
   startRegistryServer,
 } from '../../../../src/boundaries/events/registry/server.js';
+import { avroIntRecord } from '../../../support/avro-texts.js';
 import { call, subjectPath } from './http.js';
 
 let server: RegistryServer;
@@ -26,12 +27,8 @@ afterAll(async () => {
 
 /** A schema of each type with about `n` nodes. */
 const schemas = (n: number) => ({
-  AVRO: JSON.stringify({
-    type: 'record',
-    name: 'R',
-    // Three nodes a field: the field object, its name, its type.
-    fields: Array.from({ length: Math.floor(n / 3) }, (_, i) => ({ name: `f${i}`, type: 'int' })),
-  }),
+  // Three nodes a field: the field object, its name, its type.
+  AVRO: avroIntRecord('R', Math.floor(n / 3)),
   PROTOBUF: `syntax = "proto3"; message M { ${Array.from({ length: n - 1 }, (_, i) => `int32 f${i} = ${i + 1};`).join(' ')} }`,
   WIREKIT: JSON.stringify({
     format: 'wirekit-schema',
