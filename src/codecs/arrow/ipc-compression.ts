@@ -14,6 +14,7 @@
 import { WirekitError } from '../../errors/index.js';
 import { requirePackage } from '../../util/node-runtime.js';
 import { lz4FrameBounds, zstdBlockMax, zstdBound } from '../core/frame-bounds.js';
+import { joinBytes } from '../core/stream.js';
 import type { IpcCompression } from './messages.js';
 
 type Lz4 = typeof import('lz4-napi');
@@ -91,14 +92,7 @@ function inflateLz4(compressed: Uint8Array, length: number): Uint8Array {
     if (size > length) throw corrupt('lz4', `it inflates past the ${length} bytes its prefix says`);
     parts.push(part);
   }
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return parts.length === 1 ? (parts[0] as Uint8Array) : joinBytes(parts, size);
 }
 
 function inflateZstd(compressed: Uint8Array, length: number): Uint8Array {
