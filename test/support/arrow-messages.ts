@@ -31,26 +31,7 @@ export function nestedListStream(levels: number): Uint8Array {
   };
   let node = field(2, intType, undefined);
   for (let i = 0; i < levels; i++) node = field(12, listType, node);
-  b.startVector(4, 1, 4);
-  b.addOffset(node);
-  const fields = b.endVector();
-  b.startObject(4);
-  b.addFieldOffset(1, fields, 0);
-  const schema = b.endObject();
-  b.startObject(5);
-  b.addFieldInt16(0, 4, 0);
-  b.addFieldInt8(1, 1, 0);
-  b.addFieldOffset(2, schema, 0);
-  const message = b.endObject();
-  b.finish(message);
-  const metadata = b.asUint8Array();
-  const out = new Uint8Array(8 + metadata.length + 8);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, 0xffffffff, true);
-  view.setInt32(4, metadata.length, true);
-  out.set(metadata, 8);
-  view.setUint32(8 + metadata.length, 0xffffffff, true);
-  return out;
+  return schemaStream(b, node);
 }
 
 /**
@@ -87,7 +68,11 @@ export function oneFieldStream(name: string, typeType: number, children = 0): Ui
   b.addFieldInt8(2, typeType, 0);
   b.addFieldOffset(3, type, 0);
   b.addFieldOffset(5, childVector, 0);
-  const field = b.endObject();
+  return schemaStream(b, b.endObject());
+}
+
+/** The stream of a schema message (V5) whose one field is `field`, built in `b`, and its end marker. */
+function schemaStream(b: flatbuffers.Builder, field: number): Uint8Array {
   b.startVector(4, 1, 4);
   b.addOffset(field);
   const fields = b.endVector();
@@ -98,8 +83,7 @@ export function oneFieldStream(name: string, typeType: number, children = 0): Ui
   b.addFieldInt16(0, 4, 0);
   b.addFieldInt8(1, 1, 0);
   b.addFieldOffset(2, schema, 0);
-  const message = b.endObject();
-  b.finish(message);
+  b.finish(b.endObject());
   return framed(b.asUint8Array());
 }
 
