@@ -8,7 +8,7 @@
  * `--max-input-bytes` raises it.
  */
 import { createReadStream } from 'node:fs';
-import { defaultDecodeLimits } from '../codecs/core/limits.js';
+import { defaultDecodeLimits } from '../codecs/index.js';
 import { isWirekitError, WirekitError } from '../errors/index.js';
 import { inputTooLarge } from '../util/input-limit.js';
 import { usageError } from './usage.js';

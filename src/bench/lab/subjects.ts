@@ -4,9 +4,8 @@
  * pays for its UTF-8 step like the binary formats do.
  */
 import { createRequire } from 'node:module';
-import type { FormatName } from '../../codecs/core/codec.js';
 import { createFlatBuffersCodec } from '../../codecs/flatbuffers/index.js';
-import { createCodec } from '../../codecs/registry.js';
+import { createCodec, type FormatName } from '../../codecs/index.js';
 import { type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import { furyFor } from '../peers/fury.js';
 import { type OptionalPeer, optionalPeers, type PeerLocation } from '../peers/optional.js';

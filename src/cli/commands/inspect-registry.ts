@@ -26,10 +26,8 @@ import { confluentHeaderBytes, readConfluentFrame } from '../../boundaries/event
 import type { SchemaDefinition } from '../../boundaries/events/registry/api.js';
 import { registryClient } from '../../boundaries/events/registry/client.js';
 import { createAvroCodec } from '../../codecs/avro/index.js';
-import { schemaFromAvro } from '../../codecs/avro/schema-from-avro.js';
-import type { FormatName } from '../../codecs/core/codec.js';
-import type { DecodeLimits } from '../../codecs/core/limits.js';
-import { createCodec } from '../../codecs/registry.js';
+import { schemaFromAvro } from '../../codecs/avro/inspect.js';
+import { createCodec, type DecodeLimits, type FormatName } from '../../codecs/index.js';
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { type JsonValue, type Schema, schemaFromJson, toJsonValue } from '../../schema/index.js';
 import { hexDump } from '../hexdump.js';
