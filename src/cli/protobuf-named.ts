@@ -11,7 +11,7 @@
  * is not its type's is shown raw too and counted (`mismatched`), so that the output never claims a
  * reading the bytes do not support. Messages nested deeper than `maxDepth` are shown as base64.
  */
-import type { ProtoFieldType, ProtoMessage } from '../boundaries/events/compatibility/protobuf-schema.js';
+import type { ProtoFieldType, ProtoMessage } from '../boundaries/events/inspect.js';
 import {
   FIXED32,
   FIXED64,

@@ -19,12 +19,14 @@
  * 0x00-0x06), a Protobuf field tag is at least 0x08. Longer index paths (a message nested four
  * levels down) are read as having none.
  */
-import { checkSchemaBounds, parseRegisteredSchema } from '../../boundaries/events/compatibility/index.js';
-import { messageAt } from '../../boundaries/events/compatibility/protobuf-indexes.js';
-import type { ProtoMessage } from '../../boundaries/events/compatibility/protobuf-schema.js';
-import { confluentHeaderBytes, readConfluentFrame } from '../../boundaries/events/framing.js';
-import type { SchemaDefinition } from '../../boundaries/events/registry/api.js';
-import { registryClient } from '../../boundaries/events/registry/client.js';
+import {
+  checkSchemaBounds,
+  parseRegisteredSchema,
+  readConfluentFrame,
+  registryClient,
+  type SchemaDefinition,
+} from '../../boundaries/events/index.js';
+import { confluentHeaderBytes, messageAt, type ProtoMessage } from '../../boundaries/events/inspect.js';
 import { createAvroCodec } from '../../codecs/avro/index.js';
 import { schemaFromAvro } from '../../codecs/avro/inspect.js';
 import { createCodec, type DecodeLimits, type FormatName } from '../../codecs/index.js';

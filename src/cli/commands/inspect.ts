@@ -1,7 +1,7 @@
 /** `wirekit inspect`: what a payload is, how it was written, and what it holds. */
 
-import { type LegacyFormat, legacyFormats, legacyReaders } from '../../boundaries/cache/legacy.js';
-import { isSocketFormat, socketFormats } from '../../boundaries/ws/frames.js';
+import { type LegacyFormat, legacyFormats, legacyReaders } from '../../boundaries/cache/inspect.js';
+import { isSocketFormat, socketFormats } from '../../boundaries/ws/inspect.js';
 import { describeArrow } from '../../codecs/arrow/inspect.js';
 import { describeAvroContainer } from '../../codecs/avro/inspect.js';
 import { createCodec, type FormatName, findFormat, formatNeedsSchema } from '../../codecs/index.js';

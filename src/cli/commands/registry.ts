@@ -6,14 +6,19 @@
  * store and exits 0.
  */
 import { stat } from 'node:fs/promises';
-import { type CompatibilityLevel, compatibilityLevels } from '../../boundaries/events/registry/api.js';
-import type { RegistryUser } from '../../boundaries/events/registry/basic-auth.js';
-import { fileStore } from '../../boundaries/events/registry/file-store.js';
-import { memoryStore } from '../../boundaries/events/registry/memory-store.js';
-import { readRegistryUsers, registryUsersFromEnv } from '../../boundaries/events/registry/registry-users.js';
-import { startRegistryServer } from '../../boundaries/events/registry/server.js';
-import { isLoopback, type RegistryTlsOptions } from '../../boundaries/events/registry/server-options.js';
-import type { RegistryStore } from '../../boundaries/events/registry/store.js';
+import {
+  type CompatibilityLevel,
+  compatibilityLevels,
+  fileStore,
+  memoryStore,
+  type RegistryStore,
+  type RegistryTlsOptions,
+  type RegistryUser,
+  readRegistryUsers,
+  registryUsersFromEnv,
+  startRegistryServer,
+} from '../../boundaries/events/index.js';
+import { isLoopback } from '../../util/loopback.js';
 import { type CliIo, readInput } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
