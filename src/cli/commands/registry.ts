@@ -10,6 +10,7 @@ import {
   type CompatibilityLevel,
   compatibilityLevels,
   fileStore,
+  kafkaStore,
   memoryStore,
   type RegistryStore,
   type RegistryTlsOptions,
@@ -76,8 +77,7 @@ async function storeOf(spec: string): Promise<RegistryStore> {
     ) {
       throw usageError(`--store kafka: takes HOST:PORT[,HOST:PORT…][/TOPIC] (got ${spec}).`);
     }
-    // Imported here, so that a registry in memory or a file never loads the Kafka store.
-    const { kafkaStore } = await import('../../boundaries/events/registry/kafka-store.js');
+    // kafkajs, an optional peer, is loaded by the store when it connects, not before.
     return kafkaStore({ brokers, ...(topic === undefined ? {} : { topic }) });
   }
   throw usageError(`--store is memory, file:PATH or kafka:BOOTSTRAP[/TOPIC] (got ${spec}).`);
