@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { modulesLoaded, modulesLoadedByImport, packagesOf } from '../../src/bench/bundle/node-imports.js';
 import { formatNames } from '../../src/codecs/core/codec.js';
+import { modulesLoaded, modulesLoadedByImport, packagesOf } from '../support/node-imports.js';
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   name: string;

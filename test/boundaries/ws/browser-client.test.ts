@@ -16,7 +16,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { Tick, tickSource } from '../../../src/bench/ws/tick.js';
+import { Tick, tickSource } from '../../../examples/ws/tick.js';
 import { type SocketFormat, socketFormats, wirekitSockets } from '../../../src/boundaries/ws/index.js';
 import { createCodec } from '../../../src/codecs/registry.js';
 import { chromiumArgs, chromiumPath, has } from '../../support/tools.js';
