@@ -9,9 +9,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { plainNodeEnv } from '../support/packed-package.js';
 
@@ -145,6 +147,37 @@ describe('the tarball installed with its runtime dependencies only', () => {
     expect(result.failures).toEqual([]);
     expect(result.loaded).toBe(entryFiles.length + importable.length);
   }, 120_000);
+
+  test('its runtime dependencies are what the built library imports, and it imports nothing undeclared', () => {
+    const cli = Object.values(manifest.bin);
+    const modules = reachableModules(packageDir, [...entryFiles.map((entry) => entry.file), ...cli]);
+    const imported = new Set<string>();
+    for (const file of modules) {
+      const text = readFileSync(join(packageDir, file), 'utf8');
+      // TypeScript's own scan of a file's imports, exports, dynamic imports and require() calls:
+      // strings inside messages and generated code are not mistaken for imports.
+      for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+        if (fileName.startsWith('.')) continue;
+        imported.add(
+          fileName.startsWith('@')
+            ? fileName.split('/').slice(0, 2).join('/')
+            : (fileName.split('/')[0] as string),
+        );
+      }
+      // The lab's HTML report reads uPlot's files by path (require.resolve(`uplot/dist/...`)).
+      if (text.includes('require.resolve(`uplot/')) imported.add('uplot');
+    }
+    const packages = [...imported].filter(
+      (name) => !name.startsWith('node:') && !builtinModules.includes(name),
+    );
+    // tsx loads the registry's schema worker from its TypeScript source, which only the repo's own
+    // tests run (the published module takes the compiled worker).
+    const undeclared = packages.filter(
+      (name) => !(name in manifest.dependencies) && !(name in manifest.peerDependencies) && name !== 'tsx',
+    );
+    expect(undeclared).toEqual([]);
+    expect(Object.keys(manifest.dependencies).filter((name) => !imported.has(name))).toEqual([]);
+  });
 
   test('the CLI answers --help and inspects a payload', () => {
     const bin = join(project, 'node_modules', '.bin', 'wirekit');
