@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from '../args.js';
+import { repoRoot } from '../repo-root.js';
 import { type AmplificationCase, amplificationCase, amplificationCases } from './cases.js';
 import type { WorkerOutcome } from './worker.js';
 
@@ -41,7 +42,12 @@ export interface AmplificationResult {
 }
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const cli = here('../../cli/main.js');
+// The CLI as the package installs it: its bin, in the package's built tree.
+const cli = join(
+  repoRoot,
+  (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { bin: { wirekit: string } }).bin
+    .wirekit,
+);
 
 interface ChildEnd {
   /** The exit code, or the signal that ended it (an exhausted heap aborts: SIGABRT). */

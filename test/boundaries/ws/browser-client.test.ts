@@ -32,7 +32,7 @@ import { msgpackFormat } from ${src('codecs/msgpack/index.ts')};
 import { cborFormat } from ${src('codecs/cbor/index.ts')};
 import { protobufFormat } from ${src('codecs/protobuf/index.ts')};
 import { avroFormat } from ${src('codecs/avro/index.ts')};
-import { Tick } from ${src('bench/ws/tick.ts')};
+import { Tick } from ${JSON.stringify(fileURLToPath(new URL('../../../examples/ws/tick.ts', import.meta.url)))};
 
 const entries = { json: jsonFormat, msgpack: msgpackFormat, cbor: cborFormat, protobuf: protobufFormat, avro: avroFormat };
 const plain = (tick) => ({ ...tick, at: tick.at instanceof Date ? tick.at.toISOString() : 'not a Date' });
