@@ -46,7 +46,8 @@ describe('package exports', () => {
     visit(join(root, 'dist/boundaries/tables/index.js'));
     expect(seen.size).toBeGreaterThan(3);
     expect([...packages].filter((name) => name === 'pg' || name.startsWith('@duckdb/'))).toEqual([]);
-    expect(readFileSync(join(root, 'dist/boundaries/tables/postgres.js'), 'utf8')).toContain("from 'pg'");
+    // What the scan would catch: postgres.js loads pg on first use, an import the pattern matches.
+    expect(readFileSync(join(root, 'dist/boundaries/tables/postgres.js'), 'utf8')).toContain("import('pg')");
   });
 
   test('wirekit-ts/cache loads neither ioredis nor prom-client until they are used', () => {
