@@ -8,14 +8,13 @@
  * with the peers.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { plainNodeEnv } from '../support/packed-package.js';
+import { isolatedTempDir, plainNodeEnv } from '../support/packed-package.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -57,14 +56,9 @@ describe('the tarball installed with its runtime dependencies only', () => {
   let packageDir = '';
 
   beforeAll(() => {
-    project = mkdtempSync(join(tmpdir(), 'wirekit-runtime-only-'));
     // Node looks for a package in every folder above the project too: one there would hide a
-    // missing dependency, so the test refuses to run above one rather than pass for that reason.
-    for (let dir = dirname(project); ; dir = dirname(dir)) {
-      if (existsSync(join(dir, 'node_modules')))
-        throw new Error(`${join(dir, 'node_modules')} exists above the test project; set TMPDIR elsewhere`);
-      if (dirname(dir) === dir) break;
-    }
+    // missing dependency, so the project goes where none is.
+    project = isolatedTempDir('wirekit-runtime-only-');
     const tarball = execFileSync(
       'npm',
       ['pack', '--silent', '--ignore-scripts', '--pack-destination', project],

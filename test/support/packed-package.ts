@@ -90,7 +90,7 @@ function declaredPackages(): string[] {
  * /tmp/node_modules would serve every package the project leaves out). The system's temp folder,
  * else /var/tmp.
  */
-function isolatedTempDir(prefix: string): string {
+export function isolatedTempDir(prefix: string): string {
   const bases = [tmpdir(), '/var/tmp'];
   for (const base of bases) {
     if (packagesAbove(base) === undefined) return mkdtempSync(join(base, prefix));
