@@ -19,7 +19,7 @@ const layers: readonly (readonly string[])[] = [
   ['compression', 'codecs'],
   ['envelope', 'negotiate'],
   ['boundaries'],
-  ['bench'],
+  ['lab'],
   ['cli'],
 ];
 
@@ -157,42 +157,6 @@ describe('architecture', () => {
   });
 });
 
-/**
- * Files that break the entry rules only because issue 30 §1 is moving them: the repository's own
- * benchmarks (src/bench/* out to benchmarks/, importing the library as wirekit-ts/...) and the
- * examples that import src/ or dist/. Take each off as it moves; one that breaks no rule any more
- * fails the third test below, so the list only shrinks.
- */
-const brokenUntilSection1: readonly string[] = [
-  'src/bench/amplification/cases.ts',
-  'src/bench/bundle/main.ts',
-  'src/bench/cache/adapter.ts',
-  'src/bench/cache/main.ts',
-  'src/bench/cache/read-cost-worker.ts',
-  'src/bench/cache/subjects.ts',
-  'src/bench/cache/threshold.ts',
-  'src/bench/cbor-floats.ts',
-  'src/bench/compression/worker.ts',
-  'src/bench/events/consumer-plug.ts',
-  'src/bench/events/main.ts',
-  'src/bench/events/subjects.ts',
-  'src/bench/http/main.ts',
-  'src/bench/legacy-readers.ts',
-  'src/bench/overhead/cases.ts',
-  'src/bench/overhead/worker.ts',
-  'src/bench/registry/worker.ts',
-  'src/bench/scan-overhead.ts',
-  'src/bench/schemaless-integers.ts',
-  'examples/dashboard/data.ts',
-  'examples/dashboard/server.ts',
-  'examples/dashboard/typical-series.ts',
-  'examples/http/gateway.ts',
-  'examples/http/internal-service.ts',
-  'examples/ws/main.ts',
-  'examples/ws/page/main.ts',
-  'examples/ws/sizes.ts',
-];
-
 describe('entries', () => {
   const root = resolve(src, '..');
   const pkg = packageAt(root);
@@ -205,22 +169,12 @@ describe('entries', () => {
     sourceFilesUnder(root, folder),
   );
   const users = ['examples', 'benchmarks'].flatMap((folder) => sourceFilesUnder(root, folder));
-  const fileOf = (violation: string) => violation.slice(0, violation.indexOf(' '));
-  const notMoving = (violation: string) => !brokenUntilSection1.includes(fileOf(violation));
-
   test('the lab, the CLI and test support enter a format or a boundary only by its entries', () => {
-    expect(entryViolations(entered, pkg).filter(notMoving)).toEqual([]);
+    expect(entryViolations(entered, pkg)).toEqual([]);
   });
 
   test('examples and benchmarks import the library only by its public entry points', () => {
-    expect(publicEntryViolations(users, pkg).filter(notMoving)).toEqual([]);
-  });
-
-  test('each file listed as moving in §1 still breaks a rule', () => {
-    const breaking = new Set(
-      [...entryViolations(entered, pkg), ...publicEntryViolations(users, pkg)].map(fileOf),
-    );
-    expect(brokenUntilSection1.filter((file) => !breaking.has(file))).toEqual([]);
+    expect(publicEntryViolations(users, pkg)).toEqual([]);
   });
 
   const at = (path: string, text: string) => ({ path: join(root, path), text });
