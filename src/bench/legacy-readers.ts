@@ -12,7 +12,7 @@
 import { encode } from '@msgpack/msgpack';
 import { pack } from 'msgpackr';
 import { compressSync } from 'snappy';
-import { type LegacyFormat, legacyFormats, legacyReaders } from '../boundaries/cache/legacy.js';
+import { type LegacyFormat, legacyFormats, legacyReaders } from '../boundaries/cache/pre-wirekit-values.js';
 import { createCodec } from '../codecs/registry.js';
 import { decodeAny, encodeEnveloped } from '../envelope/index.js';
 import { Product, products } from './datasets/index.js';

@@ -1,6 +1,10 @@
 /** `wirekit inspect`: what a payload is, how it was written, and what it holds. */
 
-import { type LegacyFormat, legacyFormats, legacyReaders } from '../../boundaries/cache/legacy.js';
+import {
+  type LegacyFormat,
+  legacyFormats,
+  legacyReaders,
+} from '../../boundaries/cache/pre-wirekit-values.js';
 import { isSocketFormat, socketFormats } from '../../boundaries/ws/frames.js';
 import type { FormatName } from '../../codecs/core/codec.js';
 import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';

@@ -9,7 +9,7 @@ import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../src/bench/free-port.js';
 import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
-import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats.js';
+import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats/index.js';
 import type { DeadLetter, EventConsumer } from '../../../src/boundaries/events/transport.js';
 import { WirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/schema/index.js';

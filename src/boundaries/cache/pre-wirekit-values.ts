@@ -7,7 +7,7 @@
  * The built-in names read exactly what the usual pre-wirekit pipelines wrote:
  * - 'json': UTF-8 JSON text (JSON.stringify's, or any other writer's);
  * - 'msgpack': one MessagePack value, as @msgpack/msgpack's `encode`, msgpackr's `pack` or Python's
- *   msgpack write it (legacy-msgpack.ts: what needs bridging and how);
+ *   msgpack write it (pre-wirekit-msgpack.ts: what needs bridging and how);
  * - 'json+snappy', 'msgpack+snappy': the same inside one raw snappy block (what the `snappy`
  *   package's compress and Python's `snappy.compress` write), decompressed under the caps.
  * Each refuses bytes left after its value, which is what keeps one format from passing for another
@@ -27,7 +27,7 @@ import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
 import { plainBytes } from '../../util/plain-bytes.js';
-import { LegacyMsgpack } from './legacy-msgpack.js';
+import { PreWirekitMsgpack } from './pre-wirekit-msgpack.js';
 
 export type LegacyFormat = 'json' | 'json+snappy' | 'msgpack' | 'msgpack+snappy';
 
@@ -117,7 +117,7 @@ export function legacyReaders(
 /** The JSON and MessagePack readers, made once for all the specs that use them. */
 class Formats {
   private jsonCodec: Codec<unknown> | undefined;
-  private msgpackReader: LegacyMsgpack | undefined;
+  private msgpackReader: PreWirekitMsgpack | undefined;
 
   constructor(
     private readonly schema: Schema | undefined,
@@ -135,7 +135,8 @@ class Formats {
   }
 
   msgpack(): (bytes: Uint8Array) => unknown {
-    if (this.msgpackReader === undefined) this.msgpackReader = new LegacyMsgpack(this.schema, this.limits);
+    if (this.msgpackReader === undefined)
+      this.msgpackReader = new PreWirekitMsgpack(this.schema, this.limits);
     const reader = this.msgpackReader;
     return (bytes) => reader.read(bytes);
   }
