@@ -59,7 +59,7 @@ export interface PackedProject {
 }
 
 /** The environment of a user's plain `node`: nothing the test runner or the shell preloads. */
-export function plainNodeEnv(): NodeJS.ProcessEnv {
+function plainNodeEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   delete env.NODE_PATH;
@@ -133,7 +133,7 @@ export function installPacked(): PackedProject {
 }
 
 /** `node ARGS` in `cwd` to its end, killed after `timeoutMs`. */
-export function runNode(args: readonly string[], cwd: string, timeoutMs: number): Promise<ProcessResult> {
+function runNode(args: readonly string[], cwd: string, timeoutMs: number): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd,

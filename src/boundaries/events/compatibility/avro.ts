@@ -35,14 +35,6 @@ import { shortName } from '../../../codecs/avro/avro-schema.js';
 import { CheckBudget, withinBudget } from './check-budget.js';
 import { distinct, type Finding } from './issues.js';
 
-export type AvroErrorType =
-  | 'NAME_MISMATCH'
-  | 'FIXED_SIZE_MISMATCH'
-  | 'MISSING_ENUM_SYMBOLS'
-  | 'READER_FIELD_MISSING_DEFAULT_VALUE'
-  | 'TYPE_MISMATCH'
-  | 'MISSING_UNION_BRANCH';
-
 /**
  * Why `reader` cannot read what `writer` writes; empty when it can. `nodes` is the two schemas'
  * size (their node counts), which bounds the check's work (check-budget.ts).
