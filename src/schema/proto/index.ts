@@ -17,7 +17,11 @@ import { collectSymbols } from './symbols.js';
 
 export type * from './ast.js';
 export { type LinkedProto, linkProto } from './link.js';
-export { mapEntryName, qualify } from './symbols.js';
+export {
+  /** @internal exported for the tests that build protoc's descriptors. */
+  mapEntryName,
+  qualify,
+} from './symbols.js';
 export { wellKnownProtoFiles } from './well-known.js';
 
 export interface ProtoParseOptions {

@@ -55,7 +55,10 @@ function unavailable(what: string, cause: unknown): WirekitError {
   return new WirekitError('WK_REGISTRY_UNAVAILABLE', `the Kafka store could not ${what}: ${why}`, { cause });
 }
 
-/** A record's Kafka key and value (null for a tombstone), as Confluent's registry writes them. */
+/**
+ * A record's Kafka key and value (null for a tombstone), as Confluent's registry writes them.
+ * @internal exported for its tests, which need no broker.
+ */
 export function kafkaMessageOf(record: RegistryRecord): { key: string; value: string | null } {
   if (record.kind === 'mode') {
     const key = JSON.stringify({ keytype: 'MODE', subject: record.subject, magic: 0 });
@@ -101,7 +104,10 @@ function json(bytes: Buffer, location: string, what: string): Record<string, unk
   return value as Record<string, unknown>;
 }
 
-/** The record a message of the topic holds; undefined for key types that hold none of wirekit's. */
+/**
+ * The record a message of the topic holds; undefined for key types that hold none of wirekit's.
+ * @internal exported for its tests, which need no broker.
+ */
 export function recordOfMessage(message: Message, location: string): RegistryRecord | undefined {
   if (message.key === null) throw new StoreCorruptError(location, 'the message has no key');
   const key = json(message.key, location, 'key');
