@@ -5,7 +5,6 @@
  * input never reaches the handler, memory stays bounded both ways, and peers that vanish are cut
  * by pings: docs/ws.md gives the options and close codes behind each.
  */
-import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
@@ -14,6 +13,7 @@ import { createCodec } from '../../codecs/registry.js';
 import { type ErrorCode, WirekitError } from '../../errors/index.js';
 import { chooseSubprotocol, parseSubprotocols } from '../../negotiate/index.js';
 import type { Infer, Schema } from '../../schema/index.js';
+import { importPeer } from '../../util/optional-peer.js';
 import {
   type DebugFrameOptions,
   defaultDebugChars,
@@ -143,6 +143,12 @@ interface Renderers {
 /** Registers @fastify/websocket with wirekit's negotiation and decorates `app.wirekitSocket`. */
 export const wirekitSockets = fp(
   async (app: FastifyInstance, options: SocketPluginOptions) => {
+    // An optional peer, loaded at registration so that `wirekit-ts/ws` loads without it.
+    const websocket = await importPeer(
+      async () => (await import('@fastify/websocket')).default,
+      'wirekitSockets',
+      '@fastify/websocket',
+    );
     const formats = options.formats ?? socketFormats;
     const maxFrameBytes = positiveOption('maxFrameBytes', options.maxFrameBytes ?? mebibyte);
     const maxQueuedBytes = positiveOption('maxQueuedBytes', options.maxQueuedBytes ?? mebibyte);
