@@ -63,7 +63,7 @@ export interface PackedProject {
 }
 
 /** The environment of a user's plain `node`: nothing the test runner or the shell preloads. */
-function plainNodeEnv(): NodeJS.ProcessEnv {
+export function plainNodeEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   delete env.NODE_PATH;
