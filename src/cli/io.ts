@@ -22,7 +22,7 @@ export interface CliIo {
 export const processIo: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
 
 /** The most bytes a command reads from one input unless told otherwise. */
-export const defaultInputLimit = defaultDecodeLimits.maxInputBytes;
+const defaultInputLimit = defaultDecodeLimits.maxInputBytes;
 
 /** The parseArgs option every command that reads input takes. */
 export const inputLimitOption = { 'max-input-bytes': { type: 'string' } } as const;

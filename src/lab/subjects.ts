@@ -42,7 +42,7 @@ export const subjectNames = [
 export const defaultSubjects: readonly SubjectName[] = subjectNames.filter((name) => !isOptionalPeer(name));
 export type SubjectName = (typeof subjectNames)[number];
 
-export function isOptionalPeer(name: string): name is OptionalPeer {
+function isOptionalPeer(name: string): name is OptionalPeer {
   return Object.hasOwn(optionalPeers, name);
 }
 

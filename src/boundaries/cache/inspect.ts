@@ -4,4 +4,4 @@
  * cache reads it. Tools outside the boundaries import this entry (or index.ts), never the
  * boundary's other files.
  */
-export { type LegacyFormat, legacyFormats, legacyReaders } from './legacy.js';
+export { type LegacyFormat, legacyFormats, legacyReaders } from './pre-wirekit-values.js';

@@ -72,7 +72,7 @@ interface Read {
 }
 
 /** The variable a registry's Basic credentials may come from, as Confluent's basic.auth.user.info. */
-export const registryUserInfoVariable = 'WIREKIT_REGISTRY_USER_INFO';
+const registryUserInfoVariable = 'WIREKIT_REGISTRY_USER_INFO';
 
 /**
  * Basic credentials for a registry URL that carries none, from WIREKIT_REGISTRY_USER_INFO
