@@ -39,7 +39,7 @@ const entryFiles = ['index', 'inspect'];
 const sourceExtensions = /\.(?:ts|mts|cts|tsx|js|mjs|cjs)$/;
 
 /** Every module a file names: static and dynamic imports, side-effect imports and re-exports. */
-export function specifiersOf(text: string): string[] {
+function specifiersOf(text: string): string[] {
   const found: string[] = [];
   const patterns = [
     /\bfrom\s*(['"])([^'"]+)\1/g,

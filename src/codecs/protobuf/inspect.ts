@@ -4,7 +4,6 @@
  * codecs import this entry (or index.ts), never the format's other files.
  */
 export {
-  END_GROUP,
   FIXED32,
   FIXED64,
   LEN,

@@ -11,7 +11,7 @@
 import { WirekitError } from '../../errors/index.js';
 import { malformed, truncated } from '../core/errors.js';
 import { defaultDecodeLimits } from '../core/limits.js';
-import { END_GROUP, FIXED32, FIXED64, LEN, START_GROUP, VARINT } from './layout.js';
+import { FIXED32, FIXED64, LEN, START_GROUP, VARINT } from './layout.js';
 import { Reader } from './reader.js';
 
 export type WireField =
@@ -123,4 +123,4 @@ function ofProtobuf<T>(read: () => T): T {
   }
 }
 
-export { END_GROUP, FIXED32, FIXED64, LEN, START_GROUP, VARINT };
+export { FIXED32, FIXED64, LEN, START_GROUP, VARINT };
