@@ -7,9 +7,9 @@
  */
 
 import { Schema as ArrowSchema } from 'apache-arrow';
-import { measureMessage } from '../codecs/arrow/ipc-read.js';
-import { parseFooter, parseMessage } from '../codecs/arrow/messages.js';
-import { isFile } from '../codecs/arrow/read-bytes.js';
+import { isFile } from '../codecs/arrow/decode/ipc-bytes.js';
+import { measureMessage } from '../codecs/arrow/decode/ipc-reader.js';
+import { parseFooter, parseMessage } from '../codecs/arrow/decode/messages.js';
 import { maxSchemaDepth } from '../codecs/avro/avro-schema.js';
 import { measureBlock, measureHeader, parseHeader } from '../codecs/avro/container-format.js';
 import { schemaFromAvro } from '../codecs/avro/schema-from-avro.js';

@@ -5,13 +5,13 @@
  * footer, at the very end), so it is gathered whole, up to maxInputBytes, and then read.
  */
 import type { Data, Struct } from 'apache-arrow';
-import { WirekitError } from '../../errors/index.js';
-import { plainBytes } from '../../util/plain-bytes.js';
-import { trailing, truncated } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { chunksOf } from '../core/stream.js';
-import { type IpcReader, measureMessage, type Prefix, readPrefix } from './ipc-read.js';
-import { isFile, readIpc } from './read-bytes.js';
+import { WirekitError } from '../../../errors/index.js';
+import { plainBytes } from '../../../util/plain-bytes.js';
+import { trailing, truncated } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { chunksOf } from '../../core/stream.js';
+import { isFile, readIpc } from './ipc-bytes.js';
+import { type IpcReader, measureMessage, type Prefix, readPrefix } from './ipc-reader.js';
 
 /**
  * Pending bytes as a list of chunks. Only the bytes a decision needs are joined (the 8-byte prefix

@@ -14,11 +14,11 @@
  *   no swap; a decimal is one integer of its full width; an interval of months, days and
  *   nanoseconds is three integers.
  */
-import { WirekitError } from '../../errors/index.js';
-import { ratioFloorBytes } from '../../util/decompression-ratio.js';
-import { malformed } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { inflateBuffer } from './ipc-compression.js';
+import { WirekitError } from '../../../errors/index.js';
+import { ratioFloorBytes } from '../../../util/decompression-ratio.js';
+import { malformed } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { inflateBuffer } from '../ipc-compression.js';
 import type { BatchHeader } from './messages.js';
 
 export type TypedArrayCtor = {

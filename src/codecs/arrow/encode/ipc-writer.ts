@@ -15,9 +15,8 @@ import {
   RecordBatchStreamWriter,
   type Schema,
 } from 'apache-arrow';
-import { uninitializedBytes } from '../../util/node-runtime.js';
-import { deflateBuffer } from './ipc-compression.js';
-import type { IpcCompression } from './messages.js';
+import { uninitializedBytes } from '../../../util/node-runtime.js';
+import { deflateBuffer, type IpcCompression } from '../ipc-compression.js';
 
 export type IpcFormat = 'stream' | 'file';
 

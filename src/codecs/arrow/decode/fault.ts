@@ -5,7 +5,7 @@
  * item position, a map key) and turns the index into its own, and the record batch turns it into
  * a WirekitError naming the row and the column: `[17].home.zip: ...`.
  */
-import { formatPath, WirekitError } from '../../errors/index.js';
+import { formatPath, WirekitError } from '../../../errors/index.js';
 
 export class ValueFault {
   constructor(

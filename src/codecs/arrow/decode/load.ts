@@ -17,12 +17,12 @@ import {
   Type,
   type Vector,
 } from 'apache-arrow';
-import { WirekitError } from '../../errors/index.js';
-import { isUtf8 } from '../../util/node-runtime.js';
-import { malformed, tooLong, tooManyElements } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
+import { WirekitError } from '../../../errors/index.js';
+import { isUtf8 } from '../../../util/node-runtime.js';
+import { malformed, tooLong, tooManyElements } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { type NullInfo, newData } from '../data.js';
 import type { BodyBuffers, TypedArrayCtor } from './body.js';
-import { type NullInfo, newData } from './data.js';
 import type { BatchHeader } from './messages.js';
 
 /** A swap pattern for bytes already in native order. */

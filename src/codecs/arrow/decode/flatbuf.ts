@@ -3,8 +3,8 @@
  * readers trust the buffer (a hostile vector length sends them looping over gigabytes of nothing),
  * and the flatbuffers package has no verifier, so IPC metadata is read through this instead.
  */
-import { malformed } from '../core/errors.js';
-import { decodeUtf8 } from '../core/utf8.js';
+import { malformed } from '../../core/errors.js';
+import { decodeUtf8 } from '../../core/utf8.js';
 
 const two32 = 4_294_967_296;
 

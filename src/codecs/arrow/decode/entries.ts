@@ -5,9 +5,9 @@
  * readers differ in their plans and in what a null means, not in these steps.
  */
 import type { Data } from 'apache-arrow';
-import { isUnsafeKey, unsafeKey } from '../core/errors.js';
-import type { ReadContext } from './decode-scalars.js';
+import { isUnsafeKey, unsafeKey } from '../../core/errors.js';
 import { rethrowAt, ValueFault } from './fault.js';
+import type { ReadContext } from './scalars.js';
 
 /** Reads rows [start, start + count) of a column by `plan` (readColumn or readAny). */
 export type ColumnReader<P> = (

@@ -36,9 +36,9 @@ import {
   Utf8,
   Utf8View,
 } from 'apache-arrow';
-import { arrowIntType } from '../../schema/export/arrow-types.js';
-import { mismatch, tooDeep } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
+import { arrowIntType } from '../../../schema/export/arrow-types.js';
+import { mismatch, tooDeep } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
 import type { FlatReader } from './flatbuf.js';
 
 /** A Schema table: its fields, its metadata, and the byte order of the bodies that follow it. */

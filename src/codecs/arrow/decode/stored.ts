@@ -11,11 +11,10 @@
  * The plan is made once per incoming schema, so a batch is read without looking at types again.
  * Limits hold as they do with a schema: nesting was checked when the schema was parsed, list
  * items and map entries are counted when a batch is loaded, strings and bytes are measured there,
- * and dictionaries are counted as they arrive (ipc-read.ts).
+ * and dictionaries are counted as they arrive (ipc-reader.ts).
  */
 import { type DataType, type Dictionary, type Field, Type } from 'apache-arrow';
-import { isUnsafeKey, mismatch, unsafeKey } from '../core/errors.js';
-import { isNull, jsonReader, nullsOf, type ReadContext, timestampReader } from './decode-scalars.js';
+import { isUnsafeKey, mismatch, unsafeKey } from '../../core/errors.js';
 import { mapValue, readChildren } from './entries.js';
 import { fault, rethrowAt, ValueFault } from './fault.js';
 import { intervalFields, isInterval, readIntervals } from './interval.js';
@@ -35,6 +34,7 @@ import {
   timeOfDayReader,
   unscaledReader,
 } from './physical.js';
+import { isNull, jsonReader, nullsOf, type ReadContext, timestampReader } from './scalars.js';
 
 type Data = import('apache-arrow').Data;
 

@@ -22,10 +22,10 @@
  * typed arrays of the codec's own types straight.
  */
 import { type DataType, type Dictionary, type Field, Type } from 'apache-arrow';
-import { noSuchField } from '../../schema/names.js';
-import { mismatch } from '../core/errors.js';
+import { noSuchField } from '../../../schema/names.js';
+import { mismatch } from '../../core/errors.js';
+import type { EnumPlan, Plan, RootPlan, StructPlan } from '../plan.js';
 import { intervalFields } from './interval.js';
-import type { EnumPlan, Plan, RootPlan, StructPlan } from './plan.js';
 import {
   listProjection,
   mapProjection,
@@ -33,7 +33,7 @@ import {
   structProjection,
   unionProjection,
 } from './project.js';
-import { dictionariesOf } from './read-any.js';
+import { dictionariesOf } from './stored.js';
 
 /** What a dictionary's values decode to: an enum's members, or strings. */
 export type DictionaryUse =

@@ -15,7 +15,7 @@
  * when the dictionary arrives. Nulls are charged as values: a little too much, never too little.
  */
 import { type Data, Type } from 'apache-arrow';
-import { cost, stringCost } from '../core/budget.js';
+import { cost, stringCost } from '../../core/budget.js';
 import { offsetsOf } from './physical.js';
 
 /**

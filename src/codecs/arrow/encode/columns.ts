@@ -5,10 +5,11 @@
  */
 
 import { type Data, RecordBatch, type Struct } from 'apache-arrow';
-import { describeValue, type Path, WirekitError } from '../../errors/index.js';
-import { fieldOf, isInheritedName } from '../../schema/names.js';
-import { isRecord, unreadableKey } from '../../schema/value-rules.js';
-import { newData } from './data.js';
+import { describeValue, type Path, WirekitError } from '../../../errors/index.js';
+import { fieldOf, isInheritedName } from '../../../schema/names.js';
+import { isRecord, unreadableKey } from '../../../schema/value-rules.js';
+import { newData } from '../data.js';
+import type { MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from '../plan.js';
 import {
   checkLiterals,
   encodeBool,
@@ -24,8 +25,7 @@ import {
   type Placeholders,
   Validity,
   wrongValue,
-} from './encode-scalars.js';
-import type { MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from './plan.js';
+} from './scalars.js';
 import { checkOffset } from './sink.js';
 
 /**

@@ -15,24 +15,24 @@ import {
   Struct,
   Vector,
 } from 'apache-arrow';
-import { defaultMaxDecompressionRatio } from '../../util/decompression-ratio.js';
-import { equalBytes } from '../../util/node-runtime.js';
-import { AllocationBudget } from '../core/budget.js';
-import { malformed, mismatch, tooDeep, tooManyElements, truncated } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
+import { defaultMaxDecompressionRatio } from '../../../util/decompression-ratio.js';
+import { equalBytes } from '../../../util/node-runtime.js';
+import { AllocationBudget } from '../../core/budget.js';
+import { malformed, mismatch, tooDeep, tooManyElements, truncated } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import type { CompiledRows } from '../compiled.js';
+import { newData } from '../data.js';
+import type { RootPlan } from '../plan.js';
 import { BodyBuffers, type InflateBudget } from './body.js';
-import type { CompiledRows } from './compiled.js';
+import { misplacedNull, type ReadContext, readColumn, readStrings } from './columns.js';
 import { rowsCost, valuesCost } from './cost.js';
-import { newData } from './data.js';
-import { misplacedNull, type ReadContext, readColumn, readStrings } from './decode.js';
 import { faultError, nullMessage, ValueFault } from './fault.js';
 import type { SchemaTable } from './fields.js';
 import { BatchLoader, type ElementBudget } from './load.js';
 import { type DictionaryUses, matchSchema } from './match.js';
 import { type BatchHeader, type IpcMessage, messageBodyLength, parseMessage } from './messages.js';
-import type { RootPlan } from './plan.js';
 import { type Projection, projectData } from './project.js';
-import { type AnyPlan, dictionariesOf, dictionaryValuesPlan, planRows, readAny } from './read-any.js';
+import { type AnyPlan, dictionariesOf, dictionaryValuesPlan, planRows, readAny } from './stored.js';
 
 const continuation = 0xffffffff;
 

@@ -3,11 +3,11 @@
  * that mean the same kind of value: integers of any width and signedness, floats of any precision,
  * timestamps of any unit and dates, decimals of any width and scale, text and bytes with 32- or
  * 64-bit offsets or as views, fixed-size binary, dictionary-encoded values. Both the schema's readers
- * (decode-scalars.ts, when a peer wrote a compatible type) and the schemaless reader (read-any.ts)
+ * (scalars.ts, when a peer wrote a compatible type) and the schemaless reader (stored.ts)
  * read through these, so that a value means the same either way.
  */
 import { type Data, type Dictionary, Type } from 'apache-arrow';
-import { asciiText, isAscii, utf8Text } from '../../util/node-runtime.js';
+import { asciiText, isAscii, utf8Text } from '../../../util/node-runtime.js';
 import { fault } from './fault.js';
 import { narrowOffsets } from './load.js';
 

@@ -2,14 +2,14 @@
  * A whole IPC input in memory: the stream format (messages up to the end-of-stream marker) or the
  * file format ("ARROW1", the same messages, a footer with the schema and every block's position,
  * its length, "ARROW1"). Both are told apart by their first bytes; messages in either may have
- * the pre-0.15 framing (ipc-read.ts).
+ * the pre-0.15 framing (ipc-reader.ts).
  */
 
 import type { Data, Struct } from 'apache-arrow';
-import { plainBytes } from '../../util/plain-bytes.js';
-import { malformed, trailing, truncated } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { type IpcReader, measureMessage } from './ipc-read.js';
+import { plainBytes } from '../../../util/plain-bytes.js';
+import { malformed, trailing, truncated } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { type IpcReader, measureMessage } from './ipc-reader.js';
 import { type Block, parseFooter } from './messages.js';
 
 const magic = [0x41, 0x52, 0x52, 0x4f, 0x57, 0x31]; // "ARROW1"

@@ -10,7 +10,7 @@
  * conversion of integers (ranges with a schema, numbers or bigints without) applies unchanged.
  */
 import { type Data, Field, Int32, Int64, type Interval, IntervalUnit, Struct, Type } from 'apache-arrow';
-import { type NullInfo, newData } from './data.js';
+import { type NullInfo, newData } from '../data.js';
 import { ValueFault } from './fault.js';
 
 export const intervalFieldNames = ['months', 'days', 'nanoseconds'] as const;

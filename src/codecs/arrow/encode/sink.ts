@@ -2,7 +2,7 @@
  * A growable byte buffer for the data of Utf8 and Binary columns. Each column of each batch gets
  * its own (Arrow keeps the buffer), sized up front from the value count and doubled when full.
  */
-import { WirekitError } from '../../errors/index.js';
+import { WirekitError } from '../../../errors/index.js';
 
 /** Stateless, so one serves every codec. */
 const encoder = new TextEncoder();

@@ -5,6 +5,11 @@
  * time, so that every object of a type shares one hidden class.
  */
 import type { Data } from 'apache-arrow';
+import type { MapPlan, Plan, StructPlan, UnionPlan } from '../plan.js';
+import { mapValue, readChildren } from './entries.js';
+import { nullMessage, rethrowAt, ValueFault } from './fault.js';
+import { isInterval, readIntervals } from './interval.js';
+import { offsetsOf } from './physical.js';
 import {
   isNull,
   keptAt,
@@ -13,14 +18,9 @@ import {
   nullValue,
   type ReadContext,
   readScalars,
-} from './decode-scalars.js';
-import { mapValue, readChildren } from './entries.js';
-import { nullMessage, rethrowAt, ValueFault } from './fault.js';
-import { isInterval, readIntervals } from './interval.js';
-import { offsetsOf } from './physical.js';
-import type { MapPlan, Plan, StructPlan, UnionPlan } from './plan.js';
+} from './scalars.js';
 
-export { misplacedNull, type ReadContext, readStrings } from './decode-scalars.js';
+export { misplacedNull, type ReadContext, readStrings } from './scalars.js';
 
 export function readColumn(
   plan: Plan,

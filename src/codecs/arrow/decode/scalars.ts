@@ -6,12 +6,13 @@
  * schema's kind; a value that does not is a fault (fault.ts) naming its index.
  */
 import { type Data, Type } from 'apache-arrow';
-import type { SmallIntKind } from '../../schema/index.js';
-import { smallIntRange } from '../../schema/int-ranges.js';
-import { checkParsedJson } from '../../schema/json-kind.js';
-import { type Rule, refusalBy } from '../../schema/value-rules.js';
-import { mismatch, tooManyElements } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
+import type { SmallIntKind } from '../../../schema/index.js';
+import { smallIntRange } from '../../../schema/int-ranges.js';
+import { checkParsedJson } from '../../../schema/json-kind.js';
+import { type Rule, refusalBy } from '../../../schema/value-rules.js';
+import { mismatch, tooManyElements } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import type { Plan } from '../plan.js';
 import { fault, nullMessage } from './fault.js';
 import type { ElementBudget } from './load.js';
 import {
@@ -28,7 +29,6 @@ import {
   storedUnit,
   unscaledReader,
 } from './physical.js';
-import type { Plan } from './plan.js';
 
 export interface ReadContext {
   readonly limits: DecodeLimits;
@@ -263,7 +263,7 @@ export function timestampReader(
 
 /**
  * Entry i of an enum column: a dictionary-encoded column (its members were decoded with the
- * dictionary, see ipc-read.ts), or a peer's plain strings, each of which must be a member.
+ * dictionary, see ipc-reader.ts), or a peer's plain strings, each of which must be a member.
  */
 export function enumReader(members: readonly string[], data: Data, ctx: ReadContext): (i: number) => string {
   const notMember = (i: number): never => fault(i, `a value is not a member of ${members.join(', ')}`);

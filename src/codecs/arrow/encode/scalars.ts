@@ -3,12 +3,12 @@
  * into a typed array, so that a wrong value fails with its position instead of becoming zeros.
  */
 import type { Data } from 'apache-arrow';
-import { describeValue, WirekitError } from '../../errors/index.js';
-import { smallIntRange } from '../../schema/int-ranges.js';
-import { jsonValueText } from '../../schema/json-kind.js';
-import { type Refusal, type Rule, refusalBy } from '../../schema/value-rules.js';
-import { newData } from './data.js';
-import type { EnumPlan, Plan } from './plan.js';
+import { describeValue, WirekitError } from '../../../errors/index.js';
+import { smallIntRange } from '../../../schema/int-ranges.js';
+import { jsonValueText } from '../../../schema/json-kind.js';
+import { type Refusal, type Rule, refusalBy } from '../../../schema/value-rules.js';
+import { newData } from '../data.js';
+import type { EnumPlan, Plan } from '../plan.js';
 import { ByteSink, checkOffset } from './sink.js';
 
 type PlanOf<K extends Plan['k']> = Extract<Plan, { k: K }>;

@@ -2,8 +2,9 @@
  * Arrow IPC messages and the file footer, parsed from their FlatBuffers metadata (Message.fbs,
  * File.fbs) by a checked reader; a schema's field tree is read by fields.ts.
  */
-import { WirekitError } from '../../errors/index.js';
-import type { DecodeLimits } from '../core/limits.js';
+import { WirekitError } from '../../../errors/index.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import type { IpcCompression } from '../ipc-compression.js';
 import { readSchema, type SchemaTable } from './fields.js';
 import { FlatReader } from './flatbuf.js';
 
@@ -19,9 +20,6 @@ export interface BatchHeader {
   /** The codec every non-empty buffer is compressed with (body.ts), or undefined for none. */
   readonly compression: IpcCompression | undefined;
 }
-
-/** Arrow's buffer codecs: LZ4_FRAME and ZSTD. */
-export type IpcCompression = 'lz4' | 'zstd';
 
 export type MessageBody =
   | ({ readonly kind: 'schema' } & SchemaTable)
