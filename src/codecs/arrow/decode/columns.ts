@@ -1,11 +1,16 @@
 /**
  * Checked Data (see load.ts) to JavaScript values, a column at a time: each reader returns the
- * values of rows [start, start + count) of its column. Objects start as a copy of their type's
- * template (V8 clones such a literal with its final shape in one step) and are filled a field at a
- * time, so that every object of a type shares one hidden class.
+ * values of rows [start, start + count) of its column. One reader serves both codecs: with a
+ * wirekit schema it follows the codec's plan (plan.ts), without one the plan stored.ts derives from
+ * the stream's own Arrow schema. The containers are the same nodes either way; only the leaves
+ * differ (the schema's kinds, read by scalars.ts, or `stored`, read by the type the column was
+ * stored as). Objects start as a copy of their type's template (V8 clones such a literal with its
+ * final shape in one step) and are filled a field at a time, so that every object of a type shares
+ * one hidden class.
  */
 import type { Data } from 'apache-arrow';
-import type { MapPlan, Plan, StructPlan, UnionPlan } from '../plan.js';
+import type { Rule } from '../../../schema/value-rules.js';
+import type { Plan } from '../plan.js';
 import { mapValue, readChildren } from './entries.js';
 import { nullMessage, rethrowAt, ValueFault } from './fault.js';
 import { isInterval, readIntervals } from './interval.js';
@@ -14,16 +19,66 @@ import {
   isNull,
   keptAt,
   misplacedNull,
+  type Nullability,
   nullsOf,
   nullValue,
   type ReadContext,
   readScalars,
 } from './scalars.js';
+import { readStored } from './stored.js';
 
 export { misplacedNull, type ReadContext, readStrings } from './scalars.js';
 
+/** A struct column: an object per entry, a field per stored column. */
+export interface StructRead extends Nullability {
+  readonly k: 'struct';
+  /** What each object starts as (see StructPlan.template). */
+  readonly template: Readonly<Record<string, unknown>>;
+  /** The stored fields, in Arrow child order. */
+  readonly columns: readonly { readonly name: string; readonly plan: ColumnPlan }[];
+}
+
+export interface ListRead extends Nullability {
+  readonly k: 'list';
+  readonly item: ColumnPlan;
+  /** The schema's constraints on an entry's item count. */
+  readonly rule?: Rule<never> | undefined;
+}
+
+export interface MapRead extends Nullability {
+  readonly k: 'map';
+  readonly key: ColumnPlan;
+  readonly value: ColumnPlan;
+  /** Entries become an object (string keys) rather than a Map. */
+  readonly stringKeys: boolean;
+}
+
+export interface UnionRead extends Nullability {
+  readonly k: 'union';
+  /** One per child of the union, in child order. */
+  readonly variants: readonly { readonly plan: ColumnPlan }[];
+}
+
+/** A leaf read by the Arrow type it was stored as, without a wirekit kind (stored.ts). */
+export interface StoredLeaf extends Nullability {
+  readonly k: 'stored';
+  /** wirekit's metadata marks the text column as JSON, parsed as it is read. */
+  readonly json: boolean;
+  /** Containers between this column and the row, the row included (for a JSON value's nesting). */
+  readonly depth: number;
+}
+
+/** What the column reader follows: a node of a codec's plan, or of a plan derived from the stream. */
+export type ColumnPlan =
+  | StructRead
+  | ListRead
+  | MapRead
+  | UnionRead
+  | StoredLeaf
+  | Exclude<Plan, { readonly k: 'struct' | 'list' | 'map' | 'union' }>;
+
 export function readColumn(
-  plan: Plan,
+  plan: ColumnPlan,
   data: Data,
   start: number,
   count: number,
@@ -40,6 +95,8 @@ export function readColumn(
       return readMap(plan, data, start, count, ctx);
     case 'union':
       return readUnion(plan, data, start, count, ctx);
+    case 'stored':
+      return readStored(plan, data, start, count, ctx);
     default:
       return readScalars(plan, data, start, count, ctx);
   }
@@ -60,7 +117,7 @@ function checkRange(
     if (values[j] === misplacedNull) throw new ValueFault(index, nullMessage, [step(j)]);
 }
 
-function readStruct(plan: StructPlan, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
+function readStruct(plan: StructRead, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
   const out = new Array<unknown>(count);
   // The objects being filled; null where the entry is null (out holds what that decodes to).
   const objects = new Array<Record<string, unknown> | null>(count);
@@ -77,8 +134,8 @@ function readStruct(plan: StructPlan, data: Data, start: number, count: number, 
     }
   }
   // Under a null entry Arrow lets the children hold anything (a writer's placeholder, another
-  // writer's leftovers), which is no value of the row: it is neither checked against the schema's
-  // constraints nor refused. Each child is read over the whole range first (one call, as without
+  // writer's leftovers), which is no value of the row: it is neither held to the schema (where
+  // there is one) nor refused. Each child is read over the whole range first (one call, as without
   // nulls); only a fault sends it to a reading of the present entries alone, which tells a
   // leftover from a real fault and costs a call per run of present entries.
   let child = 0;
@@ -161,7 +218,7 @@ export function presentRuns(bits: Uint8Array | undefined, start: number, count: 
  * the row, so they are not read (they stay holes), as a null struct entry's children are not.
  */
 function presentChildren(
-  plan: Plan,
+  plan: ColumnPlan,
   child: Data,
   offsets: Int32Array,
   bits: Uint8Array | undefined,
@@ -187,13 +244,7 @@ function presentChildren(
   return out;
 }
 
-function readList(
-  plan: Extract<Plan, { k: 'list' }>,
-  data: Data,
-  start: number,
-  count: number,
-  ctx: ReadContext,
-): unknown[] {
+function readList(plan: ListRead, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
   const out = new Array<unknown>(count);
   const bits = nullsOf(data);
   const offsets = offsetsOf(data);
@@ -215,7 +266,7 @@ function readList(
   return out;
 }
 
-function readMap(plan: MapPlan, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
+function readMap(plan: MapRead, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
   const out = new Array<unknown>(count);
   const bits = nullsOf(data);
   const offsets = data.valueOffsets as Int32Array;
@@ -251,15 +302,18 @@ function readMap(plan: MapPlan, data: Data, start: number, count: number, ctx: R
   return out;
 }
 
-function readUnion(plan: UnionPlan, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
+function readUnion(plan: UnionRead, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
   const typeIds = data.typeIds as Int8Array;
-  const offsets = data.valueOffsets as Int32Array;
+  // A dense union's entry points into its child by offset; a sparse union's child entry is its own.
+  const offsets = data.valueOffsets as Int32Array | undefined;
+  const at = offsets === undefined ? (i: number) => i : (i: number) => offsets[i] as number;
   const childOf = new Int8Array(128);
   Array.from((data.type as unknown as { typeIds: ArrayLike<number> }).typeIds).forEach((code, i) => {
     childOf[code] = i;
   });
   // Each variant's entries are read in one run when they are contiguous (as every writer makes
-  // them), else one at a time, so a stray offset far into a child costs nothing.
+  // them), else one at a time, so a stray offset far into a child costs nothing. Offsets into one
+  // child increase (load.ts), so no child entry is read twice.
   const variantValues = plan.variants.map((variant, x) => {
     let low = Number.POSITIVE_INFINITY;
     let high = -1;
@@ -267,7 +321,7 @@ function readUnion(plan: UnionPlan, data: Data, start: number, count: number, ct
     for (let k = 0; k < count; k++) {
       const i = start + k;
       if (childOf[typeIds[i] as number] !== x) continue;
-      const offset = offsets[i] as number;
+      const offset = at(i);
       if (offset < low) low = offset;
       if (offset > high) high = offset;
       used++;
@@ -276,14 +330,13 @@ function readUnion(plan: UnionPlan, data: Data, start: number, count: number, ct
     const child = data.children[x] as Data;
     if (high - low + 1 === used) {
       try {
-        return { low, values: readStruct(variant.plan, child, low, used, ctx), single: false };
+        return { low, values: readColumn(variant.plan, child, low, used, ctx), single: false };
       } catch (error) {
         if (!(error instanceof ValueFault)) throw error;
         // The union entry that points at the child entry at fault.
         let entry = start;
         for (let k = 0; k < count; k++)
-          if (childOf[typeIds[start + k] as number] === x && offsets[start + k] === error.index)
-            entry = start + k;
+          if (childOf[typeIds[start + k] as number] === x && at(start + k) === error.index) entry = start + k;
         return rethrowAt(error, entry);
       }
     }
@@ -293,12 +346,12 @@ function readUnion(plan: UnionPlan, data: Data, start: number, count: number, ct
   for (let k = 0; k < count; k++) {
     const i = start + k;
     const x = childOf[typeIds[i] as number] as number;
-    const run = variantValues[x] as (typeof variantValues)[number] & { child?: Data; plan?: StructPlan };
+    const run = variantValues[x] as (typeof variantValues)[number] & { child?: Data; plan?: ColumnPlan };
     let value: unknown;
     try {
       value = run.single
-        ? readStruct(run.plan as StructPlan, run.child as Data, offsets[i] as number, 1, ctx)[0]
-        : run.values[(offsets[i] as number) - run.low];
+        ? readColumn(run.plan as ColumnPlan, run.child as Data, at(i), 1, ctx)[0]
+        : run.values[at(i) - run.low];
     } catch (error) {
       rethrowAt(error, i);
     }

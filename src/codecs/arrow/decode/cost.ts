@@ -1,7 +1,7 @@
 /**
  * What turning a checked record batch into rows costs the heap (core/budget.ts), computed from the
- * loaded Data before a single row is made, so the compiled and the interpreted row readers, and
- * the schemaless one, are charged the same and refused at the same batch.
+ * loaded Data before a single row is made, so the compiled and the interpreted row readers, with a
+ * schema or without, are charged the same and refused at the same batch.
  *
  * A batch's row count is no claim waiting on more bytes: every column is as long as the batch,
  * and a column of nulls (or a struct of such columns) holds no bytes at all, so a few hundred

@@ -1,17 +1,18 @@
 /**
- * What the schema reader (decode.ts) and the schemaless one (read-any.ts) share for lists and
- * maps: the children of a run of entries are read in one call, a fault in a child becomes a fault
- * of the entry holding it, and a map entry becomes an object (string keys) or a Map. The two
- * readers differ in their plans and in what a null means, not in these steps.
+ * The steps of reading list and map entries (columns.ts): the children of a run of entries are
+ * read in one call, a fault in a child becomes a fault of the entry holding it, and a map entry
+ * becomes an object (string keys) or a Map. The column reader is passed in rather than imported,
+ * since it imports these.
  */
 import type { Data } from 'apache-arrow';
 import { isUnsafeKey, unsafeKey } from '../../core/errors.js';
+import type { ColumnPlan } from './columns.js';
 import { rethrowAt, ValueFault } from './fault.js';
 import type { ReadContext } from './scalars.js';
 
-/** Reads rows [start, start + count) of a column by `plan` (readColumn or readAny). */
-export type ColumnReader<P> = (
-  plan: P,
+/** Reads rows [start, start + count) of a column by `plan` (columns.ts readColumn). */
+export type ColumnReader = (
+  plan: ColumnPlan,
   data: Data,
   start: number,
   count: number,
@@ -37,9 +38,9 @@ function entryOf(offsets: Int32Array, start: number, count: number, j: number): 
  * Reads the children of entries [start, start + count) of a list or map, turning a child's fault
  * into its entry's, one `step` further (by default the child's position in its entry).
  */
-export function readChildren<P>(
-  read: ColumnReader<P>,
-  plan: P,
+export function readChildren(
+  read: ColumnReader,
+  plan: ColumnPlan,
   child: Data,
   offsets: Int32Array,
   start: number,

@@ -33,6 +33,7 @@ import {
   Struct,
   Time,
   Timestamp,
+  Type,
   Utf8,
   Utf8View,
 } from 'apache-arrow';
@@ -279,4 +280,14 @@ function intType(fb: FlatReader, table: number): DataType {
     return fb.fail(table, `integer width ${bitWidth} is unknown`);
   }
   return arrowIntType(bitWidth, signed);
+}
+
+/** Every dictionary-encoded field of a schema, depth first, with its Dictionary type. */
+export function dictionariesOf(fields: readonly Field[], out = new Map<number, Dictionary>()) {
+  for (const field of fields) {
+    if (field.type.typeId === Type.Dictionary)
+      out.set((field.type as Dictionary).id, field.type as Dictionary);
+    dictionariesOf(field.type.children ?? [], out);
+  }
+  return out;
 }

@@ -5,7 +5,7 @@
  * interval kind, so with a schema an Interval column reads into an object of exactly those three
  * integer fields, which is also what other formats carry for such a value.
  *
- * Both readers read an Interval column through the Struct column it is converted to here: Int32
+ * The column reader reads an Interval column through the Struct column it is converted to here: Int32
  * months and days and Int64 nanoseconds, sharing the interval's validity, so every check and
  * conversion of integers (ranges with a schema, numbers or bigints without) applies unchanged.
  */

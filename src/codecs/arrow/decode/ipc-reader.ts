@@ -24,15 +24,15 @@ import type { CompiledRows } from '../compiled.js';
 import { newData } from '../data.js';
 import type { RootPlan } from '../plan.js';
 import { BodyBuffers, type InflateBudget } from './body.js';
-import { misplacedNull, type ReadContext, readColumn, readStrings } from './columns.js';
+import { misplacedNull, type ReadContext, readColumn, readStrings, type StructRead } from './columns.js';
 import { rowsCost, valuesCost } from './cost.js';
 import { faultError, nullMessage, ValueFault } from './fault.js';
-import type { SchemaTable } from './fields.js';
+import { dictionariesOf, type SchemaTable } from './fields.js';
 import { BatchLoader, type ElementBudget } from './load.js';
 import { type DictionaryUses, matchSchema } from './match.js';
 import { type BatchHeader, type IpcMessage, messageBodyLength, parseMessage } from './messages.js';
 import { type Projection, projectData } from './project.js';
-import { type AnyPlan, dictionariesOf, dictionaryValuesPlan, planRows, readAny } from './stored.js';
+import { planRows, storedLeaf } from './stored.js';
 
 const continuation = 0xffffffff;
 
@@ -108,7 +108,7 @@ interface KnownSchema {
   readonly bigEndian: boolean;
   /** Without one: each dictionary's type, and the plan of the rows. */
   readonly dictionaryTypes: ReadonlyMap<number, Dictionary>;
-  readonly rowsPlan: (AnyPlan & { k: 'struct' }) | undefined;
+  readonly rowsPlan: StructRead | undefined;
   /** Every column is stored as the codec writes it, so the generated row reader may read it. */
   readonly exact: boolean;
   readonly arrowSchema: ArrowSchema;
@@ -276,7 +276,7 @@ export class IpcReader {
     } else if (use === undefined) {
       const ctx = { limits: this.limits, budget: { used: 0 }, dictionaries: this.members, offset };
       try {
-        values = readAny(dictionaryValuesPlan(type, 2), data, 0, batch.length, ctx);
+        values = readColumn(storedLeaf(2), data, 0, batch.length, ctx);
       } catch (error) {
         if (!(error instanceof ValueFault)) throw error;
         throw mismatch(offset, `dictionary ${id}, entry ${error.index}: ${error.message}`, 'arrow');
@@ -358,7 +358,7 @@ export class IpcReader {
   private readRows(data: Data<Struct>, ctx: ReadContext): unknown[] {
     const root = this.root;
     if (root === undefined)
-      return readAny((this.known as KnownSchema).rowsPlan as AnyPlan, data, 0, data.length, ctx);
+      return readColumn((this.known as KnownSchema).rowsPlan as StructRead, data, 0, data.length, ctx);
     if (root.rows === 'object') return readColumn(root.struct, data, 0, data.length, ctx);
     const column = root.struct.columns[0] as RootPlan['struct']['columns'][number];
     const values = readColumn(column.plan, data.children[0] as Data, 0, data.length, ctx);

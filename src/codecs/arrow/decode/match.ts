@@ -25,6 +25,7 @@ import { type DataType, type Dictionary, type Field, Type } from 'apache-arrow';
 import { noSuchField } from '../../../schema/names.js';
 import { mismatch } from '../../core/errors.js';
 import type { EnumPlan, Plan, RootPlan, StructPlan } from '../plan.js';
+import { dictionariesOf } from './fields.js';
 import { intervalFields } from './interval.js';
 import {
   listProjection,
@@ -33,7 +34,6 @@ import {
   structProjection,
   unionProjection,
 } from './project.js';
-import { dictionariesOf } from './stored.js';
 
 /** What a dictionary's values decode to: an enum's members, or strings. */
 export type DictionaryUse =

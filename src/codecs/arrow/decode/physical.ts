@@ -2,9 +2,9 @@
  * Values of checked Data (see load.ts) as they are stored, whatever the physical type among those
  * that mean the same kind of value: integers of any width and signedness, floats of any precision,
  * timestamps of any unit and dates, decimals of any width and scale, text and bytes with 32- or
- * 64-bit offsets or as views, fixed-size binary, dictionary-encoded values. Both the schema's readers
- * (scalars.ts, when a peer wrote a compatible type) and the schemaless reader (stored.ts)
- * read through these, so that a value means the same either way.
+ * 64-bit offsets or as views, fixed-size binary, dictionary-encoded values. The schema's leaves
+ * (scalars.ts, when a peer wrote a compatible type) and the leaves read without a schema
+ * (stored.ts) read through these, so that a value means the same either way.
  */
 import { type Data, type Dictionary, Type } from 'apache-arrow';
 import { asciiText, isAscii, utf8Text } from '../../../util/node-runtime.js';

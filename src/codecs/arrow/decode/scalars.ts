@@ -60,7 +60,15 @@ export function isNull(bits: Uint8Array | undefined, i: number): boolean {
  */
 export const misplacedNull = Symbol('a null where the schema allows none');
 
-export function nullValue(plan: Plan): null | undefined | typeof misplacedNull {
+/** What a column's plan says of its nulls (every plan node has it; see PlanBase). */
+export interface Nullability {
+  /** Arrow nulls allowed: the schema is nullable or optional here (always, without a schema). */
+  readonly nullable: boolean;
+  /** What an Arrow null decodes to: null, or undefined (an absent optional field). */
+  readonly nullValue: null | undefined;
+}
+
+export function nullValue(plan: Nullability): null | undefined | typeof misplacedNull {
   return plan.nullable ? plan.nullValue : misplacedNull;
 }
 

@@ -1,23 +1,25 @@
 /**
- * Rows without a wirekit schema, read by the stream's own Arrow schema. Each Arrow type has one
- * JavaScript value (docs/mapping/arrow.md lists them): integers as numbers while they are safe
- * integers and as bigints beyond (the rule of the schemaless MessagePack and CBOR readers), floats
- * as numbers, timestamps and dates as Dates, times of day as "HH:MM:SS.fff" text, durations as a
- * count of their unit, intervals as { months, days, nanoseconds }, decimals as exact text, binary as Uint8Array copies, lists as arrays,
- * structs as objects, maps as objects (string keys) or Maps, unions as their variant's value, and
- * every null as null. Wirekit's own metadata is honoured where it says what Arrow's types cannot:
- * a `wirekit.kind = json` column is parsed, and a union with `wirekit.union_tag` gets its tag back.
+ * Rows without a wirekit schema, read by the stream's own Arrow schema: this derives the plan the
+ * column reader (columns.ts) follows from the schema's fields, and reads its leaves by the type
+ * they were stored as. Each Arrow type has one JavaScript value (docs/mapping/arrow.md lists them):
+ * integers as numbers while they are safe integers and as bigints beyond (the rule of the
+ * schemaless MessagePack and CBOR readers), floats as numbers, timestamps and dates as Dates, times
+ * of day as "HH:MM:SS.fff" text, durations as a count of their unit, intervals as { months, days,
+ * nanoseconds }, decimals as exact text, binary as Uint8Array copies, lists as arrays, structs as
+ * objects, maps as objects (string keys) or Maps, unions as their variant's value, and every null
+ * as null. Wirekit's own metadata is honoured where it says what Arrow's types cannot: a
+ * `wirekit.kind = json` column is parsed, and a union with `wirekit.union_tag` gets its tag back.
  *
  * The plan is made once per incoming schema, so a batch is read without looking at types again.
  * Limits hold as they do with a schema: nesting was checked when the schema was parsed, list
  * items and map entries are counted when a batch is loaded, strings and bytes are measured there,
  * and dictionaries are counted as they arrive (ipc-reader.ts).
  */
-import { type DataType, type Dictionary, type Field, Type } from 'apache-arrow';
+import { type Dictionary, type Field, Type } from 'apache-arrow';
 import { isUnsafeKey, mismatch, unsafeKey } from '../../core/errors.js';
-import { mapValue, readChildren } from './entries.js';
-import { fault, rethrowAt, ValueFault } from './fault.js';
-import { intervalFields, isInterval, readIntervals } from './interval.js';
+import type { ColumnPlan, StoredLeaf, StructRead } from './columns.js';
+import { fault } from './fault.js';
+import { intervalFields } from './interval.js';
 import {
   bytesReader,
   dateReader,
@@ -28,7 +30,6 @@ import {
   durationReader,
   floatReader,
   integerReader,
-  offsetsOf,
   plainStringReader,
   storedUnit,
   timeOfDayReader,
@@ -40,41 +41,34 @@ type Data = import('apache-arrow').Data;
 
 const textTypes = [Type.Utf8, Type.LargeUtf8, Type.Utf8View];
 
-/** How one column is read: its Arrow type and what its values become. */
-export type AnyPlan =
-  | { readonly k: 'leaf'; readonly type: DataType; readonly json: boolean; readonly depth: number }
-  | { readonly k: 'list'; readonly type: DataType; readonly item: AnyPlan }
-  | { readonly k: 'struct'; readonly type: DataType; readonly fields: readonly AnyField[] }
-  | {
-      readonly k: 'map';
-      readonly type: DataType;
-      readonly key: AnyPlan;
-      readonly value: AnyPlan;
-      readonly stringKeys: boolean;
-    }
-  | {
-      readonly k: 'union';
-      readonly type: DataType;
-      readonly variants: readonly AnyPlan[];
-      readonly typeIds: readonly number[];
-      /** The variant names, when wirekit's metadata says which field holds them. */
-      readonly tag: { readonly name: string; readonly values: readonly string[] } | undefined;
-    };
-
-interface AnyField {
-  readonly name: string;
-  readonly plan: AnyPlan;
-}
+/** Every null decodes to null: without a schema, nothing says a value may not be null. */
+const nulls = { nullable: true, nullValue: null } as const;
 
 /** The plan of the rows: one object per row, one key per top-level field. */
-export function planRows(fields: readonly Field[], offset: number): AnyPlan & { k: 'struct' } {
+export function planRows(fields: readonly Field[], offset: number): StructRead {
   // The decoded array of rows is level 1 and a row level 2, as with a schema.
   return planStruct(fields, 2, offset);
 }
 
-function planStruct(fields: readonly Field[], depth: number, offset: number): AnyPlan & { k: 'struct' } {
+/** A leaf plan for a dictionary's values, to decode them when they arrive. */
+export function storedLeaf(depth: number): StoredLeaf {
+  return { k: 'stored', ...nulls, json: false, depth };
+}
+
+/**
+ * A struct's plan; `tag`, for a variant of a union that wirekit's metadata tags, is the field its
+ * objects start with, holding the variant's name.
+ */
+function planStruct(
+  fields: readonly Field[],
+  depth: number,
+  offset: number,
+  tag?: { readonly name: string; readonly value: string },
+): StructRead {
   const seen = new Set<string>();
-  const planned = fields.map((field) => {
+  const template: Record<string, unknown> = {};
+  if (tag !== undefined) template[tag.name] = tag.value;
+  const columns = fields.map((field) => {
     if (isUnsafeKey(field.name)) throw unsafeKey(offset, field.name);
     if (seen.has(field.name))
       throw mismatch(
@@ -83,29 +77,30 @@ function planStruct(fields: readonly Field[], depth: number, offset: number): An
         'arrow',
       );
     seen.add(field.name);
+    template[field.name] = null;
     return { name: field.name, plan: planField(field, depth, offset) };
   });
-  return { k: 'struct', type: undefined as unknown as DataType, fields: planned };
+  return { k: 'struct', ...nulls, template, columns };
 }
 
 /** `depth` is the level of the container holding the value, as in plan.ts. */
-function planField(field: Field, depth: number, offset: number): AnyPlan {
+function planField(field: Field, depth: number, offset: number): ColumnPlan {
   const type = field.type;
   switch (type.typeId) {
     case Type.List:
     case Type.LargeList:
     case Type.FixedSizeList:
-      return { k: 'list', type, item: planField(type.children[0] as Field, depth + 1, offset) };
+      return { k: 'list', ...nulls, item: planField(type.children[0] as Field, depth + 1, offset) };
     case Type.Struct:
-      return { ...planStruct(type.children, depth + 1, offset), type };
+      return planStruct(type.children, depth + 1, offset);
     case Type.Interval:
-      return { ...planStruct(intervalFields, depth + 1, offset), type };
+      return planStruct(intervalFields, depth + 1, offset);
     case Type.Map: {
       const [key, value] = (type.children[0] as Field).type.children as [Field, Field];
       const keyType = key.type.typeId === Type.Dictionary ? (key.type as Dictionary).dictionary : key.type;
       return {
         k: 'map',
-        type,
+        ...nulls,
         key: planField(key, depth + 1, offset),
         value: planField(value, depth + 1, offset),
         stringKeys: textTypes.includes(keyType.typeId),
@@ -115,28 +110,24 @@ function planField(field: Field, depth: number, offset: number): AnyPlan {
       const tagName = field.metadata.get('wirekit.union_tag');
       const children = type.children as Field[];
       const structs = children.every((child) => child.type.typeId === Type.Struct);
-      const tag =
-        tagName !== undefined && structs && !isUnsafeKey(tagName)
-          ? { name: tagName, values: children.map((child) => child.name) }
-          : undefined;
-      return {
-        k: 'union',
-        type,
-        // Variants are the union value's own values, at its level.
-        variants: children.map((child) => planField(child, depth, offset)),
-        typeIds: Array.from((type as unknown as { typeIds: ArrayLike<number> }).typeIds),
-        tag,
-      };
+      const tagged = tagName !== undefined && structs && !isUnsafeKey(tagName);
+      // Variants are the union value's own values, at its level.
+      const variants = children.map((child) => ({
+        plan: tagged
+          ? planStruct(child.type.children, depth + 1, offset, { name: tagName, value: child.name })
+          : planField(child, depth, offset),
+      }));
+      return { k: 'union', ...nulls, variants };
     }
     case Type.Dictionary: {
       const values = (type as Dictionary).dictionary;
       if (!dictionaryLeaf(values.typeId))
         throw mismatch(offset, `a dictionary of ${values} is not read without a schema`, 'arrow');
-      return { k: 'leaf', type, json: false, depth };
+      return storedLeaf(depth);
     }
     default: {
       const json = field.metadata.get('wirekit.kind') === 'json' && textTypes.includes(type.typeId);
-      return { k: 'leaf', type, json, depth };
+      return { k: 'stored', ...nulls, json, depth };
     }
   }
 }
@@ -162,139 +153,9 @@ function dictionaryLeaf(typeId: Type): boolean {
   ].includes(typeId);
 }
 
-/** The values of rows [start, start + count) of a column. */
-export function readAny(
-  plan: AnyPlan,
-  data: Data,
-  start: number,
-  count: number,
-  ctx: ReadContext,
-): unknown[] {
-  switch (plan.k) {
-    case 'struct':
-      return readStruct(plan, data, start, count, ctx);
-    case 'list':
-      return readList(plan, data, start, count, ctx);
-    case 'map':
-      return readMap(plan, data, start, count, ctx);
-    case 'union':
-      return readUnion(plan, data, start, count, ctx);
-    default:
-      return readLeaves(plan, data, start, count, ctx);
-  }
-}
-
-function readStruct(
-  plan: AnyPlan & { k: 'struct' },
-  data: Data,
-  start: number,
-  count: number,
-  ctx: ReadContext,
-): unknown[] {
-  if (isInterval(data)) return readIntervals(readStruct, plan, data, start, count, ctx);
-  const template: Record<string, null> = {};
-  for (const field of plan.fields) template[field.name] = null;
-  const bits = nullsOf(data);
-  const out = new Array<Record<string, unknown> | null>(count);
-  for (let k = 0; k < count; k++) out[k] = isNull(bits, start + k) ? null : { ...template };
-  let c = 0;
-  for (const field of plan.fields) {
-    let values: unknown[];
-    try {
-      values = readAny(field.plan, data.children[c++] as Data, start, count, ctx);
-    } catch (error) {
-      return rethrowAt(error, error instanceof ValueFault ? error.index : 0, field.name);
-    }
-    for (let k = 0; k < count; k++) {
-      const object = out[k];
-      if (object !== null && object !== undefined) object[field.name] = values[k];
-    }
-  }
-  return out;
-}
-
-function readList(
-  plan: AnyPlan & { k: 'list' },
-  data: Data,
-  start: number,
-  count: number,
-  ctx: ReadContext,
-): unknown[] {
-  const offsets = offsetsOf(data);
-  const items = readChildren(readAny, plan.item, data.children[0] as Data, offsets, start, count, ctx);
-  const first = offsets[start] as number;
-  const bits = nullsOf(data);
-  const out = new Array<unknown>(count);
-  for (let k = 0; k < count; k++) {
-    const i = start + k;
-    out[k] = isNull(bits, i)
-      ? null
-      : items.slice((offsets[i] as number) - first, (offsets[i + 1] as number) - first);
-  }
-  return out;
-}
-
-function readMap(
-  plan: AnyPlan & { k: 'map' },
-  data: Data,
-  start: number,
-  count: number,
-  ctx: ReadContext,
-): unknown[] {
-  const offsets = data.valueOffsets as Int32Array;
-  const entries = data.children[0] as Data;
-  const keys = readChildren(readAny, plan.key, entries.children[0] as Data, offsets, start, count, ctx);
-  const values = readChildren(readAny, plan.value, entries.children[1] as Data, offsets, start, count, ctx);
-  const first = offsets[start] as number;
-  const bits = nullsOf(data);
-  const out = new Array<unknown>(count);
-  for (let k = 0; k < count; k++) {
-    const i = start + k;
-    if (isNull(bits, i)) {
-      out[k] = null;
-      continue;
-    }
-    const from = (offsets[i] as number) - first;
-    const to = (offsets[i + 1] as number) - first;
-    out[k] = mapValue(keys, values, from, to, plan.stringKeys, ctx.offset);
-  }
-  return out;
-}
-
-function readUnion(
-  plan: AnyPlan & { k: 'union' },
-  data: Data,
-  start: number,
-  count: number,
-  ctx: ReadContext,
-): unknown[] {
-  const typeIds = data.typeIds as Int8Array;
-  const offsets = data.valueOffsets as Int32Array | undefined;
-  const childOf = new Int8Array(128);
-  plan.typeIds.forEach((code, x) => {
-    childOf[code] = x;
-  });
-  const out = new Array<unknown>(count);
-  // Each entry is read on its own: offsets into one child increase (load.ts), so none is read twice.
-  for (let k = 0; k < count; k++) {
-    const i = start + k;
-    const x = childOf[typeIds[i] as number] as number;
-    const at = offsets === undefined ? i : (offsets[i] as number);
-    let value: unknown;
-    try {
-      value = readAny(plan.variants[x] as AnyPlan, data.children[x] as Data, at, 1, ctx)[0];
-    } catch (error) {
-      rethrowAt(error, i);
-    }
-    if (plan.tag !== undefined && value !== null)
-      value = { [plan.tag.name]: plan.tag.values[x], ...(value as object) };
-    out[k] = value;
-  }
-  return out;
-}
-
-function readLeaves(
-  plan: AnyPlan & { k: 'leaf' },
+/** The values of rows [start, start + count) of a leaf column, by the type it was stored as. */
+export function readStored(
+  plan: StoredLeaf,
   data: Data,
   start: number,
   count: number,
@@ -326,7 +187,7 @@ function storedAsNumbers(data: Data): boolean {
 
 /** Entry i of a leaf column, as its JavaScript value. */
 function leafReader(
-  plan: AnyPlan & { k: 'leaf' },
+  plan: StoredLeaf,
   data: Data,
   start: number,
   count: number,
@@ -387,19 +248,4 @@ function leafReader(
     default:
       throw mismatch(ctx.offset, `${data.type} is not read without a schema`, 'arrow');
   }
-}
-
-/** Every dictionary-encoded field of a schema, depth first, with its Dictionary type. */
-export function dictionariesOf(fields: readonly Field[], out = new Map<number, Dictionary>()) {
-  for (const field of fields) {
-    if (field.type.typeId === Type.Dictionary)
-      out.set((field.type as Dictionary).id, field.type as Dictionary);
-    dictionariesOf(field.type.children ?? [], out);
-  }
-  return out;
-}
-
-/** A leaf plan for a dictionary's values, to decode them when they arrive. */
-export function dictionaryValuesPlan(type: Dictionary, depth: number): AnyPlan {
-  return { k: 'leaf', type: type.dictionary, json: false, depth };
 }
