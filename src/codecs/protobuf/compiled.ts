@@ -28,10 +28,12 @@ import {
   skipMistyped,
   skipUnknown,
   wireFits,
-} from './decode.js';
-import { notAMember, outOfRange, readString } from './decode-scalars.js';
-import { encodeField, writeSlot } from './encode.js';
-import { enter, keep, wrong } from './encode-problem.js';
+} from './decode/message.js';
+import type { ProtobufReader } from './decode/reader.js';
+import { notAMember, outOfRange, readString } from './decode/scalars.js';
+import { encodeField, writeSlot } from './encode/message.js';
+import { enter, keep, wrong } from './encode/problem.js';
+import type { ProtobufWriter } from './encode/writer.js';
 import {
   BOOL,
   DOUBLE,
@@ -46,12 +48,10 @@ import {
   STRING,
   UINT32,
 } from './layout.js';
-import type { Reader } from './reader.js';
-import type { Writer } from './writer.js';
 
 export interface CompiledMessage {
-  encode(w: Writer, value: unknown): void;
-  decode(r: Reader): Record<string, unknown>;
+  encode(w: ProtobufWriter, value: unknown): void;
+  decode(r: ProtobufReader): Record<string, unknown>;
 }
 
 const cache = new CompiledCache<MessagePlan, CompiledMessage>(256);

@@ -1,9 +1,10 @@
 /** The scalars that need more than a line: literals, 64-bit integers and Timestamps. */
-import { enter, keep, wrong } from './encode-problem.js';
-import type { Slot } from './layout.js';
-import type { Writer } from './writer.js';
 
-export function writeLiteral(w: Writer, slot: Slot, value: unknown): void {
+import type { Slot } from '../layout.js';
+import { enter, keep, wrong } from './problem.js';
+import type { ProtobufWriter } from './writer.js';
+
+export function writeLiteral(w: ProtobufWriter, slot: Slot, value: unknown): void {
   if (value !== slot.literal) throw wrong(JSON.stringify(slot.literal), value);
   if (typeof value === 'string') w.string(value);
   else if (typeof value === 'boolean') w.byte(value ? 1 : 0);
@@ -15,7 +16,7 @@ const int64Max = 2n ** 63n - 1n;
 const uint64Max = 2n ** 64n - 1n;
 const exact = 4503599627370496n; // 2^52: below it, number arithmetic is exact
 
-export function writeSint64(w: Writer, slot: Slot, value: unknown): void {
+export function writeSint64(w: ProtobufWriter, slot: Slot, value: unknown): void {
   if (typeof value === 'bigint' && !slot.asNumber) {
     if (value < exact && value > -exact) {
       w.zigzag64(Number(value));
@@ -32,7 +33,7 @@ export function writeSint64(w: Writer, slot: Slot, value: unknown): void {
   w.zigzag64(value);
 }
 
-export function writeUint64(w: Writer, slot: Slot, value: unknown): void {
+export function writeUint64(w: ProtobufWriter, slot: Slot, value: unknown): void {
   if (typeof value === 'bigint' && !slot.asNumber) {
     if (value >= 0n && value < exact) {
       w.varint(Number(value));
@@ -49,7 +50,7 @@ export function writeUint64(w: Writer, slot: Slot, value: unknown): void {
 }
 
 /** google.protobuf.Timestamp { int64 seconds = 1; int32 nanos = 2; }, nanos never negative. */
-export function writeTimestamp(w: Writer, slot: Slot, value: unknown): void {
+export function writeTimestamp(w: ProtobufWriter, slot: Slot, value: unknown): void {
   if (!(value instanceof Date)) throw wrong('a Date', value);
   const millis = value.getTime();
   if (Number.isNaN(millis)) throw wrong('a valid Date', value);

@@ -3,10 +3,10 @@
  * messages) on the shared byte buffer (core/byte-writer.ts), which one writer keeps between encodes;
  * `finish()` hands out the bytes written as a view into its slab.
  */
-import { ByteWriter, varintSize } from '../core/byte-writer.js';
+import { ByteWriter, varintSize } from '../../core/byte-writer.js';
 
-export class Writer extends ByteWriter {
-  /** Nesting of messages being written, bounded by `maxDepth` (see encode.ts); each encode sets it to 0. */
+export class ProtobufWriter extends ByteWriter {
+  /** Nesting of messages being written, bounded by `maxDepth` (see message.ts); each encode sets it to 0. */
   depth = 0;
   readonly maxDepth: number;
 

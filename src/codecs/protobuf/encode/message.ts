@@ -5,14 +5,12 @@
  * key order (protobuf's deterministic serialization), so that equal values give equal bytes.
  */
 
-import { prependPath } from '../../errors/index.js';
-import { fieldOf } from '../../schema/names.js';
-import { isRecord, unreadableKey } from '../../schema/value-rules.js';
-import { compareUtf8 } from '../core/utf8.js';
-import { enter, keep, wrong } from './encode-problem.js';
-import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './encode-scalars.js';
-import { jsonFieldText } from './json-text.js';
-import type { FieldPlan, MessagePlan, Slot, UnionPlan } from './layout.js';
+import { prependPath } from '../../../errors/index.js';
+import { fieldOf } from '../../../schema/names.js';
+import { isRecord, unreadableKey } from '../../../schema/value-rules.js';
+import { compareUtf8 } from '../../core/utf8.js';
+import { jsonFieldText } from '../json-text.js';
+import type { FieldPlan, MessagePlan, Slot, UnionPlan } from '../layout.js';
 import {
   BOOL,
   BYTES,
@@ -37,11 +35,13 @@ import {
   UINT32,
   UINT64,
   UNION,
-} from './layout.js';
-import type { Writer } from './writer.js';
+} from '../layout.js';
+import { enter, keep, wrong } from './problem.js';
+import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './scalars.js';
+import type { ProtobufWriter } from './writer.js';
 
 /** Writes the body (no key, no length) of a message-like slot: a message, union, wrapper or root. */
-export function encodeBody(w: Writer, slot: Slot, value: unknown): void {
+export function encodeBody(w: ProtobufWriter, slot: Slot, value: unknown): void {
   switch (slot.type) {
     case MESSAGE:
       encodeMessage(w, slot.message as MessagePlan, value);
@@ -54,7 +54,7 @@ export function encodeBody(w: Writer, slot: Slot, value: unknown): void {
   }
 }
 
-function encodeMessage(w: Writer, plan: MessagePlan, value: unknown): void {
+function encodeMessage(w: ProtobufWriter, plan: MessagePlan, value: unknown): void {
   if (!isRecord(value)) throw wrong('an object', value);
   const record = value as Record<string, unknown>;
   const { literals, fields } = plan;
@@ -75,7 +75,7 @@ function encodeMessage(w: Writer, plan: MessagePlan, value: unknown): void {
   }
 }
 
-function encodeUnion(w: Writer, plan: UnionPlan, value: unknown): void {
+function encodeUnion(w: ProtobufWriter, plan: UnionPlan, value: unknown): void {
   if (!isRecord(value)) throw wrong('an object', value);
   const tag = (value as Record<string, unknown>)[plan.tag];
   const index = plan.byTag.get(tag);
@@ -89,7 +89,7 @@ function encodeUnion(w: Writer, plan: UnionPlan, value: unknown): void {
   w.depth -= variant.levels;
 }
 
-export function encodeField(w: Writer, field: FieldPlan, value: unknown): void {
+export function encodeField(w: ProtobufWriter, field: FieldPlan, value: unknown): void {
   switch (field.mode) {
     case SINGLE:
       if (!isDefault(field.slot, value)) {
@@ -147,7 +147,7 @@ function isDefault(slot: Slot, value: unknown): boolean {
   }
 }
 
-function encodeRepeated(w: Writer, field: FieldPlan, value: unknown): void {
+function encodeRepeated(w: ProtobufWriter, field: FieldPlan, value: unknown): void {
   if (!Array.isArray(value)) throw wrong('an array', value);
   const count = value.length;
   if (field.items !== undefined) keep(field.items, count);
@@ -177,7 +177,7 @@ function encodeRepeated(w: Writer, field: FieldPlan, value: unknown): void {
   }
 }
 
-function encodeStringMap(w: Writer, field: FieldPlan, value: unknown): void {
+function encodeStringMap(w: ProtobufWriter, field: FieldPlan, value: unknown): void {
   if (!isRecord(value)) throw wrong('an object (a map with string keys)', value);
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record);
@@ -202,7 +202,7 @@ function encodeStringMap(w: Writer, field: FieldPlan, value: unknown): void {
   }
 }
 
-function encodeIntMap(w: Writer, field: FieldPlan, value: unknown): void {
+function encodeIntMap(w: ProtobufWriter, field: FieldPlan, value: unknown): void {
   if (!(value instanceof Map)) throw wrong('a Map (integer keys)', value);
   let keys: unknown[] | undefined;
   let previous: unknown;
@@ -236,7 +236,7 @@ function encodeIntMap(w: Writer, field: FieldPlan, value: unknown): void {
  * protoc-generated code writes an entry's key and value even when they are defaults. An entry is
  * no level of the value: its value slot carries the map's.
  */
-function writeEntry(w: Writer, field: FieldPlan, keySlot: Slot, key: unknown, item: unknown): void {
+function writeEntry(w: ProtobufWriter, field: FieldPlan, keySlot: Slot, key: unknown, item: unknown): void {
   w.varint(field.tag);
   const start = w.begin();
   w.varint(8 + keySlot.wire);
@@ -251,7 +251,7 @@ function compareNumbers(a: unknown, b: unknown): number {
 }
 
 /** Writes one value (no key) of `slot`, checking its type. */
-export function writeSlot(w: Writer, slot: Slot, value: unknown): void {
+export function writeSlot(w: ProtobufWriter, slot: Slot, value: unknown): void {
   switch (slot.type) {
     case BOOL:
       if (value === true) w.byte(1);

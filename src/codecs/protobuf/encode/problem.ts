@@ -3,9 +3,9 @@
  * which the encoder puts each enclosing field, item or key in front of as the stack unwinds
  * (prependPath, as every format does), so the happy path builds no path arrays.
  */
-import { describeValue, WirekitError } from '../../errors/index.js';
-import { type Rule, refusalBy, refused } from '../../schema/value-rules.js';
-import type { Writer } from './writer.js';
+import { describeValue, WirekitError } from '../../../errors/index.js';
+import { type Rule, refusalBy, refused } from '../../../schema/value-rules.js';
+import type { ProtobufWriter } from './writer.js';
 
 /** The error an encode throws: problems as they are (with their path), a stack overflow a code. */
 export function encodeFailure(error: unknown): unknown {
@@ -35,7 +35,7 @@ export function wrong(expected: string, value: unknown): WirekitError {
  * read, and a cyclic value stops here instead of overflowing the stack. The caller takes `levels`
  * off `w.depth` when the body is done.
  */
-export function enter(w: Writer, levels: number, need: number): void {
+export function enter(w: ProtobufWriter, levels: number, need: number): void {
   if (w.depth + need > w.maxDepth) {
     throw new WirekitError(
       'WK_LIMIT_DEPTH',

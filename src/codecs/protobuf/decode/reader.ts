@@ -4,14 +4,14 @@
  * WirekitError with the offset where it was found.
  */
 
-import { AllocationBudget, cost } from '../core/budget.js';
-import { bufferView } from '../core/buffer-view.js';
-import { malformed, tooDeep, tooManyElements, truncated } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { TextReader } from '../core/utf8.js';
-import { END_GROUP, FIXED32, FIXED64, LEN, START_GROUP, VARINT } from './layout.js';
+import { AllocationBudget, cost } from '../../core/budget.js';
+import { bufferView } from '../../core/buffer-view.js';
+import { malformed, tooDeep, tooManyElements, truncated } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { TextReader } from '../../core/utf8.js';
+import { END_GROUP, FIXED32, FIXED64, LEN, START_GROUP, VARINT } from '../layout.js';
 
-export class Reader {
+export class ProtobufReader {
   readonly buf: Uint8Array;
   pos = 0;
   /** The end of the message being read. */

@@ -16,22 +16,12 @@
  * made: a message as an object of its fields, each list, map, string, byte string, Date and bigint
  * (the readers and helpers the compiled decoder shares charge alike).
  */
-import { noSuchField } from '../../schema/names.js';
-import type { TimePrecision } from '../../schema/types.js';
-import { type Rule, refusalBy } from '../../schema/value-rules.js';
-import { cost, recordCost } from '../core/budget.js';
-import { isUnsafeKey, mismatch, unsafeKey } from '../core/errors.js';
-import {
-  decodeTimestamp,
-  notAMember,
-  outOfRange,
-  readBytes,
-  readLiteral,
-  readSint64,
-  readString,
-  readUint64,
-} from './decode-scalars.js';
-import { parseJsonText } from './json-text.js';
+import { noSuchField } from '../../../schema/names.js';
+import type { TimePrecision } from '../../../schema/types.js';
+import { type Rule, refusalBy } from '../../../schema/value-rules.js';
+import { cost, recordCost } from '../../core/budget.js';
+import { isUnsafeKey, mismatch, unsafeKey } from '../../core/errors.js';
+import { parseJsonText } from '../json-text.js';
 import {
   BOOL,
   BYTES,
@@ -60,11 +50,21 @@ import {
   UINT64,
   UNION,
   type UnionPlan,
-} from './layout.js';
-import type { Reader } from './reader.js';
+} from '../layout.js';
+import type { ProtobufReader } from './reader.js';
+import {
+  decodeTimestamp,
+  notAMember,
+  outOfRange,
+  readBytes,
+  readLiteral,
+  readSint64,
+  readString,
+  readUint64,
+} from './scalars.js';
 
 /** Decodes a whole input as the root message, charging it to `r`'s budget. */
-export function decodeRoot(r: Reader, slot: Slot): unknown {
+export function decodeRoot(r: ProtobufReader, slot: Slot): unknown {
   r.enter(slot.levels, slot.need);
   return decodeBody(r, slot);
 }
@@ -75,13 +75,13 @@ export function messageCost(plan: MessagePlan): number {
 }
 
 /** A new list for a repeated field, charged. The compiled decoder calls it too. */
-export function newList(r: Reader): unknown[] {
+export function newList(r: ProtobufReader): unknown[] {
   r.budget.charge(cost.array, r.pos);
   return [];
 }
 
 /** A new map for a map field: a Map for integer keys, else a plain object; charged. */
-function newMap(r: Reader, intKeys: boolean): Map<unknown, unknown> | Record<string, unknown> {
+function newMap(r: ProtobufReader, intKeys: boolean): Map<unknown, unknown> | Record<string, unknown> {
   r.budget.charge(intKeys ? cost.map : cost.object, r.pos);
   return intKeys ? new Map() : {};
 }
@@ -90,7 +90,7 @@ function newMap(r: Reader, intKeys: boolean): Map<unknown, unknown> | Record<str
  * Reads the fields of a message-like slot up to `r.end`: into a new value, or merged `into` the
  * value an earlier occurrence of the same field gave (see `readOrMerge`).
  */
-function decodeBody(r: Reader, slot: Slot, into?: unknown): unknown {
+function decodeBody(r: ProtobufReader, slot: Slot, into?: unknown): unknown {
   switch (slot.type) {
     case MESSAGE:
       return decodeMessage(r, slot.message as MessagePlan, into as Record<string, unknown> | undefined);
@@ -106,7 +106,7 @@ function decodeBody(r: Reader, slot: Slot, into?: unknown): unknown {
 }
 
 /** A nested message: its length, then its body, one level deeper; merged `into` a value when given. */
-function readNested(r: Reader, slot: Slot, into?: unknown): unknown {
+function readNested(r: ProtobufReader, slot: Slot, into?: unknown): unknown {
   const length = r.length('a nested message');
   const saved = r.end;
   r.end = r.pos + length;
@@ -128,7 +128,7 @@ export function isMessageLike(slot: Slot): boolean {
  * into it, anything else replaces it. The compiled decoder calls it for every field it does not
  * read inline, and for a nested message seen a second time.
  */
-export function readOrMerge(r: Reader, slot: Slot, previous: unknown): unknown {
+export function readOrMerge(r: ProtobufReader, slot: Slot, previous: unknown): unknown {
   if (previous !== undefined && previous !== null && isMessageLike(slot))
     return readNested(r, slot, previous);
   return readSlot(r, slot);
@@ -154,13 +154,13 @@ export function wireFits(field: FieldPlan, wire: number): boolean {
  * as every protobuf runtime does (its bytes must still be well-formed), or refused, naming both
  * wire types, where the codec refuses unknown keys.
  */
-export function skipMistyped(r: Reader, field: FieldPlan, tag: number, at: number): void {
+export function skipMistyped(r: ProtobufReader, field: FieldPlan, tag: number, at: number): void {
   if (r.rejectUnknown) throw wrongWire(at, field, tag & 7);
   r.skip(tag & 7, tag >>> 3);
 }
 
 /** A message-like slot that is not on the wire decodes as if it were there with no bytes. */
-function emptyBody(r: Reader, slot: Slot): unknown {
+function emptyBody(r: ProtobufReader, slot: Slot): unknown {
   const saved = r.end;
   r.end = r.pos;
   r.enter(slot.levels, slot.need);
@@ -175,7 +175,7 @@ function emptyBody(r: Reader, slot: Slot): unknown {
  * same field decoded (which holds every field already, so nothing is filled in): merged.
  */
 export function decodeMessage(
-  r: Reader,
+  r: ProtobufReader,
   plan: MessagePlan,
   into?: Record<string, unknown>,
 ): Record<string, unknown> {
@@ -219,7 +219,7 @@ export function decodeMessage(
  * `unknownKeys: 'reject'` refuses it at its key, before its value is read. The numbers of the
  * format's own layout messages (map entries, wrappers, a union's oneof) are not keys of a value.
  */
-export function skipUnknown(r: Reader, plan: MessagePlan, tag: number, at: number): void {
+export function skipUnknown(r: ProtobufReader, plan: MessagePlan, tag: number, at: number): void {
   if (r.rejectUnknown) throw mismatch(at, noSuchField(plan.name, tag >>> 3, 'field number'));
   r.skip(tag & 7, tag >>> 3);
 }
@@ -243,7 +243,12 @@ export function kept<T>(rule: Rule<never> | undefined, at: number, value: T): T 
 }
 
 /** Gives the required fields that were not on the wire their absent value. */
-export function fillAbsent(r: Reader, plan: MessagePlan, out: Record<string, unknown>, seen: number): void {
+export function fillAbsent(
+  r: ProtobufReader,
+  plan: MessagePlan,
+  out: Record<string, unknown>,
+  seen: number,
+): void {
   const required = plan.required;
   for (let i = 0; i < required.length; i++) {
     const field = required[i] as FieldPlan;
@@ -257,7 +262,7 @@ export function fillAbsent(r: Reader, plan: MessagePlan, out: Record<string, unk
  * the value of an earlier occurrence of the field) is merged with its earlier value, and another
  * member replaces it. A variant key with another wire type is an unknown field, skipped.
  */
-function decodeUnion(r: Reader, plan: UnionPlan, into?: unknown): unknown {
+function decodeUnion(r: ProtobufReader, plan: UnionPlan, into?: unknown): unknown {
   const start = r.pos;
   let value: unknown = into;
   let current = into === undefined ? -1 : variantIndex(plan, into);
@@ -285,7 +290,7 @@ function variantIndex(plan: UnionPlan, value: unknown): number {
  * A generated message of one field numbered 1; the value is that field's. Merged `into` the value
  * of an earlier occurrence: a list or map grows, a message merges, a scalar is replaced.
  */
-function decodeWrapper(r: Reader, field: FieldPlan, into?: unknown): unknown {
+function decodeWrapper(r: ProtobufReader, field: FieldPlan, into?: unknown): unknown {
   const begin = r.pos;
   let value: unknown = into;
   let seen = into !== undefined;
@@ -310,7 +315,7 @@ function decodeWrapper(r: Reader, field: FieldPlan, into?: unknown): unknown {
  * to `current`, a message merges into it, a scalar replaces it.
  */
 export function readField(
-  r: Reader,
+  r: ProtobufReader,
   field: FieldPlan,
   wire: number,
   current: unknown,
@@ -356,7 +361,7 @@ export function wrongWire(start: number, field: FieldPlan, wire: number) {
   );
 }
 
-function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): void {
+function readEntry(r: ProtobufReader, field: FieldPlan, map: unknown, start: number): void {
   const keySlot = field.key as Slot;
   const valueSlot = field.slot;
   // Counted when met, before its key and value are read, as every format counts a map's entries.
@@ -397,7 +402,7 @@ function readEntry(r: Reader, field: FieldPlan, map: unknown, start: number): vo
 }
 
 /** What a field that is not on the wire decodes to. */
-function absentValue(r: Reader, field: FieldPlan): unknown {
+function absentValue(r: ProtobufReader, field: FieldPlan): unknown {
   switch (field.mode) {
     case PRESENT:
       return field.absent;
@@ -411,7 +416,7 @@ function absentValue(r: Reader, field: FieldPlan): unknown {
   }
 }
 
-function slotDefault(r: Reader, slot: Slot): unknown {
+function slotDefault(r: ProtobufReader, slot: Slot): unknown {
   switch (slot.type) {
     case BOOL:
       return false;
@@ -445,7 +450,7 @@ function slotDefault(r: Reader, slot: Slot): unknown {
 }
 
 /** Reads one value (no key) of `slot`. */
-export function readSlot(r: Reader, slot: Slot): unknown {
+export function readSlot(r: ProtobufReader, slot: Slot): unknown {
   switch (slot.type) {
     case BOOL:
       return r.varint64() !== 0 || r.hi !== 0;

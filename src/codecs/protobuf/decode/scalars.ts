@@ -2,13 +2,13 @@
  * The scalars that need more than a line: strings and byte strings (bounded by the limits before
  * anything is allocated), literals, 64-bit integers and Timestamps.
  */
-import type { WirekitError } from '../../errors/index.js';
-import type { TimePrecision } from '../../schema/types.js';
-import { maxEpochMillis } from '../../schema/value-rules.js';
-import { cost, stringCost } from '../core/budget.js';
-import { mismatch, tooLong, truncated } from '../core/errors.js';
-import { type Slot, VARINT } from './layout.js';
-import type { Reader } from './reader.js';
+import type { WirekitError } from '../../../errors/index.js';
+import type { TimePrecision } from '../../../schema/types.js';
+import { maxEpochMillis } from '../../../schema/value-rules.js';
+import { cost, stringCost } from '../../core/budget.js';
+import { mismatch, tooLong, truncated } from '../../core/errors.js';
+import { type Slot, VARINT } from '../layout.js';
+import type { ProtobufReader } from './reader.js';
 
 export function outOfRange(start: number, kind: string, value: number) {
   return mismatch(start, `${value} is outside ${kind}`);
@@ -18,14 +18,19 @@ export function outOfRange(start: number, kind: string, value: number) {
  * The length prefix of a string or byte string starting at `start`, held to `limit` and to the
  * input before anything is allocated; leaves `r.pos` at the content.
  */
-function delimitedLength(r: Reader, start: number, limit: number, what: 'string' | 'byte string'): number {
+function delimitedLength(
+  r: ProtobufReader,
+  start: number,
+  limit: number,
+  what: 'string' | 'byte string',
+): number {
   const length = r.varint64();
   if (r.hi !== 0 || length > limit) throw tooLong(start, r.hi * 4294967296 + length, limit, what);
   if (length > r.end - r.pos) throw truncated(start, `a ${what}`);
   return length;
 }
 
-export function readString(r: Reader): string {
+export function readString(r: ProtobufReader): string {
   const start = r.pos;
   const length = delimitedLength(r, start, r.limits.maxStringBytes, 'string');
   r.budget.charge(stringCost(length), start);
@@ -34,7 +39,7 @@ export function readString(r: Reader): string {
   return r.text.read(from, from + length);
 }
 
-export function readBytes(r: Reader): Uint8Array {
+export function readBytes(r: ProtobufReader): Uint8Array {
   const start = r.pos;
   const length = delimitedLength(r, start, r.limits.maxBytesLength, 'byte string');
   r.budget.charge(cost.bytes + length, start);
@@ -43,7 +48,7 @@ export function readBytes(r: Reader): Uint8Array {
   return r.buf.slice(from, from + length);
 }
 
-export function readLiteral(r: Reader, slot: Slot): unknown {
+export function readLiteral(r: ProtobufReader, slot: Slot): unknown {
   const start = r.pos;
   const literal = slot.literal;
   const value =
@@ -56,7 +61,7 @@ export function readLiteral(r: Reader, slot: Slot): unknown {
   return value;
 }
 
-export function readSint64(r: Reader, slot: Slot): number | bigint {
+export function readSint64(r: ProtobufReader, slot: Slot): number | bigint {
   const start = r.pos;
   let lo = r.varint64();
   let hi = r.hi;
@@ -71,7 +76,7 @@ export function readSint64(r: Reader, slot: Slot): number | bigint {
   return int64Value(r, start, slot, lo, hi | 0);
 }
 
-export function readUint64(r: Reader, slot: Slot): number | bigint {
+export function readUint64(r: ProtobufReader, slot: Slot): number | bigint {
   const start = r.pos;
   const lo = r.varint64();
   const hi = r.hi;
@@ -84,7 +89,7 @@ export function readUint64(r: Reader, slot: Slot): number | bigint {
 }
 
 /** A signed 64-bit value from its halves (`hi` signed). */
-function int64Value(r: Reader, start: number, slot: Slot, lo: number, hi: number): number | bigint {
+function int64Value(r: ProtobufReader, start: number, slot: Slot, lo: number, hi: number): number | bigint {
   const value = hi * 4294967296 + lo;
   const safe = Number.isSafeInteger(value);
   if (safe && slot.asNumber) return value;
@@ -95,7 +100,7 @@ function int64Value(r: Reader, start: number, slot: Slot, lo: number, hi: number
 }
 
 /** google.protobuf.Timestamp { int64 seconds = 1; int32 nanos = 2; }. */
-export function decodeTimestamp(r: Reader, precision: TimePrecision, previous?: Date): Date {
+export function decodeTimestamp(r: ProtobufReader, precision: TimePrecision, previous?: Date): Date {
   const start = r.pos;
   // Merged into an earlier occurrence: each field of this one replaces that one's (its nanoseconds
   // as the Date kept them, to the millisecond, which is all a Date holds of them anyway).
