@@ -4,13 +4,13 @@
  * describes: literal fields left out, "null" at the index the exporter chose, entry records for
  * integer-keyed maps.
  */
-import { WirekitBug } from '../../errors/index.js';
-import type { ObjectSchema, Schema, SmallIntKind, UnionSchema } from '../../schema/index.js';
-import { deref } from '../../schema/index.js';
-import { smallIntRange } from '../../schema/int-ranges.js';
-import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../schema/value-rules.js';
-import type { AvroRecord, AvroType } from './avro-schema.js';
-import { LongAs, type RecordWrite, W, type WritePlan } from './plan.js';
+import { WirekitBug } from '../../../errors/index.js';
+import type { ObjectSchema, Schema, SmallIntKind, UnionSchema } from '../../../schema/index.js';
+import { deref } from '../../../schema/index.js';
+import { smallIntRange } from '../../../schema/int-ranges.js';
+import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
+import type { AvroRecord, AvroType } from '../avro-schema.js';
+import { LongAs, perMilliOf, type RecordWrite, W, type WritePlan } from '../plan.js';
 
 interface Context {
   readonly records: Map<AvroRecord, Map<ObjectSchema, RecordWrite>>;
@@ -19,9 +19,6 @@ interface Context {
 export function writePlanOf(avro: AvroType, schema: Schema): WritePlan {
   return plan(avro, schema, { records: new Map() });
 }
-
-/** Units per millisecond of each timestamp precision on the wire ('s' is stored as milliseconds). */
-export const perMilliOf = { s: 1, ms: 1, us: 1000, ns: 1_000_000 } as const;
 
 function internal(message: string): never {
   throw new WirekitBug(`Avro: the schema and its Avro export disagree (${message})`);

@@ -11,7 +11,7 @@
  * by unqualified name or alias. A writer union resolves branch by branch, and a branch that cannot
  * resolve fails only if data ever selects it.
  */
-import { formatPath, type Path, WirekitError } from '../../errors/index.js';
+import { formatPath, type Path, WirekitError } from '../../../errors/index.js';
 import type {
   FieldDef,
   LiteralValue,
@@ -20,14 +20,22 @@ import type {
   Schema,
   SmallIntKind,
   UnionSchema,
-} from '../../schema/index.js';
-import { deref } from '../../schema/index.js';
-import { smallIntRange } from '../../schema/int-ranges.js';
-import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../schema/value-rules.js';
-import { type AvroNamed, type AvroRecord, type AvroType, shortName } from './avro-schema.js';
-import { EntryRole, type Fill, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from './plan.js';
-import { decimalByteLimit } from './values.js';
-import { perMilliOf } from './write-plan.js';
+} from '../../../schema/index.js';
+import { deref } from '../../../schema/index.js';
+import { smallIntRange } from '../../../schema/int-ranges.js';
+import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
+import { type AvroNamed, type AvroRecord, type AvroType, shortName } from '../avro-schema.js';
+import {
+  EntryRole,
+  type Fill,
+  type IntMapRead,
+  LongAs,
+  perMilliOf,
+  R,
+  type ReadPlan,
+  type RecordRead,
+} from '../plan.js';
+import { decimalByteLimit } from '../values.js';
 
 interface Context {
   readonly records: Map<AvroRecord, Map<ObjectSchema, RecordRead>>;

@@ -6,15 +6,15 @@
  * and its items' slots (a block's, once its count is checked), map, string, byte string, Date and
  * bigint; the compiled decoder charges alike, through the same helpers or the same amounts.
  */
-import { noSuchField } from '../../schema/names.js';
-import type { Rule } from '../../schema/value-rules.js';
-import { cost, recordCost, stringCost } from '../core/budget.js';
-import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../core/errors.js';
-import type { AvroType } from './avro-schema.js';
-import { EntryRole, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from './plan.js';
+import { noSuchField } from '../../../schema/names.js';
+import type { Rule } from '../../../schema/value-rules.js';
+import { cost, recordCost, stringCost } from '../../core/budget.js';
+import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../../core/errors.js';
+import type { AvroType } from '../avro-schema.js';
+import { EntryRole, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from '../plan.js';
+import { decimalText, parseJsonValue, readTimestamp } from '../values.js';
 import type { AvroReader } from './reader.js';
 import type { RootReadPlan } from './resolve.js';
-import { decimalText, parseJsonValue, readTimestamp } from './values.js';
 
 /**
  * Reads one top-level value. A stack overflow (possible only with maxDepth raised far beyond the

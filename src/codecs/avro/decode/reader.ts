@@ -5,11 +5,11 @@
  * container block; what they cost the heap is charged to its `budget` (core/budget.ts).
  */
 
-import { AllocationBudget, cost, stringCost } from '../core/budget.js';
-import { bufferView } from '../core/buffer-view.js';
-import { malformed, mismatch, tooDeep, tooLong, tooManyElements, truncated } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { TextReader } from '../core/utf8.js';
+import { AllocationBudget, cost, stringCost } from '../../core/budget.js';
+import { bufferView } from '../../core/buffer-view.js';
+import { malformed, mismatch, tooDeep, tooLong, tooManyElements, truncated } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { TextReader } from '../../core/utf8.js';
 
 export class AvroReader {
   readonly bytes: Uint8Array;

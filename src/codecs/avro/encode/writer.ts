@@ -1,11 +1,11 @@
 /**
  * Avro's primitive encodings (zigzag ints and longs, little-endian floats, length-prefixed bytes and
- * strings) on the shared byte buffer (core/byte-writer.ts). The interpreter (encode.ts) and the
- * compiled encoders (compiled.ts) call the same ones. One writer is reused across encodes, and
+ * strings) on the shared byte buffer (core/byte-writer.ts). The interpreter (datum.ts) and the
+ * compiled encoders (../compiled.ts) call the same ones. One writer is reused across encodes, and
  * outputs are cut from its slab (core/byte-writer.ts), so steady-state encoding allocates almost
  * nothing.
  */
-import { ByteWriter, varintSize } from '../core/byte-writer.js';
+import { ByteWriter, varintSize } from '../../core/byte-writer.js';
 
 /** Zigzag values below this fit a double exactly after doubling, so the number path stays exact. */
 const NUMBER_PATH_LIMIT = 2 ** 52;

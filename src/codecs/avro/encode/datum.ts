@@ -3,12 +3,12 @@
  * of a bad value is assembled only when an error unwinds, so valid values pay nothing for it.
  */
 
-import { describeValue, prependPath, WirekitError } from '../../errors/index.js';
-import { jsonValueText } from '../../schema/json-kind.js';
-import { fieldOf } from '../../schema/names.js';
-import { fitsFloat32, isRecord, type Rule, refused, unreadableKey } from '../../schema/value-rules.js';
-import { LongAs, type OptionWrite, type RecordWrite, type TaggedWrite, W, type WritePlan } from './plan.js';
-import { timestampCount, unscaledOf, writeUnscaled } from './values.js';
+import { describeValue, prependPath, WirekitError } from '../../../errors/index.js';
+import { jsonValueText } from '../../../schema/json-kind.js';
+import { fieldOf } from '../../../schema/names.js';
+import { fitsFloat32, isRecord, type Rule, refused, unreadableKey } from '../../../schema/value-rules.js';
+import { LongAs, type OptionWrite, type RecordWrite, type TaggedWrite, W, type WritePlan } from '../plan.js';
+import { timestampCount, unscaledOf, writeUnscaled } from '../values.js';
 import type { AvroWriter } from './writer.js';
 
 const longMin = -(2n ** 63n);
