@@ -39,8 +39,9 @@ import {
   Source,
 } from '../core/codegen.js';
 import { mismatch, tooDeep, truncated } from '../core/errors.js';
-import { kept, type Reader, tableCost } from './decode.js';
-import { type Encoder, firstFailure, type RootWriter } from './encode.js';
+import { kept, type Reader, tableCost } from './decode/reader.js';
+import { type Encoder, firstFailure, type RootWriter } from './encode/encoder.js';
+import { createString, wellFormed, writeBare } from './encode/writer.js';
 import {
   type FieldPlan,
   isInline,
@@ -51,7 +52,6 @@ import {
   type ValuePlan,
 } from './plan.js';
 import { dateOf, keep, stored, wrong } from './values.js';
-import { createString, wellFormed, writeBare } from './writer.js';
 
 export interface CompiledFlatBuffers {
   /** Writes the root table as the Encoder does from the plan; returns its offset. */

@@ -1,12 +1,13 @@
 /**
  * The `json` kind travels as JSON text in a string slot. Writing checks that the value is JSON (so
  * that JSON.stringify cannot turn NaN into null or drop a function unannounced) with no key a
- * decoder refuses (`__proto__`, `constructor`, `prototype`: WK_ENCODE_UNSUPPORTED); reading puts the
- * parsed value under the same limits as the rest of the decoded value.
+ * decoder refuses (`__proto__`, `constructor`, `prototype`: WK_ENCODE_UNSUPPORTED; the encoder's
+ * jsonValueText); reading, here, puts the parsed value under the same limits as the rest of the
+ * decoded value.
  */
-import { checkParsedJson } from '../../schema/json-kind.js';
-import { malformed } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
+import { checkParsedJson } from '../../../schema/json-kind.js';
+import { malformed } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
 
 /** Counts array items and map entries across one decoded value, throwing past the limit. */
 export interface Tally {

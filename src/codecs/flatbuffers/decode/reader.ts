@@ -16,10 +16,10 @@
  * refused exactly where decode would be: what a view later makes is what its reader reads of it,
  * never more than decode would have made at once.
  */
-import { WirekitBug, WirekitError } from '../../errors/index.js';
-import { noSuchField } from '../../schema/names.js';
-import { type Rule, refusalBy } from '../../schema/value-rules.js';
-import { AllocationBudget, cost, recordCost, stringCost } from '../core/budget.js';
+import { WirekitBug, WirekitError } from '../../../errors/index.js';
+import { noSuchField } from '../../../schema/names.js';
+import { type Rule, refusalBy } from '../../../schema/value-rules.js';
+import { AllocationBudget, cost, recordCost, stringCost } from '../../core/budget.js';
 import {
   isUnsafeKey,
   malformed,
@@ -29,12 +29,12 @@ import {
   tooManyElements,
   truncated,
   unsafeKey,
-} from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { decodeUtf8 } from '../core/utf8.js';
+} from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { decodeUtf8 } from '../../core/utf8.js';
+import type { FieldPlan, RootPlan, TablePlan, ValuePlan } from '../plan.js';
+import { dateOf, safeInteger } from '../values.js';
 import { parseJsonText, type Tally } from './json-text.js';
-import type { FieldPlan, RootPlan, TablePlan, ValuePlan } from './plan.js';
-import { dateOf, safeInteger } from './values.js';
 
 /** The vtable slots each table's fields fill (1), a union's type and value both; placeholders hold 0. */
 const slotsInUse = new WeakMap<TablePlan, Uint8Array>();

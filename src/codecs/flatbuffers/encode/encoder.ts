@@ -6,13 +6,13 @@
  */
 
 import { Builder } from 'flatbuffers';
-import { prependPath, WirekitBug, WirekitError } from '../../errors/index.js';
-import { jsonValueText } from '../../schema/json-kind.js';
-import { fieldOf } from '../../schema/names.js';
-import { isRecord, unreadableKey } from '../../schema/value-rules.js';
-import { compareUtf8 } from '../core/utf8.js';
-import type { FieldPlan, RootPlan, TablePlan, UnionPlan, ValuePlan } from './plan.js';
-import { keep, stored, wrong } from './values.js';
+import { prependPath, WirekitBug, WirekitError } from '../../../errors/index.js';
+import { jsonValueText } from '../../../schema/json-kind.js';
+import { fieldOf } from '../../../schema/names.js';
+import { isRecord, unreadableKey } from '../../../schema/value-rules.js';
+import { compareUtf8 } from '../../core/utf8.js';
+import type { FieldPlan, RootPlan, TablePlan, UnionPlan, ValuePlan } from '../plan.js';
+import { keep, stored, wrong } from '../values.js';
 import { createString, wellFormed, writeBare } from './writer.js';
 
 /** A builder that grew past this is dropped after use, so one huge value does not pin its memory. */

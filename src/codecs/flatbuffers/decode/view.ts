@@ -15,12 +15,12 @@
  * FlatBuffers code does, so keep what you read often.
  */
 import { ByteBuffer } from 'flatbuffers';
-import type { DecodeLimits } from '../core/limits.js';
-import { decodeUtf8 } from '../core/utf8.js';
-import { kept, Reader } from './decode.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { decodeUtf8 } from '../../core/utf8.js';
+import type { FieldPlan, RootPlan, TablePlan, ValuePlan } from '../plan.js';
+import { dateOf, safeInteger } from '../values.js';
 import { parseJsonText } from './json-text.js';
-import type { FieldPlan, RootPlan, TablePlan, ValuePlan } from './plan.js';
-import { dateOf, safeInteger } from './values.js';
+import { kept, Reader } from './reader.js';
 
 interface Source {
   readonly bb: ByteBuffer;

@@ -3,8 +3,8 @@
  * cost, and vector elements into room that startVector has already reserved and aligned.
  */
 import type { Builder } from 'flatbuffers';
-import { checkWellFormed } from '../core/utf8.js';
-import type { Store } from './plan.js';
+import { checkWellFormed } from '../../core/utf8.js';
+import type { Store } from '../plan.js';
 
 export function wellFormed(text: string): string {
   // The runtime's TextEncoder would write U+FFFD for a lone surrogate, changing the data silently.
