@@ -5,8 +5,8 @@
  */
 import { expect, test } from 'vitest';
 import { seededRandom } from '../../src/bench/random.js';
-import { unscaledOf, writeUnscaled } from '../../src/codecs/avro/values.js';
 import { AvroWriter } from '../../src/codecs/avro/encode/writer.js';
+import { unscaledOf, writeUnscaled } from '../../src/codecs/avro/values.js';
 
 const spelling = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 

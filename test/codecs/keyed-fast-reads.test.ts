@@ -19,7 +19,7 @@ import {
   readInt32,
   readUint16,
   readUint32,
-} from '../../src/codecs/keyed/big-endian.js';
+} from '../../src/codecs/keyed/decode/big-endian.js';
 import { decimalDigits, decimalFits, isDecimalText } from '../../src/schema/decimal.js';
 import { t } from '../../src/schema/index.js';
 

@@ -12,7 +12,7 @@ import type { FormatEntry } from '../core/format-entry.js';
 import { resolveLimits } from '../core/limits.js';
 import { cborMediaTypes, cborSequenceMediaType } from '../core/media-types.js';
 import { type FormatKit, keyedCodec } from '../keyed/codec.js';
-import { checkingScan, measuringScan } from '../keyed/scan-items.js';
+import { checkingScan, measuringScan } from '../keyed/decode/scan-items.js';
 import { cborCompiled } from './compiled.js';
 import { sortMapKeys } from './deterministic.js';
 import { NaturalReader } from './natural.js';

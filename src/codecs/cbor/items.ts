@@ -8,9 +8,9 @@ import { parseIsoTime } from '../../util/iso-time.js';
 import { cost, stringCost } from '../core/budget.js';
 import { malformed, tooLong } from '../core/errors.js';
 import { decodeUtf8 } from '../core/utf8.js';
-import { checkKey } from '../keyed/keys.js';
-import { KeyedScanItems, type KeyedScanOptions } from '../keyed/scan-items.js';
-import { isUtf8 } from '../keyed/utf8-check.js';
+import { checkKey } from '../keyed/decode/keys.js';
+import { KeyedScanItems, type KeyedScanOptions } from '../keyed/decode/scan-items.js';
+import { isUtf8 } from '../keyed/decode/utf8-check.js';
 
 export type CborScanOptions = KeyedScanOptions;
 

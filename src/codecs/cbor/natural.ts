@@ -9,8 +9,8 @@
  */
 
 import { decodeUtf8 } from '../core/utf8.js';
-import { DecodedMap } from '../keyed/decoded-map.js';
-import { numberIfSafe } from '../keyed/safe-integer.js';
+import { DecodedMap } from '../keyed/decode/decoded-map.js';
+import { numberIfSafe } from '../keyed/decode/safe-integer.js';
 import { halfToNumber } from './items.js';
 
 export class NaturalReader {

@@ -12,10 +12,16 @@ import { cost, stringCost } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { decodeUtf8 } from '../core/utf8.js';
-import { readBigUint64, readFloat32, readFloat64, readUint16, readUint32 } from '../keyed/big-endian.js';
+import {
+  readBigUint64,
+  readFloat32,
+  readFloat64,
+  readUint16,
+  readUint32,
+} from '../keyed/decode/big-endian.js';
+import { measuringScan } from '../keyed/decode/scan-items.js';
+import { KeyedSource } from '../keyed/decode/source.js';
 import { schemaMismatch } from '../keyed/failures.js';
-import { measuringScan } from '../keyed/scan-items.js';
-import { KeyedSource } from '../keyed/source.js';
 import { Item, type Source } from '../keyed/wire.js';
 import { decimalText } from './decimal.js';
 import { halfToNumber, maxBignumBytes, typeName } from './items.js';

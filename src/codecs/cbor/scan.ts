@@ -18,9 +18,9 @@ import { cost, overBudget } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
 import { grown } from '../core/grow.js';
 import type { DecodeLimits } from '../core/limits.js';
-import { checkKey } from '../keyed/keys.js';
-import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../keyed/scan-items.js';
-import { asciiEnd, isUtf8 } from '../keyed/utf8-check.js';
+import { checkKey } from '../keyed/decode/keys.js';
+import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../keyed/decode/scan-items.js';
+import { asciiEnd, isUtf8 } from '../keyed/decode/utf8-check.js';
 import { CborItems, type CborScanOptions, libraryReadsInt64 } from './items.js';
 
 export type { CborScanOptions };
@@ -28,7 +28,7 @@ export type { CborScanOptions };
 /** Marks an open container as indefinite in `left`; its items so far are counted below it. */
 const indefinite = -1;
 
-/** An indefinite map's charge, as a plain constant beside keyed/scan-items.ts's. */
+/** An indefinite map's charge, as a plain constant beside keyed/decode/scan-items.ts's. */
 const objectCharge = cost.object;
 
 /**
@@ -178,7 +178,7 @@ export class CborScanner extends CborItems {
           if (pos > end) return this.stop(end, at, top, left, seen, inMap, itemElements, itemAllocated);
           if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
           allocated += stringCharge + ((length + 7) & ~7);
-          // Inline, not keyed/scan-items.ts checkShortText: the call costs this loop measurably.
+          // Inline, not keyed/decode/scan-items.ts checkShortText: the call costs this loop measurably.
           if (utf8) {
             const i = asciiEnd(bytes, from, pos);
             if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');

@@ -4,9 +4,10 @@
  * holds the value exactly (preferred-float.ts), whatever width the schema names: a float64 field
  * holding 1.5 is `f93e00`, 3 bytes instead of 9. The value read back is the same number.
  */
+
+import { KeyedWriter } from '../keyed/encode/writer.js';
 import { unsupported } from '../keyed/failures.js';
 import type { Emitter } from '../keyed/wire.js';
-import { KeyedWriter } from '../keyed/writer.js';
 import { maxBignumBytes } from './items.js';
 import { halfBits } from './preferred-float.js';
 

@@ -33,9 +33,9 @@ import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } f
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
-import type { SchemaReader } from './decode.js';
-import { checked } from './decode.js';
-import { SchemaWriter } from './encode.js';
+import type { SchemaReader } from './decode/schema-reader.js';
+import { checked } from './decode/schema-reader.js';
+import { SchemaWriter } from './encode/schema-writer.js';
 import { refusedKey, schemaMismatch, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
 import type { Emitter, Source as WireSource } from './wire.js';

@@ -1,7 +1,7 @@
 /**
  * What the shared schema interpreters need from a format: MessagePack and CBOR differ only in
  * their bytes for each primitive, so each implements these two interfaces and the schema-driven
- * walk (keyed/encode.ts, keyed/decode.ts) is written once.
+ * walk (encode/schema-writer.ts, decode/schema-reader.ts) is written once.
  */
 import type { AllocationBudget } from '../core/budget.js';
 

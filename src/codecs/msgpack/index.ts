@@ -12,7 +12,7 @@ import type { FormatEntry } from '../core/format-entry.js';
 import { resolveLimits } from '../core/limits.js';
 import { msgpackMediaTypes, msgpackSequenceMediaType } from '../core/media-types.js';
 import { type FormatKit, keyedCodec } from '../keyed/codec.js';
-import { checkingScan, measuringScan } from '../keyed/scan-items.js';
+import { checkingScan, measuringScan } from '../keyed/decode/scan-items.js';
 import { msgpackCompiled } from './compiled.js';
 import { NaturalReader } from './natural.js';
 import { MsgpackSource, type MsgpackSourceOptions } from './reader.js';

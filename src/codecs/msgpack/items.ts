@@ -6,7 +6,7 @@
 import { WirekitError } from '../../errors/index.js';
 import { stringCost } from '../core/budget.js';
 import { malformed, tooLong } from '../core/errors.js';
-import { KeyedScanItems, type KeyedScanOptions } from '../keyed/scan-items.js';
+import { KeyedScanItems, type KeyedScanOptions } from '../keyed/decode/scan-items.js';
 
 export interface MsgpackScanOptions extends KeyedScanOptions {
   /** msgpackr's record extension: 0x40–0x7f are record references and ext 0x72 defines records. */

@@ -13,10 +13,10 @@ import {
   readInt32,
   readUint16,
   readUint32,
-} from '../keyed/big-endian.js';
+} from '../keyed/decode/big-endian.js';
+import { measuringScan } from '../keyed/decode/scan-items.js';
+import { KeyedSource } from '../keyed/decode/source.js';
 import { schemaMismatch } from '../keyed/failures.js';
-import { measuringScan } from '../keyed/scan-items.js';
-import { KeyedSource } from '../keyed/source.js';
 import { Item, type Source } from '../keyed/wire.js';
 import { isInteger, readLength, typeName } from './items.js';
 import { MsgpackScanner } from './scan.js';

@@ -15,9 +15,9 @@ import { cost, overBudget } from '../core/budget.js';
 import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
 import { grown } from '../core/grow.js';
 import type { DecodeLimits } from '../core/limits.js';
-import { checkKey } from '../keyed/keys.js';
-import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../keyed/scan-items.js';
-import { asciiEnd, isUtf8 } from '../keyed/utf8-check.js';
+import { checkKey } from '../keyed/decode/keys.js';
+import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../keyed/decode/scan-items.js';
+import { asciiEnd, isUtf8 } from '../keyed/decode/utf8-check.js';
 import {
   checkTimestamp,
   fixedSizes,
@@ -144,7 +144,7 @@ export class MsgpackScanner extends MsgpackItems {
   /**
    * The hot loop. It reads inline only what records are made of (short strings, scalars, small
    * maps and arrays) and leaves every other type to `other`, which keeps the loop small enough for
-   * V8 to hold its state in registers. Every count kept here fits an int32 (see maxCount in keyed/scan-items.ts).
+   * V8 to hold its state in registers. Every count kept here fits an int32 (see maxCount in keyed/decode/scan-items.ts).
    */
   private walk(
     bytes: Uint8Array,
@@ -186,7 +186,7 @@ export class MsgpackScanner extends MsgpackItems {
         if (pos > end) return this.stop(end, at, top, left, inMap, elements, allocated);
         if (length > maxStringBytes) throw tooLong(at, length, maxStringBytes, 'string');
         allocated += stringCharge + ((length + 7) & ~7);
-        // Inline, not keyed/scan-items.ts checkShortText: the call costs this loop measurably.
+        // Inline, not keyed/decode/scan-items.ts checkShortText: the call costs this loop measurably.
         if (utf8) {
           const i = asciiEnd(bytes, from, pos);
           if (i < pos && !isUtf8(bytes, i, pos)) throw malformed(from, 'a string is not valid UTF-8');

@@ -6,9 +6,9 @@
  * The walks themselves stay in their formats: they read different head bytes, and CBOR's
  * indefinite containers keep state (stack, cut, `stop`) MessagePack has none of.
  */
-import { cost } from '../core/budget.js';
-import { malformed } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
+import { cost } from '../../core/budget.js';
+import { malformed } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
 import { checkKey } from './keys.js';
 import { isUtf8 } from './utf8-check.js';
 

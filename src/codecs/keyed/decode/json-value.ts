@@ -4,10 +4,10 @@
  * refused). Anything else the formats can hold (bytes, timestamps, tags, other keys) is not JSON,
  * so it is a schema mismatch.
  */
-import { describeValue } from '../../errors/index.js';
-import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
-import { schemaMismatch } from './failures.js';
-import { Item, type Source } from './wire.js';
+import { describeValue } from '../../../errors/index.js';
+import { isUnsafeKey, malformed, unsafeKey } from '../../core/errors.js';
+import { schemaMismatch } from '../failures.js';
+import { Item, type Source } from '../wire.js';
 
 /** Reads one JSON value that sits inside `depth` containers. */
 export function readJson(src: Source, depth: number): unknown {

@@ -4,7 +4,7 @@
  * 1-, 2-, 4- or 8-byte big-endian argument, and text behind a header sized before its UTF-8 is
  * known. The buffer itself (growth, the slab outputs are cut from) is core/byte-writer.ts.
  */
-import { ByteWriter } from '../core/byte-writer.js';
+import { ByteWriter } from '../../core/byte-writer.js';
 
 export abstract class KeyedWriter extends ByteWriter {
   /** Set while a call is writing, so that a re-entrant call (a getter that encodes) gets its own writer. */

@@ -6,13 +6,13 @@
  * logic whatever the wire, and inherited methods cost the compiled decoders nothing (each source
  * class is still one hidden class at each call site).
  */
-import type { WirekitError } from '../../errors/index.js';
-import { isDecimalText } from '../../schema/decimal.js';
-import { AllocationBudget } from '../core/budget.js';
-import { truncated } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { TextReader } from '../core/utf8.js';
-import { schemaMismatch } from './failures.js';
+import type { WirekitError } from '../../../errors/index.js';
+import { isDecimalText } from '../../../schema/decimal.js';
+import { AllocationBudget } from '../../core/budget.js';
+import { truncated } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { TextReader } from '../../core/utf8.js';
+import { schemaMismatch } from '../failures.js';
 
 /** The scanner a source skips items with (the format's, checking nothing but lengths and limits). */
 export interface ItemSkipper {

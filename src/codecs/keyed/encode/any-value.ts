@@ -15,10 +15,10 @@
  * Anything else (functions, symbols, Sets, other typed arrays, invalid Dates, cycles) is refused
  * with a WirekitError instead of being written in a form no wirekit decoder accepts.
  */
-import { prependPath } from '../../errors/index.js';
-import { isUnsafeKey } from '../core/errors.js';
-import { refusedKey, tooDeepValue, unsupported, wrongValue } from './failures.js';
-import type { Emitter } from './wire.js';
+import { prependPath } from '../../../errors/index.js';
+import { isUnsafeKey } from '../../core/errors.js';
+import { refusedKey, tooDeepValue, unsupported, wrongValue } from '../failures.js';
+import type { Emitter } from '../wire.js';
 
 const maxDateMillis = 8.64e15;
 

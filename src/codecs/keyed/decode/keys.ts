@@ -2,7 +2,7 @@
  * The unsafe-key check of both scanners, done on the key's bytes so that no string is made for
  * the (many) keys that cannot be one of the three.
  */
-import { unsafeKey } from '../core/errors.js';
+import { unsafeKey } from '../../core/errors.js';
 
 const unsafeNames = ['__proto__', 'constructor', 'prototype'];
 const unsafe = unsafeNames.map((key) => new TextEncoder().encode(key));

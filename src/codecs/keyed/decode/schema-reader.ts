@@ -7,17 +7,17 @@
  * duplicate field or map key is refused, since readers would disagree on which one counts. The source charges what it reads to the decode's allocation budget; the
  * reader adds what only it makes (bigints, the Maps of integer-keyed maps).
  */
-import { describeValue, prependPath } from '../../errors/index.js';
-import { decimalFits } from '../../schema/decimal.js';
-import { noSuchField } from '../../schema/names.js';
-import { fitsFloat32, type Rule, refusalBy } from '../../schema/value-rules.js';
-import { cost } from '../core/budget.js';
-import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
-import { decodeUtf8 } from '../core/utf8.js';
-import { readJson } from './decode-json.js';
-import { schemaMismatch } from './failures.js';
-import { type FieldPlan, Op, type Plan, sameBytes } from './plan.js';
-import type { Source } from './wire.js';
+import { describeValue, prependPath } from '../../../errors/index.js';
+import { decimalFits } from '../../../schema/decimal.js';
+import { noSuchField } from '../../../schema/names.js';
+import { fitsFloat32, type Rule, refusalBy } from '../../../schema/value-rules.js';
+import { cost } from '../../core/budget.js';
+import { isUnsafeKey, malformed, unsafeKey } from '../../core/errors.js';
+import { decodeUtf8 } from '../../core/utf8.js';
+import { schemaMismatch } from '../failures.js';
+import { type FieldPlan, Op, type Plan, sameBytes } from '../plan.js';
+import type { Source } from '../wire.js';
+import { readJson } from './json-value.js';
 
 export class SchemaReader {
   constructor(

@@ -5,15 +5,15 @@
  * the schema does not know are not written.
  */
 
-import { prependPath } from '../../errors/index.js';
-import { decimalFits } from '../../schema/decimal.js';
-import { fieldOf } from '../../schema/names.js';
-import { fitsFloat32, isRecord, type Rule, refusalBy, refused } from '../../schema/value-rules.js';
-import { isUnsafeKey } from '../core/errors.js';
-import { writeAny } from './encode-any.js';
-import { refusedKey, tooDeepValue, wrongValue } from './failures.js';
-import { type FieldPlan, Op, type Plan } from './plan.js';
-import type { Emitter } from './wire.js';
+import { prependPath } from '../../../errors/index.js';
+import { decimalFits } from '../../../schema/decimal.js';
+import { fieldOf } from '../../../schema/names.js';
+import { fitsFloat32, isRecord, type Rule, refusalBy, refused } from '../../../schema/value-rules.js';
+import { isUnsafeKey } from '../../core/errors.js';
+import { refusedKey, tooDeepValue, wrongValue } from '../failures.js';
+import { type FieldPlan, Op, type Plan } from '../plan.js';
+import type { Emitter } from '../wire.js';
+import { writeAny } from './any-value.js';
 
 const maxDateMillis = 8.64e15;
 
