@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { decimalText } from '../../src/codecs/cbor/decimal.js';
-import { CborEmitter } from '../../src/codecs/cbor/writer.js';
+import { decimalText } from '../../src/codecs/cbor/decode/decimal.js';
+import { CborEmitter } from '../../src/codecs/cbor/encode/emitter.js';
 import { createCodec } from '../../src/codecs/index.js';
 import {
   readBigInt64,

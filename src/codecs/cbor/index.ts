@@ -14,11 +14,11 @@ import { cborMediaTypes, cborSequenceMediaType } from '../core/media-types.js';
 import { type FormatKit, keyedCodec } from '../keyed/codec.js';
 import { checkingScan, measuringScan } from '../keyed/decode/scan-items.js';
 import { cborCompiled } from './compiled.js';
-import { sortMapKeys } from './deterministic.js';
-import { NaturalReader } from './natural.js';
-import { CborSource } from './reader.js';
-import { CborScanner } from './scan.js';
-import { CborEmitter } from './writer.js';
+import { NaturalReader } from './decode/natural.js';
+import { CborScanner } from './decode/scan.js';
+import { CborSource } from './decode/source.js';
+import { sortMapKeys } from './encode/deterministic.js';
+import { CborEmitter } from './encode/emitter.js';
 
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';

@@ -2,7 +2,7 @@
  * Short ASCII strings made from bytes in one call: every reader's short strings (utf8.ts
  * `shortAscii`, under Avro, Protocol Buffers and FlatBuffers), the compiled MessagePack and CBOR
  * decoders' strings (keyed/compiled.ts, `readShortAscii`) and CBOR's decimal fractions written out
- * as text (cbor/decimal.ts). The bytes must be ASCII; callers check.
+ * as text (cbor/decode/decimal.ts). The bytes must be ASCII; callers check.
  */
 import { codegenAvailable, Source } from './codegen.js';
 

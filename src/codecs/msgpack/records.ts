@@ -15,7 +15,7 @@
 import { Packr } from 'msgpackr';
 import { numberIfSafe } from '../keyed/decode/safe-integer.js';
 import { unsupported } from '../keyed/failures.js';
-import { fixedSizes, lengthWidths, readLength } from './items.js';
+import { fixedSizes, lengthWidths, readLength } from './decode/items.js';
 
 const two32 = 0x1_0000_0000;
 

@@ -1,5 +1,5 @@
 /**
- * What the MessagePack and the CBOR source (each format's reader.ts) share: the input and the
+ * What the MessagePack and the CBOR source (each format's decode/source.ts) share: the input and the
  * read position, the span and budget the schema decoders read through, the bounds check, the
  * wrong-type error, skipping an item with the format's own scanner, and a decimal read as its
  * text. Each format reads its own head bytes in the subclass; these members are the same bytes of

@@ -3,19 +3,17 @@
  * with UTF-8 and unsafe keys), simple values and floats, and the content of each tag it reads
  * (RFC 8949 §3.4); and the number helpers the scanner, the source and the reader share.
  */
-import { WirekitError } from '../../errors/index.js';
-import { parseIsoTime } from '../../util/iso-time.js';
-import { cost, stringCost } from '../core/budget.js';
-import { malformed, tooLong } from '../core/errors.js';
-import { decodeUtf8 } from '../core/utf8.js';
-import { checkKey } from '../keyed/decode/keys.js';
-import { KeyedScanItems, type KeyedScanOptions } from '../keyed/decode/scan-items.js';
-import { isUtf8 } from '../keyed/decode/utf8-check.js';
+import { WirekitError } from '../../../errors/index.js';
+import { parseIsoTime } from '../../../util/iso-time.js';
+import { cost, stringCost } from '../../core/budget.js';
+import { malformed, tooLong } from '../../core/errors.js';
+import { decodeUtf8 } from '../../core/utf8.js';
+import { checkKey } from '../../keyed/decode/keys.js';
+import { KeyedScanItems, type KeyedScanOptions } from '../../keyed/decode/scan-items.js';
+import { isUtf8 } from '../../keyed/decode/utf8-check.js';
+import { maxBignumBytes } from '../bignum.js';
 
 export type CborScanOptions = KeyedScanOptions;
-
-/** Longest bignum read: cbor-x builds a bignum byte by byte, so a long one costs quadratic time. */
-export const maxBignumBytes = 1024;
 
 const maxDateMillis = 8.64e15;
 

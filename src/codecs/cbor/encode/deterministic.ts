@@ -1,7 +1,7 @@
 /**
  * Core Deterministic Encoding (RFC 8949 §4.2.1), what signing and hashing need: one value, one
  * sequence of bytes. wirekit's writer meets every rule but one by itself: preferred serialization
- * (shortest integers, lengths and floats, writer.ts) and definite lengths only (it writes no
+ * (shortest integers, lengths and floats, emitter.ts) and definite lengths only (it writes no
  * indefinite-length item). The one left is the order of map keys, sorted bytewise by their
  * encoded form, which this pass puts right in the finished bytes, so that the schema's writers,
  * compiled and interpreted, and the schemaless one give the same bytes without a rule of their own.
@@ -12,7 +12,7 @@
  * encodings are equal (a Map with the keys 1 and 1n) cannot be ordered, and the map would not be
  * valid CBOR: WK_ENCODE_UNSUPPORTED.
  */
-import { WirekitBug, WirekitError } from '../../errors/index.js';
+import { WirekitBug, WirekitError } from '../../../errors/index.js';
 
 /** Sorts the keys of every map in `bytes`, one CBOR item as wirekit's writer made it, in place. */
 export function sortMapKeys(bytes: Uint8Array): Uint8Array {

@@ -11,13 +11,13 @@
  * an entry, each array, string, byte string, Date and bigint), so an input whose value would not
  * fit the budget is refused before anything is built.
  */
-import { cost, overBudget } from '../core/budget.js';
-import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
-import { grown } from '../core/grow.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { checkKey } from '../keyed/decode/keys.js';
-import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../keyed/decode/scan-items.js';
-import { asciiEnd, isUtf8 } from '../keyed/decode/utf8-check.js';
+import { cost, overBudget } from '../../core/budget.js';
+import { malformed, tooDeep, tooLong, tooManyElements } from '../../core/errors.js';
+import { grown } from '../../core/grow.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { checkKey } from '../../keyed/decode/keys.js';
+import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../../keyed/decode/scan-items.js';
+import { asciiEnd, isUtf8 } from '../../keyed/decode/utf8-check.js';
 import {
   checkTimestamp,
   fixedSizes,

@@ -8,9 +8,9 @@
  * uint 64 beyond the safe range, which msgpackr reads as rounded numbers and this as bigints.)
  */
 
-import { decodeUtf8 } from '../core/utf8.js';
-import { DecodedMap } from '../keyed/decode/decoded-map.js';
-import { numberIfSafe } from '../keyed/decode/safe-integer.js';
+import { decodeUtf8 } from '../../core/utf8.js';
+import { DecodedMap } from '../../keyed/decode/decoded-map.js';
+import { numberIfSafe } from '../../keyed/decode/safe-integer.js';
 import { readLength } from './items.js';
 
 const two32 = 0x1_0000_0000;

@@ -3,9 +3,9 @@
  * always in the smallest form the spec offers, as the spec asks of serializers.
  */
 
-import { KeyedWriter } from '../keyed/encode/writer.js';
-import { unsupported } from '../keyed/failures.js';
-import type { Emitter } from '../keyed/wire.js';
+import { KeyedWriter } from '../../keyed/encode/writer.js';
+import { unsupported } from '../../keyed/failures.js';
+import type { Emitter } from '../../keyed/wire.js';
 
 const two32 = 0x1_0000_0000;
 const two34 = 0x4_0000_0000;

@@ -1,4 +1,4 @@
-import { asciiByCodes } from '../core/ascii.js';
+import { asciiByCodes } from '../../core/ascii.js';
 
 /**
  * Decimal fractions (RFC 8949 §3.4.4, tag 4 [exponent, mantissa]) as wirekit's decimal text. The

@@ -1,8 +1,8 @@
-import { parseIsoTime, parseIsoTimeExpanded } from '../../util/iso-time.js';
-import { cost, stringCost } from '../core/budget.js';
-import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { readCanonicalTime } from '../core/read-time.js';
+import { parseIsoTime, parseIsoTimeExpanded } from '../../../util/iso-time.js';
+import { cost, stringCost } from '../../core/budget.js';
+import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { readCanonicalTime } from '../../core/read-time.js';
 import {
   readBigInt64,
   readBigUint64,
@@ -13,11 +13,11 @@ import {
   readInt32,
   readUint16,
   readUint32,
-} from '../keyed/decode/big-endian.js';
-import { measuringScan } from '../keyed/decode/scan-items.js';
-import { KeyedSource } from '../keyed/decode/source.js';
-import { schemaMismatch } from '../keyed/failures.js';
-import { Item, type Source } from '../keyed/wire.js';
+} from '../../keyed/decode/big-endian.js';
+import { measuringScan } from '../../keyed/decode/scan-items.js';
+import { KeyedSource } from '../../keyed/decode/source.js';
+import { schemaMismatch } from '../../keyed/failures.js';
+import { Item, type Source } from '../../keyed/wire.js';
 import { isInteger, readLength, typeName } from './items.js';
 import { MsgpackScanner } from './scan.js';
 

@@ -6,25 +6,26 @@
  * each read will cost the heap is charged to the decode's budget (core/budget.ts) here, so the compiled
  * and the interpreted decoders, which both read through a source, charge alike.
  */
-import { WirekitError } from '../../errors/index.js';
-import { parseIsoTime } from '../../util/iso-time.js';
-import { cost, stringCost } from '../core/budget.js';
-import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../core/errors.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { decodeUtf8 } from '../core/utf8.js';
+import { WirekitError } from '../../../errors/index.js';
+import { parseIsoTime } from '../../../util/iso-time.js';
+import { cost, stringCost } from '../../core/budget.js';
+import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../../core/errors.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { decodeUtf8 } from '../../core/utf8.js';
 import {
   readBigUint64,
   readFloat32,
   readFloat64,
   readUint16,
   readUint32,
-} from '../keyed/decode/big-endian.js';
-import { measuringScan } from '../keyed/decode/scan-items.js';
-import { KeyedSource } from '../keyed/decode/source.js';
-import { schemaMismatch } from '../keyed/failures.js';
-import { Item, type Source } from '../keyed/wire.js';
+} from '../../keyed/decode/big-endian.js';
+import { measuringScan } from '../../keyed/decode/scan-items.js';
+import { KeyedSource } from '../../keyed/decode/source.js';
+import { schemaMismatch } from '../../keyed/failures.js';
+import { Item, type Source } from '../../keyed/wire.js';
+import { maxBignumBytes } from '../bignum.js';
 import { decimalText } from './decimal.js';
-import { halfToNumber, maxBignumBytes, typeName } from './items.js';
+import { halfToNumber, typeName } from './items.js';
 import { CborScanner } from './scan.js';
 
 const two32 = 0x1_0000_0000;

@@ -3,10 +3,10 @@
  * keys), msgpackr's record definitions, and the timestamp extension; and the tables and errors the
  * scanner and the source share.
  */
-import { WirekitError } from '../../errors/index.js';
-import { stringCost } from '../core/budget.js';
-import { malformed, tooLong } from '../core/errors.js';
-import { KeyedScanItems, type KeyedScanOptions } from '../keyed/decode/scan-items.js';
+import { WirekitError } from '../../../errors/index.js';
+import { stringCost } from '../../core/budget.js';
+import { malformed, tooLong } from '../../core/errors.js';
+import { KeyedScanItems, type KeyedScanOptions } from '../../keyed/decode/scan-items.js';
 
 export interface MsgpackScanOptions extends KeyedScanOptions {
   /** msgpackr's record extension: 0x40–0x7f are record references and ext 0x72 defines records. */

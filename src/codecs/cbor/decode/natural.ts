@@ -8,9 +8,9 @@
  * values: a safe integer as a number, a wider one and every bignum as a bigint.
  */
 
-import { decodeUtf8 } from '../core/utf8.js';
-import { DecodedMap } from '../keyed/decode/decoded-map.js';
-import { numberIfSafe } from '../keyed/decode/safe-integer.js';
+import { decodeUtf8 } from '../../core/utf8.js';
+import { DecodedMap } from '../../keyed/decode/decoded-map.js';
+import { numberIfSafe } from '../../keyed/decode/safe-integer.js';
 import { halfToNumber } from './items.js';
 
 export class NaturalReader {

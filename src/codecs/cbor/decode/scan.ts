@@ -14,13 +14,13 @@
  * (self-described CBOR, skipped wherever it appears). Simple values other than false, true, null
  * and undefined are refused as unknown extensions, since JavaScript has no value for them.
  */
-import { cost, overBudget } from '../core/budget.js';
-import { malformed, tooDeep, tooLong, tooManyElements } from '../core/errors.js';
-import { grown } from '../core/grow.js';
-import type { DecodeLimits } from '../core/limits.js';
-import { checkKey } from '../keyed/decode/keys.js';
-import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../keyed/decode/scan-items.js';
-import { asciiEnd, isUtf8 } from '../keyed/decode/utf8-check.js';
+import { cost, overBudget } from '../../core/budget.js';
+import { malformed, tooDeep, tooLong, tooManyElements } from '../../core/errors.js';
+import { grown } from '../../core/grow.js';
+import type { DecodeLimits } from '../../core/limits.js';
+import { checkKey } from '../../keyed/decode/keys.js';
+import { arrayCharge, mapKeyExtra, slotCharge, stringCharge } from '../../keyed/decode/scan-items.js';
+import { asciiEnd, isUtf8 } from '../../keyed/decode/utf8-check.js';
 import { CborItems, type CborScanOptions, libraryReadsInt64 } from './items.js';
 
 export type { CborScanOptions };

@@ -5,10 +5,10 @@
  * holding 1.5 is `f93e00`, 3 bytes instead of 9. The value read back is the same number.
  */
 
-import { KeyedWriter } from '../keyed/encode/writer.js';
-import { unsupported } from '../keyed/failures.js';
-import type { Emitter } from '../keyed/wire.js';
-import { maxBignumBytes } from './items.js';
+import { KeyedWriter } from '../../keyed/encode/writer.js';
+import { unsupported } from '../../keyed/failures.js';
+import type { Emitter } from '../../keyed/wire.js';
+import { maxBignumBytes } from '../bignum.js';
 import { halfBits } from './preferred-float.js';
 
 const two32 = 0x1_0000_0000;
