@@ -13,7 +13,7 @@ import { User, users } from '../../src/bench/datasets/users.js';
 import type { Codec } from '../../src/codecs/core/codec.js';
 import { readCanonicalTime } from '../../src/codecs/core/read-time.js';
 import { createCodec } from '../../src/codecs/index.js';
-import { compileJsonReader } from '../../src/codecs/json/compiled-read.js';
+import { compileJsonReader } from '../../src/codecs/json/decode/compiled.js';
 import type { JsonCodecOptions } from '../../src/codecs/json/index.js';
 import { type Schema, t } from '../../src/schema/index.js';
 import { fromJsonValue, readContext } from '../../src/schema/json-value.js';

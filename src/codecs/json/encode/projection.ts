@@ -1,6 +1,6 @@
 /**
  * JSON text, compiled, the fast way: a pass per schema that checks a value exactly as the
- * interpreter (encode.ts) does, in the same order with the same errors and paths, and builds
+ * interpreter (schema-writer.ts) does, in the same order with the same errors and paths, and builds
  * its *JSON-ready projection*: fresh object literals in the schema's field order holding only the
  * schema's fields, Dates as ISO strings, bytes as base64, bigints as digit strings, non-finite
  * floats as "NaN"/"Infinity" strings; arrays whose items need no conversion are passed on as they
@@ -35,12 +35,12 @@
  *   that has is copied.
  */
 
-import { prependPath } from '../../errors/index.js';
-import { decimalBounds, decimalFits } from '../../schema/decimal.js';
-import type { MapSchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
-import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
-import { jsonEncodeError, walkJson } from '../../schema/json-kind.js';
-import { memberSet } from '../../schema/validate.js';
+import { prependPath } from '../../../errors/index.js';
+import { decimalBounds, decimalFits } from '../../../schema/decimal.js';
+import type { MapSchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
+import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
+import { jsonEncodeError, walkJson } from '../../../schema/json-kind.js';
+import { memberSet } from '../../../schema/validate.js';
 import {
   bytesRule,
   decimalRule,
@@ -52,10 +52,10 @@ import {
   stringRule,
   timestampRule,
   unreadableKey,
-} from '../../schema/value-rules.js';
-import { toBase64 } from '../../util/base64.js';
-import { FunctionQueue, Source } from '../core/codegen.js';
-import { type JsonWriteOptions, nest, variantFor, wrong } from './encode.js';
+} from '../../../schema/value-rules.js';
+import { toBase64 } from '../../../util/base64.js';
+import { FunctionQueue, Source } from '../../core/codegen.js';
+import { type JsonWriteOptions, nest, variantFor, wrong } from './schema-writer.js';
 
 /** Thrown by a projection for a value JSON.stringify cannot write as the interpreter does. */
 export const fallback: unique symbol = Symbol('wirekit: write this value with the interpreter');

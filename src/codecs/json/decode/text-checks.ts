@@ -10,8 +10,8 @@
  * schema's reader also counts the keys it meets; when the text holds more (`keyCount`), a key
  * appeared twice and JSON.parse kept the last, so the full scan (`fullScan`) runs, which says where.
  */
-import type { AllocationBudget } from '../core/budget.js';
-import type { DecodeLimits } from '../core/limits.js';
+import type { AllocationBudget } from '../../core/budget.js';
+import type { DecodeLimits } from '../../core/limits.js';
 import { scanJson } from './scan.js';
 
 /** What a schema's reader may build beyond the tree JSON.parse made (see `readerExtras`). */

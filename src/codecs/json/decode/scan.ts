@@ -30,12 +30,12 @@
  * set of them, for the repeated-key check). Its state lives in one module-level scanner: a scan runs
  * to its end without calling out, so no two scans ever overlap.
  */
-import { isUnsafeKey } from '../../util/unsafe-keys.js';
-import { utf8Length } from '../../util/utf8-length.js';
-import { type AllocationBudget, cost, overBudget, stringCost } from '../core/budget.js';
-import { malformed, tooDeep, tooLong, tooManyElements, unsafeKey } from '../core/errors.js';
-import { grown } from '../core/grow.js';
-import type { DecodeLimits } from '../core/limits.js';
+import { isUnsafeKey } from '../../../util/unsafe-keys.js';
+import { utf8Length } from '../../../util/utf8-length.js';
+import { type AllocationBudget, cost, overBudget, stringCost } from '../../core/budget.js';
+import { malformed, tooDeep, tooLong, tooManyElements, unsafeKey } from '../../core/errors.js';
+import { grown } from '../../core/grow.js';
+import type { DecodeLimits } from '../../core/limits.js';
 
 export interface JsonScanOptions {
   readonly limits: DecodeLimits;

@@ -1,7 +1,13 @@
-import type { Schema } from '../../schema/index.js';
-import { CompiledCache, codegenAvailable, keysAreSafe } from '../core/codegen.js';
-import { canProject, fallback, JsonProjectionCompiler } from './compiled-project.js';
-import { type JsonWriteOptions, writeJson } from './encode.js';
+/**
+ * JSON text, compiled: the writer a JSON codec with a schema uses, the schema's projection
+ * (projection.ts) handed to one JSON.stringify, or the interpreter (schema-writer.ts) where the
+ * projection cannot write a schema or a value as the interpreter does.
+ */
+import type { Schema } from '../../../schema/index.js';
+import { CompiledCache, codegenAvailable } from '../../core/codegen.js';
+import { namesAreSafe } from '../safe-names.js';
+import { canProject, fallback, JsonProjectionCompiler } from './projection.js';
+import { type JsonWriteOptions, writeJson } from './schema-writer.js';
 
 /** Writes a value's JSON text; `options.maxDepth` is read at each call, int64 mode is compiled in. */
 export type JsonWriter = (value: unknown, options: JsonWriteOptions) => string;
@@ -23,7 +29,7 @@ export function compileJsonWriter(schema: Schema, options: JsonWriteOptions): Js
     const text = (value: unknown, O: JsonWriteOptions): string => writeJson(schema, value, O);
     if (!canProject(schema, options.int64)) return text;
     const project = new JsonProjectionCompiler().build(schema);
-    // The projection and one JSON.stringify (compiled-project.ts); the interpreter for a value
+    // The projection and one JSON.stringify (projection.ts); the interpreter for a value
     // the projection cannot write as it does.
     return (value: unknown, O: JsonWriteOptions): string => {
       let projected: unknown;
@@ -41,26 +47,4 @@ export function compileJsonWriter(schema: Schema, options: JsonWriteOptions): Js
     };
   });
   return compiled;
-}
-
-/** Whether every object the compiled writer and reader handle has names that are safe as keys (see `keysAreSafe`). */
-export function namesAreSafe(schema: Schema, seen: Set<Schema>): boolean {
-  if (seen.has(schema)) return true;
-  seen.add(schema);
-  switch (schema.kind) {
-    case 'object':
-      return (
-        keysAreSafe(schema.fields.map((field) => field.name)) &&
-        schema.fields.every((field) => namesAreSafe(field.schema, seen))
-      );
-    case 'array':
-      return namesAreSafe(schema.items, seen);
-    case 'optional':
-    case 'nullable':
-      return namesAreSafe(schema.inner, seen);
-    case 'ref':
-      return namesAreSafe(schema.resolve(), seen);
-    default:
-      return true; // other kinds go to the interpreter, which builds no object literals
-  }
 }

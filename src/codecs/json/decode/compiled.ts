@@ -20,10 +20,10 @@
  * JSON.parse 3-4× slower (Node 20), more than this whole pass costs.
  */
 
-import { prependPath } from '../../errors/index.js';
-import { decimalBounds, decimalFits } from '../../schema/decimal.js';
-import type { MapSchema, ObjectSchema, Schema } from '../../schema/index.js';
-import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { prependPath } from '../../../errors/index.js';
+import { decimalBounds, decimalFits } from '../../../schema/decimal.js';
+import type { MapSchema, ObjectSchema, Schema } from '../../../schema/index.js';
+import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
 import {
   countElements,
   nest,
@@ -33,8 +33,8 @@ import {
   requiredField,
   unknownKeys,
   unsafeMapKey,
-} from '../../schema/json-value.js';
-import { memberSet } from '../../schema/validate.js';
+} from '../../../schema/json-value.js';
+import { memberSet } from '../../../schema/validate.js';
 import {
   bytesRule,
   fitsFloat32,
@@ -42,12 +42,12 @@ import {
   type Rule,
   stringRule,
   timestampRule,
-} from '../../schema/value-rules.js';
-import { fromBase64 } from '../../util/base64.js';
-import { isUnsafeKey } from '../../util/unsafe-keys.js';
-import { CompiledCache, codegenAvailable, FunctionQueue, Source } from '../core/codegen.js';
-import { readCanonicalTime } from '../core/read-time.js';
-import { namesAreSafe } from './compiled-write.js';
+} from '../../../schema/value-rules.js';
+import { fromBase64 } from '../../../util/base64.js';
+import { isUnsafeKey } from '../../../util/unsafe-keys.js';
+import { CompiledCache, codegenAvailable, FunctionQueue, Source } from '../../core/codegen.js';
+import { readCanonicalTime } from '../../core/read-time.js';
+import { namesAreSafe } from '../safe-names.js';
 
 /** A 64-bit integer's digits, as the interpreter's `readInteger` accepts them. */
 const integerText = /^-?(0|[1-9][0-9]*)$/;

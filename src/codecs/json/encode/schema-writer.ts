@@ -3,11 +3,11 @@
  * straight to text, without first building the converted value tree that `toJsonValue` returns.
  */
 
-import { atPath, describeValue, prependPath, WirekitError } from '../../errors/index.js';
-import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
-import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
-import { jsonValueText } from '../../schema/json-kind.js';
-import { fieldOf } from '../../schema/names.js';
+import { atPath, describeValue, prependPath, WirekitError } from '../../../errors/index.js';
+import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
+import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
+import { jsonValueText } from '../../../schema/json-kind.js';
+import { fieldOf } from '../../../schema/names.js';
 import {
   bytesRule,
   decimalRule,
@@ -18,9 +18,9 @@ import {
   stringRule,
   timestampRule,
   unreadableKey,
-} from '../../schema/value-rules.js';
-import { toBase64 } from '../../util/base64.js';
-import { checkWellFormed } from '../core/utf8.js';
+} from '../../../schema/value-rules.js';
+import { toBase64 } from '../../../util/base64.js';
+import { checkWellFormed } from '../../core/utf8.js';
 
 export interface JsonWriteOptions {
   /** int64/uint64 bigints as "strings" (default, what every JSON parser reads exactly) or bare numbers. */
