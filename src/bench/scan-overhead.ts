@@ -7,12 +7,12 @@
  */
 import { Decoder, Encoder } from 'cbor-x';
 import { Packr, Unpackr } from 'msgpackr';
-import { createCborCodec } from '../codecs/cbor/index.js';
 import { CborScanner } from '../codecs/cbor/decode/scan.js';
+import { createCborCodec } from '../codecs/cbor/index.js';
 import type { Codec } from '../codecs/core/codec.js';
 import { resolveLimits } from '../codecs/core/limits.js';
-import { createMsgpackCodec } from '../codecs/msgpack/index.js';
 import { MsgpackScanner } from '../codecs/msgpack/decode/scan.js';
+import { createMsgpackCodec } from '../codecs/msgpack/index.js';
 import { t } from '../schema/index.js';
 
 const Record = t.object('Record', {

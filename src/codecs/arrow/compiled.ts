@@ -25,7 +25,7 @@
 import type { Data } from 'apache-arrow';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { isRecord } from '../../schema/value-rules.js';
-import { CompiledCache, codegenAvailable, keysAreSafe, Source } from '../core/codegen.js';
+import { CompiledCache, codegenAvailable, keysAreSafe, SourceBuilder } from '../core/codegen.js';
 import { newData } from './data.js';
 import { readColumn } from './decode/columns.js';
 import {
@@ -127,7 +127,7 @@ function readLeafOf(plan: Plan): 'bool' | 'number' | 'reader' | 'list' | 'column
 }
 
 class ArrowCompiler {
-  private readonly s = new Source();
+  private readonly s = new SourceBuilder();
 
   build(plan: StructPlan): CompiledArrow {
     const s = this.s;

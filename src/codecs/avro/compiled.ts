@@ -30,7 +30,7 @@ import {
   codegenAvailable,
   keysAreSafe,
   type ObjectEntry,
-  Source,
+  SourceBuilder,
 } from '../core/codegen.js';
 import { isUnsafeKey, unsafeKey } from '../core/errors.js';
 import { kept, readEnum, readLong, readValue, recordReadCost } from './decode/datum.js';
@@ -189,7 +189,7 @@ const helpers = {
 
 /** One compilation: a function pair per record reached, all in one unit so they can call each other. */
 class AvroCompiler {
-  private readonly s = new Source();
+  private readonly s = new SourceBuilder();
   private readonly writers = new Map<RecordWrite, string>();
   private readonly readers = new Map<RecordRead, string>();
   private readonly pendingWriters: RecordWrite[] = [];

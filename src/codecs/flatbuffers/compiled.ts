@@ -36,7 +36,7 @@ import {
   functionPairs,
   keysAreSafe,
   type ObjectEntry,
-  Source,
+  SourceBuilder,
 } from '../core/codegen.js';
 import { mismatch, tooDeep, truncated } from '../core/errors.js';
 import { kept, type Reader, tableCost } from './decode/reader.js';
@@ -190,7 +190,7 @@ const helpers = {
 
 /** One compilation: a writer and a reader per table reached, all in one unit so they can call each other. */
 class FlatBuffersCompiler {
-  private readonly s = new Source();
+  private readonly s = new SourceBuilder();
   /** A writer and a reader per table reached, named at the first call site. */
   private readonly functions = functionPairs(this.s, (table: TablePlan) =>
     table.kind === 'object' ? table.name : `wrap_${table.name}`,

@@ -24,9 +24,9 @@ import { writeAny } from './encode/any-value.js';
 import { SchemaWriter } from './encode/schema-writer.js';
 import { unsupported } from './failures.js';
 import { type Plan, planOf } from './plan.js';
-import type { Emitter, Source } from './wire.js';
+import type { WireEmitter, WireSource } from './wire.js';
 
-export interface KitEmitter extends Emitter {
+export interface KitEmitter extends WireEmitter {
   busy: boolean;
   /** Copies bytes already in the format (see ByteWriter.raw). */
   raw(bytes: Uint8Array): void;
@@ -39,7 +39,7 @@ export interface KitEmitter extends Emitter {
   release(): void;
 }
 
-export interface KitSource extends Source {
+export interface KitSource extends WireSource {
   /** Reads `bytes` from now on, charging what it reads to `budget`. */
   reset(bytes: Uint8Array, budget: AllocationBudget): void;
 }

@@ -5,7 +5,7 @@
  */
 import type { AllocationBudget } from '../core/budget.js';
 
-/** The kinds of item `Source.peek` tells apart (what the json kind can hold, and the rest). */
+/** The kinds of item `WireSource.peek` tells apart (what the json kind can hold, and the rest). */
 export const Item = {
   other: 0,
   null: 1,
@@ -17,7 +17,7 @@ export const Item = {
   map: 7,
 } as const;
 
-export interface Emitter {
+export interface WireEmitter {
   nil(): void;
   /** An absent value where the format must still write something (an optional array item). */
   undef(): void;
@@ -45,7 +45,7 @@ export interface Emitter {
   mapHeader(count: number): void;
 }
 
-export interface Source {
+export interface WireSource {
   /** The read position; a failing read leaves it at the start of the item. */
   pos: number;
   /** Array items and map entries counted so far, against maxElements. */

@@ -13,7 +13,13 @@
 
 import { prependPath } from '../../errors/index.js';
 import { isRecord, type Rule } from '../../schema/value-rules.js';
-import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
+import {
+  CompiledCache,
+  codegenAvailable,
+  functionPairs,
+  keysAreSafe,
+  SourceBuilder,
+} from '../core/codegen.js';
 import { mismatch } from '../core/errors.js';
 import {
   checkCounts,
@@ -79,7 +85,7 @@ function allKeysSafe(plan: MessagePlan, seen: Set<MessagePlan>): boolean {
 
 /** One compilation: a function pair per message reached, all in one unit so they can call each other. */
 class MessageCompiler {
-  private readonly source = new Source();
+  private readonly source = new SourceBuilder();
   /** An encoder and a decoder per message reached, named at the first call site. */
   private readonly functions = functionPairs(this.source, (plan: MessagePlan) => plan.name);
 

@@ -22,7 +22,7 @@ import {
 import { measuringScan } from '../../keyed/decode/scan-items.js';
 import { KeyedSource } from '../../keyed/decode/source.js';
 import { schemaMismatch } from '../../keyed/failures.js';
-import { Item, type Source } from '../../keyed/wire.js';
+import { Item, type WireSource } from '../../keyed/wire.js';
 import { maxBignumBytes } from '../bignum.js';
 import { decimalText } from './decimal.js';
 import { halfToNumber, typeName } from './items.js';
@@ -31,7 +31,7 @@ import { CborScanner } from './scan.js';
 const two32 = 0x1_0000_0000;
 const maxDateMillis = 8.64e15;
 
-export class CborSource extends KeyedSource implements Source {
+export class CborSource extends KeyedSource implements WireSource {
   constructor(limits: DecodeLimits) {
     super(limits, new CborScanner(limits, measuringScan), typeName);
   }

@@ -7,7 +7,7 @@
 
 import { KeyedWriter } from '../../keyed/encode/writer.js';
 import { unsupported } from '../../keyed/failures.js';
-import type { Emitter } from '../../keyed/wire.js';
+import type { WireEmitter } from '../../keyed/wire.js';
 import { maxBignumBytes } from '../bignum.js';
 import { halfBits } from './preferred-float.js';
 
@@ -16,7 +16,7 @@ const max64 = 0xffff_ffff_ffff_ffffn;
 /** Decimal digits that surely fit maxBignumBytes (2,400 digits take under 1,000 bytes). */
 const maxBignumDigits = 2400;
 
-export class CborEmitter extends KeyedWriter implements Emitter {
+export class CborEmitter extends KeyedWriter implements WireEmitter {
   /** A head: the major type (0–7, shifted into the top 3 bits) and its argument, shortest form. */
   private head(major: number, value: number): void {
     if (value < 24) this.byte(major | value);

@@ -45,7 +45,7 @@ import {
 } from '../../../schema/value-rules.js';
 import { fromBase64 } from '../../../util/base64.js';
 import { isUnsafeKey } from '../../../util/unsafe-keys.js';
-import { CompiledCache, codegenAvailable, FunctionQueue, Source } from '../../core/codegen.js';
+import { CompiledCache, codegenAvailable, FunctionQueue, SourceBuilder } from '../../core/codegen.js';
 import { readCanonicalTime } from '../../core/read-time.js';
 import { namesAreSafe } from '../safe-names.js';
 
@@ -81,7 +81,7 @@ function inPlace(target: string): Store {
 }
 
 class JsonReadCompiler {
-  private readonly s = new Source();
+  private readonly s = new SourceBuilder();
   /** A function per object or array schema, made on demand. */
   private readonly functions = new FunctionQueue<Schema>((schema) =>
     schema.kind === 'object'

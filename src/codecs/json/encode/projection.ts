@@ -54,7 +54,7 @@ import {
   unreadableKey,
 } from '../../../schema/value-rules.js';
 import { toBase64 } from '../../../util/base64.js';
-import { FunctionQueue, Source } from '../../core/codegen.js';
+import { FunctionQueue, SourceBuilder } from '../../core/codegen.js';
 import { type JsonWriteOptions, nest, variantFor, wrong } from './schema-writer.js';
 
 /** Thrown by a projection for a value JSON.stringify cannot write as the interpreter does. */
@@ -137,7 +137,7 @@ function plainCopy(items: readonly unknown[]): unknown[] {
 type Container = ObjectSchema | Extract<Schema, { kind: 'array' }> | MapSchema;
 
 export class JsonProjectionCompiler {
-  private readonly s = new Source();
+  private readonly s = new SourceBuilder();
   /** A function per object, array or map schema, made on demand. */
   private readonly functions = new FunctionQueue<Container>((schema) =>
     schema.kind === 'object'

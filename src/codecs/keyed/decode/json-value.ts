@@ -7,10 +7,10 @@
 import { describeValue } from '../../../errors/index.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../../core/errors.js';
 import { schemaMismatch } from '../failures.js';
-import { Item, type Source } from '../wire.js';
+import { Item, type WireSource } from '../wire.js';
 
 /** Reads one JSON value that sits inside `depth` containers. */
-export function readJson(src: Source, depth: number): unknown {
+export function readJson(src: WireSource, depth: number): unknown {
   const at = src.pos;
   switch (src.peek()) {
     case Item.null:

@@ -16,12 +16,12 @@ import { isUnsafeKey, malformed, unsafeKey } from '../../core/errors.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { schemaMismatch } from '../failures.js';
 import { type FieldPlan, Op, type Plan, sameBytes } from '../plan.js';
-import type { Source } from '../wire.js';
+import type { WireSource } from '../wire.js';
 import { readJson } from './json-value.js';
 
 export class SchemaReader {
   constructor(
-    private readonly src: Source,
+    private readonly src: WireSource,
     /** Refuse a key the schema does not name (`unknownKeys: 'reject'`) rather than skip it. */
     private readonly rejectUnknown = false,
   ) {}
@@ -291,7 +291,7 @@ export class SchemaReader {
 }
 
 /** The refusal of the key just read at `keyAt` (its bytes are the source's span), at its path. */
-function unknownKey(plan: Plan, src: Source, keyAt: number): unknown {
+function unknownKey(plan: Plan, src: WireSource, keyAt: number): unknown {
   const key = decodeUtf8(src.spanBytes, src.spanStart, src.spanEnd);
   return prependPath(schemaMismatch(keyAt, noSuchField(plan.label, key)), key);
 }

@@ -18,12 +18,18 @@
 import { prependPath } from '../../../errors/index.js';
 import { isUnsafeKey } from '../../core/errors.js';
 import { refusedKey, tooDeepValue, unsupported, wrongValue } from '../failures.js';
-import type { Emitter } from '../wire.js';
+import type { WireEmitter } from '../wire.js';
 
 const maxDateMillis = 8.64e15;
 
 /** Writes `value` at nesting `depth`; `json` restricts it to JSON values (finite numbers, plain objects). */
-export function writeAny(out: Emitter, value: unknown, depth: number, maxDepth: number, json: boolean): void {
+export function writeAny(
+  out: WireEmitter,
+  value: unknown,
+  depth: number,
+  maxDepth: number,
+  json: boolean,
+): void {
   switch (typeof value) {
     case 'string':
       out.string(value);
@@ -53,7 +59,7 @@ export function writeAny(out: Emitter, value: unknown, depth: number, maxDepth: 
   }
 }
 
-function writeObject(out: Emitter, value: object, depth: number, maxDepth: number, json: boolean): void {
+function writeObject(out: WireEmitter, value: object, depth: number, maxDepth: number, json: boolean): void {
   const inner = depth + 1;
   if (inner > maxDepth) {
     // Inside a schema's json value, as deep as any value of the schema: the limit's own code.
@@ -103,7 +109,7 @@ function writeObject(out: Emitter, value: object, depth: number, maxDepth: numbe
   }
 }
 
-function writeMap(out: Emitter, value: Map<unknown, unknown>, depth: number, maxDepth: number): void {
+function writeMap(out: WireEmitter, value: Map<unknown, unknown>, depth: number, maxDepth: number): void {
   out.mapHeader(value.size);
   for (const [key, item] of value) {
     try {

@@ -12,14 +12,14 @@ import { fitsFloat32, isRecord, type Rule, refusalBy, refused } from '../../../s
 import { isUnsafeKey } from '../../core/errors.js';
 import { refusedKey, tooDeepValue, wrongValue } from '../failures.js';
 import { type FieldPlan, Op, type Plan } from '../plan.js';
-import type { Emitter } from '../wire.js';
+import type { WireEmitter } from '../wire.js';
 import { writeAny } from './any-value.js';
 
 const maxDateMillis = 8.64e15;
 
 export class SchemaWriter {
   constructor(
-    private readonly out: Emitter,
+    private readonly out: WireEmitter,
     readonly maxDepth: number,
   ) {}
 

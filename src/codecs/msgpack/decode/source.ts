@@ -17,7 +17,7 @@ import {
 import { measuringScan } from '../../keyed/decode/scan-items.js';
 import { KeyedSource } from '../../keyed/decode/source.js';
 import { schemaMismatch } from '../../keyed/failures.js';
-import { Item, type Source } from '../../keyed/wire.js';
+import { Item, type WireSource } from '../../keyed/wire.js';
 import { isInteger, readLength, typeName } from './items.js';
 import { MsgpackScanner } from './scan.js';
 
@@ -35,7 +35,7 @@ export interface MsgpackSourceOptions {
   readonly otherSpellings?: boolean;
 }
 
-export class MsgpackSource extends KeyedSource implements Source {
+export class MsgpackSource extends KeyedSource implements WireSource {
   private readonly otherSpellings: boolean;
 
   constructor(limits: DecodeLimits, options: MsgpackSourceOptions = {}) {

@@ -5,12 +5,12 @@
 
 import { KeyedWriter } from '../../keyed/encode/writer.js';
 import { unsupported } from '../../keyed/failures.js';
-import type { Emitter } from '../../keyed/wire.js';
+import type { WireEmitter } from '../../keyed/wire.js';
 
 const two32 = 0x1_0000_0000;
 const two34 = 0x4_0000_0000;
 
-export class MsgpackEmitter extends KeyedWriter implements Emitter {
+export class MsgpackEmitter extends KeyedWriter implements WireEmitter {
   nil(): void {
     this.byte(0xc0);
   }
