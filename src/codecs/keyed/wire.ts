@@ -6,7 +6,7 @@
 import type { AllocationBudget } from '../core/budget.js';
 
 /** The kinds of item `WireSource.peek` tells apart (what the json kind can hold, and the rest). */
-export const Item = {
+export const ItemKind = {
   other: 0,
   null: 1,
   bool: 2,
@@ -95,7 +95,7 @@ export interface WireSource {
   moreFields(): boolean;
   /** Skips one item that sits at nesting `depth`. */
   skip(depth: number): void;
-  /** What the next item is (an `Item`), without reading it; the input must not end here. */
+  /** What the next item is (an `ItemKind`), without reading it; the input must not end here. */
   peek(): number;
   /** The next item's type in words, for messages. */
   describeNext(): string;

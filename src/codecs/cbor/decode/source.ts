@@ -22,7 +22,7 @@ import {
 import { measuringScan } from '../../keyed/decode/scan-items.js';
 import { KeyedSource } from '../../keyed/decode/source.js';
 import { schemaMismatch } from '../../keyed/failures.js';
-import { Item, type WireSource } from '../../keyed/wire.js';
+import { ItemKind, type WireSource } from '../../keyed/wire.js';
 import { maxBignumBytes } from '../bignum.js';
 import { decimalText } from './decimal.js';
 import { halfToNumber, typeName } from './items.js';
@@ -353,13 +353,13 @@ export class CborSource extends KeyedSource implements WireSource {
   peek(): number {
     const head = this.head();
     const major = head >> 5;
-    if (major <= 1) return Item.integer;
-    if (major === 3) return Item.string;
-    if (major === 4) return Item.array;
-    if (major === 5) return Item.map;
-    if (head === 0xf6) return Item.null;
-    if (head === 0xf4 || head === 0xf5) return Item.bool;
-    if (head >= 0xf9 && head <= 0xfb) return Item.float;
-    return Item.other;
+    if (major <= 1) return ItemKind.integer;
+    if (major === 3) return ItemKind.string;
+    if (major === 4) return ItemKind.array;
+    if (major === 5) return ItemKind.map;
+    if (head === 0xf6) return ItemKind.null;
+    if (head === 0xf4 || head === 0xf5) return ItemKind.bool;
+    if (head >= 0xf9 && head <= 0xfb) return ItemKind.float;
+    return ItemKind.other;
   }
 }

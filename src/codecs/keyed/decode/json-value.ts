@@ -7,37 +7,37 @@
 import { describeValue } from '../../../errors/index.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../../core/errors.js';
 import { schemaMismatch } from '../failures.js';
-import { Item, type WireSource } from '../wire.js';
+import { ItemKind, type WireSource } from '../wire.js';
 
 /** Reads one JSON value that sits inside `depth` containers. */
 export function readJson(src: WireSource, depth: number): unknown {
   const at = src.pos;
   switch (src.peek()) {
-    case Item.null:
+    case ItemKind.null:
       src.nullish();
       return null;
-    case Item.bool:
+    case ItemKind.bool:
       return src.bool();
-    case Item.string:
+    case ItemKind.string:
       return src.string();
-    case Item.integer: {
+    case ItemKind.integer: {
       const value = src.integer();
       if (typeof value === 'bigint')
         throw schemaMismatch(at, `${value} is beyond a JSON number's exact range`);
       return value;
     }
-    case Item.float: {
+    case ItemKind.float: {
       const value = src.float();
       if (!Number.isFinite(value)) throw schemaMismatch(at, `${value} is not a JSON number`);
       return value;
     }
-    case Item.array: {
+    case ItemKind.array: {
       const count = src.arrayStart(depth + 1);
       const out: unknown[] = count >= 0 ? new Array(count) : [];
       for (let i = 0; count < 0 ? src.more() : i < count; i++) out[i] = readJson(src, depth + 1);
       return out;
     }
-    case Item.map: {
+    case ItemKind.map: {
       const count = src.mapStart(depth + 1);
       const out: Record<string, unknown> = {};
       for (let i = 0; count < 0 ? src.more() : i < count; i++) {

@@ -17,7 +17,7 @@ import {
 import { measuringScan } from '../../keyed/decode/scan-items.js';
 import { KeyedSource } from '../../keyed/decode/source.js';
 import { schemaMismatch } from '../../keyed/failures.js';
-import { Item, type WireSource } from '../../keyed/wire.js';
+import { ItemKind, type WireSource } from '../../keyed/wire.js';
 import { isInteger, readLength, typeName } from './items.js';
 import { MsgpackScanner } from './scan.js';
 
@@ -328,13 +328,13 @@ export class MsgpackSource extends KeyedSource implements WireSource {
 
   peek(): number {
     const head = this.head();
-    if (head === 0xc0) return Item.null;
-    if (head === 0xc2 || head === 0xc3) return Item.bool;
-    if ((head >= 0xa0 && head < 0xc0) || (head >= 0xd9 && head <= 0xdb)) return Item.string;
-    if (head === 0xca || head === 0xcb) return Item.float;
-    if (isInteger(head)) return Item.integer;
-    if ((head >= 0x90 && head < 0xa0) || head === 0xdc || head === 0xdd) return Item.array;
-    if ((head >= 0x80 && head < 0x90) || head === 0xde || head === 0xdf) return Item.map;
-    return Item.other;
+    if (head === 0xc0) return ItemKind.null;
+    if (head === 0xc2 || head === 0xc3) return ItemKind.bool;
+    if ((head >= 0xa0 && head < 0xc0) || (head >= 0xd9 && head <= 0xdb)) return ItemKind.string;
+    if (head === 0xca || head === 0xcb) return ItemKind.float;
+    if (isInteger(head)) return ItemKind.integer;
+    if ((head >= 0x90 && head < 0xa0) || head === 0xdc || head === 0xdd) return ItemKind.array;
+    if ((head >= 0x80 && head < 0x90) || head === 0xde || head === 0xdf) return ItemKind.map;
+    return ItemKind.other;
   }
 }
