@@ -13,6 +13,7 @@ import { type Rule, refusalBy } from '../../../schema/value-rules.js';
 import { mismatch, tooManyElements } from '../../core/errors.js';
 import type { DecodeLimits } from '../../core/limits.js';
 import type { Plan } from '../plan.js';
+import type { PlanBase } from '../plan-types.js';
 import { fault, nullMessage } from './fault.js';
 import type { ElementBudget } from './load.js';
 import {
@@ -60,13 +61,8 @@ export function isNull(bits: Uint8Array | undefined, i: number): boolean {
  */
 export const misplacedNull = Symbol('a null where the schema allows none');
 
-/** What a column's plan says of its nulls (every plan node has it; see PlanBase). */
-export interface Nullability {
-  /** Arrow nulls allowed: the schema is nullable or optional here (always, without a schema). */
-  readonly nullable: boolean;
-  /** What an Arrow null decodes to: null, or undefined (an absent optional field). */
-  readonly nullValue: null | undefined;
-}
+/** What a column's plan says of its nulls: every node of a plan has it, with or without a schema. */
+export type Nullability = Pick<PlanBase, 'nullable' | 'nullValue'>;
 
 export function nullValue(plan: Nullability): null | undefined | typeof misplacedNull {
   return plan.nullable ? plan.nullValue : misplacedNull;
