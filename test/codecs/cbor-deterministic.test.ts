@@ -14,8 +14,8 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { halfToNumber } from '../../src/codecs/cbor/decode/items.js';
 import { createCborCodec } from '../../src/codecs/cbor/index.js';
-import { halfToNumber } from '../../src/codecs/cbor/items.js';
 import { t } from '../../src/index.js';
 import { codeOf } from '../support/code-of.js';
 import { has, python } from '../support/tools.js';
