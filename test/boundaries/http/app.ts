@@ -20,7 +20,7 @@ export interface Producer {
 }
 
 /** Readings 0..count-1, counting what was produced; `pause` waits before each row after the first. */
-export function readingRows(count: number, producer: Producer, pause?: () => Promise<void>) {
+function readingRows(count: number, producer: Producer, pause?: () => Promise<void>) {
   let finish: () => void = () => {};
   producer.done = new Promise((resolve) => {
     finish = resolve;
