@@ -118,21 +118,12 @@ function checkRange(
 }
 
 function readStruct(plan: StructRead, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
-  const out = new Array<unknown>(count);
-  // The objects being filled; null where the entry is null (out holds what that decodes to).
+  // The objects being filled, null where the entry is null: what a null decodes to replaces it at
+  // the end, when that is not null.
   const objects = new Array<Record<string, unknown> | null>(count);
   const bits = nullsOf(data);
   const template = plan.template;
-  for (let k = 0; k < count; k++) {
-    if (isNull(bits, start + k)) {
-      out[k] = nullValue(plan);
-      objects[k] = null;
-    } else {
-      const object = { ...template };
-      out[k] = object;
-      objects[k] = object;
-    }
-  }
+  for (let k = 0; k < count; k++) objects[k] = isNull(bits, start + k) ? null : { ...template };
   // Under a null entry Arrow lets the children hold anything (a writer's placeholder, another
   // writer's leftovers), which is no value of the row: it is neither held to the schema (where
   // there is one) nor refused. Each child is read over the whole range first (one call, as without
@@ -168,6 +159,10 @@ function readStruct(plan: StructRead, data: Data, start: number, count: number, 
       fill(objects, values, start, from - start, length, name);
     }
   }
+  const none = nullValue(plan);
+  if (bits === undefined || none === null) return objects;
+  const out: unknown[] = objects;
+  for (let k = 0; k < count; k++) if (out[k] === null) out[k] = none;
   return out;
 }
 

@@ -1,7 +1,7 @@
 /**
  * What Arrow IPC says of itself without a wirekit schema: the schema it declares (in the shape of
  * Arrow's integration JSON) and how many rows and record batches it holds, for `wirekit inspect`.
- * The messages are walked with the codec's own checked parsers (messages.ts, ipc-read.ts) rather
+ * The messages are walked with the codec's own checked parsers (messages.ts, ipc-reader.ts) rather
  * than apache-arrow's reader, which trusts its input; batches are measured, not decoded.
  */
 import { Schema as ArrowSchema } from 'apache-arrow';

@@ -1,9 +1,9 @@
 /**
- * Protobuf's wire read without a schema: each field's number, wire type and raw value (a varint,
- * 4 or 8 fixed bytes, a length-delimited range, a group's fields). It is the codec's own ProtobufReader
- * (reader.ts) that reads every tag, varint, length and fixed field here, so a field shown by
- * `wirekit inspect` is read by the rules, and refused with the errors, of the decoder skipping an
- * unknown field: there is one Protobuf wire reader, not one per use.
+ * Protobuf's wire read without a schema: each field's number, wire type and raw value (a varint, 4
+ * or 8 fixed bytes, a length-delimited range, a group's fields). It is the codec's own
+ * ProtobufReader (reader.ts) that reads every tag, varint, length and fixed field here, so a field
+ * shown by `wirekit inspect` is read by the rules, and refused with the errors, of the decoder
+ * skipping an unknown field: there is one Protobuf wire reader, not one per use.
  *
  * Every read is bounded by the end of the message it is in; groups are followed at most `maxDepth`
  * levels. A problem is a WirekitError of the protobuf format at its offset.
