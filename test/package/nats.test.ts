@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startNats } from '../../src/bench/nats-server.js';
-import type { NatsServer } from '../boundaries/events/nats-fixtures.js';
+import type { NatsServer } from '../boundaries/events/nats/harness.js';
 import { hasNats } from '../support/nats.js';
 import { installPacked, type PackedProject } from '../support/packed-package.js';
 

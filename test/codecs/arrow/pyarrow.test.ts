@@ -1,6 +1,6 @@
 /**
  * Interop both ways with pyarrow, the reference Arrow implementation (from PyPI, in the venv
- * .ci/run makes): wirekit reads the streams pyarrow writes (test/fixtures/pyarrow_streams.py)
+ * .ci/run makes): wirekit reads the streams pyarrow writes (test/support/peers/pyarrow_streams.py)
  * without a schema, by their own types, and with a schema, from a peer's compatible physical
  * types; pyarrow reads (and fully validates) what wirekit writes.
  */
@@ -20,7 +20,7 @@ import { outcome } from '../../support/outcome.js';
 import { collect, oneByteAtATime } from '../../support/streams.js';
 import { has, venvPython, withTempDir } from '../../support/tools.js';
 
-const fixtures = new URL('../../fixtures/', import.meta.url).pathname;
+const peers = new URL('../../support/peers/', import.meta.url).pathname;
 const usable = has('venv:pyarrow');
 
 function runPython(args: string[]): string {
@@ -40,7 +40,7 @@ const stream = (name: string) => {
 beforeAll(() => {
   if (!usable) return;
   dir = mkdtempSync(join(tmpdir(), 'wirekit-pyarrow-'));
-  runPython([join(fixtures, 'pyarrow_streams.py'), dir]);
+  runPython([join(peers, 'pyarrow_streams.py'), dir]);
   for (const file of readdirSync(dir))
     streams.set(file.replace(/\.arrows?$/, ''), new Uint8Array(readFileSync(join(dir, file))));
 });
@@ -440,7 +440,7 @@ function readWithPyarrow(bytes: Uint8Array): PyarrowView {
   return withTempDir((tmp) => {
     const path = join(tmp, 'in.arrow');
     writeFileSync(path, bytes);
-    return JSON.parse(runPython([join(fixtures, 'pyarrow_read.py'), path])) as PyarrowView;
+    return JSON.parse(runPython([join(peers, 'pyarrow_read.py'), path])) as PyarrowView;
   });
 }
 

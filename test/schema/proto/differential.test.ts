@@ -91,7 +91,7 @@ describe.skipIf(!available)('protoc agrees', () => {
         );
         return set;
       });
-      const script = new URL('./descriptor_json.py', import.meta.url).pathname;
+      const script = new URL('../../support/peers/descriptor_json.py', import.meta.url).pathname;
       return JSON.parse(
         execFileSync(python, [script, ...sets], { maxBuffer: 256 * 1024 * 1024 }).toString(),
       ) as Record<string, unknown>;
@@ -110,7 +110,7 @@ describe.skipIf(!available)('protoc agrees', () => {
       execFileSync('protoc', [`-I${includeDir}`, `--descriptor_set_out=${set}`, ...protocFiles], {
         stdio: 'pipe',
       });
-      const script = new URL('./descriptor_json.py', import.meta.url).pathname;
+      const script = new URL('../../support/peers/descriptor_json.py', import.meta.url).pathname;
       return JSON.parse(execFileSync(python, [script, set]).toString()) as Record<string, unknown>;
     });
     for (const path of protocFiles) {

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { type Schema, t } from '../../src/index.js';
-import { type AvroSchemaJson, toAvro } from '../../src/schema/export/avro.js';
-import { Category, Circle, EveryKind, Rect, Shape } from '../fixtures/every-kind.js';
-import { codeOf } from '../support/code-of.js';
-import { has, python } from '../support/tools.js';
+import { type Schema, t } from '../../../src/index.js';
+import { type AvroSchemaJson, toAvro } from '../../../src/schema/export/avro.js';
+import { Category, Circle, EveryKind, Rect, Shape } from '../../fixtures/every-kind.js';
+import { codeOf } from '../../support/code-of.js';
+import { has, python } from '../../support/tools.js';
 
 interface AvroField {
   readonly name: string;

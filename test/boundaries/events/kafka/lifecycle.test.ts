@@ -12,10 +12,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { EventCodec } from '../../../src/boundaries/events/event-codec.js';
-import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka.js';
-import type { EventConsumer } from '../../../src/boundaries/events/transport.js';
-import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
+import type { EventCodec } from '../../../../src/boundaries/events/event-codec.js';
+import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka.js';
+import type { EventConsumer } from '../../../../src/boundaries/events/transport.js';
+import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
 import {
   collector,
   committedOffsets,
@@ -27,7 +27,7 @@ import {
   ordersOf,
   sleep,
   uniqueName,
-} from './kafka-fixtures.js';
+} from './harness.js';
 
 /** Events committed over the partitions (-1 is a partition with nothing committed). */
 const sum = (offsets: readonly string[]) =>
@@ -116,7 +116,7 @@ describe.skipIf(!hasKafka())('Kafka consumer lifecycle', () => {
     const maxBatch = 10;
     await createTopics(kafka, [topic], 3);
     await publish(topic, 300);
-    const script = fileURLToPath(new URL('./kafka-crash-consumer.ts', import.meta.url));
+    const script = fileURLToPath(new URL('./crash-consumer.ts', import.meta.url));
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', script, broker.bootstrap, topic, groupId, String(maxBatch)],

@@ -7,15 +7,18 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
-import { writeConfluentFrame } from '../../../src/boundaries/events/framing.js';
-import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats.js';
-import { registryClient } from '../../../src/boundaries/events/registry/client.js';
-import { type MemoryStore, memoryStore } from '../../../src/boundaries/events/registry/memory-store.js';
-import { type RegistryServer, startRegistryServer } from '../../../src/boundaries/events/registry/server.js';
-import type { DeadLetter, EventConsumer } from '../../../src/boundaries/events/transport.js';
-import type { WirekitError } from '../../../src/errors/index.js';
-import { hasNats } from '../../support/nats.js';
+import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
+import { writeConfluentFrame } from '../../../../src/boundaries/events/framing.js';
+import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats.js';
+import { registryClient } from '../../../../src/boundaries/events/registry/client.js';
+import { type MemoryStore, memoryStore } from '../../../../src/boundaries/events/registry/memory-store.js';
+import {
+  type RegistryServer,
+  startRegistryServer,
+} from '../../../../src/boundaries/events/registry/server.js';
+import type { DeadLetter, EventConsumer } from '../../../../src/boundaries/events/transport.js';
+import type { WirekitError } from '../../../../src/errors/index.js';
+import { hasNats } from '../../../support/nats.js';
 import {
   admin,
   type NatsServer,
@@ -27,7 +30,7 @@ import {
   tally,
   unique,
   waitFor,
-} from './nats-fixtures.js';
+} from './harness.js';
 
 describe.skipIf(!hasNats())(
   'NATS JetStream binding with Confluent framing and a real registry',

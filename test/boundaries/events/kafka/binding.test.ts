@@ -11,12 +11,16 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Kafka, Message } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freePort } from '../../../src/bench/free-port.js';
-import { deadLetterHeaderNames } from '../../../src/boundaries/events/dead-letter.js';
-import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka.js';
-import type { DeadLetter, EventConsumer, ReceivedEvent } from '../../../src/boundaries/events/transport.js';
-import { isWirekitError, WirekitError } from '../../../src/errors/index.js';
-import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
+import { freePort } from '../../../../src/bench/free-port.js';
+import { deadLetterHeaderNames } from '../../../../src/boundaries/events/dead-letter.js';
+import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka.js';
+import type {
+  DeadLetter,
+  EventConsumer,
+  ReceivedEvent,
+} from '../../../../src/boundaries/events/transport.js';
+import { isWirekitError, WirekitError } from '../../../../src/errors/index.js';
+import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
 import {
   collector,
   committedOffsets,
@@ -31,10 +35,10 @@ import {
   readRaw,
   sleep,
   uniqueName,
-} from './kafka-fixtures.js';
+} from './harness.js';
 
 test('the binding imports kafkajs lazily: its modules hold type-only imports of it', () => {
-  const dir = new URL('../../../src/boundaries/events/kafka/', import.meta.url).pathname;
+  const dir = new URL('../../../../src/boundaries/events/kafka/', import.meta.url).pathname;
   const files = [join(dir, '../kafka.ts'), ...readdirSync(dir).map((name) => join(dir, name))];
   for (const file of files) {
     const text = readFileSync(file, 'utf8');

@@ -1,14 +1,14 @@
 /**
- * A consumer for kafka-lifecycle.test.ts to kill: it joins the group named on its command line and
+ * A consumer for lifecycle.test.ts to kill: it joins the group named on its command line and
  * prints, as one JSON line per handler call, the ids it handled, just before the handler resolves
  * (so before the commit). The test SIGKILLs it mid-stream, as a crash would, and checks that a new
  * member continues from the committed offsets with nothing lost.
  *
- *   node --import tsx kafka-crash-consumer.ts BOOTSTRAP TOPIC GROUP MAX_BATCH
+ *   node --import tsx crash-consumer.ts BOOTSTRAP TOPIC GROUP MAX_BATCH
  */
 import { writeSync } from 'node:fs';
-import { kafkaConsumer } from '../../../src/boundaries/events/kafka.js';
-import { orderCodec, quiet, sleep } from './kafka-fixtures.js';
+import { kafkaConsumer } from '../../../../src/boundaries/events/kafka.js';
+import { orderCodec, quiet, sleep } from './harness.js';
 
 const [bootstrap, topic, groupId, maxBatch] = process.argv.slice(2) as [string, string, string, string];
 

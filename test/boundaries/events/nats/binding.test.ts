@@ -2,18 +2,18 @@
  * The NATS JetStream binding against a real nats-server: publishes acked and stored once, events
  * handed over with their key, headers and position, failed batches redelivered with backoff,
  * poison events dead-lettered (and the consumer going on), the errors a producer answers with.
- * (A registry outage, Confluent framing: nats-registry.test.ts.)
+ * (A registry outage, Confluent framing: registry.test.ts.)
  */
 import type { JetStreamManager } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../src/bench/free-port.js';
-import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
-import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats.js';
-import type { DeadLetter, EventConsumer } from '../../../src/boundaries/events/transport.js';
-import { WirekitError } from '../../../src/errors/index.js';
-import { t } from '../../../src/schema/index.js';
-import { hasNats } from '../../support/nats.js';
+import { freePort } from '../../../../src/bench/free-port.js';
+import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
+import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats.js';
+import type { DeadLetter, EventConsumer } from '../../../../src/boundaries/events/transport.js';
+import { WirekitError } from '../../../../src/errors/index.js';
+import { t } from '../../../../src/schema/index.js';
+import { hasNats } from '../../../support/nats.js';
 import {
   admin,
   type NatsServer,
@@ -25,7 +25,7 @@ import {
   tally,
   unique,
   waitFor,
-} from './nats-fixtures.js';
+} from './harness.js';
 
 describe.skipIf(!hasNats())('NATS JetStream binding', { timeout: 60_000 }, () => {
   let server: NatsServer;

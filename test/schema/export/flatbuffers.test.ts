@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { isWirekitError, type Schema, t } from '../../src/index.js';
-import { toFlatBuffers } from '../../src/schema/export/flatbuffers.js';
-import { Color, EveryKind, Shape } from '../fixtures/every-kind.js';
-import { codeOf } from '../support/code-of.js';
-import { has, withTempDir } from '../support/tools.js';
+import { isWirekitError, type Schema, t } from '../../../src/index.js';
+import { toFlatBuffers } from '../../../src/schema/export/flatbuffers.js';
+import { Color, EveryKind, Shape } from '../../fixtures/every-kind.js';
+import { codeOf } from '../../support/code-of.js';
+import { has, withTempDir } from '../../support/tools.js';
 
 /** The code of the error `run` throws, or 'no error'; the message too, to check what it names. */
 function failure(run: () => unknown): { code: string; message: string } {

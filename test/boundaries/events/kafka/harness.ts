@@ -11,9 +11,9 @@ import {
   type Message,
   type RetryOptions,
 } from 'kafkajs';
-import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
-import type { ReceivedEvent } from '../../../src/boundaries/events/transport.js';
-import { type Infer, t } from '../../../src/schema/index.js';
+import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
+import type { ReceivedEvent } from '../../../../src/boundaries/events/transport.js';
+import { type Infer, t } from '../../../../src/schema/index.js';
 
 export const Order = t.object('Order', { id: t.int32(), key: t.string(), note: t.string() });
 export type Order = Infer<typeof Order>;

@@ -1,10 +1,10 @@
 import { type Field as FlechetteField, Type as FlechetteType, tableFromIPC } from '@uwdata/flechette';
 import { DataType, type Field, makeBuilder, RecordBatch, Struct, Table, tableToIPC } from 'apache-arrow';
 import { describe, expect, test } from 'vitest';
-import { type ObjectSchema, t } from '../../src/index.js';
-import { arrowMetadataKeys, arrowSchemaToJson, toArrowSchema } from '../../src/schema/export/arrow.js';
-import { Category, EveryKind, EveryKindFlat, everyKindValue, Shape } from '../fixtures/every-kind.js';
-import { codeOf } from '../support/code-of.js';
+import { type ObjectSchema, t } from '../../../src/index.js';
+import { arrowMetadataKeys, arrowSchemaToJson, toArrowSchema } from '../../../src/schema/export/arrow.js';
+import { Category, EveryKind, EveryKindFlat, everyKindValue, Shape } from '../../fixtures/every-kind.js';
+import { codeOf } from '../../support/code-of.js';
 
 /** What an independent reader should see of each field: the type's telling properties. */
 type Expected = Record<string, unknown> & { typeId: number; nullable?: boolean };

@@ -5,9 +5,9 @@
  * for this file, since the test takes it down.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka.js';
-import type { EventConsumer } from '../../../src/boundaries/events/transport.js';
-import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
+import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka.js';
+import type { EventConsumer } from '../../../../src/boundaries/events/transport.js';
+import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
 import {
   createTopics,
   eventually,
@@ -17,7 +17,7 @@ import {
   quiet,
   sleep,
   uniqueName,
-} from './kafka-fixtures.js';
+} from './harness.js';
 
 describe.skipIf(!hasKafka())('Kafka broker restart', () => {
   let broker: KafkaBroker;

@@ -2,10 +2,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { isWirekitError, type Schema, t } from '../../src/index.js';
-import { toProto } from '../../src/schema/export/proto.js';
-import { Circle, Color, EveryKind, Rect, Shape } from '../fixtures/every-kind.js';
-import { has, python, withTempDir } from '../support/tools.js';
+import { isWirekitError, type Schema, t } from '../../../src/index.js';
+import { toProto } from '../../../src/schema/export/proto.js';
+import { Circle, Color, EveryKind, Rect, Shape } from '../../fixtures/every-kind.js';
+import { has, python, withTempDir } from '../../support/tools.js';
 
 /** The code of the error `run` throws, or 'no error'; the message too, to check what it names. */
 function failure(run: () => unknown): { code: string; message: string } {

@@ -11,17 +11,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { deadLetterHeaderNames } from '../../../src/boundaries/events/dead-letter.js';
-import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
-import { writeConfluentFrame } from '../../../src/boundaries/events/framing.js';
-import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka.js';
-import { registryClient } from '../../../src/boundaries/events/registry/client.js';
-import { fileStore } from '../../../src/boundaries/events/registry/file-store.js';
-import { type RegistryServer, startRegistryServer } from '../../../src/boundaries/events/registry/server.js';
-import type { EventConsumer } from '../../../src/boundaries/events/transport.js';
-import { isWirekitError, type WirekitError } from '../../../src/errors/index.js';
-import { t } from '../../../src/index.js';
-import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
+import { deadLetterHeaderNames } from '../../../../src/boundaries/events/dead-letter.js';
+import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
+import { writeConfluentFrame } from '../../../../src/boundaries/events/framing.js';
+import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka.js';
+import { registryClient } from '../../../../src/boundaries/events/registry/client.js';
+import { fileStore } from '../../../../src/boundaries/events/registry/file-store.js';
+import {
+  type RegistryServer,
+  startRegistryServer,
+} from '../../../../src/boundaries/events/registry/server.js';
+import type { EventConsumer } from '../../../../src/boundaries/events/transport.js';
+import { isWirekitError, type WirekitError } from '../../../../src/errors/index.js';
+import { t } from '../../../../src/index.js';
+import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
 import {
   collector,
   committedOffsets,
@@ -34,7 +37,7 @@ import {
   readRaw,
   sleep,
   uniqueName,
-} from './kafka-fixtures.js';
+} from './harness.js';
 
 describe.skipIf(!hasKafka())('Kafka binding with a schema registry', () => {
   let broker: KafkaBroker;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { planOf } from '../../src/codecs/flatbuffers/planner.js';
-import { t } from '../../src/index.js';
-import { fbsLayout } from '../../src/schema/export/flatbuffers-layout.js';
+import { planOf } from '../../../src/codecs/flatbuffers/planner.js';
+import { t } from '../../../src/index.js';
+import { fbsLayout } from '../../../src/schema/export/flatbuffers-layout.js';
 
 const Circle = t.object('Circle', { kind: t.literal('circle'), r: t.float64() });
 const Square = t.object('Square', { kind: t.literal('square'), side: t.float64() });

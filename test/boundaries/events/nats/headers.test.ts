@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { headers, MsgHdrsImpl } from '@nats-io/transport-node';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkHeaders, readHeaders, writeHeaders } from '../../../src/boundaries/events/nats/headers.js';
-import { WirekitError } from '../../../src/errors/index.js';
+import { checkHeaders, readHeaders, writeHeaders } from '../../../../src/boundaries/events/nats/headers.js';
+import { WirekitError } from '../../../../src/errors/index.js';
 
 const onTheWire = (write: (target: MsgHdrsImpl) => void) => {
   const target = headers() as MsgHdrsImpl;
@@ -100,7 +100,7 @@ describe('NATS event keys and headers', () => {
 
 describe('the NATS binding without its packages', () => {
   it('imports @nats-io/* for types only, and loads them at run time on first use', () => {
-    const root = new URL('../../../src/boundaries/events/', import.meta.url).pathname;
+    const root = new URL('../../../../src/boundaries/events/', import.meta.url).pathname;
     const files = ['nats.ts', ...readdirSync(join(root, 'nats')).map((name) => join('nats', name))];
     for (const file of files) {
       const text = readFileSync(join(root, file), 'utf8');

@@ -6,10 +6,10 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats.js';
-import type { EventConsumer } from '../../../src/boundaries/events/transport.js';
-import type { WirekitError } from '../../../src/errors/index.js';
-import { hasNats } from '../../support/nats.js';
+import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats.js';
+import type { EventConsumer } from '../../../../src/boundaries/events/transport.js';
+import type { WirekitError } from '../../../../src/errors/index.js';
+import { hasNats } from '../../../support/nats.js';
 import {
   admin,
   type NatsServer,
@@ -22,7 +22,7 @@ import {
   tally,
   unique,
   waitFor,
-} from './nats-fixtures.js';
+} from './harness.js';
 
 describe.skipIf(!hasNats())('NATS JetStream binding, through stops and restarts', { timeout: 90_000 }, () => {
   let server: NatsServer;

@@ -1,9 +1,9 @@
 // The named export: under NodeNext, the default import of this CommonJS module is not the class.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
-import { type JsonValue, type Schema, t, toJsonValue } from '../../src/index.js';
-import { toJsonSchema } from '../../src/schema/export/json-schema.js';
-import { Category, EveryKind, everyKindValue, Shape } from '../fixtures/every-kind.js';
+import { type JsonValue, type Schema, t, toJsonValue } from '../../../src/index.js';
+import { toJsonSchema } from '../../../src/schema/export/json-schema.js';
+import { Category, EveryKind, everyKindValue, Shape } from '../../fixtures/every-kind.js';
 
 /** A strict Ajv that knows RFC 3339 date-times (ajv-formats is not a dependency). */
 function compile(schema: JsonValue) {
