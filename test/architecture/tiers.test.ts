@@ -46,8 +46,11 @@ const signs: readonly (readonly [RegExp, string])[] = [
     ),
     'runs a program from outside npm',
   ],
+  [
+    /\b(?:spawn|spawnSync|execFile|execFileSync|exec|execSync)\(\s*(?:python|(?:venv|chromium)(?:Python|Path))\b/,
+    'runs Python or Chromium',
+  ],
   [/\b(?:venv|chromium)(?:Python|Path|Args)\b/, 'runs Python or Chromium'],
-  [/import\s*\{[^}]*\bpython\b[^}]*\}\s*from\s*['"][^'"]*support\/tools\.js['"]/, "runs Debian's Python"],
   [/\bstart(?:Redis|RedisCluster|Kafka|Nats|Postgres)\s*\(/, 'starts a server'],
   [/['"]playwright-core['"]/, 'drives a browser'],
 ];
@@ -65,9 +68,8 @@ function undeclared(tree: TestTree, files: readonly string[]): string[] {
         const text = tree.text(module) ?? '';
         if (definesProbe(text)) return [];
         const via = module === file ? '' : ` (through ${relative(root, module)})`;
-        return signs
-          .filter(([pattern]) => pattern.test(text))
-          .map(([, what]) => `${relative(root, file)} ${what}${via} without a probe`);
+        const found = new Set(signs.filter(([pattern]) => pattern.test(text)).map(([, what]) => what));
+        return [...found].map((what) => `${relative(root, file)} ${what}${via} without a probe`);
       }),
     );
 }
@@ -100,6 +102,7 @@ describe('tiers', () => {
       'test/tier-cases/browser.test.ts drives a browser without a probe',
       'test/tier-cases/protoc.test.ts runs a program from outside npm without a probe',
       'test/tier-cases/python.test.ts runs Python or Chromium without a probe',
+      'test/tier-cases/self-describing-python.test.ts runs Python or Chromium (through test/tier-cases/python-helper.ts) without a probe',
       'test/tier-cases/server.test.ts starts a server (through test/tier-cases/redis-helper.ts) without a probe',
     ]);
   });
@@ -113,6 +116,7 @@ describe('tiers', () => {
       'test/tier-cases/node.test.ts': 'unit',
       'test/tier-cases/protoc.test.ts': 'unit',
       'test/tier-cases/python.test.ts': 'unit',
+      'test/tier-cases/self-describing-python.test.ts': 'unit',
       'test/tier-cases/server.test.ts': 'unit',
       'test/tier-cases/through-helper.test.ts': 'external',
     });

@@ -3,12 +3,12 @@
  * once JSON.parse has refused it: text that ends inside a value is WK_DECODE_TRUNCATED at its end,
  * a value followed by more is WK_DECODE_TRAILING, anything else WK_DECODE_MALFORMED at the first byte
  * no JSON text could have there. Before, every fault V8 gave no position for ("Unexpected token")
- * was reported as truncation at the end. Python's json is the independent judge of the positions.
+ * was reported as truncation at the end. Python's json is the independent judge of the positions
+ * (syntax-python.test.ts).
  *
  * And a number past float64 (`1e400`), which JSON.parse reads as Infinity without a word, is refused
  * in every path that reads JSON numbers: without a schema (as a json value is), in float fields.
  */
-import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createCodec } from '../../../src/codecs/index.js';
@@ -17,11 +17,8 @@ import { isWirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/schema/index.js';
 import { findJsonFault } from '../../../src/util/json-syntax.js';
 import { type SyntaxCase, syntaxCases, validTexts } from '../../fixtures/json-syntax-cases.js';
-import { has, python } from '../../support/tools.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
-/** Python's positions count characters, wirekit's bytes: they agree on ASCII text. */
-const isAscii = (text: string) => [...text].every((char) => char.charCodeAt(0) < 0x80);
 
 /** The code and offset a decode throws (a crash or no error fails the test). */
 function refusal(decode: () => unknown): { code: string; offset: number | undefined; message: string } {
@@ -63,50 +60,6 @@ test('a malformed message names what was expected and what was found', () => {
   expect(refusal(() => createCodec('json').decode(utf8('{"a":1]'))).message).toBe(
     `invalid JSON: expected ',' or '}', found "]" (at byte 6).`,
   );
-});
-
-describe.skipIf(!has('python:json'))("Python's json as the reference", () => {
-  const ascii = syntaxCases.filter((c) => isAscii(c.text));
-  /** Python's JSONDecodeError.pos per text, 'constant' where only parse_constant refused it, null where it read it. */
-  const positions = (() => {
-    const script = `
-import json, sys
-def refuse(name): raise ValueError(name)
-out = []
-for text in json.load(sys.stdin):
-    try:
-        json.loads(text, parse_constant=refuse)
-        out.append(None)
-    except json.JSONDecodeError as error:
-        out.append(error.pos)
-    except ValueError:
-        out.append('constant')
-print(json.dumps(out))
-`;
-    const result = spawnSync(python, ['-c', script], { input: JSON.stringify(ascii.map((c) => c.text)) });
-    if (result.status !== 0) throw new Error(`python failed: ${result.stderr.toString()}`);
-    return JSON.parse(result.stdout.toString()) as (number | 'constant' | null)[];
-  })();
-
-  test.each(ascii.map((c, i) => [c.name, c, i] as const))('%s', (_name, c, i) => {
-    const position = positions[i];
-    // NaN and the infinities Python reads by design; refused by parse_constant, they are no JSON.
-    if (c.python === 'accepts') expect(position).toBe('constant');
-    else expect(position).toBe(c.python ?? c.offset);
-  });
-
-  test('every valid text is valid to Python too', () => {
-    const texts = validTexts.filter(isAscii);
-    const result = spawnSync(
-      python,
-      ['-c', 'import json,sys\nfor t in json.load(sys.stdin): json.loads(t)'],
-      {
-        input: JSON.stringify(texts),
-      },
-    );
-    expect(result.stderr.toString()).toBe('');
-    expect(result.status).toBe(0);
-  });
 });
 
 describe('the scan agrees with JSON.parse', () => {

@@ -18,7 +18,8 @@ import { readEnvelope } from '../../../src/envelope/header.js';
 import { encodeEnveloped } from '../../../src/envelope/index.js';
 import { type Schema, t } from '../../../src/index.js';
 import { codeOf } from '../../support/code-of.js';
-import { hex, runPython, toHex } from '../../support/self-describing.js';
+import { runPython } from '../../support/python.js';
+import { hex, toHex } from '../../support/self-describing.js';
 import { readAll } from '../../support/streams.js';
 import { has } from '../../support/tools.js';
 
