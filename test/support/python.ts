@@ -11,3 +11,8 @@ export function runPython(code: string, input: Uint8Array = new Uint8Array(0)): 
   if (result.status !== 0) throw new Error(`python failed: ${result.stderr.toString()}`);
   return result.stdout;
 }
+
+/** `runPython` on text: `input` as UTF-8 on stdin, stdout as text. */
+export function runPythonText(code: string, input: string): string {
+  return runPython(code, new TextEncoder().encode(input)).toString();
+}
