@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { externalTestFiles } from './test/support/tiers.js';
+import { externalTestFiles, testRoots } from './test/support/tiers.js';
 
 /**
  * Two tiers (test/support/tiers.ts decides them from what each file uses): `unit` needs nothing but
@@ -9,7 +9,7 @@ import { externalTestFiles } from './test/support/tiers.js';
  * the unit tier is every test file but the external ones.
  */
 const external = externalTestFiles(fileURLToPath(new URL('.', import.meta.url)));
-const include = ['test/**/*.test.ts', 'src/**/*.test.ts'];
+const include = testRoots.map((dir) => `${dir}/**/*.test.ts`);
 
 export default defineConfig({
   test: {

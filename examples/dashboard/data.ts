@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type DuckDBSource, duckdbSource } from '../../src/boundaries/tables/duckdb.js';
+import { type DuckDBSource, duckdbSource } from 'wirekit-ts/tables/duckdb';
 
 export const sensors = 25;
 /** The end of the data (exclusive): fixed, so that every machine builds the same table. */

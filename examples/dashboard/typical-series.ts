@@ -12,8 +12,8 @@
  * that fits waits, in arrival order, until the replies in flight leave it room.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpReplyError } from '../../src/boundaries/http/index.js';
-import { type DuckDBSource, duckdbParams } from '../../src/boundaries/tables/duckdb.js';
+import { HttpReplyError } from 'wirekit-ts/http';
+import { type DuckDBSource, duckdbParams } from 'wirekit-ts/tables/duckdb';
 
 export const defaultTypicalMaxRows = 1_000_000;
 

@@ -8,9 +8,9 @@
 import Fastify from 'fastify';
 import { allFormats, type FormatName } from 'wirekit-ts/codecs';
 import { createClient, HttpResponseError, wirekit, wirekitRoute } from 'wirekit-ts/http';
-import { t } from 'wirekit-ts/schema';
 // The bench's datasets, which the package does not export: fixtures of this repository.
-import { Reading, User } from '../../dist/bench/datasets/index.js';
+import { Reading, User } from 'wirekit-ts/lab';
+import { t } from 'wirekit-ts/schema';
 
 const PublicUser = t.object('PublicUser', {
   id: t.uint32(),

@@ -7,9 +7,9 @@
  */
 import Fastify from 'fastify';
 import { wirekit, wirekitRoute } from 'wirekit-ts/http';
-import { t } from 'wirekit-ts/schema';
 // The bench's datasets, which the package does not export: fixtures of this repository.
-import { Reading, User, users } from '../../dist/bench/datasets/index.js';
+import { Reading, User, users } from 'wirekit-ts/lab';
+import { t } from 'wirekit-ts/schema';
 
 const everyone = users(10_000, 1);
 const byId = new Map(everyone.map((user) => [user.id, user]));

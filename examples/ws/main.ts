@@ -10,9 +10,9 @@
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { wirekitSockets } from 'wirekit-ts/ws';
-// The bench's tick, which the package does not export: a fixture of this repository.
-import { Tick, tickSource } from '../../dist/bench/ws/tick.js';
 import { buildTickPage } from './build-page.js';
+// The bench's tick, which the package does not export: a fixture of this repository.
+import { Tick, tickSource } from './tick.js';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '3000' } } });
 const ticksPerSecond = 100;

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { createCodec } from 'wirekit-ts/codecs';
 import { socketFormats } from 'wirekit-ts/ws';
 import WebSocket from 'ws';
-import { Tick } from '../../dist/bench/ws/tick.js';
+import { Tick } from './tick.js';
 
 const { values } = parseArgs({
   options: { port: { type: 'string', default: '3000' }, count: { type: 'string', default: '200' } },

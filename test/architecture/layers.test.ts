@@ -16,7 +16,7 @@ const layers: readonly (readonly string[])[] = [
   ['compression', 'codecs'],
   ['envelope', 'negotiate'],
   ['boundaries'],
-  ['bench'],
+  ['lab'],
   ['cli'],
 ];
 

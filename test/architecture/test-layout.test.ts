@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The top folders of test/ that mirror no src folder, and why. */
-export const declaredFolders: Readonly<Record<string, string>> = {
+const declaredFolders: Readonly<Record<string, string>> = {
   architecture: 'rules about the whole tree (layers, exports, tiers, this layout)',
   examples: 'the programs of examples/, run as a reader runs them',
   package: 'the packed tarball, installed outside the repository as a user installs it',

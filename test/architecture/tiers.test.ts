@@ -51,22 +51,28 @@ const signs: readonly (readonly [RegExp, string])[] = [
     'runs Python or Chromium',
   ],
   [/\b(?:venv|chromium)(?:Python|Path|Args)\b/, 'runs Python or Chromium'],
-  [/\bstart(?:Redis|RedisCluster|Kafka|Nats|Postgres)\s*\(/, 'starts a server'],
+  [
+    /\b(?:start(?:Redis|RedisCluster|Kafka|Nats|Postgres|LocalServer)|spawnUntilReady)\s*\(/,
+    'starts a server',
+  ],
   [/['"]playwright-core['"]/, 'drives a browser'],
 ];
 
 /**
  * For each unit-tier test file, what it (or a test module it imports) does that needs a program
- * from outside npm. Modules that define probes are not read: they name each program to probe it.
+ * from outside npm. Where the programs are defined is not read: the modules that define probes name
+ * each program to probe it, and test/support/servers/ names each server's binary to start it; the
+ * signs look for their use (a server started, the browser's path) in the modules that import them.
  */
 function undeclared(tree: TestTree, files: readonly string[]): string[] {
   const definesProbe = (text: string) => /export\s+(?:async\s+)?(?:function|const)\s+has\w*/.test(text);
+  const servers = join(root, 'test/support/servers/');
   return files
     .filter((file) => tree.tierOf(file) === 'unit')
     .flatMap((file) =>
       tree.closure(file).flatMap((module) => {
         const text = tree.text(module) ?? '';
-        if (definesProbe(text)) return [];
+        if (definesProbe(text) || module.startsWith(servers)) return [];
         const via = module === file ? '' : ` (through ${relative(root, module)})`;
         const found = new Set(signs.filter(([pattern]) => pattern.test(text)).map(([, what]) => what));
         return [...found].map((what) => `${relative(root, file)} ${what}${via} without a probe`);

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { LabRun } from '../../src/bench/lab/run.js';
 import { type ObjectSchema, schemaToJson, t } from '../../src/index.js';
+import type { LabRun } from '../../src/lab/run.js';
 
 const main = new URL('../../dist/cli/main.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'wirekit-bench-cli-'));

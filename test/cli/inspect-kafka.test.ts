@@ -1,6 +1,6 @@
 /**
  * `wirekit inspect kafka://BOOTSTRAP/TOPIC/PARTITION/OFFSET` against a real Kafka broker (4.1.1
- * from its jars, src/bench/kafka-server.ts), records produced with kafkajs directly: one record's
+ * from its jars, ../../benchmarks/kafka-server.ts), records produced with kafkajs directly: one record's
  * topic, partition, offset, timestamp, key and headers, its value inspected as any payload or,
  * with --registry, by its writer schema (from wirekit's registry server); earliest and latest; and every way there is no record
  * (an offset past the end, an unknown topic or partition, a tombstone, no broker), each an error

@@ -9,10 +9,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { datasetFromFile } from '../../src/bench/datasets/from-file.js';
 import type { FormatName } from '../../src/codecs/core/codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { fromJsonValue, schemaFromJson, t, toJsonValue } from '../../src/index.js';
+import { datasetFromFile } from '../../src/lab/datasets/from-file.js';
 import { cli, fields } from '../support/cli.js';
 
 const orders = Array.from({ length: 120 }, (_, i) => ({

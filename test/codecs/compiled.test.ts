@@ -4,10 +4,10 @@
  * bytes; proof that the compiled path ran; and the rules of the code generator itself.
  */
 import { describe, expect, test } from 'vitest';
-import { Record8, records } from '../../src/bench/datasets/records.js';
-import { User, users } from '../../src/bench/datasets/users.js';
 import { CompiledCache, keysAreSafe, Source } from '../../src/codecs/core/codegen.js';
 import { createCodec } from '../../src/codecs/index.js';
+import { Record8, records } from '../../src/lab/datasets/records.js';
+import { User, users } from '../../src/lab/datasets/users.js';
 import { type Schema, t } from '../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
 import { expectSameOutcomeOnMutations, outcome } from '../support/outcome.js';

@@ -4,11 +4,11 @@
  * rejections.
  */
 import { describe, expect, test } from 'vitest';
-import { User, users } from '../../src/bench/datasets/users.js';
 import { formatNames } from '../../src/codecs/core/codec.js';
 import { mediaTypesOf } from '../../src/codecs/formats.js';
 import { loadArrowCodec, loadCodec } from '../../src/codecs/load-codec.js';
 import { createCodec } from '../../src/codecs/registry.js';
+import { User, users } from '../../src/lab/datasets/users.js';
 import { t } from '../../src/schema/index.js';
 import { collect } from '../support/streams.js';
 

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { Tick, tickSource } from '../../src/bench/ws/tick.js';
+import { Tick, tickSource } from '../../examples/ws/tick.js';
 import { createCodec } from '../../src/codecs/registry.js';
 import { chromiumArgs, chromiumPath, has } from '../support/tools.js';
 

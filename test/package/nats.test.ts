@@ -3,10 +3,10 @@
  * CommonJS), as a user's Node runs it (test/support/packed-package.ts), against a real nats-server.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startNats } from '../../src/bench/nats-server.js';
 import type { NatsServer } from '../boundaries/events/nats/harness.js';
 import { hasNats } from '../support/nats.js';
 import { installPacked, type PackedProject } from '../support/packed-package.js';
+import { startNats } from '../support/servers/nats-server.js';
 
 describe.skipIf(!hasNats())('the packed package with the NATS client, in plain Node', () => {
   let server: NatsServer;

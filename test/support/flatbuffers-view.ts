@@ -29,7 +29,9 @@ export function plainView(schema: Schema, value: unknown): unknown {
     case 'map':
       return value instanceof Map
         ? new Map([...value].map(([k, v]) => [k, plainView(schema.values, v)]))
-        : Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, plainView(schema.values, v)]));
+        : Object.fromEntries(
+            Object.entries(value as object).map(([k, v]) => [k, plainView(schema.values, v)]),
+          );
     case 'bytes':
       return (value as Uint8Array).slice();
     default:

@@ -5,6 +5,9 @@
  * repo's `npm ci` installed, and to nothing else, so a module the package imports but does not
  * declare is not found, and nothing is fetched (it works offline, as on a fresh CI machine).
  *
+ * installBuiltWithoutPeers makes the project of a user who installed no optional peer: the runtime
+ * dependencies alone.
+ *
  * Scripts run there in plain `node`, with no loader and no test-runner transform: Node's own ESM
  * loader loads wirekit and each CommonJS peer, exposing only the named exports cjs-module-lexer
  * finds, where vitest's interop would have filled in the rest.
@@ -12,6 +15,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -21,7 +25,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -66,24 +70,65 @@ export function plainNodeEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+interface Manifest {
+  readonly dependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+}
+
+function manifest(): Manifest {
+  return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Manifest;
+}
+
 function declaredPackages(): string[] {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    dependencies?: Record<string, string>;
-    peerDependencies?: Record<string, string>;
-  };
-  return [
-    ...Object.keys(manifest.dependencies ?? {}),
-    ...Object.keys(manifest.peerDependencies ?? {}),
-    ...userPackages,
-  ];
+  const { dependencies = {}, peerDependencies = {} } = manifest();
+  return [...Object.keys(dependencies), ...Object.keys(peerDependencies), ...userPackages];
+}
+
+/**
+ * A new temporary folder where Node finds no package but those put in it: Node looks for a package
+ * in the node_modules of every folder above the importing module, so none of those may hold one (a
+ * /tmp/node_modules would serve every package the project leaves out). The system's temp folder,
+ * else /var/tmp.
+ */
+export function isolatedTempDir(prefix: string): string {
+  const bases = [tmpdir(), '/var/tmp'];
+  for (const base of bases) {
+    if (packagesAbove(base) === undefined) return mkdtempSync(join(base, prefix));
+  }
+  const found = bases.map(packagesAbove).join(', ');
+  throw new Error(`no temporary folder without node_modules above it (found ${found}); set TMPDIR to one`);
+}
+
+/** The first node_modules in `dir` or a folder above it. */
+function packagesAbove(dir: string): string | undefined {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, 'node_modules'))) return join(at, 'node_modules');
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+function checkBuilt(): void {
+  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` first (npm test does it)');
+  }
+}
+
+/** Symlinks node_modules/NAME of the project in `dir` to this repo's installed copy of each package. */
+function linkPackages(dir: string, names: readonly string[]): void {
+  for (const name of names) {
+    const target = join(root, 'node_modules', name);
+    if (!existsSync(target)) throw new Error(`${name} is not installed in the repo (npm ci)`);
+    const link = join(dir, 'node_modules', name);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(target, link, 'dir');
+  }
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'wirekit-user', private: true }));
 }
 
 /** Packs the built package and installs it, with symlinked dependencies, into a new temporary project. */
 export function installPacked(): PackedProject {
-  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
-    throw new Error('dist/ is missing: run `npm run build` first (npm test does it)');
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'wirekit-packed-'));
+  checkBuilt();
+  const dir = isolatedTempDir('wirekit-packed-');
   try {
     const tarball = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], {
       cwd: root,
@@ -94,18 +139,37 @@ export function installPacked(): PackedProject {
     mkdirSync(installed, { recursive: true });
     execFileSync('tar', ['-xzf', join(dir, tarball), '-C', installed, '--strip-components=1']);
     rmSync(join(dir, tarball));
-    for (const name of declaredPackages()) {
-      const target = join(root, 'node_modules', name);
-      if (!existsSync(target)) throw new Error(`${name} is not installed in the repo (npm ci)`);
-      const link = join(dir, 'node_modules', name);
-      mkdirSync(dirname(link), { recursive: true });
-      symlinkSync(target, link, 'dir');
-    }
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'wirekit-user', private: true }));
+    linkPackages(dir, declaredPackages());
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+  return projectIn(dir);
+}
+
+/**
+ * The built tree without its optional peers: package.json and dist/ copied (not packed, which is
+ * slower and adds nothing to a test of what loads) into node_modules/wirekit-ts of a new temporary
+ * project, beside symlinks to the package's runtime `dependencies` alone. Copied, not linked: Node
+ * resolves a symlink to its real path, and from there it would find every package in this repo.
+ */
+export function installBuiltWithoutPeers(): PackedProject {
+  checkBuilt();
+  const dir = isolatedTempDir('wirekit-no-peers-');
+  try {
+    const installed = join(dir, 'node_modules', 'wirekit-ts');
+    mkdirSync(installed, { recursive: true });
+    copyFileSync(join(root, 'package.json'), join(installed, 'package.json'));
+    cpSync(join(root, 'dist'), join(installed, 'dist'), { recursive: true });
+    linkPackages(dir, Object.keys(manifest().dependencies ?? {}));
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return projectIn(dir);
+}
+
+function projectIn(dir: string): PackedProject {
   const cli = join(dir, 'node_modules', 'wirekit-ts', 'dist', 'cli', 'main.js');
   return {
     dir,

@@ -1,5 +1,5 @@
 /**
- * Real Redis for the cache tests: the servers come from src/bench/redis-server.ts (the cache
+ * Real Redis for the cache tests: the servers come from ../../benchmarks/redis-server.ts (the cache
  * benchmark starts them the same way). Like the other external tools (tools.ts), a machine without
  * Debian's redis-server and redis-cli skips loudly, and CI (CI=true) fails instead.
  */
@@ -10,7 +10,7 @@ export {
   type RedisServer,
   startRedis,
   startRedisCluster,
-} from '../../src/bench/redis-server.js';
+} from './servers/redis-server.js';
 
 /** True when redis-server and redis-cli run here (see hasCommand: a loud skip, or a failure under CI). */
 export function hasRedis(): boolean {

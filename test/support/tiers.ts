@@ -18,7 +18,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 export type Tier = 'unit' | 'external';
 
 /** Folders of test files, relative to the repository's root (vitest's `include` names the same). */
-export const testRoots = ['test', 'src'] as const;
+export const testRoots = ['test', 'src', 'benchmarks'] as const;
 
 const skipped = new Set(['node_modules', 'dist', '.git']);
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromiumArgs, chromiumPath } from '../../src/bench/chromium.js';
+import { chromiumArgs, chromiumPath } from './servers/chromium.js';
 
 /** Debian's interpreter: the `python3` on PATH may be another copy that cannot see Debian's modules. */
 export const python = '/usr/bin/python3';
@@ -105,4 +105,4 @@ export function withTempDir<T>(body: (dir: string) => T): T {
   }
 }
 
-export { freePort, freePorts } from '../../src/bench/free-port.js';
+export { freePort, freePorts } from './servers/free-port.js';

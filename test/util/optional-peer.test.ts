@@ -1,5 +1,9 @@
+import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
-import { importPeer } from '../../src/util/optional-peer.js';
+import { importPeer, requirePeer } from '../../src/util/optional-peer.js';
+
+const require = createRequire(import.meta.url);
+const missing = 'wirekit-no-such-package';
 
 describe('importPeer', () => {
   test('resolves the module the import loads', async () => {
@@ -8,7 +12,6 @@ describe('importPeer', () => {
   });
 
   test('a missing package says who needs it and what to install, with the import error as cause', async () => {
-    const missing = 'wirekit-no-such-package';
     const error = await importPeer(() => import(missing), 'the test binding', missing).catch(
       (e: unknown) => e,
     );
@@ -17,5 +20,24 @@ describe('importPeer', () => {
       `the test binding needs the ${missing} package (npm install ${missing})`,
     );
     expect((error as Error).cause).toBeInstanceOf(Error);
+  });
+});
+
+describe('requirePeer', () => {
+  test('returns the module the require loads', () => {
+    const module = requirePeer(
+      () => require('node:path') as typeof import('node:path'),
+      'a test',
+      'node:path',
+    );
+    expect(module.join('a', 'b')).toBe('a/b');
+  });
+
+  test('a missing package throws the same message, with the require error as cause', () => {
+    const load = () => requirePeer(() => require(missing), 'theTestFunction', missing);
+    expect(load).toThrow(`theTestFunction needs the ${missing} package (npm install ${missing})`);
+    expect(() => load()).toThrow(
+      expect.objectContaining({ cause: expect.objectContaining({ code: 'MODULE_NOT_FOUND' }) }),
+    );
   });
 });

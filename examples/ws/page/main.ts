@@ -16,7 +16,7 @@ import { subprotocolPrefix } from 'wirekit-ts/negotiate';
 import { protobufFormat } from 'wirekit-ts/protobuf';
 import { createSocketClient, type FormatEntry, type SocketClient } from 'wirekit-ts/ws/client';
 // The example's tick (the bench's fixture, not part of the package), from the repository's build.
-import { Tick } from '../../../dist/bench/ws/tick.js';
+import { Tick } from '../tick.js';
 
 interface FormatView {
   protocol: string;

@@ -59,4 +59,14 @@ export {
   type TieredStoreStats,
   tieredStore,
 } from './tiered-store.js';
-export { defaultMaxValueBytes } from './value-codec.js';
+// The value codec alone (compiled codec, compression, envelope: the bytes a cache stores), for tools
+// and benchmarks that read or write a store's values without a cache in front.
+export {
+  createValueCodec,
+  type DecodedValue,
+  defaultMaxValueBytes,
+  type Encoded,
+  type StepTimings,
+  type ValueCodec,
+  type ValueCodecOptions,
+} from './value-codec.js';

@@ -18,24 +18,16 @@
  *   round the bigint), are refused, naming the value. An array of no values, or of nulls only,
  *   is a list of "NULL", as DuckDB types its own `[]`, which every list type takes.
  */
-import {
-  BIGINT,
-  BOOLEAN,
-  DOUBLE,
-  DuckDBTimestampValue,
-  type DuckDBType,
-  type DuckDBValue,
-  HUGEINT,
-  INTEGER,
-  LIST,
-  listValue,
-  SQLNULL,
-  TIMESTAMP,
-  VARCHAR,
-} from '@duckdb/node-api';
+import { createRequire } from 'node:module';
+import type { DuckDBType, DuckDBValue } from '@duckdb/node-api';
 import { describeValue } from '../../errors/describe-value.js';
 import type { WirekitError } from '../../errors/index.js';
+import { requirePeer } from '../../util/optional-peer.js';
 import { cannotBind, checkParams, ParamArray, type ParamRules, type ParamValue } from './params.js';
+
+type NodeApi = typeof import('@duckdb/node-api');
+
+const require = createRequire(import.meta.url);
 
 /** The values to bind and the type of each, for `connection.stream(sql, values, types)`. */
 export interface DuckDBParams {
@@ -45,40 +37,32 @@ export interface DuckDBParams {
 
 const rules: ParamRules = { engine: 'DuckDB', nonFinite: true };
 
-/** The types a value binds as, integers narrowest first. */
+/** The types a value binds as, integers narrowest first; node-api exports each by this name. */
 type ValueType = 'INTEGER' | 'BIGINT' | 'HUGEINT' | 'DOUBLE' | 'VARCHAR' | 'BOOLEAN' | 'TIMESTAMP';
-
-const duckdbTypes: Readonly<Record<ValueType, DuckDBType>> = {
-  INTEGER,
-  BIGINT,
-  HUGEINT,
-  DOUBLE,
-  VARCHAR,
-  BOOLEAN,
-  TIMESTAMP,
-};
 
 const integerRank: Partial<Record<ValueType, number>> = { INTEGER: 0, BIGINT: 1, HUGEINT: 2 };
 
 /** Every parameter with its type, or WK_TABLE_QUERY_FAILED naming the first DuckDB cannot bind. */
 export function duckdbParams(params: readonly unknown[]): DuckDBParams {
+  // An optional peer, required here because duckdbParams is synchronous (node-api is CommonJS).
+  const api = requirePeer(() => require('@duckdb/node-api') as NodeApi, 'duckdbParams', '@duckdb/node-api');
   const values: DuckDBValue[] = [];
   const types: DuckDBType[] = [];
   checkParams(params, rules).forEach((param, index) => {
     if (param === null) {
       values.push(null);
-      types.push(SQLNULL);
+      types.push(api.SQLNULL);
     } else if (param instanceof ParamArray) {
       const item = itemType(param);
-      let type: DuckDBType = item === undefined ? SQLNULL : duckdbTypes[item];
-      for (let d = 0; d < param.shape.length; d++) type = LIST(type);
-      values.push(nestedList(param, item));
+      let type: DuckDBType = item === undefined ? api.SQLNULL : api[item];
+      for (let d = 0; d < param.shape.length; d++) type = api.LIST(type);
+      values.push(nestedList(api, param, item));
       types.push(type);
     } else {
       const type = valueType(param);
       if (type === undefined) throw beyondHugeint(param, `$${index + 1}`);
-      values.push(duckdbValue(param, type));
-      types.push(duckdbTypes[type]);
+      values.push(duckdbValue(api, param, type));
+      types.push(api[type]);
     }
   });
   return { values, types };
@@ -152,7 +136,7 @@ function widest(a: ValueType | undefined, b: ValueType): ValueType {
 }
 
 /** The array as nested DuckDB lists, its values converted to the item type. */
-function nestedList(array: ParamArray, item: ValueType | undefined): DuckDBValue {
+function nestedList(api: NodeApi, array: ParamArray, item: ValueType | undefined): DuckDBValue {
   let next = 0;
   const level = (depth: number): DuckDBValue => {
     const length = array.shape[depth] as number;
@@ -162,17 +146,17 @@ function nestedList(array: ParamArray, item: ValueType | undefined): DuckDBValue
       if (!innermost) items.push(level(depth + 1));
       else {
         const value = array.values[next++] ?? null;
-        items.push(value === null ? null : duckdbValue(value, item as ValueType));
+        items.push(value === null ? null : duckdbValue(api, value, item as ValueType));
       }
     }
-    return listValue(items);
+    return api.listValue(items);
   };
   return level(0);
 }
 
 /** A checked value in the form node-api creates a value of `type` from. */
-function duckdbValue(value: ParamValue, type: ValueType): DuckDBValue {
-  if (value instanceof Date) return new DuckDBTimestampValue(BigInt(value.getTime()) * 1000n);
+function duckdbValue(api: NodeApi, value: ParamValue, type: ValueType): DuckDBValue {
+  if (value instanceof Date) return new api.DuckDBTimestampValue(BigInt(value.getTime()) * 1000n);
   // node-api creates BIGINT from a number or a bigint, HUGEINT from a bigint only.
   if (type === 'HUGEINT' && typeof value === 'number') return BigInt(value);
   return value;

@@ -10,16 +10,15 @@
  * DuckDB here is used offline: extensions are never downloaded or loaded on their own
  * (autoinstall/autoload off), and the source does not rely on DuckDB's Arrow extension.
  */
-import {
-  type DuckDBConnection,
-  type DuckDBDataChunk,
+import type {
+  DuckDBConnection,
+  DuckDBDataChunk,
   DuckDBInstance,
-  type DuckDBResult,
+  DuckDBResult,
   DuckDBTypeId,
-  ResultReturnType,
 } from '@duckdb/node-api';
-import duckdb from '@duckdb/node-bindings';
 import { WirekitError } from '../../errors/index.js';
+import { importPeer } from '../../util/optional-peer.js';
 import type { AnyColumn, BoolColumn, BytesColumn, ColumnType, FixedWidthColumn } from './columns.js';
 import { duckdbParams } from './duckdb-params.js';
 import {
@@ -55,12 +54,30 @@ export interface DuckDBSource extends TableSource {
 
 const offline = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
 
+/**
+ * The DuckDB packages, optional peers: loaded by duckdbSource, which every reader below comes
+ * after, and kept here so that the readers use DuckDB's enums and bindings as an import would.
+ */
+let api: typeof import('@duckdb/node-api');
+let duckdb: typeof import('@duckdb/node-bindings');
+
+async function loadDuckDB(): Promise<void> {
+  api = await importPeer(() => import('@duckdb/node-api'), 'duckdbSource', '@duckdb/node-api');
+  // The bindings' exports are the native addon's, which Node cannot name: all are the default export.
+  duckdb = await importPeer(
+    async () => (await import('@duckdb/node-bindings')).default,
+    'duckdbSource',
+    '@duckdb/node-bindings',
+  );
+}
+
 export async function duckdbSource(options: DuckDBSourceOptions = {}): Promise<DuckDBSource> {
   const batchRows = checkBatchRows(options.batchRows ?? defaultBatchRows);
+  await loadDuckDB();
   const owned = options.instance === undefined;
   const instance =
     options.instance ??
-    (await DuckDBInstance.create(options.path ?? ':memory:', { ...offline, ...options.config }));
+    (await api.DuckDBInstance.create(options.path ?? ':memory:', { ...offline, ...options.config }));
   const open = new Set<DuckDBConnection>();
   return {
     engine: 'duckdb',
@@ -112,44 +129,45 @@ function queryFailed(error: unknown): WirekitError {
 
 /** The column type of each DuckDB type the source reads; others are refused at query start. */
 function columnTypeOf(typeId: DuckDBTypeId): ColumnType | undefined {
+  const id = api.DuckDBTypeId;
   switch (typeId) {
-    case DuckDBTypeId.BOOLEAN:
+    case id.BOOLEAN:
       return { kind: 'bool' };
-    case DuckDBTypeId.TINYINT:
+    case id.TINYINT:
       return { kind: 'int', bits: 8, signed: true };
-    case DuckDBTypeId.SMALLINT:
+    case id.SMALLINT:
       return { kind: 'int', bits: 16, signed: true };
-    case DuckDBTypeId.INTEGER:
+    case id.INTEGER:
       return { kind: 'int', bits: 32, signed: true };
-    case DuckDBTypeId.BIGINT:
+    case id.BIGINT:
       return { kind: 'int', bits: 64, signed: true };
-    case DuckDBTypeId.UTINYINT:
+    case id.UTINYINT:
       return { kind: 'int', bits: 8, signed: false };
-    case DuckDBTypeId.USMALLINT:
+    case id.USMALLINT:
       return { kind: 'int', bits: 16, signed: false };
-    case DuckDBTypeId.UINTEGER:
+    case id.UINTEGER:
       return { kind: 'int', bits: 32, signed: false };
-    case DuckDBTypeId.UBIGINT:
+    case id.UBIGINT:
       return { kind: 'int', bits: 64, signed: false };
-    case DuckDBTypeId.FLOAT:
+    case id.FLOAT:
       return { kind: 'float', bits: 32 };
-    case DuckDBTypeId.DOUBLE:
+    case id.DOUBLE:
       return { kind: 'float', bits: 64 };
-    case DuckDBTypeId.DATE:
+    case id.DATE:
       return { kind: 'date' };
-    case DuckDBTypeId.TIMESTAMP:
+    case id.TIMESTAMP:
       return { kind: 'timestamp', unit: 'us' };
-    case DuckDBTypeId.TIMESTAMP_S:
+    case id.TIMESTAMP_S:
       return { kind: 'timestamp', unit: 's' };
-    case DuckDBTypeId.TIMESTAMP_MS:
+    case id.TIMESTAMP_MS:
       return { kind: 'timestamp', unit: 'ms' };
-    case DuckDBTypeId.TIMESTAMP_NS:
+    case id.TIMESTAMP_NS:
       return { kind: 'timestamp', unit: 'ns' };
-    case DuckDBTypeId.TIMESTAMP_TZ:
+    case id.TIMESTAMP_TZ:
       return { kind: 'timestamp', unit: 'us', timezone: 'UTC' };
-    case DuckDBTypeId.VARCHAR:
+    case id.VARCHAR:
       return { kind: 'utf8' };
-    case DuckDBTypeId.BLOB:
+    case id.BLOB:
       return { kind: 'binary' };
     default:
       return undefined;
@@ -224,7 +242,7 @@ class DuckDBChunks implements ChunkReader {
         // returns no chunk for both and keeps the error on the result, whose message the bindings
         // do not expose. Its return type turns INVALID then, which tells the two apart: a query
         // that failed must never pass for a shorter table.
-        const failed = this.result.returnType === ResultReturnType.INVALID;
+        const failed = this.result.returnType === api.ResultReturnType.INVALID;
         await this.close();
         if (failed) {
           throw new WirekitError(

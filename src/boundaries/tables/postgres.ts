@@ -14,8 +14,9 @@
  */
 import { connect as connectSocket } from 'node:net';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { WirekitError } from '../../errors/index.js';
+import { importPeer } from '../../util/optional-peer.js';
 import type { AnyColumn } from './columns.js';
 import { type WireColumn, wireColumnOf } from './postgres-binary.js';
 import { textParams } from './postgres-params.js';
@@ -48,12 +49,16 @@ export interface PostgresSource extends TableSource {
   readonly pool: pg.Pool;
 }
 
+/** pg, an optional peer: loaded by postgresSource, which every query and its errors come after. */
+let driver: typeof pg;
+
 export async function postgresSource(options: PostgresSourceOptions = {}): Promise<PostgresSource> {
   const batchRows = checkBatchRows(options.batchRows ?? defaultBatchRows);
-  const given = options.config instanceof pg.Pool ? options.config : undefined;
+  driver = await importPeer(async () => (await import('pg')).default, 'postgresSource', 'pg');
+  const given = options.config instanceof driver.Pool ? options.config : undefined;
   const pool =
     given ??
-    new pg.Pool({
+    new driver.Pool({
       ...(options.config as pg.PoolConfig | undefined),
       ...(options.connectionString === undefined ? {} : { connectionString: options.connectionString }),
     });
@@ -158,7 +163,7 @@ class PostgresRows implements ChunkReader {
 /** PostgreSQL's message (its SQLSTATE, detail and hint with it), or why the connection failed. */
 function queryFailed(error: unknown): WirekitError {
   if (error instanceof WirekitError) return error;
-  if (error instanceof pg.DatabaseError) {
+  if (error instanceof driver.DatabaseError) {
     const detail = error.detail === undefined ? '' : ` ${error.detail}`;
     const hint = error.hint === undefined ? '' : ` Hint: ${error.hint}`;
     return new WirekitError(

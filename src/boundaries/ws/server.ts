@@ -23,7 +23,6 @@
  * closing its socket). Closing the app closes each socket with 1001 (going away) and cuts those
  * whose peer has not finished the closing handshake after `closeTimeoutMs`.
  */
-import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WebSocket } from 'ws';
@@ -32,6 +31,7 @@ import { createCodec } from '../../codecs/registry.js';
 import { type ErrorCode, WirekitError } from '../../errors/index.js';
 import { chooseSubprotocol, parseSubprotocols } from '../../negotiate/index.js';
 import type { Infer, Schema } from '../../schema/index.js';
+import { importPeer } from '../../util/optional-peer.js';
 import {
   type DebugFrameOptions,
   defaultDebugChars,
@@ -161,6 +161,12 @@ interface Renderers {
 /** Registers @fastify/websocket with wirekit's negotiation and decorates `app.wirekitSocket`. */
 export const wirekitSockets = fp(
   async (app: FastifyInstance, options: SocketPluginOptions) => {
+    // An optional peer, loaded at registration so that `wirekit-ts/ws` loads without it.
+    const websocket = await importPeer(
+      async () => (await import('@fastify/websocket')).default,
+      'wirekitSockets',
+      '@fastify/websocket',
+    );
     const formats = options.formats ?? socketFormats;
     const maxFrameBytes = positiveOption('maxFrameBytes', options.maxFrameBytes ?? mebibyte);
     const maxQueuedBytes = positiveOption('maxQueuedBytes', options.maxQueuedBytes ?? mebibyte);

@@ -1,12 +1,12 @@
 /** `wirekit bench`: every format on the built-in datasets (or the user's data), in fresh processes. */
 import { writeFile } from 'node:fs/promises';
-import { datasets } from '../../bench/datasets/index.js';
-import { type LabRun, runLab } from '../../bench/lab/run.js';
-import { type SubjectName, subjectNames } from '../../bench/lab/subjects.js';
-import { labTable } from '../../bench/lab/table.js';
-import { optionalPeers } from '../../bench/peers/optional.js';
-import { labHtml } from '../../bench/report/html.js';
-import { labMarkdown } from '../../bench/report/markdown.js';
+import { datasets } from '../../lab/datasets/index.js';
+import { optionalPeers } from '../../lab/peers/optional.js';
+import { labHtml } from '../../lab/report/html.js';
+import { labMarkdown } from '../../lab/report/markdown.js';
+import { type LabRun, runLab } from '../../lab/run.js';
+import { type SubjectName, subjectNames } from '../../lab/subjects.js';
+import { labTable } from '../../lab/table.js';
 import { type CliIo, inputLimitOf, inputLimitOption } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 

@@ -4,11 +4,11 @@
  * misses, single-flight, stale-while-revalidate, and what the metrics and hooks see.
  */
 import { describe, expect, test } from 'vitest';
-import { Product, products } from '../../../src/bench/datasets/index.js';
 import { type CacheEvent, createCache } from '../../../src/boundaries/cache/index.js';
 import { memoryStore } from '../../../src/boundaries/cache/memory-store.js';
 import { formatNames } from '../../../src/codecs/core/codec.js';
 import { compressionNames } from '../../../src/compression/index.js';
+import { Product, products } from '../../../src/lab/datasets/index.js';
 import { t } from '../../../src/schema/index.js';
 
 const items = products(12);

@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import { FLOAT32_OPTIONS, Packr, pack, unpack } from 'msgpackr';
 import { compress, compressSync } from 'snappy';
 import { describe, expect, test } from 'vitest';
-import { Product, products } from '../../../src/bench/datasets/index.js';
 import {
   type LegacyReader,
   type LegacySpec,
@@ -19,6 +18,7 @@ import {
 } from '../../../src/boundaries/cache/legacy.js';
 import { isWirekitError, WirekitError } from '../../../src/errors/index.js';
 import { type Schema, t, validate } from '../../../src/index.js';
+import { Product, products } from '../../../src/lab/datasets/index.js';
 import { codeOf } from '../../support/code-of.js';
 import { has, python } from '../../support/tools.js';
 

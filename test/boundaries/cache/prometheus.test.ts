@@ -1,9 +1,9 @@
 /** The prom-client adapter: the cache's events as Prometheus series, several caches in one registry. */
 import { Registry } from 'prom-client';
 import { describe, expect, test } from 'vitest';
-import { Product, products } from '../../../src/bench/datasets/index.js';
 import { createCache } from '../../../src/boundaries/cache/index.js';
 import { prometheusCacheEvents } from '../../../src/boundaries/cache/prometheus.js';
+import { Product, products } from '../../../src/lab/datasets/index.js';
 
 describe('prometheusCacheEvents', () => {
   test('counts outcomes, observes loop time and bytes, labels each cache', async () => {

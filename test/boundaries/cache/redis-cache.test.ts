@@ -11,11 +11,11 @@ import { Redis } from 'ioredis';
 import { pack } from 'msgpackr';
 import { compressSync } from 'snappy';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Product, products } from '../../../src/bench/datasets/index.js';
 import { createCache } from '../../../src/boundaries/cache/index.js';
 import { redisStore } from '../../../src/boundaries/cache/redis-store.js';
 import { formatNames } from '../../../src/codecs/core/codec.js';
 import { compressionNames } from '../../../src/compression/index.js';
+import { Product, products } from '../../../src/lab/datasets/index.js';
 import { hasRedis, type RedisServer, startRedis } from '../../support/redis.js';
 
 const items = products(20);

@@ -6,10 +6,10 @@
  */
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Product, products } from '../../../src/bench/datasets/index.js';
 import { createCache } from '../../../src/boundaries/cache/cache.js';
 import { keySlot } from '../../../src/boundaries/cache/key-slot.js';
 import { type RedisStore, redisStore } from '../../../src/boundaries/cache/redis-store.js';
+import { Product, products } from '../../../src/lab/datasets/index.js';
 import { hasRedis, type RedisCluster, startRedisCluster } from '../../support/redis.js';
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);

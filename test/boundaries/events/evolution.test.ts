@@ -8,7 +8,6 @@
  * twice beyond what at-least-once allows (counted).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NatsServer, startNats } from '../../../src/bench/nats-server.js';
 import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
 import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka.js';
 import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats.js';
@@ -22,6 +21,7 @@ import type {
 import { type Infer, t } from '../../../src/schema/index.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
 import { hasNats } from '../../support/nats.js';
+import { type NatsServer, startNats } from '../../support/servers/nats-server.js';
 
 const Item = t.object('Item', { sku: t.string(), qty: t.int32() });
 const V1 = t.object('OrderPlaced', {

@@ -3,9 +3,9 @@
  * Fastify route to show that the plugin leaves other routes alone.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { Reading } from '../../../src/bench/datasets/timeseries.js';
-import { User, users } from '../../../src/bench/datasets/users.js';
 import { type WirekitPluginOptions, wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
+import { Reading } from '../../../src/lab/datasets/timeseries.js';
+import { User, users } from '../../../src/lab/datasets/users.js';
 import { t } from '../../../src/schema/index.js';
 
 export const sampleUsers = users(40, 7);

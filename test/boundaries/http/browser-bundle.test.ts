@@ -18,7 +18,7 @@ import {
   codecChunk,
   loadedWith,
   pageChunk,
-} from '../../../src/bench/bundle/pages.js';
+} from '../../support/browser-pages.js';
 
 const src = (path: string) => fileURLToPath(new URL(`../../../src/${path}`, import.meta.url));
 /** A string literal of apache-arrow's own writer, which wirekit's Arrow codec runs. */

@@ -14,16 +14,16 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
+import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
+import { t } from '../../../src/schema/index.js';
 import {
   type BuiltPages,
   buildPages,
   codecChunk,
   type PageOutcome,
   type PageRow,
-} from '../../../src/bench/bundle/pages.js';
-import { wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
-import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
-import { t } from '../../../src/schema/index.js';
+} from '../../support/browser-pages.js';
 import { chromiumArgs, chromiumPath, has } from '../../support/tools.js';
 
 /** The pages' row schema (pageRowSource), on the server's side. */

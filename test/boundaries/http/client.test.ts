@@ -5,8 +5,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Reading } from '../../../src/bench/datasets/timeseries.js';
-import { User } from '../../../src/bench/datasets/users.js';
 import { lazyFormat } from '../../../src/boundaries/http/client-entry.js';
 import {
   createClient,
@@ -20,6 +18,8 @@ import { allFormats, createCodec, formatNames } from '../../../src/codecs/index.
 import { jsonFormat } from '../../../src/codecs/json/index.js';
 import { msgpackFormat } from '../../../src/codecs/msgpack/index.js';
 import { protobufFormat } from '../../../src/codecs/protobuf/index.js';
+import { Reading } from '../../../src/lab/datasets/timeseries.js';
+import { User } from '../../../src/lab/datasets/users.js';
 import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
 import { buildApp, Note, sampleUsers, UserList } from './app.js';

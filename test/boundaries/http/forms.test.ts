@@ -6,10 +6,10 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Reading } from '../../../src/bench/datasets/timeseries.js';
-import { User } from '../../../src/bench/datasets/users.js';
 import { type HttpError, wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
 import { createCodec, type FormatName, formatNames } from '../../../src/codecs/index.js';
+import { Reading } from '../../../src/lab/datasets/timeseries.js';
+import { User } from '../../../src/lab/datasets/users.js';
 import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
 import { buildApp, getBytes, readings, sampleUsers } from './app.js';

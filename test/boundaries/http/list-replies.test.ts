@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Reading } from '../../../src/bench/datasets/timeseries.js';
-import { User } from '../../../src/bench/datasets/users.js';
 import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
 import { createCodec, type FormatName, formatNames } from '../../../src/codecs/index.js';
+import { Reading } from '../../../src/lab/datasets/timeseries.js';
+import { User } from '../../../src/lab/datasets/users.js';
 import { t } from '../../../src/schema/index.js';
 import { buildApp, sampleUsers } from './app.js';
 

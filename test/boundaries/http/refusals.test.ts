@@ -12,7 +12,6 @@ import { Readable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { User } from '../../../src/bench/datasets/users.js';
 import {
   createClient,
   HttpError,
@@ -23,6 +22,7 @@ import {
 import { createCodec, findFormat } from '../../../src/codecs/index.js';
 import { allFormats } from '../../../src/codecs/registry.js';
 import { getCompressor } from '../../../src/compression/index.js';
+import { User } from '../../../src/lab/datasets/users.js';
 import { t } from '../../../src/schema/index.js';
 import { buildApp, Note, sampleUsers } from './app.js';
 

@@ -4,11 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Reading } from '../../../src/bench/datasets/timeseries.js';
-import { User } from '../../../src/bench/datasets/users.js';
 import { HttpError } from '../../../src/boundaries/http/index.js';
 import { createCodec, type FormatName, findFormat, formatNames } from '../../../src/codecs/index.js';
 import { getCompressor } from '../../../src/compression/index.js';
+import { Reading } from '../../../src/lab/datasets/timeseries.js';
+import { User } from '../../../src/lab/datasets/users.js';
 import { t } from '../../../src/schema/index.js';
 import { collect } from '../../support/streams.js';
 import { buildApp, sampleUsers, UserList } from './app.js';

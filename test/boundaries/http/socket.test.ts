@@ -10,9 +10,9 @@ import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
-import { Reading } from '../../../src/bench/datasets/timeseries.js';
 import { createClient, wirekit, wirekitRoute } from '../../../src/boundaries/http/index.js';
 import { allFormats } from '../../../src/codecs/registry.js';
+import { Reading } from '../../../src/lab/datasets/timeseries.js';
 import { buildApp, Note, type Producer } from './app.js';
 
 let app: FastifyInstance | undefined;

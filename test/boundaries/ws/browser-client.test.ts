@@ -16,7 +16,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { Tick, tickSource } from '../../../src/bench/ws/tick.js';
+import { Tick, tickSource } from '../../../examples/ws/tick.js';
 import { type SocketFormat, socketFormats, wirekitSockets } from '../../../src/boundaries/ws/index.js';
 import { createCodec } from '../../../src/codecs/registry.js';
 import { chromiumArgs, chromiumPath, has } from '../../support/tools.js';
@@ -32,7 +32,7 @@ import { msgpackFormat } from ${src('codecs/msgpack/index.ts')};
 import { cborFormat } from ${src('codecs/cbor/index.ts')};
 import { protobufFormat } from ${src('codecs/protobuf/index.ts')};
 import { avroFormat } from ${src('codecs/avro/index.ts')};
-import { Tick } from ${src('bench/ws/tick.ts')};
+import { Tick } from ${JSON.stringify(fileURLToPath(new URL('../../../examples/ws/tick.ts', import.meta.url)))};
 
 const entries = { json: jsonFormat, msgpack: msgpackFormat, cbor: cborFormat, protobuf: protobufFormat, avro: avroFormat };
 const plain = (tick) => ({ ...tick, at: tick.at instanceof Date ? tick.at.toISOString() : 'not a Date' });

@@ -17,12 +17,12 @@ import {
 } from '@uwdata/flechette';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { Record8, records } from '../../../src/bench/datasets/records.js';
-import { Reading, timeseries } from '../../../src/bench/datasets/timeseries.js';
-import { User, users } from '../../../src/bench/datasets/users.js';
 import { compileArrow } from '../../../src/codecs/arrow/compiled.js';
 import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
 import { buildRootPlan } from '../../../src/codecs/arrow/plan.js';
+import { Record8, records } from '../../../src/lab/datasets/records.js';
+import { Reading, timeseries } from '../../../src/lab/datasets/timeseries.js';
+import { User, users } from '../../../src/lab/datasets/users.js';
 import { type ObjectSchema, type Schema, t } from '../../../src/schema/index.js';
 import { Shape } from '../../fixtures/every-kind.js';
 import { expectSameOutcomeOnMutations, outcome } from '../../support/outcome.js';

@@ -5,10 +5,10 @@
  * input suite on the interpreter, which the codec's own tests no longer reach by default.
  */
 import { describe, expect, test } from 'vitest';
-import { Record8, records } from '../../../src/bench/datasets/records.js';
-import { User, users } from '../../../src/bench/datasets/users.js';
 import { createAvroCodec, readContainer, writeContainer } from '../../../src/codecs/avro/index.js';
 import { createCodec } from '../../../src/codecs/index.js';
+import { Record8, records } from '../../../src/lab/datasets/records.js';
+import { User, users } from '../../../src/lab/datasets/users.js';
 import { toAvro } from '../../../src/schema/export/avro.js';
 import { type Schema, t } from '../../../src/schema/index.js';
 import { avroValue, categoryChain } from '../../fixtures/avro-values.js';

@@ -4,9 +4,9 @@
  * spellings valid and not.
  */
 import { expect, test } from 'vitest';
-import { seededRandom } from '../../../src/bench/random.js';
 import { unscaledOf, writeUnscaled } from '../../../src/codecs/avro/values.js';
 import { AvroWriter } from '../../../src/codecs/avro/writer.js';
+import { seededRandom } from '../../../src/lab/random.js';
 
 const spelling = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 

@@ -8,10 +8,10 @@
 import avsc from 'avsc';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { datasets } from '../../../src/bench/datasets/index.js';
 import { createAvroCodec } from '../../../src/codecs/avro/index.js';
 import { schemaFromAvro } from '../../../src/codecs/avro/schema-from-avro.js';
 import { isWirekitError } from '../../../src/errors/index.js';
+import { datasets } from '../../../src/lab/datasets/index.js';
 import { toAvro } from '../../../src/schema/export/avro.js';
 import { type JsonValue, type Schema, toJsonValue } from '../../../src/schema/index.js';
 import { avroValue } from '../../fixtures/avro-values.js';

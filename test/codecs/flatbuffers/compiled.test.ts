@@ -8,10 +8,10 @@
 import fc from 'fast-check';
 import { Builder } from 'flatbuffers';
 import { describe, expect, test } from 'vitest';
-import { Record8, records } from '../../../src/bench/datasets/records.js';
-import { User, users } from '../../../src/bench/datasets/users.js';
 import { createFlatBuffersCodec } from '../../../src/codecs/flatbuffers/index.js';
 import { createCodec } from '../../../src/codecs/index.js';
+import { Record8, records } from '../../../src/lab/datasets/records.js';
+import { User, users } from '../../../src/lab/datasets/users.js';
 import { type Schema, t } from '../../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue, Shape } from '../../fixtures/every-kind.js';
 import { categoryDagBomb, finish } from '../../fixtures/flatbuffers-buffers.js';

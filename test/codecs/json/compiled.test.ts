@@ -8,13 +8,13 @@
 import { inspect, isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { Record8, records } from '../../../src/bench/datasets/records.js';
-import { User, users } from '../../../src/bench/datasets/users.js';
 import type { Codec } from '../../../src/codecs/core/codec.js';
 import { readCanonicalTime } from '../../../src/codecs/core/read-time.js';
 import { createCodec } from '../../../src/codecs/index.js';
 import { compileJsonReader } from '../../../src/codecs/json/compiled-read.js';
 import type { JsonCodecOptions } from '../../../src/codecs/json/index.js';
+import { Record8, records } from '../../../src/lab/datasets/records.js';
+import { User, users } from '../../../src/lab/datasets/users.js';
 import { type Schema, t } from '../../../src/schema/index.js';
 import { fromJsonValue, readContext } from '../../../src/schema/json-value.js';
 import { parseIsoTime } from '../../../src/util/iso-time.js';

@@ -7,9 +7,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { documents, OrderDocument } from '../../../src/bench/datasets/documents.js';
-import { Product, products } from '../../../src/bench/datasets/products.js';
 import { createJsonCodec } from '../../../src/codecs/json/index.js';
+import { documents, OrderDocument } from '../../../src/lab/datasets/documents.js';
+import { Product, products } from '../../../src/lab/datasets/products.js';
 import { type Schema, t } from '../../../src/schema/index.js';
 import { Category, EveryKind, everyKindValue } from '../../fixtures/every-kind.js';
 import { outcome } from '../../support/outcome.js';

@@ -7,11 +7,11 @@
  * run it on the compiled one, the default).
  */
 import { describe, expect, test } from 'vitest';
-import { Record8, records } from '../../../src/bench/datasets/records.js';
-import { User, users } from '../../../src/bench/datasets/users.js';
 import { createCborCodec } from '../../../src/codecs/cbor/index.js';
 import { createCodec } from '../../../src/codecs/index.js';
 import { createMsgpackCodec } from '../../../src/codecs/msgpack/index.js';
+import { Record8, records } from '../../../src/lab/datasets/records.js';
+import { User, users } from '../../../src/lab/datasets/users.js';
 import { type Schema, t } from '../../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue } from '../../fixtures/every-kind.js';
 import { expectSameOutcomeOnMutations, outcome } from '../../support/outcome.js';

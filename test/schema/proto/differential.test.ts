@@ -15,13 +15,13 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { datasets } from '../../../src/bench/datasets/index.js';
 import {
   type ProtoFile,
   parseProtoFile,
 } from '../../../src/boundaries/events/compatibility/protobuf-schema.js';
 import { defaultSchemaLimits } from '../../../src/boundaries/events/compatibility/schema-text.js';
 import { isWirekitError } from '../../../src/errors/index.js';
+import { datasets } from '../../../src/lab/datasets/index.js';
 import { toProto } from '../../../src/schema/export/index.js';
 import {
   type LinkedProto,

@@ -1,5 +1,5 @@
 /**
- * The Kafka binding against a real broker (src/bench/kafka-server.ts, one for this file): events
+ * The Kafka binding against a real broker (../../../benchmarks/kafka-server.ts, one for this file): events
  * round-trip with keys and headers, counted exactly and in order per key; a send that fails
  * validation publishes nothing; a failing handler gets the same events again after a doubling
  * backoff; poison events (bytes no codec reads, tombstones) go to a dead-letter topic or function
@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Kafka, Message } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { freePort } from '../../../../src/bench/free-port.js';
 import { deadLetterHeaderNames } from '../../../../src/boundaries/events/dead-letter.js';
 import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka.js';
 import type {
@@ -21,6 +20,7 @@ import type {
 } from '../../../../src/boundaries/events/transport.js';
 import { isWirekitError, WirekitError } from '../../../../src/errors/index.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
+import { freePort } from '../../../support/servers/free-port.js';
 import {
   collector,
   committedOffsets,

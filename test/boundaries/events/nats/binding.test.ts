@@ -7,13 +7,13 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../../../src/bench/free-port.js';
 import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
 import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats.js';
 import type { DeadLetter, EventConsumer } from '../../../../src/boundaries/events/transport.js';
 import { WirekitError } from '../../../../src/errors/index.js';
 import { t } from '../../../../src/schema/index.js';
 import { hasNats } from '../../../support/nats.js';
+import { freePort } from '../../../support/servers/free-port.js';
 import {
   admin,
   type NatsServer,

@@ -9,7 +9,7 @@ import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
 import type { ReceivedEvent } from '../../../../src/boundaries/events/transport.js';
 import { t } from '../../../../src/schema/index.js';
 
-export { type NatsServer, startNats } from '../../../../src/bench/nats-server.js';
+export { type NatsServer, startNats } from '../../../support/servers/nats-server.js';
 
 export const Reading = t.object('Reading', { sensor: t.string(), n: t.int32() });
 export type Reading = { sensor: string; n: number };

@@ -1,0 +1,115 @@
+/**
+ * bench:events end to end on a tiny run: the built orchestrator (dist/, built by `pretest`) starts
+ * its own Kafka broker, runs three formats at two low rates in fresh producer and consumer
+ * processes, and stops the broker. What is checked is what must hold whatever the machine's speed:
+ * every step's produced events were all consumed, the counts add up from the steps to the topic to
+ * the handler's tally, the handler found every amount intact, bytes on the broker are the payload
+ * plus Kafka's record overhead, the binary format's events are smaller, the report has a row per
+ * format, and no broker or log directory is left behind. Not timing.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { hasKafka } from '../../test/support/kafka.js';
+import type { EventsRun } from './report.js';
+
+const run = promisify(execFile);
+const main = fileURLToPath(new URL('../../build/benchmarks/events/main.js', import.meta.url));
+
+function portIsClosed(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+describe.skipIf(!hasKafka())('npm run bench:events', () => {
+  test('a tiny run: every step consumed what it produced, counts add up, bytes and report are consistent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirekit-events-bench-'));
+    try {
+      const json = join(dir, 'run.json');
+      const rates = [300, 600];
+      const { stdout } = await run(
+        process.execPath,
+        [
+          main,
+          '--formats',
+          'plain-json,json,avro',
+          '--rates',
+          rates.join(','),
+          '--step-seconds',
+          '1',
+          '--warmup-seconds',
+          '1',
+          '--repetitions',
+          '1',
+          '--pool',
+          '300',
+          '--json',
+          json,
+        ],
+        { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
+      );
+      const result = JSON.parse(readFileSync(json, 'utf8')) as EventsRun;
+      expect(result.failures).toEqual([]);
+      expect(result.results.map((r) => r.format).sort()).toEqual(['avro', 'json', 'plain-json']);
+
+      for (const r of result.results) {
+        expect(r.steps.length, `${r.format}: at least the first step ran`).toBeGreaterThanOrEqual(1);
+        r.steps.forEach((step, i) => {
+          expect(step.rate).toBe(rates[i]);
+          // The producer sends exactly rate × seconds events per step, all acknowledged.
+          expect(step.producer.events).toBe(step.rate * 1);
+          expect(step.produced, `${r.format} ${step.rate}/s: on the topic`).toBe(step.producer.events);
+          expect(step.consumed, `${r.format} ${step.rate}/s: consumed = produced`).toBe(step.produced);
+          expect(step.drainSeconds).toBeGreaterThanOrEqual(0);
+          expect(step.lagMax).toBeGreaterThanOrEqual(step.lagEnd);
+          expect(step.processCpuUs).toBeGreaterThan(0);
+          expect(step.samples.length).toBeGreaterThanOrEqual(2);
+        });
+        const stepped = r.steps.reduce((sum, step) => sum + step.produced, 0);
+        expect(r.totalEvents, `${r.format}: the topic holds the warm-up and the steps`).toBe(
+          r.warmup.events + stepped,
+        );
+        // The handler saw every event once, and every event's amounts added up.
+        expect(r.tally.events).toBe(r.totalEvents);
+        expect(r.tally.mismatches).toBe(0);
+        expect(r.consumerErrors).toBe(0);
+        expect(r.tally.items).toBeGreaterThanOrEqual(r.tally.events);
+        // On the broker: the payload plus a record's few bytes and the batches' headers.
+        expect(r.brokerBytesPerEvent).toBeGreaterThan(r.payloadBytes.mean);
+        expect(r.brokerBytesPerEvent).toBeLessThan(r.payloadBytes.mean + 80);
+        expect(r.calibration.decodeUs).toBeGreaterThan(0);
+        expect(r.calibration.handleUs).toBeGreaterThan(0);
+      }
+      const bytes = (format: string) =>
+        result.results.find((r) => r.format === format)?.payloadBytes.mean ?? Number.NaN;
+      expect(bytes('avro')).toBeLessThan(bytes('json') / 2);
+      // wirekit's JSON carries the envelope's header on top of the same JSON text.
+      expect(bytes('json')).toBeGreaterThan(bytes('plain-json'));
+
+      for (const heading of ['| format | consumer | payload', '| format | 300/s', '| format | rate/s']) {
+        const start = stdout.split('\n').findIndex((line) => line.startsWith(heading));
+        expect(start, heading).toBeGreaterThanOrEqual(0);
+        const rows = stdout
+          .split('\n')
+          .slice(start + 2)
+          .filter((_, i, lines) => lines.slice(0, i + 1).every((line) => line.startsWith('|')));
+        expect(rows.length, heading).toBeGreaterThanOrEqual(3);
+      }
+      expect(await portIsClosed(Number(result.kafka.bootstrap.split(':')[1]))).toBe(true);
+      expect(existsSync(result.kafka.logDir)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});

@@ -1,0 +1,417 @@
+/**
+ * The implementations the overhead benchmark times: each wirekit codec, and the library beneath it
+ * (or the best-known JavaScript library of its format) used directly, on the same records.
+ * Every case goes bytes-to-bytes: JSON includes its UTF-8 step, and decoders' output is touched
+ * field by field, so lazy decoders pay their real cost.
+ */
+import { createRequire } from 'node:module';
+import * as arrow from 'apache-arrow';
+import type { Codec, FormatName } from 'wirekit-ts/codecs';
+import { createCodec } from 'wirekit-ts/codecs';
+import {
+  Account,
+  accounts,
+  documents,
+  furyFor,
+  Message,
+  messages,
+  OrderDocument,
+  Product,
+  products,
+  Reading,
+  Record8,
+  records,
+  timeseries,
+  User,
+  users,
+} from 'wirekit-ts/lab';
+import { deref, type ObjectSchema, type Schema, t } from 'wirekit-ts/schema';
+import { toArrowSchema, toAvro, toProto } from 'wirekit-ts/schema/export';
+
+/**
+ * The datasets this benchmark runs on, with their default sizes and how they are measured:
+ * `batch`, the whole dataset as one array in one call; `item`, one call per item (the cache and RPC
+ * shape, where a codec's fixed cost per call shows). `orders` is left out: its integer-keyed Maps
+ * and shared references are no JSON, so native JSON would be no yardstick (the lab compares it
+ * through the JSON form of values). Where values hold bytes, native JSON times their JSON form
+ * (`jsonForm`: base64 text, ISO dates), the text wirekit's JSON codec writes for them, since
+ * JSON.stringify cannot carry a Uint8Array.
+ */
+export const overheadDatasets = {
+  records: { schema: Record8, generate: records, count: 5_000, unit: 'batch', jsonForm: false },
+  users: { schema: User, generate: users, count: 5_000, unit: 'batch', jsonForm: false },
+  timeseries: { schema: Reading, generate: timeseries, count: 100_000, unit: 'batch', jsonForm: false },
+  products: { schema: Product, generate: products, count: 200, unit: 'batch', jsonForm: false },
+  documents: { schema: OrderDocument, generate: documents, count: 2_000, unit: 'batch', jsonForm: true },
+  'documents-each': {
+    schema: OrderDocument,
+    generate: documents,
+    count: 2_000,
+    unit: 'item',
+    jsonForm: true,
+  },
+  messages: { schema: Message, generate: messages, count: 50_000, unit: 'item', jsonForm: false },
+  accounts: { schema: Account, generate: accounts, count: 1_000, unit: 'batch', jsonForm: false },
+} as const satisfies Record<string, OverheadDataset>;
+
+export interface OverheadDataset {
+  readonly schema: ObjectSchema;
+  readonly generate: (count: number) => unknown[];
+  readonly count: number;
+  readonly unit: Unit;
+  readonly jsonForm: boolean;
+}
+
+/** One array of every item per call, or one call per item. */
+export type Unit = 'batch' | 'item';
+
+export interface BenchCase {
+  readonly name: string;
+  /**
+   * Converts the shared rows into what this implementation takes, as the units it is called on:
+   * one unit holding every row for a batch, one unit per row otherwise (not timed).
+   */
+  readonly prepare: (rows: Row[]) => unknown[];
+  readonly encode: (value: unknown) => Uint8Array;
+  readonly decode: (bytes: Uint8Array) => unknown;
+}
+
+type Row = Record<string, unknown>;
+
+const require = createRequire(import.meta.url);
+/** Decode limits for data the benchmark made itself: a million rows pass the untrusted-input defaults. */
+export const limits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32, maxAllocatedBytes: 2 ** 40 };
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Every Date in rows, at any depth, through `convert`: the libraries used directly take no Dates. */
+const mapDates = (rows: Row[], convert: (date: Date) => unknown): Row[] => {
+  const visit = (value: unknown): unknown => {
+    if (value instanceof Date) return convert(value);
+    if (Array.isArray(value)) return value.map(visit);
+    if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return value;
+    const out: Row = {};
+    for (const key in value) out[key] = visit((value as Row)[key]);
+    return out;
+  };
+  return rows.map((row) => visit(row) as Row);
+};
+/** Timestamps as apache-arrow takes them without logical types: milliseconds. */
+const asMillis = (rows: Row[]) => mapDates(rows, (date) => date.getTime());
+
+/**
+ * A value as avsc takes it without logical types, at any depth: timestamps as milliseconds,
+ * decimals as the big-endian two's-complement bytes of their unscaled integer, bytes as Buffers.
+ */
+function avscInput(schema: Schema, value: unknown): unknown {
+  const node = deref(schema);
+  if (value === undefined || value === null) return value;
+  switch (node.kind) {
+    case 'timestamp':
+      return (value as Date).getTime();
+    case 'decimal':
+      return unscaledBytes(value as string, node.scale ?? 0);
+    case 'bytes':
+      return Buffer.from(value as Uint8Array);
+    case 'optional':
+    case 'nullable':
+      return avscInput(node.inner, value);
+    case 'array':
+      return (value as unknown[]).map((item) => avscInput(node.items, item));
+    case 'map': {
+      const out: Row = {};
+      for (const [key, item] of value instanceof Map ? value : Object.entries(value as Row))
+        out[String(key)] = avscInput(node.values, item);
+      return out;
+    }
+    case 'object': {
+      const out: Row = {};
+      for (const field of node.fields) out[field.name] = avscInput(field.schema, (value as Row)[field.name]);
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+/** "-12.05" at scale 2 as Avro's decimal bytes: -1205, big-endian two's complement, shortest. */
+function unscaledBytes(text: string, scale: number): Buffer {
+  const [whole = '', fraction = ''] = text.replace('-', '').split('.');
+  let unscaled = BigInt(whole + fraction.padEnd(scale, '0').slice(0, scale));
+  if (text.startsWith('-')) unscaled = -unscaled;
+  const bytes: number[] = [];
+  do {
+    bytes.unshift(Number(unscaled & 0xffn));
+    unscaled >>= 8n;
+  } while (
+    !(unscaled === 0n && (bytes[0] as number) < 0x80) &&
+    !(unscaled === -1n && (bytes[0] as number) >= 0x80)
+  );
+  return Buffer.from(bytes);
+}
+
+/**
+ * A value as protobufjs's fromObject takes it for wirekit's .proto export: enum members as their
+ * numbers (the .proto prefixes them, COUNTRY_US, so a bare 'US' would be dropped without a word)
+ * and timestamps as google.protobuf.Timestamp objects, at any depth.
+ */
+function protobufjsInput(schema: Schema, value: unknown): unknown {
+  const node = deref(schema);
+  if (value === undefined || value === null) return value;
+  switch (node.kind) {
+    case 'enum':
+      return node.members.indexOf(value as string);
+    case 'timestamp': {
+      const millis = (value as Date).getTime();
+      return { seconds: Math.floor(millis / 1000), nanos: (((millis % 1000) + 1000) % 1000) * 1e6 };
+    }
+    case 'optional':
+    case 'nullable':
+      return protobufjsInput(node.inner, value);
+    case 'array':
+      return (value as unknown[]).map((item) => protobufjsInput(node.items, item));
+    case 'map': {
+      const out: Row = {};
+      for (const [key, item] of value instanceof Map ? value : Object.entries(value as Row))
+        out[String(key)] = protobufjsInput(node.values, item);
+      return out;
+    }
+    case 'object': {
+      const out: Row = {};
+      for (const field of node.fields)
+        out[field.name] = protobufjsInput(field.schema, (value as Row)[field.name]);
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+/**
+ * The cases for rows of `item`, called once per batch of every row or once per row (`unit`). Each
+ * library is given the unit as it takes it: an array type for a batch, the item's own type per row
+ * (Protocol Buffers wraps a batch in a message, since a root is always a message there).
+ */
+export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<string, () => BenchCase> {
+  const batch = unit === 'batch';
+  const Rows = t.array(item);
+  const RowsMessage = t.object('Rows', { rows: Rows });
+  /** Units from rows: `[convert(rows)]` for a batch, each row through `one` otherwise. */
+  const units =
+    (whole: (rows: Row[]) => unknown, one: (row: Row) => unknown = (row) => whole([row])) =>
+    (rows: Row[]): unknown[] =>
+      batch ? [whole(rows)] : rows.map(one);
+  const same = units(
+    (rows) => rows,
+    (row) => row,
+  );
+  const millis = units(asMillis, (row) => asMillis([row])[0]);
+  const wirekit = (format: FormatName, schema: boolean, compile = true): BenchCase => {
+    const codec: Codec<unknown> = schema
+      ? (createCodec(format, { schema: batch ? Rows : item, compile, limits }) as Codec<unknown>)
+      : createCodec(format, { schema: undefined, limits });
+    return {
+      name: `wirekit ${format}${schema ? '' : ' (schemaless)'}${compile ? '' : ' (interpreter)'}`,
+      prepare: same,
+      encode: (v) => codec.encode(v),
+      decode: (b) => codec.decode(b),
+    };
+  };
+  /** Arrow is a table format: a table of one row per call is not how anyone would use it. */
+  const tablesOnly = () => {
+    if (!batch) throw new Error('a table format, measured on batches only');
+  };
+  return {
+    'json native': () => ({
+      name: 'JSON.stringify/parse',
+      prepare: same,
+      encode: (v) => encoder.encode(JSON.stringify(v)),
+      decode: (b) => JSON.parse(decoder.decode(b)),
+    }),
+    'json wirekit-schemaless': () => wirekit('json', false),
+    'json wirekit': () => wirekit('json', true),
+    'json wirekit-interpreter': () => wirekit('json', true, false),
+    'msgpack msgpackr': () => {
+      const { Packr } = require('msgpackr') as typeof import('msgpackr');
+      const packr = new Packr({ useRecords: false });
+      return {
+        name: 'msgpackr (plain)',
+        prepare: same,
+        encode: (v) => packr.pack(v),
+        decode: (b) => packr.unpack(b),
+      };
+    },
+    'msgpack wirekit': () => wirekit('msgpack', true),
+    'msgpack wirekit-schemaless': () => wirekit('msgpack', false),
+    'cbor cbor-x': () => {
+      const { Encoder } = require('cbor-x') as typeof import('cbor-x');
+      const cbor = new Encoder({ useRecords: false });
+      return {
+        name: 'cbor-x',
+        prepare: same,
+        encode: (v) => cbor.encode(v),
+        decode: (b) => cbor.decode(b),
+      };
+    },
+    'cbor wirekit': () => wirekit('cbor', true),
+    'cbor wirekit-schemaless': () => wirekit('cbor', false),
+    'protobuf protobufjs': () => {
+      const protobuf = require('protobufjs') as typeof import('protobufjs');
+      const root = protobuf.parse(toProto(batch ? RowsMessage : item), { keepCase: true }).root;
+      root.addJSON((protobuf.common.get('google/protobuf/timestamp.proto') as { nested: never }).nested);
+      const type = root.lookupType(batch ? 'Rows' : item.name);
+      return {
+        name: 'protobufjs',
+        // Not timed: enum members and timestamps as protobufjs takes them (protobufjsInput).
+        prepare: units(
+          (rows) => type.fromObject({ rows: protobufjsInput(Rows, rows) as unknown[] }),
+          (row) => type.fromObject(protobufjsInput(item, row) as Row),
+        ),
+        encode: (v) => type.encode(v as never).finish(),
+        decode: (b) => type.toObject(type.decode(b), { longs: Number, enums: String }),
+      };
+    },
+    'protobuf wirekit': () => protobufWirekit(true),
+    'protobuf wirekit-interpreter': () => protobufWirekit(false),
+    fury: () => {
+      const fury = furyFor(batch ? Rows : item);
+      return {
+        name: '@furyjs/fury',
+        // Not timed: string-keyed maps as the JavaScript Maps Fury's map type takes.
+        prepare: units(
+          (rows) => furyInput(Rows, rows),
+          (row) => furyInput(item, row),
+        ),
+        encode: fury.encode,
+        decode: fury.decode,
+      };
+    },
+    'avro avsc': () => {
+      const avsc = require('avsc') as typeof import('avsc');
+      const type = avsc.Type.forSchema(
+        (batch ? { type: 'array', items: toAvro(item) } : toAvro(item)) as never,
+      );
+      return {
+        name: 'avsc',
+        // Not timed: timestamps, decimals and bytes as avsc takes them without logical types.
+        prepare: units(
+          (rows) => avscInput(Rows, rows),
+          (row) => avscInput(item, row),
+        ),
+        encode: (v) => type.toBuffer(v),
+        decode: (b) => type.fromBuffer(Buffer.from(b.buffer, b.byteOffset, b.length)),
+      };
+    },
+    'avro wirekit': () => wirekit('avro', true),
+    'flatbuffers wirekit': () => wirekit('flatbuffers', true),
+    'flatbuffers wirekit-interpreter': () => wirekit('flatbuffers', true, false),
+    'arrow apache-arrow': () => {
+      tablesOnly();
+      // apache-arrow's own row path: a Struct builder fed row objects, then the IPC writer. (Imported
+      // as ESM: its CommonJS build has other classes, which its ESM schema objects do not match.)
+      const schema = toArrowSchema(item);
+      const type = new arrow.Struct(schema.fields);
+      return {
+        name: 'apache-arrow (row builder)',
+        prepare: millis,
+        encode: (v) => {
+          const builder = arrow.makeBuilder({ type, nullValues: [null, undefined] });
+          for (const row of v as unknown[]) builder.append(row as never);
+          const data = builder.finish().flush();
+          return arrow.tableToIPC(new arrow.Table(new arrow.RecordBatch(schema, data)), 'stream');
+        },
+        decode: (b) =>
+          arrow
+            .tableFromIPC(b)
+            .toArray()
+            .map((row) => row.toJSON()),
+      };
+    },
+    'arrow wirekit': () => {
+      tablesOnly();
+      const codec = createCodec('arrow', { schema: item, limits });
+      return {
+        name: 'wirekit arrow',
+        prepare: same,
+        encode: (v) => codec.encode(v as never),
+        decode: (b) => codec.decode(b),
+      };
+    },
+    'arrow wirekit schemaless': () => {
+      tablesOnly();
+      // Rows read by the stream's own Arrow schema, as from a peer that sent no wirekit schema.
+      const writer = createCodec('arrow', { schema: item, limits });
+      const reader = createCodec('arrow', { limits });
+      return {
+        name: 'wirekit arrow (no schema to read)',
+        prepare: same,
+        encode: (v) => writer.encode(v as never),
+        decode: (b) => reader.decode(b),
+      };
+    },
+  };
+
+  function protobufWirekit(compile: boolean): BenchCase {
+    const codec = createCodec('protobuf', { schema: batch ? RowsMessage : item, compile, limits });
+    return {
+      name: `wirekit protobuf${compile ? '' : ' (interpreter)'}`,
+      prepare: units(
+        (rows) => ({ rows }),
+        (row) => row,
+      ),
+      encode: (v) => codec.encode(v as never),
+      decode: (b) => codec.decode(b),
+    };
+  }
+}
+
+/** A value as Fury's descriptions take it: string-keyed maps as JavaScript Maps, at any depth. */
+function furyInput(schema: Schema, value: unknown): unknown {
+  const node = deref(schema);
+  if (value === undefined || value === null) return value;
+  switch (node.kind) {
+    case 'optional':
+    case 'nullable':
+      return furyInput(node.inner, value);
+    case 'array':
+      return (value as unknown[]).map((item) => furyInput(node.items, item));
+    case 'map':
+      return new Map(
+        [...(value instanceof Map ? value : Object.entries(value as Row))].map(([key, item]) => [
+          key,
+          furyInput(node.values, item),
+        ]),
+      );
+    case 'object': {
+      const out: Row = {};
+      for (const field of node.fields) out[field.name] = furyInput(field.schema, (value as Row)[field.name]);
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+/** Reads every field of every decoded record, so lazy decoders pay for what they skipped. */
+export function touch(value: unknown): number {
+  let sum = 0;
+  const visit = (item: unknown): void => {
+    if (Array.isArray(item)) for (const x of item) visit(x);
+    else if (item instanceof Map) {
+      for (const [key, x] of item) {
+        visit(key);
+        visit(x);
+      }
+    } else if (
+      typeof item === 'object' &&
+      item !== null &&
+      !(item instanceof Date) &&
+      !(item instanceof Uint8Array)
+    ) {
+      for (const key in item) visit((item as Record<string, unknown>)[key]);
+    } else if (typeof item === 'string') sum += item.length;
+    else sum += 1;
+  };
+  visit(value);
+  return sum;
+}

@@ -1,0 +1,82 @@
+/**
+ * The overhead benchmark end to end on a tiny run: the built orchestrator (dist/, built by
+ * `pretest`) spawns a worker per case and dataset, and prints one Markdown table per dataset,
+ * with a row that says why where a library cannot hold a dataset's shape.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, test } from 'vitest';
+
+const run = promisify(execFile);
+const main = fileURLToPath(new URL('../../build/benchmarks/overhead/main.js', import.meta.url));
+
+/** The rows of the table under `### <dataset>`, as cells. */
+function rowsOf(markdown: string, dataset: string): string[][] {
+  const section = markdown.split('### ').find((part) => part.startsWith(`${dataset} ×`));
+  if (section === undefined) throw new Error(`no table for ${dataset} in:\n${markdown}`);
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| ') && !line.startsWith('| case'))
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
+}
+
+describe('npm run bench:overhead', () => {
+  test('one table per dataset, a ratio to native JSON per case, and n/a where a library cannot go', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [
+        main,
+        '--dataset',
+        'all',
+        '--count',
+        '40',
+        '--processes',
+        '1',
+        '--rounds',
+        '2',
+        'avro wirekit',
+        'fury',
+        'arrow wirekit',
+      ],
+      { timeout: 120_000 },
+    );
+    // Tables only on stdout: nothing else (a worker's output, say) may come before them.
+    expect(stdout.trimStart().startsWith('### records × 40, one array per call')).toBe(true);
+    const perItem = ['documents-each', 'messages'];
+    expect(stdout).toContain('### messages × 40, one call per item');
+    for (const dataset of [
+      'records',
+      'users',
+      'timeseries',
+      'products',
+      'documents',
+      ...perItem,
+      'accounts',
+    ]) {
+      const [avro, fury, arrow] = rowsOf(stdout, dataset) as [string[], string[], string[]];
+      expect(avro[0]).toBe('wirekit avro');
+      const ratio = Number(avro[5]?.split(' ')[0]);
+      expect(ratio).toBeGreaterThan(0);
+      expect(Number.isFinite(ratio)).toBe(true);
+      // Fury holds every dataset here (string maps as Maps, 64-bit ids within 2^53 as doubles).
+      expect(fury[0], dataset).toBe('@furyjs/fury');
+      // Arrow is a table format: one table per tiny message is no use anyone makes of it, and the
+      // row says why instead of a figure.
+      if (perItem.includes(dataset)) {
+        expect(arrow[0]).toBe('arrow wirekit');
+        expect(arrow[1]).toMatch(/^n\/a: a table format/);
+      } else expect(arrow[0]).toBe('wirekit arrow');
+    }
+  }, 150_000);
+
+  test('an unknown case or dataset is refused before anything runs', async () => {
+    await expect(run(process.execPath, [main, 'no such case'])).rejects.toThrow(/unknown case/);
+    await expect(run(process.execPath, [main, '--dataset', 'nope'])).rejects.toThrow(/unknown dataset/);
+  });
+});
