@@ -109,15 +109,19 @@ export class TestTree {
     return [...new Set([...known, ...onDisk])];
   }
 
-  /** The test modules `file` reaches through relative imports, itself first; src/ is not followed. */
+  /**
+   * The modules of test/ and benchmarks/ that `file` reaches through relative imports, itself
+   * first. The library (src/) is not followed: it asks for no program.
+   */
   closure(file: string): string[] {
-    const tests = join(this.root, 'test');
+    const harness = ['test', 'benchmarks'].map((dir) => `${join(this.root, dir)}/`);
     const seen = new Set<string>([file]);
     const queue = [file];
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       for (const specifier of importsOf(this.text(next) ?? '')) {
         const target = sourceOf(next, specifier);
-        if (!target.startsWith(`${tests}/`) || seen.has(target) || this.text(target) === undefined) continue;
+        if (!harness.some((dir) => target.startsWith(dir))) continue;
+        if (seen.has(target) || this.text(target) === undefined) continue;
         seen.add(target);
         queue.push(target);
       }
