@@ -8,8 +8,8 @@ import {
 import type { Codec } from '../../../src/codecs/core/codec.js';
 import { isWirekitError } from '../../../src/errors/index.js';
 import { type Infer, type Schema, t } from '../../../src/index.js';
+import { nestedListStream } from '../../fixtures/arrow-messages.js';
 import { EveryKind, EveryKindFlat, everyKindValue, Shape } from '../../fixtures/every-kind.js';
-import { nestedListStream } from '../../support/arrow-messages.js';
 import { codeOf } from '../../support/code-of.js';
 import { collect, oneByteAtATime, readAll } from '../../support/streams.js';
 import { describeHostileInput } from '../../support/suites/hostile-input.js';
