@@ -5,9 +5,8 @@
  * bignum, and every other number as a float64; every reader gives a safe integer back as a number
  * and a wider one as a bigint, whatever form it came in.
  *
- * Python's msgpack and cbor2 are the independent judges in both directions: they read wirekit's
- * bytes as `int` (never `float`) with the right value, write the same bytes for each integer (so
- * wirekit's form is the smallest one), and wirekit reads what they write.
+ * Python's msgpack and cbor2 are the independent judges in both directions:
+ * schemaless-integers-python.test.ts.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -16,160 +15,19 @@ import type { Codec } from '../../../src/codecs/core/codec.js';
 import { createMsgpackCodec } from '../../../src/codecs/msgpack/index.js';
 import { readEnvelope } from '../../../src/envelope/header.js';
 import { encodeEnveloped } from '../../../src/envelope/index.js';
-import { type Schema, t } from '../../../src/index.js';
+import { t } from '../../../src/index.js';
+import {
+  codecs,
+  createCodecFor,
+  type Format,
+  floats,
+  integers,
+  read,
+  tableOf,
+} from '../../fixtures/schemaless-integers.js';
 import { codeOf } from '../../support/code-of.js';
-import { runPython } from '../../support/python.js';
 import { hex, toHex } from '../../support/self-describing.js';
 import { readAll } from '../../support/streams.js';
-import { has } from '../../support/tools.js';
-
-type Format = 'msgpack' | 'cbor';
-
-const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
-
-/** What every reader gives for an integer: a number while it is a safe integer, else a bigint. */
-function read(value: number | bigint): number | bigint {
-  if (typeof value === 'number') return value;
-  return value >= -maxSafe && value <= maxSafe ? Number(value) : value;
-}
-
-/** Integers at every encoding boundary of both formats, as numbers where they are safe integers. */
-const integers: readonly (number | bigint)[] = [
-  0,
-  1,
-  -1,
-  23,
-  24,
-  -24,
-  -25,
-  127,
-  128,
-  -32,
-  -33,
-  -128,
-  -129,
-  255,
-  256,
-  -256,
-  -257,
-  65_535,
-  65_536,
-  -32_768,
-  -32_769,
-  -65_536,
-  -65_537,
-  2 ** 31 - 1,
-  2 ** 31,
-  -(2 ** 31),
-  -(2 ** 31) - 1,
-  2 ** 32 - 1,
-  2 ** 32,
-  -(2 ** 32),
-  -(2 ** 32) - 1,
-  2 ** 40,
-  -(2 ** 40),
-  2 ** 53 - 1,
-  9_007_199_254_740_672,
-  -(2 ** 53 - 1),
-  // Safe values as bigints: the same integers on the wire, so they read back as numbers.
-  5n,
-  -(2n ** 40n),
-  2n ** 53n - 1n,
-  // Beyond the safe range: only bigints hold them exactly.
-  2n ** 53n,
-  2n ** 53n + 1n,
-  -(2n ** 53n),
-  -(2n ** 53n) - 1n,
-  2n ** 63n - 1n,
-  2n ** 63n,
-  2n ** 64n - 1n,
-  -(2n ** 63n),
-];
-
-/** Integers that only CBOR holds: major type 1 down to -2^64, bignums (tags 2 and 3) beyond. */
-const cborIntegers: readonly bigint[] = [
-  -(2n ** 63n) - 1n,
-  -(2n ** 64n),
-  2n ** 64n,
-  -(2n ** 64n) - 1n,
-  2n ** 100n,
-  -(2n ** 100n),
-  2n ** 1000n + 12_345n,
-];
-
-/** Numbers that are not safe integers: float64, integral or not. */
-const floats: readonly number[] = [
-  0.5,
-  -0,
-  -1.5,
-  Number.NaN,
-  Number.POSITIVE_INFINITY,
-  Number.NEGATIVE_INFINITY,
-  2 ** 53,
-  -(2 ** 53),
-  2 ** 53 + 2,
-  2 ** 64,
-  -(2 ** 70),
-  1e300,
-  5e-324,
-  Number.MAX_SAFE_INTEGER + 0.5 + 0.5, // 2^53, reached by arithmetic
-];
-
-const tableOf = (format: Format) => (format === 'cbor' ? [...integers, ...cborIntegers] : integers);
-
-const codecs = {
-  msgpack: createMsgpackCodec(),
-  cbor: createCborCodec(),
-} as const;
-
-/**
- * A value as the Python side spells it: ["int", digits] or ["float", the float64's big-endian
- * bytes in hex], so that NaN, -0 and integers beyond 2^53 cross JSON exactly.
- */
-type Spelled = readonly ['int' | 'float', string];
-
-function spell(value: number | bigint): Spelled {
-  if (typeof value === 'bigint' || (Number.isSafeInteger(value) && !Object.is(value, -0)))
-    return ['int', value.toString()];
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, value);
-  return ['float', toHex(new Uint8Array(view.buffer))];
-}
-
-function unspell([kind, text]: Spelled): number | bigint {
-  if (kind === 'int') return read(BigInt(text));
-  return new DataView(hex(text).buffer).getFloat64(0);
-}
-
-const pythonTools = `
-import sys, json, struct, msgpack, cbor2
-def spell(x):
-    if type(x) is int: return ['int', str(x)]
-    if type(x) is float: return ['float', struct.pack('>d', x).hex()]
-    return ['other', repr(x)]
-def unspell(s):
-    return int(s[1]) if s[0] == 'int' else struct.unpack('>d', bytes.fromhex(s[1]))[0]
-def load(fmt, data):
-    return msgpack.unpackb(data, raw=False, strict_map_key=False) if fmt == 'msgpack' else cbor2.loads(data)
-def dump(fmt, value):
-    return msgpack.packb(value) if fmt == 'msgpack' else cbor2.dumps(value)
-`;
-
-/** What Python reads from `bytes`: a list of spelled values. */
-function pythonReads(format: Format, bytes: Uint8Array): Spelled[] {
-  const out = runPython(
-    `${pythonTools}
-print(json.dumps([spell(x) for x in load('${format}', sys.stdin.buffer.read())]))`,
-    bytes,
-  );
-  return JSON.parse(out.toString()) as Spelled[];
-}
-
-const python2 = has('python:msgpack') && has('python:cbor2');
-
-function createCodecFor(format: Format, schema: Schema, compile: boolean): Codec<unknown> {
-  return (format === 'msgpack' ? createMsgpackCodec : createCborCodec)({ schema, compile }) as Codec<unknown>;
-}
 
 /**
  * `value` in a 64-bit form: MessagePack's int 64 (negatives, and with `signed` non-negatives below
@@ -429,75 +287,5 @@ describe('msgpackRecords writes and reads integers as the plain codec does', () 
       ),
       { numRuns: 300 },
     );
-  });
-});
-
-describe.skipIf(!python2)('interop with Python msgpack and cbor2', () => {
-  describe.each(['msgpack', 'cbor'] as const)('%s', (format) => {
-    const codec: Codec<unknown> = codecs[format];
-
-    test('Python reads wirekit’s integers as int, with the right value, and its other numbers as float', () => {
-      const values = [...tableOf(format), ...floats];
-      expect(pythonReads(format, codec.encode(values))).toEqual(values.map(spell));
-    });
-
-    test('Python writes the same bytes for every integer: wirekit’s form is the smallest', () => {
-      const table = tableOf(format);
-      const out = runPython(
-        `${pythonTools}
-print(json.dumps([dump('${format}', unspell(s)).hex() for s in json.load(sys.stdin)]))`,
-        new TextEncoder().encode(JSON.stringify(table.map(spell))),
-      );
-      expect(JSON.parse(out.toString())).toEqual(table.map((value) => toHex(codec.encode(value))));
-    });
-
-    test('wirekit reads what Python writes, each value alone and all in a map with an integer key', () => {
-      const values = [...tableOf(format), ...floats];
-      const out = runPython(
-        `${pythonTools}
-values = [unspell(s) for s in json.load(sys.stdin)]
-print(json.dumps({'alone': [dump('${format}', v).hex() for v in values], 'keyed': dump('${format}', {1: values}).hex()}))`,
-        new TextEncoder().encode(JSON.stringify(values.map(spell))),
-      );
-      const { alone, keyed } = JSON.parse(out.toString()) as { alone: string[]; keyed: string };
-      const expected = values.map((value) => unspell(spell(value)));
-      alone.forEach((bytes, i) => {
-        expect(Object.is(codec.decode(hex(bytes)), expected[i]), `${bytes} → ${String(expected[i])}`).toBe(
-          true,
-        );
-      });
-      const all = (codec.decode(hex(keyed)) as Map<number, unknown[]>).get(1) as unknown[];
-      all.forEach((value, i) => {
-        expect(Object.is(value, expected[i]), String(expected[i])).toBe(true);
-      });
-    });
-
-    test('Python reads what encodeStream, the envelope and json fields write', async () => {
-      const values = [4_294_967_296, -(2 ** 40), 9_007_199_254_740_672];
-      const streamed = await readAll(codec.encodeStream(values));
-      const out = runPython(
-        format === 'msgpack'
-          ? `${pythonTools}
-print(json.dumps([spell(x) for x in msgpack.Unpacker(sys.stdin.buffer, raw=False)]))`
-          : `${pythonTools}
-import io
-data = io.BytesIO(sys.stdin.buffer.read())
-out = []
-while data.tell() < len(data.getvalue()): out.append(spell(cbor2.load(data)))
-print(json.dumps(out))`,
-        streamed,
-      );
-      expect(JSON.parse(out.toString())).toEqual(values.map(spell));
-      const { payload } = readEnvelope(encodeEnveloped(codec, values));
-      expect(pythonReads(format, payload)).toEqual(values.map(spell));
-      const jsonField = createCodecFor(format, t.array(t.json()), true);
-      expect(pythonReads(format, jsonField.encode(values))).toEqual(values.map(spell));
-    });
-  });
-
-  test('msgpackRecords: Python reads its integers (arrays of numbers hold no records)', () => {
-    const records = createMsgpackCodec({ msgpackRecords: true });
-    const values = [...integers, ...floats.filter((v) => !Object.is(v, -0))];
-    expect(pythonReads('msgpack', records.encode(values))).toEqual(values.map(spell));
   });
 });
