@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { runPython } from '../codecs/self-describing-helpers.js';
+import { runPython } from '../support/python.js';
 import { has } from '../support/tools.js';
 
 const input =

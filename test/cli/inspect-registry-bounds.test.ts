@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeConfluentFrame } from '../../src/boundaries/events/framing.js';
 import { registryClient } from '../../src/boundaries/events/registry/client.js';
 import { type RegistryServer, startRegistryServer } from '../../src/boundaries/events/registry/server.js';
-import { avroIntRecord, avroRecordUnion } from '../support/avro-texts.js';
+import { avroIntRecord, avroRecordUnion } from '../fixtures/avro-texts.js';
 import { cli } from '../support/cli.js';
 
 let server: RegistryServer;

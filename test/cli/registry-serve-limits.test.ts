@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
-import { avroIntRecord } from '../support/avro-texts.js';
+import { avroIntRecord } from '../fixtures/avro-texts.js';
 
 const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const running: ChildProcess[] = [];

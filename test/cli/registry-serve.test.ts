@@ -2,61 +2,24 @@
  * `wirekit registry serve` as a process (the built dist/cli/main.js, which `pretest` builds): it
  * prints its URL once listening (the port it got for --port 0), serves Confluent's API, keeps a
  * file store's records across a restart, stops with exit 0 on SIGINT and SIGTERM, and refuses a
- * wrong command line with exit 2.
+ * wrong command line with exit 2. Over HTTPS: registry-serve-tls.test.ts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { CliIo } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
-import { hasOpenssl, makeCertificates } from '../support/tls.js';
 import { freePort } from '../support/tools.js';
+import { serve, stopServers } from './registry-process.js';
 
 const main = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+afterEach(stopServers);
+
 const schema = JSON.stringify({ type: 'record', name: 'Event', fields: [{ name: 'id', type: 'long' }] });
-
-interface Running {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly stderr: () => string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-const running: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of running.splice(0)) child.kill('SIGKILL');
-});
-
-/** Starts `wirekit registry serve ARGS` (with `env` added) and resolves once it printed its URL. */
-function serve(args: readonly string[], env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [main, 'registry', 'serve', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  running.push(child);
-  let stdout = '';
-  let stderr = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 20 s; stderr: ${stderr}`)), 20_000);
-    child.stderr?.on('data', (chunk) => (stderr += chunk));
-    child.stdout?.on('data', (chunk) => {
-      stdout += chunk;
-      const line = stdout.split('\n')[0];
-      if (stdout.includes('\n') && line !== undefined) {
-        clearTimeout(timer);
-        resolve({ child, url: line, stderr: () => stderr, exited });
-      }
-    });
-    exited.then(({ code }) => reject(new Error(`exited with ${code} before listening; stderr: ${stderr}`)));
-  });
-}
 
 /** Runs the CLI to its end, for the command lines it refuses. */
 function runToEnd(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
@@ -232,29 +195,6 @@ describe('wirekit registry serve', () => {
     const closed = await serve(['--port', '0', '--host', '0.0.0.0'], { WIREKIT_REGISTRY_ADMIN: 'ops:pw' });
     expect(closed.stderr()).toMatch(/warning: without --tls-cert, Basic credentials cross the network/);
     expect((await fetch(`${closed.url.replace('0.0.0.0', '127.0.0.1')}/subjects`)).status).toBe(401);
-  });
-
-  test.skipIf(!hasOpenssl())('--tls-cert and --tls-key serve HTTPS', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wirekit-registry-cli-'));
-    try {
-      const certs = makeCertificates(dir);
-      const server = await serve([
-        '--port',
-        '0',
-        '--tls-cert',
-        certs.files.cert,
-        '--tls-key',
-        certs.files.key,
-      ]);
-      expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-      const dispatcher = new Agent({ connect: { ca: certs.ca } });
-      const reply = await undiciFetch(`${server.url}/schemas/types`, { dispatcher });
-      expect(await reply.json()).toEqual(['AVRO', 'PROTOBUF', 'WIREKIT']);
-      server.child.kill('SIGTERM');
-      expect((await server.exited).code).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   test('a users file with a mistake stops the start naming the line, without its text (exit 1)', async () => {

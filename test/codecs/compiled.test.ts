@@ -11,7 +11,7 @@ import { User, users } from '../../src/lab/datasets/users.js';
 import { type Schema, t } from '../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue } from '../fixtures/every-kind.js';
 import { expectSameOutcomeOnMutations, outcome } from '../support/outcome.js';
-import { describeHostileInput } from './hostile-suite.js';
+import { describeHostileInput } from '../support/suites/hostile-input.js';
 
 const Scalars = t.object('Scalars', {
   u8: t.uint8(),

@@ -1,5 +1,5 @@
 /**
- * The hostile suite's json-kind cases (hostile-suite.ts), for every format, compiled and interpreted.
+ * The hostile suite's json-kind cases (test/support/suites/hostile-input.ts), for every format, compiled and interpreted.
  * The formats that carry a json value as JSON text (Protocol Buffers, Avro, FlatBuffers, Arrow) get
  * their bytes from the same row with a string in the json value's place, which they write alike;
  * JSON gets the text in place; MessagePack and CBOR, which carry json values as their own maps and arrays, get bytes built
@@ -7,7 +7,11 @@
  */
 import { createCodec, type FormatName } from '../../src/codecs/index.js';
 import { t } from '../../src/schema/index.js';
-import { describeHostileJsonValues, type HostileJson, hostileJsonText } from './hostile-suite.js';
+import {
+  describeHostileJsonValues,
+  type HostileJson,
+  hostileJsonText,
+} from '../support/suites/hostile-input.js';
 
 const Row = t.object('Row', { data: t.json() });
 const TextRow = t.object('Row', { data: t.string() });

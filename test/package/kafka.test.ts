@@ -6,7 +6,7 @@
  * the store once read so and could not start); vitest's interop exposes them all.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTopics, kafkaFor } from '../boundaries/events/kafka-fixtures.js';
+import { createTopics, kafkaFor } from '../boundaries/events/kafka/harness.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../support/kafka.js';
 import { installPacked, type PackedProject } from '../support/packed-package.js';
 

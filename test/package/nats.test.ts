@@ -3,7 +3,7 @@
  * CommonJS), as a user's Node runs it (test/support/packed-package.ts), against a real nats-server.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { NatsServer } from '../boundaries/events/nats-fixtures.js';
+import type { NatsServer } from '../boundaries/events/nats/harness.js';
 import { hasNats } from '../support/nats.js';
 import { installPacked, type PackedProject } from '../support/packed-package.js';
 import { startNats } from '../support/servers/nats-server.js';

@@ -1,6 +1,6 @@
 /**
  * pyarrow (the venv's, test/support/tools.ts) as the independent producer and judge of Arrow IPC
- * variants: the streams and files test/fixtures/pyarrow_variants.py writes, and pyarrow's own
+ * variants: the streams and files test/support/peers/pyarrow_variants.py writes, and pyarrow's own
  * reading of any input, written back plainly (pyarrow_rewrite.py) or as JSON (pyarrow_read.py).
  * Callers check `has('venv:pyarrow')` first, which under CI fails rather than skips.
  */
@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { t } from '../../src/schema/index.js';
 import { venvPython, withTempDir } from './tools.js';
 
-const fixtures = new URL('../fixtures/', import.meta.url).pathname;
+const peers = new URL('./peers/', import.meta.url).pathname;
 
 function runPyarrow(script: string, args: readonly string[]): string {
-  const result = spawnSync(venvPython, [join(fixtures, script), ...args], {
+  const result = spawnSync(venvPython, [join(peers, script), ...args], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });

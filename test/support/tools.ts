@@ -83,6 +83,11 @@ export function hasCommand(command: string, args: readonly string[] = ['--versio
 }
 
 function usable(tool: string, check: () => void): boolean {
+  // The unit tier holds the files that import no probe (tiers.ts); one asked there slipped past it.
+  if (process.env.WIREKIT_TEST_TIER === 'unit')
+    throw new Error(
+      `a unit-tier test asked for ${tool}: import the probe where the test file sees it (tiers.ts)`,
+    );
   const problem = probe(tool, check);
   if (problem === undefined) return true;
   if (process.env.CI) throw new Error(`CI must provide ${tool} (.ci/run installs it): ${problem}`);

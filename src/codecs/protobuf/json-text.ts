@@ -13,7 +13,7 @@ import type { ProtobufReader } from './decode/reader.js';
 /**
  * The JSON text of a json field's value (jsonValueText). A problem inside the value keeps its place
  * in the message (`extra: n: expected a JSON value, ...`) but its path ends at the json field, as
- * this codec has always reported it (test/codecs/protobuf.test.ts pins it; the other formats' paths
+ * this codec has always reported it (test/codecs/protobuf/codec.test.ts pins it; the other formats' paths
  * go on into the value).
  */
 export function jsonFieldText(value: unknown, depth: number, maxDepth: number): string {

@@ -25,7 +25,7 @@ import { type Infer, t } from '../../../src/schema/index.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../support/kafka.js';
 import { has, venvPython } from '../../support/tools.js';
 
-const peers = new URL('./peers/', import.meta.url).pathname;
+const peers = new URL('../../support/peers/', import.meta.url).pathname;
 const quiet = 0; // kafkajs's logLevel.NOTHING
 
 const Status = t.enum('Status', ['PLACED', 'PAID', 'SHIPPED']);

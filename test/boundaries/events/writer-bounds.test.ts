@@ -11,7 +11,7 @@ import { writeConfluentFrame } from '../../../src/boundaries/events/framing.js';
 import { registryClient } from '../../../src/boundaries/events/registry/client.js';
 import { type RegistryServer, startRegistryServer } from '../../../src/boundaries/events/registry/server.js';
 import { t } from '../../../src/index.js';
-import { avroIntRecord } from '../../support/avro-texts.js';
+import { avroIntRecord } from '../../fixtures/avro-texts.js';
 
 let server: RegistryServer;
 beforeAll(async () => {

@@ -28,7 +28,7 @@ import {
   startNats,
   unique,
   waitFor,
-} from './nats-fixtures.js';
+} from './nats/harness.js';
 
 /** The same record with `n` a string: its field keeps its name and number, not its type. */
 const Renamed = t.object('Reading', { sensor: t.string(), n: t.string() });

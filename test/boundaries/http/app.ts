@@ -19,6 +19,27 @@ export interface Producer {
   done: Promise<void>;
 }
 
+/** The reading at `i` of what GET /readings streams. */
+function readingAt(i: number) {
+  return {
+    timestamp: new Date(1_700_000_000_000 + i * 1000),
+    deviceId: `d${i % 7}`,
+    temperature: 20 + (i % 10) / 4,
+    humidity: 0.5,
+  };
+}
+
+/** The readings that GET /readings?count=N streams, as a list. */
+export function readings(count: number) {
+  return Array.from({ length: count }, (_, i) => readingAt(i));
+}
+
+/** GET `url` from `app` asking for `accept`: the response, and its body as bytes. */
+export async function getBytes(app: FastifyInstance, url: string, accept: string) {
+  const response = await app.inject({ method: 'GET', url, headers: { accept } });
+  return { response, bytes: new Uint8Array(response.rawPayload) };
+}
+
 /** Readings 0..count-1, counting what was produced; `pause` waits before each row after the first. */
 function readingRows(count: number, producer: Producer, pause?: () => Promise<void>) {
   let finish: () => void = () => {};
@@ -30,12 +51,7 @@ function readingRows(count: number, producer: Producer, pause?: () => Promise<vo
       for (let i = 0; i < count; i++) {
         if (i > 0 && pause !== undefined) await pause();
         producer.produced++;
-        yield {
-          timestamp: new Date(1_700_000_000_000 + i * 1000),
-          deviceId: `d${i % 7}`,
-          temperature: 20 + (i % 10) / 4,
-          humidity: 0.5,
-        };
+        yield readingAt(i);
       }
     } finally {
       producer.finished = true;

@@ -1,7 +1,7 @@
 /**
  * The WebSocket boundary against Python's `websockets` (Debian's 10.4) decoding and encoding every
  * frame with its own libraries (json, msgpack, cbor2, google.protobuf from the `.proto` wirekit
- * exports compiled by protoc, avro from the `.avsc` wirekit exports): test/support/ws-python-peer.py.
+ * exports compiled by protoc, avro from the `.avsc` wirekit exports): test/support/peers/ws-python-peer.py.
  * For each protocol the peer reads a fixed list the server sends and has its own messages echoed
  * (the server decodes and validates them with wirekit first); it also offers no protocol, only
  * unknown ones, a malformed frame and an oversized one. The values are compared exactly, in the
@@ -100,7 +100,7 @@ const echo = [
 
 const protocols = ['wirekit.json', 'wirekit.msgpack', 'wirekit.cbor', 'wirekit.protobuf', 'wirekit.avro'];
 const maxFrameBytes = 64 * 1024;
-const peer = fileURLToPath(new URL('../../support/ws-python-peer.py', import.meta.url));
+const peer = fileURLToPath(new URL('../../support/peers/ws-python-peer.py', import.meta.url));
 const available =
   has('python:websockets') &&
   has('python:msgpack') &&

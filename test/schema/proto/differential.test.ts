@@ -8,7 +8,7 @@
  *   must be what wirekit's reader made of the same text (descriptor-shape.ts).
  * - The registry's model built from wirekit's AST must equal the one built from protobufjs's parser
  *   (protobufjs-model.ts), for the files protobufjs reads as protoc does.
- * - Every file protoc refuses (corpus.ts, one rule each) is refused by wirekit's reader.
+ * - Every file protoc refuses (test/fixtures/proto-corpus.ts, one rule each) is refused by wirekit's reader.
  * - The well-known types wirekit carries declare what protoc's own files declare.
  */
 import { execFileSync } from 'node:child_process';
@@ -30,8 +30,8 @@ import {
   parseProto,
   wellKnownProtoFiles,
 } from '../../../src/schema/proto/index.js';
+import { type CorpusFile, generatedFiles, invalidFiles, validFiles } from '../../fixtures/proto-corpus.js';
 import { has, python, withTempDir } from '../../support/tools.js';
-import { type CorpusFile, generatedFiles, invalidFiles, validFiles } from './corpus.js';
 import { descriptorShape } from './descriptor-shape.js';
 import { type PlainEnum, type PlainFile, type PlainMessage, protobufjsModel } from './protobufjs-model.js';
 
@@ -91,7 +91,7 @@ describe.skipIf(!available)('protoc agrees', () => {
         );
         return set;
       });
-      const script = new URL('./descriptor_json.py', import.meta.url).pathname;
+      const script = new URL('../../support/peers/descriptor_json.py', import.meta.url).pathname;
       return JSON.parse(
         execFileSync(python, [script, ...sets], { maxBuffer: 256 * 1024 * 1024 }).toString(),
       ) as Record<string, unknown>;
@@ -110,7 +110,7 @@ describe.skipIf(!available)('protoc agrees', () => {
       execFileSync('protoc', [`-I${includeDir}`, `--descriptor_set_out=${set}`, ...protocFiles], {
         stdio: 'pipe',
       });
-      const script = new URL('./descriptor_json.py', import.meta.url).pathname;
+      const script = new URL('../../support/peers/descriptor_json.py', import.meta.url).pathname;
       return JSON.parse(execFileSync(python, [script, set]).toString()) as Record<string, unknown>;
     });
     for (const path of protocFiles) {

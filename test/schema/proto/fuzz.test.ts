@@ -14,8 +14,8 @@ import {
   parseProto,
   wellKnownProtoFiles,
 } from '../../../src/schema/proto/index.js';
+import { generatedFiles, invalidFiles, validFiles } from '../../fixtures/proto-corpus.js';
 import { expectLinearCost } from '../../support/linear-cost.js';
-import { generatedFiles, invalidFiles, validFiles } from './corpus.js';
 
 const wellKnown = new Map<string, ProtoFileAst>();
 for (const [path, text] of wellKnownProtoFiles) wellKnown.set(path, parseProto(text));

@@ -14,7 +14,7 @@ import {
 } from '../../../../src/boundaries/events/compatibility/index.js';
 import type { SchemaDefinition } from '../../../../src/boundaries/events/registry/api.js';
 import { isWirekitError } from '../../../../src/errors/index.js';
-import { avroRecordUnion } from '../../../support/avro-texts.js';
+import { avroRecordUnion } from '../../../fixtures/avro-texts.js';
 import { expectLinearCost } from '../../../support/linear-cost.js';
 
 const unbounded = { maxSchemaNodes: 100_000_000, maxSchemaLength: 100_000_000 };

@@ -210,7 +210,7 @@ describe('@kafkajs/confluent-schema-registry with auth', () => {
 const python = has('venv:confluent_kafka');
 
 function runPython(args: readonly string[]): Promise<Record<string, Record<string, unknown>>> {
-  const script = new URL('../peers/confluent_registry_client.py', import.meta.url).pathname;
+  const script = new URL('../../../support/peers/confluent_registry_client.py', import.meta.url).pathname;
   return new Promise((resolve, reject) => {
     execFile(venvPython, [script, ...args], { timeout: 60_000 }, (error, stdout, stderr) => {
       if (error) reject(new Error(`${error.message}\n${stderr}`));

@@ -8,7 +8,7 @@ import {
   parseRegisteredSchema,
 } from '../../../../src/boundaries/events/compatibility/index.js';
 import { ParsedCache } from '../../../../src/boundaries/events/registry/parsed-cache.js';
-import { avroIntRecord } from '../../../support/avro-texts.js';
+import { avroIntRecord } from '../../../fixtures/avro-texts.js';
 
 const schema = (name: string, fields: number): ParsedSchema =>
   parseRegisteredSchema({

@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { registryMediaType } from '../../../../src/boundaries/events/registry/api.js';
-import { avroIntRecord, avroRecordUnion } from '../../../support/avro-texts.js';
+import { avroIntRecord, avroRecordUnion } from '../../../fixtures/avro-texts.js';
 
 const main = fileURLToPath(new URL('../../../../dist/cli/main.js', import.meta.url));
 let child: ChildProcess;

@@ -8,7 +8,7 @@ import {
   type RegistryServer,
   startRegistryServer,
 } from '../../../../src/boundaries/events/registry/server.js';
-import { avroIntRecord } from '../../../support/avro-texts.js';
+import { avroIntRecord } from '../../../fixtures/avro-texts.js';
 import { call, subjectPath } from './http.js';
 
 let server: RegistryServer;

@@ -82,7 +82,7 @@ describe.skipIf(!hasOpenssl())('the registry over TLS', () => {
 
   test.skipIf(!has('venv:confluent_kafka'))("Confluent's Python client with ssl.ca.location", async () => {
     expect(server.url).toMatch(/^https:/);
-    const script = new URL('../peers/confluent_registry_client.py', import.meta.url).pathname;
+    const script = new URL('../../../support/peers/confluent_registry_client.py', import.meta.url).pathname;
     const config = {
       url: server.url,
       'ssl.ca.location': certs.files.ca,

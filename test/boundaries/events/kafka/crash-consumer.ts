@@ -1,0 +1,32 @@
+/**
+ * A consumer for lifecycle.test.ts to kill: it joins the group named on its command line and
+ * prints, as one JSON line per handler call, the ids it handled, just before the handler resolves
+ * (so before the commit). The test SIGKILLs it mid-stream, as a crash would, and checks that a new
+ * member continues from the committed offsets with nothing lost.
+ *
+ *   node --import tsx crash-consumer.ts BOOTSTRAP TOPIC GROUP MAX_BATCH
+ */
+import { writeSync } from 'node:fs';
+import { kafkaConsumer } from '../../../../src/boundaries/events/kafka/index.js';
+import { orderCodec, quiet, sleep } from './harness.js';
+
+const [bootstrap, topic, groupId, maxBatch] = process.argv.slice(2) as [string, string, string, string];
+
+await kafkaConsumer({
+  brokers: [bootstrap],
+  logLevel: quiet,
+  groupId,
+  topic,
+  fromBeginning: true,
+  maxBatch: Number(maxBatch),
+  codec: orderCodec(),
+  // The broker's minimum, so the killed member leaves the group soon.
+  sessionTimeout: 6000,
+  heartbeatInterval: 1000,
+  handler: async (events) => {
+    await sleep(20);
+    // Synchronously: a write still buffered when the process is killed would be lost.
+    writeSync(1, `${JSON.stringify(events.map((e) => e.value.id))}\n`);
+  },
+});
+writeSync(1, 'ready\n');

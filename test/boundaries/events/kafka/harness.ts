@@ -1,0 +1,137 @@
+/**
+ * What the Kafka binding's tests share: an event schema and its real event codec, unique topics
+ * made with the admin API, raw kafkajs produce and read-back for bytes the codec would never
+ * write, and a wait that polls a condition.
+ */
+import {
+  type Kafka,
+  Kafka as KafkaClient,
+  type KafkaMessage,
+  logLevel,
+  type Message,
+  type RetryOptions,
+} from 'kafkajs';
+import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
+import type { ReceivedEvent } from '../../../../src/boundaries/events/transport.js';
+import { type Infer, t } from '../../../../src/schema/index.js';
+
+export const Order = t.object('Order', { id: t.int32(), key: t.string(), note: t.string() });
+export type Order = Infer<typeof Order>;
+
+/** Avro in wirekit's envelope: no registry needed. */
+export const orderCodec = () => eventCodec({ schema: Order, framing: 'envelope' });
+
+/** kafkajs stays silent in tests: failures reach the assertions as errors. */
+export const quiet = logLevel.NOTHING;
+
+export function kafkaFor(bootstrap: string, retry?: RetryOptions): Kafka {
+  return new KafkaClient({
+    clientId: 'wirekit-test',
+    brokers: [bootstrap],
+    logLevel: quiet,
+    ...(retry === undefined ? {} : { retry }),
+  });
+}
+
+let counter = 0;
+export function uniqueName(prefix: string): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${counter}`;
+}
+
+export async function createTopics(kafka: Kafka, names: readonly string[], partitions = 3): Promise<void> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      topics: names.map((topic) => ({ topic, numPartitions: partitions })),
+      waitForLeaders: true,
+    });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Produces records as they are (bytes no codec wrote, hostile headers, tombstones). */
+export async function produceRaw(kafka: Kafka, topic: string, messages: Message[]): Promise<void> {
+  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  try {
+    await producer.send({ topic, acks: -1, messages });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** Reads `count` records of a topic from its beginning with a plain kafkajs consumer. */
+export async function readRaw(
+  kafka: Kafka,
+  topic: string,
+  count: number,
+  timeoutMs = 20_000,
+): Promise<KafkaMessage[]> {
+  const consumer = kafka.consumer({ groupId: uniqueName('reader'), maxWaitTimeInMs: 200 });
+  const read: KafkaMessage[] = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        read.push(message);
+      },
+    });
+    await eventually(() => read.length >= count, timeoutMs, `${count} records on ${topic}`);
+    // A moment more, so that a record too many would show.
+    await sleep(300);
+    return read;
+  } finally {
+    await consumer.disconnect();
+  }
+}
+
+/** The group's committed offset of each partition of the topic, in partition order. */
+export async function committedOffsets(kafka: Kafka, groupId: string, topic: string): Promise<string[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const [offsets] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return (offsets?.partitions ?? []).sort((a, b) => a.partition - b.partition).map((p) => p.offset);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function eventually(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+/** A handler that keeps what it is given, and the batches as they came. */
+export function collector<T>() {
+  const events: ReceivedEvent<T>[] = [];
+  const batches: (readonly ReceivedEvent<T>[])[] = [];
+  return {
+    events,
+    batches,
+    handler: async (batch: readonly ReceivedEvent<T>[]) => {
+      batches.push(batch);
+      events.push(...batch);
+    },
+  };
+}
+
+export const ordersOf = (
+  n: number,
+  keys = 5,
+  from = 0,
+): { key: string; value: Order; headers: Record<string, string> }[] =>
+  Array.from({ length: n }, (_, i) => {
+    const id = from + i;
+    const key = `k${id % keys}`;
+    return { key, value: { id, key, note: `order ${id}` }, headers: { 'x-id': String(id) } };
+  });
