@@ -34,6 +34,7 @@ export const lazyFormats: readonly LazyFormatEntry[] = formatNames.map((name) =>
 /**
  * createCodec, with the format's code loaded first if it is not yet. The same checks, thrown as
  * rejections: WK_UNKNOWN_FORMAT, WK_SCHEMA_REQUIRED, and whatever the codec refuses of `options`.
+ * @internal exported for its tests: no entry point exports it.
  */
 export function loadCodec<S extends Schema>(
   format: CodecFormat,
@@ -53,7 +54,10 @@ export async function loadCodec(format: string, options: CodecOptions = {}): Pro
   return entry.create(options);
 }
 
-/** createArrowCodec, loaded on first use: for the readers of record batches (decodeBatches). */
+/**
+ * createArrowCodec, loaded on first use: for the readers of record batches (decodeBatches).
+ * @internal exported for its tests: no entry point exports it.
+ */
 export async function loadArrowCodec<Row = unknown>(
   options: ArrowCodecOptions & { readonly schema: Schema },
 ): Promise<ArrowCodec<Row>> {

@@ -14,7 +14,7 @@ import type { IpcCompression } from './ipc-compression.js';
 import type { RootPlan } from './plan.js';
 
 export const recordBatchStream = Symbol.for('wirekit.recordBatchStream');
-export const arrowIpcBytes = Symbol.for('wirekit.arrowIpcBytes');
+const arrowIpcBytes = Symbol.for('wirekit.arrowIpcBytes');
 
 export interface RecordBatchStream extends AsyncIterable<RecordBatch> {
   readonly [recordBatchStream]: true;

@@ -13,7 +13,7 @@ import { defaultDecodeLimits } from '../core/limits.js';
 import { encodeUtf8 } from '../core/utf8.js';
 import type { Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
 
-export type { EnumPlan, MapPlan, Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
+export type { EnumPlan, MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from './plan-types.js';
 
 /**
  * The plan of a codec of `schema`; `maxDepth` (the codec's limit) bounds what its json columns may

@@ -16,7 +16,7 @@ import { AvroReader } from './decode/reader.js';
 import { AvroWriter } from './encode/writer.js';
 
 const magic = Uint8Array.of(0x4f, 0x62, 0x6a, 0x01);
-export const syncSize = 16;
+const syncSize = 16;
 
 export interface ContainerHeader {
   /** The writer's schema, as the JSON text the file carries. */

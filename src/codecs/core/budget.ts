@@ -34,7 +34,7 @@ export const cost = Object.freeze({
   slot: 8,
   /** A string's header; its characters come on top (`stringCost`). */
   string: 16,
-  /** A byte string's objects (typed array and buffer); its bytes come on top (`bytesCost`). */
+  /** A byte string's objects (typed array and buffer); its bytes come on top. */
   bytes: 200,
   boxedNumber: 16,
   bigint: 24,
@@ -52,11 +52,6 @@ export const cost = Object.freeze({
  */
 export function stringCost(length: number): number {
   return cost.string + ((length + 7) & ~7);
-}
-
-/** A byte string of `length` bytes. */
-export function bytesCost(length: number): number {
-  return cost.bytes + length;
 }
 
 /** An object whose `fields` the schema knows (a record, a message, a table): one slot each. */

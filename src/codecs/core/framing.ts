@@ -6,7 +6,10 @@
 import { WirekitError } from '../../errors/index.js';
 import type { FrameMeasure } from './stream.js';
 
-/** Prefixes `message` with its length as an unsigned varint. */
+/**
+ * Prefixes `message` with its length as an unsigned varint.
+ * @internal exported for the tests that build delimited streams by hand.
+ */
 export function withVarintLength(message: Uint8Array): Uint8Array {
   let length = message.length;
   let size = 1;
@@ -45,14 +48,6 @@ export function varintFramePayload(frame: Uint8Array): Uint8Array {
   let i = 0;
   while ((frame[i] as number) >= 0x80) i++;
   return frame.subarray(i + 1);
-}
-
-/** Prefixes `message` with its length as 4 bytes, little-endian. */
-export function withUint32Length(message: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + message.length);
-  new DataView(out.buffer).setUint32(0, message.length, true);
-  out.set(message, 4);
-  return out;
 }
 
 export const uint32Frame: FrameMeasure = (buffer) =>

@@ -122,7 +122,7 @@ export function checkSequenceInput(bytes: Uint8Array, limits: DecodeLimits): voi
 }
 
 /** Refuses the item past maxElements; `offset` is where it starts. */
-export function countItem(items: number, offset: number, limits: DecodeLimits): void {
+function countItem(items: number, offset: number, limits: DecodeLimits): void {
   if (items > limits.maxElements) throw tooManyElements(offset, limits);
 }
 

@@ -72,7 +72,7 @@ const windowAfter = 4;
  * at once, about twice as fast as appending characters one by one (which also builds ropes past
  * 12) and 4× a latin1Slice call at these lengths. Without code generation, the appending loop.
  */
-export function shortAscii(bytes: Uint8Array, start: number, length: number): string | undefined {
+function shortAscii(bytes: Uint8Array, start: number, length: number): string | undefined {
   if (length > 12) return undefined;
   const end = start + length;
   let ascii = 0;

@@ -14,7 +14,7 @@ const intRange = { bool: [0, 1], ...smallIntRange } as const;
 const [int64Min, int64Max] = largeIntRange.int64;
 
 /** The widest instant a Date holds, in milliseconds either side of the epoch. */
-export const maxDateMillis = 8.64e15;
+const maxDateMillis = 8.64e15;
 
 const unitsPerMilli: Record<TimePrecision, bigint> = { s: 1n, ms: 1n, us: 1000n, ns: 1_000_000n };
 

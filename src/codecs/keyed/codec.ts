@@ -91,7 +91,7 @@ export function keyedCodec<T>(kit: FormatKit, options: CodecOptions, limits: Dec
   );
 }
 
-export class SelfDescribingCodec<T> implements Codec<T> {
+class SelfDescribingCodec<T> implements Codec<T> {
   readonly format: FormatName;
   readonly mediaType: string;
   readonly streamMediaType: string;

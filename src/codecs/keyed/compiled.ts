@@ -728,7 +728,7 @@ const stringCharge = cost.string;
  * units); the strings records hold are mostly short and ASCII, and skipping the source's header
  * parsing and limit checks for them shows in profiles.
  */
-export function readShortAscii(src: InputSource, start: number, length: number): string {
+function readShortAscii(src: InputSource, start: number, length: number): string {
   const end = start + length;
   if (length > shortString || end > src.end || length > src.limits.maxStringBytes) return src.string();
   const bytes = src.input;

@@ -64,7 +64,7 @@ export class RecordsMode {
 }
 
 /** Rewrites every integral float 64 in msgpackr's output (which is well formed) as an integer. */
-export function integersFromFloats(bytes: Uint8Array): void {
+function integersFromFloats(bytes: Uint8Array): void {
   // Rows of strings and small integers hold no float 64 at all: no walk.
   if (bytes.indexOf(0xcb) < 0) return;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);

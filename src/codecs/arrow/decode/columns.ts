@@ -193,7 +193,7 @@ function fill(
  * The runs of entries in [start, start + count) that are not null, as (first entry, length) pairs:
  * the whole range when the column has no nulls.
  */
-export function presentRuns(bits: Uint8Array | undefined, start: number, count: number): number[] {
+function presentRuns(bits: Uint8Array | undefined, start: number, count: number): number[] {
   if (bits === undefined) return count === 0 ? [] : [start, count];
   const runs: number[] = [];
   const end = start + count;

@@ -13,8 +13,6 @@ import { type Data, Field, Int32, Int64, type Interval, IntervalUnit, Struct, Ty
 import { type NullInfo, newData } from '../data.js';
 import { ValueFault } from './fault.js';
 
-export const intervalFieldNames = ['months', 'days', 'nanoseconds'] as const;
-
 /** The fields an Interval column is read as. */
 export const intervalFields: readonly Field[] = [
   new Field('months', new Int32(), false),

@@ -12,7 +12,7 @@ import { fault } from './fault.js';
 import { narrowOffsets } from './load.js';
 
 export type TimeUnitName = 's' | 'ms' | 'us' | 'ns';
-export const unitNames: readonly TimeUnitName[] = ['s', 'ms', 'us', 'ns'];
+const unitNames: readonly TimeUnitName[] = ['s', 'ms', 'us', 'ns'];
 
 interface IntType {
   readonly bitWidth: number;
@@ -51,7 +51,7 @@ export function integerReader(data: Data): (i: number) => number | bigint {
 }
 
 /** A float16 (IEEE 754 binary16) from its 16 bits. */
-export function halfToNumber(bits: number): number {
+function halfToNumber(bits: number): number {
   const sign = bits & 0x8000 ? -1 : 1;
   const exponent = (bits >> 10) & 0x1f;
   const fraction = bits & 0x3ff;
@@ -203,7 +203,7 @@ export function offsetsOf(data: Data): Int32Array {
 }
 
 /** The entries of a dictionary-encoded column as numbers (64-bit indices were checked in range). */
-export function indicesOf(data: Data): ArrayLike<number> {
+function indicesOf(data: Data): ArrayLike<number> {
   const values = data.values as ArrayLike<number> | BigInt64Array | BigUint64Array;
   if (!(values instanceof BigInt64Array || values instanceof BigUint64Array)) return values;
   return Float64Array.from(values, (index) => Number(index));

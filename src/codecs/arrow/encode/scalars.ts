@@ -21,7 +21,7 @@ export function wrongValue(index: number, expected: string, value: unknown): Wir
 }
 
 /** A value at `index` that the column's rule refuses (value-rules.ts), with the rule's message. */
-export function refusedAt(index: number, refusal: Refusal): WirekitError {
+function refusedAt(index: number, refusal: Refusal): WirekitError {
   return new WirekitError('WK_VALIDATION_FAILED', refusal.message, { path: [index] });
 }
 

@@ -273,7 +273,7 @@ function readIntMap(r: AvroReader, plan: IntMapRead): Map<unknown, unknown> {
 }
 
 /** Steps over a writer-only value without building it; still bounded by the limits. */
-export function skipValue(r: AvroReader, type: AvroType): void {
+function skipValue(r: AvroReader, type: AvroType): void {
   switch (type.type) {
     case 'null':
       return;

@@ -45,7 +45,7 @@ export function writeJson(schema: Schema, value: unknown, options: JsonWriteOpti
   return write(schema, value, 0, options);
 }
 
-export function write(schema: Schema, value: unknown, depth: number, options: JsonWriteOptions): string {
+function write(schema: Schema, value: unknown, depth: number, options: JsonWriteOptions): string {
   if (isSmallInt(schema)) {
     const [min, max] = smallIntRange[schema.kind];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -160,6 +160,7 @@ const needsEscape = /[\u0000-\u001f"\\\ud800-\udfff]/;
  * less than the call, and the result is the same). A lone surrogate is refused, as every other
  * format refuses it: JSON could escape it, but the value would then be one that no other format
  * carries and `validate` reports (docs/values.md).
+ * @internal exported for its tests.
  */
 export function quote(text: string): string {
   if (!needsEscape.test(text)) return `"${text}"`;

@@ -216,7 +216,7 @@ export class SchemaWriter {
 }
 
 /** Refuses `value` where the plan's rule does (value-rules.ts); the compiled writer calls it too. */
-export function keep(rule: Rule<never> | undefined, value: unknown): void {
+function keep(rule: Rule<never> | undefined, value: unknown): void {
   const refusal = refusalBy(rule, value);
   if (refusal !== undefined) throw refused(refusal);
 }

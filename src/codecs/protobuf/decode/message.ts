@@ -174,7 +174,7 @@ function emptyBody(r: ProtobufReader, slot: Slot): unknown {
  * A message's fields, read into a new object, or `into` the object an earlier occurrence of the
  * same field decoded (which holds every field already, so nothing is filled in): merged.
  */
-export function decodeMessage(
+function decodeMessage(
   r: ProtobufReader,
   plan: MessagePlan,
   into?: Record<string, unknown>,
@@ -354,7 +354,7 @@ export function readField(
   }
 }
 
-export function wrongWire(start: number, field: FieldPlan, wire: number) {
+function wrongWire(start: number, field: FieldPlan, wire: number) {
   return mismatch(
     start,
     `field ${field.name} (${field.number}) has wire type ${wire}, not ${field.slot.wire}`,
