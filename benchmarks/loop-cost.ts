@@ -23,7 +23,7 @@ import { threadTime, threadTimeSince } from './thread-time.js';
 
 export const nowNs = (): bigint => process.hrtime.bigint();
 export const usSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e3;
-export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Runs `body` until `ms` have passed and it ran at least `min` times; resolves the number of runs. */
 export async function repeat(
@@ -119,11 +119,6 @@ export interface StreamResult {
 /** The loop's busy µs per operation in a stream: its utilization ÷ its throughput. */
 export function busyUsPerOp(stream: StreamResult): number {
   return (stream.utilization * 1e6) / stream.opsPerSec;
-}
-
-/** The loop thread's CPU µs per operation in a stream. */
-export function streamCpuPerOp(stream: StreamResult): number {
-  return stream.cpuUs / stream.ops;
 }
 
 /** A 1 ms delay histogram. Pass one to several streams to have it cover them all (see `combined`). */

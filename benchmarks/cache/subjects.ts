@@ -73,7 +73,7 @@ export const cacheCompressions = [
   'zstd',
 ] as const satisfies readonly CompressionName[];
 
-export function wirekitId(format: FormatName, compression: CompressionName, mode: Mode): string {
+function wirekitId(format: FormatName, compression: CompressionName, mode: Mode): string {
   return `wirekit:${format}:${compression}:${mode}`;
 }
 

@@ -16,7 +16,7 @@ export interface Spread {
   readonly max: number;
 }
 
-export function spread(xs: readonly number[]): Spread {
+function spread(xs: readonly number[]): Spread {
   return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
 }
 

@@ -7,7 +7,7 @@
  *   when the callback returns (at-least-once, as transport.ts describes it). The baseline runs on
  *   it; wirekit's formats can too (`--consumer kafkajs`), which separates the codec's cost from
  *   the consumer's.
- * - `wirekit`: wirekit's `kafkaConsumer` (boundaries/events/kafka.ts), what users of the event
+ * - `wirekit`: wirekit's `kafkaConsumer` (boundaries/events/kafka/), what users of the event
  *   boundary run and the default for wirekit's formats: it decodes with the format's event codec
  *   itself, and commits each chunk once its handler resolved.
  *

@@ -25,7 +25,7 @@ import { type Infer, t } from 'wirekit-ts/schema';
 
 const Amount = t.decimal({ precision: 12, scale: 2 });
 
-export const OrderEventStatus = t.enum('OrderEventStatus', [
+const OrderEventStatus = t.enum('OrderEventStatus', [
   'created',
   'paid',
   'packed',

@@ -381,7 +381,7 @@ async function runStep(
 }
 
 /** The bytes of a topic's log segments (`*.log` in each partition's directory; indexes are preallocated, not counted). */
-export function segmentBytes(logDir: string, topic: string): number {
+function segmentBytes(logDir: string, topic: string): number {
   let total = 0;
   for (const entry of readdirSync(logDir)) {
     if (!entry.startsWith(`${topic}-`) || !/^\d+$/.test(entry.slice(topic.length + 1))) continue;

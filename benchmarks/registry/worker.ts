@@ -97,7 +97,7 @@ export function largeAvro(seed: number): string {
 
 async function measureMemory(count: number): Promise<MemoryResult> {
   const server = await startRegistryServer({ maxBodyBytes: 2 * 1024 * 1024 });
-  const register = async (subject: string, schema: string) => {
+  const registerSchema = async (subject: string, schema: string) => {
     const response = await fetch(`${server.url}/subjects/${subject}/versions`, {
       method: 'POST',
       headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
@@ -106,7 +106,7 @@ async function measureMemory(count: number): Promise<MemoryResult> {
     if (response.status !== 200) throw new Error(`${subject}: ${response.status} ${await response.text()}`);
   };
   // The worker started and the code warm, before the baseline.
-  await register(
+  await registerSchema(
     'warm-up',
     JSON.stringify({ type: 'record', name: 'Small', fields: [{ name: 'a', type: 'int' }] }),
   );
@@ -117,9 +117,9 @@ async function measureMemory(count: number): Promise<MemoryResult> {
     return { rssMb: rss / 2 ** 20, heapMb: heapUsed / 2 ** 20 };
   };
   const before = await settle();
-  for (let i = 0; i < count; i++) await register(`wide-${i}`, largeAvro(i));
+  for (let i = 0; i < count; i++) await registerSchema(`wide-${i}`, largeAvro(i));
   const after = await settle();
-  for (let i = count; i < 2 * count; i++) await register(`wide-${i}`, largeAvro(i));
+  for (let i = count; i < 2 * count; i++) await registerSchema(`wide-${i}`, largeAvro(i));
   const afterTwice = await settle();
   await server.close();
   return { before, after, afterTwice, schemaChars: largeAvro(0).length };

@@ -8,8 +8,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../repo-root.js';
 
-export { repoRoot };
-
 const serverScript = join(repoRoot, 'examples/dashboard/server.ts');
 
 export interface DemoServerOptions {

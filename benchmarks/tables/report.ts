@@ -38,7 +38,7 @@ function spread(values: readonly number[]): Spread | undefined {
 const defined = <T>(values: readonly (T | null | undefined)[]): T[] =>
   values.filter((value): value is T => value !== null && value !== undefined);
 
-export function summarize(bench: BrowserBench): RunSummary[] {
+function summarize(bench: BrowserBench): RunSummary[] {
   const summaries: RunSummary[] = [];
   for (const months of bench.ranges) {
     for (const format of bench.formats) {
@@ -80,7 +80,7 @@ function minOf(values: readonly number[]): number | undefined {
  * Arrow's speed-up over JSON at a range: the ratio of the medians, or, when every JSON run failed,
  * a lower bound (JSON spent at least its soonest failure, and drew nothing), marked `bound`.
  */
-export function speedUp(
+function speedUp(
   arrow: RunSummary | undefined,
   json: RunSummary | undefined,
 ): { readonly value: number; readonly bound: boolean } | undefined {

@@ -4,7 +4,7 @@
  * (never past the input limit), so that what follows works on the format's own bytes. Brotli,
  * which has no signature, is tried last, and only reported when what it holds is recognisable.
  */
-import type { FormatName } from '../codecs/core/codec.js';
+import type { FormatName } from '../codecs/index.js';
 import { type CompressionName, type DecompressOptions, getCompressor } from '../compression/index.js';
 import { readEnvelope } from '../envelope/index.js';
 import { WirekitError } from '../errors/index.js';

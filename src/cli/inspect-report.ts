@@ -2,9 +2,11 @@
  * What `wirekit inspect` found, and its two renderings: a labelled layout for people and one JSON
  * object for scripts. Both come from the same record so that they cannot disagree.
  */
-import type { FormatName } from '../codecs/core/codec.js';
+
+import type { ArrowInfo } from '../codecs/arrow/inspect.js';
+import type { AvroContainerInfo } from '../codecs/avro/inspect.js';
+import type { FormatName } from '../codecs/index.js';
 import type { CompressionName } from '../compression/index.js';
-import type { ArrowInfo, AvroContainerInfo } from './containers.js';
 import { type RecordInfo, recordLines } from './record-info.js';
 import type { ReadOutcome } from './report-json.js';
 import { type SequenceInfo, sequenceText } from './sequences.js';

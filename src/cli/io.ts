@@ -8,7 +8,7 @@
  * `--max-input-bytes` raises it.
  */
 import { createReadStream } from 'node:fs';
-import { defaultDecodeLimits } from '../codecs/core/limits.js';
+import { defaultDecodeLimits } from '../codecs/index.js';
 import { isWirekitError, WirekitError } from '../errors/index.js';
 import { inputTooLarge } from '../util/input-limit.js';
 import { usageError } from './usage.js';
@@ -22,7 +22,7 @@ export interface CliIo {
 export const processIo: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
 
 /** The most bytes a command reads from one input unless told otherwise. */
-export const defaultInputLimit = defaultDecodeLimits.maxInputBytes;
+const defaultInputLimit = defaultDecodeLimits.maxInputBytes;
 
 /** The parseArgs option every command that reads input takes. */
 export const inputLimitOption = { 'max-input-bytes': { type: 'string' } } as const;

@@ -11,22 +11,20 @@
  * is not its type's is shown raw too and counted (`mismatched`), so that the output never claims a
  * reading the bytes do not support. Messages nested deeper than `maxDepth` are shown as base64.
  */
-import type { ProtoFieldType, ProtoMessage } from '../boundaries/events/compatibility/protobuf-schema.js';
-import type { JsonValue } from '../schema/index.js';
-import { toBase64 } from '../util/base64.js';
-import { rawMessage, wireErrors } from './protobuf-raw.js';
+import type { ProtoFieldType, ProtoMessage } from '../boundaries/events/inspect.js';
 import {
   FIXED32,
   FIXED64,
-  fixedHex,
-  integerJson,
   LEN,
-  readVarint,
+  readPackedVarints,
   readWireFields,
   START_GROUP,
   VARINT,
   type WireField,
-} from './protobuf-wire.js';
+} from '../codecs/protobuf/inspect.js';
+import type { JsonValue } from '../schema/index.js';
+import { toBase64 } from '../util/base64.js';
+import { fixedHex, integerJson, rawMessage } from './protobuf-raw.js';
 
 export interface NamedDecodeResult {
   readonly value: { [name: string]: JsonValue };
@@ -104,7 +102,7 @@ class Reader {
           if (depth >= this.maxDepth) return [toBase64(this.bytes.subarray(wire.from, wire.to))];
           return [
             this.nested(
-              () => readWireFields(this.bytes, wire.from, wire.to, depth + 1, this.maxDepth).fields,
+              () => readWireFields(this.bytes, wire.from, wire.to, depth + 1, this.maxDepth),
               type.type,
               depth,
             ),
@@ -115,7 +113,7 @@ class Reader {
       case 'map': {
         // message() sends a map field of another wire type to the unknown fields before it gets here.
         if (wire.wireType !== LEN) return [this.mismatch(wire)];
-        const entry = readWireFields(this.bytes, wire.from, wire.to, depth + 1, this.maxDepth).fields;
+        const entry = readWireFields(this.bytes, wire.from, wire.to, depth + 1, this.maxDepth);
         let key: JsonValue = type.key.kind === 'scalar' && type.key.scalar === 'string' ? '' : 0;
         let value: JsonValue | undefined;
         for (const part of entry) {
@@ -155,10 +153,7 @@ class Reader {
   private varints(wire: WireField): bigint[] | undefined {
     if (wire.wireType === VARINT) return [wire.value];
     if (wire.wireType !== LEN) return undefined;
-    const out: bigint[] = [];
-    const cursor = { pos: wire.from };
-    while (cursor.pos < wire.to) out.push(readVarint(this.bytes, cursor, wire.to));
-    return out;
+    return readPackedVarints(this.bytes, wire.from, wire.to);
   }
 
   /** A fixed-size field's bytes, or a packed run of them. */
@@ -191,11 +186,9 @@ export function decodeProtobufByMessage(
   options: { readonly maxDepth?: number } = {},
 ): NamedDecodeResult {
   const maxDepth = options.maxDepth ?? 32;
-  return wireErrors(() => {
-    const reader = new Reader(bytes, maxDepth);
-    const value = reader.message(readWireFields(bytes, 0, bytes.length, 0, maxDepth).fields, type, 0);
-    return { value, mismatched: reader.mismatched };
-  });
+  const reader = new Reader(bytes, maxDepth);
+  const value = reader.message(readWireFields(bytes, 0, bytes.length, 0, maxDepth), type, 0);
+  return { value, mismatched: reader.mismatched };
 }
 
 function varintValue(value: bigint, scalar: string): JsonValue {

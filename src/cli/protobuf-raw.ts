@@ -7,26 +7,24 @@
  * bytes parse as one completely, else as base64 bytes. A field seen more than once becomes an
  * array, in wire order. (protoc prefers the message reading: "hi" happens to parse as field 13.)
  *
- * Hostile bytes cost little: a truncated or malformed message is WK_DECODE_MALFORMED (or
- * _TRUNCATED) at its offset; nesting deeper than `maxDepth` is shown as bytes, not followed; a
- * nested parse is tried once per length-delimited field, so the work is at most the input times
- * the depth.
+ * The fields are walked by the codec's raw field reader (codecs/protobuf/inspect.ts), so the bytes
+ * are read by the decoder's rules. Hostile bytes cost little: a truncated or malformed message is
+ * WK_DECODE_MALFORMED (or _TRUNCATED) at its offset; nesting deeper than `maxDepth` is shown as
+ * bytes, not followed; a nested parse is tried once per length-delimited field, so the work is at
+ * most the input times the depth.
  */
-import { WirekitError } from '../errors/index.js';
-import { toBase64 } from '../util/base64.js';
-import { printableText } from './printable-text.js';
 import {
   FIXED32,
   FIXED64,
-  fixedHex,
-  integerJson,
   LEN,
   readWireFields,
   START_GROUP,
   VARINT,
-  WireFailure,
   type WireField,
-} from './protobuf-wire.js';
+} from '../codecs/protobuf/inspect.js';
+import { isWirekitError } from '../errors/index.js';
+import { toBase64 } from '../util/base64.js';
+import { printableText } from './printable-text.js';
 
 export type RawField = number | string | RawMessage | readonly RawValue[];
 type RawValue = number | string | RawMessage;
@@ -42,22 +40,7 @@ export interface RawDecodeOptions {
 /** The fields of one Protobuf message, by number. */
 export function decodeRawProtobuf(bytes: Uint8Array, options: RawDecodeOptions = {}): RawMessage {
   const maxDepth = options.maxDepth ?? 32;
-  return wireErrors(() =>
-    rawMessage(bytes, readWireFields(bytes, 0, bytes.length, 0, maxDepth).fields, 0, maxDepth),
-  );
-}
-
-/** Runs a wire read, turning its failure into the WirekitError inspect reports. */
-export function wireErrors<T>(read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    if (!(error instanceof WireFailure)) throw error;
-    throw new WirekitError(error.code, `${error.message} at byte ${error.offset}.`, {
-      offset: error.offset,
-      format: 'protobuf',
-    });
-  }
+  return rawMessage(bytes, readWireFields(bytes, 0, bytes.length, 0, maxDepth), 0, maxDepth);
 }
 
 /** Fields already walked, shown by number (also how protobuf-named.ts shows undeclared fields). */
@@ -107,11 +90,25 @@ function lengthDelimited(
   if (depth < maxDepth && slice.length > 0) {
     let fields: WireField[] | undefined;
     try {
-      fields = readWireFields(bytes, from, to, depth + 1, maxDepth).fields;
+      fields = readWireFields(bytes, from, to, depth + 1, maxDepth);
     } catch (error) {
-      if (!(error instanceof WireFailure)) throw error;
+      if (!isWirekitError(error)) throw error;
     }
     if (fields !== undefined) return rawMessage(bytes, fields, depth + 1, maxDepth);
   }
   return toBase64(slice);
+}
+
+/** A 64-bit value as a JSON number when it is exact as one, else as its digits. */
+export function integerJson(value: bigint): number | string {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+    ? Number(value)
+    : value.toString();
+}
+
+/** Little-endian bytes as the number's hex digits, most significant first (as protoc prints them). */
+export function fixedHex(bytes: Uint8Array): string {
+  return `0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0'))
+    .reverse()
+    .join('')}`;
 }

@@ -21,7 +21,7 @@ export interface RecordInfo {
   readonly headers: readonly ({ readonly name: string } & ShownBytes)[];
 }
 
-export function shownBytes(bytes: Uint8Array): ShownBytes {
+function shownBytes(bytes: Uint8Array): ShownBytes {
   const text = printableText(bytes);
   return text === undefined ? { base64: toBase64(bytes) } : { utf8: text };
 }

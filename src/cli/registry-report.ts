@@ -3,8 +3,8 @@
  * one JSON object for scripts), kept apart from inspect-report.ts because a Confluent frame says
  * other things than an envelope does: a registry's schema id, type and subjects, message indexes.
  */
-import type { SchemaType } from '../boundaries/events/registry/api.js';
-import type { SubjectVersionRef } from '../boundaries/events/registry/client.js';
+import type { SchemaType } from '../boundaries/events/index.js';
+import type { SubjectVersionRef } from '../boundaries/events/inspect.js';
 import { type RecordInfo, recordLines } from './record-info.js';
 import type { ReadOutcome } from './report-json.js';
 

@@ -11,8 +11,7 @@
  * say they hold several values, so neither needs the flag.
  */
 import type { ArrowCodec } from '../codecs/arrow/index.js';
-import type { Codec, FormatName } from '../codecs/core/codec.js';
-import { factsOf } from '../codecs/formats.js';
+import { type Codec, type FormatName, factsOf } from '../codecs/index.js';
 import { isWirekitError, WirekitError } from '../errors/index.js';
 
 export type Framing =

@@ -7,8 +7,9 @@
  * WK_LIMIT_INPUT), naming the frame and its offset. Non-minimal length encodings are accepted: a
  * capture is read, not policed, and they say nothing ambiguous.
  */
-import { joinBytes } from '../codecs/core/stream.js';
+
 import { WirekitError } from '../errors/index.js';
+import { joinBytes } from '../util/join-bytes.js';
 
 export type WsOpcode = 'continuation' | 'text' | 'binary' | 'close' | 'ping' | 'pong';
 

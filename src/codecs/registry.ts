@@ -19,7 +19,6 @@ import { protobufFormat } from './protobuf/index.js';
 
 export {
   type CodecFormat,
-  findFormat,
   formatNeedsSchema,
   mediaTypesOf,
   type SelfDescribingFormat,

@@ -116,7 +116,7 @@ export type Direction = 'compress' | 'decompress';
  * means the input is corrupt. Compressing, the only foreseeable one is an output too large for one
  * buffer (WK_LIMIT_INPUT); anything else is reported as WK_COMPRESSION_FAILED with its reason.
  */
-export function asWirekitError(name: CompressionName, error: unknown, direction: Direction): WirekitError {
+function asWirekitError(name: CompressionName, error: unknown, direction: Direction): WirekitError {
   if (isWirekitError(error)) return error;
   const reason = error instanceof Error ? error.message : String(error);
   if (direction === 'decompress') return corrupt(name, reason, error);

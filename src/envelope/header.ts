@@ -19,7 +19,7 @@ import type { FormatName } from '../codecs/core/codec.js';
 import { compressors } from '../compression/index.js';
 import { WirekitError } from '../errors/index.js';
 
-export const envelopeMagic = Object.freeze([0x89, 0x57, 0x4b]);
+const envelopeMagic = Object.freeze([0x89, 0x57, 0x4b]);
 export const envelopeVersion = 1;
 const fingerprintFlag = 0b1;
 export const fingerprintBytes = 8;

@@ -5,7 +5,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createCodec } from '../codecs/registry.js';
+import { createCodec } from '../codecs/index.js';
 import { type CompressionName, getCompressor } from '../compression/index.js';
 import { t } from '../schema/index.js';
 import { firstDifference } from './compare.js';

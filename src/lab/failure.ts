@@ -84,7 +84,7 @@ export function crashReason(exit: { code?: number | null; signal?: string | null
 const maxReason = 4_000;
 
 /** Reasons come from other processes and from the user's data: long ones are cut, and say so. */
-export function bounded(text: string): string {
+function bounded(text: string): string {
   return text.length <= maxReason
     ? text
     : `${text.slice(0, maxReason)}… (${text.length - maxReason} more characters)`;

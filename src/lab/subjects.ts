@@ -4,9 +4,8 @@
  * pays for its UTF-8 step like the binary formats do.
  */
 import { createRequire } from 'node:module';
-import type { FormatName } from '../codecs/core/codec.js';
 import { createFlatBuffersCodec } from '../codecs/flatbuffers/index.js';
-import { createCodec } from '../codecs/registry.js';
+import { createCodec, type FormatName } from '../codecs/index.js';
 import { type ObjectSchema, type Schema, t } from '../schema/index.js';
 import { furyFor } from './peers/fury.js';
 import { type OptionalPeer, optionalPeers, type PeerLocation } from './peers/optional.js';
@@ -43,7 +42,7 @@ export const subjectNames = [
 export const defaultSubjects: readonly SubjectName[] = subjectNames.filter((name) => !isOptionalPeer(name));
 export type SubjectName = (typeof subjectNames)[number];
 
-export function isOptionalPeer(name: string): name is OptionalPeer {
+function isOptionalPeer(name: string): name is OptionalPeer {
   return Object.hasOwn(optionalPeers, name);
 }
 

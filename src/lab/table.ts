@@ -89,7 +89,7 @@ function legendText(): string {
 }
 
 /** The recommendations as prose: boundary and pick on one line, the reasons indented beneath. */
-export function recommendationText(run: LabRun): string {
+function recommendationText(run: LabRun): string {
   const advice = recommend(run);
   if (advice.length === 0) return '';
   const lines = ['Recommendations (from the numbers above):'];

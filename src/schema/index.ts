@@ -10,7 +10,6 @@ export type {
 } from './builders.js';
 export * as t from './builders.js';
 export { assignFieldNumbers, maxFieldNumber } from './field-numbers.js';
-export { type InferOptions, inferSchema } from './infer.js';
 export {
   type SchemaDocument,
   schemaFormat,
@@ -19,6 +18,7 @@ export {
   schemaToJson,
 } from './json-form.js';
 export { fromJsonValue, toJsonValue } from './json-value.js';
+export { type InferOptions, inferSchema } from './schema-from-samples.js';
 export { type StandardResult, type StandardSchemaV1, standardSchema } from './standard-schema.js';
 export type * from './types.js';
 export { assert, is, type ValidateOptions, validate } from './validate.js';

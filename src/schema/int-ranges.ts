@@ -22,11 +22,6 @@ export const largeIntRange: Readonly<Record<LargeIntKind, readonly [bigint, bigi
   uint64: [0n, 2n ** 64n - 1n],
 };
 
-/** Whether `kind` is one of the six number-valued integer kinds (a key of smallIntRange). */
-export function isSmallIntKind(kind: string): kind is SmallIntKind {
-  return Object.hasOwn(smallIntRange, kind);
-}
-
 /**
  * Whether a schema node is of an integer kind whose values are JavaScript numbers; narrows the node
  * (and, where it is false, a switch below it, which then needs no case for these kinds).

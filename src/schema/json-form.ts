@@ -92,6 +92,7 @@ const plainKinds = {
  * pass no codec's maxDepth), and shallow enough that the reader, the exporters and every codec walk
  * such a schema with the stack to spare. A document is often someone else's file: without a bound, a
  * few kilobytes of `{"kind":"array","items":` overflow the stack.
+ * @internal exported for the tests that nest a document one level past it.
  */
 export const maxSchemaJsonDepth = 256;
 

@@ -148,7 +148,7 @@ export function stringRule(schema: StringSchema): Rule<string> | undefined {
 }
 
 /** The number of code points of `text`; a lone surrogate counts as one. */
-export function codePoints(text: string): number {
+function codePoints(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

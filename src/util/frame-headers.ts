@@ -122,7 +122,7 @@ export interface ZstdFrameHeader {
 }
 
 /** Little-endian, `count` bytes (up to 8, past 2^53 inexact, as a size only needs to be large). */
-export function readUintLE(bytes: Uint8Array, offset: number, count: number): number {
+function readUintLE(bytes: Uint8Array, offset: number, count: number): number {
   let value = 0;
   for (let i = count - 1; i >= 0; i--) value = value * 256 + (bytes[offset + i] as number);
   return value;

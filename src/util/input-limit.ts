@@ -12,7 +12,7 @@ export function inputTooLarge(name: string, maxBytes: number): WirekitError {
 }
 
 /** A byte count as people say it: 64 MiB, 1.5 GiB, 300 bytes. */
-export function sizeText(bytes: number): string {
+function sizeText(bytes: number): string {
   for (const [unit, size] of [
     ['GiB', 1024 ** 3],
     ['MiB', 1024 ** 2],

@@ -24,7 +24,3 @@ export function parseIsoTimeExpanded(text: string): Date | undefined {
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
-
-export function isIsoTime(text: string): boolean {
-  return parseIsoTime(text) !== undefined;
-}

@@ -1,12 +1,15 @@
 /**
  * The folder tree is the architecture: a folder may import from its own folder and from the layers
  * below it, never from a layer above. This test reads every import in src/ and fails on one that
- * points upward, so the rule cannot erode one convenient import at a time.
+ * points upward, so the rule cannot erode one convenient import at a time. At the edge of the
+ * library, the tools on top of it and test support enter a format or a boundary only by its
+ * entries, and examples and benchmarks use the package as users do (entry-rules.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { entryViolations, packageAt, publicEntryViolations, sourceFilesUnder } from './entry-rules.js';
 
 /** Lowest first. Folders on one line are peers and must not import each other. */
 const layers: readonly (readonly string[])[] = [
@@ -151,5 +154,77 @@ describe('architecture', () => {
         withinFormat,
       ]),
     ).toHaveLength(3);
+  });
+});
+
+describe('entries', () => {
+  const root = resolve(src, '..');
+  const pkg = packageAt(root);
+  /** The layers above the boundaries: the tools built on the library (the lab, the CLI). */
+  const tools = layers.slice(layers.findIndex((peers) => peers.includes('boundaries')) + 1).flat();
+  // test/support is shared by many tests: were it to reach into a format's files, reorganising the
+  // format would break tests that never test it. It may use any other module of src/ (the CLI's
+  // run, the errors); a test file itself may import whatever it tests.
+  const entered = [...tools.map((folder) => `src/${folder}`), 'test/support'].flatMap((folder) =>
+    sourceFilesUnder(root, folder),
+  );
+  const users = ['examples', 'benchmarks'].flatMap((folder) => sourceFilesUnder(root, folder));
+  test('the lab, the CLI and test support enter a format or a boundary only by its entries', () => {
+    expect(entryViolations(entered, pkg)).toEqual([]);
+  });
+
+  test('examples and benchmarks import the library only by its public entry points', () => {
+    expect(publicEntryViolations(users, pkg)).toEqual([]);
+  });
+
+  const at = (path: string, text: string) => ({ path: join(root, path), text });
+
+  test('the entry check names each file and import that passes by an entry', () => {
+    const files = [
+      at('src/cli/x.ts', "import { parseFooter } from '../codecs/arrow/messages.js';"),
+      at('src/cli/y.ts', "import type { FormatName } from '../codecs/core/codec.js';"),
+      at('src/lab/z.ts', "const { legacyReaders } = await import('../boundaries/cache/legacy.js');"),
+      // A format that does not exist yet is held to the same rule.
+      at('test/support/w.ts', "export { plan } from '../../src/codecs/thrift/plan.js';"),
+      at(
+        'src/cli/fine.ts',
+        [
+          "import { createCodec } from '../codecs/index.js';",
+          "import { describeArrow } from '../codecs/arrow/inspect.js';",
+          "import type { CacheStore } from '../boundaries/cache/index.js';",
+          "import { duckdbSource } from '../boundaries/tables/duckdb.js';",
+          "import { t } from '../schema/index.js';",
+          "import { usage } from './usage.js';",
+        ].join('\n'),
+      ),
+    ];
+    expect(entryViolations(files, pkg)).toEqual([
+      'src/cli/x.ts imports ../codecs/arrow/messages.js: codecs/arrow/messages.ts is inside codecs/arrow/; import codecs/arrow/index.ts, codecs/arrow/inspect.ts or a module package.json exports',
+      "src/cli/y.ts imports ../codecs/core/codec.js: codecs/core/codec.ts is the codec layer's shared floor; import codecs/index.ts",
+      'src/lab/z.ts imports ../boundaries/cache/legacy.js: boundaries/cache/legacy.ts is inside boundaries/cache/; import boundaries/cache/index.ts, boundaries/cache/inspect.ts or a module package.json exports',
+      'test/support/w.ts imports ../../src/codecs/thrift/plan.js: codecs/thrift/plan.ts is inside codecs/thrift/; import codecs/thrift/index.ts, codecs/thrift/inspect.ts or a module package.json exports',
+    ]);
+  });
+
+  test('the public entry check names each file and import that is not by the package name', () => {
+    const files = [
+      at('examples/ws/main.ts', "import { Tick } from '../../dist/bench/ws/tick.js';"),
+      at('benchmarks/http/main.ts', "import { createCodec } from '../../src/codecs/index.js';"),
+      at('benchmarks/cache/main.ts', "import { redisStore } from 'wirekit-ts/cache/redis-store';"),
+      at(
+        'examples/fine.ts',
+        [
+          "import { t } from 'wirekit-ts';",
+          "import { wirekit } from 'wirekit-ts/http';",
+          "import { startRedis } from '../test/support/servers/redis.js';",
+          "import Fastify from 'fastify';",
+        ].join('\n'),
+      ),
+    ];
+    expect(publicEntryViolations(files, pkg)).toEqual([
+      'examples/ws/main.ts imports ../../dist/bench/ws/tick.js, a path into dist/: import the library as wirekit-ts/...',
+      'benchmarks/http/main.ts imports ../../src/codecs/index.js, a path into src/: import the library as wirekit-ts/...',
+      'benchmarks/cache/main.ts imports wirekit-ts/cache/redis-store, which package.json exports does not list',
+    ]);
   });
 });

@@ -5,15 +5,16 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, test } from 'vitest';
 import { type ObjectSchema, schemaToJson, t } from '../../src/index.js';
 import type { LabRun } from '../../src/lab/run.js';
+import { isolatedTempDir } from '../support/packed-package.js';
 
 const main = new URL('../../dist/cli/main.js', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'wirekit-bench-cli-'));
+// Node looks for a peer in every folder above --peers DIR too: isolatedTempDir has none there.
+const dir = isolatedTempDir('wirekit-bench-cli-');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs `wirekit ...args`; resolves with the exit code and both outputs, whatever the code. */

@@ -9,7 +9,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { createAvroCodec } from '../../src/codecs/avro/index.js';
-import { createCodec, findFormat } from '../../src/codecs/registry.js';
+import { findFormat } from '../../src/codecs/formats.js';
+import { createCodec } from '../../src/codecs/registry.js';
 import { getCompressor } from '../../src/compression/index.js';
 import { fromJsonValue, schemaFromJson, t, validate } from '../../src/index.js';
 import { chooseEncoding, chooseMediaType, parseMediaType } from '../../src/negotiate/index.js';

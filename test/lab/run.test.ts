@@ -2,9 +2,8 @@
  * The lab end to end on a tiny run. It spawns the built case runner (dist/, built by `pretest`),
  * because every case must run in a process of its own.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { recommend } from '../../dist/lab/recommend.js';
@@ -12,6 +11,7 @@ import { labHtml } from '../../dist/lab/report/html.js';
 import { labMarkdown } from '../../dist/lab/report/markdown.js';
 import { type LabRun, runLab } from '../../dist/lab/run.js';
 import { labTable } from '../../dist/lab/table.js';
+import { isolatedTempDir } from '../support/packed-package.js';
 
 describe('wirekit bench lab', () => {
   test('measures each subject in its own process and reports sizes, times, ratios and losses', async () => {
@@ -95,7 +95,8 @@ describe('wirekit bench --data', () => {
 
 /** A fresh folder for peers, removed after `body`; `files` are written into it first. */
 async function inPeerFolder<T>(files: Record<string, string>, body: (dir: string) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'wirekit-peers-'));
+  // Node looks for a package in every folder above this one too: isolatedTempDir has none there.
+  const dir = isolatedTempDir('wirekit-peers-');
   try {
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(join(dir, path, '..'), { recursive: true });

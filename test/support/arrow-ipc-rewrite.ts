@@ -7,7 +7,7 @@
  *
  * Input: a stream in the 0.15+ framing, uncompressed and little-endian (pyarrow's or wirekit's).
  */
-import { Decoder as ZstdDecoder, Encoder as ZstdEncoder } from '@toondepauw/node-zstd';
+import { Encoder as ZstdEncoder } from '@toondepauw/node-zstd';
 import {
   CompressionType,
   type DataType,
@@ -42,7 +42,7 @@ export interface IpcPart {
 }
 
 /** The messages of a stream in the 0.15+ framing, up to its end-of-stream marker. */
-export function splitStream(input: Uint8Array): IpcPart[] {
+function splitStream(input: Uint8Array): IpcPart[] {
   // A plain Uint8Array, whose slice copies (a Buffer's is a view).
   const bytes = new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -60,7 +60,7 @@ export function splitStream(input: Uint8Array): IpcPart[] {
 }
 
 /** Frames messages as a stream (metadata padded to 8 bytes), with the end-of-stream marker. */
-export function joinStream(parts: readonly IpcPart[]): Uint8Array {
+function joinStream(parts: readonly IpcPart[]): Uint8Array {
   const chunks: Uint8Array[] = [];
   for (const { metadata, body } of parts) {
     const padded = (metadata.length + 7) & ~7;
@@ -257,11 +257,6 @@ export function compressWith(codec: 'lz4' | 'zstd'): BufferRewrite {
     data:
       codec === 'lz4' ? compressFrameSync(Buffer.from(raw)) : new ZstdEncoder(3).encodeSync(Buffer.from(raw)),
   });
-}
-
-/** Inflates a zstd frame (what tests need to read a compressed buffer back). */
-export function zstdInflate(bytes: Uint8Array): Uint8Array {
-  return new ZstdDecoder().decodeSync(Buffer.from(bytes));
 }
 
 /**

@@ -25,7 +25,7 @@ export interface PageRow {
 }
 
 /** The pages' row schema, as the pages' source writes it (`t` is the schema builders). */
-export const pageRowSource = `t.object('Row', { id: t.int32(), label: t.string(), value: t.float64() })`;
+const pageRowSource = `t.object('Row', { id: t.int32(), label: t.string(), value: t.float64() })`;
 
 /** What every call on a page resolves to. */
 export type PageOutcome =

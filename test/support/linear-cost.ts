@@ -11,7 +11,7 @@
 import { expect } from 'vitest';
 
 /** The least wall time, in ms, of `turns` runs each of `run(small)` and `run(large)`, in turns. */
-export function leastTimes<T>(run: (input: T) => void, small: T, large: T, turns = 7): [number, number] {
+function leastTimes<T>(run: (input: T) => void, small: T, large: T, turns = 7): [number, number] {
   let [bestSmall, bestLarge] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
   for (let turn = 0; turn < turns; turn++) {
     let start = performance.now();

@@ -197,7 +197,7 @@ function projectIn(dir: string): PackedProject {
 }
 
 /** `node ARGS` in `cwd` to its end, killed after `timeoutMs`. */
-export function runNode(args: readonly string[], cwd: string, timeoutMs: number): Promise<ProcessResult> {
+function runNode(args: readonly string[], cwd: string, timeoutMs: number): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd,

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { freePort, hasCommand } from './tools.js';
 
 /** The newest server installed under Debian's layout (/usr/lib/postgresql/VERSION/bin), 15 preferred. */
-export const postgresBin = (() => {
+const postgresBin = (() => {
   const root = '/usr/lib/postgresql';
   const preferred = join(root, '15', 'bin');
   if (existsSync(join(preferred, 'initdb'))) return preferred;

@@ -12,7 +12,7 @@ import { venvPython, withTempDir } from './tools.js';
 
 const peers = new URL('./peers/', import.meta.url).pathname;
 
-export function runPyarrow(script: string, args: readonly string[]): string {
+function runPyarrow(script: string, args: readonly string[]): string {
   const result = spawnSync(venvPython, [join(peers, script), ...args], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

@@ -41,7 +41,7 @@ export function filesUnder(dir: string, keep: (name: string) => boolean): string
 export const isTestFile = (name: string) => name.endsWith('.test.ts');
 
 /** The relative module specifiers a file imports (static, dynamic and re-exports). */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   return [...text.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1] as string);
 }
 

@@ -14,7 +14,6 @@ import type { CompressionName } from '../../compression/index.js';
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import type { Infer, Schema } from '../../schema/index.js';
 import { type BreakerOptions, type BreakerState, CircuitBreaker } from './breaker.js';
-import { type LegacySpec, legacyReaders } from './legacy.js';
 import { memoryStore } from './memory-store.js';
 import {
   type CacheEvent,
@@ -23,6 +22,7 @@ import {
   type CacheOperation,
   type CacheOutcome,
 } from './metrics.js';
+import { type LegacySpec, legacyReaders } from './pre-wirekit-values.js';
 import type { CacheStore, StoredValue, StoreWrite } from './store.js';
 import { createValueCodec, defaultMaxValueBytes, type Encoded, storedTooLarge } from './value-codec.js';
 

@@ -14,15 +14,6 @@ export {
   type SetOptions,
 } from './cache.js';
 export {
-  type LegacyDecode,
-  type LegacyFormat,
-  type LegacyReader,
-  type LegacyReaderOptions,
-  type LegacySpec,
-  legacyFormats,
-  legacyReaders,
-} from './legacy.js';
-export {
   defaultMemoryStoreBytes,
   entryOverheadBytes,
   type MemoryStore,
@@ -38,6 +29,15 @@ export {
   type CacheOutcome,
   type HistogramSnapshot,
 } from './metrics.js';
+export {
+  type LegacyDecode,
+  type LegacyFormat,
+  type LegacyReader,
+  type LegacyReaderOptions,
+  type LegacySpec,
+  legacyFormats,
+  legacyReaders,
+} from './pre-wirekit-values.js';
 export {
   type RedisClient,
   type RedisClusterConfig,

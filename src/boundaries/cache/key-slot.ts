@@ -9,7 +9,7 @@
  * rather than reaching for ioredis's own dependency, which a strict package layout would hide.
  */
 
-export const slotCount = 16_384;
+const slotCount = 16_384;
 
 /** CRC16 of every byte value, built once from the polynomial. */
 const crcTable = (() => {

@@ -1,29 +1,9 @@
 /**
- * The embedded store: values in this process, least recently used first out, bounded by bytes.
- *
- *   const store = memoryStore({ maxBytes: 32 * 1024 * 1024 });
- *
- * A cache in the heap has to be bounded by what it costs, not by how many entries it has: a
- * thousand 1 MiB product pages and a thousand 40-byte flags are the same "1,000 entries". So each
- * entry is charged its key's UTF-8 bytes, its value's bytes and `entryOverheadBytes` for what
- * JavaScript spends to hold it, and the store never holds more than `maxBytes` of charges. A value
- * whose charge alone is over `maxBytes` is not stored (and an older value under its key goes: the
- * store never answers with what the caller meant to replace); `stats().oversized` counts them.
- *
- * Recency is a doubly linked list through the entries (a Map finds them by key): a read moves its
- * entry to the newest end, eviction takes from the oldest. Reordering the Map itself (delete and set
- * again on every hit) measured half as fast on 100-key batches over 100,000 entries, and twice as
- * slow for writes that evict.
- *
- * TTLs cost no timers: an entry read after its expiry is dropped as it is read, and the entries
- * that have a TTL sit in a heap by expiry, so a write that needs room drops expired entries before
- * it evicts the least recently used live one, and each write sweeps a few expired entries off the
- * top of the heap as it goes.
- *
- * The store keeps the bytes it is given, and hands the same bytes to every read: neither side may
- * change them afterwards. Bytes that are a view into a larger buffer (a slice of a socket read, a
- * region of an encoder's scratch space) are copied first, because keeping the view would keep the
- * whole buffer alive while charging for the view.
+ * The embedded store: values in this process, least recently used first out, bounded by what they
+ * cost in bytes (key, value and entryOverheadBytes each) rather than by their count, with TTLs that
+ * cost no timers. What it promises: docs/cache.md, "In memory: memoryStore". Recency is a doubly
+ * linked list through the entries, not a Map reordered on every hit: that measured half as fast on
+ * 100-key batches over 100,000 entries, and twice as slow for writes that evict.
  */
 import { ExpiryHeap } from './expiry-heap.js';
 import type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';

@@ -1,40 +1,10 @@
 /**
- * The Redis store's reads. Without a size limit a batch is an MGET (and a PTTL per key when TTLs
- * are asked for). With one (`maxBytes`, which the cache always gives) each key is read with
- * `GETRANGE key 0 maxBytes`, pipelined. One command is atomic, so the bytes are of one version of
- * the key; the end is inclusive, so an answer longer than `maxBytes` is a value too large. It is
- * refused having sent at most `maxBytes + 1` bytes, a bound the reader chose and not whatever was
- * written; its real size (STRLEN) is asked afterwards, for the report. A 200 MiB value under a key
- * of a cache with the default 8 MiB limit is a WK_LIMIT_INPUT miss in 46-76 ms, the reading process
- * growing by ~16 MiB (the limit, held twice while ioredis joins its chunks); read whole it took
- * 1-1.8 s and grew the process by 400 MB.
- *
- * GETRANGE answers as MGET did but in two ways: WRONGTYPE for a key of another type (a miss, and
- * the batch goes on, where MGET answered nil), and "" for a missing key, which is also what an
- * empty value reads as, and a cache counts those two apart (an empty value is a miss with its
- * problem: no envelope). So a group of several keys ends with one EXISTS of them all: when it
- * counts no more keys than answered something, every "" was no key. Otherwise, and for a key read
- * alone, the "" keys are asked EXISTS in a second round trip: a hit of one key costs one command,
- * a miss one more round trip. With TTLs, each key's PTTL (-2 for no key) tells them apart.
- *
- * It replaced a Lua script (per key STRLEN, then GET only when it fits), which sent nothing of a
- * large value but passed every value through Lua on its way out, and ran on a Cluster's masters
- * whatever `scaleReads` said (GETRANGE is a read command: replicas serve it). Per read through a
- * cache, Redis's time in the commands (INFO commandstats), Redis's whole CPU time (INFO cpu:
- * parsing, replies, syscalls) and the client's CPU time; medians of 5 fresh processes on a 2-core
- * machine under load, `npm run bench:cache-read`, the script from a build of the store before it:
- *
- *   case              Redis in commands         Redis CPU              client CPU
- *                     script  GETRANGE  MGET    script GETRANGE MGET   script GETRANGE MGET
- *   1 key × 1 KB      7.5 µs  0.76      0.64    22     14       11     155    170      131
- *   1 key × 6 KB      16      0.95      0.79    29     12       11     171    178      147
- *   20 keys × 6 KB    217     12        9.7     269    54       48     393    541      457
- *   100 keys × 1 KB   254     28        16      285    104      68     553    1,220    627
- *
- * An earlier run, under more load, agreed (script 9.4, 18, 245, 293 µs in commands; GETRANGE 0.81,
- * 0.96, 15, 37). The client pays instead, ~5 µs of CPU per command ioredis sends: a getMany of 100
- * small values costs it about twice an MGET's. A MULTI would bound what is sent no better and
- * costs the client more than a pipeline.
+ * The Redis store's reads: an MGET without a size limit; with one (which a cache always gives), a
+ * pipelined `GETRANGE key 0 maxBytes` per key, so a value too large is refused having sent at most
+ * maxBytes + 1 bytes, then an EXISTS (or a PTTL per key) to tell a missing key from an empty value.
+ * GETRANGE replaced a Lua script that cost Redis 10-25 times an MGET; a MULTI would bound what is
+ * sent no better and costs the client more than a pipeline. The rules and the figures:
+ * docs/cache.md ("Redis: redisStore") and docs/benchmarks.md ("Cache reads: what Redis pays").
  */
 import type { GroupCommands, PipelineResults } from './redis-batches.js';
 import type { ReadOptions, StoredValue } from './store.js';

@@ -1,32 +1,10 @@
 /**
- * Redis, standalone or Cluster, through ioredis.
- *
- *   const store = redisStore({ url: 'redis://cache.internal:6379', keyPrefix: 'shop:' });
- *   const sharded = redisStore({ cluster: { nodes: ['redis://10.0.0.1:7000', 'redis://10.0.0.2:7000'] } });
- *
- * ioredis is an optional peer: it is imported on the first operation, not when this module loads,
- * so `redisStore(...)` is an ordinary synchronous call and an application that only caches in
- * memory never needs the package.
- *
- * Bytes stay bytes: values go out as Buffers (a Uint8Array is wrapped, never stringified) and come
- * back through ioredis's `...Buffer` commands as Uint8Arrays. A read batch is one MGET (in a
- * pipeline with a PTTL per key when TTLs are asked for), or, with a size limit (`maxBytes`, which
- * the cache gives), a pipeline of GETRANGEs that send no more of a value than the limit
- * (redis-read.ts); a write batch is one MSET when no entry has a TTL, else one pipeline of SET ...
- * PX; a delete is one DEL.
- *
- * In a Cluster a batch is split by hash slot and sent per node (redis-batches.ts). A slot group
- * that comes back redirected (the slots moved since ioredis last looked) is sent again on its own,
- * where ioredis follows MOVED and ASK itself.
- *
- * Failing fast is the point of the connection the store makes. The cache in front of it has its
- * own timeout and circuit breaker, and a command that waits for a dead Redis only holds a request
- * hostage, so: no offline queue (a command while disconnected rejects at once instead of queueing
- * for who knows how long, and is never replayed later over a newer value), no retry of in-flight
- * commands when a connection drops (`maxRetriesPerRequest: 0`, no resending), and reconnection that
- * never gives up (`reconnectDelay`: quick at first, then once a second), so that a restarted Redis
- * is used again without anyone making a new store. A client passed in as `client` keeps the options
- * it was made with, and stays open on `close()` unless `closeClient` says otherwise.
+ * Redis, standalone or Cluster, through ioredis: an optional peer, imported on the first operation,
+ * so an application that caches only in memory never needs it. Reads are redis-read.ts's; a
+ * Cluster's batches are split by hash slot in redis-batches.ts. The connection it makes fails fast
+ * (no offline queue, nothing resent) and reconnects forever, because a command that waits for a dead
+ * Redis only holds a request hostage, and the cache in front has its own timeout and breaker. The
+ * commands and the connection's settings: docs/cache.md, "Redis: redisStore".
  */
 import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import { importPeer } from '../../util/optional-peer.js';

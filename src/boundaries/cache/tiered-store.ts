@@ -1,43 +1,8 @@
 /**
  * Two tiers: a memory store in this process in front of a shared store (Redis), kept coherent
- * across processes through Redis pub/sub.
- *
- *   const store = tieredStore({
- *     near: memoryStore({ maxBytes: 16 * 1024 * 1024 }),
- *     far: redisStore({ url }),
- *     invalidation: { url },
- *   });
- *
- * A read answers from the near tier when it can and asks the far tier for the rest, keeping what
- * comes back in the near tier for as long as the far tier has left on it, and never longer than
- * `nearTtlMs`. A write or delete goes to the far tier, then to the near tier, then is announced: the
- * keys are PUBLISHed on the invalidation channel with this instance's id, and every other instance,
- * SUBSCRIBEd on a connection of its own, drops those keys from its near tier (its own messages it
- * ignores). Near entries carry the far tier's deadline (an 8-byte prefix), so a read with TTLs
- * reports what the far tier has left, not the shorter near TTL. A read's size limit (`maxBytes`)
- * goes to the far tier with it, so a value too large to read is not transferred from there either.
- *
- * Two races, and what this store does about them:
- *
- * - An invalidation (or a write of this instance) can arrive while a read is away at the far tier
- *   for the same key. The value that read brings back may be older than the invalidation, and
- *   putting it in the near tier would undo the invalidation until the near TTL ran out. So every
- *   key a read is fetching has a token; an invalidation or a local write of the key marks its
- *   tokens stale, and a stale read hands its value to its caller but does not keep it. A write is
- *   in flight the same way: another instance's write of the key may land in the far tier after
- *   this one and be announced before this one is answered, and then this write's value is not
- *   kept either. (Only keys with a read or write in flight have tokens: nothing grows with the key
- *   space.)
- * - Pub/sub delivers at most once: messages published while the subscriber is disconnected are
- *   lost, and the near tier cannot know what changed meanwhile. So the near tier is used only while
- *   the subscription is up. When the subscriber's connection drops, the near tier is cleared and
- *   reads and writes go to the far tier alone; when the subscription is back (subscribed anew on
- *   every reconnection, before the near tier is used again), the near tier starts empty. A
- *   reconnection costs a refill, never a stale read.
- *
- * What no protocol covers (a writer that is not a tiered store, a PUBLISH that failed after its
- * write) is bounded by `nearTtlMs`. A write whose invalidation could not be published rejects, so
- * the caller learns that other instances may hold the old value until then.
+ * across processes through Redis pub/sub. What a read and a write do, and how the near tier is kept
+ * from serving a stale value (an invalidation that arrives while a read is at the far tier, messages
+ * missed while the subscriber is disconnected): docs/cache.md, "Two tiers".
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis, RedisOptions } from 'ioredis';
@@ -112,6 +77,10 @@ interface InvalidationMessage {
   readonly k: readonly string[];
 }
 
+/**
+ * Near entries carry the far tier's deadline in front of the value, so a read with TTLs reports
+ * what the far tier has left, not the shorter near TTL.
+ */
 const deadlineBytes = 8;
 
 export function tieredStore(options: TieredStoreOptions): TieredStore {
@@ -135,7 +104,10 @@ export function tieredStore(options: TieredStoreOptions): TieredStore {
   let badMessages = 0;
   const waiting: (() => void)[] = [];
 
-  /** Registers a read or write of `keys` that is on its way to the far tier. */
+  /**
+   * Registers a read or write of `keys` that is on its way to the far tier. Only keys with one in
+   * flight have tokens, so nothing here grows with the key space.
+   */
   const track = (keys: readonly string[]): Fill[] =>
     keys.map((key) => {
       const fill: Fill = { stale: false };
@@ -260,6 +232,8 @@ export function tieredStore(options: TieredStoreOptions): TieredStore {
       const tokens = track(missingKeys);
       let fetched: (StoredValue | undefined)[];
       try {
+        // The size limit goes to the far tier with the read: a value too large to read is not
+        // transferred from there either.
         const { maxBytes, onOversized } = readOptions;
         fetched = await far.read(missingKeys, {
           withTtl: true,

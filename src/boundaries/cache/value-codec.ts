@@ -27,7 +27,7 @@ import {
 import { WirekitError } from '../../errors/index.js';
 import type { Schema } from '../../schema/index.js';
 import { plainBytes } from '../../util/plain-bytes.js';
-import type { LegacyReader } from './legacy.js';
+import type { LegacyReader } from './pre-wirekit-values.js';
 import { assumedCompressionRatio, compressionThresholds } from './thresholds.js';
 
 /** The largest value a cache writes or reads, encoded and uncompressed. */
@@ -181,7 +181,7 @@ export function createValueCodec<T>(options: ValueCodecOptions): ValueCodec<T> {
     };
   };
 
-  const decodeLegacy = (bytes: Uint8Array): DecodedValue<T> => {
+  const decodeWithoutEnvelope = (bytes: Uint8Array): DecodedValue<T> => {
     let first: unknown;
     for (const reader of legacy) {
       const started = performance.now();
@@ -217,7 +217,7 @@ export function createValueCodec<T>(options: ValueCodecOptions): ValueCodec<T> {
     async decode(stored) {
       const bytes = plainBytes(stored);
       if (bytes.length > maxStoredBytes) throw storedTooLarge(bytes.length, maxValueBytes);
-      if (!hasEnvelope(bytes)) return decodeLegacy(bytes);
+      if (!hasEnvelope(bytes)) return decodeWithoutEnvelope(bytes);
       try {
         return await decodeEnveloped(bytes);
       } catch (error) {
@@ -228,7 +228,7 @@ export function createValueCodec<T>(options: ValueCodecOptions): ValueCodec<T> {
           throw error;
         }
         try {
-          return decodeLegacy(bytes);
+          return decodeWithoutEnvelope(bytes);
         } catch {
           throw error;
         }

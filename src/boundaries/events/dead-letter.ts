@@ -21,7 +21,10 @@ export function isPoison(error: unknown): error is WirekitError {
   return isWirekitError(error) && !transientCodes.has(error.code);
 }
 
-/** The header names a dead-lettered event carries beside its own headers. */
+/**
+ * The header names a dead-lettered event carries beside its own headers.
+ * @internal exported for the tests that read them off a dead-letter topic.
+ */
 export const deadLetterHeaderNames = {
   code: 'wirekit-error-code',
   message: 'wirekit-error-message',

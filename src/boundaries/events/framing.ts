@@ -14,7 +14,7 @@ export const confluentMagicByte = 0;
 /** Magic byte plus the 4-byte schema id. */
 export const confluentHeaderBytes = 5;
 /** A message-index path this long names a message nested that deep; Confluent's own are short. */
-export const maxMessageIndexes = 64;
+const maxMessageIndexes = 64;
 
 export interface ConfluentFrame {
   readonly schemaId: number;
@@ -79,11 +79,6 @@ export function readConfluentFrame(
     indexes.push(index);
   }
   return { schemaId, messageIndexes: count === 0 ? [0] : indexes, payload: bytes.subarray(cursor.pos) };
-}
-
-/** True when the bytes could be a Confluent frame (magic byte and room for an id). */
-export function looksConfluentFramed(bytes: Uint8Array): boolean {
-  return bytes.length >= confluentHeaderBytes && bytes[0] === confluentMagicByte;
 }
 
 function indexBytes(indexes: readonly number[]): Uint8Array {

@@ -38,7 +38,7 @@ export {
   type KafkaProducerOptions,
   kafkaConsumer,
   kafkaProducer,
-} from './kafka.js';
+} from './kafka/index.js';
 export {
   binaryKeyHeader,
   keyHeader,
@@ -48,7 +48,7 @@ export {
   type NatsStreamSetup,
   natsConsumer,
   natsProducer,
-} from './nats.js';
+} from './nats/index.js';
 export {
   type CompatibilityLevel,
   compatibilityLevels,

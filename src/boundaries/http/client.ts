@@ -19,11 +19,11 @@ import type { ArrowCodec } from '../../codecs/arrow/index.js';
 import type { Codec, FormatName } from '../../codecs/core/codec.js';
 import type { FormatEntry, LazyFormatEntry } from '../../codecs/core/format-entry.js';
 import { type DecodeLimits, resolveLimits } from '../../codecs/core/limits.js';
-import { joinBytes } from '../../codecs/core/stream.js';
 import { codecFormat, defaultFormat, factsOf, findFormat, formatNeedsSchema } from '../../codecs/formats.js';
 import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import { type Infer, type ObjectSchema, type Schema, t } from '../../schema/index.js';
+import { joinBytes } from '../../util/join-bytes.js';
 import { listFormOf, listForms, rowsOf } from './list-forms.js';
 import { errorFormatOf, HttpError, HttpResponseError } from './wire-error.js';
 

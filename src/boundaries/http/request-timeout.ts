@@ -10,7 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** What the warning recommends (docs/http.md): Fastify's option and Node's, checked every second. */
-export const recommendedTimeouts =
+const recommendedTimeouts =
   'Fastify({ requestTimeout: 10_000, http: { requestTimeout: 10_000, connectionsCheckingInterval: 1000 } })';
 
 // Servers warned about already: the plugin may be registered in several contexts of one app.

@@ -52,7 +52,7 @@ function iterate<Row>(source: RowSource<Row>): Iterable<Row> | AsyncIterable<Row
  * Gathers chunks into writes of about `flushBytes`; sends what it holds when the source has made
  * it wait `flushDelayMs`. One timer per gathered write, not per chunk.
  */
-export async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* coalesce(chunks: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
   let pending: Uint8Array[] = [];
   let size = 0;
   let deadline: Promise<'late'> | undefined;

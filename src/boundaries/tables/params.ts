@@ -24,7 +24,7 @@ import { WirekitError } from '../../errors/index.js';
 export type ParamValue = string | number | bigint | boolean | Date;
 
 /** PostgreSQL's MAXDIM, the most dimensions an array value may have: the bound for every source. */
-export const maxParamDimensions = 6;
+const maxParamDimensions = 6;
 
 /**
  * An array parameter, checked: rectangular, so its innermost values are kept flat (row-major) with

@@ -16,7 +16,7 @@ import { WirekitError } from '../../errors/index.js';
 import { checkParams, ParamArray, type ParamRules, type ParamValue } from './params.js';
 
 /** Bind counts its parameters in an Int16 (and the server refuses more than this). */
-export const maxPostgresParams = 65_535;
+const maxPostgresParams = 65_535;
 
 const rules: ParamRules = { engine: 'PostgreSQL', nonFinite: false };
 

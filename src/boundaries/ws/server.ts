@@ -1,27 +1,9 @@
 /**
- * The WebSocket boundary's server half: a Fastify plugin over @fastify/websocket whose routes
- * speak one wire format per connection, negotiated with `Sec-WebSocket-Protocol`
- * (negotiate/subprotocol.ts). Each message is one frame: binary formats in binary frames, JSON in
- * text frames, so a browser console or websocat keeps working without asking for anything.
- *
- *   await app.register(wirekitSockets, { maxFrameBytes: 64 * 1024 });
- *   const prices = app.wirekitSocket({ url: '/ws', receive: Order, send: Tick, handler });
- *   setInterval(() => prices.broadcast(nextTick()), 10); // encoded once per format in use
- *
- * Bad input never reaches the handler: a frame over `maxFrameBytes` is refused by `ws` itself
- * (close 1009), a frame that does not decode or validate closes the connection with 1007 and the
- * wirekit error code as the reason, or is counted and skipped (`onInvalid: 'skip'`).
- *
- * Memory stays bounded both ways. Received messages the handler has not read yet pause the socket
- * at `maxQueuedMessages` (TCP then holds the peer back) and resume it at half. Sent messages wait
- * in `ws`'s buffer for a slow reader; once that holds `maxQueuedBytes`, a message is dropped and
- * counted (`onSlowConsumer: 'drop'`) or the connection is closed with 1008 (`'close'`).
- *
- * Peers that vanish do not stay: every `pingIntervalMs` each connection is pinged, and one that
- * has not answered the previous ping is cut (a peer whose network went away never sends a FIN; a
- * WHATWG client that offered only protocols the server does not serve drops the connection without
- * closing its socket). Closing the app closes each socket with 1001 (going away) and cuts those
- * whose peer has not finished the closing handshake after `closeTimeoutMs`.
+ * The WebSocket boundary's server half: a Fastify plugin over @fastify/websocket whose routes speak
+ * one wire format per connection, negotiated with `Sec-WebSocket-Protocol` (negotiate/subprotocol.ts),
+ * one message per frame (JSON in text frames, so a browser console or websocat keeps working). Bad
+ * input never reaches the handler, memory stays bounded both ways, and peers that vanish are cut
+ * by pings: docs/ws.md gives the options and close codes behind each.
  */
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

@@ -1,16 +1,20 @@
 /** `wirekit encode` (JSON in, bytes out) and `wirekit decode` (bytes in, JSON out). */
 import { writeFile } from 'node:fs/promises';
-import type { Codec, FormatName } from '../../codecs/core/codec.js';
-import { defaultDecodeLimits } from '../../codecs/core/limits.js';
-import { factsOf } from '../../codecs/formats.js';
-import { createCodec, findFormat } from '../../codecs/registry.js';
+import {
+  type Codec,
+  createCodec,
+  defaultDecodeLimits,
+  type FormatName,
+  factsOf,
+  findFormat,
+} from '../../codecs/index.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
 import { decodeAnyAsync, encodeEnvelopedAsync } from '../../envelope/index.js';
 import { WirekitError } from '../../errors/index.js';
 import { fromJsonValue, type Schema, schemaFromJson, t, toJsonValue } from '../../schema/index.js';
 import { deref } from '../../schema/walk.js';
 import { type JsonDocument, parseJsonDocument, parseJsonText } from '../../util/json-samples.js';
-import { avroContainerSchema } from '../containers.js';
+import { avroContainerSchema } from '../container-schema.js';
 import {
   allocationLimitOf,
   type CliIo,

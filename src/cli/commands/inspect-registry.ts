@@ -19,17 +19,17 @@
  * 0x00-0x06), a Protobuf field tag is at least 0x08. Longer index paths (a message nested four
  * levels down) are read as having none.
  */
-import { checkSchemaBounds, parseRegisteredSchema } from '../../boundaries/events/compatibility/index.js';
-import { messageAt } from '../../boundaries/events/compatibility/protobuf-indexes.js';
-import type { ProtoMessage } from '../../boundaries/events/compatibility/protobuf-schema.js';
-import { confluentHeaderBytes, readConfluentFrame } from '../../boundaries/events/framing.js';
-import type { SchemaDefinition } from '../../boundaries/events/registry/api.js';
-import { registryClient } from '../../boundaries/events/registry/client.js';
+import {
+  checkSchemaBounds,
+  parseRegisteredSchema,
+  readConfluentFrame,
+  registryClient,
+  type SchemaDefinition,
+} from '../../boundaries/events/index.js';
+import { confluentHeaderBytes, messageAt, type ProtoMessage } from '../../boundaries/events/inspect.js';
 import { createAvroCodec } from '../../codecs/avro/index.js';
-import { schemaFromAvro } from '../../codecs/avro/schema-from-avro.js';
-import type { FormatName } from '../../codecs/core/codec.js';
-import type { DecodeLimits } from '../../codecs/core/limits.js';
-import { createCodec } from '../../codecs/registry.js';
+import { schemaFromAvro } from '../../codecs/avro/inspect.js';
+import { createCodec, type DecodeLimits, type FormatName } from '../../codecs/index.js';
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { type JsonValue, type Schema, schemaFromJson, toJsonValue } from '../../schema/index.js';
 import { hexDump } from '../hexdump.js';
@@ -72,7 +72,7 @@ interface Read {
 }
 
 /** The variable a registry's Basic credentials may come from, as Confluent's basic.auth.user.info. */
-export const registryUserInfoVariable = 'WIREKIT_REGISTRY_USER_INFO';
+const registryUserInfoVariable = 'WIREKIT_REGISTRY_USER_INFO';
 
 /**
  * Basic credentials for a registry URL that carries none, from WIREKIT_REGISTRY_USER_INFO

@@ -1,15 +1,15 @@
 /** `wirekit inspect`: what a payload is, how it was written, and what it holds. */
 
-import { type LegacyFormat, legacyFormats, legacyReaders } from '../../boundaries/cache/legacy.js';
-import { isSocketFormat, socketFormats } from '../../boundaries/ws/frames.js';
-import type { FormatName } from '../../codecs/core/codec.js';
-import { createCodec, findFormat, formatNeedsSchema } from '../../codecs/registry.js';
+import { type LegacyFormat, legacyFormats, legacyReaders } from '../../boundaries/cache/inspect.js';
+import { isSocketFormat, socketFormats } from '../../boundaries/ws/inspect.js';
+import { describeArrow } from '../../codecs/arrow/inspect.js';
+import { describeAvroContainer } from '../../codecs/avro/inspect.js';
+import { createCodec, type FormatName, findFormat, formatNeedsSchema } from '../../codecs/index.js';
 import { type CompressionName, compressionNames, getCompressor } from '../../compression/index.js';
 import { hasEnvelope, schemaFingerprint } from '../../envelope/index.js';
 import { errorLine, isWirekitError, WirekitError } from '../../errors/index.js';
 import { formatOfSubprotocol, subprotocolPrefix } from '../../negotiate/subprotocol.js';
 import { type JsonValue, type Schema, t, toJsonValue } from '../../schema/index.js';
-import { describeArrow, describeAvroContainer } from '../containers.js';
 import { hexDump, hexOf } from '../hexdump.js';
 import { guessBrotli, type Located, locate } from '../inspect-locate.js';
 import { type Inspection, renderText } from '../inspect-report.js';

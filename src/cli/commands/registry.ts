@@ -6,14 +6,20 @@
  * store and exits 0.
  */
 import { stat } from 'node:fs/promises';
-import { type CompatibilityLevel, compatibilityLevels } from '../../boundaries/events/registry/api.js';
-import type { RegistryUser } from '../../boundaries/events/registry/basic-auth.js';
-import { fileStore } from '../../boundaries/events/registry/file-store.js';
-import { memoryStore } from '../../boundaries/events/registry/memory-store.js';
-import { readRegistryUsers, registryUsersFromEnv } from '../../boundaries/events/registry/registry-users.js';
-import { startRegistryServer } from '../../boundaries/events/registry/server.js';
-import { isLoopback, type RegistryTlsOptions } from '../../boundaries/events/registry/server-options.js';
-import type { RegistryStore } from '../../boundaries/events/registry/store.js';
+import {
+  type CompatibilityLevel,
+  compatibilityLevels,
+  fileStore,
+  kafkaStore,
+  memoryStore,
+  type RegistryStore,
+  type RegistryTlsOptions,
+  type RegistryUser,
+  readRegistryUsers,
+  registryUsersFromEnv,
+  startRegistryServer,
+} from '../../boundaries/events/index.js';
+import { isLoopback } from '../../util/loopback.js';
 import { type CliIo, readInput } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
 
@@ -71,8 +77,7 @@ async function storeOf(spec: string): Promise<RegistryStore> {
     ) {
       throw usageError(`--store kafka: takes HOST:PORT[,HOST:PORT…][/TOPIC] (got ${spec}).`);
     }
-    // Imported here, so that a registry in memory or a file never loads the Kafka store.
-    const { kafkaStore } = await import('../../boundaries/events/registry/kafka-store.js');
+    // kafkajs, an optional peer, is loaded by the store when it connects, not before.
     return kafkaStore({ brokers, ...(topic === undefined ? {} : { topic }) });
   }
   throw usageError(`--store is memory, file:PATH or kafka:BOOTSTRAP[/TOPIC] (got ${spec}).`);

@@ -12,9 +12,9 @@
  * runs, and the output must then be exactly the stated length.
  */
 import { WirekitError } from '../../errors/index.js';
+import { joinBytes } from '../../util/join-bytes.js';
 import { requirePackage } from '../../util/node-runtime.js';
 import { lz4FrameBounds, zstdBlockMax, zstdBound } from '../core/frame-bounds.js';
-import { joinBytes } from '../core/stream.js';
 import type { IpcCompression } from './messages.js';
 
 type Lz4 = typeof import('lz4-napi');

@@ -13,9 +13,9 @@
 import { WirekitError } from '../../errors/index.js';
 import { crc32 } from '../../util/crc32.js';
 import { ratioLimit } from '../../util/decompression-ratio.js';
+import { joinBytes } from '../../util/join-bytes.js';
 import { maxNodeBufferLength, nodeBuiltin, requirePackage } from '../../util/node-runtime.js';
 import { zstdBound } from '../core/frame-bounds.js';
-import { joinBytes } from '../core/stream.js';
 
 export const containerCodecs = ['null', 'deflate', 'snappy', 'zstandard'] as const;
 export type ContainerCodec = (typeof containerCodecs)[number];

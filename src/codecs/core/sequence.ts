@@ -13,11 +13,12 @@
 import { WirekitError } from '../../errors/index.js';
 import type { Schema } from '../../schema/index.js';
 import { deref } from '../../schema/walk.js';
+import { joinBytes } from '../../util/join-bytes.js';
 import { type AllocationBudget, budgetOf, cost } from './budget.js';
 import type { FormatName } from './codec.js';
 import { tooManyElements, truncated } from './errors.js';
 import { checkInputSize, type DecodeLimits } from './limits.js';
-import { type FrameMeasure, joinBytes, withOffset } from './stream.js';
+import { type FrameMeasure, withOffset } from './stream.js';
 
 /** The values encoded one after another, between an optional head and tail, as one array. */
 export function encodeSequenceOf<T>(

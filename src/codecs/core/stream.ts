@@ -3,6 +3,7 @@
  * byte chunks in, cut into frames however the network split them.
  */
 import { WirekitError } from '../../errors/index.js';
+import { joinBytes } from '../../util/join-bytes.js';
 import type { DecodeLimits } from './limits.js';
 
 /**
@@ -81,17 +82,6 @@ export function encodeValues<T>(
     },
     { highWaterMark: 1 },
   );
-}
-
-/** `parts` copied end to end into one array of `size` bytes (their total). */
-export function joinBytes(parts: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Dataset } from './dataset.js';
 import { dateInAYear, firstNames, lastNames } from './text.js';
 import { Country, countries } from './users.js';
 
-export const AccountOrder = t.object('AccountOrder', {
+const AccountOrder = t.object('AccountOrder', {
   id: t.int64({ as: 'number' }),
   amount: t.float64(),
   placedAt: t.timestamp(),

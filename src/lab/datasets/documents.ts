@@ -26,7 +26,7 @@ import { Country, countries } from './users.js';
 
 const Amount = t.decimal({ precision: 12, scale: 2 });
 
-export const DocumentStatus = t.enum('DocumentStatus', ['draft', 'placed', 'paid', 'shipped', 'returned']);
+const DocumentStatus = t.enum('DocumentStatus', ['draft', 'placed', 'paid', 'shipped', 'returned']);
 
 const PostalAddress = t.object('PostalAddress', {
   street: t.string(),

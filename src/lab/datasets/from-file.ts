@@ -10,7 +10,7 @@
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { defaultDecodeLimits } from '../../codecs/core/limits.js';
+import { defaultDecodeLimits } from '../../codecs/index.js';
 import { WirekitError } from '../../errors/index.js';
 import { fromJsonValue, inferSchema, type ObjectSchema, schemaFromJson } from '../../schema/index.js';
 import { inputTooLarge } from '../../util/input-limit.js';

@@ -42,7 +42,7 @@ const CatalogItem = t.object('CatalogItem', {
   category: t.string(),
 });
 
-export const OrderStatus = t.enum('OrderStatus', ['pending', 'paid', 'shipped', 'delivered', 'cancelled']);
+const OrderStatus = t.enum('OrderStatus', ['pending', 'paid', 'shipped', 'delivered', 'cancelled']);
 
 const Order = t.object('Order', {
   // int64 within 2^53 (as: 'number'): a 64-bit id on the wire that every format, Avro included,

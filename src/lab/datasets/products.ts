@@ -11,7 +11,7 @@ import { Country, countries } from './users.js';
 
 // Scale 2 on every amount, and values always written with two fraction digits: Avro and Arrow
 // store the unscaled integer, so "12.5" would come back as "12.50".
-export const Money = t.object('Money', {
+const Money = t.object('Money', {
   amount: t.decimal({ precision: 12, scale: 2 }),
   currency: t.enum('Currency', ['USD', 'EUR', 'GBP', 'JPY']),
 });

@@ -7,7 +7,7 @@ import type { LabRun } from '../run.js';
 import { ms, ratio, size } from '../units.js';
 
 /** The compressors in the order the lab runs them: fastest first, densest last. */
-export const compressorNames = ['snappy', 'lz4', 'zstd', 'gzip', 'brotli'] as const;
+const compressorNames = ['snappy', 'lz4', 'zstd', 'gzip', 'brotli'] as const;
 
 export const tableHeaders = [
   'format',
@@ -63,7 +63,7 @@ export function runFacts(run: LabRun): [string, string][] {
 }
 
 /** The numbers the charts plot, per result: ratios to JSON and throughput. */
-export function derived(result: CaseResult) {
+function derived(result: CaseResult) {
   const roundTrip = result.encode.median + result.decode.median;
   const jsonRoundTrip = result.jsonEncode.median + result.jsonDecode.median;
   return {
@@ -78,7 +78,7 @@ export function derived(result: CaseResult) {
   };
 }
 
-export function displayLabel(result: CaseResult): string {
+function displayLabel(result: CaseResult): string {
   return `${result.label}${result.implementation === 'wirekit' ? '' : ' *'}`;
 }
 

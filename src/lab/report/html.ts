@@ -152,7 +152,7 @@ function uplotAssets(): { script: string; css: string } {
  * JSON inside <script>: the HTML parser ends the element at the first "</script", whatever JSON
  * thinks, so every "<" becomes \u003c (still the same string to JSON.parse); "<!--" is covered too.
  */
-export function jsonForScript(value: unknown): string {
+function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 

@@ -7,7 +7,7 @@ import type { FieldDef, NamedTypeInfo, Schema, TimePrecision } from '../types.js
 import { unwrapPresence } from './plan.js';
 
 /** `text` as comment lines, one per line of text. */
-export function commentLines(prefix: string, indent: string, text: string | undefined): string[] {
+function commentLines(prefix: string, indent: string, text: string | undefined): string[] {
   if (text === undefined) return [];
   return text.split(/\r?\n/).map((line) => `${indent}${prefix} ${line}`.trimEnd());
 }

@@ -10,7 +10,7 @@
  * "in-progress" and "IN_PROGRESS" all give in/progress). Undefined when the label holds any other
  * character (or no word at all), since no transliteration of it would be obviously right.
  */
-export function words(label: string): string[] | undefined {
+function words(label: string): string[] | undefined {
   if (!/^[A-Za-z0-9_\-. ]+$/.test(label)) return undefined;
   const found = label
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -33,7 +33,7 @@ export function lowerSnake(label: string): string | undefined {
 }
 
 /** The name with its first letter upper-cased, the rest untouched (so distinct names stay distinct). */
-export function pascalHead(name: string): string {
+function pascalHead(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 

@@ -69,7 +69,7 @@ export interface PlanOptions {
  */
 export type Refuse = (message: string) => void;
 
-export function throwing(format: string): Refuse {
+function throwing(format: string): Refuse {
   return (message) => unsupported(format, message);
 }
 

@@ -35,7 +35,7 @@ export interface ProtoLayoutOptions extends ProtoOptions {
   readonly refuse?: Refuse;
 }
 
-export const protoFormat = 'Protocol Buffers';
+const protoFormat = 'Protocol Buffers';
 
 /** The proto scalar types a schema kind can become. */
 export type ProtoScalar =

@@ -35,7 +35,7 @@ export function toProto(schema: Schema, options: ProtoOptions = {}): string {
 }
 
 /** The `.proto` text of a layout. */
-export function printProto(layout: ProtoLayout): string {
+function printProto(layout: ProtoLayout): string {
   const blocks = layout.declarations.map((declaration) =>
     'values' in declaration
       ? enumeration(declaration)

@@ -16,9 +16,12 @@ import { parseProtoSyntax } from './parse.js';
 import { collectSymbols } from './symbols.js';
 
 export type * from './ast.js';
-export { type LinkedProto, linkProto, type ProtoDeclaration, type ProtoImports } from './link.js';
-export { maxMessageDepth, maxProtoFieldNumber, protoScalars } from './parse.js';
-export { mapEntryName, type ProtoSymbol, qualify } from './symbols.js';
+export { type LinkedProto, linkProto } from './link.js';
+export {
+  /** @internal exported for the tests that build protoc's descriptors. */
+  mapEntryName,
+  qualify,
+} from './symbols.js';
 export { wellKnownProtoFiles } from './well-known.js';
 
 export interface ProtoParseOptions {
@@ -29,7 +32,7 @@ export interface ProtoParseOptions {
   readonly maxNodes?: number;
 }
 
-export const defaultProtoMaxNodes = 1_000_000;
+const defaultProtoMaxNodes = 1_000_000;
 
 /** Parses one .proto file and checks the rules that need no other file. */
 export function parseProto(text: string, options: ProtoParseOptions = {}): ProtoFileAst {

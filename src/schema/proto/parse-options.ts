@@ -17,7 +17,7 @@ const uint64Max = (1n << 64n) - 1n;
 const int64MinMagnitude = 1n << 63n;
 
 /** Reads `name = value` (the `option` keyword and the terminator are the caller's). */
-export function readOption(tokens: Tokenizer, budget: ParseBudget): ProtoOption {
+function readOption(tokens: Tokenizer, budget: ParseBudget): ProtoOption {
   const at = tokens.position();
   budget.count(at);
   const name = readOptionName(tokens);
@@ -61,7 +61,7 @@ function readOptionName(tokens: Tokenizer): ProtoOptionNamePart[] {
 }
 
 /** A constant or an aggregate; `depth` counts the aggregates around it. */
-export function readConstant(tokens: Tokenizer, budget: ParseBudget, depth: number): ProtoConstant {
+function readConstant(tokens: Tokenizer, budget: ParseBudget, depth: number): ProtoConstant {
   if (tokens.is('{')) return readAggregate(tokens, budget, depth, '}');
   const scalar = readScalar(tokens);
   if (scalar === undefined) tokens.fail('expected an option value');

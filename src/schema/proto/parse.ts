@@ -46,12 +46,10 @@ import {
 import { readService } from './parse-service.js';
 import { Tokenizer } from './tokenizer.js';
 
-export { maxProtoFieldNumber } from './parse-numbers.js';
-
 /** How deeply messages (and groups) nest: protoc refuses the 32nd level. */
-export const maxMessageDepth = 31;
+const maxMessageDepth = 31;
 
-export const protoScalars: ReadonlySet<string> = new Set<ProtoScalar>([
+const protoScalars: ReadonlySet<string> = new Set<ProtoScalar>([
   ...(['double', 'float', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64'] as const),
   ...(['fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'bool', 'string', 'bytes'] as const),
 ]);

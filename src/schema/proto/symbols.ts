@@ -54,7 +54,10 @@ export function qualify(scope: string, name: string): string {
   return scope === '' ? name : `${scope}.${name}`;
 }
 
-/** The name protoc gives a map field's entry message: `item_counts` → `ItemCountsEntry`. */
+/**
+ * The name protoc gives a map field's entry message: `item_counts` → `ItemCountsEntry`.
+ * @internal exported for the tests that build protoc's descriptors.
+ */
 export function mapEntryName(fieldName: string): string {
   let name = '';
   let upper = true;

@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
-import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka.js';
-import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats.js';
+import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka/index.js';
+import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats/index.js';
 import { RegistryClientError, registryClient } from '../../../src/boundaries/events/registry/client.js';
 import { type RegistryServer, startRegistryServer } from '../../../src/boundaries/events/registry/server.js';
 import type {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
-import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka.js';
+import { kafkaConsumer, kafkaProducer } from '../../../src/boundaries/events/kafka/index.js';
 import { registryClient } from '../../../src/boundaries/events/registry/client.js';
 import { type RegistryServer, startRegistryServer } from '../../../src/boundaries/events/registry/server.js';
 import type { ReceivedEvent } from '../../../src/boundaries/events/transport.js';

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCodec } from '../../../src/boundaries/events/event-codec.js';
 import { readConfluentFrame, writeConfluentFrame } from '../../../src/boundaries/events/framing.js';
-import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats.js';
+import { natsConsumer, natsProducer } from '../../../src/boundaries/events/nats/index.js';
 import { registryClient } from '../../../src/boundaries/events/registry/client.js';
 import type { RegistryClient } from '../../../src/boundaries/events/registry/client-api.js';
 import { type MemoryStore, memoryStore } from '../../../src/boundaries/events/registry/memory-store.js';

@@ -41,7 +41,7 @@ export async function getBytes(app: FastifyInstance, url: string, accept: string
 }
 
 /** Readings 0..count-1, counting what was produced; `pause` waits before each row after the first. */
-export function readingRows(count: number, producer: Producer, pause?: () => Promise<void>) {
+function readingRows(count: number, producer: Producer, pause?: () => Promise<void>) {
   let finish: () => void = () => {};
   producer.done = new Promise((resolve) => {
     finish = resolve;

@@ -15,6 +15,7 @@ export const kafkaVersion = '4.1.1';
 /** The log4j 2 binding Kafka's own distribution ships, so the broker's log reaches its stdout. */
 const log4jVersion = '2.24.3';
 
+/** Where the jars are kept. @public .ci/run prints it, which knip does not read. */
 export function kafkaCacheDir(): string {
   const cache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(cache, 'wirekit', `kafka-${kafkaVersion}`);

@@ -18,7 +18,7 @@ export interface ReadyOptions {
 }
 
 /** Spawns the command and resolves once `ready` appears in its output; kills it and rejects otherwise. */
-export function spawnUntilReady(
+function spawnUntilReady(
   command: string,
   args: readonly string[],
   options: ReadyOptions,

@@ -1,27 +1,8 @@
 /**
- * Whether an Avro reader schema reads every datum a writer schema can write: the Avro
- * specification's "Schema Resolution" applied to schemas rather than to one datum, as Avro Java's
- * SchemaCompatibility (which Confluent's registry runs) and Python's ReaderWriterCompatibilityChecker
- * apply it. The findings carry Confluent's error types and Avro Java's paths (`/fields/2/type`).
- *
- * - Records match by unqualified name, or when a reader alias (a full name) is the writer's full
- *   name. Fields match by name or by a reader field's alias; a reader field the writer lacks needs a
- *   default; writer-only fields are skipped.
- * - Enums match by name like records; a writer symbol the reader lacks is an error unless the
- *   reader has an enum default. Fixed types match by name and size.
- * - Promotions: int to long, float or double; long to float or double; float to double; string to
- *   bytes and back. Arrays and maps resolve their items and values.
- * - A writer union is readable when every branch is. A reader union reads a writer type when one of
- *   its branches does (the first, as resolution picks it).
- * - A pair of types is checked once: a pair met again while it is being checked counts as
- *   compatible (its problems are reported where it was first met), so recursive types terminate.
- *
- * Logical types are ignored, as the implementations above ignore them, with one exception that the
- * spec itself makes: two decimals resolve only when the reader keeps the writer's scale, and wirekit
- * also asks that its precision is no smaller (the spec asks for equal precision; a wider reader
- * reads every value, so it is allowed). A scale change rescales every stored value silently, which
- * is why it is refused though Avro Java and Python accept it. Timestamp units are not compared:
- * wirekit's codec converts units by the writer's logical type, so there it is no data loss.
+ * Whether an Avro reader schema reads every datum a writer schema can write: the specification's
+ * "Schema Resolution" applied to schemas rather than to one datum, as Avro Java (which Confluent's
+ * registry runs) and Python apply it, with Confluent's error types and Avro Java's paths. The rules,
+ * and why wirekit refuses a decimal's change of scale where those accept it: docs/compatibility.md.
  */
 import type {
   AvroEnum,
@@ -34,14 +15,6 @@ import type {
 import { shortName } from '../../../codecs/avro/avro-schema.js';
 import { CheckBudget, withinBudget } from './check-budget.js';
 import { distinct, type Finding } from './issues.js';
-
-export type AvroErrorType =
-  | 'NAME_MISMATCH'
-  | 'FIXED_SIZE_MISMATCH'
-  | 'MISSING_ENUM_SYMBOLS'
-  | 'READER_FIELD_MISSING_DEFAULT_VALUE'
-  | 'TYPE_MISMATCH'
-  | 'MISSING_UNION_BRANCH';
 
 /**
  * Why `reader` cannot read what `writer` writes; empty when it can. `nodes` is the two schemas'

@@ -12,7 +12,7 @@
 import type { Finding } from './issues.js';
 
 /** Steps one check may spend per node of the two schemas. */
-export const stepsPerNode = 64;
+const stepsPerNode = 64;
 
 /** Thrown through the rule's recursion when the budget is spent; caught where the check started. */
 export class BudgetSpent extends Error {
@@ -37,7 +37,7 @@ export class CheckBudget {
 }
 
 /** The finding of a check stopped by its budget: the schemas are not shown compatible. */
-export function budgetFinding(maxSteps: number): Finding {
+function budgetFinding(maxSteps: number): Finding {
   return {
     errorType: 'CHECK_TOO_COSTLY',
     path: '/',

@@ -36,11 +36,6 @@ export interface Finding {
   readonly describe: (roles: Roles, path: string) => string;
 }
 
-/** The findings with `prefix` put in front of their paths. */
-export function under(prefix: string, findings: readonly Finding[]): Finding[] {
-  return findings.map((finding) => ({ ...finding, path: prefix + finding.path }));
-}
-
 /** A finding with its description written out: what `compatibilityReport` returns. */
 export interface CompatibilityIssue {
   /** Which rules found it: the Avro or Protobuf rules (of the schema or of a wirekit schema's export), or wirekit's value rules. */

@@ -62,7 +62,7 @@ export function messageIndexesOf(text: string, fullName: string): number[] {
   return indexesOf(fileOf(text), fullName);
 }
 
-export function indexesOf(file: ProtoFile, fullName: string): number[] {
+function indexesOf(file: ProtoFile, fullName: string): number[] {
   let name = fullName.startsWith('.') ? fullName.slice(1) : fullName;
   if (file.package !== '' && name.startsWith(`${file.package}.`)) name = name.slice(file.package.length + 1);
   const indexes: number[] = [];

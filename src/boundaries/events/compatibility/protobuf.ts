@@ -1,39 +1,8 @@
 /**
  * Whether a Protobuf reader schema reads what a writer schema writes, by the rules of Confluent's
- * Protobuf checker (its `Difference.Type` names): a field is its number, so renames are free and
- * fields may come and go, but a number must keep its wire encoding and its meaning.
- *
- * - Field kinds: a scalar (enums count as varint scalars), a message, a proto2 group and a map are
- *   read differently, so a number that changes kind is FIELD_KIND_CHANGED.
- * - Scalars stay in their encoding group: varints (int32, int64, uint32, uint64, bool, enums), zigzag
- *   varints (sint32, sint64), 32-bit (fixed32, sfixed32), 64-bit (fixed64, sfixed64), float, double,
- *   and length-delimited (string, bytes). A change across groups is FIELD_SCALAR_KIND_CHANGED, even
- *   where the wire type agrees: float and fixed32 share one but not their meaning, and zigzag and
- *   plain varints decode each other's negatives wrongly. Within a group, a narrower reader
- *   truncates (int64 into int32), which the Protobuf guide allows; wirekit schemas refuse that by
- *   their value rules instead.
- * - Labels: a numeric field that turns repeated or singular is FIELD_NUMERIC_LABEL_CHANGED (packed
- *   repeated numbers are one length-delimited record a singular reader cannot read); strings, bytes
- *   and messages may change, since a singular reader keeps the last of repeated records.
- * - Message types are compared by name without the package (FIELD_NAMED_TYPE_CHANGED when those
- *   differ); a type from a well-known import read as one of the file's own is compared field by field.
- * - proto2 `required`: a reader that requires a field its writer lacks or leaves optional is
- *   REQUIRED_FIELD_ADDED; a required field the reader drops is REQUIRED_FIELD_REMOVED (Confluent's
- *   rule, so that the other direction of FULL holds).
- * - Oneofs: a member removed from a oneof the reader still has (ONEOF_FIELD_REMOVED), several
- *   plain fields moved into one oneof (MULTIPLE_FIELDS_MOVED_TO_ONEOF: a writer may set them all, a
- *   reader keeps one), or one moved into a oneof beside members of an existing one
- *   (FIELD_MOVED_TO_EXISTING_ONEOF).
- * - A message of the writer the reader lacks (MESSAGE_REMOVED), and a package change
- *   (PACKAGE_CHANGED: every full name changes, and full names are what type URLs, services and
- *   `messageIndexesOf` go by; Confluent 8 lets it pass, older Confluent did not).
- * - `reserved`: a field (or enum value) of the newer schema that uses a number or name the older
- *   one reserves is RESERVED_NUMBER_REUSED or RESERVED_NAME_REUSED: reserving says old data may
- *   still carry that number with another meaning. Which side is newer depends on the level, so the
- *   caller says.
- *
- * Paths follow Confluent's: `#/Order` for a message, `#/Order/3` for field 3, `#/Order/pay` for a
- * oneof.
+ * Protobuf checker (its `Difference.Type` names and its paths): a field is its number, so renames
+ * are free and fields may come and go, but a number must keep its wire encoding and its meaning.
+ * Each rule with the reason for it: docs/compatibility.md.
  */
 import { distinct, type Finding } from './issues.js';
 import {

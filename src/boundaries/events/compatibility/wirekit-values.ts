@@ -1,28 +1,9 @@
 /**
- * The rules only wirekit schemas carry: a wirekit schema says which values are valid beyond their
- * wire type (an int8 is an Avro int that stays within -128..127, a string may have a maxLength, an
- * enum's members keep their places), and every wirekit decoder refuses a value its schema does not
- * accept. So a reader must accept every value its writer's schema accepts, or old events that were
- * valid when written fail to decode. These rules report where the reader narrows the writer:
- *
- * - integers whose range shrinks (int32 to int16, uint32 to int32, int64 as bigint to int64 as
- *   number, which stops at 2^53), float64 to float32 (VALUE_RANGE_NARROWED);
- * - strings whose minLength rises or maxLength falls, or that gain or change a pattern (patterns
- *   cannot be compared, so any new one counts); bytes whose maxLength falls; arrays whose item
- *   bounds tighten; decimals with fewer decimals or integer digits; timestamps moving to seconds
- *   (which refuse milliseconds) or to nanoseconds (whose range is ±292 years) (…_NARROWED);
- * - enum members removed, or moved (Protobuf numbers members by position) (ENUM_MEMBER_…);
- * - a literal that changes, or a field that becomes one (LITERAL_CHANGED);
- * - a value that may be absent or null in the writer but not in the reader (PRESENCE_REQUIRED);
- * - union variants removed or the tag renamed (UNION_…);
- * - kinds that a format reads as each other but whose values differ (a string read as json or as
- *   a decimal, a bool as an int) (KIND_CHANGED). Widening kinds (int16 to int64, a decimal or a
- *   json value to a plain string) pass.
- *
- * Fields match as Avro resolution matches them: by name or by the reader's aliases; union variants
- * by name or alias. What these rules cannot judge soundly they leave to the format rules, which run
- * beside them: a field the writer lacks (Avro asks for a default), a field number (Protobuf). A
- * pair of named types is compared once, so recursive schemas terminate.
+ * The rules only wirekit schemas carry: every wirekit decoder refuses a value its schema does not
+ * accept (a range, a length, an enum member's place), so a reader must accept every value its
+ * writer's schema accepts, or events that were valid when written fail to decode. These rules
+ * report where the reader narrows the writer, and leave what they cannot judge soundly (a missing
+ * field, a field number) to the format rules beside them. Each rule: docs/compatibility.md.
  */
 import type { FieldDef, LiteralValue, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';

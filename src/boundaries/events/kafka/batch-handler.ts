@@ -1,31 +1,15 @@
 /**
  * How a Kafka consumer hands one fetched batch of one partition to the handler: the kafkajs
- * `eachBatch` behind kafkaConsumer, run with auto-resolve and auto-commit off so that nothing is
+ * `eachBatch` behind kafkaConsumer, with auto-resolve and auto-commit off so that nothing is
  * acknowledged that the handler did not finish.
  *
- * The batch goes over in chunks of at most `maxBatch` events, in offset order. Each chunk is
- * decoded only when its turn comes (so no more than `maxBatch` decoded events per partition wait
- * for the handler, however much kafkajs fetched), its poison events go to the dead-letter path,
- * the rest to the handler, and only when both succeeded is the chunk's last offset resolved and
- * committed. Then the next chunk.
- *
- * A chunk that fails (the handler rejected, the registry could not be reached, the dead-letter
- * publish failed) is not committed, and neither is anything after it: the partition is paused for
- * the backoff (doubling from `retryBackoffMs` up to 5 s while it keeps failing) and the batch
- * returns, so kafkajs fetches the partition again from the first unfinished offset once the pause
- * ends. The same events come again, in order, nothing skipped; other partitions go on meanwhile,
- * and kafkajs's fetch loop keeps the group's heartbeats going. An event dead-lettered in a chunk
- * that then failed is not dead-lettered twice by this process.
- *
- * `redelivered` says whether this process handed the event over before: the highest offset handed
- * over is kept per partition. Events that come again after a restart, or from another consumer of
- * the group after a rebalance, were handled (maybe) by someone else, and nothing in Kafka records
- * that, so they arrive with `redelivered: false`: at-least-once means a handler must tolerate a
- * duplicate it cannot recognise by this flag.
- *
- * A long handler would outlive the group session: while a chunk is in hand a timer heartbeats for
- * it. A commit that fails (the broker went away, the group is rebalancing) is thrown to kafkajs,
- * which reconnects or rejoins; the events of that chunk were handled and may come again.
+ * The batch goes over in chunks of at most `maxBatch` events, in offset order, each decoded only
+ * when its turn comes (so at most `maxBatch` decoded events per partition wait, however much was
+ * fetched). A chunk's last offset is committed once its poison events are dead-lettered and the
+ * handler resolved for the rest. A chunk that fails commits nothing from it on: the partition
+ * pauses for the backoff and is fetched again from the first unfinished offset, while the other
+ * partitions go on. A timer heartbeats while a chunk is in hand, so a long handler does not outlive
+ * the group session. What a user sees of this: docs/events.md, "Producers and consumers".
  */
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { WirekitError } from '../../../errors/index.js';
@@ -61,7 +45,10 @@ export interface BatchHandler {
 const maxBackoffMs = 5000;
 
 interface PartitionState {
-  /** The highest offset this process handed to the handler. */
+  /**
+   * The highest offset this process handed to the handler: what `redelivered` is judged by. Kafka
+   * records no delivery, so an event another member handled before a rebalance is not flagged.
+   */
   handedThrough: bigint;
   /** Chunks failed in a row, for the backoff. */
   failures: number;
@@ -135,6 +122,7 @@ export function batchHandler<T>(options: BatchHandlerOptions<T>): BatchHandler {
           redelivered,
         });
       } else if (isPoison(result.error)) {
+        // One dead-lettered in a chunk that then failed is not dead-lettered twice.
         if (!state.deadLettered.has(message.offset)) {
           poison.push({
             dead: { ...common, bytes: message.value ?? new Uint8Array(0), error: result.error },
@@ -178,6 +166,8 @@ export function batchHandler<T>(options: BatchHandlerOptions<T>): BatchHandler {
     }
 
     payload.resolveOffset((messages[messages.length - 1] as KafkaMessage).offset);
+    // A commit that fails (the broker went away, the group is rebalancing) throws to kafkajs, which
+    // reconnects or rejoins: the chunk's events were handled and may come again.
     await payload.commitOffsetsIfNecessary(payload.uncommittedOffsets());
     state.deadLettered.clear();
     state.failures = 0;

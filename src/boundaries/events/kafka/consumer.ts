@@ -1,39 +1,9 @@
 /**
- * The Kafka consumer of the event boundary (see transport.ts for what it promises, and
- * batch-handler.ts for how each fetched batch is handed over and acknowledged).
- *
- *   const consumer = await kafkaConsumer({
- *     brokers: ['kafka:9092'], groupId: 'billing', topic: 'orders', codec,
- *     handler: async (orders) => { for (const order of orders) await bill(order.value); },
- *     deadLetter: 'orders.dead',
- *   });
- *   ...
- *   await consumer.stop();
- *
- * One member of a consumer group: Kafka spreads the topic's partitions over the members, and a
- * partition's events reach the handler in order, one batch at a time. The promise resolves once the
- * member has joined the group and made its first fetch, so the offsets it starts from are fixed:
- * an event published after that is consumed even by a new group that starts at the end.
- *
- * At-least-once: an event is committed only after the handler resolved for it, so events handled
- * but not yet committed when a member crashes or loses its partitions come again, to whichever
- * member holds the partition next. Such an event arrives with `redelivered: false`: Kafka keeps
- * no record of a delivery, so only this process's own retries (a failed handler, a partition
- * given back to it) are known, and flagged, as redeliveries. Handlers must tolerate duplicates.
- *
- * Memory is bounded by what one fetch may bring (`maxBytesPerPartition` for each assigned
- * partition, at most `maxBytes` in all; Kafka still sends a record batch that is larger whole, so
- * a producer's batch size counts too) plus `maxBatch` decoded events per partition in hand. kafkajs
- * fetches again only when every batch of the previous fetch was handed over, so a slow handler
- * slows the fetching instead of filling memory.
- *
- * The member survives its broker going away for a while: the client made from `brokers` keeps
- * reconnecting for about 30 s, less than the group session, so a restarted broker finds the same
- * member heartbeating and nothing is rebalanced (a client of your own reconnects as it is
- * configured to). Past that, kafkajs's fetch loop retries (`retry`), then crashes and restarts the
- * member, which rejoins as a new one; a crash kafkajs would not restart from (an error it calls
- * non-retriable) is restarted here, after a backoff that doubles up to 30 s. Every crash is
- * reported through `onError` as WK_EVENT_BROKER_UNAVAILABLE, with kafkajs's error as its cause.
+ * The Kafka consumer of the event boundary: one member of a consumer group, at-least-once (an event
+ * is committed only after the handler resolved for it), its memory bounded by what one fetch may
+ * bring. transport.ts holds the contract it keeps, batch-handler.ts how each fetched batch is
+ * handed over and acknowledged; when it starts, what it flags as redelivered, and how it rides out
+ * a broker restart: docs/events.md, "Producers and consumers".
  */
 import type { Consumer, ConsumerRunConfig, Producer, RetryOptions } from 'kafkajs';
 import type { WirekitError } from '../../../errors/index.js';

@@ -25,7 +25,7 @@ type JetStreamModule = typeof import('@nats-io/jetstream');
 type TransportModule = typeof import('@nats-io/transport-node');
 
 /** Reconnects that never stop (a producer or consumer outlives a restart) and come quickly. */
-export const connectionDefaults: Partial<NodeConnectionOptions> = {
+const connectionDefaults: Partial<NodeConnectionOptions> = {
   maxReconnectAttempts: -1,
   reconnectTimeWait: 250,
   reconnectJitter: 100,

@@ -84,11 +84,5 @@ export const registryErrorCodes = {
   operationTimeout: 50002,
 } as const;
 
-/** Confluent's error body: `{"error_code": 40401, "message": "Subject 'x' not found."}`. */
-export interface RegistryErrorBody {
-  readonly error_code: number;
-  readonly message: string;
-}
-
 /** The media type Confluent's API answers with (clients also send and accept application/json). */
 export const registryMediaType = 'application/vnd.schemaregistry.v1+json';

@@ -68,7 +68,7 @@ export interface WirekitRegistryClient extends RegistryClient {
   subjectVersionsById(id: number): Promise<SubjectVersionRef[]>;
 }
 
-export const registryClientDefaults = {
+const registryClientDefaults = {
   timeoutMs: 10_000,
   maxResponseBytes: 16 * 1024 * 1024,
   cacheSize: 1000,

@@ -24,7 +24,10 @@ export interface ConnectionLimits {
   readonly reserved: number;
 }
 
-/** The group a client address is counted in: itself for IPv4, its /64 for IPv6. */
+/**
+ * The group a client address is counted in: itself for IPv4, its /64 for IPv6.
+ * @internal exported for its tests.
+ */
 export function addressGroup(address: string | undefined): string {
   if (address === undefined) return '';
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);

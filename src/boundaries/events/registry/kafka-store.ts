@@ -1,29 +1,9 @@
 /**
  * The registry's records in a compacted Kafka topic (`--store kafka:BOOTSTRAP[/TOPIC]`), as
  * Confluent's registry keeps `_schemas`: a deployment that already runs Kafka needs no other
- * database, and the topic replicates the registry with the rest of the cluster's data.
- *
- *   const store = kafkaStore({ brokers: ['kafka-1:9092'], topic: '_schemas' });
- *
- * The topic has one partition (one order for every record) and `cleanup.policy=compact`; it is
- * created so if missing, and one that is not so is refused rather than silently losing order or
- * records. Keys follow Confluent's, so compaction keeps the newest value of each version and
- * level, and a purge is a tombstone that compaction drops with the version:
- *
- *   {"keytype":"SCHEMA","subject":"orders-value","version":1,"magic":1}  → {"subject",…,"schema","deleted":false}
- *   {"keytype":"CONFIG","subject":null,"magic":0}                         → {"compatibilityLevel":"FULL"}
- *   {"keytype":"MODE","subject":null,"magic":0}                           → {"mode":"READONLY"}
- *
- * Load reads the topic from its start to the high watermark it had when load began (through a
- * throwaway consumer group, which kafkajs needs to fetch, deleted afterwards); records of key
- * types wirekit does not write (Confluent's NOOP, …) are skipped; a MODE this registry does not
- * hold (IMPORT) refuses the load. An append is a produce
- * with acks=-1 (every in-sync replica) by an idempotent producer, resolved once acknowledged.
- * The registry server is the topic's one writer: it does not follow records another writes.
- *
- * kafkajs is an optional peer, imported by load(), so the memory and file stores never need it.
- * One compaction caveat: once a purge's tombstone is compacted away with its version, the highest
- * id the topic remembers can fall, and a restarted registry could hand a purged id out again.
+ * database, and the topic replicates the registry with the rest of the cluster's data. kafkajs is
+ * an optional peer, imported by load(), so the memory and file stores never need it. The topic, its
+ * keys, how a start reads it and what compaction can cost: docs/events.md, "Stores".
  */
 import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
 import { isWirekitError, WirekitError } from '../../../errors/index.js';
@@ -55,7 +35,10 @@ function unavailable(what: string, cause: unknown): WirekitError {
   return new WirekitError('WK_REGISTRY_UNAVAILABLE', `the Kafka store could not ${what}: ${why}`, { cause });
 }
 
-/** A record's Kafka key and value (null for a tombstone), as Confluent's registry writes them. */
+/**
+ * A record's Kafka key and value (null for a tombstone), as Confluent's registry writes them.
+ * @internal exported for its tests, which need no broker.
+ */
 export function kafkaMessageOf(record: RegistryRecord): { key: string; value: string | null } {
   if (record.kind === 'mode') {
     const key = JSON.stringify({ keytype: 'MODE', subject: record.subject, magic: 0 });
@@ -101,7 +84,10 @@ function json(bytes: Buffer, location: string, what: string): Record<string, unk
   return value as Record<string, unknown>;
 }
 
-/** The record a message of the topic holds; undefined for key types that hold none of wirekit's. */
+/**
+ * The record a message of the topic holds; undefined for key types that hold none of wirekit's.
+ * @internal exported for its tests, which need no broker.
+ */
 export function recordOfMessage(message: Message, location: string): RegistryRecord | undefined {
   if (message.key === null) throw new StoreCorruptError(location, 'the message has no key');
   const key = json(message.key, location, 'key');

@@ -22,7 +22,7 @@ import { type RegistryRole, type RegistryUser, registryRoles } from './basic-aut
 const maxFileBytes = 1024 * 1024;
 
 /** The environment variable that gives each role's user. */
-export const registryUserVariables: Readonly<Record<string, RegistryRole>> = {
+const registryUserVariables: Readonly<Record<string, RegistryRole>> = {
   WIREKIT_REGISTRY_ADMIN: 'admin',
   WIREKIT_REGISTRY_WRITER: 'write',
   WIREKIT_REGISTRY_READER: 'read',

@@ -56,7 +56,7 @@ function flag(query: URLSearchParams, name: string): boolean {
 }
 
 /** A version segment: 1 to 2^31-1, `latest` or -1 (Confluent's alias for it); 42202 otherwise. */
-export function versionOf(text: string): number | 'latest' {
+function versionOf(text: string): number | 'latest' {
   const trimmed = text.trim();
   if (trimmed.toLowerCase() === 'latest' || trimmed === '-1') return 'latest';
   if (/^[0-9]{1,10}$/.test(trimmed)) {

@@ -5,8 +5,8 @@
  * (`allowAnonymousRemote`), because whoever reaches an open registry can register, delete and
  * reconfigure every subject of every producer that trusts it.
  */
-import { isIPv4, isIPv6 } from 'node:net';
 import { WirekitError } from '../../../errors/index.js';
+import { isLoopback } from '../../../util/loopback.js';
 import type { SchemaLimits } from '../compatibility/index.js';
 import type { CompatibilityLevel } from './api.js';
 import type { RegistryUser } from './basic-auth.js';
@@ -83,15 +83,6 @@ export interface ServerSettings {
   readonly maxConnections: number;
   readonly perAddress: number;
   readonly reserved: number;
-}
-
-/** True for addresses only this machine reaches: 127.0.0.0/8, ::1 and `localhost`. */
-export function isLoopback(host: string): boolean {
-  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  if (bare.toLowerCase() === 'localhost') return true;
-  if (isIPv4(bare)) return bare.startsWith('127.');
-  if (!isIPv6(bare)) return false;
-  return /^(0{0,4}:){2,7}0{0,3}1$/.test(bare) || /^::ffff:127\./i.test(bare);
 }
 
 function whole(name: string, value: number | undefined, fallback: number, least: number): number {

@@ -31,7 +31,7 @@ import { jsonBody, segmentsOf } from './request-reading.js';
 import { accessOf, type Method, matchRoute, RawText, registryRoutes } from './routes.js';
 import { type RegistryServerOptions, serverSettings } from './server-options.js';
 
-export type { RegistryAuthOptions, RegistryServerOptions, RegistryTlsOptions } from './server-options.js';
+export type { RegistryServerOptions } from './server-options.js';
 
 export interface RegistryServer {
   /** `http://HOST:PORT` (`https://` with `tls`), with no trailing slash. */

@@ -5,7 +5,7 @@
  * for this file, since the test takes it down.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka.js';
+import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka/index.js';
 import type { EventConsumer } from '../../../../src/boundaries/events/transport.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
 import {

@@ -7,7 +7,7 @@
  *   node --import tsx crash-consumer.ts BOOTSTRAP TOPIC GROUP MAX_BATCH
  */
 import { writeSync } from 'node:fs';
-import { kafkaConsumer } from '../../../../src/boundaries/events/kafka.js';
+import { kafkaConsumer } from '../../../../src/boundaries/events/kafka/index.js';
 import { orderCodec, quiet, sleep } from './harness.js';
 
 const [bootstrap, topic, groupId, maxBatch] = process.argv.slice(2) as [string, string, string, string];

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { EventCodec } from '../../../../src/boundaries/events/event-codec.js';
-import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka.js';
+import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka/index.js';
 import type { EventConsumer } from '../../../../src/boundaries/events/transport.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
 import {

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deadLetterHeaderNames } from '../../../../src/boundaries/events/dead-letter.js';
 import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
 import { writeConfluentFrame } from '../../../../src/boundaries/events/framing.js';
-import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka.js';
+import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka/index.js';
 import { registryClient } from '../../../../src/boundaries/events/registry/client.js';
 import { fileStore } from '../../../../src/boundaries/events/registry/file-store.js';
 import {

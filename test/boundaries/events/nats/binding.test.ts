@@ -8,7 +8,7 @@ import type { JetStreamManager } from '@nats-io/jetstream';
 import { headers, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
-import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats.js';
+import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats/index.js';
 import type { DeadLetter, EventConsumer } from '../../../../src/boundaries/events/transport.js';
 import { WirekitError } from '../../../../src/errors/index.js';
 import { t } from '../../../../src/schema/index.js';

@@ -6,7 +6,7 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats.js';
+import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats/index.js';
 import type { EventConsumer } from '../../../../src/boundaries/events/transport.js';
 import type { WirekitError } from '../../../../src/errors/index.js';
 import { hasNats } from '../../../support/nats.js';

@@ -9,7 +9,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
 import { writeConfluentFrame } from '../../../../src/boundaries/events/framing.js';
-import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats.js';
+import { natsConsumer, natsProducer } from '../../../../src/boundaries/events/nats/index.js';
 import { registryClient } from '../../../../src/boundaries/events/registry/client.js';
 import { type MemoryStore, memoryStore } from '../../../../src/boundaries/events/registry/memory-store.js';
 import {

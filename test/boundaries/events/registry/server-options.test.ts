@@ -7,8 +7,8 @@ import { networkInterfaces } from 'node:os';
 import { describe, expect, test } from 'vitest';
 import { memoryStore } from '../../../../src/boundaries/events/registry/memory-store.js';
 import { startRegistryServer } from '../../../../src/boundaries/events/registry/server.js';
-import { isLoopback } from '../../../../src/boundaries/events/registry/server-options.js';
 import type { RegistryStore } from '../../../../src/boundaries/events/registry/store.js';
+import { isLoopback } from '../../../../src/util/loopback.js';
 import { call } from './http.js';
 
 const users = [{ username: 'ops', password: 'pw', role: 'admin' as const }];

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { isWirekitError } from '../../src/errors/index.js';
-import { inferSchema } from '../../src/schema/infer.js';
 import { isIdentifier } from '../../src/schema/names.js';
+import { inferSchema } from '../../src/schema/schema-from-samples.js';
 import type { ObjectSchema, Schema } from '../../src/schema/types.js';
 import { validate } from '../../src/schema/validate.js';
 import { namedTypes } from '../../src/schema/walk.js';

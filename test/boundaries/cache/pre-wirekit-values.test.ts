@@ -15,7 +15,7 @@ import {
   type LegacySpec,
   legacyFormats,
   legacyReaders,
-} from '../../../src/boundaries/cache/legacy.js';
+} from '../../../src/boundaries/cache/pre-wirekit-values.js';
 import { isWirekitError, WirekitError } from '../../../src/errors/index.js';
 import { type Schema, t, validate } from '../../../src/index.js';
 import { Product, products } from '../../../src/lab/datasets/index.js';

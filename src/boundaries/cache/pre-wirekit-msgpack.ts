@@ -23,7 +23,7 @@ import { isWirekitError } from '../../errors/index.js';
 import type { Schema } from '../../schema/types.js';
 
 /** Reads one MessagePack value (no bytes after it) as the pre-wirekit libraries wrote it. */
-export class LegacyMsgpack {
+export class PreWirekitMsgpack {
   private readonly codec: Codec<unknown>;
 
   constructor(schema: Schema | undefined, limits: DecodeLimits) {

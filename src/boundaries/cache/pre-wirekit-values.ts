@@ -1,22 +1,10 @@
 /**
- * Readers of cache values written before wirekit, so that a cache can move to the envelope without
- * a flush: new values are written enveloped, and an old value is read by the first legacy reader
- * that reads it (the cache tries the envelope first, then these in the order given) until it
- * expires or is overwritten.
- *
- * The built-in names read exactly what the usual pre-wirekit pipelines wrote:
- * - 'json': UTF-8 JSON text (JSON.stringify's, or any other writer's);
- * - 'msgpack': one MessagePack value, as @msgpack/msgpack's `encode`, msgpackr's `pack` or Python's
- *   msgpack write it (legacy-msgpack.ts: what needs bridging and how);
- * - 'json+snappy', 'msgpack+snappy': the same inside one raw snappy block (what the `snappy`
- *   package's compress and Python's `snappy.compress` write), decompressed under the caps.
- * Each refuses bytes left after its value, which is what keeps one format from passing for another
- * (see docs/cache.md: only a lone ASCII digit is both JSON and MessagePack).
- *
- * With a schema, what a reader returns is of the schema's type or the read fails: the JSON readers
- * read the schema's JSON form of values (what JSON.stringify makes of Dates, decimals, enums and
- * optional fields), a user's reader's value is validated. Without one, values come back as the
- * library reads them. Every read is held to the decode limits, and fails only with a WirekitError.
+ * Readers of cache values written before the cache used wirekit (by JSON.stringify, @msgpack/msgpack,
+ * msgpackr, snappy or Python), so a cache moves to the envelope without a flush: bytes without an
+ * envelope go to these readers, in the order given, until the old values expire or are overwritten.
+ * The public names call them legacy (the `legacy` option, LegacyReader, the `legacy-hit` outcome):
+ * legacy to the application, not wirekit code of an older day. What each name reads, and what a
+ * schema asks of it: docs/cache.md, "Legacy values". pre-wirekit-msgpack.ts bridges MessagePack.
  */
 
 import type { Codec } from '../../codecs/core/codec.js';
@@ -27,7 +15,7 @@ import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
 import { plainBytes } from '../../util/plain-bytes.js';
-import { LegacyMsgpack } from './legacy-msgpack.js';
+import { PreWirekitMsgpack } from './pre-wirekit-msgpack.js';
 
 export type LegacyFormat = 'json' | 'json+snappy' | 'msgpack' | 'msgpack+snappy';
 
@@ -117,7 +105,7 @@ export function legacyReaders(
 /** The JSON and MessagePack readers, made once for all the specs that use them. */
 class Formats {
   private jsonCodec: Codec<unknown> | undefined;
-  private msgpackReader: LegacyMsgpack | undefined;
+  private msgpackReader: PreWirekitMsgpack | undefined;
 
   constructor(
     private readonly schema: Schema | undefined,
@@ -135,7 +123,8 @@ class Formats {
   }
 
   msgpack(): (bytes: Uint8Array) => unknown {
-    if (this.msgpackReader === undefined) this.msgpackReader = new LegacyMsgpack(this.schema, this.limits);
+    if (this.msgpackReader === undefined)
+      this.msgpackReader = new PreWirekitMsgpack(this.schema, this.limits);
     const reader = this.msgpackReader;
     return (bytes) => reader.read(bytes);
   }

@@ -1,7 +1,0 @@
-/**
- * The Kafka binding of the event boundary: a producer and a consumer group member over kafkajs
- * (an optional peer, imported on first use), with the semantics transport.ts sets for every broker.
- */
-export type { KafkaConnectionOptions } from './kafka/connection.js';
-export { type KafkaConsumerOptions, type KafkaEventConsumer, kafkaConsumer } from './kafka/consumer.js';
-export { type KafkaProducerOptions, kafkaProducer } from './kafka/producer.js';
