@@ -3,7 +3,7 @@
  * codec's stream, bytes from and to hex. The general stream helpers are in test/support/streams.ts;
  * Debian's Python for their interop checks in test/support/python.ts.
  */
-import type { Codec } from '../../src/codecs/core/codec.js';
+import type { Codec } from '../../src/codecs/index.js';
 import { collect } from './streams.js';
 
 /**
