@@ -125,7 +125,7 @@ export interface FromJsonOptions {
 }
 
 /**
- * `FromJsonOptions` resolved once; the compiled JSON reader (src/codecs/json/compiled-read.ts) takes
+ * `FromJsonOptions` resolved once; the compiled JSON reader (src/codecs/json/decode/compiled.ts) takes
  * it too. The JSON codec makes one per decode, with what its checks of the text found.
  */
 export interface ReadContext {

@@ -84,6 +84,25 @@ function floorViolation(path: string, target: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Inside codecs/, decoding and encoding are told apart by the tree: a format's (and keyed/'s)
+ * decoder lives under decode/, its encoder under encode/, and neither imports the other. What
+ * both follow (the plan, options, value conversions, compiled units) sits at the format's top.
+ */
+function directionOf(file: string): 'decode' | 'encode' | undefined {
+  const parts = relative(src, file).split('/');
+  if (parts[0] !== 'codecs') return undefined;
+  return parts.includes('decode') ? 'decode' : parts.includes('encode') ? 'encode' : undefined;
+}
+
+/** An import from a decode/ folder into an encode/ one, or the other way. */
+function directionViolation(path: string, target: string): string | undefined {
+  const from = directionOf(path);
+  const to = directionOf(target);
+  if (from === undefined || to === undefined || from === to) return undefined;
+  return `${relative(src, path)} (${from}) imports ${relative(src, target)} (${to})`;
+}
+
 /** Each import that points to a higher layer, to a peer, or outside the layers. */
 function violations(files: readonly { path: string; text: string }[]): string[] {
   const found: string[] = [];
@@ -97,7 +116,7 @@ function violations(files: readonly { path: string; text: string }[]): string[] 
       else if (to > from || (to === from && folderOf(target) !== folderOf(path))) {
         found.push(`${relative(src, path)} (${folderOf(path)}) imports ${match[1]} (${folderOf(target)})`);
       } else if (folderOf(target) === folderOf(path)) {
-        const problem = floorViolation(path, target);
+        const problem = floorViolation(path, target) ?? directionViolation(path, target);
         if (problem !== undefined) found.push(problem);
       }
     }
@@ -154,6 +173,41 @@ describe('architecture', () => {
         withinFormat,
       ]),
     ).toHaveLength(3);
+  });
+
+  test('each format folder keeps its decoder in decode/ and its encoder in encode/', () => {
+    const formatFolders = [...(floors.codecs?.[1] ?? []), ...(floors.codecs?.[2] ?? [])];
+    for (const format of formatFolders) {
+      const subfolders = readdirSync(join(src, 'codecs', format), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort();
+      expect(subfolders, `src/codecs/${format}`).toEqual(['decode', 'encode']);
+    }
+  });
+
+  test('the check catches decode/ and encode/ importing each other', () => {
+    const decodeToEncode = {
+      path: join(src, 'codecs/avro/decode/x.ts'),
+      text: "import { y } from '../encode/writer.js';",
+    };
+    const encodeToKeyedDecode = {
+      path: join(src, 'codecs/cbor/encode/x.ts'),
+      text: "import { y } from '../../keyed/decode/source.js';",
+    };
+    const topToBoth = {
+      path: join(src, 'codecs/avro/compiled.ts'),
+      text: "import { a } from './decode/datum.js';\nimport { b } from './encode/datum.js';",
+    };
+    const withinDirection = {
+      path: join(src, 'codecs/cbor/decode/x.ts'),
+      text: "import { y } from '../../keyed/decode/source.js';",
+    };
+    const found = violations([decodeToEncode, encodeToKeyedDecode, topToBoth, withinDirection]);
+    expect(found).toEqual([
+      'codecs/avro/decode/x.ts (decode) imports codecs/avro/encode/writer.js (encode)',
+      'codecs/cbor/encode/x.ts (encode) imports codecs/keyed/decode/source.js (decode)',
+    ]);
   });
 });
 

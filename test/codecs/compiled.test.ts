@@ -4,7 +4,7 @@
  * bytes; proof that the compiled path ran; and the rules of the code generator itself.
  */
 import { describe, expect, test } from 'vitest';
-import { CompiledCache, keysAreSafe, Source } from '../../src/codecs/core/codegen.js';
+import { CompiledCache, keysAreSafe, SourceBuilder } from '../../src/codecs/core/codegen.js';
 import { createCodec } from '../../src/codecs/index.js';
 import { Record8, records } from '../../src/lab/datasets/records.js';
 import { User, users } from '../../src/lab/datasets/users.js';
@@ -235,7 +235,7 @@ describeHostileInput('protobuf (interpreter)', {
 
 describe('the code generator', () => {
   test('names reach generated code only as JSON string literals or dependencies', () => {
-    const source = new Source();
+    const source = new SourceBuilder();
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder is the point: it must stay text
     const name = 'a"b\\c\n*/${x}';
     source.line(`const o = { ${source.key(name)}: ${source.dep(42)} };`);

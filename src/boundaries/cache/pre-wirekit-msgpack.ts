@@ -17,8 +17,8 @@
  */
 import type { Codec } from '../../codecs/core/codec.js';
 import type { DecodeLimits } from '../../codecs/core/limits.js';
+import { fixedSizes, lengthWidths, readLength } from '../../codecs/msgpack/decode/items.js';
 import { createLegacyMsgpackCodec, createMsgpackCodec } from '../../codecs/msgpack/index.js';
-import { fixedSizes, lengthWidths, readLength } from '../../codecs/msgpack/items.js';
 import { isWirekitError } from '../../errors/index.js';
 import type { Schema } from '../../schema/types.js';
 

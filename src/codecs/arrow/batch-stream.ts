@@ -8,9 +8,9 @@
  */
 import type { RecordBatch } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
-import { IpcWriter } from './ipc-write.js';
-import { matchSchema } from './match.js';
-import type { IpcCompression } from './messages.js';
+import { matchSchema } from './decode/match.js';
+import { IpcWriter } from './encode/ipc-writer.js';
+import type { IpcCompression } from './ipc-compression.js';
 import type { RootPlan } from './plan.js';
 
 export const recordBatchStream = Symbol.for('wirekit.recordBatchStream');

@@ -1,7 +1,7 @@
 /**
  * Apache Arrow, compiled: row objects to and from the record batches of a root struct.
  *
- * Reading. The interpreter (src/codecs/arrow/decode.ts) reads a column at a time into an array of
+ * Reading. The interpreter (decode/columns.ts) reads a column at a time into an array of
  * values, then copies each value into objects cloned from a template: for a million rows of four
  * columns, four million-entry arrays of boxed values built only to be copied, and four keyed
  * stores per row. The generated reader walks the rows once, reads each leaf straight from its typed
@@ -11,7 +11,7 @@
  * unions, nested structs, decimals, bytes, JSON) are read by the interpreter's column reader first,
  * and the rows take its values.
  *
- * Writing. The interpreter (src/codecs/arrow/encode.ts) gathers each field of every row into an
+ * Writing. The interpreter (encode/columns.ts) gathers each field of every row into an
  * array, one column at a time, through a keyed load that sees every name; reading a double field
  * that way boxes it. The generated writer reads every field of a row by constant name and stores it
  * straight into its column's typed array, checked as the interpreter's column writer checks it;
@@ -25,9 +25,9 @@
 import type { Data } from 'apache-arrow';
 import { smallIntRange } from '../../schema/int-ranges.js';
 import { isRecord } from '../../schema/value-rules.js';
-import { CompiledCache, codegenAvailable, keysAreSafe, Source } from '../core/codegen.js';
+import { CompiledCache, codegenAvailable, keysAreSafe, SourceBuilder } from '../core/codegen.js';
 import { newData } from './data.js';
-import { readColumn } from './decode.js';
+import { readColumn } from './decode/columns.js';
 import {
   enumReader,
   int64Reader,
@@ -38,11 +38,11 @@ import {
   refuseNull,
   stringReader,
   timestampReader,
-} from './decode-scalars.js';
-import { type EncodeColumns, encodeColumn } from './encode.js';
-import { intArrays, unitsPerMilli, Validity } from './encode-scalars.js';
+} from './decode/scalars.js';
+import { type EncodeColumns, encodeColumn } from './encode/columns.js';
+import { intArrays, unitsPerMilli, Validity } from './encode/scalars.js';
+import { ByteSink, checkOffset } from './encode/sink.js';
 import type { EnumPlan, Plan, StructPlan } from './plan-types.js';
-import { ByteSink, checkOffset } from './sink.js';
 
 /** Fills out[at .. at + count) with the rows [start, start + count) of a struct column. */
 export type CompiledRows = (
@@ -127,7 +127,7 @@ function readLeafOf(plan: Plan): 'bool' | 'number' | 'reader' | 'list' | 'column
 }
 
 class ArrowCompiler {
-  private readonly s = new Source();
+  private readonly s = new SourceBuilder();
 
   build(plan: StructPlan): CompiledArrow {
     const s = this.s;

@@ -6,7 +6,7 @@
  * building apache-arrow Data, because apache-arrow's reader trusts its input.
  *
  * An IPC stream carries its own schema, so a codec made without one still decodes: each row is
- * read by the input's Arrow types (read-any.ts). It cannot encode: the columns' types would have
+ * read by the input's Arrow types (decode/stored.ts). It cannot encode: the columns' types would have
  * to be guessed from the values, and guessed anew for every batch of a stream, so one stream could
  * change types halfway; `inferSchema` makes that guess once, in the open, where it can be checked.
  */
@@ -22,21 +22,21 @@ import { checkIterable } from '../core/sequence.js';
 import { encodeValues } from '../core/stream.js';
 import { writeBatches } from './batch-stream.js';
 import { compileArrow } from './compiled.js';
-import { encodeBatch } from './encode.js';
-import { IpcReader, type SchemaMemo } from './ipc-read.js';
-import { type IpcFormat, IpcWriter, schemaMessageOf } from './ipc-write.js';
-import type { IpcCompression } from './messages.js';
+import { readIpc } from './decode/ipc-bytes.js';
+import { readIpcChunks } from './decode/ipc-chunks.js';
+import { IpcReader, type SchemaMemo } from './decode/ipc-reader.js';
+import { encodeBatch } from './encode/columns.js';
+import { type IpcFormat, IpcWriter, schemaMessageOf } from './encode/ipc-writer.js';
+import type { IpcCompression } from './ipc-compression.js';
 import { type ArrowCodecOptions, resolveArrowOptions } from './options.js';
 import { buildRootPlan } from './plan.js';
-import { readIpc } from './read-bytes.js';
-import { readIpcChunks } from './read-stream.js';
 import { batchesOf, eachRow } from './rows-stream.js';
 
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
-export type { IpcFormat } from './ipc-write.js';
-export type { IpcCompression } from './messages.js';
+export type { IpcFormat } from './encode/ipc-writer.js';
+export type { IpcCompression } from './ipc-compression.js';
 export type { ArrowCodecOptions } from './options.js';
 export { arrowMediaTypes };
 

@@ -3,4 +3,4 @@
  * file it has no wirekit schema for. Tools outside the codecs import this entry (or index.ts),
  * never the format's other files.
  */
-export { type ArrowInfo, describeArrow } from './describe.js';
+export { type ArrowInfo, describeArrow } from './decode/describe.js';

@@ -5,7 +5,7 @@
  * the Avro container's are, so readers of uncompressed streams never load native code, and a
  * runtime without Node gets a WirekitError rather than a failed import.
  *
- * A compressed buffer states its inflated length up front (body.ts checks it against the limits
+ * A compressed buffer states its inflated length up front (decode/body.ts checks it against the limits
  * before any buffer is inflated). Neither library takes an output limit, so the frames are walked
  * first (core/frame-bounds.ts): frames that could inflate further than that length, beyond the
  * slack of one block that an honest writer's last block leaves, are refused before the library
@@ -15,7 +15,9 @@ import { WirekitError } from '../../errors/index.js';
 import { joinBytes } from '../../util/join-bytes.js';
 import { requirePackage } from '../../util/node-runtime.js';
 import { lz4FrameBounds, zstdBlockMax, zstdBound } from '../core/frame-bounds.js';
-import type { IpcCompression } from './messages.js';
+
+/** Arrow's buffer codecs: LZ4_FRAME and ZSTD. */
+export type IpcCompression = 'lz4' | 'zstd';
 
 type Lz4 = typeof import('lz4-napi');
 type Zstd = typeof import('@toondepauw/node-zstd');

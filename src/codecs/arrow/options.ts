@@ -5,9 +5,8 @@
 import { WirekitError } from '../../errors/index.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
 import type { CodecOptions } from '../core/codec.js';
-import { isIpcCompression } from './ipc-compression.js';
-import type { IpcFormat } from './ipc-write.js';
-import type { IpcCompression } from './messages.js';
+import type { IpcFormat } from './encode/ipc-writer.js';
+import { type IpcCompression, isIpcCompression } from './ipc-compression.js';
 
 export interface ArrowCodecOptions extends CodecOptions {
   /** 'stream' (default) or 'file', for what encode writes; decode reads either. */

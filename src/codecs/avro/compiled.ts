@@ -1,7 +1,7 @@
 /**
  * Avro, compiled: for a schema's write and read plans (src/codecs/avro/plan.ts), an encoder and a
  * decoder of its binary datum specialised to each record, producing exactly the interpreter's bytes
- * and values (src/codecs/avro/encode.ts, decode.ts).
+ * and values (encode/datum.ts, decode/datum.ts).
  *
  * What the specialisation buys: no dispatch on the plan per value, fields read by constant name
  * (`v["id"]`: one inline cache per field), and decoded records built by one object literal in the
@@ -13,7 +13,7 @@
  * same helpers with the same messages and paths; depth counts on the same `Encoder` and
  * `AvroReader` fields.
  *
- * Primitives are the reader's and writer's own (avro/reader.ts, writer.ts), the same ones the
+ * Primitives are the reader's and writer's own (decode/reader.ts, encode/writer.ts), the same ones the
  * interpreter calls: their fast paths (varints in 32-bit arithmetic, one-byte length prefixes read
  * inline) serve both.
  *
@@ -30,11 +30,13 @@ import {
   codegenAvailable,
   keysAreSafe,
   type ObjectEntry,
-  Source,
+  SourceBuilder,
 } from '../core/codegen.js';
 import { isUnsafeKey, unsafeKey } from '../core/errors.js';
-import { kept, readEnum, readLong, readValue, recordReadCost } from './decode.js';
-import { type Encoder, keep, wrongType } from './encode.js';
+import { kept, readEnum, readLong, readValue, recordReadCost } from './decode/datum.js';
+import type { AvroReader } from './decode/reader.js';
+import { type Encoder, keep, wrongType } from './encode/datum.js';
+import type { AvroWriter } from './encode/writer.js';
 import {
   LongAs,
   type OptionWrite,
@@ -45,10 +47,8 @@ import {
   W,
   type WritePlan,
 } from './plan.js';
-import type { AvroReader } from './reader.js';
 import type { SchemaPlans } from './schema-plans.js';
 import { readTimestamp, timestampCount, unscaledOf, writeUnscaled } from './values.js';
-import type { AvroWriter } from './writer.js';
 
 export interface CompiledAvro {
   /** Writes `value` as `encoder.write(plans.write, value)` does. */
@@ -189,7 +189,7 @@ const helpers = {
 
 /** One compilation: a function pair per record reached, all in one unit so they can call each other. */
 class AvroCompiler {
-  private readonly s = new Source();
+  private readonly s = new SourceBuilder();
   private readonly writers = new Map<RecordWrite, string>();
   private readonly readers = new Map<RecordRead, string>();
   private readonly pendingWriters: RecordWrite[] = [];

@@ -12,8 +12,8 @@ import { malformed, tooManyElements, truncated } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import { decodeUtf8 } from '../core/utf8.js';
 import { type ContainerCodec, isContainerCodec } from './compress.js';
-import { AvroReader } from './reader.js';
-import { AvroWriter } from './writer.js';
+import { AvroReader } from './decode/reader.js';
+import { AvroWriter } from './encode/writer.js';
 
 const magic = Uint8Array.of(0x4f, 0x62, 0x6a, 0x01);
 export const syncSize = 16;

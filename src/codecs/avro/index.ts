@@ -26,31 +26,21 @@ import { avroMediaTypes } from '../core/media-types.js';
 import { listHintOf, withListHint } from '../core/sequence.js';
 import { parseAvroSchema } from './avro-schema.js';
 import { compileAvro } from './compiled.js';
-import {
-  containerBytes,
-  containerReadPlan,
-  containerStream,
-  containerValuesOf,
-  readContainerValues,
-} from './container.js';
-import { readRoot } from './decode.js';
-import { AvroReader } from './reader.js';
-import { type RootReadPlan, readPlanOf } from './resolve.js';
+import { containerReadPlan, containerValuesOf, readContainerValues } from './decode/container.js';
+import { readRoot } from './decode/datum.js';
+import { AvroReader } from './decode/reader.js';
+import { type RootReadPlan, readPlanOf } from './decode/resolve.js';
+import { containerBytes, containerStream } from './encode/container.js';
+import { AvroWriter } from './encode/writer.js';
 import { plansOf, writeValue } from './schema-plans.js';
-import { AvroWriter } from './writer.js';
 
 export type { AvroSchemaJson } from '../../schema/export/avro.js';
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
 export { type ContainerCodec, containerCodecs } from './compress.js';
-export {
-  type AvroContainer,
-  type ReadContainerOptions,
-  readContainer,
-  type WriteContainerOptions,
-  writeContainer,
-} from './container.js';
+export { type AvroContainer, type ReadContainerOptions, readContainer } from './decode/container.js';
+export { type WriteContainerOptions, writeContainer } from './encode/container.js';
 export { avroMediaTypes };
 
 export interface AvroCodecOptions extends CodecOptions {

@@ -4,5 +4,9 @@
  * wirekit schema). Tools outside the codecs import this entry (or index.ts), never the format's
  * other files.
  */
-export { type AvroContainerInfo, containerSchemaText, describeAvroContainer } from './describe-container.js';
+export {
+  type AvroContainerInfo,
+  containerSchemaText,
+  describeAvroContainer,
+} from './decode/describe-container.js';
 export { schemaFromAvro } from './schema-from-avro.js';

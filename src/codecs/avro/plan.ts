@@ -20,6 +20,9 @@ export const LongAs = {
 } as const;
 export type LongAs = (typeof LongAs)[keyof typeof LongAs];
 
+/** Units per millisecond of each timestamp precision on the wire ('s' is stored as milliseconds). */
+export const perMilliOf = { s: 1, ms: 1, us: 1000, ns: 1_000_000 } as const;
+
 export const R = {
   Const: 0,
   Bool: 1,

@@ -8,11 +8,11 @@ import { type AvroSchemaJson, toAvro } from '../../schema/export/avro.js';
 import type { Schema } from '../../schema/index.js';
 import { assert, deref } from '../../schema/index.js';
 import { type AvroType, parseAvroSchema } from './avro-schema.js';
-import { Encoder } from './encode.js';
+import { type RootReadPlan, readPlanOf } from './decode/resolve.js';
+import { Encoder } from './encode/datum.js';
+import { writePlanOf } from './encode/write-plan.js';
+import type { AvroWriter } from './encode/writer.js';
 import { W, type WritePlan } from './plan.js';
-import { type RootReadPlan, readPlanOf } from './resolve.js';
-import { writePlanOf } from './write-plan.js';
-import type { AvroWriter } from './writer.js';
 
 export interface SchemaPlans {
   readonly schema: Schema;

@@ -6,8 +6,8 @@ import { decimalDigits } from '../../schema/decimal.js';
 import { checkParsedJson } from '../../schema/json-kind.js';
 import { cost } from '../core/budget.js';
 import { malformed, tooManyElements } from '../core/errors.js';
-import type { AvroReader } from './reader.js';
-import type { AvroWriter } from './writer.js';
+import type { AvroReader } from './decode/reader.js';
+import type { AvroWriter } from './encode/writer.js';
 
 /**
  * The unscaled integer of `text` at `scale`: "-12.5" at scale 2 is -1250. Undefined when the text is

@@ -6,7 +6,7 @@
  * the source itself.
  */
 import { type CompiledFormat, keyedFormat } from '../keyed/compiled.js';
-import { CborEmitter } from './writer.js';
+import { CborEmitter } from './encode/emitter.js';
 
 /** The CBOR format as the generator takes it. */
 export const cborCompiled: CompiledFormat = keyedFormat(() => new CborEmitter(), {

@@ -2,9 +2,9 @@
  * Short ASCII strings made from bytes in one call: every reader's short strings (utf8.ts
  * `shortAscii`, under Avro, Protocol Buffers and FlatBuffers), the compiled MessagePack and CBOR
  * decoders' strings (keyed/compiled.ts, `readShortAscii`) and CBOR's decimal fractions written out
- * as text (cbor/decimal.ts). The bytes must be ASCII; callers check.
+ * as text (cbor/decode/decimal.ts). The bytes must be ASCII; callers check.
  */
-import { codegenAvailable, Source } from './codegen.js';
+import { codegenAvailable, SourceBuilder } from './codegen.js';
 
 /** ASCII strings up to this many bytes are made by `asciiByCodes`. */
 export const asciiByCodesUpTo = 32;
@@ -21,7 +21,7 @@ export const asciiByCodesUpTo = 32;
 export const asciiByCodes: ((bytes: Uint8Array, start: number, length: number) => string) | undefined =
   (() => {
     if (!codegenAvailable) return undefined;
-    const s = new Source();
+    const s = new SourceBuilder();
     s.line('function ascii(b, s, n) {');
     s.line('  switch (n) {');
     s.line("    case 0: return '';");

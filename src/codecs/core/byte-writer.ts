@@ -14,7 +14,7 @@
  * (16 KiB) alive; a large output has a buffer of its own, copied out exactly when it would pin
  * more than twice its size.
  *
- * Arrow's column sink (arrow/sink.ts) and the flatbuffers Builder helpers are not built on it: the
+ * Arrow's column sink (arrow/encode/sink.ts) and the flatbuffers Builder helpers are not built on it: the
  * sink hands its buffer to Arrow (a view, never reused) and caps it at 2 GiB, and flatbuffers
  * writes back to front into the runtime's own Builder.
  */

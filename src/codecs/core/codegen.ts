@@ -25,7 +25,7 @@ export const codegenAvailable: boolean = (() => {
 })();
 
 /** Builds the source of one compiled unit: functions, their dependencies, and the names they get. */
-export class Source {
+export class SourceBuilder {
   private readonly lines: string[] = [];
   private readonly deps: unknown[] = [];
   private readonly depIndex = new Map<unknown, number>();
@@ -111,7 +111,7 @@ export interface ObjectEntry {
  * one object literal up to entry `literal` (so every object gets its hidden class at once), then a
  * store per entry, made only where the value is not undefined for an optional one.
  */
-export function buildObject(s: Source, entries: readonly ObjectEntry[], literal: number): string[] {
+export function buildObject(s: SourceBuilder, entries: readonly ObjectEntry[], literal: number): string[] {
   const head = entries.slice(0, literal).map((entry) => `${s.key(entry.key)}: ${entry.value}`);
   const lines = [`const out = { ${head.join(', ')} };`];
   for (const entry of entries.slice(literal)) {
@@ -130,7 +130,7 @@ export class FunctionQueue<K, N = string> {
   private readonly names = new Map<K, N>();
   private readonly pending: [K, N][] = [];
 
-  /** `name` makes the name (or names: see `functionPairs`) of a key's function, from `Source.fn`. */
+  /** `name` makes the name (or names: see `functionPairs`) of a key's function, from `SourceBuilder.fn`. */
   constructor(private readonly name: (key: K) => N) {}
 
   /** The name of the function for `key`, queued for `drain` the first time. */
@@ -164,7 +164,10 @@ export interface FunctionPair {
  * they reach: `nameFor(key)` gives both names, e.g. `encode_User_3` and `decode_User_4`, from the
  * key's hint.
  */
-export function functionPairs<K>(source: Source, hintOf: (key: K) => string): FunctionQueue<K, FunctionPair> {
+export function functionPairs<K>(
+  source: SourceBuilder,
+  hintOf: (key: K) => string,
+): FunctionQueue<K, FunctionPair> {
   return new FunctionQueue<K, FunctionPair>((key) => {
     const hint = hintOf(key);
     return { encode: source.fn('encode', hint), decode: source.fn('decode', hint) };

@@ -36,11 +36,12 @@ import {
   functionPairs,
   keysAreSafe,
   type ObjectEntry,
-  Source,
+  SourceBuilder,
 } from '../core/codegen.js';
 import { mismatch, tooDeep, truncated } from '../core/errors.js';
-import { kept, type Reader, tableCost } from './decode.js';
-import { type Encoder, firstFailure, type RootWriter } from './encode.js';
+import { kept, type Reader, tableCost } from './decode/reader.js';
+import { type Encoder, firstFailure, type RootWriter } from './encode/encoder.js';
+import { createString, wellFormed, writeBare } from './encode/writer.js';
 import {
   type FieldPlan,
   isInline,
@@ -51,7 +52,6 @@ import {
   type ValuePlan,
 } from './plan.js';
 import { dateOf, keep, stored, wrong } from './values.js';
-import { createString, wellFormed, writeBare } from './writer.js';
 
 export interface CompiledFlatBuffers {
   /** Writes the root table as the Encoder does from the plan; returns its offset. */
@@ -190,7 +190,7 @@ const helpers = {
 
 /** One compilation: a writer and a reader per table reached, all in one unit so they can call each other. */
 class FlatBuffersCompiler {
-  private readonly s = new Source();
+  private readonly s = new SourceBuilder();
   /** A writer and a reader per table reached, named at the first call site. */
   private readonly functions = functionPairs(this.s, (table: TablePlan) =>
     table.kind === 'object' ? table.name : `wrap_${table.name}`,

@@ -21,10 +21,10 @@ import { flatBuffersMediaTypes, flatBuffersSequenceMediaType } from '../core/med
 import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../core/sequence.js';
 import { decodeFrames, encodeValues } from '../core/stream.js';
 import { compileFlatBuffers } from './compiled.js';
-import { Reader } from './decode.js';
-import { Encoder } from './encode.js';
+import { Reader } from './decode/reader.js';
+import { viewOf } from './decode/view.js';
+import { Encoder } from './encode/encoder.js';
 import { planOf } from './planner.js';
-import { viewOf } from './view.js';
 
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';

@@ -2,8 +2,8 @@
  * JSON: application/json for single values, application/x-ndjson (one value per line) for
  * sequences. Without a schema it is native JSON.parse/JSON.stringify plus wirekit's safety checks;
  * with one, values are written and read in the JSON form of values (docs/schema-json.md). Every
- * text is held to the decode limits around JSON.parse (text-checks.ts): those on size before it
- * builds anything, nesting and keys after.
+ * text is held to the decode limits around JSON.parse (decode/text-checks.ts): those on size before
+ * it builds anything, nesting and keys after.
  */
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
@@ -16,12 +16,13 @@ import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits
 import { jsonMediaTypes, ndjsonMediaTypes } from '../core/media-types.js';
 import { decodeFramesOf, encodeSequenceOf } from '../core/sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../core/stream.js';
-import { compileJsonReader } from './compiled-read.js';
-import { compileJsonWriter } from './compiled-write.js';
-import { checkFinite, checkJsonable, checkParsed, jsonText, parseJson } from './decode.js';
-import { writeJson } from './encode.js';
-import { fitsLimits, keyCount, maxHeapPerChar } from './scan.js';
-import { fullScan, noExtras, type ReaderExtras, type TextCheckOptions } from './text-checks.js';
+import { compileJsonReader } from './decode/compiled.js';
+import { fitsLimits, keyCount, maxHeapPerChar } from './decode/scan.js';
+import { checkFinite, checkParsed, jsonText, parseJson } from './decode/text.js';
+import { fullScan, noExtras, type ReaderExtras, type TextCheckOptions } from './decode/text-checks.js';
+import { compileJsonWriter } from './encode/compiled.js';
+import { checkJsonable } from './encode/jsonable.js';
+import { writeJson } from './encode/schema-writer.js';
 
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
@@ -55,9 +56,9 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
   } as const;
 
   const compile = schema !== undefined && options.compile !== false;
-  /** The schema's generated writer (src/codecs/json/compiled-write.ts), unless compilation is off or refused. */
+  /** The schema's generated writer (encode/compiled.ts), unless compilation is off or refused. */
   const writer = compile ? compileJsonWriter(schema, writeOptions) : undefined;
-  /** Its generated reader (src/codecs/json/compiled-read.ts), refused for the same schemas. */
+  /** Its generated reader (decode/compiled.ts), refused for the same schemas. */
   const reader = compile ? compileJsonReader(schema) : undefined;
   const readWith: ReadContext = {
     ...readContext(readOptions),
@@ -123,7 +124,7 @@ export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Co
     reader !== undefined ? reader(parsed, context) : read(schema as Schema, parsed, 0, context);
 
   /**
-   * A text too short to break a limit on size whatever it holds (the checks of text-checks.ts,
+   * A text too short to break a limit on size whatever it holds (the checks of decode/text-checks.ts,
    * inline: per call, on `messages`, the checks objects and budget it made cost more than the
    * reader). It is parsed at once; the walk after the parse checks nesting and keys, and a schema's
    * reader meeting fewer keys than the text holds (`keys`, from `keyCount`) sends it to the full

@@ -1,13 +1,14 @@
 /**
  * The Codec shared by MessagePack and CBOR, which differ only in the pieces a `FormatKit` supplies.
  *
- * With a schema, values go through the schema interpreters (keyed/encode.ts, keyed/decode.ts),
- * which write and read the schema's types directly. Without one, values are written by the
- * schemaless walk (encode-any.ts) and read by the library beneath (msgpackr, cbor-x), but only
- * after the format's scanner has walked the bytes once and refused everything the library would
- * get wrong (depth, declared lengths, bad UTF-8, unsafe keys, unknown extensions). The few inputs the
- * library cannot map itself (maps with non-string keys; CBOR's chunked strings) go to wirekit's own
- * reader of the same mapping. Values of a stream are back to back; the scanner measures each.
+ * With a schema, values go through the schema interpreters (encode/schema-writer.ts,
+ * decode/schema-reader.ts), which write and read the schema's types directly. Without one, values
+ * are written by the schemaless walk (encode/any-value.ts) and read by the library beneath
+ * (msgpackr, cbor-x), but only after the format's scanner has walked the bytes once and refused
+ * everything the library would get wrong (depth, declared lengths, bad UTF-8, unsafe keys, unknown
+ * extensions). The few inputs the library cannot map itself (maps with non-string keys; CBOR's
+ * chunked strings) go to wirekit's own reader of the same mapping. Values of a stream are back to
+ * back; the scanner measures each.
  */
 import { isWirekitError, WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
@@ -18,14 +19,14 @@ import { checkInputSize, type DecodeLimits } from '../core/limits.js';
 import { decodeFramesOf, encodeSequenceOf } from '../core/sequence.js';
 import { decodeFrames, encodeValues, type FrameMeasure } from '../core/stream.js';
 import { type CompiledFormat, type CompiledPlan, compilePlan, type InputSource } from './compiled.js';
-import { SchemaReader } from './decode.js';
-import { SchemaWriter } from './encode.js';
-import { writeAny } from './encode-any.js';
+import { SchemaReader } from './decode/schema-reader.js';
+import { writeAny } from './encode/any-value.js';
+import { SchemaWriter } from './encode/schema-writer.js';
 import { unsupported } from './failures.js';
 import { type Plan, planOf } from './plan.js';
-import type { Emitter, Source } from './wire.js';
+import type { WireEmitter, WireSource } from './wire.js';
 
-export interface KitEmitter extends Emitter {
+export interface KitEmitter extends WireEmitter {
   busy: boolean;
   /** Copies bytes already in the format (see ByteWriter.raw). */
   raw(bytes: Uint8Array): void;
@@ -38,7 +39,7 @@ export interface KitEmitter extends Emitter {
   release(): void;
 }
 
-export interface KitSource extends Source {
+export interface KitSource extends WireSource {
   /** Reads `bytes` from now on, charging what it reads to `budget`. */
   reset(bytes: Uint8Array, budget: AllocationBudget): void;
 }

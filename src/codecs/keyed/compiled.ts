@@ -29,19 +29,25 @@ import { fitsFloat32, isRecord, type Rule, refused } from '../../schema/value-ru
 import { latin1Slice } from '../../util/node-runtime.js';
 import { asciiByCodes, asciiByCodesUpTo } from '../core/ascii.js';
 import { cost } from '../core/budget.js';
-import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
+import {
+  CompiledCache,
+  codegenAvailable,
+  functionPairs,
+  keysAreSafe,
+  SourceBuilder,
+} from '../core/codegen.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
-import type { SchemaReader } from './decode.js';
-import { checked } from './decode.js';
-import { SchemaWriter } from './encode.js';
+import type { SchemaReader } from './decode/schema-reader.js';
+import { checked } from './decode/schema-reader.js';
+import { SchemaWriter } from './encode/schema-writer.js';
 import { refusedKey, schemaMismatch, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
-import type { Emitter, Source as WireSource } from './wire.js';
+import type { WireEmitter, WireSource } from './wire.js';
 
 /** An emitter that can also copy bytes already in its format (pre-encoded keys). */
-export interface RawEmitter extends Emitter {
+export interface RawEmitter extends WireEmitter {
   raw(bytes: Uint8Array): void;
   /** The buffer, its write position and its growth (core/byte-writer.ts), for constant bytes written inline. */
   buf: Uint8Array;
@@ -156,7 +162,7 @@ const maxInlineMembers = 8;
 
 /** One compilation: a function pair per object plan reached, all in one unit so they can call each other. */
 class PlanCompiler {
-  private readonly source = new Source();
+  private readonly source = new SourceBuilder();
   /** An encoder and a decoder per object plan reached, named at the first call site. */
   private readonly functions = functionPairs(this.source, (plan: Plan) => plan.label);
   /** The interpreter's writer over a scratch emitter, to pre-encode constants with its own code. */

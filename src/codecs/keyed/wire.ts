@@ -1,12 +1,12 @@
 /**
  * What the shared schema interpreters need from a format: MessagePack and CBOR differ only in
  * their bytes for each primitive, so each implements these two interfaces and the schema-driven
- * walk (keyed/encode.ts, keyed/decode.ts) is written once.
+ * walk (encode/schema-writer.ts, decode/schema-reader.ts) is written once.
  */
 import type { AllocationBudget } from '../core/budget.js';
 
-/** The kinds of item `Source.peek` tells apart (what the json kind can hold, and the rest). */
-export const Item = {
+/** The kinds of item `WireSource.peek` tells apart (what the json kind can hold, and the rest). */
+export const ItemKind = {
   other: 0,
   null: 1,
   bool: 2,
@@ -17,7 +17,7 @@ export const Item = {
   map: 7,
 } as const;
 
-export interface Emitter {
+export interface WireEmitter {
   nil(): void;
   /** An absent value where the format must still write something (an optional array item). */
   undef(): void;
@@ -45,7 +45,7 @@ export interface Emitter {
   mapHeader(count: number): void;
 }
 
-export interface Source {
+export interface WireSource {
   /** The read position; a failing read leaves it at the start of the item. */
   pos: number;
   /** Array items and map entries counted so far, against maxElements. */
@@ -95,7 +95,7 @@ export interface Source {
   moreFields(): boolean;
   /** Skips one item that sits at nesting `depth`. */
   skip(depth: number): void;
-  /** What the next item is (an `Item`), without reading it; the input must not end here. */
+  /** What the next item is (an `ItemKind`), without reading it; the input must not end here. */
   peek(): number;
   /** The next item's type in words, for messages. */
   describeNext(): string;

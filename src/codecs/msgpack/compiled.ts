@@ -4,7 +4,7 @@
  * in the two short forms (fixstr, str 8) are read by the generated code; all others by the reader.
  */
 import { type CompiledFormat, keyedFormat } from '../keyed/compiled.js';
-import { MsgpackEmitter } from './writer.js';
+import { MsgpackEmitter } from './encode/emitter.js';
 
 /** The MessagePack format as the generator takes it. */
 export const msgpackCompiled: CompiledFormat = keyedFormat(() => new MsgpackEmitter(), {

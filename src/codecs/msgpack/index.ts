@@ -12,13 +12,13 @@ import type { FormatEntry } from '../core/format-entry.js';
 import { resolveLimits } from '../core/limits.js';
 import { msgpackMediaTypes, msgpackSequenceMediaType } from '../core/media-types.js';
 import { type FormatKit, keyedCodec } from '../keyed/codec.js';
-import { checkingScan, measuringScan } from '../keyed/scan-items.js';
+import { checkingScan, measuringScan } from '../keyed/decode/scan-items.js';
 import { msgpackCompiled } from './compiled.js';
-import { NaturalReader } from './natural.js';
-import { MsgpackSource, type MsgpackSourceOptions } from './reader.js';
+import { NaturalReader } from './decode/natural.js';
+import { MsgpackScanner } from './decode/scan.js';
+import { MsgpackSource, type MsgpackSourceOptions } from './decode/source.js';
+import { MsgpackEmitter } from './encode/emitter.js';
 import { RecordsMode } from './records.js';
-import { MsgpackScanner } from './scan.js';
-import { MsgpackEmitter } from './writer.js';
 
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';

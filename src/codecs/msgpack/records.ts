@@ -1,8 +1,8 @@
 /**
  * msgpackr's record mode as the schemaless codec uses it (`msgpackRecords: true`): msgpackr writes
  * and reads the values, and wirekit makes its integers follow the schemaless mapping of every other
- * path (encode-any.ts): a safe integer travels as an integer, and reads back as a number; a 64-bit
- * integer beyond the safe range reads back as a bigint.
+ * path (keyed/encode/any-value.ts): a safe integer travels as an integer, and reads back as a
+ * number; a 64-bit integer beyond the safe range reads back as a bigint.
  *
  * msgpackr by itself writes any number outside int32..uint32 as float 64, integral or not. Every
  * such integer takes nine bytes as int 64 or uint 64 too, so its output is rewritten in place: the
@@ -13,9 +13,9 @@
  * ones turned into numbers.
  */
 import { Packr } from 'msgpackr';
+import { numberIfSafe } from '../keyed/decode/safe-integer.js';
 import { unsupported } from '../keyed/failures.js';
-import { numberIfSafe } from '../keyed/safe-integer.js';
-import { fixedSizes, lengthWidths, readLength } from './items.js';
+import { fixedSizes, lengthWidths, readLength } from './decode/items.js';
 
 const two32 = 0x1_0000_0000;
 

@@ -13,7 +13,13 @@
 
 import { prependPath } from '../../errors/index.js';
 import { isRecord, type Rule } from '../../schema/value-rules.js';
-import { CompiledCache, codegenAvailable, functionPairs, keysAreSafe, Source } from '../core/codegen.js';
+import {
+  CompiledCache,
+  codegenAvailable,
+  functionPairs,
+  keysAreSafe,
+  SourceBuilder,
+} from '../core/codegen.js';
 import { mismatch } from '../core/errors.js';
 import {
   checkCounts,
@@ -28,10 +34,12 @@ import {
   skipMistyped,
   skipUnknown,
   wireFits,
-} from './decode.js';
-import { notAMember, outOfRange, readString } from './decode-scalars.js';
-import { encodeField, writeSlot } from './encode.js';
-import { enter, keep, wrong } from './encode-problem.js';
+} from './decode/message.js';
+import type { ProtobufReader } from './decode/reader.js';
+import { notAMember, outOfRange, readString } from './decode/scalars.js';
+import { encodeField, writeSlot } from './encode/message.js';
+import { enter, keep, wrong } from './encode/problem.js';
+import type { ProtobufWriter } from './encode/writer.js';
 import {
   BOOL,
   DOUBLE,
@@ -46,12 +54,10 @@ import {
   STRING,
   UINT32,
 } from './layout.js';
-import type { Reader } from './reader.js';
-import type { Writer } from './writer.js';
 
 export interface CompiledMessage {
-  encode(w: Writer, value: unknown): void;
-  decode(r: Reader): Record<string, unknown>;
+  encode(w: ProtobufWriter, value: unknown): void;
+  decode(r: ProtobufReader): Record<string, unknown>;
 }
 
 const cache = new CompiledCache<MessagePlan, CompiledMessage>(256);
@@ -79,7 +85,7 @@ function allKeysSafe(plan: MessagePlan, seen: Set<MessagePlan>): boolean {
 
 /** One compilation: a function pair per message reached, all in one unit so they can call each other. */
 class MessageCompiler {
-  private readonly source = new Source();
+  private readonly source = new SourceBuilder();
   /** An encoder and a decoder per message reached, named at the first call site. */
   private readonly functions = functionPairs(this.source, (plan: MessagePlan) => plan.name);
 

@@ -17,14 +17,14 @@ import { protobufMediaTypes, protobufStreamMediaType } from '../core/media-types
 import { decodeFramesOf, encodeSequenceOf, listHintOf, withListHint } from '../core/sequence.js';
 import { decodeFrames, encodeValues } from '../core/stream.js';
 import { type CompiledMessage, compileMessage } from './compiled.js';
-import { decodeRoot } from './decode.js';
-import { encodeBody } from './encode.js';
-import { encodeFailure, enter } from './encode-problem.js';
+import { decodeRoot } from './decode/message.js';
+import { ProtobufReader } from './decode/reader.js';
+import { encodeBody } from './encode/message.js';
+import { encodeFailure, enter } from './encode/problem.js';
+import { ProtobufWriter } from './encode/writer.js';
 import type { Slot } from './layout.js';
 import { MESSAGE } from './layout.js';
 import { rootSlot } from './plan.js';
-import { Reader } from './reader.js';
-import { Writer } from './writer.js';
 
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
@@ -50,7 +50,7 @@ class ProtobufCodec<T> implements Codec<T> {
   /** What a failed decode adds when the root is a list of records (see listHintOf). */
   private readonly listHint: string | undefined;
   /** Reused between encodes; a re-entrant encode (from a getter) takes a fresh one instead. */
-  private writer: Writer | undefined;
+  private writer: ProtobufWriter | undefined;
 
   constructor(options: CodecOptions) {
     if (options.schema === undefined) {
@@ -65,7 +65,7 @@ class ProtobufCodec<T> implements Codec<T> {
     this.validate = options.validate === true;
     this.rejectUnknown = rejectsUnknownKeys(options);
     this.listHint = listHintOf(options.schema, 'protobuf', protobufStreamMediaType);
-    this.writer = new Writer(this.limits.maxDepth);
+    this.writer = new ProtobufWriter(this.limits.maxDepth);
   }
 
   encode(value: T): Uint8Array {
@@ -86,7 +86,7 @@ class ProtobufCodec<T> implements Codec<T> {
     }
     checkInputSize(bytes, this.limits);
     try {
-      const reader = new Reader(bytes, this.limits, budget);
+      const reader = new ProtobufReader(bytes, this.limits, budget);
       reader.rejectUnknown = this.rejectUnknown;
       if (this.generated !== undefined) {
         reader.enter(this.root.levels, this.root.need);
@@ -122,7 +122,7 @@ class ProtobufCodec<T> implements Codec<T> {
   /** One message, optionally behind its varint length (the same bytes as withVarintLength, one copy fewer). */
   private write(value: T, delimited: boolean): Uint8Array {
     if (this.validate) assert(this.schema, value);
-    const writer = this.writer ?? new Writer(this.limits.maxDepth);
+    const writer = this.writer ?? new ProtobufWriter(this.limits.maxDepth);
     this.writer = undefined;
     try {
       writer.beginOutput();

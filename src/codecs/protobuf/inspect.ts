@@ -12,4 +12,4 @@ export {
   START_GROUP,
   VARINT,
   type WireField,
-} from './wire-fields.js';
+} from './decode/wire-fields.js';

@@ -8,7 +8,7 @@
 import { WirekitError } from '../../errors/index.js';
 import { checkParsedJson, jsonValueText } from '../../schema/json-kind.js';
 import { mismatch } from '../core/errors.js';
-import type { Reader } from './reader.js';
+import type { ProtobufReader } from './decode/reader.js';
 
 /**
  * The JSON text of a json field's value (jsonValueText). A problem inside the value keeps its place
@@ -32,7 +32,7 @@ export function jsonFieldText(value: unknown, depth: number, maxDepth: number): 
  * reader's limits like any decoded value: its nesting against maxDepth, its items and members
  * against maxElements; object keys that could reach a prototype are refused.
  */
-export function parseJsonText(reader: Reader, text: string, offset: number, depth: number): unknown {
+export function parseJsonText(reader: ProtobufReader, text: string, offset: number, depth: number): unknown {
   let value: unknown;
   try {
     value = text === '' ? null : JSON.parse(text);

@@ -1,7 +1,7 @@
 /**
  * Arrow types named from the facts they stand for: an integer type from its width and signedness,
  * a time unit from its short name. The Arrow exporter (arrow.ts), the IPC metadata reader
- * (codecs/arrow/messages.ts) and the table sources' column builders (boundaries/tables/columns.ts)
+ * (codecs/arrow/decode/messages.ts) and the table sources' column builders (boundaries/tables/columns.ts)
  * all name apache-arrow's classes this way; one table here keeps them naming the same type.
  */
 import { Int8, Int16, Int32, Int64, TimeUnit, Uint8, Uint16, Uint32, Uint64 } from 'apache-arrow';

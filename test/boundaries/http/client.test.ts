@@ -13,7 +13,7 @@ import {
   wirekitRoute,
 } from '../../../src/boundaries/http/index.js';
 import { arrowFormat } from '../../../src/codecs/arrow/index.js';
-import { writeContainer } from '../../../src/codecs/avro/container.js';
+import { writeContainer } from '../../../src/codecs/avro/encode/container.js';
 import { allFormats, createCodec, formatNames } from '../../../src/codecs/index.js';
 import { jsonFormat } from '../../../src/codecs/json/index.js';
 import { msgpackFormat } from '../../../src/codecs/msgpack/index.js';

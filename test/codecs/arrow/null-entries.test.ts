@@ -4,7 +4,9 @@
  * (wirekit writes placeholders, others leave what they had). The reader neither checks those slots
  * against the schema's constraints nor refuses them: only present values are held to the schema,
  * as `validate` holds them. The bytes here come from apache-arrow's own IPC writer, with leftovers
- * that each constraint of the reader's schema refuses.
+ * that each constraint of the reader's schema refuses. A codec without a schema reads through the
+ * same column reader, so the same holds there: a leftover that is no valid value of its column
+ * (text that is not JSON in a column marked as JSON) is not read.
  */
 import {
   Schema as ArrowSchema,
@@ -129,5 +131,48 @@ describe('arrow: what lies under a null entry is not read as a value', () => {
         );
       });
     }
+  }
+});
+
+describe('arrow without a schema: what lies under a null entry is not read as a value', () => {
+  const json = new Map([['wirekit.kind', 'json']]);
+  const jsonText = (name: string) => new Field(name, new Utf8(), false, json);
+  const schemaless: { label: string; column: (validity: Validity) => Data; present: unknown }[] = [
+    {
+      label: 'the children of a null struct entry',
+      column: (validity) =>
+        makeData({
+          type: new Struct([jsonText('j')]),
+          length: 2,
+          ...validity,
+          children: [utf8(['X', '[1]'])],
+        }),
+      present: { j: [1] },
+    },
+    {
+      label: 'the items a null list entry spans',
+      column: (validity) =>
+        makeData({
+          type: new List(jsonText('item')),
+          length: 2,
+          ...validity,
+          valueOffsets: Int32Array.of(0, 1, 2),
+          child: utf8(['X', '[1]']),
+        }),
+      present: [[1]],
+    },
+  ];
+  for (const c of schemaless) {
+    test(c.label, () => {
+      const codec = createArrowCodec();
+      expect(codec.decode(streamOf(c.column(firstNull)))).toEqual([{ v: null }, { v: c.present }]);
+      // The same entry present is a value: text that is not JSON is refused at its row.
+      expect(() => codec.decode(streamOf(c.column(bothPresent)))).toThrow(
+        expect.objectContaining({
+          code: 'WK_DECODE_SCHEMA_MISMATCH',
+          path: expect.arrayContaining([0, 'v']),
+        }),
+      );
+    });
   }
 });

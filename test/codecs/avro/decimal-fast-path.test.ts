@@ -4,8 +4,8 @@
  * spellings valid and not.
  */
 import { expect, test } from 'vitest';
+import { AvroWriter } from '../../../src/codecs/avro/encode/writer.js';
 import { unscaledOf, writeUnscaled } from '../../../src/codecs/avro/values.js';
-import { AvroWriter } from '../../../src/codecs/avro/writer.js';
 import { seededRandom } from '../../../src/lab/random.js';
 
 const spelling = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;

@@ -10,8 +10,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { halfToNumber } from '../../../src/codecs/cbor/decode/items.js';
 import { createCborCodec } from '../../../src/codecs/cbor/index.js';
-import { halfToNumber } from '../../../src/codecs/cbor/items.js';
 import { t } from '../../../src/index.js';
 import { codeOf } from '../../support/code-of.js';
 import { hex, toHex } from '../../support/self-describing.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { quote } from '../../../src/codecs/json/encode.js';
+import { quote } from '../../../src/codecs/json/encode/schema-writer.js';
 import { createJsonCodec } from '../../../src/codecs/json/index.js';
 import { type Schema, t, toJsonValue } from '../../../src/index.js';
 import { Category, EveryKind, everyKindValue } from '../../fixtures/every-kind.js';

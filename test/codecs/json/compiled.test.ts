@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import type { Codec } from '../../../src/codecs/core/codec.js';
 import { readCanonicalTime } from '../../../src/codecs/core/read-time.js';
 import { createCodec } from '../../../src/codecs/index.js';
-import { compileJsonReader } from '../../../src/codecs/json/compiled-read.js';
+import { compileJsonReader } from '../../../src/codecs/json/decode/compiled.js';
 import type { JsonCodecOptions } from '../../../src/codecs/json/index.js';
 import { Record8, records } from '../../../src/lab/datasets/records.js';
 import { User, users } from '../../../src/lab/datasets/users.js';

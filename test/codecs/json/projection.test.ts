@@ -1,9 +1,9 @@
 /**
- * The compiled JSON writer (a projection and one JSON.stringify, compiled-project.ts) against the
- * interpreter's text writer: the same text or the same error (code, message, path) for every
+ * The compiled JSON writer (a projection and one JSON.stringify, json/encode/projection.ts) against
+ * the interpreter's text writer: the same text or the same error (code, message, path) for every
  * value, including those JSON.stringify cannot spell as wirekit does (-0, lone surrogates, Maps
- * whose integer keys an object would reorder, int64 mode 'number'), mutated values and the
- * bench datasets.
+ * whose integer keys an object would reorder, int64 mode 'number'), mutated values and the bench
+ * datasets.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';

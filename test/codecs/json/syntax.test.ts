@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createCodec } from '../../../src/codecs/index.js';
-import { maxHeapPerChar } from '../../../src/codecs/json/scan.js';
+import { maxHeapPerChar } from '../../../src/codecs/json/decode/scan.js';
 import { isWirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/schema/index.js';
 import { findJsonFault } from '../../../src/util/json-syntax.js';

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { decimalText } from '../../../src/codecs/cbor/decimal.js';
-import { CborEmitter } from '../../../src/codecs/cbor/writer.js';
+import { decimalText } from '../../../src/codecs/cbor/decode/decimal.js';
+import { CborEmitter } from '../../../src/codecs/cbor/encode/emitter.js';
 import { createCodec } from '../../../src/codecs/index.js';
 import {
   readBigInt64,
@@ -19,7 +19,7 @@ import {
   readInt32,
   readUint16,
   readUint32,
-} from '../../../src/codecs/keyed/big-endian.js';
+} from '../../../src/codecs/keyed/decode/big-endian.js';
 import { decimalDigits, decimalFits, isDecimalText } from '../../../src/schema/decimal.js';
 import { t } from '../../../src/schema/index.js';
 

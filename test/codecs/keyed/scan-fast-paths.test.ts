@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { createCborCodec } from '../../../src/codecs/cbor/index.js';
+import { NaturalReader } from '../../../src/codecs/msgpack/decode/natural.js';
 import { createMsgpackCodec } from '../../../src/codecs/msgpack/index.js';
-import { NaturalReader } from '../../../src/codecs/msgpack/natural.js';
 import { codeOf } from '../../support/code-of.js';
 import { hex } from '../../support/self-describing.js';
 
