@@ -53,9 +53,18 @@ beforeAll(async () => {
         (async function* () {
           for (let i = 0; i < 1000; i++) {
             if (i === sentBeforeBreak) {
-              // Long enough for the rows so far to be flushed and read, then the connection goes.
+              // The rows so far handed to the kernel (TCP delivers them before the close), then
+              // a while for the client to read them, then the connection goes. A fixed pause alone
+              // lost the race on a loaded machine: the close came before any byte was written.
+              const socket = request.raw.socket;
+              for (
+                let waited = 0;
+                waited < 5_000 && (socket.bytesWritten === 0 || socket.writableLength > 0);
+                waited += 10
+              )
+                await pause(10);
               await pause(100);
-              request.raw.socket.destroy();
+              socket.destroy();
               await pause(100);
             }
             yield rowAt(i);
