@@ -15,6 +15,12 @@ import { join } from 'node:path';
 import { type DuckDBSource, duckdbSource } from 'wirekit-ts/tables/duckdb';
 
 export const sensors = 25;
+/**
+ * What `value` is: a room temperature in degrees Celsius (18 °C plus 0.3 °C per sensor, a daily
+ * swing of ±4 °C and a weekly one of ±1.5 °C, and ±1 °C of noise). /meta says so, and the page
+ * labels its axis and legend with it.
+ */
+export const valueMeaning = { quantity: 'temperature', unit: '°C' } as const;
 /** The end of the data (exclusive): fixed, so that every machine builds the same table. */
 export const dataEnd = new Date('2026-12-01T00:00:00Z');
 

@@ -7,7 +7,7 @@
  *   npm run demo                          # http://127.0.0.1:3000, 24 months (10.45 M rows)
  *   npm run demo -- --port 8080 --months 6
  *
- * Besides the page and its data: `GET /meta` (the table's extent), `GET /stats` and
+ * Besides the page and its data: `GET /meta` (the table's extent, sensors and what a value means), `GET /stats` and
  * `POST /stats/reset` (the server's heap and RSS, peaks sampled every 20 ms, for the benchmark),
  * and `GET /typical/series`, the same rows the way a typical JSON API sends them (every row read
  * into an object, then one JSON.stringify), the baseline the benchmark compares against, bounded to
@@ -21,7 +21,7 @@ import { HttpReplyError, wirekit, wirekitRoute } from 'wirekit-ts/http';
 import { t } from 'wirekit-ts/schema';
 import type { DuckDBSource } from 'wirekit-ts/tables/duckdb';
 import { ensureDashboardPage } from './build.js';
-import { dataEnd, defaultDataDir, monthsBefore, openDemoTable, sensors } from './data.js';
+import { dataEnd, defaultDataDir, monthsBefore, openDemoTable, sensors, valueMeaning } from './data.js';
 import { defaultTypicalMaxRows, typicalSeriesRoute } from './typical-series.js';
 
 /** One reading: what `/series` sends in every format. */
@@ -193,6 +193,7 @@ export async function startDashboard(options: DashboardOptions = {}): Promise<Da
     months,
     sensors: Array.from({ length: sensors }, (_, i) => i + 1),
     rows: total,
+    ...valueMeaning,
   }));
   app.get('/stats', async () => memory.read());
   app.post('/stats/reset', async () => {

@@ -1,15 +1,19 @@
 /**
- * The dashboard page: one uPlot line chart of every sensor's value over the chosen range, loaded in
- * the chosen format, with a readout of what the load cost. Each format's loader is its own module,
- * imported when first chosen, so a page that only ever loads JSON never downloads apache-arrow.
+ * The dashboard page: one uPlot line chart of the chosen sensors' temperatures over the chosen
+ * range, a legend, loaded in the chosen format, with a readout of what the load cost. Each
+ * format's loader is its own module, imported when first chosen, so a page that only ever loads
+ * JSON never downloads apache-arrow.
  *
- * `?format=arrow|json|ndjson&months=N` starts a load on open (and `sensors=1,2,3` narrows it).
+ * `?format=arrow|json|ndjson&months=N` starts a load on open, `sensors=1,2,3` narrows it (the
+ * server then sends those sensors' rows only) and `reduce=off` draws every point with uPlot's own
+ * paths instead of the per-pixel-column reduction (for the benchmark's "before").
  * For automation the page keeps `window.wirekitDemo` up to date (`{ state: 'loading' }`, then
- * `'done'` with the measurements or `'error'` with the message and wirekit code) and the chart in
- * `window.wirekitDemoChart` (its `data` is what was drawn).
+ * `'done'` with the measurements or `'error'` with the message and wirekit code), the chart in
+ * `window.wirekitDemoChart` (its `data` is every row loaded, at full resolution) and what the last
+ * draw drew in `window.wirekitDemoDrawn` (the plot's pixel columns and each series' points).
  */
 import type uPlot from 'uplot';
-import { Chart } from './chart.js';
+import { Chart, type Drawn, sensorColour } from './chart.js';
 import { LoadError, type Loader } from './loader.js';
 import { HeapSampler, wireSize } from './metrics.js';
 import { monthsBefore } from './range.js';
@@ -32,6 +36,9 @@ interface Meta {
   readonly months: number;
   readonly sensors: readonly number[];
   readonly rows: number;
+  /** What a value is, and its unit ('temperature', '°C'). */
+  readonly quantity: string;
+  readonly unit: string;
 }
 
 export type DemoState =
@@ -60,6 +67,12 @@ export type DemoState =
       readonly draws: number;
       /** Time the draws took together, within renderedMs. */
       readonly drawMs: number;
+      /** The last draw, of the whole data (setData to uPlot's draw hook), within drawMs. */
+      readonly lastDrawMs: number;
+      /** Time spent reducing the rows per pixel column as they came, within renderedMs (0 with reduce=off). */
+      readonly reduceMs: number;
+      /** Whether the lines were drawn reduced per pixel column. */
+      readonly reduced: boolean;
     }
   | {
       readonly state: 'error';
@@ -74,6 +87,7 @@ declare global {
   interface Window {
     wirekitDemo: DemoState;
     wirekitDemoChart: uPlot | undefined;
+    wirekitDemoDrawn: Drawn | undefined;
   }
 }
 
@@ -86,6 +100,7 @@ const element = <T extends HTMLElement>(id: string): T => {
 const form = element<HTMLFormElement>('controls');
 const chartPlace = element<HTMLDivElement>('chart');
 const errorLine = element<HTMLParagraphElement>('error');
+const sensorChoices = element<HTMLFieldSetElement>('sensors');
 const out = {
   state: element('out-state'),
   first: element('out-first'),
@@ -131,23 +146,34 @@ async function run(format: Format, months: number, sensorsParam: string | null):
   chart?.destroy();
   chart = undefined;
   window.wirekitDemoChart = undefined;
+  window.wirekitDemoDrawn = undefined;
 
   let heap: HeapSampler | undefined;
   let start: number | undefined;
   try {
+    const table = await getMeta();
     const { from, to, sensors } = await rangeOf(months, sensorsParam);
     const moduleStart = performance.now();
     const { load } = await loaders[format]();
     const moduleMs = performance.now() - moduleStart;
     if (stale()) return;
 
-    const redraw = Number(new URLSearchParams(location.search).get('redraw') ?? Number.NaN);
-    const drawing = new Chart(chartPlace, sensors, {
+    const address = new URLSearchParams(location.search);
+    const redraw = Number(address.get('redraw') ?? Number.NaN);
+    const drawing = new Chart(chartPlace, {
+      sensors,
+      colour: (id) => sensorColour(table.sensors.indexOf(id), table.sensors.length),
+      from: Date.parse(from) / 1000,
+      to: Date.parse(to) / 1000,
+      quantity: table.quantity,
+      unit: table.unit,
+      reduce: address.get('reduce') !== 'off',
       onDraw: () => heap?.sample(),
       ...(redraw >= 0 && { interval: redraw }),
     });
     chart = drawing;
     window.wirekitDemoChart = drawing.plot;
+    window.wirekitDemoDrawn = drawing.drawn;
     const series = new AlignedSeries(sensors, Date.parse(to) / 1000);
     const query: Record<string, string> = { from, to };
     if (sensorsParam !== null) query.sensors = sensorsParam;
@@ -191,6 +217,9 @@ async function run(format: Format, months: number, sensorsParam: string | null):
       moduleMs,
       draws: drawing.draws,
       drawMs: drawing.drawMs,
+      lastDrawMs: drawing.lastDrawMs,
+      reduceMs: drawing.reduceMs,
+      reduced: address.get('reduce') !== 'off',
     };
     showDone(done);
     setState(done);
@@ -202,6 +231,7 @@ async function run(format: Format, months: number, sensorsParam: string | null):
     chart?.destroy();
     chart = undefined;
     window.wirekitDemoChart = undefined;
+    window.wirekitDemoDrawn = undefined;
     const message = error instanceof Error ? error.message : String(error);
     const code = error instanceof LoadError ? error.code : undefined;
     showError(`${format} load failed: ${message}${code === undefined ? '' : ` (${code})`}`);
@@ -268,6 +298,45 @@ function choose(name: string, value: string): void {
   (form.elements.namedItem(name) as RadioNodeList).value = value;
 }
 
+/**
+ * One checkbox per sensor of the table, in its line's colour, checked as the address asks (all when
+ * it does not say). Loading sends the checked ones as `sensors`, so the server sends their rows only.
+ */
+async function offerSensors(): Promise<void> {
+  const table = await getMeta();
+  const asked = new URLSearchParams(location.search).get('sensors')?.split(',');
+  const boxes = table.sensors.map((id, index) => {
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.name = 'sensor';
+    box.value = String(id);
+    box.checked = asked === undefined || asked.includes(String(id));
+    const swatch = document.createElement('span');
+    swatch.className = 'swatch';
+    swatch.style.background = sensorColour(index, table.sensors.length);
+    label.append(box, swatch, ` ${id}`);
+    return label;
+  });
+  const all = document.createElement('button');
+  all.type = 'button';
+  all.textContent = 'all';
+  const none = document.createElement('button');
+  none.type = 'button';
+  none.textContent = 'none';
+  const check = (checked: boolean) => {
+    for (const box of checkedBoxes(false)) box.checked = checked;
+  };
+  all.addEventListener('click', () => check(true));
+  none.addEventListener('click', () => check(false));
+  sensorChoices.append(...boxes, all, none);
+}
+
+function checkedBoxes(onlyChecked = true): HTMLInputElement[] {
+  const boxes = [...sensorChoices.querySelectorAll<HTMLInputElement>('input[name=sensor]')];
+  return onlyChecked ? boxes.filter((box) => box.checked) : boxes;
+}
+
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   const format = chosen('format') as Format;
@@ -275,6 +344,15 @@ form.addEventListener('submit', (event) => {
   const params = new URLSearchParams(location.search);
   params.set('format', format);
   params.set('months', String(months));
+  const boxes = checkedBoxes(false);
+  const checked = checkedBoxes();
+  if (boxes.length > 0 && checked.length === 0) {
+    showError('Choose at least one sensor.');
+    return;
+  }
+  // Every sensor is the default: the address names them only when some are left out.
+  if (checked.length < boxes.length) params.set('sensors', checked.map((box) => box.value).join(','));
+  else if (boxes.length > 0) params.delete('sensors');
   history.replaceState(null, '', `?${params}`);
   void run(format, months, params.get('sensors'));
 });
@@ -303,4 +381,9 @@ function startFromAddress(): void {
   void run(format as Format, months, params.get('sensors'));
 }
 
+offerSensors().catch((error: unknown) => {
+  showError(
+    `the table's sensors could not be read: ${error instanceof Error ? error.message : String(error)}`,
+  );
+});
 startFromAddress();
