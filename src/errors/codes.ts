@@ -69,6 +69,8 @@ export const errorCodes = {
     'An event payload is not in the framing expected: no Confluent magic byte, too short, or bad message indexes.',
   WK_EVENT_BROKER_UNAVAILABLE:
     'The event broker (Kafka, NATS) could not be reached or did not acknowledge a publish in time.',
+  WK_EVENT_STREAM_MISSING:
+    'The NATS JetStream stream a producer or consumer names does not exist: create it, or pass ensureStream: true.',
   WK_WS_SLOW_CONSUMER:
     'A WebSocket peer reads more slowly than messages come: its queue was full, so a message was dropped or the connection closed (1008).',
   WK_WS_HANDLER_FAILED: "A WebSocket route's handler threw; the connection was closed with 1011.",

@@ -10,7 +10,20 @@ import type { ReconnectOptions } from './reconnect.js';
 
 export type { ReconnectOptions } from './reconnect.js';
 
-/** The part of the WHATWG WebSocket the client uses; a browser's, Node 22's and undici's all fit. */
+/**
+ * What the client reads of every event: the rest (a message's `data`, a close's `code` and
+ * `reason`) it reads by the event's type. An event type this small is what lets every WebSocket
+ * fit without a cast: the DOM's and undici's pass their own `Event` classes, the `ws` package its
+ * own, and a listener typed for any one of them would refuse the others under strict.
+ */
+interface SocketEvent {
+  readonly type: string;
+}
+
+/**
+ * The part of the WHATWG WebSocket the client uses: a browser's, Node 22's global, undici's and
+ * the `ws` package's all fit (test/boundaries/ws/websocket-constructors.test-d.ts).
+ */
 export interface WebSocketLike {
   readonly protocol: string;
   readonly readyState: number;
@@ -18,8 +31,10 @@ export interface WebSocketLike {
   binaryType: string;
   send(data: string | ArrayBufferView): void;
   close(code?: number, reason?: string): void;
-  // Listeners take an `Event`, so undici's and a browser's WebSocket class fit without a cast.
-  addEventListener(type: 'open' | 'message' | 'close' | 'error', listener: (event: Event) => void): void;
+  addEventListener(
+    type: 'open' | 'message' | 'close' | 'error',
+    listener: (event: SocketEvent) => void,
+  ): void;
 }
 
 export type WebSocketConstructor = new (url: string, protocols?: string[]) => WebSocketLike;

@@ -235,7 +235,7 @@ export function createSocketClient<R extends Schema, S extends Schema>(
 
     current.addEventListener('message', (event) => {
       if (active === undefined || current !== socket) return;
-      const { data } = event as Event & { readonly data: string | ArrayBuffer };
+      const { data } = event as typeof event & { readonly data: string | ArrayBuffer };
       const text = typeof data === 'string';
       const bytes = payloadBytes(data);
       counts.receivedBytes += bytes.length;
@@ -271,7 +271,7 @@ export function createSocketClient<R extends Schema, S extends Schema>(
       clearTimeout(handshakeTimer);
       if (current !== socket) return;
       socket = undefined;
-      const { code, reason } = event as Event & { readonly code: number; readonly reason: string };
+      const { code, reason } = event as typeof event & { readonly code: number; readonly reason: string };
       afterClose(code, reason, openedFor(), false);
     });
 

@@ -7,11 +7,7 @@
 import { createServer, type Socket as NetSocket } from 'node:net';
 import { WebSocket } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
-import {
-  createSocketClient,
-  type SocketClientEvent,
-  type WebSocketConstructor,
-} from '../../../src/boundaries/ws/client-entry.js';
+import { createSocketClient, type SocketClientEvent } from '../../../src/boundaries/ws/client-entry.js';
 import { allFormats } from '../../../src/codecs/registry.js';
 import { WirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/index.js';
@@ -20,8 +16,7 @@ import { rawSocketServer } from '../../support/ws.js';
 const Blob = t.object('Blob', { seq: t.uint32(), data: t.bytes() });
 const msgpack = allFormats.find((entry) => entry.name === 'msgpack');
 if (msgpack === undefined) throw new Error('msgpack is not registered');
-const Socket = WebSocket as unknown as WebSocketConstructor;
-const base = { receive: Blob, send: Blob, codecs: [msgpack], WebSocket: Socket };
+const base = { receive: Blob, send: Blob, codecs: [msgpack], WebSocket };
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

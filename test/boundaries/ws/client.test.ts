@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocket } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { createSocketClient, type WebSocketConstructor } from '../../../src/boundaries/ws/client-entry.js';
+import { createSocketClient } from '../../../src/boundaries/ws/client-entry.js';
 import {
   type SocketFormat,
   type SocketPluginOptions,
@@ -39,7 +39,6 @@ const entryOf = (name: SocketFormat) => {
   if (entry === undefined) throw new Error(name);
   return entry;
 };
-const Socket = WebSocket as unknown as WebSocketConstructor;
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -80,7 +79,7 @@ describe('the socket client', () => {
       receive: Tick,
       send: Tick,
       codecs: [entryOf(format)],
-      WebSocket: Socket,
+      WebSocket,
     });
     cleanups.push(() => client.close());
     await client.opened();
@@ -99,7 +98,7 @@ describe('the socket client', () => {
       receive: Tick,
       send: Tick,
       codecs: [entryOf('msgpack'), entryOf('cbor'), entryOf('json')],
-      WebSocket: Socket,
+      WebSocket,
     });
     cleanups.push(() => client.close());
     await client.opened();
@@ -117,7 +116,7 @@ describe('the socket client', () => {
       receive: Tick,
       send: Tick,
       codecs: [entryOf('msgpack')],
-      WebSocket: Socket,
+      WebSocket,
       reconnect: { initialDelayMs: 10 },
     });
     cleanups.push(() => client.close());
@@ -143,7 +142,7 @@ describe('the socket client', () => {
       receive: Tick,
       send: Tick,
       codecs: [entryOf('msgpack')],
-      WebSocket: Socket,
+      WebSocket,
       reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
       onEvent: (event) => events.push(event.type),
     });
@@ -188,7 +187,7 @@ describe('the socket client', () => {
       receive: Tick,
       send: Tick,
       codecs: [entryOf('msgpack')],
-      WebSocket: Socket,
+      WebSocket,
     });
     await expect(take(strict.messages[Symbol.asyncIterator](), 2)).rejects.toMatchObject({
       code: expect.stringMatching(/^WK_DECODE_/),
@@ -201,7 +200,7 @@ describe('the socket client', () => {
       receive: Tick,
       send: Tick,
       codecs: [entryOf('msgpack')],
-      WebSocket: Socket,
+      WebSocket,
       onInvalid: 'skip',
     });
     cleanups.push(() => lenient.close());
@@ -221,7 +220,7 @@ describe('the socket client', () => {
     cleanups.push(() => new Promise((resolve) => raw.close(resolve)));
     await new Promise((resolve) => raw.once('listening', resolve));
     const url = `ws://127.0.0.1:${(raw.address() as { port: number }).port}`;
-    const options = { url, receive: Tick, send: Tick, codecs: [entryOf('msgpack')], WebSocket: Socket };
+    const options = { url, receive: Tick, send: Tick, codecs: [entryOf('msgpack')], WebSocket };
 
     const strict = createSocketClient({ ...options, maxFrameBytes: 1024, reconnect: false });
     await expect(take(strict.messages[Symbol.asyncIterator](), 2)).rejects.toMatchObject({
@@ -254,7 +253,7 @@ describe('the socket client', () => {
       receive: Tick,
       send: Tick,
       codecs: [entryOf('cbor')],
-      WebSocket: Socket,
+      WebSocket,
       maxBufferedMessages: 10,
     });
     cleanups.push(() => client.close());
@@ -271,7 +270,7 @@ describe('the socket client', () => {
       url: 'ws://127.0.0.1:1',
       receive: Tick,
       send: Tick,
-      WebSocket: Socket,
+      WebSocket,
       reconnect: false as const,
     };
     expect(() => createSocketClient({ ...base, codecs: [entryOf('json')], maxBufferedMessages: 0 })).toThrow(

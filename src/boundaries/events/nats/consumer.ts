@@ -31,7 +31,7 @@ import { deadLetterTo } from './dead-letter.js';
 import { ensureDurable } from './durable.js';
 import { readHeaders } from './headers.js';
 import { checkSource, countOption, numberOption, sleep } from './options.js';
-import { ensureStream, type NatsStreamSetup } from './stream.js';
+import { ensureStream, type NatsStreamSetup, requireStream } from './stream.js';
 
 export interface NatsConsumerOptions<T> extends ConsumerOptions<T>, NatsConnectionSource {
   /** The stream to read. */
@@ -75,6 +75,8 @@ export async function natsConsumer<T>(options: NatsConsumerOptions<T>): Promise<
     if (options.ensureStream) {
       const setup = options.ensureStream === true ? {} : options.ensureStream;
       await ensureStream(session, stream, setup, subject === undefined ? [] : [subject]);
+    } else {
+      await requireStream(session, stream, subject === undefined ? [] : [subject]);
     }
     await ensureDurable(session, stream, durable, {
       ackWaitMs,

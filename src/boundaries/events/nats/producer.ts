@@ -25,12 +25,15 @@ import {
 } from './connection.js';
 import { checkHeaders, writeHeaders } from './headers.js';
 import { checkSource, countOption, numberOption, sleep } from './options.js';
-import { ensureStream, type NatsStreamSetup } from './stream.js';
+import { ensureStream, type NatsStreamSetup, requireStream } from './stream.js';
 
 export interface NatsProducerOptions<T> extends NatsConnectionSource {
   /** The subject every event is published on. */
   readonly subject: string;
-  /** The stream expected to store the events (checked on every publish); needed by ensureStream. */
+  /**
+   * The stream expected to store the events (checked on every publish); needed by ensureStream.
+   * Named without ensureStream, it must exist: the first send fails with WK_EVENT_STREAM_MISSING.
+   */
   readonly stream?: string;
   /** Create `stream` (file storage, capturing `subject`) when the server has none of that name. */
   readonly ensureStream?: boolean | NatsStreamSetup;
@@ -100,6 +103,8 @@ export function natsProducer<T>(options: NatsProducerOptions<T>): EventProducer<
       if (options.ensureStream && options.stream !== undefined) {
         const setup = options.ensureStream === true ? {} : options.ensureStream;
         await ensureStream(base, options.stream, setup, [subject]);
+      } else if (options.stream !== undefined) {
+        await requireStream(base, options.stream, [subject]);
       }
     } catch (error) {
       await closeSession(base);

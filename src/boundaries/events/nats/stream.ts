@@ -4,6 +4,7 @@
  * it is: its owner configured it, and changing retention or subjects behind their back is not a
  * producer's call.
  */
+import { WirekitError } from '../../../errors/index.js';
 import type { NatsSession } from './connection.js';
 import { brokerError } from './connection.js';
 
@@ -51,6 +52,24 @@ export async function ensureStream(
     if (await streamExists(session, name).catch(() => false)) return;
     throw brokerError(`cannot create stream ${name}`, error);
   }
+}
+
+/**
+ * Fails with WK_EVENT_STREAM_MISSING, naming the stream and the two ways to create it, when the
+ * server has no stream `name`: without this a producer's publishes would go unanswered (no stream
+ * listens on the subject) and be retried until they fail as an unavailable broker.
+ */
+export async function requireStream(
+  session: NatsSession,
+  name: string,
+  subjects: readonly string[],
+): Promise<void> {
+  if (await streamExists(session, name)) return;
+  const captured = subjects.length === 0 ? '' : ` --subjects '${subjects.join(' ')}'`;
+  throw new WirekitError(
+    'WK_EVENT_STREAM_MISSING',
+    `NATS has no JetStream stream ${name}: pass ensureStream: true to create it, or create it first (nats stream add ${name}${captured})`,
+  );
 }
 
 async function streamExists({ jsm }: NatsSession, name: string): Promise<boolean> {

@@ -489,11 +489,13 @@ describe.skipIf(!hasNats())('NATS JetStream binding', { timeout: 60_000 }, () =>
 
     // The subject is stored by another stream than the one expected: refused at once, not retried.
     const names = unique('expected');
+    const elsewhere = unique('elsewhere');
     await jsm.streams.add({ name: names.stream, subjects: [names.subject] });
+    await jsm.streams.add({ name: elsewhere.stream, subjects: [elsewhere.subject] });
     const misdirected = natsProducer<Reading>({
       connection: nc,
       subject: names.subject,
-      stream: 'SOMEWHERE_ELSE',
+      stream: elsewhere.stream,
       codec,
     });
     const wrong = await misdirected.send(readings(1, 1)).catch((error: unknown) => error);
@@ -501,16 +503,47 @@ describe.skipIf(!hasNats())('NATS JetStream binding', { timeout: 60_000 }, () =>
     expect((wrong as WirekitError).message).toContain('refused');
     expect(await stored(names.stream)).toBe(0);
 
+    expect(nc.isClosed()).toBe(false);
+  });
+
+  it('answers WK_EVENT_STREAM_MISSING, naming the stream, when a named stream is missing and not to be created', async () => {
+    const names = unique('missing');
+    const producer = natsProducer<Reading>({
+      servers: server.url,
+      subject: names.subject,
+      stream: names.stream,
+      codec,
+    });
+    const missing = await producer.send(readings(0, 1)).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(WirekitError);
+    expect(missing).toMatchObject({ code: 'WK_EVENT_STREAM_MISSING' });
+    expect((missing as WirekitError).message).toContain(names.stream);
+    expect((missing as WirekitError).message).toContain('ensureStream: true');
+    expect((missing as WirekitError).message).toContain(names.subject);
+    await expect(jsm.streams.info(names.stream)).rejects.toThrow();
+
     await expect(
       natsConsumer<Reading>({
         connection: nc,
-        stream: 'NO_SUCH_STREAM',
+        stream: names.stream,
         durable: 'd',
         codec,
         handler: async () => {},
       }),
-    ).rejects.toMatchObject({ code: 'WK_EVENT_BROKER_UNAVAILABLE' });
+    ).rejects.toMatchObject({ code: 'WK_EVENT_STREAM_MISSING' });
     expect(nc.isClosed()).toBe(false);
+
+    // The same producer, told to create it, stores the event.
+    const creating = natsProducer<Reading>({
+      servers: server.url,
+      subject: names.subject,
+      stream: names.stream,
+      ensureStream: true,
+      codec,
+    });
+    await creating.send(readings(0, 1));
+    expect(await stored(names.stream)).toBe(1);
+    await Promise.all([producer.close(), creating.close()]);
   });
 
   it('refuses bad options when constructed', async () => {
