@@ -46,6 +46,8 @@ export const errorCodes = {
   WK_HTTP_BODY_REQUIRED: 'The route reads a request body and the request came without one.',
   WK_HTTP_STATUS:
     'An HTTP error that is no wirekit error: a status without a wirekit error body, or a server failure.',
+  WK_HTTP_CONNECTION_FAILED:
+    'An HTTP request got no response: the connection was refused, the host not found, the connect timed out, or the connection broke first.',
   WK_TABLE_QUERY_FAILED:
     'A table source could not run a query, or the query failed or was cancelled while its rows streamed.',
   WK_TABLE_TYPE_UNSUPPORTED: 'A query result has a column of a type the table source does not read.',

@@ -7,4 +7,5 @@
 export type { FormatEntry, LazyFormatEntry } from '../../codecs/core/format-entry.js';
 export { lazyFormat, lazyFormats } from '../../codecs/load-codec.js';
 export { type CallOptions, type ClientOptions, createClient, type WirekitClient } from './client.js';
+export { HttpConnectionError } from './connection-error.js';
 export { HttpError, HttpResponseError } from './wire-error.js';

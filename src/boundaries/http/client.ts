@@ -24,6 +24,7 @@ import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
 import { type Infer, type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import { joinBytes } from '../../util/join-bytes.js';
+import { fetchFailure } from './connection-error.js';
 import { listFormOf, listForms, rowsOf } from './list-forms.js';
 import { errorFormatOf, HttpError, HttpResponseError } from './wire-error.js';
 
@@ -96,6 +97,7 @@ export function createClient(options: ClientOptions): WirekitClient {
   );
   const format = options.format ?? options.codecs[0]?.name ?? defaultFormat;
   checkCodecs(given, format);
+  checkBaseUrl(options.baseUrl);
   const doFetch = options.fetch ?? globalThis.fetch;
   const limits = resolveLimits(options.limits);
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -179,12 +181,18 @@ export function createClient(options: ClientOptions): WirekitClient {
         headers['content-encoding'] = 'gzip';
       }
     }
-    const response = await doFetch(urlOf(path, call.query), {
-      method,
-      headers,
-      ...(payload && { body: payload }),
-      ...(call.signal && { signal: call.signal }),
-    });
+    const url = urlOf(path, call.query);
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method,
+        headers,
+        ...(payload && { body: payload }),
+        ...(call.signal && { signal: call.signal }),
+      });
+    } catch (error) {
+      throw fetchFailure(method, url, error, call.signal);
+    }
     if (!response.ok) throw await errorOf(response, errorCodecOf);
     return response;
   };
@@ -324,6 +332,22 @@ function checkCodecs(given: ReadonlyMap<FormatName, unknown>, format: FormatName
     throw new WirekitError(
       'WK_OPTIONS_INVALID',
       `a server sends its errors to a ${format} client in ${errorsIn}: give the client the ${errorsIn} codec too.`,
+    );
+  }
+}
+
+/**
+ * Refuses a base URL with a user name or password: fetch refuses every request to such a URL
+ * (credentials go in an Authorization header), so the mistake is reported once, when the client
+ * is made, and never reaches an error message or a log.
+ */
+function checkBaseUrl(baseUrl: string): void {
+  if (!URL.canParse(baseUrl)) return; // relative, resolved by a browser's fetch against the page
+  const url = new URL(baseUrl);
+  if (url.username !== '' || url.password !== '') {
+    throw new WirekitError(
+      'WK_OPTIONS_INVALID',
+      `the client's baseUrl holds a user name or password, which fetch refuses to send; give them in an Authorization header (headers: { authorization: ... }) and a baseUrl without them (${url.origin}).`,
     );
   }
 }

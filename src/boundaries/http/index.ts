@@ -5,6 +5,7 @@
 
 export { arrowIpcStream, recordBatches } from '../../codecs/arrow/batch-stream.js';
 export { type CallOptions, type ClientOptions, createClient, type WirekitClient } from './client.js';
+export { HttpConnectionError } from './connection-error.js';
 export { type ReplyRoute, type StreamRoute, wirekitRoute } from './define-route.js';
 export type { WirekitRouteSpec } from './route.js';
 export { type WirekitCompressionOptions, type WirekitPluginOptions, wirekit } from './server.js';
