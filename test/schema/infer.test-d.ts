@@ -2,7 +2,9 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { describe, expectTypeOf, test } from 'vitest';
 import {
   type Infer,
+  type InferInput,
   type InferOptions,
+  type InferOutput,
   inferSchema,
   type ObjectSchema,
   type Schema,
@@ -79,6 +81,62 @@ describe('Infer', () => {
     // @ts-expect-error a function is not JSON
     const notJson: Infer<ReturnType<typeof t.json>> = () => 1;
     void notJson;
+  });
+});
+
+describe('InferInput and InferOutput', () => {
+  const Prefs = t.object('Prefs', { theme: t.field(t.string(), { default: 'light' }) });
+  const Item = t.object('Item', { kind: t.literal('item'), qty: t.field(t.int32(), { default: 1 }) });
+  const Note = t.object('Note', { kind: t.literal('note'), text: t.string() });
+  const User = t.object('User', {
+    id: t.int64(),
+    role: t.field(t.string(), { default: 'member', doc: 'filled in when left out' }),
+    nick: t.optional(t.string()),
+    bio: t.field(t.string(), { doc: 'no default: required' }),
+    prefs: t.nullable(Prefs),
+    history: t.array(Prefs),
+    byName: t.map(t.string(), Prefs),
+    byId: t.map(t.int32(), Prefs),
+    last: t.union('Entry', 'kind', [Item, Note]),
+  });
+
+  test('a field with a default is optional in the input type only', () => {
+    type Theme = { theme: string };
+    type ThemeIn = { theme?: string };
+    expectTypeOf<InferOutput<typeof User>>().toEqualTypeOf<Infer<typeof User>>();
+    expectTypeOf<Infer<typeof User>>().toEqualTypeOf<{
+      id: bigint;
+      role: string;
+      bio: string;
+      prefs: Theme | null;
+      history: Theme[];
+      byName: Record<string, Theme>;
+      byId: Map<number, Theme>;
+      last: { kind: 'item'; qty: number } | { kind: 'note'; text: string };
+      nick?: string;
+    }>();
+    expectTypeOf<InferInput<typeof User>>().toEqualTypeOf<{
+      id: bigint;
+      bio: string;
+      prefs: ThemeIn | null;
+      history: ThemeIn[];
+      byName: Record<string, ThemeIn>;
+      byId: Map<number, ThemeIn>;
+      last: { kind: 'item'; qty?: number } | { kind: 'note'; text: string };
+      role?: string;
+      nick?: string;
+    }>();
+  });
+
+  test('scalars and schemas without defaults have the same input and output', () => {
+    const Plain = t.object('Plain', { id: t.int32(), tags: t.array(t.string()) });
+    expectTypeOf<InferInput<typeof Plain>>().toEqualTypeOf<Infer<typeof Plain>>();
+    expectTypeOf<InferInput<ReturnType<typeof t.timestamp>>>().toEqualTypeOf<Date>();
+  });
+
+  test('a default must be a value of the field', () => {
+    // @ts-expect-error a string field's default is a string
+    t.field(t.string(), { default: 1 });
   });
 });
 
