@@ -373,10 +373,12 @@ export function union<const V extends readonly ObjectSchema[]>(
 
 /**
  * A reference resolved on first use, so that a type can contain itself. Annotate the target, as
- * TypeScript cannot infer a type from its own definition:
+ * TypeScript cannot infer a type from its own definition (README, "Recursive schemas"):
  *
  *   interface Tree { label: string; children: Tree[] }
  *   const Tree: ObjectSchema<Tree> = t.object('Tree', { label: t.string(), children: t.array(t.lazy(() => Tree)) });
+ *
+ * With a default inside the recursion the input type differs, and is the annotation's second type.
  */
 export function lazy<T, I = T>(get: () => SchemaNode<T, I>): RefSchema<T, I> {
   let target: NamedSchema | undefined;

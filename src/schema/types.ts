@@ -147,7 +147,10 @@ export interface FieldDef {
   readonly id: number;
   readonly schema: Schema;
   readonly doc?: string;
-  /** Used by readers whose data lacks the field (Avro resolution); values must still carry it. */
+  /**
+   * Used by readers whose data lacks the field (Avro resolution, JSON, MessagePack and CBOR) and by
+   * `withDefaults`; values handed to an encoder must still carry it.
+   */
   readonly default?: unknown;
   readonly deprecated?: boolean;
   /** Former names of this field, so readers of old data still find it. */
@@ -211,6 +214,21 @@ export interface JsonSchema extends SchemaNode<JsonValue> {
 }
 
 export type NamedSchema = ObjectSchema | EnumSchema | UnionSchema;
+
+/**
+ * An object or union schema whose value type is `T`, an interface declared from the schema itself,
+ * so that hovers and type errors name the type (`User`) where they would spell out its fields:
+ *
+ *   const UserSchema = t.object('User', { id: t.int64(), name: t.string() });
+ *   export interface User extends Infer<typeof UserSchema> {}
+ *   export const User: Named<User, typeof UserSchema> = UserSchema;
+ *
+ * The input type is the schema's own unless given (an interface of it is named the same way).
+ * The assignment checks that `T` describes the schema's values; nothing changes at runtime.
+ */
+export type Named<T, S extends ObjectSchema | UnionSchema, I = InferInput<S>> = S extends ObjectSchema
+  ? ObjectSchema<T, I>
+  : UnionSchema<T, I>;
 
 export type Schema =
   | BoolSchema

@@ -6,6 +6,7 @@ import {
   type InferOptions,
   type InferOutput,
   inferSchema,
+  type Named,
   type ObjectSchema,
   type Schema,
   standardSchema,
@@ -137,6 +138,56 @@ describe('InferInput and InferOutput', () => {
   test('a default must be a value of the field', () => {
     // @ts-expect-error a string field's default is a string
     t.field(t.string(), { default: 1 });
+  });
+});
+
+describe('Named', () => {
+  test('an interface declared from the schema becomes its value type; the input type stays', () => {
+    const UserSchema = t.object('User', { id: t.int64(), role: t.field(t.string(), { default: 'x' }) });
+    interface User extends Infer<typeof UserSchema> {}
+    const User: Named<User, typeof UserSchema> = UserSchema;
+    expectTypeOf<Infer<typeof User>>().toEqualTypeOf<User>();
+    expectTypeOf<InferInput<typeof User>>().toEqualTypeOf<{ id: bigint; role?: string }>();
+    expectTypeOf<Infer<ReturnType<typeof t.array<typeof User>>>>().toEqualTypeOf<User[]>();
+  });
+
+  test('unions too, and an interface that does not describe the schema is refused', () => {
+    const A = t.object('A', { kind: t.literal('a') });
+    const B = t.object('B', { kind: t.literal('b'), n: t.int32() });
+    const EntrySchema = t.union('Entry', 'kind', [A, B]);
+    type Entry = Infer<typeof EntrySchema>;
+    const Entry: Named<Entry, typeof EntrySchema> = EntrySchema;
+    expectTypeOf<Infer<typeof Entry>>().toEqualTypeOf<Entry>();
+    interface Wrong {
+      id: string;
+    }
+    // @ts-expect-error the schema's values have no string id
+    const wrong: Named<Wrong, typeof A> = A;
+    void wrong;
+  });
+});
+
+describe('recursive schemas', () => {
+  test('with defaults inside the recursion, the annotation names the input type too', () => {
+    interface Tree {
+      label: string;
+      children: Tree[];
+    }
+    interface TreeInput {
+      label: string;
+      children?: TreeInput[];
+    }
+    const Tree: ObjectSchema<Tree, TreeInput> = t.object('Tree', {
+      label: t.string(),
+      children: t.field(t.array(t.lazy(() => Tree)), { default: [] }),
+    });
+    expectTypeOf<InferInput<typeof Tree>>().toEqualTypeOf<TreeInput>();
+    // @ts-expect-error without the input type, children would be required where the schema has a default
+    const strict: ObjectSchema<Tree> = t.object('Tree', {
+      label: t.string(),
+      children: t.field(t.array(t.lazy(() => strict)), { default: [] }),
+    });
+    void strict;
   });
 });
 
