@@ -18,6 +18,8 @@ import type {
   FieldDef,
   FloatSchema,
   Infer,
+  InferInput,
+  InputTypeKey,
   Int64Schema,
   IntSchema,
   JsonSchema,
@@ -39,8 +41,8 @@ import type {
   ValueTypeKey,
 } from './types.js';
 
-// The phantom value type exists only for the compiler, so every builder ends in this cast.
-function node<S extends Schema>(value: Omit<S, ValueTypeKey>): S {
+// The phantom value and input types exist only for the compiler, so every builder ends in this cast.
+function node<S extends Schema>(value: Omit<S, ValueTypeKey | InputTypeKey>): S {
   return Object.freeze(value) as unknown as S;
 }
 
@@ -216,14 +218,23 @@ export interface FieldMeta<T = unknown> {
   readonly aliases?: readonly string[];
 }
 
-/** A schema wrapped with field metadata; only `t.object` unwraps it. */
-export class Field<S extends Schema = Schema> {
+/**
+ * A schema wrapped with field metadata; only `t.object` unwraps it. `D` records, for the compiler
+ * alone, whether the field has a default, which makes it optional in the object's input type.
+ */
+export class Field<S extends Schema = Schema, D extends boolean = boolean> {
+  declare readonly hasDefault: D;
   constructor(
     readonly schema: S,
     readonly meta: FieldMeta,
   ) {}
 }
 
+export function field<S extends Schema>(
+  schema: S,
+  meta: FieldMeta<Infer<S>> & { readonly default: Infer<S> },
+): Field<S, true>;
+export function field<S extends Schema>(schema: S, meta: FieldMeta<Infer<S>>): Field<S, false>;
 export function field<S extends Schema>(schema: S, meta: FieldMeta<Infer<S>>): Field<S> {
   return new Field(schema, meta);
 }
@@ -232,12 +243,23 @@ export type FieldInput = Schema | Field;
 
 type SchemaOf<F> = F extends Field<infer S> ? S : F;
 type OptionalKeys<F> = { [K in keyof F]: SchemaOf<F[K]> extends OptionalSchema ? K : never }[keyof F];
+/** Keys that may be left out of an input value: optional fields, and fields with a default. */
+type InputOptionalKeys<F> = {
+  [K in keyof F]: F[K] extends Field<Schema, true> ? K : SchemaOf<F[K]> extends OptionalSchema ? K : never;
+}[keyof F];
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** The value type of an object with these fields: optional fields become optional keys. */
 export type InferFields<F> = Simplify<
   { -readonly [K in Exclude<keyof F, OptionalKeys<F>>]: Infer<SchemaOf<F[K]>> } & {
     -readonly [K in OptionalKeys<F>]?: Exclude<Infer<SchemaOf<F[K]>>, undefined>;
+  }
+>;
+
+/** The input type of an object with these fields: fields with a default may be left out too. */
+export type InferInputFields<F> = Simplify<
+  { -readonly [K in Exclude<keyof F, InputOptionalKeys<F>>]: InferInput<SchemaOf<F[K]>> } & {
+    -readonly [K in InputOptionalKeys<F>]?: Exclude<InferInput<SchemaOf<F[K]>>, undefined>;
   }
 >;
 
@@ -250,7 +272,7 @@ export function object<const F extends Record<string, FieldInput>>(
   name: string,
   fields: F,
   options: ObjectOptions = {},
-): ObjectSchema<InferFields<F>> {
+): ObjectSchema<InferFields<F>, InferInputFields<F>> {
   const info = namedInfo(name, options);
   const entries = Object.entries(fields).map(([fieldName, input]) => {
     checkFieldName(name, fieldName);
@@ -279,7 +301,7 @@ export function object<const F extends Record<string, FieldInput>>(
       ),
   );
   const reserved = options.reserved === undefined ? undefined : Object.freeze([...options.reserved]);
-  return node<ObjectSchema<InferFields<F>>>(
+  return node<ObjectSchema<InferFields<F>, InferInputFields<F>>>(
     compact({ kind: 'object' as const, ...info, fields: Object.freeze(defs), reserved }),
   );
 }
@@ -287,11 +309,11 @@ export function object<const F extends Record<string, FieldInput>>(
 export function array<S extends Schema>(
   items: S,
   options: { readonly minItems?: number; readonly maxItems?: number } = {},
-): ArraySchema<Infer<S>> {
+): ArraySchema<Infer<S>, InferInput<S>> {
   checkSchemaValue('array items', items);
   checkLength('array: minItems', options.minItems);
   checkLength('array: maxItems', options.maxItems);
-  return node<ArraySchema<Infer<S>>>(
+  return node<ArraySchema<Infer<S>, InferInput<S>>>(
     compact({ kind: 'array' as const, items, minItems: options.minItems, maxItems: options.maxItems }),
   );
 }
@@ -301,24 +323,24 @@ type MapValue<K extends MapKeySchema, V> = K extends StringSchema ? Record<strin
 export function map<K extends MapKeySchema, V extends Schema>(
   keys: K,
   values: V,
-): MapSchema<MapValue<K, Infer<V>>> {
+): MapSchema<MapValue<K, Infer<V>>, MapValue<K, InferInput<V>>> {
   const keyKinds = ['string', 'int8', 'int16', 'int32', 'uint8', 'uint16', 'uint32', 'int64', 'uint64'];
   if (!keyKinds.includes(keys.kind))
     invalid(`map: keys must be a string or an integer kind, got ${keys.kind}.`);
   checkSchemaValue('map values', values);
-  return node<MapSchema<MapValue<K, Infer<V>>>>({ kind: 'map', keys, values });
+  return node<MapSchema<MapValue<K, Infer<V>>, MapValue<K, InferInput<V>>>>({ kind: 'map', keys, values });
 }
 
-export function optional<S extends Schema>(inner: S): OptionalSchema<Infer<S>> {
+export function optional<S extends Schema>(inner: S): OptionalSchema<Infer<S>, InferInput<S>> {
   if (inner.kind === 'optional') invalid('optional: the schema is optional already.');
-  return node<OptionalSchema<Infer<S>>>({ kind: 'optional', inner });
+  return node<OptionalSchema<Infer<S>, InferInput<S>>>({ kind: 'optional', inner });
 }
 
-export function nullable<S extends Schema>(inner: S): NullableSchema<Infer<S>> {
+export function nullable<S extends Schema>(inner: S): NullableSchema<Infer<S>, InferInput<S>> {
   if (inner.kind === 'optional' || inner.kind === 'nullable') {
     invalid(`nullable: cannot wrap a schema that is ${inner.kind} already; use t.optional(t.nullable(x)).`);
   }
-  return node<NullableSchema<Infer<S>>>({ kind: 'nullable', inner });
+  return node<NullableSchema<Infer<S>, InferInput<S>>>({ kind: 'nullable', inner });
 }
 
 export function union<const V extends readonly ObjectSchema[]>(
@@ -326,7 +348,7 @@ export function union<const V extends readonly ObjectSchema[]>(
   tag: string,
   variants: V,
   options: NamedOptions = {},
-): UnionSchema<Infer<V[number]>> {
+): UnionSchema<Infer<V[number]>, InferInput<V[number]>> {
   const info = namedInfo(name, options);
   if (variants.length === 0) invalid(`union ${name}: needs at least one variant.`);
   const seen = new Set<LiteralValue>();
@@ -341,7 +363,7 @@ export function union<const V extends readonly ObjectSchema[]>(
     }
     seen.add(tagField.schema.value);
   }
-  return node<UnionSchema<Infer<V[number]>>>({
+  return node<UnionSchema<Infer<V[number]>, InferInput<V[number]>>>({
     kind: 'union',
     ...info,
     tag,
@@ -351,12 +373,14 @@ export function union<const V extends readonly ObjectSchema[]>(
 
 /**
  * A reference resolved on first use, so that a type can contain itself. Annotate the target, as
- * TypeScript cannot infer a type from its own definition:
+ * TypeScript cannot infer a type from its own definition (README, "Recursive schemas"):
  *
  *   interface Tree { label: string; children: Tree[] }
  *   const Tree: ObjectSchema<Tree> = t.object('Tree', { label: t.string(), children: t.array(t.lazy(() => Tree)) });
+ *
+ * With a default inside the recursion the input type differs, and is the annotation's second type.
  */
-export function lazy<T>(get: () => SchemaNode<T>): RefSchema<T> {
+export function lazy<T, I = T>(get: () => SchemaNode<T, I>): RefSchema<T, I> {
   let target: NamedSchema | undefined;
   const resolve = (): NamedSchema => {
     if (target === undefined) {
@@ -377,7 +401,7 @@ export function lazy<T>(get: () => SchemaNode<T>): RefSchema<T> {
     get name(): string {
       return resolve().name;
     },
-  }) as unknown as RefSchema<T>;
+  }) as unknown as RefSchema<T, I>;
 }
 
 export const json = (): JsonSchema => node<JsonSchema>({ kind: 'json' });

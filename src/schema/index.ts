@@ -3,12 +3,14 @@ export type {
   FieldInput,
   FieldMeta,
   InferFields,
+  InferInputFields,
   Int64Options,
   NamedOptions,
   ObjectOptions,
   TimestampOptions,
 } from './builders.js';
 export * as t from './builders.js';
+export { withDefaults } from './defaults.js';
 export { assignFieldNumbers, maxFieldNumber } from './field-numbers.js';
 export {
   type SchemaDocument,

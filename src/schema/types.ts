@@ -5,19 +5,36 @@
  * other languages read one schema the same way.
  */
 
-/** Carries a schema's value type for `Infer`. Declared, never set: it costs nothing at runtime. */
+/**
+ * Carry a schema's two static types: the value type (what decoding gives, `Infer`) and the input
+ * type (what may be handed in where the library fills in field defaults, `InferInput`). Declared,
+ * never set: they cost nothing at runtime.
+ */
 declare const valueType: unique symbol;
+declare const inputType: unique symbol;
 export type ValueTypeKey = typeof valueType;
+export type InputTypeKey = typeof inputType;
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-export interface SchemaNode<T = unknown> {
+export interface SchemaNode<T = unknown, I = T> {
   readonly kind: Kind;
   readonly [valueType]: T;
+  readonly [inputType]: I;
 }
 
-/** The type of the values a schema describes. */
+/** The type of the values a schema describes: what decoding gives, and what encoders take. */
 export type Infer<S> = S extends { readonly [valueType]: infer T } ? T : never;
+
+/** The same as `Infer`, named for symmetry with `InferInput`. */
+export type InferOutput<S> = Infer<S>;
+
+/**
+ * The values a schema accepts where its field defaults are filled in before use (the HTTP client's
+ * request body, `withDefaults`): a field declared with `t.field(schema, { default })` may be left
+ * out. Everywhere else it is the same as `Infer`.
+ */
+export type InferInput<S> = S extends { readonly [inputType]: infer I } ? I : never;
 
 export type SmallIntKind = 'int8' | 'int16' | 'int32' | 'uint8' | 'uint16' | 'uint32';
 export type LargeIntKind = 'int64' | 'uint64';
@@ -130,21 +147,24 @@ export interface FieldDef {
   readonly id: number;
   readonly schema: Schema;
   readonly doc?: string;
-  /** Used by readers whose data lacks the field (Avro resolution); values must still carry it. */
+  /**
+   * Used by readers whose data lacks the field (Avro resolution, JSON, MessagePack and CBOR) and by
+   * `withDefaults`; values handed to an encoder must still carry it.
+   */
   readonly default?: unknown;
   readonly deprecated?: boolean;
   /** Former names of this field, so readers of old data still find it. */
   readonly aliases?: readonly string[];
 }
 
-export interface ObjectSchema<T = unknown> extends SchemaNode<T>, NamedTypeInfo {
+export interface ObjectSchema<T = unknown, I = T> extends SchemaNode<T, I>, NamedTypeInfo {
   readonly kind: 'object';
   readonly fields: readonly FieldDef[];
   /** Field numbers that once belonged to removed fields; never handed out again. */
   readonly reserved?: readonly number[];
 }
 
-export interface ArraySchema<T = unknown> extends SchemaNode<T[]> {
+export interface ArraySchema<T = unknown, I = T> extends SchemaNode<T[], I[]> {
   readonly kind: 'array';
   readonly items: Schema;
   readonly minItems?: number;
@@ -154,19 +174,19 @@ export interface ArraySchema<T = unknown> extends SchemaNode<T[]> {
 export type MapKeySchema = StringSchema | IntSchema | Int64Schema;
 
 /** String keys give a plain object (as in JSON); integer keys a `Map`, since objects stringify keys. */
-export interface MapSchema<T = unknown> extends SchemaNode<T> {
+export interface MapSchema<T = unknown, I = T> extends SchemaNode<T, I> {
   readonly kind: 'map';
   readonly keys: MapKeySchema;
   readonly values: Schema;
 }
 
 /** Only meaningful as an object field: the key may be absent. */
-export interface OptionalSchema<T = unknown> extends SchemaNode<T | undefined> {
+export interface OptionalSchema<T = unknown, I = T> extends SchemaNode<T | undefined, I | undefined> {
   readonly kind: 'optional';
   readonly inner: Schema;
 }
 
-export interface NullableSchema<T = unknown> extends SchemaNode<T | null> {
+export interface NullableSchema<T = unknown, I = T> extends SchemaNode<T | null, I | null> {
   readonly kind: 'nullable';
   readonly inner: Schema;
 }
@@ -175,14 +195,14 @@ export interface NullableSchema<T = unknown> extends SchemaNode<T | null> {
  * A tagged union (one-of) of objects. Each variant has a literal field named `tag` whose value
  * tells the variants apart, exactly as a TypeScript discriminated union does.
  */
-export interface UnionSchema<T = unknown> extends SchemaNode<T>, NamedTypeInfo {
+export interface UnionSchema<T = unknown, I = T> extends SchemaNode<T, I>, NamedTypeInfo {
   readonly kind: 'union';
   readonly tag: string;
   readonly variants: readonly ObjectSchema[];
 }
 
 /** A reference to a named type, resolved lazily so that a type can contain itself. */
-export interface RefSchema<T = unknown> extends SchemaNode<T> {
+export interface RefSchema<T = unknown, I = T> extends SchemaNode<T, I> {
   readonly kind: 'ref';
   readonly name: string;
   readonly resolve: () => NamedSchema;
@@ -194,6 +214,21 @@ export interface JsonSchema extends SchemaNode<JsonValue> {
 }
 
 export type NamedSchema = ObjectSchema | EnumSchema | UnionSchema;
+
+/**
+ * An object or union schema whose value type is `T`, an interface declared from the schema itself,
+ * so that hovers and type errors name the type (`User`) where they would spell out its fields:
+ *
+ *   const UserSchema = t.object('User', { id: t.int64(), name: t.string() });
+ *   export interface User extends Infer<typeof UserSchema> {}
+ *   export const User: Named<User, typeof UserSchema> = UserSchema;
+ *
+ * The input type is the schema's own unless given (an interface of it is named the same way).
+ * The assignment checks that `T` describes the schema's values; nothing changes at runtime.
+ */
+export type Named<T, S extends ObjectSchema | UnionSchema, I = InferInput<S>> = S extends ObjectSchema
+  ? ObjectSchema<T, I>
+  : UnionSchema<T, I>;
 
 export type Schema =
   | BoolSchema

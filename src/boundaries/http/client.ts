@@ -22,7 +22,14 @@ import { type DecodeLimits, resolveLimits } from '../../codecs/core/limits.js';
 import { codecFormat, defaultFormat, factsOf, findFormat, formatNeedsSchema } from '../../codecs/formats.js';
 import { WirekitError } from '../../errors/index.js';
 import { essenceOf } from '../../negotiate/index.js';
-import { type Infer, type ObjectSchema, type Schema, t } from '../../schema/index.js';
+import {
+  type Infer,
+  type InferInput,
+  type ObjectSchema,
+  type Schema,
+  t,
+  withDefaults,
+} from '../../schema/index.js';
 import { joinBytes } from '../../util/join-bytes.js';
 import { fetchFailure } from './connection-error.js';
 import { listFormOf, listForms, rowsOf } from './list-forms.js';
@@ -69,9 +76,10 @@ export interface WirekitClient {
     path: string,
     options?: CallOptions & { readonly reply?: R },
   ): Promise<Out<R>>;
+  /** A field of `body` with a default may be left out: the client fills it in before encoding. */
   post<B extends Schema | undefined = undefined, R extends Schema | undefined = undefined>(
     path: string,
-    body: B extends Schema ? Infer<B> : unknown,
+    body: B extends Schema ? InferInput<B> : unknown,
     options?: CallOptions & { readonly body?: B; readonly reply?: R },
   ): Promise<Out<R>>;
   request<B extends Schema | undefined = undefined, R extends Schema | undefined = undefined>(
@@ -241,7 +249,9 @@ export function createClient(options: ClientOptions): WirekitClient {
     let body: { bytes: Uint8Array; type: string } | undefined;
     if ('value' in call) {
       const codec = await codecOf(schemaFormat(format, call.body, given), call.body);
-      body = { bytes: codec.encode(call.value), type: codec.mediaType };
+      // Defaults are filled in here, whatever the format: not every format's decoder can.
+      const value = call.body === undefined ? call.value : withDefaults(call.body, call.value as never);
+      body = { bytes: codec.encode(value), type: codec.mediaType };
     }
     const rows = rowsOf(call.reply);
     if (rows !== undefined && call.reply !== undefined) {
