@@ -20,7 +20,14 @@ export { Country, countries } from './datasets/users.js';
 export { furyFor } from './peers/fury.js';
 export { type OptionalPeer, optionalPeers, PeerUnavailableError } from './peers/optional.js';
 export { type Random, seededRandom } from './random.js';
-export { type Margin, type Recommendation, recommend } from './recommend.js';
+export {
+  type Margin,
+  type MeasuredBoundary,
+  minimumItems,
+  type Recommendation,
+  type RecommendOptions,
+  recommend,
+} from './recommend.js';
 export { labHtml } from './report/html.js';
 export { labMarkdown } from './report/markdown.js';
 export { type LabOptions, type LabRun, runLab } from './run.js';

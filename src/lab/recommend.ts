@@ -3,44 +3,95 @@
  * deliberately simple, so that a reader can check each verdict against the table:
  * - only wirekit codecs whose round trip was lossless, and that were timed beside native JSON,
  *   are candidates; a case that could not run has no result, so it is never one;
- * - "round trip" is (encode + decode) as a ratio to native JSON timed in the same process.
- *
- * A pick made by speed can rest on a difference smaller than the run's noise: the pick for internal
- * RPC changed between two runs of the same code. So each such pick says how its margin over the
- * runner-up compares with the spread between the processes that measured them (--processes): clear
- * when the winner's slowest process still beat the runner-up's fastest, within the noise when the
- * two ranges overlap, and not judged with one process per case, which shows no spread at all.
+ * - "round trip" is (encode + decode) as a ratio to native JSON timed in the same process;
+ * - a pick made from measurements needs enough items measured (minimumItems): below that, the
+ *   boundary says how many it had and picks nothing, since a figure from one record says how that
+ *   record encodes, not how the boundary's traffic will.
+ * A pick made by speed also says whether its lead is larger than the noise (margin.ts).
  */
 import type { CaseResult } from './case.js';
+import { best, type Margin, type Measure, marginOf, pct, times } from './margin.js';
 import type { LabRun } from './run.js';
+
+export { type Margin, marginLabel } from './margin.js';
 
 export interface Recommendation {
   readonly boundary: string;
-  readonly format: string;
+  /** The pick; undefined when the boundary's measure rests on too few items (`because` says so). */
+  readonly format: string | undefined;
   /** Why, with the numbers it rests on. */
   readonly because: string;
   /** For a pick made by speed: whether its lead over the next format is larger than the noise. */
   readonly margin?: Margin;
 }
 
-export interface Margin {
-  readonly verdict: 'clear' | 'within noise' | 'not judged';
-  /** The fastest other format in the same pool. */
-  readonly runnerUp: string;
-  /** The verdict with its numbers, for a reader. */
-  readonly text: string;
-}
-
 const roundTrip = (r: CaseResult) =>
   (r.encode.median + r.decode.median) / (r.jsonEncode.median + r.jsonDecode.median);
-const pct = (ratio: number) => `${Math.round(ratio * 100)} %`;
-const times = (ratio: number) => `${ratio.toFixed(2)}×`;
 
-function best(results: readonly CaseResult[], score: (r: CaseResult) => number): CaseResult | undefined {
-  return [...results].sort((a, b) => score(a) - score(b))[0];
+/** Encode + decode against native JSON's, per process. */
+const roundTripMeasure: Measure = {
+  score: roundTrip,
+  perProcess: (r) => r.processes?.map((p) => (p.encodeMs + p.decodeMs) / (p.jsonEncodeMs + p.jsonDecodeMs)),
+};
+
+/** The boundaries whose pick rests on measured items, and so can rest on too few of them. */
+export type MeasuredBoundary = 'internal RPC' | 'cache behind compression' | 'bulk tabular results';
+
+/**
+ * The fewest items each measured boundary's pick needs, with the reason a reader is shown:
+ * - RPC and cache payloads are single values: ten of them spread the pick over the field mix a
+ *   service sends (one record's long text or map alone can reorder the formats);
+ * - bulk tables are judged on one batch, and a thousand rows is where per-row costs outweigh each
+ *   format's fixed cost per batch (Arrow's schema message, a container header); fewer rows are
+ *   not a bulk result.
+ */
+export const minimumItems: Readonly<
+  Record<MeasuredBoundary, { readonly items: number; readonly why: string }>
+> = {
+  'internal RPC': { items: 10, why: "one record's field mix alone can reorder the formats" },
+  'cache behind compression': { items: 10, why: "one record's field mix alone can reorder the formats" },
+  'bulk tabular results': {
+    items: 1_000,
+    why: "below that a format's fixed cost per batch weighs as much as the rows",
+  },
+};
+
+export interface RecommendOptions {
+  /** The fewest items a measured boundary picks from, overriding minimumItems. */
+  readonly minItems?: Partial<Record<MeasuredBoundary, number>>;
 }
 
-export function recommend(run: LabRun): Recommendation[] {
+/** Items behind a result: a batch's rows, or the values timed one by one. */
+const itemsOf = (r: CaseResult) => (r.unit === 'batch' ? r.itemsPerUnit : r.units);
+
+/**
+ * For a pool whose largest dataset holds fewer items than the boundary needs, the no-pick that
+ * says so; otherwise undefined.
+ */
+function tooFew(
+  boundary: MeasuredBoundary,
+  pool: readonly CaseResult[],
+  options: RecommendOptions,
+): Recommendation | undefined {
+  if (pool.length === 0) return undefined;
+  const needed = options.minItems?.[boundary] ?? minimumItems[boundary].items;
+  const most = pool.reduce((top, r) => (itemsOf(r) > itemsOf(top) ? r : top));
+  const count = itemsOf(most);
+  if (count >= needed) return undefined;
+  const fromFile = most.spec.file !== undefined;
+  return {
+    boundary,
+    format: undefined,
+    because:
+      `no pick: ${count.toLocaleString('en')} item${count === 1 ? '' : 's'} on ${most.spec.dataset}, too few to judge ` +
+      `${boundary} (it needs ${needed.toLocaleString('en')}: ${minimumItems[boundary].why}). ` +
+      (fromFile
+        ? 'Give --path to the array of records inside the file, or a file of more records.'
+        : 'Measure more items (--count).'),
+  };
+}
+
+export function recommend(run: LabRun, options: RecommendOptions = {}): Recommendation[] {
   // A case without its JSON yardstick (10M rows, past V8's string limit) has no ratios to rank by.
   const candidates = run.results.filter(
     (r) => r.implementation === 'wirekit' && r.loss === undefined && r.jsonFailure === undefined,
@@ -59,17 +110,14 @@ export function recommend(run: LabRun): Recommendation[] {
     });
   }
 
-  const rpcPool = items.length > 0 ? items : batches;
-  const rpc = best(
-    rpcPool.filter((r) => r.format !== 'json' && r.format !== 'arrow'),
-    roundTrip,
+  const rpcPool = (items.length > 0 ? items : batches).filter(
+    (r) => r.format !== 'json' && r.format !== 'arrow',
   );
+  const rpcTooFew = tooFew('internal RPC', rpcPool, options);
+  const rpc = rpcTooFew === undefined ? best(rpcPool, roundTrip) : undefined;
+  if (rpcTooFew !== undefined) out.push(rpcTooFew);
   if (rpc !== undefined) {
-    const margin = marginOf(
-      rpc,
-      rpcPool.filter((r) => r.format !== 'json' && r.format !== 'arrow'),
-      run,
-    );
+    const margin = marginOf(rpc, rpcPool, run, roundTripMeasure);
     out.push({
       boundary: 'internal RPC',
       format: rpc.format,
@@ -82,10 +130,12 @@ export function recommend(run: LabRun): Recommendation[] {
   // take the smallest after zstd.
   const zstdPool = (items.length > 0 ? items : batches).filter((r) => r.compressed.zstd !== undefined);
   const quick = zstdPool.filter((r) => roundTrip(r) <= 1.2);
-  const cache = best(
-    quick.length > 0 ? quick : zstdPool,
-    (r) => (r.compressed.zstd?.bytes ?? 0) / r.jsonBytes,
-  );
+  const cacheTooFew = tooFew('cache behind compression', zstdPool, options);
+  if (cacheTooFew !== undefined) out.push(cacheTooFew);
+  const cache =
+    cacheTooFew === undefined
+      ? best(quick.length > 0 ? quick : zstdPool, (r) => (r.compressed.zstd?.bytes ?? 0) / r.jsonBytes)
+      : undefined;
   // Against wirekit's JSON, whose bytes carry the same values (native JSON spells bytes as objects).
   const jsonZstd =
     cache &&
@@ -119,9 +169,11 @@ export function recommend(run: LabRun): Recommendation[] {
 
   const rows = Math.max(0, ...batches.map((r) => r.itemsPerUnit));
   const bulkPool = batches.filter((r) => r.itemsPerUnit === rows);
-  const bulk = best(bulkPool, roundTrip);
+  const bulkTooFew = tooFew('bulk tabular results', bulkPool, options);
+  if (bulkTooFew !== undefined) out.push(bulkTooFew);
+  const bulk = bulkTooFew === undefined ? best(bulkPool, roundTrip) : undefined;
   if (bulk !== undefined) {
-    const margin = marginOf(bulk, bulkPool, run);
+    const margin = marginOf(bulk, bulkPool, run, roundTripMeasure);
     out.push({
       boundary: 'bulk tabular results',
       format: bulk.format,
@@ -132,58 +184,9 @@ export function recommend(run: LabRun): Recommendation[] {
   return out;
 }
 
-/** The round-trip ratio each process measured, when the result kept them (runs saved earlier did not). */
-function perProcess(r: CaseResult): number[] | undefined {
-  return r.processes?.map((p) => (p.encodeMs + p.decodeMs) / (p.jsonEncodeMs + p.jsonDecodeMs));
-}
-
-/** How the winner's lead over the fastest other format compares with the spread between processes. */
-function marginOf(winner: CaseResult, pool: readonly CaseResult[], run: LabRun): Margin | undefined {
-  const runnerUp = best(
-    pool.filter((r) => r.format !== winner.format),
-    roundTrip,
-  );
-  if (runnerUp === undefined) return undefined;
-  const lead = 1 - roundTrip(winner) / roundTrip(runnerUp);
-  const versus = `${pct(lead)} faster than the runner-up, ${runnerUp.format} (${times(roundTrip(runnerUp))}${runnerUp.spec.dataset === winner.spec.dataset ? '' : ` on ${runnerUp.spec.dataset}`})`;
-  const a = perProcess(winner);
-  const b = perProcess(runnerUp);
-  if (a === undefined || b === undefined || a.length < 2 || b.length < 2) {
-    const why =
-      run.options.processes > 1 && (a === undefined || b === undefined)
-        ? 'this saved run kept no per-process figures to compare that with'
-        : 'one process per case shows no spread to compare that with';
-    return {
-      verdict: 'not judged',
-      runnerUp: runnerUp.format,
-      text: `${versus}; ${why}: run with --processes 3 to tell a real lead from chance.`,
-    };
-  }
-  const range = (values: number[]) => `${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}×`;
-  const spread = `across ${Math.min(a.length, b.length)} processes each, ${winner.format} took ${range(a)} and ${runnerUp.format} ${range(b)}`;
-  if (Math.max(...a) < Math.min(...b)) {
-    return {
-      verdict: 'clear',
-      runnerUp: runnerUp.format,
-      text: `${versus}; ${spread}: even ${winner.format}'s slowest process beat ${runnerUp.format}'s fastest.`,
-    };
-  }
-  return {
-    verdict: 'within noise',
-    runnerUp: runnerUp.format,
-    text: `${versus}; ${spread}: the ranges overlap, so another run may pick ${runnerUp.format}.`,
-  };
-}
-
 /** The cases the recommendations could not consider, because they did not run. */
 export function leftOut(run: LabRun): string | undefined {
   if (run.failures.length === 0) return undefined;
   const cases = run.failures.map((f) => `${f.subject} on ${f.dataset}`);
   return `Not considered, because they could not run (see "Cases that could not run"): ${cases.join(', ')}.`;
-}
-
-/** The margin's verdict as a reader should see it: the two that need care stand out. */
-export function marginLabel(margin: Margin): string {
-  if (margin.verdict === 'clear') return 'clear margin';
-  return margin.verdict === 'within noise' ? 'WITHIN NOISE' : 'NOISE NOT JUDGED';
 }

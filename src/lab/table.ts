@@ -94,7 +94,7 @@ function recommendationText(run: LabRun): string {
   if (advice.length === 0) return '';
   const lines = ['Recommendations (from the numbers above):'];
   for (const r of advice) {
-    lines.push(`  ${r.boundary}: ${r.format}`);
+    lines.push(`  ${r.boundary}: ${r.format ?? 'no pick'}`);
     lines.push(wrap(r.because, proseWidth, '      '));
     if (r.margin !== undefined)
       lines.push(wrap(`${marginLabel(r.margin)}: ${r.margin.text}`, proseWidth, '      '));
