@@ -20,6 +20,7 @@ const declaredFolders: Readonly<Record<string, string>> = {
   package: 'the packed tarball, installed outside the repository as a user installs it',
   support: 'code the tests share: probes and servers, shared suites, the peer programs of interop tests',
   fixtures: 'data the tests share: values, schemas, texts, hand-built bytes',
+  scripts: "the repository's own scripts (scripts/), run as npm runs them",
 };
 
 /** Every folder under `dir`, relative to `base`. */
