@@ -9,6 +9,7 @@
  * same store without a limit (one MGET), the yardstick.
  */
 import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
 import type { CacheStore } from 'wirekit-ts/cache';
 import { createCache, type RedisStore, redisStore } from 'wirekit-ts/cache';
 import { median } from 'wirekit-ts/lab';
@@ -58,7 +59,7 @@ export async function measureReadCost(spec: ReadCostSpec): Promise<ReadCostResul
     timeoutMs: 30_000,
     breaker: false,
   });
-  const client = await store.client();
+  const client = (await store.client()) as Redis;
   try {
     const keys = Array.from({ length: spec.keys }, (_, i) => `read-cost:${spec.bytes}:${i}`);
     // The envelope and Avro's length take ~17 bytes: the value fills the rest of `bytes`.

@@ -7,6 +7,8 @@ export const errorCodes = {
   WK_SCHEMA_INVALID: 'A schema builder was given arguments that cannot form a valid schema.',
   WK_OPTIONS_INVALID:
     'An option or argument of a codec, limit, compressor, cache, table source or route cannot work.',
+  WK_PEER_MISSING:
+    'A function needs an optional peer package (ioredis, kafkajs, the NATS client, DuckDB, pg, prom-client, @fastify/websocket) that is not installed.',
   WK_SCHEMA_FIELD_ID: 'Two fields of one object share a field number, or a number is out of range.',
   WK_SCHEMA_NAME_CONFLICT: 'Two different named types (object, enum, union) in one schema share a name.',
   WK_SCHEMA_UNRESOLVED_REF: 'A reference names a type that the schema does not define.',
@@ -55,6 +57,8 @@ export const errorCodes = {
     "A value encodes to more bytes than the cache's maxValueBytes, so it is not stored.",
   WK_CACHE_STORE_UNAVAILABLE:
     "A cache's store failed, timed out or is behind an open circuit breaker; the cache answered without it.",
+  WK_CACHE_CONNECT_FAILED:
+    "A cache store could not connect: refused, or not connected within the store's connectTimeoutMs.",
   WK_REGISTRY_SCHEMA_INVALID:
     'A schema given to the schema registry does not parse as its type (Avro, Protobuf, wirekit), or names an unknown type.',
   WK_REGISTRY_INCOMPATIBLE:

@@ -3,8 +3,10 @@
  * @fastify/websocket) on first use, so that an entry point loads without the packages it does not
  * need; one that is missing fails with what to install, the loader's own error as the cause. The
  * import stays at the caller (`() => import('ioredis')`), where bundlers and the type checker see
- * its literal name.
+ * its literal name. The error is a WirekitError with the code WK_PEER_MISSING.
  */
+import { WirekitError } from '../errors/index.js';
+
 export async function importPeer<T>(load: () => Promise<T>, user: string, pkg: string): Promise<T> {
   try {
     return await load();
@@ -27,6 +29,8 @@ export function requirePeer<T>(load: () => T, user: string, pkg: string): T {
   }
 }
 
-function peerMissing(user: string, pkg: string, cause: unknown): Error {
-  return new Error(`${user} needs the ${pkg} package (npm install ${pkg})`, { cause });
+function peerMissing(user: string, pkg: string, cause: unknown): WirekitError {
+  return new WirekitError('WK_PEER_MISSING', `${user} needs the ${pkg} package (npm install ${pkg})`, {
+    cause,
+  });
 }

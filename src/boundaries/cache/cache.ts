@@ -99,6 +99,12 @@ export interface Cache<T> {
    */
   getOrSet(key: string, loader: (key: string) => T | Promise<T>, options?: SetOptions): Promise<T>;
   metrics(): CacheMetricsSnapshot;
+  /**
+   * Resolves once the store can answer (a Redis store: connected); rejects with the store's
+   * WK_CACHE_CONNECT_FAILED, naming host and port, when it cannot connect within its
+   * `connectTimeoutMs`. Optional: operations wait for the first connection by themselves.
+   */
+  ready(): Promise<void>;
   readonly breakerState: BreakerState;
   /** Waits for running loaders and writes, then closes the store. */
   close(): Promise<void>;
@@ -137,6 +143,9 @@ class WirekitCache<T> implements Cache<T> {
   private readonly flights = new Map<string, Promise<T>>();
   private readonly refreshes = new Map<string, Promise<void>>();
   private readonly pending = new Set<Promise<unknown>>();
+  /** The store's first connection, waited for once by the operations issued before it settled. */
+  private firstConnection: Promise<Error | undefined> | undefined;
+  private connectionSettled = false;
 
   constructor(private readonly options: CacheOptions) {
     const { schema } = options;
@@ -174,6 +183,10 @@ class WirekitCache<T> implements Cache<T> {
 
   metrics(): CacheMetricsSnapshot {
     return this.aggregate.snapshot();
+  }
+
+  async ready(): Promise<void> {
+    await this.store.ready?.();
   }
 
   async get(key: string): Promise<T | undefined> {
@@ -413,6 +426,22 @@ class WirekitCache<T> implements Cache<T> {
         ),
       };
     }
+    // Connecting is not the operation: its wait is bounded by the store's connect timeout, and the
+    // operation's own timeout starts once it is over.
+    const connecting = this.awaitFirstConnection();
+    const failedToConnect = connecting === undefined ? undefined : await connecting;
+    if (failedToConnect !== undefined) {
+      breaker?.failed();
+      return {
+        ok: false,
+        reason: 'store',
+        error: new WirekitError(
+          'WK_CACHE_STORE_UNAVAILABLE',
+          `the ${this.store.kind} store could not connect, so ${what} did not try it: ${failedToConnect.message}`,
+          { cause: failedToConnect },
+        ),
+      };
+    }
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -449,6 +478,21 @@ class WirekitCache<T> implements Cache<T> {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The wait for the store's first connection while it lasts (its error if it failed), then undefined. */
+  private awaitFirstConnection(): Promise<Error | undefined> | undefined {
+    if (this.connectionSettled || this.store.ready === undefined) return undefined;
+    if (this.firstConnection === undefined) {
+      this.firstConnection = this.store.ready().then(
+        () => undefined,
+        (error: unknown) => asError(error),
+      );
+      void this.firstConnection.then(() => {
+        this.connectionSettled = true;
+      });
+    }
+    return this.firstConnection;
   }
 
   private storeFailed(operation: CacheOperation, key: string, failure: StoreFailure): void {

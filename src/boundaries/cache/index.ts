@@ -39,15 +39,24 @@ export {
   legacyReaders,
 } from './pre-wirekit-values.js';
 export {
+  defaultConnectTimeoutMs,
+  reconnectDelay,
+  redisClusterDefaults,
+  redisConnectionDefaults,
+} from './redis-connection.js';
+export {
   type RedisClient,
   type RedisClusterConfig,
   type RedisStore,
   type RedisStoreOptions,
-  reconnectDelay,
-  redisClusterDefaults,
-  redisConnectionDefaults,
   redisStore,
 } from './redis-store.js';
+export type {
+  RedisClientLike,
+  RedisClusterNode,
+  RedisClusterOptions,
+  RedisConnectionOptions,
+} from './redis-types.js';
 export type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
 export { assumedCompressionRatio, type CompressionThresholds, compressionThresholds } from './thresholds.js';
 export {

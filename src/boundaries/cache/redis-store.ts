@@ -1,39 +1,61 @@
 /**
- * Redis, standalone or Cluster, through ioredis: an optional peer, imported on the first operation,
- * so an application that caches only in memory never needs it. Reads are redis-read.ts's; a
- * Cluster's batches are split by hash slot in redis-batches.ts. The connection it makes fails fast
- * (no offline queue, nothing resent) and reconnects forever, because a command that waits for a dead
- * Redis only holds a request hostage, and the cache in front has its own timeout and breaker. The
- * commands and the connection's settings: docs/cache.md, "Redis: redisStore".
+ * Redis, standalone or Cluster, through ioredis: an optional peer, required when a store that makes
+ * its own connection is created (redis-connection.ts), so an application that caches only in memory
+ * never needs it. Reads are redis-read.ts's; a Cluster's batches are split by hash slot in
+ * redis-batches.ts. The connection it makes fails fast (no offline queue, nothing resent) and
+ * reconnects forever, because a command that waits for a dead Redis only holds a request hostage,
+ * and the cache in front has its own timeout and breaker; only the first connection is waited for,
+ * under its own timeout. The commands and the connection's settings: docs/cache.md, "Redis: redisStore".
  */
-import type { Cluster, ClusterNode, ClusterOptions, Redis, RedisOptions } from 'ioredis';
-import { importPeer } from '../../util/optional-peer.js';
+import { WirekitError } from '../../errors/index.js';
 import { type GroupCommands, isClusterClient, runCluster, runStandalone } from './redis-batches.js';
+import {
+  defaultConnectTimeoutMs,
+  endpointOf,
+  type IoredisClient,
+  loadIoredis,
+  makeClient,
+  quit,
+  waitUntilReady,
+} from './redis-connection.js';
 import { readCommands, stored } from './redis-read.js';
+import type {
+  RedisClientLike,
+  RedisClusterNode,
+  RedisClusterOptions,
+  RedisConnectionOptions,
+} from './redis-types.js';
 import type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
 
-export type RedisClient = Redis | Cluster;
+/** An ioredis `Redis` or `Cluster` (typed by its shape: see redis-types.ts). */
+export type RedisClient = RedisClientLike;
 
 export interface RedisClusterConfig {
   /** Startup nodes (`'redis://host:port'` or `{ host, port }`): one is enough, more survive one being down. */
-  readonly nodes: readonly ClusterNode[];
+  readonly nodes: readonly RedisClusterNode[];
   /** ioredis Cluster options, over the store's (`redisOptions` in here reach each node's connection). */
-  readonly options?: ClusterOptions;
+  readonly options?: RedisClusterOptions;
 }
 
 export interface RedisStoreOptions {
   /** A standalone server: `redis://[[user]:password@]host[:port][/db]`, `rediss://` for TLS (default redis://127.0.0.1:6379). */
   readonly url?: string;
   /** ioredis options for the standalone connection the store makes, over the store's defaults. */
-  readonly redisOptions?: RedisOptions;
+  readonly redisOptions?: RedisConnectionOptions;
   /** A Redis Cluster instead of a standalone server. */
   readonly cluster?: RedisClusterConfig;
-  /** A client of your own (Redis or Cluster), used as it is configured; `close()` leaves it open. */
+  /** A client of your own (an ioredis Redis or Cluster), used as it is configured; `close()` leaves it open. */
   readonly client?: RedisClient;
   /** Also close `client` on `close()` (default false). */
   readonly closeClient?: boolean;
   /** Put in front of every key, e.g. `'shop:cache:'`. A hash tag in it puts every key in one slot. */
   readonly keyPrefix?: string;
+  /**
+   * How long the first connection may take, in ms (default 5,000): operations issued before it is
+   * ready wait for it this long, then get their own time (the cache's `timeoutMs`), and `ready()`
+   * rejects with WK_CACHE_CONNECT_FAILED once it passes.
+   */
+  readonly connectTimeoutMs?: number;
   /**
    * Connection errors of the client the store makes (refused, reset, timed out), as ioredis reports
    * them while it reconnects. Operations reject on their own; this is for a log. Default: ignored.
@@ -43,77 +65,57 @@ export interface RedisStoreOptions {
 
 export interface RedisStore extends CacheStore {
   readonly kind: 'redis' | 'redis-cluster';
-  /** The ioredis client the store works through (made, and connected, on first use). */
+  /**
+   * Resolves once the connection is ready (at once if it is); rejects with WK_CACHE_CONNECT_FAILED,
+   * naming the host and port, when it is refused or not ready within `connectTimeoutMs`.
+   */
+  ready(): Promise<void>;
+  /** The ioredis client the store works through; cast it to ioredis's `Redis` or `Cluster` to send commands. */
   client(): Promise<RedisClient>;
-}
-
-/**
- * The delay before reconnection attempt `attempt` (1, 2, ...): 50, 100, 200, 400, 800 ms, then
- * 1 s for as long as it takes, plus up to 50 ms of jitter so that a fleet of processes does not
- * knock on a restarted Redis in step. Never a non-number: ioredis would stop reconnecting.
- */
-export function reconnectDelay(attempt: number): number {
-  return Math.min(50 * 2 ** Math.max(0, attempt - 1), 1000) + Math.floor(Math.random() * 50);
-}
-
-/** What the store sets on a standalone connection it makes (see the module comment for why). */
-export const redisConnectionDefaults = {
-  enableOfflineQueue: false,
-  maxRetriesPerRequest: 0,
-  autoResendUnfulfilledCommands: false,
-  retryStrategy: reconnectDelay,
-} as const satisfies RedisOptions;
-
-/**
- * What it sets on a Cluster it makes. ioredis keeps an offline queue on each node's connection
- * whatever it is told, but with the Cluster's own queue off, a command for a node that is not ready
- * rejects before it reaches that queue. ioredis would also resend a command that met a closed
- * connection or CLUSTERDOWN every 100 ms, up to 16 times: 1 to 3 s of waiting that covers no real
- * failover (a replica takes over after cluster-node-timeout, seconds) and that the cache's own
- * timeout would cut anyway, so those fail at once. MOVED and ASK are still followed, and the
- * Cluster finds its way back by itself: a command for a node it lost goes to another node, whose
- * MOVED names the node that serves the slot now (the restarted one, or the promoted replica).
- */
-export const redisClusterDefaults = {
-  enableOfflineQueue: false,
-  retryDelayOnFailover: 0,
-  retryDelayOnClusterDown: 0,
-  redisOptions: { maxRetriesPerRequest: 0, autoResendUnfulfilledCommands: false },
-} as const satisfies ClusterOptions;
-
-/** How long the first operation waits for the first connection before it tries anyway. */
-const firstConnectionWaitMs = 10_000;
-
-/** What the store takes from the ioredis module (its CommonJS namespace, imported on first use). */
-interface Ioredis {
-  readonly Redis: typeof Redis;
-  readonly Cluster: typeof Cluster;
 }
 
 export function redisStore(options: RedisStoreOptions = {}): RedisStore {
   const sources = [options.url, options.cluster, options.client].filter((given) => given !== undefined);
   if (sources.length > 1) throw new TypeError('redisStore: give one of url, cluster and client');
-  const given = options.client;
+  const connectTimeoutMs = options.connectTimeoutMs ?? defaultConnectTimeoutMs;
+  if (!(connectTimeoutMs > 0)) {
+    throw new WirekitError(
+      'WK_OPTIONS_INVALID',
+      `connectTimeoutMs must be positive, got ${connectTimeoutMs}.`,
+    );
+  }
+  const given = options.client as IoredisClient | undefined;
   const isCluster = options.cluster !== undefined || (given !== undefined && isClusterClient(given));
   const ownsClient = given === undefined || options.closeClient === true;
   const prefix = options.keyPrefix ?? '';
   const fullKey = prefix === '' ? (key: string) => key : (key: string) => prefix + key;
+  // Required now, not on the first operation: a missing ioredis fails here, with WK_PEER_MISSING.
+  const ioredis = given === undefined ? loadIoredis('redisStore') : undefined;
 
-  let connecting: Promise<RedisClient> | undefined;
-  /** The client once `connecting` has resolved: operations then skip awaiting it. */
-  let connected: RedisClient | undefined;
+  let client: IoredisClient | undefined;
+  /** The wait for the first connection, which operations issued meanwhile share. */
+  let firstReady: Promise<void> | undefined;
+  /** The client once the first wait has settled (ready or failed): operations then go straight to it. */
+  let connected: IoredisClient | undefined;
   let closed = false;
 
-  const connect = async (): Promise<RedisClient> => {
-    const client = given ?? makeClient(await loadIoredis(), options);
-    await firstConnection(client);
-    connected = client;
+  const theClient = (): IoredisClient => {
+    client ??= given ?? makeClient(ioredis as NonNullable<typeof ioredis>, options);
     return client;
   };
-  const clientOf = (): Promise<RedisClient> => {
-    if (closed) return Promise.reject(new Error('the redis store is closed'));
-    connecting ??= connect();
-    return connecting;
+  const endpoint = () => endpointOf(options, theClient());
+  const firstConnection = (): Promise<void> => {
+    firstReady ??= waitUntilReady(theClient(), connectTimeoutMs, endpoint()).finally(() => {
+      connected = client;
+    });
+    return firstReady;
+  };
+  /** The client for an operation: after the first connection settled; rejects if it failed. */
+  const clientOf = async (): Promise<IoredisClient> => {
+    if (closed) throw new Error('the redis store is closed');
+    if (connected !== undefined) return connected;
+    await firstConnection();
+    return theClient();
   };
 
   /** Sends one batch (`keys`, prefixed) as the client's kind needs; rejects with the cause. */
@@ -132,6 +134,14 @@ export function redisStore(options: RedisStoreOptions = {}): RedisStore {
     kind: isCluster ? 'redis-cluster' : 'redis',
 
     client: clientOf,
+
+    async ready() {
+      if (closed) throw new Error('the redis store is closed');
+      const current = theClient();
+      // Past the first connection, a later call waits for the one under way (after a drop).
+      if (connected === undefined) return firstConnection();
+      return waitUntilReady(current, connectTimeoutMs, endpoint());
+    },
 
     async read(keys: readonly string[], readOptions: ReadOptions = {}) {
       const full = prefix === '' ? keys : keys.map(fullKey);
@@ -177,82 +187,10 @@ export function redisStore(options: RedisStoreOptions = {}): RedisStore {
     async close() {
       if (closed) return;
       closed = true;
-      if (connecting === undefined || !ownsClient) return;
-      const client = await connecting.catch(() => undefined);
-      if (client !== undefined) await quit(client);
+      if (client === undefined || !ownsClient) return;
+      await quit(client);
     },
   };
-}
-
-function loadIoredis(): Promise<Ioredis> {
-  return importPeer(() => import('ioredis'), 'redisStore', 'ioredis');
-}
-
-function makeClient(ioredis: Ioredis, options: RedisStoreOptions): RedisClient {
-  let client: RedisClient;
-  if (options.cluster !== undefined) {
-    const given = options.cluster.options ?? {};
-    client = new ioredis.Cluster([...options.cluster.nodes], {
-      ...redisClusterDefaults,
-      ...given,
-      redisOptions: { ...redisClusterDefaults.redisOptions, ...given.redisOptions },
-    });
-  } else {
-    client = new ioredis.Redis(options.url ?? 'redis://127.0.0.1:6379', {
-      ...redisConnectionDefaults,
-      ...options.redisOptions,
-    });
-  }
-  // Without a listener ioredis prints every failed reconnection attempt to stderr.
-  const onError = options.onConnectionError;
-  client.on('error', (error: Error) => onError?.(error));
-  return client;
-}
-
-/**
- * Resolves once `client` is ready, or once its first attempt fails (then operations reject on
- * their own, quickly, while ioredis keeps reconnecting). Without this wait the first operation of
- * a fresh store, sent before the connection is up, would be refused for want of an offline queue.
- */
-function firstConnection(client: RedisClient): Promise<void> {
-  if (client.status === 'ready' || client.status === 'end') return Promise.resolve();
-  if (client.status === 'wait') client.connect().catch(() => {});
-  return new Promise((resolve) => {
-    const events = ['ready', 'error', 'close', 'end'] as const;
-    const timer = setTimeout(done, firstConnectionWaitMs);
-    function done() {
-      clearTimeout(timer);
-      for (const event of events) client.off(event, done);
-      resolve();
-    }
-    for (const event of events) client.on(event, done);
-  });
-}
-
-/**
- * QUIT when connected (Redis answers what it was sent first), else drop the connection; either way
- * resolves once the connection is gone, so a closed store leaves no socket or reconnection timer.
- */
-export async function quit(client: RedisClient): Promise<void> {
-  if (client.status === 'end') return;
-  if (!isClusterClient(client) && (client.status === 'reconnecting' || client.status === 'close')) {
-    // Between connections: disconnect() cancels the next attempt, and no 'end' would follow.
-    client.disconnect();
-    return;
-  }
-  const ended = new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      client.disconnect();
-      resolve();
-    }, 1_000);
-    client.once('end', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-  else client.disconnect();
-  await ended;
 }
 
 /** The error a store operation rejects with: what failed, and ioredis's error as the cause. */
@@ -307,7 +245,7 @@ function msetArguments(entries: readonly StoreWrite[]): (string | Buffer)[] {
   return entries.flatMap((entry) => [entry.key, asBuffer(entry.bytes)]);
 }
 
-function setOne(client: RedisClient, entry: StoreWrite): Promise<unknown> {
+function setOne(client: IoredisClient, entry: StoreWrite): Promise<unknown> {
   return entry.ttlMs === undefined
     ? client.set(entry.key, asBuffer(entry.bytes))
     : client.set(entry.key, asBuffer(entry.bytes), 'PX', entry.ttlMs);

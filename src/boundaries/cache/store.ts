@@ -51,6 +51,12 @@ export interface CacheStore {
   write(entries: readonly StoreWrite[]): Promise<void>;
   /** Removes the keys (a missing key is not an error). */
   delete(keys: readonly string[]): Promise<void>;
+  /**
+   * Resolves once the store can answer (a remote store: its first connection is up); rejects with
+   * a WirekitError (WK_CACHE_CONNECT_FAILED) when it cannot connect. A cache waits for it before its
+   * first operation, outside that operation's timeout. Absent on a store that is ready at once.
+   */
+  ready?(): Promise<void>;
   /** Releases connections and timers; the store answers nothing afterwards. */
   close(): Promise<void>;
 }

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { MemoryStore, MemoryStoreStats } from './memory-store.js';
-import { quit, redisConnectionDefaults } from './redis-store.js';
+import { type Ioredis, loadIoredis, quit, redisConnectionDefaults } from './redis-connection.js';
+import type { RedisClientLike, RedisConnectionOptions } from './redis-types.js';
 import type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
 
 export const defaultInvalidationChannel = 'wirekit:cache:invalidate';
@@ -21,10 +22,13 @@ export const defaultNearTtlMs = 60_000;
 export interface InvalidationConfig {
   /** The Redis that carries invalidations (usually the far tier's; any one node of a Cluster works). */
   readonly url?: string;
-  /** Or a client of your own to PUBLISH on; the store SUBSCRIBEs on a duplicate of it, which it closes. */
-  readonly client?: Redis;
+  /**
+   * Or a client of your own (an ioredis Redis) to PUBLISH on; the store SUBSCRIBEs on a duplicate
+   * of it, which it closes.
+   */
+  readonly client?: RedisClientLike;
   /** ioredis options for the connections the store makes from `url`. */
-  readonly redisOptions?: RedisOptions;
+  readonly redisOptions?: RedisConnectionOptions;
   /** The channel (default 'wirekit:cache:invalidate'); instances that share data share a channel. */
   readonly channel?: string;
 }
@@ -152,7 +156,9 @@ export function tieredStore(options: TieredStoreOptions): TieredStore {
     near.delete(parsed.k).catch(report);
   };
 
-  const connections = connectInvalidation(options.invalidation, {
+  // Required now, so a missing ioredis fails here (WK_PEER_MISSING) rather than in the background.
+  const ioredis = loadIoredis('tieredStore');
+  const connections = connectInvalidation(ioredis, options.invalidation, {
     channel,
     onSubscribed() {
       clearNear();
@@ -314,6 +320,10 @@ export function tieredStore(options: TieredStoreOptions): TieredStore {
       await Promise.all([connections.close(), near.close(), far.close()]);
     },
 
+    async ready() {
+      await far.ready?.();
+    },
+
     subscribed() {
       if (nearInUse) return Promise.resolve();
       if (closed) return Promise.reject(new Error('the tiered store is closed'));
@@ -381,6 +391,7 @@ interface InvalidationConnections {
  * only once Redis confirmed it, so nothing published after that moment is missed.
  */
 function connectInvalidation(
+  ioredis: Ioredis,
   config: InvalidationConfig,
   handlers: InvalidationHandlers,
 ): InvalidationConnections {
@@ -389,18 +400,22 @@ function connectInvalidation(
   let closed = false;
 
   const started = (async () => {
-    const ioredis = await import('ioredis');
+    // A turn later, so that close() called at once finds nothing made.
+    await Promise.resolve();
     if (closed) return;
-    const given = config.client;
+    const given = config.client as Redis | undefined;
     publisher =
       given ??
-      new ioredis.Redis(config.url as string, { ...redisConnectionDefaults, ...config.redisOptions });
+      new ioredis.Redis(config.url as string, {
+        ...redisConnectionDefaults,
+        ...(config.redisOptions as RedisOptions | undefined),
+      });
     if (given === undefined) publisher.on('error', () => {});
     subscriber =
       given?.duplicate({ autoResubscribe: false }) ??
       new ioredis.Redis(config.url as string, {
         ...redisConnectionDefaults,
-        ...config.redisOptions,
+        ...(config.redisOptions as RedisOptions | undefined),
         autoResubscribe: false,
       });
     const sub = subscriber;

@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createCache } from '../../../src/boundaries/cache/cache.js';
 import { memoryStore } from '../../../src/boundaries/cache/memory-store.js';
@@ -266,7 +266,7 @@ describe.skipIf(!hasRedis())('values larger than maxBytes stay in a Redis Cluste
     ];
     await store.write(keys.map((key) => ({ key, bytes: new TextEncoder().encode(`value of ${key}`) })));
     const large = keys.filter((_, i) => i % 7 === 3);
-    const client = await store.client();
+    const client = (await store.client()) as Cluster;
     for (const key of large) await client.setrange(key, 64 * 1024, 'x');
     await client.set('{cart}:empty', '');
     await client.hset('{cart}:hash', 'field', 'value');

@@ -200,8 +200,12 @@ describe.skipIf(!hasRedis())('redisStore (standalone)', () => {
     const store = redisStore({ url: late.url });
     try {
       const first = await settle(store.read(['k']));
-      expect(first.error?.message).toMatch(/^Redis read failed/);
+      // The refused first connection, by its code and address.
+      expect(first.error).toMatchObject({ code: 'WK_CACHE_CONNECT_FAILED' });
+      expect(first.error?.message).toContain(`127.0.0.1:${late.port}`);
       expect(first.ms).toBeLessThan(1_000);
+      // Past the first connection, an operation goes to ioredis, which refuses it at once.
+      expect((await settle(store.read(['k']))).error?.message).toMatch(/^Redis read failed/);
       await late.start();
       await eventually(() => store.write([{ key: 'k', bytes: bytesOf('v') }]));
       expect(textsOf(await store.read(['k']))).toEqual(['v']);
