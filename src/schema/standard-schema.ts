@@ -2,9 +2,12 @@
  * Standard Schema v1 (standardschema.dev): the interface zod, valibot and ArkType share, so that
  * form libraries, tRPC, Hono validators and the like accept any of them. `standardSchema(User)`
  * lets those tools validate with a wirekit schema. The interface is declared here, as the spec
- * asks libraries to do, rather than adding a runtime dependency.
+ * asks libraries to do, rather than adding a runtime dependency. As zod's defaults do, a field left
+ * out that has a default is filled in (`withDefaults`) before the value is validated and handed on,
+ * so the input type is `InferInput` and the output `Infer`.
  */
-import type { Infer, Schema } from './types.js';
+import { withDefaults } from './defaults.js';
+import type { Infer, InferInput, Schema } from './types.js';
 import { type ValidateOptions, validate } from './validate.js';
 
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -28,14 +31,15 @@ export type StandardResult<Output> =
 export function standardSchema<S extends Schema>(
   schema: S,
   options?: ValidateOptions,
-): StandardSchemaV1<Infer<S>, Infer<S>> {
+): StandardSchemaV1<InferInput<S>, Infer<S>> {
   return {
     '~standard': {
       version: 1,
       vendor: 'wirekit',
-      validate(value) {
+      validate(given) {
+        const value = withDefaults(schema, given as InferInput<S>);
         const issues = validate(schema, value, options);
-        if (issues.length === 0) return { value: value as Infer<S> };
+        if (issues.length === 0) return { value };
         return { issues: issues.map((issue) => ({ message: issue.message, path: issue.path })) };
       },
     },

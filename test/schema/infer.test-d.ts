@@ -201,6 +201,12 @@ describe('standardSchema', () => {
       name: string;
     }>();
   });
+
+  test('a field with a default is optional in its input type', () => {
+    const standard = standardSchema(t.object('P', { x: t.field(t.int32(), { default: 0 }) }));
+    expectTypeOf<StandardSchemaV1.InferInput<typeof standard>>().toEqualTypeOf<{ x?: number }>();
+    expectTypeOf<StandardSchemaV1.InferOutput<typeof standard>>().toEqualTypeOf<{ x: number }>();
+  });
 });
 
 describe('inferSchema', () => {

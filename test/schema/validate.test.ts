@@ -150,4 +150,15 @@ describe('Standard Schema v1 adapter', () => {
     const bad = await s['~standard'].validate({ x: 'no' });
     expect(bad.issues?.[0]?.path).toEqual(['x']);
   });
+
+  test('fills in a field left out that has a default, and still reports one without', async () => {
+    const s = standardSchema(
+      t.object('Q', { x: t.int32(), tags: t.field(t.array(t.string()), { default: [] }) }),
+    );
+    const given = { x: 1 };
+    expect(await s['~standard'].validate(given)).toEqual({ value: { x: 1, tags: [] } });
+    expect(given).toEqual({ x: 1 });
+    const bad = await s['~standard'].validate({ tags: ['a'] });
+    expect(bad.issues?.map((issue) => issue.path)).toEqual([['x']]);
+  });
 });
