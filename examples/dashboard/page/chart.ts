@@ -146,7 +146,9 @@ export class Chart {
    * already handed to uPlot (a loader's last batch drew it all) is not drawn a second time.
    */
   async finish(series: AlignedSeries): Promise<number> {
-    if (series.rows !== this.rowsSet || this.pending || this.fed < series.length) {
+    // The reducers wait for the last instant's rows until the end: it is fed, and drawn, now.
+    const unfed = this.reduce && this.fed < series.length;
+    if (series.rows !== this.rowsSet || this.pending || unfed) {
       const drawn = new Promise<void>((resolve) => {
         this.drawnResolve = resolve;
       });
