@@ -32,6 +32,7 @@ describe.skipIf(!has('chromium'))('npm run bench:tables -- draw', () => {
       for (const result of results) {
         expect(result, result.message).toMatchObject({ months: 1, run: 1, ok: true, rows: 81_675 });
         expect(result.redrawMs).toHaveLength(2);
+        expect(result.pathsMs).toHaveLength(2);
         for (const ms of result.redrawMs ?? []) expect(ms).toBeGreaterThan(0);
       }
       // Before, uPlot draws every point itself; after, each line has at most ~4 points a column.

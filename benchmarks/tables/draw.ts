@@ -5,8 +5,9 @@
  * the page redraws the whole data `--redraws` times: setData with what uPlot holds, the draw (a
  * microtask), then one pixel read back from the canvas, which makes Chromium rasterize what was
  * drawn (it records canvas commands and rasterizes later otherwise). The draw time of a page is the
- * median of its redraws, and the table gives the median over the pages (min–max), with the load's
- * own last draw and the time the reduction took while the rows came.
+ * median of its redraws (and of their part before rasterizing), and the table gives the median over
+ * the pages (min–max), with the load's request start to chart rendered and the time the reduction
+ * took while the rows came.
  *
  *   npm run bench:tables -- draw [--runs 5] [--months 1,12,24] [--redraws 5] [--data DIR]
  *     [--url URL] [--markdown FILE] [--json FILE]
@@ -37,6 +38,8 @@ export interface DrawRun {
   readonly rows?: number;
   /** Each redraw of the whole data, rasterized, in ms. */
   readonly redrawMs?: readonly number[];
+  /** The part of each redraw before rasterizing: uPlot's scales and paths, the lines' canvas commands. */
+  readonly pathsMs?: readonly number[];
   /** The load's last draw (setData to uPlot's draw hook, not rasterized). */
   readonly lastDrawMs?: number;
   /** Reducing the rows as they came (after only). */
@@ -51,16 +54,18 @@ export interface DrawRun {
 const redraws = (n: number) => `(async () => {
   const u = window.wirekitDemoChart;
   const canvas = u.ctx;
-  const times = [];
+  const redrawMs = [];
+  const pathsMs = [];
   for (let i = 0; i < ${n}; i++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const start = performance.now();
     u.setData(u.data);
     await null; // uPlot draws in the microtask setData queued, before this one
+    pathsMs.push(performance.now() - start);
     canvas.getImageData(0, 0, 1, 1);
-    times.push(performance.now() - start);
+    redrawMs.push(performance.now() - start);
   }
-  return times;
+  return { redrawMs, pathsMs };
 })()`;
 
 export async function drawMain(args: readonly string[]): Promise<void> {
@@ -155,7 +160,10 @@ async function drawOnce(
       renderedMs: number;
     };
     if (state.state !== 'done') return { ...at, ok: false, message: state.message ?? state.state };
-    const redrawMs = (await page.evaluate(redraws(redrawCount))) as number[];
+    const { redrawMs, pathsMs } = (await page.evaluate(redraws(redrawCount))) as {
+      redrawMs: number[];
+      pathsMs: number[];
+    };
     const drawn = (await page.evaluate('window.wirekitDemoDrawn')) as {
       columns: number;
       points: (number | null)[];
@@ -166,6 +174,7 @@ async function drawOnce(
       ok: true,
       rows: state.rows,
       redrawMs,
+      pathsMs,
       lastDrawMs: state.lastDrawMs,
       reduceMs: state.reduceMs,
       renderedMs: state.renderedMs,
@@ -194,28 +203,31 @@ export function drawMarkdown(
   const lines = [
     `## Dashboard draw time, before and after M4 (Chromium ${setup.chromium}, ${setup.runs} pages each, median of ${setup.redraws} redraws per page)`,
     '',
-    '| range | rows | redraw before, ms | redraw after, ms | after / before | last draw of the load, before → after, ms | reducing as rows came, ms | points per series drawn (pixel columns) | failed |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| range | rows | redraw before, ms | redraw after, ms | after / before | of which paths, before → after, ms | load to chart rendered, before → after, ms | reducing as rows came, ms | points per series drawn (pixel columns) | failed |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const months of [...new Set(results.map((r) => r.months))]) {
     const of = (mode: Mode) => results.filter((r) => r.months === months && r.mode === mode && r.ok);
     const before = of('before');
     const after = of('after');
-    const perPage = (runs: readonly DrawRun[]) => runs.map((r) => median(r.redrawMs ?? []));
+    const perPage = (runs: readonly DrawRun[], part: 'redrawMs' | 'pathsMs' = 'redrawMs') =>
+      runs.map((r) => median(r[part] ?? []));
     const b = perPage(before);
     const a = perPage(after);
+    const paths = `${spread(perPage(before, 'pathsMs'))} → ${spread(perPage(after, 'pathsMs'))}`;
     const ratio = b.length > 0 && a.length > 0 ? `${(median(a) / median(b)).toFixed(2)}×` : '–';
-    const last = `${spread(before.map((r) => r.lastDrawMs ?? 0))} → ${spread(after.map((r) => r.lastDrawMs ?? 0))}`;
+    const rendered = `${spread(before.map((r) => r.renderedMs ?? 0))} → ${spread(after.map((r) => r.renderedMs ?? 0))}`;
     const points = after.map((r) => r.maxPoints ?? 0);
     const columns = after[0]?.columns ?? 0;
     const failed = results.filter((r) => r.months === months && !r.ok).length;
     lines.push(
-      `| ${months} mo | ${count.format(after[0]?.rows ?? before[0]?.rows ?? 0)} | ${spread(b)} | ${spread(a)} | ${ratio} | ${last} | ${spread(after.map((r) => r.reduceMs ?? 0))} | ≤ ${count.format(points.length === 0 ? 0 : Math.max(...points))} (${count.format(columns)}) | ${failed} |`,
+      `| ${months} mo | ${count.format(after[0]?.rows ?? before[0]?.rows ?? 0)} | ${spread(b)} | ${spread(a)} | ${ratio} | ${paths} | ${rendered} | ${spread(after.map((r) => r.reduceMs ?? 0))} | ≤ ${count.format(points.length === 0 ? 0 : Math.max(...points))} (${count.format(columns)}) | ${failed} |`,
     );
   }
   lines.push(
     '',
-    'Redraw: setData with the whole data, the draw, and a pixel read back (which makes Chromium rasterize it).',
+    'Redraw: setData with the whole data, the draw, and a pixel read back (which makes Chromium rasterize it);',
+    "paths: the same up to the draw, before rasterizing (uPlot's scales and paths, the canvas commands).",
     'Reproduce: `npm run bench:tables -- draw --runs 5 --months 1,12,24`.',
   );
   return lines.join('\n');

@@ -144,6 +144,7 @@ describe.skipIf(!has('chromium'))('the dashboard chart in headless Chromium', ()
       const drawn = (await page.evaluate('window.wirekitDemoDrawn')) as Drawn;
       expect(drawn.points).toHaveLength(2);
       await page.screenshot({ path: chartScreenshots.sensors, fullPage: true });
+      console.log(`dashboard screenshot (two sensors): ${chartScreenshots.sensors}`);
 
       // None chosen: the page says so and fetches nothing.
       const requests = opened.seriesQueries.length;
@@ -187,6 +188,7 @@ describe.skipIf(!has('chromium'))('the dashboard chart in headless Chromium', ()
         expect(points).toBeLessThanOrEqual(inView + 2);
       }
       await page.screenshot({ path: chartScreenshots.zoomed, fullPage: true });
+      console.log(`dashboard screenshot (zoomed): ${chartScreenshots.zoomed}`);
 
       // A double-click goes back to the whole range, reduced again.
       await page.mouse.dblclick(x0, y);
@@ -245,6 +247,7 @@ describe.skipIf(!has('chromium'))('the dashboard chart at 24 months in headless 
       // uPlot still holds every row, for a zoom.
       expect(await opened.page.evaluate('window.wirekitDemoChart.data[0].length')).toBe(10_454_400 / 25);
       await opened.page.screenshot({ path: chartScreenshots.twoYears, fullPage: true });
+      console.log(`dashboard screenshot (24 months): ${chartScreenshots.twoYears}`);
       expect(statSync(chartScreenshots.twoYears).size).toBeGreaterThan(30_000);
       expect(opened.errors).toEqual([]);
     } finally {

@@ -146,7 +146,9 @@ export class Chart {
    * already handed to uPlot (a loader's last batch drew it all) is not drawn a second time.
    */
   async finish(series: AlignedSeries): Promise<number> {
-    if (series.rows !== this.rowsSet || this.pending || this.fed < series.length) {
+    // The reducers wait for the last instant's rows until the end: it is fed, and drawn, now.
+    const unfed = this.reduce && this.fed < series.length;
+    if (series.rows !== this.rowsSet || this.pending || unfed) {
       const drawn = new Promise<void>((resolve) => {
         this.drawnResolve = resolve;
       });
@@ -268,10 +270,11 @@ export class Chart {
     const indices = reduction.indices();
     for (let k = 0; k < indices.length; k++) {
       const i = indices[k] as number;
-      // Whole canvas pixels, as uPlot's own paths have them (it offsets odd widths by half a pixel):
-      // a column's points share its x, so its extremes are one vertical stroke, the cheapest line
-      // to rasterize, and the line is as crisp as before.
-      const px = Math.round(u.valToPos(x[i] as number, 'x', true));
+      // Whole canvas pixels, as uPlot's own paths have them (it offsets odd widths by half a pixel).
+      // x is floored, as the reducer's columns are: a column's points then share one x, and its
+      // extremes are one vertical stroke, the cheapest line to rasterize (rounded, a column's later
+      // points fell in the next pixel, and its strokes slanted, which cost twice as much).
+      const px = Math.floor(u.valToPos(x[i] as number, 'x', true));
       const py = Math.round(u.valToPos(y[i] as number, 'y', true));
       if (k === 0) stroke.moveTo(px, py);
       else stroke.lineTo(px, py);
