@@ -18,6 +18,7 @@ const declaredFolders: Readonly<Record<string, string>> = {
   architecture: 'rules about the whole tree (layers, exports, tiers, this layout)',
   examples: 'the programs of examples/, run as a reader runs them',
   package: 'the packed tarball, installed outside the repository as a user installs it',
+  docs: 'README.md and docs/ held to the code: their snippets compiled, their commands run, their claims checked',
   support: 'code the tests share: probes and servers, shared suites, the peer programs of interop tests',
   fixtures: 'data the tests share: values, schemas, texts, hand-built bytes',
   scripts: "the repository's own scripts (scripts/), run as npm runs them",

@@ -125,8 +125,12 @@ function linkPackages(dir: string, names: readonly string[]): void {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'wirekit-user', private: true }));
 }
 
-/** Packs the built package and installs it, with symlinked dependencies, into a new temporary project. */
-export function installPacked(): PackedProject {
+/**
+ * Packs the built package and installs it, with symlinked dependencies, into a new temporary
+ * project. `alsoLink` names more of the repo's packages a user's project would hold (type packages
+ * such as @types/node for a type-checked project).
+ */
+export function installPacked(options: { readonly alsoLink?: readonly string[] } = {}): PackedProject {
   checkBuilt();
   const dir = isolatedTempDir('wirekit-packed-');
   try {
@@ -139,7 +143,7 @@ export function installPacked(): PackedProject {
     mkdirSync(installed, { recursive: true });
     execFileSync('tar', ['-xzf', join(dir, tarball), '-C', installed, '--strip-components=1']);
     rmSync(join(dir, tarball));
-    linkPackages(dir, declaredPackages());
+    linkPackages(dir, [...new Set([...declaredPackages(), ...(options.alsoLink ?? [])])]);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;

@@ -41,6 +41,9 @@ export type { DecodeLimits } from '../core/limits.js';
 export { type ContainerCodec, containerCodecs } from './compress.js';
 export { type AvroContainer, type ReadContainerOptions, readContainer } from './decode/container.js';
 export { type WriteContainerOptions, writeContainer } from './encode/container.js';
+// A wirekit schema from an Avro schema someone else wrote (an .avsc file, a registry's writer schema),
+// beside the codec that reads data described by it.
+export { schemaFromAvro } from './schema-from-avro.js';
 export { avroMediaTypes };
 
 export interface AvroCodecOptions extends CodecOptions {
