@@ -399,14 +399,15 @@ class RequestHandle {
 
 /**
  * Puts the typed parts in place of their text: `request.params` and `request.query` become the
- * values read, and the headers the route names are read as theirs (Fastify's setter keeps the raw
- * headers as they came; `request.raw.headers` still has the text).
+ * values read, and the headers the route names are read as theirs, beside the others (Fastify's
+ * setter keeps the raw headers as they came: `request.raw.headers` still has the text).
  */
 function readParts(request: FastifyRequest, parts: CompiledRoute['parts']): void {
   for (const [part, read] of parts) {
     if (part === 'params') request.params = read(request.params);
     else if (part === 'query') request.query = read(request.query);
-    else request.headers = read(request.headers) as FastifyRequest['headers'];
+    // Spread over what was there: headers a hook of the app set before stay set.
+    else request.headers = { ...request.headers, ...read(request.headers) } as FastifyRequest['headers'];
   }
 }
 

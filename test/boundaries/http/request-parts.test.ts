@@ -54,6 +54,13 @@ const getOrder = endpoint({
   params: t.object('OrderRef', { id: t.uint32() }),
   reply: t.object('Order', { id: t.uint32() }),
 });
+const countdown = endpoint({
+  method: 'GET',
+  url: '/countdown/:from',
+  params: t.object('From', { from: t.uint8() }),
+  headers: t.object('Step', { 'x-step': t.field(t.uint8(), { default: 1 }) }),
+  stream: t.object('Tick', { left: t.uint8() }),
+});
 const strictSearch = endpoint({
   method: 'GET',
   url: '/strict',
@@ -88,6 +95,20 @@ beforeAll(async () => {
     }),
   );
   app.route(wirekitRoute({ ...getOrder, handler: async (request) => ({ id: request.params.id + 1 }) }));
+  app.route(
+    wirekitRoute({
+      ...countdown,
+      // A hook of the app that sets a header of its own: reading the route's headers keeps it.
+      onRequest: async (request) => {
+        request.headers = { ...request.headers, 'x-hook': 'set' };
+      },
+      handler: async function* (request) {
+        expect([request.headers['x-hook'], request.raw.headers['x-hook']]).toEqual(['set', undefined]);
+        const step = request.headers['x-step'];
+        for (let left = request.params.from; left > 0; left -= step) yield { left: left - 1 };
+      },
+    }),
+  );
   app.route(wirekitRoute({ ...strictSearch, unknownKeys: 'reject', handler: async () => null }));
   baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
 });
@@ -291,6 +312,15 @@ describe('the client calls the same endpoint', () => {
       ids: [1, 2],
     });
     expect(await api.call(getOrder, { params: { id: 9 } })).toEqual({ id: 10 });
+  });
+
+  test('a streamed endpoint’s rows come back whole, typed by its row', async () => {
+    const api = createClient({ baseUrl, codecs: [msgpackFormat, jsonFormat] });
+    expect(await api.call(countdown, { params: { from: 3 }, headers: { 'x-step': 1 } })).toEqual([
+      { left: 2 },
+      { left: 1 },
+      { left: 0 },
+    ]);
   });
 
   test('a refusal comes back as the server’s code and path', async () => {
