@@ -9,8 +9,9 @@ import Fastify from 'fastify';
 import { allFormats, type FormatName } from 'wirekit-ts/codecs';
 import { createClient, HttpResponseError, wirekit, wirekitRoute } from 'wirekit-ts/http';
 // The bench's datasets, which the package does not export: fixtures of this repository.
-import { Reading, User } from 'wirekit-ts/lab';
+import { Reading } from 'wirekit-ts/lab';
 import { t } from 'wirekit-ts/schema';
+import { getUser, listUsers, timeseries } from './endpoints.js';
 
 const PublicUser = t.object('PublicUser', {
   id: t.uint32(),
@@ -29,10 +30,13 @@ export async function startGateway(port: number, internalUrl: string, internalFo
     wirekitRoute({
       method: 'GET',
       url: '/api/users',
+      query: t.object('PublicFilter', {
+        country: t.field(t.string({ maxLength: 2 }), { default: 'DE' }),
+        limit: t.field(t.uint16(), { default: 20 }),
+      }),
       reply: t.array(PublicUser),
       handler: async (request) => {
-        const { country = 'DE', limit = '20' } = request.query as { country?: string; limit?: string };
-        const found = await internal.get('/users', { reply: t.array(User), query: { country, limit } });
+        const found = await internal.call(listUsers, { query: request.query });
         return found.map((user) => ({
           id: user.id,
           name: user.name,
@@ -47,10 +51,11 @@ export async function startGateway(port: number, internalUrl: string, internalFo
     wirekitRoute({
       method: 'GET',
       url: '/api/users/:id',
+      params: getUser.params,
       reply: PublicUser,
       handler: async (request, reply) => {
         try {
-          const user = await internal.get(`/users/${(request.params as { id: string }).id}`, { reply: User });
+          const user = await internal.call(getUser, { params: request.params });
           return { id: user.id, name: user.name, country: user.country, memberSince: user.createdAt };
         } catch (error) {
           if (error instanceof HttpResponseError && error.status === 404) return reply.code(404).send();
@@ -66,15 +71,14 @@ export async function startGateway(port: number, internalUrl: string, internalFo
     wirekitRoute({
       method: 'GET',
       url: '/api/timeseries',
+      query: t.object('PublicWindow', { rows: t.field(t.uint32(), { default: 1000 }) }),
       stream: Reading,
-      handler: async (request) => {
-        const rows = Number((request.query as { rows?: string }).rows ?? 1000);
-        return internal.stream('/timeseries', {
-          row: Reading,
-          query: { rows },
+      handler: async (request) =>
+        internal.stream(timeseries.url, {
+          row: timeseries.stream,
+          query: request.query,
           signal: request.wirekit?.signal,
-        });
-      },
+        }),
     }),
   );
 

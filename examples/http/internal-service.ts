@@ -8,8 +8,8 @@
 import Fastify from 'fastify';
 import { wirekit, wirekitRoute } from 'wirekit-ts/http';
 // The bench's datasets, which the package does not export: fixtures of this repository.
-import { Reading, User, users } from 'wirekit-ts/lab';
-import { t } from 'wirekit-ts/schema';
+import { users } from 'wirekit-ts/lab';
+import { getUser, listUsers, timeseries } from './endpoints.js';
 
 const everyone = users(10_000, 1);
 const byId = new Map(everyone.map((user) => [user.id, user]));
@@ -20,24 +20,20 @@ export async function startInternalService(port: number) {
 
   app.route(
     wirekitRoute({
-      method: 'GET',
-      url: '/users',
-      reply: t.array(User),
+      ...listUsers,
       handler: async (request) => {
-        const { country, limit } = request.query as { country?: string; limit?: string };
+        const { country, limit } = request.query; // string | undefined, number | undefined
         const chosen = country === undefined ? everyone : everyone.filter((user) => user.country === country);
-        return chosen.slice(0, Number(limit ?? chosen.length));
+        return chosen.slice(0, limit ?? chosen.length);
       },
     }),
   );
 
   app.route(
     wirekitRoute({
-      method: 'GET',
-      url: '/users/:id',
-      reply: User,
+      ...getUser,
       handler: async (request, reply) => {
-        const user = byId.get(Number((request.params as { id: string }).id));
+        const user = byId.get(request.params.id); // a number: /users/abc is a 400 naming params.id
         if (user === undefined) return reply.code(404).send();
         return user;
       },
@@ -47,14 +43,9 @@ export async function startInternalService(port: number) {
   // Rows are made as the client reads them: memory stays at one batch however many are asked for.
   app.route(
     wirekitRoute({
-      method: 'GET',
-      url: '/timeseries',
-      stream: Reading,
+      ...timeseries,
       batchSize: 8192,
-      handler: async (request) => {
-        const rows = Number((request.query as { rows?: string }).rows ?? 100_000);
-        return readings(rows, request.wirekit?.signal);
-      },
+      handler: async (request) => readings(request.query.rows, request.wirekit?.signal),
     }),
   );
 

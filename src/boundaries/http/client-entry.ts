@@ -8,4 +8,10 @@ export type { FormatEntry, LazyFormatEntry } from '../../codecs/core/format-entr
 export { lazyFormat, lazyFormats } from '../../codecs/load-codec.js';
 export { type CallOptions, type ClientOptions, createClient, type WirekitClient } from './client.js';
 export { HttpConnectionError } from './connection-error.js';
+export {
+  type EndpointInput,
+  type EndpointOutput,
+  type EndpointSpec,
+  endpoint,
+} from './endpoint.js';
 export { HttpError, HttpResponseError } from './wire-error.js';

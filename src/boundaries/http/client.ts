@@ -32,7 +32,15 @@ import {
 } from '../../schema/index.js';
 import { joinBytes } from '../../util/join-bytes.js';
 import { fetchFailure } from './connection-error.js';
+import {
+  type EndpointInput,
+  type EndpointOutput,
+  type EndpointSpec,
+  fillPath,
+  type InputArgs,
+} from './endpoint.js';
 import { listFormOf, listForms, rowsOf } from './list-forms.js';
+import { toText } from './text-parts.js';
 import { errorFormatOf, HttpError, HttpResponseError } from './wire-error.js';
 
 export interface ClientOptions {
@@ -64,9 +72,11 @@ export interface ClientOptions {
 export interface CallOptions {
   readonly signal?: AbortSignal;
   readonly headers?: Readonly<Record<string, string>>;
-  /** Query parameters, appended to the path. */
-  readonly query?: Readonly<Record<string, string | number | boolean>>;
+  /** Query parameters, appended to the path; an array is a key repeated once per item. */
+  readonly query?: Readonly<Record<string, QueryValue | readonly QueryValue[] | undefined>>;
 }
+
+type QueryValue = string | number | bigint | boolean | Date;
 
 type Out<R extends Schema | undefined> = R extends Schema ? Infer<R> : unknown;
 
@@ -94,6 +104,12 @@ export interface WirekitClient {
   ): AsyncIterable<Infer<S>>;
   /** An Arrow stream's record batches as they arrive, zero-copy columns for readers that want them. */
   batches(path: string, options: CallOptions & { readonly row: ObjectSchema }): AsyncIterable<RecordBatch>;
+  /**
+   * Calls an endpoint (`endpoint()`): its path parameters filled into its URL, its query and
+   * headers written as text, its body encoded; the reply (or a stream's rows, read whole) typed
+   * from the same definition the server's route uses.
+   */
+  call<E extends EndpointSpec>(endpoint: E, ...input: InputArgs<E>): Promise<EndpointOutput<E>>;
 }
 
 /** Error bodies past this many bytes are not read whole (a proxy's HTML page, say). */
@@ -167,7 +183,10 @@ export function createClient(options: ClientOptions): WirekitClient {
     let url = base + (path.startsWith('/') ? path : `/${path}`);
     if (query !== undefined) {
       const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) params.set(key, String(value));
+      for (const [key, value] of Object.entries(query)) {
+        if (value === undefined) continue;
+        for (const item of Array.isArray(value) ? value : [value]) params.append(key, toText(item));
+      }
       url += (url.includes('?') ? '&' : '?') + params.toString();
     }
     return url;
@@ -269,8 +288,35 @@ export function createClient(options: ClientOptions): WirekitClient {
     return (await replyCodec(response, call.reply)).decode(bytes) as never;
   };
 
+  const callEndpoint = async <E extends EndpointSpec>(
+    endpoint: E,
+    input: EndpointInput<E> | undefined,
+  ): Promise<EndpointOutput<E>> => {
+    const given = (input ?? {}) as {
+      params?: Record<string, unknown>;
+      query?: CallOptions['query'];
+      headers?: Record<string, unknown>;
+      body?: unknown;
+      signal?: AbortSignal;
+    };
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(given.headers ?? {})) {
+      if (value !== undefined)
+        headers[name] = Array.isArray(value) ? value.map(toText).join(', ') : toText(value);
+    }
+    const reply = endpoint.stream === undefined ? endpoint.reply : listOf(endpoint.stream);
+    return request(endpoint.method, fillPath(endpoint.url, given.params), {
+      ...(endpoint.body !== undefined && { body: endpoint.body, value: given.body }),
+      ...(reply && { reply }),
+      ...(given.query && { query: given.query }),
+      headers,
+      ...(given.signal && { signal: given.signal }),
+    }) as Promise<EndpointOutput<E>>;
+  };
+
   return {
     format,
+    call: (endpoint, ...[input]) => callEndpoint(endpoint, input),
     get: (path, call = {}) => request('GET', path, call),
     post: (path, value, call = {}) => request('POST', path, { ...call, value }),
     request,

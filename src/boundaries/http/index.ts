@@ -6,7 +6,19 @@
 export { arrowIpcStream, recordBatches } from '../../codecs/arrow/batch-stream.js';
 export { type CallOptions, type ClientOptions, createClient, type WirekitClient } from './client.js';
 export { HttpConnectionError } from './connection-error.js';
-export { type ReplyRoute, type StreamRoute, wirekitRoute } from './define-route.js';
+export {
+  type ReplyRoute,
+  type RouteParts,
+  type StreamRoute,
+  type TypedRequest,
+  wirekitRoute,
+} from './define-route.js';
+export {
+  type EndpointInput,
+  type EndpointOutput,
+  type EndpointSpec,
+  endpoint,
+} from './endpoint.js';
 export type { WirekitRouteSpec } from './route.js';
 export { type WirekitCompressionOptions, type WirekitPluginOptions, wirekit } from './server.js';
 export type { RowSource } from './stream-reply.js';

@@ -13,6 +13,7 @@ import { Negotiator } from '../../negotiate/index.js';
 import type { ObjectSchema, Schema } from '../../schema/index.js';
 import { errorCodecFor } from './error-codec.js';
 import { listForms, rowsOf, type Streamed } from './list-forms.js';
+import { type PartName, type PartReader, partReader } from './text-parts.js';
 import type { HttpError } from './wire-error.js';
 
 /** What a route declares under `config.wirekit` (or through `wirekitRoute`). */
@@ -37,6 +38,12 @@ export interface WirekitRouteSpec {
    * plugin's `unknownKeys`, which defaults to 'ignore'.
    */
   readonly unknownKeys?: UnknownKeys;
+  /** The path parameters' schema, read from their text (text-parts.ts); 400 with `params.<name>`. */
+  readonly params?: ObjectSchema;
+  /** The query string's schema, read from its text; an unknown key follows `unknownKeys`. */
+  readonly query?: ObjectSchema;
+  /** The schema of the headers the route reads, by lower-case name; other headers pass by. */
+  readonly headers?: ObjectSchema;
 }
 
 /** One reply media type the route offers, and what writes it. */
@@ -77,6 +84,8 @@ export interface CompiledRoute {
    * query), for every format but Arrow, and checks the batches' schema against the route's row.
    */
   readonly tables: ArrowCodec | undefined;
+  /** Readers of the parts of the request the route types, in the order they are read. */
+  readonly parts: readonly (readonly [PartName, PartReader])[];
 }
 
 /**
@@ -226,8 +235,15 @@ export function compileRoute(
     const types = factsOf(format).carries === 'rows' ? mediaTypesOf(format) : singleValueTypes(format);
     for (const mediaType of types) bodyCodecs.set(mediaType, codec);
   }
+  const parts: (readonly [PartName, PartReader])[] = [];
+  for (const part of ['params', 'query', 'headers'] as const) {
+    const schema = spec[part];
+    if (schema !== undefined)
+      parts.push([part, partReader(part, schema, { unknownKeys, ...(limits && { limits }) })]);
+  }
   return {
     spec,
+    parts,
     offers,
     negotiator: new Negotiator(offers.map((offer) => offer.mediaType)),
     bodyCodecs,

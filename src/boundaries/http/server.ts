@@ -47,6 +47,7 @@ import {
 } from '../../negotiate/index.js';
 import { assert } from '../../schema/index.js';
 import { ratioLimit, resolveRatio } from '../../util/decompression-ratio.js';
+import { pathParamNames } from './endpoint.js';
 import { errorCodecFor } from './error-codec.js';
 import { bodyTooLarge, fastifyRefusal, unsupportedEncoding, unsupportedType } from './refusals.js';
 import { warnWithoutRequestTimeout } from './request-timeout.js';
@@ -199,6 +200,7 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
         `${methods.join(', ')} ${route.url}: a ${methods.join(' or ')} request has no body that Fastify reads, so the route cannot declare one.`,
       );
     }
+    checkParams(route.url, spec);
     const bodyLimit = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
     const compiled = { ...compileRoute(spec, formats, options.limits, options.unknownKeys), bodyLimit };
 
@@ -227,6 +229,11 @@ async function wirekitPlugin(app: FastifyInstance, options: WirekitPluginOptions
 
     const checkBody: preValidationHookHandler = (request, _reply, done) => {
       const state = states.get(request) as RequestState;
+      try {
+        readParts(request, compiled.parts);
+      } catch (error) {
+        return done(error as Error);
+      }
       if (request.body !== undefined && !state.parsed) {
         // Another parser took this body (a scope that replaced wirekit's): it was not decoded or
         // validated against the route's schema, so the handler must not see it.
@@ -387,6 +394,34 @@ class RequestHandle {
       if (this.left) this.aborter.abort();
     }
     return this.aborter.signal;
+  }
+}
+
+/**
+ * Puts the typed parts in place of their text: `request.params` and `request.query` become the
+ * values read, and the headers the route names are read as theirs, beside the others (Fastify's
+ * setter keeps the raw headers as they came: `request.raw.headers` still has the text).
+ */
+function readParts(request: FastifyRequest, parts: CompiledRoute['parts']): void {
+  for (const [part, read] of parts) {
+    if (part === 'params') request.params = read(request.params);
+    else if (part === 'query') request.query = read(request.query);
+    // Spread over what was there: headers a hook of the app set before stay set.
+    else request.headers = { ...request.headers, ...read(request.headers) } as FastifyRequest['headers'];
+  }
+}
+
+/** Refuses, at registration, a `params` field that the URL has no parameter for: it could never come. */
+function checkParams(url: string, spec: WirekitRouteSpec): void {
+  if (spec.params === undefined) return;
+  const names = pathParamNames(url);
+  for (const field of spec.params.fields) {
+    if (!names.includes(field.name)) {
+      throw new WirekitError(
+        'WK_OPTIONS_INVALID',
+        `${url}: params.${field.name} is no parameter of the path (it has ${names.length === 0 ? 'none' : names.map((name) => `:${name}`).join(', ')}).`,
+      );
+    }
   }
 }
 
