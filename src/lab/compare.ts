@@ -13,6 +13,8 @@ export function firstDifference(expected: unknown, actual: unknown, path = '$'):
     return typeof value;
   };
   const [a, b] = [kind(expected), kind(actual)];
+  // An integer beyond 2^53 read as a double: the digits show the rounding (…681 became …700).
+  if (a === 'bigint' && b === 'number') return `${path}: ${expected} became ${actual}`;
   if (a !== b) return `${path}: ${a} became ${b}`;
   if (expected instanceof Date) {
     return expected.getTime() === (actual as Date).getTime() ? undefined : `${path}: Date changed`;

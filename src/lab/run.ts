@@ -93,6 +93,8 @@ export async function runLab(options: LabOptions = {}): Promise<LabRun> {
     if (definition === undefined) throw new Error(`unknown dataset ${dataset}`);
     if (fromFile !== undefined) {
       notes.push(`Measured: ${fromFile.measured}.`);
+      if (fromFile.integers !== undefined)
+        notes.push(`${fromFile.integers.warning ? 'WARNING: ' : ''}${fromFile.integers.text}`);
       if (fromFile.notice !== undefined) notes.push(`WARNING: ${fromFile.notice}`);
     }
     const count =

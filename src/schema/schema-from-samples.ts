@@ -44,6 +44,11 @@ interface NumberStats {
   integers: boolean;
   /** Every value survives Math.fround unchanged. */
   float32: boolean;
+  /**
+   * The range of the bigint samples, when there were any: integers a reader kept exact beyond
+   * 2^53 (the bench's --data reader does), which `min`/`max` as doubles would round.
+   */
+  big?: { min: bigint; max: bigint };
 }
 
 interface StringStats {
@@ -78,6 +83,9 @@ interface DescribeContext {
   /** Where the walk is, kept as one stack so that error messages cost nothing until thrown. */
   readonly path: (string | number)[];
 }
+
+const minSafe = BigInt(Number.MIN_SAFE_INTEGER);
+const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Builds the schema of one sample from many JSON values. */
 export function inferSchema(samples: readonly unknown[], options: InferOptions = {}): Schema {
@@ -127,6 +135,19 @@ function describe(value: unknown, depth: number, context: DescribeContext): Shap
           max: value,
           integers: Number.isInteger(value),
           float32: Math.fround(value) === value,
+        },
+      };
+    case 'bigint':
+      // An integer a reader kept exact past 2^53, where JSON.parse would have rounded it (the
+      // bench's --data reader does). Within 2^53 JSON gives a number, so a bigint there is no JSON.
+      if (value >= minSafe && value <= maxSafe) break;
+      return {
+        numbers: {
+          min: Number(value),
+          max: Number(value),
+          integers: true,
+          float32: false,
+          big: { min: value, max: value },
         },
       };
     case 'string':
@@ -216,6 +237,7 @@ function merge(into: Shape, from: Shape): void {
       a.max = Math.max(a.max, b.max);
       a.integers &&= b.integers;
       a.float32 &&= b.float32;
+      if (b.big !== undefined) a.big = a.big === undefined ? b.big : bigRange(a.big, b.big);
     }
   }
   if (from.strings !== undefined) {
@@ -357,6 +379,15 @@ const unsigned = [
 
 function numberSchema(stats: NumberStats, wide: boolean): Schema {
   const { min, max } = stats;
+  if (stats.big !== undefined && stats.integers) {
+    // Integers kept exact beyond 2^53 stay exact: int64 as bigint (JSON-form strings of digits or
+    // safe numbers on input), uint64 for those past int64 that no sample made negative.
+    // Every bigint lies beyond 2^53 and every number within it, so the extremes are exact.
+    const low = stats.big.min < 0n ? stats.big.min : BigInt(stats.min);
+    const high = stats.big.max > 0n ? stats.big.max : BigInt(stats.max);
+    if (low >= -(2n ** 63n) && high < 2n ** 63n) return t.int64();
+    if (low >= 0n && high < 2n ** 64n) return t.uint64();
+  }
   if (!stats.integers) return stats.float32 && !wide ? t.float32() : t.float64();
   // Beyond 2^53 JSON.parse has already rounded the value; float64 holds exactly what is left.
   if (min < Number.MIN_SAFE_INTEGER || max > Number.MAX_SAFE_INTEGER) return t.float64();
@@ -365,6 +396,14 @@ function numberSchema(stats: NumberStats, wide: boolean): Schema {
   // Safe integers came from JSON numbers, so they are numbers already: as bigints, the samples
   // themselves would fail validation, and their JSON form would turn them into strings.
   return t.int64({ as: 'number' });
+}
+
+/** The range that spans both (Math.min and Math.max take no bigints). */
+function bigRange(a: { min: bigint; max: bigint }, b: { min: bigint; max: bigint }) {
+  const range = { ...a };
+  if (b.min < range.min) range.min = b.min;
+  if (b.max > range.max) range.max = b.max;
+  return range;
 }
 
 /** PascalCase of a JSON key, reduced to the identifier characters every format accepts. */

@@ -14,6 +14,12 @@ import { defaultDecodeLimits } from '../../codecs/index.js';
 import { WirekitError } from '../../errors/index.js';
 import { fromJsonValue, inferSchema, type ObjectSchema, schemaFromJson } from '../../schema/index.js';
 import { inputTooLarge } from '../../util/input-limit.js';
+import {
+  bigIntsAsDigits,
+  type FirstBigInteger,
+  markBigIntegers,
+  restoreBigIntegers,
+} from '../../util/json-big-integers.js';
 import { parseJsonSamples, parseJsonText } from '../../util/json-samples.js';
 import type { Dataset } from './dataset.js';
 
@@ -37,12 +43,26 @@ export interface FileDataset extends Dataset {
   readonly measured: string;
   /** Set when the values are probably not what the user meant to measure, with what to do instead. */
   readonly notice?: string;
+  /**
+   * Set when the file holds integers beyond 2^53: that they were read exactly (where, and what
+   * JSON.parse would have made of the first), or, past 64 bits, that they were rounded.
+   */
+  readonly integers?: BigIntegerNote;
+}
+
+/** What the lab says about integers beyond 2^53 in a file. */
+export interface BigIntegerNote {
+  readonly text: string;
+  /** Some were rounded (past 64 bits): the note is a warning. */
+  readonly warning: boolean;
+  /** How many were read exactly, as bigints. */
+  readonly exact: number;
 }
 
 export function datasetFromFile(spec: FileDatasetSpec): FileDataset {
   const source = spec.dataFile;
-  // Each JSON value of the file: the whole document, or one per NDJSON line.
-  const documents = parseJsonSamples(read(source, limitOf(spec)), source, true);
+  // Each JSON value of the file: the whole document, or one per NDJSON line, with big integers exact.
+  const { documents, integers } = readDocuments(read(source, limitOf(spec)), source);
   const single = documents.length === 1 ? documents[0] : undefined;
   let samples: unknown[];
   let shape: string;
@@ -75,7 +95,10 @@ export function datasetFromFile(spec: FileDatasetSpec): FileDataset {
         '.',
     );
   }
-  const values = samples.map((sample) => fromJsonValue(schema, sample));
+  // Exact integers reach the values through their JSON form, strings of digits, as int64 reads them.
+  const values = samples.map((sample) =>
+    fromJsonValue(schema, (integers?.exact ?? 0) > 0 ? bigIntsAsDigits(sample) : sample),
+  );
   const count = values.length;
   const measured =
     `${count.toLocaleString('en')} value${count === 1 ? '' : 's'} from ${source} (${shape}), with ` +
@@ -86,11 +109,57 @@ export function datasetFromFile(spec: FileDatasetSpec): FileDataset {
     description: `${source} (${count} values${spec.schemaFile === undefined ? ', inferred schema' : ''})`,
     measured,
     ...(wrapped === undefined ? {} : { notice: wrapperNotice(source, samples[0], wrapped) }),
+    ...(integers === undefined ? {} : { integers }),
     schema: schema as ObjectSchema,
     defaultCount: count,
     unit: spec.unit ?? 'batch',
     // A file is what it is: the count can only shorten it, and the seed does not apply.
     generate: (n = count) => values.slice(0, n),
+  };
+}
+
+/**
+ * The file's JSON values, each integer beyond 2^53 (within 64 bits) a bigint rather than the double
+ * JSON.parse would round it to, and what to tell the user about such integers.
+ */
+function readDocuments(text: string, source: string): { documents: unknown[]; integers?: BigIntegerNote } {
+  const marked = markBigIntegers(text);
+  const rounded =
+    marked.rounded.length === 0
+      ? undefined
+      : `${marked.rounded.length.toLocaleString('en')} integer${marked.rounded.length === 1 ? '' : 's'} in ${source} ` +
+        `lie beyond 64 bits (the first: ${marked.rounded[0]}), so no int64 holds them: JSON.parse rounded them to ` +
+        `doubles (${Number(marked.rounded[0])}) before anything was measured, and a round trip called lossless ` +
+        'keeps only those doubles.';
+  if (marked.text === undefined) {
+    const documents = parseJsonSamples(text, source, true);
+    return rounded === undefined
+      ? { documents }
+      : { documents, integers: { text: rounded, warning: true, exact: 0 } };
+  }
+  let parsed: unknown[];
+  try {
+    parsed = parseJsonSamples(marked.text, source, true);
+  } catch (error) {
+    // The marks moved every later column: the original text's error says where the fault is.
+    parseJsonSamples(text, source, true);
+    throw error;
+  }
+  const restored = restoreBigIntegers(parsed, marked.marker);
+  const first = restored.first as FirstBigInteger;
+  // Spelled as the round trip check spells places: $[0].id, $.id.
+  const place = first.path === '(root)' ? '$' : `$${first.path.startsWith('[') ? '' : '.'}${first.path}`;
+  const where = `${place}${parsed.length === 1 ? '' : ` on line ${first.index + 1}`}`;
+  const exact =
+    `${restored.exact.toLocaleString('en')} integer${restored.exact === 1 ? '' : 's'} beyond 2^53 read exactly, as int64 ` +
+    `(bigint): the first, ${first.digits} at ${where}, is one JSON.parse would have rounded to ${Number(first.digits)}.`;
+  return {
+    documents: restored.values,
+    integers: {
+      text: rounded === undefined ? exact : `${exact} But ${rounded}`,
+      warning: rounded !== undefined,
+      exact: restored.exact,
+    },
   };
 }
 
@@ -165,7 +234,13 @@ function wrapperNotice(source: string, value: unknown, wrapped: WrappedArray): s
 }
 
 function jsonLength(value: unknown): number {
-  return JSON.stringify(value)?.length ?? 0;
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    // Integers read exactly are bigints, which JSON.stringify refuses: counted by their digits.
+    return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v))?.length ?? 0;
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
