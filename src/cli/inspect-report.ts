@@ -26,6 +26,8 @@ export interface Inspection extends ReadOutcome {
   readonly legacy?: string;
   /** What sniffing recognised, outermost first (e.g. gzip, then json); empty unless sniffed. */
   readonly sniffed: readonly Sniffed[];
+  /** For a format guessed by parsing (no signature): why, what else fits, how to choose. */
+  readonly guess?: string;
   readonly format: FormatName;
   readonly compression: CompressionName;
   readonly envelopeVersion: number | null;
@@ -45,6 +47,8 @@ export interface Inspection extends ReadOutcome {
   arrow?: ArrowInfo;
   /** Set when the payload is a sequence of items (then `value` is their array). */
   sequence?: SequenceInfo;
+  /** Protobuf read without a schema: its fields as protoc --decode_raw prints them, with wire types. */
+  protobufFields?: readonly string[];
 }
 
 export function renderText(report: Inspection, schemaName: string | undefined): string {
@@ -57,6 +61,7 @@ export function renderText(report: Inspection, schemaName: string | undefined): 
     line('ttl', report.ttl === null ? 'none (the key does not expire)' : `${report.ttl} s left`);
   if (report.record !== undefined) for (const [label, text] of recordLines(report.record)) line(label, text);
   line('detected', detectedText(report));
+  if (report.guess !== undefined) line('guess', report.guess);
   line('format', report.format);
   line('compression', report.compression);
   line('envelope', report.envelopeVersion === null ? 'none' : `version ${report.envelopeVersion}`);
@@ -87,7 +92,10 @@ export function renderText(report: Inspection, schemaName: string | undefined): 
   if (!report.decoded && avro !== undefined) block('writer schema', avro.writerSchema);
   if (arrow !== undefined && (!report.decoded || schemaName === undefined))
     block('arrow schema', arrow.schema);
-  if (report.decoded) block('value', report.value);
+  // Raw Protobuf reads best as protoc prints it (wire types shown); --json has the tree as a value.
+  if (report.decoded && report.protobufFields !== undefined)
+    lines.push('fields (raw, by number):', ...report.protobufFields.map((field) => `  ${field}`));
+  else if (report.decoded) block('value', report.value);
   if (report.note !== undefined) line('note', report.note);
   if (report.hex !== undefined) {
     const { shown, of } = report.hex;

@@ -1,7 +1,7 @@
 /**
  * Protobuf bytes read without a schema, as `protoc --decode_raw` reads them: the fields by number,
- * for `wirekit inspect --registry` when there is no .proto to read them by (protobuf-named.ts is
- * the reader when there is). The wire says only so much, so values are shown by wire type: a
+ * for `wirekit inspect` (with --registry, or of Protobuf bytes sniffed or named by --format) when
+ * there is no .proto or --schema to read them by (protobuf-named.ts is the reader when there is). The wire says only so much, so values are shown by wire type: a
  * varint as its unsigned number (digits as a string past 2^53), fixed32/fixed64 as hex, and a
  * length-delimited field as text when it is printable UTF-8, else as a nested message when its
  * bytes parse as one completely, else as base64 bytes. A field seen more than once becomes an
@@ -84,19 +84,83 @@ function lengthDelimited(
   depth: number,
   maxDepth: number,
 ): RawValue {
-  const slice = bytes.subarray(from, to);
-  const text = printableText(slice);
-  if (text !== undefined) return text;
-  if (depth < maxDepth && slice.length > 0) {
-    let fields: WireField[] | undefined;
+  const reading = readLengthDelimited(bytes, from, to, depth, maxDepth);
+  if (reading.kind === 'text') return reading.text;
+  if (reading.kind === 'message') return rawMessage(bytes, reading.fields, depth + 1, maxDepth);
+  return toBase64(bytes.subarray(from, to));
+}
+
+type LenReading =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'message'; readonly fields: readonly WireField[] }
+  | { readonly kind: 'bytes' };
+
+/** What a length-delimited field most likely holds: printable text, else a message that parses whole, else bytes. */
+function readLengthDelimited(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  depth: number,
+  maxDepth: number,
+): LenReading {
+  const text = printableText(bytes.subarray(from, to));
+  if (text !== undefined) return { kind: 'text', text };
+  if (depth < maxDepth && to > from) {
     try {
-      fields = readWireFields(bytes, from, to, depth + 1, maxDepth);
+      return { kind: 'message', fields: readWireFields(bytes, from, to, depth + 1, maxDepth) };
     } catch (error) {
       if (!isWirekitError(error)) throw error;
     }
-    if (fields !== undefined) return rawMessage(bytes, fields, depth + 1, maxDepth);
   }
-  return toBase64(slice);
+  return { kind: 'bytes' };
+}
+
+/**
+ * The same reading as protoc --decode_raw prints it, one field a line, with each field's wire type
+ * and, for a length-delimited one, what it was taken for (text, a nested message, bytes):
+ * `1 (varint): 150`, `2 (len, text): "hello"`, `4 (len, message) {` … `}`.
+ */
+export function rawProtobufLines(bytes: Uint8Array, options: RawDecodeOptions = {}): string[] {
+  const maxDepth = options.maxDepth ?? 32;
+  const lines: string[] = [];
+  const walk = (fields: readonly WireField[], depth: number) => {
+    const indent = '  '.repeat(depth);
+    for (const field of fields) {
+      const head = `${indent}${field.number}`;
+      switch (field.wireType) {
+        case VARINT:
+          lines.push(`${head} (varint): ${field.value}`);
+          break;
+        case FIXED64:
+        case FIXED32:
+          lines.push(
+            `${head} (${field.wireType === FIXED64 ? 'fixed64' : 'fixed32'}): ${fixedHex(field.bytes)}`,
+          );
+          break;
+        case START_GROUP:
+          lines.push(`${head} (group) {`);
+          walk(field.fields, depth + 1);
+          lines.push(`${indent}}`);
+          break;
+        case LEN: {
+          const reading = readLengthDelimited(bytes, field.from, field.to, depth, maxDepth);
+          if (reading.kind === 'message') {
+            lines.push(`${head} (len, message) {`);
+            walk(reading.fields, depth + 1);
+            lines.push(`${indent}}`);
+          } else if (reading.kind === 'text') {
+            lines.push(`${head} (len, text): ${JSON.stringify(reading.text)}`);
+          } else {
+            lines.push(
+              `${head} (len, ${field.to - field.from} bytes): ${toBase64(bytes.subarray(field.from, field.to))}`,
+            );
+          }
+        }
+      }
+    }
+  };
+  walk(readWireFields(bytes, 0, bytes.length, 0, maxDepth), 0);
+  return lines;
 }
 
 /** A 64-bit value as a JSON number when it is exact as one, else as its digits. */

@@ -133,7 +133,13 @@ async function inspectJson(bytes: Uint8Array, ...flags: string[]) {
   expect(result.code).toBe(0);
   return JSON.parse(result.text) as {
     frames: number;
-    messages: { wsFrame: Record<string, unknown>; format: string; value: unknown; decoded: boolean }[];
+    messages: {
+      wsFrame: Record<string, unknown>;
+      format: string;
+      value: unknown;
+      decoded: boolean;
+      guess?: string;
+    }[];
     controls: Record<string, unknown>[];
   };
 }
@@ -269,9 +275,13 @@ describe('frames captured from a real ws peer, every socket format', () => {
     );
     const report = await inspectJson(bytes);
     expect(report.messages[0]).toMatchObject({ detected: 'envelope', format: 'msgpack', value: tick });
-    // Plain MessagePack has no signature: without --format it is not guessed at.
+    // Plain MessagePack has no signature: without --format it is guessed, and said to be a guess.
     const plain = wsFrame(createCodec('msgpack', {}).encode(tick), frameOptions(2));
-    const unsniffed = await inspect(plain);
+    const guessed = await inspectJson(plain);
+    expect(guessed.messages[0]).toMatchObject({ sniffed: ['msgpack'], format: 'msgpack', value: tick });
+    expect(guessed.messages[0]?.guess).toMatch(/^guessed msgpack: .*pass --format F/);
+    // Bytes no format reads whole are still refused, with the flags to pass.
+    const unsniffed = await inspect(wsFrame(Uint8Array.of(0xc1, 0xff, 0xff), frameOptions(2)));
     expect(unsniffed.code).toBe(1);
     expect(unsniffed.stderr).toMatch(
       /^wirekit: WK_ENVELOPE_INVALID: WebSocket message 1 \(frame 0\): .*--format F/,

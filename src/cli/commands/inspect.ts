@@ -22,6 +22,7 @@ import {
   inputLimitOption,
   readInput,
 } from '../io.js';
+import { decodeRawProtobuf, rawProtobufLines } from '../protobuf-raw.js';
 import { toReadableJson } from '../readable-json.js';
 import { type RecordInfo, recordInfoOf } from '../record-info.js';
 import { renderReportJson } from '../report-json.js';
@@ -46,9 +47,12 @@ export const inspectHelp = `Usage:
   wirekit inspect kafka://HOST:PORT[,HOST:PORT…]/TOPIC/PARTITION/OFFSET [--registry URL] […]
       Shows what a payload is: format, compression, envelope version, schema fingerprint, sizes
       (total, header, payload, decompressed) and the decoded value as JSON. Enveloped input
-      (encode --envelope) describes itself; so do Avro container files, Arrow IPC, JSON text,
-      self-described CBOR, and gzip, zstd or lz4 around them; brotli is tried when nothing else
-      matches (and said to be a guess). Other input needs --format. A sequence in the format's
+      (encode --envelope) describes itself; so do Avro container files, Arrow IPC, JSON text
+      that parses, self-described CBOR, and gzip, zstd or lz4 around them; brotli is tried when
+      nothing else matches (and said to be a guess). MessagePack, CBOR, Protobuf (shown raw, as
+      protoc --decode_raw shows it, without --schema) and FlatBuffers are guessed when the bytes
+      parse as one value of them, and the guess names the other formats that fit; --format
+      settles it. Single Avro datums need --format. A sequence in the format's
       framing (NDJSON, MessagePack values back to back, a CBOR sequence, varint-delimited
       Protobuf, size-prefixed FlatBuffers, an Avro container, Arrow batches) is found when the
       bytes are not one value, or read as one with --sequence: the framing, the item count and
@@ -95,10 +99,10 @@ export const inspectHelp = `Usage:
   --sequence      read the payload as a sequence of items in the format's framing
   --hex           add a hex dump of the payload, decompressed (the first ${defaultMaxBytes} bytes)
   --max-bytes N   how many bytes --hex shows
-  --json          print one JSON object (source, key, ttl, detected, legacy, sniffed, format,
+  --json          print one JSON object (source, key, ttl, detected, legacy, sniffed, guess, format,
                   compression, envelopeVersion, fingerprint, schemaFingerprint,
-                  fingerprintMatches, sizes, sequence, decoded, value, note, hex, error) instead of
-                  the labelled layout; ttl is in seconds (null: no expiry), key and ttl only for
+                  fingerprintMatches, sizes, sequence, decoded, value, protobufFields, note, hex,
+                  error) instead of the labelled layout; ttl is in seconds (null: no expiry), key and ttl only for
                   redis://, record (topic, partition, offset, timestamp, key, headers) only for
                   kafka://, legacy only with --legacy; with --registry: source, record, registry,
                   framing, schemaId, schemaType, subjects, messageIndexes, message, sizes, readBy,
@@ -558,6 +562,7 @@ function describe(
     detected: located.detected,
     ...(legacy === undefined ? {} : { legacy }),
     sniffed: located.sniffed,
+    ...(located.guess === undefined ? {} : { guess: located.guess }),
     format: located.format,
     compression: located.compression,
     envelopeVersion: located.envelopeVersion ?? null,
@@ -610,6 +615,14 @@ async function decodeInto(report: Inspection, located: Located, options: DecodeO
     }
   }
   if (format === 'arrow') report.arrow = describeArrow(plain);
+  if (schema === undefined && format === 'protobuf' && !options.sequence) {
+    // Field numbers and wire types are on the wire: what protoc --decode_raw shows, shown here too.
+    setValue(report, decodeRawProtobuf(plain), undefined);
+    report.protobufFields = rawProtobufLines(plain);
+    report.note =
+      'read without a schema, as protoc --decode_raw reads it: fields by number; a varint as its unsigned value, fixed32/fixed64 in hex, a length-delimited field as text, a nested message when it parses as one, else base64; pass --schema S.json to decode it by names and types';
+    return;
+  }
   if (schema === undefined && formatNeedsSchema(format, 'decode')) {
     report.note = `${format} carries no field names or types: pass --schema S.json to decode it`;
     return;
