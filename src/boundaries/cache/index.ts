@@ -43,7 +43,7 @@ export {
   reconnectDelay,
   redisClusterDefaults,
   redisConnectionDefaults,
-} from './redis-connection.js';
+} from './redis-defaults.js';
 export {
   type RedisClient,
   type RedisClusterConfig,

@@ -10,7 +10,6 @@
 import { WirekitError } from '../../errors/index.js';
 import { type GroupCommands, isClusterClient, runCluster, runStandalone } from './redis-batches.js';
 import {
-  defaultConnectTimeoutMs,
   endpointOf,
   type IoredisClient,
   loadIoredis,
@@ -18,6 +17,7 @@ import {
   quit,
   waitUntilReady,
 } from './redis-connection.js';
+import { defaultConnectTimeoutMs } from './redis-defaults.js';
 import { readCommands, stored } from './redis-read.js';
 import type {
   RedisClientLike,

@@ -3,7 +3,7 @@
  * ioredis is an optional peer: were these declarations to import its types, a strict project that
  * caches only in memory, without ioredis installed, would fail to type-check `wirekit-ts/cache`
  * (TS2307) unless it turned `skipLibCheck` on. ioredis's own `Redis`, `Cluster`, `RedisOptions`,
- * `ClusterOptions` and `ClusterNode` fit these (test/boundaries/cache/redis-types.test.ts checks it).
+ * `ClusterOptions` and `ClusterNode` fit these (test/boundaries/cache/redis-types.test-d.ts checks it).
  */
 
 /**

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis, RedisOptions } from 'ioredis';
 import type { MemoryStore, MemoryStoreStats } from './memory-store.js';
-import { type Ioredis, loadIoredis, quit, redisConnectionDefaults } from './redis-connection.js';
+import { type Ioredis, loadIoredis, quit } from './redis-connection.js';
+import { redisConnectionDefaults } from './redis-defaults.js';
 import type { RedisClientLike, RedisConnectionOptions } from './redis-types.js';
 import type { CacheStore, ReadOptions, StoredValue, StoreWrite } from './store.js';
 

@@ -32,17 +32,22 @@ export {
   writeConfluentFrame,
 } from './framing.js';
 export {
+  type KafkaClientLike,
   type KafkaConnectionOptions,
   type KafkaConsumerOptions,
   type KafkaEventConsumer,
+  type KafkaLogLevel,
   type KafkaProducerOptions,
+  type KafkaRetryOptions,
   kafkaConsumer,
   kafkaProducer,
 } from './kafka/index.js';
 export {
   binaryKeyHeader,
   keyHeader,
+  type NatsConnectionLike,
   type NatsConnectionSource,
+  type NatsConnectOptions,
   type NatsConsumerOptions,
   type NatsProducerOptions,
   type NatsStreamSetup,

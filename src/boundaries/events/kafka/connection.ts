@@ -11,22 +11,9 @@
 import type { Kafka, KafkaConfig, logLevel as LogLevel, RetryOptions } from 'kafkajs';
 import { WirekitError } from '../../../errors/index.js';
 import { importPeer } from '../../../util/optional-peer.js';
+import type { KafkaConnectionOptions } from './client-options.js';
 
 export type Kafkajs = typeof import('kafkajs');
-
-export interface KafkaConnectionOptions {
-  /** A kafkajs client of your own, used as it is configured. */
-  readonly kafka?: Kafka;
-  /** Else the bootstrap brokers (`host:port`) of the client made for you. */
-  readonly brokers?: readonly string[];
-  /** The made client's id (default 'wirekit'). */
-  readonly clientId?: string;
-  /**
-   * kafkajs's log level for the made client (default ERROR). Failures reach your code anyway, as
-   * rejections and through `onError`; kafkajs's INFO log narrates every connection.
-   */
-  readonly logLevel?: LogLevel;
-}
 
 let loading: Promise<Kafkajs> | undefined;
 
@@ -53,14 +40,14 @@ export function loadKafkajs(): Promise<Kafkajs> {
  * retries the producer or consumer has on top; a caller's own client keeps its own.
  */
 export function kafkaClient(kafkajs: Kafkajs, options: KafkaConnectionOptions, retry: RetryOptions): Kafka {
-  if (options.kafka !== undefined) return options.kafka;
+  if (options.kafka !== undefined) return options.kafka as Kafka;
   if (options.brokers === undefined || options.brokers.length === 0) {
     throw new TypeError('The Kafka binding needs `kafka` (a kafkajs client) or `brokers`.');
   }
   const config: KafkaConfig = {
     clientId: options.clientId ?? 'wirekit',
     brokers: [...options.brokers],
-    logLevel: options.logLevel ?? kafkajs.logLevel.ERROR,
+    logLevel: (options.logLevel as LogLevel | undefined) ?? kafkajs.logLevel.ERROR,
     retry,
   };
   return new kafkajs.Kafka(config);

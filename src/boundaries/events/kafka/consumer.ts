@@ -10,7 +10,8 @@ import type { WirekitError } from '../../../errors/index.js';
 import { deadLetterHeaders } from '../dead-letter.js';
 import type { ConsumerOptions, EventConsumer } from '../transport.js';
 import { type BatchHandler, batchHandler, type PoisonEvent } from './batch-handler.js';
-import { brokerUnavailable, type KafkaConnectionOptions, kafkaClient, loadKafkajs } from './connection.js';
+import type { KafkaConnectionOptions, KafkaRetryOptions } from './client-options.js';
+import { brokerUnavailable, kafkaClient, loadKafkajs } from './connection.js';
 import { toBuffer } from './records.js';
 
 export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnectionOptions {
@@ -39,7 +40,7 @@ export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnec
   /** How long a rebalance waits for the members to rejoin (default 60 s). */
   readonly rebalanceTimeout?: number;
   /** kafkajs's retries of fetching and committing before it crashes and restarts the member. */
-  readonly retry?: RetryOptions;
+  readonly retry?: KafkaRetryOptions;
   /** How long the start may take to connect, join the group and fetch (default 60 s). */
   readonly startTimeoutMs?: number;
 }

@@ -2,6 +2,11 @@
  * The Kafka binding of the event boundary: a producer and a consumer group member over kafkajs
  * (an optional peer, imported on first use), with the semantics transport.ts sets for every broker.
  */
-export type { KafkaConnectionOptions } from './connection.js';
+export type {
+  KafkaClientLike,
+  KafkaConnectionOptions,
+  KafkaLogLevel,
+  KafkaRetryOptions,
+} from './client-options.js';
 export { type KafkaConsumerOptions, type KafkaEventConsumer, kafkaConsumer } from './consumer.js';
 export { type KafkaProducerOptions, kafkaProducer } from './producer.js';

@@ -24,14 +24,8 @@
 import type { Producer } from 'kafkajs';
 import type { EventCodec } from '../event-codec.js';
 import type { EventProducer, OutgoingEvent } from '../transport.js';
-import {
-  brokerUnavailable,
-  type KafkaConnectionOptions,
-  kafkaClient,
-  loadKafkajs,
-  retriableAtRoot,
-  retriesWithin,
-} from './connection.js';
+import type { KafkaConnectionOptions } from './client-options.js';
+import { brokerUnavailable, kafkaClient, loadKafkajs, retriableAtRoot, retriesWithin } from './connection.js';
 import { outgoingMessage } from './records.js';
 
 export interface KafkaProducerOptions<T> extends KafkaConnectionOptions {

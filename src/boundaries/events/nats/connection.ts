@@ -10,16 +10,7 @@ import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream';
 import type { MsgHdrs, NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import { WirekitError } from '../../../errors/index.js';
 import { importPeer } from '../../../util/optional-peer.js';
-
-/** Where a producer or consumer gets its connection. */
-export interface NatsConnectionSource {
-  /** A connection of the caller's: used as it is, left open by close()/stop(). */
-  readonly connection?: NatsConnection;
-  /** Server URLs to connect to (default nats://127.0.0.1:4222) when no connection is given. */
-  readonly servers?: string | readonly string[];
-  /** Options for the connection opened from `servers`, over the defaults (reconnect forever, every 250 ms). */
-  readonly connectionOptions?: Partial<NodeConnectionOptions>;
-}
+import type { NatsConnectionSource } from './connection-source.js';
 
 type JetStreamModule = typeof import('@nats-io/jetstream');
 type TransportModule = typeof import('@nats-io/transport-node');
@@ -51,13 +42,18 @@ export interface NatsSession {
 /** Connects (or takes the given connection) and opens its JetStream contexts. */
 export async function openSession(source: NatsConnectionSource, name: string): Promise<NatsSession> {
   const [jetstream, transport] = await Promise.all([loadJetStream(), loadTransport()]);
-  let nc = source.connection;
+  let nc = source.connection as NatsConnection | undefined;
   const owned = nc === undefined;
   if (nc === undefined) {
     const { connect } = transport;
     const servers = source.servers === undefined ? undefined : [source.servers].flat();
     try {
-      nc = await connect({ name, ...connectionDefaults, ...source.connectionOptions, servers });
+      nc = await connect({
+        name,
+        ...connectionDefaults,
+        ...(source.connectionOptions as Partial<NodeConnectionOptions> | undefined),
+        servers,
+      });
     } catch (error) {
       throw brokerError(`cannot connect to NATS at ${servers?.join(', ') ?? 'the default server'}`, error);
     }

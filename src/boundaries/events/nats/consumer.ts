@@ -20,18 +20,14 @@ import type { Consumer, ConsumerMessages, JsMsg } from '@nats-io/jetstream';
 import type { WirekitError } from '../../../errors/index.js';
 import { isPoison } from '../dead-letter.js';
 import type { ConsumerOptions, ConsumerStats, EventConsumer, ReceivedEvent } from '../transport.js';
-import {
-  brokerError,
-  closeSession,
-  type NatsConnectionSource,
-  openSession,
-  watchReconnects,
-} from './connection.js';
+import { brokerError, closeSession, openSession, watchReconnects } from './connection.js';
+import type { NatsConnectionSource } from './connection-source.js';
 import { deadLetterTo } from './dead-letter.js';
 import { ensureDurable } from './durable.js';
 import { readHeaders } from './headers.js';
 import { checkSource, countOption, numberOption, sleep } from './options.js';
-import { ensureStream, type NatsStreamSetup, requireStream } from './stream.js';
+import { ensureStream, requireStream } from './stream.js';
+import type { NatsStreamSetup } from './stream-setup.js';
 
 export interface NatsConsumerOptions<T> extends ConsumerOptions<T>, NatsConnectionSource {
   /** The stream to read. */

@@ -5,7 +5,6 @@
  * headers cannot hold or trim away). The headers a handler sees are the producer's, without the key
  * and without JetStream's own `Nats-*` headers.
  */
-import type { MsgHdrs } from '@nats-io/transport-node';
 import { WirekitError } from '../../../errors/index.js';
 import type { EventKey } from '../transport.js';
 
@@ -18,6 +17,16 @@ const headerName = /^[!-9;-~]+$/;
 const unsafeValue = /[\r\n]|^\s|\s$/;
 /** Names the binding writes (or JetStream reads) itself. */
 const reservedName = /^(?:nats-|wirekit-key)/i;
+
+/**
+ * A NATS message's headers (the client's `MsgHdrs`), by the members used here: declared by shape,
+ * since this module's declarations are part of `wirekit-ts/events` and the client is an optional peer.
+ */
+export interface NatsHeaders {
+  keys(): string[];
+  get(name: string): string;
+  set(name: string, value: string): void;
+}
 
 /**
  * Checks the caller's headers before anything is published: a name NATS cannot carry, a value it
@@ -45,7 +54,7 @@ export function checkHeaders(headers: Readonly<Record<string, string>> | undefin
 
 /** Writes the key and the (checked) headers into `target`. */
 export function writeHeaders(
-  target: MsgHdrs,
+  target: NatsHeaders,
   key: EventKey | undefined,
   headers: Readonly<Record<string, string>> | undefined,
 ): void {
@@ -67,7 +76,7 @@ export interface IncomingHeaders {
 }
 
 /** The key and the producer's headers of a stored message (the first value of a repeated header). */
-export function readHeaders(source: MsgHdrs | undefined): IncomingHeaders {
+export function readHeaders(source: NatsHeaders | undefined): IncomingHeaders {
   const headers: Record<string, string> = Object.create(null);
   let key: Uint8Array | undefined;
   if (source === undefined) return { key, headers };

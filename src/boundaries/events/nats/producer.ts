@@ -17,15 +17,16 @@ import {
   brokerError,
   closeSession,
   isRetriable,
-  type NatsConnectionSource,
   type NatsSession,
   openSession,
   type ReconnectWatch,
   watchReconnects,
 } from './connection.js';
+import type { NatsConnectionSource } from './connection-source.js';
 import { checkHeaders, writeHeaders } from './headers.js';
 import { checkSource, countOption, numberOption, sleep } from './options.js';
-import { ensureStream, type NatsStreamSetup, requireStream } from './stream.js';
+import { ensureStream, requireStream } from './stream.js';
+import type { NatsStreamSetup } from './stream-setup.js';
 
 export interface NatsProducerOptions<T> extends NatsConnectionSource {
   /** The subject every event is published on. */

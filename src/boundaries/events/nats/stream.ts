@@ -7,19 +7,7 @@
 import { WirekitError } from '../../../errors/index.js';
 import type { NatsSession } from './connection.js';
 import { brokerError } from './connection.js';
-
-export interface NatsStreamSetup {
-  /** Subjects the stream captures (default: the producer's subject, or the consumer's filter). */
-  readonly subjects?: readonly string[];
-  /** 'file' (default: survives a restart) or 'memory'. */
-  readonly storage?: 'file' | 'memory';
-  /** How long a msgID is remembered for de-duplication (default 2 min, JetStream's own default). */
-  readonly duplicateWindowMs?: number;
-  /** Drop messages older than this (default: keep them). */
-  readonly maxAgeMs?: number;
-  /** Drop the oldest messages beyond this many bytes (default: no limit). */
-  readonly maxBytes?: number;
-}
+import type { NatsStreamSetup } from './stream-setup.js';
 
 const msToNanos = (ms: number) => Math.round(ms * 1_000_000);
 
