@@ -108,10 +108,7 @@ export class Chart {
           x: { time: true, ...(this.reduce && { range: (u, min, max) => this.xRange(u, min, max) }) },
           ...(this.reduce && { y: { range: () => this.yRange() } }),
         },
-        axes: [
-          { label: 'time (UTC)' },
-          { label: `${options.quantity} (${options.unit})`, values: (_, ticks) => ticks.map((v) => `${v}`) },
-        ],
+        axes: [{ label: 'time (UTC)' }, { label: `${options.quantity} (${options.unit})` }],
         series: [
           { label: 'time (UTC)', value: (_, seconds) => (seconds === null ? '–' : axisDate(seconds)) },
           ...sensors.map((id) => ({
