@@ -34,7 +34,8 @@ export interface WirekitRouteSpec {
   readonly batchSize?: number;
   /**
    * A key of the body that `body` does not name, in every format: 'ignore' skips it, 'reject'
-   * answers 400 WK_DECODE_SCHEMA_MISMATCH naming it (CodecOptions.unknownKeys). Defaults to the
+   * answers 400 WK_DECODE_SCHEMA_MISMATCH naming it (CodecOptions.unknownKeys); a query key that
+   * `query` does not name likewise (400 WK_VALIDATION_FAILED at `query.<key>`). Defaults to the
    * plugin's `unknownKeys`, which defaults to 'ignore'.
    */
   readonly unknownKeys?: UnknownKeys;

@@ -82,7 +82,8 @@ export interface WirekitPluginOptions {
    * A key of a request body that the route's `body` schema does not name, in every format:
    * 'ignore' (default) skips it, so a client newer than the server keeps working; 'reject' answers
    * 400 WK_DECODE_SCHEMA_MISMATCH naming it, for an API that must not drop what a client meant (a
-   * misspelt optional field). A route's own `unknownKeys` overrides it.
+   * misspelt optional field). The query string of a route that types it follows the same rule.
+   * A route's own `unknownKeys` overrides it.
    */
   readonly unknownKeys?: UnknownKeys;
   /**
