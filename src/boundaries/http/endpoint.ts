@@ -12,7 +12,7 @@
  * Plain data, no Fastify: the client entry (`wirekit-ts/http/client`) exports it too.
  */
 import { WirekitError } from '../../errors/index.js';
-import type { Infer, ObjectSchema, Schema } from '../../schema/index.js';
+import type { Infer, InferInput, ObjectSchema, Schema } from '../../schema/index.js';
 import { toText } from './text-parts.js';
 
 /** What an endpoint declares. */
@@ -44,12 +44,16 @@ type Present<E, K extends keyof EndpointSpec> = E extends { readonly [P in K]: i
     : never
   : never;
 
-/** `{ key: value }` when the endpoint declares `key`; optional when every field of it is. */
+/**
+ * `{ key: value }` when the endpoint declares `key`; optional when every field of it is. Input
+ * types: a field with a default may be left out, since the server fills params, query and headers
+ * in, and the client fills the body in before encoding it.
+ */
 type Part<E, K extends keyof EndpointSpec> = [Present<E, K>] extends [never]
   ? { readonly [P in K]?: undefined }
-  : Record<string, never> extends Infer<Present<E, K>>
-    ? { readonly [P in K]?: Infer<Present<E, K>> }
-    : { readonly [P in K]: Infer<Present<E, K>> };
+  : Record<string, never> extends InferInput<Present<E, K>>
+    ? { readonly [P in K]?: InferInput<Present<E, K>> }
+    : { readonly [P in K]: InferInput<Present<E, K>> };
 
 /** What a call of an endpoint sends: its params, query, headers and body, as the endpoint types them. */
 export type EndpointInput<E extends EndpointSpec> = Part<E, 'params'> &
@@ -57,7 +61,7 @@ export type EndpointInput<E extends EndpointSpec> = Part<E, 'params'> &
   Part<E, 'headers'> &
   ([Present<E, 'body'>] extends [never]
     ? { readonly body?: undefined }
-    : { readonly body: Infer<Present<E, 'body'>> }) & {
+    : { readonly body: InferInput<Present<E, 'body'>> }) & {
     readonly signal?: AbortSignal;
   };
 

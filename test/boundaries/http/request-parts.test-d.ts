@@ -108,6 +108,31 @@ describe('the client', () => {
     >();
   });
 
+  test('may leave out a field with a default: the server or the client fills it in', () => {
+    const paged = endpoint({
+      method: 'POST',
+      url: '/pages',
+      query: t.object('Page', { limit: t.field(t.uint32(), { default: 50 }) }),
+      headers: t.object('Trace', { 'x-trace': t.field(t.string(), { default: '-' }) }),
+      body: t.object('Search', { text: t.string(), exact: t.field(t.bool(), { default: false }) }),
+      reply: User,
+    });
+    expectTypeOf(api.call(paged, { body: { text: 'ada' } })).resolves.toEqualTypeOf<{
+      id: number;
+      name: string;
+    }>();
+    expectTypeOf<EndpointInput<typeof paged>['query']>().toEqualTypeOf<{ limit?: number } | undefined>();
+    // The handler sees them filled in.
+    wirekitRoute({
+      ...paged,
+      handler: async (request) => {
+        expectTypeOf(request.query.limit).toEqualTypeOf<number>();
+        expectTypeOf(request.body.exact).toEqualTypeOf<boolean>();
+        return { id: request.query.limit, name: request.headers['x-trace'] };
+      },
+    });
+  });
+
   test('refuses input the endpoint does not type', () => {
     // @ts-expect-error params are required
     void api.call(getUser, { headers: { 'x-tenant': 'acme' } });
