@@ -25,7 +25,7 @@ export interface LabOptions {
   readonly subjects?: readonly SubjectName[];
   /**
    * Fresh processes per case; results are medians across them. Default 1, so the default run fits
-   * in 4-5 minutes on 2 cores; figures to publish want 3 or more (absolute times vary ~1.5× between
+   * in about 5 minutes on an idle 2-core machine (README and `wirekit bench --help`); figures to publish want 3 or more (absolute times vary ~1.5× between
    * processes here, ratios to JSON in the same process much less).
    */
   readonly processes?: number;

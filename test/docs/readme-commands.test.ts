@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
-import { codeBlocks } from '../support/doc-blocks.js';
+import { codeBlocks, docBlocks } from '../support/doc-blocks.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
@@ -188,6 +188,47 @@ const howToRun: Readonly<Record<string, Way>> = {
     },
   },
 };
+
+/**
+ * The wirekit command each `npx -p wirekit-ts wirekit …` line of the docs' sh blocks runs: its
+ * leading words that are plain names (`schema infer`, `inspect`), at most two; '' for the bare CLI.
+ */
+function documentedCliCommands(): Map<string, string> {
+  const commands = new Map<string, string>();
+  for (const block of docBlocks(root).filter((candidate) => candidate.lang === 'sh')) {
+    block.code.split('\n').forEach((line, index) => {
+      const match = /^npx -p wirekit-ts wirekit\b(.*)$/.exec(line.trim());
+      if (match === null) return;
+      const words: string[] = [];
+      for (const word of (match[1] as string).trim().split(/\s+/)) {
+        if (words.length === 2 || !/^[a-z][a-z-]*$/.test(word)) break;
+        words.push(word);
+      }
+      const command = words.join(' ');
+      if (!commands.has(command)) commands.set(command, `${block.file}:${block.line + index}`);
+    });
+  }
+  return commands;
+}
+
+describe('the wirekit commands the docs give', () => {
+  const commands = documentedCliCommands();
+
+  test('are found in the docs', () => {
+    expect([...commands.keys()]).toEqual(
+      expect.arrayContaining(['bench', 'schema infer', 'inspect', 'registry serve']),
+    );
+  });
+
+  // An unknown command's --help prints the general help and exits 0, so the usage must name it.
+  test.each([...commands])('%s (first at %s) answers --help with its own usage', async (command) => {
+    const args = command === '' ? ['--help'] : [...command.split(' '), '--help'];
+    const text = await output(node, ['dist/cli/main.js', ...args]);
+    expect(text).toMatch(
+      command === '' ? /^Commands:/m : new RegExp(`^\\s+wirekit ${command}\\b(?!\\s{2})`, 'm'),
+    );
+  });
+});
 
 describe("README's opening commands", () => {
   const commands = openingCommands();

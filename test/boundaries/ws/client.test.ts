@@ -7,7 +7,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { WebSocket } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, WebSocket as WsWebSocket } from 'ws';
 import { createSocketClient } from '../../../src/boundaries/ws/client-entry.js';
 import {
   type SocketFormat,
@@ -89,6 +89,27 @@ describe('the socket client', () => {
     expect(await take(client.messages[Symbol.asyncIterator](), 3)).toEqual(sent);
     expect(client.stats).toMatchObject({ connects: 1, sent: 3, received: 3, dropped: 0 });
   });
+
+  test.each(['json', 'msgpack'] as const)(
+    "%s: the ws package's WebSocket class works as undici's does",
+    async (format) => {
+      const server = await echoServer();
+      cleanups.push(() => server.app.close());
+      const client = createSocketClient({
+        url: server.url,
+        receive: Tick,
+        send: Tick,
+        codecs: [entryOf(format)],
+        WebSocket: WsWebSocket,
+      });
+      cleanups.push(() => client.close());
+      await client.opened();
+      expect(client.format).toBe(format);
+      const sent = [tickAt(1), tickAt(2)];
+      for (const tick of sent) expect(client.send(tick)).toBe(true);
+      expect(await take(client.messages[Symbol.asyncIterator](), 2)).toEqual(sent);
+    },
+  );
 
   test("the client's first format the server serves wins", async () => {
     const server = await echoServer(0, { formats: ['json', 'cbor'] });
