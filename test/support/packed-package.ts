@@ -73,6 +73,8 @@ export function plainNodeEnv(): NodeJS.ProcessEnv {
 interface Manifest {
   readonly dependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
+  readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>;
+  readonly exports?: Record<string, unknown>;
 }
 
 function manifest(): Manifest {
@@ -131,24 +133,72 @@ function linkPackages(dir: string, names: readonly string[]): void {
  * such as @types/node for a type-checked project).
  */
 export function installPacked(options: { readonly alsoLink?: readonly string[] } = {}): PackedProject {
-  checkBuilt();
-  const dir = isolatedTempDir('wirekit-packed-');
+  const packed = packBuilt();
   try {
-    const tarball = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], {
+    return installTarball(packed.tarball, [...new Set([...declaredPackages(), ...(options.alsoLink ?? [])])]);
+  } finally {
+    packed.remove();
+  }
+}
+
+export interface PackedTarball {
+  /** The .tgz `npm pack` wrote. */
+  readonly tarball: string;
+  remove(): void;
+}
+
+/** The built package packed by `npm pack` into a temporary folder of its own, to install once or many times. */
+export function packBuilt(): PackedTarball {
+  checkBuilt();
+  const dir = isolatedTempDir('wirekit-tarball-');
+  try {
+    const name = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     }).trim();
+    return { tarball: join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * A new temporary project with `tarball` extracted into node_modules/wirekit-ts and, beside it,
+ * symlinks to this repo's installed copy of each of `packages` and of nothing else. A linked
+ * package finds its own dependencies from its real path in the repo, as an installed one would.
+ */
+export function installTarball(tarball: string, packages: readonly string[]): PackedProject {
+  const dir = isolatedTempDir('wirekit-packed-');
+  try {
     const installed = join(dir, 'node_modules', 'wirekit-ts');
     mkdirSync(installed, { recursive: true });
-    execFileSync('tar', ['-xzf', join(dir, tarball), '-C', installed, '--strip-components=1']);
-    rmSync(join(dir, tarball));
-    linkPackages(dir, [...new Set([...declaredPackages(), ...(options.alsoLink ?? [])])]);
+    execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+    linkPackages(dir, packages);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
   return projectIn(dir);
+}
+
+/** The package's runtime `dependencies`, by name. */
+export function runtimeDependencies(): string[] {
+  return Object.keys(manifest().dependencies ?? {});
+}
+
+/** The optional peers, from package.json's `peerDependenciesMeta`, so a new one is covered by itself. */
+export function optionalPeers(): string[] {
+  const meta = manifest().peerDependenciesMeta ?? {};
+  return Object.keys(meta).filter((name) => meta[name]?.optional === true);
+}
+
+/** The subpaths of package.json's `exports` that lead to code (`.`, `./cache`, ...; not ./package.json). */
+export function entryPoints(): string[] {
+  return Object.entries(manifest().exports ?? {})
+    .filter(([, target]) => typeof target === 'object')
+    .map(([subpath]) => subpath);
 }
 
 /**
