@@ -5,11 +5,19 @@
  *
  * Each placeholder names its chart kind and dataset; when the last chart has drawn, <body> gets
  * data-chart-ready="N" so that a test (or a person) can tell the page finished, not merely loaded.
+ * Each series has its own colour (palette.ts) and its name in the chart's legend.
  */
+import { colourOrder, seriesPalette } from './palette.js';
+
 export const chartScript = `(() => {
   const run = JSON.parse(document.getElementById('lab-run').textContent);
-  const palette = ['#4269d0', '#efb118', '#ff725c', '#6cc5b0', '#3ca951', '#ff8ab7', '#a463f2',
-    '#97bbf5', '#9c6b4e', '#9498a0'];
+  const palette = ${JSON.stringify(seriesPalette)};
+  const colourOrder = ${JSON.stringify(colourOrder)};
+  // A format's colour is the same in every chart: from its subject's place in the lab's list.
+  const colourOf = (r, i) => {
+    const at = colourOrder.indexOf(r.spec.subject);
+    return palette[(at === -1 ? colourOrder.length + i : at) % palette.length];
+  };
   const compressors = ['snappy', 'lz4', 'zstd', 'gzip', 'brotli'];
   const byDataset = new Map();
   for (const r of run.results) {
@@ -35,11 +43,10 @@ export const chartScript = `(() => {
   // (a) One point per format: x = bytes / JSON bytes, y = round trip / JSON round trip, both ratios,
   // so JSON sits at (1, 1) and "smaller and faster" is the lower-left quadrant.
   function scatter(place, results) {
-    // Colour follows the format's place in the run, as in the bar charts, before sorting by x.
     const points = results
       .map((r, i) => ({
         name: label(r),
-        colour: palette[i % palette.length],
+        colour: colourOf(r, i),
         x: r.bytes / r.jsonBytes,
         y: (r.encode.median + r.decode.median) / (r.jsonEncode.median + r.jsonDecode.median),
       }))

@@ -25,10 +25,19 @@ dt { font-weight: 600; } dd { margin: 0; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(460px, 1fr)); gap: 1rem; }
 figure { margin: 0; } .chart { min-height: 320px; }
 .uplot .u-legend { white-space: normal; }
+/* The figures fit the page (a laptop's 1280 px and up): cells wrap between figures, never inside
+   one (a number and its unit are joined by a no-break space), and headers wrap between words. On a
+   narrower window the table scrolls in its own box with the format column held in place. */
 .table-wrap { overflow-x: auto; margin-top: 1rem; }
-table { border-collapse: collapse; font-variant-numeric: tabular-nums; white-space: nowrap; }
-th, td { padding: .25rem .6rem; border-bottom: 1px solid #eee; text-align: right; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+table.figures { width: 100%; font-size: 13px; }
+th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: right; }
 th { background: #f6f6f6; } th:first-child, td:first-child, td:last-child { text-align: left; }
+table.figures th:first-child, table.figures td:first-child { position: sticky; left: 0; background: #fff; }
+table.figures th:first-child { background: #f6f6f6; }
+table.figures .figure { white-space: nowrap; }
+table.figures .spread { display: block; font-size: 11px; color: #666; }
+table.figures td:last-child { min-width: 6em; max-width: 14em; }
 td.loss, .flag { color: #b00020; font-weight: 600; }
 .warning { border-left: 4px solid #b00020; padding: .25rem .75rem; background: #fff4f4; }
 .legend dt { font-family: ui-monospace, monospace; }
@@ -56,7 +65,7 @@ export function labHtml(run: LabRun): string {
       .map((row) => {
         const cells = row.map((cell, i) => {
           const loss = i === row.length - 1 && cell.startsWith('LOSS');
-          return `<td${loss ? ' class="loss"' : ''}>${escapeHtml(cell)}</td>`;
+          return `<td${loss ? ' class="loss"' : ''}>${figureHtml(cell)}</td>`;
         });
         return `<tr>${cells.join('')}</tr>`;
       })
@@ -67,7 +76,7 @@ export function labHtml(run: LabRun): string {
 <div class="charts">
 ${charts}
 </div>
-<div class="table-wrap"><table>
+<div class="table-wrap"><table class="figures">
 <thead>${head}</thead>
 <tbody>
 ${rows}
@@ -154,6 +163,19 @@ function uplotAssets(): { script: string; css: string } {
  */
 function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * A cell of the figures table: a number kept on one line with its unit (a no-break space), and a
+ * timing's spread "(p75 / p99)" on a line of its own under its median, so that a narrow column
+ * wraps between figures, never inside one.
+ */
+function figureHtml(text: string): string {
+  const joined = (part: string) =>
+    escapeHtml(part).replace(/(\d) (?=(?:ns|µs|ms|s|B|KB|MB|GB)(?![A-Za-z]))/g, '$1\u00a0');
+  const timing = /^(.+?) (\([^()]+ \/ [^()]+\))$/.exec(text);
+  if (timing === null) return joined(text);
+  return `<span class="figure">${joined(timing[1] as string)}</span><span class="spread">${joined(timing[2] as string)}</span>`;
 }
 
 function escapeHtml(text: string): string {

@@ -99,11 +99,15 @@ describe('labHtml', () => {
         expect(html).toContain(`data-chart="${kind}" data-dataset="${dataset}"`);
       }
     }
-    expect(html.match(/<table>/g)).toHaveLength(datasets.length);
+    expect(html.match(/<table class="figures">/g)).toHaveLength(datasets.length);
     expect(html.match(/<tbody>[\s\S]*?<\/tbody>/g)?.map((body) => body.match(/<tr>/g)?.length)).toEqual(
       datasets.map((d) => run.results.filter((r) => r.spec.dataset === d).length),
     );
-    expect(html).toContain('<td>69.9 KB ×0.42</td>');
+    // A number keeps its unit on its line (a no-break space); a timing's spread goes under it.
+    expect(html).toContain('<td>69.9\u00a0KB ×0.42</td>');
+    expect(html).toContain(
+      '<td><span class="figure">655.9\u00a0µs ×0.34</span><span class="spread">(1.22\u00a0ms / 2.89\u00a0ms)</span></td>',
+    );
     expect(html).toContain('<td class="loss">LOSS $[0].createdAt: Date became string</td>');
     expect(html).toContain('&lt;/script&gt;&lt;b&gt;not markup&lt;/b&gt;');
   });
