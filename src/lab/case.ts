@@ -7,13 +7,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createCodec } from '../codecs/index.js';
 import { type CompressionName, getCompressor } from '../compression/index.js';
-import { t } from '../schema/index.js';
+import { type ObjectSchema, t } from '../schema/index.js';
 import { firstDifference } from './compare.js';
 import { datasetFromFile, type FileDatasetSpec } from './datasets/from-file.js';
 import { datasets } from './datasets/index.js';
 import { type CaseFailureLine, failureOf } from './failure.js';
 import { summarize, type Timing, timeMs } from './stats.js';
 import { createSubject, type Subject, type SubjectName } from './subjects.js';
+import { measureColumnsPath, type TablesMeasure } from './tables-path.js';
 
 export interface CaseSpec {
   readonly dataset: string;
@@ -70,6 +71,13 @@ export interface CaseResult {
    * orchestrator; missing from runs saved before it was added.
    */
   readonly processes?: readonly ProcessMedians[];
+  /**
+   * The tables boundary for a wirekit format on a batch (tables-path.ts): Arrow through the tables
+   * source read as columns, the other formats' row round trip. Missing from runs saved before it.
+   */
+  readonly tables?: TablesMeasure;
+  /** Why Arrow's tables measure could not run on this dataset (a field the tables source has no column for). */
+  readonly tablesUnavailable?: string;
 }
 
 /** One process's medians, in milliseconds per unit. */
@@ -78,6 +86,8 @@ export interface ProcessMedians {
   readonly decodeMs: number;
   readonly jsonEncodeMs: number;
   readonly jsonDecodeMs: number;
+  /** The tables measure's server + client time, when the case has one. */
+  readonly tablesMs?: number;
 }
 
 const compressions: readonly CompressionName[] = ['snappy', 'lz4', 'zstd', 'gzip', 'brotli'];
@@ -147,6 +157,11 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult> {
 
   const compressed: Partial<Record<CompressionName, CompressedSize>> = {};
   for (const name of compressions) compressed[name] = await measureCompression(name, encoded);
+  const encode = summarize(samples.encode);
+  const decode = summarize(samples.decode);
+  const tables = batch
+    ? await tablesMeasure(spec, subject, dataset.schema, items, encode, decode, encoded)
+    : undefined;
 
   return {
     spec,
@@ -160,8 +175,9 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult> {
     jsonBytes: jsonFailure !== undefined ? Number.NaN : average(jsonEncoded.map((bytes) => bytes.length)),
     ...(jsonFailure === undefined ? {} : { jsonFailure }),
     compressed,
-    encode: summarize(samples.encode),
-    decode: summarize(samples.decode),
+    encode,
+    decode,
+    ...(typeof tables === 'string' ? { tablesUnavailable: tables } : tables === undefined ? {} : { tables }),
     jsonEncode: summarize(samples.jsonEncode),
     jsonDecode: summarize(samples.jsonDecode),
     loopDelayP99Ms: await probeEventLoop(subject, subjectUnits, encoded, spec.loopProbeMs),
@@ -170,6 +186,31 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult> {
       heapUsedMb: process.memoryUsage().heapUsed / 1024 / 1024,
     },
     loss,
+  };
+}
+
+/**
+ * The tables boundary for a wirekit format: Arrow's columns path, timed here; for the others their
+ * row round trip, as just measured. Undefined for the libraries used directly.
+ */
+async function tablesMeasure(
+  spec: CaseSpec,
+  subject: Subject,
+  item: ObjectSchema,
+  items: unknown[],
+  encode: Timing,
+  decode: Timing,
+  encoded: Uint8Array[],
+): Promise<TablesMeasure | string | undefined> {
+  if (subject.implementation !== 'wirekit') return undefined;
+  if (spec.subject === 'arrow') return measureColumnsPath(item, items, spec.rounds, spec.budgetMs);
+  if (spec.subject === 'flatbuffers-view') return undefined;
+  return {
+    path: 'rows',
+    batchRows: items.length,
+    serverMs: encode.median,
+    clientMs: decode.median,
+    serverPeakBytes: (encoded[0] as Uint8Array).length,
   };
 }
 

@@ -42,3 +42,4 @@ export {
 } from './stats.js';
 export { createSubject, type SubjectName, subjectNames } from './subjects.js';
 export { labTable, renderTable } from './table.js';
+export type { TablesMeasure } from './tables-path.js';

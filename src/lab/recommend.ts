@@ -12,6 +12,7 @@
 import type { CaseResult } from './case.js';
 import { best, type Margin, type Measure, marginOf, pct, times } from './margin.js';
 import type { LabRun } from './run.js';
+import { size } from './units.js';
 
 export { type Margin, marginLabel } from './margin.js';
 
@@ -21,6 +22,12 @@ export interface Recommendation {
   readonly format: string | undefined;
   /** Why, with the numbers it rests on. */
   readonly because: string;
+  /**
+   * What the pick rests on: the row round trip, the size after zstd, the tables measure (Arrow
+   * through the tables source read as columns, against the row formats' round trip), or the
+   * format's role (public API, schema evolution).
+   */
+  readonly measure: 'round trip' | 'size after zstd' | 'tables measure' | 'role';
   /** For a pick made by speed: whether its lead over the next format is larger than the noise. */
   readonly margin?: Margin;
 }
@@ -82,6 +89,12 @@ function tooFew(
   return {
     boundary,
     format: undefined,
+    measure:
+      boundary === 'internal RPC'
+        ? 'round trip'
+        : boundary === 'bulk tabular results'
+          ? 'tables measure'
+          : 'size after zstd',
     because:
       `no pick: ${count.toLocaleString('en')} item${count === 1 ? '' : 's'} on ${most.spec.dataset}, too few to judge ` +
       `${boundary} (it needs ${needed.toLocaleString('en')}: ${minimumItems[boundary].why}). ` +
@@ -106,6 +119,7 @@ export function recommend(run: LabRun, options: RecommendOptions = {}): Recommen
     out.push({
       boundary: 'public API (people read it)',
       format: 'json',
+      measure: 'role',
       because: `people and every tool read it; wirekit's schema-checked JSON costs up to ${times(cost)} native JSON's round trip here, and keeps types that native JSON loses.`,
     });
   }
@@ -121,6 +135,7 @@ export function recommend(run: LabRun, options: RecommendOptions = {}): Recommen
     out.push({
       boundary: 'internal RPC',
       format: rpc.format,
+      measure: 'round trip',
       because: `fastest lossless round trip on ${rpc.spec.dataset}: ${times(roundTrip(rpc))} JSON's time at ${pct(rpc.bytes / rpc.jsonBytes)} of its size.`,
       ...(margin === undefined ? {} : { margin }),
     });
@@ -147,6 +162,7 @@ export function recommend(run: LabRun, options: RecommendOptions = {}): Recommen
     out.push({
       boundary: 'cache behind compression',
       format: `${cache.format} + zstd`,
+      measure: 'size after zstd',
       because:
         `smallest after zstd on ${cache.spec.dataset}${quick.length > 0 ? ' among formats no slower than 1.2× JSON' : ''}: ` +
         `${Math.round(cache.compressed.zstd?.bytes ?? 0)} B` +
@@ -163,6 +179,7 @@ export function recommend(run: LabRun, options: RecommendOptions = {}): Recommen
     out.push({
       boundary: 'event stream with an evolving schema',
       format: 'avro',
+      measure: 'role',
       because: `writer→reader schema resolution lets producers and consumers upgrade apart; ${pct(avro.bytes / avro.jsonBytes)} of JSON's size on ${avro.spec.dataset}, round trip ${times(roundTrip(avro))}.`,
     });
   }
@@ -171,17 +188,75 @@ export function recommend(run: LabRun, options: RecommendOptions = {}): Recommen
   const bulkPool = batches.filter((r) => r.itemsPerUnit === rows);
   const bulkTooFew = tooFew('bulk tabular results', bulkPool, options);
   if (bulkTooFew !== undefined) out.push(bulkTooFew);
-  const bulk = bulkTooFew === undefined ? best(bulkPool, roundTrip) : undefined;
-  if (bulk !== undefined) {
-    const margin = marginOf(bulk, bulkPool, run, roundTripMeasure);
-    out.push({
-      boundary: 'bulk tabular results',
-      format: bulk.format,
-      because: `fastest lossless round trip on the largest batches (${bulk.spec.dataset}, ${bulk.itemsPerUnit.toLocaleString('en')} row${bulk.itemsPerUnit === 1 ? '' : 's'}): ${times(roundTrip(bulk))} JSON's time at ${pct(bulk.bytes / bulk.jsonBytes)} of its size.`,
-      ...(margin === undefined ? {} : { margin }),
-    });
+  if (bulkTooFew === undefined) {
+    const bulk = bulkPick(bulkPool, run);
+    if (bulk !== undefined) out.push(bulk);
   }
   return out;
+}
+
+/** The tables measure against native JSON's round trip in the same process. */
+const tablesMeasure: Measure = {
+  score: (r) =>
+    r.tables === undefined
+      ? Number.NaN
+      : (r.tables.serverMs + r.tables.clientMs) / (r.jsonEncode.median + r.jsonDecode.median),
+  perProcess: (r) =>
+    r.processes?.every((p) => p.tablesMs !== undefined)
+      ? r.processes.map((p) => (p.tablesMs as number) / (p.jsonEncodeMs + p.jsonDecodeMs))
+      : undefined,
+};
+
+/**
+ * Bulk tabular results, from the tables measure where the run has Arrow's: what the tables boundary
+ * serves is a stream a browser or DuckDB reads as columns, so Arrow is timed on that path and the
+ * row formats on theirs. Without it (Arrow not run, a field no table column holds, a saved run),
+ * from the row round trip, saying why.
+ */
+function bulkPick(pool: readonly CaseResult[], run: LabRun): Recommendation | undefined {
+  const rows = (pool[0] as CaseResult).itemsPerUnit.toLocaleString('en');
+  const columns = pool.find((r) => r.tables?.path === 'columns');
+  if (columns === undefined) {
+    const bulk = best(pool, roundTrip);
+    if (bulk === undefined) return undefined;
+    const arrow = pool.find((r) => r.format === 'arrow');
+    const why =
+      arrow?.tablesUnavailable ??
+      (arrow === undefined ? 'Arrow was not measured' : 'this saved run has no tables measure');
+    const margin = marginOf(bulk, pool, run, roundTripMeasure);
+    return {
+      boundary: 'bulk tabular results',
+      format: bulk.format,
+      measure: 'round trip',
+      because:
+        `fastest lossless round trip of row objects on the largest batches (${bulk.spec.dataset}, ${rows} rows): ` +
+        `${times(roundTrip(bulk))} JSON's time at ${pct(bulk.bytes / bulk.jsonBytes)} of its size. This rests on the ` +
+        `row round trip, not on the tables measure (Arrow's columns path), because ${why}.`,
+      ...(margin === undefined ? {} : { margin }),
+    };
+  }
+  const tablesPool = pool.filter((r) => r.tables !== undefined);
+  const bulk = best(tablesPool, tablesMeasure.score) as CaseResult;
+  const held = (r: CaseResult) => size(r.tables?.serverPeakBytes ?? Number.NaN);
+  const path = (r: CaseResult) =>
+    r.tables?.path === 'columns'
+      ? `record batches of ${(r.tables.batchRows).toLocaleString('en')} rows from the tables source, read as columns`
+      : 'rows encoded, then decoded into row objects';
+  const versus =
+    bulk === columns
+      ? ''
+      : ` Arrow's columns path took ${times(tablesMeasure.score(columns))}, holding ${held(columns)}.`;
+  const margin = marginOf(bulk, tablesPool, run, tablesMeasure);
+  return {
+    boundary: 'bulk tabular results',
+    format: bulk.format,
+    measure: 'tables measure',
+    because:
+      `fastest on the tables measure (${bulk.spec.dataset}, ${rows} rows; ${path(bulk)}): ` +
+      `${times(tablesMeasure.score(bulk))} native JSON's round trip, the server holding at most ${held(bulk)} of the ` +
+      `response at once (JSON's whole payload: ${size(bulk.jsonBytes)}).${versus}`,
+    ...(margin === undefined ? {} : { margin }),
+  };
 }
 
 /** The cases the recommendations could not consider, because they did not run. */

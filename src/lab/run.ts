@@ -197,6 +197,7 @@ function mergeRuns(runs: readonly CaseResult[]): CaseResult {
     decodeMs: run.decode.median,
     jsonEncodeMs: run.jsonEncode.median,
     jsonDecodeMs: run.jsonDecode.median,
+    ...(run.tables === undefined ? {} : { tablesMs: run.tables.serverMs + run.tables.clientMs }),
   }));
   if (runs.length === 1) return { ...first, processes: perProcess };
   const mid = (pick: (run: CaseResult) => number) => median(runs.map(pick));
@@ -217,6 +218,15 @@ function mergeRuns(runs: readonly CaseResult[]): CaseResult {
       peakRssMb: mid((run) => run.memory.peakRssMb),
       heapUsedMb: mid((run) => run.memory.heapUsedMb),
     },
+    ...(first.tables === undefined
+      ? {}
+      : {
+          tables: {
+            ...first.tables,
+            serverMs: mid((run) => run.tables?.serverMs ?? Number.NaN),
+            clientMs: mid((run) => run.tables?.clientMs ?? Number.NaN),
+          },
+        }),
     processes: perProcess,
   };
 }
