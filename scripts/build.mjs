@@ -6,8 +6,9 @@
  * first did. The output is still exactly what a clean build gives: no stale files survive.
  *
  * --if-stale skips the build when nothing it reads has changed since the last one (the demos and
- * examples start with it): the sources' paths, sizes and modification times, the tsconfig files and
- * the compiler's version, hashed into a stamp kept in the last output folder.
+ * examples start with it): the paths, sizes and modification times of the sources under each
+ * project's rootDir, the tsconfig files and the compiler's version, hashed into a stamp kept in the
+ * last output folder.
  *
  * Usage: node scripts/build.mjs [--if-stale] [--executable FILE] PROJECT:OUTDIR [PROJECT:OUTDIR …]
  * Each OUTDIR must be the project's own outDir (so that source maps point where they should), and
@@ -54,6 +55,7 @@ if (ifStale && projects.every((p) => existsSync(p.outDir)) && readText(stampFile
   console.error(`build: up to date (${projects.map((p) => p.outDir).join(', ')}), skipped`);
   process.exit(0);
 }
+removeAbandoned();
 for (const { project, outDir } of projects) {
   // Beside the output, at the same depth, so that relative paths in source maps stay right after the move.
   const next = join(dirname(outDir), `dist-next-${process.pid}-${outDir.replace(/[^a-z0-9]/gi, '_')}`);
@@ -67,6 +69,26 @@ for (const { project, outDir } of projects) {
   }
 }
 writeFileSync(stampFile, stamp);
+
+/** Folders of builds that were killed before they could remove them (their process is gone). */
+function removeAbandoned() {
+  for (const dir of new Set(projects.map((p) => dirname(p.outDir)))) {
+    for (const name of readdirSync(dir)) {
+      const pid = /^dist-next-(\d+)-/.exec(name)?.[1];
+      if (pid !== undefined && !isRunning(Number(pid)))
+        rmSync(join(dir, name), { recursive: true, force: true });
+    }
+  }
+}
+
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
 
 /** Moves every file of `from` into `to` by rename, then removes what `to` holds beyond them. */
 function swapIn(from, to) {
@@ -100,8 +122,11 @@ function removeEmptyFolders(dir) {
 }
 
 /**
- * What the outputs depend on, hashed: every file under the folders the projects include (their
- * paths, sizes, modification times), the tsconfig files they extend, and the compiler's version.
+ * What the outputs depend on, hashed: the source files under each project's rootDir (their paths,
+ * sizes, modification times), the tsconfig files, and the compiler's version. A project's rootDir
+ * holds everything it compiles, and what it imports from elsewhere in the repository (the
+ * benchmarks import examples/ and test/ helpers), so this errs on the side of building: an edit
+ * to any source there counts, outputs and dependencies do not.
  */
 function inputStamp() {
   const hash = createHash('sha256');
@@ -109,16 +134,49 @@ function inputStamp() {
     `typescript ${JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')).version}\n`,
   );
   hash.update(`${args.filter((arg) => arg !== '--if-stale').join(' ')}\n`);
+  const outputs = new Set(projects.map((p) => join(p.outDir)));
   for (const { project } of projects) {
     for (const config of configChain(project)) hash.update(`${config}\n${readFileSync(config)}\n`);
-    for (const dir of includedFolders(project)) {
-      for (const file of listFiles(dir).sort()) {
-        const { size, mtimeMs } = statSync(join(dir, file));
-        hash.update(`${join(dir, file)} ${size} ${mtimeMs}\n`);
-      }
+    const root = rootDirOf(project);
+    for (const file of sourceFiles(root, outputs).sort()) {
+      const { size, mtimeMs } = statSync(file);
+      hash.update(`${file} ${size} ${mtimeMs}\n`);
     }
   }
   return hash.digest('hex');
+}
+
+/** The project's rootDir (from it or what it extends), relative to where the build runs. */
+function rootDirOf(project) {
+  for (const config of configChain(project)) {
+    const rootDir = readJsonc(config).compilerOptions?.rootDir;
+    if (typeof rootDir === 'string') return join(dirname(config), rootDir);
+  }
+  return dirname(project);
+}
+
+/** A file tsc may read as a source: TypeScript, JavaScript, JSON. */
+function isSourceFile(name) {
+  return /\.(?:[cm]?[jt]s|tsx|json)$/.test(name);
+}
+
+/** Folders that hold outputs or dependencies, never sources: skipped wherever they are. */
+function notSources(name) {
+  return (
+    ['node_modules', 'dist', 'build', 'coverage'].includes(name) ||
+    name.startsWith('dist-') ||
+    name.startsWith('.')
+  );
+}
+
+function sourceFiles(dir, outputs) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory())
+      return notSources(entry.name) || outputs.has(path) ? [] : sourceFiles(path, outputs);
+    return isSourceFile(entry.name) ? [path] : [];
+  });
 }
 
 /** The tsconfig file and those it extends (relative paths only, as this repository writes them). */
@@ -128,18 +186,6 @@ function configChain(project) {
   if (typeof base === 'string' && base.startsWith('.'))
     chain.push(...configChain(join(dirname(project), base)));
   return chain;
-}
-
-/** The folders of a project's "include" (its own, or what it extends), which is where its sources live. */
-function includedFolders(project) {
-  for (const config of configChain(project)) {
-    const { include } = readJsonc(config);
-    if (Array.isArray(include))
-      return include
-        .map((pattern) => join(dirname(config), pattern.replace(/\/?\*.*$/, '')))
-        .filter((dir) => existsSync(dir) && statSync(dir).isDirectory());
-  }
-  return [];
 }
 
 /** tsconfig files allow comments and trailing commas; neither is inside a string here. */

@@ -1,6 +1,6 @@
 /**
- * Protobuf written by protoc itself (`protoc --encode`), inspected without --format: sniffed as
- * Protobuf, shown field by field as `protoc --decode_raw` shows the same bytes.
+ * Protobuf written by protoc itself (`protoc --encode`) and by Python's protobuf, inspected without
+ * --format: sniffed as Protobuf, shown field by field as `protoc --decode_raw` shows the same bytes.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli } from '../support/cli.js';
+import { runPython } from '../support/python.js';
 import { has } from '../support/tools.js';
 
 const proto = `syntax = "proto3";
@@ -64,3 +65,37 @@ describe.skipIf(!has('protoc'))('wirekit inspect of bytes protoc wrote', () => {
     }
   });
 });
+
+describe.skipIf(!has('python:google.protobuf.descriptor_pb2'))(
+  'wirekit inspect of bytes Python protobuf wrote',
+  () => {
+    test('a FileDescriptorProto, messages nested two deep, is sniffed and read field by field', async () => {
+      const bytes = runPython(`
+import sys
+from google.protobuf import descriptor_pb2
+file = descriptor_pb2.FileDescriptorProto(name="demo.proto", package="demo")
+person = file.message_type.add(name="Person")
+person.field.add(name="id", number=1, label=1, type=3)
+sys.stdout.buffer.write(file.SerializeToString())
+`);
+      const { code, text } = await cli(['inspect', '-', '--json'], bytes);
+      expect(code).toBe(0);
+      const report = JSON.parse(text);
+      expect(report).toMatchObject({ sniffed: ['protobuf'], format: 'protobuf' });
+      expect(report.guess).toMatch(/^guessed protobuf \(raw field tree, no schema\)/);
+      expect(report.protobufFields).toEqual([
+        '1 (len, text): "demo.proto"',
+        '2 (len, text): "demo"',
+        '4 (len, message) {',
+        '  1 (len, text): "Person"',
+        '  2 (len, message) {',
+        '    1 (len, text): "id"',
+        '    3 (varint): 1',
+        '    4 (varint): 1',
+        '    5 (varint): 3',
+        '  }',
+        '}',
+      ]);
+    });
+  },
+);
