@@ -51,7 +51,8 @@ describe('package exports', () => {
   });
 
   test('wirekit-ts/cache loads neither ioredis nor prom-client until they are used', () => {
-    // Static imports only (`from '...'`): redisStore and the CLI import ioredis on first use.
+    // Static imports only (`from '...'`): redisStore requires ioredis when it is created, and the
+    // CLI imports it on first use.
     const packages = new Set<string>();
     const seen = new Set<string>();
     const visit = (file: string) => {
@@ -66,8 +67,8 @@ describe('package exports', () => {
     visit(join(root, 'dist/boundaries/cache/index.js'));
     expect(seen.size).toBeGreaterThan(5);
     expect([...packages].filter((name) => name === 'ioredis' || name === 'prom-client')).toEqual([]);
-    expect(readFileSync(join(root, 'dist/boundaries/cache/redis-store.js'), 'utf8')).toContain(
-      "import('ioredis')",
+    expect(readFileSync(join(root, 'dist/boundaries/cache/redis-connection.js'), 'utf8')).toContain(
+      "require('ioredis')",
     );
   });
 
