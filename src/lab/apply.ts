@@ -4,7 +4,7 @@
  * against those APIs' types by test/lab/apply.test.ts, so a renamed option fails a test rather
  * than misleading a reader.
  */
-import { socketFormats } from '../boundaries/ws/frames.js';
+import { socketFormats } from '../boundaries/ws/index.js';
 import type { CaseResult } from './case.js';
 
 /** The HTTP route (and, where the format is one a socket speaks, the WebSocket plugin) for `format`. */
