@@ -9,6 +9,7 @@
  *   record encodes, not how the boundary's traffic will.
  * A pick made by speed also says whether its lead is larger than the noise (margin.ts).
  */
+import { applyLine } from './apply.js';
 import type { CaseResult } from './case.js';
 import { best, type Margin, type Measure, marginOf, pct, times } from './margin.js';
 import type { LabRun } from './run.js';
@@ -28,6 +29,8 @@ export interface Recommendation {
    * format's role (public API, schema evolution).
    */
   readonly measure: 'round trip' | 'size after zstd' | 'tables measure' | 'role';
+  /** How to apply the pick: the option and value in the boundary's API, as a line of code. */
+  readonly apply?: string;
   /** For a pick made by speed: whether its lead over the next format is larger than the noise. */
   readonly margin?: Margin;
 }
@@ -192,7 +195,10 @@ export function recommend(run: LabRun, options: RecommendOptions = {}): Recommen
     const bulk = bulkPick(bulkPool, run);
     if (bulk !== undefined) out.push(bulk);
   }
-  return out;
+  return out.map((r) => {
+    const apply = r.format === undefined ? undefined : applyLine(r.boundary, r.format, cache);
+    return apply === undefined ? r : { ...r, apply };
+  });
 }
 
 /** The tables measure against native JSON's round trip in the same process. */

@@ -98,6 +98,7 @@ function recommendationText(run: LabRun): string {
     lines.push(wrap(r.because, proseWidth, '      '));
     if (r.margin !== undefined)
       lines.push(wrap(`${marginLabel(r.margin)}: ${r.margin.text}`, proseWidth, '      '));
+    if (r.apply !== undefined) lines.push(wrap(`apply: ${r.apply}`, proseWidth, '      '));
   }
   const missing = leftOut(run);
   if (missing !== undefined) lines.push(wrap(missing, proseWidth, '  '));

@@ -17,11 +17,13 @@ import {
   type AnyColumn,
   BoolColumn,
   BytesColumn,
+  type ChunkReader,
   type ColumnType,
+  defaultBatchRows,
   FixedWidthColumn,
-} from '../boundaries/tables/columns.js';
-import { type ChunkReader, defaultBatchRows, openTableStream } from '../boundaries/tables/source.js';
-import { writeBatches } from '../codecs/arrow/batch-stream.js';
+  openTableStream,
+} from '../boundaries/tables/index.js';
+import { type ArrowCodec, createArrowCodec } from '../codecs/arrow/index.js';
 import type { ObjectSchema, Schema } from '../schema/index.js';
 import { summarize } from './stats.js';
 
@@ -109,13 +111,18 @@ function engineVectors(
         return { kind: 'bool', values: Uint8Array.from(values, (v) => (v ? 1 : 0)) };
       case 'utf8':
       case 'binary': {
-        const parts = values.map((v) => (typeof v === 'string' ? encoder.encode(v) : (v as Uint8Array)));
-        const offsets = new Int32Array(parts.length + 1);
-        parts.forEach((part, i) => {
-          offsets[i + 1] = (offsets[i] as number) + part.length;
+        // Written straight into one buffer, no array per value: --large has 10 million of them.
+        const offsets = new Int32Array(values.length + 1);
+        values.forEach((v, i) => {
+          const length = typeof v === 'string' ? Buffer.byteLength(v) : (v as Uint8Array).length;
+          offsets[i + 1] = (offsets[i] as number) + length;
         });
-        const data = new Uint8Array(offsets[parts.length] as number);
-        for (const [i, part] of parts.entries()) data.set(part, offsets[i] as number);
+        const data = new Uint8Array(offsets[values.length] as number);
+        values.forEach((v, i) => {
+          const at = offsets[i] as number;
+          if (typeof v === 'string') encoder.encodeInto(v, data.subarray(at, offsets[i + 1]));
+          else data.set(v as Uint8Array, at);
+        });
         return { kind: 'bytes', data, offsets };
       }
       case 'timestamp':
@@ -203,6 +210,7 @@ function dataBytes(data: Data): number {
 
 /** The server's side once: the query's batches written as an IPC stream, and the most bytes held at once. */
 async function serve(
+  codec: ArrowCodec,
   columns: readonly { name: string; type: ColumnType }[],
   vectors: readonly EngineVector[],
   rows: number,
@@ -221,7 +229,7 @@ async function serve(
   }
   const chunks: Uint8Array[] = [];
   let peak = 0;
-  for await (const chunk of writeBatches(measured(), undefined)) {
+  for await (const chunk of codec.encodeBatches(measured())) {
     // One chunk per batch (its dictionaries and message), then the end-of-stream marker.
     peak = Math.max(peak, (held[chunks.length] ?? 0) + chunk.length);
     chunks.push(chunk);
@@ -284,12 +292,15 @@ export async function measureColumnsPath(
   const columns = tableColumns(item);
   if (typeof columns === 'string') return columns;
   const vectors = engineVectors(rows as Record<string, unknown>[], columns);
+  // The route's codec, made once as a route makes it at registration: it checks the first batch's
+  // columns against the schema and writes the stream, as the HTTP plugin does for a tables source.
+  const codec = createArrowCodec({ schema: item });
   const server: number[] = [];
   const client: number[] = [];
   let peak = 0;
   const round = async () => {
     let start = performance.now();
-    const served = await serve(columns, vectors, rows.length);
+    const served = await serve(codec, columns, vectors, rows.length);
     const serverMs = performance.now() - start;
     // The body as the client receives it, whole; its reader then walks it batch by batch.
     const body = concat(served.chunks);

@@ -97,7 +97,7 @@ ${rows}
       : `<section id="recommendations"><h2>Recommendations</h2><table class="advice"><thead><tr><th scope="col">boundary</th><th scope="col">format</th><th scope="col">because</th><th scope="col">margin over the next format</th></tr></thead><tbody class="advice">${advice
           .map(
             (r) =>
-              `<tr><td>${escapeHtml(r.boundary)}</td><td>${escapeHtml(r.format ?? 'no pick')}</td><td>${escapeHtml(r.because)}</td>${marginCell(r)}</tr>`,
+              `<tr><td>${escapeHtml(r.boundary)}</td><td>${escapeHtml(r.format ?? 'no pick')}</td><td>${escapeHtml(r.because)}${r.apply === undefined ? '' : `<br><code>${escapeHtml(r.apply)}</code>`}</td>${marginCell(r)}</tr>`,
           )
           .join(
             '',

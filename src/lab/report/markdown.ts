@@ -22,7 +22,14 @@ export function labMarkdown(run: LabRun): string {
     );
     for (const r of advice) {
       const margin = r.margin === undefined ? '' : `${marginLabel(r.margin)}: ${r.margin.text}`;
-      lines.push(tableRow([r.boundary, r.format ?? 'no pick', r.because, margin]));
+      lines.push(
+        tableRow([
+          r.boundary,
+          r.format ?? 'no pick',
+          r.apply === undefined ? r.because : `${r.because} Apply: ${r.apply}`,
+          margin,
+        ]),
+      );
     }
     const missing = leftOut(run);
     if (missing !== undefined) lines.push('', cell(missing));
