@@ -10,6 +10,7 @@
  * but the order in which fields and names first appear.
  */
 import { formatPath, WirekitError } from '../errors/index.js';
+import { parseIsoTime } from '../util/iso-time.js';
 import * as t from './builders.js';
 import { checkTypeName } from './names.js';
 import type { Schema } from './types.js';
@@ -279,26 +280,10 @@ function merge(into: Shape, from: Shape): void {
 // first three may be non-zero: a Date holds milliseconds, and a timestamp must not round a sample.
 const isoDateTime = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,3}0*)?(?:Z|[+-](\d\d):(\d\d))$/;
 const loneSurrogate = /\p{Cs}/u;
-const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
+/** A date-time the JSON codec reads back as the same instant, and whose fraction a Date can hold. */
 function isTimestamp(value: string): boolean {
-  const match = isoDateTime.exec(value);
-  if (match === null) return false;
-  const part = (index: number): number => Number(match[index] ?? 0);
-  const [year, month, day] = [part(1), part(2), part(3)];
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 && leap ? 29 : (monthDays[month - 1] ?? 0);
-  // Date.parse alone is lenient (it reads 2024-02-30 as March 1st), so the fields are checked too.
-  return (
-    day >= 1 &&
-    day <= days &&
-    part(4) <= 23 &&
-    part(5) <= 59 &&
-    part(6) <= 59 &&
-    part(7) <= 23 &&
-    part(8) <= 59 &&
-    Number.isFinite(Date.parse(value))
-  );
+  return isoDateTime.test(value) && parseIsoTime(value) !== undefined;
 }
 
 interface BuildContext {

@@ -6,12 +6,14 @@
  * instant from `Date.UTC` costs a fraction of that.
  */
 
+import { isCalendarTime } from '../../util/iso-time.js';
+
 /**
  * The instant written as `YYYY-MM-DDTHH:MM:SS.sssZ`, or undefined for any other text: other
  * spellings (offsets, other fractions, lower-case letters), years before 100 (which `Date.UTC` reads
- * as 19xx), hour 24, and out-of-range fields go to `parseIsoTime`, which decides them. Within this
- * form the two agree, day overflow included (V8 reads 2023-02-29 as March 1 either way); the tests
- * compare them on every month and day.
+ * as 19xx) and out-of-range fields go to `parseIsoTime`, which decides them. Within this form the
+ * two agree: both refuse a day the month does not have (`Date.UTC` would roll 2023-02-29 into March
+ * 1st); the tests compare them on every month and day.
  */
 export function readCanonicalTime(text: string): Date | undefined {
   if (
@@ -37,15 +39,11 @@ export function readCanonicalTime(text: string): Date | undefined {
     year < 100 ||
     month < 1 ||
     month > 12 ||
-    day < 1 ||
-    day > 31 ||
     hour < 0 ||
-    hour > 23 ||
     minute < 0 ||
-    minute > 59 ||
     second < 0 ||
-    second > 59 ||
-    millis < 0
+    millis < 0 ||
+    !isCalendarTime(year, month, day, hour, minute, second)
   )
     return undefined;
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
