@@ -5,7 +5,9 @@
  * text is held to the decode limits around JSON.parse (decode/text-checks.ts): those on size before
  * it builds anything, nesting and keys after.
  */
+
 import { WirekitError } from '../../errors/index.js';
+import { refuseEitherIn } from '../../schema/either.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type ReadAllocation, type ReadContext, read, readContext } from '../../schema/json-value.js';
 import { childrenOf } from '../../schema/walk.js';
@@ -43,6 +45,7 @@ export interface JsonCodecOptions extends CodecOptions {
 const encoder = new TextEncoder();
 
 export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Codec<T> {
+  refuseEitherIn('The JSON codec', options.schema);
   const { schema } = options;
   const strict = options.strict !== false;
   const limits = resolveLimits(options.limits);

@@ -37,6 +37,7 @@
 
 import { prependPath } from '../../../errors/index.js';
 import { decimalBounds, decimalFits } from '../../../schema/decimal.js';
+import { eitherNotCarried } from '../../../schema/either.js';
 import type { MapSchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
 import { jsonEncodeError, walkJson } from '../../../schema/json-kind.js';
@@ -246,6 +247,8 @@ export class JsonProjectionCompiler {
       // Containers are projected here, in the field's turn, so that an error has its path.
       case 'object':
         return this.local(`${this.functions.nameFor(schema)}(${x}, h.nest(depth, O), O)`, indent);
+      case 'either':
+        throw eitherNotCarried('JSON');
       case 'union':
         return this.local(this.union(schema, x, indent), indent);
       case 'array':
