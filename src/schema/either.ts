@@ -30,7 +30,7 @@
  * meaning, the absent value, in every format), `json` (it matches every class) and another
  * `either` (list its branches in this one).
  */
-import { WirekitError } from '../errors/index.js';
+import { describeValue, WirekitError } from '../errors/index.js';
 import type { EitherSchema, ObjectSchema, Schema } from './types.js';
 import { isRecord } from './value-rules.js';
 import { childrenOf } from './walk.js';
@@ -203,13 +203,45 @@ function classOfValue(value: unknown): ValueClass | undefined {
 export function selectBranch(schema: EitherSchema, value: unknown): number | undefined {
   const table = branchTable(schema);
   const valueClass = classOfValue(value);
-  if (valueClass === undefined) return undefined;
+  if (valueClass === undefined || isTextLikeNumber(table, value)) return undefined;
   if (valueClass !== 'object' || table.objects.length === 0) return table.byClass.get(valueClass);
   if (!isRecord(value)) return undefined;
   return selectByKeys(
     table.objects,
     Object.keys(value).filter((key) => value[key] !== undefined),
   );
+}
+
+/**
+ * NaN and the infinities beside a text branch: JSON writes them as the text "NaN", "Infinity",
+ * which would read back as the text branch's value, so no format takes them there.
+ */
+export function isTextLikeNumber(table: BranchTable, value: unknown): boolean {
+  return typeof value === 'number' && !Number.isFinite(value) && table.byClass.has('text');
+}
+
+/** The branch schema for `value` (selectBranch's rule), or undefined when no branch takes it. */
+export function branchOf(schema: EitherSchema, value: unknown): Schema | undefined {
+  const index = selectBranch(schema, value);
+  return index === undefined ? undefined : schema.branches[index];
+}
+
+/**
+ * The branch index for `value`, or a WK_VALIDATION_FAILED naming the branches (the JSON codec's
+ * compiled writer calls it, and writes the branch's projection).
+ */
+export function branchIndex(schema: EitherSchema, value: unknown): number {
+  const index = selectBranch(schema, value);
+  if (index === undefined) {
+    throw new WirekitError(
+      'WK_VALIDATION_FAILED',
+      `expected ${describeBranches(schema)}, got ${describeValue(value)}.`,
+      {
+        path: [],
+      },
+    );
+  }
+  return index;
 }
 
 /** The object branch for an object holding `keys` (the rule in this module's comment). */
@@ -251,6 +283,6 @@ export function refuseEitherIn(format: string, schema: Schema | undefined): void
 export function eitherNotCarried(format: string): WirekitError {
   return new WirekitError(
     'WK_EXPORT_UNSUPPORTED',
-    `${format} does not carry t.either (the untagged union) yet; JSON does, and validate() checks it.`,
+    `${format} does not carry t.either (the untagged union) yet; the JSON codec does, and validate() checks it.`,
   );
 }

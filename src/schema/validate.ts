@@ -13,7 +13,7 @@ import {
 } from '../errors/index.js';
 import { effectiveDepth } from '../util/depth-ceiling.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
-import { branchTable, describeBranches, selectBranch } from './either.js';
+import { branchTable, describeBranches, isTextLikeNumber, selectBranch } from './either.js';
 import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { type JsonProblem, walkJson } from './json-kind.js';
 import { fieldOf, noSuchField } from './names.js';
@@ -354,6 +354,15 @@ function checkEither(
   const index = selectBranch(schema, value);
   if (index !== undefined) {
     check(schema.branches[index] as Schema, value, path, depth, context);
+    return;
+  }
+  if (isTextLikeNumber(branchTable(schema), value)) {
+    report(
+      context,
+      'expected_type',
+      path,
+      `${value} beside a text branch: JSON would write it as text, read back as the text branch.`,
+    );
     return;
   }
   // Among several object branches a record is refused for its keys; otherwise for its type.

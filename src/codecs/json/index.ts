@@ -7,7 +7,6 @@
  */
 
 import { WirekitError } from '../../errors/index.js';
-import { refuseEitherIn } from '../../schema/either.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type ReadAllocation, type ReadContext, read, readContext } from '../../schema/json-value.js';
 import { childrenOf } from '../../schema/walk.js';
@@ -45,7 +44,6 @@ export interface JsonCodecOptions extends CodecOptions {
 const encoder = new TextEncoder();
 
 export function createJsonCodec<T = unknown>(options: JsonCodecOptions = {}): Codec<T> {
-  refuseEitherIn('The JSON codec', options.schema);
   const { schema } = options;
   const strict = options.strict !== false;
   const limits = resolveLimits(options.limits);
