@@ -69,7 +69,7 @@ function invalid(message: string): never {
 }
 
 /** The classes of values a branch accepts; refuses the kinds that cannot be a branch. */
-function classesOf(schema: Schema): readonly ValueClass[] {
+export function classesOf(schema: Schema): readonly ValueClass[] {
   const target = schema.kind === 'ref' ? schema.resolve() : schema;
   switch (target.kind) {
     case 'bool':
