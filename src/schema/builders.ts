@@ -7,6 +7,7 @@
  * Each builder checks its arguments and returns a frozen plain node (see types.ts).
  */
 import { describeValue, WirekitError } from '../errors/index.js';
+import { branchTable } from './either.js';
 import { assignFieldNumbers } from './field-numbers.js';
 import { checkFieldName, checkTypeName } from './names.js';
 import type {
@@ -14,6 +15,7 @@ import type {
   BoolSchema,
   BytesSchema,
   DecimalSchema,
+  EitherSchema,
   EnumSchema,
   FieldDef,
   FloatSchema,
@@ -369,6 +371,40 @@ export function union<const V extends readonly ObjectSchema[]>(
     tag,
     variants: Object.freeze([...variants]),
   });
+}
+
+/**
+ * An untagged union: a value of any one branch, told apart by the value itself (either.ts gives
+ * the rule), as TypeScript's `string | number` is:
+ *
+ *   const Id = t.either([t.string(), t.int64()]);   // refused: both take text in JSON
+ *   const Id = t.either([t.string(), t.float64()]); // string | number
+ *
+ * Branches that some value could match both are refused here, naming both. Branches are numbered
+ * in this order where a format numbers them (Protocol Buffers), so new ones go at the end.
+ */
+export function either<const B extends readonly Schema[]>(
+  branches: B,
+): EitherSchema<Infer<B[number]>, InferInput<B[number]>> {
+  if (!Array.isArray(branches) || branches.length < 2) {
+    invalid('either: needs an array of at least two branches (one branch is that schema alone).');
+  }
+  branches.forEach((branch, index) => {
+    checkSchemaValue(`either branch ${index}`, branch);
+  });
+  const schema = node<EitherSchema<Infer<B[number]>, InferInput<B[number]>>>({
+    kind: 'either',
+    branches: Object.freeze([...branches]),
+  });
+  try {
+    branchTable(schema);
+  } catch (error) {
+    // A t.lazy branch whose target is not defined yet (it is being built, as in a recursive type)
+    // cannot be classified now; the table is then built, and checked, on first use.
+    if (error instanceof WirekitError && error.code === 'WK_SCHEMA_INVALID') throw error;
+    if (!branches.some((branch) => branch.kind === 'ref')) throw error;
+  }
+  return schema;
 }
 
 /**

@@ -9,6 +9,7 @@
  * value as it is, at the cost of one lookup. Values that are not what the schema says are left for
  * the encoder's validation to report.
  */
+import { branchOf } from './either.js';
 import type { Infer, InferInput, ObjectSchema, Schema } from './types.js';
 import { childrenOf } from './walk.js';
 
@@ -54,6 +55,12 @@ function fill(schema: Schema, value: unknown, depth: number): unknown {
       const tag = (value as Record<string, unknown>)[schema.tag];
       const variant = schema.variants.find((item) => tagOf(item, schema.tag) === tag);
       return variant === undefined ? value : fillObject(variant, value as Record<string, unknown>, depth);
+    }
+    case 'either': {
+      // The branch is chosen as for any value; an object lacking a defaulted field still has the
+      // required keys that choose it (either.ts counts a defaulted field as not required).
+      const branch = branchOf(schema, value);
+      return branch === undefined ? value : fill(branch, value, depth);
     }
     case 'array':
       return Array.isArray(value) ? fillEach(value, (item) => fill(schema.items, item, depth + 1)) : value;

@@ -40,6 +40,8 @@ export function schemaToJson(schema: Schema): SchemaDocument {
         };
       case 'union':
         return { ...plain(target, ['variants']), variants: target.variants.map(write) };
+      case 'either':
+        return { kind: 'either', branches: target.branches.map(write) };
       case 'array':
         return { ...plain(target, ['items']), items: write(target.items) };
       case 'map':
@@ -193,6 +195,8 @@ function readNode(
         const variants = asArray(node.variants, `${at}.variants`).map((v, i) => read(v, `variants[${i}]`));
         return define(t.union(name, asString(node.tag, `${at}.tag`), variants as never, options));
       }
+      case 'either':
+        return t.either(asArray(node.branches, `${at}.branches`).map((b, i) => read(b, `branches[${i}]`)));
       case 'array':
         return t.array(read(node.items, 'items'), {
           minItems: optionalNumber(node.minItems, at),

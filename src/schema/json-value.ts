@@ -28,10 +28,12 @@ import { parseIsoTime, parseIsoTimeExpanded } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { utf8Length } from '../util/utf8-length.js';
 import { decimalDigits } from './decimal.js';
+import { branchOf, branchTable, describeBranches } from './either.js';
 import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { type JsonTotals, jsonDecodeError, walkJson } from './json-kind.js';
 import { fieldOf, isInheritedName, noSuchField } from './names.js';
 import type {
+  EitherSchema,
   FieldDef,
   Int64Schema,
   JsonValue,
@@ -90,6 +92,11 @@ export function toJsonValue(schema: Schema, value: unknown, path: Path = []): Js
       return value === undefined ? null : toJsonValue(schema.inner, value, path);
     case 'nullable':
       return value === null ? null : toJsonValue(schema.inner, value, path);
+    case 'either': {
+      const branch = branchOf(schema, value);
+      if (branch === undefined) throw wrongValue(path, describeBranches(schema), value);
+      return toJsonValue(branch, value, path);
+    }
     case 'ref':
       return toJsonValue(schema.resolve(), value, path);
     default:
@@ -289,6 +296,12 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       return read(schema.inner, json, depth, context);
     case 'nullable':
       return json === null ? null : read(schema.inner, json, depth, context);
+    case 'either': {
+      // The JSON form keeps each value's class (either.ts), so the parsed value names its branch.
+      const branch = branchOf(schema, json) ?? nonFiniteBranch(schema, json);
+      if (branch === undefined) throw wrong(context, describeBranches(schema), json);
+      return read(branch, json, depth, context);
+    }
     case 'ref':
       return read(schema.resolve(), json, depth, context);
     case 'bool':
@@ -635,6 +648,16 @@ function show(value: unknown): string {
 function checked<T>(refusal: Refusal | undefined, value: T, context: ReadContext): T {
   if (refusal !== undefined) throw new WirekitError(context.code, refusal.message, { path: [] });
   return value;
+}
+
+/**
+ * A float spells NaN and the infinities as text in JSON. Beside a text branch such text is that
+ * branch's (either.ts refuses the numbers there); without one, it is the number branch's.
+ */
+function nonFiniteBranch(schema: EitherSchema, json: unknown): Schema | undefined {
+  if (json !== 'NaN' && json !== 'Infinity' && json !== '-Infinity') return undefined;
+  const index = branchTable(schema).byClass.get('number');
+  return index === undefined ? undefined : schema.branches[index];
 }
 
 function wrong(context: ReadContext, expected: string, got: unknown): WirekitError {

@@ -58,6 +58,7 @@ export type Kind =
   | 'optional'
   | 'nullable'
   | 'union'
+  | 'either'
   | 'ref'
   | 'json';
 
@@ -201,6 +202,16 @@ export interface UnionSchema<T = unknown, I = T> extends SchemaNode<T, I>, Named
   readonly variants: readonly ObjectSchema[];
 }
 
+/**
+ * An untagged union: a value of any one of the branches, which the value itself tells apart (by
+ * its class, and an object by its keys: either.ts). Unnamed, like a TypeScript `A | B`.
+ */
+export interface EitherSchema<T = unknown, I = T> extends SchemaNode<T, I> {
+  readonly kind: 'either';
+  /** Protocol Buffers numbers the branches in this order (first = 1), so branches are only appended. */
+  readonly branches: readonly Schema[];
+}
+
 /** A reference to a named type, resolved lazily so that a type can contain itself. */
 export interface RefSchema<T = unknown, I = T> extends SchemaNode<T, I> {
   readonly kind: 'ref';
@@ -247,5 +258,6 @@ export type Schema =
   | OptionalSchema
   | NullableSchema
   | UnionSchema
+  | EitherSchema
   | RefSchema
   | JsonSchema;

@@ -13,10 +13,12 @@ import {
 } from '../errors/index.js';
 import { effectiveDepth } from '../util/depth-ceiling.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
+import { branchTable, describeBranches, isTextLikeNumber, selectBranch } from './either.js';
 import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { type JsonProblem, walkJson } from './json-kind.js';
 import { fieldOf, noSuchField } from './names.js';
 import type {
+  EitherSchema,
   EnumSchema,
   Infer,
   MapSchema,
@@ -221,6 +223,9 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
       if (expect(isRecord(value), 'an object'))
         checkUnion(schema, value as Record<string, unknown>, path, depth, context);
       return;
+    case 'either':
+      checkEither(schema, value, path, depth, context);
+      return;
     case 'ref':
       check(schema.resolve(), value, path, depth, context);
       return;
@@ -333,6 +338,48 @@ function checkUnion(
     return;
   }
   checkObject(variant, value, path, depth, context);
+}
+
+/**
+ * A value of the branch the value itself selects (either.ts), checked as that branch alone, so the
+ * issues are the branch's own. An either adds no level: its branch's value is the value.
+ */
+function checkEither(
+  schema: EitherSchema,
+  value: unknown,
+  path: Path,
+  depth: number,
+  context: Context,
+): void {
+  const index = selectBranch(schema, value);
+  if (index !== undefined) {
+    check(schema.branches[index] as Schema, value, path, depth, context);
+    return;
+  }
+  if (isTextLikeNumber(branchTable(schema), value)) {
+    report(
+      context,
+      'expected_type',
+      path,
+      `${value} beside a text branch: JSON would write it as text, read back as the text branch.`,
+    );
+    return;
+  }
+  // Among several object branches a record is refused for its keys; otherwise for its type.
+  const isObject = isRecord(value) && branchTable(schema).objects.length > 0;
+  report(
+    context,
+    isObject ? 'unknown_variant' : 'expected_type',
+    path,
+    isObject
+      ? `the keys ${describeKeys(value)} fit no branch of ${describeBranches(schema)}.`
+      : `expected ${describeBranches(schema)}, got ${describeValue(value)}.`,
+  );
+}
+
+function describeKeys(value: Record<string, unknown>): string {
+  const keys = Object.keys(value).filter((key) => value[key] !== undefined);
+  return keys.length === 0 ? '(none)' : keys.slice(0, 8).join(', ') + (keys.length > 8 ? ', …' : '');
 }
 
 function tooDeep(context: Context, path: Path): void {

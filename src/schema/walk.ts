@@ -8,6 +8,8 @@ export function childrenOf(schema: Schema): readonly Schema[] {
       return schema.fields.map((field) => field.schema);
     case 'union':
       return schema.variants;
+    case 'either':
+      return schema.branches;
     case 'array':
       return [schema.items];
     case 'map':

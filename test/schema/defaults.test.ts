@@ -117,3 +117,15 @@ describe('withDefaults', () => {
     expect(() => withDefaults(Chain, cyclic as never)).not.toThrow();
   });
 });
+
+describe('withDefaults in an untagged union', () => {
+  test('the branch the value selects has its defaults filled', () => {
+    const Retry = t.object('Retry', {
+      times: t.uint8(),
+      backoff: t.field(t.string(), { default: 'linear' }),
+    });
+    const Policy = t.object('Policy', { on: t.either([t.string(), Retry]) });
+    expect(withDefaults(Policy, { on: { times: 3 } })).toEqual({ on: { times: 3, backoff: 'linear' } });
+    expect(withDefaults(Policy, { on: 'never' })).toEqual({ on: 'never' });
+  });
+});

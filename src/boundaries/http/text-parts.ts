@@ -37,7 +37,10 @@ export type PartName = 'params' | 'query' | 'headers';
 export type PartReader = (raw: unknown) => Record<string, unknown>;
 
 /** A field's kind once `optional` and references are taken off: one of those text can carry. */
-type TextKind = Exclude<Schema, { kind: 'object' | 'map' | 'union' | 'ref' | 'json' | 'bytes' | 'nullable' }>;
+type TextKind = Exclude<
+  Schema,
+  { kind: 'object' | 'map' | 'union' | 'either' | 'ref' | 'json' | 'bytes' | 'nullable' }
+>;
 
 interface TextField {
   readonly def: FieldDef;
@@ -225,9 +228,19 @@ function textField(part: PartName, schema: ObjectSchema, def: FieldDef): TextFie
 }
 
 function isTextKind(schema: Schema): schema is TextKind {
-  return !['object', 'map', 'union', 'ref', 'json', 'bytes', 'nullable', 'array', 'optional'].includes(
-    schema.kind,
-  );
+  // An either is not text: "12" could be the string or the number branch's.
+  return ![
+    'object',
+    'map',
+    'union',
+    'either',
+    'ref',
+    'json',
+    'bytes',
+    'nullable',
+    'array',
+    'optional',
+  ].includes(schema.kind);
 }
 
 /**

@@ -10,8 +10,10 @@
  * to be guessed from the values, and guessed anew for every batch of a stream, so one stream could
  * change types halfway; `inferSchema` makes that guess once, in the open, where it can be checked.
  */
+
 import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arrow';
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
+import { refuseEitherIn } from '../../schema/either.js';
 import { assert, type Schema, t } from '../../schema/index.js';
 import { rejectsUnknownKeys } from '../core/codec.js';
 import { malformed } from '../core/errors.js';
@@ -112,6 +114,7 @@ export function createArrowCodec<Row = unknown>(
   options: ArrowCodecOptions = {},
 ): ArrowCodec<Row> | SchemalessArrowCodec<Row> {
   const { schema } = options;
+  refuseEitherIn('Arrow', schema);
   const resolved = resolveArrowOptions(options);
   const { ipcFormat, batchSize, ipcCompression, maxDecompressionRatio } = resolved;
   if (schema === undefined) return createSchemalessCodec<Row>(options, resolved);

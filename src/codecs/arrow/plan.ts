@@ -3,7 +3,9 @@
  * (what a JavaScript value must be) with the Arrow type toArrowSchema gives it (what the bytes are).
  * Built once per codec, so that encoding and decoding never look at the schema tree again.
  */
+
 import { type DataType, type Field, makeData, Struct, Type, Utf8, Vector } from 'apache-arrow';
+import { eitherNotCarried } from '../../schema/either.js';
 import { toArrowSchema } from '../../schema/export/arrow.js';
 import type { ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
@@ -178,6 +180,8 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number, m
         stringKeys ? {} : new Map(),
       );
     }
+    case 'either':
+      throw eitherNotCarried('Arrow');
     case 'union':
       return unionPlan(s, type, nulls, depth + 1, maxDepth);
     case 'optional':

@@ -10,7 +10,9 @@
  * A sequence is a run of size-prefixed buffers (FlatBuffers' finishSizePrefixed: a 4-byte
  * little-endian length, then the buffer, aligned as the runtime aligns it).
  */
+
 import { WirekitError } from '../../errors/index.js';
+import { refuseEitherIn } from '../../schema/either.js';
 import { assert, type Schema } from '../../schema/index.js';
 import type { AllocationBudget } from '../core/budget.js';
 import { type Codec, type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
@@ -46,6 +48,7 @@ export interface FlatBuffersCodec<T = unknown> extends Codec<T> {
 }
 
 export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}): FlatBuffersCodec<T> {
+  refuseEitherIn('FlatBuffers', options.schema);
   const { schema } = options;
   if (schema === undefined) {
     throw new WirekitError(

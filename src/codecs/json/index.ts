@@ -5,6 +5,7 @@
  * text is held to the decode limits around JSON.parse (decode/text-checks.ts): those on size before
  * it builds anything, nesting and keys after.
  */
+
 import { WirekitError } from '../../errors/index.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type ReadAllocation, type ReadContext, read, readContext } from '../../schema/json-value.js';

@@ -6,6 +6,7 @@
  * only what is computed from the immutable schema.
  */
 
+import { eitherNotCarried } from '../../schema/either.js';
 import type { LiteralValue, Schema } from '../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
 import { type Rule, schemaRule } from '../../schema/value-rules.js';
@@ -126,6 +127,8 @@ function opOf(schema: Exclude<Schema, { kind: 'ref' }>): number {
     case 'int64':
     case 'uint64':
       return Op.int64;
+    case 'either':
+      throw eitherNotCarried('MessagePack and CBOR');
     default:
       return Op[schema.kind];
   }

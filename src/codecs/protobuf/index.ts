@@ -5,7 +5,9 @@
  * protobufjs's value model (Long objects, Timestamp and wrapper messages, oneof fields) would need a
  * conversion pass over every value, and it has no depth limit for untrusted input.
  */
+
 import { WirekitError } from '../../errors/index.js';
+import { refuseEitherIn } from '../../schema/either.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type AllocationBudget, budgetOf } from '../core/budget.js';
 import { type Codec, type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
@@ -32,6 +34,7 @@ export type { DecodeLimits } from '../core/limits.js';
 export { protobufMediaTypes, protobufStreamMediaType };
 
 export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
+  refuseEitherIn('Protocol Buffers', options.schema);
   return new ProtobufCodec<T>(options);
 }
 

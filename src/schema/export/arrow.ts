@@ -3,6 +3,7 @@
  * types are expanded where used and what the tree cannot say (type names, docs, enum members,
  * collapsed kinds) rides in field metadata under `wirekit.*` keys. docs/mapping/arrow.md lists them.
  */
+
 import {
   Schema as ArrowSchema,
   Binary,
@@ -21,6 +22,7 @@ import {
   Utf8,
 } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
+import { eitherNotCarried } from '../either.js';
 import type { EnumSchema, FieldDef, NamedSchema, ObjectSchema, Schema, UnionSchema } from '../types.js';
 import { fullName } from '../walk.js';
 import { arrowIntType, arrowTimeUnits } from './arrow-types.js';
@@ -144,6 +146,8 @@ function typeOf(schema: Schema, ctx: Context, meta: Meta, nullable: boolean): Da
     case 'object':
       meta.push(...namedMeta(schema));
       return expand(schema, ctx, () => new Struct(structFields(schema, ctx)));
+    case 'either':
+      throw eitherNotCarried('Arrow');
     case 'union':
       meta.push(...namedMeta(schema), [arrowMetadataKeys.unionTag, schema.tag]);
       return expand(schema, ctx, () => unionType(schema, ctx, nullable));

@@ -5,6 +5,7 @@
  */
 
 import { describeValue, WirekitError } from '../../errors/index.js';
+import { eitherNotCarried } from '../either.js';
 import { fieldOf } from '../names.js';
 import type { FieldDef, JsonValue, ObjectSchema, Schema, UnionSchema } from '../types.js';
 
@@ -110,6 +111,8 @@ function encode(schema: Schema, value: unknown, where: string): JsonValue {
       return encode(schema.resolve(), value, where);
     case 'object':
       return record(schema, expectObject(value, where), where);
+    case 'either':
+      throw eitherNotCarried('Avro');
     case 'union':
       return record(
         firstVariant(schema, expectObject(value, where), where),

@@ -2,7 +2,9 @@
  * The Avro schema (JSON) of a wirekit schema. docs/mapping/avro.md is the contract: the Avro codec
  * writes exactly the layout described there, so the two change together.
  */
+
 import { WirekitError } from '../../errors/index.js';
+import { eitherNotCarried } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
   EnumSchema,
@@ -133,6 +135,8 @@ function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
       return withNull(typeOf(schema.inner, ctx, scope), true);
     case 'ref':
       return typeOf(schema.resolve(), ctx, scope);
+    case 'either':
+      throw eitherNotCarried('Avro');
     case 'union':
       return unionOf(schema, ctx, scope);
     case 'object':

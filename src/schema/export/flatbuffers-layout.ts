@@ -7,6 +7,7 @@
  * (codecs/flatbuffers/planner.ts) follows it, so the bytes on the wire are always the ones the
  * printed `.fbs` describes. docs/mapping/flatbuffers.md is the contract.
  */
+import { eitherNotCarried } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
   ArraySchema,
@@ -329,6 +330,8 @@ class LayoutBuilder {
         return { is: 'enum', enum: this.enums.get(node) as FbsEnum };
       case 'object':
         return { is: 'table', table: this.objects.get(node) as FbsTable };
+      case 'either':
+        throw eitherNotCarried('FlatBuffers');
       case 'union':
         return { is: 'union', union: this.unions.get(node) as FbsUnion };
       default:

@@ -112,6 +112,10 @@ function typeOf(schema: Schema, int64AsNumber: boolean): JsonObject | true {
       return { anyOf: [typeOf(schema.inner, int64AsNumber), { type: 'null' }] };
     case 'json':
       return true;
+    case 'either':
+      // The branches are disjoint (either.ts), so anyOf and oneOf accept the same values; anyOf
+      // lets a validator stop at the first branch that matches.
+      return { anyOf: schema.branches.map((branch) => typeOf(branch, int64AsNumber)) };
     case 'ref':
       return { $ref: refTo(schema.resolve()) };
     case 'object':

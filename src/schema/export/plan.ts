@@ -23,7 +23,7 @@ const wireFormatOf: Readonly<Record<string, WireFormat>> = {
 export type Leaf = Exclude<Plain, { kind: 'array' | 'map' }>;
 
 /** A leaf that each format declares as one of its own base types. */
-export type ScalarLeaf = Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' }>;
+export type ScalarLeaf = Exclude<Leaf, { kind: 'timestamp' | 'enum' | 'object' | 'union' | 'either' }>;
 
 /** The kinds a scalar leaf is stored as; each format maps them onto its base types. */
 export type StoredKind = Exclude<ScalarLeaf['kind'], 'decimal' | 'json' | 'literal'>;

@@ -6,6 +6,7 @@
  * follows it, so the bytes on the wire are always the ones the printed `.proto` describes.
  * docs/mapping/protobuf.md is the contract.
  */
+import { eitherNotCarried } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type { EnumSchema, FieldDef, ObjectSchema, Schema, TimestampSchema, UnionSchema } from '../types.js';
 import { deref } from '../walk.js';
@@ -270,6 +271,8 @@ class LayoutBuilder {
         return { is: 'timestamp', schema: node };
       case 'enum':
         return { is: 'enum', enum: this.declared.get(node) as ProtoEnum };
+      case 'either':
+        throw eitherNotCarried('Protocol Buffers');
       case 'object':
       case 'union':
         return { is: 'message', message: this.declared.get(node) as ProtoMessage };

@@ -270,6 +270,16 @@ describe('refused when the route is registered', () => {
       'a path parameter is one value',
     ],
     [
+      'an untagged union, which text cannot tell apart',
+      {
+        method: 'GET',
+        url: '/a',
+        query: t.object('Q', { id: t.either([t.string(), t.float64()]) }),
+        handler,
+      },
+      'id is either, which a URL cannot carry as text',
+    ],
+    [
       'a header name with capitals',
       { method: 'GET', url: '/a', headers: t.object('H', { 'X-Tenant': t.string() }), handler },
       'name the field "x-tenant"',

@@ -5,6 +5,8 @@
  * report where the reader narrows the writer, and leave what they cannot judge soundly (a missing
  * field, a field number) to the format rules beside them. Each rule: docs/compatibility.md.
  */
+
+import { classesOf } from '../../../schema/either.js';
 import type { FieldDef, LiteralValue, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
@@ -76,6 +78,18 @@ function describeKind(schema: Concrete): string {
 /** Kinds whose values a plain, unconstrained string reader takes as they are. */
 const stringLike: ReadonlySet<string> = new Set(['string', 'json', 'decimal']);
 
+/**
+ * Whether a reader object branch would be chosen for the writer's objects: it requires no key the
+ * writer's fields lack (either.ts picks object branches by keys). A map or union branch reads any.
+ */
+function readsKeysOf(branch: Concrete, writer: ObjectSchema): boolean {
+  if (branch.kind !== 'object') return true;
+  const names = new Set(writer.fields.map((field) => field.name));
+  return branch.fields.every(
+    (field) => field.schema.kind === 'optional' || field.default !== undefined || names.has(field.name),
+  );
+}
+
 function fieldPath(path: string, name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
 }
@@ -105,6 +119,7 @@ class ValueChecker {
     }
     while (w.kind === 'optional' || w.kind === 'nullable') w = deref(w.inner);
     while (r.kind === 'optional' || r.kind === 'nullable') r = deref(r.inner);
+    if (w.kind === 'either' || r.kind === 'either') return [...findings, ...this.either(r, w, path)];
     if (r.kind === 'object' || r.kind === 'union' || r.kind === 'enum') {
       let pairs = this.seen.get(r);
       if (pairs === undefined) {
@@ -218,6 +233,30 @@ class ValueChecker {
       default:
         return [];
     }
+  }
+
+  /**
+   * Untagged unions: every branch the writer has must be read by the reader, and a value of one
+   * kind is read by the reader branch of its class (either.ts); among several such branches (object
+   * branches told apart by keys), any one that reads it without a finding will do.
+   */
+  private either(r: Concrete, w: Concrete, path: string): Finding[] {
+    if (w.kind === 'either') return w.branches.flatMap((branch) => this.check(r, branch, path));
+    if (r.kind !== 'either') return [];
+    // A json writer may write a value of any class, which no either reads whole.
+    const classes = new Set(w.kind === 'json' ? [] : classesOf(w));
+    let candidates = r.branches.filter((branch) => classesOf(branch).some((c) => classes.has(c)));
+    if (w.kind === 'object') candidates = candidates.filter((branch) => readsKeysOf(deref(branch), w));
+    if (candidates.length === 0) {
+      return [narrowed('KIND_CHANGED', path, `${describeKind(w)} read as an either with no branch for it`)];
+    }
+    let first: Finding[] | undefined;
+    for (const branch of candidates) {
+      const findings = this.check(branch, w, path);
+      if (findings.length === 0) return [];
+      first ??= findings;
+    }
+    return first ?? [];
   }
 
   /** A writer that only ever writes `value`: fine if the reader accepts that one value. */

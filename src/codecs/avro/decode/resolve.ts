@@ -11,7 +11,9 @@
  * by unqualified name or alias. A writer union resolves branch by branch, and a branch that cannot
  * resolve fails only if data ever selects it.
  */
+
 import { formatPath, type Path, WirekitError } from '../../../errors/index.js';
+import { eitherNotCarried } from '../../../schema/either.js';
 import type {
   FieldDef,
   LiteralValue,
@@ -120,6 +122,8 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
       if (w === 'null') return { op: R.Const, value: nullValue };
       return branch(writer, deref(core), ctx, path);
     }
+    case 'either':
+      throw eitherNotCarried('Avro');
     case 'union': {
       if (writer.type !== 'record') return mismatch();
       const variant = variantOf(writer, reader, ctx);

@@ -4,7 +4,9 @@
  * describes: literal fields left out, "null" at the index the exporter chose, entry records for
  * integer-keyed maps.
  */
+
 import { WirekitBug } from '../../../errors/index.js';
+import { eitherNotCarried } from '../../../schema/either.js';
 import type { ObjectSchema, Schema, SmallIntKind, UnionSchema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
 import { smallIntRange } from '../../../schema/int-ranges.js';
@@ -99,6 +101,8 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
     case 'optional':
     case 'nullable':
       return option(avro, node, ctx);
+    case 'either':
+      throw eitherNotCarried('Avro');
     case 'union':
       if (avro.type !== 'union') internal(`union ${node.name}`);
       return tagged(avro.branches, avro.branches.keys(), node, ctx);

@@ -37,7 +37,8 @@
 
 import { prependPath } from '../../../errors/index.js';
 import { decimalBounds, decimalFits } from '../../../schema/decimal.js';
-import type { MapSchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
+import { branchIndex } from '../../../schema/either.js';
+import type { EitherSchema, MapSchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
 import { jsonEncodeError, walkJson } from '../../../schema/json-kind.js';
 import { memberSet } from '../../../schema/validate.js';
@@ -148,7 +149,7 @@ export class JsonProjectionCompiler {
   build(root: Schema): JsonProjector {
     const s = this.s;
     s.line(
-      `const h = ${s.dep({ wrong, nest, prependPath, refused, isRecord, fitsFloat32, toBase64, variantFor, decimalFits, unreadableKey, walkJson, jsonEncodeError, plainCopy, fallback })};`,
+      `const h = ${s.dep({ wrong, nest, prependPath, refused, isRecord, fitsFloat32, toBase64, variantFor, branchIndex, decimalFits, unreadableKey, walkJson, jsonEncodeError, plainCopy, fallback })};`,
     );
     const rootName = s.fn('projectRoot');
     s.line(`function ${rootName}(v, O) {`);
@@ -246,6 +247,8 @@ export class JsonProjectionCompiler {
       // Containers are projected here, in the field's turn, so that an error has its path.
       case 'object':
         return this.local(`${this.functions.nameFor(schema)}(${x}, h.nest(depth, O), O)`, indent);
+      case 'either':
+        return this.either(schema, x, indent);
       case 'union':
         return this.local(this.union(schema, x, indent), indent);
       case 'array':
@@ -286,6 +289,22 @@ export class JsonProjectionCompiler {
   private rule(rule: Rule<never> | undefined, x: string, indent: string): void {
     if (rule === undefined) return;
     this.s.line(`${indent}{ const r = ${this.s.dep(rule)}(${x}); if (r !== undefined) throw h.refused(r); }`);
+  }
+
+  /** An either's branch found as the interpreter finds it, then projected as that branch. */
+  private either(schema: EitherSchema, x: string, indent: string): string {
+    const s = this.s;
+    const index = s.fn('branch');
+    const p = s.fn('p');
+    s.line(`${indent}const ${index} = h.branchIndex(${s.dep(schema)}, ${x});`);
+    s.line(`${indent}let ${p};`);
+    schema.branches.forEach((branch, i) => {
+      s.line(`${indent}${i === 0 ? '' : 'else '}if (${index} === ${i}) {`);
+      const inner = this.value(branch, x, `${indent}  `);
+      s.line(`${indent}  ${p} = ${inner};`);
+      s.line(`${indent}}`);
+    });
+    return p;
   }
 
   /** A union's variant found as the interpreter finds it, then projected as that object. */

@@ -4,6 +4,7 @@
  */
 
 import { atPath, describeValue, prependPath, WirekitError } from '../../../errors/index.js';
+import { branchOf, describeBranches } from '../../../schema/either.js';
 import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
 import { jsonValueText } from '../../../schema/json-kind.js';
@@ -118,6 +119,11 @@ function write(schema: Schema, value: unknown, depth: number, options: JsonWrite
       return JSON.stringify(schema.value);
     case 'object':
       return writeObject(schema, value, nest(depth, options), options);
+    case 'either': {
+      const branch = branchOf(schema, value);
+      if (branch === undefined) throw wrong(describeBranches(schema), value);
+      return write(branch, value, depth, options);
+    }
     case 'union':
       return writeObject(variantFor(schema, value), value, nest(depth, options), options);
     case 'array': {
