@@ -8,6 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import {
+  checkCompatibility,
+  parseRegisteredSchema,
+} from '../../../src/boundaries/events/compatibility/index.js';
 import { createProtobufCodec } from '../../../src/codecs/protobuf/index.js';
 import { type Infer, schemaFromJson, schemaToJson, t, WirekitError } from '../../../src/index.js';
 import { toProto } from '../../../src/schema/export/proto.js';
@@ -230,6 +234,26 @@ describe('declared Protocol Buffers types', () => {
     for (const value of values) expect(hex(codec.encode(value))).toBe(hex(ours.encode(value)));
     const bad = { format: 'wirekit-schema', version: 1, root: { kind: 'uint16', proto: 'sfixed32' } };
     expect(() => schemaFromJson(bad)).toThrow(/\$\.root: uint16: proto must be one of uint32, fixed32/);
+  });
+
+  test("the registry's Protobuf rules see a changed declared type in a WIREKIT schema", () => {
+    const registered = (schema: Parameters<typeof schemaToJson>[0]) =>
+      parseRegisteredSchema({ schemaType: 'WIREKIT', schema: JSON.stringify(schemaToJson(schema)) });
+    const before = registered(t.object('M', { n: t.int32() }));
+    const fixed = checkCompatibility(
+      registered(t.object('M', { n: t.int32({ proto: 'sfixed32' }) })),
+      [before],
+      'BACKWARD',
+    );
+    expect(fixed.compatible).toBe(false);
+    expect(fixed.messages[0]).toContain('FIELD_SCALAR_KIND_CHANGED');
+    // Declaring the default changes no byte.
+    const same = checkCompatibility(
+      registered(t.object('M', { n: t.int32({ proto: 'sint32' }) })),
+      [before],
+      'BACKWARD',
+    );
+    expect(same.compatible).toBe(true);
   });
 
   for (const compile of [true, false]) {
