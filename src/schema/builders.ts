@@ -25,6 +25,7 @@ import type {
   Int64Schema,
   IntSchema,
   JsonSchema,
+  LargeIntKind,
   LiteralSchema,
   LiteralValue,
   MapKeySchema,
@@ -33,9 +34,15 @@ import type {
   NullableSchema,
   ObjectSchema,
   OptionalSchema,
+  ProtoInt32Type,
+  ProtoInt64Type,
+  ProtoIntType,
+  ProtoUint32Type,
+  ProtoUint64Type,
   RefSchema,
   Schema,
   SchemaNode,
+  SmallIntKind,
   StringSchema,
   TimePrecision,
   TimestampSchema,
@@ -64,39 +71,81 @@ function compact<T extends object>(value: T): T {
 }
 
 export const bool = (): BoolSchema => node<BoolSchema>({ kind: 'bool' });
-export const int8 = (): IntSchema<'int8'> => node<IntSchema<'int8'>>({ kind: 'int8' });
-export const int16 = (): IntSchema<'int16'> => node<IntSchema<'int16'>>({ kind: 'int16' });
-export const int32 = (): IntSchema<'int32'> => node<IntSchema<'int32'>>({ kind: 'int32' });
-export const uint8 = (): IntSchema<'uint8'> => node<IntSchema<'uint8'>>({ kind: 'uint8' });
-export const uint16 = (): IntSchema<'uint16'> => node<IntSchema<'uint16'>>({ kind: 'uint16' });
-export const uint32 = (): IntSchema<'uint32'> => node<IntSchema<'uint32'>>({ kind: 'uint32' });
 export const float32 = (): FloatSchema<'float32'> => node<FloatSchema<'float32'>>({ kind: 'float32' });
 export const float64 = (): FloatSchema<'float64'> => node<FloatSchema<'float64'>>({ kind: 'float64' });
 
-export interface Int64Options<As extends 'bigint' | 'number'> {
+/** The Protocol Buffers types each integer kind may declare (types.ts, ProtoIntType). */
+const protoIntTypes: Record<SmallIntKind | LargeIntKind, readonly ProtoIntType[]> = {
+  int8: ['int32', 'sint32', 'sfixed32'],
+  int16: ['int32', 'sint32', 'sfixed32'],
+  int32: ['int32', 'sint32', 'sfixed32'],
+  uint8: ['uint32', 'fixed32'],
+  uint16: ['uint32', 'fixed32'],
+  uint32: ['uint32', 'fixed32'],
+  int64: ['int64', 'sint64', 'sfixed64'],
+  uint64: ['uint64', 'fixed64'],
+};
+
+function checkProtoInt(kind: SmallIntKind | LargeIntKind, proto: unknown): void {
+  const allowed = protoIntTypes[kind];
+  if (proto !== undefined && !allowed.includes(proto as ProtoIntType)) {
+    invalid(`${kind}: proto must be one of ${allowed.join(', ')}, got ${describeValue(proto)}.`);
+  }
+}
+
+export interface IntOptions<P extends ProtoIntType> {
+  /** The Protocol Buffers type the field is declared as; by default sint32 for signed kinds, uint32 for unsigned. */
+  readonly proto?: P;
+}
+
+function smallInt<K extends SmallIntKind>(kind: K, options: IntOptions<ProtoIntType>): IntSchema<K> {
+  checkProtoInt(kind, options.proto);
+  return node<IntSchema<K>>(compact({ kind, proto: options.proto }));
+}
+
+export const int8 = (options: IntOptions<ProtoInt32Type> = {}): IntSchema<'int8'> =>
+  smallInt('int8', options);
+export const int16 = (options: IntOptions<ProtoInt32Type> = {}): IntSchema<'int16'> =>
+  smallInt('int16', options);
+export const int32 = (options: IntOptions<ProtoInt32Type> = {}): IntSchema<'int32'> =>
+  smallInt('int32', options);
+export const uint8 = (options: IntOptions<ProtoUint32Type> = {}): IntSchema<'uint8'> =>
+  smallInt('uint8', options);
+export const uint16 = (options: IntOptions<ProtoUint32Type> = {}): IntSchema<'uint16'> =>
+  smallInt('uint16', options);
+export const uint32 = (options: IntOptions<ProtoUint32Type> = {}): IntSchema<'uint32'> =>
+  smallInt('uint32', options);
+
+export interface Int64Options<As extends 'bigint' | 'number', P extends ProtoIntType = ProtoIntType>
+  extends IntOptions<P> {
   /** 'bigint' (the default) is exact; 'number' is handier where values stay within 2^53. */
   readonly as: As;
 }
 
-export function int64(): Int64Schema<'int64', bigint>;
+export function int64(options?: IntOptions<ProtoInt64Type>): Int64Schema<'int64', bigint>;
 export function int64<As extends 'bigint' | 'number'>(
-  options: Int64Options<As>,
+  options: Int64Options<As, ProtoInt64Type>,
 ): Int64Schema<'int64', As extends 'number' ? number : bigint>;
-export function int64(options?: Int64Options<'bigint' | 'number'>): Int64Schema<'int64'> {
-  return largeInt('int64', options?.as ?? 'bigint');
+export function int64(options?: Partial<Int64Options<'bigint' | 'number'>>): Int64Schema<'int64'> {
+  return largeInt('int64', options?.as ?? 'bigint', options?.proto);
 }
 
-export function uint64(): Int64Schema<'uint64', bigint>;
+export function uint64(options?: IntOptions<ProtoUint64Type>): Int64Schema<'uint64', bigint>;
 export function uint64<As extends 'bigint' | 'number'>(
-  options: Int64Options<As>,
+  options: Int64Options<As, ProtoUint64Type>,
 ): Int64Schema<'uint64', As extends 'number' ? number : bigint>;
-export function uint64(options?: Int64Options<'bigint' | 'number'>): Int64Schema<'uint64'> {
-  return largeInt('uint64', options?.as ?? 'bigint');
+export function uint64(options?: Partial<Int64Options<'bigint' | 'number'>>): Int64Schema<'uint64'> {
+  return largeInt('uint64', options?.as ?? 'bigint', options?.proto);
 }
 
-function largeInt<K extends 'int64' | 'uint64'>(kind: K, as: 'bigint' | 'number'): Int64Schema<K> {
+function largeInt<K extends 'int64' | 'uint64'>(
+  kind: K,
+  as: 'bigint' | 'number',
+  proto: ProtoIntType | undefined,
+): Int64Schema<K> {
   if (as !== 'bigint' && as !== 'number') invalid(`${kind}: 'as' must be 'bigint' or 'number'.`);
-  return node<Int64Schema<K>>({ kind, as });
+  checkProtoInt(kind, proto);
+  return node<Int64Schema<K>>(compact({ kind, as, proto }));
 }
 
 export interface DecimalOptions {
@@ -308,15 +357,35 @@ export function object<const F extends Record<string, FieldInput>>(
   );
 }
 
+export interface ArrayOptions {
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  /**
+   * Protocol Buffers only: `false` writes repeated numbers, booleans and enums one field per item
+   * (`[packed = false]`), as proto2 files do by default; packed (proto3's default) otherwise.
+   */
+  readonly packed?: boolean;
+}
+
 export function array<S extends Schema>(
   items: S,
-  options: { readonly minItems?: number; readonly maxItems?: number } = {},
+  options: ArrayOptions = {},
 ): ArraySchema<Infer<S>, InferInput<S>> {
   checkSchemaValue('array items', items);
   checkLength('array: minItems', options.minItems);
   checkLength('array: maxItems', options.maxItems);
+  if (options.packed !== undefined && typeof options.packed !== 'boolean') {
+    invalid(`array: packed must be a boolean, got ${describeValue(options.packed)}.`);
+  }
   return node<ArraySchema<Infer<S>, InferInput<S>>>(
-    compact({ kind: 'array' as const, items, minItems: options.minItems, maxItems: options.maxItems }),
+    compact({
+      kind: 'array' as const,
+      items,
+      minItems: options.minItems,
+      maxItems: options.maxItems,
+      // Only the exception is stored, so that schemas declaring nothing keep their form.
+      packed: options.packed === false ? (false as const) : undefined,
+    }),
   );
 }
 

@@ -7,7 +7,7 @@
 import { WirekitError } from '../errors/index.js';
 import * as t from './builders.js';
 import { fromJsonValue, toJsonValue } from './json-value.js';
-import type { FieldDef, JsonValue, NamedSchema, Schema } from './types.js';
+import type { FieldDef, JsonValue, NamedSchema, Schema, SmallIntKind } from './types.js';
 import { fullName } from './walk.js';
 
 export const schemaFormat = 'wirekit-schema';
@@ -78,16 +78,20 @@ type JsonObject = Record<string, unknown>;
 
 const plainKinds = {
   bool: t.bool,
+  float32: t.float32,
+  float64: t.float64,
+  json: t.json,
+} satisfies Record<string, () => Schema>;
+
+/** The 32-bit and smaller integer kinds, whose one option is their Protocol Buffers type. */
+const smallInts = {
   int8: t.int8,
   int16: t.int16,
   int32: t.int32,
   uint8: t.uint8,
   uint16: t.uint16,
   uint32: t.uint32,
-  float32: t.float32,
-  float64: t.float64,
-  json: t.json,
-} satisfies Record<string, () => Schema>;
+} satisfies Record<SmallIntKind, (options: { proto?: never }) => Schema>;
 
 /**
  * How many nodes deep a schema document may nest: far beyond any real schema (a value that deep would
@@ -138,15 +142,25 @@ function readNode(
     return schema;
   };
   return withSchemaErrors(at, (): Schema => {
-    // The kinds without options (bool, the number-valued integers, the floats, json) are one table.
+    // The kinds without options (bool, the floats, json) are one table.
     if (typeof node.kind === 'string' && Object.hasOwn(plainKinds, node.kind)) {
       return plainKinds[node.kind as keyof typeof plainKinds]();
     }
     switch (node.kind) {
+      case 'int8':
+      case 'int16':
+      case 'int32':
+      case 'uint8':
+      case 'uint16':
+      case 'uint32':
+        // The builder checks that the declared Protocol Buffers type fits the kind.
+        return smallInts[node.kind]({ proto: optionalString(node.proto, `${at}.proto`) as never });
       case 'int64':
-      case 'uint64':
+      case 'uint64': {
         if (node.as !== 'number' && node.as !== 'bigint') fail(`${at}.as`, "must be 'bigint' or 'number'");
-        return node.kind === 'int64' ? t.int64({ as: node.as }) : t.uint64({ as: node.as });
+        const proto = optionalString(node.proto, `${at}.proto`) as never;
+        return node.kind === 'int64' ? t.int64({ as: node.as, proto }) : t.uint64({ as: node.as, proto });
+      }
       case 'decimal':
         return t.decimal({
           precision: optionalNumber(node.precision, at),
@@ -201,6 +215,7 @@ function readNode(
         return t.array(read(node.items, 'items'), {
           minItems: optionalNumber(node.minItems, at),
           maxItems: optionalNumber(node.maxItems, at),
+          packed: node.packed === undefined ? undefined : (node.packed as boolean),
         });
       case 'map':
         return t.map(read(node.keys, 'keys') as never, read(node.values, 'values'));

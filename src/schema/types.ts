@@ -66,8 +66,23 @@ export interface BoolSchema extends SchemaNode<boolean> {
   readonly kind: 'bool';
 }
 
+/**
+ * How Protocol Buffers writes an integer, as a `.proto` file declares it: a varint (`int32`,
+ * `uint32`: negative numbers take ten bytes), a zigzag varint (`sint32`: small negative numbers stay
+ * small) or fixed width (`sfixed32`, `fixed32`). A schema that declares none gets wirekit's own
+ * choice (zigzag for signed kinds, a plain varint for unsigned ones); one imported from a `.proto`
+ * keeps the file's, so its bytes are the ones protoc's runtimes write. Only Protocol Buffers reads it.
+ */
+export type ProtoInt32Type = 'int32' | 'sint32' | 'sfixed32';
+export type ProtoUint32Type = 'uint32' | 'fixed32';
+export type ProtoInt64Type = 'int64' | 'sint64' | 'sfixed64';
+export type ProtoUint64Type = 'uint64' | 'fixed64';
+export type ProtoIntType = ProtoInt32Type | ProtoUint32Type | ProtoInt64Type | ProtoUint64Type;
+
 export interface IntSchema<K extends SmallIntKind = SmallIntKind> extends SchemaNode<number> {
   readonly kind: K;
+  /** The declared Protocol Buffers type (see ProtoIntType); absent means wirekit's default. */
+  readonly proto?: ProtoIntType;
 }
 
 /**
@@ -80,6 +95,8 @@ export interface Int64Schema<
 > extends SchemaNode<T> {
   readonly kind: K;
   readonly as: T extends bigint ? 'bigint' : 'number';
+  /** The declared Protocol Buffers type (see ProtoIntType); absent means wirekit's default. */
+  readonly proto?: ProtoIntType;
 }
 
 export interface FloatSchema<K extends FloatKind = FloatKind> extends SchemaNode<number> {
@@ -170,6 +187,11 @@ export interface ArraySchema<T = unknown, I = T> extends SchemaNode<T[], I[]> {
   readonly items: Schema;
   readonly minItems?: number;
   readonly maxItems?: number;
+  /**
+   * `false` writes a Protocol Buffers repeated scalar as one field per item (`[packed = false]`,
+   * proto2's default) rather than packed (proto3's). Readers take both forms; other formats ignore it.
+   */
+  readonly packed?: false;
 }
 
 export type MapKeySchema = StringSchema | IntSchema | Int64Schema;

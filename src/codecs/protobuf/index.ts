@@ -31,6 +31,7 @@ import { rootSlot } from './plan.js';
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export { type ImportedProto, type SchemaFromProtoOptions, schemaFromProto } from './from-proto.js';
 export { protobufMediaTypes, protobufStreamMediaType };
 
 export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {

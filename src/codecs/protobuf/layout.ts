@@ -27,12 +27,21 @@ export const STRING = 7;
 export const DECIMAL = 8;
 export const JSON_TEXT = 9;
 export const BYTES = 10;
-export const ENUM = 11;
-export const LITERAL = 12;
-export const TIMESTAMP = 13;
-export const MESSAGE = 14;
-export const UNION = 15;
-export const WRAPPER = 16;
+// The integer types a schema declares for a `.proto` it came from (types.ts, ProtoIntType): a
+// two's-complement varint (int32, int64) or fixed width, signed (sfixed) or not (proto's fixed32
+// and fixed64, named UFIXED here as FIXED32 and FIXED64 name the wire types).
+export const INT32 = 11;
+export const SFIXED32 = 12;
+export const UFIXED32 = 13;
+export const INT64 = 14;
+export const SFIXED64 = 15;
+export const UFIXED64 = 16;
+export const ENUM = 17;
+export const LITERAL = 18;
+export const TIMESTAMP = 19;
+export const MESSAGE = 20;
+export const UNION = 21;
+export const WRAPPER = 22;
 
 /** How a field sits in its message. */
 export const SINGLE = 0; // proto3 implicit presence: a default value is not written
@@ -91,7 +100,10 @@ export interface FieldPlan {
   readonly slot: Slot;
   /** A map's key slot. */
   readonly key: Slot | undefined;
-  /** Repeated scalars are written packed (proto3's default); both forms are read. */
+  /**
+   * Repeated numbers, booleans and enums are written packed (proto3's default) unless the array says
+   * `packed: false`; both forms are read.
+   */
   readonly packed: boolean;
   /** A map keyed by integers decodes to a `Map`, by strings to a plain object. */
   readonly intKeys: boolean;

@@ -27,6 +27,8 @@ import {
   FIXED64,
   type FieldPlan,
   FLOAT,
+  INT32,
+  INT64,
   JSON_TEXT,
   LEN,
   LITERAL,
@@ -36,6 +38,8 @@ import {
   OMITTED,
   PRESENT,
   REPEATED,
+  SFIXED32,
+  SFIXED64,
   SINGLE,
   SINT32,
   SINT64,
@@ -43,6 +47,8 @@ import {
   STRING,
   slot,
   TIMESTAMP,
+  UFIXED32,
+  UFIXED64,
   UINT32,
   UINT64,
   UNION,
@@ -72,10 +78,16 @@ export function rootSlot(schema: Schema): Slot {
 /** Wire type of each proto scalar type. */
 const wireOf = {
   bool: VARINT,
+  int32: VARINT,
   sint32: VARINT,
   uint32: VARINT,
+  int64: VARINT,
   sint64: VARINT,
   uint64: VARINT,
+  sfixed32: FIXED32,
+  fixed32: FIXED32,
+  sfixed64: FIXED64,
+  fixed64: FIXED64,
   float: FIXED32,
   double: FIXED64,
   string: LEN,
@@ -208,9 +220,10 @@ class Planner {
         return {
           ...base,
           mode: REPEATED,
-          tag: number * 8 + LEN,
+          // Packed, the list is one length-delimited field; unpacked, each item has its own key.
+          tag: number * 8 + (declared.packed ? LEN : item.wire),
           slot: item,
-          packed: item.wire !== LEN,
+          packed: declared.packed,
           items,
         };
       }
@@ -316,15 +329,21 @@ function scalar(value: Extract<ProtoValue, { is: 'scalar' }>): Slot {
   const { type, schema: node } = value;
   if (node.kind === 'literal') return slot(LITERAL, wireOf[type], { literal: node.value });
   switch (type) {
+    case 'int32':
     case 'sint32':
-    case 'uint32': {
+    case 'sfixed32':
+    case 'uint32':
+    case 'fixed32': {
       const kind = node.kind as SmallIntKind;
       const [min, max] = smallIntRange[kind];
-      return slot(type === 'sint32' ? SINT32 : UINT32, VARINT, { min, max, kind });
+      return slot(smallIntTypes[type], wireOf[type], { min, max, kind });
     }
+    case 'int64':
     case 'sint64':
+    case 'sfixed64':
     case 'uint64':
-      return slot(type === 'sint64' ? SINT64 : UINT64, VARINT, {
+    case 'fixed64':
+      return slot(largeIntTypes[type], wireOf[type], {
         asNumber: node.kind === 'int64' || node.kind === 'uint64' ? node.as === 'number' : false,
         kind: node.kind,
       });
@@ -344,6 +363,9 @@ function scalar(value: Extract<ProtoValue, { is: 'scalar' }>): Slot {
       return slot(DOUBLE, FIXED64);
   }
 }
+
+const smallIntTypes = { int32: INT32, sint32: SINT32, sfixed32: SFIXED32, uint32: UINT32, fixed32: UFIXED32 };
+const largeIntTypes = { int64: INT64, sint64: SINT64, sfixed64: SFIXED64, uint64: UINT64, fixed64: UFIXED64 };
 
 /** Whether a message or wrapper always holds an array or map, whose level counts even when empty. */
 function holdsList(body: Slot): boolean {

@@ -8,7 +8,15 @@
  */
 import { eitherNotCarried } from '../either.js';
 import { isIdentifier } from '../names.js';
-import type { EnumSchema, FieldDef, ObjectSchema, Schema, TimestampSchema, UnionSchema } from '../types.js';
+import type {
+  EnumSchema,
+  FieldDef,
+  ObjectSchema,
+  ProtoIntType,
+  Schema,
+  TimestampSchema,
+  UnionSchema,
+} from '../types.js';
 import { deref } from '../walk.js';
 import { fieldBase, lowerSnake, upperSnake } from './naming.js';
 import {
@@ -39,16 +47,7 @@ export interface ProtoLayoutOptions extends ProtoOptions {
 const protoFormat = 'Protocol Buffers';
 
 /** The proto scalar types a schema kind can become. */
-export type ProtoScalar =
-  | 'bool'
-  | 'sint32'
-  | 'uint32'
-  | 'sint64'
-  | 'uint64'
-  | 'float'
-  | 'double'
-  | 'string'
-  | 'bytes';
+export type ProtoScalar = 'bool' | ProtoIntType | 'float' | 'double' | 'string' | 'bytes';
 
 /** What one value is declared as: a scalar (a literal where it is stored), a Timestamp, an enum or a message. */
 export type ProtoValue =
@@ -77,6 +76,11 @@ export interface ProtoField {
   readonly value: ProtoValue | undefined;
   /** A map's key. */
   readonly key: ProtoValue | undefined;
+  /**
+   * Whether a repeated field of numbers, booleans or enums is written packed: unless its array says
+   * `packed: false`. Always false for what cannot be packed (strings, bytes, messages).
+   */
+  readonly packed: boolean;
 }
 
 export interface ProtoVariant {
@@ -224,7 +228,7 @@ class LayoutBuilder {
   /** `base` prefixes the names of messages generated for the field. */
   private field(base: string, def: FieldDef): ProtoField {
     const { inner, present } = unwrapPresence(def.schema);
-    const field = { def, inner, key: undefined };
+    const field = { def, inner, key: undefined, packed: false };
     if (def.schema.kind === 'literal') return { ...field, label: 'literal', value: undefined };
     if (inner.kind === 'array' || inner.kind === 'map') {
       // A repeated field or a map cannot be absent, so one that may be absent goes into a message.
@@ -233,7 +237,8 @@ class LayoutBuilder {
         return { ...field, label: 'optional', value: kept };
       }
       if (inner.kind === 'array') {
-        return { ...field, label: 'repeated', value: this.element(inner.items, `${base}_Item`) };
+        const value = this.element(inner.items, `${base}_Item`);
+        return { ...field, label: 'repeated', value, packed: isPackable(value) && inner.packed !== false };
       }
       const key = this.value(deref(inner.keys) as Leaf);
       return { ...field, label: 'map', key, value: this.element(inner.values, `${base}_Value`) };
@@ -277,7 +282,7 @@ class LayoutBuilder {
       case 'union':
         return { is: 'message', message: this.declared.get(node) as ProtoMessage };
       default:
-        return { is: 'scalar', type: protoScalars[storedKind(node)], schema: node };
+        return { is: 'scalar', type: protoScalar(node), schema: node };
     }
   }
 
@@ -350,7 +355,20 @@ class LayoutBuilder {
   }
 }
 
-/** The proto scalar of each stored kind: zigzag for signed integers, so that small negative numbers stay small. */
+/** The scalar a leaf is declared as: the integer type its schema declares, else its kind's default. */
+function protoScalar(node: ScalarLeaf): ProtoScalar {
+  return 'proto' in node && node.proto !== undefined ? node.proto : protoScalars[storedKind(node)];
+}
+
+/** Whether repeated values of this type can be packed: numbers, booleans and enums, not what is length-delimited. */
+export function isPackable(value: ProtoValue): boolean {
+  return value.is === 'enum' || (value.is === 'scalar' && value.type !== 'string' && value.type !== 'bytes');
+}
+
+/**
+ * The proto scalar of each stored kind where the schema declares none: zigzag for signed integers,
+ * so that small negative numbers stay small.
+ */
 const protoScalars: Record<StoredKind, ProtoScalar> = {
   bool: 'bool',
   int8: 'sint32',

@@ -6,6 +6,7 @@ import type { Schema } from '../types.js';
 import { notes, representationNote, valueText } from './comments.js';
 
 import {
+  isPackable,
   type ProtoEnum,
   type ProtoField,
   type ProtoLayout,
@@ -64,7 +65,13 @@ function message(declared: ProtoMessage, layout: ProtoLayout): string {
       );
       continue;
     }
-    const options = def.deprecated ? ' [deprecated = true]' : '';
+    // proto3 packs repeated scalars unless told not to; an array that says packed: false says so.
+    const unpacked = field.label === 'repeated' && !field.packed && isPackable(field.value as ProtoValue);
+    const listed = [
+      ...(unpacked ? ['packed = false'] : []),
+      ...(def.deprecated ? ['deprecated = true'] : []),
+    ];
+    const options = listed.length > 0 ? ` [${listed.join(', ')}]` : '';
     const note = representationNote(def.schema, false);
     body.push(
       ...notes('//', '  ', def),

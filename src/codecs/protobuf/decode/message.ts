@@ -31,6 +31,8 @@ import {
   type FieldPlan,
   FLOAT,
   fieldByNumber,
+  INT32,
+  INT64,
   JSON_TEXT,
   LEN,
   LITERAL,
@@ -40,12 +42,16 @@ import {
   OMITTED,
   PRESENT,
   REPEATED,
+  SFIXED32,
+  SFIXED64,
   SINGLE,
   SINT32,
   SINT64,
   type Slot,
   STRING,
   TIMESTAMP,
+  UFIXED32,
+  UFIXED64,
   UINT32,
   UINT64,
   UNION,
@@ -57,6 +63,8 @@ import {
   notAMember,
   outOfRange,
   readBytes,
+  readFixed64,
+  readInt64,
   readLiteral,
   readSint64,
   readString,
@@ -141,7 +149,8 @@ export function readOrMerge(r: ProtobufReader, slot: Slot, previous: unknown): u
 export function wireFits(field: FieldPlan, wire: number): boolean {
   switch (field.mode) {
     case REPEATED:
-      return wire === field.slot.wire || (wire === LEN && field.packed);
+      // A list of numbers, booleans or enums is read packed or not, whichever form it was written in.
+      return wire === field.slot.wire || wire === LEN;
     case MAP:
       return wire === LEN;
     default:
@@ -328,7 +337,8 @@ export function readField(
       if (wire === slot.wire) {
         r.countElement();
         list.push(readSlot(r, slot));
-      } else if (wire === LEN && field.packed) {
+      } else if (wire === LEN) {
+        // Packed: only a list whose items are not length-delimited themselves gets here.
         const length = r.length('a packed field');
         const saved = r.end;
         r.end = r.pos + length;
@@ -422,11 +432,17 @@ function slotDefault(r: ProtobufReader, slot: Slot): unknown {
       return false;
     case SINT32:
     case UINT32:
+    case INT32:
+    case SFIXED32:
+    case UFIXED32:
     case FLOAT:
     case DOUBLE:
       return 0;
     case SINT64:
     case UINT64:
+    case INT64:
+    case SFIXED64:
+    case UFIXED64:
       return slot.asNumber ? 0 : 0n;
     case STRING:
       return '';
@@ -467,6 +483,25 @@ export function readSlot(r: ProtobufReader, slot: Slot): unknown {
       if (value > slot.max) throw outOfRange(start, slot.kind, value);
       return value;
     }
+    case INT32:
+    case SFIXED32: {
+      const start = r.pos;
+      // int32 keeps the low 32 bits of its varint, as protobuf's parsers do.
+      const value = (slot.type === INT32 ? r.uint32() : r.fixed32()) | 0;
+      if (value < slot.min || value > slot.max) throw outOfRange(start, slot.kind, value);
+      return value;
+    }
+    case UFIXED32: {
+      const start = r.pos;
+      const value = r.fixed32();
+      if (value > slot.max) throw outOfRange(start, slot.kind, value);
+      return value;
+    }
+    case INT64:
+      return readInt64(r, slot);
+    case SFIXED64:
+    case UFIXED64:
+      return readFixed64(r, slot, slot.type === SFIXED64);
     case SINT64:
       return readSint64(r, slot);
     case UINT64:

@@ -168,6 +168,14 @@ export class ProtobufReader {
     return this.dataView().getFloat32(this.buf.byteOffset + pos, true);
   }
 
+  /** Four little-endian bytes as an unsigned integer (fixed32; `| 0` makes it sfixed32). */
+  fixed32(): number {
+    const pos = this.pos;
+    if (pos + 4 > this.end) throw truncated(pos, 'a fixed32');
+    this.pos = pos + 4;
+    return this.dataView().getUint32(this.buf.byteOffset + pos, true);
+  }
+
   double(): number {
     const pos = this.pos;
     if (pos + 8 > this.end) throw truncated(pos, 'a double');

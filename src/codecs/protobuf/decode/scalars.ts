@@ -79,7 +79,26 @@ export function readSint64(r: ProtobufReader, slot: Slot): number | bigint {
 export function readUint64(r: ProtobufReader, slot: Slot): number | bigint {
   const start = r.pos;
   const lo = r.varint64();
-  const hi = r.hi;
+  return uint64Value(r, start, slot, lo, r.hi);
+}
+
+/** proto's int64: a plain two's-complement varint. */
+export function readInt64(r: ProtobufReader, slot: Slot): number | bigint {
+  const start = r.pos;
+  const lo = r.varint64();
+  return int64Value(r, start, slot, lo, r.hi | 0);
+}
+
+/** proto's sfixed64 (`signed`) or fixed64: eight little-endian bytes. */
+export function readFixed64(r: ProtobufReader, slot: Slot, signed: boolean): number | bigint {
+  const start = r.pos;
+  const lo = r.fixed32();
+  const hi = r.fixed32();
+  return signed ? int64Value(r, start, slot, lo, hi | 0) : uint64Value(r, start, slot, lo, hi);
+}
+
+/** An unsigned 64-bit value from its unsigned halves. */
+function uint64Value(r: ProtobufReader, start: number, slot: Slot, lo: number, hi: number): number | bigint {
   const value = hi * 4294967296 + lo;
   if (hi < 0x200000 && slot.asNumber) return value;
   if (slot.asNumber)

@@ -20,6 +20,8 @@ import {
   FIXED32,
   FIXED64,
   FLOAT,
+  INT32,
+  INT64,
   JSON_TEXT,
   LEN,
   LITERAL,
@@ -27,17 +29,28 @@ import {
   MESSAGE,
   PRESENT,
   REPEATED,
+  SFIXED32,
+  SFIXED64,
   SINGLE,
   SINT32,
   SINT64,
   STRING,
   TIMESTAMP,
+  UFIXED32,
+  UFIXED64,
   UINT32,
   UINT64,
   UNION,
 } from '../layout.js';
 import { enter, keep, wrong } from './problem.js';
-import { writeLiteral, writeSint64, writeTimestamp, writeUint64 } from './scalars.js';
+import {
+  writeFixed64,
+  writeLiteral,
+  writeSint64,
+  writeTimestamp,
+  writeUint64,
+  writeVarint64,
+} from './scalars.js';
 import type { ProtobufWriter } from './writer.js';
 
 /** Writes the body (no key, no length) of a message-like slot: a message, union, wrapper or root. */
@@ -128,9 +141,15 @@ function isDefault(slot: Slot, value: unknown): boolean {
       return value === false;
     case SINT32:
     case UINT32:
+    case INT32:
+    case SFIXED32:
+    case UFIXED32:
       return value === 0;
     case SINT64:
     case UINT64:
+    case INT64:
+    case SFIXED64:
+    case UFIXED64:
       return slot.asNumber ? value === 0 : value === 0n;
     case FLOAT:
       return typeof value === 'number' && Object.is(Math.fround(value), 0);
@@ -273,6 +292,32 @@ export function writeSlot(w: ProtobufWriter, slot: Slot, value: unknown): void {
         throw wrong(`an integer in ${slot.kind}'s range`, value);
       }
       w.varint(value);
+      return;
+    case INT32:
+    case SFIXED32:
+      if (
+        typeof value !== 'number' ||
+        !(value >= slot.min && value <= slot.max) ||
+        Math.floor(value) !== value
+      ) {
+        throw wrong(`an integer in ${slot.kind}'s range`, value);
+      }
+      // int32 sign-extends a negative number to 64 bits, as protobuf's runtimes do: ten bytes.
+      if (slot.type === INT32) w.int64(value);
+      else w.fixed32(value);
+      return;
+    case UFIXED32:
+      if (typeof value !== 'number' || !(value >= 0 && value <= slot.max) || Math.floor(value) !== value) {
+        throw wrong(`an integer in ${slot.kind}'s range`, value);
+      }
+      w.fixed32(value);
+      return;
+    case INT64:
+      writeVarint64(w, slot, value);
+      return;
+    case SFIXED64:
+    case UFIXED64:
+      writeFixed64(w, slot, value);
       return;
     case SINT64:
       writeSint64(w, slot, value);

@@ -49,6 +49,39 @@ export function writeUint64(w: ProtobufWriter, slot: Slot, value: unknown): void
   w.varint(value);
 }
 
+/**
+ * A 64-bit integer as its 64 two's-complement bits, checked as the slot's kind: for the types a
+ * `.proto` declares (int64's plain varint, sfixed64, fixed64), rarer than wirekit's defaults, so
+ * they take the simple bigint way.
+ */
+function bits64(slot: Slot, value: unknown): bigint {
+  const signed = slot.kind === 'int64';
+  if (slot.asNumber) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || (!signed && value < 0)) {
+      throw wrong(signed ? 'a safe integer' : 'a safe non-negative integer', value);
+    }
+    return BigInt.asUintN(64, BigInt(value));
+  }
+  if (typeof value !== 'bigint') throw wrong('a bigint', value);
+  if (signed ? value < int64Min || value > int64Max : value < 0n || value > uint64Max) {
+    throw wrong(signed ? 'an int64' : 'a uint64', value);
+  }
+  return BigInt.asUintN(64, value);
+}
+
+/** proto's int64 (and uint64 declared so): a plain varint, ten bytes for a negative number. */
+export function writeVarint64(w: ProtobufWriter, slot: Slot, value: unknown): void {
+  const bits = bits64(slot, value);
+  w.varint64(Number(bits & 0xffffffffn), Number(bits >> 32n));
+}
+
+/** proto's sfixed64 and fixed64: eight little-endian bytes. */
+export function writeFixed64(w: ProtobufWriter, slot: Slot, value: unknown): void {
+  const bits = bits64(slot, value);
+  w.fixed32(Number(bits & 0xffffffffn));
+  w.fixed32(Number(bits >> 32n));
+}
+
 /** google.protobuf.Timestamp { int64 seconds = 1; int32 nanos = 2; }, nanos never negative. */
 export function writeTimestamp(w: ProtobufWriter, slot: Slot, value: unknown): void {
   if (!(value instanceof Date)) throw wrong('a Date', value);

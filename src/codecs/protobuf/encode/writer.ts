@@ -78,6 +78,13 @@ export class ProtobufWriter extends ByteWriter {
     this.pos += 4;
   }
 
+  /** The low 32 bits of an integer as four little-endian bytes (fixed32 and sfixed32). */
+  fixed32(value: number): void {
+    this.ensure(4);
+    this.view.setUint32(this.pos, value >>> 0, true);
+    this.pos += 4;
+  }
+
   double(value: number): void {
     this.ensure(8);
     this.view.setFloat64(this.pos, value, true);
