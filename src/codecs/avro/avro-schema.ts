@@ -220,7 +220,8 @@ function defineName(spec: Record<string, unknown>, enclosing: string): { name: s
 }
 
 function register<T extends AvroRecord | AvroEnum | AvroFixed>(node: T, ctx: Context): T {
-  if (primitives.has(shortName(node.name))) invalid(`${node.name} redefines a primitive type.`);
+  // Only a name without namespace is a primitive's: "ns.int" is a name like any other (Avro 1.11).
+  if (primitives.has(node.name)) invalid(`${node.name} redefines a primitive type.`);
   if (ctx.named.has(node.name)) invalid(`${node.name} is defined twice.`);
   ctx.named.set(node.name, node);
   return node;

@@ -21,7 +21,7 @@
  * non-null branches that are not all records (["int", "string"]), and defaults that do not fit
  * their field's type.
  */
-import { WirekitError } from '../../errors/index.js';
+import { formatPath, isWirekitError, type Path, WirekitError } from '../../errors/index.js';
 import type { FieldInput } from '../../schema/builders.js';
 import { type JsonValue, type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import {
@@ -33,7 +33,10 @@ import {
   shortName,
 } from './avro-schema.js';
 
-/** The Avro schema (its JSON text, or the parsed JSON) as a wirekit schema. */
+/**
+ * The Avro schema (its JSON text, or the parsed JSON) as a wirekit schema. Whatever stops the
+ * import is a WK_SCHEMA_IMPORT error, with the path in the Avro schema where one is known.
+ */
 export function schemaFromAvro(avro: string | JsonValue): Schema {
   let raw: unknown = avro;
   if (typeof avro === 'string') {
@@ -44,12 +47,22 @@ export function schemaFromAvro(avro: string | JsonValue): Schema {
       raw = avro;
     }
   }
-  const parsed = parseAvroSchema(raw as JsonValue);
-  return new Importer(parsed).type(raw, parsed);
+  try {
+    const parsed = parseAvroSchema(raw as JsonValue);
+    return new Importer(parsed).type(raw, parsed, []);
+  } catch (error) {
+    // The reader and the builders speak of schemas in general; an import names its own failure.
+    if (!isWirekitError(error) || error.code === 'WK_SCHEMA_IMPORT') throw error;
+    throw new WirekitError('WK_SCHEMA_IMPORT', `the Avro schema cannot be imported: ${error.message}`, {
+      format: 'avro',
+      cause: error,
+    });
+  }
 }
 
-function invalid(message: string): never {
-  throw new WirekitError('WK_SCHEMA_INVALID', message, { format: 'avro' });
+/** Refuses the schema at `path` (JSON keys and indexes into the Avro schema). */
+function refuse(path: Path, message: string): never {
+  throw new WirekitError('WK_SCHEMA_IMPORT', `${formatPath(path)}: ${message}`, { format: 'avro', path });
 }
 
 type Raw = Record<string, unknown>;
@@ -90,9 +103,12 @@ class Importer {
   }
 
   /** `raw` is the JSON `parsed` was read from, for what the parsed form drops (docs, defaults). */
-  type(raw: unknown, parsed: AvroType): Schema {
+  type(raw: unknown, parsed: AvroType, path: Path): Schema {
     // A schema nested under "type" ({"type": {"type": "array", ...}}) is read as the inner one.
-    while (isRaw(raw) && typeof raw.type === 'object' && raw.type !== null) raw = raw.type;
+    while (isRaw(raw) && typeof raw.type === 'object' && raw.type !== null) {
+      raw = raw.type;
+      path = [...path, 'type'];
+    }
     const spec = isRaw(raw) ? raw : {};
     switch (parsed.type) {
       case 'null':
@@ -117,27 +133,30 @@ class Importer {
           ? t.decimal({ precision: parsed.precision, scale: parsed.scale })
           : t.bytes();
       case 'enum':
-        return this.enumeration(spec, parsed);
+        return this.enumeration(spec, parsed, path);
       case 'array':
-        return t.array(this.type(spec.items, parsed.items));
+        return t.array(this.type(spec.items, parsed.items, [...path, 'items']));
       case 'map':
-        return t.map(t.string(), this.type(spec.values, parsed.values));
+        return t.map(t.string(), this.type(spec.values, parsed.values, [...path, 'values']));
       case 'union':
-        return this.union(Array.isArray(raw) ? raw : [], parsed);
+        return this.union(Array.isArray(raw) ? raw : [], parsed, path);
       case 'record':
-        return this.record(spec, parsed);
+        return this.record(spec, parsed, path);
     }
   }
 
-  private enumeration(spec: Raw, parsed: AvroEnum): Schema {
+  private enumeration(spec: Raw, parsed: AvroEnum, path: Path): Schema {
     const known = this.built.get(parsed);
     if (known !== undefined) return known;
+    // The symbol a reader takes for one it does not know must be one it knows (AVRO-3229).
+    if ('default' in spec && !parsed.symbols.includes(spec.default as string))
+      refuse([...path, 'default'], `the default of enum ${parsed.name} is not one of its symbols.`);
     const schema = t.enum(shortName(parsed.name), parsed.symbols, namedOptions(spec, parsed));
     this.built.set(parsed, schema);
     return schema;
   }
 
-  private record(spec: Raw, parsed: AvroRecord): Schema {
+  private record(spec: Raw, parsed: AvroRecord, path: Path): Schema {
     const known = this.built.get(parsed);
     if (known !== undefined) return known;
     // A record met inside itself: a reference, resolved once the record below is built.
@@ -149,9 +168,13 @@ class Importer {
     if (this.variants.has(parsed)) fields.push([this.tag, t.literal(parsed.name)]);
     parsed.fields.forEach((field, i) => {
       const rawField = rawFields[i] ?? {};
-      const schema = this.type(rawField.type, field.type);
+      const fieldPath = [...path, 'fields', i];
+      const schema = this.type(rawField.type, field.type, [...fieldPath, 'type']);
       const where = `${parsed.name}.${field.name}`;
-      const value = 'default' in rawField ? this.defaultOf(field.type, rawField.default, where) : undefined;
+      const value =
+        'default' in rawField
+          ? this.defaultOf(field.type, rawField.default, where, [...fieldPath, 'default'])
+          : undefined;
       // toAvro marks a deprecated field with an attribute and a note at the end of its doc.
       const deprecated = rawField.deprecated === true;
       let doc = typeof rawField.doc === 'string' ? rawField.doc : undefined;
@@ -174,34 +197,36 @@ class Importer {
     return schema;
   }
 
-  private union(raw: readonly unknown[], parsed: AvroUnion): Schema {
-    const branches = parsed.branches.map((type, i) => ({ type, raw: raw[i] }));
+  private union(raw: readonly unknown[], parsed: AvroUnion, path: Path): Schema {
+    checkBranchesDiffer(parsed, path);
+    const branches = parsed.branches.map((type, i) => ({ type, raw: raw[i], path: [...path, i] }));
     const present = branches.filter((branch) => branch.type.type !== 'null');
     const nullable = present.length < branches.length;
     if (present.length === 0) return t.nullable(t.json());
     let inner: Schema;
     if (present.length === 1) {
       const [only] = present as [(typeof present)[number]];
-      inner = this.type(only.raw, only.type);
+      inner = this.type(only.raw, only.type, only.path);
     } else {
       if (!present.every((branch) => branch.type.type === 'record')) {
-        invalid(
-          `the union [${parsed.branches.map(branchName).join(', ')}] has no wirekit form: wirekit's unions are of records (told apart by a tag), with or without null.`,
+        refuse(
+          path,
+          `the union [${parsed.branches.map(branchName).join(', ')}] has no wirekit form yet: wirekit imports unions of records (told apart by a tag) and one branch with null.`,
         );
       }
       inner = this.recordUnion(
-        present.map((branch) => ({ record: branch.type as AvroRecord, raw: branch.raw })),
+        present.map((branch) => ({ record: branch.type as AvroRecord, raw: branch.raw, path: branch.path })),
       );
     }
     return nullable ? t.nullable(inner) : inner;
   }
 
   /** One union per set of records, so a union used twice is one named type (as toAvro requires). */
-  private recordUnion(branches: readonly { record: AvroRecord; raw: unknown }[]): Schema {
+  private recordUnion(branches: readonly { record: AvroRecord; raw: unknown; path: Path }[]): Schema {
     const key = branches.map(({ record }) => record.name).join('|');
     const known = this.unions.get(key);
     if (known !== undefined) return known;
-    const members = branches.map(({ record, raw }) => this.type(raw, record));
+    const members = branches.map(({ record, raw, path }) => this.type(raw, record, path));
     const name = branches.map(({ record }) => shortName(record.name)).join('Or');
     let union: Schema;
     if (members.every((member) => member.kind === 'object')) {
@@ -224,8 +249,8 @@ class Importer {
   }
 
   /** A field default in Avro's JSON encoding, as the wirekit value of the field's schema. */
-  private defaultOf(type: AvroType, value: unknown, where: string): unknown {
-    const wrong = (what: string): never => invalid(`the default of ${where} is not ${what}.`);
+  private defaultOf(type: AvroType, value: unknown, where: string, path: Path): unknown {
+    const wrong = (what: string): never => refuse(path, `the default of ${where} is not ${what}.`);
     switch (type.type) {
       case 'null':
         return value === null ? null : wrong('null');
@@ -258,18 +283,18 @@ class Importer {
           : wrong(`a symbol of ${type.name}`);
       case 'array':
         if (!Array.isArray(value)) return wrong('an array');
-        return value.map((item, i) => this.defaultOf(type.items, item, `${where}[${i}]`));
+        return value.map((item, i) => this.defaultOf(type.items, item, `${where}[${i}]`, [...path, i]));
       case 'map':
         if (!isRaw(value)) return wrong('an object');
         return Object.fromEntries(
           Object.entries(value).map(([key, item]) => [
             key,
-            this.defaultOf(type.values, item, `${where}.${key}`),
+            this.defaultOf(type.values, item, `${where}.${key}`, [...path, key]),
           ]),
         );
       case 'union':
         // Avro reads a union's default by its first branch.
-        return this.defaultOf(type.branches[0] as AvroType, value, where);
+        return this.defaultOf(type.branches[0] as AvroType, value, where, path);
       case 'record': {
         if (!isRaw(value)) return wrong(`a ${type.name} record`);
         const rawFields = this.rawFields.get(type) ?? [];
@@ -278,9 +303,12 @@ class Importer {
         type.fields.forEach((field, i) => {
           const inner = `${where}.${field.name}`;
           if (Object.hasOwn(value, field.name))
-            entries.push([field.name, this.defaultOf(field.type, value[field.name], inner)]);
+            entries.push([
+              field.name,
+              this.defaultOf(field.type, value[field.name], inner, [...path, field.name]),
+            ]);
           else if (rawFields[i] !== undefined && 'default' in rawFields[i])
-            entries.push([field.name, this.defaultOf(field.type, rawFields[i].default, inner)]);
+            entries.push([field.name, this.defaultOf(field.type, rawFields[i].default, inner, path)]);
           else wrong(`a ${type.name} record: it lacks ${field.name}`);
         });
         return Object.fromEntries(entries);
@@ -321,6 +349,19 @@ function findVariants(type: AvroType, out: Set<AvroRecord>, seen: Set<AvroType>)
     default:
       return;
   }
+}
+
+/**
+ * Avro allows one branch per type in a union, named types apart (one per full name): a reader picks
+ * the branch by type, so a second one of the same type could never be chosen (["null", "null"]).
+ */
+function checkBranchesDiffer(union: AvroUnion, path: Path): void {
+  const kinds = new Set<string>();
+  union.branches.forEach((branch, i) => {
+    const kind = 'name' in branch ? `named ${branch.name}` : branch.type;
+    if (kinds.has(kind)) refuse([...path, i], `the union has a second ${branchName(branch)} branch.`);
+    kinds.add(kind);
+  });
 }
 
 function branchName(type: AvroType): string {
