@@ -53,10 +53,18 @@ export function schemaFromAvro(avro: string | JsonValue): Schema {
   } catch (error) {
     // The reader and the builders speak of schemas in general; an import names its own failure.
     if (!isWirekitError(error) || error.code === 'WK_SCHEMA_IMPORT') throw error;
-    throw new WirekitError('WK_SCHEMA_IMPORT', `the Avro schema cannot be imported: ${error.message}`, {
-      format: 'avro',
-      cause: error,
-    });
+    // Only the Avro reader's paths are places in the Avro schema (a builder's would be wirekit's).
+    const path = error.format === 'avro' ? error.path : undefined;
+    const where = path === undefined ? '' : `${formatPath(path)}: `;
+    throw new WirekitError(
+      'WK_SCHEMA_IMPORT',
+      `${where}the Avro schema cannot be imported: ${error.message}`,
+      {
+        format: 'avro',
+        path: error.path,
+        cause: error,
+      },
+    );
   }
 }
 

@@ -128,6 +128,23 @@ describe("Apache Avro's invalid schemas are refused with WK_SCHEMA_IMPORT", () =
   });
 });
 
+test('what the Avro reader refuses carries its place in the schema, in the path and the message', () => {
+  const error = refusal(() =>
+    schemaFromAvro({
+      type: 'record',
+      name: 'R',
+      fields: [
+        { name: 'a', type: 'int' },
+        { name: 'b', type: { type: 'array', items: ['null', 'Missing'] } },
+      ],
+    }),
+  );
+  expect([error.code, error.path]).toEqual(['WK_SCHEMA_IMPORT', ['fields', 1, 'type', 'items', 1]]);
+  expect(error.message).toMatch(
+    /^fields\[1\]\.type\.items\[1\]: the Avro schema cannot be imported: "Missing" names/,
+  );
+});
+
 describe('a name whose last part is a primitive name (ns.int) is a name like any other', () => {
   const avro = {
     type: 'record',
