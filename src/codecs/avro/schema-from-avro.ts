@@ -32,21 +32,14 @@ import {
   parseAvroSchema,
   shortName,
 } from './avro-schema.js';
+import { avroSchemaJson } from './schema-text.js';
 
 /**
  * The Avro schema (its JSON text, or the parsed JSON) as a wirekit schema. Whatever stops the
  * import is a WK_SCHEMA_IMPORT error, with the path in the Avro schema where one is known.
  */
 export function schemaFromAvro(avro: string | JsonValue): Schema {
-  let raw: unknown = avro;
-  if (typeof avro === 'string') {
-    try {
-      raw = JSON.parse(avro);
-    } catch {
-      // A bare primitive name ("string") is a schema too; parseAvroSchema says what else is wrong.
-      raw = avro;
-    }
-  }
+  const raw = typeof avro === 'string' ? avroSchemaJson(avro) : avro;
   try {
     const parsed = parseAvroSchema(raw as JsonValue);
     return new Importer(parsed).type(raw, parsed, []);

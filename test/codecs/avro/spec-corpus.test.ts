@@ -172,3 +172,22 @@ describe('a name whose last part is a primitive name (ns.int) is a name like any
     );
   });
 });
+
+describe('schema text that is not JSON is refused with the line and column of its first fault', () => {
+  test.each([
+    ['{\n  "type": "record",\n  "name": x\n}', 'expected a value at line 3, column 11'],
+    ['{"type": "record", ', 'it ends inside a value'],
+    ['["null", "int"] ]', 'unexpected text at line 1, column 17'],
+  ])('%j', (text, reason) => {
+    const error = refusal(() => schemaFromAvro(text));
+    expect([error.code, error.message]).toEqual([
+      'WK_SCHEMA_IMPORT',
+      `the Avro schema is not JSON: ${reason}.`,
+    ]);
+  });
+
+  test('a bare name is a schema, as Avro reads it', () => {
+    expect(schemaFromAvro('long').kind).toBe('int64');
+    expect(schemaFromAvro(' "string" ').kind).toBe('string');
+  });
+});
