@@ -48,7 +48,7 @@ export function schemaFromAvro(avro: string | JsonValue): Schema {
     if (!isWirekitError(error) || error.code === 'WK_SCHEMA_IMPORT') throw error;
     // Only the Avro reader's paths are places in the Avro schema (a builder's would be wirekit's).
     const path = error.format === 'avro' ? error.path : undefined;
-    const where = path === undefined ? '' : `${formatPath(path)}: `;
+    const where = path === undefined ? '' : `${placeText(path)}: `;
     throw new WirekitError(
       'WK_SCHEMA_IMPORT',
       `${where}the Avro schema cannot be imported: ${error.message}`,
@@ -63,7 +63,16 @@ export function schemaFromAvro(avro: string | JsonValue): Schema {
 
 /** Refuses the schema at `path` (JSON keys and indexes into the Avro schema). */
 function refuse(path: Path, message: string): never {
-  throw new WirekitError('WK_SCHEMA_IMPORT', `${formatPath(path)}: ${message}`, { format: 'avro', path });
+  throw new WirekitError('WK_SCHEMA_IMPORT', `${placeText(path)}: ${message}`, { format: 'avro', path });
+}
+
+/** Parts of a path or list shown in a message; the schema may be hostile, the message stays short. */
+const shownParts = 12;
+
+/** The path as a message shows it: its start, then how many steps more (error.path has them all). */
+function placeText(path: Path): string {
+  if (path.length <= shownParts) return formatPath(path);
+  return `${formatPath(path.slice(0, shownParts))}… (${path.length - shownParts} steps deeper)`;
 }
 
 type Raw = Record<string, unknown>;
@@ -212,7 +221,7 @@ class Importer {
       if (!present.every((branch) => branch.type.type === 'record')) {
         refuse(
           path,
-          `the union [${parsed.branches.map(branchName).join(', ')}] has no wirekit form yet: wirekit imports unions of records (told apart by a tag) and one branch with null.`,
+          `the union [${unionText(parsed)}] has no wirekit form yet: wirekit imports unions of records (told apart by a tag) and one branch with null.`,
         );
       }
       inner = this.recordUnion(
@@ -363,6 +372,12 @@ function checkBranchesDiffer(union: AvroUnion, path: Path): void {
     if (kinds.has(kind)) refuse([...path, i], `the union has a second ${branchName(branch)} branch.`);
     kinds.add(kind);
   });
+}
+
+function unionText(union: AvroUnion): string {
+  const names = union.branches.slice(0, shownParts).map(branchName);
+  const more = union.branches.length - names.length;
+  return more > 0 ? `${names.join(', ')}, … ${more} more` : names.join(', ');
 }
 
 function branchName(type: AvroType): string {

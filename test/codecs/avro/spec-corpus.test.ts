@@ -191,3 +191,22 @@ describe('schema text that is not JSON is refused with the line and column of it
     expect(schemaFromAvro(' "string" ').kind).toBe('string');
   });
 });
+
+describe('hostile schemas end in WK_SCHEMA_IMPORT with a short message', () => {
+  test('arrays nested 10,000 deep: refused past the reader depth, the path in full on the error', () => {
+    let text = '"int"';
+    for (let i = 0; i < 10_000; i++) text = `{"type": "array", "items": ${text}}`;
+    const error = refusal(() => schemaFromAvro(text));
+    expect(error.code).toBe('WK_SCHEMA_IMPORT');
+    expect(error.path?.length).toBeGreaterThan(500);
+    expect(error.message.length).toBeLessThan(300);
+  });
+
+  test('a union of 10,000 enums names a few of them', () => {
+    const union = Array.from({ length: 10_000 }, (_, i) => ({ type: 'enum', name: `E${i}`, symbols: ['A'] }));
+    const error = refusal(() => schemaFromAvro(union as never));
+    expect(error.code).toBe('WK_SCHEMA_IMPORT');
+    expect(error.message).toContain('E11, … 9988 more');
+    expect(error.message.length).toBeLessThan(300);
+  });
+});
