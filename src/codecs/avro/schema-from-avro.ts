@@ -17,11 +17,12 @@
  *   ms/us/ns; local-timestamp-*, date and time-* stay the integers they are stored as (a wall-clock
  *   time is no instant, so it is not shown as one); uuid stays a string.
  *
- * Refused (WK_SCHEMA_INVALID), because a wirekit value has no such shape: a union with two or more
- * non-null branches that are not all records (["int", "string"]), and defaults that do not fit
- * their field's type.
+ * Refused (WK_SCHEMA_IMPORT, with the path into the Avro schema): what the specification forbids
+ * (an enum default that is not a symbol, two union branches of one type, defaults that do not fit
+ * their field's type: import-defaults.ts), and, until wirekit has an untagged union kind, a union
+ * with two or more non-null branches that are not all records (["int", "string"]).
  */
-import { formatPath, isWirekitError, type Path, WirekitError } from '../../errors/index.js';
+import { isWirekitError, type Path, WirekitError } from '../../errors/index.js';
 import type { FieldInput } from '../../schema/builders.js';
 import { type JsonValue, type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import {
@@ -32,6 +33,8 @@ import {
   parseAvroSchema,
   shortName,
 } from './avro-schema.js';
+import { AvroDefaults, isRaw, type Raw, timestampPrecisions } from './import-defaults.js';
+import { placeText, refuse, shownParts } from './import-refusal.js';
 import { avroSchemaJson } from './schema-text.js';
 
 /**
@@ -61,35 +64,6 @@ export function schemaFromAvro(avro: string | JsonValue): Schema {
   }
 }
 
-/** Refuses the schema at `path` (JSON keys and indexes into the Avro schema). */
-function refuse(path: Path, message: string): never {
-  throw new WirekitError('WK_SCHEMA_IMPORT', `${placeText(path)}: ${message}`, { format: 'avro', path });
-}
-
-/** Parts of a path or list shown in a message; the schema may be hostile, the message stays short. */
-const shownParts = 12;
-
-/** The path as a message shows it: its start, then how many steps more (error.path has them all). */
-function placeText(path: Path): string {
-  if (path.length <= shownParts) return formatPath(path);
-  return `${formatPath(path.slice(0, shownParts))}… (${path.length - shownParts} steps deeper)`;
-}
-
-type Raw = Record<string, unknown>;
-
-function isRaw(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const timestampPrecisions = {
-  'timestamp-millis': 'ms',
-  'timestamp-micros': 'us',
-  'timestamp-nanos': 'ns',
-} as const;
-
-/** Per logical type, how many of its units make a millisecond. */
-const perMilli = { ms: 1, us: 1000, ns: 1e6 } as const;
-
 const deprecatedNote = '(Deprecated.)';
 
 /** Names tried, in order, for the tag of record unions: the first no member record has as a field. */
@@ -103,6 +77,7 @@ class Importer {
   /** Records that are branches of a record union, and so carry the tag. */
   private readonly variants = new Set<AvroRecord>();
   private readonly tag: string;
+  private readonly defaults: AvroDefaults;
 
   constructor(root: AvroType) {
     findVariants(root, this.variants, new Set());
@@ -110,6 +85,7 @@ class Importer {
     let tag = tagCandidates.find((name) => !taken.has(name));
     for (let n = 2; tag === undefined; n++) if (!taken.has(`_type${n}`)) tag = `_type${n}`;
     this.tag = tag;
+    this.defaults = new AvroDefaults({ rawFields: this.rawFields, variants: this.variants, tag });
   }
 
   /** `raw` is the JSON `parsed` was read from, for what the parsed form drops (docs, defaults). */
@@ -183,7 +159,7 @@ class Importer {
       const where = `${parsed.name}.${field.name}`;
       const value =
         'default' in rawField
-          ? this.defaultOf(field.type, rawField.default, where, [...fieldPath, 'default'])
+          ? this.defaults.read(field.type, rawField.default, where, [...fieldPath, 'default'])
           : undefined;
       // toAvro marks a deprecated field with an attribute and a note at the end of its doc.
       const deprecated = rawField.deprecated === true;
@@ -257,74 +233,6 @@ class Importer {
     this.unions.set(key, union);
     return union;
   }
-
-  /** A field default in Avro's JSON encoding, as the wirekit value of the field's schema. */
-  private defaultOf(type: AvroType, value: unknown, where: string, path: Path): unknown {
-    const wrong = (what: string): never => refuse(path, `the default of ${where} is not ${what}.`);
-    switch (type.type) {
-      case 'null':
-        return value === null ? null : wrong('null');
-      case 'boolean':
-        return typeof value === 'boolean' ? value : wrong('a boolean');
-      case 'int':
-        return Number.isInteger(value) && Math.abs(value as number) <= 2 ** 31 ? value : wrong('an int');
-      case 'long': {
-        if (typeof value !== 'number' || !Number.isSafeInteger(value)) return wrong('a long');
-        const precision = timestampPrecisions[type.logicalType as keyof typeof timestampPrecisions];
-        return precision === undefined ? BigInt(value) : new Date(value / perMilli[precision]);
-      }
-      case 'float':
-      case 'double':
-        return typeof value === 'number' ? value : wrong('a number');
-      case 'string':
-        return typeof value === 'string' ? value : wrong('a string');
-      case 'bytes':
-      case 'fixed': {
-        // Avro writes bytes as a string of code points 0-255, one per byte.
-        if (typeof value !== 'string' || [...value].some((char) => char.charCodeAt(0) > 0xff))
-          return wrong('a string of bytes');
-        const bytes = Uint8Array.from(value, (char) => char.charCodeAt(0));
-        if (type.type === 'fixed' && bytes.length !== type.size) return wrong(`${type.size} bytes`);
-        return type.logicalType === 'decimal' ? decimalText(bytes, type.scale ?? 0) : bytes;
-      }
-      case 'enum':
-        return typeof value === 'string' && type.symbols.includes(value)
-          ? value
-          : wrong(`a symbol of ${type.name}`);
-      case 'array':
-        if (!Array.isArray(value)) return wrong('an array');
-        return value.map((item, i) => this.defaultOf(type.items, item, `${where}[${i}]`, [...path, i]));
-      case 'map':
-        if (!isRaw(value)) return wrong('an object');
-        return Object.fromEntries(
-          Object.entries(value).map(([key, item]) => [
-            key,
-            this.defaultOf(type.values, item, `${where}.${key}`, [...path, key]),
-          ]),
-        );
-      case 'union':
-        // Avro reads a union's default by its first branch.
-        return this.defaultOf(type.branches[0] as AvroType, value, where, path);
-      case 'record': {
-        if (!isRaw(value)) return wrong(`a ${type.name} record`);
-        const rawFields = this.rawFields.get(type) ?? [];
-        const entries: [string, unknown][] = [];
-        if (this.variants.has(type)) entries.push([this.tag, type.name]);
-        type.fields.forEach((field, i) => {
-          const inner = `${where}.${field.name}`;
-          if (Object.hasOwn(value, field.name))
-            entries.push([
-              field.name,
-              this.defaultOf(field.type, value[field.name], inner, [...path, field.name]),
-            ]);
-          else if (rawFields[i] !== undefined && 'default' in rawFields[i])
-            entries.push([field.name, this.defaultOf(field.type, rawFields[i].default, inner, path)]);
-          else wrong(`a ${type.name} record: it lacks ${field.name}`);
-        });
-        return Object.fromEntries(entries);
-      }
-    }
-  }
 }
 
 function namedOptions(spec: Raw, parsed: AvroRecord | AvroEnum) {
@@ -382,15 +290,4 @@ function unionText(union: AvroUnion): string {
 
 function branchName(type: AvroType): string {
   return 'name' in type ? type.name : type.type;
-}
-
-/** An Avro decimal's bytes (big-endian two's complement of the unscaled value) as decimal text. */
-function decimalText(bytes: Uint8Array, scale: number): string {
-  let unscaled = 0n;
-  for (const byte of bytes) unscaled = (unscaled << 8n) | BigInt(byte);
-  if (bytes.length > 0 && ((bytes[0] as number) & 0x80) !== 0) unscaled -= 1n << BigInt(bytes.length * 8);
-  const negative = unscaled < 0n;
-  const digits = (negative ? -unscaled : unscaled).toString().padStart(scale + 1, '0');
-  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return negative ? `-${text}` : text;
 }
