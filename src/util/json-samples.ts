@@ -6,7 +6,7 @@
  * first fault, and a number past float64 (`1e400`, which JSON.parse reads as Infinity) is refused.
  */
 import { WirekitError } from '../errors/index.js';
-import { findJsonFault, holdsInfinity, type JsonFault } from './json-syntax.js';
+import { findJsonFault, holdsInfinity, type JsonFault, placeOf } from './json-syntax.js';
 
 /** Parses JSON text, naming the source in the error (WK_CLI_INPUT). */
 export function parseJsonText(text: string, source: string): unknown {
@@ -70,15 +70,4 @@ function refusal(text: string, source: string, fault: JsonFault | undefined): Wi
       reason = 'JSON.parse refused it';
   }
   return new WirekitError('WK_CLI_INPUT', `${source} is not valid JSON: ${reason}.`);
-}
-
-/** Where `position` is, as an editor shows it: line and column, both from 1. */
-function placeOf(text: string, position: number): string {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < position; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return `line ${line}, column ${position - lineStart + 1}`;
 }

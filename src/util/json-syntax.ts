@@ -275,3 +275,14 @@ function grown(open: Uint8Array): Uint8Array {
   bigger.set(open);
   return bigger;
 }
+
+/** Where `position` is, as an editor shows it: line and column, both from 1. */
+export function placeOf(text: string, position: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < position; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return `line ${line}, column ${position - lineStart + 1}`;
+}

@@ -239,7 +239,7 @@ describe('keys and schema documents from the input', () => {
 
   test('an Avro schema nested a million deep in an object without a type', () => {
     expect(refusal(() => schemaFromAvro({ items: deepValue(1_000_000) } as never)).code).toBe(
-      'WK_SCHEMA_INVALID',
+      'WK_SCHEMA_IMPORT',
     );
   });
 });

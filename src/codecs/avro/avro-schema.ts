@@ -115,14 +115,32 @@ export function parseAvroSchema(input: JsonValue | string): AvroType {
 }
 
 function invalid(message: string): never {
-  throw new WirekitError('WK_SCHEMA_INVALID', message, { format: 'avro' });
+  throw new WirekitError('WK_SCHEMA_INVALID', message, { format: 'avro', path: [] });
+}
+
+/**
+ * Runs `read` on the part of the schema under `key`, putting `key` in front of the path of what it
+ * refuses, so the error says where in the schema it is (fields[2].type). The message stays as it is:
+ * the registry quotes it, and an importer shows the path its own way.
+ */
+function within<T>(key: string | number, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof WirekitError) || error.path === undefined) throw error;
+    throw new WirekitError(error.code, error.message, {
+      format: 'avro',
+      path: [key, ...error.path],
+      cause: error.cause,
+    });
+  }
 }
 
 function parse(json: unknown, namespace: string, ctx: Context, depth: number): AvroType {
   if (depth > maxSchemaDepth) invalid(`nests deeper than ${maxSchemaDepth} levels.`);
   if (typeof json === 'string') return reference(json, namespace, ctx);
   if (Array.isArray(json)) {
-    const branches = json.map((branch) => parse(branch, namespace, ctx, depth + 1));
+    const branches = json.map((branch, i) => within(i, () => parse(branch, namespace, ctx, depth + 1)));
     if (branches.some((branch) => branch.type === 'union')) invalid('a union directly inside a union.');
     return { type: 'union', branches };
   }
@@ -131,7 +149,8 @@ function parse(json: unknown, namespace: string, ctx: Context, depth: number): A
   const type = spec.type;
   if (typeof type !== 'string') {
     // Some writers nest a whole schema under "type"; its attributes then belong to the inner one.
-    if (typeof type === 'object' && type !== null) return parse(type, namespace, ctx, depth + 1);
+    if (typeof type === 'object' && type !== null)
+      return within('type', () => parse(type, namespace, ctx, depth + 1));
     invalid(`${show(json)} has no type.`);
   }
   switch (type) {
@@ -159,10 +178,10 @@ function parse(json: unknown, namespace: string, ctx: Context, depth: number): A
     }
     case 'array':
       if (!('items' in spec)) invalid('an array needs "items".');
-      return { type: 'array', items: parse(spec.items, namespace, ctx, depth + 1) };
+      return { type: 'array', items: within('items', () => parse(spec.items, namespace, ctx, depth + 1)) };
     case 'map':
       if (!('values' in spec)) invalid('a map needs "values".');
-      return { type: 'map', values: parse(spec.values, namespace, ctx, depth + 1) };
+      return { type: 'map', values: within('values', () => parse(spec.values, namespace, ctx, depth + 1)) };
     default:
       if (primitives.has(type)) return { type: type as AvroPrimitiveName, ...logical(spec, type) };
       // {"type": "SomeName"} refers to a named type like the bare string does.
@@ -176,30 +195,43 @@ function record(spec: Record<string, unknown>, namespace: string, ctx: Context, 
   if (!Array.isArray(spec.fields)) invalid(`record ${name} needs "fields", a list.`);
   const inner = namespaceOf(name);
   const seen = new Set<string>();
-  for (const field of spec.fields as unknown[]) {
-    if (typeof field !== 'object' || field === null)
-      invalid(`record ${name} has a field that is not an object.`);
-    const f = field as Record<string, unknown>;
-    if (typeof f.name !== 'string' || !nameRule.test(f.name)) {
-      invalid(`record ${name} has a field without a valid name.`);
-    }
-    if (seen.has(f.name)) invalid(`record ${name} has two fields named ${f.name}.`);
-    seen.add(f.name);
-    if (!('type' in f)) invalid(`field ${name}.${f.name} has no type.`);
-    const fieldAliases = f.aliases ?? [];
-    if (!Array.isArray(fieldAliases) || !fieldAliases.every((a) => typeof a === 'string')) {
-      invalid(`field ${name}.${f.name} has aliases that are not a list of names.`);
-    }
-    const hasDefault = Object.hasOwn(f, 'default');
-    node.fields.push({
-      name: f.name,
-      aliases: fieldAliases as string[],
-      type: parse(f.type, inner, ctx, depth + 1),
-      hasDefault,
-      ...(hasDefault ? { default: f.default as JsonValue } : {}),
-    });
+  for (const [i, field] of (spec.fields as unknown[]).entries()) {
+    within('fields', () => within(i, () => addField(node, field, { inner, seen, ctx, depth })));
   }
   return node;
+}
+
+interface FieldContext {
+  /** The namespace names in the field's type resolve against: the record's. */
+  readonly inner: string;
+  readonly seen: Set<string>;
+  readonly ctx: Context;
+  readonly depth: number;
+}
+
+function addField(node: AvroRecord, field: unknown, { inner, seen, ctx, depth }: FieldContext): void {
+  const name = node.name;
+  if (typeof field !== 'object' || field === null)
+    invalid(`record ${name} has a field that is not an object.`);
+  const f = field as Record<string, unknown>;
+  if (typeof f.name !== 'string' || !nameRule.test(f.name)) {
+    invalid(`record ${name} has a field without a valid name.`);
+  }
+  if (seen.has(f.name)) invalid(`record ${name} has two fields named ${f.name}.`);
+  seen.add(f.name);
+  if (!('type' in f)) invalid(`field ${name}.${f.name} has no type.`);
+  const fieldAliases = f.aliases ?? [];
+  if (!Array.isArray(fieldAliases) || !fieldAliases.every((a) => typeof a === 'string')) {
+    invalid(`field ${name}.${f.name} has aliases that are not a list of names.`);
+  }
+  const hasDefault = Object.hasOwn(f, 'default');
+  node.fields.push({
+    name: f.name,
+    aliases: fieldAliases as string[],
+    type: within('type', () => parse(f.type, inner, ctx, depth + 1)),
+    hasDefault,
+    ...(hasDefault ? { default: f.default as JsonValue } : {}),
+  });
 }
 
 function defineName(spec: Record<string, unknown>, enclosing: string): { name: string; aliases: string[] } {
@@ -220,7 +252,8 @@ function defineName(spec: Record<string, unknown>, enclosing: string): { name: s
 }
 
 function register<T extends AvroRecord | AvroEnum | AvroFixed>(node: T, ctx: Context): T {
-  if (primitives.has(shortName(node.name))) invalid(`${node.name} redefines a primitive type.`);
+  // Only a name without namespace is a primitive's: "ns.int" is a name like any other (Avro 1.11).
+  if (primitives.has(node.name)) invalid(`${node.name} redefines a primitive type.`);
   if (ctx.named.has(node.name)) invalid(`${node.name} is defined twice.`);
   ctx.named.set(node.name, node);
   return node;

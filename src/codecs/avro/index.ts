@@ -46,6 +46,7 @@ export { type WriteContainerOptions, writeContainer } from './encode/container.j
 // A wirekit schema from an Avro schema someone else wrote (an .avsc file, a registry's writer schema),
 // beside the codec that reads data described by it.
 export { schemaFromAvro } from './schema-from-avro.js';
+export { type ContainerSchemaOptions, schemaFromAvroContainer } from './schema-from-container.js';
 export { avroMediaTypes };
 
 export interface AvroCodecOptions extends CodecOptions {

@@ -17,11 +17,12 @@
  *   ms/us/ns; local-timestamp-*, date and time-* stay the integers they are stored as (a wall-clock
  *   time is no instant, so it is not shown as one); uuid stays a string.
  *
- * Refused (WK_SCHEMA_INVALID), because a wirekit value has no such shape: a union with two or more
- * non-null branches that are not all records (["int", "string"]), and defaults that do not fit
- * their field's type.
+ * Refused (WK_SCHEMA_IMPORT, with the path into the Avro schema): what the specification forbids
+ * (an enum default that is not a symbol, two union branches of one type, defaults that do not fit
+ * their field's type: import-defaults.ts), and, until wirekit has an untagged union kind, a union
+ * with two or more non-null branches that are not all records (["int", "string"]).
  */
-import { WirekitError } from '../../errors/index.js';
+import { isWirekitError, type Path, WirekitError } from '../../errors/index.js';
 import type { FieldInput } from '../../schema/builders.js';
 import { type JsonValue, type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import {
@@ -32,40 +33,36 @@ import {
   parseAvroSchema,
   shortName,
 } from './avro-schema.js';
+import { AvroDefaults, isRaw, type Raw, timestampPrecisions } from './import-defaults.js';
+import { placeText, refuse, shownParts } from './import-refusal.js';
+import { avroSchemaJson } from './schema-text.js';
 
-/** The Avro schema (its JSON text, or the parsed JSON) as a wirekit schema. */
+/**
+ * The Avro schema (its JSON text, or the parsed JSON) as a wirekit schema. Whatever stops the
+ * import is a WK_SCHEMA_IMPORT error, with the path in the Avro schema where one is known.
+ */
 export function schemaFromAvro(avro: string | JsonValue): Schema {
-  let raw: unknown = avro;
-  if (typeof avro === 'string') {
-    try {
-      raw = JSON.parse(avro);
-    } catch {
-      // A bare primitive name ("string") is a schema too; parseAvroSchema says what else is wrong.
-      raw = avro;
-    }
+  const raw = typeof avro === 'string' ? avroSchemaJson(avro) : avro;
+  try {
+    const parsed = parseAvroSchema(raw as JsonValue);
+    return new Importer(parsed).type(raw, parsed, []);
+  } catch (error) {
+    // The reader and the builders speak of schemas in general; an import names its own failure.
+    if (!isWirekitError(error) || error.code === 'WK_SCHEMA_IMPORT') throw error;
+    // Only the Avro reader's paths are places in the Avro schema (a builder's would be wirekit's).
+    const path = error.format === 'avro' ? error.path : undefined;
+    const where = path === undefined ? '' : `${placeText(path)}: `;
+    throw new WirekitError(
+      'WK_SCHEMA_IMPORT',
+      `${where}the Avro schema cannot be imported: ${error.message}`,
+      {
+        format: 'avro',
+        path: error.path,
+        cause: error,
+      },
+    );
   }
-  const parsed = parseAvroSchema(raw as JsonValue);
-  return new Importer(parsed).type(raw, parsed);
 }
-
-function invalid(message: string): never {
-  throw new WirekitError('WK_SCHEMA_INVALID', message, { format: 'avro' });
-}
-
-type Raw = Record<string, unknown>;
-
-function isRaw(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const timestampPrecisions = {
-  'timestamp-millis': 'ms',
-  'timestamp-micros': 'us',
-  'timestamp-nanos': 'ns',
-} as const;
-
-/** Per logical type, how many of its units make a millisecond. */
-const perMilli = { ms: 1, us: 1000, ns: 1e6 } as const;
 
 const deprecatedNote = '(Deprecated.)';
 
@@ -80,6 +77,7 @@ class Importer {
   /** Records that are branches of a record union, and so carry the tag. */
   private readonly variants = new Set<AvroRecord>();
   private readonly tag: string;
+  private readonly defaults: AvroDefaults;
 
   constructor(root: AvroType) {
     findVariants(root, this.variants, new Set());
@@ -87,12 +85,16 @@ class Importer {
     let tag = tagCandidates.find((name) => !taken.has(name));
     for (let n = 2; tag === undefined; n++) if (!taken.has(`_type${n}`)) tag = `_type${n}`;
     this.tag = tag;
+    this.defaults = new AvroDefaults({ rawFields: this.rawFields, variants: this.variants, tag });
   }
 
   /** `raw` is the JSON `parsed` was read from, for what the parsed form drops (docs, defaults). */
-  type(raw: unknown, parsed: AvroType): Schema {
+  type(raw: unknown, parsed: AvroType, path: Path): Schema {
     // A schema nested under "type" ({"type": {"type": "array", ...}}) is read as the inner one.
-    while (isRaw(raw) && typeof raw.type === 'object' && raw.type !== null) raw = raw.type;
+    while (isRaw(raw) && typeof raw.type === 'object' && raw.type !== null) {
+      raw = raw.type;
+      path = [...path, 'type'];
+    }
     const spec = isRaw(raw) ? raw : {};
     switch (parsed.type) {
       case 'null':
@@ -117,27 +119,30 @@ class Importer {
           ? t.decimal({ precision: parsed.precision, scale: parsed.scale })
           : t.bytes();
       case 'enum':
-        return this.enumeration(spec, parsed);
+        return this.enumeration(spec, parsed, path);
       case 'array':
-        return t.array(this.type(spec.items, parsed.items));
+        return t.array(this.type(spec.items, parsed.items, [...path, 'items']));
       case 'map':
-        return t.map(t.string(), this.type(spec.values, parsed.values));
+        return t.map(t.string(), this.type(spec.values, parsed.values, [...path, 'values']));
       case 'union':
-        return this.union(Array.isArray(raw) ? raw : [], parsed);
+        return this.union(Array.isArray(raw) ? raw : [], parsed, path);
       case 'record':
-        return this.record(spec, parsed);
+        return this.record(spec, parsed, path);
     }
   }
 
-  private enumeration(spec: Raw, parsed: AvroEnum): Schema {
+  private enumeration(spec: Raw, parsed: AvroEnum, path: Path): Schema {
     const known = this.built.get(parsed);
     if (known !== undefined) return known;
+    // The symbol a reader takes for one it does not know must be one it knows (AVRO-3229).
+    if ('default' in spec && !parsed.symbols.includes(spec.default as string))
+      refuse([...path, 'default'], `the default of enum ${parsed.name} is not one of its symbols.`);
     const schema = t.enum(shortName(parsed.name), parsed.symbols, namedOptions(spec, parsed));
     this.built.set(parsed, schema);
     return schema;
   }
 
-  private record(spec: Raw, parsed: AvroRecord): Schema {
+  private record(spec: Raw, parsed: AvroRecord, path: Path): Schema {
     const known = this.built.get(parsed);
     if (known !== undefined) return known;
     // A record met inside itself: a reference, resolved once the record below is built.
@@ -149,9 +154,13 @@ class Importer {
     if (this.variants.has(parsed)) fields.push([this.tag, t.literal(parsed.name)]);
     parsed.fields.forEach((field, i) => {
       const rawField = rawFields[i] ?? {};
-      const schema = this.type(rawField.type, field.type);
+      const fieldPath = [...path, 'fields', i];
+      const schema = this.type(rawField.type, field.type, [...fieldPath, 'type']);
       const where = `${parsed.name}.${field.name}`;
-      const value = 'default' in rawField ? this.defaultOf(field.type, rawField.default, where) : undefined;
+      const value =
+        'default' in rawField
+          ? this.defaults.read(field.type, rawField.default, where, [...fieldPath, 'default'])
+          : undefined;
       // toAvro marks a deprecated field with an attribute and a note at the end of its doc.
       const deprecated = rawField.deprecated === true;
       let doc = typeof rawField.doc === 'string' ? rawField.doc : undefined;
@@ -174,34 +183,36 @@ class Importer {
     return schema;
   }
 
-  private union(raw: readonly unknown[], parsed: AvroUnion): Schema {
-    const branches = parsed.branches.map((type, i) => ({ type, raw: raw[i] }));
+  private union(raw: readonly unknown[], parsed: AvroUnion, path: Path): Schema {
+    checkBranchesDiffer(parsed, path);
+    const branches = parsed.branches.map((type, i) => ({ type, raw: raw[i], path: [...path, i] }));
     const present = branches.filter((branch) => branch.type.type !== 'null');
     const nullable = present.length < branches.length;
     if (present.length === 0) return t.nullable(t.json());
     let inner: Schema;
     if (present.length === 1) {
       const [only] = present as [(typeof present)[number]];
-      inner = this.type(only.raw, only.type);
+      inner = this.type(only.raw, only.type, only.path);
     } else {
       if (!present.every((branch) => branch.type.type === 'record')) {
-        invalid(
-          `the union [${parsed.branches.map(branchName).join(', ')}] has no wirekit form: wirekit's unions are of records (told apart by a tag), with or without null.`,
+        refuse(
+          path,
+          `the union [${unionText(parsed)}] has no wirekit form yet: wirekit imports unions of records (told apart by a tag) and one branch with null.`,
         );
       }
       inner = this.recordUnion(
-        present.map((branch) => ({ record: branch.type as AvroRecord, raw: branch.raw })),
+        present.map((branch) => ({ record: branch.type as AvroRecord, raw: branch.raw, path: branch.path })),
       );
     }
     return nullable ? t.nullable(inner) : inner;
   }
 
   /** One union per set of records, so a union used twice is one named type (as toAvro requires). */
-  private recordUnion(branches: readonly { record: AvroRecord; raw: unknown }[]): Schema {
+  private recordUnion(branches: readonly { record: AvroRecord; raw: unknown; path: Path }[]): Schema {
     const key = branches.map(({ record }) => record.name).join('|');
     const known = this.unions.get(key);
     if (known !== undefined) return known;
-    const members = branches.map(({ record, raw }) => this.type(raw, record));
+    const members = branches.map(({ record, raw, path }) => this.type(raw, record, path));
     const name = branches.map(({ record }) => shortName(record.name)).join('Or');
     let union: Schema;
     if (members.every((member) => member.kind === 'object')) {
@@ -221,71 +232,6 @@ class Importer {
     }
     this.unions.set(key, union);
     return union;
-  }
-
-  /** A field default in Avro's JSON encoding, as the wirekit value of the field's schema. */
-  private defaultOf(type: AvroType, value: unknown, where: string): unknown {
-    const wrong = (what: string): never => invalid(`the default of ${where} is not ${what}.`);
-    switch (type.type) {
-      case 'null':
-        return value === null ? null : wrong('null');
-      case 'boolean':
-        return typeof value === 'boolean' ? value : wrong('a boolean');
-      case 'int':
-        return Number.isInteger(value) && Math.abs(value as number) <= 2 ** 31 ? value : wrong('an int');
-      case 'long': {
-        if (typeof value !== 'number' || !Number.isSafeInteger(value)) return wrong('a long');
-        const precision = timestampPrecisions[type.logicalType as keyof typeof timestampPrecisions];
-        return precision === undefined ? BigInt(value) : new Date(value / perMilli[precision]);
-      }
-      case 'float':
-      case 'double':
-        return typeof value === 'number' ? value : wrong('a number');
-      case 'string':
-        return typeof value === 'string' ? value : wrong('a string');
-      case 'bytes':
-      case 'fixed': {
-        // Avro writes bytes as a string of code points 0-255, one per byte.
-        if (typeof value !== 'string' || [...value].some((char) => char.charCodeAt(0) > 0xff))
-          return wrong('a string of bytes');
-        const bytes = Uint8Array.from(value, (char) => char.charCodeAt(0));
-        if (type.type === 'fixed' && bytes.length !== type.size) return wrong(`${type.size} bytes`);
-        return type.logicalType === 'decimal' ? decimalText(bytes, type.scale ?? 0) : bytes;
-      }
-      case 'enum':
-        return typeof value === 'string' && type.symbols.includes(value)
-          ? value
-          : wrong(`a symbol of ${type.name}`);
-      case 'array':
-        if (!Array.isArray(value)) return wrong('an array');
-        return value.map((item, i) => this.defaultOf(type.items, item, `${where}[${i}]`));
-      case 'map':
-        if (!isRaw(value)) return wrong('an object');
-        return Object.fromEntries(
-          Object.entries(value).map(([key, item]) => [
-            key,
-            this.defaultOf(type.values, item, `${where}.${key}`),
-          ]),
-        );
-      case 'union':
-        // Avro reads a union's default by its first branch.
-        return this.defaultOf(type.branches[0] as AvroType, value, where);
-      case 'record': {
-        if (!isRaw(value)) return wrong(`a ${type.name} record`);
-        const rawFields = this.rawFields.get(type) ?? [];
-        const entries: [string, unknown][] = [];
-        if (this.variants.has(type)) entries.push([this.tag, type.name]);
-        type.fields.forEach((field, i) => {
-          const inner = `${where}.${field.name}`;
-          if (Object.hasOwn(value, field.name))
-            entries.push([field.name, this.defaultOf(field.type, value[field.name], inner)]);
-          else if (rawFields[i] !== undefined && 'default' in rawFields[i])
-            entries.push([field.name, this.defaultOf(field.type, rawFields[i].default, inner)]);
-          else wrong(`a ${type.name} record: it lacks ${field.name}`);
-        });
-        return Object.fromEntries(entries);
-      }
-    }
   }
 }
 
@@ -323,17 +269,25 @@ function findVariants(type: AvroType, out: Set<AvroRecord>, seen: Set<AvroType>)
   }
 }
 
-function branchName(type: AvroType): string {
-  return 'name' in type ? type.name : type.type;
+/**
+ * Avro allows one branch per type in a union, named types apart (one per full name): a reader picks
+ * the branch by type, so a second one of the same type could never be chosen (["null", "null"]).
+ */
+function checkBranchesDiffer(union: AvroUnion, path: Path): void {
+  const kinds = new Set<string>();
+  union.branches.forEach((branch, i) => {
+    const kind = 'name' in branch ? `named ${branch.name}` : branch.type;
+    if (kinds.has(kind)) refuse([...path, i], `the union has a second ${branchName(branch)} branch.`);
+    kinds.add(kind);
+  });
 }
 
-/** An Avro decimal's bytes (big-endian two's complement of the unscaled value) as decimal text. */
-function decimalText(bytes: Uint8Array, scale: number): string {
-  let unscaled = 0n;
-  for (const byte of bytes) unscaled = (unscaled << 8n) | BigInt(byte);
-  if (bytes.length > 0 && ((bytes[0] as number) & 0x80) !== 0) unscaled -= 1n << BigInt(bytes.length * 8);
-  const negative = unscaled < 0n;
-  const digits = (negative ? -unscaled : unscaled).toString().padStart(scale + 1, '0');
-  const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return negative ? `-${text}` : text;
+function unionText(union: AvroUnion): string {
+  const names = union.branches.slice(0, shownParts).map(branchName);
+  const more = union.branches.length - names.length;
+  return more > 0 ? `${names.join(', ')}, … ${more} more` : names.join(', ');
+}
+
+function branchName(type: AvroType): string {
+  return 'name' in type ? type.name : type.type;
 }

@@ -202,8 +202,21 @@ function reference(type: NamedSchema, ctx: Context, scope: Scope): string {
         'give it a namespace or pass the namespace option.',
     );
   }
-  return namespace === scope.namespace ? type.name : qualify(namespace, type.name);
+  // A bare "int" is the primitive even inside namespace ns, so ns.int is referred to by its full name.
+  const bare = namespace === scope.namespace && !avroPrimitiveNames.has(type.name);
+  return bare ? type.name : qualify(namespace, type.name);
 }
+
+const avroPrimitiveNames: ReadonlySet<string> = new Set([
+  'null',
+  'boolean',
+  'int',
+  'long',
+  'float',
+  'double',
+  'bytes',
+  'string',
+]);
 
 function fieldOf(
   field: FieldDef,

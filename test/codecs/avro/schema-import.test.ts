@@ -250,7 +250,7 @@ describe('a foreign schema', () => {
   });
 });
 
-describe('what has no wirekit form is refused with WK_SCHEMA_INVALID', () => {
+describe('what has no wirekit form is refused with WK_SCHEMA_IMPORT', () => {
   test.each([
     [
       'a union of int and string',
@@ -293,7 +293,7 @@ describe('what has no wirekit form is refused with WK_SCHEMA_INVALID', () => {
     ['not JSON', '{"type": "record", '],
   ])('%s', (_name, avro) => {
     expect(() => schemaFromAvro(typeof avro === 'string' ? avro : JSON.stringify(avro))).toThrow(
-      expect.objectContaining({ code: 'WK_SCHEMA_INVALID' }),
+      expect.objectContaining({ code: 'WK_SCHEMA_IMPORT' }),
     );
   });
 
