@@ -1,0 +1,592 @@
+/**
+ * JSON Schema (2020-12 and draft-07) into a wirekit schema: the inverse of export/json-schema.ts.
+ * One rule decides what is read: for every keyword accepted, `validate()` of the imported schema
+ * must give the verdict a JSON Schema validator gives on the same JSON values. A keyword that would
+ * break that (a bound no kind has, an open object, an untagged union) is refused by name with its
+ * JSON pointer, never dropped; annotations (title, description, examples, x- extensions) change no
+ * verdict and are read past, the ones wirekit keeps (title, description, deprecated) kept.
+ */
+import { isWirekitError } from '../../errors/index.js';
+import type { FieldInput } from '../builders.js';
+import * as t from '../builders.js';
+import { smallIntRange } from '../int-ranges.js';
+import type { JsonValue, NamedSchema, ObjectSchema, Schema, SmallIntKind } from '../types.js';
+import {
+  childPointer,
+  defaultImportLimits,
+  type ImportLimits,
+  importError,
+  isJsonObject,
+  type JsonObject,
+  NodeBudget,
+  refuseUnread,
+  resolveLocalRef,
+} from './json-document.js';
+import { typeName, uniqueName } from './type-names.js';
+
+export interface JsonSchemaImportOptions extends Partial<ImportLimits> {
+  /** The name of a root object or enum without a `title` (default 'Root'). */
+  readonly name?: string;
+  /**
+   * Objects whose `additionalProperties` is absent or true let a value hold keys the schema does not
+   * list, which wirekit's `validate()` refuses: 'refuse' (the default) refuses such an object by
+   * name; 'close' reads it as closed, so values with other keys become invalid.
+   */
+  readonly openObjects?: 'refuse' | 'close';
+}
+
+/** Reads a JSON Schema document (its text, or the value JSON.parse made of it) as a wirekit schema. */
+export function schemaFromJsonSchema(
+  document: string | JsonValue,
+  options: JsonSchemaImportOptions = {},
+): Schema {
+  let root: JsonValue;
+  if (typeof document === 'string') {
+    try {
+      root = JSON.parse(document) as JsonValue;
+    } catch (error) {
+      throw importError('#', `the document is not JSON (${(error as Error).message}).`);
+    }
+  } else root = document;
+  return new JsonSchemaImporter(root, options).read();
+}
+
+/** Integer bounds that are exactly a kind's range, so the kind refuses what the bounds refuse. */
+const exactIntegerKinds: readonly { range: readonly [number, number]; make: () => Schema }[] = [
+  ...(
+    [
+      ['int8', t.int8],
+      ['uint8', t.uint8],
+      ['int16', t.int16],
+      ['uint16', t.uint16],
+      ['int32', t.int32],
+      ['uint32', t.uint32],
+    ] as const
+  ).map(([kind, make]: readonly [SmallIntKind, () => Schema]) => ({ range: smallIntRange[kind], make })),
+  { range: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER], make: () => t.int64({ as: 'number' }) },
+  { range: [0, Number.MAX_SAFE_INTEGER], make: () => t.uint64({ as: 'number' }) },
+];
+
+/** ajv-formats' uuid, spelled without the `i` flag (wirekit patterns carry no flags). */
+const uuidPattern = '^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$';
+
+const stringKeywords = ['type', 'minLength', 'maxLength', 'pattern', 'format'];
+
+class JsonSchemaImporter {
+  private readonly budget: NodeBudget;
+  /** What each converted node became, by pointer, so a `$ref` used twice gives one named type. */
+  private readonly done = new Map<string, Schema>();
+  /** Nodes being converted: whether each becomes a named type, the only kind recursion may pass. */
+  private readonly converting = new Map<string, boolean>();
+  private readonly names = new Set<string>();
+
+  constructor(
+    private readonly root: JsonValue,
+    private readonly options: JsonSchemaImportOptions,
+  ) {
+    this.budget = new NodeBudget({ ...defaultImportLimits, ...definedLimits(options) });
+  }
+
+  read(): Schema {
+    const title =
+      isJsonObject(this.root) && typeof this.root.title === 'string' ? this.root.title : undefined;
+    return this.convert(this.root, '#', 0, this.options.name ?? title ?? 'Root');
+  }
+
+  /** Converts the node at `pointer` once; `hint` names it if it becomes a named type without a name. */
+  private convert(node: JsonValue, pointer: string, depth: number, hint: string): Schema {
+    const known = this.done.get(pointer);
+    if (known !== undefined) return known;
+    this.budget.spend(1, pointer);
+    this.budget.checkDepth(depth, pointer);
+    this.converting.set(pointer, becomesNamed(node));
+    try {
+      const schema = this.convertNode(node, pointer, depth, hint);
+      this.done.set(pointer, schema);
+      return schema;
+    } finally {
+      this.converting.delete(pointer);
+    }
+  }
+
+  private convertNode(node: JsonValue, pointer: string, depth: number, hint: string): Schema {
+    if (node === true) return t.json();
+    if (node === false)
+      throw importError(pointer, 'the schema false accepts no value; wirekit has no such kind.');
+    if (!isJsonObject(node)) throw importError(pointer, 'a schema must be an object or a boolean.');
+    if ('$ref' in node) return this.reference(node, pointer, depth);
+    if ('const' in node) return literalOf(node, pointer);
+    if ('enum' in node) return this.enumeration(node, pointer, hint);
+    if ('anyOf' in node || 'oneOf' in node) return this.choice(node, pointer, depth, hint);
+    const type = node.type;
+    if (Array.isArray(type)) return this.typeList(node, type, pointer, depth, hint);
+    switch (type) {
+      case undefined:
+        refuseUnread(node, [], pointer, 'applies only to values of one type; add "type" to say which.');
+        return t.json();
+      case 'boolean':
+        refuseUnread(node, ['type'], pointer, 'is not read for booleans.');
+        return t.bool();
+      case 'integer':
+        return integerOf(node, pointer);
+      case 'number':
+        return numberOf(node, pointer);
+      case 'string':
+        return stringOf(node, pointer);
+      case 'array':
+        return this.array(node, pointer, depth, hint);
+      case 'object':
+        return this.object(node, pointer, depth, hint);
+      case 'null':
+        throw importError(
+          pointer,
+          'a schema of only null has no wirekit kind; null goes with another type (nullable).',
+        );
+      default:
+        throw importError(
+          childPointer(pointer, 'type'),
+          `the type ${JSON.stringify(type)} is not a JSON Schema type.`,
+        );
+    }
+  }
+
+  private reference(node: JsonObject, pointer: string, depth: number): Schema {
+    refuseUnread(node, ['$ref'], pointer, 'next to $ref is not read; move it into the referenced schema.');
+    const ref = node.$ref;
+    if (typeof ref !== 'string') throw importError(childPointer(pointer, '$ref'), '$ref must be a string.');
+    const target = resolveLocalRef(this.root, ref, pointer);
+    const named = this.converting.get(target.pointer);
+    if (named === false || target.pointer === pointer) {
+      throw importError(
+        pointer,
+        `$ref ${JSON.stringify(ref)} loops back without passing through an object, so no value could end it.`,
+      );
+    }
+    if (named === true) {
+      // Recursion: the object is still being built; the reference resolves once it is.
+      return t.lazy(() => this.done.get(target.pointer) as NamedSchema);
+    }
+    return this.convert(target.node, target.pointer, depth + 1, defName(target.pointer) ?? 'Type');
+  }
+
+  private enumeration(node: JsonObject, pointer: string, hint: string): Schema {
+    refuseUnread(node, ['enum', 'type'], pointer, 'is not read next to enum.');
+    const values = node.enum;
+    if (!Array.isArray(values) || values.length === 0) {
+      throw importError(childPointer(pointer, 'enum'), 'enum must be a non-empty array.');
+    }
+    this.budget.checkEnum(values.length, pointer);
+    const members = values.filter((value) => value !== null);
+    const nullable = members.length < values.length;
+    checkEnumType(node, nullable, pointer);
+    let schema: Schema;
+    if (members.every((value) => typeof value === 'string')) {
+      const name = this.nameFor(node, pointer, hint);
+      schema = build(pointer, () => t.enum(name, members as string[], docOf(node)));
+    } else if (members.length === 1) {
+      schema = literalOf({ const: members[0] as JsonValue }, pointer);
+    } else {
+      throw importError(
+        childPointer(pointer, 'enum'),
+        'an enum of other values than strings needs an untagged union, which wirekit does not have yet.',
+      );
+    }
+    return nullable ? t.nullable(schema) : schema;
+  }
+
+  private choice(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    const keyword = 'anyOf' in node ? 'anyOf' : 'oneOf';
+    refuseUnread(node, [keyword], pointer, `is not read next to ${keyword}.`);
+    const branches = node[keyword];
+    const at = childPointer(pointer, keyword);
+    if (!Array.isArray(branches) || branches.length === 0)
+      throw importError(at, `${keyword} must be a non-empty array.`);
+    this.budget.spend(branches.length, at);
+    if (isFloatSpelling(branches)) return t.float64();
+    const others = branches.filter((branch) => !isNullOnly(branch));
+    if (others.length === 1 && branches.length === 2) {
+      const inner = this.convert(
+        others[0] as JsonValue,
+        childPointer(at, branches.indexOf(others[0] as JsonValue)),
+        depth + 1,
+        hint,
+      );
+      return inner.kind === 'nullable' ? inner : t.nullable(inner);
+    }
+    if (others.length < branches.length) {
+      throw importError(
+        at,
+        `a null branch next to ${others.length} others needs an untagged union, which wirekit does not have yet.`,
+      );
+    }
+    const name = this.nameFor(node, pointer, hint);
+    const variants = branches.map((branch, i) =>
+      this.convert(branch, childPointer(at, i), depth + 1, `${name}${i + 1}`),
+    );
+    return taggedUnion(name, variants, node, at);
+  }
+
+  private typeList(
+    node: JsonObject,
+    types: readonly JsonValue[],
+    pointer: string,
+    depth: number,
+    hint: string,
+  ): Schema {
+    const others = types.filter((type) => type !== 'null');
+    if (others.length !== 1 || types.length !== 2) {
+      throw importError(
+        childPointer(pointer, 'type'),
+        `the types ${JSON.stringify(types)} need an untagged union, which wirekit does not have yet; only [T, "null"] is read.`,
+      );
+    }
+    // The node read as its one non-null type, at its own pointer: a keyword fault is reported there.
+    const inner = this.convertNode({ ...node, type: others[0] as JsonValue }, pointer, depth, hint);
+    return inner.kind === 'nullable' ? inner : t.nullable(inner);
+  }
+
+  private array(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    refuseUnread(
+      node,
+      ['type', 'items', 'minItems', 'maxItems', 'uniqueItems'],
+      pointer,
+      'is not read for arrays.',
+    );
+    if (node.uniqueItems === true) {
+      throw importError(
+        childPointer(pointer, 'uniqueItems'),
+        'uniqueItems: true has no wirekit counterpart (validate() does not compare items).',
+      );
+    }
+    const items = node.items;
+    if (Array.isArray(items)) {
+      throw importError(
+        childPointer(pointer, 'items'),
+        'items as an array (a draft-07 tuple) needs a tuple kind, which wirekit does not have.',
+      );
+    }
+    const schema =
+      items === undefined
+        ? t.json()
+        : this.convert(items, childPointer(pointer, 'items'), depth + 1, `${hint}Item`);
+    return build(pointer, () =>
+      t.array(schema, {
+        minItems: count(node, 'minItems', pointer),
+        maxItems: count(node, 'maxItems', pointer),
+      }),
+    );
+  }
+
+  private object(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    refuseUnread(
+      node,
+      ['type', 'properties', 'required', 'additionalProperties', 'propertyNames'],
+      pointer,
+      'is not read for objects.',
+    );
+    const properties = node.properties ?? {};
+    if (!isJsonObject(properties))
+      throw importError(childPointer(pointer, 'properties'), 'properties must be an object.');
+    const required = node.required ?? [];
+    if (!Array.isArray(required) || !required.every((name) => typeof name === 'string')) {
+      throw importError(childPointer(pointer, 'required'), 'required must be an array of names.');
+    }
+    const rest = node.additionalProperties;
+    const names = Object.keys(properties);
+    if (names.length === 0 && required.length === 0 && rest !== false)
+      return this.map(node, pointer, depth, hint);
+    if ('propertyNames' in node)
+      throw importError(
+        childPointer(pointer, 'propertyNames'),
+        'propertyNames is read only on maps (objects without properties).',
+      );
+    if (rest !== false) {
+      if (rest !== undefined && rest !== true) {
+        throw importError(
+          childPointer(pointer, 'additionalProperties'),
+          'an object with both properties and additionalProperties needs a kind wirekit does not have.',
+        );
+      }
+      if (this.options.openObjects !== 'close') {
+        throw importError(
+          pointer,
+          'the object lets values hold keys it does not list (additionalProperties is not false), which validate() refuses; write additionalProperties: false, or import with openObjects: "close".',
+        );
+      }
+    }
+    for (const name of required) {
+      if (!names.includes(name))
+        throw importError(
+          childPointer(pointer, 'required'),
+          `${JSON.stringify(name)} is required but not among the properties.`,
+        );
+    }
+    this.budget.spend(names.length, childPointer(pointer, 'properties'));
+    const typeName = this.nameFor(node, pointer, hint);
+    const fields: Record<string, FieldInput> = {};
+    for (const name of names) {
+      const at = childPointer(pointer, 'properties', name);
+      const property = properties[name] as JsonValue;
+      const schema = this.convert(property, at, depth + 1, `${typeName}${pascal(name)}`);
+      const meta = isJsonObject(property)
+        ? { doc: stringOr(property.description), deprecated: property.deprecated === true ? true : undefined }
+        : {};
+      fields[name] = t.field(required.includes(name) ? schema : t.optional(schema), meta);
+    }
+    return build(pointer, () => t.object(typeName, fields, docOf(node)));
+  }
+
+  private map(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    const rest = node.additionalProperties;
+    const values =
+      rest === undefined || rest === true
+        ? t.json()
+        : this.convert(rest, childPointer(pointer, 'additionalProperties'), depth + 1, `${hint}Value`);
+    const names = node.propertyNames;
+    let keys = t.string();
+    if (names !== undefined) {
+      const at = childPointer(pointer, 'propertyNames');
+      if (!isJsonObject(names)) throw importError(at, 'propertyNames must be a schema object.');
+      keys = stringOf({ type: 'string', ...names }, at) as ReturnType<typeof t.string>;
+      if (keys.kind !== 'string') throw importError(at, 'map keys must be plain strings (no format).');
+    }
+    return build(pointer, () => t.map(keys, values));
+  }
+
+  private nameFor(node: JsonObject, pointer: string, hint: string): string {
+    const given = defName(pointer) ?? (typeof node.title === 'string' ? node.title : hint);
+    return uniqueName(typeName(given), this.names);
+  }
+}
+
+function definedLimits(options: JsonSchemaImportOptions): Partial<ImportLimits> {
+  const out: { -readonly [K in keyof ImportLimits]?: number } = {};
+  if (options.maxDepth !== undefined) out.maxDepth = options.maxDepth;
+  if (options.maxNodes !== undefined) out.maxNodes = options.maxNodes;
+  if (options.maxEnumMembers !== undefined) out.maxEnumMembers = options.maxEnumMembers;
+  return out;
+}
+
+/** Whether a node will become an object, enum or union: the named types a recursion may pass. */
+function becomesNamed(node: JsonValue): boolean {
+  if (!isJsonObject(node)) return false;
+  if (node.type === 'object') return isJsonObject(node.properties) || node.additionalProperties === false;
+  return 'oneOf' in node || 'anyOf' in node;
+}
+
+/** The name a `#/$defs/Name` or `#/definitions/Name` pointer gives its type. */
+function defName(pointer: string): string | undefined {
+  const match = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
+  return match === null
+    ? undefined
+    : decodeURIComponent(match[1] as string)
+        .replaceAll('~1', '/')
+        .replaceAll('~0', '~');
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
+}
+
+function docOf(node: JsonObject): { doc?: string } {
+  const doc = stringOr(node.description);
+  return doc === undefined ? {} : { doc };
+}
+
+function stringOr(value: JsonValue | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Runs a builder, turning its WK_SCHEMA_INVALID into an import error at `pointer`. */
+function build<S>(pointer: string, make: () => S): S {
+  try {
+    return make();
+  } catch (error) {
+    if (isWirekitError(error, 'WK_SCHEMA_INVALID')) throw importError(pointer, error.message);
+    throw error;
+  }
+}
+
+function count(node: JsonObject, keyword: string, pointer: string): number | undefined {
+  const value = node[keyword];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw importError(childPointer(pointer, keyword), `${keyword} must be a non-negative integer.`);
+  }
+  return value;
+}
+
+function literalOf(node: JsonObject, pointer: string): Schema {
+  refuseUnread(node, ['const', 'type'], pointer, 'is not read next to const.');
+  const value = node.const;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+    throw importError(
+      childPointer(pointer, 'const'),
+      `a const of ${value === null ? 'null' : 'an object or array'} has no wirekit kind; literals are strings, numbers or booleans.`,
+    );
+  }
+  if (
+    node.type !== undefined &&
+    node.type !== jsonTypeOf(value) &&
+    !(node.type === 'number' && typeof value === 'number')
+  ) {
+    throw importError(
+      childPointer(pointer, 'type'),
+      `the type ${JSON.stringify(node.type)} contradicts the const.`,
+    );
+  }
+  return build(pointer, () => t.literal(value));
+}
+
+function jsonTypeOf(value: string | number | boolean): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value === 'string' ? 'string' : 'boolean';
+}
+
+/** `type` next to `enum` must let every member through, or JSON Schema would refuse some of them. */
+function checkEnumType(node: JsonObject, hasNull: boolean, pointer: string): void {
+  const type = node.type;
+  if (type === undefined) return;
+  const allowed = Array.isArray(type) ? type : [type];
+  const members = (node.enum as JsonValue[]).filter((value) => value !== null);
+  const fits = members.every((value) => {
+    const kind = jsonTypeOf(value as string | number | boolean);
+    return allowed.includes(kind) || (kind === 'integer' && allowed.includes('number'));
+  });
+  if (!fits || (hasNull && !allowed.includes('null'))) {
+    throw importError(
+      childPointer(pointer, 'type'),
+      'the type refuses some enum members; write the enum alone.',
+    );
+  }
+}
+
+function integerOf(node: JsonObject, pointer: string): Schema {
+  refuseUnread(node, ['type', 'minimum', 'maximum', 'format'], pointer, 'is not read for integers.');
+  const { minimum, maximum, format } = node;
+  if (format === 'int32' && minimum === undefined && maximum === undefined) return t.int32();
+  if (format !== undefined && format !== 'int32' && format !== 'int64') {
+    throw importError(
+      childPointer(pointer, 'format'),
+      `the integer format ${JSON.stringify(format)} is not read.`,
+    );
+  }
+  const exact = exactIntegerKinds.find(({ range }) => range[0] === minimum && range[1] === maximum);
+  if (exact !== undefined && (format === undefined || format === 'int64' || fitsInt32(exact.range)))
+    return exact.make();
+  const wanted =
+    minimum === undefined && maximum === undefined
+      ? 'no bounds'
+      : `the bounds ${minimum ?? '-∞'}..${maximum ?? '∞'}`;
+  throw importError(
+    pointer,
+    `an integer with ${wanted} has no wirekit kind of exactly that range (validate() would accept other values); use minimum/maximum of int8..uint32, ±(2^53-1) or 0..2^53-1, or format int32.`,
+  );
+}
+
+function fitsInt32([min, max]: readonly [number, number]): boolean {
+  return min >= -(2 ** 31) && max < 2 ** 31;
+}
+
+function numberOf(node: JsonObject, pointer: string): Schema {
+  refuseUnread(node, ['type', 'format'], pointer, 'is not read for numbers (a float64 has no bounds).');
+  if (node.format !== undefined && node.format !== 'double') {
+    throw importError(
+      childPointer(pointer, 'format'),
+      `the number format ${JSON.stringify(node.format)} is not read.`,
+    );
+  }
+  return t.float64();
+}
+
+function stringOf(node: JsonObject, pointer: string): Schema {
+  refuseUnread(node, stringKeywords, pointer, 'is not read for strings.');
+  const format = node.format;
+  if (format === 'date-time') {
+    refuseUnread(node, ['type', 'format'], pointer, 'is not read next to format date-time.');
+    return t.timestamp();
+  }
+  if (format !== undefined && format !== 'uuid') {
+    throw importError(
+      childPointer(pointer, 'format'),
+      `the string format ${JSON.stringify(format)} is not read yet.`,
+    );
+  }
+  if (format === 'uuid' && node.pattern !== undefined) {
+    throw importError(
+      pointer,
+      'format uuid and pattern together need two patterns; a wirekit string has one.',
+    );
+  }
+  const pattern = format === 'uuid' ? uuidPattern : node.pattern;
+  if (pattern !== undefined && typeof pattern !== 'string')
+    throw importError(childPointer(pointer, 'pattern'), 'pattern must be a string.');
+  if (typeof pattern === 'string') {
+    try {
+      new RegExp(pattern, 'u');
+    } catch {
+      throw importError(
+        childPointer(pointer, 'pattern'),
+        'the pattern is not a valid regular expression (with the u flag).',
+      );
+    }
+  }
+  return build(pointer, () =>
+    t.string({
+      minLength: count(node, 'minLength', pointer),
+      maxLength: count(node, 'maxLength', pointer),
+      pattern,
+    }),
+  );
+}
+
+/** `{type: "null"}` (annotations aside): the branch nullable reads. */
+function isNullOnly(branch: JsonValue): boolean {
+  return (
+    isJsonObject(branch) &&
+    branch.type === 'null' &&
+    Object.keys(branch).every((key) => key === 'type' || key === 'description' || key === 'title')
+  );
+}
+
+/** The exporter's float: a number, or one of the strings JSON spells NaN and the infinities with. */
+function isFloatSpelling(branches: readonly JsonValue[]): boolean {
+  const [number, named] = branches;
+  return (
+    branches.length === 2 &&
+    isJsonObject(number) &&
+    Object.keys(number).length === 1 &&
+    number.type === 'number' &&
+    isJsonObject(named) &&
+    Object.keys(named).length === 1 &&
+    JSON.stringify(named.enum) === JSON.stringify(['NaN', 'Infinity', '-Infinity'])
+  );
+}
+
+/**
+ * Objects told apart by one required property of a distinct string const in each: a tagged union.
+ * With distinct tags at most one branch matches, so anyOf and oneOf mean the same here.
+ */
+function taggedUnion(name: string, variants: readonly Schema[], node: JsonObject, at: string): Schema {
+  const objects = variants.map((variant) => (variant.kind === 'ref' ? variant.resolve() : variant));
+  if (!objects.every((variant): variant is ObjectSchema => variant.kind === 'object')) {
+    throw importError(
+      at,
+      'branches that are not all objects need an untagged union, which wirekit does not have yet.',
+    );
+  }
+  const first = objects[0] as ObjectSchema;
+  const tag = first.fields.find((field) =>
+    objects.every((variant) => {
+      const same = variant.fields.find((candidate) => candidate.name === field.name);
+      return same?.schema.kind === 'literal' && typeof same.schema.value === 'string';
+    }),
+  )?.name;
+  if (tag === undefined) {
+    throw importError(
+      at,
+      'the branches share no required property with a string const in each, so they form no tagged union; an untagged union is not in wirekit yet.',
+    );
+  }
+  return build(at, () => t.union(name, tag, objects, docOf(node)));
+}
