@@ -38,7 +38,7 @@ export interface Reading {
 }
 
 /** The value a JSON value stands for under `schema`: itself, but for timestamps (and float spellings). */
-export function valueOf(schema: Schema, json: unknown, reading: Reading = {}): unknown {
+export function standsFor(schema: Schema, json: unknown, reading: Reading = {}): unknown {
   switch (schema.kind) {
     case 'timestamp':
       return readLeaf(schema, json);
@@ -47,13 +47,13 @@ export function valueOf(schema: Schema, json: unknown, reading: Reading = {}): u
       return reading.floatSpellings ? readLeaf(schema, json) : json;
     case 'nullable':
     case 'optional':
-      return json === null || json === undefined ? json : valueOf(schema.inner, json, reading);
+      return json === null || json === undefined ? json : standsFor(schema.inner, json, reading);
     case 'ref':
-      return valueOf(schema.resolve(), json, reading);
+      return standsFor(schema.resolve(), json, reading);
     case 'array':
-      return Array.isArray(json) ? json.map((item) => valueOf(schema.items, item, reading)) : json;
+      return Array.isArray(json) ? json.map((item) => standsFor(schema.items, item, reading)) : json;
     case 'map':
-      return isObject(json) ? mapValues(json, (item) => valueOf(schema.values, item, reading)) : json;
+      return isObject(json) ? mapValues(json, (item) => standsFor(schema.values, item, reading)) : json;
     case 'object':
       return isObject(json) ? objectValue(schema.fields, json, reading) : json;
     case 'union': {
@@ -95,14 +95,14 @@ function objectValue(
 ): Record<string, unknown> {
   const out = { ...json };
   for (const field of fields) {
-    if (Object.hasOwn(json, field.name)) out[field.name] = valueOf(field.schema, json[field.name], reading);
+    if (Object.hasOwn(json, field.name)) out[field.name] = standsFor(field.schema, json[field.name], reading);
   }
   return out;
 }
 
 /** wirekit's verdict on a JSON value: validate() finds nothing wrong with the value it stands for. */
 export function wirekitAccepts(schema: Schema, value: JsonValue, reading: Reading = {}): boolean {
-  return validate(schema, valueOf(schema, value, reading)).length === 0;
+  return validate(schema, standsFor(schema, value, reading)).length === 0;
 }
 
 /** The values on which the two verdicts differ, each with Ajv's verdict. */
