@@ -112,7 +112,7 @@ export function refuseUnread(node: JsonObject, read: readonly string[], pointer:
 }
 
 export interface ImportLimits {
-  /** Subschemas nested deeper than this are refused (default 64). */
+  /** Subschemas nested deeper than this are refused (default 256, validate()'s depth limit). */
   readonly maxDepth: number;
   /** Subschemas in the whole document, counted as they are read (default 20,000). */
   readonly maxNodes: number;
@@ -120,16 +120,22 @@ export interface ImportLimits {
   readonly maxEnumMembers: number;
 }
 
-export const defaultImportLimits: ImportLimits = { maxDepth: 64, maxNodes: 20_000, maxEnumMembers: 10_000 };
+export const defaultImportLimits: ImportLimits = { maxDepth: 256, maxNodes: 20_000, maxEnumMembers: 10_000 };
 
-/** Counts the subschemas read; checked before a wide node is walked, so the refusal costs nothing. */
+/** Counts the subschemas read, and refuses a wide node before walking it, so the refusal costs nothing. */
 export class NodeBudget {
   private used = 0;
   constructor(private readonly limits: ImportLimits) {}
 
-  spend(count: number, pointer: string): void {
-    this.used += count;
-    if (this.used > this.limits.maxNodes) {
+  /** One more subschema read. */
+  spend(pointer: string): void {
+    this.used += 1;
+    this.ensure(0, pointer);
+  }
+
+  /** Refuses now when `count` more subschemas (a node's properties or branches) would pass the limit. */
+  ensure(count: number, pointer: string): void {
+    if (this.used + count > this.limits.maxNodes) {
       throw importError(
         pointer,
         `the document holds more than maxNodes (${this.limits.maxNodes}) subschemas.`,

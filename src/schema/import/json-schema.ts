@@ -97,7 +97,7 @@ class JsonSchemaImporter {
   private convert(node: JsonValue, pointer: string, depth: number, hint: string): Schema {
     const known = this.done.get(pointer);
     if (known !== undefined) return known;
-    this.budget.spend(1, pointer);
+    this.budget.spend(pointer);
     this.budget.checkDepth(depth, pointer);
     this.converting.set(pointer, becomesNamed(node));
     try {
@@ -166,7 +166,8 @@ class JsonSchemaImporter {
       // Recursion: the object is still being built; the reference resolves once it is.
       return t.lazy(() => this.done.get(target.pointer) as NamedSchema);
     }
-    return this.convert(target.node, target.pointer, depth + 1, defName(target.pointer) ?? 'Type');
+    // The hop to the target nests no value, so it adds no depth.
+    return this.convert(target.node, target.pointer, depth, defName(target.pointer) ?? 'Type');
   }
 
   private enumeration(node: JsonObject, pointer: string, hint: string): Schema {
@@ -201,7 +202,7 @@ class JsonSchemaImporter {
     const at = childPointer(pointer, keyword);
     if (!Array.isArray(branches) || branches.length === 0)
       throw importError(at, `${keyword} must be a non-empty array.`);
-    this.budget.spend(branches.length, at);
+    this.budget.ensure(branches.length, at);
     if (isFloatSpelling(branches)) return t.float64();
     const others = branches.filter((branch) => !isNullOnly(branch));
     if (others.length === 1 && branches.length === 2) {
@@ -321,7 +322,7 @@ class JsonSchemaImporter {
           `${JSON.stringify(name)} is required but not among the properties.`,
         );
     }
-    this.budget.spend(names.length, childPointer(pointer, 'properties'));
+    this.budget.ensure(names.length, childPointer(pointer, 'properties'));
     const typeName = this.nameFor(node, pointer, hint);
     const fields: Record<string, FieldInput> = {};
     for (const name of names) {
