@@ -7,9 +7,10 @@
  * verdict and are read past, the ones wirekit keeps (title, description, deprecated) kept.
  */
 import { isWirekitError } from '../../errors/index.js';
-import type { FieldInput } from '../builders.js';
+import type { FieldInput, FieldMeta, NamedOptions } from '../builders.js';
 import * as t from '../builders.js';
 import { smallIntRange } from '../int-ranges.js';
+import { fromJsonValue } from '../json-value.js';
 import type { JsonValue, NamedSchema, ObjectSchema, Schema, SmallIntKind } from '../types.js';
 import {
   childPointer,
@@ -182,8 +183,8 @@ class JsonSchemaImporter {
     checkEnumType(node, nullable, pointer);
     let schema: Schema;
     if (members.every((value) => typeof value === 'string')) {
-      const name = this.nameFor(node, pointer, hint);
-      schema = build(pointer, () => t.enum(name, members as string[], docOf(node)));
+      const { name, options } = this.nameFor(node, pointer, hint);
+      schema = build(pointer, () => t.enum(name, members as string[], options));
     } else if (members.length === 1) {
       schema = literalOf({ const: members[0] as JsonValue }, pointer);
     } else {
@@ -220,11 +221,11 @@ class JsonSchemaImporter {
         `a null branch next to ${others.length} others needs an untagged union, which wirekit does not have yet.`,
       );
     }
-    const name = this.nameFor(node, pointer, hint);
+    const named = this.nameFor(node, pointer, hint);
     const variants = branches.map((branch, i) =>
-      this.convert(branch, childPointer(at, i), depth + 1, `${name}${i + 1}`),
+      this.convert(branch, childPointer(at, i), depth + 1, `${named.name}${i + 1}`),
     );
-    return taggedUnion(name, variants, node, at);
+    return taggedUnion(named, variants, at);
   }
 
   private typeList(
@@ -323,18 +324,16 @@ class JsonSchemaImporter {
         );
     }
     this.budget.ensure(names.length, childPointer(pointer, 'properties'));
-    const typeName = this.nameFor(node, pointer, hint);
+    const named = this.nameFor(node, pointer, hint);
     const fields: Record<string, FieldInput> = {};
     for (const name of names) {
       const at = childPointer(pointer, 'properties', name);
       const property = properties[name] as JsonValue;
-      const schema = this.convert(property, at, depth + 1, `${typeName}${pascal(name)}`);
-      const meta = isJsonObject(property)
-        ? { doc: stringOr(property.description), deprecated: property.deprecated === true ? true : undefined }
-        : {};
-      fields[name] = t.field(required.includes(name) ? schema : t.optional(schema), meta);
+      const inner = this.convert(property, at, depth + 1, `${named.name}${pascal(name)}`);
+      const schema = required.includes(name) ? inner : t.optional(inner);
+      fields[name] = t.field(schema, isJsonObject(property) ? fieldMeta(property, schema, at) : {});
     }
-    return build(pointer, () => t.object(typeName, fields, docOf(node)));
+    return build(pointer, () => t.object(named.name, fields, named.options));
   }
 
   private map(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
@@ -354,9 +353,23 @@ class JsonSchemaImporter {
     return build(pointer, () => t.map(keys, values));
   }
 
-  private nameFor(node: JsonObject, pointer: string, hint: string): string {
-    const given = defName(pointer) ?? (typeof node.title === 'string' ? node.title : hint);
-    return uniqueName(typeName(given), this.names);
+  /**
+   * The name, namespace and doc of the named type a node becomes. A dotted `$defs` key is a full name
+   * (the exporter writes `ns.Name`); a title or a hint is one name.
+   */
+  private nameFor(node: JsonObject, pointer: string, hint: string): { name: string; options: NamedOptions } {
+    const key = defName(pointer);
+    const dot = key?.lastIndexOf('.') ?? -1;
+    const namespace =
+      key !== undefined && dot > 0 ? key.slice(0, dot).split('.').map(typeName).join('.') : undefined;
+    const given = key?.slice(dot + 1) ?? (typeof node.title === 'string' ? node.title : hint);
+    const prefix = namespace === undefined ? '' : `${namespace}.`;
+    const full = uniqueName(`${prefix}${typeName(given)}`, this.names);
+    const doc = stringOr(node.description);
+    return {
+      name: full.slice(prefix.length),
+      options: { ...(namespace === undefined ? {} : { namespace }), ...(doc === undefined ? {} : { doc }) },
+    };
   }
 }
 
@@ -389,9 +402,28 @@ function pascal(name: string): string {
   return name.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
 }
 
-function docOf(node: JsonObject): { doc?: string } {
-  const doc = stringOr(node.description);
-  return doc === undefined ? {} : { doc };
+/**
+ * A property's description, deprecation and default as the field's. A default is only an annotation
+ * to a JSON Schema validator; wirekit's readers fill it in where a value lacks the field, so it is
+ * read as the JSON form of the field's value and refused when it is not one.
+ */
+function fieldMeta(property: JsonObject, schema: Schema, pointer: string): FieldMeta {
+  const doc = stringOr(property.description);
+  const meta: { -readonly [K in keyof FieldMeta]: FieldMeta[K] } = {};
+  if (doc !== undefined) meta.doc = doc;
+  if (property.deprecated === true) meta.deprecated = true;
+  if ('default' in property) {
+    try {
+      meta.default = fromJsonValue(schema, property.default);
+    } catch (error) {
+      if (!isWirekitError(error)) throw error;
+      throw importError(
+        childPointer(pointer, 'default'),
+        `the default is no value of the property: ${error.message}`,
+      );
+    }
+  }
+  return meta;
 }
 
 function stringOr(value: JsonValue | undefined): string | undefined {
@@ -568,7 +600,11 @@ function isFloatSpelling(branches: readonly JsonValue[]): boolean {
  * Objects told apart by one required property of a distinct string const in each: a tagged union.
  * With distinct tags at most one branch matches, so anyOf and oneOf mean the same here.
  */
-function taggedUnion(name: string, variants: readonly Schema[], node: JsonObject, at: string): Schema {
+function taggedUnion(
+  { name, options }: { name: string; options: NamedOptions },
+  variants: readonly Schema[],
+  at: string,
+): Schema {
   const objects = variants.map((variant) => (variant.kind === 'ref' ? variant.resolve() : variant));
   if (!objects.every((variant): variant is ObjectSchema => variant.kind === 'object')) {
     throw importError(
@@ -589,5 +625,5 @@ function taggedUnion(name: string, variants: readonly Schema[], node: JsonObject
       'the branches share no required property with a string const in each, so they form no tagged union; an untagged union is not in wirekit yet.',
     );
   }
-  return build(at, () => t.union(name, tag, objects, docOf(node)));
+  return build(at, () => t.union(name, tag, objects, options));
 }

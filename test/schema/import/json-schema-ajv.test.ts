@@ -183,7 +183,9 @@ const cases: readonly Case[] = [
   {
     keyword: 'type object alone (a map of any JSON)',
     document: { type: 'object' },
-    values: [{}, { a: [1, { b: null }] }, [], 'x', null],
+    values: [{}, { a: [1, { b: null }] }, [], 'x', null, { constructor: 1 }, { a: { prototype: 2 } }],
+    // The keys that reach a prototype are refused by every wirekit reader, and so by validate().
+    known: [{ constructor: 1 }, { a: { prototype: 2 } }],
   },
   {
     keyword: '$ref into $defs, recursion',
@@ -256,6 +258,16 @@ const cases: readonly Case[] = [
   },
 ];
 
+/** Whether a value has a key wirekit refuses everywhere (`__proto__`, `constructor`, `prototype`). */
+function holdsUnsafeKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsUnsafeKey);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(
+    ([key, item]) =>
+      key === '__proto__' || key === 'constructor' || key === 'prototype' || holdsUnsafeKey(item),
+  );
+}
+
 describe('Ajv and validate() of the imported schema agree, keyword by keyword', () => {
   test.each(cases)('$keyword', ({ document, values, reading, known = [] }) => {
     const schema = schemaFromJsonSchema(document);
@@ -271,7 +283,7 @@ describe('Ajv and validate() of the imported schema agree, keyword by keyword', 
     const ajv = ajvFor(document);
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => {
-        if (known.includes(value as JsonValue)) return;
+        if (known.includes(value as JsonValue) || holdsUnsafeKey(value)) return;
         expect(wirekitAccepts(schema, value as JsonValue, reading)).toBe(ajv(value as JsonValue));
       }),
       { numRuns: 200 },
