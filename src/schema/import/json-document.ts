@@ -8,16 +8,13 @@ import type { JsonValue } from '../types.js';
 
 export type JsonObject = { readonly [key: string]: JsonValue };
 
-/** A JSON Schema node: an object, or `true`/`false` (any value, no value). */
-export type SchemaNodeJson = JsonObject | boolean;
-
 /** The error of every refusal, its message led by the JSON pointer of the node at fault. */
 export function importError(pointer: string, message: string): WirekitError {
   return new WirekitError('WK_SCHEMA_IMPORT', `${pointer}: ${message}`, { path: pointerPath(pointer) });
 }
 
 /** `#/properties/a~1b` → ['properties', 'a/b'] (RFC 6901 unescaping). */
-export function pointerPath(pointer: string): string[] {
+function pointerPath(pointer: string): string[] {
   if (pointer === '#' || pointer === '') return [];
   return pointer
     .replace(/^#\//, '')
@@ -81,7 +78,7 @@ export function resolveLocalRef(
  * on them, so reading past them changes nothing. `x-` extensions are annotations too, except
  * wirekit's own, which the importer reads.
  */
-export const annotationKeywords: ReadonlySet<string> = new Set([
+const annotationKeywords: ReadonlySet<string> = new Set([
   '$schema',
   '$comment',
   '$id',
@@ -98,7 +95,7 @@ export const annotationKeywords: ReadonlySet<string> = new Set([
   'discriminator',
 ]);
 
-export function isAnnotation(keyword: string): boolean {
+function isAnnotation(keyword: string): boolean {
   return annotationKeywords.has(keyword) || (keyword.startsWith('x-') && !keyword.startsWith('x-wirekit-'));
 }
 

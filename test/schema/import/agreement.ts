@@ -38,7 +38,7 @@ export interface Reading {
 }
 
 /** The value a JSON value stands for under `schema`: itself, but for timestamps (and float spellings). */
-export function standsFor(schema: Schema, json: unknown, reading: Reading = {}): unknown {
+function standsFor(schema: Schema, json: unknown, reading: Reading = {}): unknown {
   switch (schema.kind) {
     case 'timestamp':
       return readLeaf(schema, json);
