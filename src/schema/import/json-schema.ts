@@ -29,6 +29,11 @@ export interface JsonSchemaImportOptions extends Partial<ImportLimits> {
   /** The name of a root object or enum without a `title` (default 'Root'). */
   readonly name?: string;
   /**
+   * A JSON pointer to the schema to read, when it is not the document itself: an OpenAPI 3.1
+   * document's `#/components/schemas/Order`, say. `$ref`s resolve against the whole document.
+   */
+  readonly at?: string;
+  /**
    * Objects whose `additionalProperties` is absent or true let a value hold keys the schema does not
    * list, which wirekit's `validate()` refuses: 'refuse' (the default) refuses such an object by
    * name; 'close' reads it as closed, so values with other keys become invalid.
@@ -89,9 +94,16 @@ class JsonSchemaImporter {
   }
 
   read(): Schema {
+    const at = this.options.at ?? '#';
+    const start = at === '#' ? { node: this.root, pointer: '#' } : resolveLocalRef(this.root, at, '#');
     const title =
-      isJsonObject(this.root) && typeof this.root.title === 'string' ? this.root.title : undefined;
-    return this.convert(this.root, '#', 0, this.options.name ?? title ?? 'Root');
+      isJsonObject(start.node) && typeof start.node.title === 'string' ? start.node.title : undefined;
+    return this.convert(
+      start.node,
+      start.pointer,
+      0,
+      this.options.name ?? defName(start.pointer) ?? title ?? 'Root',
+    );
   }
 
   /** Converts the node at `pointer` once; `hint` names it if it becomes a named type without a name. */
@@ -388,9 +400,9 @@ function becomesNamed(node: JsonValue): boolean {
   return 'oneOf' in node || 'anyOf' in node;
 }
 
-/** The name a `#/$defs/Name` or `#/definitions/Name` pointer gives its type. */
+/** The name a `#/$defs/Name`, `#/definitions/Name` or OpenAPI `#/components/schemas/Name` pointer gives. */
 function defName(pointer: string): string | undefined {
-  const match = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(pointer);
+  const match = /^#\/(?:\$defs|definitions|components\/schemas)\/([^/]+)$/.exec(pointer);
   return match === null
     ? undefined
     : decodeURIComponent(match[1] as string)
