@@ -17,3 +17,18 @@ export function uniqueName(name: string, taken: Set<string>): string {
   taken.add(candidate);
   return candidate;
 }
+
+/** The name a `#/$defs/Name`, `#/definitions/Name` or OpenAPI `#/components/schemas/Name` pointer gives. */
+export function defName(pointer: string): string | undefined {
+  const match = /^#\/(?:\$defs|definitions|components\/schemas)\/([^/]+)$/.exec(pointer);
+  return match === null
+    ? undefined
+    : decodeURIComponent(match[1] as string)
+        .replaceAll('~1', '/')
+        .replaceAll('~0', '~');
+}
+
+/** A property name as the tail of a type name: `home_address` → `HomeAddress`. */
+export function pascal(name: string): string {
+  return name.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, _sep: string, c: string) => c.toUpperCase());
+}
