@@ -1,0 +1,2 @@
+export type { ImportLimits } from './json-document.js';
+export { type JsonSchemaImportOptions, schemaFromJsonSchema } from './json-schema.js';

@@ -1,0 +1,409 @@
+/**
+ * JSON Schema (2020-12 and draft-07) into a wirekit schema: the inverse of export/json-schema.ts.
+ * One rule decides what is read: for every keyword accepted, `validate()` of the imported schema
+ * must give the verdict a JSON Schema validator gives on the same JSON values. A keyword that would
+ * break that (a bound no kind has, an open object, an untagged union) is refused by name with its
+ * JSON pointer, never dropped; annotations (title, description, examples, x- extensions) change no
+ * verdict and are read past, the ones wirekit keeps (title, description, deprecated) kept.
+ */
+import { isWirekitError } from '../../errors/index.js';
+import type { FieldInput, FieldMeta, NamedOptions } from '../builders.js';
+import * as t from '../builders.js';
+import { fromJsonValue } from '../json-value.js';
+import type { JsonValue, NamedSchema, Schema } from '../types.js';
+import { isFloatSpelling, isNullOnly, taggedUnion } from './choices.js';
+import {
+  childPointer,
+  defaultImportLimits,
+  type ImportLimits,
+  importError,
+  isJsonObject,
+  type JsonObject,
+  NodeBudget,
+  refuseUnread,
+  resolveLocalRef,
+} from './json-document.js';
+import { build, checkEnumType, count, integerOf, literalOf, numberOf, stringOf } from './scalars.js';
+import { defName, pascal, typeName, uniqueName } from './type-names.js';
+
+export interface JsonSchemaImportOptions extends Partial<ImportLimits> {
+  /** The name of a root object or enum without a `title` (default 'Root'). */
+  readonly name?: string;
+  /**
+   * A JSON pointer to the schema to read, when it is not the document itself: an OpenAPI 3.1
+   * document's `#/components/schemas/Order`, say. `$ref`s resolve against the whole document.
+   */
+  readonly at?: string;
+  /**
+   * Objects whose `additionalProperties` is absent or true let a value hold keys the schema does not
+   * list, which wirekit's `validate()` refuses: 'refuse' (the default) refuses such an object by
+   * name; 'close' reads it as closed, so values with other keys become invalid.
+   */
+  readonly openObjects?: 'refuse' | 'close';
+}
+
+/** Reads a JSON Schema document (its text, or the value JSON.parse made of it) as a wirekit schema. */
+export function schemaFromJsonSchema(
+  document: string | JsonValue,
+  options: JsonSchemaImportOptions = {},
+): Schema {
+  let root: JsonValue;
+  if (typeof document === 'string') {
+    try {
+      root = JSON.parse(document) as JsonValue;
+    } catch (error) {
+      throw importError('#', `the document is not JSON (${(error as Error).message}).`);
+    }
+  } else root = document;
+  return new JsonSchemaImporter(root, options).read();
+}
+
+class JsonSchemaImporter {
+  private readonly budget: NodeBudget;
+  /** What each converted node became, by pointer, so a `$ref` used twice gives one named type. */
+  private readonly done = new Map<string, Schema>();
+  /** Nodes being converted: whether each becomes a named type, the only kind recursion may pass. */
+  private readonly converting = new Map<string, boolean>();
+  private readonly names = new Set<string>();
+
+  constructor(
+    private readonly root: JsonValue,
+    private readonly options: JsonSchemaImportOptions,
+  ) {
+    this.budget = new NodeBudget({ ...defaultImportLimits, ...definedLimits(options) });
+  }
+
+  read(): Schema {
+    const at = this.options.at ?? '#';
+    const start = at === '#' ? { node: this.root, pointer: '#' } : resolveLocalRef(this.root, at, '#');
+    const title =
+      isJsonObject(start.node) && typeof start.node.title === 'string' ? start.node.title : undefined;
+    return this.convert(
+      start.node,
+      start.pointer,
+      0,
+      this.options.name ?? defName(start.pointer) ?? title ?? 'Root',
+    );
+  }
+
+  /** Converts the node at `pointer` once; `hint` names it if it becomes a named type without a name. */
+  private convert(node: JsonValue, pointer: string, depth: number, hint: string): Schema {
+    const known = this.done.get(pointer);
+    if (known !== undefined) return known;
+    this.budget.spend(pointer);
+    this.budget.checkDepth(depth, pointer);
+    this.converting.set(pointer, becomesNamed(node));
+    try {
+      const schema = this.convertNode(node, pointer, depth, hint);
+      this.done.set(pointer, schema);
+      return schema;
+    } finally {
+      this.converting.delete(pointer);
+    }
+  }
+
+  private convertNode(node: JsonValue, pointer: string, depth: number, hint: string): Schema {
+    if (node === true) return t.json();
+    if (node === false)
+      throw importError(pointer, 'the schema false accepts no value; wirekit has no such kind.');
+    if (!isJsonObject(node)) throw importError(pointer, 'a schema must be an object or a boolean.');
+    if ('$ref' in node) return this.reference(node, pointer, depth);
+    if ('const' in node) return literalOf(node, pointer);
+    if ('enum' in node) return this.enumeration(node, pointer, hint);
+    if ('anyOf' in node || 'oneOf' in node) return this.choice(node, pointer, depth, hint);
+    const type = node.type;
+    if (Array.isArray(type)) return this.typeList(node, type, pointer, depth, hint);
+    switch (type) {
+      case undefined:
+        refuseUnread(node, [], pointer, 'applies only to values of one type; add "type" to say which.');
+        return t.json();
+      case 'boolean':
+        refuseUnread(node, ['type'], pointer, 'is not read for booleans.');
+        return t.bool();
+      case 'integer':
+        return integerOf(node, pointer);
+      case 'number':
+        return numberOf(node, pointer);
+      case 'string':
+        return stringOf(node, pointer);
+      case 'array':
+        return this.array(node, pointer, depth, hint);
+      case 'object':
+        return this.object(node, pointer, depth, hint);
+      case 'null':
+        throw importError(
+          pointer,
+          'a schema of only null has no wirekit kind; null goes with another type (nullable).',
+        );
+      default:
+        throw importError(
+          childPointer(pointer, 'type'),
+          `the type ${JSON.stringify(type)} is not a JSON Schema type.`,
+        );
+    }
+  }
+
+  private reference(node: JsonObject, pointer: string, depth: number): Schema {
+    refuseUnread(node, ['$ref'], pointer, 'next to $ref is not read; move it into the referenced schema.');
+    const ref = node.$ref;
+    if (typeof ref !== 'string') throw importError(childPointer(pointer, '$ref'), '$ref must be a string.');
+    const target = resolveLocalRef(this.root, ref, pointer);
+    const named = this.converting.get(target.pointer);
+    if (named === false || target.pointer === pointer) {
+      throw importError(
+        pointer,
+        `$ref ${JSON.stringify(ref)} loops back without passing through an object, so no value could end it.`,
+      );
+    }
+    if (named === true) {
+      // Recursion: the object is still being built; the reference resolves once it is.
+      return t.lazy(() => this.done.get(target.pointer) as NamedSchema);
+    }
+    // The hop to the target nests no value, so it adds no depth.
+    return this.convert(target.node, target.pointer, depth, defName(target.pointer) ?? 'Type');
+  }
+
+  private enumeration(node: JsonObject, pointer: string, hint: string): Schema {
+    refuseUnread(node, ['enum', 'type'], pointer, 'is not read next to enum.');
+    const values = node.enum;
+    if (!Array.isArray(values) || values.length === 0) {
+      throw importError(childPointer(pointer, 'enum'), 'enum must be a non-empty array.');
+    }
+    this.budget.checkEnum(values.length, pointer);
+    const members = values.filter((value) => value !== null);
+    const nullable = members.length < values.length;
+    checkEnumType(node, nullable, pointer);
+    let schema: Schema;
+    if (members.every((value) => typeof value === 'string')) {
+      const { name, options } = this.nameFor(node, pointer, hint);
+      schema = build(pointer, () => t.enum(name, members as string[], options));
+    } else if (members.length === 1) {
+      schema = literalOf({ const: members[0] as JsonValue }, pointer);
+    } else {
+      throw importError(
+        childPointer(pointer, 'enum'),
+        'an enum of other values than strings needs an untagged union, which wirekit does not have yet.',
+      );
+    }
+    return nullable ? t.nullable(schema) : schema;
+  }
+
+  private choice(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    const keyword = 'anyOf' in node ? 'anyOf' : 'oneOf';
+    refuseUnread(node, [keyword], pointer, `is not read next to ${keyword}.`);
+    const branches = node[keyword];
+    const at = childPointer(pointer, keyword);
+    if (!Array.isArray(branches) || branches.length === 0)
+      throw importError(at, `${keyword} must be a non-empty array.`);
+    this.budget.ensure(branches.length, at);
+    if (isFloatSpelling(branches)) return t.float64();
+    const others = branches.filter((branch) => !isNullOnly(branch));
+    if (others.length === 1 && branches.length === 2) {
+      const inner = this.convert(
+        others[0] as JsonValue,
+        childPointer(at, branches.indexOf(others[0] as JsonValue)),
+        depth + 1,
+        hint,
+      );
+      return inner.kind === 'nullable' ? inner : t.nullable(inner);
+    }
+    if (others.length < branches.length) {
+      throw importError(
+        at,
+        `a null branch next to ${others.length} others needs an untagged union, which wirekit does not have yet.`,
+      );
+    }
+    const named = this.nameFor(node, pointer, hint);
+    const variants = branches.map((branch, i) =>
+      this.convert(branch, childPointer(at, i), depth + 1, `${named.name}${i + 1}`),
+    );
+    return taggedUnion(named, variants, at);
+  }
+
+  private typeList(
+    node: JsonObject,
+    types: readonly JsonValue[],
+    pointer: string,
+    depth: number,
+    hint: string,
+  ): Schema {
+    const others = types.filter((type) => type !== 'null');
+    if (others.length !== 1 || types.length !== 2) {
+      throw importError(
+        childPointer(pointer, 'type'),
+        `the types ${JSON.stringify(types)} need an untagged union, which wirekit does not have yet; only [T, "null"] is read.`,
+      );
+    }
+    // The node read as its one non-null type, at its own pointer: a keyword fault is reported there.
+    const inner = this.convertNode({ ...node, type: others[0] as JsonValue }, pointer, depth, hint);
+    return inner.kind === 'nullable' ? inner : t.nullable(inner);
+  }
+
+  private array(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    refuseUnread(
+      node,
+      ['type', 'items', 'minItems', 'maxItems', 'uniqueItems'],
+      pointer,
+      'is not read for arrays.',
+    );
+    if (node.uniqueItems === true) {
+      throw importError(
+        childPointer(pointer, 'uniqueItems'),
+        'uniqueItems: true has no wirekit counterpart (validate() does not compare items).',
+      );
+    }
+    const items = node.items;
+    if (Array.isArray(items)) {
+      throw importError(
+        childPointer(pointer, 'items'),
+        'items as an array (a draft-07 tuple) needs a tuple kind, which wirekit does not have.',
+      );
+    }
+    const schema =
+      items === undefined
+        ? t.json()
+        : this.convert(items, childPointer(pointer, 'items'), depth + 1, `${hint}Item`);
+    return build(pointer, () =>
+      t.array(schema, {
+        minItems: count(node, 'minItems', pointer),
+        maxItems: count(node, 'maxItems', pointer),
+      }),
+    );
+  }
+
+  private object(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    refuseUnread(
+      node,
+      ['type', 'properties', 'required', 'additionalProperties', 'propertyNames'],
+      pointer,
+      'is not read for objects.',
+    );
+    const properties = node.properties ?? {};
+    if (!isJsonObject(properties))
+      throw importError(childPointer(pointer, 'properties'), 'properties must be an object.');
+    const required = node.required ?? [];
+    if (!Array.isArray(required) || !required.every((name) => typeof name === 'string')) {
+      throw importError(childPointer(pointer, 'required'), 'required must be an array of names.');
+    }
+    const rest = node.additionalProperties;
+    const names = Object.keys(properties);
+    if (names.length === 0 && required.length === 0 && rest !== false)
+      return this.map(node, pointer, depth, hint);
+    if ('propertyNames' in node)
+      throw importError(
+        childPointer(pointer, 'propertyNames'),
+        'propertyNames is read only on maps (objects without properties).',
+      );
+    if (rest !== false) {
+      if (rest !== undefined && rest !== true) {
+        throw importError(
+          childPointer(pointer, 'additionalProperties'),
+          'an object with both properties and additionalProperties needs a kind wirekit does not have.',
+        );
+      }
+      if (this.options.openObjects !== 'close') {
+        throw importError(
+          pointer,
+          'the object lets values hold keys it does not list (additionalProperties is not false), which validate() refuses; write additionalProperties: false, or import with openObjects: "close".',
+        );
+      }
+    }
+    for (const name of required) {
+      if (!names.includes(name))
+        throw importError(
+          childPointer(pointer, 'required'),
+          `${JSON.stringify(name)} is required but not among the properties.`,
+        );
+    }
+    this.budget.ensure(names.length, childPointer(pointer, 'properties'));
+    const named = this.nameFor(node, pointer, hint);
+    const fields: Record<string, FieldInput> = {};
+    for (const name of names) {
+      const at = childPointer(pointer, 'properties', name);
+      const property = properties[name] as JsonValue;
+      const inner = this.convert(property, at, depth + 1, `${named.name}${pascal(name)}`);
+      const schema = required.includes(name) ? inner : t.optional(inner);
+      fields[name] = t.field(schema, isJsonObject(property) ? fieldMeta(property, schema, at) : {});
+    }
+    return build(pointer, () => t.object(named.name, fields, named.options));
+  }
+
+  private map(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    const rest = node.additionalProperties;
+    const values =
+      rest === undefined || rest === true
+        ? t.json()
+        : this.convert(rest, childPointer(pointer, 'additionalProperties'), depth + 1, `${hint}Value`);
+    const names = node.propertyNames;
+    let keys = t.string();
+    if (names !== undefined) {
+      const at = childPointer(pointer, 'propertyNames');
+      if (!isJsonObject(names)) throw importError(at, 'propertyNames must be a schema object.');
+      keys = stringOf({ type: 'string', ...names }, at) as ReturnType<typeof t.string>;
+      if (keys.kind !== 'string') throw importError(at, 'map keys must be plain strings (no format).');
+    }
+    return build(pointer, () => t.map(keys, values));
+  }
+
+  /**
+   * The name, namespace and doc of the named type a node becomes. A dotted `$defs` key is a full name
+   * (the exporter writes `ns.Name`); a title or a hint is one name.
+   */
+  private nameFor(node: JsonObject, pointer: string, hint: string): { name: string; options: NamedOptions } {
+    const key = defName(pointer);
+    const dot = key?.lastIndexOf('.') ?? -1;
+    const namespace =
+      key !== undefined && dot > 0 ? key.slice(0, dot).split('.').map(typeName).join('.') : undefined;
+    const given = key?.slice(dot + 1) ?? (typeof node.title === 'string' ? node.title : hint);
+    const prefix = namespace === undefined ? '' : `${namespace}.`;
+    const full = uniqueName(`${prefix}${typeName(given)}`, this.names);
+    const doc = stringOr(node.description);
+    return {
+      name: full.slice(prefix.length),
+      options: { ...(namespace === undefined ? {} : { namespace }), ...(doc === undefined ? {} : { doc }) },
+    };
+  }
+}
+
+function definedLimits(options: JsonSchemaImportOptions): Partial<ImportLimits> {
+  const out: { -readonly [K in keyof ImportLimits]?: number } = {};
+  if (options.maxDepth !== undefined) out.maxDepth = options.maxDepth;
+  if (options.maxNodes !== undefined) out.maxNodes = options.maxNodes;
+  if (options.maxEnumMembers !== undefined) out.maxEnumMembers = options.maxEnumMembers;
+  return out;
+}
+
+/** Whether a node will become an object, enum or union: the named types a recursion may pass. */
+function becomesNamed(node: JsonValue): boolean {
+  if (!isJsonObject(node)) return false;
+  if (node.type === 'object') return isJsonObject(node.properties) || node.additionalProperties === false;
+  return 'oneOf' in node || 'anyOf' in node;
+}
+
+/**
+ * A property's description, deprecation and default as the field's. A default is only an annotation
+ * to a JSON Schema validator; wirekit's readers fill it in where a value lacks the field, so it is
+ * read as the JSON form of the field's value and refused when it is not one.
+ */
+function fieldMeta(property: JsonObject, schema: Schema, pointer: string): FieldMeta {
+  const doc = stringOr(property.description);
+  const meta: { -readonly [K in keyof FieldMeta]: FieldMeta[K] } = {};
+  if (doc !== undefined) meta.doc = doc;
+  if (property.deprecated === true) meta.deprecated = true;
+  if ('default' in property) {
+    try {
+      meta.default = fromJsonValue(schema, property.default);
+    } catch (error) {
+      if (!isWirekitError(error)) throw error;
+      throw importError(
+        childPointer(pointer, 'default'),
+        `the default is no value of the property: ${error.message}`,
+      );
+    }
+  }
+  return meta;
+}
+
+function stringOr(value: JsonValue | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}

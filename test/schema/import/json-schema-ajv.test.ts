@@ -1,0 +1,292 @@
+/**
+ * For every keyword the importer accepts, Ajv and wirekit give the same verdict on the same JSON
+ * values: hand-picked near misses at each keyword's edges, then random JSON values (fast-check).
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { schemaFromJsonSchema } from '../../../src/schema/import/index.js';
+import type { JsonValue } from '../../../src/schema/index.js';
+import { ajvFor, disagreements, type Reading, wirekitAccepts } from './agreement.js';
+
+const dialect = 'https://json-schema.org/draft/2020-12/schema';
+
+interface Case {
+  readonly keyword: string;
+  readonly document: JsonValue;
+  /** Values at the keyword's edges; each case must hold both accepted and refused ones. */
+  readonly values: readonly JsonValue[];
+  readonly reading?: Reading;
+  /**
+   * Values on which the verdicts are known to differ, each for a reason given where it is listed;
+   * the test holds the list exact, so a fix on either side shows up as a failure to update it.
+   */
+  readonly known?: readonly JsonValue[];
+}
+
+const person = {
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0, maximum: 255 } },
+  required: ['name'],
+  additionalProperties: false,
+};
+
+const cases: readonly Case[] = [
+  { keyword: 'type boolean', document: { type: 'boolean' }, values: [true, false, 0, 'true', null] },
+  {
+    keyword: 'type integer, int8 bounds',
+    document: { type: 'integer', minimum: -128, maximum: 127 },
+    values: [-128, 127, 0, -129, 128, 1.5, '1', null],
+  },
+  {
+    keyword: 'type integer, uint32 bounds',
+    document: { type: 'integer', minimum: 0, maximum: 4_294_967_295 },
+    values: [0, 4_294_967_295, 4_294_967_296, -1, 2.5],
+  },
+  {
+    keyword: 'type integer, safe-integer bounds (zod int)',
+    document: { type: 'integer', minimum: -9_007_199_254_740_991, maximum: 9_007_199_254_740_991 },
+    values: [0, 9_007_199_254_740_991, -9_007_199_254_740_991, 9_007_199_254_740_992, 1.5, '5'],
+  },
+  {
+    keyword: 'format int32',
+    document: { type: 'integer', format: 'int32' },
+    values: [2_147_483_647, -2_147_483_648, 2_147_483_648, 0.5],
+  },
+  { keyword: 'type number', document: { type: 'number' }, values: [0, -1.5, 1e308, '1', null, 'NaN'] },
+  {
+    keyword: "the exporter's float (NaN and infinities as strings)",
+    document: { anyOf: [{ type: 'number' }, { enum: ['NaN', 'Infinity', '-Infinity'] }] },
+    values: [1.5, 'NaN', 'Infinity', '-Infinity', 'nan', 'inf', null],
+    // These strings are the JSON form of the non-finite floats, which this spelling exists to carry.
+    reading: { floatSpellings: true },
+  },
+  { keyword: 'type string', document: { type: 'string' }, values: ['', 'x', 'Zoë 🚀', 1, null] },
+  {
+    keyword: 'minLength, maxLength (code points)',
+    document: { type: 'string', minLength: 2, maxLength: 3 },
+    values: ['a', 'ab', 'abc', 'abcd', '🚀', '🚀🚀', '🚀🚀🚀', '🚀🚀🚀🚀', 'é́'],
+  },
+  {
+    keyword: 'pattern (unanchored, unicode)',
+    document: { type: 'string', pattern: '[0-9]{3}' },
+    values: ['123', 'a123b', '12', '', 'x1y2z3', '١٢٣'],
+  },
+  {
+    keyword: 'pattern (anchored, with a unicode class)',
+    document: { type: 'string', pattern: '^\\p{L}+$' },
+    values: ['abc', 'Zoë', 'a1', '', '日本'],
+  },
+  {
+    keyword: 'format uuid',
+    document: { type: 'string', format: 'uuid' },
+    values: [
+      '123e4567-e89b-12d3-a456-426614174000',
+      '123E4567-E89B-12D3-A456-426614174000',
+      'urn:uuid:123e4567-e89b-12d3-a456-426614174000',
+      '123e4567-e89b-12d3-a456-42661417400',
+      '123e4567e89b12d3a456426614174000',
+      'g23e4567-e89b-12d3-a456-426614174000',
+    ],
+  },
+  {
+    keyword: 'format date-time',
+    document: { type: 'string', format: 'date-time' },
+    values: [
+      '2024-02-29T12:34:56Z',
+      '2024-02-29T12:34:56.789Z',
+      '2024-02-29T12:34:56.123456789+05:30',
+      '2024-02-29t12:34:56z',
+      '2023-02-29T12:34:56Z',
+      '2024-02-29T24:00:00Z',
+      '2024-02-29T12:34:56',
+      '2024-02-29',
+      '12:34:56Z',
+      '',
+      '2024-02-29T12:34:56+0530',
+      '2024-02-29T12:34:56+05',
+      '2016-12-31T23:59:60Z',
+      '+275760-09-13T00:00:00.000Z',
+    ],
+    known: [
+      // wirekit's RFC 3339 reader (src/util/iso-time.ts, and codecs/core/read-time.ts, which
+      // mirrors it) lets V8 roll a day past the month's end, and hour 24, into the next day.
+      '2023-02-29T12:34:56Z',
+      '2024-02-29T24:00:00Z',
+      // ajv-formats takes offsets without the colon RFC 3339 requires; wirekit does not.
+      '2024-02-29T12:34:56+0530',
+      '2024-02-29T12:34:56+05',
+      // A leap second: RFC 3339 text, but no Date holds it.
+      '2016-12-31T23:59:60Z',
+      // The expanded year toISOString writes past 9999, which wirekit reads back and RFC 3339 lacks.
+      '+275760-09-13T00:00:00.000Z',
+    ],
+  },
+  {
+    keyword: 'enum of strings',
+    document: { enum: ['red', 'green'] },
+    values: ['red', 'green', 'blue', 'Red', 0, null],
+  },
+  {
+    keyword: 'enum with null',
+    document: { type: ['string', 'null'], enum: ['a', 'b', null] },
+    values: ['a', null, 'c', 0],
+  },
+  { keyword: 'enum of one number', document: { enum: [3] }, values: [3, 3.0, 4, '3'] },
+  { keyword: 'const string', document: { const: 'v1' }, values: ['v1', 'v2', 1, null] },
+  { keyword: 'const number', document: { type: 'number', const: 1.5 }, values: [1.5, 1, '1.5'] },
+  { keyword: 'const boolean', document: { const: false }, values: [false, true, 0, null] },
+  {
+    keyword: 'type [T, "null"]',
+    document: { type: ['integer', 'null'], minimum: 0, maximum: 255 },
+    values: [0, 255, null, 256, -1, 'x'],
+  },
+  {
+    keyword: 'anyOf [T, null]',
+    document: { anyOf: [{ type: 'string', maxLength: 2 }, { type: 'null' }] },
+    values: ['ab', null, 'abc', 1],
+  },
+  {
+    keyword: 'array: items, minItems, maxItems',
+    document: { type: 'array', items: { type: 'boolean' }, minItems: 1, maxItems: 2 },
+    values: [[true], [true, false], [], [true, true, true], [1], 'x', null],
+  },
+  { keyword: 'array without items', document: { type: 'array' }, values: [[], [1, 'a', null], {}] },
+  {
+    keyword: 'object: properties, required, additionalProperties false',
+    document: person,
+    values: [
+      { name: 'a' },
+      { name: 'a', age: 3 },
+      { age: 3 },
+      { name: 'a', age: 300 },
+      { name: 'a', other: 1 },
+      { name: 'a', age: null },
+      { name: 1 },
+      [],
+      null,
+    ],
+  },
+  {
+    keyword: 'additionalProperties: schema (a map)',
+    document: { type: 'object', additionalProperties: { type: 'integer', minimum: 0, maximum: 255 } },
+    values: [{}, { a: 1, b: 255 }, { a: 256 }, { a: 'x' }, [], null],
+  },
+  {
+    keyword: 'propertyNames on a map',
+    document: {
+      type: 'object',
+      propertyNames: { pattern: '^[a-z]+$', maxLength: 3 },
+      additionalProperties: { type: 'boolean' },
+    },
+    values: [{ ab: true }, { abcd: true }, { A: true }, { ab: 1 }],
+  },
+  {
+    keyword: 'type object alone (a map of any JSON)',
+    document: { type: 'object' },
+    values: [{}, { a: [1, { b: null }] }, [], 'x', null, { constructor: 1 }, { a: { prototype: 2 } }],
+    // The keys that reach a prototype are refused by every wirekit reader, and so by validate().
+    known: [{ constructor: 1 }, { a: { prototype: 2 } }],
+  },
+  {
+    keyword: '$ref into $defs, recursion',
+    document: {
+      $schema: dialect,
+      $ref: '#/$defs/Node',
+      $defs: {
+        Node: {
+          type: 'object',
+          properties: {
+            label: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/Node' } },
+          },
+          required: ['label', 'children'],
+          additionalProperties: false,
+        },
+      },
+    },
+    values: [
+      { label: 'a', children: [] },
+      { label: 'a', children: [{ label: 'b', children: [] }] },
+      { label: 'a', children: [{ label: 'b' }] },
+      { label: 'a', children: [{ label: 1, children: [] }] },
+      { label: 'a' },
+    ],
+  },
+  {
+    keyword: 'definitions (draft-07), recursion through the root',
+    document: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { value: { $ref: '#/definitions/Count' }, next: { $ref: '#' } },
+      required: ['value'],
+      additionalProperties: false,
+      definitions: { Count: { type: 'integer', minimum: 0, maximum: 65_535 } },
+    },
+    values: [
+      { value: 1 },
+      { value: 1, next: { value: 2 } },
+      { value: 1, next: { value: -2 } },
+      { value: 70_000 },
+    ],
+  },
+  {
+    keyword: 'oneOf with a const discriminator (tagged union)',
+    document: {
+      oneOf: [
+        {
+          type: 'object',
+          properties: { kind: { const: 'circle' }, radius: { type: 'number' } },
+          required: ['kind', 'radius'],
+          additionalProperties: false,
+        },
+        {
+          type: 'object',
+          properties: { kind: { type: 'string', const: 'square' }, side: { type: 'number' } },
+          required: ['kind', 'side'],
+          additionalProperties: false,
+        },
+      ],
+    },
+    values: [
+      { kind: 'circle', radius: 1 },
+      { kind: 'square', side: 2 },
+      { kind: 'circle', side: 2 },
+      { kind: 'hexagon', radius: 1 },
+      { radius: 1 },
+      'circle',
+    ],
+  },
+];
+
+/** Whether a value has a key wirekit refuses everywhere (`__proto__`, `constructor`, `prototype`). */
+function holdsUnsafeKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsUnsafeKey);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(value).some(
+    ([key, item]) =>
+      key === '__proto__' || key === 'constructor' || key === 'prototype' || holdsUnsafeKey(item),
+  );
+}
+
+describe('Ajv and validate() of the imported schema agree, keyword by keyword', () => {
+  test.each(cases)('$keyword', ({ document, values, reading, known = [] }) => {
+    const schema = schemaFromJsonSchema(document);
+    const found = disagreements(document, schema, values, reading).map(({ value }) => value);
+    expect(found).toEqual(known);
+    // Each case tells both verdicts apart, so it would notice a mapping that accepts everything.
+    const ajv = ajvFor(document);
+    expect(new Set(values.map((value) => ajv(value)))).toEqual(new Set([true, false]));
+  });
+
+  test.each(cases)('$keyword: random JSON values', ({ document, reading, known = [] }) => {
+    const schema = schemaFromJsonSchema(document);
+    const ajv = ajvFor(document);
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), (value) => {
+        if (known.includes(value as JsonValue) || holdsUnsafeKey(value)) return;
+        expect(wirekitAccepts(schema, value as JsonValue, reading)).toBe(ajv(value as JsonValue));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

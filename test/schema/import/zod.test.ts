@@ -1,0 +1,108 @@
+/**
+ * zod v4's `toJSONSchema` output, the way most TypeScript teams hold JSON Schema today, imports; the
+ * imported schema judges values as zod itself, and Ajv on zod's document, do.
+ */
+import { describe, expect, test } from 'vitest';
+import * as z from 'zod';
+import { schemaFromJsonSchema } from '../../../src/schema/import/index.js';
+import type { JsonValue, ObjectSchema } from '../../../src/schema/index.js';
+import { disagreements, wirekitAccepts } from './agreement.js';
+
+const Shape = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('circle'), radius: z.number() }),
+  z.object({ kind: z.literal('square'), side: z.number() }),
+]);
+
+const Order = z.object({
+  name: z.string().min(1).max(20),
+  quantity: z.int32(),
+  count: z.int(),
+  age: z.number().int().min(0).max(255).optional(),
+  code: z.string().regex(/^[A-Z]{3}$/),
+  tags: z.array(z.string()).max(3),
+  role: z.enum(['admin', 'user']),
+  nick: z.string().nullable(),
+  shape: Shape,
+  flags: z.record(z.string(), z.boolean()),
+  price: z.number(),
+  version: z.literal('v1'),
+});
+
+const valid = {
+  name: 'widget',
+  quantity: 3,
+  count: 9_007_199_254_740_991,
+  code: 'ABC',
+  tags: ['a'],
+  role: 'admin',
+  nick: null,
+  shape: { kind: 'circle', radius: 1 },
+  flags: { fast: true },
+  price: 9.5,
+  version: 'v1',
+};
+
+/** The valid value and near misses, one field changed each (no extra keys: zod strips those). */
+const values: JsonValue[] = [
+  valid,
+  { ...valid, age: 255 },
+  { ...valid, age: 256 },
+  { ...valid, age: 1.5 },
+  { ...valid, name: '' },
+  { ...valid, name: 'x'.repeat(21) },
+  { ...valid, quantity: 2_147_483_648 },
+  { ...valid, count: 9_007_199_254_740_992 },
+  { ...valid, code: 'AB' },
+  { ...valid, code: 'abc' },
+  { ...valid, tags: ['a', 'b', 'c', 'd'] },
+  { ...valid, role: 'root' },
+  { ...valid, nick: 'z' },
+  { ...valid, nick: 3 },
+  { ...valid, shape: { kind: 'square', side: 2 } },
+  { ...valid, shape: { kind: 'square', radius: 2 } },
+  { ...valid, shape: { kind: 'hexagon' } },
+  { ...valid, flags: { fast: 'yes' } },
+  { ...valid, price: '9.5' },
+  { ...valid, version: 'v2' },
+];
+
+describe('zod v4 toJSONSchema → schemaFromJsonSchema', () => {
+  const document = z.toJSONSchema(Order) as JsonValue;
+  const schema = schemaFromJsonSchema(document, { name: 'Order' });
+
+  test('every field comes in with the kind it has in zod', () => {
+    const kinds = Object.fromEntries(
+      (schema as ObjectSchema).fields.map((field) => [
+        field.name,
+        field.schema.kind === 'optional' ? `optional ${field.schema.inner.kind}` : field.schema.kind,
+      ]),
+    );
+    expect(kinds).toEqual({
+      name: 'string',
+      quantity: 'int32',
+      count: 'int64',
+      age: 'optional uint8',
+      code: 'string',
+      tags: 'array',
+      role: 'enum',
+      nick: 'nullable',
+      shape: 'union',
+      flags: 'map',
+      price: 'float64',
+      version: 'literal',
+    });
+  });
+
+  test('validate() agrees with Ajv on zod’s document, and with zod itself', () => {
+    expect(disagreements(document, schema, values)).toEqual([]);
+    const zodVerdicts = values.map((value) => Order.safeParse(value).success);
+    expect(values.map((value) => wirekitAccepts(schema, value))).toEqual(zodVerdicts);
+    expect(zodVerdicts.filter(Boolean)).toHaveLength(4);
+  });
+
+  test('string formats zod writes with a pattern beside them are refused by name, for now', () => {
+    for (const format of [z.uuid(), z.email(), z.iso.datetime()]) {
+      expect(() => schemaFromJsonSchema(z.toJSONSchema(format) as JsonValue)).toThrow(/format|pattern/);
+    }
+  });
+});
