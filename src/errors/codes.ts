@@ -13,6 +13,8 @@ export const errorCodes = {
   WK_SCHEMA_NAME_CONFLICT: 'Two different named types (object, enum, union) in one schema share a name.',
   WK_SCHEMA_UNRESOLVED_REF: 'A reference names a type that the schema does not define.',
   WK_SCHEMA_JSON_INVALID: "A schema's JSON form is malformed or names an unknown kind.",
+  WK_SCHEMA_IMPORT:
+    'A schema file in another language (.proto, .avsc, JSON Schema) cannot be imported: it does not parse, is past a limit, or uses a feature wirekit does not read.',
   WK_EXPORT_UNSUPPORTED: 'The target format cannot express a kind or name used by the schema.',
   WK_VALIDATION_FAILED: 'A value does not match its schema.',
   WK_JSON_VALUE_INVALID: "A JSON value does not follow the schema's JSON form of values.",
