@@ -20,6 +20,8 @@ Commands:
   wirekit bench                   measure every format on the built-in datasets (the main job)
   wirekit schema infer FILE       infer a schema from JSON, a JSON array or NDJSON
   wirekit schema export --to F S  print schema S as proto, avro, fbs, arrow or json-schema
+  wirekit schema import FILE      a .avsc (.proto, JSON Schema to come) as wirekit's JSON or a TypeScript module
+  wirekit schema check OLD NEW    whether NEW may follow OLD by the schema registry's rules (exit 0, 1 or 2)
   wirekit encode --format F       JSON in, bytes of format F out (a JSON array or NDJSON of items: a sequence)
   wirekit decode --format F|auto  bytes in, JSON out (one value, or a sequence's items)
   wirekit inspect FILE|-|redis:// what a payload or a Redis key is (format, compression, fingerprint, sizes, framing, TTL) and holds
@@ -76,10 +78,11 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       io.stdout.write(`${helpTopics.get(command) ?? help}\n`);
       return 0;
     }
-    // bench has an exit code of its own: 1 when a case it was asked to run could not.
+    // bench has an exit code of its own: 1 when a case it was asked to run could not; so has
+    // schema check: 1 when the schemas are incompatible, 2 when one cannot be read.
     if (command === 'bench') return await benchCommand(rest, io);
-    if (command === 'schema') await schemaCommand(rest, io);
-    else if (command === 'encode') await encodeCommand(rest, io);
+    if (command === 'schema') return await schemaCommand(rest, io);
+    if (command === 'encode') await encodeCommand(rest, io);
     else if (command === 'decode') await decodeCommand(rest, io);
     else if (command === 'inspect') await inspectCommand(rest, io);
     else if (command === 'registry') await registryCommand(rest, io);

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { errorCodes, isWirekitError, prependPath, WirekitBug, WirekitError } from '../../src/errors/index.js';
+import {
+  errorCodes,
+  isWirekitError,
+  prependPath,
+  SchemaImportError,
+  WirekitBug,
+  WirekitError,
+} from '../../src/errors/index.js';
 
 const docs = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 const documented = [...docs.matchAll(/^## (WK_[A-Z0-9_]+)\s*$/gm)].map((match) => match[1]);
@@ -42,5 +49,21 @@ describe('error registry', () => {
     expect(isWirekitError(bug)).toBe(false);
     expect(bug.name).toBe('WirekitBug');
     expect(bug.message).toMatch(/^wirekit bug: a plan disagrees with its schema\. .*please report it/);
+  });
+
+  test('a schema file that cannot be imported says where, in fields and as a compiler does', () => {
+    const error = new SchemaImportError("expected ';'", { file: 'order.proto', line: 12, column: 5 });
+    expect(isWirekitError(error, 'WK_SCHEMA_IMPORT')).toBe(true);
+    expect([error.name, error.file, error.line, error.column]).toEqual([
+      'SchemaImportError',
+      'order.proto',
+      12,
+      5,
+    ]);
+    expect(error.message).toBe("order.proto:12:5: expected ';'");
+    expect(new SchemaImportError('no line known', { file: 'user.avsc' }).message).toBe(
+      'user.avsc: no line known',
+    );
+    expect(new SchemaImportError('nowhere').message).toBe('nowhere');
   });
 });

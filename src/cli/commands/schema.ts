@@ -1,4 +1,4 @@
-/** `wirekit schema infer` and `wirekit schema export`. */
+/** `wirekit schema`: infer, export, import and check (the last two in modules of their own). */
 import {
   arrowSchemaToJson,
   toArrowSchema,
@@ -11,6 +11,8 @@ import { inferSchema, type Schema, schemaFromJson, schemaToJson } from '../../sc
 import { parseJsonSamples, parseJsonText } from '../../util/json-samples.js';
 import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
 import { parseCommand, usageError } from '../usage.js';
+import { schemaCheck, schemaCheckHelp } from './schema-check.js';
+import { schemaImport, schemaImportHelp } from './schema-import.js';
 
 export const schemaHelp = `Usage:
   wirekit schema infer [FILE|-] [--name NAME] [--numbers wide|narrowest] [--no-timestamps] [--whole]
@@ -27,15 +29,25 @@ export const schemaHelp = `Usage:
   wirekit schema export --to FORMAT [SCHEMA.json|-] [--namespace NS] [--root-name NAME]
       Prints the schema in another schema language. FORMAT is one of:
       proto (proto3), avro (.avsc), fbs (FlatBuffers), arrow (Arrow schema as JSON), json-schema
-      (2020-12, describing the JSON form of values).`;
+      (2020-12, describing the JSON form of values).
+${schemaImportHelp}
+${schemaCheckHelp}`;
 
-export async function schemaCommand(args: readonly string[], io: CliIo): Promise<void> {
+/** The exit code: 0, or `schema check`'s own (1 incompatible, 2 bad input). */
+export async function schemaCommand(args: readonly string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === 'infer') return infer(rest, io);
-  if (sub === 'export') return exportSchema(rest, io);
-  throw usageError(
+  if (sub === 'check') return schemaCheck(rest, io);
+  if (sub === 'infer') await infer(rest, io);
+  else if (sub === 'export') await exportSchema(rest, io);
+  else if (sub === 'import') await schemaImport(rest, io);
+  else throw unknownSubcommand(sub);
+  return 0;
+}
+
+function unknownSubcommand(sub: string | undefined): Error {
+  return usageError(
     sub === undefined
-      ? 'wirekit schema needs a subcommand: infer or export.'
+      ? 'wirekit schema needs a subcommand: infer, export, import or check.'
       : `unknown subcommand schema ${sub}.`,
   );
 }

@@ -16,16 +16,32 @@ export interface Verdict {
   readonly issues: readonly CompatibilityIssue[];
 }
 
+/** A row a table asked about, and the registry's verdict on it. */
+export interface AskedRow {
+  readonly schemaType: SchemaType;
+  readonly writer: string;
+  readonly reader: string;
+  readonly verdict: Verdict;
+}
+
+/**
+ * Every row `verdict` was asked about in this test file, so that a file that imports the tables
+ * (test/cli/schema-check-tables.test.ts) can run the same rows through `wirekit schema check`.
+ */
+export const askedRows: AskedRow[] = [];
+
 /** The issues of `reader` reading data written with `writer`, both texts of `schemaType`. */
 export function verdict(schemaType: SchemaType, writer: string, reader: string): Verdict {
   const parsedWriter = parseRegisteredSchema({ schemaType, schema: writer });
   const parsedReader = parseRegisteredSchema({ schemaType, schema: reader });
   const issues = compatibilityReport(parsedReader, [parsedWriter], 'BACKWARD').flatMap((v) => v.issues);
-  return {
+  const result = {
     compatible: issues.length === 0,
     errorTypes: [...new Set(issues.map((i) => i.errorType))].sort(),
     issues,
   };
+  askedRows.push({ schemaType, writer, reader, verdict: result });
+  return result;
 }
 
 /** JSON text of an Avro schema written as a JS value. */

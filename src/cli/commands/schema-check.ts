@@ -1,0 +1,149 @@
+/**
+ * `wirekit schema check OLD NEW`: whether NEW may follow OLD, by the schema registry's own rules,
+ * without a registry, so that CI can refuse a breaking change before it ships.
+ *
+ * Two files in the same language the registry holds (Avro, Protocol Buffers, wirekit's JSON) are
+ * checked by that language's rules on their text, as the registry would check them. Files in
+ * different languages are both imported as wirekit schemas and checked by wirekit's rules (the
+ * values, and each format's rules on the schema's exports). Exit codes: 0 compatible, 1 not (with
+ * the list of what breaks), 2 bad input (a file that cannot be read or imported, a wrong flag).
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type CompatibilityIssue,
+  type CompatibilityLevel,
+  compatibilityLevels,
+  compatibilityReport,
+  type ParsedSchema,
+  parseRegisteredSchema,
+  type SchemaType,
+} from '../../boundaries/events/index.js';
+import { errorLine, isWirekitError, SchemaImportError } from '../../errors/index.js';
+import { schemaToJson } from '../../schema/index.js';
+import { type CliIo, readInput } from '../io.js';
+import { importSchema, type SchemaLanguage, type SchemaSource, sniffLanguage } from '../schema-languages.js';
+import { parseCommand, usageError } from '../usage.js';
+import { fromOption } from './schema-import.js';
+
+export const schemaCheckHelp = `  wirekit schema check OLD NEW [--level LEVEL] [--history DIR] [--from LANGUAGE] [-I DIR]... [--json]
+      Checks that NEW may follow OLD by the schema registry's rules. LEVEL is ${compatibilityLevels.join(', ')}
+      (default BACKWARD: NEW reads data written with OLD; FORWARD: OLD reads NEW's; FULL: both).
+      --history DIR holds older versions (read in name order, OLD the newest), which the
+      _TRANSITIVE levels check too. Two files in one language (Avro, .proto, wirekit JSON) are
+      checked by its rules; files in different languages as wirekit schemas. Exit code 0 when
+      compatible, 1 with the list of what breaks (path, rule, old → new), 2 when a file cannot be
+      read or imported. --json prints { compatible, level, rules, issues } for tools.`;
+
+/** The registry type that checks a language's text as it is; languages without one are imported. */
+const registryTypes: ReadonlyMap<SchemaLanguage, SchemaType> = new Map<SchemaLanguage, SchemaType>([
+  ['avro', 'AVRO'],
+  ['proto', 'PROTOBUF'],
+  ['wirekit', 'WIREKIT'],
+]);
+
+interface Checked {
+  readonly source: SchemaSource;
+  readonly language: SchemaLanguage;
+}
+
+/** Runs the check; the exit code, with bad input (exit 2) reported here rather than as a failure. */
+export async function schemaCheck(args: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await check(args, io);
+  } catch (error) {
+    if (!isWirekitError(error) || error.code === 'WK_CLI_USAGE') throw error;
+    io.stderr.write(`wirekit: ${errorLine(error)}\n`);
+    return 2;
+  }
+}
+
+async function check(args: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommand(args, {
+    level: { type: 'string' },
+    history: { type: 'string' },
+    from: { type: 'string' },
+    include: { type: 'string', short: 'I', multiple: true },
+    json: { type: 'boolean' },
+  });
+  if (positionals.length !== 2)
+    throw usageError(`schema check takes OLD and NEW, got ${positionals.length} files.`);
+  const level = (values.level ?? 'BACKWARD').toUpperCase() as CompatibilityLevel;
+  if (!compatibilityLevels.includes(level))
+    throw usageError(`--level must be one of ${compatibilityLevels.join(', ')}.`);
+  const from = fromOption(values.from);
+  const includeDirs = values.include ?? [];
+  const [oldFile, newFile] = positionals as [string, string];
+  const historyFiles = values.history === undefined ? [] : await historyOf(values.history);
+  const read = async (file: string): Promise<Checked> => {
+    const text = (await readInput(io, file)).toString('utf8');
+    const source = { file: file === '-' ? 'standard input' : file, text, includeDirs };
+    return { source, language: from ?? sniffLanguage(source) };
+  };
+  const existing = await Promise.all([...historyFiles, oldFile].map(read));
+  const candidate = await read(newFile);
+  const all = [...existing, candidate];
+  const shared = all.every((file) => file.language === candidate.language)
+    ? registryTypes.get(candidate.language)
+    : undefined;
+  const parse = (file: Checked): ParsedSchema =>
+    shared === undefined ? asWirekit(file) : registered(file.source, shared);
+  const parsedExisting = existing.map(parse);
+  const report = compatibilityReport(parse(candidate), parsedExisting, level);
+  const rules = shared ?? 'WIREKIT';
+  const issues = report.flatMap(({ index, direction, issues }) =>
+    issues.map((issue) => ({ against: (existing[index] as Checked).source.file, direction, ...issue })),
+  );
+  if (values.json === true) {
+    io.stdout.write(
+      `${JSON.stringify({ compatible: issues.length === 0, level, rules, issues }, null, 2)}\n`,
+    );
+  } else if (issues.length === 0) {
+    const against = existing.length === 1 ? oldFile : `${existing.length} versions`;
+    io.stdout.write(`${newFile} is ${level} compatible with ${against} (${rules} rules).\n`);
+  } else {
+    io.stdout.write(`${newFile} is not ${level} compatible (${rules} rules):\n`);
+    for (const issue of issues) io.stdout.write(issueText(issue));
+  }
+  return issues.length === 0 ? 0 : 1;
+}
+
+/** One broken rule for people: where, which rule, what it means, and what changed. */
+function issueText(issue: CompatibilityIssue & { against: string; direction: string }): string {
+  const change = issue.additionalInfo === undefined ? '' : `\n      ${issue.additionalInfo}`;
+  return `  ${issue.path}  ${issue.errorType} (${issue.rules} rules, ${issue.direction} against ${issue.against})\n      ${issue.description}${change}\n`;
+}
+
+/** The files of a history directory, oldest first by name (`v2` before `v10`). */
+async function historyOf(dir: string): Promise<string[]> {
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (cause) {
+    throw new SchemaImportError(`cannot read the history directory: ${(cause as Error).message}`, {
+      file: dir,
+      cause,
+    });
+  }
+  return entries
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    .map((name) => join(dir, name));
+}
+
+/** A file's text as the registry parses a schema of this type, its refusal naming the file. */
+function registered(source: SchemaSource, schemaType: SchemaType): ParsedSchema {
+  try {
+    return parseRegisteredSchema({ schemaType, schema: source.text });
+  } catch (error) {
+    if (!isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID')) throw error;
+    throw new SchemaImportError(error.message, { file: source.file, cause: error });
+  }
+}
+
+/** A file in any language, imported and checked as a wirekit schema. */
+function asWirekit(file: Checked): ParsedSchema {
+  const { schema } = importSchema(file.source, file.language);
+  return registered({ ...file.source, text: JSON.stringify(schemaToJson(schema)) }, 'WIREKIT');
+}
