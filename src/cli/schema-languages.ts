@@ -12,7 +12,7 @@
 import { schemaFromAvro } from '../codecs/avro/inspect.js';
 import { isWirekitError, SchemaImportError } from '../errors/index.js';
 import { type Schema, schemaFromJson } from '../schema/index.js';
-import { findJsonFault } from '../util/json-syntax.js';
+import { findJsonFault, lineAndColumnOf } from '../util/json-syntax.js';
 
 export const schemaLanguageNames = ['wirekit', 'avro', 'proto', 'jsonschema'] as const;
 export type SchemaLanguage = (typeof schemaLanguageNames)[number];
@@ -148,7 +148,7 @@ function jsonOf(source: SchemaSource): unknown {
     if (fault === undefined || fault.kind === 'truncated') {
       throw new SchemaImportError('is not JSON: it ends inside a value.', { file: source.file });
     }
-    const { line, column } = lineAndColumn(text, fault.position);
+    const { line, column } = lineAndColumnOf(text, fault.position);
     const what =
       fault.kind === 'malformed'
         ? `expected ${fault.expected}`
@@ -164,18 +164,8 @@ function imported(source: SchemaSource, read: () => Schema): Schema {
   try {
     return read();
   } catch (error) {
-    if (error instanceof SchemaImportError || !isWirekitError(error)) throw error;
+    if (error instanceof SchemaImportError) throw error.inFile(source.file);
+    if (!isWirekitError(error)) throw error;
     throw new SchemaImportError(`${error.code}: ${error.message}`, { file: source.file, cause: error });
   }
-}
-
-/** Line and column of a character offset, both from 1, as an editor shows them. */
-function lineAndColumn(text: string, position: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < position; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: position - lineStart + 1 };
 }

@@ -1,4 +1,4 @@
-import { WirekitError } from './wirekit-error.js';
+import { type Path, type WireFormat, WirekitError } from './wirekit-error.js';
 
 /** Where in a schema file a problem is, as far as the reader knows it. Lines and columns count from 1. */
 export interface SchemaImportPlace {
@@ -6,6 +6,10 @@ export interface SchemaImportPlace {
   readonly file?: string | undefined;
   readonly line?: number | undefined;
   readonly column?: number | undefined;
+  /** Keys and indexes into the schema's own JSON (Avro, JSON Schema), as `error.path`. */
+  readonly path?: Path | undefined;
+  /** The format whose schema language it is, where there is one (`avro`, `protobuf`). */
+  readonly format?: WireFormat | undefined;
   readonly cause?: unknown;
 }
 
@@ -23,10 +27,34 @@ export class SchemaImportError extends WirekitError {
   readonly column: number | undefined;
 
   constructor(message: string, place: SchemaImportPlace = {}) {
-    super('WK_SCHEMA_IMPORT', `${placeText(place)}${message}`, { cause: place.cause });
+    super('WK_SCHEMA_IMPORT', `${placeText(place)}${message}`, {
+      cause: place.cause,
+      ...(place.path === undefined ? {} : { path: place.path }),
+      format: place.format,
+    });
     this.file = place.file;
     this.line = place.line;
     this.column = place.column;
+    this.reason = message;
+  }
+
+  /** The message without the place in front, for a caller that names the file itself. */
+  readonly reason: string;
+
+  /**
+   * The same refusal, placed in `file`: importers read text and know no file name; the caller that
+   * opened the file (the CLI) adds it, keeping line, column and path.
+   */
+  inFile(file: string): SchemaImportError {
+    if (this.file !== undefined) return this;
+    return new SchemaImportError(this.reason, {
+      file,
+      line: this.line,
+      column: this.column,
+      path: this.path,
+      format: this.format,
+      cause: this.cause,
+    });
   }
 }
 

@@ -277,12 +277,18 @@ function grown(open: Uint8Array): Uint8Array {
 }
 
 /** Where `position` is, as an editor shows it: line and column, both from 1. */
-export function placeOf(text: string, position: number): string {
+export function lineAndColumnOf(text: string, position: number): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < position; i = text.indexOf('\n', i + 1)) {
     line++;
     lineStart = i + 1;
   }
-  return `line ${line}, column ${position - lineStart + 1}`;
+  return { line, column: position - lineStart + 1 };
+}
+
+/** Where `position` is, in words for a message: `line 3, column 10`. */
+export function placeOf(text: string, position: number): string {
+  const { line, column } = lineAndColumnOf(text, position);
+  return `line ${line}, column ${column}`;
 }

@@ -3,11 +3,11 @@
  * keys and indexes), shown in front of the message. The schema may be hostile, so what a message
  * quotes of it (a path, a list of branches) is cut to a few parts.
  */
-import { formatPath, type Path, WirekitError } from '../../errors/index.js';
+import { formatPath, type Path, SchemaImportError } from '../../errors/index.js';
 
 /** Refuses the schema at `path` (JSON keys and indexes into the Avro schema). */
 export function refuse(path: Path, message: string): never {
-  throw new WirekitError('WK_SCHEMA_IMPORT', `${placeText(path)}: ${message}`, { format: 'avro', path });
+  throw new SchemaImportError(`${placeText(path)}: ${message}`, { format: 'avro', path });
 }
 
 /** Parts of a path or list shown in a message; the schema may be hostile, the message stays short. */

@@ -22,7 +22,7 @@
  * their field's type: import-defaults.ts), and, until wirekit has an untagged union kind, a union
  * with two or more non-null branches that are not all records (["int", "string"]).
  */
-import { isWirekitError, type Path, WirekitError } from '../../errors/index.js';
+import { isWirekitError, type Path, SchemaImportError } from '../../errors/index.js';
 import type { FieldInput } from '../../schema/builders.js';
 import { type JsonValue, type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import {
@@ -52,15 +52,11 @@ export function schemaFromAvro(avro: string | JsonValue): Schema {
     // Only the Avro reader's paths are places in the Avro schema (a builder's would be wirekit's).
     const path = error.format === 'avro' ? error.path : undefined;
     const where = path === undefined ? '' : `${placeText(path)}: `;
-    throw new WirekitError(
-      'WK_SCHEMA_IMPORT',
-      `${where}the Avro schema cannot be imported: ${error.message}`,
-      {
-        format: 'avro',
-        path: error.path,
-        cause: error,
-      },
-    );
+    throw new SchemaImportError(`${where}the Avro schema cannot be imported: ${error.message}`, {
+      format: 'avro',
+      path: error.path,
+      cause: error,
+    });
   }
 }
 

@@ -4,8 +4,8 @@
  * other text that is not JSON is refused with the line and column of its first fault, which
  * JSON.parse does not always give.
  */
-import { WirekitError } from '../../errors/index.js';
-import { findJsonFault, placeOf } from '../../util/json-syntax.js';
+import { SchemaImportError } from '../../errors/index.js';
+import { findJsonFault, lineAndColumnOf } from '../../util/json-syntax.js';
 
 const bareName = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
@@ -17,10 +17,11 @@ export function avroSchemaJson(text: string): unknown {
     if (bareName.test(trimmed)) return trimmed;
   }
   const fault = findJsonFault(text);
+  const place =
+    fault === undefined || fault.kind === 'truncated' ? {} : lineAndColumnOf(text, fault.position);
   let reason = 'JSON.parse refused it';
   if (fault?.kind === 'truncated') reason = 'it ends inside a value';
-  else if (fault?.kind === 'malformed')
-    reason = `expected ${fault.expected} at ${placeOf(text, fault.position)}`;
-  else if (fault !== undefined) reason = `unexpected text at ${placeOf(text, fault.position)}`;
-  throw new WirekitError('WK_SCHEMA_IMPORT', `the Avro schema is not JSON: ${reason}.`, { format: 'avro' });
+  else if (fault?.kind === 'malformed') reason = `expected ${fault.expected}`;
+  else if (fault !== undefined) reason = 'unexpected text';
+  throw new SchemaImportError(`the Avro schema is not JSON: ${reason}.`, { format: 'avro', ...place });
 }

@@ -3,14 +3,14 @@
  * with its JSON pointer, pointers and local `$ref` resolution, the keywords that only annotate, and
  * the budget that bounds the work a hostile document can ask for.
  */
-import { WirekitError } from '../../errors/index.js';
+import { SchemaImportError } from '../../errors/index.js';
 import type { JsonValue } from '../types.js';
 
 export type JsonObject = { readonly [key: string]: JsonValue };
 
 /** The error of every refusal, its message led by the JSON pointer of the node at fault. */
-export function importError(pointer: string, message: string): WirekitError {
-  return new WirekitError('WK_SCHEMA_IMPORT', `${pointer}: ${message}`, { path: pointerPath(pointer) });
+export function importError(pointer: string, message: string): SchemaImportError {
+  return new SchemaImportError(`${pointer}: ${message}`, { path: pointerPath(pointer) });
 }
 
 /** `#/properties/a~1b` → ['properties', 'a/b'] (RFC 6901 unescaping). */

@@ -8,7 +8,7 @@ import avsc from 'avsc';
 import { describe, expect, test } from 'vitest';
 import { createAvroCodec } from '../../../src/codecs/avro/index.js';
 import { schemaFromAvro } from '../../../src/codecs/avro/schema-from-avro.js';
-import { isWirekitError, type WirekitError } from '../../../src/errors/index.js';
+import { isWirekitError, SchemaImportError, type WirekitError } from '../../../src/errors/index.js';
 import { toAvro } from '../../../src/schema/export/avro.js';
 import { avroSpecCases } from '../../fixtures/avro-spec-cases.js';
 
@@ -175,15 +175,25 @@ describe('a name whose last part is a primitive name (ns.int) is a name like any
 
 describe('schema text that is not JSON is refused with the line and column of its first fault', () => {
   test.each([
-    ['{\n  "type": "record",\n  "name": x\n}', 'expected a value at line 3, column 11'],
-    ['{"type": "record", ', 'it ends inside a value'],
-    ['["null", "int"] ]', 'unexpected text at line 1, column 17'],
-  ])('%j', (text, reason) => {
+    ['{\n  "type": "record",\n  "name": x\n}', 'expected a value', 3, 11],
+    ['{"type": "record", ', 'it ends inside a value', undefined, undefined],
+    ['["null", "int"] ]', 'unexpected text', 1, 17],
+  ])('%j', (text, reason, line, column) => {
     const error = refusal(() => schemaFromAvro(text));
-    expect([error.code, error.message]).toEqual([
-      'WK_SCHEMA_IMPORT',
-      `the Avro schema is not JSON: ${reason}.`,
-    ]);
+    expect(error).toBeInstanceOf(SchemaImportError);
+    const { code, message } = error;
+    const place = line === undefined ? '' : `(text):${line}:${column}: `;
+    expect({
+      code,
+      message,
+      line: (error as SchemaImportError).line,
+      column: (error as SchemaImportError).column,
+    }).toEqual({
+      code: 'WK_SCHEMA_IMPORT',
+      message: `${place}the Avro schema is not JSON: ${reason}.`,
+      line,
+      column,
+    });
   });
 
   test('a bare name is a schema, as Avro reads it', () => {
