@@ -53,7 +53,7 @@ describe('wirekit bench lab', () => {
     // Per-item data (orders) decides the RPC pick, among lossless binary formats, and names its numbers.
     const rpc = advice[1];
     expect(['msgpack', 'avro']).toContain(rpc?.format);
-    expect(rpc?.because).toMatch(/on orders: \d\.\d\d× JSON's time at \d+ % of its size/);
+    expect(rpc?.because).toMatch(/on orders: \d+\.\d\d× JSON's time at \d+ % of its size/);
     // 200 rows are too few to judge bulk tables (it needs 1,000): no pick, and the count said.
     expect(advice[4]?.format).toBeUndefined();
     expect(advice[4]?.because).toContain('no pick: 200 items on records');

@@ -57,12 +57,17 @@ describe.skipIf(!hasNats())(
       await registry?.close();
     });
 
-    /** A codec with a registry client of its own (no cache shared with the producer's). */
+    /**
+     * A codec with a registry client of its own (no cache shared with the producer's). No retries,
+     * so that an outage shows at once; the timeout is generous because a loaded machine can take
+     * seconds to answer a first registration, and the outage test closes the server rather than
+     * waiting for a timeout.
+     */
     const codecFor = (subject: string, format: 'avro' | 'protobuf' = 'avro') =>
       eventCodec({
         schema: Reading,
         format,
-        registry: registryClient({ url: registry.url, retries: 0, timeoutMs: 2_000 }),
+        registry: registryClient({ url: registry.url, retries: 0, timeoutMs: 15_000 }),
         subject: `${subject}-value`,
       });
 
