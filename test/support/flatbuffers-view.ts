@@ -26,8 +26,11 @@ export function plainView(schema: Schema, value: unknown): unknown {
       return plainView(variant as ObjectSchema, value);
     }
     case 'either': {
-      // A view is no plain object, so the branch is the one whose reading the branch rule picks.
+      // A view is no plain object, so the branch is the one whose reading the branch rule picks
+      // (and which the value itself does not rule out: an array is no map's view).
+      const direct = selectBranch(schema, value);
       for (const [i, branch] of schema.branches.entries()) {
+        if (direct !== undefined && direct !== i) continue;
         try {
           const plain = plainView(branch, value);
           if (selectBranch(schema, plain) === i) return plain;

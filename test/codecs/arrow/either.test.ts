@@ -44,13 +44,39 @@ const rows = [
   { id: 'xyz', place: { name: 'y', near: 'z' }, later: false, ids: ['', 0, false] },
 ];
 
+/** Branches of every class and of most kinds: a timestamp, 64-bit integers, a literal, a map, a decimal, a tagged union. */
+const Shape = t.union('Shape', 'kind', [
+  t.object('Circle', { kind: t.literal('circle'), r: t.float64() }),
+  t.object('Square', { kind: t.literal('square'), side: t.float64() }),
+]);
+const Wide = t.object('Wide', {
+  a: t.either([
+    t.timestamp({ precision: 'ms' }),
+    t.int64({ as: 'number' }),
+    t.literal(true),
+    t.map(t.string(), t.int32()),
+    t.array(t.string()),
+  ]),
+  b: t.either([t.decimal({ precision: 6, scale: 2 }), Shape, t.float32()]),
+  c: t.map(t.string(), t.either([t.int64(), t.bool()])),
+});
+const wideRows = [
+  { a: new Date(5), b: '12.50', c: { x: 5n, y: true } },
+  { a: 42, b: { kind: 'circle', r: 1 }, c: {} },
+  { a: true, b: 2.5, c: { z: false } },
+  { a: { k: 1 }, b: { kind: 'square', side: 2 }, c: {} },
+  { a: ['p', 'q'], b: '0.00', c: {} },
+];
+
 describe('the Arrow type of an either', () => {
   test('a dense union: type ids 0..n-1 in branch order, a child per branch named by its kind or type', () => {
     const field = toArrowSchema(Row).fields[0] as Field;
     expect(field.type).toBeInstanceOf(DenseUnion);
     expect(field.type.typeId).toBe(Type.Union);
     expect([...(field.type as DenseUnion).typeIds]).toEqual([0, 1, 2]);
-    expect(field.type.children.map((child: Field) => [child.name, String(child.type), child.nullable])).toEqual([
+    expect(
+      field.type.children.map((child: Field) => [child.name, String(child.type), child.nullable]),
+    ).toEqual([
       ['string', 'Utf8', false],
       ['uint16', 'Uint16', false],
       ['bool', 'Bool', false],
@@ -93,6 +119,11 @@ describe.each([true, false])('either columns round trip (compile: %s)', (compile
       ),
     );
     expect(codec.decode(again)).toStrictEqual(rows);
+  });
+
+  test('branches of every class', () => {
+    const codec = createArrowCodec({ schema: Wide, compile });
+    expect(codec.decode(codec.encode(wideRows as never))).toStrictEqual(wideRows);
   });
 
   test('a value no branch takes is refused at its path', () => {

@@ -45,6 +45,30 @@ const rows = [
   { id: 'xyz', place: { name: 'y', near: 'z' }, later: false, ids: ['', 0, false] },
 ];
 
+/** Branches of every class and of most kinds: a timestamp, 64-bit integers, a literal, a map, a decimal, a tagged union. */
+const Shape = t.union('Shape', 'kind', [
+  t.object('Circle', { kind: t.literal('circle'), r: t.float64() }),
+  t.object('Square', { kind: t.literal('square'), side: t.float64() }),
+]);
+const Wide = t.object('Wide', {
+  a: t.either([
+    t.timestamp({ precision: 'ms' }),
+    t.int64({ as: 'number' }),
+    t.literal(true),
+    t.map(t.string(), t.int32()),
+    t.array(t.string()),
+  ]),
+  b: t.either([t.decimal({ precision: 6, scale: 2 }), Shape, t.float32()]),
+  c: t.map(t.string(), t.either([t.int64(), t.bool()])),
+});
+const wideRows = [
+  { a: new Date(5), b: '12.50', c: { x: 5n, y: true } },
+  { a: 42, b: { kind: 'circle', r: 1 }, c: {} },
+  { a: true, b: 2.5, c: { z: false } },
+  { a: { k: 1 }, b: { kind: 'square', side: 2 }, c: {} },
+  { a: ['p', 'q'], b: '0.00', c: {} },
+];
+
 describe('the .fbs of an either', () => {
   const fbs = toFlatBuffers(Row);
 
@@ -86,6 +110,14 @@ describe.each([true, false])('either fields round trip (compile: %s)', (compile)
       const bytes = codec.encode(row as never);
       expect(codec.decode(bytes)).toStrictEqual(row);
       expect(plainView(Row, codec.view(bytes))).toStrictEqual(row);
+    }
+  });
+
+  test('branches of every class', () => {
+    const wide = createFlatBuffersCodec({ schema: Wide, compile });
+    for (const row of wideRows) {
+      expect(wide.decode(wide.encode(row as never))).toStrictEqual(row);
+      expect(plainView(Wide, wide.view(wide.encode(row as never)))).toStrictEqual(row);
     }
   });
 
