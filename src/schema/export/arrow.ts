@@ -214,6 +214,10 @@ function unionType(schema: UnionSchema, ctx: Context, nullable: boolean): DataTy
  * nullable, as a nullable tagged union does.
  */
 function eitherType(schema: EitherSchema, ctx: Context, nullable: boolean): DataType {
+  // Type ids are signed bytes, and the format allows ids 0..127.
+  if (schema.branches.length > 128) {
+    refuse(`an either of ${schema.branches.length} branches; an Arrow union holds at most 128.`);
+  }
   const taken = new Set<string>();
   const children = schema.branches.map((branch, i) => {
     const meta: Meta = [];

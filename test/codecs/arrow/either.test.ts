@@ -94,6 +94,18 @@ describe('the Arrow type of an either', () => {
   });
 });
 
+test('an either of more branches than Arrow type ids is refused when the codec is made', () => {
+  const branches = Array.from({ length: 129 }, (_, i) => t.object(`B${i}`, { [`k${i}`]: t.int32() }));
+  const Many = t.object('Many', { v: t.either(branches) });
+  expect(thrown(() => createArrowCodec({ schema: Many })).code).toBe('WK_EXPORT_UNSUPPORTED');
+  const fits = t.object('Fits', { v: t.either(branches.slice(0, 128)) });
+  const codec = createArrowCodec({ schema: fits });
+  expect(codec.decode(codec.encode([{ v: { k127: 1 } }, { v: { k0: 2 } }] as never))).toStrictEqual([
+    { v: { k127: 1 } },
+    { v: { k0: 2 } },
+  ]);
+});
+
 describe.each([true, false])('either columns round trip (compile: %s)', (compile) => {
   for (const ipcFormat of ['stream', 'file'] as const) {
     test(`${ipcFormat} format, one batch and a batch per row`, () => {

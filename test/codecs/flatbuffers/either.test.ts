@@ -95,6 +95,14 @@ describe('the .fbs of an either', () => {
     expect(text).toContain(`table ${union?.[1]} {\n  value: string;\n}`);
   });
 
+  test('an either of more branches than a union type byte counts is refused', () => {
+    const branches = Array.from({ length: 256 }, (_, i) => t.object(`B${i}`, { [`k${i}`]: t.int32() }));
+    const Many = t.object('Many', { v: t.either(branches) });
+    expect(thrown(() => toFlatBuffers(Many)).code).toBe('WK_EXPORT_UNSUPPORTED');
+    expect(thrown(() => createFlatBuffersCodec({ schema: Many })).code).toBe('WK_EXPORT_UNSUPPORTED');
+    expect(toFlatBuffers(t.object('Many', { v: t.either(branches.slice(0, 255)) }))).toContain('B254 }');
+  });
+
   test('an either at the root is the field of the root wrapper', () => {
     expect(toFlatBuffers(Id)).toContain(
       'union Root_Value_Either { Root_Value_String, Root_Value_Uint16, Root_Value_Bool }',
