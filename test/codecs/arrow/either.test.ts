@@ -162,6 +162,29 @@ describe.each([true, false])('either columns round trip (compile: %s)', (compile
   });
 });
 
+test("a newer writer's extra field in an object branch: left out, or refused under unknownKeys: 'reject'", () => {
+  const Newer = t.object('Row', {
+    place: t.either([
+      t.object('Spot', { lat: t.float64(), lon: t.float64(), alt: t.float64() }),
+      t.object('Named', { name: t.string(), near: t.optional(t.string()) }),
+    ]),
+  });
+  const Older = t.object('Row', { place: Place });
+  const bytes = createArrowCodec({ schema: Newer }).encode([
+    { place: { lat: 1, lon: 2, alt: 3 } },
+    { place: { name: 'n' } },
+  ] as never);
+  expect(thrown(() => createArrowCodec({ schema: Older, unknownKeys: 'reject' }).decode(bytes)).code).toBe(
+    'WK_DECODE_SCHEMA_MISMATCH',
+  );
+  for (const compile of [true, false]) {
+    expect(createArrowCodec({ schema: Older, compile, unknownKeys: 'ignore' }).decode(bytes)).toStrictEqual([
+      { place: { lat: 1, lon: 2 } },
+      { place: { name: 'n' } },
+    ]);
+  }
+});
+
 test('read without a schema, an either column gives the branch values', () => {
   const bytes = createArrowCodec({ schema: Row }).encode(rows as never);
   const back = createArrowCodec().decode(bytes) as Record<string, unknown>[];
