@@ -138,6 +138,13 @@ describe.each([true, false])('either columns round trip (compile: %s)', (compile
     expect(codec.decode(codec.encode(wideRows as never))).toStrictEqual(wideRows);
   });
 
+  test('under a null struct, an either holds a placeholder that is no value of the row', () => {
+    const Wrapped = t.object('Wrapped', { w: t.nullable(t.object('Wrap', { id: Id, place: Place })) });
+    const codec = createArrowCodec({ schema: Wrapped, compile });
+    const values = [{ w: null }, { w: { id: 5, place: { name: 'n' } } }, { w: null }];
+    expect(codec.decode(codec.encode(values as never))).toStrictEqual(values);
+  });
+
   test('a value no branch takes is refused at its path', () => {
     const codec = createArrowCodec({ schema: Row, compile });
     const bad = [rows[0], { ...rows[1], ids: [1, 2n] }];
