@@ -1,5 +1,6 @@
 /** FlatBuffers views as plain values, for tests that compare what a view shows with what decode gives. */
 import type { ObjectSchema, Schema } from '../../src/index.js';
+import { selectBranch } from '../../src/schema/either.js';
 
 /** A view read out field by field along the schema, as plain values (a view's fields are getters). */
 export function plainView(schema: Schema, value: unknown): unknown {
@@ -23,6 +24,21 @@ export function plainView(schema: Schema, value: unknown): unknown {
         v.fields.some((f) => f.schema.kind === 'literal' && f.schema.value === tag),
       );
       return plainView(variant as ObjectSchema, value);
+    }
+    case 'either': {
+      // A view is no plain object, so the branch is the one whose reading the branch rule picks
+      // (and which the value itself does not rule out: an array is no map's view).
+      const direct = selectBranch(schema, value);
+      for (const [i, branch] of schema.branches.entries()) {
+        if (direct !== undefined && direct !== i) continue;
+        try {
+          const plain = plainView(branch, value);
+          if (selectBranch(schema, plain) === i) return plain;
+        } catch {
+          // Not this branch: a view of another kind of value.
+        }
+      }
+      return value;
     }
     case 'array':
       return (value as unknown[]).map((item) => plainView(schema.items, item));

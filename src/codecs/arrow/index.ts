@@ -13,7 +13,6 @@
 
 import { type Schema as ArrowSchema, type RecordBatch, Table } from 'apache-arrow';
 import { formatPath, ValidationError, WirekitError } from '../../errors/index.js';
-import { refuseEitherIn } from '../../schema/either.js';
 import { assert, type Schema, t } from '../../schema/index.js';
 import { rejectsUnknownKeys } from '../core/codec.js';
 import { malformed } from '../core/errors.js';
@@ -114,7 +113,6 @@ export function createArrowCodec<Row = unknown>(
   options: ArrowCodecOptions = {},
 ): ArrowCodec<Row> | SchemalessArrowCodec<Row> {
   const { schema } = options;
-  refuseEitherIn('Arrow', schema);
   const resolved = resolveArrowOptions(options);
   const { ipcFormat, batchSize, ipcCompression, maxDecompressionRatio } = resolved;
   if (schema === undefined) return createSchemalessCodec<Row>(options, resolved);

@@ -3,7 +3,7 @@
  * (what a JavaScript value must be) with the Arrow type the column is written as.
  */
 import type { Schema as ArrowSchema, DataType, Dictionary, Struct, Utf8, Vector } from 'apache-arrow';
-import type { LiteralValue, SmallIntKind, TimePrecision } from '../../schema/index.js';
+import type { EitherSchema, LiteralValue, SmallIntKind, TimePrecision } from '../../schema/index.js';
 import type { Rule } from '../../schema/value-rules.js';
 
 export interface PlanBase {
@@ -62,6 +62,7 @@ export type Plan = PlanBase &
     | { readonly k: 'list'; readonly item: Plan }
     | MapPlan
     | UnionPlan
+    | EitherPlan
   );
 
 export interface EnumPlan extends PlanBase {
@@ -104,6 +105,18 @@ export interface UnionPlan extends PlanBase {
   readonly tag: string;
   readonly variants: readonly { readonly tag: string; readonly plan: StructPlan }[];
   readonly byTag: ReadonlyMap<unknown, number>;
+}
+
+/**
+ * An untagged union (`t.either`): a dense union with one child per branch, type id = branch
+ * position. The value picks its branch (schema/either.ts); a null is a null entry of branch 0, as
+ * for a tagged union, since an Arrow union has no validity bitmap of its own.
+ */
+export interface EitherPlan extends PlanBase {
+  readonly k: 'either';
+  readonly schema: EitherSchema;
+  /** One per branch, in branch order: each is the union child of the same position. */
+  readonly branches: readonly Plan[];
 }
 
 /** How rows map to the record batch: an object root gives one column per field. */

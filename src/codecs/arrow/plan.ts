@@ -5,17 +5,16 @@
  */
 
 import { type DataType, type Field, makeData, Struct, Type, Utf8, Vector } from 'apache-arrow';
-import { eitherNotCarried } from '../../schema/either.js';
 import { toArrowSchema } from '../../schema/export/arrow.js';
-import type { ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
+import type { EitherSchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
 import { isSmallInt } from '../../schema/int-ranges.js';
 import { schemaRule } from '../../schema/value-rules.js';
 import { defaultDecodeLimits } from '../core/limits.js';
 import { encodeUtf8 } from '../core/utf8.js';
-import type { Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
+import type { EitherPlan, Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
 
-export type { EnumPlan, MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from './plan-types.js';
+export type { EitherPlan, EnumPlan, MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from './plan-types.js';
 
 /**
  * The plan of a codec of `schema`; `maxDepth` (the codec's limit) bounds what its json columns may
@@ -60,6 +59,8 @@ function deepest(plan: Plan): number {
       return Math.max(plan.depth, deepest(plan.key), deepest(plan.value));
     case 'union':
       return Math.max(plan.depth, ...plan.variants.map((variant) => deepest(variant.plan)));
+    case 'either':
+      return Math.max(plan.depth, ...plan.branches.map(deepest));
     default:
       return plan.depth;
   }
@@ -181,7 +182,7 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number, m
       );
     }
     case 'either':
-      throw eitherNotCarried('Arrow');
+      return eitherPlan(s, type, nulls, depth, maxDepth);
     case 'union':
       return unionPlan(s, type, nulls, depth + 1, maxDepth);
     case 'optional':
@@ -273,6 +274,33 @@ function unionPlan(
     tag: schema.tag,
     variants,
     byTag: new Map(variants.map((variant, i) => [variant.tag, i])),
+  };
+}
+
+/**
+ * An either adds no level: each branch is planned where the either stands, with the either's nulls
+ * (a null is written into branch 0, and read back from whichever child holds it).
+ */
+function eitherPlan(
+  schema: EitherSchema,
+  type: DataType,
+  nulls: Nulls,
+  depth: number,
+  maxDepth: number,
+): EitherPlan {
+  const children = type.children as Field[];
+  const branches = schema.branches.map((branch, i) =>
+    planType(branch, (children[i] as Field).type, nulls, depth, maxDepth),
+  );
+  const base = nullsOf(nulls);
+  return {
+    ...base,
+    k: 'either',
+    type,
+    depth,
+    schema,
+    branches,
+    placeholder: base.nullable ? base.nullValue : (branches[0] as Plan).placeholder,
   };
 }
 

@@ -12,7 +12,6 @@
  */
 
 import { WirekitError } from '../../errors/index.js';
-import { refuseEitherIn } from '../../schema/either.js';
 import { assert, type Schema } from '../../schema/index.js';
 import type { AllocationBudget } from '../core/budget.js';
 import { type Codec, type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
@@ -48,7 +47,6 @@ export interface FlatBuffersCodec<T = unknown> extends Codec<T> {
 }
 
 export function createFlatBuffersCodec<T = unknown>(options: CodecOptions = {}): FlatBuffersCodec<T> {
-  refuseEitherIn('FlatBuffers', options.schema);
   const { schema } = options;
   if (schema === undefined) {
     throw new WirekitError(

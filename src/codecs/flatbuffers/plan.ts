@@ -3,7 +3,7 @@
  * by planner.ts from the schema's FlatBuffers layout, schema/export/flatbuffers-layout.ts): which
  * table holds what in which vtable slot, and how each slot maps to a value.
  */
-import type { LiteralValue, TimePrecision } from '../../schema/index.js';
+import type { EitherSchema, LiteralValue, TimePrecision } from '../../schema/index.js';
 import type { Rule } from '../../schema/value-rules.js';
 
 export type ScalarKind =
@@ -119,6 +119,11 @@ export interface TablePlan {
 
 export interface UnionPlan {
   readonly name: string;
+  /**
+   * An untagged union (t.either) picks its member by the value (schema/either.ts), and a member
+   * that is a wrapper table holds the value in its one field; a tagged union picks by `tag`.
+   */
+  readonly either: EitherSchema | undefined;
   readonly tag: string;
   /** Variant i has union type i + 1; 0 is NONE. */
   readonly variants: readonly TablePlan[];

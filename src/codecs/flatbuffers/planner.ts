@@ -142,10 +142,15 @@ class Planner {
     const { schema } = layout;
     const variants: TablePlan[] = [];
     const byTag = new Map<unknown, number>();
-    const plan: UnionPlan = { name: schema.name, tag: schema.tag, variants, byTag };
+    const either = schema.kind === 'either' ? schema : undefined;
+    const plan: UnionPlan =
+      schema.kind === 'either'
+        ? { name: layout.name, either, tag: '', variants, byTag }
+        : { name: schema.name, either, tag: schema.tag, variants, byTag };
     this.unions.set(layout, plan);
     layout.variants.forEach((variant, i) => {
       variants.push(this.table(variant));
+      if (schema.kind === 'either') return;
       const tag = variant.schema?.fields.find((field) => field.name === schema.tag)?.schema;
       byTag.set(literalValue(tag), i);
     });

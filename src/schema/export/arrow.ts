@@ -22,8 +22,15 @@ import {
   Utf8,
 } from 'apache-arrow';
 import { WirekitError } from '../../errors/index.js';
-import { eitherNotCarried } from '../either.js';
-import type { EnumSchema, FieldDef, NamedSchema, ObjectSchema, Schema, UnionSchema } from '../types.js';
+import type {
+  EitherSchema,
+  EnumSchema,
+  FieldDef,
+  NamedSchema,
+  ObjectSchema,
+  Schema,
+  UnionSchema,
+} from '../types.js';
 import { fullName } from '../walk.js';
 import { arrowIntType, arrowTimeUnits } from './arrow-types.js';
 
@@ -43,7 +50,10 @@ export const arrowMetadataKeys = {
   enumMembers: 'wirekit.enum_members',
   /** Name of the union's tag field; each child is named by its variant's tag value. */
   unionTag: 'wirekit.union_tag',
-  /** The wirekit kind where the Arrow type alone hides it: 'json' or 'decimal' on Utf8 fields. */
+  /**
+   * The wirekit kind where the Arrow type alone hides it: 'json' or 'decimal' on Utf8 fields,
+   * 'either' on the dense union of an untagged union (a union without `wirekit.union_tag`).
+   */
   kind: 'wirekit.kind',
   /** JSON of a literal's value, on the fields that still store one (see the mapping doc). */
   literal: 'wirekit.literal',
@@ -147,7 +157,8 @@ function typeOf(schema: Schema, ctx: Context, meta: Meta, nullable: boolean): Da
       meta.push(...namedMeta(schema));
       return expand(schema, ctx, () => new Struct(structFields(schema, ctx)));
     case 'either':
-      throw eitherNotCarried('Arrow');
+      meta.push([arrowMetadataKeys.kind, 'either']);
+      return eitherType(schema, ctx, nullable);
     case 'union':
       meta.push(...namedMeta(schema), [arrowMetadataKeys.unionTag, schema.tag]);
       return expand(schema, ctx, () => unionType(schema, ctx, nullable));
@@ -195,6 +206,44 @@ function unionType(schema: UnionSchema, ctx: Context, nullable: boolean): DataTy
     schema.variants.map((_, i) => i),
     children,
   );
+}
+
+/**
+ * The dense union of an untagged union: child i is branch i, type id i. A null travels as a null
+ * entry of child 0 (Arrow unions have no validity bitmap), so a nullable either makes its children
+ * nullable, as a nullable tagged union does.
+ */
+function eitherType(schema: EitherSchema, ctx: Context, nullable: boolean): DataType {
+  // Type ids are signed bytes, and the format allows ids 0..127.
+  if (schema.branches.length > 128) {
+    refuse(`an either of ${schema.branches.length} branches; an Arrow union holds at most 128.`);
+  }
+  const taken = new Set<string>();
+  const children = schema.branches.map((branch, i) => {
+    const meta: Meta = [];
+    const type = typeOf(branch, ctx, meta, nullable);
+    const name = uniqueName(branchName(branch), i, taken);
+    return new Field(name, type, nullable, meta.length === 0 ? null : new Map(meta));
+  });
+  return new DenseUnion(
+    schema.branches.map((_, i) => i),
+    children,
+  );
+}
+
+/** A union child's name: the branch's type name where it has one, else its kind. */
+function branchName(branch: Schema): string {
+  const target = branch.kind === 'ref' ? branch.resolve() : branch;
+  return target.kind === 'object' || target.kind === 'enum' || target.kind === 'union'
+    ? target.name
+    : target.kind;
+}
+
+/** Names are only labels to Arrow (children are matched by position), but readers show them. */
+function uniqueName(name: string, index: number, taken: Set<string>): string {
+  const unique = taken.has(name) ? `${name}_${index}` : name;
+  taken.add(unique);
+  return unique;
 }
 
 function expand<T>(type: NamedSchema, ctx: Context, build: () => T): T {

@@ -7,19 +7,25 @@
  * (codecs/flatbuffers/planner.ts) follows it, so the bytes on the wire are always the ones the
  * printed `.fbs` describes. docs/mapping/flatbuffers.md is the contract.
  */
-import { eitherNotCarried } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
-  ArraySchema,
+  EitherSchema,
   EnumSchema,
   FieldDef,
   MapSchema,
   ObjectSchema,
   Schema,
-  TimestampSchema,
   UnionSchema,
 } from '../types.js';
 import { deref } from '../walk.js';
+import type {
+  FbsEnum,
+  FbsField,
+  FbsLayout,
+  FbsTable,
+  FbsUnion,
+  FbsValue,
+} from './flatbuffers-layout-types.js';
 import { fieldBase } from './naming.js';
 import {
   checkFieldNames,
@@ -28,7 +34,6 @@ import {
   type Leaf,
   planExport,
   type Refuse,
-  type ScalarLeaf,
   type StoredKind,
   storedKind,
   unwrapPresence,
@@ -51,85 +56,14 @@ export const fbsFormat = 'FlatBuffers';
 /** The longest run of unused field numbers filled with placeholders; beyond it, vtables bloat. */
 export const maxSlotGap = 1000;
 
-/** What one value is declared as: a base type (a literal where it is stored), an enum, a table, a union or a vector. */
-export type FbsValue =
-  | {
-      readonly is: 'leaf';
-      /** The flatc type: `int`, `string`, `[ubyte]`, ... */
-      readonly type: string;
-      readonly schema: ScalarLeaf | TimestampSchema;
-    }
-  | { readonly is: 'enum'; readonly enum: FbsEnum }
-  /** An object type's table, or a generated wrapper around a vector element. */
-  | { readonly is: 'table'; readonly table: FbsTable }
-  | { readonly is: 'union'; readonly union: FbsUnion }
-  | { readonly is: 'vector'; readonly element: FbsValue; readonly schema: ArraySchema }
-  /** A map: a vector of entry tables. */
-  | { readonly is: 'map'; readonly entry: FbsTable; readonly schema: MapSchema };
-
-export interface FbsField {
-  readonly def: FieldDef;
-  /** The vtable slot; a union's type sits here and its value in the next slot. */
-  readonly slot: number;
-  readonly value: FbsValue;
-  /** An absent scalar needs flatc's optional-scalar form `= null`; strings, vectors, tables are optional anyway. */
-  readonly optionalScalar: boolean;
-}
-
-/** One vtable slot. */
-export type FbsSlot =
-  | { readonly is: 'field'; readonly field: FbsField }
-  /** The `<name>_type` slot flatc adds before a union field's value. */
-  | { readonly is: 'unionType'; readonly field: FbsField }
-  /** An unused number, held by a deprecated placeholder; `literal` is the omitted literal numbered so. */
-  | { readonly is: 'placeholder'; readonly number: number; readonly literal: FieldDef | undefined };
-
-/** A field of a table in declaration order: stored (with its slot), or a literal that is not. */
-export interface FbsMember {
-  readonly def: FieldDef;
-  readonly field: FbsField | undefined;
-}
-
-export interface FbsTable {
-  readonly name: string;
-  /**
-   * 'object' declares an object type; 'wrapper' is generated, its one field numbered 1 holding a
-   * value where it cannot stand itself (a vector element, the root); 'entry' is a map entry, `key`
-   * numbered 1 and `value` 2.
-   */
-  readonly origin: 'object' | 'wrapper' | 'entry';
-  readonly schema: ObjectSchema | undefined;
-  readonly members: FbsMember[];
-  /** Every vtable slot in order, placeholders included. */
-  readonly slots: FbsSlot[];
-  /** The omitted literals numbered above every stored field, by number: no slot follows them. */
-  readonly trailing: FieldDef[];
-}
-
-export interface FbsEnum {
-  readonly name: string;
-  readonly schema: EnumSchema;
-  /** Members are numbered from 0 in order on the smallest unsigned type that counts them. */
-  readonly base: 'ubyte' | 'ushort' | 'uint';
-}
-
-export interface FbsUnion {
-  readonly name: string;
-  readonly schema: UnionSchema;
-  /** Variant i has union type i + 1; 0 is NONE. */
-  readonly variants: FbsTable[];
-}
-
-export interface FbsLayout {
-  readonly namespace: string | undefined;
-  /** The root table: the root object's, or the generated wrapper around the root. */
-  readonly root: FbsTable;
-  readonly rootWrapped: boolean;
-  /** In the order the file declares them. */
-  readonly enums: readonly FbsEnum[];
-  readonly unions: readonly FbsUnion[];
-  readonly tables: readonly FbsTable[];
-}
+export type {
+  FbsEnum,
+  FbsField,
+  FbsLayout,
+  FbsTable,
+  FbsUnion,
+  FbsValue,
+} from './flatbuffers-layout-types.js';
 
 // flatc reads these as its own types wherever a field names a type, so a user type cannot use them.
 const reservedNames = new Set([
@@ -164,6 +98,8 @@ class LayoutBuilder {
   private readonly objects = new Map<ObjectSchema, FbsTable>();
   private readonly enums = new Map<EnumSchema, FbsEnum>();
   private readonly unions = new Map<UnionSchema, FbsUnion>();
+  /** The unions generated for eithers, one per field that holds one, in the order they are met. */
+  private readonly eithers: FbsUnion[] = [];
   private readonly tables: FbsTable[] = [];
 
   constructor(
@@ -199,13 +135,13 @@ class LayoutBuilder {
     for (const table of this.objects.values())
       this.table(table, (table.schema as ObjectSchema).fields, false);
     for (const type of this.enums.values()) this.checkEnum(type.schema);
-    for (const type of this.unions.values()) this.union(type);
+    for (const [type, union] of this.unions) this.union(union, type);
     return {
       namespace: this.plan.namespace,
       root: wrapper ?? (this.objects.get(deref(this.schema) as ObjectSchema) as FbsTable),
       rootWrapped: wrapper !== undefined,
       enums: [...this.enums.values()],
-      unions: [...this.unions.values()],
+      unions: [...this.unions.values(), ...this.eithers],
       tables: this.tables,
     };
   }
@@ -265,7 +201,9 @@ class LayoutBuilder {
     }
   }
 
-  /** The value of a table field; `base` prefixes the names of tables generated for it. */
+  /**
+   * The value of a table field; `base` prefixes the names of the tables and unions generated for it.
+   */
   private fieldValue(base: string, schema: Schema): Pick<FbsField, 'value' | 'optionalScalar'> {
     const { inner, present } = unwrapPresence(schema);
     if (inner.kind === 'array') {
@@ -278,13 +216,14 @@ class LayoutBuilder {
         optionalScalar: false,
       };
     }
-    const value = this.value(inner);
+    const value = inner.kind === 'either' ? this.either(inner, base) : this.value(inner);
     return { value, optionalScalar: present && isScalar(value) };
   }
 
   /**
    * The element of a vector. A vector holds no vectors (bytes included), no unions (not every flatc
-   * generator supports them) and no absent elements, so each such element gets a table.
+   * generator supports them, FlatBuffers' vectors of unions being newer than most), eithers among
+   * them, and no absent elements, so each such element gets a table.
    */
   private element(schema: Schema, candidate: string): FbsValue {
     const node = deref(schema);
@@ -294,7 +233,8 @@ class LayoutBuilder {
       case 'array':
       case 'map':
       case 'bytes':
-      case 'union': {
+      case 'union':
+      case 'either': {
         const name = this.plan.names.claim(candidate);
         const field = node.kind === 'array' ? 'items' : node.kind === 'map' ? 'entries' : 'value';
         const table = this.table(
@@ -331,12 +271,41 @@ class LayoutBuilder {
       case 'object':
         return { is: 'table', table: this.objects.get(node) as FbsTable };
       case 'either':
-        throw eitherNotCarried('FlatBuffers');
+        // fieldValue lays an either out, as a union of the field; it is never a vector's element.
+        return this.either(node, 'Value');
       case 'union':
         return { is: 'union', union: this.unions.get(node) as FbsUnion };
       default:
         return { is: 'leaf', type: baseTypes[storedKind(node)], schema: node };
     }
+  }
+
+  /**
+   * The union generated for an either, `<base>_Either`: member i + 1 is the table of branch i, an
+   * object's own or a wrapper `<base>_<kind or type name>` whose one field `value` holds the branch.
+   */
+  private either(schema: EitherSchema, base: string): FbsValue {
+    const name = this.plan.names.claim(`${base}_Either`);
+    const union: FbsUnion = { name, schema, variants: [] };
+    if (schema.branches.length > 255) {
+      this.plan.refuse(
+        `${name}: an either of ${schema.branches.length} branches; FlatBuffers holds at most 255.`,
+      );
+    }
+    this.eithers.push(union);
+    for (const branch of schema.branches) {
+      const node = deref(branch);
+      if (node.kind === 'object') {
+        if (node.name === 'NONE') this.plan.refuse(`${name}: a branch cannot be named NONE.`);
+        union.variants.push(this.objects.get(node) as FbsTable);
+        continue;
+      }
+      const wrapper = this.plan.names.claim(`${base}_${branchLabel(node)}`);
+      union.variants.push(
+        this.table(newTable(wrapper, 'wrapper', undefined), [{ name: 'value', id: 1, schema: branch }], true),
+      );
+    }
+    return { is: 'union', union };
   }
 
   private checkEnum(type: EnumSchema): void {
@@ -348,8 +317,7 @@ class LayoutBuilder {
     }
   }
 
-  private union(union: FbsUnion): void {
-    const type = union.schema;
+  private union(union: FbsUnion, type: UnionSchema): void {
     // The union's type field is one unsigned byte with 0 for NONE, so at most 255 variants fit.
     if (type.variants.length > 255) {
       this.plan.refuse(
@@ -375,7 +343,14 @@ function enumBase(type: EnumSchema): FbsEnum['base'] {
 }
 
 function isUnion(schema: Schema): boolean {
-  return unwrapPresence(schema).inner.kind === 'union';
+  const kind = unwrapPresence(schema).inner.kind;
+  return kind === 'union' || kind === 'either';
+}
+
+/** What names a branch's wrapper table: its enum's name, else its kind (`String`, `Uint16`, ...). */
+function branchLabel(node: Schema): string {
+  const label = node.kind === 'enum' || node.kind === 'union' ? node.name : node.kind;
+  return label.charAt(0).toUpperCase() + label.slice(1);
 }
 
 /** Stored in the table itself rather than behind an offset: what flatc's optional scalars cover. */

@@ -95,5 +95,9 @@ function enumeration(type: FbsEnum): string {
 
 function union(type: FbsUnion): string {
   const members = type.variants.map((variant) => variant.name).join(', ');
-  return [...notes('///', '', type.schema), `union ${type.name} { ${members} }`].join('\n');
+  const head =
+    type.schema.kind === 'either'
+      ? ['// An untagged union (t.either): the value picks its branch; branch i is member i + 1.']
+      : notes('///', '', type.schema);
+  return [...head, `union ${type.name} { ${members} }`].join('\n');
 }

@@ -59,6 +59,13 @@ export interface UnionRead extends Nullability {
   readonly variants: readonly { readonly plan: ColumnPlan }[];
 }
 
+/** An untagged union: the same column as a union's, each child read by its branch's plan. */
+export interface EitherRead extends Nullability {
+  readonly k: 'either';
+  /** One per child of the union, in child order. */
+  readonly branches: readonly ColumnPlan[];
+}
+
 /** A leaf read by the Arrow type it was stored as, without a wirekit kind (stored.ts). */
 export interface StoredLeaf extends Nullability {
   readonly k: 'stored';
@@ -74,8 +81,9 @@ export type ColumnPlan =
   | ListRead
   | MapRead
   | UnionRead
+  | EitherRead
   | StoredLeaf
-  | Exclude<Plan, { readonly k: 'struct' | 'list' | 'map' | 'union' }>;
+  | Exclude<Plan, { readonly k: 'struct' | 'list' | 'map' | 'union' | 'either' }>;
 
 export function readColumn(
   plan: ColumnPlan,
@@ -94,7 +102,16 @@ export function readColumn(
     case 'map':
       return readMap(plan, data, start, count, ctx);
     case 'union':
-      return readUnion(plan, data, start, count, ctx);
+      return readUnion(
+        plan,
+        plan.variants.map((variant) => variant.plan),
+        data,
+        start,
+        count,
+        ctx,
+      );
+    case 'either':
+      return readUnion(plan, plan.branches, data, start, count, ctx);
     case 'stored':
       return readStored(plan, data, start, count, ctx);
     default:
@@ -297,7 +314,18 @@ function readMap(plan: MapRead, data: Data, start: number, count: number, ctx: R
   return out;
 }
 
-function readUnion(plan: UnionRead, data: Data, start: number, count: number, ctx: ReadContext): unknown[] {
+/**
+ * A union column, tagged or not: `children` are the plans of its children in child order (a tagged
+ * union's variants, an either's branches).
+ */
+function readUnion(
+  plan: Nullability,
+  children: readonly ColumnPlan[],
+  data: Data,
+  start: number,
+  count: number,
+  ctx: ReadContext,
+): unknown[] {
   const typeIds = data.typeIds as Int8Array;
   // A dense union's entry points into its child by offset; a sparse union's child entry is its own.
   const offsets = data.valueOffsets as Int32Array | undefined;
@@ -309,7 +337,7 @@ function readUnion(plan: UnionRead, data: Data, start: number, count: number, ct
   // Each variant's entries are read in one run when they are contiguous (as every writer makes
   // them), else one at a time, so a stray offset far into a child costs nothing. Offsets into one
   // child increase (load.ts), so no child entry is read twice.
-  const variantValues = plan.variants.map((variant, x) => {
+  const variantValues = children.map((childPlan, x) => {
     let low = Number.POSITIVE_INFINITY;
     let high = -1;
     let used = 0;
@@ -325,7 +353,7 @@ function readUnion(plan: UnionRead, data: Data, start: number, count: number, ct
     const child = data.children[x] as Data;
     if (high - low + 1 === used) {
       try {
-        return { low, values: readColumn(variant.plan, child, low, used, ctx), single: false };
+        return { low, values: readColumn(childPlan, child, low, used, ctx), single: false };
       } catch (error) {
         if (!(error instanceof ValueFault)) throw error;
         // The union entry that points at the child entry at fault.
@@ -335,7 +363,7 @@ function readUnion(plan: UnionRead, data: Data, start: number, count: number, ct
         return rethrowAt(error, entry);
       }
     }
-    return { low: 0, values: [] as unknown[], single: true, child, plan: variant.plan };
+    return { low: 0, values: [] as unknown[], single: true, child, plan: childPlan };
   });
   const out = new Array<unknown>(count);
   for (let k = 0; k < count; k++) {

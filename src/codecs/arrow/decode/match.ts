@@ -225,6 +225,17 @@ function matchType(
         }),
       );
     }
+    case 'either': {
+      // Dense as wirekit writes it, or sparse as another producer may: both name a child per entry.
+      const children = type.children as Field[];
+      if (type.typeId !== Type.Union || children.length !== plan.branches.length) wrong();
+      return unionProjection(
+        type,
+        plan.branches.map((branch, i) =>
+          matchType(branch, (children[i] as Field).type, `${where}<${i}>`, state, fail),
+        ),
+      );
+    }
   }
 }
 

@@ -6,10 +6,11 @@
 
 import { type Data, RecordBatch, type Struct } from 'apache-arrow';
 import { describeValue, type Path, WirekitError } from '../../../errors/index.js';
+import { describeBranches, selectBranch } from '../../../schema/either.js';
 import { fieldOf, isInheritedName } from '../../../schema/names.js';
 import { isRecord, unreadableKey } from '../../../schema/value-rules.js';
 import { newData } from '../data.js';
-import type { MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from '../plan.js';
+import type { EitherPlan, MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from '../plan.js';
 import {
   checkLiterals,
   encodeBool,
@@ -100,6 +101,8 @@ export function encodeColumn(
       return encodeMap(plan, values, n);
     case 'union':
       return encodeUnion(plan, values, n, placeholders);
+    case 'either':
+      return encodeEither(plan, values, n, placeholders);
   }
 }
 
@@ -326,6 +329,59 @@ function encodeUnion(
         : Uint8Array.from(parents[x] as number[], (i) => placeholders[i] as number);
     return inChild(
       () => encodeStruct(variant.plan, member, member.length, marks),
+      (j) => [(parents[x] as number[])[j] as number],
+    );
+  });
+  return newData(plan.type, n, { nullCount: 0 }, { typeIds, offsets }, children);
+}
+
+/**
+ * An untagged union's column: each value goes to the child of the branch it selects (the rule of
+ * schema/either.ts, shared with every format), a null to a null entry of branch 0, and a
+ * placeholder (the slot under a null parent, which is branch 0's placeholder) to branch 0.
+ */
+function encodeEither(
+  plan: EitherPlan,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
+  const typeIds = new Int8Array(n);
+  const offsets = new Int32Array(n);
+  const members = plan.branches.map(() => [] as unknown[]);
+  const parents = plan.branches.map(() => [] as number[]);
+  for (let i = 0; i < n; i++) {
+    const value = values[i];
+    let index: number | undefined;
+    if (
+      placeholders?.[i] === 1 ||
+      (value === null ? plan.allowNull : value === undefined && plan.allowAbsent)
+    ) {
+      index = 0;
+    } else {
+      index = selectBranch(plan.schema, value);
+      if (index === undefined) {
+        throw new WirekitError(
+          'WK_VALIDATION_FAILED',
+          `expected ${describeBranches(plan.schema)}, got ${describeValue(value)}.`,
+          { path: [i] },
+        );
+      }
+    }
+    const member = members[index] as unknown[];
+    typeIds[i] = index;
+    offsets[i] = member.length;
+    member.push(value);
+    (parents[index] as number[]).push(i);
+  }
+  const children = plan.branches.map((branch, x) => {
+    const member = members[x] as unknown[];
+    const marks =
+      placeholders === undefined
+        ? undefined
+        : Uint8Array.from(parents[x] as number[], (i) => placeholders[i] as number);
+    return inChild(
+      () => encodeColumn(branch, member, member.length, marks),
       (j) => [(parents[x] as number[])[j] as number],
     );
   });

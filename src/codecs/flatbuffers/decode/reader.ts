@@ -244,7 +244,10 @@ export class Reader implements Tally {
       const at = this.slot(table, field.slot + 1, 4);
       if (at < 0) throw mismatch(typeAt, `union ${name} has a type but no value`);
       this.countTable(at);
-      return this.object(variant, this.table(at), depth);
+      // An either's wrapper member holds the value itself, at the either's own level.
+      return variant.kind === 'object'
+        ? this.object(variant, this.table(at), depth)
+        : this.wrapper(variant, this.table(at), depth);
     }
     const at = this.slot(table, field.slot, plan.size);
     if (at < 0) return this.absent(field, table);

@@ -130,7 +130,11 @@ function field(source: Source, table: number, plan: FieldPlan, depth: number): u
     const type = typeAt < 0 ? 0 : bb.readUint8(typeAt);
     if (type === 0) return absent(plan);
     const variant = value.union.variants[type - 1] as TablePlan;
-    return objectView(source, variant, bb.__indirect(slot(bb, table, plan.slot + 1)), depth);
+    const at = bb.__indirect(slot(bb, table, plan.slot + 1));
+    if (variant.kind === 'object') return objectView(source, variant, at, depth);
+    // An either's wrapper member holds the value itself; a literal's holds nothing.
+    const stored = variant.fields[0];
+    return stored === undefined ? variant.literals[0]?.literal : field(source, at, stored, depth);
   }
   const at = slot(bb, table, plan.slot);
   return at < 0 ? absent(plan) : read(source, value, at, depth);

@@ -7,6 +7,8 @@
 
 import { Builder } from 'flatbuffers';
 import { prependPath, WirekitBug, WirekitError } from '../../../errors/index.js';
+import { describeBranches, selectBranch } from '../../../schema/either.js';
+import type { EitherSchema } from '../../../schema/index.js';
 import { jsonValueText } from '../../../schema/json-kind.js';
 import { fieldOf } from '../../../schema/names.js';
 import { isRecord, unreadableKey } from '../../../schema/value-rules.js';
@@ -178,11 +180,28 @@ export class Encoder {
   }
 
   private union(union: UnionPlan, value: unknown, depth: number): number {
+    if (union.either !== undefined) return this.either(union, union.either, value, depth);
     if (!isRecord(value)) throw wrong('an object', value);
     const tag = (value as Record<string, unknown>)[union.tag];
     const index = union.byTag.get(tag);
     if (index === undefined) throw prependPath(wrong(`a variant tag of ${union.name}`, tag), union.tag);
     const offset = this.object(union.variants[index] as TablePlan, value, depth);
+    this.unionType = index + 1;
+    return offset;
+  }
+
+  /**
+   * An either's member is the table of the branch the value picks (schema/either.ts): an object's
+   * own, or a wrapper whose one field is the value. An either adds no level of its own.
+   */
+  private either(union: UnionPlan, schema: EitherSchema, value: unknown, depth: number): number {
+    const index = selectBranch(schema, value);
+    if (index === undefined) throw wrong(describeBranches(schema), value);
+    const variant = union.variants[index] as TablePlan;
+    const offset =
+      variant.kind === 'object'
+        ? this.object(variant, value, depth)
+        : this.table(variant, value, undefined, depth);
     this.unionType = index + 1;
     return offset;
   }
