@@ -285,11 +285,11 @@ class FileReader {
         this.refuse(`group field ${name} names no message declared beside it`, at);
       }
       // protoc lists a group's message where the group is written: the field takes its place.
-      position = place.at;
+      position = this.moved(place.at, path);
       type = { kind: 'group', message: this.message(message, place, scope) };
     } else if (entry !== undefined && f.label === LABEL_REPEATED && entryIndex !== undefined) {
       const place = nested[entryIndex] as Nested;
-      position = place.at;
+      position = this.moved(place.at, path);
       type = this.mapType(entry, place.path);
     } else {
       type = this.valueType(f, path);
@@ -435,6 +435,20 @@ class FileReader {
       );
     }
     return name;
+  }
+
+  /**
+   * A map or group field's position: its entry message's place in the order of nested types (which
+   * the AST keeps through positions), but the field's line and column, which protoc records for the
+   * field, not for the message it makes.
+   */
+  private moved(at: ProtoPosition, path: readonly number[]): ProtoPosition {
+    const span = this.spans.get(path.join('.'));
+    if (span === undefined) return at;
+    const line = (span[0] ?? 0) + 1;
+    const column = (span[1] ?? 0) + 1;
+    this.places[at.offset] = { file: this.name, line, column };
+    return { offset: at.offset, line, column };
   }
 
   /** The position of the declaration at `path` (descriptor.proto's field numbers and indexes). */
