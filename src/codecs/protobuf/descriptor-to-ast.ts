@@ -271,6 +271,8 @@ class FileReader {
     const name = this.identifier(f.name, path);
     const at = this.at(path);
     if (f.number === undefined) this.refuse(`field ${name} has no number`, at);
+    if (f.label !== undefined && (f.label < 1 || f.label > 3))
+      this.refuse(`field ${name}: label ${f.label} is not a label`, at);
     let type: ProtoTypeAst;
     let position = at;
     const entryIndex = owner?.nestedType.findIndex(
@@ -453,7 +455,7 @@ class FileReader {
 
   /** The position of the declaration at `path` (descriptor.proto's field numbers and indexes). */
   private at(path: readonly number[]): ProtoPosition {
-    const span = this.spans.get(path.join('.'));
+    const span = this.spans.size === 0 ? undefined : this.spans.get(path.join('.'));
     const line = span?.[0];
     const column = span?.[1];
     this.places.push({

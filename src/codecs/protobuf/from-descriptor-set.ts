@@ -16,8 +16,14 @@ import { isWirekitError, SchemaImportError } from '../../errors/index.js';
 import { checkProtoFile } from '../../schema/proto/check.js';
 import { linkProto, type ProtoFileAst, parseProto, wellKnownProtoFiles } from '../../schema/proto/index.js';
 import { collectSymbols } from '../../schema/proto/symbols.js';
+import type { Codec } from '../core/codec.js';
 import type { DecodeLimits } from '../core/limits.js';
-import { type FileDescriptor, fileDescriptorSet } from './descriptor-schema.js';
+import {
+  type EnumDescriptor,
+  type FileDescriptor,
+  fileDescriptorSet,
+  type MessageDescriptor,
+} from './descriptor-schema.js';
 import { DescriptorFiles, type DescriptorPlace } from './descriptor-to-ast.js';
 import { type ImportedProto, importLinkedProto } from './from-proto.js';
 import { createProtobufCodec } from './index.js';
@@ -34,7 +40,15 @@ export interface SchemaFromDescriptorSetOptions {
    * e.g. 64 MiB of input, 100 levels of nesting, 256 MiB of decoded value).
    */
   readonly limits?: Partial<DecodeLimits>;
+  /**
+   * The most declarations (messages, fields, enums and their values, oneofs, services, methods,
+   * ranges, reserved names) the set may hold, counted before any is built (default 1,000,000, the
+   * `.proto` reader's own bound on a file).
+   */
+  readonly maxNodes?: number;
 }
+
+const defaultMaxNodes = 1_000_000;
 
 /** Reads one file of a binary FileDescriptorSet as wirekit schemas; see the module comment. */
 export function schemaFromDescriptorSet(
@@ -42,6 +56,13 @@ export function schemaFromDescriptorSet(
   options: SchemaFromDescriptorSetOptions = {},
 ): ImportedProto {
   const descriptors = decodeSet(bytes, options.limits);
+  const maxNodes = options.maxNodes ?? defaultMaxNodes;
+  const nodes = descriptors.reduce((sum, file) => sum + declarationsIn(file), 0);
+  if (nodes > maxNodes) {
+    refuse(
+      `the descriptor set declares ${nodes} messages, fields, values and ranges; maxNodes is ${maxNodes}`,
+    );
+  }
   const byName = new Map<string, FileDescriptor>();
   for (const descriptor of descriptors) {
     const name = descriptor.name ?? '';
@@ -92,13 +113,16 @@ export function schemaFromDescriptorSet(
   }
 }
 
+type SetCodec = Codec<{ file: FileDescriptor[] }>;
+/** The codec with the default limits, made once: a codec is immutable, and compiling it costs more than a small set's decode. */
+let defaultCodec: SetCodec | undefined;
+
 function decodeSet(bytes: Uint8Array, limits: Partial<DecodeLimits> | undefined): readonly FileDescriptor[] {
-  // The interpreter, not generated code: a set is decoded once, and this works under any CSP.
-  const codec = createProtobufCodec<{ file: FileDescriptor[] }>({
-    schema: fileDescriptorSet,
-    compile: false,
-    ...(limits === undefined ? {} : { limits }),
-  });
+  if (limits === undefined) defaultCodec ??= createProtobufCodec({ schema: fileDescriptorSet });
+  const codec: SetCodec =
+    limits === undefined
+      ? (defaultCodec as SetCodec)
+      : createProtobufCodec({ schema: fileDescriptorSet, limits });
   try {
     return codec.decode(bytes).file;
   } catch (error) {
@@ -111,6 +135,30 @@ function decodeSet(bytes: Uint8Array, limits: Partial<DecodeLimits> | undefined)
       },
     );
   }
+}
+
+/** How many declarations a file holds (nesting is bounded by the decode's maxDepth). */
+function declarationsIn(file: FileDescriptor): number {
+  const enumCount = (e: EnumDescriptor) =>
+    1 + e.value.length + e.reservedRange.length + e.reservedName.length;
+  const messageCount = (m: MessageDescriptor): number =>
+    1 +
+    m.field.length +
+    m.extension.length +
+    m.oneofDecl.length +
+    m.extensionRange.length +
+    m.reservedRange.length +
+    m.reservedName.length +
+    m.nestedType.reduce((sum, nested) => sum + messageCount(nested), 0) +
+    m.enumType.reduce((sum, e) => sum + enumCount(e), 0);
+  return (
+    1 +
+    file.dependency.length +
+    file.extension.length +
+    file.messageType.reduce((sum, m) => sum + messageCount(m), 0) +
+    file.enumType.reduce((sum, e) => sum + enumCount(e), 0) +
+    file.service.reduce((sum, service) => sum + 1 + service.method.length, 0)
+  );
 }
 
 function refuse(message: string, file?: string): never {

@@ -22,7 +22,7 @@ import {
   schemaFromProto,
 } from '../../../src/codecs/protobuf/index.js';
 import { isWirekitError, SchemaImportError } from '../../../src/errors/index.js';
-import { schemaToJson } from '../../../src/schema/index.js';
+import { type Schema, schemaToJson } from '../../../src/schema/index.js';
 import {
   type LinkedProto,
   linkProto,
@@ -287,7 +287,7 @@ describe.skipIf(!available)('a descriptor set reads as the text it was compiled 
     // The file's own messages are the schemas `types` holds; an imported one is mapped as a message.
     expect(methods[0]?.input.schema).toBe(types.get('shop.v1.Order'));
     expect(methods[2]?.input.schema).toBe(types.get('shop.v1.Order.Line'));
-    expect(schemaToJson(methods[1]?.input.schema).root).toMatchObject({
+    expect(schemaToJson(methods[1]?.input.schema as Schema).root).toMatchObject({
       kind: 'object',
       name: 'Empty',
       fields: [],
@@ -336,7 +336,7 @@ describe.skipIf(!available)('a descriptor set reads as the text it was compiled 
       }),
     );
     const { types } = schemaFromDescriptorSet(sets[1] as Uint8Array);
-    expect(schemaToJson(types.get('W')).root).toMatchObject({
+    expect(schemaToJson(types.get('W') as Schema).root).toMatchObject({
       fields: [{ name: 'at', schema: { inner: { kind: 'timestamp' } } }],
     });
   });
