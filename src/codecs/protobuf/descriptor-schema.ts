@@ -11,6 +11,7 @@
  * closed proto2 enums, so a number the reader does not know is refused by the import, not here.
  */
 import * as t from '../../schema/builders.js';
+import type { ProtoScalar } from '../../schema/proto/index.js';
 import type { Infer, ObjectSchema, Schema } from '../../schema/types.js';
 
 const scope = { namespace: 'google.protobuf' } as const;
@@ -183,3 +184,27 @@ export type FieldDescriptor = Infer<typeof fieldDescriptor>;
 export type EnumDescriptor = Infer<typeof enumDescriptor>;
 export type MethodDescriptor = Infer<typeof methodDescriptor>;
 type Range = Infer<ReturnType<typeof range>>;
+
+/** FieldDescriptorProto.Type's numbers: the scalars, and the three that name a type. */
+export const scalarTypes: Readonly<Record<number, ProtoScalar>> = {
+  1: 'double',
+  2: 'float',
+  3: 'int64',
+  4: 'uint64',
+  5: 'int32',
+  6: 'fixed64',
+  7: 'fixed32',
+  8: 'bool',
+  9: 'string',
+  12: 'bytes',
+  13: 'uint32',
+  15: 'sfixed32',
+  16: 'sfixed64',
+  17: 'sint32',
+  18: 'sint64',
+};
+export const TYPE_GROUP = 10;
+export const TYPE_MESSAGE = 11;
+export const TYPE_ENUM = 14;
+export const LABEL_REQUIRED = 2;
+export const LABEL_REPEATED = 3;

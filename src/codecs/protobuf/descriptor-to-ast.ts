@@ -14,14 +14,9 @@
  *   where it differs from the name protoc derives), `default` (from `default_value`'s text),
  *   `allow_alias`, `idempotency_level`. Other options (file options, custom options) are not read.
  *
- * A descriptor has no text, so a position is an index into a table of places (the file, and the
- * line and column when protoc wrote `--include_source_info`), from which an error is placed.
- * Every name is checked to be an identifier, as the text's grammar guarantees: a hostile
- * descriptor's `a.b` or `` must not become a name the linker looks up by parts.
+ * Positions, and the checks of names, are descriptor-places.ts's.
  */
-import { SchemaImportError } from '../../errors/index.js';
 import type {
-  ProtoConstant,
   ProtoEnumAst,
   ProtoExtendAst,
   ProtoFieldAst,
@@ -30,54 +25,28 @@ import type {
   ProtoMessageAst,
   ProtoOption,
   ProtoPosition,
-  ProtoRange,
-  ProtoScalar,
   ProtoServiceAst,
   ProtoTypeAst,
 } from '../../schema/proto/index.js';
 import { qualify } from '../../schema/proto/symbols.js';
-import type {
-  EnumDescriptor,
-  FieldDescriptor,
-  FileDescriptor,
-  MessageDescriptor,
+import { type DescriptorPlace, FilePlaces, ident } from './descriptor-places.js';
+import {
+  type EnumDescriptor,
+  type FieldDescriptor,
+  type FileDescriptor,
+  LABEL_REPEATED,
+  LABEL_REQUIRED,
+  type MessageDescriptor,
+  scalarTypes,
+  TYPE_ENUM,
+  TYPE_GROUP,
+  TYPE_MESSAGE,
 } from './descriptor-schema.js';
 import { defaultJsonName, defaultValueConstant } from './descriptor-values.js';
 
 /** Where a declaration of a descriptor set is: its file, and its line and column when known. */
-export interface DescriptorPlace {
-  readonly file: string;
-  readonly line: number | undefined;
-  readonly column: number | undefined;
-}
 
-const scalarTypes: Readonly<Record<number, ProtoScalar>> = {
-  1: 'double',
-  2: 'float',
-  3: 'int64',
-  4: 'uint64',
-  5: 'int32',
-  6: 'fixed64',
-  7: 'fixed32',
-  8: 'bool',
-  9: 'string',
-  12: 'bytes',
-  13: 'uint32',
-  15: 'sfixed32',
-  16: 'sfixed64',
-  17: 'sint32',
-  18: 'sint64',
-};
-const TYPE_GROUP = 10;
-const TYPE_MESSAGE = 11;
-const TYPE_ENUM = 14;
-const LABEL_REQUIRED = 2;
-const LABEL_REPEATED = 3;
-/** The largest field number; `to max` in a message's ranges. */
-const maxFieldNumber = 536_870_911;
-const maxEnumNumber = 2_147_483_647;
-const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const fullName = /^(\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+const packageName = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /** Builds the ASTs of a descriptor set's files, all placed in one shared table. */
 export class DescriptorFiles {
@@ -89,48 +58,46 @@ export class DescriptorFiles {
 }
 
 class FileReader {
-  private readonly spans = new Map<string, readonly number[]>();
   private readonly name: string;
+  private readonly where: FilePlaces;
   private syntax: 'proto2' | 'proto3' = 'proto2';
 
   constructor(
     private readonly descriptor: FileDescriptor,
-    private readonly places: DescriptorPlace[],
+    places: DescriptorPlace[],
   ) {
     this.name = descriptor.name ?? '';
-    for (const location of descriptor.sourceCodeInfo?.location ?? []) {
-      this.spans.set(location.path.join('.'), location.span);
-    }
+    this.where = new FilePlaces(this.name, descriptor.sourceCodeInfo?.location ?? [], places);
   }
 
   read(): ProtoFileAst {
     const d = this.descriptor;
-    const at = this.at([]);
-    if (this.name === '') this.refuse('a file of the descriptor set has no name', at);
+    const at = this.where.at([]);
+    if (this.name === '') this.where.refuse('a file of the descriptor set has no name', at);
     if (d.edition !== undefined || d.syntax === 'editions') {
-      this.refuse(
+      this.where.refuse(
         'files in protobuf editions are not imported (only proto2 and proto3); compile a proto2 or proto3 file',
         at,
       );
     }
     if (d.syntax === 'proto3') this.syntax = 'proto3';
     else if (d.syntax !== undefined && d.syntax !== 'proto2' && d.syntax !== '') {
-      this.refuse(`syntax ${JSON.stringify(d.syntax)} is not proto2 or proto3`, at);
+      this.where.refuse(`syntax ${JSON.stringify(d.syntax)} is not proto2 or proto3`, at);
     }
     const pkg = d.package ?? '';
-    if (pkg !== '' && !fullName.test(`.${pkg}`))
-      this.refuse(`package ${JSON.stringify(pkg)} is not a name`, at);
+    if (pkg !== '' && !packageName.test(pkg))
+      this.where.refuse(`package ${JSON.stringify(pkg)} is not a name`, at);
     const imports = d.dependency.map((path, i): ProtoImport => {
       const modifier = d.publicDependency.includes(i)
         ? 'public'
         : d.weakDependency.includes(i)
           ? 'weak'
           : 'none';
-      return { path, modifier, at: this.at([3, i]) };
+      return { path, modifier, at: this.where.at([3, i]) };
     });
     for (const index of [...d.publicDependency, ...d.weakDependency]) {
       if (!(index >= 0 && index < d.dependency.length))
-        this.refuse(`dependency index ${index} is out of range`, at);
+        this.where.refuse(`dependency index ${index} is out of range`, at);
     }
     const topGroups = groupMessages(d.extension, d.messageType, pkg);
     const topAt = this.positions(d.messageType, [4]);
@@ -146,7 +113,7 @@ class FileReader {
       services: d.service.map((service, i): ProtoServiceAst => {
         const path = [6, i];
         return {
-          name: this.identifier(service.name, path),
+          name: this.where.identifier(service.name, path),
           methods: service.method.map((method, j) => {
             const where = [...path, 2, j];
             const options: ProtoOption[] = [];
@@ -154,22 +121,22 @@ class FileReader {
             if (level !== undefined) {
               const name = ['IDEMPOTENCY_UNKNOWN', 'NO_SIDE_EFFECTS', 'IDEMPOTENT'][level];
               if (name === undefined)
-                this.refuse(`idempotency_level ${level} is not a level`, this.at(where));
-              options.push(this.option('idempotency_level', ident(name), where));
+                this.where.refuse(`idempotency_level ${level} is not a level`, this.where.at(where));
+              options.push(this.where.option('idempotency_level', ident(name), where));
             }
-            this.flagOption(options, 'deprecated', method.options?.deprecated, where);
+            this.where.flagOption(options, 'deprecated', method.options?.deprecated, where);
             return {
-              name: this.identifier(method.name, where),
-              input: this.typeName(method.inputType, where),
+              name: this.where.identifier(method.name, where),
+              input: this.where.typeName(method.inputType, where),
               inputStream: method.clientStreaming ?? false,
-              output: this.typeName(method.outputType, where),
+              output: this.where.typeName(method.outputType, where),
               outputStream: method.serverStreaming ?? false,
               options,
-              at: this.at(where),
+              at: this.where.at(where),
             };
           }),
-          options: this.flagOption([], 'deprecated', service.options?.deprecated, path),
-          at: this.at(path),
+          options: this.where.flagOption([], 'deprecated', service.options?.deprecated, path),
+          at: this.where.at(path),
         };
       }),
     };
@@ -180,7 +147,7 @@ class FileReader {
    * (protoc's order of nested types, where map entries and groups sit among the messages).
    */
   private positions(list: readonly MessageDescriptor[], path: readonly number[]): Nested[] {
-    return list.map((_m, i) => ({ path: [...path, i], at: this.at([...path, i]) }));
+    return list.map((_m, i) => ({ path: [...path, i], at: this.where.at([...path, i]) }));
   }
 
   /** Messages at `path` (a list of DescriptorProtos), without the map entries and groups, which fields hold. */
@@ -196,7 +163,7 @@ class FileReader {
   }
 
   private message(m: MessageDescriptor, { path, at }: Nested, scope: string): ProtoMessageAst {
-    const name = this.identifier(m.name, path);
+    const name = this.where.identifier(m.name, path);
     const own = qualify(scope, name);
     const groups = groupMessages([...m.field, ...m.extension], m.nestedType, own);
     const nested = this.positions(m.nestedType, [...path, 3]);
@@ -211,28 +178,28 @@ class FileReader {
     });
     const fields = m.field.map((f, i) => this.field(f, [...path, 2, i], m, own, groups, nested, oneofIndex));
     const options: ProtoOption[] = [];
-    this.flagOption(options, 'deprecated', m.options?.deprecated, path);
+    this.where.flagOption(options, 'deprecated', m.options?.deprecated, path);
     return {
       name,
       at,
       fields,
       oneofs: realOneofs.map((i) => ({
-        name: this.identifier(m.oneofDecl[i]?.name, [...path, 8, i]),
+        name: this.where.identifier(m.oneofDecl[i]?.name, [...path, 8, i]),
         options: [],
-        at: this.at([...path, 8, i]),
+        at: this.where.at([...path, 8, i]),
       })),
       messages: this.messages(m.nestedType, own, groups, nested),
       enums: m.enumType.map((e, i) => this.enumeration(e, [...path, 4, i])),
       extends: this.extensions(m.extension, [...path, 6], own, groups, nested),
       extensionRanges: m.extensionRange.map((r, i) => ({
-        ...this.range(r, [...path, 5, i], 1),
+        ...this.where.range(r, [...path, 5, i], 1),
         options: [],
       })),
       reserved: {
-        ranges: m.reservedRange.map((r, i) => this.range(r, [...path, 9, i], 1)),
+        ranges: m.reservedRange.map((r, i) => this.where.range(r, [...path, 9, i], 1)),
         names: m.reservedName.map((reserved, i) => ({
-          name: this.identifier(reserved, [...path, 10, i]),
-          at: this.at([...path, 10, i]),
+          name: this.where.identifier(reserved, [...path, 10, i]),
+          at: this.where.at([...path, 10, i]),
         })),
       },
       options,
@@ -250,11 +217,11 @@ class FileReader {
     const blocks: { extendee: string; fields: ProtoFieldAst[]; at: ProtoPosition }[] = [];
     list.forEach((f, i) => {
       const where = [...path, i];
-      const extendee = this.typeName(f.extendee, where);
+      const extendee = this.where.typeName(f.extendee, where);
       const field = this.field(f, where, undefined, scope, groups, nested, new Map());
       const last = blocks.at(-1);
       if (last?.extendee === extendee) last.fields.push(field);
-      else blocks.push({ extendee, fields: [field], at: this.at(where) });
+      else blocks.push({ extendee, fields: [field], at: this.where.at(where) });
     });
     return blocks;
   }
@@ -268,11 +235,11 @@ class FileReader {
     nested: readonly Nested[],
     oneofIndex: ReadonlyMap<number, number>,
   ): ProtoFieldAst {
-    const name = this.identifier(f.name, path);
-    const at = this.at(path);
-    if (f.number === undefined) this.refuse(`field ${name} has no number`, at);
+    const name = this.where.identifier(f.name, path);
+    const at = this.where.at(path);
+    if (f.number === undefined) this.where.refuse(`field ${name} has no number`, at);
     if (f.label !== undefined && (f.label < 1 || f.label > 3))
-      this.refuse(`field ${name}: label ${f.label} is not a label`, at);
+      this.where.refuse(`field ${name}: label ${f.label} is not a label`, at);
     let type: ProtoTypeAst;
     let position = at;
     const entryIndex = owner?.nestedType.findIndex(
@@ -284,14 +251,14 @@ class FileReader {
       const message = index === undefined ? undefined : groups.get(index);
       const place = index === undefined ? undefined : nested[index];
       if (message === undefined || place === undefined) {
-        this.refuse(`group field ${name} names no message declared beside it`, at);
+        this.where.refuse(`group field ${name} names no message declared beside it`, at);
       }
       // protoc lists a group's message where the group is written: the field takes its place.
-      position = this.moved(place.at, path);
+      position = this.where.moved(place.at, path);
       type = { kind: 'group', message: this.message(message, place, scope) };
     } else if (entry !== undefined && f.label === LABEL_REPEATED && entryIndex !== undefined) {
       const place = nested[entryIndex] as Nested;
-      position = this.moved(place.at, path);
+      position = this.where.moved(place.at, path);
       type = this.mapType(entry, place.path);
     } else {
       type = this.valueType(f, path);
@@ -299,7 +266,7 @@ class FileReader {
     const inRealOneof = f.oneofIndex !== undefined && f.proto3Optional !== true;
     const oneof = inRealOneof ? oneofIndex.get(f.oneofIndex as number) : undefined;
     if (inRealOneof && oneof === undefined)
-      this.refuse(`field ${name}: oneof_index ${f.oneofIndex} is not a oneof`, at);
+      this.where.refuse(`field ${name}: oneof_index ${f.oneofIndex} is not a oneof`, at);
     // As written: none on a map field or a oneof member, none on a proto3 field without `optional`.
     let label: ProtoFieldAst['label'];
     if (type.kind === 'map' || oneof !== undefined) label = undefined;
@@ -325,9 +292,9 @@ class FileReader {
     const scalar = f.type === undefined ? undefined : scalarTypes[f.type];
     if (scalar !== undefined) return { kind: 'scalar', scalar };
     if (f.type !== undefined && f.type !== TYPE_MESSAGE && f.type !== TYPE_ENUM) {
-      this.refuse(`field ${f.name}: type ${f.type} is not a field type`, this.at(path));
+      this.where.refuse(`field ${f.name}: type ${f.type} is not a field type`, this.where.at(path));
     }
-    return { kind: 'named', name: this.typeName(f.typeName, path) };
+    return { kind: 'named', name: this.where.typeName(f.typeName, path) };
   }
 
   private mapType(entry: MessageDescriptor, path: readonly number[]): ProtoTypeAst {
@@ -335,7 +302,7 @@ class FileReader {
     const value = entry.field.find((f) => f.number === 2);
     const keyScalar = key?.type === undefined ? undefined : scalarTypes[key.type];
     if (key === undefined || value === undefined || keyScalar === undefined || entry.field.length !== 2) {
-      this.refuse(`map entry ${entry.name} is not a key (1) and a value (2)`, this.at(path));
+      this.where.refuse(`map entry ${entry.name} is not a key (1) and a value (2)`, this.where.at(path));
     }
     const valueType = this.valueType(value, [...path, 2, entry.field.indexOf(value)]);
     return { kind: 'map', key: keyScalar, value: valueType };
@@ -349,131 +316,50 @@ class FileReader {
   ): ProtoOption[] {
     const options: ProtoOption[] = [];
     if (f.options?.packed !== undefined)
-      options.push(this.option('packed', ident(String(f.options.packed)), path));
-    this.flagOption(options, 'deprecated', f.options?.deprecated, path);
+      options.push(this.where.option('packed', ident(String(f.options.packed)), path));
+    this.where.flagOption(options, 'deprecated', f.options?.deprecated, path);
     if (f.jsonName !== undefined && f.jsonName !== defaultJsonName(name)) {
-      options.push(this.option('json_name', { kind: 'string', value: f.jsonName }, path));
+      options.push(this.where.option('json_name', { kind: 'string', value: f.jsonName }, path));
     }
     if (f.defaultValue !== undefined) {
       const value = defaultValueConstant(f.defaultValue, type);
       if (value === undefined)
-        this.refuse(`field ${name}: default ${JSON.stringify(f.defaultValue)} cannot be read`, this.at(path));
-      options.push(this.option('default', value, path));
+        this.where.refuse(
+          `field ${name}: default ${JSON.stringify(f.defaultValue)} cannot be read`,
+          this.where.at(path),
+        );
+      options.push(this.where.option('default', value, path));
     }
     return options;
   }
 
   private enumeration(e: EnumDescriptor, path: readonly number[]): ProtoEnumAst {
     const options: ProtoOption[] = [];
-    this.flagOption(options, 'allow_alias', e.options?.allowAlias, path);
-    this.flagOption(options, 'deprecated', e.options?.deprecated, path);
+    this.where.flagOption(options, 'allow_alias', e.options?.allowAlias, path);
+    this.where.flagOption(options, 'deprecated', e.options?.deprecated, path);
     return {
-      name: this.identifier(e.name, path),
+      name: this.where.identifier(e.name, path),
       values: e.value.map((v, i) => {
         const where = [...path, 2, i];
-        if (v.number === undefined) this.refuse(`enum value ${v.name} has no number`, this.at(where));
+        if (v.number === undefined)
+          this.where.refuse(`enum value ${v.name} has no number`, this.where.at(where));
         return {
-          name: this.identifier(v.name, where),
+          name: this.where.identifier(v.name, where),
           number: v.number,
-          options: this.flagOption([], 'deprecated', v.options?.deprecated, where),
-          at: this.at(where),
+          options: this.where.flagOption([], 'deprecated', v.options?.deprecated, where),
+          at: this.where.at(where),
         };
       }),
       reserved: {
-        ranges: e.reservedRange.map((r, i) => this.range(r, [...path, 4, i], 0)),
+        ranges: e.reservedRange.map((r, i) => this.where.range(r, [...path, 4, i], 0)),
         names: e.reservedName.map((reserved, i) => ({
-          name: this.identifier(reserved, [...path, 5, i]),
-          at: this.at([...path, 5, i]),
+          name: this.where.identifier(reserved, [...path, 5, i]),
+          at: this.where.at([...path, 5, i]),
         })),
       },
       options,
-      at: this.at(path),
+      at: this.where.at(path),
     };
-  }
-
-  /** A range; `exclusive` is 1 where the descriptor's end is one past the last number (messages). */
-  private range(
-    r: { readonly start?: number | undefined; readonly end?: number | undefined },
-    path: readonly number[],
-    exclusive: 0 | 1,
-  ): ProtoRange {
-    const at = this.at(path);
-    if (r.start === undefined || r.end === undefined) this.refuse('a range has no start or no end', at);
-    const end = r.end - exclusive;
-    if (end < r.start) this.refuse(`the range ${r.start} to ${end} is empty`, at);
-    return { start: r.start, end, toMax: end === (exclusive === 1 ? maxFieldNumber : maxEnumNumber), at };
-  }
-
-  private flagOption(
-    options: ProtoOption[],
-    name: string,
-    value: boolean | undefined,
-    path: readonly number[],
-  ): ProtoOption[] {
-    if (value !== undefined) options.push(this.option(name, ident(String(value)), path));
-    return options;
-  }
-
-  private option(name: string, value: ProtoConstant, path: readonly number[]): ProtoOption {
-    return { name: [{ name, extension: false }], value, at: this.at(path) };
-  }
-
-  private identifier(name: string | undefined, path: readonly number[]): string {
-    if (name === undefined || !identifier.test(name)) {
-      this.refuse(
-        `${name === undefined ? 'a declaration has no name' : `${JSON.stringify(name)} is not a name`}`,
-        this.at(path),
-      );
-    }
-    return name;
-  }
-
-  /** A type name of a descriptor: a full name with a leading dot. */
-  private typeName(name: string | undefined, path: readonly number[]): string {
-    if (name === undefined || !fullName.test(name)) {
-      this.refuse(
-        `type name ${JSON.stringify(name ?? '')} is not a full name (.package.Type)`,
-        this.at(path),
-      );
-    }
-    return name;
-  }
-
-  /**
-   * A map or group field's position: its entry message's place in the order of nested types (which
-   * the AST keeps through positions), but the field's line and column, which protoc records for the
-   * field, not for the message it makes.
-   */
-  private moved(at: ProtoPosition, path: readonly number[]): ProtoPosition {
-    const span = this.spans.get(path.join('.'));
-    if (span === undefined) return at;
-    const line = (span[0] ?? 0) + 1;
-    const column = (span[1] ?? 0) + 1;
-    this.places[at.offset] = { file: this.name, line, column };
-    return { offset: at.offset, line, column };
-  }
-
-  /** The position of the declaration at `path` (descriptor.proto's field numbers and indexes). */
-  private at(path: readonly number[]): ProtoPosition {
-    const span = this.spans.size === 0 ? undefined : this.spans.get(path.join('.'));
-    const line = span?.[0];
-    const column = span?.[1];
-    this.places.push({
-      file: this.name,
-      line: line === undefined ? undefined : line + 1,
-      column: column === undefined ? undefined : column + 1,
-    });
-    return { offset: this.places.length - 1, line: (line ?? -1) + 1, column: (column ?? -1) + 1 };
-  }
-
-  private refuse(message: string, at: ProtoPosition): never {
-    const place = this.places[at.offset];
-    throw new SchemaImportError(`${message}.`, {
-      format: 'protobuf',
-      file: place?.file || undefined,
-      line: place?.line,
-      column: place?.column,
-    });
   }
 }
 
@@ -482,8 +368,6 @@ interface Nested {
   readonly path: readonly number[];
   readonly at: ProtoPosition;
 }
-
-const ident = (value: string): ProtoConstant => ({ kind: 'identifier', value, negative: false });
 
 /**
  * The messages of `list` that fields of `fields` use as groups (by index), declared in `scope`:

@@ -18,13 +18,14 @@ import { linkProto, type ProtoFileAst, parseProto, wellKnownProtoFiles } from '.
 import { collectSymbols } from '../../schema/proto/symbols.js';
 import type { Codec } from '../core/codec.js';
 import type { DecodeLimits } from '../core/limits.js';
+import type { DescriptorPlace } from './descriptor-places.js';
 import {
   type EnumDescriptor,
   type FileDescriptor,
   fileDescriptorSet,
   type MessageDescriptor,
 } from './descriptor-schema.js';
-import { DescriptorFiles, type DescriptorPlace } from './descriptor-to-ast.js';
+import { DescriptorFiles } from './descriptor-to-ast.js';
 import { type ImportedProto, importLinkedProto } from './from-proto.js';
 import { createProtobufCodec } from './index.js';
 
