@@ -182,7 +182,6 @@ export const fileDescriptorSet = t.object('FileDescriptorSet', { file: list(file
 export type FileDescriptor = Infer<typeof fileDescriptor>;
 export type FieldDescriptor = Infer<typeof fieldDescriptor>;
 export type EnumDescriptor = Infer<typeof enumDescriptor>;
-export type MethodDescriptor = Infer<typeof methodDescriptor>;
 type Range = Infer<ReturnType<typeof range>>;
 
 /** FieldDescriptorProto.Type's numbers: the scalars, and the three that name a type. */
