@@ -172,7 +172,18 @@ function refuse(message: string, file?: string): never {
  */
 function placed(error: unknown, places: readonly DescriptorPlace[], targetName: string): unknown {
   if (error instanceof SchemaImportError) {
-    return error.file === undefined ? error.inFile(targetName) : error;
+    if (error.file !== undefined) return error;
+    // A refusal the mapping placed itself, from a position: line 0 is a descriptor's "not known".
+    const place = error.offset === undefined ? undefined : places[error.offset];
+    if (place === undefined && error.line !== 0) return error.inFile(targetName);
+    return new SchemaImportError(error.reason, {
+      format: 'protobuf',
+      file: place?.file ?? targetName,
+      line: place?.line,
+      column: place?.column,
+      path: error.path,
+      cause: error.cause,
+    });
   }
   if (!isWirekitError(error, 'WK_SCHEMA_INVALID')) return error;
   const place = error.offset === undefined ? undefined : places[error.offset];
