@@ -25,6 +25,7 @@ import {
 } from '../../schema/proto/index.js';
 import type { LinkedProto, ProtoDeclaration } from '../../schema/proto/link.js';
 import type { EnumSchema, MapKeySchema, ObjectSchema, Schema } from '../../schema/types.js';
+import { type ImportedProtoService, protoServices } from './proto-services.js';
 
 export interface SchemaFromProtoOptions {
   /**
@@ -37,6 +38,8 @@ export interface SchemaFromProtoOptions {
 export interface ImportedProto {
   /** Every message and enum the file declares (nested ones included), by full name. */
   readonly types: ReadonlyMap<string, ObjectSchema | EnumSchema>;
+  /** The file's services, their rpcs' messages mapped as `types` maps them (proto-services.ts). */
+  readonly services: readonly ImportedProtoService[];
 }
 
 /** Reads a `.proto` file's messages and enums as wirekit schemas; see the module comment. */
@@ -52,7 +55,17 @@ export function schemaFromProto(text: string, options: SchemaFromProtoOptions = 
     parsed.set(path, imported);
     return imported;
   });
-  return { types: new Importer(linked).run() };
+  return importLinkedProto(linked);
+}
+
+/**
+ * The mapping of a file already read and linked: schemaFromProto's second half, which
+ * schemaFromDescriptorSet shares (it builds the same linked file from protoc's descriptors).
+ */
+export function importLinkedProto(linked: LinkedProto): ImportedProto {
+  const importer = new Importer(linked);
+  const types = importer.run();
+  return { types, services: protoServices(linked, (message, scope) => importer.message(message, scope)) };
 }
 
 const scalarSchemas: Record<ProtoScalar, () => Schema> = {
@@ -85,7 +98,8 @@ class Importer {
     return this.types;
   }
 
-  private message(message: ProtoMessageAst, scope: string): ObjectSchema {
+  /** Public for the services, whose rpcs may name a message of an imported file. */
+  message(message: ProtoMessageAst, scope: string): ObjectSchema {
     const fullName = scope === '' ? message.name : `${scope}.${message.name}`;
     const known = this.types.get(fullName);
     if (known !== undefined) return known as ObjectSchema;

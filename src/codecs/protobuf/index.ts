@@ -31,7 +31,17 @@ import { rootSlot } from './plan.js';
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export {
+  type SchemaFromDescriptorSetOptions,
+  schemaFromDescriptorSet,
+} from './from-descriptor-set.js';
 export { type ImportedProto, type SchemaFromProtoOptions, schemaFromProto } from './from-proto.js';
+export type {
+  ImportedProtoMessageRef,
+  ImportedProtoMethod,
+  ImportedProtoService,
+  ProtoIdempotencyLevel,
+} from './proto-services.js';
 export { protobufMediaTypes, protobufStreamMediaType };
 
 export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {

@@ -1,0 +1,104 @@
+/**
+ * The services of an imported `.proto` file (or descriptor set): each rpc with its request and
+ * response messages as the wirekit schemas the import made of them, so that an RPC layer can encode
+ * and decode its calls with the same codec as any other message, and its streaming flags and
+ * idempotency level, which decide how a call may be carried (a NO_SIDE_EFFECTS method may be a GET
+ * in Connect's protocol; a client-streaming one cannot be a unary HTTP request).
+ *
+ * Only what the file itself declares: services of the files it imports are theirs to import.
+ */
+import { protoError } from '../../schema/proto/errors.js';
+import type { ProtoMessageAst, ProtoOption } from '../../schema/proto/index.js';
+import type { LinkedProto, ProtoDeclaration } from '../../schema/proto/link.js';
+import { qualify } from '../../schema/proto/symbols.js';
+import type { ObjectSchema } from '../../schema/types.js';
+
+/** google.protobuf.MethodOptions.IdempotencyLevel, by its names. */
+export type ProtoIdempotencyLevel = 'IDEMPOTENCY_UNKNOWN' | 'NO_SIDE_EFFECTS' | 'IDEMPOTENT';
+
+export interface ImportedProtoMessageRef {
+  /** The message's full name, without a leading dot (`shop.v1.Order`). */
+  readonly name: string;
+  readonly schema: ObjectSchema;
+}
+
+export interface ImportedProtoMethod {
+  readonly name: string;
+  readonly input: ImportedProtoMessageRef;
+  readonly output: ImportedProtoMessageRef;
+  /** `rpc M (stream In)`: the client sends a stream of requests. */
+  readonly clientStreaming: boolean;
+  /** `returns (stream Out)`: the server answers with a stream of responses. */
+  readonly serverStreaming: boolean;
+  /** `option idempotency_level = ...;`, IDEMPOTENCY_UNKNOWN when not set. */
+  readonly idempotencyLevel: ProtoIdempotencyLevel;
+  /** `option deprecated = true;` on the rpc. */
+  readonly deprecated: boolean;
+}
+
+export interface ImportedProtoService {
+  /** The service's full name (`shop.v1.Orders`). */
+  readonly name: string;
+  readonly methods: readonly ImportedProtoMethod[];
+  readonly deprecated: boolean;
+}
+
+/** How the import maps a message, given with the scope (package and enclosing messages) it is declared in. */
+export type MessageSchemaOf = (message: ProtoMessageAst, scope: string) => ObjectSchema;
+
+export function protoServices(linked: LinkedProto, messageSchema: MessageSchemaOf): ImportedProtoService[] {
+  const { file } = linked;
+  const ref = (declaration: ProtoDeclaration): ImportedProtoMessageRef => {
+    // link.ts resolved every rpc's types to messages, or refused the file.
+    const { message } = declaration.symbol as Extract<ProtoDeclaration['symbol'], { kind: 'message' }>;
+    const dot = declaration.fullName.lastIndexOf('.');
+    const scope = dot < 0 ? '' : declaration.fullName.slice(0, dot);
+    return { name: declaration.fullName, schema: messageSchema(message, scope) };
+  };
+  return file.services.map((service) => ({
+    name: qualify(file.package, service.name),
+    deprecated: flag(service.options, 'deprecated'),
+    methods: service.methods.map((method) => {
+      const types = linked.methods.get(method);
+      if (types === undefined) throw new Error(`rpc ${method.name} was not linked`);
+      return {
+        name: method.name,
+        input: ref(types.input),
+        output: ref(types.output),
+        clientStreaming: method.inputStream,
+        serverStreaming: method.outputStream,
+        idempotencyLevel: idempotencyOf(method.options, `rpc ${qualify(service.name, method.name)}`),
+        deprecated: flag(method.options, 'deprecated'),
+      };
+    }),
+  }));
+}
+
+function simpleOption(options: readonly ProtoOption[], name: string): ProtoOption | undefined {
+  return options.find(
+    (option) =>
+      option.name.length === 1 && option.name[0]?.extension === false && option.name[0].name === name,
+  );
+}
+
+function flag(options: readonly ProtoOption[], name: string): boolean {
+  const value = simpleOption(options, name)?.value;
+  return value?.kind === 'identifier' && value.value === 'true';
+}
+
+const idempotencyLevels: readonly ProtoIdempotencyLevel[] = [
+  'IDEMPOTENCY_UNKNOWN',
+  'NO_SIDE_EFFECTS',
+  'IDEMPOTENT',
+];
+
+function idempotencyOf(options: readonly ProtoOption[], where: string): ProtoIdempotencyLevel {
+  const option = simpleOption(options, 'idempotency_level');
+  if (option === undefined) return 'IDEMPOTENCY_UNKNOWN';
+  const { value } = option;
+  const level = idempotencyLevels.find((name) => value.kind === 'identifier' && name === value.value);
+  // protoc refuses any other value; the .proto reader leaves options uninterpreted, so it is refused here.
+  if (level === undefined)
+    protoError(`${where}: idempotency_level must be one of ${idempotencyLevels.join(', ')}`, option.at);
+  return level;
+}
