@@ -244,6 +244,15 @@ export function branchIndex(schema: EitherSchema, value: unknown): number {
   return index;
 }
 
+/**
+ * The branch for an object holding `keys`, for a reader that meets an object's keys before its
+ * values (MessagePack, CBOR): selectBranch's rule, given the keys alone. Undefined when no branch takes them.
+ */
+export function selectBranchByKeys(schema: EitherSchema, keys: readonly string[]): number | undefined {
+  const table = branchTable(schema);
+  return table.objects.length === 0 ? table.byClass.get('object') : selectByKeys(table.objects, keys);
+}
+
 /** The object branch for an object holding `keys` (the rule in this module's comment). */
 function selectByKeys(objects: readonly KeyedBranch[], keys: readonly string[]): number | undefined {
   const present = new Set(keys);

@@ -12,7 +12,6 @@
  */
 
 import { isWirekitError, WirekitError } from '../../errors/index.js';
-import { refuseEitherIn } from '../../schema/either.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type AllocationBudget, budgetOf } from '../core/budget.js';
 import { type Codec, type CodecOptions, type FormatName, rejectsUnknownKeys } from '../core/codec.js';
@@ -83,7 +82,6 @@ export interface FormatKit {
 
 /** The codec of a format's kit under a caller's options (limits resolved by the caller, first). */
 export function keyedCodec<T>(kit: FormatKit, options: CodecOptions, limits: DecodeLimits): Codec<T> {
-  refuseEitherIn('MessagePack and CBOR', options.schema);
   return new SelfDescribingCodec<T>(
     kit,
     options.schema,

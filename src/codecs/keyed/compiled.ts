@@ -40,8 +40,8 @@ import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
 import type { SchemaReader } from './decode/schema-reader.js';
-import { checked } from './decode/schema-reader.js';
-import { SchemaWriter } from './encode/schema-writer.js';
+import { checked, finiteBesideText } from './decode/schema-reader.js';
+import { eitherBranch, SchemaWriter } from './encode/schema-writer.js';
 import { refusedKey, schemaMismatch, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
 import type { WireEmitter, WireSource } from './wire.js';
@@ -146,6 +146,7 @@ function allKeysSafe(plan: Plan, seen: Set<Plan>): boolean {
   const children = [
     ...plan.fields.map((field) => field.plan),
     ...plan.variants.map((variant) => variant.plan),
+    ...plan.branches,
     plan.inner,
     plan.keys,
   ];
@@ -191,6 +192,8 @@ class PlanCompiler {
       unsafeKey,
       malformed,
       decimalFits,
+      eitherBranch,
+      finiteBesideText,
       readString: this.format.readString ?? ((src: InputSource) => src.string()),
       readDecimal: this.format.readDecimal ?? ((src: InputSource) => src.decimal()),
     };
@@ -379,6 +382,17 @@ class PlanCompiler {
         this.emitWrite(plan.inner as Plan, x, depth, `${indent}  `);
         line('}');
         return;
+      case Op.either: {
+        // The interpreter's choice of branch, then each branch written inline.
+        const branch = this.local('branch');
+        line(`const ${branch} = h.eitherBranch(${s.dep(plan)}, ${x});`);
+        plan.branches.forEach((inner, i) => {
+          line(`${i === 0 ? '' : 'else '}if (${branch} === ${i}) {`);
+          this.emitWrite(inner, x, depth, `${indent}  `);
+          line('}');
+        });
+        return;
+      }
       default:
         break;
     }
@@ -593,6 +607,20 @@ class PlanCompiler {
         this.emitRead(plan.inner as Plan, target, depth, `${indent}  `);
         line(`} else ${target} = null;`);
         return;
+      case Op.either: {
+        // The interpreter's choice of branch from the item ahead, then each branch read inline.
+        const at = this.local('at');
+        const branch = this.local('branch');
+        line(`const ${at} = src.pos;`);
+        line(`const ${branch} = sr.eitherBranch(${s.dep(plan)}, ${depth});`);
+        plan.branches.forEach((inner, i) => {
+          line(`${i === 0 ? '' : 'else '}if (${branch} === ${i}) {`);
+          this.emitRead(inner, target, depth, `${indent}  `);
+          line('}');
+        });
+        if (plan.finiteOnly) line(`h.finiteBesideText(${at}, ${target});`);
+        return;
+      }
       default:
         break;
     }

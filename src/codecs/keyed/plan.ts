@@ -6,10 +6,12 @@
  * only what is computed from the immutable schema.
  */
 
-import { eitherNotCarried } from '../../schema/either.js';
+import { branchTable, type ValueClass } from '../../schema/either.js';
 import type { LiteralValue, Schema } from '../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import type { EitherSchema } from '../../schema/types.js';
 import { type Rule, schemaRule } from '../../schema/value-rules.js';
+import { ItemKind } from './wire.js';
 
 export const Op = {
   bool: 0,
@@ -30,7 +32,12 @@ export const Op = {
   nullable: 15,
   union: 16,
   json: 17,
+  either: 18,
 } as const;
+
+/** In `Plan.byItem`: no branch takes the item; or an object branch is chosen by the map's keys. */
+export const noBranch = -1;
+export const byKeys = -2;
 
 const utf8 = new TextEncoder();
 
@@ -82,6 +89,17 @@ export class Plan {
   tagKey: Uint8Array = new Uint8Array(0);
   variants: readonly Variant[] = [];
   byTag: ReadonlyMap<unknown, Plan> = new Map();
+  /** An either's schema and the plans of its branches, in branch order. */
+  either: EitherSchema | undefined = undefined;
+  branches: readonly Plan[] = [];
+  /**
+   * An either's branch for each `ItemKind` the reader can peek: the class of value that item is
+   * (either.ts's table: a byte string, a timestamp or a tagged decimal is text), then its branch;
+   * `byKeys` for a map when several object branches are told apart by their keys.
+   */
+  byItem: Int8Array = new Int8Array(0);
+  /** NaN and the infinities are refused in this either (a text branch sits beside its number branch). */
+  finiteOnly = false;
   /**
    * The constraints of a string, bytes, decimal, timestamp or array (value-rules.ts; for an array,
    * of its item count), which the writer and reader both hold values to; undefined where none.
@@ -127,8 +145,6 @@ function opOf(schema: Exclude<Schema, { kind: 'ref' }>): number {
     case 'int64':
     case 'uint64':
       return Op.int64;
-    case 'either':
-      throw eitherNotCarried('MessagePack and CBOR');
     default:
       return Op[schema.kind];
   }
@@ -196,9 +212,38 @@ function fill(plan: Plan, schema: Exclude<Schema, { kind: 'ref' }>): void {
       plan.byTag = new Map(plan.variants.map((variant) => [variant.tag, variant.plan]));
       return;
     }
+    case 'either':
+      fillEither(plan, schema);
+      return;
     default:
       return;
   }
+}
+
+/** Which class of value each kind of item on the wire is (either.ts's table, on the wire). */
+const classOfItem: readonly (readonly [number, ValueClass])[] = [
+  [ItemKind.bool, 'boolean'],
+  [ItemKind.integer, 'number'],
+  [ItemKind.float, 'number'],
+  [ItemKind.string, 'text'],
+  // Byte strings, MessagePack's timestamp extension, CBOR's tagged timestamps and decimals.
+  [ItemKind.other, 'text'],
+  [ItemKind.array, 'array'],
+  [ItemKind.map, 'object'],
+];
+
+function fillEither(plan: Plan, schema: EitherSchema): void {
+  const table = branchTable(schema);
+  plan.either = schema;
+  plan.branches = schema.branches.map(planOf);
+  plan.byItem = new Int8Array(Object.keys(ItemKind).length).fill(noBranch);
+  for (const [item, valueClass] of classOfItem) {
+    plan.byItem[item] =
+      valueClass === 'object' && table.objects.length > 0
+        ? byKeys
+        : (table.byClass.get(valueClass) ?? noBranch);
+  }
+  plan.finiteOnly = table.byClass.has('text');
 }
 
 /** Byte-wise equality of `bytes[start, end)` and `expected`. */

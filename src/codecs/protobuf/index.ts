@@ -7,7 +7,6 @@
  */
 
 import { WirekitError } from '../../errors/index.js';
-import { refuseEitherIn } from '../../schema/either.js';
 import { assert, type Schema } from '../../schema/index.js';
 import { type AllocationBudget, budgetOf } from '../core/budget.js';
 import { type Codec, type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
@@ -45,7 +44,6 @@ export type {
 export { protobufMediaTypes, protobufStreamMediaType };
 
 export function createProtobufCodec<T = unknown>(options: CodecOptions = {}): Codec<T> {
-  refuseEitherIn('Protocol Buffers', options.schema);
   return new ProtobufCodec<T>(options);
 }
 

@@ -4,7 +4,7 @@
  * and the plan nodes built from them. Numbers rather than strings keep the interpreter's switches
  * cheap.
  */
-import type { LiteralValue, TimePrecision } from '../../schema/types.js';
+import type { EitherSchema, LiteralValue, TimePrecision } from '../../schema/types.js';
 import type { Rule } from '../../schema/value-rules.js';
 
 /** Wire types of the protobuf encoding. */
@@ -42,6 +42,7 @@ export const TIMESTAMP = 19;
 export const MESSAGE = 20;
 export const UNION = 21;
 export const WRAPPER = 22;
+export const EITHER = 23;
 
 /** How a field sits in its message. */
 export const SINGLE = 0; // proto3 implicit presence: a default value is not written
@@ -69,6 +70,8 @@ export interface Slot {
   readonly precision: TimePrecision | undefined;
   readonly message: MessagePlan | undefined;
   readonly union: UnionPlan | undefined;
+  /** A t.either's message: one oneof of its branches. */
+  readonly either: EitherPlan | undefined;
   /** The single field (number 1) of a generated wrapper message. */
   readonly wrapped: FieldPlan | undefined;
   /** The schema kind, for messages and integers; an enum's name, for enums. */
@@ -150,6 +153,16 @@ export interface UnionPlan {
   readonly byTag: ReadonlyMap<unknown, number>;
 }
 
+export interface EitherPlan {
+  readonly name: string;
+  readonly schema: EitherSchema;
+  /** Branch i is oneof field i + 1; its key is `keys[i]`. */
+  readonly slots: Slot[];
+  readonly keys: number[];
+  /** NaN and the infinities are refused (a text branch sits beside the number branch: either.ts). */
+  readonly finiteOnly: boolean;
+}
+
 export function fieldByNumber(plan: MessagePlan, number: number): FieldPlan | undefined {
   return plan.dense !== undefined ? plan.dense[number] : plan.sparse?.get(number);
 }
@@ -167,6 +180,7 @@ export function slot(type: number, wire: number, extra: Partial<Slot> = {}): Slo
     precision: extra.precision,
     message: extra.message,
     union: extra.union,
+    either: extra.either,
     wrapped: extra.wrapped,
     kind: extra.kind ?? '',
     rule: extra.rule,

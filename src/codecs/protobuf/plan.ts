@@ -7,6 +7,8 @@
  * stands for (Slot.levels, Slot.need), so that maxDepth counts objects, arrays and maps as every
  * format does, not the messages that happen to carry them.
  */
+
+import { branchTable } from '../../schema/either.js';
 import {
   type ProtoField,
   type ProtoLayout,
@@ -15,13 +17,22 @@ import {
   protoLayout,
 } from '../../schema/export/proto-layout.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
-import type { EnumSchema, LiteralValue, Schema, SmallIntKind, UnionSchema } from '../../schema/types.js';
+import type {
+  EitherSchema,
+  EnumSchema,
+  LiteralValue,
+  Schema,
+  SmallIntKind,
+  UnionSchema,
+} from '../../schema/types.js';
 import { itemsRule, type Rule, schemaRule } from '../../schema/value-rules.js';
 import {
   BOOL,
   BYTES,
   DECIMAL,
   DOUBLE,
+  EITHER,
+  type EitherPlan,
   ENUM,
   FIXED32,
   FIXED64,
@@ -98,6 +109,7 @@ const wireOf = {
 class Planner {
   private readonly messages = new Map<ProtoMessage, MessagePlan>();
   private readonly unions = new Map<ProtoMessage, UnionPlan>();
+  private readonly eithers = new Map<ProtoMessage, EitherPlan>();
   private readonly enums = new Map<unknown, Slot>();
   /** The slots holding a message or wrapper, whose `need` is set once every message is planned. */
   private readonly bodies: Slot[] = [];
@@ -121,6 +133,31 @@ class Planner {
 
   private unionSlot(message: ProtoMessage): Slot {
     return slot(UNION, LEN, { union: this.union(message), kind: 'union' });
+  }
+
+  /** An either's message stands for the value it holds: no level of its own, as a union's. */
+  private eitherSlot(message: ProtoMessage): Slot {
+    return slot(EITHER, LEN, { either: this.either(message), kind: 'either' });
+  }
+
+  private either(declared: ProtoMessage): EitherPlan {
+    const known = this.eithers.get(declared);
+    if (known !== undefined) return known;
+    const schema = declared.schema as EitherSchema;
+    const plan: EitherPlan = {
+      name: declared.name,
+      schema,
+      slots: [],
+      keys: [],
+      finiteOnly: branchTable(schema).byClass.has('text'),
+    };
+    this.eithers.set(declared, plan);
+    for (const branch of declared.branches) {
+      const value = this.value(branch.value, 0);
+      plan.slots.push(value);
+      plan.keys.push(branch.number * 8 + value.wire);
+    }
+    return plan;
   }
 
   private body(body: Slot): Slot {
@@ -267,7 +304,11 @@ class Planner {
     // Only what is entered (messages, unions, Timestamps) or nests (json) has a depth to carry.
     if (
       leaf.type === WRAPPER ||
-      (leaf.type !== MESSAGE && leaf.type !== UNION && leaf.type !== TIMESTAMP && leaf.type !== JSON_TEXT)
+      (leaf.type !== MESSAGE &&
+        leaf.type !== UNION &&
+        leaf.type !== EITHER &&
+        leaf.type !== TIMESTAMP &&
+        leaf.type !== JSON_TEXT)
     ) {
       return leaf;
     }
@@ -299,6 +340,7 @@ class Planner {
       case 'message': {
         const { message } = value;
         if (message.origin === 'wrapper') return this.wrapper(message, levels);
+        if (message.origin === 'either') return this.eitherSlot(message);
         return message.origin === 'object' ? this.messageSlot(message) : this.unionSlot(message);
       }
       case 'enum':

@@ -6,9 +6,9 @@
  * follows it, so the bytes on the wire are always the ones the printed `.proto` describes.
  * docs/mapping/protobuf.md is the contract.
  */
-import { eitherNotCarried } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
+  EitherSchema,
   EnumSchema,
   FieldDef,
   ObjectSchema,
@@ -90,19 +90,29 @@ export interface ProtoVariant {
   readonly message: ProtoMessage;
 }
 
+/** A branch of an either's oneof: branch i is number i + 1. */
+export interface ProtoBranch {
+  readonly name: string;
+  readonly number: number;
+  readonly value: ProtoValue;
+}
+
 export interface ProtoMessage {
   readonly name: string;
   /**
    * 'object' declares an object type; 'union' a union, as a message holding one oneof; 'wrapper' is
-   * generated, its one field numbered 1 holding a value proto cannot hold where the value sits.
+   * generated, its one field numbered 1 holding a value proto cannot hold where the value sits;
+   * 'either' is generated for a t.either, a message holding one oneof of its branches.
    */
-  readonly origin: 'object' | 'union' | 'wrapper';
-  /** The object or union type it declares. */
-  readonly schema: ObjectSchema | UnionSchema | undefined;
+  readonly origin: 'object' | 'union' | 'wrapper' | 'either';
+  /** The object or union type it declares; for 'either', the either it carries. */
+  readonly schema: ObjectSchema | UnionSchema | EitherSchema | undefined;
   /** In declaration order, literals included. */
   readonly fields: ProtoField[];
   /** A union's oneof fields: variant i is number i + 1. */
   readonly variants: ProtoVariant[];
+  /** An either's oneof fields, in branch order. */
+  readonly branches: ProtoBranch[];
 }
 
 export interface ProtoEnum {
@@ -172,6 +182,7 @@ class LayoutBuilder {
           schema: type,
           fields: [],
           variants: [],
+          branches: [],
         });
       }
     }
@@ -207,7 +218,14 @@ class LayoutBuilder {
 
   /** A generated message; the ones generated for its own fields follow it. */
   private message(name: string, fields: readonly FieldDef[], wrapper: boolean): ProtoMessage {
-    const message: ProtoMessage = { name, origin: 'wrapper', schema: undefined, fields: [], variants: [] };
+    const message: ProtoMessage = {
+      name,
+      origin: 'wrapper',
+      schema: undefined,
+      fields: [],
+      variants: [],
+      branches: [],
+    };
     this.declarations.push(message);
     this.fill(message, fields, wrapper);
     return message;
@@ -237,20 +255,20 @@ class LayoutBuilder {
         return { ...field, label: 'optional', value: kept };
       }
       if (inner.kind === 'array') {
-        const value = this.element(inner.items, `${base}_Item`);
+        const value = this.element(inner.items, `${base}_Item`, base);
         return { ...field, label: 'repeated', value, packed: isPackable(value) && inner.packed !== false };
       }
-      const key = this.value(deref(inner.keys) as Leaf);
-      return { ...field, label: 'map', key, value: this.element(inner.values, `${base}_Value`) };
+      const key = this.value(deref(inner.keys) as Leaf, base);
+      return { ...field, label: 'map', key, value: this.element(inner.values, `${base}_Value`, base) };
     }
-    return { ...field, label: present ? 'optional' : 'implicit', value: this.value(inner) };
+    return { ...field, label: present ? 'optional' : 'implicit', value: this.value(inner, base) };
   }
 
   /**
    * A repeated element or map value. Neither can be absent, repeated or a map itself, so such a
-   * schema goes into a generated message of one field.
+   * schema goes into a generated message of one field. `base` names an either's message.
    */
-  private element(schema: Schema, candidate: string): ProtoValue {
+  private element(schema: Schema, candidate: string, base: string): ProtoValue {
     const node = deref(schema);
     if (
       node.kind === 'optional' ||
@@ -260,7 +278,7 @@ class LayoutBuilder {
     ) {
       return this.wrapper(candidate, node);
     }
-    return this.value(node);
+    return this.value(node, base);
   }
 
   private wrapper(candidate: string, schema: Schema): ProtoValue {
@@ -269,7 +287,8 @@ class LayoutBuilder {
     return { is: 'message', message: this.message(name, [{ name: field, id: 1, schema }], true) };
   }
 
-  private value(node: Leaf): ProtoValue {
+  /** One value; `base` names the message an either becomes (`<base>_Either`). */
+  private value(node: Leaf, base: string): ProtoValue {
     switch (node.kind) {
       case 'timestamp':
         this.usesTimestamp = true;
@@ -277,13 +296,34 @@ class LayoutBuilder {
       case 'enum':
         return { is: 'enum', enum: this.declared.get(node) as ProtoEnum };
       case 'either':
-        throw eitherNotCarried('Protocol Buffers');
+        return { is: 'message', message: this.either(node, `${base}_Either`) };
       case 'object':
       case 'union':
         return { is: 'message', message: this.declared.get(node) as ProtoMessage };
       default:
         return { is: 'scalar', type: protoScalar(node), schema: node };
     }
+  }
+
+  /**
+   * The message of an either: one oneof whose field i + 1 holds branch i. A oneof member cannot be
+   * repeated or a map, so an array or map branch goes into a generated message of one field
+   * (`<name>_List`, `<name>_Map`).
+   */
+  private either(schema: EitherSchema, candidate: string): ProtoMessage {
+    const name = this.plan.names.claim(candidate);
+    const message: ProtoMessage = { name, origin: 'either', schema, fields: [], variants: [], branches: [] };
+    this.declarations.push(message);
+    const names = branchFieldNames(schema);
+    schema.branches.forEach((branch, index) => {
+      const node = deref(branch);
+      const value =
+        node.kind === 'array' || node.kind === 'map'
+          ? this.wrapper(`${name}_${node.kind === 'array' ? 'List' : 'Map'}`, node)
+          : this.value(node as Leaf, name);
+      message.branches.push({ name: names[index] as string, number: index + 1, value });
+    });
+    return message;
   }
 
   private union(message: ProtoMessage): void {
@@ -353,6 +393,25 @@ class LayoutBuilder {
     );
     return names;
   }
+}
+
+/**
+ * The oneof field of each branch of an either: a named type's name in lower_snake_case (`order`),
+ * else its kind with `_value` (`string_value`, `int64_value`, `array_value`); a name taken already,
+ * or `value` (the oneof's own name), gets `_2`, `_3`… Names stay on the proto side: the wire
+ * carries only the branch's number.
+ */
+function branchFieldNames(schema: EitherSchema): string[] {
+  const taken = new Set(['value']);
+  return schema.branches.map((branch) => {
+    const node = deref(branch);
+    const named = 'name' in node ? lowerSnake(node.name) : undefined;
+    const base = named !== undefined && isIdentifier(named) ? named : `${node.kind}_value`;
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+    taken.add(name);
+    return name;
+  });
 }
 
 /** The scalar a leaf is declared as: the integer type its schema declares, else its kind's default. */

@@ -81,6 +81,11 @@ function typeOf(
       return [`${inner(schema.inner)[0]} | undefined`, true];
     case 'nullable':
       return [`${inner(schema.inner)[0]} | null`, true];
+    case 'either': {
+      // A branch that is itself a union type (an array of one) keeps its own parentheses.
+      const branches = schema.branches.map((branch) => inner(branch)[0]);
+      return [branches.join(' | '), true];
+    }
     default:
       return ['number', false];
   }

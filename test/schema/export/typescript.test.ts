@@ -81,7 +81,14 @@ const Defaults = t.object(
   { doc: 'Defaults of every kind,\nand more.', reserved: [2, 3] },
 );
 
+// t.either: its builder call lists the branches, its type is their union, a recursive one included.
+const EitherTree: Schema = t.object('EitherTree', {
+  v: t.either([t.string(), t.array(t.lazy(() => EitherTree)), ItemA]),
+  w: t.optional(t.array(t.either([t.int64(), t.bool()]))),
+});
+
 const handWritten: Record<string, Schema> = {
+  eithers: EitherTree,
   everyKind: EveryKind,
   defaults: Defaults,
   unnamedRoot: t.array(t.optional(t.map(t.int64(), t.array(t.nullable(Status))))),

@@ -9,13 +9,15 @@
  */
 import { describeValue, prependPath } from '../../../errors/index.js';
 import { decimalFits } from '../../../schema/decimal.js';
+import { describeBranches, selectBranchByKeys } from '../../../schema/either.js';
 import { noSuchField } from '../../../schema/names.js';
+import type { EitherSchema } from '../../../schema/types.js';
 import { fitsFloat32, type Rule, refusalBy } from '../../../schema/value-rules.js';
 import { cost } from '../../core/budget.js';
 import { isUnsafeKey, malformed, unsafeKey } from '../../core/errors.js';
 import { decodeUtf8 } from '../../core/utf8.js';
 import { schemaMismatch } from '../failures.js';
-import { type FieldPlan, Op, type Plan, sameBytes } from '../plan.js';
+import { byKeys, type FieldPlan, noBranch, Op, type Plan, sameBytes } from '../plan.js';
 import type { WireSource } from '../wire.js';
 import { readJson } from './json-value.js';
 
@@ -82,6 +84,11 @@ export class SchemaReader {
       }
       case Op.nullable:
         return src.nullish() === 0 ? this.read(plan.inner as Plan, depth) : null;
+      case Op.either: {
+        const at = src.pos;
+        const value = this.read(plan.branches[this.eitherBranch(plan, depth)] as Plan, depth);
+        return plan.finiteOnly ? finiteBesideText(at, value) : value;
+      }
       default:
         return readJson(src, depth);
     }
@@ -200,6 +207,47 @@ export class SchemaReader {
     }
     if (found < fields.length) fillMissing(plan, out, seen, seenWide, start);
     return out;
+  }
+
+  /**
+   * The branch of an either for the next item: the class of value its wire type is (plan.ts's
+   * `byItem`), and for a map among several object branches, the keys it holds. The compiled
+   * decoder calls it too.
+   */
+  eitherBranch(plan: Plan, depth: number): number {
+    const src = this.src;
+    const at = src.pos;
+    let index = plan.byItem[src.peek()] as number;
+    if (index === byKeys) index = this.branchByKeys(plan, depth + 1);
+    if (index === noBranch) {
+      throw schemaMismatch(
+        at,
+        `expected ${describeBranches(plan.either as EitherSchema)}, got ${src.describeNext()}`,
+      );
+    }
+    return index;
+  }
+
+  /**
+   * The object branch whose keys the map ahead holds: its keys are read and its values skipped,
+   * then the source goes back to the map's start (as `union` does), for the branch to read it.
+   */
+  private branchByKeys(plan: Plan, level: number): number {
+    const src = this.src;
+    const start = src.pos;
+    const elements = src.elements;
+    const allocated = src.budget.used;
+    const count = src.recordStart(level);
+    const keys: string[] = [];
+    for (let i = 0; count < 0 ? src.moreFields() : i < count; i++) {
+      src.nameSpan();
+      keys.push(decodeUtf8(src.spanBytes, src.spanStart, src.spanEnd));
+      src.skip(level);
+    }
+    src.pos = start;
+    src.elements = elements;
+    src.budget.used = allocated;
+    return selectBranchByKeys(plan.either as EitherSchema, keys) ?? noBranch;
   }
 
   private union(plan: Plan, level: number): Record<string, unknown> {
@@ -340,6 +388,17 @@ function fillMissing(
 
 function copyDefault(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
+/**
+ * An either's value read from byte `at`, unless it is NaN or an infinity beside a text branch,
+ * which no format takes there (either.ts); the compiled decoder calls it too.
+ */
+export function finiteBesideText<T>(at: number, value: T): T {
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    throw schemaMismatch(at, `${value} beside a text branch (JSON would read it back as text)`);
+  }
+  return value;
 }
 
 /**

@@ -7,7 +7,9 @@
 
 import { prependPath } from '../../../errors/index.js';
 import { decimalFits } from '../../../schema/decimal.js';
+import { describeBranches, selectBranch } from '../../../schema/either.js';
 import { fieldOf } from '../../../schema/names.js';
+import type { EitherSchema } from '../../../schema/types.js';
 import { fitsFloat32, isRecord, type Rule, refusalBy, refused } from '../../../schema/value-rules.js';
 import { isUnsafeKey } from '../../core/errors.js';
 import { refusedKey, tooDeepValue, wrongValue } from '../failures.js';
@@ -104,6 +106,10 @@ export class SchemaWriter {
         return;
       case Op.json:
         writeAny(out, value, depth, this.maxDepth, true);
+        return;
+      case Op.either:
+        // The value travels as itself, written as the branch its class (and keys) choose.
+        this.write(plan.branches[eitherBranch(plan, value)] as Plan, value, depth);
         return;
     }
   }
@@ -213,6 +219,14 @@ export class SchemaWriter {
       }
     }
   }
+}
+
+/** The branch of an either that `value` goes to (either.ts), or its refusal; the compiled writer calls it too. */
+export function eitherBranch(plan: Plan, value: unknown): number {
+  const schema = plan.either as EitherSchema;
+  const index = selectBranch(schema, value);
+  if (index === undefined) throw wrongValue(describeBranches(schema), value);
+  return index;
 }
 
 /** Refuses `value` where the plan's rule does (value-rules.ts); the compiled writer calls it too. */

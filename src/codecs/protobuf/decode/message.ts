@@ -16,6 +16,7 @@
  * made: a message as an object of its fields, each list, map, string, byte string, Date and bigint
  * (the readers and helpers the compiled decoder shares charge alike).
  */
+import { describeBranches, selectBranch } from '../../../schema/either.js';
 import { noSuchField } from '../../../schema/names.js';
 import type { TimePrecision } from '../../../schema/types.js';
 import { type Rule, refusalBy } from '../../../schema/value-rules.js';
@@ -27,6 +28,8 @@ import {
   BYTES,
   DECIMAL,
   DOUBLE,
+  EITHER,
+  type EitherPlan,
   ENUM,
   type FieldPlan,
   FLOAT,
@@ -104,6 +107,8 @@ function decodeBody(r: ProtobufReader, slot: Slot, into?: unknown): unknown {
       return decodeMessage(r, slot.message as MessagePlan, into as Record<string, unknown> | undefined);
     case UNION:
       return decodeUnion(r, slot.union as UnionPlan, into);
+    case EITHER:
+      return decodeEither(r, slot.either as EitherPlan, into);
     case TIMESTAMP: {
       const start = r.pos;
       return kept(slot.rule, start, decodeTimestamp(r, slot.precision as TimePrecision, into as Date));
@@ -287,6 +292,36 @@ function decodeUnion(r: ProtobufReader, plan: UnionPlan, into?: unknown): unknow
     current = number - 1;
   }
   if (value === undefined) throw mismatch(start, `no variant of the union ${plan.name} is set`);
+  return value;
+}
+
+/**
+ * An either's oneof, read as a union's: the last branch on the wire wins, a message branch seen again
+ * (here, or after `into`, an earlier occurrence's value) is merged with its earlier value. A branch
+ * key with another wire type is an unknown field, skipped. A message with no branch set holds no
+ * value of the either, and is refused; so is NaN beside a text branch (either.ts).
+ */
+function decodeEither(r: ProtobufReader, plan: EitherPlan, into?: unknown): unknown {
+  const start = r.pos;
+  let value: unknown = into;
+  let current = into === undefined ? -1 : (selectBranch(plan.schema, into) ?? -1);
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const index = (tag >>> 3) - 1;
+    const branch = plan.slots[index];
+    if (branch === undefined || tag !== plan.keys[index]) {
+      r.skip(tag & 7, tag >>> 3);
+      continue;
+    }
+    value = readOrMerge(r, branch, current === index ? value : undefined);
+    current = index;
+  }
+  if (current === -1) {
+    throw mismatch(start, `no branch of ${plan.name} (${describeBranches(plan.schema)}) is set`);
+  }
+  if (plan.finiteOnly && typeof value === 'number' && !Number.isFinite(value)) {
+    throw mismatch(start, `${value} beside a text branch (JSON would read it back as text)`);
+  }
   return value;
 }
 

@@ -6,16 +6,18 @@
  */
 
 import { prependPath } from '../../../errors/index.js';
+import { describeBranches, selectBranch } from '../../../schema/either.js';
 import { fieldOf } from '../../../schema/names.js';
 import { isRecord, unreadableKey } from '../../../schema/value-rules.js';
 import { compareUtf8 } from '../../core/utf8.js';
 import { jsonFieldText } from '../json-text.js';
-import type { FieldPlan, MessagePlan, Slot, UnionPlan } from '../layout.js';
+import type { EitherPlan, FieldPlan, MessagePlan, Slot, UnionPlan } from '../layout.js';
 import {
   BOOL,
   BYTES,
   DECIMAL,
   DOUBLE,
+  EITHER,
   ENUM,
   FIXED32,
   FIXED64,
@@ -62,6 +64,9 @@ export function encodeBody(w: ProtobufWriter, slot: Slot, value: unknown): void 
     case UNION:
       encodeUnion(w, slot.union as UnionPlan, value);
       return;
+    case EITHER:
+      encodeEither(w, slot.either as EitherPlan, value);
+      return;
     default:
       encodeField(w, slot.wrapped as FieldPlan, value);
   }
@@ -100,6 +105,17 @@ function encodeUnion(w: ProtobufWriter, plan: UnionPlan, value: unknown): void {
   encodeMessage(w, variant.message as MessagePlan, value);
   w.end(start);
   w.depth -= variant.levels;
+}
+
+/**
+ * An either's oneof: the one branch the value's class (and an object's keys) choose (either.ts), as
+ * its field, written even when it holds proto3's default (a oneof member has presence).
+ */
+function encodeEither(w: ProtobufWriter, plan: EitherPlan, value: unknown): void {
+  const index = selectBranch(plan.schema, value);
+  if (index === undefined) throw wrong(describeBranches(plan.schema), value);
+  w.varint(plan.keys[index] as number);
+  writeSlot(w, plan.slots[index] as Slot, value);
 }
 
 export function encodeField(w: ProtobufWriter, field: FieldPlan, value: unknown): void {
