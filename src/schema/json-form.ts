@@ -180,7 +180,9 @@ function readNode(
         return t.literal(node.value as string);
       case 'enum': {
         const { name, ...options } = named();
-        return define(t.enum(name, asStrings(node.members, `${at}.members`), options));
+        const numbers =
+          node.numbers === undefined ? {} : { numbers: asNumbers(node.numbers, `${at}.numbers`) };
+        return define(t.enum(name, asStrings(node.members, `${at}.members`), { ...options, ...numbers }));
       }
       case 'object': {
         const { name, ...options } = named();
@@ -197,6 +199,10 @@ function readNode(
             id: optionalNumber(f.id, `${where}.id`),
             doc: optionalString(f.doc, `${where}.doc`),
             deprecated: f.deprecated === undefined ? undefined : f.deprecated === true,
+            presence:
+              f.presence === undefined
+                ? undefined
+                : (asString(f.presence, `${where}.presence`) as 'explicit'),
             aliases: optionalStrings(f.aliases, `${where}.aliases`),
             default: f.default === undefined ? undefined : readDefault(schema, f.default, `${where}.default`),
           });
@@ -280,6 +286,13 @@ function asString(value: unknown, at: string): string {
 
 function asStrings(value: unknown, at: string): string[] {
   return asArray(value, at).map((item, i) => asString(item, `${at}[${i}]`));
+}
+
+function asNumbers(value: unknown, at: string): number[] {
+  return asArray(value, at).map((item, i) => {
+    if (typeof item !== 'number') fail(`${at}[${i}]`, 'must be a number');
+    return item;
+  });
 }
 
 function optionalString(value: unknown, at: string): string | undefined {

@@ -243,7 +243,9 @@ class LayoutBuilder {
       const key = this.value(deref(inner.keys) as Leaf);
       return { ...field, label: 'map', key, value: this.element(inner.values, `${base}_Value`) };
     }
-    return { ...field, label: present ? 'optional' : 'implicit', value: this.value(inner) };
+    // A field with explicit presence (a proto2 `required` one) is written as proto3 writes `optional`.
+    const label = present || def.presence === 'explicit' ? 'optional' : 'implicit';
+    return { ...field, label, value: this.value(inner) };
   }
 
   /**

@@ -531,6 +531,13 @@ export function readSlot(r: ProtobufReader, slot: Slot): unknown {
     case ENUM: {
       const start = r.pos;
       const members = slot.members as readonly string[];
+      if (slot.numbered !== undefined) {
+        // A .proto's numbers, int32s: a negative one is a sign-extended ten-byte varint.
+        const number = r.uint32() | 0;
+        const member = slot.numbered.get(number);
+        if (member === undefined) throw notAMember(start, slot, number);
+        return member;
+      }
       const index = r.uint32();
       if (index >= members.length) throw notAMember(start, slot, index);
       return members[index];
