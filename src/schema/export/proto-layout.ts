@@ -304,6 +304,21 @@ class LayoutBuilder {
    * value (it compares values with the prefix stripped, ignoring case and underscores).
    */
   private enumValueNames(type: EnumSchema): string[] {
+    // An enum with a .proto's numbers came from a .proto: its members are that file's value names.
+    if (type.numbers !== undefined) {
+      if (type.numbers[0] !== 0) {
+        this.plan.refuse(
+          `enum ${type.name}: its first value is numbered ${type.numbers[0]}, but toProto writes proto3, ` +
+            'whose enums start with 0 (their default).',
+        );
+      }
+      for (const member of type.members) {
+        if (!isIdentifier(member)) {
+          this.plan.refuse(`enum ${type.name}: member ${JSON.stringify(member)} is not a .proto value name.`);
+        }
+      }
+      return [...type.members];
+    }
     const prefix = upperSnake(type.name) ?? type.name.toUpperCase();
     const seen = new Map<string, string>();
     return type.members.map((member) => {

@@ -114,7 +114,7 @@ function enumeration(type: ProtoEnum): string {
   return [
     ...notes('//', '', type.schema),
     `enum ${type.name} {`,
-    ...type.values.map((value, index) => `  ${value} = ${index};`),
+    ...type.values.map((value, index) => `  ${value} = ${type.schema.numbers?.[index] ?? index};`),
     '}',
   ].join('\n');
 }

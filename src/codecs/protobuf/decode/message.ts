@@ -415,6 +415,11 @@ function readEntry(r: ProtobufReader, field: FieldPlan, map: unknown, start: num
 function absentValue(r: ProtobufReader, field: FieldPlan): unknown {
   switch (field.mode) {
     case PRESENT:
+      // A field with explicit presence that can be neither undefined nor null (a proto2 required
+      // one) must be on the wire, as protoc's readers require it.
+      if (!field.acceptsUndefined && !field.acceptsNull) {
+        throw mismatch(r.pos, `required field ${field.name} (${field.number}) is not in the message`);
+      }
       return field.absent;
     case REPEATED:
       return newList(r);
