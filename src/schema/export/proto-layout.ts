@@ -119,6 +119,11 @@ export interface ProtoLayout {
   readonly declarations: readonly (ProtoMessage | ProtoEnum)[];
   /** How fields refer to google.protobuf.Timestamp, when any does (the file then imports it). */
   readonly timestamp: string | undefined;
+  /**
+   * The message each nested declaration is declared in: an object or enum whose namespace is the
+   * full name of an object of the schema (`shop.v1.Order.Line`), as schemaFromProto names them.
+   */
+  readonly enclosing: ReadonlyMap<ProtoMessage | ProtoEnum, ProtoMessage>;
 }
 
 // A type with one of these names could not be referred to unqualified: scalar type names, and the
@@ -152,6 +157,7 @@ class LayoutBuilder {
       rootKinds: ['object', 'union'],
       reservedNames,
       refuse: options.refuse,
+      nests: true,
     });
     // Enum values are siblings of their enum (C++ scoping), so they share the package's names
     // with every type, and generated messages must avoid them too.
@@ -191,11 +197,19 @@ class LayoutBuilder {
       else this.union(type);
     }
     const root = wrapper ?? (this.declared.get(deref(this.schema)) as ProtoMessage);
+    const enclosing = new Map<ProtoMessage | ProtoEnum, ProtoMessage>();
+    for (const [inner, outer] of this.plan.enclosing) {
+      enclosing.set(
+        this.declared.get(inner) as ProtoMessage | ProtoEnum,
+        this.declared.get(outer) as ProtoMessage,
+      );
+    }
     return {
       package: this.plan.namespace,
       root,
       declarations: this.declarations,
       timestamp: this.usesTimestamp ? this.timestampName : undefined,
+      enclosing,
     };
   }
 

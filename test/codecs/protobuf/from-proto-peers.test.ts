@@ -7,13 +7,14 @@
  * bytes; wirekit reads them back to the value; `protoc --decode` reads them with no unknown field.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { schemaFromProtoFile } from '../../../src/codecs/protobuf/from-proto-file.js';
 import { createProtobufCodec, schemaFromProto } from '../../../src/codecs/protobuf/index.js';
 import { SchemaImportError } from '../../../src/errors/index.js';
+import { toProto } from '../../../src/schema/export/index.js';
 import type { ObjectSchema, Schema } from '../../../src/schema/types.js';
 import { has, python, withTempDir } from '../../support/tools.js';
 
@@ -182,6 +183,83 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf'))(
             expect(decoded.status, decoded.stderr).toBe(0);
             expect(decoded.stdout).not.toMatch(/^\s*\d+:/m);
           });
+        });
+      });
+    }
+  },
+);
+
+/**
+ * Compares two descriptor sets, message by message of the second (toProto's file) with the message
+ * of the same full name in the first (the original): each field's name, number, type, label, type
+ * name, effective packing and (for scalars) proto3 presence, and each enum's values and numbers.
+ * A proto2 `required` is compared as `optional` (toProto writes proto3, where it writes the same
+ * bytes), and a message field's `optional` is not compared (message fields always have presence).
+ */
+const compareScript = `
+import json, sys
+from google.protobuf import descriptor_pb2
+def load(path, only=None):
+    fds = descriptor_pb2.FileDescriptorSet()
+    fds.ParseFromString(open(path, 'rb').read())
+    messages, enums = {}, {}
+    for f in fds.file:
+        if only is not None and f.name != only:
+            continue
+        syntax = f.syntax or 'proto2'
+        def walk(prefix, ms, es):
+            for e in es:
+                enums[prefix + e.name] = [[v.name, v.number] for v in e.value]
+            for m in ms:
+                messages[prefix + m.name] = [view(fd, syntax) for fd in m.field]
+                walk(prefix + m.name + '.', m.nested_type, m.enum_type)
+        walk('.' + f.package + '.' if f.package else '.', f.message_type, f.enum_type)
+    return messages, enums
+def view(fd, syntax):
+    packable = fd.label == 3 and fd.type not in (9, 10, 11, 12)
+    explicit = fd.options.HasField('packed')
+    packed = packable and (fd.options.packed if explicit else syntax == 'proto3')
+    return {'name': fd.name, 'number': fd.number, 'type': fd.type, 'label': 1 if fd.label == 2 else fd.label,
+            'type_name': fd.type_name, 'packed': packed,
+            'optional': None if fd.type == 11 else (fd.proto3_optional or (syntax == 'proto2' and fd.label == 1))}
+original = load(sys.argv[1])
+printed = load(sys.argv[2], sys.argv[3])
+out = {'compared': 0, 'differences': []}
+for kind in (0, 1):
+    for name, item in printed[kind].items():
+        out['compared'] += 1
+        if original[kind].get(name) != item:
+            out['differences'].append([name, original[kind].get(name), item])
+print(json.dumps(out))
+`;
+
+describe.skipIf(!has('protoc') || !has('python:google.protobuf'))(
+  'toProto of an imported schema: protoc compiles it to the descriptors of the original',
+  () => {
+    const cases: readonly (readonly [string, string, string])[] = [
+      [fixtures, 'nested.proto', 'nested.v1.Order'],
+      [include, 'google/protobuf/type.proto', 'google.protobuf.Type'],
+      [include, 'google/protobuf/api.proto', 'google.protobuf.Api'],
+      [include, 'google/protobuf/any.proto', 'google.protobuf.Any'],
+      [include, 'google/protobuf/duration.proto', 'google.protobuf.Duration'],
+      [include, 'google/protobuf/field_mask.proto', 'google.protobuf.FieldMask'],
+      [include, 'google/protobuf/wrappers.proto', 'google.protobuf.UInt64Value'],
+    ];
+    for (const [folder, path, root] of cases) {
+      test(`${path}: ${root}`, () => {
+        const { types } = schemaFromProtoFile(join(folder, path), { includePaths: [folder, include] });
+        const printed = toProto(types.get(root) as Schema);
+        withTempDir((dir) => {
+          const original = compile(dir, folder, path);
+          writeFileSync(join(dir, 'printed.proto'), printed);
+          const again = compile(dir, dir, 'printed.proto');
+          const run = spawnSync(python, ['-c', compareScript, original, again, 'printed.proto'], {
+            encoding: 'utf8',
+          });
+          expect(run.stderr).toBe('');
+          const result = JSON.parse(run.stdout) as { compared: number; differences: unknown[] };
+          expect(result.differences).toEqual([]);
+          expect(result.compared).toBeGreaterThan(0);
         });
       });
     }
