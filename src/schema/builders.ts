@@ -6,10 +6,12 @@
  *
  * Each builder checks its arguments and returns a frozen plain node (see types.ts).
  */
+
 import { describeValue, WirekitError } from '../errors/index.js';
 import { branchTable } from './either.js';
 import { assignFieldNumbers } from './field-numbers.js';
 import { checkFieldName, checkTypeName } from './names.js';
+import { protoWrapperKinds, protoWrapperOf } from './proto-wrappers.js';
 import type {
   ArraySchema,
   BoolSchema,
@@ -445,11 +447,30 @@ export function optional<S extends Schema>(inner: S): OptionalSchema<Infer<S>, I
   return node<OptionalSchema<Infer<S>, InferInput<S>>>({ kind: 'optional', inner });
 }
 
-export function nullable<S extends Schema>(inner: S): NullableSchema<Infer<S>, InferInput<S>> {
+export interface NullableOptions {
+  /** Protocol Buffers only: see NullableSchema.proto. */
+  readonly proto?: 'wrapper';
+}
+
+export function nullable<S extends Schema>(
+  inner: S,
+  options: NullableOptions = {},
+): NullableSchema<Infer<S>, InferInput<S>> {
   if (inner.kind === 'optional' || inner.kind === 'nullable') {
     invalid(`nullable: cannot wrap a schema that is ${inner.kind} already; use t.optional(t.nullable(x)).`);
   }
-  return node<NullableSchema<Infer<S>, InferInput<S>>>({ kind: 'nullable', inner });
+  if (options.proto === undefined)
+    return node<NullableSchema<Infer<S>, InferInput<S>>>({ kind: 'nullable', inner });
+  const wrapper = protoWrapperOf(inner.kind);
+  if (options.proto !== 'wrapper' || wrapper === undefined) {
+    invalid(`nullable: proto 'wrapper' holds a ${protoWrapperKinds.join(', ')}, not a ${inner.kind}.`);
+  }
+  // The wrapper's field has one type: a declared other one would not be the wrapper's bytes.
+  const declared = 'proto' in inner ? inner.proto : undefined;
+  if (declared !== undefined && declared !== wrapper[1]) {
+    invalid(`nullable: google.protobuf.${wrapper[0]} holds a ${wrapper[1]}, not a ${String(declared)}.`);
+  }
+  return node<NullableSchema<Infer<S>, InferInput<S>>>({ kind: 'nullable', inner, proto: 'wrapper' });
 }
 
 export function union<const V extends readonly ObjectSchema[]>(

@@ -47,8 +47,13 @@ export function schemaToJson(schema: Schema): SchemaDocument {
       case 'map':
         return { kind: 'map', keys: write(target.keys), values: write(target.values) };
       case 'optional':
-      case 'nullable':
         return { kind: target.kind, inner: write(target.inner) };
+      case 'nullable':
+        return {
+          kind: target.kind,
+          inner: write(target.inner),
+          ...(target.proto === undefined ? {} : { proto: target.proto }),
+        };
       default:
         return plain(target, []);
     }
@@ -228,7 +233,10 @@ function readNode(
       case 'optional':
         return t.optional(read(node.inner, 'inner'));
       case 'nullable':
-        return t.nullable(read(node.inner, 'inner'));
+        return t.nullable(
+          read(node.inner, 'inner'),
+          node.proto === undefined ? {} : { proto: asString(node.proto, `${at}.proto`) as 'wrapper' },
+        );
       case 'ref': {
         const name = asString(node.name, `${at}.name`);
         const known = defined.get(name);

@@ -225,6 +225,13 @@ export interface OptionalSchema<T = unknown, I = T> extends SchemaNode<T | undef
 export interface NullableSchema<T = unknown, I = T> extends SchemaNode<T | null, I | null> {
   readonly kind: 'nullable';
   readonly inner: Schema;
+  /**
+   * Protocol Buffers only: `'wrapper'` writes the value as its scalar's well-known wrapper message
+   * (google.protobuf.Int32Value, StringValue…: the value as field 1), null as no message, as a
+   * `.proto` field of a wrapper type is written; `toProto` imports google/protobuf/wrappers.proto.
+   * Other formats ignore it.
+   */
+  readonly proto?: 'wrapper';
 }
 
 /**

@@ -73,6 +73,23 @@ const scalarSchemas: Record<ProtoScalar, () => Schema> = {
   bytes: () => t.bytes(),
 };
 
+/** The well-known wrappers, by full name: a nullable of their scalar (NullableSchema.proto). */
+const wrapperScalars: ReadonlyMap<string, ProtoScalar> = new Map(
+  (
+    [
+      ['DoubleValue', 'double'],
+      ['FloatValue', 'float'],
+      ['Int64Value', 'int64'],
+      ['UInt64Value', 'uint64'],
+      ['Int32Value', 'int32'],
+      ['UInt32Value', 'uint32'],
+      ['BoolValue', 'bool'],
+      ['StringValue', 'string'],
+      ['BytesValue', 'bytes'],
+    ] as const
+  ).map(([name, scalar]) => [`google.protobuf.${name}`, scalar]),
+);
+
 /** Well-known types a message would hold by their structure, were it not for what they mean. */
 const jsonTypes = new Set(['google.protobuf.Struct', 'google.protobuf.Value', 'google.protobuf.ListValue']);
 
@@ -170,10 +187,15 @@ class Importer {
     if (type.kind === 'map') {
       const key = scalarSchemas[type.key]() as MapKeySchema;
       const value =
-        type.value.kind === 'scalar' ? scalarSchemas[type.value.scalar]() : this.named(field, where, file);
+        type.value.kind === 'scalar'
+          ? scalarSchemas[type.value.scalar]()
+          : this.named(field, where, file, true);
       return t.map(key, value);
     }
-    const value = type.kind === 'scalar' ? scalarSchemas[type.scalar]() : this.named(field, where, file);
+    const value =
+      type.kind === 'scalar'
+        ? scalarSchemas[type.scalar]()
+        : this.named(field, where, file, field.label === 'repeated');
     if (field.label === 'repeated') {
       const packedOption = field.options.find((option) => option.name[0]?.name === 'packed');
       // proto3 packs repeated scalars unless told not to; proto2 only when told to.
@@ -183,8 +205,9 @@ class Importer {
           : packedOption.value.kind === 'identifier' && packedOption.value.value === 'true';
       return t.array(value, { packed });
     }
-    // A proto2 required field must hold a value (and has explicit presence: see message()).
-    if (field.label === 'required') return value;
+    // A proto2 required field must hold a value (and has explicit presence: see message()); a
+    // wrapper's presence is its null.
+    if (field.label === 'required' || value.kind === 'nullable') return value;
     // A message field always has presence; a scalar or enum field has it when marked optional,
     // and always in proto2.
     const present =
@@ -205,11 +228,18 @@ class Importer {
     return value;
   }
 
-  /** The schema of a field's named type: a message (by reference, so recursion resolves), an enum, a Timestamp. */
-  private named(field: ProtoFieldAst, where: string, file: ProtoFileAst): Schema {
+  /**
+   * The schema of a field's named type: a message (by reference, so recursion resolves), an enum, a
+   * Timestamp, a wrapper; `element` for a list item or map value.
+   */
+  private named(field: ProtoFieldAst, where: string, file: ProtoFileAst, element = false): Schema {
     const declaration = this.files.fieldTypes.get(field) as ProtoDeclaration;
     const { fullName } = declaration;
     if (fullName === 'google.protobuf.Timestamp') return t.timestamp({ precision: 'ns' });
+    // A wrapper field is a nullable scalar; a list item or map value cannot be absent, so there it
+    // stays the message it is ({ value }), as protoc's runtimes hold it.
+    const wrapped = wrapperScalars.get(fullName);
+    if (wrapped !== undefined && !element) return t.nullable(scalarSchemas[wrapped](), { proto: 'wrapper' });
     if (jsonTypes.has(fullName)) {
       this.refuse(
         `${where}: ${fullName} is not imported yet (it holds any JSON value, but wirekit's t.json() ` +

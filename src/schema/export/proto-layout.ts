@@ -8,9 +8,11 @@
  */
 import { eitherNotCarried } from '../either.js';
 import { isIdentifier } from '../names.js';
+import { protoWrapperOf } from '../proto-wrappers.js';
 import type {
   EnumSchema,
   FieldDef,
+  NullableSchema,
   ObjectSchema,
   ProtoIntType,
   Schema,
@@ -119,6 +121,8 @@ export interface ProtoLayout {
   readonly declarations: readonly (ProtoMessage | ProtoEnum)[];
   /** How fields refer to google.protobuf.Timestamp, when any does (the file then imports it). */
   readonly timestamp: string | undefined;
+  /** Whether a field holds a well-known wrapper (the file then imports google/protobuf/wrappers.proto). */
+  readonly wrappers: boolean;
   /**
    * The message each nested declaration is declared in: an object or enum whose namespace is the
    * full name of an object of the schema (`shop.v1.Order.Line`), as schemaFromProto names them.
@@ -144,7 +148,11 @@ class LayoutBuilder {
   private readonly declared = new Map<Schema, ProtoMessage | ProtoEnum>();
   private readonly declarations: (ProtoMessage | ProtoEnum)[] = [];
   private readonly timestampName: string;
+  private readonly googlePrefix: string;
   private usesTimestamp = false;
+  private usesWrappers = false;
+  /** The well-known wrapper message of each wrapped scalar schema (NullableSchema.proto). */
+  private readonly wellKnown = new Map<Schema, ProtoMessage>();
 
   constructor(
     private readonly schema: Schema,
@@ -184,7 +192,8 @@ class LayoutBuilder {
     // protoc resolves `google.…` from the innermost scope out, so a `google` of our own would hide
     // the real package; the leading dot starts from the root instead.
     const hidden = this.plan.namespace?.split('.').includes('google') || this.plan.names.has('google');
-    this.timestampName = `${hidden ? '.' : ''}google.protobuf.Timestamp`;
+    this.googlePrefix = hidden ? '.google.protobuf.' : 'google.protobuf.';
+    this.timestampName = `${this.googlePrefix}Timestamp`;
   }
 
   build(): ProtoLayout {
@@ -209,6 +218,7 @@ class LayoutBuilder {
       root,
       declarations: this.declarations,
       timestamp: this.usesTimestamp ? this.timestampName : undefined,
+      wrappers: this.usesWrappers,
       enclosing,
     };
   }
@@ -241,6 +251,18 @@ class LayoutBuilder {
 
   /** `base` prefixes the names of messages generated for the field. */
   private field(base: string, def: FieldDef): ProtoField {
+    const wrapped = protoWrapped(def.schema);
+    if (wrapped !== undefined) {
+      const value = this.wellKnownWrapper(wrapped);
+      return {
+        def,
+        inner: deref(wrapped.inner) as Plain,
+        key: undefined,
+        packed: false,
+        label: 'optional',
+        value,
+      };
+    }
     const { inner, present } = unwrapPresence(def.schema);
     const field = { def, inner, key: undefined, packed: false };
     if (def.schema.kind === 'literal') return { ...field, label: 'literal', value: undefined };
@@ -268,6 +290,7 @@ class LayoutBuilder {
    */
   private element(schema: Schema, candidate: string): ProtoValue {
     const node = deref(schema);
+    if (node.kind === 'nullable' && node.proto === 'wrapper') return this.wellKnownWrapper(node);
     if (
       node.kind === 'optional' ||
       node.kind === 'nullable' ||
@@ -277,6 +300,32 @@ class LayoutBuilder {
       return this.wrapper(candidate, node);
     }
     return this.value(node);
+  }
+
+  /**
+   * google.protobuf.Int32Value and the other wrappers, for a nullable scalar that declares them:
+   * declared by wrappers.proto, not by this file, and written as a generated wrapper is (the value
+   * as field 1, left out when it is the default), with the wrapper's own field type.
+   */
+  private wellKnownWrapper(node: NullableSchema): ProtoValue {
+    const inner = deref(node.inner) as ScalarLeaf;
+    let message = this.wellKnown.get(inner);
+    if (message === undefined) {
+      const [name, type] = protoWrapperOf(inner.kind) as readonly [string, ProtoScalar];
+      const def: FieldDef = { name: 'value', id: 1, schema: inner };
+      const value: ProtoValue = { is: 'scalar', type, schema: inner };
+      const field: ProtoField = { def, inner, key: undefined, packed: false, label: 'implicit', value };
+      message = {
+        name: `${this.googlePrefix}${name}`,
+        origin: 'wrapper',
+        schema: undefined,
+        fields: [field],
+        variants: [],
+      };
+      this.wellKnown.set(inner, message);
+      this.usesWrappers = true;
+    }
+    return { is: 'message', message };
   }
 
   private wrapper(candidate: string, schema: Schema): ProtoValue {
@@ -389,6 +438,12 @@ class LayoutBuilder {
 /** The scalar a leaf is declared as: the integer type its schema declares, else its kind's default. */
 function protoScalar(node: ScalarLeaf): ProtoScalar {
   return 'proto' in node && node.proto !== undefined ? node.proto : protoScalars[storedKind(node)];
+}
+
+/** The nullable under a field's optional that declares a well-known wrapper, if it does. */
+function protoWrapped(schema: Schema): NullableSchema | undefined {
+  const node = schema.kind === 'optional' ? schema.inner : schema;
+  return node.kind === 'nullable' && node.proto === 'wrapper' ? node : undefined;
 }
 
 /** Whether repeated values of this type can be packed: numbers, booleans and enums, not what is length-delimited. */

@@ -66,6 +66,7 @@ function printProto(layout: ProtoLayout): string {
   ];
   if (layout.package !== undefined) head.push(`package ${layout.package};`);
   if (layout.timestamp !== undefined) head.push('import "google/protobuf/timestamp.proto";');
+  if (layout.wrappers) head.push('import "google/protobuf/wrappers.proto";');
   return `${[...head, ...blocks].join('\n\n')}\n`;
 }
 

@@ -273,8 +273,13 @@ class Generator {
       case 'map':
         return call('t.map', this.expr(schema.keys, owner), this.expr(schema.values, owner));
       case 'optional':
+        return call('t.optional', this.expr(schema.inner, owner));
       case 'nullable':
-        return call(`t.${schema.kind}`, this.expr(schema.inner, owner));
+        return call(
+          't.nullable',
+          this.expr(schema.inner, owner),
+          ...options(schema.proto === undefined ? [] : [['proto', quote(schema.proto)]]),
+        );
       default:
         return call(`t.${schema.kind}`);
     }

@@ -28,6 +28,7 @@ const files: readonly (readonly [string, string])[] = [
     .map((name) => [include, `google/protobuf/${name}.proto`] as const),
   [fixtures, 'legacy.proto'],
   [fixtures, 'modern.proto'],
+  [fixtures, 'wrapped.proto'],
 ];
 
 /** Values of a schema the importer makes; `depth` bounds recursion (optional fields left out, lists empty). */
@@ -47,6 +48,8 @@ function arbitraryOf(schema: Schema, depth: number): fc.Arbitrary<unknown> {
       }
       return fc.record(keys, { requiredKeys: required });
     }
+    case 'nullable':
+      return fc.option(arbitraryOf(schema.inner, depth), { nil: null });
     case 'array':
       return depth >= 3 ? fc.constant([]) : fc.array(arbitraryOf(schema.items, depth), { maxLength: 3 });
     case 'map': {
@@ -238,6 +241,7 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf'))(
   () => {
     const cases: readonly (readonly [string, string, string])[] = [
       [fixtures, 'nested.proto', 'nested.v1.Order'],
+      [fixtures, 'wrapped.proto', 'wrapped.v1.Reading'],
       [include, 'google/protobuf/type.proto', 'google.protobuf.Type'],
       [include, 'google/protobuf/api.proto', 'google.protobuf.Api'],
       [include, 'google/protobuf/any.proto', 'google.protobuf.Any'],
@@ -297,6 +301,27 @@ describe('schemaFromProto: what the fixtures and libprotobuf-dev files become', 
     expect(() => codec.decode(Uint8Array.from([0x18, 0x07]))).toThrow(/enum number 7 is no member of Color/);
   });
 
+  test('wrappers are nullable scalars written as the wrapper messages; toProto names them again', () => {
+    const { types } = schemaFromProto(readFileSync(join(fixtures, 'modern.proto'), 'utf8'));
+    const Event = types.get('modern.v1.Event') as ObjectSchema;
+    const maybeInt = Event.fields.find((field) => field.name === 'maybe_int');
+    expect(maybeInt?.schema).toEqual({
+      kind: 'nullable',
+      inner: { kind: 'int32', proto: 'int32' },
+      proto: 'wrapper',
+    });
+    const codec = createProtobufCodec({ schema: Event });
+    // 0 is a wrapper holding 0: field 15, an empty message; null is no field at all.
+    expect(hex(codec.encode({ ...emptyEvent, maybe_int: 0 }))).toBe('7a00');
+    expect(hex(codec.encode({ ...emptyEvent, maybe_int: -1 }))).toBe('7a0b08ffffffffffffffffff01');
+    expect(hex(codec.encode(emptyEvent))).toBe('');
+    expect(codec.decode(Uint8Array.from([0x7a, 0x00]))).toMatchObject({ maybe_int: 0 });
+    const { types: wrapped } = schemaFromProto(readFileSync(join(fixtures, 'wrapped.proto'), 'utf8'));
+    const printed = toProto(wrapped.get('wrapped.v1.Reading') as Schema);
+    expect(printed).toContain('import "google/protobuf/wrappers.proto";');
+    expect(printed).toContain('google.protobuf.Int32Value delta = 5;');
+  });
+
   test('proto2: required fields are written even when they hold their default; defaults are field defaults', () => {
     const { types } = schemaFromProto(readFileSync(join(fixtures, 'legacy.proto'), 'utf8'));
     const Record = types.get('legacy.v1.Record') as ObjectSchema;
@@ -335,4 +360,10 @@ const emptyEvent = {
   by_fixed64: new Map(),
   children: {},
   sizes: [],
+  maybe_int: null,
+  maybe_text: null,
+  maybe_bytes: null,
+  maybe_big: null,
+  history: [],
+  notes: {},
 };

@@ -92,6 +92,7 @@ const handWritten: Record<string, Schema> = {
     [
       ['protoNested', 'nested.proto', 'nested.v1.Order'],
       ['protoLegacy', 'legacy.proto', 'legacy.v1.Record'],
+      ['protoWrapped', 'wrapped.proto', 'wrapped.v1.Reading'],
     ].map(([name, file, type]) => {
       const text = readFileSync(new URL(`../../fixtures/proto-import/${file}`, import.meta.url), 'utf8');
       return [name, schemaFromProto(text).types.get(type as string) as Schema];
