@@ -6,10 +6,12 @@
  *
  * Each builder checks its arguments and returns a frozen plain node (see types.ts).
  */
+
 import { describeValue, WirekitError } from '../errors/index.js';
 import { branchTable } from './either.js';
 import { assignFieldNumbers } from './field-numbers.js';
 import { checkFieldName, checkTypeName } from './names.js';
+import { protoWrapperKinds, protoWrapperOf } from './proto-wrappers.js';
 import type {
   ArraySchema,
   BoolSchema,
@@ -232,10 +234,18 @@ function namedInfo(name: string, options: NamedOptions) {
   });
 }
 
+export interface EnumOptions extends NamedOptions {
+  /**
+   * Protocol Buffers only: each member's number, in the order of the members (distinct int32s; in
+   * proto3 the first is 0, the default). Without it member i is number i. See EnumSchema.numbers.
+   */
+  readonly numbers?: readonly number[];
+}
+
 export function enumeration<const M extends string>(
   name: string,
   members: readonly M[],
-  options: NamedOptions = {},
+  options: EnumOptions = {},
 ): EnumSchema<M> {
   if (members.length === 0) invalid(`enum ${name}: needs at least one member.`);
   if (new Set(members).size !== members.length) invalid(`enum ${name}: members must be distinct.`);
@@ -243,11 +253,27 @@ export function enumeration<const M extends string>(
     if (typeof member !== 'string' || member === '')
       invalid(`enum ${name}: members must be non-empty strings.`);
   }
+  const { numbers, ...named } = options;
+  if (numbers !== undefined) checkEnumNumbers(name, members.length, numbers);
   return node<EnumSchema<M>>({
     kind: 'enum',
-    ...namedInfo(name, options),
+    ...namedInfo(name, named),
     members: Object.freeze([...members]),
+    ...(numbers === undefined ? {} : { numbers: Object.freeze([...numbers]) }),
   });
+}
+
+function checkEnumNumbers(name: string, count: number, numbers: readonly number[]): void {
+  if (!Array.isArray(numbers) || numbers.length !== count) {
+    invalid(`enum ${name}: numbers must give one number per member (${count}).`);
+  }
+  for (const number of numbers) {
+    if (!Number.isInteger(number) || number < -(2 ** 31) || number >= 2 ** 31) {
+      invalid(`enum ${name}: numbers must be int32s, got ${describeValue(number)}.`);
+    }
+  }
+  // Two members of one number would decode to either: a .proto's allow_alias has no wirekit reading.
+  if (new Set(numbers).size !== numbers.length) invalid(`enum ${name}: numbers must be distinct.`);
 }
 
 export function literal<const V extends LiteralValue>(value: V): LiteralSchema<V> {
@@ -267,6 +293,8 @@ export interface FieldMeta<T = unknown> {
   readonly default?: T;
   readonly deprecated?: boolean;
   readonly aliases?: readonly string[];
+  /** Protocol Buffers only: see FieldDef.presence. */
+  readonly presence?: 'explicit';
 }
 
 /**
@@ -347,6 +375,7 @@ export function object<const F extends Record<string, FieldInput>>(
           doc: meta.doc,
           default: meta.default,
           deprecated: meta.deprecated === true ? true : undefined,
+          presence: explicitPresence(fieldName, schema, meta.presence),
           aliases: meta.aliases === undefined ? undefined : Object.freeze([...meta.aliases]),
         }),
       ),
@@ -355,6 +384,17 @@ export function object<const F extends Record<string, FieldInput>>(
   return node<ObjectSchema<InferFields<F>, InferInputFields<F>>>(
     compact({ kind: 'object' as const, ...info, fields: Object.freeze(defs), reserved }),
   );
+}
+
+/** A field's declared presence: only a single value (not a list or map, which have no presence) has one. */
+function explicitPresence(name: string, schema: Schema, presence: unknown): 'explicit' | undefined {
+  if (presence === undefined) return undefined;
+  if (presence !== 'explicit') invalid(`field ${name}: presence must be 'explicit'.`);
+  const kind = schema.kind === 'ref' ? schema.resolve().kind : schema.kind;
+  if (kind === 'array' || kind === 'map' || kind === 'literal') {
+    invalid(`field ${name}: a ${kind} has no presence of its own.`);
+  }
+  return 'explicit';
 }
 
 export interface ArrayOptions {
@@ -407,11 +447,30 @@ export function optional<S extends Schema>(inner: S): OptionalSchema<Infer<S>, I
   return node<OptionalSchema<Infer<S>, InferInput<S>>>({ kind: 'optional', inner });
 }
 
-export function nullable<S extends Schema>(inner: S): NullableSchema<Infer<S>, InferInput<S>> {
+export interface NullableOptions {
+  /** Protocol Buffers only: see NullableSchema.proto. */
+  readonly proto?: 'wrapper';
+}
+
+export function nullable<S extends Schema>(
+  inner: S,
+  options: NullableOptions = {},
+): NullableSchema<Infer<S>, InferInput<S>> {
   if (inner.kind === 'optional' || inner.kind === 'nullable') {
     invalid(`nullable: cannot wrap a schema that is ${inner.kind} already; use t.optional(t.nullable(x)).`);
   }
-  return node<NullableSchema<Infer<S>, InferInput<S>>>({ kind: 'nullable', inner });
+  if (options.proto === undefined)
+    return node<NullableSchema<Infer<S>, InferInput<S>>>({ kind: 'nullable', inner });
+  const wrapper = protoWrapperOf(inner.kind);
+  if (options.proto !== 'wrapper' || wrapper === undefined) {
+    invalid(`nullable: proto 'wrapper' holds a ${protoWrapperKinds.join(', ')}, not a ${inner.kind}.`);
+  }
+  // The wrapper's field has one type: a declared other one would not be the wrapper's bytes.
+  const declared = 'proto' in inner ? inner.proto : undefined;
+  if (declared !== undefined && declared !== wrapper[1]) {
+    invalid(`nullable: google.protobuf.${wrapper[0]} holds a ${wrapper[1]}, not a ${String(declared)}.`);
+  }
+  return node<NullableSchema<Infer<S>, InferInput<S>>>({ kind: 'nullable', inner, proto: 'wrapper' });
 }
 
 export function union<const V extends readonly ObjectSchema[]>(

@@ -1,4 +1,5 @@
 export type {
+  EnumOptions,
   Field,
   FieldInput,
   FieldMeta,

@@ -47,8 +47,13 @@ export function schemaToJson(schema: Schema): SchemaDocument {
       case 'map':
         return { kind: 'map', keys: write(target.keys), values: write(target.values) };
       case 'optional':
-      case 'nullable':
         return { kind: target.kind, inner: write(target.inner) };
+      case 'nullable':
+        return {
+          kind: target.kind,
+          inner: write(target.inner),
+          ...(target.proto === undefined ? {} : { proto: target.proto }),
+        };
       default:
         return plain(target, []);
     }
@@ -180,7 +185,9 @@ function readNode(
         return t.literal(node.value as string);
       case 'enum': {
         const { name, ...options } = named();
-        return define(t.enum(name, asStrings(node.members, `${at}.members`), options));
+        const numbers =
+          node.numbers === undefined ? {} : { numbers: asNumbers(node.numbers, `${at}.numbers`) };
+        return define(t.enum(name, asStrings(node.members, `${at}.members`), { ...options, ...numbers }));
       }
       case 'object': {
         const { name, ...options } = named();
@@ -197,6 +204,10 @@ function readNode(
             id: optionalNumber(f.id, `${where}.id`),
             doc: optionalString(f.doc, `${where}.doc`),
             deprecated: f.deprecated === undefined ? undefined : f.deprecated === true,
+            presence:
+              f.presence === undefined
+                ? undefined
+                : (asString(f.presence, `${where}.presence`) as 'explicit'),
             aliases: optionalStrings(f.aliases, `${where}.aliases`),
             default: f.default === undefined ? undefined : readDefault(schema, f.default, `${where}.default`),
           });
@@ -222,7 +233,10 @@ function readNode(
       case 'optional':
         return t.optional(read(node.inner, 'inner'));
       case 'nullable':
-        return t.nullable(read(node.inner, 'inner'));
+        return t.nullable(
+          read(node.inner, 'inner'),
+          node.proto === undefined ? {} : { proto: asString(node.proto, `${at}.proto`) as 'wrapper' },
+        );
       case 'ref': {
         const name = asString(node.name, `${at}.name`);
         const known = defined.get(name);
@@ -280,6 +294,13 @@ function asString(value: unknown, at: string): string {
 
 function asStrings(value: unknown, at: string): string[] {
   return asArray(value, at).map((item, i) => asString(item, `${at}[${i}]`));
+}
+
+function asNumbers(value: unknown, at: string): number[] {
+  return asArray(value, at).map((item, i) => {
+    if (typeof item !== 'number') fail(`${at}[${i}]`, 'must be a number');
+    return item;
+  });
 }
 
 function optionalString(value: unknown, at: string): string | undefined {

@@ -148,6 +148,13 @@ export interface EnumSchema<M extends string = string> extends SchemaNode<M>, Na
   readonly kind: 'enum';
   /** Wire numbers follow this order (first member = 0), so members are only ever appended. */
   readonly members: readonly M[];
+  /**
+   * Protocol Buffers only: the number of each member, in the order of `members`, for an enum that
+   * keeps a `.proto` file's numbers (`A = 0; B = 5; C = -1;`). Such an enum is a `.proto` enum:
+   * `toProto` prints its members as the value names they are. Other formats number members by
+   * their order and ignore it.
+   */
+  readonly numbers?: readonly number[];
 }
 
 export type LiteralValue = string | number | boolean;
@@ -171,6 +178,12 @@ export interface FieldDef {
    */
   readonly default?: unknown;
   readonly deprecated?: boolean;
+  /**
+   * Protocol Buffers only: `'explicit'` writes the field whenever it holds a value, its default
+   * included, as a proto2 `required` field is written (without it, proto3 leaves a 0, '' or false
+   * out). `toProto` declares such a field `optional`, which proto3 writes the same way.
+   */
+  readonly presence?: 'explicit';
   /** Former names of this field, so readers of old data still find it. */
   readonly aliases?: readonly string[];
 }
@@ -212,6 +225,13 @@ export interface OptionalSchema<T = unknown, I = T> extends SchemaNode<T | undef
 export interface NullableSchema<T = unknown, I = T> extends SchemaNode<T | null, I | null> {
   readonly kind: 'nullable';
   readonly inner: Schema;
+  /**
+   * Protocol Buffers only: `'wrapper'` writes the value as its scalar's well-known wrapper message
+   * (google.protobuf.Int32Value, StringValue…: the value as field 1), null as no message, as a
+   * `.proto` field of a wrapper type is written; `toProto` imports google/protobuf/wrappers.proto.
+   * Other formats ignore it.
+   */
+  readonly proto?: 'wrapper';
 }
 
 /**

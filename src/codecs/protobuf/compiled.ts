@@ -246,7 +246,7 @@ class MessageCompiler {
         // The first member is proto3's default, not written; the lookup is the membership check.
         const members = slot.members as readonly string[];
         s.line(
-          `    if (${x} !== ${s.dep(members[0])}) { const index = ${s.dep(slot.memberIndex)}.get(${x}); if (index === undefined) throw h.wrong(${s.dep(`one of ${members.join(', ')}`)}, ${x}); w.varint(${tag}); w.varint(index); }`,
+          `    if (${x} !== ${s.dep(members[0])}) { const index = ${s.dep(slot.memberIndex)}.get(${x}); if (index === undefined) throw h.wrong(${s.dep(`one of ${members.join(', ')}`)}, ${x}); w.varint(${tag}); w.int64(index); }`,
         );
         return;
       }
@@ -362,6 +362,7 @@ class MessageCompiler {
       case SINT32:
         return `{ const at = r.pos; const raw = r.uint32(); const x = (raw >>> 1) ^ -(raw & 1); if (x < ${slot.min} || x > ${slot.max}) throw h.outOfRange(at, ${s.dep(slot.kind)}, x); ${v} = x; }`;
       case ENUM:
+        if (slot.numbered !== undefined) return `${v} = h.readSlot(r, ${s.dep(slot)});`;
         return `{ const at = r.pos; const index = r.uint32(); const members = ${s.dep(slot.members)}; if (index >= members.length) throw h.notAMember(at, ${s.dep(slot)}, index); ${v} = members[index]; }`;
       default:
         // A message (a union, a Timestamp, a wrapper) merges a second occurrence; anything else replaces.

@@ -14,7 +14,7 @@
  */
 import { isWirekitError, SchemaImportError } from '../../errors/index.js';
 import { checkProtoFile } from '../../schema/proto/check.js';
-import { linkProto, type ProtoFileAst, parseProto, wellKnownProtoFiles } from '../../schema/proto/index.js';
+import { type ProtoFileAst, parseProto, wellKnownProtoFiles } from '../../schema/proto/index.js';
 import { collectSymbols } from '../../schema/proto/symbols.js';
 import type { Codec } from '../core/codec.js';
 import type { DecodeLimits } from '../core/limits.js';
@@ -26,7 +26,8 @@ import {
   type MessageDescriptor,
 } from './descriptor-schema.js';
 import { DescriptorFiles } from './descriptor-to-ast.js';
-import { type ImportedProto, importLinkedProto } from './from-proto.js';
+import { type ImportedProto, importProtoFiles } from './from-proto.js';
+import { linkProtoFiles } from './from-proto-files.js';
 import { createProtobufCodec } from './index.js';
 
 export interface SchemaFromDescriptorSetOptions {
@@ -98,17 +99,27 @@ export function schemaFromDescriptorSet(
     return file;
   };
   try {
-    const linked = linkProto(fileNamed(targetName) as ProtoFileAst, (path) => {
-      const file = fileNamed(path);
-      if (file === undefined) {
-        refuse(
-          `${targetName} imports ${JSON.stringify(path)}, which the set does not hold: compile it with protoc --include_imports`,
-          targetName,
-        );
+    const root = fileNamed(targetName) as ProtoFileAst;
+    // Every file the target reaches by imports, each linked on its own (from-proto-files.ts).
+    const byPath = new Map<string, ProtoFileAst>();
+    const pathOf = new Map<ProtoFileAst, string | undefined>([[root, targetName]]);
+    const pending: ProtoFileAst[] = [root];
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      for (const item of file.imports) {
+        if (byPath.has(item.path) || item.path === targetName) continue;
+        const imported = fileNamed(item.path);
+        if (imported === undefined) {
+          refuse(
+            `${pathOf.get(file) ?? targetName} imports ${JSON.stringify(item.path)}, which the set does not hold: compile it with protoc --include_imports`,
+            targetName,
+          );
+        }
+        byPath.set(item.path, imported);
+        pathOf.set(imported, item.path);
+        pending.push(imported);
       }
-      return file;
-    });
-    return importLinkedProto(linked);
+    }
+    return importProtoFiles(linkProtoFiles(root, byPath, pathOf));
   } catch (error) {
     throw placed(error, files.places, targetName);
   }

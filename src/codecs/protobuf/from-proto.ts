@@ -1,42 +1,50 @@
 /**
  * `schemaFromProto`: the messages of a `.proto` file as wirekit schemas that keep the file's field
  * numbers, names and integer wire types, so that this codec writes, for any value, the bytes
- * protoc's runtimes write for that file (issue 32). It reads the file with the registry's reader
- * (schema/proto), which checks and links it; this module only maps what that reader gives.
+ * protoc's runtimes write for that file (issue 32). The files are read by from-proto-files.ts with
+ * the registry's reader (schema/proto), which checks and links them; this module only maps what
+ * that reader gives. docs/mapping/protobuf.md ("Importing a .proto file") is the contract.
  *
- * Mapped so far: messages (a nested one named by its full name: namespace = package and enclosing
- * messages), every scalar as declared, enums numbered 0, 1, 2… in order, maps, repeated fields
- * (packed by the file's rules and `[packed]`), `optional` and message fields (which have presence)
- * as `t.optional`, reserved numbers, and google.protobuf.Timestamp as a nanosecond timestamp.
- * Anything else (oneof, groups, proto2 `required` and defaults, other well-known types, enums with
- * other numbers) is refused by name with WK_SCHEMA_INVALID rather than mapped to other bytes.
+ * Mapped: messages (a nested one named by its full name: namespace = package and enclosing
+ * messages), every scalar as declared, enums with their value names and numbers, maps, repeated
+ * fields (packed by the file's rules and `[packed]`), `optional`, proto2 and message fields (which
+ * have presence) as `t.optional`, proto2 defaults as field defaults, reserved numbers,
+ * google.protobuf.Timestamp as a nanosecond timestamp, and the other well-known types by their own
+ * structure. Refused by name with SchemaImportError (WK_SCHEMA_IMPORT), never mapped to other
+ * bytes: oneof, groups, `required`, extensions of data messages, enum aliases, Struct/Value/ListValue.
  */
 import * as t from '../../schema/builders.js';
-import { protoError } from '../../schema/proto/errors.js';
-import {
-  linkProto,
-  type ProtoEnumAst,
-  type ProtoFieldAst,
-  type ProtoFileAst,
-  type ProtoMessageAst,
-  type ProtoScalar,
-  parseProto,
-  wellKnownProtoFiles,
+import type {
+  ProtoEnumAst,
+  ProtoFieldAst,
+  ProtoFileAst,
+  ProtoMessageAst,
+  ProtoPosition,
+  ProtoScalar,
 } from '../../schema/proto/index.js';
-import type { LinkedProto, ProtoDeclaration } from '../../schema/proto/link.js';
+import type { ProtoDeclaration } from '../../schema/proto/link.js';
 import type { EnumSchema, MapKeySchema, ObjectSchema, Schema } from '../../schema/types.js';
+import { defaultValue } from './from-proto-defaults.js';
+import { type ProtoFileLimits, type ProtoFileSet, readProtoFiles, refusal } from './from-proto-files.js';
 import { type ImportedProtoService, protoServices } from './proto-services.js';
 
-export interface SchemaFromProtoOptions {
+export interface SchemaFromProtoOptions extends ProtoFileLimits {
   /**
-   * The text of each file the `.proto` imports, by the path its import names. The well-known types
-   * (google/protobuf/*.proto) are built in.
+   * The text of each file the `.proto` imports, by the path its import names, or undefined when
+   * there is none. The well-known types (google/protobuf/*.proto) are built in, so a file that
+   * imports only those needs no callback; `schemaFromProtoFile` (wirekit-ts/protobuf/files) reads
+   * imports from include paths on disk.
    */
   readonly imports?: (path: string) => string | undefined;
+  /** Where `imports` looked, for the refusal of a file it did not find (`-I proto`). */
+  readonly searched?: string;
 }
 
 export interface ImportedProto {
-  /** Every message and enum the file declares (nested ones included), by full name. */
+  /**
+   * Every message and enum the file declares (nested ones included), by full name, and the
+   * messages of imported files its rpcs name.
+   */
   readonly types: ReadonlyMap<string, ObjectSchema | EnumSchema>;
   /** The file's services, their rpcs' messages mapped as `types` maps them (proto-services.ts). */
   readonly services: readonly ImportedProtoService[];
@@ -44,28 +52,26 @@ export interface ImportedProto {
 
 /** Reads a `.proto` file's messages and enums as wirekit schemas; see the module comment. */
 export function schemaFromProto(text: string, options: SchemaFromProtoOptions = {}): ImportedProto {
-  const file = parseProto(text);
-  const parsed = new Map<string, ProtoFileAst>();
-  const linked = linkProto(file, (path) => {
-    const known = parsed.get(path);
-    if (known !== undefined) return known;
-    const source = options.imports?.(path) ?? wellKnownProtoFiles.get(path);
-    if (source === undefined) return undefined;
-    const imported = parseProto(source);
-    parsed.set(path, imported);
-    return imported;
-  });
-  return importLinkedProto(linked);
+  const { imports, searched } = options;
+  const files = readProtoFiles(
+    text,
+    { read: (path) => imports?.(path), ...(searched === undefined ? {} : { searched }) },
+    options,
+  );
+  return importProtoFiles(files);
 }
 
 /**
- * The mapping of a file already read and linked: schemaFromProto's second half, which
- * schemaFromDescriptorSet shares (it builds the same linked file from protoc's descriptors).
+ * The mapping of files already read and linked: schemaFromProto's second half, which
+ * schemaFromDescriptorSet shares (it builds the same files from protoc's descriptors).
  */
-export function importLinkedProto(linked: LinkedProto): ImportedProto {
-  const importer = new Importer(linked);
+export function importProtoFiles(files: ProtoFileSet): ImportedProto {
+  const importer = new Importer(files);
   const types = importer.run();
-  return { types, services: protoServices(linked, (message, scope) => importer.message(message, scope)) };
+  const services = protoServices(files.root, (message, scope, file) =>
+    importer.message(message, scope, file),
+  );
+  return { types, services };
 }
 
 const scalarSchemas: Record<ProtoScalar, () => Schema> = {
@@ -86,41 +92,95 @@ const scalarSchemas: Record<ProtoScalar, () => Schema> = {
   bytes: () => t.bytes(),
 };
 
+/** The well-known wrappers, by full name: a nullable of their scalar (NullableSchema.proto). */
+const wrapperScalars: ReadonlyMap<string, ProtoScalar> = new Map(
+  (
+    [
+      ['DoubleValue', 'double'],
+      ['FloatValue', 'float'],
+      ['Int64Value', 'int64'],
+      ['UInt64Value', 'uint64'],
+      ['Int32Value', 'int32'],
+      ['UInt32Value', 'uint32'],
+      ['BoolValue', 'bool'],
+      ['StringValue', 'string'],
+      ['BytesValue', 'bytes'],
+    ] as const
+  ).map(([name, scalar]) => [`google.protobuf.${name}`, scalar]),
+);
+
+/** Well-known types a message would hold by their structure, were it not for what they mean. */
+const jsonTypes = new Set(['google.protobuf.Struct', 'google.protobuf.Value', 'google.protobuf.ListValue']);
+
 class Importer {
   private readonly types = new Map<string, ObjectSchema | EnumSchema>();
 
-  constructor(private readonly linked: LinkedProto) {}
+  constructor(private readonly files: ProtoFileSet) {}
 
   run(): Map<string, ObjectSchema | EnumSchema> {
-    const { file } = this.linked;
-    for (const message of file.messages) this.message(message, file.package);
-    for (const enumeration of file.enums) this.enumeration(enumeration, file.package);
+    const { file } = this.files.root;
+    this.extensions(file, file.extends);
+    for (const message of file.messages) this.message(message, file.package, file);
+    for (const enumeration of file.enums) this.enumeration(enumeration, file.package, file);
     return this.types;
   }
 
+  private refuse(message: string, file: ProtoFileAst, at: ProtoPosition | undefined): never {
+    throw refusal(message, this.files.pathOf.get(file), at);
+  }
+
+  /**
+   * `extend` blocks: an extension of an options message (a custom option) describes the file, not
+   * its data, and is passed over; an extension of a data message adds fields to it from outside,
+   * which the imported schema would not hold, so it is refused rather than dropped.
+   */
+  private extensions(file: ProtoFileAst, blocks: ProtoFileAst['extends']): void {
+    for (const block of blocks) {
+      if (/^\.?google\.protobuf\.[A-Za-z]*Options$/.test(block.extendee)) continue;
+      this.refuse(
+        `extend ${block.extendee}: extensions are not imported (they add fields to a message from ` +
+          'outside it, which its schema would not hold); declare the fields in the message itself, ' +
+          'with the same numbers, or leave the extend block out of the file you import',
+        file,
+        block.at,
+      );
+    }
+  }
+
   /** Public for the services, whose rpcs may name a message of an imported file. */
-  message(message: ProtoMessageAst, scope: string): ObjectSchema {
+  message(message: ProtoMessageAst, scope: string, file: ProtoFileAst): ObjectSchema {
     const fullName = scope === '' ? message.name : `${scope}.${message.name}`;
     const known = this.types.get(fullName);
     if (known !== undefined) return known as ObjectSchema;
     if (message.oneofs.length > 0) {
-      protoError(`message ${fullName}: oneof is not imported yet`, message.oneofs[0]?.at);
+      this.refuse(`message ${fullName}: oneof is not imported yet`, file, message.oneofs[0]?.at);
     }
-    for (const nested of message.messages) this.message(nested, fullName);
-    for (const nested of message.enums) this.enumeration(nested, fullName);
+    this.extensions(file, message.extends);
+    for (const nested of message.messages) this.message(nested, fullName, file);
+    for (const nested of message.enums) this.enumeration(nested, fullName, file);
     const fields: Record<string, t.Field> = Object.create(null);
     for (const field of message.fields) {
-      fields[field.name] = t.field(this.field(field, fullName), { id: field.number });
+      const schema = this.field(field, fullName, file);
+      const fallback = this.fieldDefault(field, schema, fullName, file);
+      fields[field.name] = t.field(schema, {
+        id: field.number,
+        ...(fallback === undefined ? {} : { default: fallback }),
+        // Written even when it holds its default, as proto2 writes a required field.
+        ...(field.label === 'required' ? { presence: 'explicit' as const } : {}),
+      });
     }
     const reserved = message.reserved.ranges.flatMap((range) => {
       if (range.end - range.start > 1000) {
-        protoError(
+        this.refuse(
           `message ${fullName}: reserved ranges wider than 1000 numbers are not imported yet`,
+          file,
           range.at,
         );
       }
       return Array.from({ length: range.end - range.start + 1 }, (_, i) => range.start + i);
     });
+    // Extension ranges (`extensions 100 to 199;`) declare no field: numbers for extensions, which
+    // are refused where they are declared (see extensions) and skipped, as unknown fields, on the wire.
     const schema = t.object(message.name, fields, {
       ...(scope === '' ? {} : { namespace: scope }),
       ...(reserved.length > 0 ? { reserved } : {}),
@@ -129,22 +189,33 @@ class Importer {
     return schema;
   }
 
-  private field(field: ProtoFieldAst, owner: string): Schema {
+  private field(field: ProtoFieldAst, owner: string, file: ProtoFileAst): Schema {
     const where = `field ${owner}.${field.name}`;
-    const { syntax } = this.linked.file;
-    if (field.label === 'required') protoError(`${where}: required fields are not imported yet`, field.at);
-    if (field.options.some((option) => option.name[0]?.name === 'default')) {
-      protoError(`${where}: default values are not imported yet`, field.at);
-    }
+    const { syntax } = file;
     const type = field.type;
-    if (type.kind === 'group') protoError(`${where}: groups are not imported`, field.at);
+    if (type.kind === 'group') {
+      const name = type.message.name;
+      this.refuse(
+        `${where}: groups are not imported (wirekit writes no START_GROUP/END_GROUP fields); a ` +
+          `group is a nested message written between tags, so declare "message ${name} { ... }" and ` +
+          `"${field.label ?? 'optional'} ${name} ${field.name} = ${field.number};" instead, knowing ` +
+          'that the bytes change from a group to a length-delimited message',
+        file,
+        field.at,
+      );
+    }
     if (type.kind === 'map') {
       const key = scalarSchemas[type.key]() as MapKeySchema;
       const value =
-        type.value.kind === 'scalar' ? scalarSchemas[type.value.scalar]() : this.named(field, where);
+        type.value.kind === 'scalar'
+          ? scalarSchemas[type.value.scalar]()
+          : this.named(field, where, file, true);
       return t.map(key, value);
     }
-    const value = type.kind === 'scalar' ? scalarSchemas[type.scalar]() : this.named(field, where);
+    const value =
+      type.kind === 'scalar'
+        ? scalarSchemas[type.scalar]()
+        : this.named(field, where, file, field.label === 'repeated');
     if (field.label === 'repeated') {
       const packedOption = field.options.find((option) => option.name[0]?.name === 'packed');
       // proto3 packs repeated scalars unless told not to; proto2 only when told to.
@@ -154,6 +225,9 @@ class Importer {
           : packedOption.value.kind === 'identifier' && packedOption.value.value === 'true';
       return t.array(value, { packed });
     }
+    // A proto2 required field must hold a value (and has explicit presence: see message()); a
+    // wrapper's presence is its null.
+    if (field.label === 'required' || value.kind === 'nullable') return value;
     // A message field always has presence; a scalar or enum field has it when marked optional,
     // and always in proto2.
     const present =
@@ -161,36 +235,75 @@ class Importer {
     return present ? t.optional(value) : value;
   }
 
-  /** The schema of a field's named type: a message (by reference, so recursion resolves), an enum, a Timestamp. */
-  private named(field: ProtoFieldAst, where: string): Schema {
-    const declaration = this.linked.fieldTypes.get(field) as ProtoDeclaration;
-    if (declaration.fullName === 'google.protobuf.Timestamp') return t.timestamp({ precision: 'ns' });
-    if (declaration.fullName.startsWith('google.protobuf.')) {
-      protoError(`${where}: ${declaration.fullName} is not imported yet`, field.at);
+  /** A proto2 `[default = …]` as the field's default, of the field's own type. */
+  private fieldDefault(field: ProtoFieldAst, schema: Schema, owner: string, file: ProtoFileAst): unknown {
+    const option = field.options.find(
+      (candidate) => candidate.name.length === 1 && candidate.name[0]?.name === 'default',
+    );
+    if (option === undefined) return undefined;
+    const value = defaultValue(option.value, schema.kind === 'optional' ? schema.inner : schema);
+    if (value === undefined) {
+      this.refuse(`field ${owner}.${field.name}: this default is not imported`, file, option.at);
     }
-    const dot = declaration.fullName.lastIndexOf('.');
-    const scope = dot < 0 ? '' : declaration.fullName.slice(0, dot);
-    if (declaration.symbol.kind === 'enum') return this.enumeration(declaration.symbol.enumeration, scope);
-    const message = declaration.symbol.message;
-    return t.lazy(() => this.message(message, scope));
+    return value;
   }
 
-  private enumeration(enumeration: ProtoEnumAst, scope: string): EnumSchema {
+  /**
+   * The schema of a field's named type: a message (by reference, so recursion resolves), an enum, a
+   * Timestamp, a wrapper; `element` for a list item or map value.
+   */
+  private named(field: ProtoFieldAst, where: string, file: ProtoFileAst, element = false): Schema {
+    const declaration = this.files.fieldTypes.get(field) as ProtoDeclaration;
+    const { fullName } = declaration;
+    if (fullName === 'google.protobuf.Timestamp') return t.timestamp({ precision: 'ns' });
+    // A wrapper field is a nullable scalar; a list item or map value cannot be absent, so there it
+    // stays the message it is ({ value }), as protoc's runtimes hold it.
+    const wrapped = wrapperScalars.get(fullName);
+    if (wrapped !== undefined && !element) return t.nullable(scalarSchemas[wrapped](), { proto: 'wrapper' });
+    if (jsonTypes.has(fullName)) {
+      this.refuse(
+        `${where}: ${fullName} is not imported yet (it holds any JSON value, but wirekit's t.json() ` +
+          'writes JSON text on the Protocol Buffers wire, not these messages)',
+        file,
+        field.at,
+      );
+    }
+    const dot = fullName.lastIndexOf('.');
+    const scope = dot < 0 ? '' : fullName.slice(0, dot);
+    const { symbol } = declaration;
+    if (symbol.kind === 'enum') return this.enumeration(symbol.enumeration, scope, symbol.file);
+    return t.lazy(() => this.message(symbol.message, scope, symbol.file));
+  }
+
+  /**
+   * An enum keeps the file's value names and numbers (EnumSchema.numbers). Open or closed, it is
+   * closed in wirekit: a number that names no value is refused when read, in every format
+   * (docs/mapping/protobuf.md), where proto3's runtimes keep it.
+   */
+  private enumeration(enumeration: ProtoEnumAst, scope: string, file: ProtoFileAst): EnumSchema {
     const fullName = scope === '' ? enumeration.name : `${scope}.${enumeration.name}`;
     const known = this.types.get(fullName);
     if (known !== undefined) return known as EnumSchema;
-    enumeration.values.forEach((value, index) => {
-      if (value.number !== index) {
-        protoError(
-          `enum ${fullName}: value ${value.name} is numbered ${value.number}; only enums numbered 0, 1, 2… in order are imported yet`,
+    const numbers = new Map<number, string>();
+    for (const value of enumeration.values) {
+      const other = numbers.get(value.number);
+      if (other !== undefined) {
+        this.refuse(
+          `enum ${fullName}: ${value.name} and ${other} are both ${value.number} (allow_alias); aliases ` +
+            'are not imported, as a number read would have two names; keep one of them',
+          file,
           value.at,
         );
       }
-    });
+      numbers.set(value.number, value.name);
+    }
     const schema = t.enum(
       enumeration.name,
       enumeration.values.map((value) => value.name),
-      scope === '' ? {} : { namespace: scope },
+      {
+        ...(scope === '' ? {} : { namespace: scope }),
+        numbers: enumeration.values.map((value) => value.number),
+      },
     );
     this.types.set(fullName, schema);
     return schema;

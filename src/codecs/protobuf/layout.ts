@@ -65,7 +65,10 @@ export interface Slot {
   /** int64/uint64 held as numbers (`as: 'number'`). */
   readonly asNumber: boolean;
   readonly members: readonly string[] | undefined;
+  /** An enum's number of each member. */
   readonly memberIndex: ReadonlyMap<unknown, number> | undefined;
+  /** An enum whose members have the numbers a .proto gave them: the member of each number. */
+  readonly numbered: ReadonlyMap<number, string> | undefined;
   readonly literal: LiteralValue | undefined;
   readonly precision: TimePrecision | undefined;
   readonly message: MessagePlan | undefined;
@@ -176,6 +179,7 @@ export function slot(type: number, wire: number, extra: Partial<Slot> = {}): Slo
     asNumber: extra.asNumber ?? false,
     members: extra.members,
     memberIndex: extra.memberIndex,
+    numbered: extra.numbered,
     literal: extra.literal,
     precision: extra.precision,
     message: extra.message,

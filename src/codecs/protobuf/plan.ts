@@ -358,8 +358,16 @@ class Planner {
   private enumeration(node: EnumSchema): Slot {
     let known = this.enums.get(node);
     if (known === undefined) {
-      const memberIndex = new Map<unknown, number>(node.members.map((member, index) => [member, index]));
-      known = slot(ENUM, VARINT, { members: node.members, memberIndex, kind: node.name });
+      // memberIndex gives each member's number: its position, or the number a .proto gave it.
+      const { numbers } = node;
+      const memberIndex = new Map<unknown, number>(
+        node.members.map((member, index) => [member, numbers?.[index] ?? index]),
+      );
+      const numbered =
+        numbers === undefined
+          ? undefined
+          : new Map(node.members.map((member, i) => [numbers[i] as number, member]));
+      known = slot(ENUM, VARINT, { members: node.members, memberIndex, numbered, kind: node.name });
       this.enums.set(node, known);
     }
     return known;

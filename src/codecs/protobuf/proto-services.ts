@@ -8,7 +8,7 @@
  * Only what the file itself declares: services of the files it imports are theirs to import.
  */
 import { protoError } from '../../schema/proto/errors.js';
-import type { ProtoMessageAst, ProtoOption } from '../../schema/proto/index.js';
+import type { ProtoFileAst, ProtoMessageAst, ProtoOption } from '../../schema/proto/index.js';
 import type { LinkedProto, ProtoDeclaration } from '../../schema/proto/link.js';
 import { qualify } from '../../schema/proto/symbols.js';
 import type { ObjectSchema } from '../../schema/types.js';
@@ -44,16 +44,19 @@ export interface ImportedProtoService {
 }
 
 /** How the import maps a message, given with the scope (package and enclosing messages) it is declared in. */
-export type MessageSchemaOf = (message: ProtoMessageAst, scope: string) => ObjectSchema;
+export type MessageSchemaOf = (message: ProtoMessageAst, scope: string, file: ProtoFileAst) => ObjectSchema;
 
 export function protoServices(linked: LinkedProto, messageSchema: MessageSchemaOf): ImportedProtoService[] {
   const { file } = linked;
   const ref = (declaration: ProtoDeclaration): ImportedProtoMessageRef => {
     // link.ts resolved every rpc's types to messages, or refused the file.
-    const { message } = declaration.symbol as Extract<ProtoDeclaration['symbol'], { kind: 'message' }>;
+    const { message, file: declaredIn } = declaration.symbol as Extract<
+      ProtoDeclaration['symbol'],
+      { kind: 'message' }
+    >;
     const dot = declaration.fullName.lastIndexOf('.');
     const scope = dot < 0 ? '' : declaration.fullName.slice(0, dot);
-    return { name: declaration.fullName, schema: messageSchema(message, scope) };
+    return { name: declaration.fullName, schema: messageSchema(message, scope, declaredIn) };
   };
   return file.services.map((service) => ({
     name: qualify(file.package, service.name),

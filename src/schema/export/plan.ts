@@ -61,6 +61,13 @@ export interface PlanOptions {
   readonly reservedNames: ReadonlySet<string>;
   /** What a refusal does; by default it throws WK_EXPORT_UNSUPPORTED (see `Refuse`). */
   readonly refuse?: Refuse;
+  /**
+   * Whether the format declares types inside object types (Protocol Buffers' nested messages): a
+   * type whose namespace is the full name of an object it holds is then declared inside that object
+   * (`shop.v1.Order.Line` inside `Order`), as schemaFromProto names them, rather than being a second
+   * namespace; its name need only differ from its siblings'.
+   */
+  readonly nests?: boolean;
 }
 
 /**
@@ -85,17 +92,31 @@ export interface ExportPlan {
   readonly names: NameAllocator;
   /** The refusal handler asked for, else one that throws. */
   readonly refuse: Refuse;
+  /** Where the format nests (PlanOptions.nests): the object each nested type is declared in. */
+  readonly enclosing: ReadonlyMap<NamedSchema, NamedSchema>;
 }
 
 export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
   const { format, reservedNames } = options;
   const refuse = options.refuse ?? throwing(format);
   const types = [...namedTypes(schema).values()];
+  const enclosing = new Map<NamedSchema, NamedSchema>();
+  if (options.nests === true) {
+    const objects = new Map(
+      types.filter((type) => type.kind === 'object').map((type) => [fullName(type), type]),
+    );
+    for (const type of types) {
+      const outer = type.namespace === undefined ? undefined : objects.get(type.namespace);
+      if (outer !== undefined) enclosing.set(type, outer);
+    }
+  }
 
   // Both formats declare a file's types in one namespace (package), so types from two namespaces
   // would lose the very qualifier that tells them apart.
   const namespaces = [
-    ...new Set(types.flatMap((type) => (type.namespace === undefined ? [] : [type.namespace]))),
+    ...new Set(
+      types.flatMap((type) => (type.namespace === undefined || enclosing.has(type) ? [] : [type.namespace])),
+    ),
   ];
   if (namespaces.length > 1) {
     refuse(
@@ -112,17 +133,20 @@ export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
     if (reservedNames.has(type.name)) {
       refuse(`type ${fullName(type)}: ${type.name} is a built-in name in ${format}; rename the type.`);
     }
-    const other = byName.get(type.name);
+    // A nested type's name is its enclosing type's full name and its own, unique as that.
+    const outer = enclosing.get(type);
+    const key = outer === undefined ? type.name : `${fullName(outer)}.${type.name}`;
+    const other = byName.get(key);
     if (other !== undefined) {
       refuse(`${fullName(other)} and ${fullName(type)} would both be declared as ${type.name}.`);
     }
-    byName.set(type.name, type);
+    byName.set(key, type);
   }
 
   const root = deref(schema);
   if ((root.kind === 'object' || root.kind === 'union') && options.rootKinds.includes(root.kind)) {
     const names = new NameAllocator(types.map((type) => type.name));
-    return { namespace, types, rootType: root, rootWrapper: undefined, names, refuse };
+    return { namespace, types, rootType: root, rootWrapper: undefined, names, refuse, enclosing };
   }
   const rootWrapper = options.rootName ?? 'Root';
   if (!isIdentifier(rootWrapper) || reservedNames.has(rootWrapper)) {
@@ -135,7 +159,7 @@ export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
     );
   }
   const names = new NameAllocator([...types.map((type) => type.name), rootWrapper]);
-  return { namespace, types, rootType: undefined, rootWrapper, names, refuse };
+  return { namespace, types, rootType: undefined, rootWrapper, names, refuse, enclosing };
 }
 
 export interface FieldName {

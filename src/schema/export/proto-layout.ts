@@ -7,10 +7,12 @@
  * docs/mapping/protobuf.md is the contract.
  */
 import { isIdentifier } from '../names.js';
+import { protoWrapperOf } from '../proto-wrappers.js';
 import type {
   EitherSchema,
   EnumSchema,
   FieldDef,
+  NullableSchema,
   ObjectSchema,
   ProtoIntType,
   Schema,
@@ -129,6 +131,13 @@ export interface ProtoLayout {
   readonly declarations: readonly (ProtoMessage | ProtoEnum)[];
   /** How fields refer to google.protobuf.Timestamp, when any does (the file then imports it). */
   readonly timestamp: string | undefined;
+  /** Whether a field holds a well-known wrapper (the file then imports google/protobuf/wrappers.proto). */
+  readonly wrappers: boolean;
+  /**
+   * The message each nested declaration is declared in: an object or enum whose namespace is the
+   * full name of an object of the schema (`shop.v1.Order.Line`), as schemaFromProto names them.
+   */
+  readonly enclosing: ReadonlyMap<ProtoMessage | ProtoEnum, ProtoMessage>;
 }
 
 // A type with one of these names could not be referred to unqualified: scalar type names, and the
@@ -149,7 +158,11 @@ class LayoutBuilder {
   private readonly declared = new Map<Schema, ProtoMessage | ProtoEnum>();
   private readonly declarations: (ProtoMessage | ProtoEnum)[] = [];
   private readonly timestampName: string;
+  private readonly googlePrefix: string;
   private usesTimestamp = false;
+  private usesWrappers = false;
+  /** The well-known wrapper message of each wrapped scalar schema (NullableSchema.proto). */
+  private readonly wellKnown = new Map<Schema, ProtoMessage>();
 
   constructor(
     private readonly schema: Schema,
@@ -162,6 +175,7 @@ class LayoutBuilder {
       rootKinds: ['object', 'union'],
       reservedNames,
       refuse: options.refuse,
+      nests: true,
     });
     // Enum values are siblings of their enum (C++ scoping), so they share the package's names
     // with every type, and generated messages must avoid them too.
@@ -189,7 +203,8 @@ class LayoutBuilder {
     // protoc resolves `google.…` from the innermost scope out, so a `google` of our own would hide
     // the real package; the leading dot starts from the root instead.
     const hidden = this.plan.namespace?.split('.').includes('google') || this.plan.names.has('google');
-    this.timestampName = `${hidden ? '.' : ''}google.protobuf.Timestamp`;
+    this.googlePrefix = hidden ? '.google.protobuf.' : 'google.protobuf.';
+    this.timestampName = `${this.googlePrefix}Timestamp`;
   }
 
   build(): ProtoLayout {
@@ -202,11 +217,20 @@ class LayoutBuilder {
       else this.union(type);
     }
     const root = wrapper ?? (this.declared.get(deref(this.schema)) as ProtoMessage);
+    const enclosing = new Map<ProtoMessage | ProtoEnum, ProtoMessage>();
+    for (const [inner, outer] of this.plan.enclosing) {
+      enclosing.set(
+        this.declared.get(inner) as ProtoMessage | ProtoEnum,
+        this.declared.get(outer) as ProtoMessage,
+      );
+    }
     return {
       package: this.plan.namespace,
       root,
       declarations: this.declarations,
       timestamp: this.usesTimestamp ? this.timestampName : undefined,
+      wrappers: this.usesWrappers,
+      enclosing,
     };
   }
 
@@ -245,6 +269,18 @@ class LayoutBuilder {
 
   /** `base` prefixes the names of messages generated for the field. */
   private field(base: string, def: FieldDef): ProtoField {
+    const wrapped = protoWrapped(def.schema);
+    if (wrapped !== undefined) {
+      const value = this.wellKnownWrapper(wrapped);
+      return {
+        def,
+        inner: deref(wrapped.inner) as Plain,
+        key: undefined,
+        packed: false,
+        label: 'optional',
+        value,
+      };
+    }
     const { inner, present } = unwrapPresence(def.schema);
     const field = { def, inner, key: undefined, packed: false };
     if (def.schema.kind === 'literal') return { ...field, label: 'literal', value: undefined };
@@ -261,7 +297,9 @@ class LayoutBuilder {
       const key = this.value(deref(inner.keys) as Leaf, base);
       return { ...field, label: 'map', key, value: this.element(inner.values, `${base}_Value`, base) };
     }
-    return { ...field, label: present ? 'optional' : 'implicit', value: this.value(inner, base) };
+    // A field with explicit presence (a proto2 `required` one) is written as proto3 writes `optional`.
+    const label = present || def.presence === 'explicit' ? 'optional' : 'implicit';
+    return { ...field, label, value: this.value(inner, base) };
   }
 
   /**
@@ -270,6 +308,7 @@ class LayoutBuilder {
    */
   private element(schema: Schema, candidate: string, base: string): ProtoValue {
     const node = deref(schema);
+    if (node.kind === 'nullable' && node.proto === 'wrapper') return this.wellKnownWrapper(node);
     if (
       node.kind === 'optional' ||
       node.kind === 'nullable' ||
@@ -279,6 +318,33 @@ class LayoutBuilder {
       return this.wrapper(candidate, node);
     }
     return this.value(node, base);
+  }
+
+  /**
+   * google.protobuf.Int32Value and the other wrappers, for a nullable scalar that declares them:
+   * declared by wrappers.proto, not by this file, and written as a generated wrapper is (the value
+   * as field 1, left out when it is the default), with the wrapper's own field type.
+   */
+  private wellKnownWrapper(node: NullableSchema): ProtoValue {
+    const inner = deref(node.inner) as ScalarLeaf;
+    let message = this.wellKnown.get(inner);
+    if (message === undefined) {
+      const [name, type] = protoWrapperOf(inner.kind) as readonly [string, ProtoScalar];
+      const def: FieldDef = { name: 'value', id: 1, schema: inner };
+      const value: ProtoValue = { is: 'scalar', type, schema: inner };
+      const field: ProtoField = { def, inner, key: undefined, packed: false, label: 'implicit', value };
+      message = {
+        name: `${this.googlePrefix}${name}`,
+        origin: 'wrapper',
+        schema: undefined,
+        fields: [field],
+        variants: [],
+        branches: [],
+      };
+      this.wellKnown.set(inner, message);
+      this.usesWrappers = true;
+    }
+    return { is: 'message', message };
   }
 
   private wrapper(candidate: string, schema: Schema): ProtoValue {
@@ -342,6 +408,21 @@ class LayoutBuilder {
    * value (it compares values with the prefix stripped, ignoring case and underscores).
    */
   private enumValueNames(type: EnumSchema): string[] {
+    // An enum with a .proto's numbers came from a .proto: its members are that file's value names.
+    if (type.numbers !== undefined) {
+      if (type.numbers[0] !== 0) {
+        this.plan.refuse(
+          `enum ${type.name}: its first value is numbered ${type.numbers[0]}, but toProto writes proto3, ` +
+            'whose enums start with 0 (their default).',
+        );
+      }
+      for (const member of type.members) {
+        if (!isIdentifier(member)) {
+          this.plan.refuse(`enum ${type.name}: member ${JSON.stringify(member)} is not a .proto value name.`);
+        }
+      }
+      return [...type.members];
+    }
     const prefix = upperSnake(type.name) ?? type.name.toUpperCase();
     const seen = new Map<string, string>();
     return type.members.map((member) => {
@@ -417,6 +498,12 @@ function branchFieldNames(schema: EitherSchema): string[] {
 /** The scalar a leaf is declared as: the integer type its schema declares, else its kind's default. */
 function protoScalar(node: ScalarLeaf): ProtoScalar {
   return 'proto' in node && node.proto !== undefined ? node.proto : protoScalars[storedKind(node)];
+}
+
+/** The nullable under a field's optional that declares a well-known wrapper, if it does. */
+function protoWrapped(schema: Schema): NullableSchema | undefined {
+  const node = schema.kind === 'optional' ? schema.inner : schema;
+  return node.kind === 'nullable' && node.proto === 'wrapper' ? node : undefined;
 }
 
 /** Whether repeated values of this type can be packed: numbers, booleans and enums, not what is length-delimited. */

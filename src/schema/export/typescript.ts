@@ -16,7 +16,7 @@
  *   the module gives a schema whose JSON form equals the original's.
  */
 import { assignFieldNumbers } from '../field-numbers.js';
-import type { FieldDef, NamedSchema, ObjectSchema, Schema, UnionSchema } from '../types.js';
+import type { EnumSchema, FieldDef, NamedSchema, ObjectSchema, Schema, UnionSchema } from '../types.js';
 import { deref, fullName, namedTypes } from '../walk.js';
 import { call, type Expr, layout, propertyKey, quote } from './typescript-layout.js';
 import { dependencyOrder } from './typescript-order.js';
@@ -153,7 +153,12 @@ class Generator {
     const options = namedOptions(type);
     switch (type.kind) {
       case 'enum':
-        return call('t.enum', quote(type.name), { items: type.members.map(quote) }, ...options);
+        return call(
+          't.enum',
+          quote(type.name),
+          { items: type.members.map(quote) },
+          ...enumOptions(type, options),
+        );
       case 'union':
         return call(
           't.union',
@@ -188,6 +193,7 @@ class Generator {
     if (field.doc !== undefined) meta.push(['doc', quote(field.doc)]);
     if (field.default !== undefined) meta.push(['default', valueExpr(field.schema, field.default)]);
     if (field.deprecated === true) meta.push(['deprecated', 'true']);
+    if (field.presence !== undefined) meta.push(['presence', quote(field.presence)]);
     if (field.aliases !== undefined) meta.push(['aliases', { items: field.aliases.map(quote) }]);
     return meta.length === 0 ? schema : call('t.field', schema, { entries: meta });
   }
@@ -208,7 +214,17 @@ class Generator {
     switch (schema.kind) {
       case 'int64':
       case 'uint64':
-        return call(`t.${schema.kind}`, ...options(schema.as === 'number' ? [['as', quote('number')]] : []));
+        return call(
+          `t.${schema.kind}`,
+          ...options([
+            ...(schema.as === 'number' ? [['as', quote('number')] as [string, Expr]] : []),
+            ...some([['proto', schema.proto]]),
+          ]),
+        );
+      case 'int32':
+      case 'uint32':
+        // The Protocol Buffers type a schema imported from a .proto declares (int32 vs sfixed32...).
+        return call(`t.${schema.kind}`, ...options(some([['proto', schema.proto]])));
       case 'decimal':
         return call(
           't.decimal',
@@ -246,18 +262,24 @@ class Generator {
         return call(
           't.array',
           this.expr(schema.items, owner),
-          ...options(
-            some([
+          ...options([
+            ...some([
               ['minItems', schema.minItems],
               ['maxItems', schema.maxItems],
             ]),
-          ),
+            ...(schema.packed === false ? [['packed', 'false'] as [string, Expr]] : []),
+          ]),
         );
       case 'map':
         return call('t.map', this.expr(schema.keys, owner), this.expr(schema.values, owner));
       case 'optional':
+        return call('t.optional', this.expr(schema.inner, owner));
       case 'nullable':
-        return call(`t.${schema.kind}`, this.expr(schema.inner, owner));
+        return call(
+          't.nullable',
+          this.expr(schema.inner, owner),
+          ...options(schema.proto === undefined ? [] : [['proto', quote(schema.proto)]]),
+        );
       case 'either':
         return call('t.either', { items: schema.branches.map((branch) => this.expr(branch, owner)) });
       default:
@@ -314,6 +336,14 @@ function namedOptions(type: NamedSchema): Expr[] {
   if (type.kind === 'object' && type.reserved !== undefined)
     entries.push(['reserved', { items: type.reserved.map(String) }]);
   return entries.length === 0 ? [] : [{ entries }];
+}
+
+/** An enum's options: a .proto enum's numbers join the named options. */
+function enumOptions(type: EnumSchema, named: Expr[]): Expr[] {
+  if (type.numbers === undefined) return named;
+  const numbers: [string, Expr] = ['numbers', { items: type.numbers.map(String) }];
+  const [first] = named as { entries: [string, Expr][] }[];
+  return [{ entries: [...(first?.entries ?? []), numbers] }];
 }
 
 function docComment(doc: string): string {

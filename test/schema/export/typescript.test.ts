@@ -6,10 +6,11 @@
  * when generated twice.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, test } from 'vitest';
+import { schemaFromProto } from '../../../src/codecs/protobuf/index.js';
 import { datasets } from '../../../src/lab/datasets/index.js';
 import { toTypeScript } from '../../../src/schema/export/index.js';
 import { type ObjectSchema, type Schema, schemaToJson, t } from '../../../src/schema/index.js';
@@ -93,6 +94,17 @@ const handWritten: Record<string, Schema> = {
   defaults: Defaults,
   unnamedRoot: t.array(t.optional(t.map(t.int64(), t.array(t.nullable(Status))))),
   literalRoot: t.literal(42),
+  // Schemas imported from .proto files keep declared types, packing, enum numbers and presence.
+  ...Object.fromEntries(
+    [
+      ['protoNested', 'nested.proto', 'nested.v1.Order'],
+      ['protoLegacy', 'legacy.proto', 'legacy.v1.Record'],
+      ['protoWrapped', 'wrapped.proto', 'wrapped.v1.Reading'],
+    ].map(([name, file, type]) => {
+      const text = readFileSync(new URL(`../../fixtures/proto-import/${file}`, import.meta.url), 'utf8');
+      return [name, schemaFromProto(text).types.get(type as string) as Schema];
+    }),
+  ),
 };
 
 const cases = [

@@ -450,6 +450,11 @@ function readEntry(r: ProtobufReader, field: FieldPlan, map: unknown, start: num
 function absentValue(r: ProtobufReader, field: FieldPlan): unknown {
   switch (field.mode) {
     case PRESENT:
+      // A field with explicit presence that can be neither undefined nor null (a proto2 required
+      // one) must be on the wire, as protoc's readers require it.
+      if (!field.acceptsUndefined && !field.acceptsNull) {
+        throw mismatch(r.pos, `required field ${field.name} (${field.number}) is not in the message`);
+      }
       return field.absent;
     case REPEATED:
       return newList(r);
@@ -566,6 +571,13 @@ export function readSlot(r: ProtobufReader, slot: Slot): unknown {
     case ENUM: {
       const start = r.pos;
       const members = slot.members as readonly string[];
+      if (slot.numbered !== undefined) {
+        // A .proto's numbers, int32s: a negative one is a sign-extended ten-byte varint.
+        const number = r.uint32() | 0;
+        const member = slot.numbered.get(number);
+        if (member === undefined) throw notAMember(start, slot, number);
+        return member;
+      }
       const index = r.uint32();
       if (index >= members.length) throw notAMember(start, slot, index);
       return members[index];

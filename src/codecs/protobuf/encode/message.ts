@@ -371,7 +371,8 @@ export function writeSlot(w: ProtobufWriter, slot: Slot, value: unknown): void {
     case ENUM: {
       const index = slot.memberIndex?.get(value);
       if (index === undefined) throw wrong(`one of ${(slot.members as readonly string[]).join(', ')}`, value);
-      w.varint(index);
+      // int64 writes a .proto's negative number sign-extended, as int32 is; others as they are.
+      w.int64(index);
       return;
     }
     case LITERAL:
