@@ -390,7 +390,9 @@ export function object<const F extends Record<string, FieldInput>>(
 function explicitPresence(name: string, schema: Schema, presence: unknown): 'explicit' | undefined {
   if (presence === undefined) return undefined;
   if (presence !== 'explicit') invalid(`field ${name}: presence must be 'explicit'.`);
-  const kind = schema.kind === 'ref' ? schema.resolve().kind : schema.kind;
+  // A reference is not resolved here: it may name the object being built (a proto2 message with a
+  // required field of its own type), whose fields do not exist yet. It names a type, which has presence.
+  const { kind } = schema;
   if (kind === 'array' || kind === 'map' || kind === 'literal') {
     invalid(`field ${name}: a ${kind} has no presence of its own.`);
   }

@@ -100,24 +100,39 @@ export function schemaFromDescriptorSet(
   };
   try {
     const root = fileNamed(targetName) as ProtoFileAst;
-    // Every file the target reaches by imports, each linked on its own (from-proto-files.ts).
+    // Every file the target reaches by imports, each linked on its own (from-proto-files.ts). Depth
+    // first with the chain open, so that a cycle (which protoc refuses, as the text import does) is
+    // named where it closes; a loop, not recursion, for a chain of any length.
     const byPath = new Map<string, ProtoFileAst>();
     const pathOf = new Map<ProtoFileAst, string | undefined>([[root, targetName]]);
-    const pending: ProtoFileAst[] = [root];
-    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
-      for (const item of file.imports) {
-        if (byPath.has(item.path) || item.path === targetName) continue;
-        const imported = fileNamed(item.path);
-        if (imported === undefined) {
-          refuse(
-            `${pathOf.get(file) ?? targetName} imports ${JSON.stringify(item.path)}, which the set does not hold: compile it with protoc --include_imports`,
-            targetName,
-          );
-        }
-        byPath.set(item.path, imported);
-        pathOf.set(imported, item.path);
-        pending.push(imported);
+    const open = new Set<ProtoFileAst>([root]);
+    const chain: { file: ProtoFileAst; next: number }[] = [{ file: root, next: 0 }];
+    while (chain.length > 0) {
+      const top = chain[chain.length - 1] as { file: ProtoFileAst; next: number };
+      const item = top.file.imports[top.next++];
+      if (item === undefined) {
+        open.delete(top.file);
+        chain.pop();
+        continue;
       }
+      const from = pathOf.get(top.file) ?? targetName;
+      const imported = item.path === targetName ? root : (byPath.get(item.path) ?? fileNamed(item.path));
+      if (imported === undefined) {
+        refuse(
+          `${from} imports ${JSON.stringify(item.path)}, which the set does not hold: compile it with protoc --include_imports`,
+          targetName,
+        );
+      }
+      if (open.has(imported)) {
+        const names = chain.map((step) => pathOf.get(step.file) ?? targetName);
+        const cycle = [...names.slice(names.indexOf(item.path)), item.path].join(' → ');
+        refuse(`import "${item.path}" closes an import cycle (${cycle})`, from);
+      }
+      if (byPath.has(item.path) || imported === root) continue;
+      byPath.set(item.path, imported);
+      pathOf.set(imported, item.path);
+      open.add(imported);
+      chain.push({ file: imported, next: 0 });
     }
     return importProtoFiles(linkProtoFiles(root, byPath, pathOf));
   } catch (error) {

@@ -15,6 +15,7 @@ import { isWirekitError } from '../../errors/wirekit-error.js';
 import {
   type LinkedProto,
   linkProto,
+  type ProtoExtendAst,
   type ProtoFieldAst,
   type ProtoFileAst,
   type ProtoPosition,
@@ -42,6 +43,8 @@ export interface ProtoFileSet {
   readonly root: LinkedProto;
   /** What every field of every file read resolves to (a field's named type, a map's value type). */
   readonly fieldTypes: ReadonlyMap<ProtoFieldAst, ProtoDeclaration>;
+  /** The message each `extend` block of every file read extends. */
+  readonly extendees: ReadonlyMap<ProtoExtendAst, ProtoDeclaration>;
   /** The path an import named each file by; undefined for the file asked for. */
   readonly pathOf: ReadonlyMap<ProtoFileAst, string | undefined>;
 }
@@ -111,13 +114,15 @@ export function linkProtoFiles(
   pathOf: ReadonlyMap<ProtoFileAst, string | undefined>,
 ): ProtoFileSet {
   const fieldTypes = new Map<ProtoFieldAst, ProtoDeclaration>();
+  const extendees = new Map<ProtoExtendAst, ProtoDeclaration>();
   const link = (file: ProtoFileAst): LinkedProto => {
     const linked = importing(pathOf.get(file), () => linkProto(file, (path) => byPath.get(path)));
     for (const [field, declaration] of linked.fieldTypes) fieldTypes.set(field, declaration);
+    for (const [block, declaration] of linked.extendees) extendees.set(block, declaration);
     return linked;
   };
   for (const file of byPath.values()) link(file);
-  return { root: link(root), fieldTypes, pathOf };
+  return { root: link(root), fieldTypes, extendees, pathOf };
 }
 
 /** A refusal of the importer, at a place in the file an import named `file` (undefined: the file asked for). */

@@ -136,9 +136,11 @@ class Importer {
    */
   private extensions(file: ProtoFileAst, blocks: ProtoFileAst['extends']): void {
     for (const block of blocks) {
-      if (/^\.?google\.protobuf\.[A-Za-z]*Options$/.test(block.extendee)) continue;
+      // By the full name it resolves to, the same whether the file wrote `Order` or `.shop.v1.Order`.
+      const extendee = this.files.extendees.get(block)?.fullName ?? block.extendee.replace(/^\./, '');
+      if (/^google\.protobuf\.[A-Za-z]*Options$/.test(extendee)) continue;
       this.refuse(
-        `extend ${block.extendee}: extensions are not imported (they add fields to a message from ` +
+        `extend ${extendee}: extensions are not imported (they add fields to a message from ` +
           'outside it, which its schema would not hold); declare the fields in the message itself, ' +
           'with the same numbers, or leave the extend block out of the file you import',
         file,

@@ -303,7 +303,7 @@ describe('descriptors protoc would not write', () => {
     ],
   ])('%s', (_name, files, message) => refused(files as Plain[], message));
 
-  test('files that import each other publicly link without looping', () => {
+  test('files that import each other are refused, as protoc and the .proto import refuse them', () => {
     const a = file('a.proto', {
       dependency: ['b.proto'],
       publicDependency: [0],
@@ -314,7 +314,11 @@ describe('descriptors protoc would not write', () => {
       publicDependency: [0],
       messageType: [message('B')],
     });
-    expect([...schemaFromDescriptorSet(setOf(b, a)).types.keys()]).toEqual(['A']);
+    const error = refusal(() => schemaFromDescriptorSet(setOf(b, a)));
+    expect([error.code, error.message]).toEqual([
+      'WK_SCHEMA_IMPORT',
+      'b.proto: import "a.proto" closes an import cycle (a.proto → b.proto → a.proto).',
+    ]);
   });
 
   test('a refusal names the descriptor file it is in', () => {
