@@ -4,9 +4,9 @@
  */
 
 import { WirekitError } from '../../errors/index.js';
-import { eitherNotCarried } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
+  EitherSchema,
   EnumSchema,
   FieldDef,
   JsonValue,
@@ -136,7 +136,7 @@ function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
     case 'ref':
       return typeOf(schema.resolve(), ctx, scope);
     case 'either':
-      throw eitherNotCarried('Avro');
+      return eitherOf(schema, ctx, scope);
     case 'union':
       return unionOf(schema, ctx, scope);
     case 'object':
@@ -157,6 +157,18 @@ function withNull(type: AvroSchemaJson, nullFirst: boolean): AvroSchemaJson {
   // optional(nullable(x)) has one null, not two: Avro forbids repeating a branch type.
   const branches = (Array.isArray(type) ? type : [type]).filter((branch) => branch !== 'null');
   return nullFirst ? ['null', ...branches] : [...branches, 'null'];
+}
+
+/**
+ * An either is an Avro union of its branches in order. A branch that is a tagged union adds its
+ * records in its place (Avro forbids a union inside a union), so branch indexes on the wire count
+ * them one by one.
+ */
+function eitherOf(schema: EitherSchema, ctx: Context, scope: Scope): AvroSchemaJson[] {
+  return schema.branches.flatMap((branch) => {
+    const type = typeOf(branch, ctx, scope);
+    return Array.isArray(type) ? type : [type];
+  });
 }
 
 function unionOf(schema: UnionSchema, ctx: Context, scope: Scope): AvroSchemaJson[] {
