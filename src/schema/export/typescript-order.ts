@@ -78,6 +78,8 @@ function childrenOf(schema: Schema): Schema[] {
     case 'optional':
     case 'nullable':
       return [schema.inner];
+    case 'either':
+      return [...schema.branches];
     default:
       return [];
   }

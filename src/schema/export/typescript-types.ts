@@ -81,6 +81,8 @@ function typeOf(
       return [`${inner(schema.inner)[0]} | undefined`, true];
     case 'nullable':
       return [`${inner(schema.inner)[0]} | null`, true];
+    case 'either':
+      return [schema.branches.map((branch) => inner(branch)[0]).join(' | '), true];
     default:
       return ['number', false];
   }

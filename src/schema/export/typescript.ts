@@ -258,6 +258,8 @@ class Generator {
       case 'optional':
       case 'nullable':
         return call(`t.${schema.kind}`, this.expr(schema.inner, owner));
+      case 'either':
+        return call('t.either', { items: schema.branches.map((branch) => this.expr(branch, owner)) });
       default:
         return call(`t.${schema.kind}`);
     }
@@ -296,6 +298,8 @@ function childrenOfNode(schema: Schema): Schema[] {
     case 'optional':
     case 'nullable':
       return [schema.inner];
+    case 'either':
+      return [...schema.branches];
     default:
       return [];
   }
