@@ -4,6 +4,7 @@
  */
 
 import { WirekitError } from '../../errors/index.js';
+import { describeBranches } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
   EitherSchema,
@@ -165,10 +166,30 @@ function withNull(type: AvroSchemaJson, nullFirst: boolean): AvroSchemaJson {
  * them one by one.
  */
 function eitherOf(schema: EitherSchema, ctx: Context, scope: Scope): AvroSchemaJson[] {
-  return schema.branches.flatMap((branch) => {
+  const types = schema.branches.flatMap((branch) => {
     const type = typeOf(branch, ctx, scope);
     return Array.isArray(type) ? type : [type];
   });
+  // Branches of two classes can still be one Avro type (a timestamp and an int64 are both longs,
+  // an integer-keyed map and an array both arrays), which no Avro union may hold twice.
+  const seen = new Set<string>();
+  for (const type of types) {
+    const key = unionKey(type);
+    if (seen.has(key)) {
+      refuse(
+        `t.either([${describeBranches(schema)}]) has two branches of the Avro type ${key}, which a union may hold once.`,
+      );
+    }
+    seen.add(key);
+  }
+  return types;
+}
+
+/** What an Avro union branch counts as for "one branch per type": its name, or its type. */
+function unionKey(type: AvroSchemaJson): string {
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) return 'union';
+  return typeof type.name === 'string' ? type.name : String(type.type);
 }
 
 function unionOf(schema: UnionSchema, ctx: Context, scope: Scope): AvroSchemaJson[] {

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { createAvroCodec, readContainer, writeContainer } from '../../../src/codecs/avro/index.js';
 import { schemaFromAvro } from '../../../src/codecs/avro/schema-from-avro.js';
-import { schemaToJson } from '../../../src/schema/index.js';
+import { type JsonValue, schemaToJson } from '../../../src/schema/index.js';
 import { has, python, venvPython } from '../../support/tools.js';
 
 const peer = new URL('../../support/peers/avro_unions.py', import.meta.url).pathname;
@@ -66,7 +66,7 @@ const values = [
   },
 ];
 
-const schema = schemaFromAvro(avsc);
+const schema = schemaFromAvro(avsc as JsonValue);
 
 /**
  * Apache Avro's Python package (1.11) writes a value in the *last* union branch that accepts it,

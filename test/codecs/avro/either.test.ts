@@ -81,6 +81,20 @@ describe('toAvro: an either is an Avro union of its branches', () => {
     ]);
   });
 
+  test('branches of two classes that are one Avro type are refused: a union holds each type once', () => {
+    for (const either of [
+      t.either([t.timestamp(), t.int64({ as: 'number' })]),
+      t.either([t.map(t.int32(), t.string()), t.array(t.string())]),
+    ]) {
+      const error = thrown(() => toAvro(t.object('Twice', { v: either })));
+      expect(error.code).toBe('WK_EXPORT_UNSUPPORTED');
+      expect(error.message).toMatch(/two branches of the Avro type (long|array)/);
+      expect(thrown(() => createAvroCodec({ schema: t.object('Twice', { v: either }) })).code).toBe(
+        'WK_EXPORT_UNSUPPORTED',
+      );
+    }
+  });
+
   test("a default of another branch than the first is refused: Avro reads it by the first branch's type", () => {
     const Late = t.object('Late', { n: t.field(t.either([t.string(), t.bool()]), { default: true }) });
     const error = thrown(() => toAvro(Late));
