@@ -163,7 +163,16 @@ export function branchTable(schema: EitherSchema): BranchTable {
         }
       }
       if (other !== undefined && !(valueClass === 'object' && keyed(schema, other) && keyed(schema, index))) {
-        ambiguous(schema, other, index, `both take ${valueClass === 'text' ? 'text' : `${valueClass}s`}`);
+        const why = `both take ${valueClass === 'text' ? 'text' : `${valueClass}s`}`;
+        const pair = [schema.branches[other] as Schema, schema.branches[index] as Schema];
+        const hint = pair.some(isFloat) && pair.some(isBigIntBranch);
+        ambiguous(
+          schema,
+          other,
+          index,
+          why,
+          hint ? " Beside a float, hold it as a number: { as: 'number' }." : '',
+        );
       }
       byClass.set(valueClass, index);
       if (valueClass === 'object') objectBranches.push(index);
@@ -193,6 +202,12 @@ function integerRange(schema: Schema): readonly [number, number] | undefined {
     return [target.kind === 'int64' ? Number.MIN_SAFE_INTEGER : 0, Number.MAX_SAFE_INTEGER];
   }
   return undefined;
+}
+
+/** A 64-bit integer held as a bigint, which beside a float is refused with a hint. */
+function isBigIntBranch(schema: Schema): boolean {
+  const target = schema.kind === 'ref' ? schema.resolve() : schema;
+  return (target.kind === 'int64' || target.kind === 'uint64') && target.as === 'bigint';
 }
 
 function isFloat(schema: Schema): boolean {
@@ -225,11 +240,11 @@ function keyedBranch(schema: EitherSchema, index: number): KeyedBranch {
   };
 }
 
-function ambiguous(schema: EitherSchema, first: number, second: number, why: string): never {
+function ambiguous(schema: EitherSchema, first: number, second: number, why: string, hint = ''): never {
   const a = describeBranch(schema.branches[first] as Schema);
   const b = describeBranch(schema.branches[second] as Schema);
   return invalid(
-    `either: branches ${first} (${a}) and ${second} (${b}) are ambiguous: ${why}, so no format could tell which one a value is.`,
+    `either: branches ${first} (${a}) and ${second} (${b}) are ambiguous: ${why}, so no format could tell which one a value is.${hint}`,
   );
 }
 

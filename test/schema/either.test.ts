@@ -103,6 +103,13 @@ describe('t.either: ambiguous branch sets are refused when built', () => {
     expect(error.message).toMatch(message);
   });
 
+  test('an int64 held as a bigint beside a float is refused with the way out', () => {
+    expect(thrown(() => t.either([t.int64(), t.float64()])).message).toMatch(
+      /ambiguous: both take numbers, .* Beside a float, hold it as a number: \{ as: 'number' \}\.$/,
+    );
+    expect(thrown(() => t.either([t.float32(), t.float64()])).message).not.toContain('Beside a float');
+  });
+
   test('branch sets that no value can match twice are accepted', () => {
     expect(() => t.either([t.string(), t.float64()])).not.toThrow();
     expect(() => t.either([t.bool(), t.decimal(), t.uint32(), t.array(t.string()), Point])).not.toThrow();
