@@ -19,7 +19,20 @@
  * integer held as a bigint is both number and text, because JSON writes it as a string of digits
  * and MessagePack and CBOR as an integer. Two branches of one class could both match some value
  * in some format, so they are refused when the schema is built (`WK_SCHEMA_INVALID`, naming both
- * branches), with one exception: objects. Several `t.object` branches may share the object class
+ * branches), with two exceptions, numbers and objects.
+ *
+ * Numbers: one integer branch whose values are numbers (int8…uint32, int64/uint64 as number) may
+ * sit beside one float branch (float32/float64), as in Avro's ["int", "double"]. The branch is then
+ * chosen by the number's value, never by how a wire spelled it: a number that is an integer within
+ * the integer branch's range goes to that branch, any other number (a fraction, NaN, an infinity,
+ * an integer past the range) to the float branch (`branchOfNumber`). JSON spells 3 and 3.0 alike,
+ * MessagePack and CBOR may write a whole float as an integer, and a peer may write 3.0 in the float
+ * branch of an Avro union: each reads back as the number 3, which is the integer branch's, in every
+ * format. -0 is an integer (JSON writes it as 0), so it goes to the integer branch and reads back as
+ * 0. An int64 held as a bigint beside a float stays refused (its class is number and text), as do
+ * two integer branches, two float branches, and a number literal beside any number branch.
+ *
+ * Objects: several `t.object` branches may share the object class
  * when no value can have the keys of two of them: for every pair, one of them requires a key (a
  * field neither optional nor defaulted) that the other does not have. An object value then goes
  * to the branch whose required keys it has and whose fields name every key it holds; if no branch
@@ -31,18 +44,30 @@
  * `either` (list its branches in this one).
  */
 import { describeValue, WirekitError } from '../errors/index.js';
+import { isSmallInt, smallIntRange } from './int-ranges.js';
 import type { EitherSchema, ObjectSchema, Schema } from './types.js';
 import { isRecord } from './value-rules.js';
-import { childrenOf } from './walk.js';
 
 export type ValueClass = 'boolean' | 'number' | 'text' | 'array' | 'object';
 
 /** Which branch each class goes to, worked out once per schema. */
 export interface BranchTable {
-  /** The branch of a class, for every class but objects split by keys. */
+  /**
+   * The branch of a class, for every class but objects split by keys. For numbers beside an
+   * integer branch (`integers`), the float branch: ask `branchOfNumber` for a number's branch.
+   */
   readonly byClass: ReadonlyMap<ValueClass, number>;
   /** The object branches told apart by their keys (empty unless there are two or more). */
   readonly objects: readonly KeyedBranch[];
+  /** An integer branch that shares the number class with a float branch, and the integers it takes. */
+  readonly integers?: IntegerBranch | undefined;
+}
+
+/** The integer branch of an integer + float pair: integers from `min` to `max` go to it. */
+export interface IntegerBranch {
+  readonly index: number;
+  readonly min: number;
+  readonly max: number;
 }
 
 interface KeyedBranch {
@@ -125,11 +150,28 @@ export function branchTable(schema: EitherSchema): BranchTable {
   if (known !== undefined) return known;
   const byClass = new Map<ValueClass, number>();
   const objectBranches: number[] = [];
+  let integers: IntegerBranch | undefined;
   schema.branches.forEach((branch, index) => {
     for (const valueClass of classesOf(branch)) {
       const other = byClass.get(valueClass);
+      if (other !== undefined && valueClass === 'number' && integers === undefined) {
+        integers = integerAndFloat(schema, other, index);
+        if (integers !== undefined) {
+          byClass.set('number', integers.index === other ? index : other);
+          continue;
+        }
+      }
       if (other !== undefined && !(valueClass === 'object' && keyed(schema, other) && keyed(schema, index))) {
-        ambiguous(schema, other, index, `both take ${valueClass === 'text' ? 'text' : `${valueClass}s`}`);
+        const why = `both take ${valueClass === 'text' ? 'text' : `${valueClass}s`}`;
+        const pair = [schema.branches[other] as Schema, schema.branches[index] as Schema];
+        const hint = pair.some(isFloat) && pair.some(isBigIntBranch);
+        ambiguous(
+          schema,
+          other,
+          index,
+          why,
+          hint ? " Beside a float, hold it as a number: { as: 'number' }." : '',
+        );
       }
       byClass.set(valueClass, index);
       if (valueClass === 'object') objectBranches.push(index);
@@ -146,9 +188,38 @@ export function branchTable(schema: EitherSchema): BranchTable {
     }
   }
   if (objects.length > 0) byClass.delete('object');
-  const table: BranchTable = { byClass, objects };
+  const table: BranchTable = { byClass, objects, integers };
   tables.set(schema, table);
   return table;
+}
+
+/** The integers a branch holds as numbers, or undefined for any other branch. */
+function integerRange(schema: Schema): readonly [number, number] | undefined {
+  const target = schema.kind === 'ref' ? schema.resolve() : schema;
+  if (isSmallInt(target)) return smallIntRange[target.kind];
+  if ((target.kind === 'int64' || target.kind === 'uint64') && target.as === 'number') {
+    return [target.kind === 'int64' ? Number.MIN_SAFE_INTEGER : 0, Number.MAX_SAFE_INTEGER];
+  }
+  return undefined;
+}
+
+/** A 64-bit integer held as a bigint, which beside a float is refused with a hint. */
+function isBigIntBranch(schema: Schema): boolean {
+  const target = schema.kind === 'ref' ? schema.resolve() : schema;
+  return (target.kind === 'int64' || target.kind === 'uint64') && target.as === 'bigint';
+}
+
+function isFloat(schema: Schema): boolean {
+  const target = schema.kind === 'ref' ? schema.resolve() : schema;
+  return target.kind === 'float32' || target.kind === 'float64';
+}
+
+/** The integer branch of two number branches, when they are one integer and one float branch. */
+function integerAndFloat(schema: EitherSchema, first: number, second: number): IntegerBranch | undefined {
+  const [a, b] = [schema.branches[first] as Schema, schema.branches[second] as Schema];
+  const [index, range] = isFloat(b) ? [first, integerRange(a)] : isFloat(a) ? [second, integerRange(b)] : [];
+  if (index === undefined || range === undefined) return undefined;
+  return { index, min: range[0], max: range[1] };
 }
 
 function keyed(schema: EitherSchema, index: number): boolean {
@@ -168,11 +239,11 @@ function keyedBranch(schema: EitherSchema, index: number): KeyedBranch {
   };
 }
 
-function ambiguous(schema: EitherSchema, first: number, second: number, why: string): never {
+function ambiguous(schema: EitherSchema, first: number, second: number, why: string, hint = ''): never {
   const a = describeBranch(schema.branches[first] as Schema);
   const b = describeBranch(schema.branches[second] as Schema);
   return invalid(
-    `either: branches ${first} (${a}) and ${second} (${b}) are ambiguous: ${why}, so no format could tell which one a value is.`,
+    `either: branches ${first} (${a}) and ${second} (${b}) are ambiguous: ${why}, so no format could tell which one a value is.${hint}`,
   );
 }
 
@@ -204,12 +275,33 @@ export function selectBranch(schema: EitherSchema, value: unknown): number | und
   const table = branchTable(schema);
   const valueClass = classOfValue(value);
   if (valueClass === undefined || isTextLikeNumber(table, value)) return undefined;
+  if (valueClass === 'number') return branchOfNumber(table, value as number | bigint);
   if (valueClass !== 'object' || table.objects.length === 0) return table.byClass.get(valueClass);
   if (!isRecord(value)) return undefined;
   return selectByKeys(
     table.objects,
     Object.keys(value).filter((key) => value[key] !== undefined),
   );
+}
+
+/**
+ * The branch of a number (or bigint) in an either's table: beside an integer + float pair, the
+ * integer branch for an integer within its range and the float branch for any other number (this
+ * module's comment); otherwise the one number branch. Codecs reading a number call it, so that the
+ * branch follows from the value read, whatever the wire's spelling of it.
+ */
+export function branchOfNumber(table: BranchTable, value: number | bigint): number | undefined {
+  const integers = table.integers;
+  if (
+    integers !== undefined &&
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    value >= integers.min &&
+    value <= integers.max
+  ) {
+    return integers.index;
+  }
+  return table.byClass.get('number');
 }
 
 /**
@@ -266,32 +358,4 @@ function selectByKeys(objects: readonly KeyedBranch[], keys: readonly string[]):
 export function describeBranches(schema: EitherSchema): string {
   const names = schema.branches.map(describeBranch);
   return names.length === 1 ? (names[0] as string) : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-}
-
-/** Whether an either sits anywhere in `schema` (through refs, each named type looked at once). */
-function containsEither(schema: Schema): boolean {
-  const seen = new Set<Schema>();
-  const visit = (node: Schema): boolean => {
-    if (seen.has(node)) return false;
-    seen.add(node);
-    if (node.kind === 'either') return true;
-    return childrenOf(node).some(visit);
-  };
-  return visit(schema);
-}
-
-/**
- * Refuses a schema holding an either in a format that does not carry the kind yet, with one typed
- * error at the codec's or exporter's creation rather than a wrong guess deep inside a plan.
- */
-export function refuseEitherIn(format: string, schema: Schema | undefined): void {
-  if (schema !== undefined && containsEither(schema)) throw eitherNotCarried(format);
-}
-
-/** The error for an either reaching a format that does not carry it yet. */
-export function eitherNotCarried(format: string): WirekitError {
-  return new WirekitError(
-    'WK_EXPORT_UNSUPPORTED',
-    `${format} does not carry t.either (the untagged union) yet; the JSON codec does, and validate() checks it.`,
-  );
 }

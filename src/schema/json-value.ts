@@ -28,7 +28,7 @@ import { parseIsoTime, parseIsoTimeExpanded } from '../util/iso-time.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { utf8Length } from '../util/utf8-length.js';
 import { decimalDigits } from './decimal.js';
-import { branchOf, branchTable, describeBranches } from './either.js';
+import { branchOf, branchOfNumber, branchTable, describeBranches } from './either.js';
 import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { type JsonTotals, jsonDecodeError, walkJson } from './json-kind.js';
 import { fieldOf, isInheritedName, noSuchField } from './names.js';
@@ -656,7 +656,7 @@ function checked<T>(refusal: Refusal | undefined, value: T, context: ReadContext
  */
 function nonFiniteBranch(schema: EitherSchema, json: unknown): Schema | undefined {
   if (json !== 'NaN' && json !== 'Infinity' && json !== '-Infinity') return undefined;
-  const index = branchTable(schema).byClass.get('number');
+  const index = branchOfNumber(branchTable(schema), Number.NaN);
   return index === undefined ? undefined : schema.branches[index];
 }
 

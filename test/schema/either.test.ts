@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createCodec } from '../../src/codecs/index.js';
 import { isWirekitError } from '../../src/errors/index.js';
+import { branchOfNumber, branchTable, selectBranch } from '../../src/schema/either.js';
 import { toJsonSchema } from '../../src/schema/export/index.js';
 import {
   fromJsonValue,
@@ -41,10 +42,18 @@ describe('t.either: ambiguous branch sets are refused when built', () => {
       'int64 (as number)',
     ],
     [
-      'an integer and a float (JS numbers are one type)',
-      () => t.either([t.int32(), t.float64()]),
-      'int32',
+      'int64 as bigint and a float (a bigint is number and text)',
+      () => t.either([t.int64(), t.float64()]),
+      'int64',
       'float64',
+    ],
+    ['two floats', () => t.either([t.float32(), t.float64()]), 'float32', 'float64'],
+    ['a number literal and a float', () => t.either([t.literal(1), t.float64()]), 'literal 1', 'float64'],
+    [
+      'a second integer beside an integer and a float',
+      () => t.either([t.int32(), t.float64(), t.uint8()]),
+      'float64',
+      'uint8',
     ],
     [
       'int64 as bigint and an int (MessagePack writes both as integers)',
@@ -92,6 +101,13 @@ describe('t.either: ambiguous branch sets are refused when built', () => {
     const error = thrown(build);
     expect(error.code).toBe('WK_SCHEMA_INVALID');
     expect(error.message).toMatch(message);
+  });
+
+  test('an int64 held as a bigint beside a float is refused with the way out', () => {
+    expect(thrown(() => t.either([t.int64(), t.float64()])).message).toMatch(
+      /ambiguous: both take numbers, .* Beside a float, hold it as a number: \{ as: 'number' \}\.$/,
+    );
+    expect(thrown(() => t.either([t.float32(), t.float64()])).message).not.toContain('Beside a float');
   });
 
   test('branch sets that no value can match twice are accepted', () => {
@@ -168,6 +184,45 @@ describe('t.either: validate() picks the branch by the value', () => {
   });
 });
 
+describe('t.either: an integer branch beside a float branch, told apart by the value', () => {
+  const Reading = t.either([t.int16(), t.float64(), t.string()]);
+  const table = branchTable(Reading);
+
+  test('an integer within the integer range goes to the integer branch, any other number to the float', () => {
+    expect([3, -0, 32_767, -32_768].map((n) => branchOfNumber(table, n))).toEqual([0, 0, 0, 0]);
+    const floats = [3.5, 32_768, -32_769, 2 ** 60, Number.NaN, Number.POSITIVE_INFINITY, 5n];
+    expect(floats.map((n) => branchOfNumber(table, n))).toEqual(floats.map(() => 1));
+    expect(selectBranch(Reading, 7)).toBe(0);
+    expect(selectBranch(Reading, 0.25)).toBe(1);
+    expect(selectBranch(Reading, 'x')).toBe(2);
+  });
+
+  test("the range is the branch kind's, int64 as number up to the safe integers", () => {
+    const Wide = branchTable(t.either([t.float32(), t.int64({ as: 'number' })]));
+    expect(branchOfNumber(Wide, 2 ** 53 - 1)).toBe(1);
+    expect(branchOfNumber(Wide, 2 ** 53)).toBe(0);
+    const Unsigned = branchTable(t.either([t.uint32(), t.float64()]));
+    expect([branchOfNumber(Unsigned, 4_294_967_295), branchOfNumber(Unsigned, -1)]).toEqual([0, 1]);
+  });
+
+  test('validate() holds each number to its branch: a float32 fraction, no bigint', () => {
+    const Small = t.either([t.uint8(), t.float32()]);
+    expect(codes(Small, 255)).toEqual([]);
+    expect(codes(Small, 256)).toEqual([]);
+    expect(codes(Small, 1e300)).toEqual(['out_of_range@']);
+    expect(codes(Small, 1n)).toEqual(['expected_type@']);
+  });
+
+  test('JSON reads 3.0 as the number 3, the integer branch, and writes each number as itself', () => {
+    const codec = createCodec('json', { schema: t.object('Row', { v: Reading }) });
+    expect(new TextDecoder().decode(codec.encode({ v: 3 }))).toBe('{"v":3}');
+    expect(new TextDecoder().decode(codec.encode({ v: 2.5 }))).toBe('{"v":2.5}');
+    expect(codec.decode(new TextEncoder().encode('{"v":3.0}'))).toEqual({ v: 3 });
+    expect(codec.decode(new TextEncoder().encode('{"v":1e5}'))).toEqual({ v: 100_000 });
+    expect(fromJsonValue(Reading, 40_000)).toBe(40_000);
+  });
+});
+
 describe('t.either: schema JSON and JSON Schema', () => {
   test('the JSON form round-trips, branches in order', () => {
     const schema = t.object('Row', { id: t.either([t.string(), t.float64(), Point]) });
@@ -215,12 +270,5 @@ describe('t.either: schema JSON and JSON Schema', () => {
     expect(toJsonSchema(t.either([t.string(), t.bool()]))).toMatchObject({
       anyOf: [{ type: 'string' }, { type: 'boolean' }],
     });
-  });
-});
-
-describe('t.either: formats that do not carry it yet refuse it at creation', () => {
-  test.each(['avro'] as const)('%s', (format) => {
-    const schema = t.object('Row', { id: t.either([t.string(), t.float64()]) });
-    expect(thrown(() => createCodec(format, { schema })).code).toBe('WK_EXPORT_UNSUPPORTED');
   });
 });

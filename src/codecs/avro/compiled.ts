@@ -22,6 +22,7 @@
  */
 
 import { prependPath } from '../../errors/index.js';
+import { branchIndex } from '../../schema/either.js';
 import { fitsFloat32, isRecord, type Rule, unreadableKey } from '../../schema/value-rules.js';
 import { cost } from '../core/budget.js';
 import {
@@ -111,6 +112,9 @@ function keysOf(write: WritePlan, read: ReadPlan): string[] {
         keys.push(plan.tag);
         for (const branch of plan.branches.values()) walkWrite(branch.plan);
         return;
+      case W.Either:
+        for (const branch of plan.branches) walkWrite(branch.plan);
+        return;
     }
   };
   const walkRead = (plan: ReadPlan): void => {
@@ -169,6 +173,7 @@ function int(n: number): string {
 }
 
 const helpers = {
+  branchIndex,
   unscaledOf,
   writeUnscaled,
   unreadableKey,
@@ -343,6 +348,21 @@ class AvroCompiler {
       case W.Option:
         this.emitOptionWrite(plan, x);
         return;
+      case W.Either: {
+        // The branch by the value (schema/either.ts), then a case per branch, inline as any plan.
+        const index = s.fn('b');
+        this.line(`const ${index} = h.branchIndex(${s.dep(plan.schema)}, ${x});`);
+        this.line(`switch (${index}) {`);
+        plan.branches.forEach((branch, i) => {
+          this.line(`case ${int(i)}: {`);
+          if (branch.index >= 0) this.line(`w.writeInt(${int(branch.index)});`);
+          this.emitWrite(branch.plan, x);
+          this.line('break;');
+          this.line('}');
+        });
+        this.line('}');
+        return;
+      }
       case W.Array: {
         const [i, n, y] = [s.fn('i'), s.fn('n'), s.fn('y')];
         this.line(`if (!Array.isArray(${x})) throw h.wrongType('an array', ${x});`);

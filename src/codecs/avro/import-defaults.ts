@@ -4,7 +4,7 @@
  * that does not fit is refused with its path. Also home to the raw-JSON helpers the importer shares.
  */
 import type { Path } from '../../errors/index.js';
-import type { AvroRecord, AvroType } from './avro-schema.js';
+import type { AvroRecord, AvroType, AvroUnion } from './avro-schema.js';
 import { refuse } from './import-refusal.js';
 
 export type Raw = Record<string, unknown>;
@@ -78,9 +78,12 @@ export class AvroDefaults {
             this.read(type.values, item, `${where}.${key}`, [...path, key]),
           ]),
         );
-      case 'union':
-        // Avro reads a union's default by its first branch.
-        return this.read(type.branches[0] as AvroType, value, where, path);
+      case 'union': {
+        // Avro reads a union's default by its first branch; a long that is a branch of an
+        // untagged union is imported as a number (schema-from-avro.ts).
+        const first = this.read(type.branches[0] as AvroType, value, where, path);
+        return typeof first === 'bigint' && isUntagged(type) ? Number(first) : first;
+      }
       case 'record': {
         if (!isRaw(value)) return wrong(`a ${type.name} record`);
         const rawFields = this.records.rawFields.get(type) ?? [];
@@ -101,6 +104,12 @@ export class AvroDefaults {
       }
     }
   }
+}
+
+/** Whether a union imports as an untagged union: two or more non-null branches, not all records. */
+export function isUntagged(union: AvroUnion): boolean {
+  const present = union.branches.filter((branch) => branch.type !== 'null');
+  return present.length > 1 && !present.every((branch) => branch.type === 'record');
 }
 
 /** An Avro decimal's bytes (big-endian two's complement of the unscaled value) as decimal text. */

@@ -17,7 +17,6 @@
  */
 
 import { WirekitError } from '../../errors/index.js';
-import { refuseEitherIn } from '../../schema/either.js';
 import type { AvroSchemaJson } from '../../schema/export/avro.js';
 import { resolveRatio } from '../../util/decompression-ratio.js';
 import { type Codec, type CodecOptions, rejectsUnknownKeys } from '../core/codec.js';
@@ -65,7 +64,6 @@ export interface AvroCodecOptions extends CodecOptions {
 }
 
 export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Codec<T> {
-  refuseEitherIn('Avro', options.schema);
   const { schema } = options;
   if (schema === undefined) {
     throw new WirekitError('WK_SCHEMA_REQUIRED', 'Avro needs a schema: createAvroCodec({ schema }).');

@@ -4,7 +4,7 @@
  * graph (recursive types point back at their own plan). Read plans also carry schema resolution:
  * a read plan reads the *writer's* bytes and produces the *reader's* value.
  */
-import type { LiteralValue } from '../../schema/index.js';
+import type { EitherSchema, LiteralValue } from '../../schema/index.js';
 import type { Rule } from '../../schema/value-rules.js';
 import type { AvroType } from './avro-schema.js';
 
@@ -149,6 +149,7 @@ export const W = {
   IntMap: 17,
   Option: 18,
   Tagged: 19,
+  Either: 20,
 } as const;
 
 /** `rule` and `keyRule` are the schema's constraints, as on read plans; the encoder refuses what they refuse. */
@@ -175,7 +176,8 @@ export type WritePlan =
   | { readonly op: typeof W.Map; readonly values: WritePlan; readonly keyRule?: Rule<string> | undefined }
   | { readonly op: typeof W.IntMap; readonly key: WritePlan; readonly value: WritePlan }
   | OptionWrite
-  | TaggedWrite;
+  | TaggedWrite
+  | EitherWrite;
 
 export interface RecordWrite {
   readonly op: typeof W.Record;
@@ -202,4 +204,15 @@ export interface TaggedWrite {
   readonly name: string;
   readonly tag: string;
   readonly branches: ReadonlyMap<unknown, { readonly index: number; readonly plan: WritePlan }>;
+}
+
+/**
+ * An untagged union (t.either): the value picks its branch (schema/either.ts), and the branch is
+ * written as its index in the Avro union and its value. A branch that is a tagged union writes its
+ * own index (`index` -1), since its records stand in the Avro union one by one.
+ */
+export interface EitherWrite {
+  readonly op: typeof W.Either;
+  readonly schema: EitherSchema;
+  readonly branches: readonly { readonly index: number; readonly plan: WritePlan }[];
 }

@@ -12,15 +12,18 @@
  *   bytes; fixed → bytes (wirekit has no fixed size; resolution reads a writer's fixed as bytes);
  * - a union with "null" → nullable (whichever branch null is); a union of two or more records →
  *   a tagged union whose tag, a literal field every such record gets, holds the record's full name
- *   (as Avro's JSON encoding names union branches); a lone "null" → nullable(json);
+ *   (as Avro's JSON encoding names union branches); a lone "null" → nullable(json); any other
+ *   union of two or more non-null branches → an untagged union (t.either) of them in order, a long
+ *   there held as a safe-integer number, several records there as one tagged union;
  * - logical types: decimal → decimal(precision, scale); timestamp-millis/micros/nanos → timestamp
  *   ms/us/ns; local-timestamp-*, date and time-* stay the integers they are stored as (a wall-clock
  *   time is no instant, so it is not shown as one); uuid stays a string.
  *
  * Refused (WK_SCHEMA_IMPORT, with the path into the Avro schema): what the specification forbids
  * (an enum default that is not a symbol, two union branches of one type, defaults that do not fit
- * their field's type: import-defaults.ts), and, until wirekit has an untagged union kind, a union
- * with two or more non-null branches that are not all records (["int", "string"]).
+ * their field's type: import-defaults.ts), and a union whose branches wirekit's untagged union
+ * cannot tell apart by the value (["int", "long"], ["string", "bytes"], two fixed types: they differ
+ * on Avro's wire by their index alone).
  */
 import { isWirekitError, type Path, SchemaImportError } from '../../errors/index.js';
 import type { FieldInput } from '../../schema/builders.js';
@@ -33,7 +36,7 @@ import {
   parseAvroSchema,
   shortName,
 } from './avro-schema.js';
-import { AvroDefaults, isRaw, type Raw, timestampPrecisions } from './import-defaults.js';
+import { AvroDefaults, isRaw, isUntagged, type Raw, timestampPrecisions } from './import-defaults.js';
 import { placeText, refuse, shownParts } from './import-refusal.js';
 import { avroSchemaJson } from './schema-text.js';
 
@@ -189,18 +192,43 @@ class Importer {
     if (present.length === 1) {
       const [only] = present as [(typeof present)[number]];
       inner = this.type(only.raw, only.type, only.path);
-    } else {
-      if (!present.every((branch) => branch.type.type === 'record')) {
-        refuse(
-          path,
-          `the union [${unionText(parsed)}] has no wirekit form yet: wirekit imports unions of records (told apart by a tag) and one branch with null.`,
-        );
-      }
+    } else if (!isUntagged(parsed)) {
       inner = this.recordUnion(
         present.map((branch) => ({ record: branch.type as AvroRecord, raw: branch.raw, path: branch.path })),
       );
+    } else {
+      inner = this.either(parsed, present, path);
     }
     return nullable ? t.nullable(inner) : inner;
+  }
+
+  /**
+   * A union of several non-null branches, not all records: an untagged union (t.either), its
+   * branches in the union's order. A long is held as a safe-integer number there, since a bigint is
+   * text and number both in wirekit's rule (schema/either.ts) and would clash with a string or a
+   * double beside it. Several records stand as one tagged union, in the place of the first. A union
+   * whose branches no value could tell apart (["int", "long"], two fixed types) is refused.
+   */
+  private either(union: AvroUnion, present: readonly UnionBranch[], path: Path): Schema {
+    const records = present.filter((branch) => branch.type.type === 'record');
+    const branches: Schema[] = [];
+    for (const branch of present) {
+      if (branch.type.type === 'record' && records.length > 1) {
+        if (branch !== records[0]) continue;
+        branches.push(
+          this.recordUnion(records.map(({ type, raw, path }) => ({ record: type as AvroRecord, raw, path }))),
+        );
+        continue;
+      }
+      const schema = this.type(branch.raw, branch.type, branch.path);
+      branches.push(schema.kind === 'int64' && schema.as === 'bigint' ? t.int64({ as: 'number' }) : schema);
+    }
+    try {
+      return t.either(branches as [Schema, Schema]);
+    } catch (error) {
+      if (!isWirekitError(error) || error.code !== 'WK_SCHEMA_INVALID') throw error;
+      return refuse(path, `the union [${unionText(union)}] has no wirekit form: ${error.message}`);
+    }
   }
 
   /** One union per set of records, so a union used twice is one named type (as toAvro requires). */
@@ -229,6 +257,12 @@ class Importer {
     this.unions.set(key, union);
     return union;
   }
+}
+
+interface UnionBranch {
+  readonly type: AvroType;
+  readonly raw: unknown;
+  readonly path: Path;
 }
 
 function namedOptions(spec: Raw, parsed: AvroRecord | AvroEnum) {

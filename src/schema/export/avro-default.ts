@@ -5,9 +5,9 @@
  */
 
 import { describeValue, WirekitError } from '../../errors/index.js';
-import { eitherNotCarried } from '../either.js';
+import { describeBranches, selectBranch } from '../either.js';
 import { fieldOf } from '../names.js';
-import type { FieldDef, JsonValue, ObjectSchema, Schema, UnionSchema } from '../types.js';
+import type { EitherSchema, FieldDef, JsonValue, ObjectSchema, Schema, UnionSchema } from '../types.js';
 
 /** Whether a field's union type starts with "null": yes, unless the field has a non-null default. */
 export function nullFirstFor(field: FieldDef): boolean {
@@ -112,7 +112,7 @@ function encode(schema: Schema, value: unknown, where: string): JsonValue {
     case 'object':
       return record(schema, expectObject(value, where), where);
     case 'either':
-      throw eitherNotCarried('Avro');
+      return encode(firstBranch(schema, value, where), value, where);
     case 'union':
       return record(
         firstVariant(schema, expectObject(value, where), where),
@@ -145,6 +145,23 @@ function firstVariant(schema: UnionSchema, value: Record<string, unknown>, where
     );
   }
   return first;
+}
+
+/**
+ * The first branch of an either, when `value` is of it: Avro reads a union's default by the first
+ * branch, so a default of another branch cannot be written (put its branch first instead).
+ */
+function firstBranch(schema: EitherSchema, value: unknown, where: string): Schema {
+  const index = selectBranch(schema, value);
+  if (index === undefined)
+    refuse(where, `expected ${describeBranches(schema)}, got ${describeValue(value)}.`);
+  if (index !== 0) {
+    refuse(
+      where,
+      `Avro takes a union default from its first branch, which is not this value's (branch ${index}); put that branch first.`,
+    );
+  }
+  return schema.branches[0] as Schema;
 }
 
 /** A long as a JSON number, refused when the number's text would not be exactly the value. */

@@ -4,9 +4,10 @@
  */
 
 import { WirekitError } from '../../errors/index.js';
-import { eitherNotCarried } from '../either.js';
+import { describeBranches } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
+  EitherSchema,
   EnumSchema,
   FieldDef,
   JsonValue,
@@ -136,7 +137,7 @@ function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
     case 'ref':
       return typeOf(schema.resolve(), ctx, scope);
     case 'either':
-      throw eitherNotCarried('Avro');
+      return eitherOf(schema, ctx, scope);
     case 'union':
       return unionOf(schema, ctx, scope);
     case 'object':
@@ -157,6 +158,38 @@ function withNull(type: AvroSchemaJson, nullFirst: boolean): AvroSchemaJson {
   // optional(nullable(x)) has one null, not two: Avro forbids repeating a branch type.
   const branches = (Array.isArray(type) ? type : [type]).filter((branch) => branch !== 'null');
   return nullFirst ? ['null', ...branches] : [...branches, 'null'];
+}
+
+/**
+ * An either is an Avro union of its branches in order. A branch that is a tagged union adds its
+ * records in its place (Avro forbids a union inside a union), so branch indexes on the wire count
+ * them one by one.
+ */
+function eitherOf(schema: EitherSchema, ctx: Context, scope: Scope): AvroSchemaJson[] {
+  const types = schema.branches.flatMap((branch) => {
+    const type = typeOf(branch, ctx, scope);
+    return Array.isArray(type) ? type : [type];
+  });
+  // Branches of two classes can still be one Avro type (a timestamp and an int64 are both longs,
+  // an integer-keyed map and an array both arrays), which no Avro union may hold twice.
+  const seen = new Set<string>();
+  for (const type of types) {
+    const key = unionKey(type);
+    if (seen.has(key)) {
+      refuse(
+        `t.either([${describeBranches(schema)}]) has two branches of the Avro type ${key}, which a union may hold once.`,
+      );
+    }
+    seen.add(key);
+  }
+  return types;
+}
+
+/** What an Avro union branch counts as for "one branch per type": its name, or its type. */
+function unionKey(type: AvroSchemaJson): string {
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) return 'union';
+  return typeof type.name === 'string' ? type.name : String(type.type);
 }
 
 function unionOf(schema: UnionSchema, ctx: Context, scope: Scope): AvroSchemaJson[] {

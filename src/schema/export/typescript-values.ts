@@ -5,6 +5,7 @@
  * `Uint8Array.of(…)`, `new Map([…])` for a map with integer keys.
  */
 import { WirekitBug } from '../../errors/index.js';
+import { branchOf } from '../either.js';
 import type { JsonValue, Schema } from '../types.js';
 import { deref } from '../walk.js';
 import { call, type Expr, propertyKey, quote } from './typescript-layout.js';
@@ -47,6 +48,11 @@ export function valueExpr(schema: Schema, value: unknown): Expr {
       return call('new Date', quote((value as Date).toISOString()));
     case 'json':
       return jsonExpr(value as JsonValue);
+    case 'either': {
+      const branch = branchOf(node, value);
+      if (branch === undefined) throw new WirekitBug('a default of an either fits none of its branches');
+      return valueExpr(branch, value);
+    }
     default:
       return primitive(value);
   }

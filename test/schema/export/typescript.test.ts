@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, describe, expect, test } from 'vitest';
+import { schemaFromAvro } from '../../../src/codecs/avro/schema-from-avro.js';
 import { schemaFromProto } from '../../../src/codecs/protobuf/index.js';
 import { datasets } from '../../../src/lab/datasets/index.js';
 import { toTypeScript } from '../../../src/schema/export/index.js';
@@ -105,6 +106,33 @@ const handWritten: Record<string, Schema> = {
       return [name, schemaFromProto(text).types.get(type as string) as Schema];
     }),
   ),
+  either: t.object('Reading', {
+    v: t.field(t.either([t.int16(), t.float64(), t.string()]), { default: 2.5 }),
+    w: t.array(t.either([t.bool(), t.bytes()])),
+  }),
+  // An untagged union inside a recursive type, as the Avro import writes Avro's own "Lisp" schema.
+  eitherRecursive: schemaFromAvro({
+    type: 'record',
+    name: 'Lisp',
+    fields: [
+      {
+        name: 'value',
+        type: [
+          'null',
+          'string',
+          'long',
+          {
+            type: 'record',
+            name: 'Cons',
+            fields: [
+              { name: 'car', type: 'Lisp' },
+              { name: 'cdr', type: 'Lisp' },
+            ],
+          },
+        ],
+      },
+    ],
+  }),
 };
 
 const cases = [

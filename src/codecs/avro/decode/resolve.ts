@@ -13,8 +13,9 @@
  */
 
 import { formatPath, type Path, WirekitError } from '../../../errors/index.js';
-import { eitherNotCarried } from '../../../schema/either.js';
+import { describeBranches } from '../../../schema/either.js';
 import type {
+  EitherSchema,
   FieldDef,
   LiteralValue,
   NamedTypeInfo,
@@ -38,6 +39,7 @@ import {
   type RecordRead,
 } from '../plan.js';
 import { decimalByteLimit } from '../values.js';
+import { eitherCandidates } from './resolve-either.js';
 
 interface Context {
   readonly records: Map<AvroRecord, Map<ObjectSchema, RecordRead>>;
@@ -123,7 +125,7 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
       return branch(writer, deref(core), ctx, path);
     }
     case 'either':
-      throw eitherNotCarried('Avro');
+      return eitherBranch(writer, reader, ctx, path);
     case 'union': {
       if (writer.type !== 'record') return mismatch();
       const variant = variantOf(writer, reader, ctx);
@@ -225,6 +227,27 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
       if (writer.type !== 'array' || writer.items.type !== 'record') return mismatch();
       return intMap(writer.items, reader.keys, reader.values, ctx, path);
   }
+}
+
+/**
+ * A writer type read as an either, by the reader branch Avro's resolution of a union picks
+ * (resolve-either.ts); a failure inside a named type's branch is the failure, as for any named type.
+ */
+function eitherBranch(writer: AvroType, reader: EitherSchema, ctx: Context, path: Path): ReadPlan {
+  const { named, targets } = eitherCandidates(writer, reader, (target) =>
+    target.kind === 'union'
+      ? writer.type === 'record' && variantOf(writer, target, ctx) !== undefined
+      : (target.kind === 'object' || target.kind === 'enum') && namesMatch(writer as AvroNamed, target),
+  );
+  for (const target of targets) {
+    if (named) return branch(writer, target, ctx, path);
+    try {
+      return branch(writer, target, ctx, path);
+    } catch (error) {
+      if (!(error instanceof WirekitError) || error.code !== 'WK_DECODE_SCHEMA_MISMATCH') throw error;
+    }
+  }
+  return fail(path, `no branch of ${describeBranches(reader)} reads the writer's ${describe(writer)}.`);
 }
 
 function decimal(

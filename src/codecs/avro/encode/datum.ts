@@ -4,10 +4,19 @@
  */
 
 import { describeValue, prependPath, WirekitError } from '../../../errors/index.js';
+import { branchIndex } from '../../../schema/either.js';
 import { jsonValueText } from '../../../schema/json-kind.js';
 import { fieldOf } from '../../../schema/names.js';
 import { fitsFloat32, isRecord, type Rule, refused, unreadableKey } from '../../../schema/value-rules.js';
-import { LongAs, type OptionWrite, type RecordWrite, type TaggedWrite, W, type WritePlan } from '../plan.js';
+import {
+  type EitherWrite,
+  LongAs,
+  type OptionWrite,
+  type RecordWrite,
+  type TaggedWrite,
+  W,
+  type WritePlan,
+} from '../plan.js';
 import { timestampCount, unscaledOf, writeUnscaled } from '../values.js';
 import type { AvroWriter } from './writer.js';
 
@@ -76,6 +85,12 @@ export class Encoder {
       case W.Tagged:
         this.tagged(plan, value);
         return;
+      case W.Either: {
+        const branch = plan.branches[branchIndex(plan.schema, value)] as EitherWrite['branches'][number];
+        if (branch.index >= 0) w.writeInt(branch.index);
+        this.write(branch.plan, value);
+        return;
+      }
       case W.Enum: {
         const index = typeof value === 'string' ? plan.indexes.get(value) : undefined;
         if (index === undefined) throw wrongType(`a member of ${plan.name}`, value);

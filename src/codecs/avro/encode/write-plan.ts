@@ -6,13 +6,12 @@
  */
 
 import { WirekitBug } from '../../../errors/index.js';
-import { eitherNotCarried } from '../../../schema/either.js';
-import type { ObjectSchema, Schema, SmallIntKind, UnionSchema } from '../../../schema/index.js';
+import type { EitherSchema, ObjectSchema, Schema, SmallIntKind, UnionSchema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
 import { smallIntRange } from '../../../schema/int-ranges.js';
 import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
 import type { AvroRecord, AvroType } from '../avro-schema.js';
-import { LongAs, perMilliOf, type RecordWrite, W, type WritePlan } from '../plan.js';
+import { type EitherWrite, LongAs, perMilliOf, type RecordWrite, W, type WritePlan } from '../plan.js';
 
 interface Context {
   readonly records: Map<AvroRecord, Map<ObjectSchema, RecordWrite>>;
@@ -102,7 +101,8 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
     case 'nullable':
       return option(avro, node, ctx);
     case 'either':
-      throw eitherNotCarried('Avro');
+      if (avro.type !== 'union') internal('either');
+      return either(avro.branches, avro.branches.keys(), node, ctx);
     case 'union':
       if (avro.type !== 'union') internal(`union ${node.name}`);
       return tagged(avro.branches, avro.branches.keys(), node, ctx);
@@ -151,14 +151,45 @@ function option(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
   if (nullIndex === -1) internal('a nullable type without "null"');
   const valueIndexes = [...avro.branches.keys()].filter((i) => i !== nullIndex);
   const target = deref(core);
-  if (target.kind === 'union') {
-    const inner = tagged(avro.branches, valueIndexes.values(), target, ctx);
+  if (target.kind === 'union' || target.kind === 'either') {
+    const inner =
+      target.kind === 'union'
+        ? tagged(avro.branches, valueIndexes.values(), target, ctx)
+        : either(avro.branches, valueIndexes.values(), target, ctx);
     return { op: W.Option, nullIndex, valueIndex: -1, inner, undefinedIsNull, nullIsNull };
   }
   const valueIndex = valueIndexes[0];
   if (valueIndex === undefined || valueIndexes.length !== 1) internal('a nullable type with several values');
   const inner = plan(avro.branches[valueIndex] as AvroType, core, ctx);
   return { op: W.Option, nullIndex, valueIndex, inner, undefinedIsNull, nullIsNull };
+}
+
+/**
+ * The exporter writes an either's branches in order, a tagged union's records in its place (export/
+ * avro.ts), so the Avro indexes are taken in turn: one per branch, one per record of a union.
+ */
+function either(
+  branches: readonly AvroType[],
+  indexes: Iterator<number>,
+  schema: EitherSchema,
+  ctx: Context,
+): EitherWrite {
+  const take = (): number => {
+    const next = indexes.next();
+    if (next.done === true) internal('an either with more branches than its union');
+    return next.value;
+  };
+  const out = schema.branches.map((branch) => {
+    const target = deref(branch);
+    if (target.kind === 'union') {
+      const own = target.variants.map(take);
+      return { index: -1, plan: tagged(branches, own, target, ctx) };
+    }
+    const index = take();
+    return { index, plan: plan(branches[index] as AvroType, target, ctx) };
+  });
+  if (indexes.next().done !== true) internal('an either with fewer branches than its union');
+  return { op: W.Either, schema, branches: out };
 }
 
 /** The exporter writes variants in order, so the i-th non-null branch is the i-th variant. */

@@ -4,7 +4,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { wirekitValueFindings } from '../../../../src/boundaries/events/compatibility/wirekit-values.js';
-import { type Schema, t } from '../../../../src/schema/index.js';
+import { type Schema, schemaToJson, t } from '../../../../src/schema/index.js';
+import { verdict } from './support.js';
 
 const found = (reader: Schema, writer: Schema) =>
   wirekitValueFindings(reader, writer, 10_000).map((finding) => `${finding.errorType}@${finding.path}`);
@@ -45,5 +46,30 @@ describe('wirekit value rules: t.either', () => {
     const v2 = t.object('Row', { id: t.either([t.string({ maxLength: 5 }), t.float64()]) });
     expect(found(v2, v1)).toEqual(['STRING_NARROWED@$.id']);
     expect(found(v1, v2)).toEqual([]);
+  });
+});
+
+describe('WIREKIT schemas holding an either: the Avro rules run on their exports too', () => {
+  const text = (schema: Schema): string => JSON.stringify(schemaToJson(schema));
+  const row = (v: Schema) => t.object('Row', { v });
+  const broken = (writer: Schema, reader: Schema) =>
+    [
+      ...new Set(
+        verdict('WIREKIT', text(writer), text(reader)).issues.map((i) => `${i.rules}:${i.errorType}`),
+      ),
+    ].sort();
+
+  test('a branch added at the end reads old events; one removed breaks the Avro rules and the value rules', () => {
+    const old = row(t.either([t.string(), t.float64()]));
+    expect(broken(old, row(t.either([t.string(), t.float64(), t.bool()])))).toEqual([]);
+    const narrower = broken(row(t.either([t.string(), t.float64(), t.bool()])), old);
+    expect(narrower).toContain('avro:MISSING_UNION_BRANCH');
+    expect(narrower).toContain('wirekit:KIND_CHANGED');
+  });
+
+  test('branches reordered: Avro resolves a union by type, so old events still read', () => {
+    expect(broken(row(t.either([t.string(), t.int32()])), row(t.either([t.int32(), t.string()])))).toEqual(
+      [],
+    );
   });
 });
