@@ -8,7 +8,7 @@
  * messages), every scalar as declared, enums numbered 0, 1, 2… in order, maps, repeated fields
  * (packed by the file's rules and `[packed]`), `optional` and message fields (which have presence)
  * as `t.optional`, reserved numbers, and google.protobuf.Timestamp as a nanosecond timestamp.
- * Anything else (oneof, groups, proto2 `required` and defaults, other well-known types, enums with
+ * A `oneof`'s members are optional fields in a oneof group (oneofsOf). Anything else (groups, proto2 `required` and defaults, other well-known types, enums with
  * other numbers) is refused by name with WK_SCHEMA_INVALID rather than mapped to other bytes.
  */
 import * as t from '../../schema/builders.js';
@@ -89,9 +89,6 @@ class Importer {
     const fullName = scope === '' ? message.name : `${scope}.${message.name}`;
     const known = this.types.get(fullName);
     if (known !== undefined) return known as ObjectSchema;
-    if (message.oneofs.length > 0) {
-      protoError(`message ${fullName}: oneof is not imported yet`, message.oneofs[0]?.at);
-    }
     for (const nested of message.messages) this.message(nested, fullName);
     for (const nested of message.enums) this.enumeration(nested, fullName);
     const fields: Record<string, t.Field> = Object.create(null);
@@ -110,6 +107,7 @@ class Importer {
     const schema = t.object(message.name, fields, {
       ...(scope === '' ? {} : { namespace: scope }),
       ...(reserved.length > 0 ? { reserved } : {}),
+      ...oneofsOf(message),
     });
     this.types.set(fullName, schema);
     return schema;
@@ -143,7 +141,10 @@ class Importer {
     // A message field always has presence; a scalar or enum field has it when marked optional,
     // and always in proto2.
     const present =
-      field.label === 'optional' || syntax === 'proto2' || (type.kind === 'named' && value.kind !== 'enum');
+      field.label === 'optional' ||
+      field.oneof !== undefined ||
+      syntax === 'proto2' ||
+      (type.kind === 'named' && value.kind !== 'enum');
     return present ? t.optional(value) : value;
   }
 
@@ -181,4 +182,19 @@ class Importer {
     this.types.set(fullName, schema);
     return schema;
   }
+}
+
+/**
+ * A message's oneofs as t.object's `oneofs` option: each group's members by name, in the file's
+ * order. The members are fields of the message with presence (a value holds at most one), which is
+ * what protobuf writes and its JSON mapping shows, so no byte changes (schema/oneofs.ts). A proto3
+ * `optional` field is no member here: the synthetic oneof protoc gives it exists only in descriptors.
+ */
+function oneofsOf(message: ProtoMessageAst): { oneofs?: Record<string, string[]> } {
+  if (message.oneofs.length === 0) return {};
+  const oneofs: Record<string, string[]> = Object.create(null);
+  message.oneofs.forEach((oneof, index) => {
+    oneofs[oneof.name] = message.fields.filter((field) => field.oneof === index).map((field) => field.name);
+  });
+  return { oneofs };
 }
