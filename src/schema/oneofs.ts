@@ -12,7 +12,7 @@
 import { WirekitError } from '../errors/index.js';
 import { fieldOf } from './names.js';
 import type { FieldDef, ObjectSchema, OneofGroup } from './types.js';
-import type { Rule } from './value-rules.js';
+import { type Rule, refused } from './value-rules.js';
 
 /** `t.object`'s `oneofs` option: each group's name and its members' field names. */
 export type OneofsInput = Readonly<Record<string, readonly string[]>>;
@@ -96,4 +96,14 @@ export function groupOfField(schema: ObjectSchema): ReadonlyMap<string, OneofGro
   const out = new Map<string, OneofGroup>();
   for (const group of schema.oneofs ?? []) for (const member of group.fields) out.set(member, group);
   return out;
+}
+
+/**
+ * Throws what every encoder throws for a value that breaks its object's groups (WK_VALIDATION_FAILED,
+ * path empty: the encoder puts the object's path in front). Encoders call it only for an object
+ * whose schema has groups, so others pay one property read.
+ */
+export function keepOneofs(schema: ObjectSchema, record: Record<string, unknown>): void {
+  const refusal = oneofRule(schema)?.(record);
+  if (refusal !== undefined) throw refused(refusal);
 }
