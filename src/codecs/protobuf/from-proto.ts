@@ -8,8 +8,9 @@
  * messages), every scalar as declared, enums numbered 0, 1, 2… in order, maps, repeated fields
  * (packed by the file's rules and `[packed]`), `optional` and message fields (which have presence)
  * as `t.optional`, reserved numbers, and google.protobuf.Timestamp as a nanosecond timestamp.
- * A `oneof`'s members are optional fields in a oneof group (oneofsOf). Anything else (groups, proto2 `required` and defaults, other well-known types, enums with
- * other numbers) is refused by name with WK_SCHEMA_INVALID rather than mapped to other bytes.
+ * A `oneof`'s members are optional fields in a oneof group (oneofsOf). Anything else (groups,
+ * proto2 `required` and defaults, other well-known types, enums with other numbers) is refused by
+ * name with WK_SCHEMA_INVALID rather than mapped to other bytes.
  */
 import * as t from '../../schema/builders.js';
 import { protoError } from '../../schema/proto/errors.js';
