@@ -29,6 +29,7 @@ export const issueCodes = [
   'unknown_field',
   'unknown_variant',
   'too_deep',
+  'oneof_conflict',
 ] as const;
 
 export type IssueCode = (typeof issueCodes)[number];

@@ -11,6 +11,7 @@ import { describeValue, WirekitError } from '../errors/index.js';
 import { branchTable } from './either.js';
 import { assignFieldNumbers } from './field-numbers.js';
 import { checkFieldName, checkTypeName } from './names.js';
+import { type OneofsInput, oneofGroups } from './oneofs.js';
 import { protoWrapperKinds, protoWrapperOf } from './proto-wrappers.js';
 import type {
   ArraySchema,
@@ -345,6 +346,11 @@ export type InferInputFields<F> = Simplify<
 export interface ObjectOptions extends NamedOptions {
   /** Numbers of removed fields: never reused, and skipped by automatic numbering. */
   readonly reserved?: readonly number[];
+  /**
+   * Groups of optional fields of which a value holds at most one, by group name: Protocol Buffers'
+   * `oneof` (`{ kind: ['name', 'id'] }`); the members keep their own names and numbers (oneofs.ts).
+   */
+  readonly oneofs?: OneofsInput;
 }
 
 export function object<const F extends Record<string, FieldInput>>(
@@ -381,8 +387,9 @@ export function object<const F extends Record<string, FieldInput>>(
       ),
   );
   const reserved = options.reserved === undefined ? undefined : Object.freeze([...options.reserved]);
+  const oneofs = oneofGroups(name, defs, options.oneofs);
   return node<ObjectSchema<InferFields<F>, InferInputFields<F>>>(
-    compact({ kind: 'object' as const, ...info, fields: Object.freeze(defs), reserved }),
+    compact({ kind: 'object' as const, ...info, fields: Object.freeze(defs), reserved, oneofs }),
   );
 }
 

@@ -213,7 +213,10 @@ function readNode(
           });
         });
         const reserved = node.reserved === undefined ? undefined : asArray(node.reserved, `${at}.reserved`);
-        return define(t.object(name, fields, { ...options, reserved: reserved as number[] | undefined }));
+        const oneofs = node.oneofs === undefined ? undefined : readOneofs(node.oneofs, `${at}.oneofs`);
+        return define(
+          t.object(name, fields, { ...options, reserved: reserved as number[] | undefined, oneofs }),
+        );
       }
       case 'union': {
         const { name, ...options } = named();
@@ -314,4 +317,16 @@ function optionalStrings(value: unknown, at: string): string[] | undefined {
 function optionalNumber(value: unknown, at: string): number | undefined {
   if (value !== undefined && typeof value !== 'number') fail(at, 'holds a limit that must be a number');
   return value;
+}
+
+/** `oneofs` as the JSON form writes it (`[{ name, fields }]`, the schema's own shape), as t.object takes it. */
+function readOneofs(value: unknown, at: string): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.create(null);
+  asArray(value, at).forEach((raw, i) => {
+    const group = asObject(raw, `${at}[${i}]`);
+    const name = asString(group.name, `${at}[${i}].name`);
+    if (Object.hasOwn(out, name)) fail(`${at}[${i}].name`, `repeats the oneof name ${name}`);
+    out[name] = asStrings(group.fields, `${at}[${i}].fields`);
+  });
+  return out;
 }

@@ -32,6 +32,7 @@ import { branchOf, branchOfNumber, branchTable, describeBranches } from './eithe
 import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { type JsonTotals, jsonDecodeError, walkJson } from './json-kind.js';
 import { fieldOf, isInheritedName, noSuchField } from './names.js';
+import { oneofRule } from './oneofs.js';
 import type {
   EitherSchema,
   FieldDef,
@@ -473,7 +474,17 @@ function readObject(
     throw prependPath(error, (fields[i] as FieldDef).name);
   }
   if (checkKeys && keys !== seen) unknownKeys(schema, json, out, context);
+  if (schema.oneofs !== undefined) keptOneofs(schema, out, context);
   return out;
+}
+
+/**
+ * Refuses an object read with two members of one oneof group present (schema/oneofs.ts), as every
+ * reader but Protocol Buffers' does: JSON has no "last member wins" of its own, so such text is no
+ * value of the schema. The compiled reader calls it too.
+ */
+export function keptOneofs(schema: ObjectSchema, out: Record<string, unknown>, context: ReadContext): void {
+  checked(oneofRule(schema)?.(out), out, context);
 }
 
 /** The keys of an object that hold a value (the compiled reader counts them the same way). */

@@ -193,6 +193,19 @@ export interface ObjectSchema<T = unknown, I = T> extends SchemaNode<T, I>, Name
   readonly fields: readonly FieldDef[];
   /** Field numbers that once belonged to removed fields; never handed out again. */
   readonly reserved?: readonly number[];
+  /** Groups of optional fields of which a value holds at most one (Protocol Buffers' `oneof`: oneofs.ts). */
+  readonly oneofs?: readonly OneofGroup[];
+}
+
+/**
+ * A `oneof` group: optional fields of one object, each with its own name and number, of which at
+ * most one is present in a value. Not a value of its own, unlike `t.either`: the members stay fields
+ * of the object, as protobuf's JSON mapping writes them.
+ */
+export interface OneofGroup {
+  readonly name: string;
+  /** The members' field names, in the order the group declares them. */
+  readonly fields: readonly string[];
 }
 
 export interface ArraySchema<T = unknown, I = T> extends SchemaNode<T[], I[]> {

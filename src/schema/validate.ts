@@ -17,6 +17,7 @@ import { branchTable, describeBranches, isTextLikeNumber, selectBranch } from '.
 import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
 import { type JsonProblem, walkJson } from './json-kind.js';
 import { fieldOf, noSuchField } from './names.js';
+import { oneofRule } from './oneofs.js';
 import type {
   EitherSchema,
   EnumSchema,
@@ -273,6 +274,8 @@ function checkObject(
       check(field.schema, fieldValue, [...path, field.name], depth + 1, context);
     }
   }
+  const oneofs = oneofRule(schema);
+  if (oneofs !== undefined) checkRule(oneofs, value, path, context);
   if (!context.rejectUnknown) return;
   let known = fieldNames.get(schema);
   if (known === undefined) {

@@ -200,6 +200,7 @@ class ArrowCompiler {
     s.line(`  for (let i = 0; i < n; i++) {`);
     s.line(`    const v = rows[start + i];`);
     s.line(`    if (!h.isRecord(v)) throw h.bail;`);
+    if (plan.oneofs !== undefined) s.line(`    if (${s.dep(plan.oneofs)}(v) !== undefined) throw h.bail;`);
     for (const entry of plan.entries) {
       if (entry.plan === undefined)
         s.line(`    if (${s.field('v', entry.name)} !== ${s.dep(entry.literal)}) throw h.bail;`);
@@ -327,6 +328,8 @@ class ArrowCompiler {
       if (!Object.hasOwn(plan.template, column.name))
         s.line(`    if (x${c} !== undefined) o[${s.key(column.name)}] = x${c};`);
     });
+    // Two members of a oneof group: the interpreter refuses the row with its own error.
+    if (plan.oneofs !== undefined) s.line(`    if (${s.dep(plan.oneofs)}(o) !== undefined) throw h.bail;`);
     s.line(`    out[at + k] = o;`);
     s.line(`  }`);
     s.line(`}`);

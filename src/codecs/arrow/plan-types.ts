@@ -90,6 +90,8 @@ export interface StructPlan extends PlanBase {
   readonly entries: readonly StructEntry[];
   /** The stored fields, in Arrow child order. */
   readonly columns: readonly (StructEntry & { readonly plan: Plan })[];
+  /** The object's oneof groups (schema/oneofs.ts), which the writers and readers check per row. */
+  readonly oneofs?: Rule<never> | undefined;
 }
 
 export interface MapPlan extends PlanBase {

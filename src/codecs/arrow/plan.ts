@@ -9,7 +9,8 @@ import { toArrowSchema } from '../../schema/export/arrow.js';
 import type { EitherSchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
 import { isSmallInt } from '../../schema/int-ranges.js';
-import { schemaRule } from '../../schema/value-rules.js';
+import { oneofRule } from '../../schema/oneofs.js';
+import { type Rule, schemaRule } from '../../schema/value-rules.js';
 import { defaultDecodeLimits } from '../core/limits.js';
 import { encodeUtf8 } from '../core/utf8.js';
 import type { EitherPlan, Plan, RootPlan, StructEntry, StructPlan, UnionPlan } from './plan-types.js';
@@ -234,6 +235,7 @@ function structPlan(
     depth,
     entries,
     columns: entries.filter((entry): entry is StructEntry & { plan: Plan } => entry.plan !== undefined),
+    oneofs: oneofRule(schema) as Rule<never> | undefined,
   };
 }
 

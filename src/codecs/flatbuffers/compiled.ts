@@ -233,6 +233,7 @@ class FlatBuffersCompiler {
     this.line(`function ${this.namesOf(table).encode}(e, b, v, depth) {`);
     if (object) {
       this.line(`if (!h.isRecord(v)) throw h.wrong('an object', v);`);
+      if (table.oneofs !== undefined) this.line(`h.keep(${s.dep(table.oneofs)}, v);`);
       for (const member of table.literals) {
         const key = s.key(member.name);
         const given = s.fn('given');
@@ -506,6 +507,7 @@ class FlatBuffersCompiler {
     // After the fields, as Reader.object looks at them.
     this.line(`if (r.rejectUnknown) r.knownSlots(${s.dep(table)}, pos);`);
     for (const text of buildObject(s, entries, literal)) this.line(text);
+    if (table.oneofs !== undefined) this.line(`h.kept(${s.dep(table.oneofs)}, pos, out);`);
     this.line('return out;');
     this.line('}');
   }

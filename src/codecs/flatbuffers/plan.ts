@@ -115,6 +115,8 @@ export interface TablePlan {
   /** Fields whose data is written before the table (strings, vectors, tables, unions). */
   readonly children: FieldPlan[];
   readonly writes: Write[];
+  /** An object's oneof groups (schema/oneofs.ts): the encoder and the building readers check them. */
+  oneofs: Rule<never> | undefined;
 }
 
 export interface UnionPlan {

@@ -18,6 +18,7 @@ import { type ScalarLeaf, unsupported } from '../../schema/export/plan.js';
 import type { FieldDef, LiteralValue, Schema, TimestampSchema } from '../../schema/index.js';
 import { namedTypes } from '../../schema/index.js';
 import { isInheritedName } from '../../schema/names.js';
+import { oneofRule } from '../../schema/oneofs.js';
 import {
   bytesRule,
   decimalRule,
@@ -74,6 +75,7 @@ class Planner {
     const plan = emptyTable(planName(layout, root), layout.origin, layout.slots.length);
     // Registered before its fields are planned, so a type that contains itself finds its own plan.
     this.tables.set(layout, plan);
+    if (layout.schema !== undefined) plan.oneofs = oneofRule(layout.schema) as Rule<never> | undefined;
     for (const member of layout.members) {
       if (member.field === undefined) {
         const literal = { name: member.def.name, field: undefined, literal: literalValue(member.def.schema) };
@@ -236,7 +238,17 @@ function scalar(kind: ScalarKind, asNumber: boolean): ValuePlan {
 }
 
 function emptyTable(name: string, kind: TablePlan['kind'], slots: number): TablePlan {
-  return { name, kind, slots, fields: [], members: [], literals: [], children: [], writes: [] };
+  return {
+    name,
+    kind,
+    slots,
+    fields: [],
+    members: [],
+    literals: [],
+    children: [],
+    writes: [],
+    oneofs: undefined,
+  };
 }
 
 function vector(element: ValuePlan, rule: Rule<number> | undefined): ValuePlan {

@@ -406,6 +406,7 @@ class PlanCompiler {
     const { encode } = this.namesOf(plan);
     const fields = plan.fields;
     s.line(`function ${encode}(sw, w, v, depth) {`);
+    this.keep(plan.rule, 'v', '  ');
     const keys = fields.map((field) => this.preEncode((out) => out.key(field.key)));
     const optional = fields.some((field) => field.optional);
     let first = 0;
@@ -682,7 +683,7 @@ class PlanCompiler {
       if (field.optional) s.line('    }');
     });
     s.line('    if (e !== count) break fast;');
-    this.emitBuild(fields, '    ', true);
+    this.emitBuild(fields, '    ', true, plan.rule);
     s.line('  }');
     // The rest, by the interpreter's loop: the fields read so far go in as it would have set them.
     this.emitBuild(fields, '  ', false);
@@ -716,7 +717,12 @@ class PlanCompiler {
    * order documents as one array of 2,000, 99-103 -> 119-135 decodes in 4 s (a scavenge took
    * 25-37 ms, 12-17 without pretenuring); one document per call, products and messages unchanged.
    */
-  private emitBuild(fields: readonly FieldPlan[], indent: string, complete: boolean): void {
+  private emitBuild(
+    fields: readonly FieldPlan[],
+    indent: string,
+    complete: boolean,
+    rule?: Rule<never>,
+  ): void {
     const s = this.source;
     s.line(`${indent}const out = {};`);
     for (let i = 0; i < fields.length; i++) {
@@ -726,7 +732,10 @@ class PlanCompiler {
       else if (complete) s.line(`${indent}out[${name}] = v${i};`);
       else s.line(`${indent}if (seen & ${2 ** i}) out[${name}] = v${i};`);
     }
-    if (complete) s.line(`${indent}return out;`);
+    if (!complete) return;
+    // A complete object is returned here, so its oneof groups (`rule`) are checked here; objectFrom checks the rest.
+    if (rule !== undefined) s.line(`${indent}h.checked(${s.dep(rule)}, start, out);`);
+    s.line(`${indent}return out;`);
   }
 }
 

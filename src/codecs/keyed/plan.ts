@@ -9,6 +9,7 @@
 import { branchTable, type ValueClass } from '../../schema/either.js';
 import type { LiteralValue, Schema } from '../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { oneofRule } from '../../schema/oneofs.js';
 import type { EitherSchema } from '../../schema/types.js';
 import { type Rule, schemaRule } from '../../schema/value-rules.js';
 import { ItemKind } from './wire.js';
@@ -101,8 +102,8 @@ export class Plan {
   /** NaN and the infinities are refused in this either (a text branch sits beside its number branch). */
   finiteOnly = false;
   /**
-   * The constraints of a string, bytes, decimal, timestamp or array (value-rules.ts; for an array,
-   * of its item count), which the writer and reader both hold values to; undefined where none.
+   * The constraints of a string, bytes, decimal, timestamp, array (value-rules.ts; for an array,
+   * of its item count) or object (its oneof groups), which the writer and reader both hold values to; undefined where none.
    */
   rule: Rule<never> | undefined = undefined;
   /**
@@ -179,6 +180,8 @@ function fill(plan: Plan, schema: Exclude<Schema, { kind: 'ref' }>): void {
       if (typeof schema.value === 'string') plan.literalBytes = utf8.encode(schema.value);
       return;
     case 'object':
+      // An object's rule is its oneof groups' (schema/oneofs.ts): at most one member present.
+      plan.rule = oneofRule(schema) as Rule<never> | undefined;
       plan.fields = schema.fields.map((field) => {
         const optional = field.schema.kind === 'optional';
         const inner = field.schema.kind === 'optional' ? field.schema.inner : field.schema;

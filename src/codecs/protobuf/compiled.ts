@@ -143,6 +143,7 @@ class MessageCompiler {
     const { encode } = this.namesOf(plan);
     s.line(`function ${encode}(w, v) {`);
     s.line(`  if (!h.isRecord(v)) throw h.wrong('an object', v);`);
+    if (plan.oneofs !== undefined) s.line(`  h.keep(${s.dep(plan.oneofs)}, v);`);
     for (const literal of plan.literals) {
       const key = s.key(literal.name);
       s.line(
@@ -285,7 +286,9 @@ class MessageCompiler {
       s.line(
         `      case ${field.mode === SINGLE || field.mode === PRESENT ? field.number * 8 + field.slot.wire : field.tag}: {`,
       );
-      s.line(`        ${this.readExpression(field, v)}${set}`);
+      // A oneof member clears the group's others (the last on the wire wins), before a message merges.
+      const cleared = (field.rivals ?? []).map((rival) => `${local.get(rival)} = undefined; `).join('');
+      s.line(`        ${cleared}${this.readExpression(field, v)}${set}`);
       s.line('        break;');
       s.line('      }');
     }

@@ -10,8 +10,9 @@
  * fields (packed by the file's rules and `[packed]`), `optional`, proto2 and message fields (which
  * have presence) as `t.optional`, proto2 defaults as field defaults, reserved numbers,
  * google.protobuf.Timestamp as a nanosecond timestamp, and the other well-known types by their own
- * structure. Refused by name with SchemaImportError (WK_SCHEMA_IMPORT), never mapped to other
- * bytes: oneof, groups, `required`, extensions of data messages, enum aliases, Struct/Value/ListValue.
+ * structure. A `oneof`'s members are optional fields in a oneof group (oneofsOf).
+ * Refused by name with SchemaImportError (WK_SCHEMA_IMPORT), never mapped to other
+ * bytes: groups, `required`, extensions of data messages, enum aliases, Struct/Value/ListValue.
  */
 import * as t from '../../schema/builders.js';
 import type {
@@ -154,9 +155,6 @@ class Importer {
     const fullName = scope === '' ? message.name : `${scope}.${message.name}`;
     const known = this.types.get(fullName);
     if (known !== undefined) return known as ObjectSchema;
-    if (message.oneofs.length > 0) {
-      this.refuse(`message ${fullName}: oneof is not imported yet`, file, message.oneofs[0]?.at);
-    }
     this.extensions(file, message.extends);
     for (const nested of message.messages) this.message(nested, fullName, file);
     for (const nested of message.enums) this.enumeration(nested, fullName, file);
@@ -186,6 +184,7 @@ class Importer {
     const schema = t.object(message.name, fields, {
       ...(scope === '' ? {} : { namespace: scope }),
       ...(reserved.length > 0 ? { reserved } : {}),
+      ...oneofsOf(message),
     });
     this.types.set(fullName, schema);
     return schema;
@@ -233,7 +232,10 @@ class Importer {
     // A message field always has presence; a scalar or enum field has it when marked optional,
     // and always in proto2.
     const present =
-      field.label === 'optional' || syntax === 'proto2' || (type.kind === 'named' && value.kind !== 'enum');
+      field.label === 'optional' ||
+      field.oneof !== undefined ||
+      syntax === 'proto2' ||
+      (type.kind === 'named' && value.kind !== 'enum');
     return present ? t.optional(value) : value;
   }
 
@@ -310,4 +312,19 @@ class Importer {
     this.types.set(fullName, schema);
     return schema;
   }
+}
+
+/**
+ * A message's oneofs as t.object's `oneofs` option: each group's members by name, in the file's
+ * order. The members are fields of the message with presence (a value holds at most one), which is
+ * what protobuf writes and its JSON mapping shows, so no byte changes (schema/oneofs.ts). A proto3
+ * `optional` field is no member here: the synthetic oneof protoc gives it exists only in descriptors.
+ */
+function oneofsOf(message: ProtoMessageAst): { oneofs?: Record<string, string[]> } {
+  if (message.oneofs.length === 0) return {};
+  const oneofs: Record<string, string[]> = Object.create(null);
+  message.oneofs.forEach((oneof, index) => {
+    oneofs[oneof.name] = message.fields.filter((field) => field.oneof === index).map((field) => field.name);
+  });
+  return { oneofs };
 }

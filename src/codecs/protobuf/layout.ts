@@ -122,6 +122,11 @@ export interface FieldPlan {
   bit: number;
   /** A repeated field's item counts (value-rules.ts), checked on the whole list both ways. */
   readonly items: Rule<number> | undefined;
+  /**
+   * The other members of the field's oneof group (schema/oneofs.ts): reading this field clears
+   * them, protobuf's rule that the last member on the wire wins. Undefined outside a group.
+   */
+  rivals: readonly string[] | undefined;
 }
 
 export interface MessagePlan {
@@ -144,6 +149,8 @@ export interface MessagePlan {
   sparse: Map<number, FieldPlan> | undefined;
   /** The repeated fields with an item-count rule, checked once the message is read. */
   readonly counted: FieldPlan[];
+  /** At most one member of each oneof group present (schema/oneofs.ts), checked on encode. */
+  oneofs: Rule<never> | undefined;
 }
 
 export interface UnionPlan {

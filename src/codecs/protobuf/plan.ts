@@ -17,6 +17,7 @@ import {
   protoLayout,
 } from '../../schema/export/proto-layout.js';
 import { smallIntRange } from '../../schema/int-ranges.js';
+import { groupOfField, oneofRule } from '../../schema/oneofs.js';
 import type {
   EitherSchema,
   EnumSchema,
@@ -178,8 +179,10 @@ class Planner {
       dense: undefined,
       sparse: undefined,
       counted: [],
+      oneofs: declared.schema?.kind === 'object' ? oneofRule(declared.schema) : undefined,
     };
     this.messages.set(declared, plan);
+    const groups = declared.schema?.kind === 'object' ? groupOfField(declared.schema) : undefined;
     for (const declaredField of declared.fields) {
       const { def } = declaredField;
       if (def.schema.kind === 'literal') {
@@ -188,6 +191,8 @@ class Planner {
         continue;
       }
       const field = this.field(declaredField);
+      const group = groups?.get(def.name);
+      if (group !== undefined) field.rivals = group.fields.filter((member) => member !== def.name);
       plan.fields.push(field);
       if (field.items !== undefined) plan.counted.push(field);
       if (field.mode === PRESENT && field.absent === undefined) continue;
@@ -244,6 +249,7 @@ class Planner {
       absent: acceptsUndefined ? undefined : null,
       bit: 0,
       items: undefined as Rule<number> | undefined,
+      rivals: undefined as readonly string[] | undefined,
     };
     const value = declared.value as ProtoValue;
     switch (label) {
@@ -289,6 +295,7 @@ class Planner {
       absent: null,
       bit: 0,
       items: undefined,
+      rivals: undefined,
       mode: OMITTED,
       tag: 0,
       slot: slot(LITERAL, LEN, { literal: value }),

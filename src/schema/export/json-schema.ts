@@ -145,7 +145,26 @@ function objectBody(type: ObjectSchema, int64AsNumber: boolean): JsonObject {
     properties[field.name] = property(field, int64AsNumber);
     if (field.schema.kind !== 'optional') required.push(field.name);
   }
-  return { type: 'object', properties, required, additionalProperties: false };
+  return { type: 'object', properties, required, additionalProperties: false, ...atMostOne(type) };
+}
+
+/**
+ * An object's oneof groups (schema/oneofs.ts) as JSON Schema: no two members of a group present,
+ * written as `not` of every pair's `required`, which draft-07 and 2020-12 validators read alike.
+ * A member's key holding null counts as present, as it does for validate() (a null member is
+ * refused by its own type anyway, unless it is nullable, and then null is its value).
+ */
+function atMostOne(type: ObjectSchema): JsonObject {
+  const pairs: JsonObject[] = [];
+  for (const group of type.oneofs ?? []) {
+    group.fields.forEach((first, i) => {
+      // The pair's own `properties` (any value) keep strict validators (ajv's strictRequired) content.
+      for (const second of group.fields.slice(i + 1)) {
+        pairs.push({ properties: { [first]: true, [second]: true }, required: [first, second] });
+      }
+    });
+  }
+  return pairs.length === 0 ? {} : { not: { anyOf: pairs } };
 }
 
 function property(field: FieldDef, int64AsNumber: boolean): JsonObject {

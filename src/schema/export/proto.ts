@@ -2,7 +2,8 @@
  * The proto3 `.proto` file of a schema: the printer of its layout (proto-layout.ts, where the mapping
  * is decided). docs/mapping/protobuf.md is the contract (every type, every refusal, every collapse).
  */
-import type { Schema, UnionSchema } from '../types.js';
+import { groupOfField } from '../oneofs.js';
+import type { OneofGroup, Schema, UnionSchema } from '../types.js';
 import { notes, representationNote, valueText } from './comments.js';
 
 import {
@@ -105,6 +106,9 @@ function referenceTo(declaration: ProtoLayout['declarations'][number], layout: P
 function message(declared: ProtoMessage, layout: ProtoLayout, nested: readonly string[]): string {
   const head = declared.schema?.kind === 'object' ? notes('//', '', declared.schema) : [];
   const body: string[] = [...nested];
+  const groups = declared.schema?.kind === 'object' ? groupOfField(declared.schema) : new Map();
+  const byName = new Map(declared.fields.map((field) => [field.def.name, field]));
+  const printed = new Set<OneofGroup>();
   for (const field of declared.fields) {
     const { def } = field;
     if (def.schema.kind === 'literal') {
@@ -113,26 +117,41 @@ function message(declared: ProtoMessage, layout: ProtoLayout, nested: readonly s
       );
       continue;
     }
-    // proto3 packs repeated scalars unless told not to; an array that says packed: false says so.
-    const unpacked = field.label === 'repeated' && !field.packed && isPackable(field.value as ProtoValue);
-    const listed = [
-      ...(unpacked ? ['packed = false'] : []),
-      ...(def.deprecated ? ['deprecated = true'] : []),
-    ];
-    const options = listed.length > 0 ? ` [${listed.join(', ')}]` : '';
-    const note = representationNote(def.schema, false);
-    body.push(
-      ...notes('//', '  ', def),
-      `  ${declaration(field, layout)}${options};${note ? ` // ${note}` : ''}`,
-    );
+    const group: OneofGroup | undefined = groups.get(def.name);
+    if (group === undefined) {
+      body.push(...fieldLines(field, layout, false));
+    } else if (!printed.has(group)) {
+      // A oneof block stands where its first member is, its members in the group's order: a
+      // .proto file's members are contiguous, so the imported file's field order comes back.
+      printed.add(group);
+      const members = group.fields.map((name) => byName.get(name) as ProtoField);
+      body.push(
+        `  oneof ${group.name} {`,
+        ...members.flatMap((member) => fieldLines(member, layout, true)),
+        '  }',
+      );
+    }
   }
   const reserved = declared.schema?.kind === 'object' ? (declared.schema.reserved ?? []) : [];
   if (reserved.length > 0) body.push(`  reserved ${[...reserved].sort((a, b) => a - b).join(', ')};`);
   return [...head, `message ${declared.name} {`, ...body, '}'].join('\n');
 }
 
+/** A field's doc lines and its declaration; a oneof member sits deeper and has no `optional` label. */
+function fieldLines(field: ProtoField, layout: ProtoLayout, member: boolean): string[] {
+  const indent = member ? '    ' : '  ';
+  const { def } = field;
+  // proto3 packs repeated scalars unless told not to; an array that says packed: false says so.
+  const unpacked = field.label === 'repeated' && !field.packed && isPackable(field.value as ProtoValue);
+  const listed = [...(unpacked ? ['packed = false'] : []), ...(def.deprecated ? ['deprecated = true'] : [])];
+  const options = listed.length > 0 ? ` [${listed.join(', ')}]` : '';
+  const note = representationNote(def.schema, false);
+  const declared = declaration(field, layout, member);
+  return [...notes('//', indent, def), `${indent}${declared}${options};${note ? ` // ${note}` : ''}`];
+}
+
 /** A field declaration without its `;`. */
-function declaration(field: ProtoField, layout: ProtoLayout): string {
+function declaration(field: ProtoField, layout: ProtoLayout, member: boolean): string {
   const { name, id } = field.def;
   const value = typeName(field.value as ProtoValue, layout);
   switch (field.label) {
@@ -141,7 +160,7 @@ function declaration(field: ProtoField, layout: ProtoLayout): string {
     case 'map':
       return `map<${typeName(field.key as ProtoValue, layout)}, ${value}> ${name} = ${id}`;
     default:
-      return `${field.label === 'optional' ? 'optional ' : ''}${value} ${name} = ${id}`;
+      return `${field.label === 'optional' && !member ? 'optional ' : ''}${value} ${name} = ${id}`;
   }
 }
 

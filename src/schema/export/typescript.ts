@@ -327,7 +327,7 @@ function childrenOfNode(schema: Schema): Schema[] {
   }
 }
 
-/** The options argument of a named type's builder: namespace, doc, aliases, reserved (none: no argument). */
+/** The options argument of a named type's builder: namespace, doc, aliases, reserved, oneofs (none: no argument). */
 function namedOptions(type: NamedSchema): Expr[] {
   const entries: [string, Expr][] = [];
   if (type.namespace !== undefined) entries.push(['namespace', quote(type.namespace)]);
@@ -335,6 +335,13 @@ function namedOptions(type: NamedSchema): Expr[] {
   if (type.aliases !== undefined) entries.push(['aliases', { items: type.aliases.map(quote) }]);
   if (type.kind === 'object' && type.reserved !== undefined)
     entries.push(['reserved', { items: type.reserved.map(String) }]);
+  if (type.kind === 'object' && type.oneofs !== undefined) {
+    const groups = type.oneofs.map((group): [string, Expr] => [
+      group.name,
+      { items: group.fields.map(quote) },
+    ]);
+    entries.push(['oneofs', { entries: groups }]);
+  }
   return entries.length === 0 ? [] : [{ entries }];
 }
 

@@ -216,9 +216,6 @@ describe('schemaFromProto', () => {
       }
       return 'imported';
     };
-    expect(refusal('syntax = "proto3"; message M { oneof o { int32 a = 1; } }')).toMatch(
-      /^WK_SCHEMA_IMPORT: \(text\):1:38: message M: oneof is not imported yet/,
-    );
     expect(refusal('syntax = "proto3"; import "other.proto"; message M {}')).toMatch(
       /^WK_SCHEMA_IMPORT: \(text\):1:20: import "other.proto" is not found/,
     );

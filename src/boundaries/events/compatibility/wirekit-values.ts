@@ -10,6 +10,7 @@ import { classesOf } from '../../../schema/either.js';
 import type { FieldDef, LiteralValue, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
+import { groupOfField } from '../../../schema/oneofs.js';
 import { fitsFloat32, maxEpochMillis, stringRule } from '../../../schema/value-rules.js';
 import { CheckBudget, withinBudget } from './check-budget.js';
 import { distinct, type Finding } from './issues.js';
@@ -27,7 +28,8 @@ export type WirekitErrorType =
   | 'ENUM_MEMBER_MOVED'
   | 'LITERAL_CHANGED'
   | 'UNION_VARIANT_REMOVED'
-  | 'UNION_TAG_CHANGED';
+  | 'UNION_TAG_CHANGED'
+  | 'ONEOF_NARROWED';
 
 /**
  * Where the reader refuses values the writer's schema accepts; empty when it accepts them all.
@@ -48,6 +50,41 @@ function narrowed(errorType: WirekitErrorType, path: string, detail: string): Fi
     describe: ({ reader, writer }, at) =>
       `The value at path '${at}' in the ${reader} schema refuses values the ${writer} schema accepts`,
   };
+}
+
+/**
+ * A reader's oneof group refuses an object holding two of its members, so it narrows the writer
+ * when two or more of the writer fields it reads may be present together there: fields outside any
+ * group, or in different groups. (Protocol Buffers' own rules, on the `.proto` exports, judge the
+ * wire side: Confluent's MULTIPLE_FIELDS_MOVED_TO_ONEOF is the same case.) A group over one existing
+ * field and new ones narrows nothing; a field moved out of a group widens.
+ */
+function oneofsNarrowed(
+  r: ObjectSchema,
+  w: ObjectSchema,
+  read: ReadonlyMap<FieldDef, FieldDef>,
+  path: string,
+): Finding[] {
+  const writerGroups = groupOfField(w);
+  const byName = new Map(r.fields.map((field) => [field.name, field]));
+  const findings: Finding[] = [];
+  for (const group of r.oneofs ?? []) {
+    const sources = group.fields.flatMap((name) => {
+      const source = read.get(byName.get(name) as FieldDef);
+      return source === undefined ? [] : [source];
+    });
+    if (sources.length < 2) continue;
+    const owners = new Set(sources.map((source) => writerGroups.get(source.name)));
+    if (owners.size === 1 && !owners.has(undefined)) continue;
+    findings.push(
+      narrowed(
+        'ONEOF_NARROWED',
+        path,
+        `oneof ${group.name} holds ${sources.map((source) => source.name).join(', ')}, which the writer lets be present together`,
+      ),
+    );
+  }
+  return findings;
 }
 
 /** The inclusive range of an integer kind, in bigints, as validation applies it (`as: 'number'` stops at 2^53 - 1). */
@@ -322,17 +359,18 @@ class ValueChecker {
 
   private object(r: ObjectSchema, w: ObjectSchema, path: string): Finding[] {
     const findings: Finding[] = [];
-    const taken = new Set<FieldDef>();
+    const taken = new Map<FieldDef, FieldDef>();
     const { byName, byAlias } = this.fieldsOf(r);
     for (const field of w.fields) {
       this.budget.spend();
       const target = byName.get(field.name) ?? byAlias.get(field.name);
       if (target === undefined || taken.has(target)) continue;
-      taken.add(target);
+      taken.set(target, field);
       for (const finding of this.check(target.schema, field.schema, fieldPath(path, target.name))) {
         findings.push(finding);
       }
     }
+    if (r.oneofs !== undefined) findings.push(...oneofsNarrowed(r, w, taken, path));
     return findings;
   }
 

@@ -36,6 +36,8 @@ export interface StructRead extends Nullability {
   readonly template: Readonly<Record<string, unknown>>;
   /** The stored fields, in Arrow child order. */
   readonly columns: readonly { readonly name: string; readonly plan: ColumnPlan }[];
+  /** The object's oneof groups (schema/oneofs.ts): a row with two members present is refused. */
+  readonly oneofs?: Rule<never> | undefined;
 }
 
 export interface ListRead extends Nullability {
@@ -175,6 +177,9 @@ function readStruct(plan: StructRead, data: Data, start: number, count: number, 
       }
       fill(objects, values, start, from - start, length, name);
     }
+  }
+  if (plan.oneofs !== undefined) {
+    for (let k = 0; k < count; k++) if (objects[k] !== null) keptAt(plan.oneofs, objects[k], start + k);
   }
   const none = nullValue(plan);
   if (bits === undefined || none === null) return objects;

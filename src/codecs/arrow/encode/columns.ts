@@ -8,7 +8,7 @@ import { type Data, RecordBatch, type Struct } from 'apache-arrow';
 import { describeValue, type Path, WirekitError } from '../../../errors/index.js';
 import { describeBranches, selectBranch } from '../../../schema/either.js';
 import { fieldOf, isInheritedName } from '../../../schema/names.js';
-import { isRecord, unreadableKey } from '../../../schema/value-rules.js';
+import { isRecord, type Rule, refusalBy, unreadableKey } from '../../../schema/value-rules.js';
 import { newData } from '../data.js';
 import type { EitherPlan, MapPlan, Plan, RootPlan, StructPlan, UnionPlan } from '../plan.js';
 import {
@@ -165,6 +165,7 @@ function encodeStruct(
       (below as Uint8Array)[i] = 1;
     }
   }
+  if (plan.oneofs !== undefined) checkOneofs(plan.oneofs, values, n);
   for (const entry of plan.entries) {
     if (entry.plan !== undefined) continue;
     for (let i = 0; i < n; i++) {
@@ -189,6 +190,14 @@ function encodeStruct(
     );
   });
   return newData(plan.type, n, validity.props, {}, children);
+}
+
+/** Refuses the first object among `values` that holds two members of one oneof group (its index as the path). */
+function checkOneofs(rule: Rule<never>, values: readonly unknown[], n: number): void {
+  for (let i = 0; i < n; i++) {
+    const refusal = isRecord(values[i]) ? refusalBy(rule, values[i]) : undefined;
+    if (refusal !== undefined) throw new WirekitError('WK_VALIDATION_FAILED', refusal.message, { path: [i] });
+  }
 }
 
 function fieldValuesOf(objects: readonly unknown[], name: string, n: number): unknown[] {

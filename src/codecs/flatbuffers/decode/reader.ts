@@ -204,6 +204,7 @@ export class Reader implements Tally {
       }
     }
     if (this.rejectUnknown) this.knownSlots(table, pos);
+    if (table.oneofs !== undefined) kept(table.oneofs, pos, out);
     return out;
   }
 

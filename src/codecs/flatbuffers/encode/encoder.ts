@@ -83,6 +83,7 @@ export class Encoder {
 
   private object(table: TablePlan, value: unknown, depth: number): number {
     if (!isRecord(value)) throw wrong('an object', value);
+    if (table.oneofs !== undefined) keep(table.oneofs, value);
     for (const member of table.literals) {
       const given = (value as Record<string, unknown>)[member.name];
       if (given !== member.literal)

@@ -26,6 +26,7 @@ import type { MapSchema, ObjectSchema, Schema } from '../../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
 import {
   countElements,
+  keptOneofs,
   nest,
   type ReadContext,
   read,
@@ -286,6 +287,7 @@ class JsonReadCompiler {
     s.line('  }');
     // Keys the schema does not know are handed to the interpreter's code, which refuses or deletes them.
     s.line(`  if (keys !== seen) h.unknownKeys(${s.dep(schema)}, v, v, C);`);
+    if (schema.oneofs !== undefined) s.line(`  ${s.dep(keptOneofs)}(${s.dep(schema)}, v, C);`);
     s.line('  return v;');
     s.line('}');
   }

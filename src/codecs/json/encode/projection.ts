@@ -41,6 +41,7 @@ import { branchIndex } from '../../../schema/either.js';
 import type { EitherSchema, MapSchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
 import { jsonEncodeError, walkJson } from '../../../schema/json-kind.js';
+import { keepOneofs } from '../../../schema/oneofs.js';
 import { memberSet } from '../../../schema/validate.js';
 import {
   bytesRule,
@@ -327,6 +328,7 @@ export class JsonProjectionCompiler {
     const s = this.s;
     s.line(`function ${name}(v, depth, O) {`);
     s.line("  if (!h.isRecord(v)) throw h.wrong('an object', v);");
+    if (schema.oneofs !== undefined) s.line(`  ${s.dep(keepOneofs)}(${s.dep(schema)}, v);`);
     s.line('  let at = 0;');
     s.line('  try {');
     const entries: string[] = [];

@@ -9,6 +9,7 @@ import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../../s
 import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
 import { jsonValueText } from '../../../schema/json-kind.js';
 import { fieldOf } from '../../../schema/names.js';
+import { keepOneofs } from '../../../schema/oneofs.js';
 import {
   bytesRule,
   decimalRule,
@@ -177,6 +178,7 @@ export function quote(text: string): string {
 function writeObject(schema: ObjectSchema, value: unknown, depth: number, options: JsonWriteOptions): string {
   if (!isRecord(value)) throw wrong('an object', value);
   const record = value as Record<string, unknown>;
+  if (schema.oneofs !== undefined) keepOneofs(schema, record);
   const keys = keysOf(schema);
   const { fields } = schema;
   let out = '{';

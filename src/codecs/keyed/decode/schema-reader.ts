@@ -206,6 +206,8 @@ export class SchemaReader {
       }
     }
     if (found < fields.length) fillMissing(plan, out, seen, seenWide, start);
+    // Its oneof groups (the object's rule): a writer that sent two members wrote no wirekit value.
+    if (plan.rule !== undefined) checked(plan.rule, start, out);
     return out;
   }
 

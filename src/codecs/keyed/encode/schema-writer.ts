@@ -145,6 +145,7 @@ export class SchemaWriter {
   }
 
   private object(plan: Plan, value: Record<string, unknown>, depth: number): void {
+    if (plan.rule !== undefined) keep(plan.rule, value);
     const fields = plan.fields;
     let count = fields.length;
     if (plan.lenientFields > 0) {

@@ -212,6 +212,8 @@ function decodeMessage(
         skipMistyped(r, field, tag, start);
         continue;
       }
+      // A oneof member clears the group's others first, so a message member merges only into itself.
+      if (field.rivals !== undefined) clearRivals(out, field.rivals);
       out[field.name] = isMessageLike(slot) ? readOrMerge(r, slot, out[field.name]) : readSlot(r, slot);
     } else {
       if (!wireFits(field, tag & 7)) {
@@ -226,6 +228,15 @@ function decodeMessage(
     fillAbsent(r, plan, out, seen);
   if (plan.counted.length > 0) checkCounts(plan, out, start);
   return out;
+}
+
+/**
+ * Protocol Buffers' rule for a oneof: the last member on the wire wins, so reading one member takes
+ * the others out of the object, as protoc's runtimes do (schema/oneofs.ts). The compiled decoder
+ * clears its locals instead.
+ */
+function clearRivals(out: Record<string, unknown>, rivals: readonly string[]): void {
+  for (const rival of rivals) if (out[rival] !== undefined) delete out[rival];
 }
 
 /**

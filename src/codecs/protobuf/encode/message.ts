@@ -75,6 +75,7 @@ export function encodeBody(w: ProtobufWriter, slot: Slot, value: unknown): void 
 function encodeMessage(w: ProtobufWriter, plan: MessagePlan, value: unknown): void {
   if (!isRecord(value)) throw wrong('an object', value);
   const record = value as Record<string, unknown>;
+  if (plan.oneofs !== undefined) keep(plan.oneofs, record);
   const { literals, fields } = plan;
   for (let i = 0; i < literals.length; i++) {
     const literal = literals[i] as MessagePlan['literals'][number];

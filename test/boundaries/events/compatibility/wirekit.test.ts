@@ -321,6 +321,47 @@ describe('enums, literals, presence, unions', () => {
   ]);
 });
 
+describe('oneof groups', () => {
+  const a = t.optional(t.string());
+  const b = t.optional(t.int32());
+  const c = t.optional(t.bool());
+  table([
+    {
+      name: 'a group over one existing field and a new one',
+      writer: user({ a }),
+      reader: user({ a, b }, { oneofs: { kind: ['a', 'b'] } }),
+      broken: [],
+    },
+    {
+      name: 'a group over two existing fields',
+      writer: user({ a, b }),
+      reader: user({ a, b }, { oneofs: { kind: ['a', 'b'] } }),
+      broken: ['protobuf:MULTIPLE_FIELDS_MOVED_TO_ONEOF', 'wirekit:ONEOF_NARROWED'],
+      path: '$',
+    },
+    {
+      name: 'a field moved out of a group',
+      writer: user({ a, b, c }, { oneofs: { kind: ['a', 'b', 'c'] } }),
+      reader: user({ a, b, c }, { oneofs: { kind: ['a', 'b'] } }),
+      // A wider reader: Confluent's rules, like the value rules, let members leave a oneof.
+      broken: [],
+    },
+    {
+      name: 'a field added to a group',
+      writer: user({ a, b, c }, { oneofs: { kind: ['a', 'b'] } }),
+      reader: user({ a, b, c }, { oneofs: { kind: ['a', 'b', 'c'] } }),
+      broken: ['protobuf:FIELD_MOVED_TO_EXISTING_ONEOF', 'wirekit:ONEOF_NARROWED'],
+    },
+    {
+      name: 'a group removed',
+      writer: user({ a, b }, { oneofs: { kind: ['a', 'b'] } }),
+      reader: user({ a, b }),
+      // A wider reader: Confluent's rules, like the value rules, let members leave a oneof.
+      broken: [],
+    },
+  ]);
+});
+
 describe('recursion and exports', () => {
   const tree = (value: Schema) => {
     const node: Schema = t.object('Node', { value, children: t.array(t.lazy(() => node)) });
