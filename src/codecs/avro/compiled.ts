@@ -254,6 +254,7 @@ class AvroCompiler {
     const s = this.s;
     this.line(`function ${this.writerOf(plan)}(w, v, e) {`);
     this.line(`if (!h.isRecord(v)) throw h.wrongType(${s.dep(`an object (${plan.name})`)}, v);`);
+    if (plan.oneofs !== undefined) this.line(`h.keep(${s.dep(plan.oneofs)}, v);`);
     this.line('e.enter();');
     for (const literal of plan.literals) {
       const key = s.key(literal.name);
@@ -466,6 +467,8 @@ class AvroCompiler {
   private emitRecordReader(plan: RecordRead): void {
     const s = this.s;
     this.line(`function ${this.readerOf(plan)}(r) {`);
+    const start = plan.oneofs === undefined ? undefined : s.fn('at');
+    if (start !== undefined) this.line(`const ${start} = r.pos;`);
     this.line('r.enter();');
     this.line(`r.budget.charge(${int(recordReadCost(plan))}, r.pos);`);
     // Keys as the interpreter adds them: the writer's fields in order (those with a value), then
@@ -490,6 +493,7 @@ class AvroCompiler {
     if (literal === -1) literal = entries.length;
     for (const text of buildObject(s, entries, literal)) this.line(text);
     this.line('r.leave();');
+    if (start !== undefined) this.line(`h.kept(${s.dep(plan.oneofs)}, ${start}, out);`);
     this.line('return out;');
     this.line('}');
   }

@@ -116,6 +116,8 @@ export interface RecordRead {
   readonly names: (string | null)[];
   readonly plans: ReadPlan[];
   readonly fills: Fill[];
+  /** The reader object's oneof groups (schema/oneofs.ts): a record with two members present is refused. */
+  oneofs?: Rule<Record<string, unknown>> | undefined;
 }
 
 export const EntryRole = { Key: 0, Value: 1, Skip: 2 } as const;
@@ -186,6 +188,8 @@ export interface RecordWrite {
   readonly plans: WritePlan[];
   /** Literal fields: not written, but checked so that a wrong value is not silently replaced. */
   readonly literals: { readonly name: string; readonly value: LiteralValue }[];
+  /** The object's oneof groups (schema/oneofs.ts): a value with two members present is refused. */
+  readonly oneofs?: Rule<Record<string, unknown>> | undefined;
 }
 
 /** A union of "null" with one value branch, or with the branches of a tagged union (`inner` writes its own index). */

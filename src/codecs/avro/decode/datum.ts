@@ -182,6 +182,7 @@ export function recordReadCost(plan: RecordRead): number {
 }
 
 function readRecord(r: AvroReader, plan: RecordRead): Record<string, unknown> {
+  const at = r.pos;
   r.enter();
   r.budget.charge(recordReadCost(plan), r.pos);
   const out: Record<string, unknown> = {};
@@ -196,6 +197,8 @@ function readRecord(r: AvroReader, plan: RecordRead): Record<string, unknown> {
     out[fill.name] = fill.copy ? structuredClone(fill.value) : fill.value;
   }
   r.leave();
+  // Two members of one oneof group: Avro has no rule that picks one, so the record is refused.
+  if (plan.oneofs !== undefined) kept(plan.oneofs, at, out);
   return out;
 }
 

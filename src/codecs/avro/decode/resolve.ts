@@ -26,6 +26,7 @@ import type {
 } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
 import { smallIntRange } from '../../../schema/int-ranges.js';
+import { oneofRule } from '../../../schema/oneofs.js';
 import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
 import { type AvroNamed, type AvroRecord, type AvroType, shortName } from '../avro-schema.js';
 import {
@@ -285,7 +286,7 @@ function record(writer: AvroRecord, reader: ObjectSchema, ctx: Context, path: Pa
   }
   const known = byReader.get(reader);
   if (known !== undefined) return known;
-  const plan: RecordRead = { op: R.Record, names: [], plans: [], fills: [] };
+  const plan: RecordRead = { op: R.Record, names: [], plans: [], fills: [], oneofs: oneofRule(reader) };
   byReader.set(reader, plan);
   const matched = new Set<FieldDef>();
   // The reader's fields by name, by alias and by place, and the writer's names: each field is

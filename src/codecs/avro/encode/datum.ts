@@ -180,6 +180,7 @@ export class Encoder {
   private record(plan: RecordWrite, value: unknown): void {
     if (!isRecord(value)) throw wrongType(`an object (${plan.name})`, value);
     const object = value as Record<string, unknown>;
+    if (plan.oneofs !== undefined) keep(plan.oneofs, object);
     this.enter();
     const { names, plans, literals } = plan;
     for (const literal of literals) {

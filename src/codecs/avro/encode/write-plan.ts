@@ -9,6 +9,7 @@ import { WirekitBug } from '../../../errors/index.js';
 import type { EitherSchema, ObjectSchema, Schema, SmallIntKind, UnionSchema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
 import { smallIntRange } from '../../../schema/int-ranges.js';
+import { oneofRule } from '../../../schema/oneofs.js';
 import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
 import type { AvroRecord, AvroType } from '../avro-schema.js';
 import { type EitherWrite, LongAs, perMilliOf, type RecordWrite, W, type WritePlan } from '../plan.js';
@@ -117,7 +118,14 @@ function record(avro: AvroRecord, schema: ObjectSchema, ctx: Context): RecordWri
   }
   const known = bySchema.get(schema);
   if (known !== undefined) return known;
-  const out: RecordWrite = { op: W.Record, name: schema.name, names: [], plans: [], literals: [] };
+  const out: RecordWrite = {
+    op: W.Record,
+    name: schema.name,
+    names: [],
+    plans: [],
+    literals: [],
+    oneofs: oneofRule(schema),
+  };
   bySchema.set(schema, out);
   // By name, both ways, so a record of n fields is planned in n steps.
   const defs = new Map(schema.fields.map((f) => [f.name, f]));
