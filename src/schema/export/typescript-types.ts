@@ -77,6 +77,8 @@ function typeOf(
       const [keys] = inner(schema.keys);
       return [`Map<${keys}, ${values}>`, false];
     }
+    case 'either':
+      return [schema.branches.map((branch) => inner(branch)[0]).join(' | '), true];
     case 'optional':
       return [`${inner(schema.inner)[0]} | undefined`, true];
     case 'nullable':
