@@ -125,14 +125,24 @@ describe('wirekit schema check', () => {
     expect(JSON.parse(broken.text).rules).toBe('WIREKIT');
   });
 
-  test('bad input exits 2: a file that does not parse, a language not read yet, a missing file', async () => {
+  test('bad input exits 2: a file that does not parse, a missing file, a file in no language', async () => {
     const broken = await cli(['schema', 'check', v1, file('broken.avsc', '{"type": "record"')]);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^wirekit: WK_SCHEMA_IMPORT: .*broken\.avsc: /);
-    const mixed = await cli(['schema', 'check', file('a.proto', 'syntax = "proto3";\nmessage A {}\n'), v1]);
-    expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toContain('is not imported yet (--from proto)');
-    expect((await cli(['schema', 'check', v1, join(dir, 'missing.avsc')])).code).toBe(2);
+    const proto = await cli([
+      'schema',
+      'check',
+      file('a.proto', 'syntax = "proto3";\nmessage A {\n  int32 = 1;\n}\n'),
+      v1,
+    ]);
+    expect(proto.code).toBe(2);
+    expect(proto.stderr).toMatch(/^wirekit: WK_SCHEMA_IMPORT: .*a\.proto:3:\d+: /);
+    const missing = await cli(['schema', 'check', v1, join(dir, 'missing.avsc')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^wirekit: WK_CLI_INPUT: cannot read .*missing\.avsc: ENOENT/);
+    const unknown = await cli(['schema', 'check', v1, file('notes.txt', 'v2 adds an email')]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/notes\.txt: cannot tell which schema language this is/);
   });
 
   test('a wrong command line exits 2 too', async () => {
