@@ -132,6 +132,34 @@ export function languageNamed(name: string): SchemaLanguage | undefined {
 /** Reads `source` in the language `from` names or the one it is sniffed to be. */
 export function importSchema(source: SchemaSource, from?: SchemaLanguage): ImportedFile {
   const language = from ?? sniffLanguage(source);
+  try {
+    return readAs(source, language);
+  } catch (error) {
+    const hint = from === undefined ? '' : mismatchHint(source, from);
+    if (!(error instanceof SchemaImportError) || hint === '') throw error;
+    throw new SchemaImportError(`${error.reason}${hint}`, {
+      file: error.file,
+      line: error.line,
+      column: error.column,
+      path: error.path,
+      format: error.format,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * What to add to a refusal when `--from` names another language than the file looks like: the
+ * likelier mistake is the flag. Empty when they agree or the file looks like nothing.
+ */
+export function mismatchHint(source: SchemaSource, from: SchemaLanguage): string {
+  const looks = sniffSchemaLanguage(source.file, source.bytes);
+  return looks === undefined || looks === from || looks === 'yaml'
+    ? ''
+    : ` It looks like ${titleOf(looks)}: pass --from ${looks}, or no --from.`;
+}
+
+function readAs(source: SchemaSource, language: SchemaLanguage): ImportedFile {
   if (source.type !== undefined && language !== 'proto')
     throw usageError(`--type picks a message of a .proto file; ${source.file} is ${titleOf(language)}.`);
   if (source.at !== undefined && language !== 'jsonschema')

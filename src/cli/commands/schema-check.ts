@@ -26,6 +26,7 @@ import { schemaToJson } from '../../schema/index.js';
 import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
 import {
   importSchema,
+  mismatchHint,
   oneSchema,
   type SchemaLanguage,
   type SchemaSource,
@@ -94,8 +95,10 @@ async function check(args: readonly string[], io: CliIo): Promise<number> {
   const read = async (file: string): Promise<Checked> => {
     const bytes = new Uint8Array(await readInput(io, file, maxBytes));
     const text = new TextDecoder().decode(bytes);
-    const source = { file: file === '-' ? 'standard input' : file, bytes, text, includeDirs, maxBytes, type };
-    return { source, language: from ?? sniffLanguage(source) };
+    const source = { file: file === '-' ? 'standard input' : file, bytes, text, includeDirs, maxBytes };
+    const language = from ?? sniffLanguage(source);
+    // --type picks the message of the .proto files among OLD and NEW; the others have one schema.
+    return { source: language === 'proto' ? { ...source, type } : source, language };
   };
   const existing = await Promise.all([...historyFiles, oldFile].map(read));
   const candidate = await read(newFile);
@@ -104,7 +107,9 @@ async function check(args: readonly string[], io: CliIo): Promise<number> {
     ? registryTypes.get(candidate.language)
     : undefined;
   const parse = (file: Checked): ParsedSchema =>
-    shared === undefined ? asWirekit(file) : registered(file.source, shared);
+    shared === undefined
+      ? asWirekit(file)
+      : registered(file.source, shared, from === undefined ? '' : mismatchHint(file.source, from));
   const parsedExisting = existing.map(parse);
   const report = compatibilityReport(parse(candidate), parsedExisting, level);
   const rules = shared ?? 'WIREKIT';
@@ -150,7 +155,7 @@ async function historyOf(dir: string): Promise<string[]> {
 }
 
 /** A file's text as the registry parses a schema of this type, its refusal naming the file. */
-function registered(source: SchemaSource, schemaType: SchemaType): ParsedSchema {
+function registered(source: SchemaSource, schemaType: SchemaType, hint = ''): ParsedSchema {
   try {
     // An Avro container file is checked by the writer's schema its header holds.
     const text =
@@ -160,7 +165,7 @@ function registered(source: SchemaSource, schemaType: SchemaType): ParsedSchema 
     return parseRegisteredSchema({ schemaType, schema: text });
   } catch (error) {
     if (!isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID')) throw error;
-    throw new SchemaImportError(error.message, { file: source.file, cause: error });
+    throw new SchemaImportError(`${error.message}${hint}`, { file: source.file, cause: error });
   }
 }
 
