@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export const userTypePackages = ['@types/node', '@types/ws', '@types/pg', 'ws'];
 
 /** A user's strict project; `noEmit` unless the caller runs what it compiles. */
-export const userCompilerOptions = {
+const userCompilerOptions = {
   strict: true,
   module: 'nodenext',
   moduleResolution: 'nodenext',
