@@ -11,7 +11,8 @@
 import { schemaFromAvro, schemaFromAvroContainer } from '../codecs/avro/index.js';
 import { isWirekitError, SchemaImportError } from '../errors/index.js';
 import { schemaFromJsonSchema } from '../schema/import/index.js';
-import { type Schema, schemaFromJson } from '../schema/index.js';
+import { type Schema, type SchemaDocument, schemaFromJson, schemaToJson } from '../schema/index.js';
+import { maxSchemaJsonDepth } from '../schema/json-form.js';
 import { findJsonFault, lineAndColumnOf } from '../util/json-syntax.js';
 import { importProtoFile, protoRoot } from './proto-files.js';
 import { isAvroContainer, sniffSchemaLanguage, unknownLanguage } from './schema-sniff.js';
@@ -169,6 +170,35 @@ function readAs(source: SchemaSource, language: SchemaLanguage): ImportedFile {
 
 function titleOf(language: SchemaLanguage): string {
   return (languages.get(language) as LanguageRow).title;
+}
+
+/**
+ * The schema as wirekit's schema JSON, refused when that document would nest deeper than its reader
+ * takes (a .proto of 10,000 messages each holding the one before: the JSON form writes a named type
+ * where it is first met, so the chain nests 10,000 deep); a TypeScript module declares such a chain
+ * type by type.
+ */
+export function schemaJsonOf(schema: Schema, file: string): SchemaDocument {
+  const tooDeep = () =>
+    new SchemaImportError(
+      `its types nest deeper than wirekit's schema JSON holds (${maxSchemaJsonDepth} nodes): write it with --to ts, which declares each type on its own.`,
+      { file },
+    );
+  let document: SchemaDocument;
+  try {
+    document = schemaToJson(schema);
+  } catch (error) {
+    if (error instanceof RangeError) throw tooDeep();
+    throw error;
+  }
+  try {
+    schemaFromJson(document);
+  } catch (error) {
+    if (isWirekitError(error, 'WK_SCHEMA_JSON_INVALID') && /nests deeper/.test(error.message))
+      throw tooDeep();
+    throw error;
+  }
+  return document;
 }
 
 /** The one schema a file describes, or the refusal that asks for --type. */

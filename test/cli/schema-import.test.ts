@@ -270,6 +270,28 @@ describe('wirekit schema import', () => {
     expect(stderr).toMatch(/^wirekit: WK_SCHEMA_IMPORT: .*enum\.avsc: .*enum E: needs at least one member/);
   });
 
+  test('a .proto of 10,000 chained messages or 100,000 fields is written as TypeScript; too deep for JSON, refused by name', async () => {
+    const chain = ['syntax = "proto3";', 'package big;', 'message M0 { int32 a = 1; }'];
+    for (let i = 1; i < 10_000; i++) chain.push(`message M${i} { M${i - 1} prev = 1; }`);
+    const chained = file('chain.proto', chain.join('\n'));
+    const ts = await cli(['schema', 'import', chained, '--to', 'ts']);
+    expect([ts.code, ts.stderr]).toEqual([0, '']);
+    expect(ts.text.match(/^export const /gm)).toHaveLength(10_000);
+    const json = await cli(['schema', 'import', chained]);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toMatch(
+      /^wirekit: WK_SCHEMA_IMPORT: .*chain\.proto: its types nest deeper than wirekit's schema JSON holds \(256 nodes\): write it with --to ts/,
+    );
+    const fields = Array.from(
+      { length: 100_000 },
+      (_, i) => `  string f${i + 1} = ${i < 18_999 ? i + 1 : i + 1001};`,
+    );
+    const wide = file('wide.proto', ['syntax = "proto3";', 'message W {', ...fields, '}'].join('\n'));
+    const written = await cli(['schema', 'import', wide, '--to', 'ts']);
+    expect([written.code, written.stderr]).toEqual([0, '']);
+    expect(written.text).toContain('f100000: t.string(),');
+  }, 120_000);
+
   test('a wrong --from or --to is a usage error', async () => {
     expect((await cli(['schema', 'import', '-', '--from', 'xml'], userAvro)).code).toBe(2);
     expect((await cli(['schema', 'import', '-', '--to', 'rust'], userAvro)).code).toBe(2);

@@ -22,7 +22,6 @@ import {
 import { containerSchemaText } from '../../codecs/avro/inspect.js';
 import { defaultDecodeLimits } from '../../codecs/index.js';
 import { errorLine, isWirekitError, SchemaImportError } from '../../errors/index.js';
-import { schemaToJson } from '../../schema/index.js';
 import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
 import {
   importSchema,
@@ -30,6 +29,7 @@ import {
   oneSchema,
   type SchemaLanguage,
   type SchemaSource,
+  schemaJsonOf,
   sniffLanguage,
 } from '../schema-languages.js';
 import { isAvroContainer } from '../schema-sniff.js';
@@ -172,5 +172,6 @@ function registered(source: SchemaSource, schemaType: SchemaType, hint = ''): Pa
 /** A file in any language, imported and checked as a wirekit schema. */
 function asWirekit(file: Checked): ParsedSchema {
   const schema = oneSchema(importSchema(file.source, file.language), file.source);
-  return registered({ ...file.source, text: JSON.stringify(schemaToJson(schema)) }, 'WIREKIT');
+  const text = JSON.stringify(schemaJsonOf(schema, file.source.file));
+  return registered({ ...file.source, text }, 'WIREKIT');
 }

@@ -5,7 +5,6 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { toTypeScript } from '../../schema/export/index.js';
-import { schemaToJson } from '../../schema/index.js';
 import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
 import {
   type ImportedFile,
@@ -14,6 +13,7 @@ import {
   oneSchema,
   type SchemaLanguage,
   type SchemaSource,
+  schemaJsonOf,
   schemaLanguageList,
 } from '../schema-languages.js';
 import { parseCommand, usageError } from '../usage.js';
@@ -91,7 +91,7 @@ export async function schemaImport(args: readonly string[], io: CliIo): Promise<
           imported.declared,
           values['root-name'] === undefined ? {} : { rootName: values['root-name'] },
         )
-      : `${JSON.stringify(schemaToJson(oneSchema(imported, source)), null, 2)}\n`;
+      : `${JSON.stringify(schemaJsonOf(oneSchema(imported, source), source.file), null, 2)}\n`;
   if (values.out === undefined || values.out === '-') io.stdout.write(text);
   else await writeFile(values.out, text);
 }
