@@ -64,6 +64,22 @@ function single(read: (source: SchemaSource) => Schema): LanguageRow['read'] {
   };
 }
 
+/**
+ * A file of Protocol Buffers messages (a .proto, a descriptor set): `--to ts` declares them all, or
+ * the one --type names; the schema is that one, or the only message no other uses.
+ */
+function messagesOf(
+  types: ReadonlyMap<string, Schema>,
+  source: SchemaSource,
+): Omit<ImportedFile, 'language'> {
+  const { schema, candidates } = protoRoot(types, source.type, source.file);
+  return {
+    schema,
+    declared: source.type === undefined ? [...types.values()] : (schema as Schema),
+    candidates,
+  };
+}
+
 /** By --from name; a Map, so that `--from constructor` is an unknown name like any other. */
 const languages: ReadonlyMap<SchemaLanguage, LanguageRow> = new Map<SchemaLanguage, LanguageRow>([
   [
@@ -88,15 +104,7 @@ const languages: ReadonlyMap<SchemaLanguage, LanguageRow> = new Map<SchemaLangua
     'proto',
     {
       title: 'Protocol Buffers (.proto)',
-      read: (source) => {
-        const types = importProtoFile(source);
-        const { schema, candidates } = protoRoot(types, source.type, source.file);
-        return {
-          schema,
-          declared: source.type === undefined ? [...types.values()] : (schema as Schema),
-          candidates,
-        };
-      },
+      read: (source) => messagesOf(importProtoFile(source), source),
     },
   ],
   [
@@ -112,6 +120,7 @@ const languages: ReadonlyMap<SchemaLanguage, LanguageRow> = new Map<SchemaLangua
     'descriptor-set',
     {
       title: 'a binary FileDescriptorSet (.pb)',
+      // When the descriptor-set importer lands: (source) => messagesOf(schemaFromDescriptorSet(…).types, source).
       read: (source) => {
         throw new SchemaImportError(
           'is a binary FileDescriptorSet (protoc --descriptor_set_out), which is not read yet: pass the .proto file itself, with -I DIR for the folders its imports are in.',
@@ -161,7 +170,7 @@ export function mismatchHint(source: SchemaSource, from: SchemaLanguage): string
 }
 
 function readAs(source: SchemaSource, language: SchemaLanguage): ImportedFile {
-  if (source.type !== undefined && language !== 'proto')
+  if (source.type !== undefined && language !== 'proto' && language !== 'descriptor-set')
     throw usageError(`--type picks a message of a .proto file; ${source.file} is ${titleOf(language)}.`);
   if (source.at !== undefined && language !== 'jsonschema')
     throw usageError(`--at points into a JSON Schema document; ${source.file} is ${titleOf(language)}.`);

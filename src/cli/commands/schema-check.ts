@@ -98,7 +98,8 @@ async function check(args: readonly string[], io: CliIo): Promise<number> {
     const source = { file: file === '-' ? 'standard input' : file, bytes, text, includeDirs, maxBytes };
     const language = from ?? sniffLanguage(source);
     // --type picks the message of the .proto files among OLD and NEW; the others have one schema.
-    return { source: language === 'proto' ? { ...source, type } : source, language };
+    const messages = language === 'proto' || language === 'descriptor-set';
+    return { source: messages ? { ...source, type } : source, language };
   };
   const existing = await Promise.all([...historyFiles, oldFile].map(read));
   const candidate = await read(newFile);
