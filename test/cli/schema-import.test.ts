@@ -171,6 +171,20 @@ describe('wirekit schema import', () => {
     );
   });
 
+  test('a refusal the importer cannot place in a file, with files imported, names them rather than a wrong line', async () => {
+    file('sparse/enum.proto', 'syntax = "proto3";\npackage e;\n\nenum Sparse { A = 0; B = 5; }\n');
+    const main = file(
+      'sparse/main.proto',
+      'syntax = "proto3";\nimport "enum.proto";\nmessage M { e.Sparse s = 1; }\n',
+    );
+    const { code, stderr } = await cli(['schema', 'import', main]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /sparse\/main\.proto: enum e\.Sparse: .*\(in this file or in one it imports: enum\.proto\)/,
+    );
+    expect(stderr).not.toMatch(/main\.proto:\d/);
+  });
+
   test('JSON Schema is imported, and --at reads one schema of an OpenAPI document', async () => {
     const schema =
       '{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Point", "type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"], "additionalProperties": false}';
