@@ -20,7 +20,7 @@ Commands:
   wirekit bench                   measure every format on the built-in datasets (the main job)
   wirekit schema infer FILE       infer a schema from JSON, a JSON array or NDJSON
   wirekit schema export --to F S  print schema S as proto, avro, fbs, arrow or json-schema
-  wirekit schema import FILE      a .avsc (.proto, JSON Schema to come) as wirekit's JSON or a TypeScript module
+  wirekit schema import FILE      a .proto, .avsc or JSON Schema as wirekit's JSON or a TypeScript module
   wirekit schema check OLD NEW    whether NEW may follow OLD by the schema registry's rules (exit 0, 1 or 2)
   wirekit encode --format F       JSON in, bytes of format F out (a JSON array or NDJSON of items: a sequence)
   wirekit decode --format F|auto  bytes in, JSON out (one value, or a sequence's items)

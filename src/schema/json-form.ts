@@ -103,7 +103,8 @@ const smallInts = {
  * pass no codec's maxDepth), and shallow enough that the reader, the exporters and every codec walk
  * such a schema with the stack to spare. A document is often someone else's file: without a bound, a
  * few kilobytes of `{"kind":"array","items":` overflow the stack.
- * @internal exported for the tests that nest a document one level past it.
+ * Exported for the CLI, which names it when a schema is deeper, and for the tests that nest a
+ * document one level past it.
  */
 export const maxSchemaJsonDepth = 256;
 

@@ -8,8 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { writeContainer } from '../../src/codecs/avro/index.js';
 import { toAvro } from '../../src/schema/export/index.js';
-import { schemaToJson, t } from '../../src/schema/index.js';
+import { type Schema, schemaToJson, t } from '../../src/schema/index.js';
 import { cli } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wirekit-schema-check-'));
@@ -110,6 +111,84 @@ describe('wirekit schema check', () => {
     expect(JSON.parse(text)).toMatchObject({ rules: 'PROTOBUF', issues: [{ rules: 'protobuf' }] });
   });
 
+  test('a .proto and an .avsc are compared as wirekit schemas, the .proto as the message --type names', async () => {
+    const avsc = file(
+      'order.avsc',
+      JSON.stringify({
+        type: 'record',
+        name: 'Order',
+        namespace: 'shop',
+        fields: [
+          { name: 'id', type: 'long' },
+          { name: 'note', type: 'string' },
+        ],
+      }),
+    );
+    const header = 'syntax = "proto3";\npackage shop;\n';
+    const two = file(
+      'two.proto',
+      `${header}message Order { int64 id = 1; string note = 2; }\nmessage Other { bool b = 1; }\n`,
+    );
+    const asked = await cli(['schema', 'check', avsc, two]);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain(
+      'two.proto: declares 2 messages no other uses (shop.Order, shop.Other): pass --type NAME',
+    );
+    // The .avsc's long is written as wirekit's sint64; the .proto declares int64: other bytes.
+    const varint = await cli(['schema', 'check', avsc, two, '--type', 'Order', '--json']);
+    expect(varint.code).toBe(1);
+    expect(JSON.parse(varint.text)).toMatchObject({
+      rules: 'WIREKIT',
+      issues: [{ path: '#/Order/1', errorType: 'FIELD_SCALAR_KIND_CHANGED' }],
+    });
+    const zigzag = file('zigzag.proto', `${header}message Order { sint64 id = 1; string note = 2; }\n`);
+    const ok = await cli(['schema', 'check', avsc, zigzag]);
+    expect([ok.code, ok.text]).toEqual([
+      0,
+      `${zigzag} is BACKWARD compatible with ${avsc} (WIREKIT rules).\n`,
+    ]);
+  });
+
+  test('two JSON Schemas are compared as wirekit schemas; two Avro containers by the Avro rules', async () => {
+    const point = (required: string[]) =>
+      JSON.stringify({
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        title: 'Point',
+        type: 'object',
+        properties: { x: { type: 'string' }, y: { type: 'string' } },
+        required,
+        additionalProperties: false,
+      });
+    const loose = file('loose.json', point(['x']));
+    const strict = file('strict.json', point(['x', 'y']));
+    expect((await cli(['schema', 'check', strict, loose])).code).toBe(0);
+    const broken = await cli(['schema', 'check', loose, strict]);
+    expect(broken.code).toBe(1);
+    expect(broken.text).toContain('is not BACKWARD compatible (WIREKIT rules)');
+    const container = async (name: string, schema: Schema) => {
+      const path = join(dir, name);
+      writeFileSync(path, await writeContainer([], { schema }));
+      return path;
+    };
+    const v1Container = await container('v1.avro', t.object('User', { id: t.int64() }));
+    const v2Container = await container('v2.avro', t.object('User', { id: t.int64(), email: t.string() }));
+    const avro = await cli(['schema', 'check', v1Container, v2Container, '--json']);
+    expect(avro.code).toBe(1);
+    expect(JSON.parse(avro.text)).toMatchObject({
+      rules: 'AVRO',
+      issues: [{ errorType: 'READER_FIELD_MISSING_DEFAULT_VALUE' }],
+    });
+  });
+
+  test('a --from that contradicts the file says what the file looks like', async () => {
+    const proto = file('looks.proto', 'syntax = "proto3";\nmessage A { int32 a = 1; }\n');
+    const { code, stderr } = await cli(['schema', 'check', v1, proto, '--from', 'avro']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /looks\.proto: .*It looks like Protocol Buffers \(\.proto\): pass --from proto, or no --from\./,
+    );
+  });
+
   test('an .avsc and a wirekit schema are compared as wirekit schemas', async () => {
     const User = t.object('User', { id: t.int64(), email: t.string() });
     const avsc = file('user.avsc', JSON.stringify(toAvro(User)));
@@ -125,14 +204,24 @@ describe('wirekit schema check', () => {
     expect(JSON.parse(broken.text).rules).toBe('WIREKIT');
   });
 
-  test('bad input exits 2: a file that does not parse, a language not read yet, a missing file', async () => {
+  test('bad input exits 2: a file that does not parse, a missing file, a file in no language', async () => {
     const broken = await cli(['schema', 'check', v1, file('broken.avsc', '{"type": "record"')]);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^wirekit: WK_SCHEMA_IMPORT: .*broken\.avsc: /);
-    const mixed = await cli(['schema', 'check', file('a.proto', 'syntax = "proto3";\nmessage A {}\n'), v1]);
-    expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toContain('is not imported yet (--from proto)');
-    expect((await cli(['schema', 'check', v1, join(dir, 'missing.avsc')])).code).toBe(2);
+    const proto = await cli([
+      'schema',
+      'check',
+      file('a.proto', 'syntax = "proto3";\nmessage A {\n  int32 = 1;\n}\n'),
+      v1,
+    ]);
+    expect(proto.code).toBe(2);
+    expect(proto.stderr).toMatch(/^wirekit: WK_SCHEMA_IMPORT: .*a\.proto:3:\d+: /);
+    const missing = await cli(['schema', 'check', v1, join(dir, 'missing.avsc')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^wirekit: WK_CLI_INPUT: cannot read .*missing\.avsc: ENOENT/);
+    const unknown = await cli(['schema', 'check', v1, file('notes.txt', 'v2 adds an email')]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/notes\.txt: cannot tell which schema language this is/);
   });
 
   test('a wrong command line exits 2 too', async () => {

@@ -10,34 +10,19 @@
  * README's commands are run by commands.test.ts), `json`, `text`. A ```js block, or one with no
  * language, fails here, so no code is left unchecked.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type CodeBlock, docBlocks } from '../support/doc-blocks.js';
 import { installPacked, type PackedProject } from '../support/packed-package.js';
+import { runUserTsc, userTypePackages } from '../support/user-tsc.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const typescript = new Set(['ts', 'typescript']);
 /** Block languages that carry no TypeScript: shell commands, data, program output. */
 const otherLanguages = new Set(['sh', 'json', 'text']);
-
-/** Packages a reader's project holds beside wirekit-ts for the snippets: the types tsc needs. */
-const typePackages = ['@types/node', '@types/ws', '@types/pg', 'ws'];
-
-const compilerOptions = {
-  strict: true,
-  module: 'nodenext',
-  moduleResolution: 'nodenext',
-  target: 'ES2022',
-  lib: ['ES2022', 'DOM'],
-  types: ['node'],
-  skipLibCheck: false,
-  noEmit: true,
-  noUnusedLocals: false,
-};
 
 /** The module name of a block: its file and line, so tsc's messages can be traced back. */
 function moduleName(block: CodeBlock): string {
@@ -80,7 +65,7 @@ describe('the documentation’s code blocks', () => {
   let project: PackedProject | undefined;
 
   beforeAll(() => {
-    project = installPacked({ alsoLink: typePackages });
+    project = installPacked({ alsoLink: userTypePackages });
   }, 300_000);
 
   afterAll(() => project?.remove());
@@ -106,21 +91,7 @@ describe('the documentation’s code blocks', () => {
       // `export {}` keeps a block without imports a module, as a pasted file in an ESM project is.
       writeFileSync(join(snippets, moduleName(block)), `${block.code}\nexport {};\n`);
     }
-    writeFileSync(
-      join(dir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions, include: ['snippets/*.ts'] }, null, 2),
-    );
-    let output = '';
-    try {
-      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {
-        cwd: dir,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    } catch (error) {
-      const failed = error as { stdout?: string; stderr?: string };
-      output = `${failed.stdout ?? ''}${failed.stderr ?? ''}`;
-    }
+    const output = runUserTsc(dir, ['snippets/*.ts']);
     const failures = mapDiagnostics(output, byName).map((failure) => `${failure.where}: ${failure.message}`);
     expect(failures).toEqual([]);
     expect(tsBlocks.length).toBeGreaterThan(30);

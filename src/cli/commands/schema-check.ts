@@ -19,19 +19,32 @@ import {
   parseRegisteredSchema,
   type SchemaType,
 } from '../../boundaries/events/index.js';
+import { containerSchemaText } from '../../codecs/avro/inspect.js';
+import { defaultDecodeLimits } from '../../codecs/index.js';
 import { errorLine, isWirekitError, SchemaImportError } from '../../errors/index.js';
-import { schemaToJson } from '../../schema/index.js';
-import { type CliIo, readInput } from '../io.js';
-import { importSchema, type SchemaLanguage, type SchemaSource, sniffLanguage } from '../schema-languages.js';
+import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
+import {
+  importSchema,
+  mismatchHint,
+  oneSchema,
+  type SchemaLanguage,
+  type SchemaSource,
+  schemaJsonOf,
+  sniffLanguage,
+} from '../schema-languages.js';
+import { isAvroContainer } from '../schema-sniff.js';
 import { parseCommand, usageError } from '../usage.js';
 import { fromOption } from './schema-import.js';
 
-export const schemaCheckHelp = `  wirekit schema check OLD NEW [--level LEVEL] [--history DIR] [--from LANGUAGE] [-I DIR]... [--json]
+export const schemaCheckHelp = `  wirekit schema check OLD NEW [--level LEVEL] [--history DIR] [--from LANGUAGE] [-I DIR]... [--type NAME]
+                       [--json]
       Checks that NEW may follow OLD by the schema registry's rules. LEVEL is ${compatibilityLevels.join(', ')}
       (default BACKWARD: NEW reads data written with OLD; FORWARD: OLD reads NEW's; FULL: both).
       --history DIR holds older versions (read in name order, OLD the newest), which the
-      _TRANSITIVE levels check too. Two files in one language (Avro, .proto, wirekit JSON) are
-      checked by its rules; files in different languages as wirekit schemas. Exit code 0 when
+      _TRANSITIVE levels check too. Files all in one language the registry holds (.avsc or .avro
+      containers, .proto, wirekit JSON) are checked by its rules; otherwise (JSON Schema, or files
+      in different languages) each is imported and checked by wirekit's rules, a .proto file as the
+      message --type names (or its only message no other uses). Exit code 0 when
       compatible, 1 with the list of what breaks (path, rule, old → new), 2 when a file cannot be
       read or imported. --json prints { compatible, level, rules, issues } for tools.`;
 
@@ -64,7 +77,9 @@ async function check(args: readonly string[], io: CliIo): Promise<number> {
     history: { type: 'string' },
     from: { type: 'string' },
     include: { type: 'string', short: 'I', multiple: true },
+    type: { type: 'string' },
     json: { type: 'boolean' },
+    ...inputLimitOption,
   });
   if (positionals.length !== 2)
     throw usageError(`schema check takes OLD and NEW, got ${positionals.length} files.`);
@@ -73,12 +88,18 @@ async function check(args: readonly string[], io: CliIo): Promise<number> {
     throw usageError(`--level must be one of ${compatibilityLevels.join(', ')}.`);
   const from = fromOption(values.from);
   const includeDirs = values.include ?? [];
+  const type = values.type;
   const [oldFile, newFile] = positionals as [string, string];
   const historyFiles = values.history === undefined ? [] : await historyOf(values.history);
+  const maxBytes = inputLimitOf(values);
   const read = async (file: string): Promise<Checked> => {
-    const text = (await readInput(io, file)).toString('utf8');
-    const source = { file: file === '-' ? 'standard input' : file, text, includeDirs };
-    return { source, language: from ?? sniffLanguage(source) };
+    const bytes = new Uint8Array(await readInput(io, file, maxBytes));
+    const text = new TextDecoder().decode(bytes);
+    const source = { file: file === '-' ? 'standard input' : file, bytes, text, includeDirs, maxBytes };
+    const language = from ?? sniffLanguage(source);
+    // --type picks the message of the .proto files among OLD and NEW; the others have one schema.
+    const messages = language === 'proto' || language === 'descriptor-set';
+    return { source: messages ? { ...source, type } : source, language };
   };
   const existing = await Promise.all([...historyFiles, oldFile].map(read));
   const candidate = await read(newFile);
@@ -87,7 +108,9 @@ async function check(args: readonly string[], io: CliIo): Promise<number> {
     ? registryTypes.get(candidate.language)
     : undefined;
   const parse = (file: Checked): ParsedSchema =>
-    shared === undefined ? asWirekit(file) : registered(file.source, shared);
+    shared === undefined
+      ? asWirekit(file)
+      : registered(file.source, shared, from === undefined ? '' : mismatchHint(file.source, from));
   const parsedExisting = existing.map(parse);
   const report = compatibilityReport(parse(candidate), parsedExisting, level);
   const rules = shared ?? 'WIREKIT';
@@ -133,17 +156,23 @@ async function historyOf(dir: string): Promise<string[]> {
 }
 
 /** A file's text as the registry parses a schema of this type, its refusal naming the file. */
-function registered(source: SchemaSource, schemaType: SchemaType): ParsedSchema {
+function registered(source: SchemaSource, schemaType: SchemaType, hint = ''): ParsedSchema {
   try {
-    return parseRegisteredSchema({ schemaType, schema: source.text });
+    // An Avro container file is checked by the writer's schema its header holds.
+    const text =
+      schemaType === 'AVRO' && isAvroContainer(source.bytes)
+        ? containerSchemaText(source.bytes, { ...defaultDecodeLimits, maxInputBytes: source.maxBytes })
+        : source.text;
+    return parseRegisteredSchema({ schemaType, schema: text });
   } catch (error) {
     if (!isWirekitError(error, 'WK_REGISTRY_SCHEMA_INVALID')) throw error;
-    throw new SchemaImportError(error.message, { file: source.file, cause: error });
+    throw new SchemaImportError(`${error.message}${hint}`, { file: source.file, cause: error });
   }
 }
 
 /** A file in any language, imported and checked as a wirekit schema. */
 function asWirekit(file: Checked): ParsedSchema {
-  const { schema } = importSchema(file.source, file.language);
-  return registered({ ...file.source, text: JSON.stringify(schemaToJson(schema)) }, 'WIREKIT');
+  const schema = oneSchema(importSchema(file.source, file.language), file.source);
+  const text = JSON.stringify(schemaJsonOf(schema, file.source.file));
+  return registered({ ...file.source, text }, 'WIREKIT');
 }

@@ -4,6 +4,7 @@
  * alone. Types that use each other (a cycle, found as a strongly connected component) are declared
  * together, by name, and refer to each other through `t.lazy`.
  */
+import { WirekitError } from '../../errors/index.js';
 import type { NamedSchema, Schema } from '../types.js';
 import { fullName } from '../walk.js';
 
@@ -31,21 +32,96 @@ export function dependencyOrder(named: ReadonlyMap<string, NamedSchema>): string
     }
   });
   const firstName = (index: number): string => (components[index] as string[])[0] as string;
-  let ready = components.map((_, index) => index).filter((index) => waitingOn[index]?.size === 0);
+  const ready = new NameHeap(firstName);
+  components.forEach((_, index) => {
+    if (waitingOn[index]?.size === 0) ready.push(index);
+  });
   const order: string[][] = [];
-  while (ready.length > 0) {
-    ready.sort((a, b) => (firstName(a) < firstName(b) ? -1 : 1));
-    const next = ready.shift() as number;
+  for (let next = ready.pop(); next !== undefined; next = ready.pop()) {
     order.push(components[next] as string[]);
-    const freed: number[] = [];
     for (const user of users[next] ?? []) {
       const waiting = waitingOn[user] as Set<number>;
       waiting.delete(next);
-      if (waiting.size === 0) freed.push(user);
+      if (waiting.size === 0) ready.push(user);
     }
-    ready = [...ready, ...freed];
   }
   return order;
+}
+
+/**
+ * The components ready to be declared, the one whose first name sorts first on top: a binary heap,
+ * so that a file of 10,000 independent types is not sorted again after each one is taken.
+ */
+class NameHeap {
+  private readonly items: number[] = [];
+
+  constructor(private readonly nameOf: (index: number) => string) {}
+
+  push(item: number): void {
+    const items = this.items;
+    items.push(item);
+    for (let at = items.length - 1; at > 0; ) {
+      const parent = (at - 1) >> 1;
+      if (!this.before(items[at] as number, items[parent] as number)) break;
+      [items[at], items[parent]] = [items[parent] as number, items[at] as number];
+      at = parent;
+    }
+  }
+
+  pop(): number | undefined {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop();
+    if (items.length === 0 || last === undefined) return top;
+    items[0] = last;
+    for (let at = 0; ; ) {
+      const [left, right] = [2 * at + 1, 2 * at + 2];
+      let least = at;
+      if (left < items.length && this.before(items[left] as number, items[least] as number)) least = left;
+      if (right < items.length && this.before(items[right] as number, items[least] as number)) least = right;
+      if (least === at) break;
+      [items[at], items[least]] = [items[least] as number, items[at] as number];
+      at = least;
+    }
+    return top;
+  }
+
+  private before(a: number, b: number): boolean {
+    return this.nameOf(a) < this.nameOf(b);
+  }
+}
+
+/**
+ * Every named type reachable from the roots, by full name, found without recursion (a chain of
+ * 10,000 types must not overflow the stack); two different types of one full name are refused, as
+ * every exporter refuses them.
+ */
+export function collectNamed(roots: readonly Schema[]): Map<string, NamedSchema> {
+  const found = new Map<string, NamedSchema>();
+  const seen = new Set<Schema>();
+  const stack = [...roots].reverse();
+  while (stack.length > 0) {
+    const schema = stack.pop() as Schema;
+    if (seen.has(schema)) continue;
+    seen.add(schema);
+    if (schema.kind === 'ref') {
+      stack.push(schema.resolve());
+      continue;
+    }
+    if (schema.kind === 'object' || schema.kind === 'enum' || schema.kind === 'union') {
+      const name = fullName(schema);
+      const known = found.get(name);
+      if (known !== undefined && known !== schema) {
+        throw new WirekitError(
+          'WK_SCHEMA_NAME_CONFLICT',
+          `Two different types are named ${name}; rename one of them (or reuse one schema object for both).`,
+        );
+      }
+      found.set(name, schema);
+    }
+    stack.push(...childrenOf(schema).reverse());
+  }
+  return found;
 }
 
 /** The named types a named type's definition mentions, not looking inside them. */
@@ -71,6 +147,8 @@ function childrenOf(schema: Schema): Schema[] {
       return schema.fields.map((field) => field.schema);
     case 'union':
       return [...schema.variants];
+    case 'either':
+      return [...schema.branches];
     case 'array':
       return [schema.items];
     case 'map':
@@ -78,8 +156,6 @@ function childrenOf(schema: Schema): Schema[] {
     case 'optional':
     case 'nullable':
       return [schema.inner];
-    case 'either':
-      return [...schema.branches];
     default:
       return [];
   }

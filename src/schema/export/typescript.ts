@@ -15,11 +15,13 @@
  *   ones `t.object` would assign, defaults, docs, aliases, deprecation, constraints), so importing
  *   the module gives a schema whose JSON form equals the original's.
  */
+import { WirekitError } from '../../errors/index.js';
 import { assignFieldNumbers } from '../field-numbers.js';
 import type { EnumSchema, FieldDef, NamedSchema, ObjectSchema, Schema, UnionSchema } from '../types.js';
-import { deref, fullName, namedTypes } from '../walk.js';
+import { deref, fullName } from '../walk.js';
 import { call, type Expr, layout, propertyKey, quote } from './typescript-layout.js';
-import { dependencyOrder } from './typescript-order.js';
+import { typeIdentifiers } from './typescript-names.js';
+import { collectNamed, dependencyOrder } from './typescript-order.js';
 import { typeText } from './typescript-types.js';
 import { valueExpr } from './typescript-values.js';
 
@@ -30,8 +32,11 @@ export interface TypeScriptOptions {
   readonly importFrom?: string;
 }
 
-/** The module's text, formatted as Biome formats it. */
-export function toTypeScript(schema: Schema, options: TypeScriptOptions = {}): string {
+/**
+ * The module's text, formatted as Biome formats it. Given a list of named types (the messages of a
+ * `.proto` file), it declares each of them and what they use, with no root.
+ */
+export function toTypeScript(schema: Schema | readonly Schema[], options: TypeScriptOptions = {}): string {
   return new Generator(schema, options).module();
 }
 
@@ -49,36 +54,55 @@ const taken = new Set(
 class Generator {
   private readonly named: Map<string, NamedSchema>;
   /** The identifier each named type is declared as, by full name. */
-  private readonly ids = new Map<string, string>();
+  private readonly ids: Map<string, string>;
+  /** Every name the module declares, so that the root's name is chosen clear of them. */
+  private readonly used: Set<string>;
+  /** The named types grouped into cycles, in declaration order. */
+  private readonly order: string[][];
   /** The cycle (by full name) each recursive type belongs to. */
   private readonly cycleOf = new Map<string, ReadonlySet<string>>();
   private readonly imports = new Set<string>(['t']);
-  private readonly root: Schema;
+  /** The unnamed schema declared as `Root`, if any. */
+  private readonly root: Schema | undefined;
 
   constructor(
-    schema: Schema,
+    schemas: Schema | readonly Schema[],
     private readonly options: TypeScriptOptions,
   ) {
-    this.root = schema.kind === 'ref' ? schema.resolve() : schema;
-    this.named = namedTypes(this.root);
-    const shortCount = new Map<string, number>();
-    for (const type of this.named.values()) shortCount.set(type.name, (shortCount.get(type.name) ?? 0) + 1);
-    for (const [name, type] of this.named) {
-      const id = shortCount.get(type.name) === 1 ? type.name : name.replaceAll('.', '_');
-      this.ids.set(name, taken.has(id) ? `${id}_` : id);
+    const roots = (Array.isArray(schemas) ? schemas : [schemas]).map((schema: Schema) =>
+      schema.kind === 'ref' ? schema.resolve() : schema,
+    );
+    const unnamed = roots.filter((schema) => !isNamed(schema));
+    if (unnamed.length > 0 && roots.length > 1) {
+      throw new WirekitError(
+        'WK_SCHEMA_INVALID',
+        'toTypeScript: a list of schemas must hold named types (objects, enums, unions) only.',
+      );
     }
+    this.root = unnamed[0];
+    this.named = collectNamed(roots);
+    this.order = dependencyOrder(this.named);
+    for (const cycle of this.order) {
+      const recursive = cycle.length > 1 || this.refersTo(cycle[0] as string, cycle[0] as string);
+      if (recursive) for (const name of cycle) this.cycleOf.set(name, new Set(cycle));
+    }
+    const entries = [...this.named].map(([name, type]) => ({
+      fullName: name,
+      name: type.name,
+      withInput: this.cycleOf.has(name) && type.kind !== 'enum',
+    }));
+    ({ ids: this.ids, used: this.used } = typeIdentifiers(entries, taken));
   }
 
   module(): string {
     const blocks: string[] = [];
-    for (const cycle of dependencyOrder(this.named)) {
-      const recursive = cycle.length > 1 || this.refersTo(cycle[0] as string, cycle[0] as string);
-      if (recursive) for (const name of cycle) this.cycleOf.set(name, new Set(cycle));
+    for (const cycle of this.order) {
+      const recursive = this.cycleOf.has(cycle[0] as string);
       for (const name of cycle) blocks.push(this.declaration(this.named.get(name) as NamedSchema, recursive));
     }
-    if (!isNamed(this.root)) {
+    if (this.root !== undefined) {
       let rootId = this.options.rootName ?? 'Root';
-      while (taken.has(rootId) || [...this.ids.values()].includes(rootId)) rootId = `${rootId}_`;
+      while (this.used.has(rootId)) rootId = `${rootId}_`;
       this.imports.add('type Infer');
       const value = this.expr(this.root, undefined);
       blocks.push(
@@ -91,16 +115,21 @@ class Generator {
     return `import { ${names.join(', ')} } from ${from};\n\n${blocks.join('\n\n')}\n`;
   }
 
+  /** Whether the type `from` mentions `to` (itself, for a type that contains itself). */
   private refersTo(from: string, to: string): boolean {
     const seen = new Set<Schema>();
-    const visit = (schema: Schema, top: boolean): boolean => {
-      const node = deref(schema);
-      if (!top && isNamed(node)) return fullName(node) === to;
-      if (seen.has(node)) return false;
+    const stack = childrenOfNode(this.named.get(from) as NamedSchema);
+    while (stack.length > 0) {
+      const node = deref(stack.pop() as Schema);
+      if (isNamed(node)) {
+        if (fullName(node) === to) return true;
+        continue;
+      }
+      if (seen.has(node)) continue;
       seen.add(node);
-      return childrenOfNode(node).some((child) => visit(child, false));
-    };
-    return visit(this.named.get(from) as NamedSchema, true);
+      stack.push(...childrenOfNode(node));
+    }
+    return false;
   }
 
   private declaration(type: NamedSchema, recursive: boolean): string {
@@ -212,6 +241,13 @@ class Generator {
         value === undefined ? [] : [[key, typeof value === 'string' ? quote(value) : String(value)]],
       );
     switch (schema.kind) {
+      case 'int8':
+      case 'int16':
+      case 'int32':
+      case 'uint8':
+      case 'uint16':
+      case 'uint32':
+        return call(`t.${schema.kind}`, ...options(some([['proto', schema.proto]])));
       case 'int64':
       case 'uint64':
         return call(
@@ -221,10 +257,6 @@ class Generator {
             ...some([['proto', schema.proto]]),
           ]),
         );
-      case 'int32':
-      case 'uint32':
-        // The Protocol Buffers type a schema imported from a .proto declares (int32 vs sfixed32...).
-        return call(`t.${schema.kind}`, ...options(some([['proto', schema.proto]])));
       case 'decimal':
         return call(
           't.decimal',
@@ -270,6 +302,8 @@ class Generator {
             ...(schema.packed === false ? [['packed', 'false'] as [string, Expr]] : []),
           ]),
         );
+      case 'either':
+        return call('t.either', { items: schema.branches.map((branch) => this.expr(branch, owner)) });
       case 'map':
         return call('t.map', this.expr(schema.keys, owner), this.expr(schema.values, owner));
       case 'optional':
@@ -280,8 +314,6 @@ class Generator {
           this.expr(schema.inner, owner),
           ...options(schema.proto === undefined ? [] : [['proto', quote(schema.proto)]]),
         );
-      case 'either':
-        return call('t.either', { items: schema.branches.map((branch) => this.expr(branch, owner)) });
       default:
         return call(`t.${schema.kind}`);
     }
@@ -313,6 +345,8 @@ function childrenOfNode(schema: Schema): Schema[] {
       return schema.fields.map((field) => field.schema);
     case 'union':
       return [...(schema as UnionSchema).variants];
+    case 'either':
+      return [...schema.branches];
     case 'array':
       return [schema.items];
     case 'map':
@@ -320,8 +354,6 @@ function childrenOfNode(schema: Schema): Schema[] {
     case 'optional':
     case 'nullable':
       return [schema.inner];
-    case 'either':
-      return [...schema.branches];
     default:
       return [];
   }

@@ -14,8 +14,10 @@ import { schemaFromAvro } from '../../../src/codecs/avro/schema-from-avro.js';
 import { schemaFromProto } from '../../../src/codecs/protobuf/index.js';
 import { datasets } from '../../../src/lab/datasets/index.js';
 import { toTypeScript } from '../../../src/schema/export/index.js';
+import { dependencyOrder } from '../../../src/schema/export/typescript-order.js';
 import { type ObjectSchema, type Schema, schemaToJson, t } from '../../../src/schema/index.js';
 import { EveryKind } from '../../fixtures/every-kind.js';
+import { expectLinearCost } from '../../support/linear-cost.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 // .scratch/ is git-ignored; the modules import the builders from src/ by a relative path, so that
@@ -89,10 +91,35 @@ const EitherTree: Schema = t.object('EitherTree', {
   w: t.optional(t.array(t.either([t.int64(), t.bool()]))),
 });
 
+// Names an imported .proto or .avsc gives: nested types that share a name, a type whose name is
+// another's nested name spelled with underscores, a recursive type beside a type named like its
+// input interface, a word of the language; and what only Protocol Buffers reads (declared wire
+// types, unpacked lists) or only an untagged union holds.
+interface Person {
+  next?: Person;
+  input: { name: string };
+}
+const PersonInputType = t.object('PersonInput', { name: t.string() });
+const Person: ObjectSchema<Person> = t.object('Person', {
+  next: t.optional(t.lazy(() => Person)),
+  input: PersonInputType,
+});
+const Imported = t.object('Imported', {
+  nested: t.object('Item', { n: t.int32({ proto: 'sfixed32' }) }, { namespace: 'order.v1.Order' }),
+  flat: t.object('order_v1_Order_Item', { s: t.string() }),
+  other: t.object('Item', { q: t.uint64({ proto: 'fixed64' }) }, { namespace: 'order.v1.Cart' }),
+  person: Person,
+  keyword: t.object('default', { on: t.bool() }),
+  ids: t.array(t.int64({ as: 'number', proto: 'sint64' }), { packed: false }),
+  small: t.uint32({ proto: 'fixed32' }),
+  pick: t.either([t.string(), t.float64(), t.array(t.lazy(() => Person))]),
+});
+
 const handWritten: Record<string, Schema> = {
   eithers: EitherTree,
   everyKind: EveryKind,
   defaults: Defaults,
+  imported: Imported,
   unnamedRoot: t.array(t.optional(t.map(t.int64(), t.array(t.nullable(Status))))),
   literalRoot: t.literal(42),
   // Schemas imported from .proto files keep declared types, packing, enum numbers and presence.
@@ -218,4 +245,57 @@ describe('toTypeScript', () => {
     // A doc is a JSDoc comment too, so that it shows in hovers; '*/' inside cannot end it.
     expect(text).toContain('/**\n * Defaults of every kind,\n * and more.\n */\nexport const Defaults');
   });
+
+  test('imported names: nested types that share a name take their scope, and no two declarations clash', () => {
+    const text = generated(Imported);
+    const declared = [...text.matchAll(/^export (?:const|interface|type) (\w+)/gm)].map((m) => m[1]);
+    expect(new Set(declared)).toEqual(
+      new Set([
+        'Cart_Item',
+        'default_',
+        'Order_Item',
+        'order_v1_Order_Item',
+        'PersonInput',
+        'Person_',
+        'Person_Input',
+        'Imported',
+      ]),
+    );
+    expect(text).toContain('nested: Order_Item,');
+    expect(text).toContain('flat: order_v1_Order_Item,');
+    expect(text).toContain("n: t.int32({ proto: 'sfixed32' }),");
+    expect(text).toContain("ids: t.array(t.int64({ as: 'number', proto: 'sint64' }), { packed: false }),");
+    expect(text).toContain('pick: t.either([t.string(), t.float64(), t.array(Person_)]),');
+  });
+
+  test('a list of named types is declared whole, each once, with no root', () => {
+    const Item = t.object('Item', { n: t.int32() }, { namespace: 'shop.Order' });
+    const Order = t.object('Order', { items: t.array(Item) }, { namespace: 'shop' });
+    const Status = t.enum('Status', ['OPEN'], { namespace: 'shop' });
+    const text = toTypeScript([Order, Item, Status], { importFrom });
+    const declared = [...text.matchAll(/^export const (\w+)/gm)].map((m) => m[1]);
+    expect(declared).toEqual(['Item', 'Order', 'Status']);
+    expect(() => toTypeScript([Order, t.int32()])).toThrow(/named types/);
+  });
+
+  test('declaration order costs time linear in the number of types (10,000 independent types)', () => {
+    const typesOf = (n: number) =>
+      new Map(
+        Array.from({ length: n }, (_, i) => {
+          const type = t.object(`T${String(i).padStart(6, '0')}`, { a: t.int32() });
+          return [type.name, type] as const;
+        }),
+      );
+    expectLinearCost((types) => dependencyOrder(types), typesOf, 1250);
+  });
+
+  test('a chain of 10,000 types and an object of 100,000 fields are written, without overflowing the stack', () => {
+    let chain: ObjectSchema = t.object('C0', { a: t.int32() });
+    for (let i = 1; i < 10_000; i++) chain = t.object(`C${i}`, { next: chain });
+    expect(toTypeScript(chain).match(/^export const /gm)).toHaveLength(10_000);
+    const fields: Record<string, Schema> = {};
+    for (let i = 0; i < 100_000; i++) fields[`f${i}`] = t.string();
+    const wide = toTypeScript(t.object('Wide', fields));
+    expect(wide.split('\n').length).toBeGreaterThan(100_000);
+  }, 120_000);
 });

@@ -1,0 +1,155 @@
+/**
+ * A `.proto` file as the CLI imports it: the files it imports read from disk along the include
+ * paths (`-I DIR`, as protoc takes them, then the file's own folder), a refusal placed in the file
+ * that has the fault, and the one message that is the file's schema when a command needs one.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { schemaFromProto } from '../codecs/protobuf/index.js';
+import { isWirekitError, SchemaImportError, type WirekitError } from '../errors/index.js';
+import type { Schema } from '../schema/index.js';
+import { parseProto } from '../schema/proto/index.js';
+import { fullName } from '../schema/walk.js';
+import { lineAndColumnOf } from '../util/json-syntax.js';
+
+export interface ProtoSource {
+  readonly file: string;
+  readonly text: string;
+  readonly includeDirs: readonly string[];
+  /** The most bytes an imported file may have (the --max-input-bytes of the file itself). */
+  readonly maxBytes: number;
+}
+
+/** Every message and enum the file declares and imports, by full name. */
+export function importProtoFile(source: ProtoSource): ReadonlyMap<string, Schema> {
+  const dirs = [...source.includeDirs, source.file === 'standard input' ? '.' : dirname(source.file)];
+  const read: string[] = [];
+  try {
+    return schemaFromProto(source.text, {
+      imports: (path) => {
+        const text = readImport(path, dirs, source);
+        if (text !== undefined) read.push(path);
+        return text;
+      },
+    }).types;
+  } catch (error) {
+    // The importer's own refusals carry an offset but not the file it is in: with imported files
+    // read, an offset placed in this file could point at the wrong line, so none is given.
+    const unplaced = error instanceof SchemaImportError ? error.file === undefined : isWirekitError(error);
+    if (read.length > 0 && unplaced) {
+      const message = error instanceof SchemaImportError ? error.reason : (error as Error).message;
+      const reason = message.replace(/^\.proto (line \d+, column \d+: )?/, '');
+      throw new SchemaImportError(`${reason} (in this file or in one it imports: ${read.join(', ')})`, {
+        file: source.file,
+        format: 'protobuf',
+        cause: error,
+      });
+    }
+    throw placed(error, source.file, source.text);
+  }
+}
+
+/** The text of an imported file from the first include folder that has it, checked to parse. */
+function readImport(path: string, dirs: readonly string[], source: ProtoSource): string | undefined {
+  // protoc's rule: an import names a path below an include folder, never above or beside one.
+  if (path.startsWith('/') || path.split('/').some((part) => part === '..' || part === '.' || part === '')) {
+    throw new SchemaImportError(
+      `import "${path}" must be a path below an include folder (no leading /, no . or .. parts).`,
+      { file: source.file, format: 'protobuf' },
+    );
+  }
+  for (const dir of dirs) {
+    const file = join(dir, path);
+    let size: number;
+    try {
+      const stat = statSync(file);
+      if (!stat.isFile()) continue;
+      size = stat.size;
+    } catch {
+      continue;
+    }
+    if (size > source.maxBytes) {
+      throw new SchemaImportError(
+        `is ${size} bytes, more than --max-input-bytes (${source.maxBytes}) allows.`,
+        { file, format: 'protobuf' },
+      );
+    }
+    const text = readFileSync(file, 'utf8');
+    try {
+      parseProto(text);
+    } catch (error) {
+      throw placed(error, file, text);
+    }
+    return text;
+  }
+  return undefined;
+}
+
+/**
+ * A refusal of the .proto reader or importer as WK_SCHEMA_IMPORT in `file`, at the line and column
+ * of its offset into `text`; a refusal already placed keeps its place.
+ */
+function placed(error: unknown, file: string, text: string): unknown {
+  if (error instanceof SchemaImportError) return error.inFile(file);
+  if (!isWirekitError(error)) return error;
+  const reason = error.message.replace(/^\.proto (line \d+, column \d+: )?/, '');
+  const at = (error as WirekitError).offset;
+  return new SchemaImportError(reason, {
+    file,
+    format: 'protobuf',
+    cause: error,
+    ...(at === undefined ? {} : lineAndColumnOf(text, at)),
+  });
+}
+
+/**
+ * The message a command reads the file as: the one `--type` names (by full name, or by a name no
+ * other type ends in), else the file's only message no other type uses; undefined when that is
+ * not one message, with the candidates for the message that asks for --type.
+ */
+export function protoRoot(
+  types: ReadonlyMap<string, Schema>,
+  wanted: string | undefined,
+  file: string,
+): { schema: Schema | undefined; candidates: string[] } {
+  if (wanted !== undefined) {
+    const matches = [...types.keys()].filter((name) => name === wanted || name.endsWith(`.${wanted}`));
+    const exact = types.get(wanted);
+    const schema = exact ?? (matches.length === 1 ? types.get(matches[0] as string) : undefined);
+    if (schema !== undefined) return { schema, candidates: [] };
+    throw new SchemaImportError(
+      matches.length > 1
+        ? `--type ${wanted} names ${matches.join(' and ')}: give the full name.`
+        : `declares no type ${wanted}; it declares ${[...types.keys()].sort().join(', ')}.`,
+      { file, format: 'protobuf' },
+    );
+  }
+  const used = new Set<string>();
+  for (const type of types.values()) for (const name of namedInside(type)) used.add(name);
+  const candidates = [...types]
+    .filter(([name, type]) => type.kind === 'object' && !used.has(name))
+    .map(([name]) => name)
+    .sort();
+  return {
+    schema: candidates.length === 1 ? types.get(candidates[0] as string) : undefined,
+    candidates,
+  };
+}
+
+/** The full names of the named types a type's fields mention, not looking inside those. */
+function namedInside(type: Schema): Set<string> {
+  const found = new Set<string>();
+  if (type.kind !== 'object') return found;
+  const stack = type.fields.map((field) => field.schema);
+  while (stack.length > 0) {
+    const schema = stack.pop() as Schema;
+    if (schema.kind === 'ref') found.add(fullName(schema.resolve()));
+    else if (schema.kind === 'object' || schema.kind === 'enum' || schema.kind === 'union')
+      found.add(fullName(schema));
+    else if (schema.kind === 'array') stack.push(schema.items);
+    else if (schema.kind === 'map') stack.push(schema.values);
+    else if (schema.kind === 'optional' || schema.kind === 'nullable') stack.push(schema.inner);
+    else if (schema.kind === 'either') stack.push(...schema.branches);
+  }
+  return found;
+}
