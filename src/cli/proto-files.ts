@@ -23,28 +23,14 @@ export interface ProtoSource {
 /** Every message and enum the file declares and imports, by full name. */
 export function importProtoFile(source: ProtoSource): ReadonlyMap<string, Schema> {
   const dirs = [...source.includeDirs, source.file === 'standard input' ? '.' : dirname(source.file)];
-  const read: string[] = [];
   try {
     return schemaFromProto(source.text, {
-      imports: (path) => {
-        const text = readImport(path, dirs, source);
-        if (text !== undefined) read.push(path);
-        return text;
-      },
+      imports: (path) => readImport(path, dirs, source),
+      searched: dirs.map((dir) => `-I ${dir}`).join(', '),
     }).types;
   } catch (error) {
-    // The importer's own refusals carry an offset but not the file it is in: with imported files
-    // read, an offset placed in this file could point at the wrong line, so none is given.
-    const unplaced = error instanceof SchemaImportError ? error.file === undefined : isWirekitError(error);
-    if (read.length > 0 && unplaced) {
-      const message = error instanceof SchemaImportError ? error.reason : (error as Error).message;
-      const reason = message.replace(/^\.proto (line \d+, column \d+: )?/, '');
-      throw new SchemaImportError(`${reason} (in this file or in one it imports: ${read.join(', ')})`, {
-        file: source.file,
-        format: 'protobuf',
-        cause: error,
-      });
-    }
+    // The importer places a refusal in an imported file by that file's import path, and leaves
+    // the file asked for unnamed: it is this one.
     throw placed(error, source.file, source.text);
   }
 }

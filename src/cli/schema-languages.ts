@@ -9,6 +9,7 @@
  * file's only message no other type uses.
  */
 import { schemaFromAvro, schemaFromAvroContainer } from '../codecs/avro/index.js';
+import { schemaFromDescriptorSet } from '../codecs/protobuf/index.js';
 import { isWirekitError, SchemaImportError } from '../errors/index.js';
 import { schemaFromJsonSchema } from '../schema/import/index.js';
 import { type Schema, type SchemaDocument, schemaFromJson, schemaToJson } from '../schema/index.js';
@@ -120,13 +121,14 @@ const languages: ReadonlyMap<SchemaLanguage, LanguageRow> = new Map<SchemaLangua
     'descriptor-set',
     {
       title: 'a binary FileDescriptorSet (.pb)',
-      // When the descriptor-set importer lands: (source) => messagesOf(schemaFromDescriptorSet(…).types, source).
-      read: (source) => {
-        throw new SchemaImportError(
-          'is a binary FileDescriptorSet (protoc --descriptor_set_out), which is not read yet: pass the .proto file itself, with -I DIR for the folders its imports are in.',
-          { file: source.file, format: 'protobuf' },
-        );
-      },
+      read: (source) =>
+        messagesOf(
+          imported(
+            source,
+            () => schemaFromDescriptorSet(source.bytes, { limits: { maxInputBytes: source.maxBytes } }).types,
+          ),
+          source,
+        ),
     },
   ],
 ]);
@@ -260,7 +262,7 @@ function jsonOf(source: SchemaSource): unknown {
 }
 
 /** Runs an importer, giving a wirekit error it throws (WK_SCHEMA_INVALID and the like) the file's name. */
-function imported(source: SchemaSource, read: () => Schema): Schema {
+function imported<T>(source: SchemaSource, read: () => T): T {
   try {
     return read();
   } catch (error) {

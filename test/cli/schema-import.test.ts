@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { schemaFromAvro, schemaFromAvroContainer, writeContainer } from '../../src/codecs/avro/index.js';
-import { schemaFromProto } from '../../src/codecs/protobuf/index.js';
+import { fileDescriptorSet } from '../../src/codecs/protobuf/descriptor-schema.js';
+import { createProtobufCodec, schemaFromProto } from '../../src/codecs/protobuf/index.js';
 import { toTypeScript } from '../../src/schema/export/index.js';
 import { schemaFromJsonSchema } from '../../src/schema/import/index.js';
 import { type Schema, schemaToJson } from '../../src/schema/index.js';
@@ -171,17 +172,18 @@ describe('wirekit schema import', () => {
     );
   });
 
-  test('a refusal the importer cannot place in a file, with files imported, names them rather than a wrong line', async () => {
-    file('sparse/enum.proto', 'syntax = "proto3";\npackage e;\n\nenum Sparse { A = 0; B = 5; }\n');
+  test('a refusal of the mapping in an imported file is placed in that file, at its line', async () => {
+    file(
+      'alias/enum.proto',
+      'syntax = "proto3";\npackage e;\n\nenum Aliased {\n  option allow_alias = true;\n  A = 0;\n  B = 0;\n}\n',
+    );
     const main = file(
-      'sparse/main.proto',
-      'syntax = "proto3";\nimport "enum.proto";\nmessage M { e.Sparse s = 1; }\n',
+      'alias/main.proto',
+      'syntax = "proto3";\nimport "enum.proto";\nmessage M { e.Aliased s = 1; }\n',
     );
     const { code, stderr } = await cli(['schema', 'import', main]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(
-      /sparse\/main\.proto: enum e\.Sparse: .*\(in this file or in one it imports: enum\.proto\)/,
-    );
+    expect(stderr).toMatch(/WK_SCHEMA_IMPORT: .*enum\.proto:\d+:\d+: .*Aliased/);
     expect(stderr).not.toMatch(/main\.proto:\d/);
   });
 
@@ -238,21 +240,56 @@ describe('wirekit schema import', () => {
     }
   });
 
-  test('YAML and binary descriptor sets are refused by name, with the way on', async () => {
+  test('YAML is refused by name, with the way on', async () => {
     const yaml = await cli(['schema', 'import', file('api.yaml', 'openapi: 3.1.0\n')]);
     expect(yaml.code).toBe(1);
     expect(yaml.stderr).toMatch(
       /WK_SCHEMA_IMPORT: .*api\.yaml: is YAML, which wirekit does not read .*convert the document to JSON/,
     );
-    // A FileDescriptorSet's first bytes: field 1 (file), its length, field 1 (name).
-    const set = new Uint8Array([0x0a, 0x09, 0x0a, 0x07, ...new TextEncoder().encode('a.proto')]);
+  });
+
+  test('a binary descriptor set imports as the .proto it was compiled from, by name or by its bytes', async () => {
+    // What protoc --descriptor_set_out writes for `package shop; message Order { int64 id = 1; }`.
+    const set = createProtobufCodec({ schema: fileDescriptorSet }).encode({
+      file: [
+        {
+          name: 'shop.proto',
+          package: 'shop',
+          syntax: 'proto3',
+          dependency: [],
+          publicDependency: [],
+          weakDependency: [],
+          enumType: [],
+          service: [],
+          extension: [],
+          messageType: [
+            {
+              name: 'Order',
+              field: [{ name: 'id', number: 1, label: 1, type: 3 }],
+              nestedType: [],
+              enumType: [],
+              extensionRange: [],
+              extension: [],
+              oneofDecl: [],
+              reservedRange: [],
+              reservedName: [],
+            },
+          ],
+        },
+      ],
+    } as never);
+    const expected = schemaToJson(
+      schemaFromProto('syntax = "proto3"; package shop; message Order { int64 id = 1; }').types.get(
+        'shop.Order',
+      ) as Schema,
+    );
     for (const name of ['order.pb', 'order.data']) {
-      const { code, stderr } = await cli(['schema', 'import', binary(name, set)]);
-      expect(code).toBe(1);
-      expect(stderr).toMatch(
-        /WK_SCHEMA_IMPORT: .*is a binary FileDescriptorSet .*pass the \.proto file itself, with -I DIR/,
-      );
+      const { code, text } = await cli(['schema', 'import', binary(name, set)]);
+      expect([code, JSON.parse(text)]).toEqual([0, expected]);
     }
+    const broken = await cli(['schema', 'import', binary('broken.pb', set.subarray(0, set.length - 3))]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/WK_SCHEMA_IMPORT: .*broken\.pb: /);
   });
 
   test('a file in no language wirekit reads says which are read and names --from', async () => {
