@@ -16,6 +16,7 @@
  *   the module gives a schema whose JSON form equals the original's.
  */
 import { assignFieldNumbers } from '../field-numbers.js';
+import { isSmallInt } from '../int-ranges.js';
 import type { FieldDef, NamedSchema, ObjectSchema, Schema, UnionSchema } from '../types.js';
 import { deref, fullName, namedTypes } from '../walk.js';
 import { call, type Expr, layout, propertyKey, quote } from './typescript-layout.js';
@@ -205,6 +206,18 @@ class Generator {
       pairs.flatMap(([key, value]) =>
         value === undefined ? [] : [[key, typeof value === 'string' ? quote(value) : String(value)]],
       );
+    if (isSmallInt(schema)) {
+      return call(
+        `t.${schema.kind}`,
+        ...options(
+          some([
+            ['proto', schema.proto],
+            ['min', schema.min],
+            ['max', schema.max],
+          ]),
+        ),
+      );
+    }
     switch (schema.kind) {
       case 'int64':
       case 'uint64':
