@@ -11,7 +11,7 @@ import type { FieldInput, FieldMeta, NamedOptions } from '../builders.js';
 import * as t from '../builders.js';
 import { fromJsonValue } from '../json-value.js';
 import type { JsonValue, NamedSchema, Schema } from '../types.js';
-import { isFloatSpelling, isNullOnly, taggedUnion } from './choices.js';
+import { isFloatSpelling, isNullOnly, nodeOfType, taggedUnion, untaggedUnion } from './choices.js';
 import {
   childPointer,
   defaultImportLimits,
@@ -65,6 +65,8 @@ class JsonSchemaImporter {
   /** Nodes being converted: whether each becomes a named type, the only kind recursion may pass. */
   private readonly converting = new Map<string, boolean>();
   private readonly names = new Set<string>();
+  /** Pointers a `$ref` has looped back to (t.lazy), which must become named types. */
+  private readonly lazyTargets = new Set<string>();
 
   constructor(
     private readonly root: JsonValue,
@@ -95,6 +97,12 @@ class JsonSchemaImporter {
     this.converting.set(pointer, becomesNamed(node));
     try {
       const schema = this.convertNode(node, pointer, depth, hint);
+      if (this.lazyTargets.has(pointer) && !isNamedKind(schema)) {
+        throw importError(
+          pointer,
+          `a $ref loops back here through no object, enum or tagged union (this node is a ${schema.kind}); wirekit's recursion passes through a named type.`,
+        );
+      }
       this.done.set(pointer, schema);
       return schema;
     } finally {
@@ -157,6 +165,7 @@ class JsonSchemaImporter {
     }
     if (named === true) {
       // Recursion: the object is still being built; the reference resolves once it is.
+      this.lazyTargets.add(target.pointer);
       return t.lazy(() => this.done.get(target.pointer) as NamedSchema);
     }
     // The hop to the target nests no value, so it adds no depth.
@@ -173,19 +182,19 @@ class JsonSchemaImporter {
     const members = values.filter((value) => value !== null);
     const nullable = members.length < values.length;
     checkEnumType(node, nullable, pointer);
-    let schema: Schema;
-    if (members.every((value) => typeof value === 'string')) {
+    // Strings are an enum (or one literal); each other value a literal, all in one untagged union.
+    const strings = members.filter((value): value is string => typeof value === 'string');
+    const booleans = members.filter((value) => typeof value === 'boolean');
+    const rest = members.filter((value) => typeof value !== 'string' && typeof value !== 'boolean');
+    const parts: Schema[] = [];
+    if (strings.length > 1 || (strings.length === 1 && strings.length === members.length)) {
       const { name, options } = this.nameFor(node, pointer, hint);
-      schema = build(pointer, () => t.enum(name, members as string[], options));
-    } else if (members.length === 1) {
-      schema = literalOf({ const: members[0] as JsonValue }, pointer);
-    } else {
-      throw importError(
-        childPointer(pointer, 'enum'),
-        'an enum of other values than strings needs an untagged union, which wirekit does not have yet.',
-      );
-    }
-    return nullable ? t.nullable(schema) : schema;
+      parts.push(build(pointer, () => t.enum(name, strings, options)));
+    } else if (strings.length === 1) parts.push(literalOf({ const: strings[0] as string }, pointer));
+    // true and false together are every boolean: a bool, not two literals of one class.
+    if (booleans.length === 2) parts.push(t.bool());
+    else parts.push(...[...booleans, ...rest].map((value) => literalOf({ const: value }, pointer)));
+    return untaggedUnion('enum', parts, childPointer(pointer, 'enum'), nullable);
   }
 
   private choice(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
@@ -198,26 +207,28 @@ class JsonSchemaImporter {
     this.budget.ensure(branches.length, at);
     if (isFloatSpelling(branches)) return t.float64();
     const others = branches.filter((branch) => !isNullOnly(branch));
-    if (others.length === 1 && branches.length === 2) {
-      const inner = this.convert(
-        others[0] as JsonValue,
-        childPointer(at, branches.indexOf(others[0] as JsonValue)),
+    if (others.length === 0) throw importError(at, 'a union of only null has no wirekit kind.');
+    const title = typeof node.title === 'string' ? node.title : hint;
+    const schemas = others.map((branch) =>
+      this.convert(
+        branch,
+        childPointer(at, branches.indexOf(branch)),
         depth + 1,
-        hint,
-      );
-      return inner.kind === 'nullable' ? inner : t.nullable(inner);
-    }
-    if (others.length < branches.length) {
-      throw importError(
-        at,
-        `a null branch next to ${others.length} others needs an untagged union, which wirekit does not have yet.`,
-      );
-    }
-    const named = this.nameFor(node, pointer, hint);
-    const variants = branches.map((branch, i) =>
-      this.convert(branch, childPointer(at, i), depth + 1, `${named.name}${i + 1}`),
+        others.length === 1 ? hint : `${title}${branches.indexOf(branch) + 1}`,
+      ),
     );
-    return taggedUnion(named, variants, at);
+    const tag = discriminatorOf(node, pointer);
+    const tagged =
+      schemas.length > 1 ? taggedUnion(this.nameFor(node, pointer, hint), schemas, at, tag) : undefined;
+    if (tagged === undefined && tag !== undefined) {
+      throw importError(
+        childPointer(pointer, 'discriminator'),
+        'a discriminator needs branches that are all objects with that property as a string const.',
+      );
+    }
+    const hasNull = others.length < branches.length;
+    if (tagged !== undefined) return hasNull ? t.nullable(tagged) : tagged;
+    return untaggedUnion(keyword, schemas, at, hasNull);
   }
 
   private typeList(
@@ -227,16 +238,18 @@ class JsonSchemaImporter {
     depth: number,
     hint: string,
   ): Schema {
-    const others = types.filter((type) => type !== 'null');
-    if (others.length !== 1 || types.length !== 2) {
-      throw importError(
-        childPointer(pointer, 'type'),
-        `the types ${JSON.stringify(types)} need an untagged union, which wirekit does not have yet; only [T, "null"] is read.`,
-      );
+    const at = childPointer(pointer, 'type');
+    if (types.length === 0 || !types.every((type): type is string => typeof type === 'string')) {
+      throw importError(at, 'a list of types must hold type names.');
     }
-    // The node read as its one non-null type, at its own pointer: a keyword fault is reported there.
-    const inner = this.convertNode({ ...node, type: others[0] as JsonValue }, pointer, depth, hint);
-    return inner.kind === 'nullable' ? inner : t.nullable(inner);
+    if (new Set(types).size !== types.length) throw importError(at, 'the list of types repeats one.');
+    const others = types.filter((type) => type !== 'null');
+    if (others.length === 0) throw importError(at, 'a schema of only null has no wirekit kind.');
+    // Each type read alone, with its own keywords, at the node's pointer: a keyword fault is reported there.
+    const schemas = others.map((type) =>
+      this.convertNode(nodeOfType(node, type, others, pointer), pointer, depth, hint),
+    );
+    return untaggedUnion('type', schemas, at, others.length < types.length);
   }
 
   private array(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
@@ -373,6 +386,10 @@ function definedLimits(options: JsonSchemaImportOptions): Partial<ImportLimits> 
   return out;
 }
 
+function isNamedKind(schema: Schema): boolean {
+  return schema.kind === 'object' || schema.kind === 'enum' || schema.kind === 'union';
+}
+
 /** Whether a node will become an object, enum or union: the named types a recursion may pass. */
 function becomesNamed(node: JsonValue): boolean {
   if (!isJsonObject(node)) return false;
@@ -402,6 +419,17 @@ function fieldMeta(property: JsonObject, schema: Schema, pointer: string): Field
     }
   }
   return meta;
+}
+
+/** OpenAPI's `discriminator.propertyName`, the tag a tagged union of the branches must use. */
+function discriminatorOf(node: JsonObject, pointer: string): string | undefined {
+  const discriminator = node.discriminator;
+  if (discriminator === undefined) return undefined;
+  const name = isJsonObject(discriminator) ? discriminator.propertyName : undefined;
+  if (typeof name !== 'string') {
+    throw importError(childPointer(pointer, 'discriminator'), 'discriminator.propertyName must be a string.');
+  }
+  return name;
 }
 
 function stringOr(value: JsonValue | undefined): string | undefined {
