@@ -161,8 +161,8 @@ export function nodeOfType(
   for (const [keyword, value] of Object.entries(node)) {
     if (keyword === 'type') continue;
     if (keyword === 'format') {
-      const toString = types.includes('string');
-      if (toString ? type === 'string' : type === 'integer' || type === 'number') out[keyword] = value;
+      const toStrings = types.includes('string');
+      if (toStrings ? type === 'string' : type === 'integer' || type === 'number') out[keyword] = value;
       continue;
     }
     if (own.has(keyword) || !others.has(keyword)) out[keyword] = value;
