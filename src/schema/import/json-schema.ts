@@ -1,16 +1,7 @@
-/**
- * JSON Schema (2020-12 and draft-07) into a wirekit schema: the inverse of export/json-schema.ts.
- * One rule decides what is read: for every keyword accepted, `validate()` of the imported schema
- * must give the verdict a JSON Schema validator gives on the same JSON values. A keyword that would
- * break that (a bound no kind has, an open object, an untagged union) is refused by name with its
- * JSON pointer, never dropped; annotations (title, description, examples, x- extensions) change no
- * verdict and are read past, the ones wirekit keeps (title, description, deprecated) kept.
- */
-import { isWirekitError } from '../../errors/index.js';
-import type { FieldInput, FieldMeta, NamedOptions } from '../builders.js';
+import type { FieldInput, NamedOptions } from '../builders.js';
 import * as t from '../builders.js';
-import { fromJsonValue } from '../json-value.js';
 import type { JsonValue, NamedSchema, Schema } from '../types.js';
+import { checkDialect, discriminatorOf, fieldMeta, stringOr } from './annotations.js';
 import { isFloatSpelling, isNullOnly, nodeOfType, taggedUnion, untaggedUnion } from './choices.js';
 import {
   childPointer,
@@ -76,6 +67,7 @@ class JsonSchemaImporter {
   }
 
   read(): Schema {
+    checkDialect(this.root);
     const at = this.options.at ?? '#';
     const start = at === '#' ? { node: this.root, pointer: '#' } : resolveLocalRef(this.root, at, '#');
     const title =
@@ -115,6 +107,7 @@ class JsonSchemaImporter {
     if (node === false)
       throw importError(pointer, 'the schema false accepts no value; wirekit has no such kind.');
     if (!isJsonObject(node)) throw importError(pointer, 'a schema must be an object or a boolean.');
+    if ('nullable' in node && this.openapi30) return this.openapiNullable(node, pointer, depth, hint);
     if ('$ref' in node) return this.reference(node, pointer, depth);
     if ('const' in node) return literalOf(node, pointer);
     if ('enum' in node) return this.enumeration(node, pointer, hint);
@@ -149,6 +142,21 @@ class JsonSchemaImporter {
           `the type ${JSON.stringify(type)} is not a JSON Schema type.`,
         );
     }
+  }
+
+  /** Whether the document is OpenAPI 3.0's, whose schemas say `nullable: true` for [T, "null"]. */
+  private get openapi30(): boolean {
+    return (
+      isJsonObject(this.root) && typeof this.root.openapi === 'string' && /^3\.0\./.test(this.root.openapi)
+    );
+  }
+
+  private openapiNullable(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    const { nullable, ...rest } = node;
+    if (typeof nullable !== 'boolean')
+      throw importError(childPointer(pointer, 'nullable'), 'nullable must be true or false.');
+    const inner = this.convertNode(rest, pointer, depth, hint);
+    return nullable && inner.kind !== 'nullable' ? t.nullable(inner) : inner;
   }
 
   private reference(node: JsonObject, pointer: string, depth: number): Schema {
@@ -395,43 +403,4 @@ function becomesNamed(node: JsonValue): boolean {
   if (!isJsonObject(node)) return false;
   if (node.type === 'object') return isJsonObject(node.properties) || node.additionalProperties === false;
   return 'oneOf' in node || 'anyOf' in node;
-}
-
-/**
- * A property's description, deprecation and default as the field's. A default is only an annotation
- * to a JSON Schema validator; wirekit's readers fill it in where a value lacks the field, so it is
- * read as the JSON form of the field's value and refused when it is not one.
- */
-function fieldMeta(property: JsonObject, schema: Schema, pointer: string): FieldMeta {
-  const doc = stringOr(property.description);
-  const meta: { -readonly [K in keyof FieldMeta]: FieldMeta[K] } = {};
-  if (doc !== undefined) meta.doc = doc;
-  if (property.deprecated === true) meta.deprecated = true;
-  if ('default' in property) {
-    try {
-      meta.default = fromJsonValue(schema, property.default);
-    } catch (error) {
-      if (!isWirekitError(error)) throw error;
-      throw importError(
-        childPointer(pointer, 'default'),
-        `the default is no value of the property: ${error.message}`,
-      );
-    }
-  }
-  return meta;
-}
-
-/** OpenAPI's `discriminator.propertyName`, the tag a tagged union of the branches must use. */
-function discriminatorOf(node: JsonObject, pointer: string): string | undefined {
-  const discriminator = node.discriminator;
-  if (discriminator === undefined) return undefined;
-  const name = isJsonObject(discriminator) ? discriminator.propertyName : undefined;
-  if (typeof name !== 'string') {
-    throw importError(childPointer(pointer, 'discriminator'), 'discriminator.propertyName must be a string.');
-  }
-  return name;
-}
-
-function stringOr(value: JsonValue | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }

@@ -26,6 +26,16 @@ const safeIntegerKinds: readonly { range: readonly [number, number]; make: () =>
 /** ajv-formats' uuid, spelled without the `i` flag (wirekit patterns carry no flags). */
 const uuidPattern = '^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$';
 
+/**
+ * One pattern that a text matches when it matches both (each, as JSON Schema's `pattern`, found
+ * anywhere in the text): format uuid and a pattern beside it, as zod's `z.uuid()` writes them. Each
+ * is looked for from the start in a lookahead, so neither's anchors or groups change the other's.
+ */
+function bothPatterns(format: string, pattern: string | undefined): string {
+  if (pattern === undefined || pattern === format) return format;
+  return `^(?=[\\s\\S]*?(?:${format}))(?=[\\s\\S]*?(?:${pattern}))`;
+}
+
 const stringKeywords = ['type', 'minLength', 'maxLength', 'pattern', 'format'];
 
 /** Runs a builder, turning its WK_SCHEMA_INVALID into an import error at `pointer`. */
@@ -201,18 +211,12 @@ export function stringOf(node: JsonObject, pointer: string): Schema {
       `the string format ${JSON.stringify(format)} is not read yet.`,
     );
   }
-  if (format === 'uuid' && node.pattern !== undefined) {
-    throw importError(
-      pointer,
-      'format uuid and pattern together need two patterns; a wirekit string has one.',
-    );
-  }
-  const pattern = format === 'uuid' ? uuidPattern : node.pattern;
-  if (pattern !== undefined && typeof pattern !== 'string')
+  const given = node.pattern;
+  if (given !== undefined && typeof given !== 'string')
     throw importError(childPointer(pointer, 'pattern'), 'pattern must be a string.');
-  if (typeof pattern === 'string') {
+  if (typeof given === 'string') {
     try {
-      new RegExp(pattern, 'u');
+      new RegExp(given, 'u');
     } catch {
       throw importError(
         childPointer(pointer, 'pattern'),
@@ -220,6 +224,7 @@ export function stringOf(node: JsonObject, pointer: string): Schema {
       );
     }
   }
+  const pattern = format === 'uuid' ? bothPatterns(uuidPattern, given) : given;
   return build(pointer, () =>
     t.string({
       minLength: count(node, 'minLength', pointer),

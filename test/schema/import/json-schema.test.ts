@@ -213,6 +213,18 @@ describe('schemaFromJsonSchema: refusals name the keyword and its pointer', () =
     ['minProperties', { type: 'object', minProperties: 1 }, '#/minProperties', /"minProperties"/],
     ['OpenAPI 3.0 nullable', { type: 'string', nullable: true }, '#/nullable', /"nullable"/],
     [
+      'draft-04',
+      { $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' },
+      '#/$schema',
+      /the dialect .*draft-04.* is not read/,
+    ],
+    [
+      "draft-04's boolean exclusiveMinimum",
+      { type: 'integer', minimum: 0, maximum: 9, exclusiveMinimum: true },
+      '#/exclusiveMinimum',
+      /draft-04/,
+    ],
+    [
       'an x-wirekit annotation not read yet',
       { type: 'string', 'x-wirekit-kind': 'decimal' },
       '#/x-wirekit-kind',
