@@ -10,6 +10,7 @@
 import { describeValue, WirekitError } from '../errors/index.js';
 import { branchTable } from './either.js';
 import { assignFieldNumbers } from './field-numbers.js';
+import { smallIntRange } from './int-ranges.js';
 import { checkFieldName, checkTypeName } from './names.js';
 import { type OneofsInput, oneofGroups } from './oneofs.js';
 import { protoWrapperKinds, protoWrapperOf } from './proto-wrappers.js';
@@ -101,22 +102,50 @@ export interface IntOptions<P extends ProtoIntType> {
   readonly proto?: P;
 }
 
-function smallInt<K extends SmallIntKind>(kind: K, options: IntOptions<ProtoIntType>): IntSchema<K> {
-  checkProtoInt(kind, options.proto);
-  return node<IntSchema<K>>(compact({ kind, proto: options.proto }));
+export interface SmallIntOptions<P extends ProtoIntType> extends IntOptions<P> {
+  /** The least value allowed (inclusive), inside the kind's range; by default the kind's least. */
+  readonly min?: number;
+  /** The greatest value allowed (inclusive), inside the kind's range; by default the kind's greatest. */
+  readonly max?: number;
 }
 
-export const int8 = (options: IntOptions<ProtoInt32Type> = {}): IntSchema<'int8'> =>
+function smallInt<K extends SmallIntKind>(kind: K, options: SmallIntOptions<ProtoIntType>): IntSchema<K> {
+  checkProtoInt(kind, options.proto);
+  const [least, greatest] = smallIntRange[kind];
+  const { min, max } = options;
+  for (const [name, bound] of [
+    ['min', min],
+    ['max', max],
+  ] as const) {
+    if (bound !== undefined && (!Number.isInteger(bound) || bound < least || bound > greatest)) {
+      invalid(
+        `${kind}: ${name} must be an integer from ${least} to ${greatest}, got ${describeValue(bound)}.`,
+      );
+    }
+  }
+  if ((min ?? least) > (max ?? greatest)) invalid(`${kind}: min ${min} is greater than max ${max}.`);
+  // A bound equal to the kind's own limit says nothing, so it is not stored: one range, one form.
+  return node<IntSchema<K>>(
+    compact({
+      kind,
+      proto: options.proto,
+      min: min === least || min === undefined ? undefined : min,
+      max: max === greatest || max === undefined ? undefined : max,
+    }),
+  );
+}
+
+export const int8 = (options: SmallIntOptions<ProtoInt32Type> = {}): IntSchema<'int8'> =>
   smallInt('int8', options);
-export const int16 = (options: IntOptions<ProtoInt32Type> = {}): IntSchema<'int16'> =>
+export const int16 = (options: SmallIntOptions<ProtoInt32Type> = {}): IntSchema<'int16'> =>
   smallInt('int16', options);
-export const int32 = (options: IntOptions<ProtoInt32Type> = {}): IntSchema<'int32'> =>
+export const int32 = (options: SmallIntOptions<ProtoInt32Type> = {}): IntSchema<'int32'> =>
   smallInt('int32', options);
-export const uint8 = (options: IntOptions<ProtoUint32Type> = {}): IntSchema<'uint8'> =>
+export const uint8 = (options: SmallIntOptions<ProtoUint32Type> = {}): IntSchema<'uint8'> =>
   smallInt('uint8', options);
-export const uint16 = (options: IntOptions<ProtoUint32Type> = {}): IntSchema<'uint16'> =>
+export const uint16 = (options: SmallIntOptions<ProtoUint32Type> = {}): IntSchema<'uint16'> =>
   smallInt('uint16', options);
-export const uint32 = (options: IntOptions<ProtoUint32Type> = {}): IntSchema<'uint32'> =>
+export const uint32 = (options: SmallIntOptions<ProtoUint32Type> = {}): IntSchema<'uint32'> =>
   smallInt('uint32', options);
 
 export interface Int64Options<As extends 'bigint' | 'number', P extends ProtoIntType = ProtoIntType>

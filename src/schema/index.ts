@@ -8,6 +8,7 @@ export type {
   Int64Options,
   NamedOptions,
   ObjectOptions,
+  SmallIntOptions,
   TimestampOptions,
 } from './builders.js';
 export * as t from './builders.js';

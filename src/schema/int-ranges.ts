@@ -5,7 +5,7 @@
  * first instead of listing the six cases again, and in the codecs it is asked while planning or
  * generating code, never per value.
  */
-import type { LargeIntKind, SmallIntKind } from './types.js';
+import type { IntSchema, LargeIntKind, SmallIntKind } from './types.js';
 
 /** Inclusive value ranges of the integer kinds. */
 export const smallIntRange: Readonly<Record<SmallIntKind, readonly [number, number]>> = {
@@ -30,4 +30,23 @@ export function isSmallInt<S extends { readonly kind: string }>(
   schema: S,
 ): schema is Extract<S, { readonly kind: SmallIntKind }> {
   return Object.hasOwn(smallIntRange, schema.kind);
+}
+
+/**
+ * The values a small integer schema allows: its kind's range, narrowed by its `min` and `max`. Every
+ * validator, encoder and decoder reads an integer's range here, once per schema node (when a codec is
+ * planned or compiled), so a bound costs no more per value than the kind's own limits do.
+ */
+export function intRange(schema: IntSchema): readonly [number, number] {
+  const [min, max] = smallIntRange[schema.kind];
+  if (schema.min === undefined && schema.max === undefined) return smallIntRange[schema.kind];
+  return [schema.min ?? min, schema.max ?? max];
+}
+
+/**
+ * `{ range }` for a schema whose bounds narrow its kind's range, `{}` for one without: for plans
+ * that carry a range only where it differs from the kind's (a uint32 written as an Avro long).
+ */
+export function boundedRange(schema: IntSchema): { range?: readonly [number, number] } {
+  return schema.min === undefined && schema.max === undefined ? {} : { range: intRange(schema) };
 }

@@ -88,7 +88,7 @@ const plainKinds = {
   json: t.json,
 } satisfies Record<string, () => Schema>;
 
-/** The 32-bit and smaller integer kinds, whose one option is their Protocol Buffers type. */
+/** The 32-bit and smaller integer kinds, whose options are their Protocol Buffers type and bounds. */
 const smallInts = {
   int8: t.int8,
   int16: t.int16,
@@ -96,7 +96,7 @@ const smallInts = {
   uint8: t.uint8,
   uint16: t.uint16,
   uint32: t.uint32,
-} satisfies Record<SmallIntKind, (options: { proto?: never }) => Schema>;
+} satisfies Record<SmallIntKind, (options: { proto?: never; min?: number; max?: number }) => Schema>;
 
 /**
  * How many nodes deep a schema document may nest: far beyond any real schema (a value that deep would
@@ -159,8 +159,12 @@ function readNode(
       case 'uint8':
       case 'uint16':
       case 'uint32':
-        // The builder checks that the declared Protocol Buffers type fits the kind.
-        return smallInts[node.kind]({ proto: optionalString(node.proto, `${at}.proto`) as never });
+        // The builder checks that the declared Protocol Buffers type and the bounds fit the kind.
+        return smallInts[node.kind]({
+          proto: optionalString(node.proto, `${at}.proto`) as never,
+          min: optionalNumber(node.min, `${at}.min`),
+          max: optionalNumber(node.max, `${at}.max`),
+        });
       case 'int64':
       case 'uint64': {
         if (node.as !== 'number' && node.as !== 'bigint') fail(`${at}.as`, "must be 'bigint' or 'number'");

@@ -29,7 +29,7 @@ import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { utf8Length } from '../util/utf8-length.js';
 import { decimalDigits } from './decimal.js';
 import { branchOf, branchOfNumber, branchTable, describeBranches } from './either.js';
-import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
+import { intRange, isSmallInt, largeIntRange } from './int-ranges.js';
 import { type JsonTotals, jsonDecodeError, walkJson } from './json-kind.js';
 import { fieldOf, isInheritedName, noSuchField } from './names.js';
 import { oneofRule } from './oneofs.js';
@@ -212,7 +212,7 @@ export function readContext(options: FromJsonOptions): ReadContext {
 export function read(schema: Schema, json: unknown, depth: number, context: ReadContext): unknown {
   if (isSmallInt(schema)) {
     // In range too: a decoded value is of the schema's type, as every binary codec guarantees.
-    const [min, max] = smallIntRange[schema.kind];
+    const [min, max] = intRange(schema);
     if (typeof json !== 'number' || !Number.isInteger(json)) throw wrong(context, 'an integer', json);
     if (json < min || json > max) throw wrong(context, `an integer in ${schema.kind}'s range`, json);
     return json;

@@ -83,6 +83,13 @@ export interface IntSchema<K extends SmallIntKind = SmallIntKind> extends Schema
   readonly kind: K;
   /** The declared Protocol Buffers type (see ProtoIntType); absent means wirekit's default. */
   readonly proto?: ProtoIntType;
+  /**
+   * The least and greatest value allowed, inside the kind's own range (int-ranges.ts, `intRange`):
+   * JSON Schema's `minimum` and `maximum`. Absent means the kind's limit; a bound equal to it is
+   * not stored, so one range has one form.
+   */
+  readonly min?: number;
+  readonly max?: number;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 import { effectiveDepth } from '../util/depth-ceiling.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { branchTable, describeBranches, isTextLikeNumber, selectBranch } from './either.js';
-import { isSmallInt, largeIntRange, smallIntRange } from './int-ranges.js';
+import { intRange, isSmallInt, largeIntRange } from './int-ranges.js';
 import { type JsonProblem, walkJson } from './json-kind.js';
 import { fieldOf, noSuchField } from './names.js';
 import { oneofRule } from './oneofs.js';
@@ -117,7 +117,7 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
   if (isSmallInt(schema)) {
     if (!expect(typeof value === 'number', 'a number')) return;
     const n = value as number;
-    const [min, max] = smallIntRange[schema.kind];
+    const [min, max] = intRange(schema);
     if (!Number.isInteger(n))
       report(context, 'not_integer', path, `${schema.kind} needs an integer, got ${n}.`);
     else if (n < min || n > max)

@@ -14,10 +14,12 @@
 import { type IssueCode, WirekitError } from '../errors/index.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { type DecimalDigits, decimalDigits } from './decimal.js';
+import { intRange } from './int-ranges.js';
 import type {
   ArraySchema,
   BytesSchema,
   DecimalSchema,
+  IntSchema,
   Schema,
   StringSchema,
   TimePrecision,
@@ -159,6 +161,23 @@ function codePoints(text: string): number {
     count++;
   }
   return count;
+}
+
+const intRules = new WeakMap<IntSchema, Rule<number> | null>();
+
+/**
+ * `min` and `max` of a small integer kind, for the format that must check a value it does not
+ * write: Protocol Buffers leaves a 0 out, and reads an absent field as 0, so where the bounds leave
+ * 0 out that default is held to them. Every other check of an integer's range reads `intRange`
+ * (int-ranges.ts) where it checks the kind's, at no cost per value.
+ */
+export function intRule(schema: IntSchema): Rule<number> | undefined {
+  if (schema.min === undefined && schema.max === undefined) return undefined;
+  return cached(intRules, schema, (bounded) => {
+    const [min, max] = intRange(bounded);
+    const refusal: Refusal = { issue: 'out_of_range', message: `outside ${bounded.kind} (${min}..${max}).` };
+    return ruleOf<number>([(value) => (value < min || value > max ? refusal : undefined)]);
+  });
 }
 
 const bytesRules = new WeakMap<BytesSchema, Rule<Uint8Array> | null>();

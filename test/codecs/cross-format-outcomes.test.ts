@@ -87,6 +87,8 @@ const Place = t.either([
 const Reading = t.either([t.int16(), t.float64(), t.string()]);
 
 const money = t.decimal({ precision: 5, scale: 2 });
+const percent = t.int32({ min: 0, max: 100 });
+const large = t.uint32({ min: 3e9 });
 const word = t.string({ minLength: 2, maxLength: 3, pattern: '^[a-z]+$' });
 const cyclic: Tree = { n: 1, kids: [] };
 cyclic.kids.push(cyclic);
@@ -109,6 +111,13 @@ const cases: readonly Case[] = [
   { label: 'int8 -0', schema: t.int8(), value: -0, expect: accept(0) },
   { label: 'int8 given "5"', schema: t.int8(), value: '5', expect: refuse('expected_type') },
   { label: 'int8 given 5n', schema: t.int8(), value: 5n, expect: refuse('expected_type') },
+  { label: 'int32 0..100, 100', schema: percent, value: 100, expect: accept() },
+  { label: 'int32 0..100, 0', schema: percent, value: 0, expect: accept() },
+  { label: 'int32 0..100, 101', schema: percent, value: 101, expect: refuse('out_of_range') },
+  { label: 'int32 0..100, -1', schema: percent, value: -1, expect: refuse('out_of_range') },
+  { label: 'uint32 from 3e9, 3e9', schema: large, value: 3e9, expect: accept() },
+  { label: 'uint32 from 3e9, 2e9', schema: large, value: 2e9, expect: refuse('out_of_range') },
+  { label: 'int8 from 1, 0', schema: t.int8({ min: 1 }), value: 0, expect: refuse('out_of_range') },
   { label: 'uint8 255', schema: t.uint8(), value: 255, expect: accept() },
   { label: 'uint8 -1', schema: t.uint8(), value: -1, expect: refuse('out_of_range') },
   { label: 'int16 -32768', schema: t.int16(), value: -32_768, expect: accept() },
@@ -1193,6 +1202,10 @@ const decodeCases: readonly DecodeCase[] = [
     reader: t.map(t.string({ maxLength: 1 }), t.int32()),
     value: { ab: 1 },
   },
+  { label: 'an int32 past its max', writer: t.int32(), reader: percent, value: 101 },
+  { label: 'an int32 below its min', writer: t.int32(), reader: percent, value: -1 },
+  { label: 'a uint32 below its min', writer: t.uint32(), reader: large, value: 2e9 },
+  { label: 'an int8 of 0 where min is 1', writer: t.int8(), reader: t.int8({ min: 1 }), value: 0 },
   {
     label: 'a nullable string past maxLength',
     writer: t.nullable(t.string()),

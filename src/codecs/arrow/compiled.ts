@@ -108,6 +108,8 @@ function readLeafOf(plan: Plan): 'bool' | 'number' | 'reader' | 'list' | 'column
     case 'bool':
       return 'bool';
     case 'int':
+      // A bounded integer is read, and held to its bounds, by the interpreter's column reader.
+      return plan.range === undefined ? 'number' : 'column';
     case 'float':
       return 'number';
     case 'int64':
@@ -239,7 +241,8 @@ class ArrowCompiler {
         s.line(`    else if (${x} !== false) V${c}.null(i, ${x}, 'a boolean');`);
         return;
       case 'int': {
-        const [min, max] = smallIntRange[(plan as Extract<Plan, { k: 'int' }>).kind];
+        const ints = plan as Extract<Plan, { k: 'int' }>;
+        const [min, max] = ints.range ?? smallIntRange[ints.kind];
         s.line(
           `    if (typeof ${x} === 'number' && Number.isInteger(${x}) && ${x} >= ${min} && ${x} <= ${max}) o${c}[i] = ${x};`,
         );

@@ -39,7 +39,14 @@ export interface StructEntry {
 export type Plan = PlanBase &
   (
     | { readonly k: 'bool' }
-    | { readonly k: 'int'; readonly kind: SmallIntKind; readonly bits: 8 | 16 | 32; readonly signed: boolean }
+    | {
+        readonly k: 'int';
+        readonly kind: SmallIntKind;
+        readonly bits: 8 | 16 | 32;
+        readonly signed: boolean;
+        /** The schema's bounds where they narrow the kind's range (t.int32({ min, max })). */
+        readonly range?: readonly [number, number];
+      }
     | { readonly k: 'int64'; readonly signed: boolean; readonly asNumber: boolean }
     | { readonly k: 'float'; readonly bits: 32 | 64 }
     | { readonly k: 'decimal'; readonly precision: number; readonly scale: number; readonly words: 2 | 4 }

@@ -8,7 +8,7 @@ import { type DataType, type Field, makeData, Struct, Type, Utf8, Vector } from 
 import { toArrowSchema } from '../../schema/export/arrow.js';
 import type { EitherSchema, ObjectSchema, Schema, UnionSchema } from '../../schema/index.js';
 import { deref } from '../../schema/index.js';
-import { isSmallInt } from '../../schema/int-ranges.js';
+import { boundedRange, isSmallInt } from '../../schema/int-ranges.js';
 import { oneofRule } from '../../schema/oneofs.js';
 import { type Rule, schemaRule } from '../../schema/value-rules.js';
 import { defaultDecodeLimits } from '../core/limits.js';
@@ -103,7 +103,7 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number, m
   const base = { type, ...nullsOf(nulls), depth };
   const scalar = <P extends object>(plan: P, placeholder: unknown) =>
     ({ ...base, ...plan, placeholder: base.nullable ? base.nullValue : placeholder }) as unknown as Plan;
-  if (isSmallInt(s)) return scalar({ k: 'int', kind: s.kind }, 0);
+  if (isSmallInt(s)) return scalar({ k: 'int', kind: s.kind, ...boundedRange(s) }, 0);
   // The schema's constraints, for the kinds that have them (a string's, decimal's, ...).
   const rule = schemaRule(s);
   switch (s.kind) {

@@ -304,8 +304,9 @@ class AvroCompiler {
           );
           this.line(`w.writeLong(${x});`);
         } else if (plan.as === LongAs.Uint32) {
+          const [min, max] = plan.range ?? [0, 0xffffffff];
           this.line(
-            `if (!Number.isInteger(${x}) || ${x} < 0 || ${x} > 4294967295) throw h.wrongType('a uint32 (an integer from 0 to 4294967295)', ${x});`,
+            `if (!Number.isInteger(${x}) || ${x} < ${int(min)} || ${x} > ${int(max)}) throw h.wrongType(${s.dep(`a uint32 (an integer from ${min} to ${max})`)}, ${x});`,
           );
           this.line(`w.writeLong(${x});`);
         } else {
@@ -520,8 +521,10 @@ class AvroCompiler {
         this.line(`${t} = r.readIntIn(${int(plan.min)}, ${int(plan.max)});`);
         return;
       case R.Long:
-        if (plan.as === LongAs.Uint32) this.line(`${t} = r.readUint32();`);
-        else if (plan.as === LongAs.Number) this.line(`${t} = r.readSafeLong();`);
+        if (plan.as === LongAs.Uint32) {
+          const [min, max] = plan.range ?? [0, 0xffffffff];
+          this.line(`${t} = r.readUint32(${int(min)}, ${int(max)});`);
+        } else if (plan.as === LongAs.Number) this.line(`${t} = r.readSafeLong();`);
         else this.line(`${t} = h.readLong(r, ${int(plan.as)});`);
         return;
       case R.Double:

@@ -61,7 +61,12 @@ export type ReadPlan =
   | { readonly op: typeof R.Bytes; readonly rule?: Rule<Uint8Array> | undefined }
   | { readonly op: typeof R.Json }
   | { readonly op: typeof R.Int; readonly min: number; readonly max: number }
-  | { readonly op: typeof R.Long; readonly as: LongAs }
+  | {
+      readonly op: typeof R.Long;
+      readonly as: LongAs;
+      /** A uint32's range where the schema bounds it (t.uint32({ min, max })); 0..2^32-1 otherwise. */
+      readonly range?: readonly [number, number];
+    }
   | { readonly op: typeof R.Fixed; readonly size: number; readonly rule?: Rule<Uint8Array> | undefined }
   | DecimalBytesRead
   | { readonly op: typeof R.DecimalString; readonly rule: Rule<string> }
@@ -162,7 +167,13 @@ export type WritePlan =
   | { readonly op: typeof W.Json }
   | { readonly op: typeof W.Nothing; readonly value: LiteralValue }
   | { readonly op: typeof W.Int; readonly min: number; readonly max: number; readonly kind: string }
-  | { readonly op: typeof W.Long; readonly as: LongAs; readonly kind: string }
+  | {
+      readonly op: typeof W.Long;
+      readonly as: LongAs;
+      readonly kind: string;
+      /** A uint32's range where the schema bounds it (t.uint32({ min, max })); 0..2^32-1 otherwise. */
+      readonly range?: readonly [number, number];
+    }
   | {
       readonly op: typeof W.DecimalBytes;
       readonly scale: number;

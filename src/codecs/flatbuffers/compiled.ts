@@ -438,7 +438,7 @@ class FlatBuffersCompiler {
         return undefined;
       default: {
         // The ranges `stored` checks.
-        const [min, max] = smallIntRange[plan.kind as SmallIntKind];
+        const [min, max] = plan.range ?? smallIntRange[plan.kind as SmallIntKind];
         const bad = `typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${int(min)} || ${x} > ${int(max)}`;
         return { tests: [{ bad, expected: s.key(`an ${plan.kind}`) }], bits: x };
       }
@@ -540,6 +540,8 @@ class FlatBuffersCompiler {
     switch (plan.k) {
       case 'scalar':
         if (plan.kind === 'bool') return 'false';
+        // A bounded integer whose bounds leave out the default 0: the Reader refuses the slot.
+        if (plan.range !== undefined) return `r.absent(${this.s.dep(field)}, pos)`;
         return (plan.kind === 'int64' || plan.kind === 'uint64') && !plan.asNumber ? '0n' : '0';
       case 'enum':
         return this.s.dep(plan.members[0]);
@@ -557,7 +559,8 @@ class FlatBuffersCompiler {
     const s = this.s;
     switch (plan.k) {
       case 'scalar': {
-        const read = dataRead[plan.kind];
+        // A bounded integer is read, and held to its bounds, by the Reader.
+        const read = plan.range === undefined ? dataRead[plan.kind] : undefined;
         this.line(
           read === undefined ? `${t} = r.value(${s.dep(plan)}, ${at}, ${depth});` : `${t} = ${read(at)};`,
         );

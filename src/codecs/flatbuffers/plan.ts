@@ -34,6 +34,8 @@ export type ValuePlan =
       readonly size: number;
       readonly store: Store;
       readonly asNumber: boolean;
+      /** A small integer's bounds where the schema narrows its kind's range (t.int32({ min, max })). */
+      readonly range?: readonly [number, number];
     }
   | {
       readonly k: 'timestamp';

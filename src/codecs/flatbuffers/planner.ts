@@ -17,6 +17,7 @@ import {
 import { type ScalarLeaf, unsupported } from '../../schema/export/plan.js';
 import type { FieldDef, LiteralValue, Schema, TimestampSchema } from '../../schema/index.js';
 import { namedTypes } from '../../schema/index.js';
+import { boundedRange } from '../../schema/int-ranges.js';
 import { isInheritedName } from '../../schema/names.js';
 import { oneofRule } from '../../schema/oneofs.js';
 import {
@@ -172,13 +173,14 @@ function planName(layout: FbsTable, root: boolean): string {
 
 function leaf(plain: ScalarLeaf | TimestampSchema): ValuePlan {
   switch (plain.kind) {
-    case 'bool':
     case 'int8':
     case 'uint8':
     case 'int16':
     case 'uint16':
     case 'int32':
     case 'uint32':
+      return { ...scalar(plain.kind, false), ...boundedRange(plain) } as ValuePlan;
+    case 'bool':
     case 'float32':
     case 'float64':
       return scalar(plain.kind, false);

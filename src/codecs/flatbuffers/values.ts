@@ -53,7 +53,7 @@ export function stored(plan: ValuePlan, value: unknown): number | bigint {
         case 'uint64':
           return large(plan.kind, value, plan.asNumber);
         default: {
-          const [min, max] = intRange[plan.kind];
+          const [min, max] = plan.range ?? intRange[plan.kind];
           if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
             throw wrong(`an ${plan.kind}`, value);
           }

@@ -8,7 +8,7 @@
 
 import { branchTable, type ValueClass } from '../../schema/either.js';
 import type { LiteralValue, Schema } from '../../schema/index.js';
-import { isSmallInt, largeIntRange, smallIntRange } from '../../schema/int-ranges.js';
+import { intRange, isSmallInt, largeIntRange } from '../../schema/int-ranges.js';
 import { oneofRule } from '../../schema/oneofs.js';
 import type { EitherSchema } from '../../schema/types.js';
 import { type Rule, schemaRule } from '../../schema/value-rules.js';
@@ -154,7 +154,7 @@ function opOf(schema: Exclude<Schema, { kind: 'ref' }>): number {
 function fill(plan: Plan, schema: Exclude<Schema, { kind: 'ref' }>): void {
   plan.rule = schemaRule(schema);
   if (isSmallInt(schema)) {
-    [plan.min, plan.max] = smallIntRange[schema.kind];
+    [plan.min, plan.max] = intRange(schema);
     return;
   }
   switch (schema.kind) {

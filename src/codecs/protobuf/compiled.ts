@@ -232,8 +232,10 @@ class MessageCompiler {
         );
         return;
       case UINT32:
+        // Without a rule: a rule's check of a default value stays in encodeField.
+        if (slot.rule !== undefined) break;
         s.line(
-          `    if (${x} !== 0) { w.varint(${tag}); if (typeof ${x} !== 'number' || !(${x} >= 0 && ${x} <= ${slot.max}) || Math.floor(${x}) !== ${x}) throw h.wrong(${s.dep(`an integer in ${slot.kind}'s range`)}, ${x}); w.varint(${x}); }`,
+          `    if (${x} !== 0) { w.varint(${tag}); if (typeof ${x} !== 'number' || !(${x} >= ${slot.min} && ${x} <= ${slot.max}) || Math.floor(${x}) !== ${x}) throw h.wrong(${s.dep(`an integer in ${slot.kind}'s range`)}, ${x}); w.varint(${x}); }`,
         );
         return;
       case SINT32:
@@ -361,7 +363,7 @@ class MessageCompiler {
       case BOOL:
         return `${v} = r.varint64() !== 0 || r.hi !== 0;`;
       case UINT32:
-        return `{ const at = r.pos; const x = r.uint32(); if (x > ${slot.max}) throw h.outOfRange(at, ${s.dep(slot.kind)}, x); ${v} = x; }`;
+        return `{ const at = r.pos; const x = r.uint32(); if (x < ${slot.min} || x > ${slot.max}) throw h.outOfRange(at, ${s.dep(slot.kind)}, x); ${v} = x; }`;
       case SINT32:
         return `{ const at = r.pos; const raw = r.uint32(); const x = (raw >>> 1) ^ -(raw & 1); if (x < ${slot.min} || x > ${slot.max}) throw h.outOfRange(at, ${s.dep(slot.kind)}, x); ${v} = x; }`;
       case ENUM:

@@ -16,7 +16,7 @@ import {
   type ProtoValue,
   protoLayout,
 } from '../../schema/export/proto-layout.js';
-import { smallIntRange } from '../../schema/int-ranges.js';
+import { intRange, isSmallInt, smallIntRange } from '../../schema/int-ranges.js';
 import { groupOfField, oneofRule } from '../../schema/oneofs.js';
 import type {
   EitherSchema,
@@ -26,7 +26,7 @@ import type {
   SmallIntKind,
   UnionSchema,
 } from '../../schema/types.js';
-import { itemsRule, type Rule, schemaRule } from '../../schema/value-rules.js';
+import { intRule, itemsRule, type Rule, schemaRule } from '../../schema/value-rules.js';
 import {
   BOOL,
   BYTES,
@@ -392,8 +392,11 @@ function scalar(value: Extract<ProtoValue, { is: 'scalar' }>): Slot {
     case 'uint32':
     case 'fixed32': {
       const kind = node.kind as SmallIntKind;
-      const [min, max] = smallIntRange[kind];
-      return slot(smallIntTypes[type], wireOf[type], { min, max, kind });
+      // The schema's bounds where it has them (t.int32({ min, max })), else the kind's range.
+      const [min, max] = isSmallInt(node) ? intRange(node) : smallIntRange[kind];
+      // Bounds that leave out 0, the value proto3 does not write: the default is held to them.
+      const rule = isSmallInt(node) && (min > 0 || max < 0) ? intRule(node) : undefined;
+      return slot(smallIntTypes[type], wireOf[type], { min, max, kind, rule });
     }
     case 'int64':
     case 'sint64':

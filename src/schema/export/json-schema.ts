@@ -2,7 +2,7 @@
  * A JSON Schema (2020-12) of the JSON form of a schema's values (src/schema/json-value.ts): what
  * `toJsonValue` writes. Named types go to `$defs`, so recursion is a plain `$ref`.
  */
-import { isSmallInt, largeIntRange, smallIntRange } from '../int-ranges.js';
+import { intRange, isSmallInt, largeIntRange } from '../int-ranges.js';
 import { toJsonValue } from '../json-value.js';
 import type {
   DecimalSchema,
@@ -46,7 +46,7 @@ export function toJsonSchema(schema: Schema, options: JsonSchemaExportOptions = 
 
 function typeOf(schema: Schema, int64AsNumber: boolean): JsonObject | true {
   if (isSmallInt(schema)) {
-    const [minimum, maximum] = smallIntRange[schema.kind];
+    const [minimum, maximum] = intRange(schema);
     return { type: 'integer', minimum, maximum };
   }
   switch (schema.kind) {

@@ -17,6 +17,7 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { assignFieldNumbers } from '../field-numbers.js';
+import { isSmallInt } from '../int-ranges.js';
 import type { EnumSchema, FieldDef, NamedSchema, ObjectSchema, Schema, UnionSchema } from '../types.js';
 import { deref, fullName } from '../walk.js';
 import { call, type Expr, layout, propertyKey, quote } from './typescript-layout.js';
@@ -240,14 +241,19 @@ class Generator {
       pairs.flatMap(([key, value]) =>
         value === undefined ? [] : [[key, typeof value === 'string' ? quote(value) : String(value)]],
       );
+    if (isSmallInt(schema)) {
+      return call(
+        `t.${schema.kind}`,
+        ...options(
+          some([
+            ['proto', schema.proto],
+            ['min', schema.min],
+            ['max', schema.max],
+          ]),
+        ),
+      );
+    }
     switch (schema.kind) {
-      case 'int8':
-      case 'int16':
-      case 'int32':
-      case 'uint8':
-      case 'uint16':
-      case 'uint32':
-        return call(`t.${schema.kind}`, ...options(some([['proto', schema.proto]])));
       case 'int64':
       case 'uint64':
         return call(

@@ -1,17 +1,8 @@
-/**
- * JSON Schema (2020-12 and draft-07) into a wirekit schema: the inverse of export/json-schema.ts.
- * One rule decides what is read: for every keyword accepted, `validate()` of the imported schema
- * must give the verdict a JSON Schema validator gives on the same JSON values. A keyword that would
- * break that (a bound no kind has, an open object, an untagged union) is refused by name with its
- * JSON pointer, never dropped; annotations (title, description, examples, x- extensions) change no
- * verdict and are read past, the ones wirekit keeps (title, description, deprecated) kept.
- */
-import { isWirekitError } from '../../errors/index.js';
-import type { FieldInput, FieldMeta, NamedOptions } from '../builders.js';
+import type { FieldInput, NamedOptions } from '../builders.js';
 import * as t from '../builders.js';
-import { fromJsonValue } from '../json-value.js';
 import type { JsonValue, NamedSchema, Schema } from '../types.js';
-import { isFloatSpelling, isNullOnly, taggedUnion } from './choices.js';
+import { checkDialect, discriminatorOf, fieldMeta, stringOr } from './annotations.js';
+import { isFloatSpelling, isNullOnly, nodeOfType, taggedUnion, untaggedUnion } from './choices.js';
 import {
   childPointer,
   defaultImportLimits,
@@ -65,6 +56,8 @@ class JsonSchemaImporter {
   /** Nodes being converted: whether each becomes a named type, the only kind recursion may pass. */
   private readonly converting = new Map<string, boolean>();
   private readonly names = new Set<string>();
+  /** Pointers a `$ref` has looped back to (t.lazy), which must become named types. */
+  private readonly lazyTargets = new Set<string>();
 
   constructor(
     private readonly root: JsonValue,
@@ -74,6 +67,7 @@ class JsonSchemaImporter {
   }
 
   read(): Schema {
+    checkDialect(this.root);
     const at = this.options.at ?? '#';
     const start = at === '#' ? { node: this.root, pointer: '#' } : resolveLocalRef(this.root, at, '#');
     const title =
@@ -95,6 +89,12 @@ class JsonSchemaImporter {
     this.converting.set(pointer, becomesNamed(node));
     try {
       const schema = this.convertNode(node, pointer, depth, hint);
+      if (this.lazyTargets.has(pointer) && !isNamedKind(schema)) {
+        throw importError(
+          pointer,
+          `a $ref loops back here through no object, enum or tagged union (this node is a ${schema.kind}); wirekit's recursion passes through a named type.`,
+        );
+      }
       this.done.set(pointer, schema);
       return schema;
     } finally {
@@ -107,6 +107,7 @@ class JsonSchemaImporter {
     if (node === false)
       throw importError(pointer, 'the schema false accepts no value; wirekit has no such kind.');
     if (!isJsonObject(node)) throw importError(pointer, 'a schema must be an object or a boolean.');
+    if ('nullable' in node && this.openapi30) return this.openapiNullable(node, pointer, depth, hint);
     if ('$ref' in node) return this.reference(node, pointer, depth);
     if ('const' in node) return literalOf(node, pointer);
     if ('enum' in node) return this.enumeration(node, pointer, hint);
@@ -143,6 +144,21 @@ class JsonSchemaImporter {
     }
   }
 
+  /** Whether the document is OpenAPI 3.0's, whose schemas say `nullable: true` for [T, "null"]. */
+  private get openapi30(): boolean {
+    return (
+      isJsonObject(this.root) && typeof this.root.openapi === 'string' && /^3\.0\./.test(this.root.openapi)
+    );
+  }
+
+  private openapiNullable(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    const { nullable, ...rest } = node;
+    if (typeof nullable !== 'boolean')
+      throw importError(childPointer(pointer, 'nullable'), 'nullable must be true or false.');
+    const inner = this.convertNode(rest, pointer, depth, hint);
+    return nullable && inner.kind !== 'nullable' ? t.nullable(inner) : inner;
+  }
+
   private reference(node: JsonObject, pointer: string, depth: number): Schema {
     refuseUnread(node, ['$ref'], pointer, 'next to $ref is not read; move it into the referenced schema.');
     const ref = node.$ref;
@@ -157,6 +173,7 @@ class JsonSchemaImporter {
     }
     if (named === true) {
       // Recursion: the object is still being built; the reference resolves once it is.
+      this.lazyTargets.add(target.pointer);
       return t.lazy(() => this.done.get(target.pointer) as NamedSchema);
     }
     // The hop to the target nests no value, so it adds no depth.
@@ -173,19 +190,19 @@ class JsonSchemaImporter {
     const members = values.filter((value) => value !== null);
     const nullable = members.length < values.length;
     checkEnumType(node, nullable, pointer);
-    let schema: Schema;
-    if (members.every((value) => typeof value === 'string')) {
+    // Strings are an enum (or one literal); each other value a literal, all in one untagged union.
+    const strings = members.filter((value): value is string => typeof value === 'string');
+    const booleans = members.filter((value) => typeof value === 'boolean');
+    const rest = members.filter((value) => typeof value !== 'string' && typeof value !== 'boolean');
+    const parts: Schema[] = [];
+    if (strings.length > 1 || (strings.length === 1 && strings.length === members.length)) {
       const { name, options } = this.nameFor(node, pointer, hint);
-      schema = build(pointer, () => t.enum(name, members as string[], options));
-    } else if (members.length === 1) {
-      schema = literalOf({ const: members[0] as JsonValue }, pointer);
-    } else {
-      throw importError(
-        childPointer(pointer, 'enum'),
-        'an enum of other values than strings needs an untagged union, which wirekit does not have yet.',
-      );
-    }
-    return nullable ? t.nullable(schema) : schema;
+      parts.push(build(pointer, () => t.enum(name, strings, options)));
+    } else if (strings.length === 1) parts.push(literalOf({ const: strings[0] as string }, pointer));
+    // true and false together are every boolean: a bool, not two literals of one class.
+    if (booleans.length === 2) parts.push(t.bool());
+    else parts.push(...[...booleans, ...rest].map((value) => literalOf({ const: value }, pointer)));
+    return untaggedUnion('enum', parts, childPointer(pointer, 'enum'), nullable);
   }
 
   private choice(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
@@ -198,26 +215,28 @@ class JsonSchemaImporter {
     this.budget.ensure(branches.length, at);
     if (isFloatSpelling(branches)) return t.float64();
     const others = branches.filter((branch) => !isNullOnly(branch));
-    if (others.length === 1 && branches.length === 2) {
-      const inner = this.convert(
-        others[0] as JsonValue,
-        childPointer(at, branches.indexOf(others[0] as JsonValue)),
+    if (others.length === 0) throw importError(at, 'a union of only null has no wirekit kind.');
+    const title = typeof node.title === 'string' ? node.title : hint;
+    const schemas = others.map((branch) =>
+      this.convert(
+        branch,
+        childPointer(at, branches.indexOf(branch)),
         depth + 1,
-        hint,
-      );
-      return inner.kind === 'nullable' ? inner : t.nullable(inner);
-    }
-    if (others.length < branches.length) {
-      throw importError(
-        at,
-        `a null branch next to ${others.length} others needs an untagged union, which wirekit does not have yet.`,
-      );
-    }
-    const named = this.nameFor(node, pointer, hint);
-    const variants = branches.map((branch, i) =>
-      this.convert(branch, childPointer(at, i), depth + 1, `${named.name}${i + 1}`),
+        others.length === 1 ? hint : `${title}${branches.indexOf(branch) + 1}`,
+      ),
     );
-    return taggedUnion(named, variants, at);
+    const tag = discriminatorOf(node, pointer);
+    const tagged =
+      schemas.length > 1 ? taggedUnion(this.nameFor(node, pointer, hint), schemas, at, tag) : undefined;
+    if (tagged === undefined && tag !== undefined) {
+      throw importError(
+        childPointer(pointer, 'discriminator'),
+        'a discriminator needs branches that are all objects with that property as a string const.',
+      );
+    }
+    const hasNull = others.length < branches.length;
+    if (tagged !== undefined) return hasNull ? t.nullable(tagged) : tagged;
+    return untaggedUnion(keyword, schemas, at, hasNull);
   }
 
   private typeList(
@@ -227,16 +246,18 @@ class JsonSchemaImporter {
     depth: number,
     hint: string,
   ): Schema {
-    const others = types.filter((type) => type !== 'null');
-    if (others.length !== 1 || types.length !== 2) {
-      throw importError(
-        childPointer(pointer, 'type'),
-        `the types ${JSON.stringify(types)} need an untagged union, which wirekit does not have yet; only [T, "null"] is read.`,
-      );
+    const at = childPointer(pointer, 'type');
+    if (types.length === 0 || !types.every((type): type is string => typeof type === 'string')) {
+      throw importError(at, 'a list of types must hold type names.');
     }
-    // The node read as its one non-null type, at its own pointer: a keyword fault is reported there.
-    const inner = this.convertNode({ ...node, type: others[0] as JsonValue }, pointer, depth, hint);
-    return inner.kind === 'nullable' ? inner : t.nullable(inner);
+    if (new Set(types).size !== types.length) throw importError(at, 'the list of types repeats one.');
+    const others = types.filter((type) => type !== 'null');
+    if (others.length === 0) throw importError(at, 'a schema of only null has no wirekit kind.');
+    // Each type read alone, with its own keywords, at the node's pointer: a keyword fault is reported there.
+    const schemas = others.map((type) =>
+      this.convertNode(nodeOfType(node, type, others, pointer), pointer, depth, hint),
+    );
+    return untaggedUnion('type', schemas, at, others.length < types.length);
   }
 
   private array(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
@@ -373,37 +394,13 @@ function definedLimits(options: JsonSchemaImportOptions): Partial<ImportLimits> 
   return out;
 }
 
+function isNamedKind(schema: Schema): boolean {
+  return schema.kind === 'object' || schema.kind === 'enum' || schema.kind === 'union';
+}
+
 /** Whether a node will become an object, enum or union: the named types a recursion may pass. */
 function becomesNamed(node: JsonValue): boolean {
   if (!isJsonObject(node)) return false;
   if (node.type === 'object') return isJsonObject(node.properties) || node.additionalProperties === false;
   return 'oneOf' in node || 'anyOf' in node;
-}
-
-/**
- * A property's description, deprecation and default as the field's. A default is only an annotation
- * to a JSON Schema validator; wirekit's readers fill it in where a value lacks the field, so it is
- * read as the JSON form of the field's value and refused when it is not one.
- */
-function fieldMeta(property: JsonObject, schema: Schema, pointer: string): FieldMeta {
-  const doc = stringOr(property.description);
-  const meta: { -readonly [K in keyof FieldMeta]: FieldMeta[K] } = {};
-  if (doc !== undefined) meta.doc = doc;
-  if (property.deprecated === true) meta.deprecated = true;
-  if ('default' in property) {
-    try {
-      meta.default = fromJsonValue(schema, property.default);
-    } catch (error) {
-      if (!isWirekitError(error)) throw error;
-      throw importError(
-        childPointer(pointer, 'default'),
-        `the default is no value of the property: ${error.message}`,
-      );
-    }
-  }
-  return meta;
-}
-
-function stringOr(value: JsonValue | undefined): string | undefined {
-  return typeof value === 'string' ? value : undefined;
 }

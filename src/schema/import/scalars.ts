@@ -9,24 +9,32 @@ import { smallIntRange } from '../int-ranges.js';
 import type { JsonValue, Schema, SmallIntKind } from '../types.js';
 import { childPointer, importError, type JsonObject, refuseUnread } from './json-document.js';
 
-/** Integer bounds that are exactly a kind's range, so the kind refuses what the bounds refuse. */
-const exactIntegerKinds: readonly { range: readonly [number, number]; make: () => Schema }[] = [
-  ...(
-    [
-      ['int8', t.int8],
-      ['uint8', t.uint8],
-      ['int16', t.int16],
-      ['uint16', t.uint16],
-      ['int32', t.int32],
-      ['uint32', t.uint32],
-    ] as const
-  ).map(([kind, make]: readonly [SmallIntKind, () => Schema]) => ({ range: smallIntRange[kind], make })),
+/**
+ * The small integer kinds from the narrowest: the first whose range holds an integer's bounds is the
+ * one it becomes, with the bounds kept (t.int32({ min, max })) so that validate() refuses what they
+ * refuse. A signed kind comes before the unsigned one of the next width, so 0..40000 is a uint16
+ * but 0..3e9, which only uint32 holds, the one uint32.
+ */
+const narrowestFirst: readonly SmallIntKind[] = ['uint8', 'int8', 'uint16', 'int16', 'int32', 'uint32'];
+
+/** The ranges of the 64-bit kinds as numbers (`as: 'number'`), which validate() holds to ±(2^53 - 1). */
+const safeIntegerKinds: readonly { range: readonly [number, number]; make: () => Schema }[] = [
   { range: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER], make: () => t.int64({ as: 'number' }) },
   { range: [0, Number.MAX_SAFE_INTEGER], make: () => t.uint64({ as: 'number' }) },
 ];
 
 /** ajv-formats' uuid, spelled without the `i` flag (wirekit patterns carry no flags). */
 const uuidPattern = '^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$';
+
+/**
+ * One pattern that a text matches when it matches both (each, as JSON Schema's `pattern`, found
+ * anywhere in the text): format uuid and a pattern beside it, as zod's `z.uuid()` writes them. Each
+ * is looked for from the start in a lookahead, so neither's anchors or groups change the other's.
+ */
+function bothPatterns(format: string, pattern: string | undefined): string {
+  if (pattern === undefined || pattern === format) return format;
+  return `^(?=[\\s\\S]*?(?:${format}))(?=[\\s\\S]*?(?:${pattern}))`;
+}
 
 const stringKeywords = ['type', 'minLength', 'maxLength', 'pattern', 'format'];
 
@@ -95,30 +103,88 @@ export function checkEnumType(node: JsonObject, hasNull: boolean, pointer: strin
 }
 
 export function integerOf(node: JsonObject, pointer: string): Schema {
-  refuseUnread(node, ['type', 'minimum', 'maximum', 'format'], pointer, 'is not read for integers.');
-  const { minimum, maximum, format } = node;
-  if (format === 'int32' && minimum === undefined && maximum === undefined) return t.int32();
+  refuseUnread(
+    node,
+    ['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'format'],
+    pointer,
+    'is not read for integers.',
+  );
+  const { format, multipleOf } = node;
   if (format !== undefined && format !== 'int32' && format !== 'int64') {
     throw importError(
       childPointer(pointer, 'format'),
       `the integer format ${JSON.stringify(format)} is not read.`,
     );
   }
-  const exact = exactIntegerKinds.find(({ range }) => range[0] === minimum && range[1] === maximum);
-  if (exact !== undefined && (format === undefined || format === 'int64' || fitsInt32(exact.range)))
-    return exact.make();
+  // Every integer is a multiple of 1 (and of 0.5, ...): such a multipleOf refuses nothing.
+  if (
+    multipleOf !== undefined &&
+    !(typeof multipleOf === 'number' && multipleOf > 0 && 1 % multipleOf === 0)
+  ) {
+    throw importError(
+      childPointer(pointer, 'multipleOf'),
+      'the keyword "multipleOf" with a step other than a divisor of 1 has no wirekit counterpart (validate() checks no step).',
+    );
+  }
+  let [min, max] = integerBounds(node, pointer);
+  // OpenAPI's int32 format is a range of its own, which the bounds may narrow.
+  if (format === 'int32') {
+    min = Math.max(min ?? -(2 ** 31), -(2 ** 31));
+    max = Math.min(max ?? 2 ** 31 - 1, 2 ** 31 - 1);
+  }
+  if (min !== undefined && max !== undefined) {
+    if (min > max) throw importError(pointer, `the bounds ${min}..${max} leave no integer.`);
+    const kind = narrowestFirst.find((candidate) => {
+      const [least, greatest] = smallIntRange[candidate];
+      return least <= min && max <= greatest;
+    });
+    if (kind !== undefined) return build(pointer, () => smallIntBuilders[kind]({ min, max }));
+    const exact = safeIntegerKinds.find(({ range }) => range[0] === min && range[1] === max);
+    if (exact !== undefined) return exact.make();
+  }
   const wanted =
-    minimum === undefined && maximum === undefined
-      ? 'no bounds'
-      : `the bounds ${minimum ?? '-∞'}..${maximum ?? '∞'}`;
+    min === undefined && max === undefined ? 'no bounds' : `the bounds ${min ?? '-∞'}..${max ?? '∞'}`;
   throw importError(
     pointer,
-    `an integer with ${wanted} has no wirekit kind of exactly that range (validate() would accept other values); use minimum/maximum of int8..uint32, ±(2^53-1) or 0..2^53-1, or format int32.`,
+    `an integer with ${wanted} has no wirekit kind (validate() would refuse integers JSON Schema accepts): bound it within -2^31..2^32-1, or give exactly ±(2^53-1) or 0..2^53-1 (int64/uint64 as numbers), or format int32.`,
   );
 }
 
-function fitsInt32([min, max]: readonly [number, number]): boolean {
-  return min >= -(2 ** 31) && max < 2 ** 31;
+const smallIntBuilders: Record<SmallIntKind, (options: { min: number; max: number }) => Schema> = {
+  int8: t.int8,
+  int16: t.int16,
+  int32: t.int32,
+  uint8: t.uint8,
+  uint16: t.uint16,
+  uint32: t.uint32,
+};
+
+/**
+ * The least and greatest integer `minimum`, `maximum` and their exclusive forms (2020-12 and
+ * draft-07 numbers; draft-04's booleans are refused) allow: 0.5 as a minimum allows 1.
+ */
+function integerBounds(node: JsonObject, pointer: string): [number | undefined, number | undefined] {
+  const bound = (keyword: string): number | undefined => {
+    const value = node[keyword];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw importError(
+        childPointer(pointer, keyword),
+        `${keyword} must be a number (draft-04's boolean exclusive bounds are not read).`,
+      );
+    }
+    return value;
+  };
+  const lows = [bound('minimum'), bound('exclusiveMinimum')].map((value, exclusive) =>
+    value === undefined ? undefined : exclusive ? Math.floor(value) + 1 : Math.ceil(value),
+  );
+  const highs = [bound('maximum'), bound('exclusiveMaximum')].map((value, exclusive) =>
+    value === undefined ? undefined : exclusive ? Math.ceil(value) - 1 : Math.floor(value),
+  );
+  const defined = (values: (number | undefined)[]) => values.filter((v): v is number => v !== undefined);
+  const low = defined(lows);
+  const high = defined(highs);
+  return [low.length === 0 ? undefined : Math.max(...low), high.length === 0 ? undefined : Math.min(...high)];
 }
 
 export function numberOf(node: JsonObject, pointer: string): Schema {
@@ -145,18 +211,12 @@ export function stringOf(node: JsonObject, pointer: string): Schema {
       `the string format ${JSON.stringify(format)} is not read yet.`,
     );
   }
-  if (format === 'uuid' && node.pattern !== undefined) {
-    throw importError(
-      pointer,
-      'format uuid and pattern together need two patterns; a wirekit string has one.',
-    );
-  }
-  const pattern = format === 'uuid' ? uuidPattern : node.pattern;
-  if (pattern !== undefined && typeof pattern !== 'string')
+  const given = node.pattern;
+  if (given !== undefined && typeof given !== 'string')
     throw importError(childPointer(pointer, 'pattern'), 'pattern must be a string.');
-  if (typeof pattern === 'string') {
+  if (typeof given === 'string') {
     try {
-      new RegExp(pattern, 'u');
+      new RegExp(given, 'u');
     } catch {
       throw importError(
         childPointer(pointer, 'pattern'),
@@ -164,6 +224,7 @@ export function stringOf(node: JsonObject, pointer: string): Schema {
       );
     }
   }
+  const pattern = format === 'uuid' ? bothPatterns(uuidPattern, given) : given;
   return build(pointer, () =>
     t.string({
       minLength: count(node, 'minLength', pointer),

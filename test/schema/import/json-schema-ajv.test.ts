@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { schemaFromJsonSchema } from '../../../src/schema/import/index.js';
-import type { JsonValue } from '../../../src/schema/index.js';
+import { type JsonValue, schemaToJson } from '../../../src/schema/index.js';
 import { ajvFor, disagreements, type Reading, wirekitAccepts } from './agreement.js';
 
 const dialect = 'https://json-schema.org/draft/2020-12/schema';
@@ -252,6 +252,90 @@ const cases: readonly Case[] = [
       'circle',
     ],
   },
+  {
+    keyword: 'minimum, maximum: the narrowest kind, bounds kept (uint8 1..10)',
+    document: { type: 'integer', minimum: 1, maximum: 10 },
+    values: [1, 10, 5, 0, 11, 255, -1, 1.5, '5'],
+  },
+  {
+    keyword: 'exclusiveMinimum, exclusiveMaximum, fractional bounds',
+    document: { type: 'integer', exclusiveMinimum: -3, exclusiveMaximum: 40_000, minimum: -2.5 },
+    values: [-2, -3, 39_999, 40_000, 0, -2.5],
+  },
+  {
+    keyword: 'minimum, maximum only uint32 holds',
+    document: { type: 'integer', minimum: 3_000_000_000, maximum: 4_000_000_000 },
+    values: [3_000_000_000, 4_000_000_000, 2_999_999_999, 4_000_000_001, 0],
+  },
+  {
+    keyword: 'format int32 narrowed by minimum',
+    document: { type: 'integer', format: 'int32', minimum: 0 },
+    values: [0, 2_147_483_647, -1, 2_147_483_648],
+  },
+  {
+    keyword: 'multipleOf 1 on an integer',
+    document: { type: 'integer', minimum: 0, maximum: 9, multipleOf: 1 },
+    values: [0, 9, 10, 1.5],
+  },
+  ...(['anyOf', 'oneOf'] as const).map(
+    (keyword): Case => ({
+      keyword: `${keyword} of class-disjoint branches (untagged union)`,
+      document: {
+        [keyword]: [
+          { type: 'string', maxLength: 3 },
+          { type: 'integer', minimum: 0, maximum: 99 },
+          { type: 'boolean' },
+          { type: 'array', items: { type: 'string' } },
+        ],
+      },
+      values: ['abc', 'abcd', 5, 100, -1, 1.5, true, ['a'], [1], null, {}],
+    }),
+  ),
+  ...(['anyOf', 'oneOf'] as const).map(
+    (keyword): Case => ({
+      keyword: `${keyword} of objects told apart by required keys`,
+      document: {
+        [keyword]: [
+          {
+            type: 'object',
+            properties: { lat: { type: 'number' }, lon: { type: 'number' } },
+            required: ['lat', 'lon'],
+            additionalProperties: false,
+          },
+          {
+            type: 'object',
+            properties: { name: { type: 'string' }, near: { type: 'string' } },
+            required: ['name'],
+            additionalProperties: false,
+          },
+        ],
+      },
+      values: [
+        { lat: 1, lon: 2 },
+        { name: 'x' },
+        { name: 'x', near: 'y' },
+        { lat: 1 },
+        { lat: 1, lon: 2, name: 'x' },
+        { name: 1 },
+        'x',
+      ],
+    }),
+  ),
+  {
+    keyword: 'anyOf with null and two branches (nullable untagged union)',
+    document: { anyOf: [{ type: 'string' }, { type: 'null' }, { type: 'number' }] },
+    values: ['a', 1.5, null, true, []],
+  },
+  {
+    keyword: 'a list of types, each with its own keywords',
+    document: { type: ['string', 'integer', 'null'], maxLength: 2, minimum: 0, maximum: 9 },
+    values: ['ab', 'abc', 0, 9, 10, null, true, 1.5],
+  },
+  {
+    keyword: 'an enum of strings, a number and a boolean',
+    document: { enum: ['a', 'b', 1, true, null] },
+    values: ['a', 'b', 'c', 1, 2, true, false, null],
+  },
 ];
 
 /** Whether a value has a key wirekit refuses everywhere (`__proto__`, `constructor`, `prototype`). */
@@ -265,6 +349,17 @@ function holdsUnsafeKey(value: unknown): boolean {
 }
 
 describe('Ajv and validate() of the imported schema agree, keyword by keyword', () => {
+  test('with class-disjoint branches, anyOf and oneOf import as one schema', () => {
+    const pairs = cases.filter((c) => c.keyword.startsWith('anyOf of ') || c.keyword.startsWith('oneOf of '));
+    expect(pairs).toHaveLength(4);
+    for (let i = 0; i < pairs.length; i += 2) {
+      const [any, one] = [pairs[i], pairs[i + 1]].map((c) =>
+        schemaToJson(schemaFromJsonSchema(c?.document ?? null)),
+      );
+      expect(one).toEqual(any);
+    }
+  });
+
   test.each(cases)('$keyword', ({ document, values, reading, known = [] }) => {
     const schema = schemaFromJsonSchema(document);
     const found = disagreements(document, schema, values, reading).map(({ value }) => value);

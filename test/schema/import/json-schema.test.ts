@@ -184,10 +184,10 @@ describe('schemaFromJsonSchema: kinds', () => {
 describe('schemaFromJsonSchema: refusals name the keyword and its pointer', () => {
   test.each([
     [
-      'an integer bound no kind has',
-      { type: 'integer', minimum: 1, maximum: 10 },
+      'an integer bounded on one side',
+      { type: 'integer', minimum: 1 },
       '#',
-      /no wirekit kind of exactly that range/,
+      /the bounds 1\.\.∞ has no wirekit kind/,
     ],
     ['an unbounded integer', { type: 'integer' }, '#', /no bounds/],
     ['exclusiveMinimum', { type: 'number', exclusiveMinimum: 0 }, '#/exclusiveMinimum', /"exclusiveMinimum"/],
@@ -213,6 +213,18 @@ describe('schemaFromJsonSchema: refusals name the keyword and its pointer', () =
     ['minProperties', { type: 'object', minProperties: 1 }, '#/minProperties', /"minProperties"/],
     ['OpenAPI 3.0 nullable', { type: 'string', nullable: true }, '#/nullable', /"nullable"/],
     [
+      'draft-04',
+      { $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' },
+      '#/$schema',
+      /the dialect .*draft-04.* is not read/,
+    ],
+    [
+      "draft-04's boolean exclusiveMinimum",
+      { type: 'integer', minimum: 0, maximum: 9, exclusiveMinimum: true },
+      '#/exclusiveMinimum',
+      /draft-04/,
+    ],
+    [
       'an x-wirekit annotation not read yet',
       { type: 'string', 'x-wirekit-kind': 'decimal' },
       '#/x-wirekit-kind',
@@ -232,9 +244,25 @@ describe('schemaFromJsonSchema: refusals name the keyword and its pointer', () =
       '#/required',
       /"b" is required/,
     ],
-    ['an untagged union', { anyOf: [{ type: 'string' }, { type: 'number' }] }, '#/anyOf', /untagged union/],
-    ['a type list', { type: ['string', 'number'] }, '#/type', /untagged union/],
-    ['an enum of mixed values', { enum: ['a', 1] }, '#/enum', /untagged union/],
+    [
+      'an untagged union two of whose branches take one value',
+      { anyOf: [{ type: 'string' }, { type: 'string', maxLength: 3 }] },
+      '#/anyOf',
+      /anyOf: the branches string, string form no untagged union/,
+    ],
+    [
+      'anyOf an integer and a number',
+      { anyOf: [{ type: 'integer', minimum: 0, maximum: 9 }, { type: 'number' }] },
+      '#/anyOf',
+      /anyOf: the branches uint8, float64 form no untagged union/,
+    ],
+    [
+      'oneOf an integer and a number',
+      { oneOf: [{ type: 'integer', minimum: 0, maximum: 9 }, { type: 'number' }] },
+      '#/oneOf',
+      /an integer matches both, which oneOf refuses/,
+    ],
+    ['an enum of two numbers', { enum: [1, 2] }, '#/enum', /enum: the branches literal, literal/],
     ['a null const', { const: null }, '#/const', /null/],
     ['only null', { type: 'null' }, '#', /only null/],
     ['false', false, '#', /accepts no value/],

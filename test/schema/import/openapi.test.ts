@@ -89,4 +89,26 @@ describe('OpenAPI 3.1 components', () => {
       /points to nothing/,
     );
   });
+
+  test('OpenAPI 3.0’s nullable: true is read as nullable where the document says openapi 3.0', () => {
+    const v30 = {
+      openapi: '3.0.3',
+      components: {
+        schemas: {
+          Note: {
+            type: 'object',
+            properties: { text: { type: 'string', nullable: true }, n: { type: 'integer', format: 'int32' } },
+            required: ['text', 'n'],
+            additionalProperties: false,
+          },
+        },
+      },
+    };
+    const note = schemaFromJsonSchema(v30, { at: '#/components/schemas/Note' }) as ObjectSchema;
+    expect(note.fields.map((field) => field.schema.kind)).toEqual(['nullable', 'int32']);
+    // Outside an OpenAPI 3.0 document the keyword means nothing to JSON Schema, and is refused.
+    expect(() =>
+      schemaFromJsonSchema({ ...v30, openapi: '3.1.0' }, { at: '#/components/schemas/Note' }),
+    ).toThrow(/"nullable"/);
+  });
 });

@@ -100,8 +100,29 @@ describe('zod v4 toJSONSchema → schemaFromJsonSchema', () => {
     expect(zodVerdicts.filter(Boolean)).toHaveLength(4);
   });
 
-  test('string formats zod writes with a pattern beside them are refused by name, for now', () => {
-    for (const format of [z.uuid(), z.email(), z.iso.datetime()]) {
+  test('zod’s uuids (format uuid and a pattern) import, and agree with zod and Ajv', () => {
+    const texts = [
+      '123e4567-e89b-42d3-a456-426614174000',
+      '123e4567-e89b-12d3-a456-426614174000',
+      '123e4567-e89b-92d3-a456-426614174000',
+      '123e4567-e89b-42d3-c456-426614174000',
+      '00000000-0000-0000-0000-000000000000',
+      'urn:uuid:123e4567-e89b-42d3-a456-426614174000',
+      '123e4567e89b42d3a456426614174000',
+      'x',
+    ];
+    for (const uuid of [z.uuid(), z.guid(), z.uuidv4()]) {
+      const json = z.toJSONSchema(uuid) as JsonValue;
+      const imported = schemaFromJsonSchema(json);
+      expect(disagreements(json, imported, texts)).toEqual([]);
+      expect(texts.map((text) => wirekitAccepts(imported, text))).toEqual(
+        texts.map((text) => uuid.safeParse(text).success),
+      );
+    }
+  });
+
+  test('string formats wirekit does not read are refused by name, pattern or not', () => {
+    for (const format of [z.email(), z.iso.datetime()]) {
       expect(() => schemaFromJsonSchema(z.toJSONSchema(format) as JsonValue)).toThrow(/format|pattern/);
     }
   });

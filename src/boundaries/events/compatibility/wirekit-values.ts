@@ -9,7 +9,7 @@
 import { classesOf } from '../../../schema/either.js';
 import type { FieldDef, LiteralValue, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
-import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
+import { intRange as boundsOf, isSmallInt, largeIntRange } from '../../../schema/int-ranges.js';
 import { groupOfField } from '../../../schema/oneofs.js';
 import { fitsFloat32, maxEpochMillis, stringRule } from '../../../schema/value-rules.js';
 import { CheckBudget, withinBudget } from './check-budget.js';
@@ -90,7 +90,7 @@ function oneofsNarrowed(
 /** The inclusive range of an integer kind, in bigints, as validation applies it (`as: 'number'` stops at 2^53 - 1). */
 function intRange(schema: Concrete): readonly [bigint, bigint] | undefined {
   if (isSmallInt(schema)) {
-    const [min, max] = smallIntRange[schema.kind];
+    const [min, max] = boundsOf(schema);
     return [BigInt(min), BigInt(max)];
   }
   switch (schema.kind) {
@@ -107,6 +107,10 @@ function intRange(schema: Concrete): readonly [bigint, bigint] | undefined {
 }
 
 function describeKind(schema: Concrete): string {
+  if (isSmallInt(schema) && (schema.min !== undefined || schema.max !== undefined)) {
+    const [min, max] = boundsOf(schema);
+    return `${schema.kind} ${min}..${max}`;
+  }
   if (schema.kind === 'int64' || schema.kind === 'uint64') return `${schema.kind} (as ${schema.as})`;
   if (schema.kind === 'literal') return `literal ${JSON.stringify(schema.value)}`;
   return 'name' in schema ? `${schema.kind} ${schema.name}` : schema.kind;

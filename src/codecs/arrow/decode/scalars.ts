@@ -6,7 +6,6 @@
  * schema's kind; a value that does not is a fault (fault.ts) naming its index.
  */
 import { type Data, Type } from 'apache-arrow';
-import type { SmallIntKind } from '../../../schema/index.js';
 import { smallIntRange } from '../../../schema/int-ranges.js';
 import { checkParsedJson } from '../../../schema/json-kind.js';
 import { type Rule, refusalBy } from '../../../schema/value-rules.js';
@@ -111,7 +110,8 @@ export function readScalars(
   const end = start + count;
   switch (plan.k) {
     case 'int':
-      if (!sameInt(data, plan.type)) return readEach(plan, data, start, count, intConverter(plan.kind, data));
+      if (plan.range !== undefined || !sameInt(data, plan.type))
+        return readEach(plan, data, start, count, intConverter(plan, data));
       for (let i = start; i < end; i++) out[i - start] = values[i];
       break;
     case 'float':
@@ -166,13 +166,17 @@ function sameInt(data: Data, type: unknown): boolean {
   return got.bitWidth === want.bitWidth && got.isSigned === want.isSigned;
 }
 
-/** A peer's integer of another width or signedness, kept when the schema's kind holds it. */
-function intConverter(kind: SmallIntKind, data: Data): (i: number) => number {
+/**
+ * A peer's integer of another width or signedness, kept when the schema's kind holds it; and any
+ * integer of a bounded schema, kept when within its bounds.
+ */
+function intConverter(plan: Extract<Plan, { k: 'int' }>, data: Data): (i: number) => number {
   const read = integerReader(data);
-  const [min, max] = smallIntRange[kind];
+  const [min, max] = plan.range ?? smallIntRange[plan.kind];
+  const range = plan.range === undefined ? plan.kind : `${plan.kind} ${min}..${max}`;
   return (i) => {
     const value = read(i);
-    if (typeof value === 'bigint' || value < min || value > max) fault(i, `${value} is outside ${kind}`);
+    if (typeof value === 'bigint' || value < min || value > max) fault(i, `${value} is outside ${range}`);
     return value;
   };
 }

@@ -96,7 +96,7 @@ export const intArrays = {
 export function encodeInt(plan: PlanOf<'int'>, values: readonly unknown[], n: number): Data {
   const validity = new Validity(plan, n);
   const out = new intArrays[plan.kind](n);
-  const [min, max] = smallIntRange[plan.kind];
+  const [min, max] = plan.range ?? smallIntRange[plan.kind];
   for (let i = 0; i < n; i++) {
     const value = values[i];
     if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) out[i] = value;

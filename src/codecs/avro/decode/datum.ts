@@ -40,7 +40,7 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
     case R.String:
       return plan.rule === undefined ? r.readString() : kept(plan.rule, r.pos, r.readString());
     case R.Long:
-      return readLong(r, plan.as);
+      return readLong(r, plan.as, plan.range);
     case R.Int:
       return r.readIntIn(plan.min, plan.max);
     case R.Double:
@@ -151,10 +151,10 @@ export function readEnum(r: AvroReader, symbols: readonly (string | undefined)[]
   return symbol;
 }
 
-export function readLong(r: AvroReader, as: LongAs): unknown {
+export function readLong(r: AvroReader, as: LongAs, range?: readonly [number, number]): unknown {
   // The two kinds compiled decoders read most, as the reader's own methods.
   if (as === LongAs.Number) return r.readSafeLong();
-  if (as === LongAs.Uint32) return r.readUint32();
+  if (as === LongAs.Uint32) return r.readUint32(...(range ?? [0, 0xffffffff]));
   const at = r.pos;
   const n = r.readLong();
   const wide = Number.isNaN(n);

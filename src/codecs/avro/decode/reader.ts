@@ -252,12 +252,12 @@ export class AvroReader {
     return n;
   }
 
-  /** A long within 0..2^32−1 (the schema's uint32). */
-  readUint32(): number {
+  /** A long within 0..2^32−1 (the schema's uint32), or within the schema's narrower bounds. */
+  readUint32(min: number, max: number): number {
     const at = this.pos;
     const n = this.readLong();
-    if (n >= 0 && n <= 0xffffffff) return n;
-    throw mismatch(at, `${Number.isNaN(n) ? this.wide : n} is outside uint32`);
+    if (n >= min && n <= max) return n;
+    throw mismatch(at, `${Number.isNaN(n) ? this.wide : n} is outside uint32 ${min}..${max}`);
   }
 
   private readLongSlow(): number {

@@ -17,15 +17,15 @@ import { describeBranches } from '../../../schema/either.js';
 import type {
   EitherSchema,
   FieldDef,
+  IntSchema,
   LiteralValue,
   NamedTypeInfo,
   ObjectSchema,
   Schema,
-  SmallIntKind,
   UnionSchema,
 } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
-import { smallIntRange } from '../../../schema/int-ranges.js';
+import { boundedRange, intRange } from '../../../schema/int-ranges.js';
 import { oneofRule } from '../../../schema/oneofs.js';
 import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
 import { type AvroNamed, type AvroRecord, type AvroType, shortName } from '../avro-schema.js';
@@ -141,11 +141,13 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
     case 'int32':
     case 'uint8':
     case 'uint16': {
-      const [min, max] = smallIntRange[reader.kind as SmallIntKind];
+      const [min, max] = intRange(reader as IntSchema);
       return w === 'int' ? { op: R.Int, min, max } : mismatch();
     }
     case 'uint32':
-      return w === 'int' || w === 'long' ? { op: R.Long, as: LongAs.Uint32 } : mismatch();
+      return w === 'int' || w === 'long'
+        ? { op: R.Long, as: LongAs.Uint32, ...boundedRange(reader) }
+        : mismatch();
     case 'int64':
     case 'uint64': {
       if (w !== 'int' && w !== 'long') return mismatch();

@@ -50,7 +50,7 @@ export class Encoder {
         w.writeInt(value);
         return;
       case W.Long:
-        this.long(plan.as, plan.kind, value);
+        this.long(plan.as, plan.kind, value, plan.range);
         return;
       case W.Double:
         if (typeof value !== 'number') throw wrongType('a number', value);
@@ -130,7 +130,7 @@ export class Encoder {
     }
   }
 
-  private long(as: LongAs, kind: string, value: unknown): void {
+  private long(as: LongAs, kind: string, value: unknown, range?: readonly [number, number]): void {
     const w = this.w;
     switch (as) {
       case LongAs.BigInt:
@@ -158,11 +158,13 @@ export class Encoder {
         }
         w.writeLong(value as number);
         return;
-      default:
-        if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 0xffffffff) {
-          throw wrongType('a uint32 (an integer from 0 to 4294967295)', value);
+      default: {
+        const [min, max] = range ?? [0, 0xffffffff];
+        if (!Number.isInteger(value) || (value as number) < min || (value as number) > max) {
+          throw wrongType(`a uint32 (an integer from ${min} to ${max})`, value);
         }
         w.writeLong(value as number);
+      }
     }
   }
 

@@ -6,9 +6,9 @@
  */
 
 import { WirekitBug } from '../../../errors/index.js';
-import type { EitherSchema, ObjectSchema, Schema, SmallIntKind, UnionSchema } from '../../../schema/index.js';
+import type { EitherSchema, IntSchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
-import { smallIntRange } from '../../../schema/int-ranges.js';
+import { boundedRange, intRange } from '../../../schema/int-ranges.js';
 import { oneofRule } from '../../../schema/oneofs.js';
 import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
 import type { AvroRecord, AvroType } from '../avro-schema.js';
@@ -36,11 +36,11 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
     case 'int32':
     case 'uint8':
     case 'uint16': {
-      const [min, max] = smallIntRange[node.kind as SmallIntKind];
+      const [min, max] = intRange(node as IntSchema);
       return { op: W.Int, min, max, kind: node.kind };
     }
     case 'uint32':
-      return { op: W.Long, as: LongAs.Uint32, kind: node.kind };
+      return { op: W.Long, as: LongAs.Uint32, kind: node.kind, ...boundedRange(node) };
     case 'int64':
       return { op: W.Long, as: node.as === 'bigint' ? LongAs.BigInt : LongAs.Number, kind: node.kind };
     case 'uint64':

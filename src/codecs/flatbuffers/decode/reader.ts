@@ -264,6 +264,7 @@ export class Reader implements Tally {
     switch (plan.k) {
       case 'scalar':
         if (plan.kind === 'bool') return false;
+        if (plan.range !== undefined) return withinRange(plan.range, table, 0);
         return (plan.kind === 'int64' || plan.kind === 'uint64') && !plan.asNumber ? 0n : 0;
       case 'timestamp':
         this.budget.charge(cost.date, table);
@@ -289,43 +290,49 @@ export class Reader implements Tally {
     }
   }
 
+  /** The inline scalar at `at`, of the plan's kind. */
+  private scalar(plan: Extract<ValuePlan, { k: 'scalar' }>, at: number): unknown {
+    const { data } = this;
+    switch (plan.kind) {
+      case 'bool':
+        return data.getUint8(at) !== 0;
+      case 'int8':
+        return data.getInt8(at);
+      case 'uint8':
+        return data.getUint8(at);
+      case 'int16':
+        return data.getInt16(at, true);
+      case 'uint16':
+        return data.getUint16(at, true);
+      case 'int32':
+        return data.getInt32(at, true);
+      case 'uint32':
+        return data.getUint32(at, true);
+      case 'float32':
+        return data.getFloat32(at, true);
+      case 'float64':
+        return data.getFloat64(at, true);
+      case 'int64':
+      case 'uint64': {
+        if (!plan.asNumber) {
+          this.budget.charge(cost.bigint, at);
+          return plan.kind === 'int64' ? data.getBigInt64(at, true) : data.getBigUint64(at, true);
+        }
+        const high = plan.kind === 'int64' ? data.getInt32(at + 4, true) : data.getUint32(at + 4, true);
+        const value = safeInteger(data.getUint32(at, true), high);
+        if (value === undefined) throw mismatch(at, `an ${plan.kind} is beyond a safe number`);
+        return value;
+      }
+    }
+  }
+
   /** The value at `at`: inline there, or where the offset at `at` points. */
   value(plan: ValuePlan, at: number, depth: number): unknown {
     const { data } = this;
     switch (plan.k) {
       case 'scalar':
-        switch (plan.kind) {
-          case 'bool':
-            return data.getUint8(at) !== 0;
-          case 'int8':
-            return data.getInt8(at);
-          case 'uint8':
-            return data.getUint8(at);
-          case 'int16':
-            return data.getInt16(at, true);
-          case 'uint16':
-            return data.getUint16(at, true);
-          case 'int32':
-            return data.getInt32(at, true);
-          case 'uint32':
-            return data.getUint32(at, true);
-          case 'float32':
-            return data.getFloat32(at, true);
-          case 'float64':
-            return data.getFloat64(at, true);
-          case 'int64':
-          case 'uint64': {
-            if (!plan.asNumber) {
-              this.budget.charge(cost.bigint, at);
-              return plan.kind === 'int64' ? data.getBigInt64(at, true) : data.getBigUint64(at, true);
-            }
-            const high = plan.kind === 'int64' ? data.getInt32(at + 4, true) : data.getUint32(at + 4, true);
-            const value = safeInteger(data.getUint32(at, true), high);
-            if (value === undefined) throw mismatch(at, `an ${plan.kind} is beyond a safe number`);
-            return value;
-          }
-        }
-        return undefined;
+        if (plan.range !== undefined) return withinRange(plan.range, at, this.scalar(plan, at));
+        return this.scalar(plan, at);
       case 'timestamp': {
         const date = dateOf(data.getUint32(at, true), data.getInt32(at + 4, true), plan.precision);
         if (date === undefined) throw mismatch(at, 'a timestamp is beyond the range of a Date');
@@ -459,6 +466,14 @@ export function tableCost(table: TablePlan): number {
  * refusal as a schema mismatch. Checked when building values; views check the same rules when a
  * field is read (view.ts). The compiled reader calls it too.
  */
+/** `value`, a bounded integer read at `at`, unless it is outside its schema's `range`. */
+function withinRange(range: readonly [number, number], at: number, value: unknown): unknown {
+  const [min, max] = range;
+  if ((value as number) < min || (value as number) > max)
+    throw mismatch(at, `${value} is outside ${min}..${max}`);
+  return value;
+}
+
 export function kept<T>(rule: Rule<never> | undefined, at: number, value: T): T {
   const refusal = refusalBy(rule, value);
   if (refusal !== undefined) throw mismatch(at, refusal.message);

@@ -23,7 +23,7 @@
 import { prependPath } from '../../../errors/index.js';
 import { decimalBounds, decimalFits } from '../../../schema/decimal.js';
 import type { MapSchema, ObjectSchema, Schema } from '../../../schema/index.js';
-import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
+import { intRange, isSmallInt, largeIntRange } from '../../../schema/int-ranges.js';
 import {
   countElements,
   keptOneofs,
@@ -122,7 +122,7 @@ class JsonReadCompiler {
     const breaks = (rule: Rule<never> | undefined, value: string) =>
       rule === undefined ? '' : ` || ${s.dep(rule)}(${value}) !== undefined`;
     if (isSmallInt(schema)) {
-      const [min, max] = smallIntRange[schema.kind];
+      const [min, max] = intRange(schema);
       line(
         `if (typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${min} || ${x} > ${max}) ${slow()}`,
       );

@@ -39,7 +39,7 @@ import { prependPath } from '../../../errors/index.js';
 import { decimalBounds, decimalFits } from '../../../schema/decimal.js';
 import { branchIndex } from '../../../schema/either.js';
 import type { EitherSchema, MapSchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
-import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
+import { intRange, isSmallInt, largeIntRange } from '../../../schema/int-ranges.js';
 import { jsonEncodeError, walkJson } from '../../../schema/json-kind.js';
 import { keepOneofs } from '../../../schema/oneofs.js';
 import { memberSet } from '../../../schema/validate.js';
@@ -174,7 +174,7 @@ export class JsonProjectionCompiler {
     const s = this.s;
     const line = (text: string) => s.line(indent + text);
     if (isSmallInt(schema)) {
-      const [min, max] = smallIntRange[schema.kind];
+      const [min, max] = intRange(schema);
       line(
         `if (typeof ${x} !== 'number' || !Number.isInteger(${x}) || ${x} < ${min} || ${x} > ${max}) throw h.wrong(${s.dep(`an ${schema.kind}`)}, ${x});`,
       );

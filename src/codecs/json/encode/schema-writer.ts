@@ -6,7 +6,7 @@
 import { atPath, describeValue, prependPath, WirekitError } from '../../../errors/index.js';
 import { branchOf, describeBranches } from '../../../schema/either.js';
 import type { MapKeySchema, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
-import { isSmallInt, largeIntRange, smallIntRange } from '../../../schema/int-ranges.js';
+import { intRange, isSmallInt, largeIntRange } from '../../../schema/int-ranges.js';
 import { jsonValueText } from '../../../schema/json-kind.js';
 import { fieldOf } from '../../../schema/names.js';
 import { keepOneofs } from '../../../schema/oneofs.js';
@@ -49,7 +49,7 @@ export function writeJson(schema: Schema, value: unknown, options: JsonWriteOpti
 
 function write(schema: Schema, value: unknown, depth: number, options: JsonWriteOptions): string {
   if (isSmallInt(schema)) {
-    const [min, max] = smallIntRange[schema.kind];
+    const [min, max] = intRange(schema);
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
       throw wrong(`an ${schema.kind}`, value);
     }

@@ -486,6 +486,8 @@ function slotDefault(r: ProtobufReader, slot: Slot): unknown {
     case INT32:
     case SFIXED32:
     case UFIXED32:
+      // Bounds that leave out 0 (t.int32({ min: 1 })) refuse the absent field's default.
+      return slot.rule === undefined ? 0 : kept(slot.rule, r.pos, 0);
     case FLOAT:
     case DOUBLE:
       return 0;
@@ -531,7 +533,7 @@ export function readSlot(r: ProtobufReader, slot: Slot): unknown {
     case UINT32: {
       const start = r.pos;
       const value = r.uint32();
-      if (value > slot.max) throw outOfRange(start, slot.kind, value);
+      if (value < slot.min || value > slot.max) throw outOfRange(start, slot.kind, value);
       return value;
     }
     case INT32:
@@ -545,7 +547,7 @@ export function readSlot(r: ProtobufReader, slot: Slot): unknown {
     case UFIXED32: {
       const start = r.pos;
       const value = r.fixed32();
-      if (value > slot.max) throw outOfRange(start, slot.kind, value);
+      if (value < slot.min || value > slot.max) throw outOfRange(start, slot.kind, value);
       return value;
     }
     case INT64:

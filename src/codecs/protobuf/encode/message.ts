@@ -305,7 +305,11 @@ export function writeSlot(w: ProtobufWriter, slot: Slot, value: unknown): void {
       w.varint(((value << 1) ^ (value >> 31)) >>> 0);
       return;
     case UINT32:
-      if (typeof value !== 'number' || !(value >= 0 && value <= slot.max) || Math.floor(value) !== value) {
+      if (
+        typeof value !== 'number' ||
+        !(value >= slot.min && value <= slot.max) ||
+        Math.floor(value) !== value
+      ) {
         throw wrong(`an integer in ${slot.kind}'s range`, value);
       }
       w.varint(value);
@@ -324,7 +328,11 @@ export function writeSlot(w: ProtobufWriter, slot: Slot, value: unknown): void {
       else w.fixed32(value);
       return;
     case UFIXED32:
-      if (typeof value !== 'number' || !(value >= 0 && value <= slot.max) || Math.floor(value) !== value) {
+      if (
+        typeof value !== 'number' ||
+        !(value >= slot.min && value <= slot.max) ||
+        Math.floor(value) !== value
+      ) {
         throw wrong(`an integer in ${slot.kind}'s range`, value);
       }
       w.fixed32(value);
