@@ -44,7 +44,7 @@
  * `either` (list its branches in this one).
  */
 import { describeValue, WirekitError } from '../errors/index.js';
-import { isSmallInt, smallIntRange } from './int-ranges.js';
+import { intRange, isSmallInt } from './int-ranges.js';
 import type { EitherSchema, ObjectSchema, Schema } from './types.js';
 import { isRecord } from './value-rules.js';
 
@@ -193,10 +193,14 @@ export function branchTable(schema: EitherSchema): BranchTable {
   return table;
 }
 
-/** The integers a branch holds as numbers, or undefined for any other branch. */
+/**
+ * The integers a branch holds as numbers, its bounds included (an integer past them goes to the
+ * float branch, as JSON Schema's anyOf of a bounded integer and a number accepts it), or undefined
+ * for any other branch.
+ */
 function integerRange(schema: Schema): readonly [number, number] | undefined {
   const target = schema.kind === 'ref' ? schema.resolve() : schema;
-  if (isSmallInt(target)) return smallIntRange[target.kind];
+  if (isSmallInt(target)) return intRange(target);
   if ((target.kind === 'int64' || target.kind === 'uint64') && target.as === 'number') {
     return [target.kind === 'int64' ? Number.MIN_SAFE_INTEGER : 0, Number.MAX_SAFE_INTEGER];
   }

@@ -327,6 +327,12 @@ const cases: readonly Case[] = [
     values: ['a', 1.5, null, true, []],
   },
   {
+    // An integer past the integer branch's bounds goes to the float branch (either.ts), as anyOf takes it.
+    keyword: 'anyOf a bounded integer and a number',
+    document: { anyOf: [{ type: 'integer', minimum: 0, maximum: 9 }, { type: 'number' }] },
+    values: [0, 9, 10, -1, 3.5, 1e300, 'x', null],
+  },
+  {
     keyword: 'a list of types, each with its own keywords',
     document: { type: ['string', 'integer', 'null'], maxLength: 2, minimum: 0, maximum: 9 },
     values: ['ab', 'abc', 0, 9, 10, null, true, 1.5],
