@@ -205,9 +205,18 @@ describe('toTypeScript', () => {
     '%s: importing the module gives a schema with the same JSON form',
     async (name, schema) => {
       const module = (await import(fileOf(name))) as Record<string, Schema>;
-      // A name that would shadow a global the module uses (Record, Date) is declared with a `_`.
-      const rootName = schema.kind === 'object' ? schema.name : 'Root';
-      const imported = (module[rootName] ?? module[`${rootName}_`]) as Schema;
+      // A name that would shadow a global the module uses (Record, Date) is declared under another
+      // identifier (typescript-names.ts), so an object is found by its schema name.
+      const imported = (
+        schema.kind === 'object'
+          ? Object.values(module).find(
+              (value) =>
+                (value as Schema | undefined)?.kind === 'object' &&
+                (value as ObjectSchema).name === schema.name &&
+                (value as ObjectSchema).namespace === schema.namespace,
+            )
+          : module.Root
+      ) as Schema;
       expect(schemaToJson(imported)).toEqual(schemaToJson(schema));
     },
   );
