@@ -15,6 +15,7 @@ import {
   refuseUnread,
   resolveLocalRef,
 } from './json-document.js';
+import { objectShape } from './object-shape.js';
 import {
   annotatedNode,
   checkEnumType,
@@ -29,12 +30,15 @@ import { defName, pascal, typeName, uniqueName } from './type-names.js';
 import {
   aliasesOf,
   checkOneofsNot,
-  integersOf,
-  oneofsOf,
+  choiceAnnotations,
+  enumAnnotations,
+  enumNumbers,
+  objectAnnotations,
+  objectOptions,
   onlyOnNamed,
   packedOf,
   splitField,
-  wrapperOf,
+  withWrapper,
 } from './wirekit-annotations.js';
 
 export interface JsonSchemaImportOptions extends Partial<ImportLimits> {
@@ -202,12 +206,7 @@ class JsonSchemaImporter {
   }
 
   private enumeration(node: JsonObject, pointer: string, hint: string): Schema {
-    refuseUnread(
-      node,
-      ['enum', 'type', 'x-wirekit-aliases', 'x-wirekit-numbers'],
-      pointer,
-      'is not read next to enum.',
-    );
+    refuseUnread(node, ['enum', 'type', ...enumAnnotations], pointer, 'is not read next to enum.');
     const values = node.enum;
     if (!Array.isArray(values) || values.length === 0) {
       throw importError(childPointer(pointer, 'enum'), 'enum must be a non-empty array.');
@@ -223,29 +222,19 @@ class JsonSchemaImporter {
     const parts: Schema[] = [];
     if (strings.length > 1 || (strings.length === 1 && strings.length === members.length)) {
       const { name, options } = this.nameFor(node, pointer, hint);
-      const numbers = integersOf(node, 'x-wirekit-numbers', pointer);
-      parts.push(
-        build(pointer, () =>
-          t.enum(name, strings, numbers === undefined ? options : { ...options, numbers }),
-        ),
-      );
+      parts.push(build(pointer, () => t.enum(name, strings, { ...options, ...enumNumbers(node, pointer) })));
     } else if (strings.length === 1) parts.push(literalOf({ const: strings[0] as string }, pointer));
     // true and false together are every boolean: a bool, not two literals of one class.
     if (booleans.length === 2) parts.push(t.bool());
     else parts.push(...[...booleans, ...rest].map((value) => literalOf({ const: value }, pointer)));
     const schema = untaggedUnion('enum', parts, childPointer(pointer, 'enum'), nullable);
-    onlyOnNamed(node, schema.kind === 'enum', pointer, ['x-wirekit-aliases', 'x-wirekit-numbers']);
+    onlyOnNamed(node, schema.kind === 'enum', pointer, enumAnnotations);
     return schema;
   }
 
   private choice(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
     const keyword = 'anyOf' in node ? 'anyOf' : 'oneOf';
-    refuseUnread(
-      node,
-      [keyword, 'x-wirekit-aliases', 'x-wirekit-proto'],
-      pointer,
-      `is not read next to ${keyword}.`,
-    );
+    refuseUnread(node, [keyword, ...choiceAnnotations], pointer, `is not read next to ${keyword}.`);
     const branches = node[keyword];
     const at = childPointer(pointer, keyword);
     if (!Array.isArray(branches) || branches.length === 0)
@@ -274,21 +263,8 @@ class JsonSchemaImporter {
     }
     const hasNull = others.length < branches.length;
     onlyOnNamed(node, tagged !== undefined, pointer, ['x-wirekit-aliases']);
-    const schema =
-      tagged === undefined
-        ? untaggedUnion(keyword, schemas, at, hasNull)
-        : hasNull
-          ? t.nullable(tagged)
-          : tagged;
-    const wrapper = wrapperOf(node, pointer);
-    if (wrapper.proto === undefined) return schema;
-    if (schema.kind !== 'nullable') {
-      throw importError(
-        childPointer(pointer, 'x-wirekit-proto'),
-        'x-wirekit-proto "wrapper" is read only on a nullable.',
-      );
-    }
-    return build(pointer, () => t.nullable(schema.inner, wrapper));
+    if (tagged === undefined) return withWrapper(node, untaggedUnion(keyword, schemas, at, hasNull), pointer);
+    return withWrapper(node, hasNull ? t.nullable(tagged) : tagged, pointer);
   }
 
   private typeList(
@@ -346,61 +322,12 @@ class JsonSchemaImporter {
   }
 
   private object(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
-    refuseUnread(
-      node,
-      [
-        'type',
-        'properties',
-        'required',
-        'additionalProperties',
-        'propertyNames',
-        'x-wirekit-aliases',
-        'x-wirekit-reserved',
-        'x-wirekit-oneofs',
-        ...('x-wirekit-oneofs' in node ? ['not'] : []),
-      ],
-      pointer,
-      'is not read for objects.',
-    );
-    const properties = node.properties ?? {};
-    if (!isJsonObject(properties))
-      throw importError(childPointer(pointer, 'properties'), 'properties must be an object.');
-    const required = node.required ?? [];
-    if (!Array.isArray(required) || !required.every((name) => typeof name === 'string')) {
-      throw importError(childPointer(pointer, 'required'), 'required must be an array of names.');
-    }
-    const rest = node.additionalProperties;
-    const names = Object.keys(properties);
-    if (names.length === 0 && required.length === 0 && rest !== false) {
-      onlyOnNamed(node, false, pointer, ['x-wirekit-aliases', 'x-wirekit-reserved', 'x-wirekit-oneofs']);
+    const shape = objectShape(node, pointer, this.options.openObjects ?? 'refuse');
+    if (shape === 'map') {
+      onlyOnNamed(node, false, pointer, objectAnnotations(node));
       return this.map(node, pointer, depth, hint);
     }
-    if ('propertyNames' in node)
-      throw importError(
-        childPointer(pointer, 'propertyNames'),
-        'propertyNames is read only on maps (objects without properties).',
-      );
-    if (rest !== false) {
-      if (rest !== undefined && rest !== true) {
-        throw importError(
-          childPointer(pointer, 'additionalProperties'),
-          'an object with both properties and additionalProperties needs a kind wirekit does not have.',
-        );
-      }
-      if (this.options.openObjects !== 'close') {
-        throw importError(
-          pointer,
-          'the object lets values hold keys it does not list (additionalProperties is not false), which validate() refuses; write additionalProperties: false, or import with openObjects: "close".',
-        );
-      }
-    }
-    for (const name of required) {
-      if (!names.includes(name))
-        throw importError(
-          childPointer(pointer, 'required'),
-          `${JSON.stringify(name)} is required but not among the properties.`,
-        );
-    }
+    const { properties, required, names } = shape;
     this.budget.ensure(names.length, childPointer(pointer, 'properties'));
     const named = this.nameFor(node, pointer, hint);
     const fields: Record<string, FieldInput> = {};
@@ -418,14 +345,8 @@ class JsonSchemaImporter {
         ...meta,
       });
     }
-    const reserved = integersOf(node, 'x-wirekit-reserved', pointer);
-    const oneofs = oneofsOf(node, pointer);
     const built = build(pointer, () =>
-      t.object(named.name, fields, {
-        ...named.options,
-        ...(reserved === undefined ? {} : { reserved }),
-        ...(oneofs === undefined ? {} : { oneofs }),
-      }),
+      t.object(named.name, fields, { ...named.options, ...objectOptions(node, pointer) }),
     );
     checkOneofsNot(node, built, pointer);
     return built;

@@ -5,7 +5,7 @@
  * validators and validate() would judge apart. An annotation where it means nothing is refused by
  * the reader of that node (refuseUnread), an unknown `x-wirekit-*` everywhere.
  */
-import type { FieldMeta, NamedOptions, SmallIntOptions } from '../builders.js';
+import type { EnumOptions, FieldMeta, NamedOptions, ObjectOptions, SmallIntOptions } from '../builders.js';
 import * as t from '../builders.js';
 import { oneofsJsonSchema, plainJsonSchemaOf } from '../export/json-schema.js';
 import type { JsonValue, ObjectSchema, ProtoIntType, Schema, SmallIntKind, TimePrecision } from '../types.js';
@@ -110,17 +110,39 @@ export function packedOf(node: JsonObject, pointer: string): { packed?: false } 
   return { packed };
 }
 
-/** `x-wirekit-proto: "wrapper"` on a nullable, the well-known wrapper message its value is written as. */
-export function wrapperOf(node: JsonObject, pointer: string): { proto?: 'wrapper' } {
+/** The annotations an enum, an anyOf/oneOf and an object read (the last with `not` beside its oneofs). */
+export const enumAnnotations = ['x-wirekit-aliases', 'x-wirekit-numbers'];
+export const choiceAnnotations = ['x-wirekit-aliases', 'x-wirekit-proto'];
+export function objectAnnotations(node: JsonObject): string[] {
+  const groups = 'x-wirekit-oneofs' in node ? ['not'] : [];
+  return ['x-wirekit-aliases', 'x-wirekit-reserved', 'x-wirekit-oneofs', ...groups];
+}
+
+/**
+ * `x-wirekit-proto: "wrapper"` on a nullable (an anyOf of one type and null): its value written as
+ * the well-known wrapper message.
+ */
+export function withWrapper(node: JsonObject, schema: Schema, pointer: string): Schema {
   const proto = node['x-wirekit-proto'];
-  if (proto === undefined) return {};
-  if (proto !== 'wrapper') {
-    throw importError(
-      childPointer(pointer, 'x-wirekit-proto'),
-      'on a nullable, x-wirekit-proto can only be "wrapper".',
-    );
-  }
-  return { proto };
+  if (proto === undefined) return schema;
+  const at = childPointer(pointer, 'x-wirekit-proto');
+  if (proto !== 'wrapper') throw importError(at, 'on a nullable, x-wirekit-proto can only be "wrapper".');
+  if (schema.kind !== 'nullable')
+    throw importError(at, 'x-wirekit-proto "wrapper" is read only on a nullable.');
+  return build(pointer, () => t.nullable(schema.inner, { proto }));
+}
+
+/** An enum's `.proto` numbers, for its builder (which checks them against the members). */
+export function enumNumbers(node: JsonObject, pointer: string): Pick<EnumOptions, 'numbers'> {
+  const numbers = integersOf(node, 'x-wirekit-numbers', pointer);
+  return numbers === undefined ? {} : { numbers };
+}
+
+/** An object's reserved numbers and oneof groups. */
+export function objectOptions(node: JsonObject, pointer: string): Pick<ObjectOptions, 'reserved' | 'oneofs'> {
+  const reserved = integersOf(node, 'x-wirekit-reserved', pointer);
+  const oneofs = oneofsOf(node, pointer);
+  return { ...(reserved === undefined ? {} : { reserved }), ...(oneofs === undefined ? {} : { oneofs }) };
 }
 
 /** The keywords a property carries for its field rather than for its value. */
@@ -177,7 +199,7 @@ function namesOf(node: JsonObject, pointer: string): string[] | undefined {
 }
 
 /** An integer list annotation (`x-wirekit-reserved`, `x-wirekit-numbers`), its values left to the builder. */
-export function integersOf(node: JsonObject, keyword: string, pointer: string): number[] | undefined {
+function integersOf(node: JsonObject, keyword: string, pointer: string): number[] | undefined {
   const values = node[keyword];
   if (values === undefined) return undefined;
   if (!Array.isArray(values) || !values.every((value) => Number.isSafeInteger(value))) {
@@ -187,7 +209,7 @@ export function integersOf(node: JsonObject, keyword: string, pointer: string): 
 }
 
 /** An object's oneof groups, `[{ name, fields }]`, as ObjectOptions.oneofs takes them. */
-export function oneofsOf(node: JsonObject, pointer: string): Record<string, string[]> | undefined {
+function oneofsOf(node: JsonObject, pointer: string): Record<string, string[]> | undefined {
   const groups = node['x-wirekit-oneofs'];
   if (groups === undefined) return undefined;
   const at = childPointer(pointer, 'x-wirekit-oneofs');
