@@ -244,7 +244,9 @@ function upTo(limit: string): string {
     const below = Number(limit[i]) - 1;
     if (below < least) continue;
     const rest = limit.length - i - 1;
-    same.push(`${limit.slice(0, i)}[${least}-${below}]${rest === 0 ? '' : `[0-9]{${rest}}`}`);
+    const digit = below === least ? `${least}` : `[${least}-${below}]`;
+    const tail = rest === 0 ? '' : rest === 1 ? '[0-9]' : `[0-9]{${rest}}`;
+    same.push(`${limit.slice(0, i)}${digit}${tail}`);
   }
   return [...shorter, ...same, limit].join('|');
 }

@@ -131,8 +131,8 @@ class JsonSchemaImporter {
     if (node === false)
       throw importError(pointer, 'the schema false accepts no value; wirekit has no such kind.');
     if (!isJsonObject(node)) throw importError(pointer, 'a schema must be an object or a boolean.');
-    if ('x-wirekit-kind' in node) return annotatedNode(node, pointer);
     if ('nullable' in node && this.openapi30) return this.openapiNullable(node, pointer, depth, hint);
+    if ('x-wirekit-kind' in node) return annotatedNode(node, pointer);
     if ('$ref' in node) return this.reference(node, pointer, depth);
     if ('const' in node) return literalOf(node, pointer);
     if ('enum' in node) return this.enumeration(node, pointer, hint);
@@ -228,7 +228,8 @@ class JsonSchemaImporter {
     if (booleans.length === 2) parts.push(t.bool());
     else parts.push(...[...booleans, ...rest].map((value) => literalOf({ const: value }, pointer)));
     const schema = untaggedUnion('enum', parts, childPointer(pointer, 'enum'), nullable);
-    onlyOnNamed(node, schema.kind === 'enum', pointer, enumAnnotations);
+    const inner = schema.kind === 'nullable' ? schema.inner : schema;
+    onlyOnNamed(node, inner.kind === 'enum', pointer, enumAnnotations);
     return schema;
   }
 

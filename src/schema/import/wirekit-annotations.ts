@@ -78,11 +78,15 @@ export function stringCarriedKind(node: JsonObject, kind: string, pointer: strin
       throw importError(at(keyword), `the annotation ${JSON.stringify(keyword)} is not read on a ${kind}.`);
     if (!isAnnotation(keyword)) keywords[keyword] = value;
   }
-  const expected = plainJsonSchemaOf(schema);
-  if (!sameJson(keywords, expected === true ? {} : expected)) {
+  const written = plainJsonSchemaOf(schema);
+  const expected: JsonObject = written === true ? {} : written;
+  const differ = [...new Set([...Object.keys(expected), ...Object.keys(keywords)])].filter(
+    (keyword) => !sameJson(keywords[keyword], expected[keyword]),
+  );
+  if (differ.length > 0) {
     throw importError(
       pointer,
-      `x-wirekit-kind ${JSON.stringify(kind)} is read only on the JSON Schema wirekit writes for it, ${JSON.stringify(expected)}, so that validate() and JSON Schema validators judge every value alike; this node has ${JSON.stringify(keywords)}.`,
+      `x-wirekit-kind ${JSON.stringify(kind)} is read only on the JSON Schema wirekit writes for it (toJsonSchema of that kind), so that validate() and JSON Schema validators judge every value alike; this node differs in ${differ.map((keyword) => JSON.stringify(keyword)).join(', ')}.`,
     );
   }
   return schema;

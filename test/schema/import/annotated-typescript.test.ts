@@ -27,10 +27,7 @@ afterAll(() => {
   rmSync(documents, { recursive: true, force: true });
 });
 
-const schemas: readonly ObjectSchema[] = [
-  EveryKind,
-  ...fc.sample(annotatedSchema, { numRuns: 16, seed: 1 }),
-];
+const schemas: readonly ObjectSchema[] = [EveryKind, ...fc.sample(annotatedSchema, { numRuns: 16, seed: 1 })];
 
 describe('schema import --to ts of an annotated JSON Schema', () => {
   mkdirSync(scratch, { recursive: true });

@@ -295,6 +295,39 @@ describe('annotations are checked: unknown, misplaced or wrong ones are refused 
     expect(error.message).toMatch(message);
   });
 
+  test('hand-written places: an OpenAPI 3.0 nullable beside a kind, a nullable enum with aliases', () => {
+    const digits = (toJsonSchema(t.uint64()) as { pattern: string }).pattern;
+    const document = {
+      openapi: '3.0.3',
+      components: {
+        schemas: {
+          Order: {
+            type: 'object',
+            properties: {
+              total: { type: 'string', pattern: digits, nullable: true, 'x-wirekit-kind': 'uint64' },
+              // On a property, aliases are the field's; the enum's own go on its node in $defs.
+              state: { $ref: '#/components/schemas/State', 'x-wirekit-aliases': ['status'] },
+            },
+            required: ['total', 'state'],
+            additionalProperties: false,
+          },
+          State: {
+            enum: ['open', 'shut', null],
+            'x-wirekit-aliases': ['Status'],
+            'x-wirekit-numbers': [1, 2],
+          },
+        },
+      },
+    };
+    const schema = schemaFromJsonSchema(document, { at: '#/components/schemas/Order' });
+    const State = t.enum('State', ['open', 'shut'], { aliases: ['Status'], numbers: [1, 2] });
+    const expected = t.object('Order', {
+      total: t.nullable(t.uint64()),
+      state: t.field(t.nullable(State), { aliases: ['status'] }),
+    });
+    expect(schemaToJson(schema)).toEqual(schemaToJson(expected));
+  });
+
   test('other x- extensions are annotations and are read past', () => {
     const schema = schemaFromJsonSchema({ type: 'string', 'x-internal': true, 'x-go-type': 'string' });
     expect(schemaToJson(schema)).toEqual(schemaToJson(t.string()));
