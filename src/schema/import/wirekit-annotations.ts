@@ -9,7 +9,14 @@ import type { EnumOptions, FieldMeta, NamedOptions, ObjectOptions, SmallIntOptio
 import * as t from '../builders.js';
 import { oneofsJsonSchema, plainJsonSchemaOf } from '../export/json-schema.js';
 import type { JsonValue, ObjectSchema, ProtoIntType, Schema, SmallIntKind, TimePrecision } from '../types.js';
-import { build, childPointer, importError, isAnnotation, type JsonObject } from './json-document.js';
+import {
+  build,
+  childPointer,
+  importError,
+  isAnnotation,
+  isJsonObject,
+  type JsonObject,
+} from './json-document.js';
 
 const smallIntKinds: readonly SmallIntKind[] = ['int8', 'int16', 'int32', 'uint8', 'uint16', 'uint32'];
 const stringKinds = ['int64', 'uint64', 'float32', 'decimal', 'bytes'] as const;
@@ -282,11 +289,18 @@ export function onlyOnNamed(
  */
 export function checkOneofsNot(node: JsonObject, built: ObjectSchema, pointer: string): void {
   if (!('x-wirekit-oneofs' in node)) return;
-  const expected = oneofsJsonSchema(built).not;
+  // The exporter writes one `not` branch per pair of members, so a group of n members asks for
+  // n(n-1)/2 of them: the document must already hold that many before they are built to compare.
+  const pairs = (built.oneofs ?? []).reduce(
+    (sum, group) => sum + (group.fields.length * (group.fields.length - 1)) / 2,
+    0,
+  );
+  const given = isJsonObject(node.not) && Array.isArray(node.not.anyOf) ? node.not.anyOf.length : 0;
+  const expected = pairs === given ? oneofsJsonSchema(built).not : undefined;
   if (!sameJson(node.not, expected)) {
     throw importError(
       childPointer(pointer, 'not'),
-      `beside x-wirekit-oneofs, not must be what its groups refuse (no two members of a group present): ${JSON.stringify(expected ?? null)}.`,
+      `beside x-wirekit-oneofs, not must be what the exporter writes for its groups (no two members of a group present): an anyOf of ${pairs} { properties, required } pairs.`,
     );
   }
 }

@@ -328,6 +328,18 @@ describe('annotations are checked: unknown, misplaced or wrong ones are refused 
     expect(schemaToJson(schema)).toEqual(schemaToJson(expected));
   });
 
+  test('a oneof group of 5,000 members is refused before its 12,497,500 pairs are built', () => {
+    const names = Array.from({ length: 5000 }, (_, i) => `f${i}`);
+    const error = refusal({
+      type: 'object',
+      properties: Object.fromEntries(names.map((name) => [name, { type: 'boolean' }])),
+      additionalProperties: false,
+      'x-wirekit-oneofs': [{ name: 'all', fields: names }],
+      not: { anyOf: [{ properties: { f0: true, f1: true }, required: ['f0', 'f1'] }] },
+    });
+    expect(error.message).toMatch(/^#\/not: .*an anyOf of 12497500 /);
+  });
+
   test('other x- extensions are annotations and are read past', () => {
     const schema = schemaFromJsonSchema({ type: 'string', 'x-internal': true, 'x-go-type': 'string' });
     expect(schemaToJson(schema)).toEqual(schemaToJson(t.string()));
