@@ -74,6 +74,7 @@ const leaf: fc.Arbitrary<Schema> = fc.oneof(
   fc.constantFrom(t.literal('on'), t.literal(7), t.literal(true)),
   fc.boolean().map((numbered) =>
     t.enum(nextName('Level'), ['low', 'mid', 'high'], {
+      namespace: numbered ? 'acme.ops' : undefined,
       aliases: numbered ? ['Grade'] : undefined,
       numbers: numbered ? [0, 5, -1] : undefined,
       doc: numbered ? 'How much' : undefined,
@@ -82,18 +83,23 @@ const leaf: fc.Arbitrary<Schema> = fc.oneof(
   fc.constant(t.json()),
 );
 
+/** One branch of each value class; `pick` chooses among the kinds of a class. */
 const branchOfClass = {
   bool: () => t.bool(),
-  number: () => t.int32({ min: 0 }),
-  text: () => t.timestamp({ precision: 'us' }),
+  number: (pick: number) =>
+    [t.int32({ min: 0 }), t.float32(), t.uint64({ as: 'number', proto: 'fixed64' })][pick % 3] as Schema,
+  text: (pick: number) =>
+    [t.timestamp({ precision: 'us' }), t.decimal({ scale: 3 }), t.bytes({ maxLength: 4 })][
+      pick % 3
+    ] as Schema,
   list: () => t.array(t.string()),
   object: () => t.object(nextName('Branch'), { at: t.string() }),
-} satisfies Record<string, () => Schema>;
+} satisfies Record<string, (pick: number) => Schema>;
 
 /** Branches of distinct value classes, which either.ts takes together. */
 const either: fc.Arbitrary<Schema> = fc
-  .subarray(['bool', 'number', 'text', 'list', 'object'] as const, { minLength: 2 })
-  .map((classes) => t.either(classes.map((kind) => branchOfClass[kind]())));
+  .tuple(fc.subarray(['bool', 'number', 'text', 'list', 'object'] as const, { minLength: 2 }), fc.nat(5))
+  .map(([classes, pick]) => t.either(classes.map((kind) => branchOfClass[kind](pick))));
 
 function withChildren(inner: fc.Arbitrary<Schema>): fc.Arbitrary<Schema> {
   return fc.oneof(
