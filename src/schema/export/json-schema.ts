@@ -14,6 +14,7 @@ import type {
   Schema,
 } from '../types.js';
 import { fullName, namedTypes } from '../walk.js';
+import { fieldAnnotations, namedAnnotations, nodeAnnotations } from './json-schema-annotations.js';
 
 export interface JsonSchemaExportOptions {
   /**
@@ -22,6 +23,20 @@ export interface JsonSchemaExportOptions {
    * `as: 'number'` are numbers either way.
    */
   readonly int64?: 'string' | 'number';
+  /**
+   * Write the `x-wirekit-*` annotations (json-schema-annotations.ts) that carry what JSON Schema
+   * cannot say, so that `schemaFromJsonSchema` gives back this very schema. Off by default: Ajv's
+   * strict mode refuses to compile keywords it was not told of (`ajv.addVocabulary(
+   * wirekitJsonSchemaKeywords)` tells it), and a document for OpenAPI or another language's tools
+   * reads better without them.
+   */
+  readonly annotations?: boolean;
+}
+
+/** How the document is written, passed down the walk. */
+interface Writing {
+  readonly int64AsNumber: boolean;
+  readonly annotations: boolean;
 }
 
 type JsonObject = { [key: string]: JsonValue };
@@ -33,10 +48,13 @@ const base64Text = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}
 const nonFinite = ['NaN', 'Infinity', '-Infinity'];
 
 export function toJsonSchema(schema: Schema, options: JsonSchemaExportOptions = {}): JsonValue {
-  const int64AsNumber = options.int64 === 'number';
+  const writing: Writing = {
+    int64AsNumber: options.int64 === 'number',
+    annotations: options.annotations === true,
+  };
   const defs: JsonObject = {};
-  for (const [name, type] of namedTypes(schema)) defs[name] = namedDef(type, int64AsNumber);
-  const body = typeOf(schema, int64AsNumber);
+  for (const [name, type] of namedTypes(schema)) defs[name] = namedDef(type, writing);
+  const body = typeOf(schema, writing);
   const root: JsonObject = { $schema: jsonSchemaDialect };
   // `true` (any JSON) adds no keywords: a root with only $schema accepts everything too.
   if (body !== true) Object.assign(root, body);
@@ -44,7 +62,21 @@ export function toJsonSchema(schema: Schema, options: JsonSchemaExportOptions = 
   return root;
 }
 
-function typeOf(schema: Schema, int64AsNumber: boolean): JsonObject | true {
+/**
+ * The JSON Schema of a value of `schema` without annotations: what the importer holds a node that
+ * names its kind in `x-wirekit-kind` to, so that the kind keeps every verdict of the node's keywords.
+ */
+export function plainJsonSchemaOf(schema: Schema): JsonObject | true {
+  return typeOf(schema, { int64AsNumber: false, annotations: false });
+}
+
+function typeOf(schema: Schema, writing: Writing): JsonObject | true {
+  const body = bareTypeOf(schema, writing);
+  return writing.annotations && body !== true ? { ...body, ...nodeAnnotations(schema) } : body;
+}
+
+function bareTypeOf(schema: Schema, writing: Writing): JsonObject | true {
+  const { int64AsNumber } = writing;
   if (isSmallInt(schema)) {
     const [minimum, maximum] = intRange(schema);
     return { type: 'integer', minimum, maximum };
@@ -67,8 +99,7 @@ function typeOf(schema: Schema, int64AsNumber: boolean): JsonObject | true {
         const [min, max] = largeIntRange[schema.kind];
         return { type: 'integer', minimum: Number(min), maximum: Number(max) };
       }
-      // The digit count bounds the range; the exact limits are beyond a pattern's reach.
-      return { type: 'string', pattern: unsigned ? '^(0|[1-9][0-9]{0,19})$' : '^-?(0|[1-9][0-9]{0,18})$' };
+      return { type: 'string', pattern: largeIntPattern(schema.kind) };
     }
     case 'float32':
     case 'float64':
@@ -96,26 +127,26 @@ function typeOf(schema: Schema, int64AsNumber: boolean): JsonObject | true {
     case 'array':
       return compact({
         type: 'array',
-        items: typeOf(schema.items, int64AsNumber),
+        items: typeOf(schema.items, writing),
         minItems: schema.minItems,
         maxItems: schema.maxItems,
       });
     case 'map':
       return {
         type: 'object',
-        ...keyConstraint(schema.keys),
-        additionalProperties: typeOf(schema.values, int64AsNumber),
+        ...keyConstraint(schema.keys, writing),
+        additionalProperties: typeOf(schema.values, writing),
       };
     case 'optional':
     case 'nullable':
       // Outside an object field, an absent value has no key to leave out, so it is written as null.
-      return { anyOf: [typeOf(schema.inner, int64AsNumber), { type: 'null' }] };
+      return { anyOf: [typeOf(schema.inner, writing), { type: 'null' }] };
     case 'json':
       return true;
     case 'either':
       // The branches are disjoint (either.ts), so anyOf and oneOf accept the same values; anyOf
       // lets a validator stop at the first branch that matches.
-      return { anyOf: schema.branches.map((branch) => typeOf(branch, int64AsNumber)) };
+      return { anyOf: schema.branches.map((branch) => typeOf(branch, writing)) };
     case 'ref':
       return { $ref: refTo(schema.resolve()) };
     case 'object':
@@ -125,8 +156,11 @@ function typeOf(schema: Schema, int64AsNumber: boolean): JsonObject | true {
   }
 }
 
-function namedDef(type: NamedSchema, int64AsNumber: boolean): JsonObject {
-  const head = compact({ title: type.name, description: type.doc });
+function namedDef(type: NamedSchema, writing: Writing): JsonObject {
+  const head = {
+    ...compact({ title: type.name, description: type.doc }),
+    ...(writing.annotations ? namedAnnotations(type) : {}),
+  };
   switch (type.kind) {
     case 'enum':
       return { ...head, enum: [...type.members] };
@@ -134,18 +168,18 @@ function namedDef(type: NamedSchema, int64AsNumber: boolean): JsonObject {
       // Each variant's tag is a const, so exactly one variant matches any valid value.
       return { ...head, oneOf: type.variants.map((variant) => ({ $ref: refTo(variant) })) };
     case 'object':
-      return { ...head, ...objectBody(type, int64AsNumber) };
+      return { ...head, ...objectBody(type, writing) };
   }
 }
 
-function objectBody(type: ObjectSchema, int64AsNumber: boolean): JsonObject {
+function objectBody(type: ObjectSchema, writing: Writing): JsonObject {
   const properties: JsonObject = {};
   const required: string[] = [];
   for (const field of type.fields) {
-    properties[field.name] = property(field, int64AsNumber);
+    properties[field.name] = property(field, writing);
     if (field.schema.kind !== 'optional') required.push(field.name);
   }
-  return { type: 'object', properties, required, additionalProperties: false, ...atMostOne(type) };
+  return { type: 'object', properties, required, additionalProperties: false, ...oneofsJsonSchema(type) };
 }
 
 /**
@@ -154,7 +188,7 @@ function objectBody(type: ObjectSchema, int64AsNumber: boolean): JsonObject {
  * A member's key holding null counts as present, as it does for validate() (a null member is
  * refused by its own type anyway, unless it is nullable, and then null is its value).
  */
-function atMostOne(type: ObjectSchema): JsonObject {
+export function oneofsJsonSchema(type: ObjectSchema): JsonObject {
   const pairs: JsonObject[] = [];
   for (const group of type.oneofs ?? []) {
     group.fields.forEach((first, i) => {
@@ -167,25 +201,54 @@ function atMostOne(type: ObjectSchema): JsonObject {
   return pairs.length === 0 ? {} : { not: { anyOf: pairs } };
 }
 
-function property(field: FieldDef, int64AsNumber: boolean): JsonObject {
+function property(field: FieldDef, writing: Writing): JsonObject {
   // An optional field is one whose key may be missing; when present it holds the inner value.
   const schema = field.schema.kind === 'optional' ? field.schema.inner : field.schema;
-  const body = typeOf(schema, int64AsNumber);
+  const body = typeOf(schema, writing);
   return compact({
     ...(body === true ? {} : body),
+    ...(writing.annotations ? fieldAnnotations(field) : {}),
     description: field.doc,
     deprecated: field.deprecated ? true : undefined,
     default: field.default === undefined ? undefined : toJsonValue(field.schema, field.default),
   });
 }
 
-function keyConstraint(keys: MapSchema['keys']): JsonObject {
+function keyConstraint(keys: MapSchema['keys'], writing: Writing): JsonObject {
   if (keys.kind === 'string') {
     const names = compact({ minLength: keys.minLength, maxLength: keys.maxLength, pattern: keys.pattern });
     return Object.keys(names).length === 0 ? {} : { propertyNames: { type: 'string', ...names } };
   }
   const unsigned = keys.kind.startsWith('u');
-  return { propertyNames: { type: 'string', pattern: unsigned ? '^(0|[1-9][0-9]*)$' : integerText } };
+  const names = { type: 'string', pattern: unsigned ? '^(0|[1-9][0-9]*)$' : integerText };
+  return { propertyNames: writing.annotations ? { ...names, ...nodeAnnotations(keys) } : names };
+}
+
+/**
+ * The text of every int64 (or uint64) in range, and of nothing else: "-0" and the digits of each
+ * integer from the least to the greatest, as the JSON form reads them (json-value.ts). A digit
+ * count alone would let a validator take 9999999999999999999, which no int64 holds.
+ */
+function largeIntPattern(kind: 'int64' | 'uint64'): string {
+  const [min, max] = largeIntRange[kind];
+  const negative = min < 0n ? `|-(?:${upTo((-min).toString())})` : '';
+  return `^(?:-?0|${upTo(max.toString())}${negative})$`;
+}
+
+/** A pattern of the positive integers up to `limit` (its decimal digits), without leading zeros. */
+function upTo(limit: string): string {
+  const shorter = limit.length > 1 ? [`[1-9][0-9]{0,${limit.length - 2}}`] : [];
+  const same: string[] = [];
+  for (let i = 0; i < limit.length; i++) {
+    const least = i === 0 ? 1 : 0;
+    const below = Number(limit[i]) - 1;
+    if (below < least) continue;
+    const rest = limit.length - i - 1;
+    const digit = below === least ? `${least}` : `[${least}-${below}]`;
+    const tail = rest === 0 ? '' : rest === 1 ? '[0-9]' : `[0-9]{${rest}}`;
+    same.push(`${limit.slice(0, i)}${digit}${tail}`);
+  }
+  return [...shorter, ...same, limit].join('|');
 }
 
 /** Plain notation, with the integer and fraction digit limits that precision and scale impose. */

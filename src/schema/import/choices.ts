@@ -9,8 +9,7 @@ import type { NamedOptions } from '../builders.js';
 import * as t from '../builders.js';
 import { isSmallInt } from '../int-ranges.js';
 import type { JsonValue, ObjectSchema, Schema } from '../types.js';
-import { childPointer, importError, isJsonObject } from './json-document.js';
-import { build } from './scalars.js';
+import { build, childPointer, importError, isJsonObject } from './json-document.js';
 
 /** `{type: "null"}` (annotations aside): the branch nullable reads. */
 export function isNullOnly(branch: JsonValue): boolean {

@@ -3,7 +3,8 @@
  * with its JSON pointer, pointers and local `$ref` resolution, the keywords that only annotate, and
  * the budget that bounds the work a hostile document can ask for.
  */
-import { SchemaImportError } from '../../errors/index.js';
+import { isWirekitError, SchemaImportError } from '../../errors/index.js';
+import { wirekitJsonSchemaKeywords } from '../export/json-schema-annotations.js';
 import type { JsonValue } from '../types.js';
 
 export type JsonObject = { readonly [key: string]: JsonValue };
@@ -11,6 +12,16 @@ export type JsonObject = { readonly [key: string]: JsonValue };
 /** The error of every refusal, its message led by the JSON pointer of the node at fault. */
 export function importError(pointer: string, message: string): SchemaImportError {
   return new SchemaImportError(`${pointer}: ${message}`, { path: pointerPath(pointer) });
+}
+
+/** Runs a builder, turning its WK_SCHEMA_INVALID into an import error at `pointer`. */
+export function build<S>(pointer: string, make: () => S): S {
+  try {
+    return make();
+  } catch (error) {
+    if (isWirekitError(error, 'WK_SCHEMA_INVALID')) throw importError(pointer, error.message);
+    throw error;
+  }
 }
 
 /** `#/properties/a~1b` → ['properties', 'a/b'] (RFC 6901 unescaping). */
@@ -95,16 +106,25 @@ const annotationKeywords: ReadonlySet<string> = new Set([
   'discriminator',
 ]);
 
-function isAnnotation(keyword: string): boolean {
+export function isAnnotation(keyword: string): boolean {
   return annotationKeywords.has(keyword) || (keyword.startsWith('x-') && !keyword.startsWith('x-wirekit-'));
 }
 
 /** Refuses every keyword of `node` that is neither an annotation nor among `read`. */
 export function refuseUnread(node: JsonObject, read: readonly string[], pointer: string, why: string): void {
   for (const keyword of Object.keys(node)) {
-    if (!read.includes(keyword) && !isAnnotation(keyword)) {
-      throw importError(childPointer(pointer, keyword), `the keyword ${JSON.stringify(keyword)} ${why}`);
+    if (read.includes(keyword) || isAnnotation(keyword)) continue;
+    const at = childPointer(pointer, keyword);
+    if (keyword.startsWith('x-wirekit-')) {
+      const known: readonly string[] = wirekitJsonSchemaKeywords;
+      throw importError(
+        at,
+        known.includes(keyword)
+          ? `the annotation ${JSON.stringify(keyword)} means nothing here (docs/mapping/json-schema.md says where each goes).`
+          : `${JSON.stringify(keyword)} is no wirekit annotation; wirekit reads ${known.join(', ')}.`,
+      );
     }
+    throw importError(at, `the keyword ${JSON.stringify(keyword)} ${why}`);
   }
 }
 

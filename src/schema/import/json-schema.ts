@@ -1,9 +1,10 @@
 import type { FieldInput, NamedOptions } from '../builders.js';
 import * as t from '../builders.js';
-import type { JsonValue, NamedSchema, Schema } from '../types.js';
+import type { JsonValue, MapKeySchema, NamedSchema, Schema } from '../types.js';
 import { checkDialect, discriminatorOf, fieldMeta, stringOr } from './annotations.js';
 import { isFloatSpelling, isNullOnly, nodeOfType, taggedUnion, untaggedUnion } from './choices.js';
 import {
+  build,
   childPointer,
   defaultImportLimits,
   type ImportLimits,
@@ -14,8 +15,31 @@ import {
   refuseUnread,
   resolveLocalRef,
 } from './json-document.js';
-import { build, checkEnumType, count, integerOf, literalOf, numberOf, stringOf } from './scalars.js';
+import { objectShape } from './object-shape.js';
+import {
+  annotatedNode,
+  checkEnumType,
+  count,
+  integerOf,
+  literalOf,
+  mapKeysOf,
+  numberOf,
+  stringOf,
+} from './scalars.js';
 import { defName, pascal, typeName, uniqueName } from './type-names.js';
+import {
+  aliasesOf,
+  checkOneofsNot,
+  choiceAnnotations,
+  enumAnnotations,
+  enumNumbers,
+  objectAnnotations,
+  objectOptions,
+  onlyOnNamed,
+  packedOf,
+  splitField,
+  withWrapper,
+} from './wirekit-annotations.js';
 
 export interface JsonSchemaImportOptions extends Partial<ImportLimits> {
   /** The name of a root object or enum without a `title` (default 'Root'). */
@@ -108,6 +132,7 @@ class JsonSchemaImporter {
       throw importError(pointer, 'the schema false accepts no value; wirekit has no such kind.');
     if (!isJsonObject(node)) throw importError(pointer, 'a schema must be an object or a boolean.');
     if ('nullable' in node && this.openapi30) return this.openapiNullable(node, pointer, depth, hint);
+    if ('x-wirekit-kind' in node) return annotatedNode(node, pointer);
     if ('$ref' in node) return this.reference(node, pointer, depth);
     if ('const' in node) return literalOf(node, pointer);
     if ('enum' in node) return this.enumeration(node, pointer, hint);
@@ -181,7 +206,7 @@ class JsonSchemaImporter {
   }
 
   private enumeration(node: JsonObject, pointer: string, hint: string): Schema {
-    refuseUnread(node, ['enum', 'type'], pointer, 'is not read next to enum.');
+    refuseUnread(node, ['enum', 'type', ...enumAnnotations], pointer, 'is not read next to enum.');
     const values = node.enum;
     if (!Array.isArray(values) || values.length === 0) {
       throw importError(childPointer(pointer, 'enum'), 'enum must be a non-empty array.');
@@ -197,17 +222,20 @@ class JsonSchemaImporter {
     const parts: Schema[] = [];
     if (strings.length > 1 || (strings.length === 1 && strings.length === members.length)) {
       const { name, options } = this.nameFor(node, pointer, hint);
-      parts.push(build(pointer, () => t.enum(name, strings, options)));
+      parts.push(build(pointer, () => t.enum(name, strings, { ...options, ...enumNumbers(node, pointer) })));
     } else if (strings.length === 1) parts.push(literalOf({ const: strings[0] as string }, pointer));
     // true and false together are every boolean: a bool, not two literals of one class.
     if (booleans.length === 2) parts.push(t.bool());
     else parts.push(...[...booleans, ...rest].map((value) => literalOf({ const: value }, pointer)));
-    return untaggedUnion('enum', parts, childPointer(pointer, 'enum'), nullable);
+    const schema = untaggedUnion('enum', parts, childPointer(pointer, 'enum'), nullable);
+    const inner = schema.kind === 'nullable' ? schema.inner : schema;
+    onlyOnNamed(node, inner.kind === 'enum', pointer, enumAnnotations);
+    return schema;
   }
 
   private choice(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
     const keyword = 'anyOf' in node ? 'anyOf' : 'oneOf';
-    refuseUnread(node, [keyword], pointer, `is not read next to ${keyword}.`);
+    refuseUnread(node, [keyword, ...choiceAnnotations], pointer, `is not read next to ${keyword}.`);
     const branches = node[keyword];
     const at = childPointer(pointer, keyword);
     if (!Array.isArray(branches) || branches.length === 0)
@@ -235,8 +263,9 @@ class JsonSchemaImporter {
       );
     }
     const hasNull = others.length < branches.length;
-    if (tagged !== undefined) return hasNull ? t.nullable(tagged) : tagged;
-    return untaggedUnion(keyword, schemas, at, hasNull);
+    onlyOnNamed(node, tagged !== undefined, pointer, ['x-wirekit-aliases']);
+    if (tagged === undefined) return withWrapper(node, untaggedUnion(keyword, schemas, at, hasNull), pointer);
+    return withWrapper(node, hasNull ? t.nullable(tagged) : tagged, pointer);
   }
 
   private typeList(
@@ -263,7 +292,7 @@ class JsonSchemaImporter {
   private array(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
     refuseUnread(
       node,
-      ['type', 'items', 'minItems', 'maxItems', 'uniqueItems'],
+      ['type', 'items', 'minItems', 'maxItems', 'uniqueItems', 'x-wirekit-packed'],
       pointer,
       'is not read for arrays.',
     );
@@ -288,65 +317,40 @@ class JsonSchemaImporter {
       t.array(schema, {
         minItems: count(node, 'minItems', pointer),
         maxItems: count(node, 'maxItems', pointer),
+        ...packedOf(node, pointer),
       }),
     );
   }
 
   private object(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
-    refuseUnread(
-      node,
-      ['type', 'properties', 'required', 'additionalProperties', 'propertyNames'],
-      pointer,
-      'is not read for objects.',
-    );
-    const properties = node.properties ?? {};
-    if (!isJsonObject(properties))
-      throw importError(childPointer(pointer, 'properties'), 'properties must be an object.');
-    const required = node.required ?? [];
-    if (!Array.isArray(required) || !required.every((name) => typeof name === 'string')) {
-      throw importError(childPointer(pointer, 'required'), 'required must be an array of names.');
-    }
-    const rest = node.additionalProperties;
-    const names = Object.keys(properties);
-    if (names.length === 0 && required.length === 0 && rest !== false)
+    const shape = objectShape(node, pointer, this.options.openObjects ?? 'refuse');
+    if (shape === 'map') {
+      onlyOnNamed(node, false, pointer, objectAnnotations(node));
       return this.map(node, pointer, depth, hint);
-    if ('propertyNames' in node)
-      throw importError(
-        childPointer(pointer, 'propertyNames'),
-        'propertyNames is read only on maps (objects without properties).',
-      );
-    if (rest !== false) {
-      if (rest !== undefined && rest !== true) {
-        throw importError(
-          childPointer(pointer, 'additionalProperties'),
-          'an object with both properties and additionalProperties needs a kind wirekit does not have.',
-        );
-      }
-      if (this.options.openObjects !== 'close') {
-        throw importError(
-          pointer,
-          'the object lets values hold keys it does not list (additionalProperties is not false), which validate() refuses; write additionalProperties: false, or import with openObjects: "close".',
-        );
-      }
     }
-    for (const name of required) {
-      if (!names.includes(name))
-        throw importError(
-          childPointer(pointer, 'required'),
-          `${JSON.stringify(name)} is required but not among the properties.`,
-        );
-    }
+    const { properties, required, names } = shape;
     this.budget.ensure(names.length, childPointer(pointer, 'properties'));
     const named = this.nameFor(node, pointer, hint);
     const fields: Record<string, FieldInput> = {};
     for (const name of names) {
       const at = childPointer(pointer, 'properties', name);
-      const property = properties[name] as JsonValue;
+      const given = properties[name] as JsonValue;
+      // A field's own annotations sit beside its value's keywords; the value is read without them.
+      const { meta, rest: property } = isJsonObject(given)
+        ? splitField(given, at)
+        : { meta: {}, rest: given };
       const inner = this.convert(property, at, depth + 1, `${named.name}${pascal(name)}`);
       const schema = required.includes(name) ? inner : t.optional(inner);
-      fields[name] = t.field(schema, isJsonObject(property) ? fieldMeta(property, schema, at) : {});
+      fields[name] = t.field(schema, {
+        ...(isJsonObject(property) ? fieldMeta(property, schema, at) : {}),
+        ...meta,
+      });
     }
-    return build(pointer, () => t.object(named.name, fields, named.options));
+    const built = build(pointer, () =>
+      t.object(named.name, fields, { ...named.options, ...objectOptions(node, pointer) }),
+    );
+    checkOneofsNot(node, built, pointer);
+    return built;
   }
 
   private map(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
@@ -356,12 +360,13 @@ class JsonSchemaImporter {
         ? t.json()
         : this.convert(rest, childPointer(pointer, 'additionalProperties'), depth + 1, `${hint}Value`);
     const names = node.propertyNames;
-    let keys = t.string();
+    let keys: MapKeySchema = t.string();
     if (names !== undefined) {
       const at = childPointer(pointer, 'propertyNames');
       if (!isJsonObject(names)) throw importError(at, 'propertyNames must be a schema object.');
-      keys = stringOf({ type: 'string', ...names }, at) as ReturnType<typeof t.string>;
-      if (keys.kind !== 'string') throw importError(at, 'map keys must be plain strings (no format).');
+      const text = mapKeysOf(names, at) ?? stringOf({ type: 'string', ...names }, at);
+      if (text.kind === 'timestamp') throw importError(at, 'map keys must be plain strings (no format).');
+      keys = text as MapKeySchema;
     }
     return build(pointer, () => t.map(keys, values));
   }
@@ -381,7 +386,11 @@ class JsonSchemaImporter {
     const doc = stringOr(node.description);
     return {
       name: full.slice(prefix.length),
-      options: { ...(namespace === undefined ? {} : { namespace }), ...(doc === undefined ? {} : { doc }) },
+      options: {
+        ...(namespace === undefined ? {} : { namespace }),
+        ...(doc === undefined ? {} : { doc }),
+        ...aliasesOf(node, pointer),
+      },
     };
   }
 }

@@ -3,11 +3,20 @@
  * of `type` beside an `enum`. Each reads only keywords whose verdict its kind keeps, and refuses the
  * rest by name.
  */
-import { isWirekitError } from '../../errors/index.js';
+import type { SmallIntOptions } from '../builders.js';
 import * as t from '../builders.js';
+import { plainJsonSchemaOf } from '../export/json-schema.js';
 import { smallIntRange } from '../int-ranges.js';
-import type { JsonValue, Schema, SmallIntKind } from '../types.js';
-import { childPointer, importError, type JsonObject, refuseUnread } from './json-document.js';
+import type { JsonValue, MapKeySchema, ProtoIntType, Schema, SmallIntKind } from '../types.js';
+import { build, childPointer, importError, type JsonObject, refuseUnread } from './json-document.js';
+import {
+  annotatedKind,
+  isSmallIntKind,
+  protoOf,
+  sameJson,
+  stringCarriedKind,
+  timestampPrecision,
+} from './wirekit-annotations.js';
 
 /**
  * The small integer kinds from the narrowest: the first whose range holds an integer's bounds is the
@@ -37,16 +46,6 @@ function bothPatterns(format: string, pattern: string | undefined): string {
 }
 
 const stringKeywords = ['type', 'minLength', 'maxLength', 'pattern', 'format'];
-
-/** Runs a builder, turning its WK_SCHEMA_INVALID into an import error at `pointer`. */
-export function build<S>(pointer: string, make: () => S): S {
-  try {
-    return make();
-  } catch (error) {
-    if (isWirekitError(error, 'WK_SCHEMA_INVALID')) throw importError(pointer, error.message);
-    throw error;
-  }
-}
 
 export function count(node: JsonObject, keyword: string, pointer: string): number | undefined {
   const value = node[keyword];
@@ -102,10 +101,23 @@ export function checkEnumType(node: JsonObject, hasNull: boolean, pointer: strin
   }
 }
 
-export function integerOf(node: JsonObject, pointer: string): Schema {
+/**
+ * An integer node as the narrowest kind its bounds fit, or as the kind `x-wirekit-kind` names
+ * (`annotated`), whose range must then hold the bounds, with its declared Protocol Buffers type.
+ */
+export function integerOf(node: JsonObject, pointer: string, annotated?: SmallIntKind): Schema {
   refuseUnread(
     node,
-    ['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'format'],
+    [
+      'type',
+      'minimum',
+      'maximum',
+      'exclusiveMinimum',
+      'exclusiveMaximum',
+      'multipleOf',
+      'format',
+      ...(annotated === undefined ? [] : ['x-wirekit-kind', 'x-wirekit-proto']),
+    ],
     pointer,
     'is not read for integers.',
   );
@@ -134,6 +146,9 @@ export function integerOf(node: JsonObject, pointer: string): Schema {
   }
   if (min !== undefined && max !== undefined) {
     if (min > max) throw importError(pointer, `the bounds ${min}..${max} leave no integer.`);
+    if (annotated !== undefined) {
+      return build(pointer, () => smallIntBuilders[annotated]({ min, max, ...protoOf(node) }));
+    }
     const kind = narrowestFirst.find((candidate) => {
       const [least, greatest] = smallIntRange[candidate];
       return least <= min && max <= greatest;
@@ -150,13 +165,15 @@ export function integerOf(node: JsonObject, pointer: string): Schema {
   );
 }
 
-const smallIntBuilders: Record<SmallIntKind, (options: { min: number; max: number }) => Schema> = {
-  int8: t.int8,
-  int16: t.int16,
-  int32: t.int32,
-  uint8: t.uint8,
-  uint16: t.uint16,
-  uint32: t.uint32,
+/** The builders by kind; each checks that a declared Protocol Buffers type fits its kind. */
+type SmallIntBuilder = (options: SmallIntOptions<ProtoIntType>) => Schema;
+const smallIntBuilders: Record<SmallIntKind, SmallIntBuilder> = {
+  int8: t.int8 as SmallIntBuilder,
+  int16: t.int16 as SmallIntBuilder,
+  int32: t.int32 as SmallIntBuilder,
+  uint8: t.uint8 as SmallIntBuilder,
+  uint16: t.uint16 as SmallIntBuilder,
+  uint32: t.uint32 as SmallIntBuilder,
 };
 
 /**
@@ -199,11 +216,17 @@ export function numberOf(node: JsonObject, pointer: string): Schema {
 }
 
 export function stringOf(node: JsonObject, pointer: string): Schema {
-  refuseUnread(node, stringKeywords, pointer, 'is not read for strings.');
+  const timeKeywords = node.format === 'date-time' ? ['x-wirekit-precision'] : [];
+  refuseUnread(node, [...stringKeywords, ...timeKeywords], pointer, 'is not read for strings.');
   const format = node.format;
   if (format === 'date-time') {
-    refuseUnread(node, ['type', 'format'], pointer, 'is not read next to format date-time.');
-    return t.timestamp();
+    refuseUnread(
+      node,
+      ['type', 'format', 'x-wirekit-precision'],
+      pointer,
+      'is not read next to format date-time.',
+    );
+    return t.timestamp({ precision: timestampPrecision(node, pointer) });
   }
   if (format !== undefined && format !== 'uuid') {
     throw importError(
@@ -232,4 +255,43 @@ export function stringOf(node: JsonObject, pointer: string): Schema {
       pattern,
     }),
   );
+}
+
+/** A node that names its kind in `x-wirekit-kind` (wirekit-annotations.ts). */
+export function annotatedNode(node: JsonObject, pointer: string): Schema {
+  const kind = annotatedKind(node, pointer) as string;
+  if (!isSmallIntKind(kind)) return stringCarriedKind(node, kind, pointer);
+  if (node.type !== 'integer') {
+    throw importError(pointer, `x-wirekit-kind ${JSON.stringify(kind)} is read only beside type "integer".`);
+  }
+  return integerOf(node, pointer, kind);
+}
+
+/**
+ * The keys of a map whose `propertyNames` name an integer kind: their text must be the pattern
+ * the exporter writes for that kind's keys (json-schema.ts), so that validators refuse what the
+ * key kind refuses, as far as a pattern can (the kind's range is validate()'s to check).
+ */
+export function mapKeysOf(names: JsonObject, pointer: string): MapKeySchema | undefined {
+  const kind = names['x-wirekit-kind'];
+  if (kind === undefined) return undefined;
+  const keys = build(pointer, () => {
+    if (typeof kind === 'string' && isSmallIntKind(kind)) return smallIntBuilders[kind](protoOf(names));
+    if (kind === 'int64') return t.int64(protoOf(names) as { proto?: never });
+    if (kind === 'uint64') return t.uint64(protoOf(names) as { proto?: never });
+    throw importError(
+      childPointer(pointer, 'x-wirekit-kind'),
+      'map keys name an integer kind in x-wirekit-kind, or none.',
+    );
+  }) as MapKeySchema;
+  const written = plainJsonSchemaOf(t.map(keys, t.json()));
+  const expected = written === true ? undefined : written.propertyNames;
+  const { 'x-wirekit-kind': _kind, 'x-wirekit-proto': _proto, ...rest } = names;
+  if (!sameJson(rest, expected)) {
+    throw importError(
+      pointer,
+      `keys of x-wirekit-kind ${JSON.stringify(kind)} are read only with propertyNames ${JSON.stringify(expected)}.`,
+    );
+  }
+  return keys;
 }

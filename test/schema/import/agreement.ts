@@ -42,6 +42,11 @@ function standsFor(schema: Schema, json: unknown, reading: Reading = {}): unknow
   switch (schema.kind) {
     case 'timestamp':
       return readLeaf(schema, json);
+    case 'int64':
+    case 'uint64':
+      // A bigint's JSON form is its digits (x-wirekit-kind int64); a number stays one, which a
+      // bigint kind refuses as JSON Schema's type string does.
+      return schema.as === 'bigint' && typeof json === 'string' ? readLeaf(schema, json) : json;
     case 'float32':
     case 'float64':
       return reading.floatSpellings ? readLeaf(schema, json) : json;

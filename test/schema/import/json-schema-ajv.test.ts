@@ -4,8 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { toJsonSchema } from '../../../src/schema/export/index.js';
 import { schemaFromJsonSchema } from '../../../src/schema/import/index.js';
-import { type JsonValue, schemaToJson } from '../../../src/schema/index.js';
+import { type JsonValue, type Schema, schemaToJson, t } from '../../../src/schema/index.js';
 import { ajvFor, disagreements, type Reading, wirekitAccepts } from './agreement.js';
 
 const dialect = 'https://json-schema.org/draft/2020-12/schema';
@@ -30,7 +31,39 @@ const person = {
   additionalProperties: false,
 };
 
+/** The annotated documents toJsonSchema writes for these kinds. */
+const annotated = (schema: Schema): JsonValue => toJsonSchema(schema, { annotations: true });
+
 const cases: readonly Case[] = [
+  {
+    keyword: 'x-wirekit-kind int64: a bigint as its digits',
+    document: annotated(t.int64({ proto: 'sfixed64' })),
+    values: [
+      '0',
+      '-0',
+      '9223372036854775807',
+      '-9223372036854775808',
+      '9223372036854775808',
+      '-9223372036854775809',
+      '9999999999999999999',
+      '10000000000000000000',
+      '01',
+      '1.5',
+      '',
+      5,
+      null,
+    ],
+  },
+  {
+    keyword: 'x-wirekit-kind uint64: a bigint as its digits',
+    document: annotated(t.uint64()),
+    values: ['0', '18446744073709551615', '18446744073709551616', '99999999999999999999', '-1', 7],
+  },
+  {
+    keyword: 'x-wirekit-kind decimal with precision and scale',
+    document: annotated(t.decimal({ precision: 6, scale: 2 })),
+    values: ['1234.56', '-1234.5', '0', '0.1', '12345.6', '0.123', '1e3', '.5', '1.', '01.5', 12, null],
+  },
   { keyword: 'type boolean', document: { type: 'boolean' }, values: [true, false, 0, 'true', null] },
   {
     keyword: 'type integer, int8 bounds',
