@@ -349,3 +349,19 @@ describe('wirekit schema import', () => {
     expect((await cli(['schema', 'import'])).code).toBe(2);
   });
 });
+
+describe('wirekit schema export --to json-schema --annotations', () => {
+  test('the annotated document imports back into the same schema; without the flag it does not', async () => {
+    const schema = schemaFromProto(
+      'syntax = "proto3"; package shop; message Line { sfixed64 id = 3; repeated int32 qty = 5 [packed = false]; }',
+    ).types.get('shop.Line') as Schema;
+    const source = file('line.schema.json', JSON.stringify(schemaToJson(schema)));
+    const annotated = await cli(['schema', 'export', '--to', 'json-schema', '--annotations', source]);
+    expect(annotated.code).toBe(0);
+    const back = await cli(['schema', 'import', file('line.json', annotated.text), '--from', 'jsonschema']);
+    expect([back.code, JSON.parse(back.text)]).toEqual([0, schemaToJson(schema)]);
+    const plain = await cli(['schema', 'export', '--to', 'json-schema', source]);
+    expect(plain.text).not.toContain('x-wirekit-');
+    expect((await cli(['schema', 'export', '--to', 'proto', '--annotations', source])).code).toBe(2);
+  });
+});

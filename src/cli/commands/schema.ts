@@ -26,10 +26,12 @@ export const schemaHelp = `Usage:
       samples (uint8 for 0..200, float32 for 0.5): only for data whose range cannot grow.
       A key the schema could not carry (__proto__; '' as a field name; constructor or prototype
       in a json value) is refused with its path (WK_SCHEMA_INVALID), never dropped.
-  wirekit schema export --to FORMAT [SCHEMA.json|-] [--namespace NS] [--root-name NAME]
+  wirekit schema export --to FORMAT [SCHEMA.json|-] [--namespace NS] [--root-name NAME] [--annotations]
       Prints the schema in another schema language. FORMAT is one of:
       proto (proto3), avro (.avsc), fbs (FlatBuffers), arrow (Arrow schema as JSON), json-schema
-      (2020-12, describing the JSON form of values).
+      (2020-12, describing the JSON form of values). With json-schema, --annotations adds the
+      x-wirekit-* keywords (kinds, field numbers, precisions...) that 'schema import' reads back
+      into the same schema; a strict Ajv must be told of them (docs/mapping/json-schema.md).
 ${schemaImportHelp}
 ${schemaCheckHelp}`;
 
@@ -73,7 +75,10 @@ async function infer(args: readonly string[], io: CliIo): Promise<void> {
   io.stdout.write(`${JSON.stringify(schemaToJson(schema), null, 2)}\n`);
 }
 
-type Exporter = (schema: Schema, options: { namespace?: string; rootName?: string }) => string;
+type Exporter = (
+  schema: Schema,
+  options: { namespace?: string; rootName?: string; annotations: boolean },
+) => string;
 
 /** By --to name; a Map, so that `--to constructor` is an unknown name like any other. */
 const exporters: ReadonlyMap<string, Exporter> = new Map<string, Exporter>([
@@ -81,7 +86,10 @@ const exporters: ReadonlyMap<string, Exporter> = new Map<string, Exporter>([
   ['avro', (schema, options) => `${JSON.stringify(toAvro(schema, options), null, 2)}\n`],
   ['fbs', (schema, options) => toFlatBuffers(schema, options)],
   ['arrow', (schema) => `${JSON.stringify(arrowSchemaToJson(toArrowSchema(schema)), null, 2)}\n`],
-  ['json-schema', (schema) => `${JSON.stringify(toJsonSchema(schema), null, 2)}\n`],
+  [
+    'json-schema',
+    (schema, { annotations }) => `${JSON.stringify(toJsonSchema(schema, { annotations }), null, 2)}\n`,
+  ],
 ]);
 
 async function exportSchema(args: readonly string[], io: CliIo): Promise<void> {
@@ -89,13 +97,19 @@ async function exportSchema(args: readonly string[], io: CliIo): Promise<void> {
     to: { type: 'string' },
     namespace: { type: 'string' },
     'root-name': { type: 'string' },
+    annotations: { type: 'boolean' },
   });
+  const annotations = values.annotations === true;
+  if (annotations && values.to !== 'json-schema')
+    throw usageError('--annotations goes with --to json-schema.');
   const exporter = values.to === undefined ? undefined : exporters.get(values.to);
   if (exporter === undefined) throw usageError(`--to must be one of ${[...exporters.keys()].join(', ')}.`);
   const file = onePositional(positionals, 'SCHEMA.json');
   const source = file === '-' ? 'standard input' : file;
   const schema = schemaFromJson(parseJsonText((await readInput(io, file)).toString('utf8'), source));
-  io.stdout.write(exporter(schema, { namespace: values.namespace, rootName: values['root-name'] }));
+  io.stdout.write(
+    exporter(schema, { namespace: values.namespace, rootName: values['root-name'], annotations }),
+  );
 }
 
 function onePositional(positionals: readonly string[], what: string): string {
