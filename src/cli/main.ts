@@ -75,7 +75,11 @@ export async function run(args: readonly string[], io: CliIo = processIo): Promi
       return command === undefined ? 2 : 0;
     }
     if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout.write(`${helpTopics.get(command) ?? help}\n`);
+      const topic = helpTopics.get(command);
+      // An unknown command's --help is a usage error like the command itself, not the whole help
+      // with exit 0, which would let a typo in a script's `wirekit scema --help` pass.
+      if (topic === undefined) throw new WirekitError('WK_CLI_USAGE', `unknown command ${command}.`);
+      io.stdout.write(`${topic}\n`);
       return 0;
     }
     // bench has an exit code of its own: 1 when a case it was asked to run could not; so has
