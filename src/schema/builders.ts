@@ -8,6 +8,7 @@
  */
 
 import { describeValue, WirekitError } from '../errors/index.js';
+import { checkIntForm, checkStringForm, decimalForm, fixedForm } from './avro-forms.js';
 import { branchTable } from './either.js';
 import { assignFieldNumbers } from './field-numbers.js';
 import { smallIntRange } from './int-ranges.js';
@@ -16,6 +17,11 @@ import { type OneofsInput, oneofGroups } from './oneofs.js';
 import { protoWrapperKinds, protoWrapperOf } from './proto-wrappers.js';
 import type {
   ArraySchema,
+  AvroDecimalForm,
+  AvroFixedForm,
+  AvroIntForm,
+  AvroLongForm,
+  AvroStringForm,
   BoolSchema,
   BytesSchema,
   DecimalSchema,
@@ -109,8 +115,17 @@ export interface SmallIntOptions<P extends ProtoIntType> extends IntOptions<P> {
   readonly max?: number;
 }
 
-function smallInt<K extends SmallIntKind>(kind: K, options: SmallIntOptions<ProtoIntType>): IntSchema<K> {
+export interface Int32Options extends SmallIntOptions<ProtoInt32Type> {
+  /** The Avro logical type the value is stored as (AvroIntForm: `date`, `time-millis`). */
+  readonly avro?: AvroIntForm;
+}
+
+function smallInt<K extends SmallIntKind>(
+  kind: K,
+  options: SmallIntOptions<ProtoIntType> & { readonly avro?: AvroIntForm },
+): IntSchema<K> {
   checkProtoInt(kind, options.proto);
+  checkIntForm(kind, options.avro);
   const [least, greatest] = smallIntRange[kind];
   const { min, max } = options;
   for (const [name, bound] of [
@@ -129,6 +144,7 @@ function smallInt<K extends SmallIntKind>(kind: K, options: SmallIntOptions<Prot
     compact({
       kind,
       proto: options.proto,
+      avro: options.avro,
       min: min === least || min === undefined ? undefined : min,
       max: max === greatest || max === undefined ? undefined : max,
     }),
@@ -139,7 +155,7 @@ export const int8 = (options: SmallIntOptions<ProtoInt32Type> = {}): IntSchema<'
   smallInt('int8', options);
 export const int16 = (options: SmallIntOptions<ProtoInt32Type> = {}): IntSchema<'int16'> =>
   smallInt('int16', options);
-export const int32 = (options: SmallIntOptions<ProtoInt32Type> = {}): IntSchema<'int32'> =>
+export const int32 = (options: Int32Options = {}): IntSchema<'int32'> =>
   smallInt('int32', options);
 export const uint8 = (options: SmallIntOptions<ProtoUint32Type> = {}): IntSchema<'uint8'> =>
   smallInt('uint8', options);
@@ -154,12 +170,20 @@ export interface Int64Options<As extends 'bigint' | 'number', P extends ProtoInt
   readonly as: As;
 }
 
-export function int64(options?: IntOptions<ProtoInt64Type>): Int64Schema<'int64', bigint>;
+/** An int64's own options: the Avro logical type its value is stored as (AvroLongForm). */
+interface LongFormOption {
+  readonly avro?: AvroLongForm;
+}
+
+export function int64(options?: IntOptions<ProtoInt64Type> & LongFormOption): Int64Schema<'int64', bigint>;
 export function int64<As extends 'bigint' | 'number'>(
-  options: Int64Options<As, ProtoInt64Type>,
+  options: Int64Options<As, ProtoInt64Type> & LongFormOption,
 ): Int64Schema<'int64', As extends 'number' ? number : bigint>;
-export function int64(options?: Partial<Int64Options<'bigint' | 'number'>>): Int64Schema<'int64'> {
-  return largeInt('int64', options?.as ?? 'bigint', options?.proto);
+export function int64(
+  options?: Partial<Int64Options<'bigint' | 'number'>> & LongFormOption,
+): Int64Schema<'int64'> {
+  checkIntForm('int64', options?.avro);
+  return largeInt('int64', options?.as ?? 'bigint', options?.proto, options?.avro);
 }
 
 export function uint64(options?: IntOptions<ProtoUint64Type>): Int64Schema<'uint64', bigint>;
@@ -167,6 +191,8 @@ export function uint64<As extends 'bigint' | 'number'>(
   options: Int64Options<As, ProtoUint64Type>,
 ): Int64Schema<'uint64', As extends 'number' ? number : bigint>;
 export function uint64(options?: Partial<Int64Options<'bigint' | 'number'>>): Int64Schema<'uint64'> {
+  // Avro has no unsigned long: a logical type read from a schema document is refused, not dropped.
+  checkIntForm('uint64', (options as LongFormOption | undefined)?.avro);
   return largeInt('uint64', options?.as ?? 'bigint', options?.proto);
 }
 
@@ -174,15 +200,18 @@ function largeInt<K extends 'int64' | 'uint64'>(
   kind: K,
   as: 'bigint' | 'number',
   proto: ProtoIntType | undefined,
+  avro?: AvroLongForm,
 ): Int64Schema<K> {
   if (as !== 'bigint' && as !== 'number') invalid(`${kind}: 'as' must be 'bigint' or 'number'.`);
   checkProtoInt(kind, proto);
-  return node<Int64Schema<K>>(compact({ kind, as, proto }));
+  return node<Int64Schema<K>>(compact({ kind, as, proto, avro }));
 }
 
 export interface DecimalOptions {
   readonly precision?: number;
   readonly scale?: number;
+  /** Avro only: the `fixed` the decimal is stored in (AvroDecimalForm); needs precision and scale. */
+  readonly avro?: AvroDecimalForm;
 }
 
 export function decimal(options: DecimalOptions = {}): DecimalSchema {
@@ -196,17 +225,21 @@ export function decimal(options: DecimalOptions = {}): DecimalSchema {
   ) {
     invalid(`decimal: scale must be an integer from 0 to the precision, got ${scale}.`);
   }
-  return node<DecimalSchema>(compact({ kind: 'decimal', precision, scale }));
+  const avro = decimalForm(precision, scale, options.avro);
+  return node<DecimalSchema>(compact({ kind: 'decimal', precision, scale, avro }));
 }
 
 export interface StringOptions {
   readonly minLength?: number;
   readonly maxLength?: number;
   readonly pattern?: string;
+  /** The Avro logical type the text is stored as (AvroStringForm: `uuid`). */
+  readonly avro?: AvroStringForm;
 }
 
 export function string(options: StringOptions = {}): StringSchema {
-  const { minLength, maxLength, pattern } = options;
+  const { minLength, maxLength, pattern, avro } = options;
+  checkStringForm(avro);
   checkLength('string: minLength', minLength);
   checkLength('string: maxLength', maxLength);
   if (pattern !== undefined) {
@@ -222,12 +255,26 @@ export function string(options: StringOptions = {}): StringSchema {
       );
     }
   }
-  return node<StringSchema>(compact({ kind: 'string', minLength, maxLength, pattern }));
+  return node<StringSchema>(compact({ kind: 'string', minLength, maxLength, pattern, avro }));
 }
 
-export function bytes(options: { readonly maxLength?: number } = {}): BytesSchema {
-  checkLength('bytes: maxLength', options.maxLength);
-  return node<BytesSchema>(compact({ kind: 'bytes', maxLength: options.maxLength }));
+export interface BytesOptions {
+  /** The most bytes a value may hold. */
+  readonly maxLength?: number;
+  /** The exact number of bytes every value holds (an Avro `fixed`); not beside maxLength. */
+  readonly size?: number;
+  /** Avro only: the name and logical type of the `fixed` (AvroFixedForm); needs `size`. */
+  readonly avro?: AvroFixedForm;
+}
+
+export function bytes(options: BytesOptions = {}): BytesSchema {
+  const { maxLength, size } = options;
+  checkLength('bytes: maxLength', maxLength);
+  checkLength('bytes: size', size);
+  if (size !== undefined && maxLength !== undefined)
+    invalid('bytes: give size (the exact length) or maxLength, not both.');
+  const avro = fixedForm(size, options.avro);
+  return node<BytesSchema>(compact({ kind: 'bytes', maxLength, size, avro }));
 }
 
 const precisions: readonly TimePrecision[] = ['s', 'ms', 'us', 'ns'];

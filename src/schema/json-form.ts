@@ -164,26 +164,35 @@ function readNode(
           proto: optionalString(node.proto, `${at}.proto`) as never,
           min: optionalNumber(node.min, `${at}.min`),
           max: optionalNumber(node.max, `${at}.max`),
+          ...avroForm(node, at),
         });
       case 'int64':
       case 'uint64': {
         if (node.as !== 'number' && node.as !== 'bigint') fail(`${at}.as`, "must be 'bigint' or 'number'");
         const proto = optionalString(node.proto, `${at}.proto`) as never;
-        return node.kind === 'int64' ? t.int64({ as: node.as, proto }) : t.uint64({ as: node.as, proto });
+        return node.kind === 'int64'
+          ? t.int64({ as: node.as, proto, ...avroForm(node, at) })
+          : t.uint64({ as: node.as, proto, ...avroForm(node, at) });
       }
       case 'decimal':
         return t.decimal({
           precision: optionalNumber(node.precision, at),
           scale: optionalNumber(node.scale, at),
+          ...avroForm(node, at),
         });
       case 'string':
         return t.string({
           minLength: optionalNumber(node.minLength, at),
           maxLength: optionalNumber(node.maxLength, at),
           pattern: optionalString(node.pattern, `${at}.pattern`),
+          ...avroForm(node, at),
         });
       case 'bytes':
-        return t.bytes({ maxLength: optionalNumber(node.maxLength, at) });
+        return t.bytes({
+          maxLength: optionalNumber(node.maxLength, at),
+          size: optionalNumber(node.size, `${at}.size`),
+          ...avroForm(node, at),
+        });
       case 'timestamp':
         return t.timestamp({ precision: node.precision as t.TimestampOptions['precision'] });
       case 'literal':
@@ -274,6 +283,22 @@ function withSchemaErrors<T>(at: string, body: () => T): T {
     }
     throw error;
   }
+}
+
+/**
+ * A node's declared Avro form (types.ts, AvroIntForm…AvroDecimalForm), as the builder takes it:
+ * the builder checks that it is one its kind may declare.
+ */
+function avroForm(node: JsonObject, at: string): { avro?: never } {
+  if (node.avro === undefined) return {};
+  if (typeof node.avro === 'string') return { avro: node.avro as never };
+  const form = asObject(node.avro, `${at}.avro`);
+  return {
+    avro: {
+      ...form,
+      aliases: optionalStrings(form.aliases, `${at}.avro.aliases`),
+    } as never,
+  };
 }
 
 /** A JSON path cut to its start and end: the path of a node 256 deep is kilobytes of `.items`. */

@@ -79,10 +79,46 @@ export type ProtoInt64Type = 'int64' | 'sint64' | 'sfixed64';
 export type ProtoUint64Type = 'uint64' | 'fixed64';
 export type ProtoIntType = ProtoInt32Type | ProtoUint32Type | ProtoInt64Type | ProtoUint64Type;
 
+/**
+ * An Avro logical type a value keeps where wirekit has no kind of its own for it (avro-forms.ts):
+ * the value stays the integer, text or bytes Avro stores, and `toAvro` writes the logical type, so
+ * an imported `.avsc` goes back out as it came in. Only Avro reads them.
+ * - on an `int32`: `date` (days since 1970-01-01), `time-millis` (milliseconds since midnight);
+ * - on an `int64`: `time-micros` (microseconds since midnight), `local-timestamp-millis`, `-micros`,
+ *   `-nanos` (a wall-clock date and time in no time zone, counted as if it were UTC);
+ * - on a `string`: `uuid`.
+ */
+export type AvroIntForm = 'date' | 'time-millis';
+export type AvroLongForm =
+  | 'time-micros'
+  | 'local-timestamp-millis'
+  | 'local-timestamp-micros'
+  | 'local-timestamp-nanos';
+export type AvroStringForm = 'uuid';
+
+/** The name of an Avro `fixed` type, kept so that `toAvro` writes the fixed an `.avsc` declared. */
+export interface AvroFixedName {
+  readonly name: string;
+  readonly namespace?: string;
+  readonly aliases?: readonly string[];
+}
+
+/** A sized `bytes` as Avro declares it: its fixed's name, and `uuid` (16 bytes) or `duration` (12). */
+export interface AvroFixedForm extends AvroFixedName {
+  readonly logicalType?: 'uuid' | 'duration';
+}
+
+/** A decimal stored in an Avro `fixed` of `size` bytes rather than in `bytes`. */
+export interface AvroDecimalForm extends AvroFixedName {
+  readonly size: number;
+}
+
 export interface IntSchema<K extends SmallIntKind = SmallIntKind> extends SchemaNode<number> {
   readonly kind: K;
   /** The declared Protocol Buffers type (see ProtoIntType); absent means wirekit's default. */
   readonly proto?: ProtoIntType;
+  /** The declared Avro logical type of an `int32` (see AvroIntForm). */
+  readonly avro?: AvroIntForm;
   /**
    * The least and greatest value allowed, inside the kind's own range (int-ranges.ts, `intRange`):
    * JSON Schema's `minimum` and `maximum`. Absent means the kind's limit; a bound equal to it is
@@ -104,6 +140,8 @@ export interface Int64Schema<
   readonly as: T extends bigint ? 'bigint' : 'number';
   /** The declared Protocol Buffers type (see ProtoIntType); absent means wirekit's default. */
   readonly proto?: ProtoIntType;
+  /** The declared Avro logical type of an `int64` (see AvroLongForm). */
+  readonly avro?: AvroLongForm;
 }
 
 export interface FloatSchema<K extends FloatKind = FloatKind> extends SchemaNode<number> {
@@ -119,6 +157,8 @@ export interface DecimalSchema extends SchemaNode<string> {
   readonly kind: 'decimal';
   readonly precision?: number;
   readonly scale?: number;
+  /** Avro only: the `fixed` the decimal is stored in (see AvroDecimalForm); absent means `bytes`. */
+  readonly avro?: AvroDecimalForm;
 }
 
 export interface StringSchema extends SchemaNode<string> {
@@ -127,11 +167,21 @@ export interface StringSchema extends SchemaNode<string> {
   readonly maxLength?: number;
   /** A regular expression source (no flags) every value must match. */
   readonly pattern?: string;
+  /** The declared Avro logical type (see AvroStringForm). */
+  readonly avro?: AvroStringForm;
 }
 
 export interface BytesSchema extends SchemaNode<Uint8Array> {
   readonly kind: 'bytes';
   readonly maxLength?: number;
+  /**
+   * The exact length of every value, in bytes: validate() and every codec refuse another length
+   * (value-rules.ts). Avro writes it as a `fixed`, its bytes with no length in front; the other
+   * formats write it as they write any bytes.
+   */
+  readonly size?: number;
+  /** Avro only: the name and logical type of the `fixed` a sized value is written as (AvroFixedForm). */
+  readonly avro?: AvroFixedForm;
 }
 
 /** s, ms, us or ns since the Unix epoch. A `Date` holds milliseconds, so us and ns carry zeros below. */

@@ -182,10 +182,21 @@ export function intRule(schema: IntSchema): Rule<number> | undefined {
 
 const bytesRules = new WeakMap<BytesSchema, Rule<Uint8Array> | null>();
 
-/** `maxLength` of a bytes kind, in bytes. */
+/** `maxLength` of a bytes kind, or its exact `size`, in bytes. */
 export function bytesRule(schema: BytesSchema): Rule<Uint8Array> | undefined {
-  if (schema.maxLength === undefined) return undefined;
-  return cached(bytesRules, schema, ({ maxLength }) => {
+  if (schema.maxLength === undefined && schema.size === undefined) return undefined;
+  return cached(bytesRules, schema, ({ maxLength, size }) => {
+    if (size !== undefined) {
+      return ruleOf<Uint8Array>([
+        (bytes) =>
+          bytes.length === size
+            ? undefined
+            : {
+                issue: bytes.length > size ? 'too_long' : 'too_short',
+                message: `${bytes.length} bytes, exactly ${size} needed.`,
+              },
+      ]);
+    }
     if (maxLength === undefined) return undefined;
     return ruleOf<Uint8Array>([
       (bytes) =>

@@ -391,6 +391,11 @@ class AvroCompiler {
         this.line(`w.writeBytes(${x});`);
         return;
       case W.DecimalBytes: {
+        // A fixed's sign-extended bytes are the interpreter's to write: rare, and not worth inlining.
+        if (plan.fixedSize >= 0) {
+          this.line(`e.write(${s.dep(plan)}, ${x});`);
+          return;
+        }
         // The unscaled integer exists exactly when the decimal's rule accepts the text (scale,
         // precision, spelling); anything else goes to the interpreter, which throws the refusal.
         const u = s.fn('u');

@@ -157,6 +157,7 @@ export const W = {
   Option: 18,
   Tagged: 19,
   Either: 20,
+  Fixed: 21,
 } as const;
 
 /** `rule` and `keyRule` are the schema's constraints, as on read plans; the encoder refuses what they refuse. */
@@ -164,6 +165,8 @@ export type WritePlan =
   | { readonly op: typeof W.Bool | typeof W.Float | typeof W.Double }
   | { readonly op: typeof W.String; readonly rule?: Rule<string> | undefined }
   | { readonly op: typeof W.Bytes; readonly rule?: Rule<Uint8Array> | undefined }
+  /** A sized bytes written as a fixed: its rule holds it to `size`, so it goes out with no length. */
+  | { readonly op: typeof W.Fixed; readonly size: number; readonly rule?: Rule<Uint8Array> | undefined }
   | { readonly op: typeof W.Json }
   | { readonly op: typeof W.Nothing; readonly value: LiteralValue }
   | { readonly op: typeof W.Int; readonly min: number; readonly max: number; readonly kind: string }
@@ -179,6 +182,8 @@ export type WritePlan =
       readonly scale: number;
       readonly precision: number;
       readonly rule: Rule<string>;
+      /** The size of the `fixed` the decimal is stored in; -1 for `bytes`. */
+      readonly fixedSize: number;
     }
   | { readonly op: typeof W.DecimalString; readonly rule: Rule<string> }
   | { readonly op: typeof W.Timestamp; readonly perMilli: number; readonly rule?: Rule<Date> | undefined }

@@ -27,9 +27,12 @@
  */
 import { isWirekitError, type Path, SchemaImportError } from '../../errors/index.js';
 import type { FieldInput } from '../../schema/builders.js';
+import { fixedLogicalSizes, maxDecimalPrecision } from '../../schema/avro-forms.js';
 import { type JsonValue, type ObjectSchema, type Schema, t } from '../../schema/index.js';
+import type { AvroIntForm, AvroLongForm } from '../../schema/types.js';
 import {
   type AvroEnum,
+  type AvroFixed,
   type AvroRecord,
   type AvroType,
   type AvroUnion,
@@ -101,22 +104,24 @@ class Importer {
       case 'boolean':
         return t.bool();
       case 'int':
-        return t.int32();
+        return t.int32({ avro: intForms.find((form) => form === parsed.logicalType) });
       case 'long': {
         const precision = timestampPrecisions[parsed.logicalType as keyof typeof timestampPrecisions];
-        return precision === undefined ? t.int64() : t.timestamp({ precision });
+        if (precision !== undefined) return t.timestamp({ precision });
+        return t.int64({ avro: longForms.find((form) => form === parsed.logicalType) });
       }
       case 'float':
         return t.float32();
       case 'double':
         return t.float64();
       case 'string':
-        return t.string();
+        return t.string({ avro: parsed.logicalType === 'uuid' ? 'uuid' : undefined });
       case 'bytes':
-      case 'fixed':
         return parsed.logicalType === 'decimal'
           ? t.decimal({ precision: parsed.precision, scale: parsed.scale })
           : t.bytes();
+      case 'fixed':
+        return fixedSchema(spec, parsed);
       case 'enum':
         return this.enumeration(spec, parsed, path);
       case 'array':
@@ -221,7 +226,9 @@ class Importer {
         continue;
       }
       const schema = this.type(branch.raw, branch.type, branch.path);
-      branches.push(schema.kind === 'int64' && schema.as === 'bigint' ? t.int64({ as: 'number' }) : schema);
+      branches.push(
+        schema.kind === 'int64' && schema.as === 'bigint' ? t.int64({ as: 'number', avro: schema.avro }) : schema,
+      );
     }
     try {
       return t.either(branches as [Schema, Schema]);
@@ -265,7 +272,35 @@ interface UnionBranch {
   readonly path: Path;
 }
 
-function namedOptions(spec: Raw, parsed: AvroRecord | AvroEnum) {
+const intForms: readonly AvroIntForm[] = ['date', 'time-millis'];
+const longForms: readonly AvroLongForm[] = [
+  'time-micros',
+  'local-timestamp-millis',
+  'local-timestamp-micros',
+  'local-timestamp-nanos',
+];
+
+/**
+ * A fixed: bytes of its size, keeping its name, namespace and aliases so that toAvro writes the
+ * same fixed; a decimal stored in it is a decimal that keeps the fixed the same way. A logical type
+ * that does not fit the fixed (a uuid not of 16 bytes, a precision more than its size holds) is
+ * ignored, as the specification asks.
+ */
+function fixedSchema(spec: Raw, parsed: AvroFixed): Schema {
+  const { namespace, aliases } = namedOptions(spec, parsed);
+  const name = { name: shortName(parsed.name), namespace, aliases };
+  if (parsed.logicalType === 'decimal' && (parsed.precision ?? 0) <= maxDecimalPrecision(parsed.size))
+    return t.decimal({
+      precision: parsed.precision,
+      scale: parsed.scale,
+      avro: { ...name, size: parsed.size },
+    });
+  const logical = parsed.logicalType as keyof typeof fixedLogicalSizes | undefined;
+  const logicalType = logical !== undefined && fixedLogicalSizes[logical] === parsed.size ? logical : undefined;
+  return t.bytes({ size: parsed.size, avro: { ...name, logicalType } });
+}
+
+function namedOptions(spec: Raw, parsed: AvroRecord | AvroEnum | AvroFixed) {
   const dot = parsed.name.lastIndexOf('.');
   return {
     namespace: dot === -1 ? undefined : parsed.name.slice(0, dot),

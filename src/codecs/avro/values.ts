@@ -118,6 +118,20 @@ export function writeUnscaled(writer: AvroWriter, value: number | bigint): void 
 }
 
 /**
+ * An unscaled decimal as a `fixed` of `size` bytes: big-endian two's complement, sign-extended to
+ * the size. The decimal's precision fits the size (the schema builder checks it), so it never overflows.
+ */
+export function writeUnscaledFixed(writer: AvroWriter, value: number | bigint, size: number): void {
+  let rest = BigInt.asUintN(8 * size, BigInt(value));
+  writer.ensure(size);
+  for (let i = size - 1; i >= 0; i--) {
+    writer.buf[writer.pos + i] = Number(rest & 0xffn);
+    rest >>= 8n;
+  }
+  writer.pos += size;
+}
+
+/**
  * The decimal text of two's-complement bytes at `scale`, with exactly `scale` decimals (Avro keeps
  * the unscaled value only, so "1.5" at scale 2 reads back as "1.50"). Undefined when the value has
  * more digits than `precision`.

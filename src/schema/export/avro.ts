@@ -7,6 +7,7 @@ import { WirekitError } from '../../errors/index.js';
 import { describeBranches } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
+  AvroFixedName,
   EitherSchema,
   EnumSchema,
   FieldDef,
@@ -38,6 +39,8 @@ interface Context {
   readonly defined: Set<NamedSchema>;
   /** Avro full names in use, so that generated entry records never take a user's name. */
   readonly taken: Set<string>;
+  /** Each fixed written so far, by full name: its definition, so a second use refers to it by name. */
+  readonly fixed: Map<string, string>;
 }
 
 /**
@@ -63,6 +66,7 @@ export function toAvro(schema: Schema, options: AvroExportOptions = {}): AvroSch
     namespace: options.namespace ?? rootNamespace,
     defined: new Set(),
     taken: new Set(),
+    fixed: new Map(),
   };
   const owners = new Map<string, NamedSchema>();
   for (const type of namedTypes(schema).values()) {
@@ -93,29 +97,43 @@ function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
   switch (schema.kind) {
     case 'bool':
       return 'boolean';
+    case 'int32':
+    case 'int64':
+      // A declared logical type (schema/avro-forms.ts) goes back out as the .avsc wrote it.
+      if (schema.avro !== undefined)
+        return { type: schema.kind === 'int32' ? 'int' : 'long', logicalType: schema.avro };
+      return schema.kind === 'int32' ? 'int' : 'long';
     case 'int8':
     case 'int16':
-    case 'int32':
     case 'uint8':
     case 'uint16':
       return 'int';
     case 'uint32':
-    case 'int64':
     case 'uint64':
       return 'long';
     case 'float32':
       return 'float';
     case 'float64':
       return 'double';
-    case 'decimal':
-      return schema.precision !== undefined && schema.scale !== undefined
-        ? { type: 'bytes', logicalType: 'decimal', precision: schema.precision, scale: schema.scale }
-        : 'string';
+    case 'decimal': {
+      if (schema.precision === undefined || schema.scale === undefined) return 'string';
+      const decimal = { logicalType: 'decimal', precision: schema.precision, scale: schema.scale };
+      if (schema.avro === undefined) return { type: 'bytes', ...decimal };
+      return fixedOf(schema.avro, { size: schema.avro.size, ...decimal }, ctx, scope);
+    }
     case 'string':
+      return schema.avro === undefined ? 'string' : { type: 'string', logicalType: schema.avro };
     case 'json':
       return 'string';
-    case 'bytes':
-      return 'bytes';
+    case 'bytes': {
+      if (schema.size === undefined) return 'bytes';
+      const name = schema.avro ?? {
+        name: generatedName(`${scope.owner}_Fixed`, ctx, scope),
+        namespace: scope.namespace,
+      };
+      const logicalType = schema.avro?.logicalType;
+      return fixedOf(name, compact({ size: schema.size, logicalType }), ctx, scope);
+    }
     case 'timestamp':
       return { type: 'long', logicalType: timestampLogicalType[schema.precision] };
     case 'literal':
@@ -225,7 +243,7 @@ function define(type: ObjectSchema | EnumSchema, ctx: Context, scope: Scope): Av
   return compact({ ...head, fields });
 }
 
-function reference(type: NamedSchema, ctx: Context, scope: Scope): string {
+function reference(type: Pick<NamedSchema, 'name' | 'namespace'>, ctx: Context, scope: Scope): string {
   const namespace = type.namespace ?? ctx.namespace;
   if (namespace === undefined && scope.namespace !== undefined) {
     // Avro resolves a bare name against the enclosing namespace and has no spelling for "the null
@@ -282,6 +300,46 @@ function fieldOf(
     default: value,
     deprecated: field.deprecated ? true : undefined,
   });
+}
+
+/**
+ * A `fixed` type: defined where first met, referred to by its full name after that. Two sized
+ * values that name one fixed must agree on everything the fixed declares (a reader could not tell
+ * them apart), and a fixed may not take the name of a record or enum.
+ */
+function fixedOf(
+  name: AvroFixedName,
+  attributes: { [key: string]: JsonValue | undefined },
+  ctx: Context,
+  scope: Scope,
+): AvroSchemaJson {
+  const namespace = name.namespace ?? ctx.namespace;
+  const full = qualify(namespace, name.name);
+  const definition = JSON.stringify(attributes);
+  const known = ctx.fixed.get(full);
+  if (known !== undefined) {
+    if (known !== definition)
+      refuse(`two fixed types are named ${full}, with ${known} and ${definition}; give one another name.`);
+    return reference({ name: name.name, namespace }, ctx, scope);
+  }
+  if (ctx.taken.has(full)) refuse(`the fixed ${full} would take the name of another type; rename one.`);
+  ctx.taken.add(full);
+  ctx.fixed.set(full, definition);
+  return compact({
+    type: 'fixed',
+    name: name.name,
+    namespace: namespace === scope.namespace ? undefined : (namespace ?? ''),
+    aliases: name.aliases === undefined ? undefined : [...name.aliases],
+    ...attributes,
+  });
+}
+
+/** A name for a generated type, in the enclosing namespace, made unique against every other. */
+function generatedName(base: string, ctx: Context, scope: Scope): string {
+  const stem = base.replace(/^_/, '');
+  let name = stem;
+  for (let n = 2; ctx.taken.has(qualify(scope.namespace, name)); n++) name = `${stem}${n}`;
+  return name;
 }
 
 /**

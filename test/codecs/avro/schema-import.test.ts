@@ -170,9 +170,16 @@ describe('a foreign schema', () => {
     ['fixed', { type: 'fixed', name: 'Hash', size: 2 }, Buffer.from([1, 2]), 'AQI='],
     [
       'fixed decimal',
-      { type: 'fixed', name: 'Money', size: 3, logicalType: 'decimal', precision: 7, scale: 3 },
+      { type: 'fixed', name: 'Money', size: 3, logicalType: 'decimal', precision: 6, scale: 3 },
       Buffer.from([0, 0x30, 0x39]),
       '12.345',
+    ],
+    [
+      // 3 bytes hold 6 digits at most: the spec says to ignore such a logical type.
+      'a fixed decimal wider than its size',
+      { type: 'fixed', name: 'Money', size: 3, logicalType: 'decimal', precision: 7, scale: 3 },
+      Buffer.from([0, 0x30, 0x39]),
+      'ADA5',
     ],
     ['null alone', 'null', null, null],
     ['null last', ['string', 'null'], 'x', 'x'],

@@ -17,7 +17,7 @@ import {
   W,
   type WritePlan,
 } from '../plan.js';
-import { timestampCount, unscaledOf, writeUnscaled } from '../values.js';
+import { timestampCount, unscaledOf, writeUnscaled, writeUnscaledFixed } from '../values.js';
 import type { AvroWriter } from './writer.js';
 
 const longMin = -(2n ** 63n);
@@ -73,6 +73,12 @@ export class Encoder {
         if (plan.rule !== undefined) keep(plan.rule, value);
         w.writeBytes(value);
         return;
+      case W.Fixed:
+        if (!(value instanceof Uint8Array)) throw wrongType('a Uint8Array', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
+        if (value.length !== plan.size) throw wrongType(`${plan.size} bytes`, value);
+        w.writeRaw(value);
+        return;
       case W.Array:
         this.array(plan.items, value, plan.rule);
         return;
@@ -109,7 +115,9 @@ export class Encoder {
         if (typeof value !== 'string') throw wrongType('a decimal string', value);
         keep(plan.rule, value);
         // Within the scale and precision (the rule says so), so the unscaled integer exists.
-        writeUnscaled(w, unscaledOf(value, plan.scale, plan.precision) as number | bigint);
+        const unscaled = unscaledOf(value, plan.scale, plan.precision) as number | bigint;
+        if (plan.fixedSize >= 0) writeUnscaledFixed(w, unscaled, plan.fixedSize);
+        else writeUnscaled(w, unscaled);
         return;
       }
       case W.DecimalString:

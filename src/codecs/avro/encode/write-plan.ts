@@ -54,9 +54,10 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
     case 'float64':
       return { op: W.Double };
     case 'decimal':
-      if (avro.type === 'bytes' && avro.logicalType === 'decimal') {
+      if ((avro.type === 'bytes' || avro.type === 'fixed') && avro.logicalType === 'decimal') {
         const [scale, precision] = [node.scale ?? 0, node.precision ?? 0];
-        return { op: W.DecimalBytes, scale, precision, rule: decimalRule(node) };
+        const fixedSize = avro.type === 'fixed' ? avro.size : -1;
+        return { op: W.DecimalBytes, scale, precision, rule: decimalRule(node), fixedSize };
       }
       return { op: W.DecimalString, rule: decimalRule(node) };
     case 'string':
@@ -64,7 +65,9 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
     case 'json':
       return { op: W.Json };
     case 'bytes':
-      return { op: W.Bytes, rule: bytesRule(node) };
+      return avro.type === 'fixed'
+        ? { op: W.Fixed, size: avro.size, rule: bytesRule(node) }
+        : { op: W.Bytes, rule: bytesRule(node) };
     case 'timestamp':
       return { op: W.Timestamp, perMilli: perMilliOf[node.precision], rule: timestampRule(node.precision) };
     case 'enum': {
