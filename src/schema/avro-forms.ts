@@ -43,9 +43,9 @@ function checkOneOf<T>(what: string, allowed: readonly T[], value: unknown): voi
 /** An Avro form on an integer kind: only an int32 is an Avro int, only an int64 a long. */
 export function checkIntForm(kind: string, form: unknown): void {
   if (form === undefined) return;
-  if (kind === 'int32') return checkOneOf(kind, intForms, form);
-  if (kind === 'int64') return checkOneOf(kind, longForms, form);
-  invalid(`${kind}: only int32 (an Avro int) and int64 (an Avro long) declare an Avro logical type.`);
+  if (kind === 'int32') checkOneOf(kind, intForms, form);
+  else if (kind === 'int64') checkOneOf(kind, longForms, form);
+  else invalid(`${kind}: only int32 (an Avro int) and int64 (an Avro long) declare an Avro logical type.`);
 }
 
 export function checkStringForm(form: unknown): void {
@@ -65,7 +65,10 @@ function checkFixedName(what: string, form: AvroFixedName): void {
 }
 
 /** The fixed form of a sized bytes kind, frozen; `size` must be set, and fit the logical type. */
-export function fixedForm(size: number | undefined, form: AvroFixedForm | undefined): AvroFixedForm | undefined {
+export function fixedForm(
+  size: number | undefined,
+  form: AvroFixedForm | undefined,
+): AvroFixedForm | undefined {
   if (form === undefined) return undefined;
   if (size === undefined) invalid('bytes: avro (a fixed) needs a size.');
   checkFixedName('bytes', form);

@@ -155,8 +155,7 @@ export const int8 = (options: SmallIntOptions<ProtoInt32Type> = {}): IntSchema<'
   smallInt('int8', options);
 export const int16 = (options: SmallIntOptions<ProtoInt32Type> = {}): IntSchema<'int16'> =>
   smallInt('int16', options);
-export const int32 = (options: Int32Options = {}): IntSchema<'int32'> =>
-  smallInt('int32', options);
+export const int32 = (options: Int32Options = {}): IntSchema<'int32'> => smallInt('int32', options);
 export const uint8 = (options: SmallIntOptions<ProtoUint32Type> = {}): IntSchema<'uint8'> =>
   smallInt('uint8', options);
 export const uint16 = (options: SmallIntOptions<ProtoUint32Type> = {}): IntSchema<'uint16'> =>

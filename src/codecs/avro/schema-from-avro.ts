@@ -26,8 +26,8 @@
  * on Avro's wire by their index alone).
  */
 import { isWirekitError, type Path, SchemaImportError } from '../../errors/index.js';
-import type { FieldInput } from '../../schema/builders.js';
 import { fixedLogicalSizes, maxDecimalPrecision } from '../../schema/avro-forms.js';
+import type { FieldInput } from '../../schema/builders.js';
 import { type JsonValue, type ObjectSchema, type Schema, t } from '../../schema/index.js';
 import type { AvroIntForm, AvroLongForm } from '../../schema/types.js';
 import {
@@ -227,7 +227,9 @@ class Importer {
       }
       const schema = this.type(branch.raw, branch.type, branch.path);
       branches.push(
-        schema.kind === 'int64' && schema.as === 'bigint' ? t.int64({ as: 'number', avro: schema.avro }) : schema,
+        schema.kind === 'int64' && schema.as === 'bigint'
+          ? t.int64({ as: 'number', avro: schema.avro })
+          : schema,
       );
     }
     try {
@@ -296,7 +298,8 @@ function fixedSchema(spec: Raw, parsed: AvroFixed): Schema {
       avro: { ...name, size: parsed.size },
     });
   const logical = parsed.logicalType as keyof typeof fixedLogicalSizes | undefined;
-  const logicalType = logical !== undefined && fixedLogicalSizes[logical] === parsed.size ? logical : undefined;
+  const logicalType =
+    logical !== undefined && fixedLogicalSizes[logical] === parsed.size ? logical : undefined;
   return t.bytes({ size: parsed.size, avro: { ...name, logicalType } });
 }
 
