@@ -259,6 +259,31 @@ const cases: readonly Case[] = [
     expect: refuse('too_long'),
   },
   {
+    label: 'bytes of 4, size 4 (an Avro fixed)',
+    schema: t.bytes({ size: 4, avro: { name: 'Quad' } }),
+    value: Uint8Array.of(1, 2, 3, 4),
+    expect: accept(),
+  },
+  {
+    label: 'bytes of 3, size 4',
+    schema: t.bytes({ size: 4 }),
+    value: Uint8Array.of(1, 2, 3),
+    expect: refuse('too_short'),
+  },
+  {
+    label: 'bytes of 5, size 4',
+    schema: t.bytes({ size: 4 }),
+    value: Uint8Array.of(1, 2, 3, 4, 5),
+    expect: refuse('too_long'),
+  },
+  {
+    label: 'decimal in an Avro fixed of 3 bytes',
+    schema: t.decimal({ precision: 6, scale: 2, avro: { name: 'Money', size: 3 } }),
+    value: '-9999.99',
+    expect: accept(),
+    readsAs: scaled('-9999.99'),
+  },
+  {
     label: 'bytes as a Buffer',
     schema: t.bytes(),
     value: Buffer.from([1, 2]),

@@ -47,6 +47,13 @@ const integerText = '^-?(0|[1-9][0-9]*)$';
 const base64Text = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
 const nonFinite = ['NaN', 'Infinity', '-Infinity'];
 
+/** Base64 text of exactly `size` bytes: whole groups of four, then the padded group of the rest. */
+function base64OfSize(size: number): string {
+  const groups = Math.floor(size / 3);
+  const tail = ['', '[A-Za-z0-9+/]{2}==', '[A-Za-z0-9+/]{3}='][size % 3];
+  return `^(?:[A-Za-z0-9+/]{4}){${groups}}${tail}$`;
+}
+
 export function toJsonSchema(schema: Schema, options: JsonSchemaExportOptions = {}): JsonValue {
   const writing: Writing = {
     int64AsNumber: options.int64 === 'number',
@@ -117,7 +124,7 @@ function bareTypeOf(schema: Schema, writing: Writing): JsonObject | true {
       return compact({
         type: 'string',
         contentEncoding: 'base64',
-        pattern: base64Text,
+        pattern: schema.size === undefined ? base64Text : base64OfSize(schema.size),
         maxLength: schema.maxLength === undefined ? undefined : Math.ceil(schema.maxLength / 3) * 4,
       });
     case 'timestamp':

@@ -18,7 +18,16 @@
 import { WirekitError } from '../../errors/index.js';
 import { assignFieldNumbers } from '../field-numbers.js';
 import { isSmallInt } from '../int-ranges.js';
-import type { EnumSchema, FieldDef, NamedSchema, ObjectSchema, Schema, UnionSchema } from '../types.js';
+import type {
+  AvroDecimalForm,
+  AvroFixedForm,
+  EnumSchema,
+  FieldDef,
+  NamedSchema,
+  ObjectSchema,
+  Schema,
+  UnionSchema,
+} from '../types.js';
 import { deref, fullName } from '../walk.js';
 import { call, type Expr, layout, propertyKey, quote } from './typescript-layout.js';
 import { typeIdentifiers } from './typescript-names.js';
@@ -249,6 +258,7 @@ class Generator {
             ['proto', schema.proto],
             ['min', schema.min],
             ['max', schema.max],
+            ['avro', schema.avro],
           ]),
         ),
       );
@@ -260,18 +270,22 @@ class Generator {
           `t.${schema.kind}`,
           ...options([
             ...(schema.as === 'number' ? [['as', quote('number')] as [string, Expr]] : []),
-            ...some([['proto', schema.proto]]),
+            ...some([
+              ['proto', schema.proto],
+              ['avro', schema.avro],
+            ]),
           ]),
         );
       case 'decimal':
         return call(
           't.decimal',
-          ...options(
-            some([
+          ...options([
+            ...some([
               ['precision', schema.precision],
               ['scale', schema.scale],
             ]),
-          ),
+            ...avroFixedEntry(schema.avro),
+          ]),
         );
       case 'string':
         return call(
@@ -281,11 +295,21 @@ class Generator {
               ['minLength', schema.minLength],
               ['maxLength', schema.maxLength],
               ['pattern', schema.pattern],
+              ['avro', schema.avro],
             ]),
           ),
         );
       case 'bytes':
-        return call('t.bytes', ...options(some([['maxLength', schema.maxLength]])));
+        return call(
+          't.bytes',
+          ...options([
+            ...some([
+              ['maxLength', schema.maxLength],
+              ['size', schema.size],
+            ]),
+            ...avroFixedEntry(schema.avro),
+          ]),
+        );
       case 'timestamp':
         return call(
           't.timestamp',
@@ -363,6 +387,18 @@ function childrenOfNode(schema: Schema): Schema[] {
     default:
       return [];
   }
+}
+
+/** The `avro` option of a sized bytes or a decimal: the fixed's name, namespace, aliases and the rest. */
+function avroFixedEntry(form: AvroFixedForm | AvroDecimalForm | undefined): [string, Expr][] {
+  if (form === undefined) return [];
+  const entries: [string, Expr][] = [['name', quote(form.name)]];
+  if (form.namespace !== undefined) entries.push(['namespace', quote(form.namespace)]);
+  if (form.aliases !== undefined) entries.push(['aliases', { items: form.aliases.map(quote) }]);
+  if ('size' in form) entries.push(['size', String(form.size)]);
+  if ('logicalType' in form && form.logicalType !== undefined)
+    entries.push(['logicalType', quote(form.logicalType)]);
+  return [['avro', { entries }]];
 }
 
 /** The options argument of a named type's builder: namespace, doc, aliases, reserved, oneofs (none: no argument). */

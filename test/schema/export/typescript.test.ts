@@ -122,6 +122,18 @@ const handWritten: Record<string, Schema> = {
   imported: Imported,
   unnamedRoot: t.array(t.optional(t.map(t.int64(), t.array(t.nullable(Status))))),
   literalRoot: t.literal(42),
+  avroForms: t.object('AvroForms', {
+    day: t.int32({ avro: 'date' }),
+    micros: t.int64({ as: 'number', avro: 'time-micros' }),
+    local: t.int64({ avro: 'local-timestamp-nanos' }),
+    id: t.string({ avro: 'uuid' }),
+    md5: t.bytes({ size: 16 }),
+    span: t.bytes({
+      size: 12,
+      avro: { name: 'Span', namespace: 'time', aliases: ['Dur'], logicalType: 'duration' },
+    }),
+    money: t.decimal({ precision: 9, scale: 2, avro: { name: 'Money', size: 4 } }),
+  }),
   // Schemas imported from .proto files keep declared types, packing, enum numbers and presence.
   ...Object.fromEntries(
     [

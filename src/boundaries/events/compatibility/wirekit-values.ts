@@ -7,7 +7,14 @@
  */
 
 import { classesOf } from '../../../schema/either.js';
-import type { FieldDef, LiteralValue, ObjectSchema, Schema, UnionSchema } from '../../../schema/index.js';
+import type {
+  BytesSchema,
+  FieldDef,
+  LiteralValue,
+  ObjectSchema,
+  Schema,
+  UnionSchema,
+} from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
 import { intRange as boundsOf, isSmallInt, largeIntRange } from '../../../schema/int-ranges.js';
 import { groupOfField } from '../../../schema/oneofs.js';
@@ -41,6 +48,20 @@ export function wirekitValueFindings(reader: Schema, writer: Schema, nodes: numb
 }
 
 type Concrete = Exclude<Schema, { kind: 'ref' }>;
+
+/**
+ * Whether the reader's bytes take every length the writer's may hold: a size (the exact length,
+ * an Avro fixed) takes only that size, so changing it, adding it or dropping it for a bound that
+ * is smaller all narrow.
+ */
+function bytesNarrowing(r: BytesSchema, w: BytesSchema, path: string): Finding[] {
+  const lengths = (b: BytesSchema) =>
+    b.size !== undefined ? `size ${b.size}` : `maxLength ${b.maxLength ?? 'none'}`;
+  const writerLongest = w.size ?? w.maxLength ?? Number.POSITIVE_INFINITY;
+  const fits =
+    r.size !== undefined ? w.size === r.size : r.maxLength === undefined || r.maxLength >= writerLongest;
+  return fits ? [] : [narrowed('BYTES_NARROWED', path, `${lengths(w)} → ${lengths(r)}`)];
+}
 
 function narrowed(errorType: WirekitErrorType, path: string, detail: string): Finding {
   return {
@@ -220,11 +241,8 @@ class ValueChecker {
           problems.push(`pattern /${ws.pattern ?? ''}/ → /${r.pattern}/`);
         return problems.length === 0 ? [] : [narrowed('STRING_NARROWED', path, problems.join(', '))];
       }
-      case 'bytes': {
-        const wb = w as typeof r;
-        if (r.maxLength === undefined || r.maxLength >= (wb.maxLength ?? Number.POSITIVE_INFINITY)) return [];
-        return [narrowed('BYTES_NARROWED', path, `maxLength ${wb.maxLength ?? 'none'} → ${r.maxLength}`)];
-      }
+      case 'bytes':
+        return bytesNarrowing(r, w as typeof r, path);
       case 'decimal': {
         const wd = w as typeof r;
         const problems: string[] = [];
