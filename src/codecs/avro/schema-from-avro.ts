@@ -9,21 +9,32 @@
  *   `deprecated` mark toAvro writes, numbered in order); enums → enums; arrays → arrays; maps →
  *   string-keyed maps;
  * - boolean, int, long, float, double, string, bytes → bool, int32, int64, float32, float64, string,
- *   bytes; fixed → bytes (wirekit has no fixed size; resolution reads a writer's fixed as bytes);
+ *   bytes; fixed → bytes of its size (`t.bytes({ size, avro: { name, namespace, aliases } })`), so
+ *   that toAvro writes the same fixed and the codec reads it with no length in front;
  * - a union with "null" → nullable (whichever branch null is); a union of two or more records →
  *   a tagged union whose tag, a literal field every such record gets, holds the record's full name
  *   (as Avro's JSON encoding names union branches); a lone "null" → nullable(json); any other
  *   union of two or more non-null branches → an untagged union (t.either) of them in order, a long
  *   there held as a safe-integer number, several records there as one tagged union;
- * - logical types: decimal → decimal(precision, scale); timestamp-millis/micros/nanos → timestamp
- *   ms/us/ns; local-timestamp-*, date and time-* stay the integers they are stored as (a wall-clock
- *   time is no instant, so it is not shown as one); uuid stays a string.
+ * - logical types, each back out of toAvro as it came in: decimal on bytes → decimal(precision,
+ *   scale), on a fixed → the same with the fixed kept (`avro: { name, size }`); timestamp-millis,
+ *   -micros, -nanos → timestamp ms/us/ns; date and time-millis → int32 with `avro: 'date'` or
+ *   `'time-millis'`, time-micros and local-timestamp-millis, -micros, -nanos → int64 with that form
+ *   (the day count or the wall-clock count Avro stores: a wall-clock time is no instant, so it is not
+ *   shown as a Date); uuid → a string with `avro: 'uuid'`, or on a fixed(16) the 16 bytes with
+ *   `logicalType: 'uuid'`; duration → its fixed(12)'s bytes with `logicalType: 'duration'`.
+ *   A logical type that does not fit its type (a date on a long, a decimal wider than its fixed)
+ *   is ignored, as the specification asks; so is one wirekit does not know.
+ *
+ * What is lost: timestamp-micros and -nanos are read into a Date, which holds milliseconds, so the
+ * digits below the millisecond are dropped (toward the past, as for every timestamp: docs/values.md)
+ * and written back as zeros. A local-timestamp keeps them: it stays the integer.
  *
  * Refused (WK_SCHEMA_IMPORT, with the path into the Avro schema): what the specification forbids
  * (an enum default that is not a symbol, two union branches of one type, defaults that do not fit
  * their field's type: import-defaults.ts), and a union whose branches wirekit's untagged union
- * cannot tell apart by the value (["int", "long"], ["string", "bytes"], two fixed types: they differ
- * on Avro's wire by their index alone).
+ * cannot tell apart by the value (["int", "long"], ["string", "bytes"], two fixed types: both are
+ * bytes, which t.either tells apart by class, not by size).
  */
 import { isWirekitError, type Path, SchemaImportError } from '../../errors/index.js';
 import { fixedLogicalSizes, maxDecimalPrecision } from '../../schema/avro-forms.js';

@@ -172,3 +172,57 @@ for (const [lib, interpreter, present] of peers) {
     });
   });
 }
+
+describe.skipIf(!has('venv:fastavro'))('sub-millisecond digits (docs/mapping/avro.md)', () => {
+  const avsc = recordOf([
+    ['micros', { type: 'long', logicalType: 'timestamp-micros' }],
+    ['nanos', { type: 'long', logicalType: 'timestamp-nanos' }],
+  ]);
+  const written = [
+    { micros: { $int: '1700000000123456' }, nanos: { $int: '1700000000123456789' } },
+    { micros: -1, nanos: -1 },
+  ];
+
+  test('a Date keeps the millisecond, rounded toward the past, and writes zeros below it', () => {
+    const codec = createAvroCodec({ schema: schemaFromAvro(avsc) });
+    const { datums } = run<{ datums: string[] }>(venvPython, 'write', 'fastavro', {
+      schema: avsc,
+      values: written,
+    });
+    const read = datums.map((datum) => codec.decode(Uint8Array.from(Buffer.from(datum, 'hex'))));
+    expect(read).toEqual([
+      { micros: new Date(1_700_000_000_123), nanos: new Date(1_700_000_000_123) },
+      { micros: new Date(-1), nanos: new Date(-1) },
+    ]);
+    const back = run<{ equal: boolean[] }>(venvPython, 'read', 'fastavro', {
+      schema: avsc,
+      datums: read.map((value) => hex(codec.encode(value))),
+      // fastavro reads a timestamp-micros as a datetime, a timestamp-nanos as its count.
+      values: [
+        { micros: { $datetime: '2023-11-14T22:13:20.123000+00:00' }, nanos: { $int: '1700000000123000000' } },
+        { micros: { $datetime: '1969-12-31T23:59:59.999000+00:00' }, nanos: -1_000_000 },
+      ],
+    });
+    expect(back.equal).toEqual([true, true]);
+  });
+
+  test('read as int64, the writer’s count keeps every digit', () => {
+    const asCounts = createAvroCodec({
+      schema: schemaFromAvro(
+        recordOf([
+          ['micros', 'long'],
+          ['nanos', 'long'],
+        ]),
+      ),
+      writerSchema: JSON.stringify(avsc),
+    });
+    const { datums } = run<{ datums: string[] }>(venvPython, 'write', 'fastavro', {
+      schema: avsc,
+      values: written,
+    });
+    expect(asCounts.decode(Uint8Array.from(Buffer.from(datums[0] as string, 'hex')))).toEqual({
+      micros: 1_700_000_000_123_456n,
+      nanos: 1_700_000_000_123_456_789n,
+    });
+  });
+});

@@ -80,7 +80,7 @@ describe("Apache Avro's valid schemas import", () => {
       expect(() => avsc.Type.forSchema(exported as never)).not.toThrow();
   });
 
-  test('the union of two fixed types is refused by name: wirekit keeps no fixed size, so both are bytes', () => {
+  test('the union of two fixed types is refused by name: both are bytes, which t.either tells apart by class, not size', () => {
     const [ipAddr] = valid.filter((c) => fixedPair(c.text));
     const error = refusal(() => schemaFromAvro(ipAddr?.text as string));
     expect([error.code, error.path]).toEqual(['WK_SCHEMA_IMPORT', ['fields', 0, 'type']]);
