@@ -108,6 +108,7 @@ describe('JSON Schema: the base64 text of exactly `size` bytes, as validate() de
       const text = Buffer.from(bytes).toString('base64');
       expect(check(text), `${length} bytes`).toBe(validate(schema, bytes).length === 0);
     }
+    expect(check(Buffer.alloc(size + 1).toString('base64'))).toBe(false);
   });
 });
 
