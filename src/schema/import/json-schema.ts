@@ -26,6 +26,7 @@ import {
   numberOf,
   stringOf,
 } from './scalars.js';
+import { textChoice } from './text-choices.js';
 import { defName, pascal, typeName, uniqueName } from './type-names.js';
 import {
   aliasesOf,
@@ -234,6 +235,10 @@ class JsonSchemaImporter {
   }
 
   private choice(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    // Texts told apart only by their look are one string (arktype's string.uuid), not a union.
+    if (Array.isArray(node.anyOf)) this.budget.ensure(node.anyOf.length, childPointer(pointer, 'anyOf'));
+    const text = textChoice(node, pointer);
+    if (text !== undefined) return text;
     const keyword = 'anyOf' in node ? 'anyOf' : 'oneOf';
     refuseUnread(node, [keyword, ...choiceAnnotations], pointer, `is not read next to ${keyword}.`);
     const branches = node[keyword];

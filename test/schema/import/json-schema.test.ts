@@ -208,7 +208,7 @@ describe('schemaFromJsonSchema: refusals name the keyword and its pointer', () =
       '#/multipleOf',
       /"multipleOf"/,
     ],
-    ['an unread format', { type: 'string', format: 'email' }, '#/format', /"email"/],
+    ['an unread format', { type: 'string', format: 'uri' }, '#/format', /"uri"/],
     ['uniqueItems', { type: 'array', uniqueItems: true }, '#/uniqueItems', /uniqueItems/],
     ['a tuple', { type: 'array', items: [{ type: 'string' }] }, '#/items', /tuple/],
     ['prefixItems', { type: 'array', prefixItems: [] }, '#/prefixItems', /"prefixItems"/],
