@@ -27,6 +27,7 @@ import {
   stringOf,
 } from './scalars.js';
 import { textChoice } from './text-choices.js';
+import { arrayItems } from './tuples.js';
 import { defName, pascal, typeName, uniqueName } from './type-names.js';
 import {
   aliasesOf,
@@ -297,7 +298,16 @@ class JsonSchemaImporter {
   private array(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
     refuseUnread(
       node,
-      ['type', 'items', 'minItems', 'maxItems', 'uniqueItems', 'x-wirekit-packed'],
+      [
+        'type',
+        'items',
+        'prefixItems',
+        'additionalItems',
+        'minItems',
+        'maxItems',
+        'uniqueItems',
+        'x-wirekit-packed',
+      ],
       pointer,
       'is not read for arrays.',
     );
@@ -307,21 +317,15 @@ class JsonSchemaImporter {
         'uniqueItems: true has no wirekit counterpart (validate() does not compare items).',
       );
     }
-    const items = node.items;
-    if (Array.isArray(items)) {
-      throw importError(
-        childPointer(pointer, 'items'),
-        'items as an array (a draft-07 tuple) needs a tuple kind, which wirekit does not have.',
-      );
-    }
+    // A tuple reads as an array where its positions all hold one schema (tuples.ts).
+    const items = arrayItems(node, this.root, pointer);
     const schema =
-      items === undefined
-        ? t.json()
-        : this.convert(items, childPointer(pointer, 'items'), depth + 1, `${hint}Item`);
+      items.node === undefined ? t.json() : this.convert(items.node, items.pointer, depth + 1, `${hint}Item`);
+    const most = count(node, 'maxItems', pointer);
     return build(pointer, () =>
       t.array(schema, {
         minItems: count(node, 'minItems', pointer),
-        maxItems: count(node, 'maxItems', pointer),
+        maxItems: items.maxItems === undefined ? most : Math.min(items.maxItems, most ?? items.maxItems),
         ...packedOf(node, pointer),
       }),
     );
