@@ -15,7 +15,7 @@ import {
   refuseUnread,
   resolveLocalRef,
 } from './json-document.js';
-import { objectShape } from './object-shape.js';
+import { enumKeyedRecord, objectShape } from './object-shape.js';
 import {
   annotatedNode,
   checkEnumType,
@@ -331,7 +331,8 @@ class JsonSchemaImporter {
     );
   }
 
-  private object(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+  private object(given: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    const node = enumKeyedRecord(given) ?? given;
     const shape = objectShape(node, pointer, this.options.openObjects ?? 'refuse');
     if (shape === 'map') {
       onlyOnNamed(node, false, pointer, objectAnnotations(node));
