@@ -26,7 +26,7 @@ import {
   numberOf,
   stringOf,
 } from './scalars.js';
-import { textChoice } from './text-choices.js';
+import { constChoice, textChoice } from './text-choices.js';
 import { arrayItems } from './tuples.js';
 import { defName, pascal, typeName, uniqueName } from './type-names.js';
 import {
@@ -236,13 +236,16 @@ class JsonSchemaImporter {
   }
 
   private choice(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
-    // Texts told apart only by their look are one string (arktype's string.uuid), not a union.
-    if (Array.isArray(node.anyOf)) this.budget.ensure(node.anyOf.length, childPointer(pointer, 'anyOf'));
+    // Distinct string consts are an enum; texts told apart only by their look are one string
+    // (arktype's string.uuid), not a union.
+    const branches = node.anyOf ?? node.oneOf;
+    if (Array.isArray(branches)) this.budget.ensure(branches.length, pointer);
+    const consts = constChoice(node);
+    if (consts !== undefined) return this.enumeration(consts, pointer, hint);
     const text = textChoice(node, pointer);
     if (text !== undefined) return text;
     const keyword = 'anyOf' in node ? 'anyOf' : 'oneOf';
     refuseUnread(node, [keyword, ...choiceAnnotations], pointer, `is not read next to ${keyword}.`);
-    const branches = node[keyword];
     const at = childPointer(pointer, keyword);
     if (!Array.isArray(branches) || branches.length === 0)
       throw importError(at, `${keyword} must be a non-empty array.`);

@@ -64,6 +64,34 @@ function branchPattern(branch: JsonObject, pointer: string): string {
 }
 
 /**
+ * The `enum` an `anyOf` or `oneOf` of distinct string consts says (valibot's union of literals), with
+ * `null` where a branch is null alone: one of several distinct texts, which `oneOf` and `anyOf` accept
+ * alike. Undefined for any other node.
+ */
+export function constChoice(node: JsonObject): JsonObject | undefined {
+  const branches = node.anyOf ?? node.oneOf;
+  if (!Array.isArray(branches) || ('anyOf' in node && 'oneOf' in node)) return undefined;
+  const texts = branches.filter((branch) => !isNullOnly(branch));
+  const consts = texts.map((branch) =>
+    isJsonObject(branch) &&
+    typeof branch.const === 'string' &&
+    Object.keys(branch).every(
+      (keyword) =>
+        keyword === 'const' || (keyword === 'type' && branch.type === 'string') || isAnnotation(keyword),
+    )
+      ? branch.const
+      : undefined,
+  );
+  if (texts.length < 2 || consts.some((value) => value === undefined) || new Set(consts).size < consts.length)
+    return undefined;
+  const { anyOf: _any, oneOf: _one, ...rest } = node;
+  return {
+    ...rest,
+    enum: texts.length < branches.length ? [...(consts as string[]), null] : (consts as string[]),
+  };
+}
+
+/**
  * The string an `anyOf` of text branches is, or undefined when its branches are not all texts
  * (the caller then reads it as a union). `format` beside the `anyOf` must hold as well.
  */

@@ -198,6 +198,24 @@ const cases: readonly Case[] = [
     values: [[true, false], [true, false, true], [true], [true, 1], []],
   },
   {
+    keyword: 'string consts in an anyOf, with null (valibot’s union of literals)',
+    document: { anyOf: [{ const: 'a' }, { type: 'string', const: 'b' }, { type: 'null' }] },
+    values: ['a', 'b', null, 'c', 'A', 1],
+  },
+  {
+    keyword: 'string consts in a oneOf',
+    document: { oneOf: [{ const: 'a' }, { const: 'b' }] },
+    values: ['a', 'b', 'c', null],
+  },
+  {
+    keyword: 'texts in an anyOf told apart by pattern, format and const, a format beside',
+    document: {
+      format: 'hostname',
+      anyOf: [{ type: 'string', pattern: '^a' }, { type: 'string', format: 'ipv4' }, { const: 'localhost' }],
+    },
+    values: ['abc.com', 'a-', '1.2.3.4', 'localhost', 'b.com', '', 'a..b', 1, null],
+  },
+  {
     keyword: 'enum of strings',
     document: { enum: ['red', 'green'] },
     values: ['red', 'green', 'blue', 'Red', 0, null],
