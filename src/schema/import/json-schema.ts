@@ -15,7 +15,7 @@ import {
   refuseUnread,
   resolveLocalRef,
 } from './json-document.js';
-import { objectShape } from './object-shape.js';
+import { enumKeyedRecord, objectShape } from './object-shape.js';
 import {
   annotatedNode,
   checkEnumType,
@@ -26,6 +26,8 @@ import {
   numberOf,
   stringOf,
 } from './scalars.js';
+import { constChoice, textChoice } from './text-choices.js';
+import { arrayItems } from './tuples.js';
 import { defName, pascal, typeName, uniqueName } from './type-names.js';
 import {
   aliasesOf,
@@ -234,9 +236,16 @@ class JsonSchemaImporter {
   }
 
   private choice(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    // Distinct string consts are an enum; texts told apart only by their look are one string
+    // (arktype's string.uuid), not a union.
+    const branches = node.anyOf ?? node.oneOf;
+    if (Array.isArray(branches)) this.budget.ensure(branches.length, pointer);
+    const consts = constChoice(node);
+    if (consts !== undefined) return this.enumeration(consts, pointer, hint);
+    const text = textChoice(node, pointer);
+    if (text !== undefined) return text;
     const keyword = 'anyOf' in node ? 'anyOf' : 'oneOf';
     refuseUnread(node, [keyword, ...choiceAnnotations], pointer, `is not read next to ${keyword}.`);
-    const branches = node[keyword];
     const at = childPointer(pointer, keyword);
     if (!Array.isArray(branches) || branches.length === 0)
       throw importError(at, `${keyword} must be a non-empty array.`);
@@ -292,7 +301,16 @@ class JsonSchemaImporter {
   private array(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
     refuseUnread(
       node,
-      ['type', 'items', 'minItems', 'maxItems', 'uniqueItems', 'x-wirekit-packed'],
+      [
+        'type',
+        'items',
+        'prefixItems',
+        'additionalItems',
+        'minItems',
+        'maxItems',
+        'uniqueItems',
+        'x-wirekit-packed',
+      ],
       pointer,
       'is not read for arrays.',
     );
@@ -302,27 +320,22 @@ class JsonSchemaImporter {
         'uniqueItems: true has no wirekit counterpart (validate() does not compare items).',
       );
     }
-    const items = node.items;
-    if (Array.isArray(items)) {
-      throw importError(
-        childPointer(pointer, 'items'),
-        'items as an array (a draft-07 tuple) needs a tuple kind, which wirekit does not have.',
-      );
-    }
+    // A tuple reads as an array where its positions all hold one schema (tuples.ts).
+    const items = arrayItems(node, this.root, pointer);
     const schema =
-      items === undefined
-        ? t.json()
-        : this.convert(items, childPointer(pointer, 'items'), depth + 1, `${hint}Item`);
+      items.node === undefined ? t.json() : this.convert(items.node, items.pointer, depth + 1, `${hint}Item`);
+    const most = count(node, 'maxItems', pointer);
     return build(pointer, () =>
       t.array(schema, {
         minItems: count(node, 'minItems', pointer),
-        maxItems: count(node, 'maxItems', pointer),
+        maxItems: items.maxItems === undefined ? most : Math.min(items.maxItems, most ?? items.maxItems),
         ...packedOf(node, pointer),
       }),
     );
   }
 
-  private object(node: JsonObject, pointer: string, depth: number, hint: string): Schema {
+  private object(given: JsonObject, pointer: string, depth: number, hint: string): Schema {
+    const node = enumKeyedRecord(given) ?? given;
     const shape = objectShape(node, pointer, this.options.openObjects ?? 'refuse');
     if (shape === 'map') {
       onlyOnNamed(node, false, pointer, objectAnnotations(node));

@@ -63,3 +63,27 @@ export function objectShape(
   }
   return { properties, required, names };
 }
+
+/**
+ * A record whose keys are an enum of strings (zod's `z.record(z.enum([...]), V)` and
+ * `z.partialRecord`): `propertyNames: { enum }` beside `additionalProperties: V`. It accepts what an
+ * object with a property V per key, closed to other keys, accepts, so it is read as that object;
+ * undefined for any other node.
+ */
+export function enumKeyedRecord(node: JsonObject): JsonObject | undefined {
+  const names = node.propertyNames;
+  if (!isJsonObject(names) || 'properties' in node || !Array.isArray(names.enum)) return undefined;
+  const keys = names.enum;
+  const plain = Object.keys(names).every(
+    (keyword) => keyword === 'enum' || (keyword === 'type' && names.type === 'string'),
+  );
+  if (!plain || keys.length === 0 || !keys.every((key): key is string => typeof key === 'string'))
+    return undefined;
+  const value = node.additionalProperties ?? true;
+  const { propertyNames: _names, additionalProperties: _rest, ...rest } = node;
+  return {
+    ...rest,
+    properties: Object.fromEntries(keys.map((key) => [key, value])),
+    additionalProperties: false,
+  };
+}

@@ -9,6 +9,7 @@ import { plainJsonSchemaOf } from '../export/json-schema.js';
 import { smallIntRange } from '../int-ranges.js';
 import type { JsonValue, MapKeySchema, ProtoIntType, Schema, SmallIntKind } from '../types.js';
 import { build, childPointer, importError, type JsonObject, refuseUnread } from './json-document.js';
+import { bothPatterns, stringFormatPatterns } from './string-formats.js';
 import {
   annotatedKind,
   isSmallIntKind,
@@ -32,20 +33,9 @@ const safeIntegerKinds: readonly { range: readonly [number, number]; make: () =>
   { range: [0, Number.MAX_SAFE_INTEGER], make: () => t.uint64({ as: 'number' }) },
 ];
 
-/** ajv-formats' uuid, spelled without the `i` flag (wirekit patterns carry no flags). */
-const uuidPattern = '^(?:urn:uuid:)?[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$';
-
-/**
- * One pattern that a text matches when it matches both (each, as JSON Schema's `pattern`, found
- * anywhere in the text): format uuid and a pattern beside it, as zod's `z.uuid()` writes them. Each
- * is looked for from the start in a lookahead, so neither's anchors or groups change the other's.
- */
-function bothPatterns(format: string, pattern: string | undefined): string {
-  if (pattern === undefined || pattern === format) return format;
-  return `^(?=[\\s\\S]*?(?:${format}))(?=[\\s\\S]*?(?:${pattern}))`;
-}
-
-const stringKeywords = ['type', 'minLength', 'maxLength', 'pattern', 'format'];
+/** The keywords that judge a string's text, which a timestamp (format date-time alone) has none of. */
+const textKeywords = ['minLength', 'maxLength', 'pattern'];
+const stringKeywords = ['type', 'format', ...textKeywords];
 
 export function count(node: JsonObject, keyword: string, pointer: string): number | undefined {
   const value = node[keyword];
@@ -215,23 +205,22 @@ export function numberOf(node: JsonObject, pointer: string): Schema {
   return t.float64();
 }
 
+/**
+ * A string node: a timestamp where it is `format: date-time` alone (or with its precision), else a
+ * string whose pattern holds the format's (string-formats.ts) and the node's own. A date-time with a
+ * pattern beside it (zod's `z.iso.datetime()`) stays text, since a timestamp keeps no text for the
+ * pattern to judge: `+01:00` and `Z` name one instant, which a pattern may tell apart.
+ */
 export function stringOf(node: JsonObject, pointer: string): Schema {
-  const timeKeywords = node.format === 'date-time' ? ['x-wirekit-precision'] : [];
-  refuseUnread(node, [...stringKeywords, ...timeKeywords], pointer, 'is not read for strings.');
   const format = node.format;
-  if (format === 'date-time') {
-    refuseUnread(
-      node,
-      ['type', 'format', 'x-wirekit-precision'],
-      pointer,
-      'is not read next to format date-time.',
-    );
-    return t.timestamp({ precision: timestampPrecision(node, pointer) });
-  }
-  if (format !== undefined && format !== 'uuid') {
+  const instant = format === 'date-time' && !textKeywords.some((keyword) => keyword in node);
+  const timeKeywords = instant ? ['x-wirekit-precision'] : [];
+  refuseUnread(node, [...stringKeywords, ...timeKeywords], pointer, 'is not read for strings.');
+  if (instant) return t.timestamp({ precision: timestampPrecision(node, pointer) });
+  if (format !== undefined && (typeof format !== 'string' || !Object.hasOwn(stringFormatPatterns, format))) {
     throw importError(
       childPointer(pointer, 'format'),
-      `the string format ${JSON.stringify(format)} is not read yet.`,
+      `the string format ${JSON.stringify(format)} is not read (wirekit keeps no pattern equal to ajv-formats' for it); drop the format and say what it means with a pattern.`,
     );
   }
   const given = node.pattern;
@@ -247,7 +236,8 @@ export function stringOf(node: JsonObject, pointer: string): Schema {
       );
     }
   }
-  const pattern = format === 'uuid' ? bothPatterns(uuidPattern, given) : given;
+  const pattern =
+    typeof format === 'string' ? bothPatterns(stringFormatPatterns[format] as string, given) : given;
   return build(pointer, () =>
     t.string({
       minLength: count(node, 'minLength', pointer),

@@ -151,6 +151,71 @@ const cases: readonly Case[] = [
     ],
   },
   {
+    keyword: 'prefixItems of one schema, items: false (zod and arktype tuples)',
+    document: {
+      $schema: dialect,
+      type: 'array',
+      prefixItems: [
+        { type: 'integer', minimum: 0, maximum: 9 },
+        { type: 'integer', minimum: 0, maximum: 9 },
+      ],
+      items: false,
+      minItems: 1,
+    },
+    values: [[1], [1, 2], [], [1, 2, 3], [1, 10], ['a'], [1.5], 'ab', null],
+  },
+  {
+    keyword: 'prefixItems with the same schema after them',
+    document: {
+      $schema: dialect,
+      type: 'array',
+      prefixItems: [{ type: 'string' }],
+      items: { type: 'string' },
+      minItems: 1,
+      maxItems: 3,
+    },
+    values: [['a'], ['a', 'b', 'c'], [], ['a', 'b', 'c', 'd'], ['a', 1], [1]],
+  },
+  {
+    keyword: 'draft-07 items list with additionalItems: false (valibot’s strictTuple)',
+    document: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: [{ type: 'string' }, { type: 'string' }],
+      additionalItems: false,
+    },
+    values: [[], ['a'], ['a', 'b'], ['a', 'b', 'c'], [1], ['a', null]],
+  },
+  {
+    keyword: 'draft-07 items list with the same schema as additionalItems',
+    document: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'array',
+      items: [{ type: 'boolean' }],
+      additionalItems: { type: 'boolean' },
+      minItems: 2,
+    },
+    values: [[true, false], [true, false, true], [true], [true, 1], []],
+  },
+  {
+    keyword: 'string consts in an anyOf, with null (valibot’s union of literals)',
+    document: { anyOf: [{ const: 'a' }, { type: 'string', const: 'b' }, { type: 'null' }] },
+    values: ['a', 'b', null, 'c', 'A', 1],
+  },
+  {
+    keyword: 'string consts in a oneOf',
+    document: { oneOf: [{ const: 'a' }, { const: 'b' }] },
+    values: ['a', 'b', 'c', null],
+  },
+  {
+    keyword: 'texts in an anyOf told apart by pattern, format and const, a format beside',
+    document: {
+      format: 'hostname',
+      anyOf: [{ type: 'string', pattern: '^a' }, { type: 'string', format: 'ipv4' }, { const: 'localhost' }],
+    },
+    values: ['abc.com', 'a-', '1.2.3.4', 'localhost', 'b.com', '', 'a..b', 1, null],
+  },
+  {
     keyword: 'enum of strings',
     document: { enum: ['red', 'green'] },
     values: ['red', 'green', 'blue', 'Red', 0, null],

@@ -77,4 +77,30 @@ describe('valibot → @valibot/to-json-schema → schemaFromJsonSchema', () => {
     expect(values.map((value) => wirekitAccepts(schema, value))).toEqual(valibotVerdicts);
     expect(valibotVerdicts.filter(Boolean)).toHaveLength(4);
   });
+
+  test('valibot’s string formats (a format alone) import, and agree with valibot and Ajv', () => {
+    const formats: [string, v.GenericSchema<string>, string[]][] = [
+      ['email', v.pipe(v.string(), v.email()), ['a.b@example.com', 'a@b', '@b.com', 'a b@c.com']],
+      ['uuid', v.pipe(v.string(), v.uuid()), ['123e4567-e89b-42d3-a456-426614174000', '123e4567e89b', 'x']],
+      ['isoDate', v.pipe(v.string(), v.isoDate()), ['2024-02-29', '2024-13-01', '24-01-01']],
+      ['ipv4', v.pipe(v.string(), v.ipv4()), ['192.168.0.1', '256.0.0.1', '1.2.3']],
+    ];
+    for (const [name, format, texts] of formats) {
+      const json = toJsonSchema(format) as JsonValue;
+      const imported = schemaFromJsonSchema(json);
+      expect({ name, kind: imported.kind, off: disagreements(json, imported, texts) }).toEqual({
+        name,
+        kind: 'string',
+        off: [],
+      });
+      expect({ name, verdicts: texts.map((text) => wirekitAccepts(imported, text)) }).toEqual({
+        name,
+        verdicts: texts.map((text) => v.safeParse(format, text).success),
+      });
+    }
+    // isoTimestamp is format date-time alone: a timestamp, as any date-time without a pattern.
+    expect(schemaFromJsonSchema(toJsonSchema(v.pipe(v.string(), v.isoTimestamp())) as JsonValue).kind).toBe(
+      'timestamp',
+    );
+  });
 });

@@ -121,9 +121,58 @@ describe('zod v4 toJSONSchema → schemaFromJsonSchema', () => {
     }
   });
 
-  test('string formats wirekit does not read are refused by name, pattern or not', () => {
-    for (const format of [z.email(), z.iso.datetime()]) {
-      expect(() => schemaFromJsonSchema(z.toJSONSchema(format) as JsonValue)).toThrow(/format|pattern/);
+  test('zod’s string formats (a format with zod’s pattern beside it) import, and agree with Ajv and zod', () => {
+    const formats: [string, z.ZodType, string[]][] = [
+      [
+        'iso.datetime()',
+        z.iso.datetime(),
+        [
+          '2024-02-29T12:34:56Z',
+          '2024-02-29T12:34:56.5Z',
+          '2024-02-29T12:34:56+01:00',
+          '2023-02-29T12:34:56Z',
+          '2024-02-29 12:34:56Z',
+          'x',
+        ],
+      ],
+      [
+        'iso.datetime({ offset: true })',
+        z.iso.datetime({ offset: true }),
+        [
+          '2024-02-29T12:34:56+01:00',
+          '2024-02-29T12:34:56Z',
+          '2024-02-29T12:34:56+0100',
+          '2024-02-29T24:00:00Z',
+        ],
+      ],
+      ['iso.date()', z.iso.date(), ['2024-02-29', '2023-02-29', '2024-13-01', '24-01-01']],
+      ['email()', z.email(), ['a.b+c@example.com', 'a@b', 'a@@b.com', "o'neil@x.io", 'a@-b.com']],
+      ['ipv4()', z.ipv4(), ['192.168.0.1', '256.0.0.1', '1.2.3']],
+      ['ipv6()', z.ipv6(), ['::1', '1:2:3:4:5:6:7:8', '1::2::3', 'fe80::1']],
+      ['hostname()', z.hostname(), ['example.com', 'a_b.com', '-a.com']],
+      ['iso.duration()', z.iso.duration(), ['P1D', 'PT1H', 'P', 'P1W']],
+    ];
+    for (const [label, format, texts] of formats) {
+      const json = z.toJSONSchema(format) as JsonValue;
+      const imported = schemaFromJsonSchema(json);
+      expect({ label, kind: imported.kind, off: disagreements(json, imported, texts) }).toEqual({
+        label,
+        kind: 'string',
+        off: [],
+      });
+      expect({ label, verdicts: texts.map((text) => wirekitAccepts(imported, text)) }).toEqual({
+        label,
+        verdicts: texts.map((text) => format.safeParse(text).success),
+      });
     }
+  });
+
+  test('where zod’s own check is looser than its format, the import gives Ajv’s verdict', () => {
+    // zod's email pattern lets a domain label end in '-', which ajv-formats' email refuses.
+    const json = z.toJSONSchema(z.email()) as JsonValue;
+    const imported = schemaFromJsonSchema(json);
+    expect(z.email().safeParse('a@b-.com').success).toBe(true);
+    expect(disagreements(json, imported, ['a@b-.com'])).toEqual([]);
+    expect(wirekitAccepts(imported, 'a@b-.com')).toBe(false);
   });
 });
