@@ -35,6 +35,7 @@ import {
   unsupported,
   unwrapPresence,
 } from './plan.js';
+import { type ProtoSyntax, protoSyntax } from './proto-syntax.js';
 import { wellKnownTypes } from './proto-well-known.js';
 
 export interface ProtoOptions {
@@ -128,6 +129,8 @@ export interface ProtoEnum {
 }
 
 export interface ProtoLayout {
+  /** proto3, unless the schema holds what only proto2 declares (proto-syntax.ts). */
+  readonly syntax: ProtoSyntax;
   readonly package: string | undefined;
   readonly root: ProtoMessage;
   /** Every message and enum, in the order the file declares them. */
@@ -272,6 +275,7 @@ class LayoutBuilder {
       );
     }
     return {
+      syntax: protoSyntax(this.declarations, this.plan.refuse),
       package: this.plan.namespace,
       root,
       declarations: this.declarations,
@@ -459,13 +463,8 @@ class LayoutBuilder {
    */
   private enumValueNames(type: EnumSchema): string[] {
     // An enum with a .proto's numbers came from a .proto: its members are that file's value names.
+    // One whose first number is not 0 makes the file proto2 (proto-syntax.ts).
     if (type.numbers !== undefined) {
-      if (type.numbers[0] !== 0) {
-        this.plan.refuse(
-          `enum ${type.name}: its first value is numbered ${type.numbers[0]}, but toProto writes proto3, ` +
-            'whose enums start with 0 (their default).',
-        );
-      }
       for (const member of type.members) {
         if (!isIdentifier(member)) {
           this.plan.refuse(`enum ${type.name}: member ${JSON.stringify(member)} is not a .proto value name.`);
