@@ -53,15 +53,18 @@ def view(fd, m, syntax):
             'type_name': fd.type_name, 'packed': packed, 'present': present,
             'default': fd.default_value if fd.HasField('default_value') else None,
             'oneof': m.oneof_decl[fd.oneof_index].name if real_oneof else None}
-original = load(sys.argv[1])
-printed = load(sys.argv[2], sys.argv[3])
-out = {'compared': 0, 'differences': []}
-for kind in (0, 1):
-    for name, item in printed[kind].items():
-        out['compared'] += 1
-        if original[kind].get(name) != item:
-            out['differences'].append([name, original[kind].get(name), item])
-print(json.dumps(out))
+results = []
+for original_path, printed_path, printed_file in json.load(sys.stdin):
+    original = load(original_path)
+    printed = load(printed_path, printed_file)
+    out = {'compared': 0, 'differences': []}
+    for kind in (0, 1):
+        for name, item in printed[kind].items():
+            out['compared'] += 1
+            if original[kind].get(name) != item:
+                out['differences'].append([name, original[kind].get(name), item])
+    results.append(out)
+print(json.dumps(results))
 `;
 
 export interface Equivalence {
@@ -76,7 +79,12 @@ export interface Equivalence {
  * declaration of the same full name in the set `original`.
  */
 export function compareDescriptors(original: string, printed: string, printedFile: string): Equivalence {
-  const run = spawnSync(python, ['-c', compareScript, original, printed, printedFile], { encoding: 'utf8' });
+  return compareEach([[original, printed, printedFile]])[0] as Equivalence;
+}
+
+/** `compareDescriptors` for each [original, printed, printedFile], in one Python run. */
+export function compareEach(cases: readonly (readonly [string, string, string])[]): Equivalence[] {
+  const run = spawnSync(python, ['-c', compareScript], { input: JSON.stringify(cases), encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`descriptor comparison failed: ${run.stderr}`);
-  return JSON.parse(run.stdout) as Equivalence;
+  return JSON.parse(run.stdout) as Equivalence[];
 }

@@ -205,16 +205,24 @@ class LayoutBuilder {
       refuse: options.refuse,
       nests: true,
     });
-    // Enum values are siblings of their enum (C++ scoping), so they share the package's names
-    // with every type, and generated messages must avoid them too.
+    // Enum values are siblings of their enum (C++ scoping), so a top-level enum's share the
+    // package's names with every type, and generated messages must avoid them too; a nested enum's
+    // are scoped to its message, and need differ only from the other names declared there.
+    const scoped = new Map<NamedSchema, Set<string>>();
+    for (const type of this.plan.types) {
+      const outer = this.plan.enclosing.get(type);
+      if (outer !== undefined) scoped.set(outer, (scoped.get(outer) ?? new Set()).add(type.name));
+    }
     for (const type of this.plan.types) {
       if (type.kind === 'enum') {
         const values = this.enumValueNames(type);
+        const outer = this.plan.enclosing.get(type);
+        const names = outer === undefined ? this.plan.names : (scoped.get(outer) as Set<string>);
         for (const value of values) {
-          if (this.plan.names.has(value)) {
+          if (names.has(value)) {
             this.plan.refuse(`enum ${type.name}: value ${value} clashes with another type or enum value.`);
           }
-          this.plan.names.add(value);
+          names.add(value);
         }
         this.declared.set(type, { name: type.name, schema: type, values });
       } else {

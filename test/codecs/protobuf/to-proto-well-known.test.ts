@@ -109,3 +109,24 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf'))(
     });
   },
 );
+
+describe('toProto scopes a nested enum’s values to its message', () => {
+  test('two messages may each hold an enum with a value BOOL (google/api label.proto and metric.proto)', () => {
+    const labelType = t.enum('ValueType', ['STRING', 'BOOL'], { namespace: 'api.v1.Label', numbers: [0, 1] });
+    const metricType = t.enum('ValueType', ['UNSPECIFIED', 'BOOL'], {
+      namespace: 'api.v1.Metric',
+      numbers: [0, 1],
+    });
+    const Label = t.object('Label', { type: labelType }, { namespace: 'api.v1' });
+    const Metric = t.object('Metric', { type: metricType, labels: t.array(Label) }, { namespace: 'api.v1' });
+    const printed = toProto(Metric);
+    expect(printed).toContain('message Metric {\n  enum ValueType {\n    UNSPECIFIED = 0;\n    BOOL = 1;');
+    expect(printed).toContain('message Label {\n  enum ValueType {\n    STRING = 0;\n    BOOL = 1;');
+    // Top-level enums share the package's scope: there the same value is still a clash.
+    const A = t.enum('A', ['BOOL', 'X'], { namespace: 'api.v1', numbers: [0, 1] });
+    const B = t.enum('B', ['BOOL', 'Y'], { namespace: 'api.v1', numbers: [0, 1] });
+    expect(() => toProto(t.object('M', { a: A, b: B }, { namespace: 'api.v1' }))).toThrow(
+      /enum B: value BOOL clashes with another type or enum value/,
+    );
+  });
+});
