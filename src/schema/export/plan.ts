@@ -68,6 +68,11 @@ export interface PlanOptions {
    * namespace; its name need only differ from its siblings'.
    */
   readonly nests?: boolean;
+  /**
+   * Types the file imports rather than declares (protobuf's well-known types): they take no name
+   * and no namespace of the file's.
+   */
+  readonly imported?: ReadonlySet<NamedSchema>;
 }
 
 /**
@@ -99,7 +104,7 @@ export interface ExportPlan {
 export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
   const { format, reservedNames } = options;
   const refuse = options.refuse ?? throwing(format);
-  const types = [...namedTypes(schema).values()];
+  const types = [...namedTypes(schema).values()].filter((type) => options.imported?.has(type) !== true);
   const enclosing = new Map<NamedSchema, NamedSchema>();
   if (options.nests === true) {
     const objects = new Map(
@@ -113,14 +118,19 @@ export function planExport(schema: Schema, options: PlanOptions): ExportPlan {
 
   // Both formats declare a file's types in one namespace (package), so types from two namespaces
   // would lose the very qualifier that tells them apart.
-  const namespaces = [
-    ...new Set(
-      types.flatMap((type) => (type.namespace === undefined || enclosing.has(type) ? [] : [type.namespace])),
-    ),
-  ];
+  // The refusal names a type of each namespace, so that a schema imported from several packages
+  // says which of its types would need another home.
+  const firstOf = new Map<string, NamedSchema>();
+  for (const type of types) {
+    if (type.namespace === undefined || enclosing.has(type) || firstOf.has(type.namespace)) continue;
+    firstOf.set(type.namespace, type);
+  }
+  const namespaces = [...firstOf.keys()];
   if (namespaces.length > 1) {
+    const listed = [...firstOf.values()].map((type) => `${type.namespace} (${fullName(type)})`);
     refuse(
-      `one file holds one namespace, but the types use ${namespaces.join(' and ')}; move them into one namespace.`,
+      `one file holds one namespace, but the types use ${listed.join(' and ')}; the ${format} file ` +
+        "is written with one, so give the types one namespace (the builders' `namespace` option).",
     );
   }
   const namespace = options.namespace ?? namespaces[0];

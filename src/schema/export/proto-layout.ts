@@ -12,6 +12,7 @@ import type {
   EitherSchema,
   EnumSchema,
   FieldDef,
+  NamedSchema,
   NullableSchema,
   ObjectSchema,
   ProtoIntType,
@@ -19,7 +20,7 @@ import type {
   TimestampSchema,
   UnionSchema,
 } from '../types.js';
-import { deref } from '../walk.js';
+import { deref, fullName, namedTypes } from '../walk.js';
 import { fieldBase, lowerSnake, upperSnake } from './naming.js';
 import {
   checkFieldNames,
@@ -31,8 +32,11 @@ import {
   type ScalarLeaf,
   type StoredKind,
   storedKind,
+  unsupported,
   unwrapPresence,
 } from './plan.js';
+import { type ProtoSyntax, protoSyntax } from './proto-syntax.js';
+import { wellKnownTypes } from './proto-well-known.js';
 
 export interface ProtoOptions {
   /** The proto package; by default the namespace the schema's types share, else none. */
@@ -125,6 +129,8 @@ export interface ProtoEnum {
 }
 
 export interface ProtoLayout {
+  /** proto3, unless the schema holds what only proto2 declares (proto-syntax.ts). */
+  readonly syntax: ProtoSyntax;
   readonly package: string | undefined;
   readonly root: ProtoMessage;
   /** Every message and enum, in the order the file declares them. */
@@ -133,6 +139,12 @@ export interface ProtoLayout {
   readonly timestamp: string | undefined;
   /** Whether a field holds a well-known wrapper (the file then imports google/protobuf/wrappers.proto). */
   readonly wrappers: boolean;
+  /**
+   * The other well-known files the file imports (google/protobuf/duration.proto...), sorted: those
+   * declaring the schema's types that are well-known types (proto-well-known.ts), named by their
+   * full name and not declared here.
+   */
+  readonly imports: readonly string[];
   /**
    * The message each nested declaration is declared in: an object or enum whose namespace is the
    * full name of an object of the schema (`shop.v1.Order.Line`), as schemaFromProto names them.
@@ -163,12 +175,28 @@ class LayoutBuilder {
   private usesWrappers = false;
   /** The well-known wrapper message of each wrapped scalar schema (NullableSchema.proto). */
   private readonly wellKnown = new Map<Schema, ProtoMessage>();
+  /** The schema's types that are well-known types, with the file each is imported from. */
+  private readonly imported: ReadonlyMap<Schema, string>;
+  /** The files of the imported types this file's own declarations name (protoc warns of the others). */
+  private readonly importsUsed = new Set<string>();
+  /** Set while the fields of an imported type are laid out: what they name is not this file's import. */
+  private inImported = false;
 
   constructor(
     private readonly schema: Schema,
     options: ProtoLayoutOptions,
   ) {
+    const root = deref(schema);
+    const home = options.package ?? ('name' in root ? root.namespace : undefined);
+    const imported = wellKnownTypes(
+      [...namedTypes(schema).values()],
+      home,
+      (node) => (isScalarLeaf(node) ? protoScalar(node) : undefined),
+      options.refuse ?? ((message) => unsupported(protoFormat, message)),
+    );
+    this.imported = imported;
     this.plan = planExport(schema, {
+      imported: new Set(imported.keys()),
       format: protoFormat,
       namespace: options.package,
       rootName: options.rootName,
@@ -177,16 +205,24 @@ class LayoutBuilder {
       refuse: options.refuse,
       nests: true,
     });
-    // Enum values are siblings of their enum (C++ scoping), so they share the package's names
-    // with every type, and generated messages must avoid them too.
+    // Enum values are siblings of their enum (C++ scoping), so a top-level enum's share the
+    // package's names with every type, and generated messages must avoid them too; a nested enum's
+    // are scoped to its message, and need differ only from the other names declared there.
+    const scoped = new Map<NamedSchema, Set<string>>();
+    for (const type of this.plan.types) {
+      const outer = this.plan.enclosing.get(type);
+      if (outer !== undefined) scoped.set(outer, (scoped.get(outer) ?? new Set()).add(type.name));
+    }
     for (const type of this.plan.types) {
       if (type.kind === 'enum') {
         const values = this.enumValueNames(type);
+        const outer = this.plan.enclosing.get(type);
+        const names = outer === undefined ? this.plan.names : (scoped.get(outer) as Set<string>);
         for (const value of values) {
-          if (this.plan.names.has(value)) {
+          if (names.has(value)) {
             this.plan.refuse(`enum ${type.name}: value ${value} clashes with another type or enum value.`);
           }
-          this.plan.names.add(value);
+          names.add(value);
         }
         this.declared.set(type, { name: type.name, schema: type, values });
       } else {
@@ -205,14 +241,36 @@ class LayoutBuilder {
     const hidden = this.plan.namespace?.split('.').includes('google') || this.plan.names.has('google');
     this.googlePrefix = hidden ? '.google.protobuf.' : 'google.protobuf.';
     this.timestampName = `${this.googlePrefix}Timestamp`;
+    // An imported well-known type is named by its full name and declared by its own file; its
+    // fields are still laid out, since the codec writes them.
+    for (const type of imported.keys()) {
+      const name = `${hidden ? '.' : ''}${fullName(type as NamedSchema)}`;
+      if (type.kind === 'enum') {
+        this.declared.set(type, { name, schema: type, values: type.members });
+      } else if (type.kind === 'object') {
+        this.declared.set(type, {
+          name,
+          origin: 'object',
+          schema: type,
+          fields: [],
+          variants: [],
+          branches: [],
+        });
+      }
+    }
   }
 
   build(): ProtoLayout {
     const rootDef: FieldDef = { name: 'value', id: 1, schema: this.schema };
     const wrapper =
       this.plan.rootWrapper === undefined ? undefined : this.message(this.plan.rootWrapper, [rootDef], false);
-    for (const type of this.declared.values()) {
-      if ('values' in type) this.declarations.push(type);
+    for (const [schema, type] of this.declared) {
+      if (this.imported.has(schema)) {
+        if ('values' in type) continue;
+        this.inImported = true;
+        this.fill(type, (schema as ObjectSchema).fields, false);
+        this.inImported = false;
+      } else if ('values' in type) this.declarations.push(type);
       else if (type.origin === 'object') this.object(type);
       else this.union(type);
     }
@@ -225,11 +283,13 @@ class LayoutBuilder {
       );
     }
     return {
+      syntax: protoSyntax(this.declarations, this.plan.refuse),
       package: this.plan.namespace,
       root,
       declarations: this.declarations,
       timestamp: this.usesTimestamp ? this.timestampName : undefined,
       wrappers: this.usesWrappers,
+      imports: [...this.importsUsed].sort(),
       enclosing,
     };
   }
@@ -355,6 +415,8 @@ class LayoutBuilder {
 
   /** One value; `base` names the message an either becomes (`<base>_Either`). */
   private value(node: Leaf, base: string): ProtoValue {
+    const file = this.imported.get(node);
+    if (file !== undefined && !this.inImported) this.importsUsed.add(file);
     switch (node.kind) {
       case 'timestamp':
         this.usesTimestamp = true;
@@ -409,13 +471,8 @@ class LayoutBuilder {
    */
   private enumValueNames(type: EnumSchema): string[] {
     // An enum with a .proto's numbers came from a .proto: its members are that file's value names.
+    // One whose first number is not 0 makes the file proto2 (proto-syntax.ts).
     if (type.numbers !== undefined) {
-      if (type.numbers[0] !== 0) {
-        this.plan.refuse(
-          `enum ${type.name}: its first value is numbered ${type.numbers[0]}, but toProto writes proto3, ` +
-            'whose enums start with 0 (their default).',
-        );
-      }
       for (const member of type.members) {
         if (!isIdentifier(member)) {
           this.plan.refuse(`enum ${type.name}: member ${JSON.stringify(member)} is not a .proto value name.`);
@@ -498,6 +555,11 @@ function branchFieldNames(schema: EitherSchema): string[] {
 /** The scalar a leaf is declared as: the integer type its schema declares, else its kind's default. */
 function protoScalar(node: ScalarLeaf): ProtoScalar {
   return 'proto' in node && node.proto !== undefined ? node.proto : protoScalars[storedKind(node)];
+}
+
+/** Whether a plain node is a value each format declares as one of its base types. */
+function isScalarLeaf(node: Plain): node is ScalarLeaf {
+  return !['array', 'map', 'timestamp', 'enum', 'object', 'union', 'either'].includes(node.kind);
 }
 
 /** The nullable under a field's optional that declares a well-known wrapper, if it does. */

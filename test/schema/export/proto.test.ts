@@ -74,7 +74,7 @@ describe('toProto: refusals', () => {
     const B = t.object('B', { a: A }, { namespace: 'two' });
     const result = refusal(B);
     expect(result.code).toBe('WK_EXPORT_UNSUPPORTED');
-    expect(result.message).toContain('two and one');
+    expect(result.message).toContain('two (two.B) and one (one.A)');
     // One shared namespace is the package, unless the option says otherwise.
     const C = t.object('C', { a: A }, { namespace: 'one' });
     expect(toProto(C)).toContain('package one;');
