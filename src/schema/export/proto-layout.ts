@@ -30,11 +30,10 @@ import {
   planExport,
   type Refuse,
   type ScalarLeaf,
-  type StoredKind,
-  storedKind,
   unsupported,
   unwrapPresence,
 } from './plan.js';
+import { isScalarLeaf, protoScalar } from './proto-scalars.js';
 import { type ProtoSyntax, protoSyntax } from './proto-syntax.js';
 import { wellKnownTypes } from './proto-well-known.js';
 
@@ -552,16 +551,6 @@ function branchFieldNames(schema: EitherSchema): string[] {
   });
 }
 
-/** The scalar a leaf is declared as: the integer type its schema declares, else its kind's default. */
-function protoScalar(node: ScalarLeaf): ProtoScalar {
-  return 'proto' in node && node.proto !== undefined ? node.proto : protoScalars[storedKind(node)];
-}
-
-/** Whether a plain node is a value each format declares as one of its base types. */
-function isScalarLeaf(node: Plain): node is ScalarLeaf {
-  return !['array', 'map', 'timestamp', 'enum', 'object', 'union', 'either'].includes(node.kind);
-}
-
 /** The nullable under a field's optional that declares a well-known wrapper, if it does. */
 function protoWrapped(schema: Schema): NullableSchema | undefined {
   const node = schema.kind === 'optional' ? schema.inner : schema;
@@ -572,23 +561,3 @@ function protoWrapped(schema: Schema): NullableSchema | undefined {
 export function isPackable(value: ProtoValue): boolean {
   return value.is === 'enum' || (value.is === 'scalar' && value.type !== 'string' && value.type !== 'bytes');
 }
-
-/**
- * The proto scalar of each stored kind where the schema declares none: zigzag for signed integers,
- * so that small negative numbers stay small.
- */
-const protoScalars: Record<StoredKind, ProtoScalar> = {
-  bool: 'bool',
-  int8: 'sint32',
-  int16: 'sint32',
-  int32: 'sint32',
-  int64: 'sint64',
-  uint8: 'uint32',
-  uint16: 'uint32',
-  uint32: 'uint32',
-  uint64: 'uint64',
-  float32: 'float',
-  float64: 'double',
-  string: 'string',
-  bytes: 'bytes',
-};
