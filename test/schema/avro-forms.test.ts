@@ -11,6 +11,7 @@ import { createCodec } from '../../src/codecs/registry.js';
 import { isWirekitError } from '../../src/errors/index.js';
 import { toAvro } from '../../src/schema/export/avro.js';
 import { toJsonSchema } from '../../src/schema/export/json-schema.js';
+import { schemaFromJsonSchema } from '../../src/schema/import/index.js';
 import { schemaFromJson, schemaToJson, t, validate } from '../../src/schema/index.js';
 
 describe('the builders refuse forms that do not fit', () => {
@@ -110,6 +111,13 @@ describe('JSON Schema: the base64 text of exactly `size` bytes, as validate() de
     }
     expect(check(Buffer.alloc(size + 1).toString('base64'))).toBe(false);
   });
+});
+
+test('with annotations, a size goes out as x-wirekit-size and comes back from schemaFromJsonSchema', () => {
+  const schema = t.object('R', { b: t.bytes({ size: 16 }) });
+  const document = toJsonSchema(schema, { annotations: true });
+  expect(JSON.stringify(document)).toContain('"x-wirekit-size":16');
+  expect(schemaToJson(schemaFromJsonSchema(document as never))).toEqual(schemaToJson(schema));
 });
 
 describe('decoders refuse bytes of another length that a writer of unsized bytes sent', () => {

@@ -17,6 +17,7 @@ export const wirekitJsonSchemaKeywords = [
   'x-wirekit-precision',
   'x-wirekit-scale',
   'x-wirekit-max-bytes',
+  'x-wirekit-size',
   'x-wirekit-packed',
   'x-wirekit-id',
   'x-wirekit-aliases',
@@ -50,7 +51,11 @@ export function nodeAnnotations(schema: Schema): Annotations {
         'x-wirekit-scale': schema.scale,
       });
     case 'bytes':
-      return defined({ 'x-wirekit-kind': 'bytes', 'x-wirekit-max-bytes': schema.maxLength });
+      return defined({
+        'x-wirekit-kind': 'bytes',
+        'x-wirekit-max-bytes': schema.maxLength,
+        'x-wirekit-size': schema.size,
+      });
     case 'timestamp':
       return { 'x-wirekit-precision': schema.precision };
     case 'array':

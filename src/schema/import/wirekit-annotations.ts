@@ -68,7 +68,10 @@ export function stringCarriedKind(node: JsonObject, kind: string, pointer: strin
           scale: positive(node, 'x-wirekit-scale', pointer, 0),
         });
       default:
-        return t.bytes({ maxLength: positive(node, 'x-wirekit-max-bytes', pointer, 0) });
+        return t.bytes({
+          maxLength: positive(node, 'x-wirekit-max-bytes', pointer, 0),
+          size: positive(node, 'x-wirekit-size', pointer, 0),
+        });
     }
   });
   const readHere: Record<string, readonly string[]> = {
@@ -76,7 +79,7 @@ export function stringCarriedKind(node: JsonObject, kind: string, pointer: strin
     uint64: ['x-wirekit-proto'],
     float32: [],
     decimal: ['x-wirekit-precision', 'x-wirekit-scale'],
-    bytes: ['x-wirekit-max-bytes'],
+    bytes: ['x-wirekit-max-bytes', 'x-wirekit-size'],
   };
   const keywords: Record<string, JsonValue> = {};
   for (const [keyword, value] of Object.entries(node)) {

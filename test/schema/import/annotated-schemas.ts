@@ -68,8 +68,10 @@ const leaf: fc.Arbitrary<Schema> = fc.oneof(
       }),
     ),
   fc
-    .option(fc.integer({ min: 0, max: 50 }))
-    .map((maxLength) => t.bytes({ maxLength: maxLength ?? undefined })),
+    .tuple(fc.option(fc.integer({ min: 0, max: 50 })), fc.boolean())
+    .map(([length, sized]) =>
+      sized && length !== null ? t.bytes({ size: length }) : t.bytes({ maxLength: length ?? undefined }),
+    ),
   fc.constantFrom('s', 'ms', 'us', 'ns').map((precision) => t.timestamp({ precision })),
   fc.constantFrom(t.literal('on'), t.literal(7), t.literal(true)),
   fc.boolean().map((numbered) =>
