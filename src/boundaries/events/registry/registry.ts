@@ -169,13 +169,29 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     work.close();
     throw error;
   }
+  // What other registries sharing the store write from now on is applied as it arrives. A record
+  // that contradicts the state (two writers at once) is left out: the next start names it.
+  store.shared?.follow(async (record) => {
+    const answer = state.needsIdentity(record)
+      ? await work.identify(record).catch(() => undefined)
+      : undefined;
+    try {
+      state.apply(record, answer?.ok === true ? answer.identity : undefined);
+    } catch (error) {
+      if (!(error instanceof LogConflict)) throw error;
+    }
+  });
 
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
   /** Runs mutations one at a time, each after the one before settled. */
   const serialised = <T>(work: () => Promise<T>): Promise<T> => {
     if (closed) return Promise.reject(refusals.storeError(new Error('the registry is closed')));
-    const run = tail.then(work);
+    // On a shared store, only the leader writes, once it has applied what the previous one wrote.
+    const run = tail.then(async () => {
+      await store.shared?.leading();
+      return work();
+    });
     tail = run.catch(() => undefined);
     return run;
   };
