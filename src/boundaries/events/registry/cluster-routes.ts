@@ -6,14 +6,14 @@
 import type { Route } from './routes.js';
 import type { SharedLog } from './store.js';
 
-export type RegistryRole = 'leader' | 'follower' | 'electing';
+export type ClusterRole = 'leader' | 'follower' | 'electing';
 
 export interface ClusterView {
   /** This registry's URL, as it advertises it. */
   readonly url: string;
   /** The leader's URL, null while an election runs. */
   readonly leader: string | null;
-  readonly role: RegistryRole;
+  readonly role: ClusterRole;
 }
 
 export function clusterView(shared: SharedLog | undefined, url: string): ClusterView {

@@ -9,7 +9,6 @@
  */
 
 import { clusterErrorCodes, clusterRefusals } from './cluster-errors.js';
-import { isRegistryError } from './registry-error.js';
 import type { SharedLog } from './store.js';
 
 /** Marks a request one registry forwarded to another, which never forwards it further. */
@@ -83,9 +82,4 @@ export async function forwardToLeader(
   }
   if (lastFailure === undefined) throw clusterRefusals.unknownLeader(`none elected within ${timeoutMs} ms`);
   throw clusterRefusals.forwardingFailed(lastFailure.leader, lastFailure.cause);
-}
-
-/** Whether the error says this registry does not lead (so a forwarded request must go elsewhere). */
-export function isNotLeader(error: unknown): boolean {
-  return isRegistryError(error) && error.errorCode === clusterErrorCodes.unknownLeader;
 }

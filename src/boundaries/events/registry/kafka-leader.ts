@@ -81,6 +81,8 @@ export async function joinLeaderElection(options: LeaderElectionOptions): Promis
   const { kafkajs, kafka, admin, topic, groupId, url, sessionTimeoutMs } = options;
   const { MemberAssignment, MemberMetadata } = kafkajs.AssignerProtocol;
   let current: Leader | undefined;
+  /** Whether the last assignment made this registry the leader: kept through a rebalance, to keep it. */
+  let ledLast = false;
   /** When the coordinator last confirmed this member (a join or a heartbeat). */
   let confirmedAt = 0;
   let generation = 0;
@@ -100,7 +102,7 @@ export async function joinLeaderElection(options: LeaderElectionOptions): Promis
       metadata: MemberMetadata.encode({
         version: 0,
         topics,
-        userData: Buffer.from(JSON.stringify({ url, leading: current?.self === true })),
+        userData: Buffer.from(JSON.stringify({ url, leading: ledLast })),
       }),
     }),
     async assign({ members }: { members: GroupMember[] }) {
@@ -151,7 +153,8 @@ export async function joinLeaderElection(options: LeaderElectionOptions): Promis
     confirmedAt = Date.now();
     generation += 1;
     const joined = generation;
-    if (event.payload.memberAssignment[topic]?.includes(0) === true) {
+    ledLast = event.payload.memberAssignment[topic]?.includes(0) === true;
+    if (ledLast) {
       set({ url, self: true });
       return;
     }
