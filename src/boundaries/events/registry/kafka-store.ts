@@ -4,6 +4,12 @@
  * database, and the topic replicates the registry with the rest of the cluster's data. kafkajs is
  * an optional peer, imported by load(), so the memory and file stores never need it. The topic, its
  * keys, how a start reads it and what compaction can cost: docs/events.md, "Stores".
+ *
+ * Several registries may share the topic (`shared`): the one Kafka's group protocol elects
+ * (kafka-leader.ts) is its only writer, and every registry keeps reading the topic after load
+ * (kafka-tail.ts) to apply what the leader writes. Before a purge the store writes the highest id
+ * handed out so far under a key of its own, which compaction keeps once the purged version and its
+ * tombstone are gone, so that a registry started on the compacted topic never hands that id out again.
  */
 import type { Admin, Kafka, Producer } from 'kafkajs';
 import { isWirekitError, WirekitError } from '../../../errors/index.js';

@@ -5,7 +5,9 @@
  *   const registry = await createSchemaRegistry({ store: fileStore('schemas.log') });
  *   const { id } = await registry.register('orders-value', { schema: avsc });
  *
- * One writer. Mutations run one at a time through a queue, each against the state every earlier
+ * One writer: on a store that several registries share (the Kafka store), only the one the store
+ * elects writes, once it applied what the previous leader wrote, and the records the leader appends
+ * are applied here as they arrive. Mutations run one at a time through a queue, each against the state every earlier
  * one left, so twenty concurrent registrations of one schema get one id and twenty compatible new
  * schemas get consecutive versions. A mutation's record is appended to the store first and applied
  * to the state only once the store took it: what a reader sees is durable, and a store failure

@@ -75,6 +75,8 @@ describe.runIf(hasKafka() || process.env.CI === 'true')('a registry cluster losi
     const acknowledged = new Map<string, number>();
     const refusedWhileFailingOver: number[] = [];
     let killedAt = 0;
+    /** When the first registration sent after the kill was acknowledged. */
+    let resumedAt = 0;
     let stopWriting = false;
     let next = 0;
     // Three clients, each registering new schemas in turn through every live node, trying a
@@ -85,6 +87,7 @@ describe.runIf(hasKafka() || process.env.CI === 'true')('a registry cluster losi
         next += 1;
         const subject = `stream-${index}`;
         const schema = userSchema({ name: `f${index}`, type: 'int', default: 0 });
+        const sentAfterKill = killedAt !== 0;
         for (let attempt = 0; ; attempt += 1) {
           const live = killedAt === 0 ? urls : survivors;
           const url = live[(index + attempt + which) % live.length] as string;
@@ -93,6 +96,7 @@ describe.runIf(hasKafka() || process.env.CI === 'true')('a registry cluster losi
           );
           if (reply?.status === 200) {
             acknowledged.set(subject, (reply.body as { id: number }).id);
+            if (sentAfterKill && resumedAt === 0) resumedAt = Date.now();
             break;
           }
           if (killedAt !== 0) refusedWhileFailingOver.push(reply?.status ?? 0);
@@ -114,7 +118,7 @@ describe.runIf(hasKafka() || process.env.CI === 'true')('a registry cluster losi
     await Promise.all(clients);
 
     process.stderr.write(
-      `registry failover: session timeout ${sessionTimeoutMs} ms; new leader agreed by both survivors ${electedMs} ms after SIGKILL; ${acknowledged.size} registrations acknowledged, ${refusedWhileFailingOver.length} tries refused or cut off during the failover\n`,
+      `registry failover: session timeout ${sessionTimeoutMs} ms; new leader agreed by both survivors ${electedMs} ms after SIGKILL, first registration sent after the kill acknowledged after ${resumedAt - killedAt} ms; ${acknowledged.size} registrations acknowledged, ${refusedWhileFailingOver.length} tries refused or cut off during the failover\n`,
     );
     expect(survivors).toContain(newLeader);
     // Generous: the session timeout, a rebalance, and a slow machine.
