@@ -51,7 +51,10 @@ export async function forwardToLeader(
       continue;
     }
     try {
-      const response = await fetch(new URL(request.target, leader.url), {
+      // Appended to the leader's origin, never resolved against it: a target such as
+      // `//elsewhere/x` must not send the client's credentials to another host.
+      const path = request.target.startsWith('/') ? request.target : `/${request.target}`;
+      const response = await fetch(`${new URL(leader.url).origin}${path}`, {
         method: request.method,
         headers: {
           accept: 'application/vnd.schemaregistry.v1+json, application/json',
