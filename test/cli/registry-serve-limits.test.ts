@@ -1,7 +1,8 @@
 /**
  * `wirekit registry serve`'s schema bounds and parsed-schema cache as flags: a schema past
  * --max-schema-nodes or --max-schema-length is refused (422, 42201), one within is registered, and
- * a flag that is not a positive whole number is a usage error (exit 2).
+ * a flag that is not a positive whole number (or an http URL, for --advertised-url) is a usage
+ * error (exit 2).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +69,8 @@ test.each([
   ['--max-schema-nodes', '0'],
   ['--max-schema-length', 'lots'],
   ['--parsed-cache-length', '-1'],
+  ['--kafka-session-timeout', '0'],
+  ['--advertised-url', 'ftp://registry:8081'],
 ])('%s %s is a usage error', async (flag, value) => {
   const child = spawn(process.execPath, [main, 'registry', 'serve', '--port', '0', flag, value], {
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -97,7 +97,7 @@ export type {
   RegistryServerOptions,
   RegistryTlsOptions,
 } from './registry/server-options.js';
-export type { RegistryRecord, RegistryStore } from './registry/store.js';
+export type { LeaderView, RegistryRecord, RegistryStore, SharedLog } from './registry/store.js';
 export type {
   ConsumerOptions,
   ConsumerStats,

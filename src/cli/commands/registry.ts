@@ -30,6 +30,7 @@ export const registryHelp = `Usage:
                          [--allow-anonymous-remote] [--max-connections-per-address N]
                          [--max-schema-length N] [--max-schema-nodes N]
                          [--parsed-cache-schemas N] [--parsed-cache-length N]
+                         [--advertised-url URL] [--kafka-session-timeout MS]
       Runs a schema registry that speaks Confluent's REST API (Confluent's serializers and
       @kafkajs/confluent-schema-registry work against it) on http://H:P, by default
       127.0.0.1:8081. --port 0 picks a free port. Prints the URL on one line once it listens;
@@ -38,7 +39,13 @@ export const registryHelp = `Usage:
       --store file:PATH         one JSON record per line in PATH, fsynced on every write
       --store kafka:HOST:PORT[,HOST:PORT…][/TOPIC]
                                 a compacted one-partition topic (default _schemas), created if
-                                missing; needs the kafkajs package
+                                missing; needs the kafkajs package. Registries on one topic are
+                                one cluster: Kafka's group protocol elects a leader, the others
+                                forward writes to it (GET /v1/metadata/id says who leads)
+      --advertised-url URL      the URL the others forward writes to (default: the one printed)
+      --kafka-session-timeout MS
+                                how long the group waits for a silent registry before electing
+                                another leader (default 10000; the broker allows 6000 and up)
       --compatibility LEVEL     the level of subjects that set none (default BACKWARD): BACKWARD,
                                 FORWARD, FULL (each also _TRANSITIVE) or NONE
       --max-body-bytes N        the largest request body read (default 1048576)
@@ -60,8 +67,8 @@ export const registryHelp = `Usage:
       --parsed-cache-length N   the schema text those may add up to, in characters
                                 (default 4194304); the rest is parsed again when checked`;
 
-/** The store a --store value names. */
-async function storeOf(spec: string): Promise<RegistryStore> {
+/** The store a --store value names (`sessionTimeoutMs` for a Kafka store's election). */
+async function storeOf(spec: string, sessionTimeoutMs?: number): Promise<RegistryStore> {
   if (spec === 'memory') return memoryStore();
   if (spec.startsWith('file:') && spec.length > 'file:'.length) return fileStore(spec.slice('file:'.length));
   if (spec.startsWith('kafka:')) {
@@ -78,7 +85,11 @@ async function storeOf(spec: string): Promise<RegistryStore> {
       throw usageError(`--store kafka: takes HOST:PORT[,HOST:PORT…][/TOPIC] (got ${spec}).`);
     }
     // kafkajs, an optional peer, is loaded by the store when it connects, not before.
-    return kafkaStore({ brokers, ...(topic === undefined ? {} : { topic }) });
+    return kafkaStore({
+      brokers,
+      ...(topic === undefined ? {} : { topic }),
+      ...(sessionTimeoutMs === undefined ? {} : { sessionTimeoutMs }),
+    });
   }
   throw usageError(`--store is memory, file:PATH or kafka:BOOTSTRAP[/TOPIC] (got ${spec}).`);
 }
@@ -103,6 +114,15 @@ function countOf(flag: string, text: string | undefined): number | undefined {
   const count = /^[0-9]{1,12}$/.test(text) ? Number(text) : Number.NaN;
   if (!(count >= 1)) throw usageError(`${flag} takes a whole number of at least 1 (got ${text}).`);
   return count;
+}
+
+function urlOf(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw usageError(`--advertised-url takes an http:// or https:// URL (got ${text}).`);
+  }
+  return url.origin;
 }
 
 /** The users from --users-file (or its variable) and the role variables; warns of a file others may read. */
@@ -180,6 +200,8 @@ export async function registryCommand(
     'max-schema-nodes': { type: 'string' },
     'parsed-cache-schemas': { type: 'string' },
     'parsed-cache-length': { type: 'string' },
+    'advertised-url': { type: 'string' },
+    'kafka-session-timeout': { type: 'string' },
   });
   if (positionals.length > 0)
     throw usageError(`registry serve takes no arguments (got ${positionals.join(' ')}).`);
@@ -210,10 +232,13 @@ export async function registryCommand(
   const maxSchemas = countOf('--parsed-cache-schemas', values['parsed-cache-schemas']);
   const maxTextLength = countOf('--parsed-cache-length', values['parsed-cache-length']);
   const storeSpec = values.store ?? 'memory';
+  const sessionTimeoutMs = countOf('--kafka-session-timeout', values['kafka-session-timeout']);
+  const advertisedUrl = urlOf(values['advertised-url']);
   const server = await startRegistryServer({
     port,
     host,
-    store: await storeOf(storeSpec),
+    store: await storeOf(storeSpec, sessionTimeoutMs),
+    ...(advertisedUrl === undefined ? {} : { advertisedUrl }),
     ...(users.length === 0 ? {} : { auth: { users } }),
     ...(tls === undefined ? {} : { tls }),
     allowAnonymousRemote: anonymousRemote,

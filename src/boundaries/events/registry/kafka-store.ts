@@ -4,12 +4,22 @@
  * database, and the topic replicates the registry with the rest of the cluster's data. kafkajs is
  * an optional peer, imported by load(), so the memory and file stores never need it. The topic, its
  * keys, how a start reads it and what compaction can cost: docs/events.md, "Stores".
+ *
+ * Several registries may share the topic (`shared`): the one Kafka's group protocol elects
+ * (kafka-leader.ts) is its only writer, and every registry keeps reading the topic after load
+ * (kafka-tail.ts) to apply what the leader writes. Before a purge the store writes the highest id
+ * handed out so far under a key of its own, which compaction keeps once the purged version and its
+ * tombstone are gone, so that a registry started on the compacted topic never hands that id out again.
  */
-import type { Admin, Consumer, Kafka, Producer } from 'kafkajs';
+import type { Admin, Kafka, Producer } from 'kafkajs';
 import { isWirekitError, WirekitError } from '../../../errors/index.js';
 import { type Kafkajs, loadKafkajs } from '../kafka/connection.js';
+import { clusterRefusals } from './cluster-errors.js';
+import { joinLeaderElection, type LeaderElection } from './kafka-leader.js';
+import { startTail, type Tail, type TailMessage } from './kafka-tail.js';
 import { checkedRecord, StoreCorruptError } from './record-json.js';
-import type { RegistryRecord, RegistryStore } from './store.js';
+import { isRegistryError } from './registry-error.js';
+import type { RegistryRecord, RegistryStore, SharedLog } from './store.js';
 
 export interface KafkaStoreOptions {
   /** Bootstrap brokers, `host:port` each. */
@@ -21,13 +31,27 @@ export interface KafkaStoreOptions {
   /** How long load may take to connect and read the topic (default 60 s). */
   readonly loadTimeoutMs?: number;
   readonly clientId?: string;
+  /**
+   * The consumer group the registries sharing the topic join to elect their leader (default
+   * `wirekit-registry.TOPIC`): registries in one group are one cluster.
+   */
+  readonly groupId?: string;
+  /**
+   * How long the group waits for a silent member before dropping it (default 10 s, as Confluent's
+   * registry; the broker allows 6 s to 30 min by default): a killed leader is replaced after it.
+   */
+  readonly sessionTimeoutMs?: number;
+  /** How long a read on a follower may wait to catch up with the topic (default 10 s; then 50002). */
+  readonly catchUpTimeoutMs?: number;
 }
 
-interface Message {
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly offset: string;
-}
+type Message = TailMessage;
+
+/**
+ * The key of the id high-water mark: a key type of wirekit's own, never tombstoned, so compaction
+ * keeps its latest value. Confluent's and Karapace's readers pass over key types they do not know.
+ */
+const idsKey = JSON.stringify({ keytype: 'WIREKIT_ID_HIGH_WATER', magic: 0 });
 
 function unavailable(what: string, cause: unknown): WirekitError {
   if (isWirekitError(cause)) return cause;
@@ -40,6 +64,7 @@ function unavailable(what: string, cause: unknown): WirekitError {
  * @internal exported for its tests, which need no broker.
  */
 export function kafkaMessageOf(record: RegistryRecord): { key: string; value: string | null } {
+  if (record.kind === 'ids') return { key: idsKey, value: JSON.stringify({ highest: record.highest }) };
   if (record.kind === 'mode') {
     const key = JSON.stringify({ keytype: 'MODE', subject: record.subject, magic: 0 });
     return { key, value: record.mode === null ? null : JSON.stringify({ mode: record.mode }) };
@@ -101,6 +126,10 @@ export function recordOfMessage(message: Message, location: string): RegistryRec
   if (key.keytype === 'MODE') {
     return checkedRecord({ kind: 'mode', subject: key.subject ?? null, mode: value?.mode ?? null }, location);
   }
+  if (key.keytype === 'WIREKIT_ID_HIGH_WATER') {
+    // A mark with no value says nothing (nobody writes one, but a hand-made tombstone would be it).
+    return value === null ? undefined : checkedRecord({ kind: 'ids', highest: value.highest }, location);
+  }
   if (key.keytype !== 'SCHEMA') return undefined;
   if (value === null)
     return checkedRecord({ kind: 'purge', subject: key.subject, version: key.version }, location);
@@ -160,57 +189,77 @@ async function ensureTopic(
   }
 }
 
-/** Every message from the topic's start up to (not including) `high`, in offset order. */
-async function readUpTo(
-  kafka: Kafka,
-  admin: Admin,
-  topic: string,
-  range: { low: bigint; high: bigint },
-  track: (consumer: Consumer | undefined) => void,
-): Promise<Message[]> {
-  const { low, high } = range;
-  const messages: Message[] = [];
-  if (high <= low) return messages;
-  const groupId = `wirekit-registry-load-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
-  track(consumer);
+/** Resolves with `work`, or rejects with `onTimeout()` after `ms`. */
+async function within<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
   try {
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
-    await new Promise<void>((resolve, reject) => {
-      consumer
-        .run({
-          autoCommit: false,
-          eachBatch: async ({ batch }) => {
-            for (const message of batch.messages) {
-              if (BigInt(message.offset) < high) messages.push(message);
-            }
-            // The batch's last offset counts even when compaction removed the messages at its end.
-            if (BigInt(batch.lastOffset()) >= high - 1n) resolve();
-          },
-        })
-        .catch(reject);
-    });
+    return await Promise.race([work, timeout]);
   } finally {
-    await consumer.disconnect();
-    track(undefined);
+    clearTimeout(timer);
   }
-  // The group only existed to fetch; it committed nothing, and is not left behind.
-  await admin.deleteGroups([groupId]).catch(() => {});
-  return messages;
 }
 
 export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
   const topic = options.topic ?? '_schemas';
+  const groupId = options.groupId ?? `wirekit-registry.${topic}`;
+  const sessionTimeoutMs = options.sessionTimeoutMs ?? 10_000;
+  const catchUpTimeoutMs = options.catchUpTimeoutMs ?? 10_000;
+  let kafkajs: Kafkajs | undefined;
   let kafka: Kafka | undefined;
   let admin: Admin | undefined;
   let producer: Producer | undefined;
-  let loading: Consumer | undefined;
+  let tail: Tail | undefined;
+  let election: LeaderElection | undefined;
+  let follower: ((record: RegistryRecord) => Promise<void>) | undefined;
+  let followed: () => void = () => {};
+  const following = new Promise<void>((resolve) => {
+    followed = resolve;
+  });
+  /** The highest id any record held: written before a purge, so that compaction cannot lower it. */
+  let highestId = 0;
+  /** Resolves once the leadership this registry holds has caught up with the log (see leading). */
+  let ready: Promise<void> | undefined;
   /** Where each record load returned was read: topic, partition and offset. */
   let locations: string[] = [];
 
+  const note = (record: RegistryRecord) => {
+    if (record.kind === 'schema') highestId = Math.max(highestId, record.id);
+    if (record.kind === 'ids') highestId = Math.max(highestId, record.highest);
+  };
+
+  /** The topic's end now: every record acknowledged before this call lies before it. */
+  const topicEnd = async (): Promise<bigint> => {
+    if (admin === undefined) throw unavailable('read the topic', new Error('the store is not loaded'));
+    const [offsets] = await admin.fetchTopicOffsets(topic);
+    return BigInt(offsets?.high ?? '0');
+  };
+  const catchUp = async (): Promise<void> => {
+    const reader = tail;
+    if (reader === undefined) throw unavailable('read the topic', new Error('the store is not loaded'));
+    let end: bigint;
+    try {
+      end = await topicEnd();
+    } catch (cause) {
+      throw unavailable('read the end of the topic', cause);
+    }
+    await within(reader.reached(end), catchUpTimeoutMs, () =>
+      clusterRefusals.catchUpTimeout(catchUpTimeoutMs),
+    );
+  };
+
+  const applyFollowed = async (message: TailMessage): Promise<void> => {
+    const record = recordOfMessage(message, `${topic}/0@${message.offset}`);
+    if (record === undefined) return;
+    note(record);
+    await following;
+    await follower?.(record);
+  };
+
   const load = async (): Promise<RegistryRecord[]> => {
-    const kafkajs = await loadKafkajs().catch((cause: unknown) => {
+    kafkajs = await loadKafkajs().catch((cause: unknown) => {
       throw unavailable('load kafkajs', cause);
     });
     kafka = new kafkajs.Kafka({
@@ -222,11 +271,8 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     admin = kafka.admin();
     await admin.connect();
     await ensureTopic(kafkajs, admin, topic, options.replicationFactor ?? -1);
-    const [offsets] = await admin.fetchTopicOffsets(topic);
-    const range = { low: BigInt(offsets?.low ?? '0'), high: BigInt(offsets?.high ?? '0') };
-    const messages = await readUpTo(kafka, admin, topic, range, (consumer) => {
-      loading = consumer;
-    });
+    tail = startTail({ kafka, topic, loadEnd: await topicEnd(), apply: applyFollowed });
+    const messages = await tail.loaded;
     producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
     await producer.connect();
     const records: RegistryRecord[] = [];
@@ -235,30 +281,79 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
       const location = `${topic}/0@${message.offset}`;
       const record = recordOfMessage(message, location);
       if (record === undefined) continue;
+      note(record);
       records.push(record);
       locations.push(location);
     }
     return records;
   };
 
+  const shared: SharedLog = {
+    clusterId: groupId,
+    follow(apply) {
+      follower = apply;
+      followed();
+    },
+    async join(url) {
+      if (kafkajs === undefined || kafka === undefined || admin === undefined) {
+        throw unavailable('join the election', new Error('the store is not loaded'));
+      }
+      election = await joinLeaderElection({
+        kafkajs,
+        kafka,
+        admin,
+        topic,
+        groupId,
+        url,
+        sessionTimeoutMs,
+        // A new leadership catches up afresh; losing it drops what the old one knew.
+        onChange: () => {
+          ready = undefined;
+        },
+      });
+    },
+    leader() {
+      return election === undefined ? undefined : election.leader();
+    },
+    async caughtUp() {
+      // The leader is the only writer, and applies each record before acknowledging it.
+      if (election === undefined || (election.leader()?.self === true && ready !== undefined)) {
+        if (ready !== undefined) await ready;
+        return;
+      }
+      // Without the broker nothing new can be acknowledged either: the reads are answered from
+      // what this registry has (as Confluent's registry answers them from its cache).
+      await catchUp().catch((error: unknown) => {
+        if (!isWirekitError(error, 'WK_REGISTRY_UNAVAILABLE') || isRegistryError(error)) throw error;
+      });
+    },
+    async leading() {
+      // Not in an election: this registry writes alone, as with any other store.
+      if (election === undefined) return;
+      const leader = election.leader();
+      if (leader === undefined) throw clusterRefusals.unknownLeader('an election is under way');
+      if (!leader.self) throw clusterRefusals.unknownLeader(`${leader.url} leads, not this registry`);
+      // Before its first id, a new leader applies everything the previous one wrote.
+      ready ??= catchUp().catch((error: unknown) => {
+        ready = undefined;
+        throw error;
+      });
+      await ready;
+    },
+  };
+
   return {
+    shared,
     async load() {
       const timeoutMs = options.loadTimeoutMs ?? 60_000;
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(unavailable(`read ${topic} within ${timeoutMs} ms`, new Error('timed out'))),
-          timeoutMs,
-        );
-      });
       try {
-        return await Promise.race([load(), timeout]);
+        return await within(load(), timeoutMs, () =>
+          unavailable(`read ${topic} within ${timeoutMs} ms`, new Error('timed out')),
+        );
       } catch (error) {
         await this.close().catch(() => {});
         if (error instanceof StoreCorruptError) throw error;
         throw unavailable(`load the registry from ${topic}`, error);
-      } finally {
-        clearTimeout(timer);
       }
     },
 
@@ -267,18 +362,29 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     },
 
     async append(record) {
-      if (producer === undefined)
+      if (producer === undefined || tail === undefined)
         throw unavailable('append', new Error('the store is not loaded (or is closed)'));
-      const { key, value } = kafkaMessageOf(record);
-      await producer.send({ topic, acks: -1, messages: [{ key, value }] });
+      const messages = [kafkaMessageOf(record)];
+      // A purge may drop the last record of the highest id; the mark keeps that id from coming back.
+      if (record.kind === 'purge') messages.unshift(kafkaMessageOf({ kind: 'ids', highest: highestId }));
+      const sent = producer.send({ topic, acks: -1, messages }).then((metadata) => {
+        const base = BigInt(metadata[0]?.baseOffset ?? '-1');
+        return messages.map((_, index) => base + BigInt(index));
+      });
+      tail.wrote(sent);
+      await sent;
+      note(record);
     },
 
     async close() {
-      const open = [producer, admin, loading];
+      const [leaving, reader, clients] = [election, tail, [producer, admin]];
+      election = undefined;
+      tail = undefined;
       producer = undefined;
       admin = undefined;
-      loading = undefined;
-      await Promise.allSettled(open.map((client) => client?.disconnect()));
+      // The group first, so that the others elect a new leader without waiting for a session.
+      await leaving?.stop();
+      await Promise.allSettled([reader?.close(), ...clients.map((client) => client?.disconnect())]);
     },
   };
 }

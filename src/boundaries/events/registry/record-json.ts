@@ -94,6 +94,7 @@ function recordOf(value: unknown): RegistryRecord {
   if (kind === 'purge') {
     return { kind, subject: string(value, 'subject'), version: positiveInt32(value, 'version') };
   }
+  if (kind === 'ids') return { kind, highest: positiveInt32(value, 'highest') };
   throw new Error(`kind ${JSON.stringify(kind)} is unknown`);
 }
 

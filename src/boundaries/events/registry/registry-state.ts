@@ -104,6 +104,10 @@ export class RegistryState {
    * identity is taken.
    */
   apply(record: RegistryRecord, identity?: string): void {
+    if (record.kind === 'ids') {
+      this.highestId = Math.max(this.highestId, record.highest);
+      return;
+    }
     if (record.kind === 'mode') {
       if (record.subject === null) this.globalMode = record.mode ?? undefined;
       else if (record.mode === null) this.subjectModes.delete(record.subject);

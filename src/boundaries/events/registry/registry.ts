@@ -5,7 +5,9 @@
  *   const registry = await createSchemaRegistry({ store: fileStore('schemas.log') });
  *   const { id } = await registry.register('orders-value', { schema: avsc });
  *
- * One writer. Mutations run one at a time through a queue, each against the state every earlier
+ * One writer: on a store that several registries share (the Kafka store), only the one the store
+ * elects writes, once it applied what the previous leader wrote, and the records the leader appends
+ * are applied here as they arrive. Mutations run one at a time through a queue, each against the state every earlier
  * one left, so twenty concurrent registrations of one schema get one id and twenty compatible new
  * schemas get consecutive versions. A mutation's record is appended to the store first and applied
  * to the state only once the store took it: what a reader sees is durable, and a store failure
@@ -169,13 +171,29 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     work.close();
     throw error;
   }
+  // What other registries sharing the store write from now on is applied as it arrives. A record
+  // that contradicts the state (two writers at once) is left out: the next start names it.
+  store.shared?.follow(async (record) => {
+    const answer = state.needsIdentity(record)
+      ? await work.identify(record).catch(() => undefined)
+      : undefined;
+    try {
+      state.apply(record, answer?.ok === true ? answer.identity : undefined);
+    } catch (error) {
+      if (!(error instanceof LogConflict)) throw error;
+    }
+  });
 
   let tail: Promise<unknown> = Promise.resolve();
   let closed = false;
   /** Runs mutations one at a time, each after the one before settled. */
   const serialised = <T>(work: () => Promise<T>): Promise<T> => {
     if (closed) return Promise.reject(refusals.storeError(new Error('the registry is closed')));
-    const run = tail.then(work);
+    // On a shared store, only the leader writes, once it has applied what the previous one wrote.
+    const run = tail.then(async () => {
+      await store.shared?.leading();
+      return work();
+    });
     tail = run.catch(() => undefined);
     return run;
   };

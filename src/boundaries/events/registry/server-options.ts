@@ -71,6 +71,16 @@ export interface RegistryServerOptions {
   readonly reservedConnections?: number;
   /** Hears of errors that are wirekit's bugs (answered 500), e.g. to log them. */
   readonly onInternalError?: (error: unknown) => void;
+  /**
+   * The URL the other registries sharing the store forward writes to (default: `url`). Give it when
+   * they reach this one by another name than it listens on (`0.0.0.0`, a proxy, a container).
+   */
+  readonly advertisedUrl?: string;
+  /**
+   * How long a follower waits for a leader to forward a write to, while an election runs (default
+   * 30 s; then 50004): longer than the store's session timeout, so a write survives a failover.
+   */
+  readonly forwardTimeoutMs?: number;
 }
 
 export interface ServerSettings {
@@ -83,6 +93,7 @@ export interface ServerSettings {
   readonly maxConnections: number;
   readonly perAddress: number;
   readonly reserved: number;
+  readonly forwardTimeout: number;
 }
 
 function whole(name: string, value: number | undefined, fallback: number, least: number): number {
@@ -126,5 +137,6 @@ export function serverSettings(options: RegistryServerOptions): ServerSettings {
     maxConnections,
     perAddress: whole('maxConnectionsPerAddress', options.maxConnectionsPerAddress, 64, 1),
     reserved,
+    forwardTimeout: whole('forwardTimeoutMs', options.forwardTimeoutMs, 30_000, 1),
   };
 }

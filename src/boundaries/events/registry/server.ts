@@ -23,7 +23,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WirekitError } from '../../../errors/index.js';
 import { registryMediaType } from './api.js';
 import { allows, basicAuthenticator } from './basic-auth.js';
+import { clusterRefusals } from './cluster-errors.js';
+import { clusterRoutes, clusterView } from './cluster-routes.js';
 import { guardConnections } from './connection-guard.js';
+import { forwardedHeader, forwardToLeader } from './forwarding.js';
 import { memoryStore } from './memory-store.js';
 import { createSchemaRegistry, type SchemaRegistry } from './registry.js';
 import { isRegistryError, moreRegistryErrorCodes, RegistryError, refusals } from './registry-error.js';
@@ -70,15 +73,22 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
   const settings = serverSettings(options);
   const authenticate = options.auth === undefined ? undefined : basicAuthenticator(options.auth.users);
   const realm = (options.auth?.realm ?? 'schema-registry').replace(/["\\\r\n]/g, '');
+  const store = options.store ?? memoryStore();
+  const { shared } = store;
   const registry = await createSchemaRegistry({
-    store: options.store ?? memoryStore(),
+    store,
     ...(options.defaultCompatibility === undefined
       ? {}
       : { defaultCompatibility: options.defaultCompatibility }),
     ...(options.schemaLimits === undefined ? {} : { schemaLimits: options.schemaLimits }),
     ...(options.parsedCache === undefined ? {} : { parsedCache: options.parsedCache }),
   });
-  const routes = registryRoutes(registry);
+  // Known once listening; the routes that show it are never asked before.
+  let ownUrl = '';
+  const routes = [
+    ...clusterRoutes(() => clusterView(shared, ownUrl), shared?.clusterId ?? 'wirekit-registry'),
+    ...registryRoutes(registry),
+  ];
   const { host, requestTimeout, headersTimeout } = settings;
   const onInternalError = options.onInternalError ?? (() => {});
 
@@ -106,6 +116,35 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
     const takesBody = method === 'POST' || method === 'PUT';
     const body = takesBody ? await jsonBody(request, settings.maxBodyBytes) : undefined;
     const query = new URLSearchParams((request.url ?? '').split('?')[1]?.split('#')[0] ?? '');
+    if (shared !== undefined && needs !== 'read') {
+      // Writes go to the leader; one forwarded here is answered here or refused, never sent on.
+      if (request.headers[forwardedHeader] !== undefined) {
+        if (shared.leader()?.self !== true)
+          throw clusterRefusals.unknownLeader('this registry does not lead');
+      } else {
+        const forwarded = await forwardToLeader(
+          shared,
+          {
+            method,
+            target: request.url ?? '/',
+            authorization: request.headers.authorization,
+            body: body === undefined ? undefined : JSON.stringify(body),
+          },
+          settings.forwardTimeout,
+        );
+        if (forwarded !== undefined) {
+          response.writeHead(forwarded.status, {
+            'content-type': forwarded.contentType,
+            'content-length': String(Buffer.byteLength(forwarded.text)),
+          });
+          response.end(forwarded.text);
+          return;
+        }
+      }
+    } else if (shared !== undefined) {
+      // A follower answers reads once it applied everything acknowledged before them.
+      await shared.caughtUp();
+    }
     send(response, 200, await handler({ params: match.params, query, body, user }));
   };
 
@@ -184,9 +223,19 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
   });
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  const url = `${tls === undefined ? 'http' : 'https'}://${urlHost}:${port}`;
+  ownUrl = options.advertisedUrl ?? url;
+  if (shared !== undefined) {
+    // Only now can the others reach it: it joins the election with the URL they forward to.
+    await shared.join(ownUrl).catch(async (cause: unknown) => {
+      await new Promise((resolve) => server.close(resolve));
+      await registry.close();
+      throw cause;
+    });
+  }
 
   return {
-    url: `${tls === undefined ? 'http' : 'https'}://${urlHost}:${port}`,
+    url,
     port,
     registry,
     async close() {

@@ -33,7 +33,13 @@ export type RegistryRecord =
       readonly mode: RegistryMode | null;
     }
   /** A hard delete of one version (after a soft one), as DELETE ...?permanent=true does. */
-  | { readonly kind: 'purge'; readonly subject: string; readonly version: number };
+  | { readonly kind: 'purge'; readonly subject: string; readonly version: number }
+  /**
+   * The highest id handed out so far, written before a purge by a store that compaction thins (the
+   * Kafka store): once a purged version's record and its tombstone are compacted away, this record
+   * alone keeps its id from being handed out again.
+   */
+  | { readonly kind: 'ids'; readonly highest: number };
 
 export interface RegistryStore {
   /** Every record kept so far, in the order they were appended. Called once, before any append. */
@@ -47,4 +53,43 @@ export interface RegistryStore {
   /** Resolves once the record is durable as far as this store goes (flushed, acknowledged). */
   append(record: RegistryRecord): Promise<void>;
   close(): Promise<void>;
+  /** Present on a store several registries share (the Kafka store): see SharedLog. */
+  readonly shared?: SharedLog;
+}
+
+/** Who leads the registries sharing a store, as one of them sees it. */
+export interface LeaderView {
+  /** The leader's URL, where writes go. */
+  readonly url: string;
+  /** Whether this registry is the leader. */
+  readonly self: boolean;
+}
+
+/**
+ * A store that several registries share: one of them, elected by the store, is its only writer, and
+ * the others apply what it writes as it arrives. Without `join`, the registry writes alone, as with
+ * any other store.
+ */
+export interface SharedLog {
+  /** What names the registries sharing the store (the Kafka store's consumer group). */
+  readonly clusterId: string;
+  /**
+   * Hands every record another registry appends after `load` to `apply`, one at a time and in the
+   * log's order (the next after the previous one's promise settled). Called once, after load.
+   */
+  follow(apply: (record: RegistryRecord) => Promise<void>): void;
+  /** Takes part in electing the writer, advertising `url` for the others to forward writes to. */
+  join(url: string): Promise<void>;
+  /** The leader, or undefined while none is known (an election under way, the store unreachable). */
+  leader(): LeaderView | undefined;
+  /**
+   * Resolves once this registry applied every record the log held when it was called, so that a
+   * read answers what was acknowledged before it; the leader, the only writer, is always there.
+   */
+  caughtUp(): Promise<void>;
+  /**
+   * Resolves once this registry may write: it leads, and it applied every record the previous
+   * leader wrote. Refuses (a RegistryError) when another registry leads.
+   */
+  leading(): Promise<void>;
 }

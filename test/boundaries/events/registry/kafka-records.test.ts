@@ -39,6 +39,7 @@ const records: RegistryRecord[] = [
   { kind: 'purge', subject: 's', version: 1 },
   { kind: 'mode', subject: null, mode: 'READONLY' },
   { kind: 'mode', subject: 's', mode: null },
+  { kind: 'ids', highest: 41 },
 ];
 
 describe('Kafka messages of registry records', () => {
@@ -92,5 +93,20 @@ describe('Kafka messages of registry records', () => {
     ['a mode this registry does not hold', '{"keytype":"MODE","subject":"s","magic":0}', '{"mode":"IMPORT"}'],
   ])('%s fails with StoreCorruptError', (_, key, value) => {
     expect(() => recordOfMessage(message(key, value), '_schemas/0@41')).toThrow(StoreCorruptError);
+  });
+});
+
+describe('the id high-water mark', () => {
+  test('has a key of its own that is never a tombstone, and a mark without a value says nothing', () => {
+    expect(kafkaMessageOf({ kind: 'ids', highest: 41 })).toEqual({
+      key: '{"keytype":"WIREKIT_ID_HIGH_WATER","magic":0}',
+      value: '{"highest":41}',
+    });
+    expect(
+      recordOfMessage(message('{"keytype":"WIREKIT_ID_HIGH_WATER","magic":0}', null), 'x'),
+    ).toBeUndefined();
+    expect(() =>
+      recordOfMessage(message('{"keytype":"WIREKIT_ID_HIGH_WATER","magic":0}', '{"highest":0}'), 'x'),
+    ).toThrow(StoreCorruptError);
   });
 });
