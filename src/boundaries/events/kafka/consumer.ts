@@ -20,9 +20,10 @@ export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnec
   readonly topic?: string;
   readonly topics?: readonly string[];
   /**
-   * Where a partition with no committed offset for the group starts: its oldest event (true) or
-   * the next one published (default false, Kafka's `latest`). This holds per partition: a group
-   * whose first member only ever committed on some partitions starts the others afresh too.
+   * Where a partition with no committed offset for the group starts: its oldest event (default
+   * true, Kafka's `earliest`, as a new NATS durable starts at the stream's first event) or the next
+   * one published (false, Kafka's `latest`). This holds per partition: a group whose first member
+   * only ever committed on some partitions starts the others from their beginning too.
    */
   readonly fromBeginning?: boolean;
   /** Partitions whose batches may be in the handler at once (default 1; never two of one partition). */
@@ -241,7 +242,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     try {
       await consumer.connect();
       await deadLetterProducer?.connect();
-      await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? false });
+      await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? true });
     } catch (error) {
       throw brokerUnavailable(`Kafka consumer of group ${groupId} could not connect`, error);
     }

@@ -62,6 +62,45 @@ describe.skipIf(!hasKafka())('Kafka consumer lifecycle', () => {
     await producer.close();
   }
 
+  test('a new group starts at the oldest event, as a NATS durable does; fromBeginning: false starts at the next one', async () => {
+    const topic = uniqueName('start');
+    await createTopics(kafka, [topic], 2);
+    await publish(topic, 20);
+    const everything = collector<Order>();
+    await track(
+      kafkaConsumer({
+        kafka,
+        groupId: uniqueName('g'),
+        topic,
+        codec: orderCodec(),
+        handler: everything.handler,
+      }),
+    );
+    const onlyNew = collector<Order>();
+    await track(
+      kafkaConsumer({
+        kafka,
+        groupId: uniqueName('g'),
+        topic,
+        codec: orderCodec(),
+        fromBeginning: false,
+        handler: onlyNew.handler,
+      }),
+    );
+    await eventually(() => everything.events.length >= 20, 20_000, 'the events published before the start');
+    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+    await producer.send(ordersOf(5, 5, 100));
+    await producer.close();
+    await eventually(
+      () => onlyNew.events.length >= 5 && everything.events.length >= 25,
+      30_000,
+      'the new events',
+    );
+    await sleep(300);
+    expect(new Set(everything.events.map((e) => e.value.id)).size).toBe(25);
+    expect(onlyNew.events.map((e) => e.value.id).sort((a, b) => a - b)).toEqual([100, 101, 102, 103, 104]);
+  }, 60_000);
+
   test('a member stopped mid-stream committed what it handled: the next one goes on, nothing lost or twice', async () => {
     const topic = uniqueName('handover');
     const groupId = uniqueName('g');
