@@ -12,6 +12,12 @@ import type { ConsumerOptions, EventConsumer } from '../transport.js';
 import { type BatchHandler, batchHandler, type PoisonEvent } from './batch-handler.js';
 import type { KafkaConnectionOptions, KafkaRetryOptions } from './client-options.js';
 import { brokerUnavailable, kafkaClient, loadKafkajs } from './connection.js';
+import {
+  checkCommitPolicy,
+  type KafkaCommitPolicy,
+  type OffsetCommits,
+  offsetCommits,
+} from './offset-commits.js';
 import { toBuffer } from './records.js';
 
 export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnectionOptions {
@@ -26,6 +32,13 @@ export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnec
    * only ever committed on some partitions starts the others from their beginning too.
    */
   readonly fromBeginning?: boolean;
+  /**
+   * When the offsets of handled events are committed: in the background, one commit in flight at a
+   * time, once `everyEvents` (default 1,000) handled events wait for one or the oldest waited
+   * `everyMs` (default 1,000 ms). A crash hands over again at most 2 × everyEvents events plus
+   * the chunks in hand; `{ everyEvents: 1 }` commits every chunk before the next is handed over.
+   */
+  readonly commit?: KafkaCommitPolicy;
   /** Partitions whose batches may be in the handler at once (default 1; never two of one partition). */
   readonly partitionsConsumedConcurrently?: number;
   /** Most bytes one fetch brings per partition (default `maxBatch` × 8 KiB, within 64 KiB..1 MiB). */
@@ -69,6 +82,7 @@ function validate<T>(options: KafkaConsumerOptions<T>): {
   topics: string[];
   maxBatch: number;
   retryBackoffMs: number;
+  commit: Required<KafkaCommitPolicy>;
 } {
   const topics = [...(options.topic === undefined ? [] : [options.topic]), ...(options.topics ?? [])];
   if (topics.length === 0) throw new TypeError('kafkaConsumer: give `topic` or `topics`');
@@ -88,11 +102,11 @@ function validate<T>(options: KafkaConsumerOptions<T>): {
   const retryBackoffMs = options.retryBackoffMs ?? 100;
   if (!(retryBackoffMs >= 0))
     throw new RangeError(`kafkaConsumer: retryBackoffMs must be ≥ 0, got ${retryBackoffMs}`);
-  return { topics, maxBatch, retryBackoffMs };
+  return { topics, maxBatch, retryBackoffMs, commit: checkCommitPolicy(options.commit) };
 }
 
 export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promise<KafkaEventConsumer> {
-  const { topics, maxBatch, retryBackoffMs } = validate(options);
+  const { topics, maxBatch, retryBackoffMs, commit } = validate(options);
   const { groupId } = options;
   const report = (error: WirekitError | Error) => {
     try {
@@ -147,7 +161,15 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     };
   }
 
+  let assignment: Readonly<Record<string, readonly number[]>> = {};
+  const commits: OffsetCommits = offsetCommits({
+    policy: commit,
+    holds: (topic, partition) => assignment[topic]?.includes(partition) ?? false,
+    onError: (error) =>
+      report(brokerUnavailable(`Kafka consumer of group ${groupId} could not commit`, error)),
+  });
   const batches: BatchHandler = batchHandler({
+    commits,
     codec: options.codec,
     handler: options.handler,
     maxBatch,
@@ -206,7 +228,6 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
       restart();
     }
   });
-  let assignment: Readonly<Record<string, readonly number[]>> = {};
   consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
     restarts = 0;
     assignment = payload.memberAssignment;
@@ -254,7 +275,8 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     ready = true;
   } catch (error) {
     abandoned = true;
-    batches.stop();
+    commits.close();
+    void batches.stop();
     await disconnectAll().catch(() => undefined);
     // A connection kafkajs is still retrying may be made after all: close that one too.
     connecting.then(
@@ -277,8 +299,17 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     stop() {
       stopping ??= (async () => {
         clearTimeout(restartTimer);
-        batches.stop();
+        // The chunks in the handler finish and nothing more is handed over; then what they
+        // handled is committed, while the member is still in its group.
+        await batches.stop();
         await restarting?.catch(() => undefined);
+        await commits.flush().catch((error: unknown) => {
+          // Not committed: those events come again to the next member, as after a crash.
+          report(
+            brokerUnavailable(`Kafka consumer of group ${groupId} could not commit before stopping`, error),
+          );
+        });
+        commits.close();
         try {
           await disconnectAll();
         } catch (error) {
