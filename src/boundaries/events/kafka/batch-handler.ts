@@ -123,20 +123,18 @@ export function batchHandler<T>(options: BatchHandlerOptions<T>): BatchHandler {
     const decoded = await Promise.all(messages.map(decode));
     const events: ReceivedEvent<T>[] = [];
     const poison: PoisonEvent[] = [];
-    for (const [i, message] of messages.entries()) {
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i] as KafkaMessage;
       const result = decoded[i] as Decoded<T>;
-      const raw = rawHeaders(message);
-      const common = {
-        key: message.key ?? undefined,
-        headers: stringHeaders(raw),
-        topic,
-        partition,
-        offset: message.offset,
-      };
       if (result.ok) {
+        // Built in one literal, with one shape for every event: this runs for each event.
         events.push({
-          ...common,
           value: result.value,
+          key: message.key ?? undefined,
+          headers: stringHeaders(rawHeaders(message)),
+          topic,
+          partition,
+          offset: message.offset,
           timestamp: Number(message.timestamp),
           schemaId: result.schemaId,
           // Judged when the chunk is handed over.
@@ -145,10 +143,17 @@ export function batchHandler<T>(options: BatchHandlerOptions<T>): BatchHandler {
       } else if (isPoison(result.error)) {
         // One dead-lettered in a chunk that then failed is not dead-lettered twice.
         if (!state.deadLettered.has(message.offset)) {
-          poison.push({
-            dead: { ...common, bytes: message.value ?? new Uint8Array(0), error: result.error },
-            rawHeaders: raw,
-          });
+          const raw = rawHeaders(message);
+          const dead = {
+            key: message.key ?? undefined,
+            headers: stringHeaders(raw),
+            topic,
+            partition,
+            offset: message.offset,
+            bytes: message.value ?? new Uint8Array(0),
+            error: result.error,
+          };
+          poison.push({ dead, rawHeaders: raw });
         }
       } else {
         // The registry is away, or the codec broke its contract: not the event's fault, so wait.
@@ -187,9 +192,13 @@ export function batchHandler<T>(options: BatchHandlerOptions<T>): BatchHandler {
     if (events.length > 0) {
       counters.batches += 1;
       const handedThrough = state.handedThrough;
-      const flagged = events.map((event) =>
-        BigInt(event.offset) <= handedThrough ? { ...event, redelivered: true } : event,
-      );
+      // Offsets grow within a chunk: when its first was never handed over, none of it was.
+      const flagged =
+        BigInt((events[0] as ReceivedEvent<T>).offset) > handedThrough
+          ? events
+          : events.map((event) =>
+              BigInt(event.offset) <= handedThrough ? { ...event, redelivered: true } : event,
+            );
       for (const event of flagged) if (event.redelivered) counters.redelivered += 1;
       const last = BigInt((events[events.length - 1] as ReceivedEvent<T>).offset);
       if (last > state.handedThrough) state.handedThrough = last;

@@ -41,7 +41,11 @@ export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnec
   readonly commit?: KafkaCommitPolicy;
   /** Partitions whose batches may be in the handler at once (default 1; never two of one partition). */
   readonly partitionsConsumedConcurrently?: number;
-  /** Most bytes one fetch brings per partition (default `maxBatch` × 8 KiB, within 64 KiB..1 MiB). */
+  /**
+   * Most bytes one fetch brings per partition (default 1 MiB, Kafka's own default). Smaller fetches
+   * cut producers' record batches short and cost a fetch round trip per few hundred events: at
+   * `maxBatch` × 8 KiB (800 KiB) the consumer drained a backlog at about half the rate it does at 1 MiB.
+   */
   readonly maxBytesPerPartition?: number;
   /** Most bytes one fetch brings in all (default 4 × maxBytesPerPartition). */
   readonly maxBytes?: number;
@@ -117,8 +121,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
   };
   const kafkajs = await loadKafkajs();
   const kafka = kafkaClient(kafkajs, options, clientRetry);
-  const maxBytesPerPartition =
-    options.maxBytesPerPartition ?? Math.min(1 << 20, Math.max(64 << 10, maxBatch * 8192));
+  const maxBytesPerPartition = options.maxBytesPerPartition ?? 1 << 20;
   const heartbeatInterval = options.heartbeatInterval ?? 3000;
   const consumer: Consumer = kafka.consumer({
     groupId,
