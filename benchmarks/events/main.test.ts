@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { hasKafka } from '../../test/support/kafka.js';
+import type { CeilingResult } from './ceiling.js';
 import type { EventsRun } from './report.js';
 
 const run = promisify(execFile);
@@ -108,6 +109,49 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
       }
       expect(await portIsClosed(Number(result.kafka.bootstrap.split(':')[1]))).toBe(true);
       expect(existsSync(result.kafka.logDir)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  test('--mode ceiling: each format drained by both consumers, every event handled once, a row per format', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirekit-events-ceiling-'));
+    try {
+      const json = join(dir, 'ceiling.json');
+      const { stdout } = await run(
+        process.execPath,
+        [
+          main,
+          '--mode',
+          'ceiling',
+          '--formats',
+          'plain-json,avro',
+          '--events',
+          '3000',
+          '--repetitions',
+          '1',
+          '--json',
+          json,
+        ],
+        { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
+      );
+      const results = JSON.parse(readFileSync(json, 'utf8')) as CeilingResult[];
+      expect(results.map((r) => `${r.format} ${r.consumer}`).sort()).toEqual([
+        'avro kafkajs',
+        'avro wirekit',
+        'plain-json kafkajs',
+      ]);
+      for (const r of results) {
+        // The case itself fails unless the handler saw every event once with its amounts intact.
+        expect(r.events).toBe(3000);
+        expect(r.perSecond).toBeGreaterThan(0);
+        expect(r.processCpuUs).toBeGreaterThan(0);
+      }
+      const lines = stdout.split('\n');
+      const start = lines.findIndex((line) => line.startsWith('| format | wirekit consumer'));
+      expect(start).toBeGreaterThanOrEqual(0);
+      expect(lines[start + 2]).toMatch(/^\| wirekit avro .*\| \d+ % \|/);
+      expect(lines[start + 3]).toMatch(/^\| plain JSON on kafkajs/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -8,6 +8,8 @@
  *     [--rates 2500,5000,...] [--step-seconds 4] [--repetitions 3] [--consumer wirekit|kafkajs|both]
  *     [--registry start|none|URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
  *   node build/benchmarks/events/main.js --summarize FILE   # a saved run's report again
+ *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--repetitions 3]
+ *     # each consumer draining a backlog (ceiling.ts): wirekit's vs kafkajs's eachBatch, per format
  *
  * It starts its own broker (test/support/servers/kafka-server.ts: Kafka 4.1.1, KRaft, one node on 127.0.0.1),
  * and runs every case — one format, one repetition — on a fresh topic with a fresh consumer process
@@ -23,6 +25,7 @@ import { startRegistryServer } from 'wirekit-ts/events';
 import { kafkaVersion } from '../../test/support/servers/kafka-jars.js';
 import { type KafkaBroker, startKafka } from '../../test/support/servers/kafka-server.js';
 import { benchArgs } from '../args.js';
+import { type CeilingResult, ceilingReport, runCeiling } from './ceiling.js';
 import type { ConsumerKind } from './consumer-plug.js';
 import { type EventsRun, eventsReport } from './report.js';
 import { type CaseResult, runCase } from './run-case.js';
@@ -33,17 +36,24 @@ const usage = `Usage: node build/benchmarks/events/main.js [--quick] [--formats 
          [--warmup-seconds 2] [--consumer wirekit|kafkajs|both] [--registry start|none|URL] [--max-batch 100]
          [--pool 2000] [--behind-seconds 0.5] [--json FILE] [--cpu-prof DIR]
        node build/benchmarks/events/main.js --summarize FILE [--json FILE]
+       node build/benchmarks/events/main.js --mode ceiling [--formats ...] [--events 60000] [--repetitions 3]
+         [--registry start|none|URL] [--max-batch 100] [--json FILE] [--cpu-prof DIR]
 Events through a Kafka broker it starts on loopback, at producer rates stepped up until the consumer
 falls behind: events/s consumed, lag, consumer CPU per event and bytes per event, per format.
 --consumer wirekit: wirekit's formats on wirekit's kafkaConsumer (what users run), the plain-JSON
 baseline on kafkajs's own eachBatch loop; kafkajs: wirekit's formats on that loop too (the codecs
 alone apart); both: each wirekit format on both. --registry: Avro and Protobuf in
 Confluent framing through wirekit's registry server started on loopback (start, the default) or the
-registry at URL; none: in wirekit's envelope.`;
+registry at URL; none: in wirekit's envelope.
+--mode ceiling: instead of rate steps, each format's backlog of --events drained by wirekit's
+consumer and by kafkajs's eachBatch loop with the same decoder (the raw ceiling), plain JSON on
+kafkajs beside them, each case in fresh producer and consumer processes.`;
 
 const { values } = benchArgs(usage, {
   options: {
     quick: { type: 'boolean', default: false },
+    mode: { type: 'string', default: 'steps' },
+    events: { type: 'string', default: '60000' },
     formats: { type: 'string', default: eventFormats.join(',') },
     rates: { type: 'string' },
     'step-seconds': { type: 'string' },
@@ -149,6 +159,53 @@ if (values.summarize !== undefined) {
     process.stderr.write(`bench:events failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     void cleanUp().finally(() => process.exit(1));
   });
+  if (!['steps', 'ceiling'].includes(values.mode))
+    throw new Error(`--mode takes steps or ceiling, got ${values.mode}`);
+  if (values.mode === 'ceiling') {
+    const ceilingCases = formats.flatMap((format): { format: EventFormat; consumer: ConsumerKind }[] =>
+      format === 'plain-json'
+        ? [{ format, consumer: 'kafkajs' }]
+        : [
+            { format, consumer: 'wirekit' },
+            { format, consumer: 'kafkajs' },
+          ],
+    );
+    const ceilings: CeilingResult[] = [];
+    try {
+      for (let repetition = 0; repetition < repetitions; repetition++) {
+        const order = ceilingCases.map(
+          (_, i) => ceilingCases[(i + repetition) % ceilingCases.length] as (typeof ceilingCases)[number],
+        );
+        for (const { format, consumer } of order) {
+          const result = await runCeiling({
+            format,
+            consumer,
+            repetition,
+            bootstrap: broker.bootstrap,
+            registryUrl: registry?.url,
+            events: positive('events', values.events),
+            maxBatch: positive('max-batch', values['max-batch']),
+            poolSize: positive('pool', values.pool),
+            seed: 1,
+            timeoutSeconds: 120,
+            consumerExecArgv: profile,
+          });
+          ceilings.push(result);
+          process.stderr.write(
+            `${format} on ${consumer}'s consumer (repetition ${repetition + 1}): ${Math.round(result.perSecond).toLocaleString('en-US')} events/s, ${result.processCpuUs.toFixed(1)} µs CPU/event\n`,
+          );
+        }
+      }
+    } finally {
+      await cleanUp();
+    }
+    process.stdout.write(
+      `${command}\n${new Date().toISOString()}, Node ${process.version}, Kafka ${kafkaVersion}, ${cpus().length} CPUs\n`,
+    );
+    process.stdout.write(ceilingReport(ceilings));
+    if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(ceilings, null, 2)}\n`);
+    process.exit(0);
+  }
   const results: CaseResult[] = [];
   const failures: EventsRun['failures'][number][] = [];
   try {

@@ -33,6 +33,7 @@ export {
 } from './framing.js';
 export {
   type KafkaClientLike,
+  type KafkaCommitPolicy,
   type KafkaConnectionOptions,
   type KafkaConsumerOptions,
   type KafkaEventConsumer,

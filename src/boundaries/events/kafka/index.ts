@@ -9,4 +9,5 @@ export type {
   KafkaRetryOptions,
 } from './client-options.js';
 export { type KafkaConsumerOptions, type KafkaEventConsumer, kafkaConsumer } from './consumer.js';
+export type { KafkaCommitPolicy } from './offset-commits.js';
 export { type KafkaProducerOptions, kafkaProducer } from './producer.js';

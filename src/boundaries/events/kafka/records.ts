@@ -41,7 +41,19 @@ function valuesOf(given: IHeaders[string]): (Buffer | string)[] {
   return isHeaderValue(given) ? [given] : [];
 }
 
+/** Shared by every record without headers (most of them): nothing to allocate per event. */
+const noRawHeaders: RawHeaders = Object.freeze(Object.create(null));
+const noHeaders: Record<string, string> = Object.freeze(Object.create(null));
+
 export function rawHeaders(message: KafkaMessage): RawHeaders {
+  const given = message.headers;
+  if (given === undefined) return noRawHeaders;
+  let any = false;
+  for (const _ in given) {
+    any = true;
+    break;
+  }
+  if (!any) return noRawHeaders;
   const out: RawHeaders = Object.create(null);
   for (const [name, given] of Object.entries(message.headers ?? {})) {
     const values = valuesOf(given);
@@ -52,6 +64,7 @@ export function rawHeaders(message: KafkaMessage): RawHeaders {
 
 /** The headers as a handler reads them: one string per name. */
 export function stringHeaders(raw: RawHeaders): Record<string, string> {
+  if (raw === noRawHeaders) return noHeaders;
   const out: Record<string, string> = Object.create(null);
   for (const [name, value] of Object.entries(raw)) {
     const last = Array.isArray(value) ? value[value.length - 1] : value;

@@ -25,7 +25,7 @@ import {
 import type { NatsConnectionSource } from './connection-source.js';
 import { checkHeaders, writeHeaders } from './headers.js';
 import { checkSource, countOption, numberOption, sleep } from './options.js';
-import { ensureStream, requireStream } from './stream.js';
+import { ensureStream, requireStream, uncapturedSubject } from './stream.js';
 import type { NatsStreamSetup } from './stream-setup.js';
 
 export interface NatsProducerOptions<T> extends NatsConnectionSource {
@@ -140,6 +140,10 @@ export function natsProducer<T>(options: NatsProducerOptions<T>): EventProducer<
         if (!isRetriable(error)) {
           throw brokerError(`NATS refused a publish to ${subject}`, error);
         }
+        if (options.stream === undefined && noResponder(error)) {
+          const missing = await uncapturedSubject(s, subject).catch(() => undefined);
+          if (missing !== undefined) throw missing;
+        }
         lastError = error;
       }
       if (attempt < retries) await sleep(Math.min(retryBackoffMs * 2 ** attempt, maxRetryWaitMs));
@@ -208,4 +212,9 @@ export function natsProducer<T>(options: NatsProducerOptions<T>): EventProducer<
       await closeSession(open);
     },
   };
+}
+
+/** What the client throws when nothing answered a publish: no stream captures its subject (or JetStream is away). */
+function noResponder(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'NoResponders' || error.name === 'JetStreamNotEnabled');
 }

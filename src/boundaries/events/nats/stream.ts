@@ -60,6 +60,28 @@ export async function requireStream(
   );
 }
 
+/**
+ * After a publish to `subject` found no responder: WK_EVENT_STREAM_MISSING naming the subject when
+ * no stream captures it, undefined when one does (the failure is then the server's, e.g. JetStream
+ * still starting after a restart, and worth retrying). The NATS client reports the missing stream
+ * as "JetStream is not enabled", which sent users looking at a server that had it on.
+ */
+export async function uncapturedSubject(
+  { jsm }: NatsSession,
+  subject: string,
+): Promise<WirekitError | undefined> {
+  try {
+    await jsm.streams.find(subject);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'StreamNotFoundError')) return undefined;
+  }
+  return new WirekitError(
+    'WK_EVENT_STREAM_MISSING',
+    `NATS has no JetStream stream capturing subject ${subject}: create one (nats stream add NAME --subjects '${subject}'), or name it as stream with ensureStream: true`,
+  );
+}
+
 async function streamExists({ jsm }: NatsSession, name: string): Promise<boolean> {
   try {
     await jsm.streams.info(name);

@@ -2,15 +2,23 @@
  * A consumer for lifecycle.test.ts to kill: it joins the group named on its command line and
  * prints, as one JSON line per handler call, the ids it handled, just before the handler resolves
  * (so before the commit). The test SIGKILLs it mid-stream, as a crash would, and checks that a new
- * member continues from the committed offsets with nothing lost.
+ * member continues from the committed offsets with nothing lost. EVERY_EVENTS and EVERY_MS are its
+ * commit policy (`commit` of kafkaConsumer; the default policy without them).
  *
- *   node --import tsx crash-consumer.ts BOOTSTRAP TOPIC GROUP MAX_BATCH
+ *   node --import tsx crash-consumer.ts BOOTSTRAP TOPIC GROUP MAX_BATCH [EVERY_EVENTS EVERY_MS]
  */
 import { writeSync } from 'node:fs';
 import { kafkaConsumer } from '../../../../src/boundaries/events/kafka/index.js';
 import { orderCodec, quiet, sleep } from './harness.js';
 
-const [bootstrap, topic, groupId, maxBatch] = process.argv.slice(2) as [string, string, string, string];
+const [bootstrap, topic, groupId, maxBatch, everyEvents, everyMs] = process.argv.slice(2) as [
+  string,
+  string,
+  string,
+  string,
+  string | undefined,
+  string | undefined,
+];
 
 await kafkaConsumer({
   brokers: [bootstrap],
@@ -19,6 +27,9 @@ await kafkaConsumer({
   topic,
   fromBeginning: true,
   maxBatch: Number(maxBatch),
+  ...(everyEvents === undefined
+    ? {}
+    : { commit: { everyEvents: Number(everyEvents), everyMs: Number(everyMs) } }),
   codec: orderCodec(),
   // The broker's minimum, so the killed member leaves the group soon.
   sessionTimeout: 6000,

@@ -101,6 +101,25 @@ export async function committedOffsets(kafka: Kafka, groupId: string, topic: str
   }
 }
 
+/**
+ * The group's committed offsets once they are `expected`, or as they are after `timeoutMs`: the
+ * consumer commits in the background, within its policy's `everyMs` (1 s by default) of handling.
+ */
+export async function committedSoon(
+  kafka: Kafka,
+  groupId: string,
+  topic: string,
+  expected: readonly string[],
+  timeoutMs = 5000,
+): Promise<string[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const offsets = await committedOffsets(kafka, groupId, topic);
+    if (offsets.join() === expected.join() || Date.now() > deadline) return offsets;
+    await sleep(100);
+  }
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function eventually(check: () => boolean, timeoutMs: number, what: string): Promise<void> {

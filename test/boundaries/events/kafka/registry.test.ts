@@ -28,6 +28,7 @@ import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.j
 import {
   collector,
   committedOffsets,
+  committedSoon,
   createTopics,
   eventually,
   kafkaFor,
@@ -181,6 +182,8 @@ describe.skipIf(!hasKafka())('Kafka binding with a schema registry', () => {
       codec,
       fromBeginning: true,
       retryBackoffMs: 100,
+      // Anything resolved would be committed within the test's wait.
+      commit: { everyEvents: 1, everyMs: 50 },
       onError: (error) => errors.push(error),
       deadLetter: async (letter) => {
         dead.push(letter);
@@ -205,6 +208,6 @@ describe.skipIf(!hasKafka())('Kafka binding with a schema registry', () => {
       handlerFailures: 0,
       redelivered: 0,
     });
-    expect(await committedOffsets(kafka, groupId, topic)).toEqual(['30']);
+    expect(await committedSoon(kafka, groupId, topic, ['30'])).toEqual(['30']);
   }, 90_000);
 });

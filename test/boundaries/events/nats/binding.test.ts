@@ -546,6 +546,31 @@ describe.skipIf(!hasNats())('NATS JetStream binding', { timeout: 60_000 }, () =>
     await Promise.all([producer.close(), creating.close()]);
   });
 
+  it('answers WK_EVENT_STREAM_MISSING, naming the subject, when no stream is named and none captures the subject', async () => {
+    const names = unique('uncaptured');
+    // Few attempts: the error must come from the first one, not from the retries running out.
+    const producer = natsProducer<Reading>({
+      servers: server.url,
+      subject: names.subject,
+      codec,
+      retries: 1,
+    });
+    const missing = await producer.send(readings(0, 1)).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(WirekitError);
+    expect(missing).toMatchObject({ code: 'WK_EVENT_STREAM_MISSING' });
+    expect((missing as WirekitError).message).toContain(names.subject);
+    expect((missing as WirekitError).message).toContain('ensureStream');
+    expect((missing as WirekitError).message).not.toMatch(/not enabled/i);
+    await producer.close();
+
+    // Once a stream captures the subject, the same kind of producer stores the event.
+    await jsm.streams.add({ name: names.stream, subjects: [names.subject] });
+    const capturing = natsProducer<Reading>({ servers: server.url, subject: names.subject, codec });
+    await capturing.send(readings(0, 1));
+    expect(await stored(names.stream)).toBe(1);
+    await capturing.close();
+  });
+
   it('refuses bad options when constructed', async () => {
     expect(() => natsProducer({ subject: 'ev.*', codec })).toThrow(TypeError);
     expect(() => natsProducer({ subject: 'ev.a', codec, ensureStream: true })).toThrow(TypeError);
