@@ -49,6 +49,7 @@ import type {
   SmallIntKind,
   StringSchema,
   TimePrecision,
+  TimestampRange,
   TimestampSchema,
   UnionSchema,
   ValueTypeKey,
@@ -235,13 +236,23 @@ const precisions: readonly TimePrecision[] = ['s', 'ms', 'us', 'ns'];
 export interface TimestampOptions {
   /** The unit stored on the wire (default 'ms'). */
   readonly precision?: TimePrecision;
+  /** Only the instants of years 0001 to 9999, as google.protobuf.Timestamp: see TimestampSchema.range. */
+  readonly range?: TimestampRange;
 }
 
 export function timestamp(options: TimestampOptions = {}): TimestampSchema {
   const precision = options.precision ?? 'ms';
   if (!precisions.includes(precision))
     invalid(`timestamp: precision must be one of ${precisions.join(', ')}.`);
-  return node<TimestampSchema>({ kind: 'timestamp', precision });
+  const { range } = options;
+  if (range !== undefined && range !== '0001-9999') invalid(`timestamp: range must be '0001-9999'.`);
+  // A 64-bit count of nanoseconds ends in 1677 and 2262: the range would be a promise no format keeps.
+  if (range !== undefined && precision === 'ns') {
+    invalid(
+      `timestamp: range '${range}' needs precision s, ms or us (a 64-bit count of ns holds 1677-2262).`,
+    );
+  }
+  return node<TimestampSchema>(compact({ kind: 'timestamp', precision, range }));
 }
 
 export interface NamedOptions {

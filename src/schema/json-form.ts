@@ -185,7 +185,10 @@ function readNode(
       case 'bytes':
         return t.bytes({ maxLength: optionalNumber(node.maxLength, at) });
       case 'timestamp':
-        return t.timestamp({ precision: node.precision as t.TimestampOptions['precision'] });
+        return t.timestamp({
+          precision: node.precision as t.TimestampOptions['precision'],
+          range: optionalString(node.range, `${at}.range`) as t.TimestampOptions['range'],
+        });
       case 'literal':
         return t.literal(node.value as string);
       case 'enum': {

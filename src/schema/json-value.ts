@@ -257,7 +257,7 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       if (date === undefined)
         throw wrong(context, 'an RFC 3339 date-time such as 2024-01-31T12:00:00Z', json);
       context.allocation?.charge(context.allocation.date);
-      const rule = timestampRule(schema.precision);
+      const rule = timestampRule(schema);
       return rule === undefined ? date : checked(rule(date), date, context);
     }
     case 'object':

@@ -140,7 +140,16 @@ export type TimePrecision = 's' | 'ms' | 'us' | 'ns';
 export interface TimestampSchema extends SchemaNode<Date> {
   readonly kind: 'timestamp';
   readonly precision: TimePrecision;
+  /**
+   * `'0001-9999'` holds the value to 0001-01-01T00:00:00Z … 9999-12-31T23:59:59.999Z in every
+   * format: google.protobuf.Timestamp's range (and RFC 3339's years), which schemaFromProto gives an
+   * imported Timestamp. Without it the unit's 64-bit count alone bounds the value.
+   */
+  readonly range?: TimestampRange;
 }
+
+/** The named ranges a timestamp may declare (TimestampSchema.range). */
+export type TimestampRange = '0001-9999';
 
 /** Metadata every named type may carry; formats with namespaces (Avro, proto packages) use it. */
 export interface NamedTypeInfo {

@@ -168,7 +168,7 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
       return;
     case 'timestamp':
       if (expect(value instanceof Date, 'a Date')) {
-        const refusal = timestampRefusal(schema.precision, value as Date);
+        const refusal = timestampRefusal(schema, value as Date);
         if (refusal !== undefined) report(context, refusal.issue, path, refusal.message);
       }
       return;

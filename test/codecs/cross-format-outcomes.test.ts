@@ -341,6 +341,30 @@ const cases: readonly Case[] = [
     expect: refuse('out_of_range'),
   },
   {
+    label: "timestamp(us) range '0001-9999' its first instant",
+    schema: t.timestamp({ precision: 'us', range: '0001-9999' }),
+    value: new Date('0001-01-01T00:00:00.000Z'),
+    expect: accept(),
+  },
+  {
+    label: "timestamp(us) range '0001-9999' its last millisecond",
+    schema: t.timestamp({ precision: 'us', range: '0001-9999' }),
+    value: new Date('9999-12-31T23:59:59.999Z'),
+    expect: accept(),
+  },
+  {
+    label: "timestamp(us) range '0001-9999' a millisecond before",
+    schema: t.timestamp({ precision: 'us', range: '0001-9999' }),
+    value: new Date(Date.parse('0001-01-01T00:00:00.000Z') - 1),
+    expect: refuse('out_of_range'),
+  },
+  {
+    label: "timestamp(ms) range '0001-9999' a millisecond after",
+    schema: t.timestamp({ range: '0001-9999' }),
+    value: new Date('+010000-01-01T00:00:00.000Z'),
+    expect: refuse('out_of_range'),
+  },
+  {
     label: 'timestamp invalid Date',
     schema: t.timestamp(),
     value: new Date(Number.NaN),
@@ -1195,6 +1219,18 @@ const decodeCases: readonly DecodeCase[] = [
     reader: t.timestamp({ precision: 'ns' }),
     value: new Date(8e15),
     cannotCarry: { avro: countUnit, flatbuffers: countUnit },
+  },
+  {
+    label: "a timestamp past the years of range '0001-9999'",
+    writer: t.timestamp({ precision: 'us' }),
+    reader: t.timestamp({ precision: 'us', range: '0001-9999' }),
+    value: new Date('+010000-01-01T00:00:00.000Z'),
+  },
+  {
+    label: "a timestamp before the years of range '0001-9999'",
+    writer: t.timestamp(),
+    reader: t.timestamp({ range: '0001-9999' }),
+    value: new Date('-000001-12-31T23:59:59.999Z'),
   },
   {
     label: 'a map key past maxLength',

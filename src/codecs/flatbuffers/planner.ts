@@ -193,7 +193,7 @@ function leaf(plain: ScalarLeaf | TimestampSchema): ValuePlan {
         precision: plain.precision,
         size: 8,
         store: 'i64',
-        rule: timestampRule(plain.precision),
+        rule: timestampRule(plain),
       };
     case 'literal': {
       const { value } = plain;

@@ -9,7 +9,7 @@
  * messages), every scalar as declared, enums with their value names and numbers, maps, repeated
  * fields (packed by the file's rules and `[packed]`), `optional`, proto2 and message fields (which
  * have presence) as `t.optional`, proto2 defaults as field defaults, reserved numbers,
- * google.protobuf.Timestamp as a nanosecond timestamp, and the other well-known types by their own
+ * google.protobuf.Timestamp as a timestamp of its years (0001-9999), and the other well-known types by their own
  * structure. A `oneof`'s members are optional fields in a oneof group (oneofsOf).
  * Refused by name with SchemaImportError (WK_SCHEMA_IMPORT), never mapped to other
  * bytes: groups, `required`, extensions of data messages, enum aliases, Struct/Value/ListValue.
@@ -259,7 +259,11 @@ class Importer {
   private named(field: ProtoFieldAst, where: string, file: ProtoFileAst, element = false): Schema {
     const declaration = this.files.fieldTypes.get(field) as ProtoDeclaration;
     const { fullName } = declaration;
-    if (fullName === 'google.protobuf.Timestamp') return t.timestamp({ precision: 'ns' });
+    // A Timestamp holds years 0001 to 9999 at nanoseconds. No 64-bit count of ns reaches that far
+    // (1677-2262), so the unit is microseconds, the finest that does, with the range declared, so
+    // that every format holds the value to the Timestamp's own years; a Date keeps milliseconds
+    // anyway (finer nanos are rounded toward the past, docs/survival.md).
+    if (fullName === 'google.protobuf.Timestamp') return t.timestamp({ precision: 'us', range: '0001-9999' });
     // A wrapper field is a nullable scalar; a list item or map value cannot be absent, so there it
     // stays the message it is ({ value }), as protoc's runtimes hold it.
     const wrapped = wrapperScalars.get(fullName);

@@ -289,7 +289,12 @@ class Generator {
       case 'timestamp':
         return call(
           't.timestamp',
-          ...options(schema.precision === 'ms' ? [] : some([['precision', schema.precision]])),
+          ...options(
+            some([
+              ['precision', schema.precision === 'ms' ? undefined : schema.precision],
+              ['range', schema.range],
+            ]),
+          ),
         );
       case 'literal':
         return call(

@@ -188,7 +188,7 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
             : unit === 'nanos'
               ? 1e6
               : perMilliOf[reader.precision];
-      return { op: R.Timestamp, perMilli, rule: timestampRule(reader.precision) };
+      return { op: R.Timestamp, perMilli, rule: timestampRule(reader) };
     }
     case 'enum': {
       if (writer.type !== 'enum' || !namesMatch(writer, reader)) return mismatch();

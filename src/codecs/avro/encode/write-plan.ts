@@ -66,7 +66,7 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
     case 'bytes':
       return { op: W.Bytes, rule: bytesRule(node) };
     case 'timestamp':
-      return { op: W.Timestamp, perMilli: perMilliOf[node.precision], rule: timestampRule(node.precision) };
+      return { op: W.Timestamp, perMilli: perMilliOf[node.precision], rule: timestampRule(node) };
     case 'enum': {
       if (avro.type !== 'enum') internal(`enum ${node.name}`);
       return { op: W.Enum, name: node.name, indexes: new Map(avro.symbols.map((symbol, i) => [symbol, i])) };

@@ -241,7 +241,7 @@ export class JsonProjectionCompiler {
         line(
           `if (!(${x} instanceof Date) || Number.isNaN(${x}.getTime())) throw h.wrong('a valid Date', ${x});`,
         );
-        this.rule(timestampRule(schema.precision), x, indent);
+        this.rule(timestampRule(schema), x, indent);
         // toISOString's flat string: text built in JS (2x faster alone) is a rope of cons strings
         // that JSON.stringify must flatten, and was slower in the writer (24.4 vs 21.0 ms CPU).
         return `${x}.toISOString()`;

@@ -110,7 +110,7 @@ function write(schema: Schema, value: unknown, depth: number, options: JsonWrite
       return `"${toBase64(value)}"`;
     case 'timestamp': {
       if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw wrong('a valid Date', value);
-      const refusal = timestampRule(schema.precision)?.(value);
+      const refusal = timestampRule(schema)?.(value);
       if (refusal !== undefined) throw refused(refusal);
       return `"${value.toISOString()}"`;
     }
