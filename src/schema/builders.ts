@@ -28,6 +28,7 @@ import type {
   InputTypeKey,
   Int64Schema,
   IntSchema,
+  JsonProtoForm,
   JsonSchema,
   LargeIntKind,
   LiteralSchema,
@@ -617,7 +618,20 @@ export function lazy<T, I = T>(get: () => SchemaNode<T, I>): RefSchema<T, I> {
   }) as unknown as RefSchema<T, I>;
 }
 
-export const json = (): JsonSchema => node<JsonSchema>({ kind: 'json' });
+export interface JsonOptions {
+  /** Protocol Buffers: google.protobuf.Value, Struct or ListValue (see JsonSchema.proto). */
+  readonly proto?: JsonProtoForm;
+}
+
+const jsonProtoForms: readonly JsonProtoForm[] = ['value', 'struct', 'list'];
+
+export function json(options: JsonOptions = {}): JsonSchema {
+  const { proto } = options;
+  if (proto !== undefined && !jsonProtoForms.includes(proto)) {
+    invalid(`json: proto must be one of ${jsonProtoForms.join(', ')}.`);
+  }
+  return node<JsonSchema>(compact({ kind: 'json', proto }));
+}
 
 function checkSchemaValue(where: string, schema: unknown): void {
   if (

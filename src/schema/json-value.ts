@@ -49,6 +49,7 @@ import {
   decimalRule,
   fitsFloat32,
   itemsRule,
+  jsonRule,
   type Refusal,
   stringRule,
   timestampRule,
@@ -325,8 +326,12 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
     case 'literal':
       if (json !== schema.value) throw wrong(context, `the literal ${show(schema.value)}`, json);
       return json;
-    case 'json':
-      return readJson(json, depth, context);
+    case 'json': {
+      const value = readJson(json, depth, context);
+      // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+      const rule = jsonRule(schema);
+      return rule === undefined ? value : checked(rule(value), value, context);
+    }
   }
 }
 

@@ -293,7 +293,18 @@ export interface RefSchema<T = unknown, I = T> extends SchemaNode<T, I> {
 /** Any JSON value. Schema-driven binary formats carry it as JSON text. */
 export interface JsonSchema extends SchemaNode<JsonValue> {
   readonly kind: 'json';
+  /**
+   * Protocol Buffers' well-known JSON messages (google/protobuf/struct.proto), which schemaFromProto
+   * gives a field of those types: `'value'` writes the value as a google.protobuf.Value, `'struct'`
+   * as a Struct and `'list'` as a ListValue, where the json kind is otherwise JSON text on that
+   * wire. A Struct holds only objects and a ListValue only arrays, in every format (validate()'s
+   * rule); the other formats write the value as they write any json value.
+   */
+  readonly proto?: JsonProtoForm;
 }
+
+/** The well-known message a json value is written as on the Protocol Buffers wire (JsonSchema.proto). */
+export type JsonProtoForm = 'value' | 'struct' | 'list';
 
 export type NamedSchema = ObjectSchema | EnumSchema | UnionSchema;
 

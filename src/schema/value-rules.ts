@@ -11,7 +11,7 @@
  * calls the same rule from its generated code, which is one call per constrained value, never a
  * second pass over the value.
  */
-import { type IssueCode, WirekitError } from '../errors/index.js';
+import { describeValue, type IssueCode, WirekitError } from '../errors/index.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { type DecimalDigits, decimalDigits } from './decimal.js';
 import { intRange } from './int-ranges.js';
@@ -20,6 +20,8 @@ import type {
   BytesSchema,
   DecimalSchema,
   IntSchema,
+  JsonProtoForm,
+  JsonSchema,
   Schema,
   StringSchema,
   TimePrecision,
@@ -60,9 +62,39 @@ export function schemaRule(schema: Schema): Rule<never> | undefined {
       return timestampRule(schema) as Rule<never> | undefined;
     case 'array':
       return itemsRule(schema) as Rule<never> | undefined;
+    case 'json':
+      return jsonRule(schema) as Rule<never> | undefined;
     default:
       return undefined;
   }
+}
+
+/**
+ * A json value that declares a Struct holds an object, one that declares a ListValue an array
+ * (JsonSchema.proto), in every format: what the value holds is the json kind's own walk. A Value
+ * holds any JSON value, and its numbers are the json kind's (finite doubles), so it has no rule.
+ */
+const jsonRules: Readonly<Record<JsonProtoForm, Rule<unknown> | undefined>> = {
+  value: undefined,
+  struct: (value) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? undefined
+      : {
+          issue: 'expected_type',
+          message: `expected an object (a google.protobuf.Struct), got ${describeValue(value)}.`,
+        },
+  list: (value) =>
+    Array.isArray(value)
+      ? undefined
+      : {
+          issue: 'expected_type',
+          message: `expected an array (a google.protobuf.ListValue), got ${describeValue(value)}.`,
+        },
+};
+
+/** The rule of a json value's declared Protocol Buffers form, if it has one that restricts it. */
+export function jsonRule(schema: JsonSchema): Rule<unknown> | undefined {
+  return schema.proto === undefined ? undefined : jsonRules[schema.proto];
 }
 
 /** The error an encoder throws for a refused value; the encoder puts the path in front as it unwinds. */

@@ -12,6 +12,8 @@ import type {
   EitherSchema,
   EnumSchema,
   FieldDef,
+  JsonProtoForm,
+  JsonSchema,
   NullableSchema,
   ObjectSchema,
   ProtoIntType,
@@ -59,6 +61,8 @@ export type ProtoValue =
       readonly schema: ScalarLeaf;
     }
   | { readonly is: 'timestamp'; readonly schema: TimestampSchema }
+  /** A json value declared as google.protobuf.Value, Struct or ListValue (JsonSchema.proto); `name` as fields write it. */
+  | { readonly is: 'json'; readonly schema: JsonSchema; readonly name: string }
   | { readonly is: 'enum'; readonly enum: ProtoEnum }
   | { readonly is: 'message'; readonly message: ProtoMessage };
 
@@ -133,6 +137,8 @@ export interface ProtoLayout {
   readonly timestamp: string | undefined;
   /** Whether a field holds a well-known wrapper (the file then imports google/protobuf/wrappers.proto). */
   readonly wrappers: boolean;
+  /** Whether a field holds a Value, Struct or ListValue (the file then imports google/protobuf/struct.proto). */
+  readonly struct: boolean;
   /**
    * The message each nested declaration is declared in: an object or enum whose namespace is the
    * full name of an object of the schema (`shop.v1.Order.Line`), as schemaFromProto names them.
@@ -161,6 +167,7 @@ class LayoutBuilder {
   private readonly googlePrefix: string;
   private usesTimestamp = false;
   private usesWrappers = false;
+  private usesStruct = false;
   /** The well-known wrapper message of each wrapped scalar schema (NullableSchema.proto). */
   private readonly wellKnown = new Map<Schema, ProtoMessage>();
 
@@ -230,6 +237,7 @@ class LayoutBuilder {
       declarations: this.declarations,
       timestamp: this.usesTimestamp ? this.timestampName : undefined,
       wrappers: this.usesWrappers,
+      struct: this.usesStruct,
       enclosing,
     };
   }
@@ -361,14 +369,18 @@ class LayoutBuilder {
         return { is: 'timestamp', schema: node };
       case 'enum':
         return { is: 'enum', enum: this.declared.get(node) as ProtoEnum };
+      case 'json': {
+        if (node.proto === undefined) break;
+        this.usesStruct = true;
+        return { is: 'json', schema: node, name: `${this.googlePrefix}${jsonMessageNames[node.proto]}` };
+      }
       case 'either':
         return { is: 'message', message: this.either(node, `${base}_Either`) };
       case 'object':
       case 'union':
         return { is: 'message', message: this.declared.get(node) as ProtoMessage };
-      default:
-        return { is: 'scalar', type: protoScalar(node), schema: node };
     }
+    return { is: 'scalar', type: protoScalar(node as ScalarLeaf), schema: node as ScalarLeaf };
   }
 
   /**
@@ -497,8 +509,17 @@ function branchFieldNames(schema: EitherSchema): string[] {
 
 /** The scalar a leaf is declared as: the integer type its schema declares, else its kind's default. */
 function protoScalar(node: ScalarLeaf): ProtoScalar {
-  return 'proto' in node && node.proto !== undefined ? node.proto : protoScalars[storedKind(node)];
+  // A json value's proto names a message, not a scalar: without one it is JSON text, a string.
+  if (node.kind !== 'json' && 'proto' in node && node.proto !== undefined) return node.proto;
+  return protoScalars[storedKind(node)];
 }
+
+/** The google/protobuf/struct.proto message of each declared form of a json value. */
+const jsonMessageNames: Readonly<Record<JsonProtoForm, string>> = {
+  value: 'Value',
+  struct: 'Struct',
+  list: 'ListValue',
+};
 
 /** The nullable under a field's optional that declares a well-known wrapper, if it does. */
 function protoWrapped(schema: Schema): NullableSchema | undefined {

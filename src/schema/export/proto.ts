@@ -70,6 +70,7 @@ function printProto(layout: ProtoLayout): string {
   if (layout.package !== undefined) head.push(`package ${layout.package};`);
   if (layout.timestamp !== undefined) head.push('import "google/protobuf/timestamp.proto";');
   if (layout.wrappers) head.push('import "google/protobuf/wrappers.proto";');
+  if (layout.struct) head.push('import "google/protobuf/struct.proto";');
   return `${[...head, ...blocks].join('\n\n')}\n`;
 }
 
@@ -145,7 +146,8 @@ function fieldLines(field: ProtoField, layout: ProtoLayout, member: boolean): st
   const unpacked = field.label === 'repeated' && !field.packed && isPackable(field.value as ProtoValue);
   const listed = [...(unpacked ? ['packed = false'] : []), ...(def.deprecated ? ['deprecated = true'] : [])];
   const options = listed.length > 0 ? ` [${listed.join(', ')}]` : '';
-  const note = representationNote(def.schema, false);
+  // A json value declared as Value, Struct or ListValue is that message here, not JSON text.
+  const note = field.value?.is === 'json' ? undefined : representationNote(def.schema, false);
   const declared = declaration(field, layout, member);
   return [...notes('//', indent, def), `${indent}${declared}${options};${note ? ` // ${note}` : ''}`];
 }
@@ -170,6 +172,8 @@ function typeName(value: ProtoValue, layout: ProtoLayout): string {
       return value.type;
     case 'timestamp':
       return layout.timestamp as string;
+    case 'json':
+      return value.name;
     case 'enum':
       return referenceTo(value.enum, layout);
     case 'message':

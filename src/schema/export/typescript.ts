@@ -325,6 +325,8 @@ class Generator {
           this.expr(schema.inner, owner),
           ...options(schema.proto === undefined ? [] : [['proto', quote(schema.proto)]]),
         );
+      case 'json':
+        return call('t.json', ...options(schema.proto === undefined ? [] : [['proto', quote(schema.proto)]]));
       default:
         return call(`t.${schema.kind}`);
     }

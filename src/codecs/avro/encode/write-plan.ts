@@ -10,7 +10,14 @@ import type { EitherSchema, IntSchema, ObjectSchema, Schema, UnionSchema } from 
 import { deref } from '../../../schema/index.js';
 import { boundedRange, intRange } from '../../../schema/int-ranges.js';
 import { oneofRule } from '../../../schema/oneofs.js';
-import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
+import {
+  bytesRule,
+  decimalRule,
+  itemsRule,
+  jsonRule,
+  stringRule,
+  timestampRule,
+} from '../../../schema/value-rules.js';
 import type { AvroRecord, AvroType } from '../avro-schema.js';
 import { type EitherWrite, LongAs, perMilliOf, type RecordWrite, W, type WritePlan } from '../plan.js';
 
@@ -62,7 +69,7 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
     case 'string':
       return { op: W.String, rule: stringRule(node) };
     case 'json':
-      return { op: W.Json };
+      return { op: W.Json, rule: jsonRule(node) };
     case 'bytes':
       return { op: W.Bytes, rule: bytesRule(node) };
     case 'timestamp':

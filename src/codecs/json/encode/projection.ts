@@ -49,6 +49,7 @@ import {
   fitsFloat32,
   isRecord,
   itemsRule,
+  jsonRule,
   type Rule,
   refused,
   stringRule,
@@ -272,6 +273,7 @@ export class JsonProjectionCompiler {
       case 'json': {
         // JSON.stringify writes a json value inside the projection as it writes it alone.
         const problem = s.fn('problem');
+        this.rule(jsonRule(schema), x, indent);
         line(`const ${problem} = h.walkJson(${x}, { depth, maxDepth: O.maxDepth });`);
         line(`if (${problem} !== undefined) throw h.jsonEncodeError(${problem}, O.maxDepth);`);
         return x;

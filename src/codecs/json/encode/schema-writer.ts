@@ -16,6 +16,7 @@ import {
   fitsFloat32,
   isRecord,
   itemsRule,
+  jsonRule,
   refused,
   stringRule,
   timestampRule,
@@ -152,8 +153,12 @@ function write(schema: Schema, value: unknown, depth: number, options: JsonWrite
       return value === null ? 'null' : write(schema.inner, value, depth, options);
     case 'ref':
       return write(schema.resolve(), value, depth, options);
-    case 'json':
+    case 'json': {
+      // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+      const refusal = jsonRule(schema)?.(value);
+      if (refusal !== undefined) throw refused(refusal);
       return jsonValueText(value, depth, options.maxDepth);
+    }
   }
 }
 
