@@ -34,6 +34,7 @@ import type {
   InputTypeKey,
   Int64Schema,
   IntSchema,
+  JsonProtoForm,
   JsonSchema,
   LargeIntKind,
   LiteralSchema,
@@ -55,6 +56,7 @@ import type {
   SmallIntKind,
   StringSchema,
   TimePrecision,
+  TimestampRange,
   TimestampSchema,
   UnionSchema,
   ValueTypeKey,
@@ -281,13 +283,23 @@ const precisions: readonly TimePrecision[] = ['s', 'ms', 'us', 'ns'];
 export interface TimestampOptions {
   /** The unit stored on the wire (default 'ms'). */
   readonly precision?: TimePrecision;
+  /** Only the instants of years 0001 to 9999, as google.protobuf.Timestamp: see TimestampSchema.range. */
+  readonly range?: TimestampRange;
 }
 
 export function timestamp(options: TimestampOptions = {}): TimestampSchema {
   const precision = options.precision ?? 'ms';
   if (!precisions.includes(precision))
     invalid(`timestamp: precision must be one of ${precisions.join(', ')}.`);
-  return node<TimestampSchema>({ kind: 'timestamp', precision });
+  const { range } = options;
+  if (range !== undefined && range !== '0001-9999') invalid(`timestamp: range must be '0001-9999'.`);
+  // A 64-bit count of nanoseconds ends in 1677 and 2262: the range would be a promise no format keeps.
+  if (range !== undefined && precision === 'ns') {
+    invalid(
+      `timestamp: range '${range}' needs precision s, ms or us (a 64-bit count of ns holds 1677-2262).`,
+    );
+  }
+  return node<TimestampSchema>(compact({ kind: 'timestamp', precision, range }));
 }
 
 export interface NamedOptions {
@@ -652,7 +664,20 @@ export function lazy<T, I = T>(get: () => SchemaNode<T, I>): RefSchema<T, I> {
   }) as unknown as RefSchema<T, I>;
 }
 
-export const json = (): JsonSchema => node<JsonSchema>({ kind: 'json' });
+export interface JsonOptions {
+  /** Protocol Buffers: google.protobuf.Value, Struct or ListValue (see JsonSchema.proto). */
+  readonly proto?: JsonProtoForm;
+}
+
+const jsonProtoForms: readonly JsonProtoForm[] = ['value', 'struct', 'list'];
+
+export function json(options: JsonOptions = {}): JsonSchema {
+  const { proto } = options;
+  if (proto !== undefined && !jsonProtoForms.includes(proto)) {
+    invalid(`json: proto must be one of ${jsonProtoForms.join(', ')}.`);
+  }
+  return node<JsonSchema>(compact({ kind: 'json', proto }));
+}
 
 function checkSchemaValue(where: string, schema: unknown): void {
   if (

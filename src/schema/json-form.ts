@@ -85,7 +85,6 @@ const plainKinds = {
   bool: t.bool,
   float32: t.float32,
   float64: t.float64,
-  json: t.json,
 } satisfies Record<string, () => Schema>;
 
 /** The 32-bit and smaller integer kinds, whose options are their Protocol Buffers type and bounds. */
@@ -148,11 +147,13 @@ function readNode(
     return schema;
   };
   return withSchemaErrors(at, (): Schema => {
-    // The kinds without options (bool, the floats, json) are one table.
+    // The kinds without options (bool, the floats) are one table.
     if (typeof node.kind === 'string' && Object.hasOwn(plainKinds, node.kind)) {
       return plainKinds[node.kind as keyof typeof plainKinds]();
     }
     switch (node.kind) {
+      case 'json':
+        return t.json({ proto: optionalString(node.proto, `${at}.proto`) as t.JsonOptions['proto'] });
       case 'int8':
       case 'int16':
       case 'int32':
@@ -194,7 +195,10 @@ function readNode(
           ...avroForm(node, at),
         });
       case 'timestamp':
-        return t.timestamp({ precision: node.precision as t.TimestampOptions['precision'] });
+        return t.timestamp({
+          precision: node.precision as t.TimestampOptions['precision'],
+          range: optionalString(node.range, `${at}.range`) as t.TimestampOptions['range'],
+        });
       case 'literal':
         return t.literal(node.value as string);
       case 'enum': {

@@ -49,6 +49,7 @@ import {
   decimalRule,
   fitsFloat32,
   itemsRule,
+  jsonRule,
   type Refusal,
   stringRule,
   timestampRule,
@@ -257,7 +258,7 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
       if (date === undefined)
         throw wrong(context, 'an RFC 3339 date-time such as 2024-01-31T12:00:00Z', json);
       context.allocation?.charge(context.allocation.date);
-      const rule = timestampRule(schema.precision);
+      const rule = timestampRule(schema);
       return rule === undefined ? date : checked(rule(date), date, context);
     }
     case 'object':
@@ -325,8 +326,12 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
     case 'literal':
       if (json !== schema.value) throw wrong(context, `the literal ${show(schema.value)}`, json);
       return json;
-    case 'json':
-      return readJson(json, depth, context);
+    case 'json': {
+      const value = readJson(json, depth, context);
+      // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+      const rule = jsonRule(schema);
+      return rule === undefined ? value : checked(rule(value), value, context);
+    }
   }
 }
 

@@ -190,7 +190,16 @@ export type TimePrecision = 's' | 'ms' | 'us' | 'ns';
 export interface TimestampSchema extends SchemaNode<Date> {
   readonly kind: 'timestamp';
   readonly precision: TimePrecision;
+  /**
+   * `'0001-9999'` holds the value to 0001-01-01T00:00:00Z … 9999-12-31T23:59:59.999Z in every
+   * format: google.protobuf.Timestamp's range (and RFC 3339's years), which schemaFromProto gives an
+   * imported Timestamp. Without it the unit's 64-bit count alone bounds the value.
+   */
+  readonly range?: TimestampRange;
 }
+
+/** The named ranges a timestamp may declare (TimestampSchema.range). */
+export type TimestampRange = '0001-9999';
 
 /** Metadata every named type may carry; formats with namespaces (Avro, proto packages) use it. */
 export interface NamedTypeInfo {
@@ -334,7 +343,18 @@ export interface RefSchema<T = unknown, I = T> extends SchemaNode<T, I> {
 /** Any JSON value. Schema-driven binary formats carry it as JSON text. */
 export interface JsonSchema extends SchemaNode<JsonValue> {
   readonly kind: 'json';
+  /**
+   * Protocol Buffers' well-known JSON messages (google/protobuf/struct.proto), which schemaFromProto
+   * gives a field of those types: `'value'` writes the value as a google.protobuf.Value, `'struct'`
+   * as a Struct and `'list'` as a ListValue, where the json kind is otherwise JSON text on that
+   * wire. A Struct holds only objects and a ListValue only arrays, in every format (validate()'s
+   * rule); the other formats write the value as they write any json value.
+   */
+  readonly proto?: JsonProtoForm;
 }
+
+/** The well-known message a json value is written as on the Protocol Buffers wire (JsonSchema.proto). */
+export type JsonProtoForm = 'value' | 'struct' | 'list';
 
 export type NamedSchema = ObjectSchema | EnumSchema | UnionSchema;
 

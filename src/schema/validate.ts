@@ -35,6 +35,7 @@ import {
   float32Refusal,
   isRecord,
   itemsRule,
+  jsonRule,
   type Rule,
   stringRule,
   timestampRefusal,
@@ -168,7 +169,7 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
       return;
     case 'timestamp':
       if (expect(value instanceof Date, 'a Date')) {
-        const refusal = timestampRefusal(schema.precision, value as Date);
+        const refusal = timestampRefusal(schema, value as Date);
         if (refusal !== undefined) report(context, refusal.issue, path, refusal.message);
       }
       return;
@@ -230,9 +231,13 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
     case 'ref':
       check(schema.resolve(), value, path, depth, context);
       return;
-    case 'json':
-      checkJson(value, path, depth, context);
+    case 'json': {
+      // A Struct's object or a ListValue's array first (JsonSchema.proto); then what it holds.
+      const shape = jsonRule(schema)?.(value);
+      if (shape !== undefined) report(context, shape.issue, path, shape.message);
+      else checkJson(value, path, depth, context);
       return;
+    }
   }
 }
 

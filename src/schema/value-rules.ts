@@ -11,7 +11,7 @@
  * calls the same rule from its generated code, which is one call per constrained value, never a
  * second pass over the value.
  */
-import { type IssueCode, WirekitError } from '../errors/index.js';
+import { describeValue, type IssueCode, WirekitError } from '../errors/index.js';
 import { isUnsafeKey } from '../util/unsafe-keys.js';
 import { type DecimalDigits, decimalDigits } from './decimal.js';
 import { intRange } from './int-ranges.js';
@@ -20,9 +20,12 @@ import type {
   BytesSchema,
   DecimalSchema,
   IntSchema,
+  JsonProtoForm,
+  JsonSchema,
   Schema,
   StringSchema,
   TimePrecision,
+  TimestampSchema,
 } from './types.js';
 
 /** Why a value is refused: the issue `validate` reports, and the message every codec uses. */
@@ -56,12 +59,42 @@ export function schemaRule(schema: Schema): Rule<never> | undefined {
     case 'decimal':
       return decimalRule(schema) as Rule<never>;
     case 'timestamp':
-      return timestampRule(schema.precision) as Rule<never> | undefined;
+      return timestampRule(schema) as Rule<never> | undefined;
     case 'array':
       return itemsRule(schema) as Rule<never> | undefined;
+    case 'json':
+      return jsonRule(schema) as Rule<never> | undefined;
     default:
       return undefined;
   }
+}
+
+/**
+ * A json value that declares a Struct holds an object, one that declares a ListValue an array
+ * (JsonSchema.proto), in every format: what the value holds is the json kind's own walk. A Value
+ * holds any JSON value, and its numbers are the json kind's (finite doubles), so it has no rule.
+ */
+const jsonRules: Readonly<Record<JsonProtoForm, Rule<unknown> | undefined>> = {
+  value: undefined,
+  struct: (value) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? undefined
+      : {
+          issue: 'expected_type',
+          message: `expected an object (a google.protobuf.Struct), got ${describeValue(value)}.`,
+        },
+  list: (value) =>
+    Array.isArray(value)
+      ? undefined
+      : {
+          issue: 'expected_type',
+          message: `expected an array (a google.protobuf.ListValue), got ${describeValue(value)}.`,
+        },
+};
+
+/** The rule of a json value's declared Protocol Buffers form, if it has one that restricts it. */
+export function jsonRule(schema: JsonSchema): Rule<unknown> | undefined {
+  return schema.proto === undefined ? undefined : jsonRules[schema.proto];
 }
 
 /** The error an encoder throws for a refused value; the encoder puts the path in front as it unwinds. */
@@ -297,8 +330,18 @@ export const maxEpochMillis: Readonly<Record<TimePrecision, number>> = {
   ns: 9_223_372_036_854,
 };
 
-/** Every way a Date can fail a timestamp of `precision`: invalid, out of the unit's range, finer than it. */
-export function timestampRefusal(precision: TimePrecision, date: Date): Refusal | undefined {
+/**
+ * The instants of years 0001 to 9999 in epoch milliseconds, to the last millisecond a Date holds:
+ * google.protobuf.Timestamp's range (TimestampSchema.range '0001-9999').
+ */
+const yearsOneToNineThousand: readonly [number, number] = [-62_135_596_800_000, 253_402_300_799_999];
+
+/**
+ * Every way a Date can fail a timestamp: invalid, out of its unit's range or its declared one, finer
+ * than its unit.
+ */
+export function timestampRefusal(schema: TimestampRules, date: Date): Refusal | undefined {
+  const { precision } = schema;
   const millis = date.getTime();
   if (Number.isNaN(millis)) return { issue: 'invalid_date', message: 'the Date is invalid.' };
   if (Math.abs(millis) > maxEpochMillis[precision]) {
@@ -307,23 +350,46 @@ export function timestampRefusal(precision: TimePrecision, date: Date): Refusal 
       message: `${date.toISOString()} does not fit a 64-bit count of ${precision}.`,
     };
   }
+  if (schema.range !== undefined) {
+    const [min, max] = yearsOneToNineThousand;
+    if (millis < min || millis > max) {
+      return {
+        issue: 'out_of_range',
+        message: `${date.toISOString()} is outside the years ${schema.range}.`,
+      };
+    }
+  }
   if (precision === 's' && millis % 1000 !== 0) {
     return { issue: 'precision_loss', message: 'the Date has milliseconds, but the precision is seconds.' };
   }
   return undefined;
 }
 
+/** What a timestamp's rule reads of its schema. */
+type TimestampRules = Pick<TimestampSchema, 'precision' | 'range'>;
+
 const timestampRules: Readonly<Record<TimePrecision, Rule<Date> | undefined>> = {
-  s: (date) => timestampRefusal('s', date),
+  s: (date) => timestampRefusal({ precision: 's' }, date),
   // A valid Date is all that ms and us need, and every format checks that with the type.
   ms: undefined,
   us: undefined,
-  ns: (date) => timestampRefusal('ns', date),
+  ns: (date) => timestampRefusal({ precision: 'ns' }, date),
 };
 
-/** The rule of a timestamp of `precision`, where a valid Date can still break it (s and ns). */
-export function timestampRule(precision: TimePrecision): Rule<Date> | undefined {
-  return timestampRules[precision];
+/** Each declared range's rule, by precision (a valid Date can break it at every precision). */
+const rangedRules = new Map<TimePrecision, Rule<Date>>(
+  (['s', 'ms', 'us'] as const).map((precision) => [
+    precision,
+    (date: Date) => timestampRefusal({ precision, range: '0001-9999' }, date),
+  ]),
+);
+
+/**
+ * The rule of a timestamp, where a valid Date can still break it: at s and ns, and wherever a
+ * range is declared.
+ */
+export function timestampRule(schema: TimestampRules): Rule<Date> | undefined {
+  return schema.range === undefined ? timestampRules[schema.precision] : rangedRules.get(schema.precision);
 }
 
 /** Whether a number survives as a float32: finite ones must not overflow to an infinity. */

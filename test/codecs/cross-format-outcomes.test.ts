@@ -366,6 +366,30 @@ const cases: readonly Case[] = [
     expect: refuse('out_of_range'),
   },
   {
+    label: "timestamp(us) range '0001-9999' its first instant",
+    schema: t.timestamp({ precision: 'us', range: '0001-9999' }),
+    value: new Date('0001-01-01T00:00:00.000Z'),
+    expect: accept(),
+  },
+  {
+    label: "timestamp(us) range '0001-9999' its last millisecond",
+    schema: t.timestamp({ precision: 'us', range: '0001-9999' }),
+    value: new Date('9999-12-31T23:59:59.999Z'),
+    expect: accept(),
+  },
+  {
+    label: "timestamp(us) range '0001-9999' a millisecond before",
+    schema: t.timestamp({ precision: 'us', range: '0001-9999' }),
+    value: new Date(Date.parse('0001-01-01T00:00:00.000Z') - 1),
+    expect: refuse('out_of_range'),
+  },
+  {
+    label: "timestamp(ms) range '0001-9999' a millisecond after",
+    schema: t.timestamp({ range: '0001-9999' }),
+    value: new Date('+010000-01-01T00:00:00.000Z'),
+    expect: refuse('out_of_range'),
+  },
+  {
     label: 'timestamp invalid Date',
     schema: t.timestamp(),
     value: new Date(Number.NaN),
@@ -835,6 +859,61 @@ const cases: readonly Case[] = [
   },
   // json (its NaN, depth and unsafe keys are the hardening issue's; only a plain value here)
   { label: 'json value', schema: t.json(), value: { a: [1, 'x', null, true] }, expect: accept() },
+  // A json value declared as Protocol Buffers' Value, Struct or ListValue (JsonSchema.proto)
+  {
+    label: "json proto 'value' holding each JSON kind",
+    schema: t.json({ proto: 'value' }),
+    value: [null, 0, -1.5, '', 'x', true, false, {}, [], { a: [{}] }],
+    expect: accept(),
+  },
+  {
+    label: "json proto 'value' holding null",
+    schema: t.json({ proto: 'value' }),
+    value: null,
+    expect: accept(),
+  },
+  {
+    label: "json proto 'struct' holding an object",
+    schema: t.json({ proto: 'struct' }),
+    value: { b: 1, a: { c: [null] }, '': 'empty key' },
+    expect: accept(),
+  },
+  {
+    label: "json proto 'struct' given an array",
+    schema: t.json({ proto: 'struct' }),
+    value: [1],
+    expect: refuse('expected_type'),
+  },
+  {
+    label: "json proto 'struct' given null",
+    schema: t.json({ proto: 'struct' }),
+    value: null,
+    expect: refuse('expected_type'),
+  },
+  {
+    label: "json proto 'list' holding an array",
+    schema: t.json({ proto: 'list' }),
+    value: [1, 'a', [], {}],
+    expect: accept(),
+  },
+  {
+    label: "json proto 'list' given an object",
+    schema: t.json({ proto: 'list' }),
+    value: { a: 1 },
+    expect: refuse('expected_type'),
+  },
+  {
+    label: "json proto 'value' given a bigint",
+    schema: t.json({ proto: 'value' }),
+    value: 1n,
+    expect: refuse('expected_type'),
+  },
+  {
+    label: "json proto 'value' given an infinity",
+    schema: t.json({ proto: 'value' }),
+    value: Number.POSITIVE_INFINITY,
+    expect: refuse('expected_type'),
+  },
   ...nullObjectCases(),
 ];
 
@@ -1141,6 +1220,8 @@ interface DecodeCase {
 
 /** The unit of a fixed-width count is the schema's, not the wire's: the bytes are another instant. */
 const countUnit = 'the count of units is stored without its unit: the reader reads another, valid, instant';
+/** Protocol Buffers writes a plain json value as JSON text, a declared one as a Struct or ListValue message. */
+const jsonText = 'JSON text in a string field is not the Struct or ListValue message the reader declares';
 /** A float32 is 4 bytes: no value outside its range fits, and a double is another wire type. */
 const fourBytes = 'a float32 slot holds 4 bytes: the writer’s 8-byte double is not a float32 on this wire';
 /** Avro and Arrow store decimal(p,s) as the scaled integer: the scale is the schema’s, not the bytes’. */
@@ -1220,6 +1301,32 @@ const decodeCases: readonly DecodeCase[] = [
     reader: t.timestamp({ precision: 'ns' }),
     value: new Date(8e15),
     cannotCarry: { avro: countUnit, flatbuffers: countUnit },
+  },
+  {
+    label: "an array where the reader's json declares a Struct",
+    writer: t.json(),
+    reader: t.json({ proto: 'struct' }),
+    value: [1],
+    cannotCarry: { protobuf: jsonText },
+  },
+  {
+    label: "an object where the reader's json declares a ListValue",
+    writer: t.json(),
+    reader: t.json({ proto: 'list' }),
+    value: { a: 1 },
+    cannotCarry: { protobuf: jsonText },
+  },
+  {
+    label: "a timestamp past the years of range '0001-9999'",
+    writer: t.timestamp({ precision: 'us' }),
+    reader: t.timestamp({ precision: 'us', range: '0001-9999' }),
+    value: new Date('+010000-01-01T00:00:00.000Z'),
+  },
+  {
+    label: "a timestamp before the years of range '0001-9999'",
+    writer: t.timestamp(),
+    reader: t.timestamp({ range: '0001-9999' }),
+    value: new Date('-000001-12-31T23:59:59.999Z'),
   },
   {
     label: 'a map key past maxLength',

@@ -55,6 +55,8 @@ export type Plan = PlanBase &
         readonly text: 'string' | 'decimal' | 'json';
         /** For json: how deep its values may nest (the codec's maxDepth; `depth` is where they start). */
         readonly maxDepth?: number;
+        /** For json: the object or array a declared Struct or ListValue holds (JsonSchema.proto). */
+        readonly shape?: Rule<never> | undefined;
       }
     | { readonly k: 'bytes' }
     | { readonly k: 'timestamp'; readonly unit: TimePrecision }

@@ -129,7 +129,7 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number, m
     case 'string':
       return scalar({ k: 'text', text: 'string', rule }, '');
     case 'json':
-      return scalar({ k: 'text', text: 'json', maxDepth }, null);
+      return scalar({ k: 'text', text: 'json', maxDepth, shape: rule }, null);
     case 'bytes':
       return scalar({ k: 'bytes', rule }, new Uint8Array(0));
     case 'timestamp':

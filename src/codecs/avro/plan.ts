@@ -59,7 +59,7 @@ export type ReadPlan =
   | { readonly op: typeof R.Bool | typeof R.Float | typeof R.Double }
   | { readonly op: typeof R.String; readonly rule?: Rule<string> | undefined }
   | { readonly op: typeof R.Bytes; readonly rule?: Rule<Uint8Array> | undefined }
-  | { readonly op: typeof R.Json }
+  | { readonly op: typeof R.Json; readonly rule?: Rule<unknown> | undefined }
   | { readonly op: typeof R.Int; readonly min: number; readonly max: number }
   | {
       readonly op: typeof R.Long;
@@ -167,7 +167,7 @@ export type WritePlan =
   | { readonly op: typeof W.Bytes; readonly rule?: Rule<Uint8Array> | undefined }
   /** A sized bytes written as a fixed: its rule holds it to `size`, so it goes out with no length. */
   | { readonly op: typeof W.Fixed; readonly size: number; readonly rule?: Rule<Uint8Array> | undefined }
-  | { readonly op: typeof W.Json }
+  | { readonly op: typeof W.Json; readonly rule?: Rule<unknown> | undefined }
   | { readonly op: typeof W.Nothing; readonly value: LiteralValue }
   | { readonly op: typeof W.Int; readonly min: number; readonly max: number; readonly kind: string }
   | {

@@ -158,8 +158,8 @@ function timestampField(e: Encoder, b: Builder, field: FieldPlan, value: unknown
     e.scalar(field, value);
     return;
   }
-  // Seconds of a whole second only (the rule refuses milliseconds), as timestampCount.
-  if (seconds) keep((field.value as { rule?: Rule<never> }).rule, value);
+  // Seconds of a whole second only, and a declared range (the rule refuses the rest), as timestampCount.
+  keep((field.value as { rule?: Rule<never> }).rule, value);
   const count = seconds ? millis / 1000 : millis;
   if (count === 0 && field.presence === 'required') return;
   const high = Math.floor(count / 4_294_967_296);

@@ -56,7 +56,7 @@ export type ValuePlan =
   | { readonly k: 'string'; readonly size: 4; readonly rule: Rule<string> | undefined }
   | { readonly k: 'decimal'; readonly size: 4; readonly rule: Rule<string> }
   | { readonly k: 'bytes'; readonly size: 4; readonly rule: Rule<Uint8Array> | undefined }
-  | { readonly k: 'json'; readonly size: 4 }
+  | { readonly k: 'json'; readonly size: 4; readonly rule: Rule<unknown> | undefined }
   | { readonly k: 'table'; readonly table: TablePlan; readonly size: 4 }
   | { readonly k: 'union'; readonly union: UnionPlan; readonly size: 4 }
   | {

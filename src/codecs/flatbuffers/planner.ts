@@ -24,6 +24,7 @@ import {
   bytesRule,
   decimalRule,
   itemsRule,
+  jsonRule,
   type Rule,
   stringRule,
   timestampRule,
@@ -193,7 +194,7 @@ function leaf(plain: ScalarLeaf | TimestampSchema): ValuePlan {
         precision: plain.precision,
         size: 8,
         store: 'i64',
-        rule: timestampRule(plain.precision),
+        rule: timestampRule(plain),
       };
     case 'literal': {
       const { value } = plain;
@@ -210,7 +211,7 @@ function leaf(plain: ScalarLeaf | TimestampSchema): ValuePlan {
     case 'bytes':
       return { k: 'bytes', size: 4, rule: bytesRule(plain) };
     case 'json':
-      return { k: 'json', size: 4 };
+      return { k: 'json', size: 4, rule: jsonRule(plain) };
   }
 }
 

@@ -9,10 +9,11 @@
  * messages), every scalar as declared, enums with their value names and numbers, maps, repeated
  * fields (packed by the file's rules and `[packed]`), `optional`, proto2 and message fields (which
  * have presence) as `t.optional`, proto2 defaults as field defaults, reserved numbers,
- * google.protobuf.Timestamp as a nanosecond timestamp, and the other well-known types by their own
+ * google.protobuf.Timestamp as a timestamp of its years (0001-9999), Struct, Value and ListValue
+ * as the json kind written as those messages, and the other well-known types by their own
  * structure. A `oneof`'s members are optional fields in a oneof group (oneofsOf).
  * Refused by name with SchemaImportError (WK_SCHEMA_IMPORT), never mapped to other
- * bytes: groups, `required`, extensions of data messages, enum aliases, Struct/Value/ListValue.
+ * bytes: groups, extensions of data messages, enum aliases.
  */
 import * as t from '../../schema/builders.js';
 import type {
@@ -24,7 +25,7 @@ import type {
   ProtoScalar,
 } from '../../schema/proto/index.js';
 import type { ProtoDeclaration } from '../../schema/proto/link.js';
-import type { EnumSchema, MapKeySchema, ObjectSchema, Schema } from '../../schema/types.js';
+import type { EnumSchema, JsonProtoForm, MapKeySchema, ObjectSchema, Schema } from '../../schema/types.js';
 import { defaultValue } from './from-proto-defaults.js';
 import { type ProtoFileLimits, type ProtoFileSet, readProtoFiles, refusal } from './from-proto-files.js';
 import { type ImportedProtoService, protoServices } from './proto-services.js';
@@ -110,8 +111,15 @@ const wrapperScalars: ReadonlyMap<string, ProtoScalar> = new Map(
   ).map(([name, scalar]) => [`google.protobuf.${name}`, scalar]),
 );
 
-/** Well-known types a message would hold by their structure, were it not for what they mean. */
-const jsonTypes = new Set(['google.protobuf.Struct', 'google.protobuf.Value', 'google.protobuf.ListValue']);
+/**
+ * The well-known JSON messages (struct.proto), by full name: the json kind, written as the message
+ * it was declared (JsonSchema.proto).
+ */
+const jsonTypes: ReadonlyMap<string, JsonProtoForm> = new Map([
+  ['google.protobuf.Value', 'value'],
+  ['google.protobuf.Struct', 'struct'],
+  ['google.protobuf.ListValue', 'list'],
+]);
 
 class Importer {
   private readonly types = new Map<string, ObjectSchema | EnumSchema>();
@@ -208,15 +216,11 @@ class Importer {
     if (type.kind === 'map') {
       const key = scalarSchemas[type.key]() as MapKeySchema;
       const value =
-        type.value.kind === 'scalar'
-          ? scalarSchemas[type.value.scalar]()
-          : this.named(field, where, file, true);
+        type.value.kind === 'scalar' ? scalarSchemas[type.value.scalar]() : this.named(field, true);
       return t.map(key, value);
     }
     const value =
-      type.kind === 'scalar'
-        ? scalarSchemas[type.scalar]()
-        : this.named(field, where, file, field.label === 'repeated');
+      type.kind === 'scalar' ? scalarSchemas[type.scalar]() : this.named(field, field.label === 'repeated');
     if (field.label === 'repeated') {
       const packedOption = field.options.find((option) => option.name[0]?.name === 'packed');
       // proto3 packs repeated scalars unless told not to; proto2 only when told to.
@@ -256,22 +260,20 @@ class Importer {
    * The schema of a field's named type: a message (by reference, so recursion resolves), an enum, a
    * Timestamp, a wrapper; `element` for a list item or map value.
    */
-  private named(field: ProtoFieldAst, where: string, file: ProtoFileAst, element = false): Schema {
+  private named(field: ProtoFieldAst, element = false): Schema {
     const declaration = this.files.fieldTypes.get(field) as ProtoDeclaration;
     const { fullName } = declaration;
-    if (fullName === 'google.protobuf.Timestamp') return t.timestamp({ precision: 'ns' });
+    // A Timestamp holds years 0001 to 9999 at nanoseconds. No 64-bit count of ns reaches that far
+    // (1677-2262), so the unit is microseconds, the finest that does, with the range declared, so
+    // that every format holds the value to the Timestamp's own years; a Date keeps milliseconds
+    // anyway (finer nanos are rounded toward the past, docs/survival.md).
+    if (fullName === 'google.protobuf.Timestamp') return t.timestamp({ precision: 'us', range: '0001-9999' });
     // A wrapper field is a nullable scalar; a list item or map value cannot be absent, so there it
     // stays the message it is ({ value }), as protoc's runtimes hold it.
     const wrapped = wrapperScalars.get(fullName);
     if (wrapped !== undefined && !element) return t.nullable(scalarSchemas[wrapped](), { proto: 'wrapper' });
-    if (jsonTypes.has(fullName)) {
-      this.refuse(
-        `${where}: ${fullName} is not imported yet (it holds any JSON value, but wirekit's t.json() ` +
-          'writes JSON text on the Protocol Buffers wire, not these messages)',
-        file,
-        field.at,
-      );
-    }
+    const jsonForm = jsonTypes.get(fullName);
+    if (jsonForm !== undefined) return t.json({ proto: jsonForm });
     const dot = fullName.lastIndexOf('.');
     const scope = dot < 0 ? '' : fullName.slice(0, dot);
     const { symbol } = declaration;

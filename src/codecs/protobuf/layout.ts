@@ -4,7 +4,7 @@
  * and the plan nodes built from them. Numbers rather than strings keep the interpreter's switches
  * cheap.
  */
-import type { EitherSchema, LiteralValue, TimePrecision } from '../../schema/types.js';
+import type { EitherSchema, JsonProtoForm, LiteralValue, TimePrecision } from '../../schema/types.js';
 import type { Rule } from '../../schema/value-rules.js';
 
 /** Wire types of the protobuf encoding. */
@@ -43,6 +43,8 @@ export const MESSAGE = 20;
 export const UNION = 21;
 export const WRAPPER = 22;
 export const EITHER = 23;
+/** A json value as google.protobuf.Value, Struct or ListValue (json-messages.ts). */
+export const JSON_MESSAGE = 24;
 
 /** How a field sits in its message. */
 export const SINGLE = 0; // proto3 implicit presence: a default value is not written
@@ -77,6 +79,8 @@ export interface Slot {
   readonly either: EitherPlan | undefined;
   /** The single field (number 1) of a generated wrapper message. */
   readonly wrapped: FieldPlan | undefined;
+  /** A JSON_MESSAGE's well-known message (JsonSchema.proto). */
+  readonly jsonForm: JsonProtoForm | undefined;
   /** The schema kind, for messages and integers; an enum's name, for enums. */
   readonly kind: string;
   /** The constraints of a string, bytes, decimal or timestamp (value-rules.ts), checked both ways. */
@@ -193,6 +197,7 @@ export function slot(type: number, wire: number, extra: Partial<Slot> = {}): Slo
     union: extra.union,
     either: extra.either,
     wrapped: extra.wrapped,
+    jsonForm: extra.jsonForm,
     kind: extra.kind ?? '',
     rule: extra.rule,
     levels: extra.levels ?? 0,

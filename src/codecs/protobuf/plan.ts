@@ -41,6 +41,7 @@ import {
   FLOAT,
   INT32,
   INT64,
+  JSON_MESSAGE,
   JSON_TEXT,
   LEN,
   LITERAL,
@@ -315,7 +316,8 @@ class Planner {
         leaf.type !== UNION &&
         leaf.type !== EITHER &&
         leaf.type !== TIMESTAMP &&
-        leaf.type !== JSON_TEXT)
+        leaf.type !== JSON_TEXT &&
+        leaf.type !== JSON_MESSAGE)
     ) {
       return leaf;
     }
@@ -352,6 +354,12 @@ class Planner {
       }
       case 'enum':
         return this.enumeration(value.enum.schema);
+      case 'json':
+        return slot(JSON_MESSAGE, LEN, {
+          jsonForm: value.schema.proto,
+          rule: schemaRule(value.schema),
+          kind: 'json',
+        });
       case 'timestamp':
         return slot(TIMESTAMP, LEN, {
           precision: value.schema.precision,

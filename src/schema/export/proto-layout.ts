@@ -13,6 +13,8 @@ import type {
   EnumSchema,
   FieldDef,
   NamedSchema,
+  JsonProtoForm,
+  JsonSchema,
   NullableSchema,
   ObjectSchema,
   ProtoIntType,
@@ -62,6 +64,8 @@ export type ProtoValue =
       readonly schema: ScalarLeaf;
     }
   | { readonly is: 'timestamp'; readonly schema: TimestampSchema }
+  /** A json value declared as google.protobuf.Value, Struct or ListValue (JsonSchema.proto); `name` as fields write it. */
+  | { readonly is: 'json'; readonly schema: JsonSchema; readonly name: string }
   | { readonly is: 'enum'; readonly enum: ProtoEnum }
   | { readonly is: 'message'; readonly message: ProtoMessage };
 
@@ -138,6 +142,8 @@ export interface ProtoLayout {
   readonly timestamp: string | undefined;
   /** Whether a field holds a well-known wrapper (the file then imports google/protobuf/wrappers.proto). */
   readonly wrappers: boolean;
+  /** Whether a field holds a Value, Struct or ListValue (the file then imports google/protobuf/struct.proto). */
+  readonly struct: boolean;
   /**
    * The other well-known files the file imports (google/protobuf/duration.proto...), sorted: those
    * declaring the schema's types that are well-known types (proto-well-known.ts), named by their
@@ -172,6 +178,7 @@ class LayoutBuilder {
   private readonly googlePrefix: string;
   private usesTimestamp = false;
   private usesWrappers = false;
+  private usesStruct = false;
   /** The well-known wrapper message of each wrapped scalar schema (NullableSchema.proto). */
   private readonly wellKnown = new Map<Schema, ProtoMessage>();
   /** The schema's types that are well-known types, with the file each is imported from. */
@@ -289,6 +296,7 @@ class LayoutBuilder {
       timestamp: this.usesTimestamp ? this.timestampName : undefined,
       wrappers: this.usesWrappers,
       imports: [...this.importsUsed].sort(),
+      struct: this.usesStruct,
       enclosing,
     };
   }
@@ -422,14 +430,18 @@ class LayoutBuilder {
         return { is: 'timestamp', schema: node };
       case 'enum':
         return { is: 'enum', enum: this.declared.get(node) as ProtoEnum };
+      case 'json': {
+        if (node.proto === undefined) break;
+        this.usesStruct = true;
+        return { is: 'json', schema: node, name: `${this.googlePrefix}${jsonMessageNames[node.proto]}` };
+      }
       case 'either':
         return { is: 'message', message: this.either(node, `${base}_Either`) };
       case 'object':
       case 'union':
         return { is: 'message', message: this.declared.get(node) as ProtoMessage };
-      default:
-        return { is: 'scalar', type: protoScalar(node), schema: node };
     }
+    return { is: 'scalar', type: protoScalar(node as ScalarLeaf), schema: node as ScalarLeaf };
   }
 
   /**
@@ -550,6 +562,13 @@ function branchFieldNames(schema: EitherSchema): string[] {
     return name;
   });
 }
+
+/** The google/protobuf/struct.proto message of each declared form of a json value. */
+const jsonMessageNames: Readonly<Record<JsonProtoForm, string>> = {
+  value: 'Value',
+  struct: 'Struct',
+  list: 'ListValue',
+};
 
 /** The nullable under a field's optional that declares a well-known wrapper, if it does. */
 function protoWrapped(schema: Schema): NullableSchema | undefined {

@@ -8,7 +8,9 @@ import type { ProtoScalar } from './proto-layout.js';
 
 /** The scalar a leaf is declared as: the integer type its schema declares, else its kind's default. */
 export function protoScalar(node: ScalarLeaf): ProtoScalar {
-  return 'proto' in node && node.proto !== undefined ? node.proto : protoScalars[storedKind(node)];
+  // A json value's proto names a message, not a scalar: without one it is JSON text, a string.
+  if (node.kind !== 'json' && 'proto' in node && node.proto !== undefined) return node.proto;
+  return protoScalars[storedKind(node)];
 }
 
 /** Whether a plain node is a value each format declares as one of its base types. */

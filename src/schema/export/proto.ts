@@ -68,6 +68,7 @@ function printProto(layout: ProtoLayout): string {
     ...new Set([
       ...(layout.timestamp !== undefined ? ['google/protobuf/timestamp.proto'] : []),
       ...(layout.wrappers ? ['google/protobuf/wrappers.proto'] : []),
+      ...(layout.struct ? ['google/protobuf/struct.proto'] : []),
       ...layout.imports,
     ]),
   ].sort();
@@ -159,7 +160,8 @@ function fieldLines(field: ProtoField, layout: ProtoLayout, member: boolean): st
       : [];
   const listed = [...packing, ...byDefault, ...(def.deprecated ? ['deprecated = true'] : [])];
   const options = listed.length > 0 ? ` [${listed.join(', ')}]` : '';
-  const note = representationNote(def.schema, false);
+  // A json value declared as Value, Struct or ListValue is that message here, not JSON text.
+  const note = field.value?.is === 'json' ? undefined : representationNote(def.schema, false);
   const declared = declaration(field, layout, member);
   // A default the file declares needs no comment.
   const noted = byDefault.length > 0 ? { ...def, default: undefined } : def;
@@ -195,6 +197,8 @@ function typeName(value: ProtoValue, layout: ProtoLayout): string {
       return value.type;
     case 'timestamp':
       return layout.timestamp as string;
+    case 'json':
+      return value.name;
     case 'enum':
       return referenceTo(value.enum, layout);
     case 'message':

@@ -313,7 +313,12 @@ class Generator {
       case 'timestamp':
         return call(
           't.timestamp',
-          ...options(schema.precision === 'ms' ? [] : some([['precision', schema.precision]])),
+          ...options(
+            some([
+              ['precision', schema.precision === 'ms' ? undefined : schema.precision],
+              ['range', schema.range],
+            ]),
+          ),
         );
       case 'literal':
         return call(
@@ -344,6 +349,8 @@ class Generator {
           this.expr(schema.inner, owner),
           ...options(schema.proto === undefined ? [] : [['proto', quote(schema.proto)]]),
         );
+      case 'json':
+        return call('t.json', ...options(schema.proto === undefined ? [] : [['proto', quote(schema.proto)]]));
       default:
         return call(`t.${schema.kind}`);
     }

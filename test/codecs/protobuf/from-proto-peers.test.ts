@@ -13,7 +13,6 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { schemaFromProtoFile } from '../../../src/codecs/protobuf/from-proto-file.js';
 import { createProtobufCodec, schemaFromProto } from '../../../src/codecs/protobuf/index.js';
-import { SchemaImportError } from '../../../src/errors/index.js';
 import { toProto } from '../../../src/schema/export/index.js';
 import type { ObjectSchema, Schema } from '../../../src/schema/types.js';
 import { arbitraryOf } from '../../support/proto-arbitrary.js';
@@ -207,19 +206,12 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf'))(
 );
 
 describe('schemaFromProto: what the fixtures and libprotobuf-dev files become', () => {
-  test('struct.proto: Struct, Value and ListValue are refused by name (they hold JSON as messages)', () => {
-    const error = (() => {
-      try {
-        schemaFromProto(
-          'syntax = "proto3"; import "google/protobuf/struct.proto"; message M { google.protobuf.Struct s = 1; }',
-        );
-      } catch (caught) {
-        return caught;
-      }
-      return undefined;
-    })();
-    expect(error).toBeInstanceOf(SchemaImportError);
-    expect((error as SchemaImportError).reason).toMatch(/google\.protobuf\.Struct is not imported yet/);
+  test('struct.proto: Struct, Value and ListValue are the json kind, written as those messages', () => {
+    const { types } = schemaFromProto(
+      'syntax = "proto3"; import "google/protobuf/struct.proto"; message M { google.protobuf.Struct s = 1; }',
+    );
+    const message = types.get('M') as ObjectSchema;
+    expect(message.fields[0]?.schema).toEqual({ kind: 'optional', inner: { kind: 'json', proto: 'struct' } });
   });
 
   test('enums keep their names and numbers; proto3 and proto2 unknown numbers are refused when read', () => {

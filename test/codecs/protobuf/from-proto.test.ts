@@ -195,7 +195,10 @@ describe('schemaFromProto', () => {
     expect(kinds.discount).toEqual({ kind: 'optional', inner: { kind: 'int32', proto: 'sint32' } });
     expect(kinds.codes).toMatchObject({ kind: 'array', packed: false });
     expect(kinds.weights).not.toHaveProperty('packed');
-    expect(kinds.placed_at).toEqual({ kind: 'optional', inner: { kind: 'timestamp', precision: 'ns' } });
+    expect(kinds.placed_at).toEqual({
+      kind: 'optional',
+      inner: { kind: 'timestamp', precision: 'us', range: '0001-9999' },
+    });
     expect(kinds.parent?.kind).toBe('optional');
   });
 

@@ -260,8 +260,11 @@ class ValueChecker {
         const wt = w as typeof r;
         const finer = r.precision === 's' && wt.precision !== 's';
         const shorter = maxEpochMillis[r.precision] < maxEpochMillis[wt.precision];
-        if (!finer && !shorter) return [];
-        return [narrowed('TIMESTAMP_NARROWED', path, `precision ${wt.precision} → ${r.precision}`)];
+        // A declared range (0001-9999) is narrower than every unit's own but nanoseconds' (1677-2262).
+        const ranged = r.range !== undefined && wt.range === undefined && wt.precision !== 'ns';
+        if (!finer && !shorter && !ranged) return [];
+        const change = ranged ? `range any → ${r.range}` : `precision ${wt.precision} → ${r.precision}`;
+        return [narrowed('TIMESTAMP_NARROWED', path, change)];
       }
       case 'enum':
         return this.enumeration(r, w as typeof r, path);

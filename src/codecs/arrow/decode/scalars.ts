@@ -319,7 +319,10 @@ function textReader(
   const text = stringReader(data, start, count, ctx);
   // A decimal's spelling, scale and precision are its rule's, which the caller applies.
   if (plan.text === 'string' || plan.text === 'decimal') return text;
-  return jsonReader(text, plan.depth, ctx);
+  const read = jsonReader(text, plan.depth, ctx);
+  // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+  const { shape } = plan;
+  return shape === undefined ? read : (i) => keptAt(shape, read(i), i);
 }
 
 /** The values of a JSON column (text), each parsed and held to the limits of a decoded value. */

@@ -201,7 +201,9 @@ export function encodeText(
     const value = values[i];
     // JSON is stored as its text; only an absent optional JSON field is a null.
     const text =
-      plan.text !== 'json' || (value === undefined && plan.allowAbsent) ? value : jsonText(i, value, plan);
+      plan.text !== 'json' || (value === undefined && plan.allowAbsent)
+        ? value
+        : jsonText(i, value, plan, placeholders);
     if (typeof text !== 'string') validity.null(i, value, expected);
     else {
       if (plan.rule !== undefined) keepAt(plan.rule, i, text, placeholders);
@@ -228,7 +230,8 @@ function loneSurrogate(index: number): WirekitError {
  * key every wirekit decoder refuses, and so is nesting past the codec's maxDepth, counted from the
  * column's own level.
  */
-function jsonText(index: number, value: unknown, plan: PlanOf<'text'>): string {
+function jsonText(index: number, value: unknown, plan: PlanOf<'text'>, placeholders?: Placeholders): string {
+  if (plan.shape !== undefined) keepAt(plan.shape, index, value, placeholders);
   try {
     return jsonValueText(value, plan.depth, plan.maxDepth ?? plan.depth);
   } catch (error) {

@@ -101,7 +101,9 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
       return kept(plan.rule, r.pos, r.readString());
     case R.Json: {
       const at = r.pos;
-      return parseJsonValue(r, r.readString(), at);
+      const value = parseJsonValue(r, r.readString(), at);
+      // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+      return plan.rule === undefined ? value : kept(plan.rule, at, value);
     }
     case R.Literal: {
       const at = r.pos;

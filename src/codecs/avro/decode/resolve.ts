@@ -27,7 +27,14 @@ import type {
 import { deref } from '../../../schema/index.js';
 import { boundedRange, intRange } from '../../../schema/int-ranges.js';
 import { oneofRule } from '../../../schema/oneofs.js';
-import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
+import {
+  bytesRule,
+  decimalRule,
+  itemsRule,
+  jsonRule,
+  stringRule,
+  timestampRule,
+} from '../../../schema/value-rules.js';
 import { type AvroNamed, type AvroRecord, type AvroType, shortName } from '../avro-schema.js';
 import {
   EntryRole,
@@ -173,7 +180,7 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
     case 'string':
       return w === 'string' || w === 'bytes' ? { op: R.String, rule: stringRule(reader) } : mismatch();
     case 'json':
-      return w === 'string' || w === 'bytes' ? { op: R.Json } : mismatch();
+      return w === 'string' || w === 'bytes' ? { op: R.Json, rule: jsonRule(reader) } : mismatch();
     case 'bytes':
       if (writer.type === 'fixed') return { op: R.Fixed, size: writer.size, rule: bytesRule(reader) };
       return w === 'bytes' || w === 'string' ? { op: R.Bytes, rule: bytesRule(reader) } : mismatch();
@@ -188,7 +195,7 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
             : unit === 'nanos'
               ? 1e6
               : perMilliOf[reader.precision];
-      return { op: R.Timestamp, perMilli, rule: timestampRule(reader.precision) };
+      return { op: R.Timestamp, perMilli, rule: timestampRule(reader) };
     }
     case 'enum': {
       if (writer.type !== 'enum' || !namesMatch(writer, reader)) return mismatch();

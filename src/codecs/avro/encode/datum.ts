@@ -126,6 +126,8 @@ export class Encoder {
         w.writeString(value);
         return;
       case W.Json:
+        // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+        if (plan.rule !== undefined) keep(plan.rule, value);
         w.writeString(jsonValueText(value, this.depth, this.maxDepth));
         return;
       case W.Literal:

@@ -10,7 +10,14 @@ import type { EitherSchema, IntSchema, ObjectSchema, Schema, UnionSchema } from 
 import { deref } from '../../../schema/index.js';
 import { boundedRange, intRange } from '../../../schema/int-ranges.js';
 import { oneofRule } from '../../../schema/oneofs.js';
-import { bytesRule, decimalRule, itemsRule, stringRule, timestampRule } from '../../../schema/value-rules.js';
+import {
+  bytesRule,
+  decimalRule,
+  itemsRule,
+  jsonRule,
+  stringRule,
+  timestampRule,
+} from '../../../schema/value-rules.js';
 import type { AvroRecord, AvroType } from '../avro-schema.js';
 import { type EitherWrite, LongAs, perMilliOf, type RecordWrite, W, type WritePlan } from '../plan.js';
 
@@ -63,13 +70,13 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
     case 'string':
       return { op: W.String, rule: stringRule(node) };
     case 'json':
-      return { op: W.Json };
+      return { op: W.Json, rule: jsonRule(node) };
     case 'bytes':
       return avro.type === 'fixed'
         ? { op: W.Fixed, size: avro.size, rule: bytesRule(node) }
         : { op: W.Bytes, rule: bytesRule(node) };
     case 'timestamp':
-      return { op: W.Timestamp, perMilli: perMilliOf[node.precision], rule: timestampRule(node.precision) };
+      return { op: W.Timestamp, perMilli: perMilliOf[node.precision], rule: timestampRule(node) };
     case 'enum': {
       if (avro.type !== 'enum') internal(`enum ${node.name}`);
       return { op: W.Enum, name: node.name, indexes: new Map(avro.symbols.map((symbol, i) => [symbol, i])) };

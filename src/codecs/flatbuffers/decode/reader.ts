@@ -371,7 +371,10 @@ export class Reader implements Tally {
       }
       case 'json': {
         const text = this.string(at, this.build);
-        return this.build ? parseJsonText(text, at, depth, this.limits, this) : undefined;
+        if (!this.build) return undefined;
+        // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+        const value = parseJsonText(text, at, depth, this.limits, this);
+        return plan.rule === undefined ? value : kept(plan.rule, at, value);
       }
       case 'bytes': {
         const start = this.vector(at, 1);

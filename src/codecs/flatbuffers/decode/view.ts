@@ -211,14 +211,17 @@ function read(source: Source, plan: ValuePlan, at: number, depth: number): unkno
       return plan.rule === undefined ? text(source, at) : kept(plan.rule, at, text(source, at));
     case 'decimal':
       return kept(plan.rule, at, text(source, at));
-    case 'json':
-      return parseJsonText(
+    case 'json': {
+      const value = parseJsonText(
         text(source, at),
         at,
         depth,
         source.limits,
         new Reader(source.bytes, source.limits, false),
       );
+      // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+      return plan.rule === undefined ? value : kept(plan.rule, at, value);
+    }
     case 'bytes': {
       const start = bb.__vector(at);
       const bytes = source.bytes.subarray(start, start + bb.readUint32(start - 4));

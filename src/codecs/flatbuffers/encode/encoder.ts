@@ -154,6 +154,8 @@ export class Encoder {
         keep(plan.rule, value);
         return createString(builder, value);
       case 'json':
+        // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+        keep(plan.rule, value);
         return createString(builder, jsonValueText(value, depth, this.maxDepth));
       case 'literal':
         if (value !== plan.value) throw wrong(JSON.stringify(plan.value), value);

@@ -158,7 +158,7 @@ class JsonReadCompiler {
         // The spelling wirekit writes, read inline; any other goes to the interpreter's RFC 3339 parser.
         const date = `${x}_date`;
         line(`const ${date} = typeof ${x} === 'string' ? h.readCanonicalTime(${x}) : undefined;`);
-        line(`if (${date} === undefined${breaks(timestampRule(schema.precision), date)}) ${slow()}`);
+        line(`if (${date} === undefined${breaks(timestampRule(schema), date)}) ${slow()}`);
         line(
           `else { if (C.allocation !== undefined) C.allocation.charge(C.allocation.date); ${store(date)} }`,
         );

@@ -49,6 +49,7 @@ import {
   fitsFloat32,
   isRecord,
   itemsRule,
+  jsonRule,
   type Rule,
   refused,
   stringRule,
@@ -241,7 +242,7 @@ export class JsonProjectionCompiler {
         line(
           `if (!(${x} instanceof Date) || Number.isNaN(${x}.getTime())) throw h.wrong('a valid Date', ${x});`,
         );
-        this.rule(timestampRule(schema.precision), x, indent);
+        this.rule(timestampRule(schema), x, indent);
         // toISOString's flat string: text built in JS (2x faster alone) is a rope of cons strings
         // that JSON.stringify must flatten, and was slower in the writer (24.4 vs 21.0 ms CPU).
         return `${x}.toISOString()`;
@@ -272,6 +273,7 @@ export class JsonProjectionCompiler {
       case 'json': {
         // JSON.stringify writes a json value inside the projection as it writes it alone.
         const problem = s.fn('problem');
+        this.rule(jsonRule(schema), x, indent);
         line(`const ${problem} = h.walkJson(${x}, { depth, maxDepth: O.maxDepth });`);
         line(`if (${problem} !== undefined) throw h.jsonEncodeError(${problem}, O.maxDepth);`);
         return x;

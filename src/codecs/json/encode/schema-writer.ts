@@ -16,6 +16,7 @@ import {
   fitsFloat32,
   isRecord,
   itemsRule,
+  jsonRule,
   refused,
   stringRule,
   timestampRule,
@@ -110,7 +111,7 @@ function write(schema: Schema, value: unknown, depth: number, options: JsonWrite
       return `"${toBase64(value)}"`;
     case 'timestamp': {
       if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw wrong('a valid Date', value);
-      const refusal = timestampRule(schema.precision)?.(value);
+      const refusal = timestampRule(schema)?.(value);
       if (refusal !== undefined) throw refused(refusal);
       return `"${value.toISOString()}"`;
     }
@@ -152,8 +153,12 @@ function write(schema: Schema, value: unknown, depth: number, options: JsonWrite
       return value === null ? 'null' : write(schema.inner, value, depth, options);
     case 'ref':
       return write(schema.resolve(), value, depth, options);
-    case 'json':
+    case 'json': {
+      // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+      const refusal = jsonRule(schema)?.(value);
+      if (refusal !== undefined) throw refused(refusal);
       return jsonValueText(value, depth, options.maxDepth);
+    }
   }
 }
 

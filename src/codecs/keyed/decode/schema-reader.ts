@@ -89,8 +89,12 @@ export class SchemaReader {
         const value = this.read(plan.branches[this.eitherBranch(plan, depth)] as Plan, depth);
         return plan.finiteOnly ? finiteBesideText(at, value) : value;
       }
-      default:
-        return readJson(src, depth);
+      default: {
+        // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+        if (plan.rule === undefined) return readJson(src, depth);
+        const at = src.pos;
+        return checked(plan.rule, at, readJson(src, depth));
+      }
     }
   }
 

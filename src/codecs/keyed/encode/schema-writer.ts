@@ -105,6 +105,8 @@ export class SchemaWriter {
         else this.write(plan.inner as Plan, value, depth);
         return;
       case Op.json:
+        // A declared Struct or ListValue holds an object or an array (JsonSchema.proto).
+        if (plan.rule !== undefined) keep(plan.rule, value);
         writeAny(out, value, depth, this.maxDepth, true);
         return;
       case Op.either:

@@ -22,6 +22,7 @@ import type { TimePrecision } from '../../../schema/types.js';
 import { type Rule, refusalBy } from '../../../schema/value-rules.js';
 import { cost, recordCost } from '../../core/budget.js';
 import { isUnsafeKey, mismatch, unsafeKey } from '../../core/errors.js';
+import { readJsonMessage } from '../json-messages.js';
 import { parseJsonText } from '../json-text.js';
 import {
   BOOL,
@@ -36,6 +37,7 @@ import {
   fieldByNumber,
   INT32,
   INT64,
+  JSON_MESSAGE,
   JSON_TEXT,
   LEN,
   LITERAL,
@@ -113,6 +115,8 @@ function decodeBody(r: ProtobufReader, slot: Slot, into?: unknown): unknown {
       const start = r.pos;
       return kept(slot.rule, start, decodeTimestamp(r, slot.precision as TimePrecision, into as Date));
     }
+    case JSON_MESSAGE:
+      return readJsonMessage(r, slot, into);
     default:
       return decodeWrapper(r, slot.wrapped as FieldPlan, into);
   }
@@ -513,6 +517,9 @@ function slotDefault(r: ProtobufReader, slot: Slot): unknown {
     case TIMESTAMP:
       r.budget.charge(cost.date, r.pos);
       return new Date(0);
+    case JSON_MESSAGE:
+      // An absent Value is null (the json kind's default); an absent Struct or ListValue is empty.
+      return slot.jsonForm === 'value' ? null : emptyBody(r, slot);
     default:
       return emptyBody(r, slot);
   }

@@ -10,6 +10,7 @@ import { describeBranches, selectBranch } from '../../../schema/either.js';
 import { fieldOf } from '../../../schema/names.js';
 import { isRecord, unreadableKey } from '../../../schema/value-rules.js';
 import { compareUtf8 } from '../../core/utf8.js';
+import { writeJsonMessage } from '../json-messages.js';
 import { jsonFieldText } from '../json-text.js';
 import type { EitherPlan, FieldPlan, MessagePlan, Slot, UnionPlan } from '../layout.js';
 import {
@@ -24,6 +25,7 @@ import {
   FLOAT,
   INT32,
   INT64,
+  JSON_MESSAGE,
   JSON_TEXT,
   LEN,
   LITERAL,
@@ -66,6 +68,10 @@ export function encodeBody(w: ProtobufWriter, slot: Slot, value: unknown): void 
       return;
     case EITHER:
       encodeEither(w, slot.either as EitherPlan, value);
+      return;
+    case JSON_MESSAGE:
+      keep(slot.rule, value);
+      writeJsonMessage(w, slot, value);
       return;
     default:
       encodeField(w, slot.wrapped as FieldPlan, value);

@@ -245,6 +245,18 @@ describe('strings, bytes, arrays, decimals, timestamps', () => {
       reader: user({ at: t.timestamp({ precision: 'ns' }) }),
       broken: ['wirekit:TIMESTAMP_NARROWED'],
     },
+    {
+      name: "timestamps us read with range '0001-9999' (an imported Timestamp's years)",
+      writer: user({ at: t.timestamp({ precision: 'us' }) }),
+      reader: user({ at: t.timestamp({ precision: 'us', range: '0001-9999' }) }),
+      broken: ['wirekit:TIMESTAMP_NARROWED'],
+    },
+    {
+      name: "timestamps with range '0001-9999' read without it",
+      writer: user({ at: t.timestamp({ precision: 'us', range: '0001-9999' }) }),
+      reader: user({ at: t.timestamp({ precision: 'us' }) }),
+      broken: [],
+    },
   ]);
 });
 
