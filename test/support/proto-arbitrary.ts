@@ -70,13 +70,39 @@ export function arbitraryOf(schema: Schema, depth: number): fc.Arbitrary<unknown
     case 'enum':
       return fc.constantFrom(...schema.members);
     case 'timestamp':
-      // A nanosecond timestamp is a 64-bit count of ns (1677 to 2262), narrower than a Timestamp.
+      // An imported Timestamp holds the well-known type's years, 0001 to 9999 (`range`).
       return fc.date({
-        min: new Date('1678-01-01T00:00:00Z'),
-        max: new Date('2261-12-31T23:59:59Z'),
+        min: new Date('0001-01-01T00:00:00Z'),
+        max: new Date('9999-12-31T23:59:59.999Z'),
         noInvalidDate: true,
       });
+    case 'json': {
+      // Value, Struct or ListValue: JSON values whose numbers are finite doubles, -0 aside (the
+      // wire has one zero); an object key that could reach a prototype is refused by design.
+      const value = jsonValue(depth);
+      if (schema.proto === 'struct') return fc.dictionary(jsonKey, value, { maxKeys: 3 });
+      if (schema.proto === 'list') return fc.array(value, { maxLength: 3 });
+      return value;
+    }
     default:
       throw new Error(`no arbitrary for ${schema.kind}`);
   }
+}
+
+const jsonKey = fc.string({ maxLength: 4 }).filter((key) => key !== '__proto__');
+
+/** A JSON value, nested at most to depth 3 as the other kinds are. */
+function jsonValue(depth: number): fc.Arbitrary<unknown> {
+  const leaf = fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.string({ maxLength: 5 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)),
+  );
+  if (depth >= 3) return leaf;
+  return fc.oneof(
+    leaf,
+    fc.array(jsonValue(depth + 1), { maxLength: 3 }),
+    fc.dictionary(jsonKey, jsonValue(depth + 1), { maxKeys: 3 }),
+  );
 }

@@ -24,13 +24,8 @@ import { has, venvPython, withTempDir } from '../../support/tools.js';
 
 const include = '/usr/include';
 
-/** Files the importer refuses, and why. */
-const refusedFiles: Readonly<Record<string, RegExp>> = {
-  // Struct holds any JSON value as messages; t.json() travels as JSON text on this wire.
-  'google/api/monitored_resource.proto': /google\.protobuf\.Struct is not imported yet/,
-  'google/rpc/context/attribute_context.proto': /google\.protobuf\.Struct is not imported yet/,
-  'google/rpc/context/audit_context.proto': /google\.protobuf\.Struct is not imported yet/,
-};
+/** Files the importer refuses, and why: none since Struct, Value and ListValue import as json. */
+const refusedFiles: Readonly<Record<string, RegExp>> = {};
 
 /** Top-level messages toProto refuses, and why. */
 const refusedExports: Readonly<Record<string, RegExp>> = {
@@ -172,8 +167,8 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf') || !has('venv:g
           cases.push({ module, type: name, values: written, path: file.path, schema, decoded: values });
         }
       }
-      // 130 messages (nested ones included) in the 60 files that import (googleapis-common-protos 1.76.0).
-      expect(cases.length).toBe(130);
+      // 141 messages (nested ones included) in the 63 files that import (googleapis-common-protos 1.76.0).
+      expect(cases.length).toBe(141);
       const payload = cases.map(({ module, type, values }) => ({ module, type, values }));
       const answers = python(bytesScript, JSON.stringify(payload)) as [boolean, string][][];
       cases.forEach((item, i) => {
@@ -252,8 +247,8 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf') || !has('venv:g
           ]),
         );
         expect(outcomes).toEqual(expected);
-        // 110 top-level messages, of which 2 are refused.
-        expect(names.length).toBe(108);
+        // 115 top-level messages, of which 2 are refused.
+        expect(names.length).toBe(113);
         for (const name of Object.keys(refusedExports)) expect(outcomes[name]).toBe('refused as listed');
       });
     });
