@@ -19,7 +19,6 @@ export type * from './ast.js';
 export { type LinkedProto, linkProto } from './link.js';
 export { printProto } from './print.js';
 export {
-  /** @internal exported for the tests that build protoc's descriptors. */
   mapEntryName,
   qualify,
 } from './symbols.js';
