@@ -151,7 +151,8 @@ describe.skipIf(!usable)("Confluent's Python serializers through wirekit registr
       'shop/money.proto',
       'shop/order.proto',
     ]);
-    const version = await (await fetch(`${registry.url}/subjects/py-orders-value/versions/latest`)).json();
+    const latest = await fetch(`${registry.url}/subjects/py-orders-value/versions/latest`);
+    const version = (await latest.json()) as { references: unknown; schema: string };
     expect(version.references).toEqual([
       { name: 'shop/money.proto', subject: 'shop/money.proto', version: 1 },
     ]);
