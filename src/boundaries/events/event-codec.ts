@@ -33,12 +33,14 @@ import {
   checkSchemaBounds,
   parseRegisteredSchema,
   protobufMessageAt,
+  type ResolvedDefinition,
 } from './compatibility/index.js';
 import { readConfluentFrame, writeConfluentFrame } from './framing.js';
 import type { SchemaDefinition } from './registry/api.js';
 import { registryClient } from './registry/client.js';
 import type { CompatibilityResult, RegistryClient } from './registry/client-api.js';
 import { WriterFailures } from './writer-failures.js';
+import { fetchReferenced } from './writer-references.js';
 
 /** Confluent's wire format (magic byte, schema id) or wirekit's envelope (format, compression, fingerprint). */
 export type Framing = 'confluent' | 'envelope';
@@ -209,6 +211,10 @@ function confluentCodec(
       if (failed !== undefined) return Promise.reject(failed);
       const pending = registry
         .schemaById(id)
+        .then(async (writer) => ({
+          ...writer,
+          referenced: await fetchReferenced(registry, writer.references),
+        }))
         .then((writer) => writerDecoder(writer, schema, definition, own, limits));
       decoder = pending;
       decoders.set(id, pending);
@@ -250,7 +256,7 @@ function confluentCodec(
 
 /** How to read events written with one registered schema into the reader's. */
 function writerDecoder(
-  writer: SchemaDefinition,
+  writer: ResolvedDefinition,
   reader: Schema,
   own: SchemaDefinition,
   ownCodec: Codec<unknown>,
@@ -274,7 +280,8 @@ function writerDecoder(
       own.schemaType === 'PROTOBUF' ? ownCodec : createCodec('protobuf', { schema: reader, limits });
     const readerText = own.schemaType === 'PROTOBUF' ? own.schema : toProto(reader);
     if (writer.schema !== readerText) checkProtobufWriter(writer, readerText);
-    return { protobuf: true, codec, readsMessage: messageMatcher(writer.schema, deref(reader)) };
+    const files = new Map((writer.referenced ?? []).map((file) => [file.name, file.schema] as const));
+    return { protobuf: true, codec, readsMessage: messageMatcher(writer.schema, deref(reader), files) };
   }
   if (type === 'AVRO') {
     if (own.schemaType === undefined && writer.schema === own.schema)
@@ -292,7 +299,7 @@ function writerDecoder(
   );
 }
 
-function checkProtobufWriter(writer: SchemaDefinition, readerText: string): void {
+function checkProtobufWriter(writer: ResolvedDefinition, readerText: string): void {
   let verdict: CompatibilityResult;
   try {
     verdict = checkCompatibility(
@@ -316,7 +323,11 @@ function checkProtobufWriter(writer: SchemaDefinition, readerText: string): void
 }
 
 /** Whether the message at a Confluent index path of the writer's file is the reader's root message. */
-function messageMatcher(writerText: string, root: Schema): (indexes: readonly number[]) => boolean {
+function messageMatcher(
+  writerText: string,
+  root: Schema,
+  referenced: ReadonlyMap<string, string>,
+): (indexes: readonly number[]) => boolean {
   const rootName = root.kind === 'object' || root.kind === 'union' ? root.name : undefined;
   const known = new Map<string, boolean>();
   return (indexes) => {
@@ -324,7 +335,7 @@ function messageMatcher(writerText: string, root: Schema): (indexes: readonly nu
     let answer = known.get(key);
     if (answer === undefined) {
       try {
-        const fullName = protobufMessageAt(writerText, indexes);
+        const fullName = protobufMessageAt(writerText, indexes, referenced);
         answer = rootName === undefined ? key === '0' : fullName.split('.').at(-1) === rootName;
       } catch {
         answer = false;

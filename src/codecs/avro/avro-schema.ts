@@ -98,11 +98,16 @@ interface Context {
   readonly named: Map<string, AvroRecord | AvroEnum | AvroFixed>;
 }
 
+/** Named types already defined, by full name: what a schema may refer to without defining it. */
+export type AvroNamedTypes = Map<string, AvroRecord | AvroEnum | AvroFixed>;
+
 /**
  * Parses an Avro schema (JSON text or its parsed value). Throws WK_SCHEMA_INVALID naming the
- * problem; callers reading untrusted headers rewrap that as a decode error.
+ * problem; callers reading untrusted headers rewrap that as a decode error. `named` holds types
+ * defined elsewhere (a schema registry's references, parsed first into the same map), and gets
+ * this schema's named types added.
  */
-export function parseAvroSchema(input: JsonValue | string): AvroType {
+export function parseAvroSchema(input: JsonValue | string, named: AvroNamedTypes = new Map()): AvroType {
   let json: unknown = input;
   if (typeof input === 'string' && !primitives.has(input)) {
     try {
@@ -111,7 +116,7 @@ export function parseAvroSchema(input: JsonValue | string): AvroType {
       throw new WirekitError('WK_SCHEMA_INVALID', 'the schema text is not JSON.', { format: 'avro', cause });
     }
   }
-  return parse(json, '', { named: new Map() }, 0);
+  return parse(json, '', { named }, 0);
 }
 
 function invalid(message: string): never {

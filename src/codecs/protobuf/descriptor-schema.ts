@@ -167,8 +167,9 @@ const fileDescriptor = t.object(
       ),
       9,
     ),
-    publicDependency: list(int32(), 10),
-    weakDependency: list(int32(), 11),
+    // descriptor.proto is proto2: its repeated numbers are not packed, as protoc writes them.
+    publicDependency: t.field(t.array(int32(), { packed: false }), { id: 10 }),
+    weakDependency: t.field(t.array(int32(), { packed: false }), { id: 11 }),
     syntax: opt(t.string(), 12),
     /** `edition` (an enum since protobuf 27; a string, field 13, in the experimental releases before). */
     edition: opt(int32(), 14),

@@ -14,7 +14,7 @@
  */
 import { isWirekitError, SchemaImportError } from '../../errors/index.js';
 import { checkProtoFile } from '../../schema/proto/check.js';
-import { type ProtoFileAst, parseProto, wellKnownProtoFiles } from '../../schema/proto/index.js';
+import { type ProtoFileAst, parseProto, printProto, wellKnownProtoFiles } from '../../schema/proto/index.js';
 import { collectSymbols } from '../../schema/proto/symbols.js';
 import type { Codec } from '../core/codec.js';
 import type { DecodeLimits } from '../core/limits.js';
@@ -137,6 +137,39 @@ export function schemaFromDescriptorSet(
     return importProtoFiles(linkProtoFiles(root, byPath, pathOf));
   } catch (error) {
     throw placed(error, files.places, targetName);
+  }
+}
+
+/**
+ * One serialized google.protobuf.FileDescriptorProto (what Confluent's Protobuf serializers register,
+ * base64-encoded) as `.proto` text: decoded under the default limits, turned into the AST as a set's
+ * file is, and printed (schema/proto/print.ts). Its imports are named, not read: the text links
+ * against them wherever it is parsed. A SchemaImportError when the bytes are not such a file.
+ *
+ * The text compiles to the same declarations, with one thing a text cannot say: a message's fields
+ * are written before its nested messages, so the entry message of a map field (or a group's) that
+ * stood after a nested message in the descriptor comes before it when the text is compiled again.
+ * Confluent's message indexes skip those entries; its Python client counts them, so the registry
+ * serves a registered descriptor's own bytes rather than the text's.
+ */
+export function protoOfFileDescriptor(bytes: Uint8Array): string {
+  // A set of one file is the file behind its field tag (1, length-delimited) and length.
+  const length: number[] = [];
+  for (let rest = bytes.length; ; rest = Math.floor(rest / 128)) {
+    length.push(rest >= 128 ? (rest % 128) | 0x80 : rest);
+    if (rest < 128) break;
+  }
+  const set = new Uint8Array(1 + length.length + bytes.length);
+  set[0] = 0x0a;
+  set.set(length, 1);
+  set.set(bytes, 1 + length.length);
+  const [descriptor] = decodeSet(set, undefined);
+  if (descriptor === undefined) refuse('the bytes hold no file descriptor');
+  const files = new DescriptorFiles();
+  try {
+    return printProto(files.file(descriptor));
+  } catch (error) {
+    throw placed(error, files.places, descriptor.name ?? '');
   }
 }
 

@@ -30,7 +30,9 @@ import { rootSlot } from './plan.js';
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export { type FileDescriptorOfProtoOptions, fileDescriptorOfProto } from './descriptor-of-proto.js';
 export {
+  protoOfFileDescriptor,
   type SchemaFromDescriptorSetOptions,
   schemaFromDescriptorSet,
 } from './from-descriptor-set.js';

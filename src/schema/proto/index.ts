@@ -17,8 +17,8 @@ import { collectSymbols } from './symbols.js';
 
 export type * from './ast.js';
 export { type LinkedProto, linkProto } from './link.js';
+export { printProto } from './print.js';
 export {
-  /** @internal exported for the tests that build protoc's descriptors. */
   mapEntryName,
   qualify,
 } from './symbols.js';

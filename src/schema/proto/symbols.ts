@@ -55,8 +55,8 @@ export function qualify(scope: string, name: string): string {
 }
 
 /**
- * The name protoc gives a map field's entry message: `item_counts` → `ItemCountsEntry`.
- * @internal exported for the tests that build protoc's descriptors.
+ * The name protoc gives a map field's entry message: `item_counts` → `ItemCountsEntry` (the
+ * descriptor writer names the entry it makes by it, and the tests that build descriptors).
  */
 export function mapEntryName(fieldName: string): string {
   let name = '';

@@ -14,6 +14,7 @@
  * written, so texts differing in those get different ids.
  */
 import {
+  type AvroNamedTypes,
   type AvroType,
   primitives as avroPrimitives,
   parseAvroSchema,
@@ -31,14 +32,28 @@ export interface RegisteredAvro {
 }
 
 /** Parses and checks a registered Avro schema; WK_REGISTRY_SCHEMA_INVALID when it is not one. */
-export function parseRegisteredAvro(text: string, limits: Required<SchemaLimits>): RegisteredAvro {
+export function parseRegisteredAvro(
+  text: string,
+  limits: Required<SchemaLimits>,
+  referenced: readonly string[] = [],
+): RegisteredAvro {
   const { json: parsed, nodes } = parseSchemaJson(text, 'Avro', limits);
   const json = parsed as JsonValue;
   let type: AvroType;
   try {
+    // Referenced schemas first, into one map of named types the schema may then name.
+    const named: AvroNamedTypes = new Map();
+    for (const [index, other] of referenced.entries()) {
+      try {
+        parseAvroSchema(parseSchemaJson(other, 'Avro', limits).json as JsonValue, named);
+      } catch (error) {
+        if (!(error instanceof WirekitError)) throw error;
+        throw schemaInvalid(`Avro schema: its reference ${index + 1}: ${error.message}`, error);
+      }
+    }
     // A bare name at the root goes through the reader as `{"type": name}`, which resolves it (or
     // says which name is unknown) instead of trying to parse the name as JSON text.
-    type = parseAvroSchema(typeof json === 'string' ? { type: json } : json);
+    type = parseAvroSchema(typeof json === 'string' ? { type: json } : json, named);
   } catch (error) {
     // The registry's reply has only a message: it names the schema type the codec's error carries.
     if (error instanceof WirekitError) throw schemaInvalid(`Avro schema: ${error.message}`, error);

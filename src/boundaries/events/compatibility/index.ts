@@ -9,8 +9,9 @@
  *   existing version, not only the newest. NONE checks nothing.
  * - A candidate of another schema type than a version it is checked against is incompatible.
  *
- * JSON Schema (Confluent's third type) is not supported, nor are schema references (an import of
- * another subject's schema): both are refused as WK_REGISTRY_SCHEMA_INVALID.
+ * JSON Schema (Confluent's third type) is not supported: it is refused as WK_REGISTRY_SCHEMA_INVALID.
+ * Schema references (a Protobuf import, an Avro named type, defined in another subject's version)
+ * are read from the schemas the caller resolved them to (`ResolvedDefinition`).
  */
 import type { AvroType } from '../../../codecs/avro/avro-schema.js';
 import { WirekitError } from '../../../errors/index.js';
@@ -38,9 +39,25 @@ import { parseRegisteredWirekit, type RegisteredWirekit, wirekitReadFindings } f
 
 export type { CompatibilityIssue } from './issues.js';
 export { messageIndexesOf, protobufMessageAt } from './protobuf.js';
-export type { ProtoFile } from './protobuf-schema.js';
+export { type ProtoFile, protoTextOf } from './protobuf-schema.js';
 export { checkSchemaBounds, defaultSchemaLimits, type SchemaLimits } from './schema-text.js';
 export type { RegisteredWirekit } from './wirekit.js';
+
+/** A schema a reference names, as its version holds it. */
+export interface ReferencedSchema {
+  /** The reference's name: the path a Protobuf file imports it by, or for Avro any label. */
+  readonly name: string;
+  readonly schemaType: SchemaType;
+  readonly schema: string;
+}
+
+/**
+ * A definition with the schemas its references name, transitively (a referenced schema's own
+ * references too), each once by name, in an order where a schema comes after those it refers to.
+ */
+export interface ResolvedDefinition extends SchemaDefinition {
+  readonly referenced?: readonly ReferencedSchema[];
+}
 
 /** A registered schema's parsed form, by type. */
 export type ParsedForm =
@@ -69,9 +86,13 @@ export interface ParsedSchema {
 
 /**
  * Parses a schema of its type; WK_REGISTRY_SCHEMA_INVALID when it does not parse, its type is
- * unknown, it carries references, or it is past the limits.
+ * unknown, it carries references whose schemas are not given (or of another type), or it is past
+ * the limits.
  */
-export function parseRegisteredSchema(definition: SchemaDefinition, limits: SchemaLimits = {}): ParsedSchema {
+export function parseRegisteredSchema(
+  definition: ResolvedDefinition,
+  limits: SchemaLimits = {},
+): ParsedSchema {
   const resolved = resolvedLimits(limits);
   if (typeof definition !== 'object' || definition === null)
     throw schemaInvalid('A schema definition must be an object.');
@@ -86,23 +107,34 @@ export function parseRegisteredSchema(definition: SchemaDefinition, limits: Sche
     );
   }
   const references = definition.references as unknown;
-  if (
-    references !== undefined &&
-    references !== null &&
-    (!Array.isArray(references) || references.length > 0)
-  ) {
+  const referenced = definition.referenced ?? [];
+  if (references !== undefined && references !== null && !Array.isArray(references))
+    throw schemaInvalid('"references" must be an array.');
+  const named = Array.isArray(references) ? references.length : 0;
+  if (named > 0 && (schemaType === 'WIREKIT' || referenced.length === 0)) {
     throw schemaInvalid(
-      `Schema references are not supported by this registry (the ${schemaType} schema names some).`,
+      schemaType === 'WIREKIT'
+        ? 'A WIREKIT schema holds every type it uses; it takes no references.'
+        : `The ${schemaType} schema names references whose schemas were not given.`,
     );
+  }
+  for (const schema of referenced) {
+    if (schema.schemaType !== schemaType) {
+      throw schemaInvalid(
+        `Reference ${JSON.stringify(schema.name)} is a ${schema.schemaType} schema; a ${schemaType} schema can only refer to ${schemaType} schemas.`,
+      );
+    }
   }
   const text = checkSchemaText(definition.schema, schemaType, resolved);
   switch (schemaType) {
     case 'AVRO': {
-      const { type, canonical, nodes } = parseRegisteredAvro(text, resolved);
+      const texts = referenced.map((schema) => checkSchemaText(schema.schema, schemaType, resolved));
+      const { type, canonical, nodes } = parseRegisteredAvro(text, resolved, texts);
       return { schemaType, text, canonical, parsed: { schemaType, avro: type, nodes } };
     }
     case 'PROTOBUF': {
-      const proto = parseProtoFile(text, resolved);
+      const files = new Map(referenced.map((schema) => [schema.name, schema.schema] as const));
+      const proto = parseProtoFile(text, resolved, files);
       return { schemaType, text, canonical: proto.canonical, parsed: { schemaType, proto } };
     }
     case 'WIREKIT': {

@@ -11,29 +11,44 @@
  * kept, so that a caller that does not cache pays the parse once, not per event.
  */
 import { WirekitError } from '../../../errors/index.js';
-import { type ProtoFile, type ProtoMessage, parseProtoFile } from './protobuf-schema.js';
+import {
+  type ProtoFile,
+  type ProtoMessage,
+  type ProtoReferencedFiles,
+  parseProtoFile,
+} from './protobuf-schema.js';
 import { checkSchemaText, defaultSchemaLimits, schemaInvalid } from './schema-text.js';
 
 /** Parsed files by text, oldest first; a handful, since a consumer sees few writer schemas at once. */
 const recent = new Map<string, ProtoFile>();
 const recentLimit = 16;
 
-function fileOf(text: string): ProtoFile {
-  const known = recent.get(text);
+function fileOf(text: string, referenced: ProtoReferencedFiles): ProtoFile {
+  const key = referenced.size === 0 ? text : JSON.stringify([text, ...referenced]);
+  const known = recent.get(key);
   if (known !== undefined) return known;
-  const file = parseProtoFile(checkSchemaText(text, 'Protobuf', defaultSchemaLimits), defaultSchemaLimits);
+  const file = parseProtoFile(
+    checkSchemaText(text, 'Protobuf', defaultSchemaLimits),
+    defaultSchemaLimits,
+    referenced,
+  );
   if (recent.size >= recentLimit) recent.delete(recent.keys().next().value as string);
-  recent.set(text, file);
+  recent.set(key, file);
   return file;
 }
 
 /**
  * The full name (`shop.Order.Line`) of the message at Confluent's message-index path; an empty
- * path is [0], as Confluent writes it. WK_EVENT_FRAME_INVALID when the path points at no message
+ * path is [0], as Confluent writes it; `referenced` holds the files its schema references name, by
+ * import path. WK_EVENT_FRAME_INVALID when the path points at no message
  * (indexes come from an event's bytes); WK_REGISTRY_SCHEMA_INVALID when the text does not parse.
  */
-export function protobufMessageAt(text: string, indexes: readonly number[]): string {
-  return messageAt(fileOf(text), indexes).fullName;
+export function protobufMessageAt(
+  text: string,
+  indexes: readonly number[],
+  referenced: ProtoReferencedFiles = new Map(),
+): string {
+  return messageAt(fileOf(text, referenced), indexes).fullName;
 }
 
 /** The message at the path in a parsed file (see protobufMessageAt). */
@@ -59,7 +74,7 @@ export function messageAt(file: ProtoFile, indexes: readonly number[]): ProtoMes
  * or without a leading dot). WK_REGISTRY_SCHEMA_INVALID when the file has no such message.
  */
 export function messageIndexesOf(text: string, fullName: string): number[] {
-  return indexesOf(fileOf(text), fullName);
+  return indexesOf(fileOf(text, new Map()), fullName);
 }
 
 function indexesOf(file: ProtoFile, fullName: string): number[] {

@@ -12,9 +12,14 @@
  * source_context, struct, timestamp, type, wrappers) are built in; google/protobuf/descriptor.proto
  * is accepted for custom option declarations (its options messages are known, so an extension of
  * them is checked against their extension ranges; its descriptor messages are not); any other import
- * needs a schema reference, which this registry does not hold, so it is refused. Editions are
- * refused too: their field presence and encoding come from feature options these rules do not read.
+ * is a file a schema reference names (another subject's version), given to the parse by the
+ * registry, or is refused. Editions are refused too: their field presence and encoding come from
+ * feature options these rules do not read.
+ *
+ * A schema may be given as a base64 FileDescriptorProto (Confluent's Protobuf serializers register
+ * that form): it is read as the `.proto` text printed from the descriptor.
  */
+import { protoOfFileDescriptor } from '../../../codecs/protobuf/index.js';
 import { isWirekitError } from '../../../errors/index.js';
 import {
   type LinkedProto,
@@ -131,36 +136,96 @@ function builtIn(path: string): BuiltIn | undefined {
   return known;
 }
 
-/** The models of the built-in files `ast` imports (and those they import publicly). */
-function visibleModels(ast: ProtoFileAst): Map<ProtoMessageAst | ProtoEnumAst, ProtoMessage | ProtoEnum> {
+/** The models of the files `ast` imports (and those they import publicly), built-in or referenced. */
+function visibleModels(
+  ast: ProtoFileAst,
+  fileAt: (path: string) => BuiltIn | undefined = builtIn,
+): Map<ProtoMessageAst | ProtoEnumAst, ProtoMessage | ProtoEnum> {
   const models = new Map<ProtoMessageAst | ProtoEnumAst, ProtoMessage | ProtoEnum>();
-  for (const item of ast.imports) {
-    const imported = builtIn(item.path);
-    if (imported !== undefined) for (const [node, model] of imported.models) models.set(node, model);
-  }
+  const visit = (path: string, seen: Set<string>) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const imported = fileAt(path);
+    if (imported === undefined) return;
+    for (const [node, model] of imported.models) models.set(node, model);
+    for (const item of imported.ast.imports) if (item.modifier === 'public') visit(item.path, seen);
+  };
+  for (const item of ast.imports) visit(item.path, new Set());
   return models;
 }
 
 /**
- * Parses a .proto file; WK_REGISTRY_SCHEMA_INVALID when it does not parse, refers to what it does
- * not define, imports a file other than the built-in ones, or is past the limits.
+ * The schemas a Protobuf schema's references name, by import path: each a `.proto` text or a
+ * base64 FileDescriptorProto, as registered.
+ */
+export type ProtoReferencedFiles = ReadonlyMap<string, string>;
+
+/** A base64 text (no `;`, space or brace can be in one), which a .proto file never is. */
+const base64Text = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * A registered Protobuf schema's `.proto` text: as given, or printed from the FileDescriptorProto
+ * it holds in base64 (what Confluent's ProtobufSerializer registers, and Confluent's server takes).
+ * A text that is neither is given back as it is, for the .proto reader to say what is wrong with it.
+ */
+export function protoTextOf(schema: string): string {
+  const trimmed = schema.trim();
+  if (!base64Text.test(trimmed)) return schema;
+  try {
+    return protoOfFileDescriptor(Uint8Array.from(atob(trimmed), (char) => char.charCodeAt(0)));
+  } catch {
+    return schema;
+  }
+}
+
+/**
+ * Parses a .proto file (or a base64 FileDescriptorProto); WK_REGISTRY_SCHEMA_INVALID when it does
+ * not parse, refers to what it does not define, imports a file that is neither built in nor among
+ * `referenced` (its schema references), or is past the limits. A referenced file is read by the
+ * same rules, under the same limits, and may import others of `referenced`.
  */
 export function parseProtoFile(
   text: string,
   limits: Required<SchemaLimits> = defaultSchemaLimits,
+  referenced: ProtoReferencedFiles = new Map(),
 ): ProtoFile {
+  const read = (source: string): ProtoFileAst =>
+    parseProto(protoTextOf(source), { maxNodes: limits.maxSchemaNodes });
+  // The referenced files of this parse, read and modelled when first imported.
+  const files = new Map<string, BuiltIn | undefined>();
+  const fileAt = (path: string): BuiltIn | undefined => {
+    const known = builtIn(path);
+    if (known !== undefined) return known;
+    if (files.has(path)) {
+      const file = files.get(path);
+      if (file === undefined) throw schemaInvalid(`Protobuf schema: the import of "${path}" closes a cycle.`);
+      return file;
+    }
+    const source = referenced.get(path);
+    if (source === undefined) return undefined;
+    files.set(path, undefined);
+    const ast = read(source);
+    const linked = linkProto(ast, (imported) => fileAt(imported)?.ast);
+    const builder = new ModelBuilder(linked, false, visibleModels(ast, fileAt));
+    builder.build();
+    const file = { ast, models: builder.models, types: builder.types };
+    files.set(path, file);
+    return file;
+  };
   let linked: LinkedProto;
   try {
-    const ast = parseProto(text, { maxNodes: limits.maxSchemaNodes });
+    const ast = read(text);
     for (const item of ast.imports) {
-      if (builtIn(item.path) === undefined) {
+      if (fileAt(item.path) === undefined) {
         throw schemaInvalid(
-          `Protobuf schema: import "${item.path}" needs a schema reference, which this registry does not support ` +
-            '(the google/protobuf well-known types are built in).',
+          `Protobuf schema: import "${item.path}" is neither a google/protobuf well-known type nor named by ` +
+            'a schema reference ({"name": "' +
+            item.path +
+            '", "subject": ..., "version": ...}).',
         );
       }
     }
-    linked = linkProto(ast, (path) => builtIn(path)?.ast);
+    linked = linkProto(ast, (path) => fileAt(path)?.ast);
   } catch (error) {
     if (!isWirekitError(error, 'WK_SCHEMA_INVALID')) throw error;
     if (/more than \d+ nodes/.test(error.message)) {
@@ -169,11 +234,11 @@ export function parseProtoFile(
     throw schemaInvalid(`Protobuf schema: ${error.message}`, error);
   }
   const ast = linked.file;
-  const builder = new ModelBuilder(linked, false, visibleModels(ast));
+  const builder = new ModelBuilder(linked, false, visibleModels(ast, fileAt));
   const { messages, enums } = builder.build();
   const types = new Map<string, ProtoMessage | ProtoEnum>();
   for (const item of ast.imports)
-    for (const [name, type] of builtIn(item.path)?.types ?? []) types.set(name, type);
+    for (const [name, type] of fileAt(item.path)?.types ?? []) types.set(name, type);
   for (const [name, type] of builder.types) types.set(name, type);
   return {
     syntax: ast.syntax,

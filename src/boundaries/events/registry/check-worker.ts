@@ -9,14 +9,17 @@
  * (WK_REGISTRY_SCHEMA_INVALID's message), a verdict, or a failure that is wirekit's bug.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { fileDescriptorOfProto } from '../../../codecs/protobuf/index.js';
 import { isWirekitError } from '../../../errors/index.js';
 import {
   checkCompatibility,
   type ParsedSchema,
   parseRegisteredSchema,
+  protoTextOf,
+  type ResolvedDefinition,
   type SchemaLimits,
 } from '../compatibility/index.js';
-import type { CompatibilityLevel, SchemaDefinition } from './api.js';
+import type { CompatibilityLevel } from './api.js';
 import type { CompatibilityResult } from './client-api.js';
 import { ParsedCache, type ParsedCacheLimits } from './parsed-cache.js';
 import { identityOf } from './registry-state.js';
@@ -36,22 +39,33 @@ export type CheckRequest =
       readonly kind: 'identify';
       readonly job: number;
       readonly limits: SchemaLimits;
-      readonly definition: SchemaDefinition;
+      readonly definition: ResolvedDefinition;
     }
   | {
       readonly kind: 'check';
       readonly job: number;
       readonly limits: SchemaLimits;
-      readonly candidate: { readonly identity: string; readonly definition: SchemaDefinition };
+      readonly candidate: { readonly identity: string; readonly definition: ResolvedDefinition };
       readonly existing: readonly ExistingRef[];
       readonly level: CompatibilityLevel;
       readonly versions: readonly number[];
     }
+  /**
+   * A schema as a reader asks for it: `text` (a registered FileDescriptorProto as .proto text),
+   * or `serialized` (a Protobuf schema as a base64 FileDescriptorProto, Confluent's `?format=serialized`).
+   */
+  | {
+      readonly kind: 'render';
+      readonly job: number;
+      readonly definition: ResolvedDefinition;
+      readonly format: 'text' | 'serialized';
+    }
   /** The texts of the versions a `need` asked for, by id. */
-  | { readonly kind: 'texts'; readonly job: number; readonly texts: readonly SchemaDefinition[] };
+  | { readonly kind: 'texts'; readonly job: number; readonly texts: readonly ResolvedDefinition[] };
 
 export type CheckReply =
   | { readonly kind: 'identified'; readonly job: number; readonly identity: string }
+  | { readonly kind: 'rendered'; readonly job: number; readonly schema: string }
   | { readonly kind: 'invalid'; readonly job: number; readonly message: string }
   | { readonly kind: 'need'; readonly job: number; readonly ids: readonly number[] }
   | { readonly kind: 'checked'; readonly job: number; readonly result: CompatibilityResult }
@@ -59,7 +73,7 @@ export type CheckReply =
 
 const cache = new ParsedCache((workerData as CheckWorkerData).cache);
 /** Checks waiting for texts, by job. */
-const waiting = new Map<number, (texts: readonly SchemaDefinition[]) => void>();
+const waiting = new Map<number, (texts: readonly ResolvedDefinition[]) => void>();
 
 function reply(message: CheckReply): void {
   parentPort?.postMessage(message);
@@ -71,7 +85,7 @@ function reply(message: CheckReply): void {
  * always parsed under its own registry's limits.
  */
 function parse(
-  definition: SchemaDefinition,
+  definition: ResolvedDefinition,
   limits: SchemaLimits,
 ): { parsed: ParsedSchema; identity: string } {
   const parsed = parseRegisteredSchema(definition, limits);
@@ -102,14 +116,14 @@ function check(request: Extract<CheckRequest, { kind: 'check' }>): void {
   // The cached versions are taken now: a text that arrives later cannot evict them from this check.
   const parsed = existing.map((ref) => cache.get(ref.identity));
   const missing = existing.filter((_ref, i) => parsed[i] === undefined).map((ref) => ref.id);
-  const finish = (texts: readonly SchemaDefinition[]) =>
+  const finish = (texts: readonly ResolvedDefinition[]) =>
     answering(job, () => {
       let next = 0;
       const all: ParsedSchema[] = [];
       for (const known of parsed) {
         if (known !== undefined) all.push(known);
         else {
-          const text = texts[next++] as SchemaDefinition;
+          const text = texts[next++] as ResolvedDefinition;
           try {
             all.push(parse(text, limits).parsed);
           } catch (error) {
@@ -133,6 +147,25 @@ function check(request: Extract<CheckRequest, { kind: 'check' }>): void {
   }
 }
 
+/** A Protobuf schema's text or descriptor (anything else as it stands). */
+function render(request: Extract<CheckRequest, { kind: 'render' }>): string {
+  const { definition, format } = request;
+  if (definition.schemaType !== 'PROTOBUF') return definition.schema;
+  const text = protoTextOf(definition.schema);
+  if (format === 'text') return text;
+  // A registered descriptor is served as it came: its bytes are its producer's, message indexes included.
+  if (text !== definition.schema) return definition.schema.trim();
+  const files = new Map((definition.referenced ?? []).map((schema) => [schema.name, schema.schema]));
+  const bytes = fileDescriptorOfProto(text, {
+    name: 'default',
+    imports: (path) => {
+      const source = files.get(path);
+      return source === undefined ? undefined : protoTextOf(source);
+    },
+  });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+}
+
 parentPort?.on('message', (request: CheckRequest) => {
   const { job } = request;
   switch (request.kind) {
@@ -143,6 +176,9 @@ parentPort?.on('message', (request: CheckRequest) => {
       return;
     case 'check':
       answering(job, () => check(request));
+      return;
+    case 'render':
+      answering(job, () => reply({ kind: 'rendered', job, schema: render(request) }));
       return;
     case 'texts': {
       const finish = waiting.get(job);

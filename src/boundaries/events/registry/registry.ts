@@ -20,6 +20,7 @@
  * event codec and `wirekit inspect --registry` read writer schemas with.
  */
 import { isWirekitError } from '../../../errors/index.js';
+import type { ReferencedSchema } from '../compatibility/index.js';
 import { checkSchemaText, resolvedLimits, type SchemaLimits } from '../compatibility/schema-text.js';
 import {
   type CompatibilityLevel,
@@ -36,6 +37,7 @@ import { StoreCorruptError } from './record-json.js';
 import { refusals } from './registry-error.js';
 import { registrySettings, type SettingsCalls } from './registry-settings.js';
 import { LogConflict, RegistryState, type VersionEntry } from './registry-state.js';
+import { referencedSchemas } from './schema-references.js';
 import { SchemaWork } from './schema-work.js';
 import type { RegistryRecord, RegistryStore } from './store.js';
 
@@ -52,6 +54,9 @@ export interface SchemaRegistryOptions {
   readonly parsedCache?: ParsedCacheLimits;
 }
 
+/** How a reader asks for a schema's text (Confluent's `?format=`); see SchemaRegistry.formatted. */
+export type SchemaFormat = 'default' | 'serialized';
+
 /** Whether soft-deleted versions count (Confluent's `?deleted=true`). */
 export interface IncludeDeleted {
   readonly deleted?: boolean;
@@ -65,6 +70,13 @@ export interface SchemaRegistry extends SettingsCalls {
   lookup(subject: string, definition: SchemaDefinition, options?: IncludeDeleted): Promise<SubjectVersion>;
   /** The schema with this id (GET /schemas/ids/{id}), soft-deleted or not. */
   schemaById(id: number): Required<Pick<SchemaDefinition, 'schemaType' | 'schema' | 'references'>>;
+  /**
+   * A stored schema's text as a reader asks for it (Confluent's `?format=`): `serialized` gives a
+   * Protobuf schema as a base64 FileDescriptorProto (the one registered, if it came so); otherwise
+   * a Protobuf schema registered as a descriptor is given as `.proto` text, and anything else as
+   * it was registered.
+   */
+  formatted(definition: SchemaDefinition, format?: SchemaFormat): Promise<string>;
   /** The versions that use this id (GET /schemas/ids/{id}/versions). */
   versionsOfId(id: number, options?: IncludeDeleted): { subject: string; version: number }[];
   /** The subjects that use this id (GET /schemas/ids/{id}/subjects). */
@@ -124,6 +136,8 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
   });
   const state = new RegistryState();
 
+  const resolveReferences = (references: readonly SchemaReference[]) => referencedSchemas(state, references);
+
   /** A definition checked and identified; 42201 for an unknown type or a schema that does not parse. */
   const identified = async (definition: SchemaDefinition): Promise<Identified> => {
     const schemaType = definition.schemaType ?? 'AVRO';
@@ -144,7 +158,8 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
       throw error;
     }
     const normalized = { schemaType, schema: definition.schema, references: definition.references ?? [] };
-    const answer = await work.identify(normalized);
+    const referenced = resolveReferences(normalized.references);
+    const answer = await work.identify({ ...normalized, referenced });
     if (!answer.ok) throw refusals.invalidSchema(answer.message);
     return { definition: normalized, identity: answer.identity };
   };
@@ -154,9 +169,15 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     for (const [index, record] of records.entries()) {
       let identity: string | undefined;
       if (state.needsIdentity(record)) {
-        // A stored schema that today's rules no longer parse keeps its text's identity.
-        const answer = await work.identify(record);
-        if (answer.ok) identity = answer.identity;
+        // A stored schema that today's rules no longer parse (or whose reference is gone) keeps its text's identity.
+        let referenced: ReferencedSchema[] | undefined;
+        try {
+          referenced = resolveReferences(record.references);
+        } catch {
+          referenced = undefined;
+        }
+        const answer = referenced === undefined ? undefined : await work.identify({ ...record, referenced });
+        if (answer?.ok === true) identity = answer.identity;
       }
       try {
         state.apply(record, identity);
@@ -250,7 +271,8 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     if (level === 'NONE' || checked.length === 0) return { compatible: true, messages: [] };
     const existing = checked.map((entry) => {
       const { identity, id, schemaType, schema, references } = storedById(entry.id);
-      return { identity, id, definition: { schemaType, schema, references } };
+      const referenced = resolveReferences(references);
+      return { identity, id, definition: { schemaType, schema, references, referenced } };
     });
     return work.check(
       candidate,
@@ -264,18 +286,6 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     [...storedById(id).users]
       .filter((entry) => includeDeleted || !entry.deleted)
       .sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.version - b.version));
-
-  /** Every reference must name a version that exists (soft-deleted ones still do). */
-  const checkReferences = (references: readonly SchemaReference[]): void => {
-    for (const reference of references) {
-      const exists = state.subjects.get(reference.subject)?.has(reference.version) === true;
-      if (!exists) {
-        throw refusals.invalidSchema(
-          `reference ${reference.name} names ${reference.subject} version ${reference.version}, which does not exist`,
-        );
-      }
-    }
-  };
 
   /** Ids of the schemas, used by a live version, that reference this version. */
   const referrersOf = (target: VersionEntry): number[] => {
@@ -304,7 +314,6 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
         const candidate = await identified(definition);
         const { identity } = candidate;
         const { references } = candidate.definition;
-        checkReferences(references);
         const all = state.versionsOf(subject, true);
         const live = all.filter((entry) => !entry.deleted);
         const same = live.find((entry) => state.schemas.get(entry.id)?.identity === identity);
@@ -346,6 +355,14 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     schemaById(id) {
       const { schemaType, schema, references } = storedById(id);
       return { schemaType, schema, references };
+    },
+
+    async formatted(definition, format = 'default') {
+      if (definition.schemaType !== 'PROTOBUF') return definition.schema;
+      // A .proto text asked for as text is served as it stands, without a trip to the worker.
+      if (format !== 'serialized' && !/^[A-Za-z0-9+/=\s]+$/.test(definition.schema)) return definition.schema;
+      const referenced = resolveReferences(definition.references ?? []);
+      return work.render({ ...definition, referenced }, format === 'serialized' ? 'serialized' : 'text');
     },
 
     versionsOfId(id, options = {}) {

@@ -10,7 +10,7 @@
  */
 import type { SchemaDefinition, SchemaReference, SubjectVersion } from './api.js';
 import { type Access, allows, type RegistryRole } from './basic-auth.js';
-import type { SchemaRegistry } from './registry.js';
+import type { SchemaFormat, SchemaRegistry } from './registry.js';
 import { moreRegistryErrorCodes, RegistryError, refusals } from './registry-error.js';
 
 /** A reply body that is text as it stands (a schema), not a JSON value to serialise. */
@@ -71,6 +71,15 @@ function idOf(text: string): number {
   const id = /^[0-9]{1,10}$/.test(text) ? Number(text) : Number.NaN;
   if (!(id >= 0 && id <= maxInt32)) throw refusals.schemaNotFound(text.length > 40 ? undefined : text);
   return id;
+}
+
+/**
+ * Confluent's `?format=`: `serialized` asks for a Protobuf schema as a base64 FileDescriptorProto.
+ * Its other values (Avro's `resolved`, Protobuf's `ignore_extensions`) and any unknown one give the
+ * schema as registered, as Confluent gives it for a format that does not apply to the schema's type.
+ */
+function formatOf(query: URLSearchParams): SchemaFormat {
+  return query.get('format')?.trim().toLowerCase() === 'serialized' ? 'serialized' : 'default';
 }
 
 function bodyObject(body: unknown): Record<string, unknown> {
@@ -145,6 +154,15 @@ function versionBody(version: SubjectVersion): Record<string, unknown> {
   return { subject: version.subject, version: version.version, id: version.id, ...schemaFields(version) };
 }
 
+/** The definition with its text as the query's `format` asks. */
+async function formattedAs<D extends SchemaDefinition>(
+  registry: SchemaRegistry,
+  definition: D,
+  query: URLSearchParams,
+): Promise<D> {
+  return { ...definition, schema: await registry.formatted(definition, formatOf(query)) };
+}
+
 export function registryRoutes(registry: SchemaRegistry): Route[] {
   const compatibilityAnswer = async ({ params, query, body }: RouteRequest) => {
     const [subject, version] = params as [string, string | undefined];
@@ -164,11 +182,19 @@ export function registryRoutes(registry: SchemaRegistry): Route[] {
     { pattern: ['schemas', 'types'], methods: { GET: () => [...registry.schemaTypes] } },
     {
       pattern: ['schemas', 'ids', ':id'],
-      methods: { GET: ({ params }) => schemaFields(registry.schemaById(idOf(params[0] as string))) },
+      methods: {
+        GET: async ({ params, query }) =>
+          schemaFields(await formattedAs(registry, registry.schemaById(idOf(params[0] as string)), query)),
+      },
     },
     {
       pattern: ['schemas', 'ids', ':id', 'schema'],
-      methods: { GET: ({ params }) => new RawText(registry.schemaById(idOf(params[0] as string)).schema) },
+      methods: {
+        GET: async ({ params, query }) =>
+          new RawText(
+            await registry.formatted(registry.schemaById(idOf(params[0] as string)), formatOf(query)),
+          ),
+      },
     },
     {
       pattern: ['schemas', 'ids', ':id', 'versions'],
@@ -208,8 +234,14 @@ export function registryRoutes(registry: SchemaRegistry): Route[] {
     {
       pattern: ['subjects', ':subject', 'versions', ':version'],
       methods: {
-        GET: ({ params, query }) =>
-          versionBody(registry.version(params[0] as string, versionOf(params[1] as string), deleted(query))),
+        GET: async ({ params, query }) =>
+          versionBody(
+            await formattedAs(
+              registry,
+              registry.version(params[0] as string, versionOf(params[1] as string), deleted(query)),
+              query,
+            ),
+          ),
         DELETE: ({ params, query }) =>
           registry.deleteVersion(params[0] as string, versionOf(params[1] as string), {
             permanent: flag(query, 'permanent'),
@@ -219,9 +251,12 @@ export function registryRoutes(registry: SchemaRegistry): Route[] {
     {
       pattern: ['subjects', ':subject', 'versions', ':version', 'schema'],
       methods: {
-        GET: ({ params, query }) =>
+        GET: async ({ params, query }) =>
           new RawText(
-            registry.version(params[0] as string, versionOf(params[1] as string), deleted(query)).schema,
+            await registry.formatted(
+              registry.version(params[0] as string, versionOf(params[1] as string), deleted(query)),
+              formatOf(query),
+            ),
           ),
       },
     },

@@ -17,8 +17,8 @@
  * its registries close, for the next registry to use.
  */
 import { Worker } from 'node:worker_threads';
-import type { SchemaLimits } from '../compatibility/index.js';
-import type { CompatibilityLevel, SchemaDefinition } from './api.js';
+import type { ResolvedDefinition, SchemaLimits } from '../compatibility/index.js';
+import type { CompatibilityLevel } from './api.js';
 import type { CheckReply, CheckRequest, CheckWorkerData } from './check-worker.js';
 import type { CompatibilityResult } from './client-api.js';
 import { defaultParsedCacheLimits, type ParsedCacheLimits } from './parsed-cache.js';
@@ -36,7 +36,7 @@ export interface SchemaWorkOptions {
 export interface ExistingVersion {
   readonly identity: string;
   readonly id: number;
-  readonly definition: SchemaDefinition;
+  readonly definition: ResolvedDefinition;
 }
 
 export type Identified =
@@ -58,7 +58,7 @@ export class SchemaWork {
   }
 
   /** The schema's identity, or why it does not parse (WK_REGISTRY_SCHEMA_INVALID's message). */
-  async identify(definition: SchemaDefinition): Promise<Identified> {
+  async identify(definition: ResolvedDefinition): Promise<Identified> {
     const reply = await this.run({ kind: 'identify', limits: this.limits, definition });
     if (reply.kind === 'identified') return { ok: true, identity: reply.identity };
     if (reply.kind === 'invalid') return { ok: false, message: reply.message };
@@ -67,7 +67,7 @@ export class SchemaWork {
 
   /** The candidate (identified before) checked against the versions, as checkCompatibility answers. */
   async check(
-    candidate: { readonly identity: string; readonly definition: SchemaDefinition },
+    candidate: { readonly identity: string; readonly definition: ResolvedDefinition },
     existing: readonly ExistingVersion[],
     level: CompatibilityLevel,
     versions: readonly number[],
@@ -82,10 +82,20 @@ export class SchemaWork {
         level,
         versions,
       },
-      (ids) => ids.map((id) => byId.get(id) as SchemaDefinition),
+      (ids) => ids.map((id) => byId.get(id) as ResolvedDefinition),
     );
     if (reply.kind === 'checked') return reply.result;
     if (reply.kind === 'invalid') return { compatible: false, messages: [reply.message] };
+    throw unexpected(reply);
+  }
+
+  /**
+   * A stored schema as a reader asks for it: its `.proto` text (for one registered as a
+   * FileDescriptorProto), or a Protobuf schema's base64 FileDescriptorProto (`serialized`).
+   */
+  async render(definition: ResolvedDefinition, format: 'text' | 'serialized'): Promise<string> {
+    const reply = await this.run({ kind: 'render', definition, format });
+    if (reply.kind === 'rendered') return reply.schema;
     throw unexpected(reply);
   }
 
@@ -94,7 +104,7 @@ export class SchemaWork {
     this.closed = true;
   }
 
-  private run(job: Job, texts?: (ids: readonly number[]) => SchemaDefinition[]): Promise<CheckReply> {
+  private run(job: Job, texts?: (ids: readonly number[]) => ResolvedDefinition[]): Promise<CheckReply> {
     if (this.closed) return Promise.reject(refusals.storeError(new Error('the registry is closed')));
     return this.thread.run(job, texts);
   }
@@ -104,7 +114,7 @@ interface Pending {
   readonly resolve: (reply: CheckReply) => void;
   readonly reject: (error: Error) => void;
   /** Answers a `need` with the texts asked for. */
-  readonly texts: ((ids: readonly number[]) => SchemaDefinition[]) | undefined;
+  readonly texts: ((ids: readonly number[]) => ResolvedDefinition[]) | undefined;
 }
 
 /** A worker and the jobs it has under way; one per cache configuration in a process. */
@@ -127,7 +137,7 @@ class WorkerThread {
 
   private constructor(private readonly data: CheckWorkerData) {}
 
-  run(job: Job, texts?: (ids: readonly number[]) => SchemaDefinition[]): Promise<CheckReply> {
+  run(job: Job, texts?: (ids: readonly number[]) => ResolvedDefinition[]): Promise<CheckReply> {
     const worker = this.started();
     const request = { ...job, job: this.nextJob++ } as CheckRequest;
     return new Promise<CheckReply>((resolve, reject) => {

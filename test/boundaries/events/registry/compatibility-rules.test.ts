@@ -160,8 +160,9 @@ describe('a log older than the rules', () => {
   });
 });
 
+// The rest of what references do: references.test.ts.
 describe('references', () => {
-  test('a schema with references is refused (42201): the rules cannot resolve them', async () => {
+  test('a schema that defines again a named type its reference defines is refused (42201)', async () => {
     await register('address', v1);
     const references = [{ name: 'test.User', subject: 'address', version: 1 }];
     expectError(
