@@ -7,6 +7,7 @@ import { WirekitError } from '../../errors/index.js';
 import { describeBranches } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
+  DecimalSchema,
   EitherSchema,
   EnumSchema,
   FieldDef,
@@ -89,7 +90,12 @@ export function toAvro(schema: Schema, options: AvroExportOptions = {}): AvroSch
   return compact({ type: 'record', name: rootName, namespace: options.namespace, fields });
 }
 
-function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
+/**
+ * The name of the Avro type toAvro writes for `schema`: a primitive's name, or record, enum, array,
+ * map or union. This switch is the one home of the kind → Avro type mapping: typeOf builds each type
+ * on it, and the Avro codec's resolver orders an either's branches by it (decode/resolve-either.ts).
+ */
+export function avroTypeName(schema: Schema): string {
   switch (schema.kind) {
     case 'bool':
       return 'boolean';
@@ -102,22 +108,19 @@ function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
     case 'uint32':
     case 'int64':
     case 'uint64':
+    case 'timestamp':
       return 'long';
     case 'float32':
       return 'float';
     case 'float64':
       return 'double';
     case 'decimal':
-      return schema.precision !== undefined && schema.scale !== undefined
-        ? { type: 'bytes', logicalType: 'decimal', precision: schema.precision, scale: schema.scale }
-        : 'string';
+      return isAvroDecimal(schema) ? 'bytes' : 'string';
     case 'string':
     case 'json':
       return 'string';
     case 'bytes':
       return 'bytes';
-    case 'timestamp':
-      return { type: 'long', logicalType: timestampLogicalType[schema.precision] };
     case 'literal':
       // Only reached where a literal is not a plain field (array item, map value, optional field).
       return typeof schema.value === 'string'
@@ -126,11 +129,46 @@ function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
           ? 'boolean'
           : 'double';
     case 'array':
-      return { type: 'array', items: typeOf(schema.items, ctx, scope) };
+      return 'array';
     case 'map':
-      return schema.keys.kind === 'string'
-        ? { type: 'map', values: typeOf(schema.values, ctx, scope) }
-        : { type: 'array', items: entryRecord(schema.keys, schema.values, ctx, scope) };
+      // Avro map keys are strings only; other keys become an array of entry records.
+      return schema.keys.kind === 'string' ? 'map' : 'array';
+    case 'optional':
+    case 'nullable':
+    case 'either':
+    case 'union':
+      return 'union';
+    case 'ref':
+      return avroTypeName(schema.resolve());
+    case 'object':
+      return 'record';
+    case 'enum':
+      return 'enum';
+  }
+}
+
+/** A decimal with both precision and scale is Avro's decimal logical type; any other is a string. */
+function isAvroDecimal(
+  schema: DecimalSchema,
+): schema is DecimalSchema & { precision: number; scale: number } {
+  return schema.precision !== undefined && schema.scale !== undefined;
+}
+
+function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
+  const name = avroTypeName(schema);
+  switch (schema.kind) {
+    case 'decimal':
+      return isAvroDecimal(schema)
+        ? { type: name, logicalType: 'decimal', precision: schema.precision, scale: schema.scale }
+        : name;
+    case 'timestamp':
+      return { type: name, logicalType: timestampLogicalType[schema.precision] };
+    case 'array':
+      return { type: name, items: typeOf(schema.items, ctx, scope) };
+    case 'map':
+      return name === 'map'
+        ? { type: name, values: typeOf(schema.values, ctx, scope) }
+        : { type: name, items: entryRecord(schema.keys, schema.values, ctx, scope) };
     case 'optional':
     case 'nullable':
       return withNull(typeOf(schema.inner, ctx, scope), true);
@@ -143,6 +181,9 @@ function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
     case 'object':
     case 'enum':
       return ctx.defined.has(schema) ? reference(schema, ctx, scope) : define(schema, ctx, scope);
+    default:
+      // A primitive: its name is the whole type.
+      return name;
   }
 }
 
