@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { Codec } from '../../src/codecs/core/codec.js';
+import type { Codec } from '../../src/codecs/index.js';
 import { codeAndPathOf } from './code-of.js';
 
 /**
