@@ -1,14 +1,13 @@
 /**
  * A `.proto` file as the CLI imports it: the files it imports read from disk along the include
- * paths (`-I DIR`, as protoc takes them, then the file's own folder), a refusal placed in the file
- * that has the fault, and the one message that is the file's schema when a command needs one.
+ * paths (`-I DIR`, as protoc takes them, then the file's own folder) by the library's reader, a
+ * refusal placed in the file that has the fault, and the one message that is the file's schema
+ * when a command needs one.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { schemaFromProto } from '../codecs/protobuf/index.js';
+import { dirname } from 'node:path';
+import { schemaFromProtoText } from '../codecs/protobuf/from-proto-file.js';
 import { isWirekitError, SchemaImportError, type WirekitError } from '../errors/index.js';
 import type { Schema } from '../schema/index.js';
-import { parseProto } from '../schema/proto/index.js';
 import { fullName } from '../schema/walk.js';
 import { lineAndColumnOf } from '../util/json-syntax.js';
 
@@ -20,55 +19,19 @@ export interface ProtoSource {
   readonly maxBytes: number;
 }
 
-/** Every message and enum the file declares and imports, by full name. */
+/**
+ * Every message and enum the file declares and imports, by full name. The library reads the
+ * imports (schemaFromProtoText, each file bounded by --max-input-bytes); the text is the CLI's own,
+ * read from the file or standard input.
+ */
 export function importProtoFile(source: ProtoSource): ReadonlyMap<string, Schema> {
   const dirs = [...source.includeDirs, source.file === 'standard input' ? '.' : dirname(source.file)];
   try {
-    return schemaFromProto(source.text, {
-      imports: (path) => readImport(path, dirs, source),
-      searched: dirs.map((dir) => `-I ${dir}`).join(', '),
-    }).types;
+    return schemaFromProtoText(source.text, { includePaths: dirs, maxFileBytes: source.maxBytes }).types;
   } catch (error) {
-    // The importer places a refusal in an imported file by that file's import path, and leaves
-    // the file asked for unnamed: it is this one.
+    // A refusal in an imported file names that file on disk; one left unnamed is in this one.
     throw placed(error, source.file, source.text);
   }
-}
-
-/** The text of an imported file from the first include folder that has it, checked to parse. */
-function readImport(path: string, dirs: readonly string[], source: ProtoSource): string | undefined {
-  // protoc's rule: an import names a path below an include folder, never above or beside one.
-  if (path.startsWith('/') || path.split('/').some((part) => part === '..' || part === '.' || part === '')) {
-    throw new SchemaImportError(
-      `import "${path}" must be a path below an include folder (no leading /, no . or .. parts).`,
-      { file: source.file, format: 'protobuf' },
-    );
-  }
-  for (const dir of dirs) {
-    const file = join(dir, path);
-    let size: number;
-    try {
-      const stat = statSync(file);
-      if (!stat.isFile()) continue;
-      size = stat.size;
-    } catch {
-      continue;
-    }
-    if (size > source.maxBytes) {
-      throw new SchemaImportError(
-        `is ${size} bytes, more than --max-input-bytes (${source.maxBytes}) allows.`,
-        { file, format: 'protobuf' },
-      );
-    }
-    const text = readFileSync(file, 'utf8');
-    try {
-      parseProto(text);
-    } catch (error) {
-      throw placed(error, file, text);
-    }
-    return text;
-  }
-  return undefined;
 }
 
 /**

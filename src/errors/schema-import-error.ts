@@ -46,7 +46,14 @@ export class SchemaImportError extends WirekitError {
    * opened the file (the CLI) adds it, keeping line, column and path.
    */
   inFile(file: string): SchemaImportError {
-    if (this.file !== undefined) return this;
+    return this.file === undefined ? this.movedTo(file) : this;
+  }
+
+  /**
+   * The same refusal, placed in `file` instead: an importer names a file by the path an import
+   * gives it, which a reader of files on disk replaces with the path it read.
+   */
+  movedTo(file: string): SchemaImportError {
     return new SchemaImportError(this.reason, {
       file,
       line: this.line,

@@ -168,8 +168,25 @@ describe('wirekit schema import', () => {
       file('above.proto', 'syntax = "proto3";\nimport "../etc/x.proto";\nmessage M {}\n'),
     ]);
     expect(above.stderr).toMatch(
-      /WK_SCHEMA_IMPORT: .*above\.proto: import "\.\.\/etc\/x\.proto" must be a path below an include folder/,
+      /WK_SCHEMA_IMPORT: .*above\.proto:2:1: import "\.\.\/etc\/x\.proto" must be a path below an include folder/,
     );
+  });
+
+  test('an imported .proto larger than --max-input-bytes is refused, naming that file', async () => {
+    file(
+      'sized/big.proto',
+      `syntax = "proto3";\npackage big;\nmessage Big {}\n${'// padding\n'.repeat(200)}`,
+    );
+    const main = file(
+      'sized/main.proto',
+      'syntax = "proto3";\nimport "big.proto";\nmessage M { big.Big b = 1; }\n',
+    );
+    const refused = await cli(['schema', 'import', main, '--max-input-bytes', '1K']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /WK_SCHEMA_IMPORT: .*sized\/big\.proto: is larger than the limit of 1024 bytes/,
+    );
+    expect((await cli(['schema', 'import', main, '--max-input-bytes', '4K'])).code).toBe(0);
   });
 
   test('a refusal of the mapping in an imported file is placed in that file, at its line', async () => {

@@ -1,4 +1,4 @@
-import { isWirekitError } from '../../src/errors/index.js';
+import { isWirekitError, type WirekitError } from '../../src/errors/index.js';
 
 /**
  * The code of the WirekitError that `run` throws: 'no error' when it returns, and the error itself
@@ -12,4 +12,26 @@ export function codeOf(run: () => unknown): string {
     throw error;
   }
   return 'no error';
+}
+
+/** `codeOf` with the error's path: `WK_VALIDATION_FAILED@many.1`, `WK_DECODE_SCHEMA_MISMATCH@` at the root. */
+export function codeAndPathOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (isWirekitError(error)) return `${error.code}@${(error.path ?? []).join('.')}`;
+    throw error;
+  }
+  return 'no error';
+}
+
+/** The WirekitError `run` throws; a test fails when it returns or throws anything else. */
+export function thrownError(run: () => unknown): WirekitError {
+  try {
+    run();
+  } catch (error) {
+    if (isWirekitError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a WirekitError');
 }

@@ -79,7 +79,7 @@ export function readProtoFiles(
         throw refusal(`import "${item.path}" closes an import cycle (${cycle})`, from, item.at);
       }
       if (byPath.has(item.path)) continue;
-      const found = source.read(item.path) ?? wellKnownProtoFiles.get(item.path);
+      const found = readOne(source, item.path, from, item.at) ?? wellKnownProtoFiles.get(item.path);
       if (found === undefined) {
         const where = source.searched === undefined ? '' : ` (looked in ${source.searched})`;
         throw refusal(`import "${item.path}" is not found${where}`, from, item.at);
@@ -102,6 +102,26 @@ export function readProtoFiles(
   };
   visit(root);
   return linkProtoFiles(root, byPath, pathOf);
+}
+
+/**
+ * The text `source` reads for an import; a refusal it gives without a place (a path that leaves
+ * the include folders) is placed at the import.
+ */
+function readOne(
+  source: ProtoSource,
+  path: string,
+  from: string | undefined,
+  at: ProtoPosition | undefined,
+): string | undefined {
+  try {
+    return source.read(path);
+  } catch (error) {
+    if (error instanceof SchemaImportError && error.file === undefined && error.line === undefined) {
+      throw refusal(error.reason, from, at);
+    }
+    throw error;
+  }
 }
 
 /**

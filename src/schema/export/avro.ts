@@ -8,6 +8,7 @@ import { describeBranches } from '../either.js';
 import { isIdentifier } from '../names.js';
 import type {
   AvroFixedName,
+  DecimalSchema,
   EitherSchema,
   EnumSchema,
   FieldDef,
@@ -93,49 +94,39 @@ export function toAvro(schema: Schema, options: AvroExportOptions = {}): AvroSch
   return compact({ type: 'record', name: rootName, namespace: options.namespace, fields });
 }
 
-function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
+/**
+ * The name of the Avro type toAvro writes for `schema`: a primitive's name, or fixed, record, enum,
+ * array, map or union. This switch is the one home of the kind → Avro type mapping: typeOf builds
+ * each type on it, and the Avro codec's resolver orders an either's branches by it
+ * (decode/resolve-either.ts).
+ */
+export function avroTypeName(schema: Schema): string {
   switch (schema.kind) {
     case 'bool':
       return 'boolean';
-    case 'int32':
-    case 'int64':
-      // A declared logical type (schema/avro-forms.ts) goes back out as the .avsc wrote it.
-      if (schema.avro !== undefined)
-        return { type: schema.kind === 'int32' ? 'int' : 'long', logicalType: schema.avro };
-      return schema.kind === 'int32' ? 'int' : 'long';
     case 'int8':
     case 'int16':
+    case 'int32':
     case 'uint8':
     case 'uint16':
       return 'int';
     case 'uint32':
+    case 'int64':
     case 'uint64':
+    case 'timestamp':
       return 'long';
     case 'float32':
       return 'float';
     case 'float64':
       return 'double';
-    case 'decimal': {
-      if (schema.precision === undefined || schema.scale === undefined) return 'string';
-      const decimal = { logicalType: 'decimal', precision: schema.precision, scale: schema.scale };
-      if (schema.avro === undefined) return { type: 'bytes', ...decimal };
-      return fixedOf(schema.avro, { size: schema.avro.size, ...decimal }, ctx, scope);
-    }
+    case 'decimal':
+      if (!isAvroDecimal(schema)) return 'string';
+      return schema.avro === undefined ? 'bytes' : 'fixed';
     case 'string':
-      return schema.avro === undefined ? 'string' : { type: 'string', logicalType: schema.avro };
     case 'json':
       return 'string';
-    case 'bytes': {
-      if (schema.size === undefined) return 'bytes';
-      const name = schema.avro ?? {
-        name: generatedName(`${scope.owner}_Fixed`, ctx, scope),
-        namespace: scope.namespace,
-      };
-      const logicalType = schema.avro?.logicalType;
-      return fixedOf(name, compact({ size: schema.size, logicalType }), ctx, scope);
-    }
-    case 'timestamp':
-      return { type: 'long', logicalType: timestampLogicalType[schema.precision] };
+    case 'bytes':
+      return schema.size === undefined ? 'bytes' : 'fixed';
     case 'literal':
       // Only reached where a literal is not a plain field (array item, map value, optional field).
       return typeof schema.value === 'string'
@@ -144,11 +135,63 @@ function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
           ? 'boolean'
           : 'double';
     case 'array':
-      return { type: 'array', items: typeOf(schema.items, ctx, scope) };
+      return 'array';
     case 'map':
-      return schema.keys.kind === 'string'
-        ? { type: 'map', values: typeOf(schema.values, ctx, scope) }
-        : { type: 'array', items: entryRecord(schema.keys, schema.values, ctx, scope) };
+      // Avro map keys are strings only; other keys become an array of entry records.
+      return schema.keys.kind === 'string' ? 'map' : 'array';
+    case 'optional':
+    case 'nullable':
+    case 'either':
+    case 'union':
+      return 'union';
+    case 'ref':
+      return avroTypeName(schema.resolve());
+    case 'object':
+      return 'record';
+    case 'enum':
+      return 'enum';
+  }
+}
+
+/** A decimal with both precision and scale is Avro's decimal logical type; any other is a string. */
+function isAvroDecimal(
+  schema: DecimalSchema,
+): schema is DecimalSchema & { precision: number; scale: number } {
+  return schema.precision !== undefined && schema.scale !== undefined;
+}
+
+function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
+  const name = avroTypeName(schema);
+  switch (schema.kind) {
+    case 'int32':
+    case 'int64':
+      // A declared logical type (schema/avro-forms.ts) goes back out as the .avsc wrote it.
+      return schema.avro === undefined ? name : { type: name, logicalType: schema.avro };
+    case 'string':
+      return schema.avro === undefined ? name : { type: name, logicalType: schema.avro };
+    case 'decimal': {
+      if (!isAvroDecimal(schema)) return name;
+      const decimal = { logicalType: 'decimal', precision: schema.precision, scale: schema.scale };
+      if (schema.avro === undefined) return { type: name, ...decimal };
+      return fixedOf(schema.avro, { size: schema.avro.size, ...decimal }, ctx, scope);
+    }
+    case 'bytes': {
+      if (schema.size === undefined) return name;
+      const fixedName = schema.avro ?? {
+        name: generatedName(`${scope.owner}_Fixed`, ctx, scope),
+        namespace: scope.namespace,
+      };
+      const logicalType = schema.avro?.logicalType;
+      return fixedOf(fixedName, compact({ size: schema.size, logicalType }), ctx, scope);
+    }
+    case 'timestamp':
+      return { type: name, logicalType: timestampLogicalType[schema.precision] };
+    case 'array':
+      return { type: name, items: typeOf(schema.items, ctx, scope) };
+    case 'map':
+      return name === 'map'
+        ? { type: name, values: typeOf(schema.values, ctx, scope) }
+        : { type: name, items: entryRecord(schema.keys, schema.values, ctx, scope) };
     case 'optional':
     case 'nullable':
       return withNull(typeOf(schema.inner, ctx, scope), true);
@@ -161,6 +204,9 @@ function typeOf(schema: Schema, ctx: Context, scope: Scope): AvroSchemaJson {
     case 'object':
     case 'enum':
       return ctx.defined.has(schema) ? reference(schema, ctx, scope) : define(schema, ctx, scope);
+    default:
+      // A primitive: its name is the whole type.
+      return name;
   }
 }
 

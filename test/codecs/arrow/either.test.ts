@@ -10,63 +10,15 @@ import { join } from 'node:path';
 import { DenseUnion, type Field, Type } from 'apache-arrow';
 import { describe, expect, test } from 'vitest';
 import { createArrowCodec } from '../../../src/codecs/arrow/index.js';
-import { isWirekitError, type WirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/index.js';
 import { toArrowSchema } from '../../../src/schema/export/arrow.js';
+import { columnRowFields, columnRows, Id, Place, Wide, wideRows } from '../../fixtures/either-rows.js';
+import { thrownError } from '../../support/code-of.js';
 import { readAll } from '../../support/streams.js';
 import { has, venvPython, withTempDir } from '../../support/tools.js';
 
-function thrown(run: () => unknown): WirekitError {
-  try {
-    run();
-  } catch (error) {
-    if (isWirekitError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a WirekitError');
-}
-
-const Id = t.either([t.string({ maxLength: 4 }), t.uint16(), t.bool()]);
-const Place = t.either([
-  t.object('Spot', { lat: t.float64(), lon: t.float64() }),
-  t.object('Named', { name: t.string(), near: t.optional(t.string()) }),
-]);
-const Row = t.object('Row', {
-  id: Id,
-  place: t.nullable(Place),
-  later: t.optional(Id),
-  ids: t.array(Id),
-});
-const rows = [
-  { id: 'ab', place: { name: 'x' }, later: 3, ids: [true, 'q'] },
-  { id: 7, place: null, ids: [] },
-  { id: true, place: { lat: 1.5, lon: -2 }, later: 'q', ids: [65535] },
-  { id: 'xyz', place: { name: 'y', near: 'z' }, later: false, ids: ['', 0, false] },
-];
-
-/** Branches of every class and of most kinds: a timestamp, 64-bit integers, a literal, a map, a decimal, a tagged union. */
-const Shape = t.union('Shape', 'kind', [
-  t.object('Circle', { kind: t.literal('circle'), r: t.float64() }),
-  t.object('Square', { kind: t.literal('square'), side: t.float64() }),
-]);
-const Wide = t.object('Wide', {
-  a: t.either([
-    t.timestamp({ precision: 'ms' }),
-    t.int64({ as: 'number' }),
-    t.literal(true),
-    t.map(t.string(), t.int32()),
-    t.array(t.string()),
-  ]),
-  b: t.either([t.decimal({ precision: 6, scale: 2 }), Shape, t.float32()]),
-  c: t.map(t.string(), t.either([t.int64(), t.bool()])),
-});
-const wideRows = [
-  { a: new Date(5), b: '12.50', c: { x: 5n, y: true } },
-  { a: 42, b: { kind: 'circle', r: 1 }, c: {} },
-  { a: true, b: 2.5, c: { z: false } },
-  { a: { k: 1 }, b: { kind: 'square', side: 2 }, c: {} },
-  { a: ['p', 'q'], b: '0.00', c: {} },
-];
+const Row = t.object('Row', columnRowFields);
+const rows = columnRows;
 
 describe('the Arrow type of an either', () => {
   test('a dense union: type ids 0..n-1 in branch order, a child per branch named by its kind or type', () => {
@@ -97,7 +49,7 @@ describe('the Arrow type of an either', () => {
 test('an either of more branches than Arrow type ids is refused when the codec is made', () => {
   const branches = Array.from({ length: 129 }, (_, i) => t.object(`B${i}`, { [`k${i}`]: t.int32() }));
   const Many = t.object('Many', { v: t.either(branches) });
-  expect(thrown(() => createArrowCodec({ schema: Many })).code).toBe('WK_EXPORT_UNSUPPORTED');
+  expect(thrownError(() => createArrowCodec({ schema: Many })).code).toBe('WK_EXPORT_UNSUPPORTED');
   const fits = t.object('Fits', { v: t.either(branches.slice(0, 128)) });
   const codec = createArrowCodec({ schema: fits });
   expect(codec.decode(codec.encode([{ v: { k127: 1 } }, { v: { k0: 2 } }] as never))).toStrictEqual([
@@ -148,13 +100,13 @@ describe.each([true, false])('either columns round trip (compile: %s)', (compile
   test('a value no branch takes is refused at its path', () => {
     const codec = createArrowCodec({ schema: Row, compile });
     const bad = [rows[0], { ...rows[1], ids: [1, 2n] }];
-    const error = thrown(() => codec.encode(bad as never));
+    const error = thrownError(() => codec.encode(bad as never));
     expect(error).toMatchObject({ code: 'WK_VALIDATION_FAILED', path: [1, 'ids', 1] });
-    expect(thrown(() => codec.encode([{ ...rows[0], id: null }] as never))).toMatchObject({
+    expect(thrownError(() => codec.encode([{ ...rows[0], id: null }] as never))).toMatchObject({
       code: 'WK_VALIDATION_FAILED',
       path: [0, 'id'],
     });
-    expect(thrown(() => codec.encode([{ ...rows[0], place: { lat: 1 } }] as never))).toMatchObject({
+    expect(thrownError(() => codec.encode([{ ...rows[0], place: { lat: 1 } }] as never))).toMatchObject({
       code: 'WK_VALIDATION_FAILED',
       path: [0, 'place'],
     });
@@ -162,7 +114,7 @@ describe.each([true, false])('either columns round trip (compile: %s)', (compile
 
   test("a branch's own constraints hold", () => {
     const codec = createArrowCodec({ schema: Row, compile });
-    expect(thrown(() => codec.encode([{ ...rows[0], id: 'abcde' }] as never))).toMatchObject({
+    expect(thrownError(() => codec.encode([{ ...rows[0], id: 'abcde' }] as never))).toMatchObject({
       code: 'WK_VALIDATION_FAILED',
       path: [0, 'id'],
     });
@@ -181,9 +133,9 @@ test("a newer writer's extra field in an object branch: left out, or refused und
     { place: { lat: 1, lon: 2, alt: 3 } },
     { place: { name: 'n' } },
   ] as never);
-  expect(thrown(() => createArrowCodec({ schema: Older, unknownKeys: 'reject' }).decode(bytes)).code).toBe(
-    'WK_DECODE_SCHEMA_MISMATCH',
-  );
+  expect(
+    thrownError(() => createArrowCodec({ schema: Older, unknownKeys: 'reject' }).decode(bytes)).code,
+  ).toBe('WK_DECODE_SCHEMA_MISMATCH');
   for (const compile of [true, false]) {
     expect(createArrowCodec({ schema: Older, compile, unknownKeys: 'ignore' }).decode(bytes)).toStrictEqual([
       { place: { lat: 1, lon: 2 } },
@@ -256,7 +208,7 @@ describe.skipIf(!usable)('pyarrow and wirekit read each other’s either columns
     }
     // A null in a column whose either is not nullable is refused, whichever child holds it.
     const Strict = t.object('Peer', { dense: Id, coded: Id, sparse: Id, maybe: Id });
-    expect(thrown(() => createArrowCodec({ schema: Strict }).decode(bytes))).toMatchObject({
+    expect(thrownError(() => createArrowCodec({ schema: Strict }).decode(bytes))).toMatchObject({
       code: 'WK_DECODE_SCHEMA_MISMATCH',
       path: [0, 'maybe'],
     });

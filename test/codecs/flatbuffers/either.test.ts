@@ -10,64 +10,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createFlatBuffersCodec } from '../../../src/codecs/flatbuffers/index.js';
-import { isWirekitError, type WirekitError } from '../../../src/errors/index.js';
 import { t } from '../../../src/index.js';
 import { toFlatBuffers } from '../../../src/schema/export/flatbuffers.js';
+import { columnRowFields, columnRows, Id, Wide, wideRows } from '../../fixtures/either-rows.js';
+import { thrownError } from '../../support/code-of.js';
 import { plainView } from '../../support/flatbuffers-view.js';
 import { has, withTempDir } from '../../support/tools.js';
 
-function thrown(run: () => unknown): WirekitError {
-  try {
-    run();
-  } catch (error) {
-    if (isWirekitError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a WirekitError');
-}
-
-const Id = t.either([t.string({ maxLength: 4 }), t.uint16(), t.bool()]);
-const Place = t.either([
-  t.object('Spot', { lat: t.float64(), lon: t.float64() }),
-  t.object('Named', { name: t.string(), near: t.optional(t.string()) }),
-]);
 const Row = t.object('Row', {
-  id: Id,
-  place: t.nullable(Place),
-  later: t.optional(Id),
-  ids: t.array(Id),
+  ...columnRowFields,
   more: t.optional(t.either([t.enum('Color', ['red', 'green']), t.array(t.int32()), t.float64()])),
 });
-const rows = [
-  { id: 'ab', place: { name: 'x' }, later: 3, ids: [true, 'q'], more: 'green' },
-  { id: 7, place: null, ids: [], more: [1, -2] },
-  { id: true, place: { lat: 1.5, lon: -2 }, later: 'q', ids: [65535], more: 0.5 },
-  { id: 'xyz', place: { name: 'y', near: 'z' }, later: false, ids: ['', 0, false] },
-];
-
-/** Branches of every class and of most kinds: a timestamp, 64-bit integers, a literal, a map, a decimal, a tagged union. */
-const Shape = t.union('Shape', 'kind', [
-  t.object('Circle', { kind: t.literal('circle'), r: t.float64() }),
-  t.object('Square', { kind: t.literal('square'), side: t.float64() }),
-]);
-const Wide = t.object('Wide', {
-  a: t.either([
-    t.timestamp({ precision: 'ms' }),
-    t.int64({ as: 'number' }),
-    t.literal(true),
-    t.map(t.string(), t.int32()),
-    t.array(t.string()),
-  ]),
-  b: t.either([t.decimal({ precision: 6, scale: 2 }), Shape, t.float32()]),
-  c: t.map(t.string(), t.either([t.int64(), t.bool()])),
-});
-const wideRows = [
-  { a: new Date(5), b: '12.50', c: { x: 5n, y: true } },
-  { a: 42, b: { kind: 'circle', r: 1 }, c: {} },
-  { a: true, b: 2.5, c: { z: false } },
-  { a: { k: 1 }, b: { kind: 'square', side: 2 }, c: {} },
-  { a: ['p', 'q'], b: '0.00', c: {} },
-];
+const more: readonly unknown[] = ['green', [1, -2], 0.5, undefined];
+const rows = columnRows.map((row, i) => (more[i] === undefined ? row : { ...row, more: more[i] }));
 
 describe('the .fbs of an either', () => {
   const fbs = toFlatBuffers(Row);
@@ -98,8 +53,8 @@ describe('the .fbs of an either', () => {
   test('an either of more branches than a union type byte counts is refused', () => {
     const branches = Array.from({ length: 256 }, (_, i) => t.object(`B${i}`, { [`k${i}`]: t.int32() }));
     const Many = t.object('Many', { v: t.either(branches) });
-    expect(thrown(() => toFlatBuffers(Many)).code).toBe('WK_EXPORT_UNSUPPORTED');
-    expect(thrown(() => createFlatBuffersCodec({ schema: Many })).code).toBe('WK_EXPORT_UNSUPPORTED');
+    expect(thrownError(() => toFlatBuffers(Many)).code).toBe('WK_EXPORT_UNSUPPORTED');
+    expect(thrownError(() => createFlatBuffersCodec({ schema: Many })).code).toBe('WK_EXPORT_UNSUPPORTED');
     expect(toFlatBuffers(t.object('Many', { v: t.either(branches.slice(0, 255)) }))).toContain('B254 }');
   });
 
@@ -135,15 +90,15 @@ describe.each([true, false])('either fields round trip (compile: %s)', (compile)
   });
 
   test('a value no branch takes is refused at its path', () => {
-    expect(thrown(() => codec.encode({ ...rows[1], ids: [1, 2n] } as never))).toMatchObject({
+    expect(thrownError(() => codec.encode({ ...rows[1], ids: [1, 2n] } as never))).toMatchObject({
       code: 'WK_VALIDATION_FAILED',
       path: ['ids', 1],
     });
-    expect(thrown(() => codec.encode({ ...rows[0], place: { lat: 1 } } as never))).toMatchObject({
+    expect(thrownError(() => codec.encode({ ...rows[0], place: { lat: 1 } } as never))).toMatchObject({
       code: 'WK_VALIDATION_FAILED',
       path: ['place'],
     });
-    expect(thrown(() => codec.encode({ ...rows[0], id: 'abcde' } as never))).toMatchObject({
+    expect(thrownError(() => codec.encode({ ...rows[0], id: 'abcde' } as never))).toMatchObject({
       code: 'WK_VALIDATION_FAILED',
       path: ['id'],
     });
@@ -158,7 +113,7 @@ describe.each([true, false])('either fields round trip (compile: %s)', (compile)
     const typeAt = root + new DataView(patched.buffer).getUint16(vtable + 4, true);
     expect(patched[typeAt]).toBe(1);
     patched[typeAt] = 9;
-    expect(thrown(() => codec.decode(patched)).code).toBe('WK_DECODE_SCHEMA_MISMATCH');
+    expect(thrownError(() => codec.decode(patched)).code).toBe('WK_DECODE_SCHEMA_MISMATCH');
   });
 });
 

@@ -1,36 +1,20 @@
-/**
- * Protocol Buffers carries t.either as a generated message holding one oneof, branch i as field
- * i + 1 (docs/mapping/protobuf.md), generated and interpreted alike. protoc and Python protobuf read
- * the bytes in either-interop.test.ts.
- */
-import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { createProtobufCodec } from '../../../src/codecs/protobuf/index.js';
-import { isWirekitError } from '../../../src/errors/index.js';
 import { toProto } from '../../../src/schema/export/proto.js';
 import { type Schema, t } from '../../../src/schema/index.js';
+import { keyedRow, keyedRowFields } from '../../fixtures/either-rows.js';
+import { codeAndPathOf } from '../../support/code-of.js';
+import { eachCodecMode } from '../../support/either-codec.js';
 
-const Point = t.object('Point', { x: t.float64(), y: t.float64() });
-const Circle = t.object('Circle', { r: t.float64(), label: t.optional(t.string()) });
 const Row = t.object('Row', {
-  id: t.either([t.string({ maxLength: 8 }), t.uint32()]),
-  big: t.either([t.int64(), t.bool()]),
-  when: t.either([t.timestamp(), t.float64()]),
-  blob: t.either([t.bytes(), t.array(t.uint8())]),
-  shape: t.either([Point, Circle, t.decimal()]),
-  many: t.array(t.either([t.string(), t.float64(), t.map(t.string(), t.bool())])),
+  ...keyedRowFields,
   byKey: t.map(t.string(), t.either([t.literal('auto'), t.int32()])),
   maybe: t.optional(t.either([t.bool(), t.string()])),
   none: t.nullable(t.either([t.bool(), t.string()])),
 });
 
 const row = {
-  id: 'ab12',
-  big: 9_007_199_254_740_993n,
-  when: new Date(Date.UTC(2024, 1, 29, 12, 0, 0, 5)),
-  blob: new Uint8Array([1, 2, 3]),
-  shape: { r: 2, label: 'o' },
-  many: ['a', 1.5, { on: true }],
+  ...keyedRow,
   byKey: { a: 'auto', b: 0 },
   none: null,
 };
@@ -46,92 +30,55 @@ const other = {
   none: true,
 };
 
-/**
- * The code and path of the WirekitError `body` throws; a crash fails the test. (Decode errors of
- * Protocol Buffers carry the byte offset, not a path.)
- */
-function failure(body: () => unknown): string {
-  try {
-    body();
-  } catch (error) {
-    if (isWirekitError(error)) return `${error.code}@${(error.path ?? []).join('.')}`;
-    throw error;
-  }
-  return 'no error';
-}
-
 const bytes = (...values: number[]) => new Uint8Array(values);
 
-describe.each([true, false])('Protocol Buffers carries t.either (compile: %s)', (compile) => {
-  const codec = createProtobufCodec<unknown>({ schema: Row, compile });
+eachCodecMode(
+  'Protocol Buffers carries t.either',
+  (compile) => createProtobufCodec<unknown>({ schema: Row, compile }),
+  [row, other],
+  (codec, compile) => {
+    test("a branch holding proto3's default is still written: a oneof member has presence", () => {
+      const Id = t.object('Id', { id: t.either([t.string(), t.uint32()]) });
+      const ids = createProtobufCodec<unknown>({ schema: Id, compile });
+      // id = 1 (LEN) holding the oneof's field 2 (varint) = 0, and field 1 (LEN) = "".
+      expect(ids.encode({ id: 0 })).toEqual(bytes(0x0a, 0x02, 0x10, 0x00));
+      expect(ids.encode({ id: '' })).toEqual(bytes(0x0a, 0x02, 0x0a, 0x00));
+      expect(ids.decode(bytes(0x0a, 0x02, 0x10, 0x00))).toEqual({ id: 0 });
+    });
 
-  test('every branch round-trips', () => {
-    expect(codec.compiled).toBe(compile);
-    expect(codec.decode(codec.encode(row))).toEqual(row);
-    expect(codec.decode(codec.encode(other))).toEqual(other);
-    expect(codec.decode(codec.encode({ ...row, shape: '12.50' }))).toEqual({ ...row, shape: '12.50' });
-  });
+    test('a message with no branch set, or no message, is refused; the last branch on the wire wins', () => {
+      const Id = t.object('Id', { id: t.either([t.string(), t.uint32()]) });
+      const ids = createProtobufCodec<unknown>({ schema: Id, compile });
+      expect(codeAndPathOf(() => ids.decode(bytes(0x0a, 0x00)))).toBe('WK_DECODE_SCHEMA_MISMATCH@');
+      expect(codeAndPathOf(() => ids.decode(bytes()))).toBe('WK_DECODE_SCHEMA_MISMATCH@');
+      // Only an unknown field (3) inside: still no branch.
+      expect(codeAndPathOf(() => ids.decode(bytes(0x0a, 0x02, 0x18, 0x01)))).toBe(
+        'WK_DECODE_SCHEMA_MISMATCH@',
+      );
+      expect(ids.decode(bytes(0x0a, 0x05, 0x0a, 0x01, 0x61, 0x10, 0x07))).toEqual({ id: 7 });
+      // Two occurrences of the field merge as messages do: the later branch replaces the earlier.
+      expect(ids.decode(bytes(0x0a, 0x02, 0x10, 0x07, 0x0a, 0x03, 0x0a, 0x01, 0x62))).toEqual({ id: 'b' });
+    });
 
-  test("a branch holding proto3's default is still written: a oneof member has presence", () => {
-    const Id = t.object('Id', { id: t.either([t.string(), t.uint32()]) });
-    const ids = createProtobufCodec<unknown>({ schema: Id, compile });
-    // id = 1 (LEN) holding the oneof's field 2 (varint) = 0, and field 1 (LEN) = "".
-    expect(ids.encode({ id: 0 })).toEqual(bytes(0x0a, 0x02, 0x10, 0x00));
-    expect(ids.encode({ id: '' })).toEqual(bytes(0x0a, 0x02, 0x0a, 0x00));
-    expect(ids.decode(bytes(0x0a, 0x02, 0x10, 0x00))).toEqual({ id: 0 });
-  });
+    test('a map value of no branch is refused at its key', () => {
+      expect(codeAndPathOf(() => codec.encode({ ...row, byKey: { a: 'manual' } }))).toBe(
+        'WK_VALIDATION_FAILED@byKey.a',
+      );
+    });
 
-  test('a message with no branch set, or no message, is refused; the last branch on the wire wins', () => {
-    const Id = t.object('Id', { id: t.either([t.string(), t.uint32()]) });
-    const ids = createProtobufCodec<unknown>({ schema: Id, compile });
-    expect(failure(() => ids.decode(bytes(0x0a, 0x00)))).toBe('WK_DECODE_SCHEMA_MISMATCH@');
-    expect(failure(() => ids.decode(bytes()))).toBe('WK_DECODE_SCHEMA_MISMATCH@');
-    // Only an unknown field (3) inside: still no branch.
-    expect(failure(() => ids.decode(bytes(0x0a, 0x02, 0x18, 0x01)))).toBe('WK_DECODE_SCHEMA_MISMATCH@');
-    expect(ids.decode(bytes(0x0a, 0x05, 0x0a, 0x01, 0x61, 0x10, 0x07))).toEqual({ id: 7 });
-    // Two occurrences of the field merge as messages do: the later branch replaces the earlier.
-    expect(ids.decode(bytes(0x0a, 0x02, 0x10, 0x07, 0x0a, 0x03, 0x0a, 0x01, 0x62))).toEqual({ id: 'b' });
-  });
-
-  test('a value of no branch, or breaking its branch, is refused at its path', () => {
-    expect(failure(() => codec.encode({ ...row, id: true }))).toBe('WK_VALIDATION_FAILED@id');
-    expect(failure(() => codec.encode({ ...row, id: 'far too long' }))).toBe('WK_VALIDATION_FAILED@id');
-    expect(failure(() => codec.encode({ ...row, many: ['a', null] }))).toBe('WK_VALIDATION_FAILED@many.1');
-    expect(failure(() => codec.encode({ ...row, shape: { z: 1 } }))).toBe('WK_VALIDATION_FAILED@shape');
-    expect(failure(() => codec.encode({ ...row, byKey: { a: 'manual' } }))).toBe(
-      'WK_VALIDATION_FAILED@byKey.a',
-    );
-  });
-
-  test('NaN beside a text branch is refused both ways; without one it travels', () => {
-    const Loose = t.object('Loose', { v: t.either([t.string(), t.float64()]) });
-    const loose = createProtobufCodec<unknown>({ schema: Loose, compile });
-    expect(failure(() => loose.encode({ v: Number.NaN }))).toBe('WK_VALIDATION_FAILED@v');
-    // v { float64_value (2, fixed64) = NaN }
-    const nan = bytes(0x0a, 0x09, 0x11, 0, 0, 0, 0, 0, 0, 0xf8, 0x7f);
-    expect(failure(() => loose.decode(nan))).toBe('WK_DECODE_SCHEMA_MISMATCH@');
-    const Floats = t.object('Floats', { v: t.either([t.float64(), t.bool()]) });
-    const floats = createProtobufCodec<unknown>({ schema: Floats, compile });
-    expect(floats.decode(floats.encode({ v: Number.NaN }))).toEqual({ v: Number.NaN });
-  });
-
-  test('bytes from anywhere end in a value or a WirekitError, never a crash', () => {
-    const good = codec.encode(row);
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: good.length - 1 }),
-        fc.integer({ min: 0, max: 255 }),
-        (at, byte) => {
-          const changed = good.slice();
-          changed[at] = byte;
-          failure(() => codec.decode(changed));
-          failure(() => codec.decode(changed.subarray(0, at)));
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-});
+    test('NaN beside a text branch is refused both ways; without one it travels', () => {
+      const Loose = t.object('Loose', { v: t.either([t.string(), t.float64()]) });
+      const loose = createProtobufCodec<unknown>({ schema: Loose, compile });
+      expect(codeAndPathOf(() => loose.encode({ v: Number.NaN }))).toBe('WK_VALIDATION_FAILED@v');
+      // v { float64_value (2, fixed64) = NaN }
+      const nan = bytes(0x0a, 0x09, 0x11, 0, 0, 0, 0, 0, 0, 0xf8, 0x7f);
+      expect(codeAndPathOf(() => loose.decode(nan))).toBe('WK_DECODE_SCHEMA_MISMATCH@');
+      const Floats = t.object('Floats', { v: t.either([t.float64(), t.bool()]) });
+      const floats = createProtobufCodec<unknown>({ schema: Floats, compile });
+      expect(floats.decode(floats.encode({ v: Number.NaN }))).toEqual({ v: Number.NaN });
+    });
+  },
+);
 
 test('the root may be an either; its message sits in the root wrapper', () => {
   const schema: Schema = t.either([t.string(), t.array(t.either([t.float64(), t.bool()]))]);

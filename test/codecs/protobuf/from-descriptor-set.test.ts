@@ -31,22 +31,8 @@ import {
 } from '../../../src/schema/proto/index.js';
 import { type CorpusFile, generatedFiles, validFiles } from '../../fixtures/proto-corpus.js';
 import { descriptorShape } from '../../schema/proto/descriptor-shape.js';
+import { protocDescriptorSet, protocIncludeDir, wellKnownProtoPaths } from '../../support/protoc.js';
 import { has, withTempDir } from '../../support/tools.js';
-
-const includeDir = '/usr/include';
-const wellKnown = [
-  'any',
-  'api',
-  'descriptor',
-  'duration',
-  'empty',
-  'field_mask',
-  'source_context',
-  'struct',
-  'timestamp',
-  'type',
-  'wrappers',
-].map((name) => `google/protobuf/${name}.proto`);
 
 /** Files the import covers today, and the rest of its mapping: each construct once. */
 const importable: CorpusFile[] = [
@@ -116,20 +102,7 @@ const available = has('protoc');
 function compile(files: readonly CorpusFile[], sourceInfo = false): Uint8Array[] {
   return withTempDir((dir) =>
     files.map((file, i) => {
-      writeFileSync(join(dir, `c${i}.proto`), file.text);
-      const set = join(dir, `c${i}.pb`);
-      execFileSync(
-        'protoc',
-        [
-          `-I${dir}`,
-          `-I${includeDir}`,
-          '--include_imports',
-          ...(sourceInfo ? ['--include_source_info'] : []),
-          `--descriptor_set_out=${set}`,
-          `c${i}.proto`,
-        ],
-        { stdio: 'pipe' },
-      );
+      const set = protocDescriptorSet(dir, `c${i}.proto`, file.text, { includeImports: true, sourceInfo });
       return new Uint8Array(readFileSync(set));
     }),
   );
@@ -138,8 +111,8 @@ function compile(files: readonly CorpusFile[], sourceInfo = false): Uint8Array[]
 const included = new Map<string, ProtoFileAst>();
 function includedFile(path: string): ProtoFileAst | undefined {
   let file = included.get(path);
-  if (file === undefined && wellKnown.includes(path)) {
-    file = parseProto(readFileSync(join(includeDir, path), 'utf8'));
+  if (file === undefined && wellKnownProtoPaths.includes(path)) {
+    file = parseProto(readFileSync(join(protocIncludeDir, path), 'utf8'));
     included.set(path, file);
   }
   return file;
@@ -224,12 +197,17 @@ describe.skipIf(!available)('a descriptor set reads as the text it was compiled 
       const out = join(dir, 'set.pb');
       execFileSync(
         'protoc',
-        [`-I${includeDir}`, '--include_source_info', `--descriptor_set_out=${out}`, ...wellKnown],
+        [
+          `-I${protocIncludeDir}`,
+          '--include_source_info',
+          `--descriptor_set_out=${out}`,
+          ...wellKnownProtoPaths,
+        ],
         { stdio: 'pipe' },
       );
       return new Uint8Array(readFileSync(out));
     });
-    for (const path of wellKnown) {
+    for (const path of wellKnownProtoPaths) {
       const text = normalized(descriptorShape(linkProto(includedFile(path) as ProtoFileAst, includedFile)));
       expect(normalized(descriptorShape(linkedFromSet(set, path))), path).toEqual(text);
       expect(
@@ -237,8 +215,9 @@ describe.skipIf(!available)('a descriptor set reads as the text it was compiled 
         path,
       ).toEqual(
         outcomeOf(() =>
-          schemaFromProto(readFileSync(join(includeDir, path), 'utf8'), {
-            imports: (p) => (wellKnown.includes(p) ? readFileSync(join(includeDir, p), 'utf8') : undefined),
+          schemaFromProto(readFileSync(join(protocIncludeDir, path), 'utf8'), {
+            imports: (p) =>
+              wellKnownProtoPaths.includes(p) ? readFileSync(join(protocIncludeDir, p), 'utf8') : undefined,
           }),
         ),
       );
@@ -250,7 +229,7 @@ describe.skipIf(!available)('a descriptor set reads as the text it was compiled 
   }, () => {
     const sets = compile(corpus, true);
     const imports = (path: string) =>
-      wellKnown.includes(path) ? readFileSync(join(includeDir, path), 'utf8') : undefined;
+      wellKnownProtoPaths.includes(path) ? readFileSync(join(protocIncludeDir, path), 'utf8') : undefined;
     let imported = 0;
     const disagreements = corpus.flatMap((file, i) => {
       const text = outcomeOf(() => schemaFromProto(file.text, { imports }));
@@ -319,7 +298,7 @@ describe.skipIf(!available)('a descriptor set reads as the text it was compiled 
         const out = join(dir, `${name}.pb`);
         execFileSync('protoc', [
           `-I${dir}`,
-          `-I${includeDir}`,
+          `-I${protocIncludeDir}`,
           `--descriptor_set_out=${out}`,
           `${name}.proto`,
         ]);

@@ -140,7 +140,8 @@ describe('schemaFromProtoFile: include paths', () => {
       // The first include path that holds the file wins, as with protoc.
       writeFileSync(join(dir, 'first/acme/money.proto'), 'syntax = "proto3"; package acme; message Money {');
       const broken = refusalOf(() => schemaFromProtoFile(join(dir, 'proto/order.proto'), { includePaths }));
-      expect(broken.file).toBe('acme/money.proto');
+      // A fault inside an imported file names it by its path on disk, which the reader knows.
+      expect(broken.file).toBe(join(dir, 'first/acme/money.proto'));
       // A file that does not exist.
       expect(refusalOf(() => schemaFromProtoFile(join(dir, 'none.proto'))).message).toMatch(
         /none\.proto: cannot read the file/,
@@ -148,13 +149,34 @@ describe('schemaFromProtoFile: include paths', () => {
     });
   });
 
-  test('an import path that leaves the include paths is looked up nowhere', () => {
+  test('an import path that leaves the include paths is refused at its import, looked up nowhere', () => {
     withTempDir((dir) => {
       mkdirSync(join(dir, 'inner'));
       writeFileSync(join(dir, 'secret.proto'), 'syntax = "proto3"; message Secret {}');
-      writeFileSync(join(dir, 'inner/a.proto'), 'syntax = "proto3"; import "../secret.proto";');
-      expect(refusalOf(() => schemaFromProtoFile(join(dir, 'inner/a.proto'))).reason).toMatch(
-        /import "\.\.\/secret\.proto" is not found/,
+      writeFileSync(join(dir, 'inner/a.proto'), 'syntax = "proto3";\nimport "../secret.proto";');
+      const refused = refusalOf(() => schemaFromProtoFile(join(dir, 'inner/a.proto')));
+      expect(refused).toMatchObject({ file: join(dir, 'inner/a.proto'), line: 2, column: 1 });
+      expect(refused.reason).toMatch(/import "\.\.\/secret\.proto" must be a path below an include folder/);
+    });
+  });
+
+  test('each file, the one asked for and each import, is read up to maxFileBytes', () => {
+    withTempDir((dir) => {
+      const padding = '// padding\n'.repeat(100);
+      writeFileSync(join(dir, 'dep.proto'), `syntax = "proto3"; package dep; message D {}\n${padding}`);
+      writeFileSync(
+        join(dir, 'main.proto'),
+        'syntax = "proto3";\nimport "dep.proto";\nmessage M { dep.D d = 1; }',
+      );
+      const main = join(dir, 'main.proto');
+      const imported = refusalOf(() => schemaFromProtoFile(main, { maxFileBytes: 1000 }));
+      expect(imported.file).toBe(join(dir, 'dep.proto'));
+      expect(imported.reason).toBe('is larger than the limit of 1000 bytes a file may have (maxFileBytes).');
+      expect(refusalOf(() => schemaFromProtoFile(main, { maxFileBytes: 50 })).file).toBe(main);
+      expect(schemaFromProtoFile(main, { maxFileBytes: 2000 }).types.has('M')).toBe(true);
+      // A device that never ends costs the limit, not all memory.
+      expect(refusalOf(() => schemaFromProtoFile('/dev/zero', { maxFileBytes: 1 << 20 })).reason).toMatch(
+        /larger than the limit of 1048576 bytes/,
       );
     });
   });

@@ -1,17 +1,10 @@
-/**
- * schemaFromProto (first cut): a `.proto` file's messages become schemas that keep the file's
- * numbers, names and wire types. Random values encoded by wirekit (compiled and interpreted) equal
- * Python protobuf's deterministic serialization of the same values for the original file, byte for
- * byte, and wirekit reads Python's bytes back.
- */
-import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createProtobufCodec, schemaFromProto } from '../../../src/codecs/protobuf/index.js';
 import { WirekitError } from '../../../src/index.js';
 import type { ObjectSchema } from '../../../src/schema/types.js';
-import { has, python, withTempDir } from '../../support/tools.js';
+import { pythonProtoBytes, textFormatBytes } from '../../support/protoc.js';
+import { type SeededRandom, seededRandom } from '../../support/seeded-random.js';
+import { has } from '../../support/tools.js';
 
 const orderProto = `
 syntax = "proto3";
@@ -57,27 +50,7 @@ message Legacy {
 }
 `;
 
-/** A small deterministic generator, so that a failure names a seed that reproduces it. */
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const big = (bits: number, signed: boolean) => {
-    let value = 0n;
-    for (let i = 0; i < bits; i += 16) value = (value << 16n) | BigInt(int(0, 0xffff));
-    value &= (1n << BigInt(bits)) - 1n;
-    return signed ? BigInt.asIntN(bits, value) : value;
-  };
-  const pick = <T>(items: readonly T[]) => items[int(0, items.length - 1)] as T;
-  return { next, int, big, pick, chance: (p: number) => next() < p };
-}
-
-type Rng = ReturnType<typeof random>;
+type Rng = SeededRandom;
 const statuses = ['STATUS_UNKNOWN', 'STATUS_OPEN', 'STATUS_CLOSED'] as const;
 
 function line(rng: Rng) {
@@ -121,9 +94,9 @@ function order(rng: Rng, depth: number): Record<string, unknown> {
 /** protobuf text format of a value; strings and bytes as escaped octets, enums as names. */
 function text(value: unknown): string {
   if (typeof value === 'string') {
-    return statuses.includes(value as never) ? value : quote(new TextEncoder().encode(value));
+    return statuses.includes(value as never) ? value : textFormatBytes(new TextEncoder().encode(value));
   }
-  if (value instanceof Uint8Array) return quote(value);
+  if (value instanceof Uint8Array) return textFormatBytes(value);
   if (value instanceof Date) {
     const millis = value.getTime();
     const seconds = Math.floor(millis / 1000);
@@ -144,39 +117,6 @@ function text(value: unknown): string {
     return `{ ${parts.join(' ')} }`;
   }
   return String(value);
-}
-
-function quote(bytes: Uint8Array): string {
-  return `"${[...bytes].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('')}"`;
-}
-
-const pythonScript = `
-import json, sys
-from google.protobuf import descriptor_pb2, message_factory, text_format
-fds = descriptor_pb2.FileDescriptorSet()
-fds.ParseFromString(open(sys.argv[1], 'rb').read())
-cls = message_factory.GetMessages(fds.file)[sys.argv[2]]
-print(json.dumps([text_format.Parse(t, cls()).SerializeToString(deterministic=True).hex()
-                  for t in json.load(sys.stdin)]))
-`;
-
-function pythonBytes(proto: string, message: string, texts: readonly string[]): string[] {
-  return withTempDir((dir) => {
-    writeFileSync(join(dir, 'file.proto'), proto);
-    const descriptors = join(dir, 'file.pb');
-    const compiled = spawnSync(
-      'protoc',
-      [`--proto_path=${dir}`, '--include_imports', `--descriptor_set_out=${descriptors}`, 'file.proto'],
-      { encoding: 'utf8' },
-    );
-    expect(compiled.stderr).toBe('');
-    const result = spawnSync(python, ['-c', pythonScript, descriptors, message], {
-      input: JSON.stringify(texts),
-      encoding: 'utf8',
-    });
-    expect(result.stderr).toBe('');
-    return JSON.parse(result.stdout) as string[];
-  });
 }
 
 const hex = (data: Uint8Array) => Buffer.from(data).toString('hex');
@@ -239,8 +179,8 @@ describe('schemaFromProto', () => {
 });
 
 describe.skipIf(!has('protoc') || !has('python:google.protobuf'))('schemaFromProto: Python protobuf', () => {
-  const values = Array.from({ length: 40 }, (_, seed) => order(random(seed + 1), 0));
-  const theirs = pythonBytes(
+  const values = Array.from({ length: 40 }, (_, seed) => order(seededRandom(seed + 1), 0));
+  const theirs = pythonProtoBytes(
     orderProto,
     'shop.v1.Order',
     values.map((value) => text(value).slice(1, -1)),
@@ -258,7 +198,7 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf'))('schemaFromPro
   test('proto2 packing: wirekit writes what Python writes', () => {
     const Legacy = schemaFromProto(legacyProto).types.get('Legacy') as ObjectSchema;
     const value = { plain: [1, -2], packed: [3, -4], total: -5n };
-    const [expected] = pythonBytes(legacyProto, 'Legacy', [
+    const [expected] = pythonProtoBytes(legacyProto, 'Legacy', [
       'plain: 1 plain: -2 packed: 3 packed: -4 total: -5',
     ]);
     expect(hex(createProtobufCodec({ schema: Legacy }).encode(value))).toBe(expected);

@@ -14,6 +14,8 @@ import { createProtobufCodec, schemaFromProto } from '../../../src/codecs/protob
 import { toProto } from '../../../src/schema/export/index.js';
 import type { ObjectSchema } from '../../../src/schema/types.js';
 import { codeOf } from '../../support/code-of.js';
+import { protocDescriptorSet, pythonProtoBytes, textFormatBytes } from '../../support/protoc.js';
+import { type SeededRandom, seededRandom } from '../../support/seeded-random.js';
 import { has, python, withTempDir } from '../../support/tools.js';
 
 const eventProto = `
@@ -65,26 +67,7 @@ message Event {
 const { types } = schemaFromProto(eventProto);
 const Event = types.get('oneofs.v1.Event') as ObjectSchema;
 
-/** A small deterministic generator, so that a failure names a seed that reproduces it. */
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const big = (bits: number, signed: boolean) => {
-    let value = 0n;
-    for (let i = 0; i < bits; i += 16) value = (value << 16n) | BigInt(int(0, 0xffff));
-    value &= (1n << BigInt(bits)) - 1n;
-    return signed ? BigInt.asIntN(bits, value) : value;
-  };
-  const pick = <T>(items: readonly T[]) => items[int(0, items.length - 1)] as T;
-  return { int, big, pick, chance: (p: number) => next() < p };
-}
-type Rng = ReturnType<typeof random>;
+type Rng = SeededRandom;
 
 const order = (rng: Rng) => ({ sku: rng.pick(['', 'A-1', 'ünï']), quantity: rng.int(0, 2 ** 32 - 1) });
 
@@ -135,58 +118,10 @@ function text(value: Record<string, unknown>): string {
 
 function scalarText(value: unknown): string {
   if (typeof value === 'string')
-    return value.startsWith('COLOR_') ? value : quote(new TextEncoder().encode(value));
-  if (value instanceof Uint8Array) return quote(value);
+    return value.startsWith('COLOR_') ? value : textFormatBytes(new TextEncoder().encode(value));
+  if (value instanceof Uint8Array) return textFormatBytes(value);
   if (typeof value === 'object' && value !== null) return `{ ${text(value as Record<string, unknown>)} }`;
   return String(value);
-}
-
-function quote(bytes: Uint8Array): string {
-  return `"${[...bytes].map((byte) => `\\${byte.toString(8).padStart(3, '0')}`).join('')}"`;
-}
-
-/**
- * Python protobuf, for the file's descriptors: `encode` serializes text-format values
- * deterministically; `concat` parses two serialized messages one after the other (as a reader of a
- * concatenation does, the later oneof member replacing the earlier) and serializes the result.
- */
-const pythonScript = `
-import json, sys
-from google.protobuf import descriptor_pb2, message_factory, text_format
-fds = descriptor_pb2.FileDescriptorSet()
-fds.ParseFromString(open(sys.argv[1], 'rb').read())
-cls = message_factory.GetMessages(fds.file)[sys.argv[2]]
-out = []
-for item in json.load(sys.stdin):
-    if sys.argv[3] == 'encode':
-        out.append(text_format.Parse(item, cls()).SerializeToString(deterministic=True).hex())
-    else:
-        m = cls()
-        m.ParseFromString(bytes.fromhex(item[0]) + bytes.fromhex(item[1]))
-        out.append(m.SerializeToString(deterministic=True).hex())
-print(json.dumps(out))
-`;
-
-function compile(dir: string, name: string, proto: string): string {
-  writeFileSync(join(dir, name), proto);
-  const out = join(dir, `${name}.pb`);
-  const result = spawnSync('protoc', [`--proto_path=${dir}`, `--descriptor_set_out=${out}`, name], {
-    encoding: 'utf8',
-  });
-  expect(result.stderr).toBe('');
-  return out;
-}
-
-function python3(mode: 'encode' | 'concat', items: readonly unknown[]): string[] {
-  return withTempDir((dir) => {
-    const descriptors = compile(dir, 'event.proto', eventProto);
-    const result = spawnSync(python, ['-c', pythonScript, descriptors, 'oneofs.v1.Event', mode], {
-      input: JSON.stringify(items),
-      encoding: 'utf8',
-    });
-    expect(result.stderr).toBe('');
-    return JSON.parse(result.stdout) as string[];
-  });
 }
 
 const hex = (data: Uint8Array) => Buffer.from(data).toString('hex');
@@ -239,9 +174,10 @@ describe('schemaFromProto: oneof', () => {
 describe.skipIf(!has('protoc') || !has('python:google.protobuf'))(
   'schemaFromProto: oneof against protoc and Python',
   () => {
-    const values = Array.from({ length: 60 }, (_, seed) => event(random(seed + 1)));
-    const theirs = python3(
-      'encode',
+    const values = Array.from({ length: 60 }, (_, seed) => event(seededRandom(seed + 1)));
+    const theirs = pythonProtoBytes(
+      eventProto,
+      'oneofs.v1.Event',
       values.map((value) => text(value)),
     );
 
@@ -259,7 +195,7 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf'))(
       const pairs = values.slice(0, 30).map((value, i) => [value, values[(i * 7 + 3) % values.length]]);
       const codec = createProtobufCodec({ schema: Event });
       const written = pairs.map(([a, b]) => [hex(codec.encode(a)), hex(codec.encode(b))]);
-      const merged = python3('concat', written);
+      const merged = pythonProtoBytes(eventProto, 'oneofs.v1.Event', written, 'concat');
       for (const compiled of [true, false]) {
         const reader = createProtobufCodec({ schema: Event, compile: compiled });
         written.forEach(([a, b], i) => {
@@ -294,7 +230,7 @@ describe.skipIf(!has('protoc') || !has('python:google.protobuf'))(
     test('toProto(imported) compiles to the original descriptor, field by field with oneof_index', () => {
       const described = (proto: string) =>
         withTempDir((dir) => {
-          const descriptors = compile(dir, 'event.proto', proto);
+          const descriptors = protocDescriptorSet(dir, 'event.proto', proto);
           const result = spawnSync(python, ['-c', descriptorScript, descriptors, 'Event'], {
             encoding: 'utf8',
           });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { type Schema, t } from '../../../src/index.js';
-import { type AvroSchemaJson, toAvro } from '../../../src/schema/export/avro.js';
+import { type AvroSchemaJson, avroTypeName, toAvro } from '../../../src/schema/export/avro.js';
 import { Person } from '../../fixtures/avro-defaults.js';
 import { EveryKind, Shape } from '../../fixtures/every-kind.js';
 import { codeOf } from '../../support/code-of.js';
@@ -179,6 +179,29 @@ describe('toAvro: mapping', () => {
     expect(fields(fields(toAvro(Twice, { namespace: 'm' }))('mid').type as AvroSchemaJson)('b').type).toBe(
       'm.Inner',
     );
+  });
+});
+
+describe('avroTypeName', () => {
+  /** The name of an Avro type as written: a primitive or reference, a union (array), or a complex type. */
+  const writtenName = (type: AvroSchemaJson): string =>
+    typeof type === 'string' ? type : Array.isArray(type) ? 'union' : String(type.type);
+
+  // The Avro codec's resolver orders an either's branches by avroTypeName, so it must name exactly
+  // the type toAvro writes, for every kind: one mapping, one home.
+  test.each(EveryKind.fields.filter((field) => field.schema.kind !== 'literal'))(
+    'names the type toAvro writes for $name',
+    (field) => {
+      const written = fields(toAvro(t.object('Holder', { v: field.schema })))('v').type;
+      expect(avroTypeName(field.schema)).toBe(writtenName(written));
+    },
+  );
+
+  test('an either and a string-valued decimal too', () => {
+    for (const schema of [t.either([t.string(), t.int32()]), t.decimal({ precision: 5 }), t.literal(2)]) {
+      const written = fields(toAvro(t.object('Holder', { v: t.array(schema) })))('v').type;
+      expect(avroTypeName(schema)).toBe(writtenName((written as { items: AvroSchemaJson }).items));
+    }
   });
 });
 

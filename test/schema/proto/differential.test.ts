@@ -31,24 +31,10 @@ import {
   wellKnownProtoFiles,
 } from '../../../src/schema/proto/index.js';
 import { type CorpusFile, generatedFiles, invalidFiles, validFiles } from '../../fixtures/proto-corpus.js';
+import { protocDescriptorSet, protocIncludeDir, wellKnownProtoPaths } from '../../support/protoc.js';
 import { has, python, withTempDir } from '../../support/tools.js';
 import { descriptorShape } from './descriptor-shape.js';
 import { type PlainEnum, type PlainFile, type PlainMessage, protobufjsModel } from './protobufjs-model.js';
-
-const includeDir = '/usr/include';
-const protocFiles = [
-  'any',
-  'api',
-  'descriptor',
-  'duration',
-  'empty',
-  'field_mask',
-  'source_context',
-  'struct',
-  'timestamp',
-  'type',
-  'wrappers',
-].map((name) => `google/protobuf/${name}.proto`);
 
 const available = has('protoc') && has('python:google.protobuf.descriptor_pb2');
 
@@ -56,8 +42,8 @@ const available = has('protoc') && has('python:google.protobuf.descriptor_pb2');
 const included = new Map<string, ProtoFileAst>();
 function includedFile(path: string): ProtoFileAst | undefined {
   let file = included.get(path);
-  if (file === undefined && protocFiles.includes(path)) {
-    file = parseProto(readFileSync(join(includeDir, path), 'utf8'));
+  if (file === undefined && wellKnownProtoPaths.includes(path)) {
+    file = parseProto(readFileSync(join(protocIncludeDir, path), 'utf8'));
     included.set(path, file);
   }
   return file;
@@ -80,16 +66,7 @@ describe.skipIf(!available)('protoc agrees', () => {
     // One protoc run per file: the files of the corpus define the same names in the same packages.
     const theirs = withTempDir((dir) => {
       const sets = corpus.map((file, i) => {
-        writeFileSync(join(dir, `c${i}.proto`), file.text);
-        const set = join(dir, `c${i}.pb`);
-        execFileSync(
-          'protoc',
-          [`-I${dir}`, `-I${includeDir}`, `--descriptor_set_out=${set}`, `c${i}.proto`],
-          {
-            stdio: 'pipe',
-          },
-        );
-        return set;
+        return protocDescriptorSet(dir, `c${i}.proto`, file.text);
       });
       const script = new URL('../../support/peers/descriptor_json.py', import.meta.url).pathname;
       return JSON.parse(
@@ -107,13 +84,17 @@ describe.skipIf(!available)('protoc agrees', () => {
   test("on protoc's own well-known types and descriptor.proto", () => {
     const theirs = withTempDir((dir) => {
       const set = join(dir, 'set.pb');
-      execFileSync('protoc', [`-I${includeDir}`, `--descriptor_set_out=${set}`, ...protocFiles], {
-        stdio: 'pipe',
-      });
+      execFileSync(
+        'protoc',
+        [`-I${protocIncludeDir}`, `--descriptor_set_out=${set}`, ...wellKnownProtoPaths],
+        {
+          stdio: 'pipe',
+        },
+      );
       const script = new URL('../../support/peers/descriptor_json.py', import.meta.url).pathname;
       return JSON.parse(execFileSync(python, [script, set]).toString()) as Record<string, unknown>;
     });
-    for (const path of protocFiles) {
+    for (const path of wellKnownProtoPaths) {
       const linked = linkProto(includedFile(path) as ProtoFileAst, includedFile);
       expect(normalized(descriptorShape(linked)), path).toEqual(normalized(theirs[path]));
     }
@@ -128,7 +109,7 @@ describe.skipIf(!available)('protoc agrees', () => {
       expect(normalized(descriptorShape(ours)), path).toEqual(normalized(descriptorShape(real)));
     }
     expect([...wellKnownProtoFiles.keys()].sort()).toEqual(
-      protocFiles.filter((p) => !p.includes('descriptor')),
+      wellKnownProtoPaths.filter((p) => !p.includes('descriptor')),
     );
   });
 
@@ -139,7 +120,7 @@ describe.skipIf(!available)('protoc agrees', () => {
         try {
           execFileSync(
             'protoc',
-            [`-I${dir}`, `-I${includeDir}`, '--descriptor_set_out=/dev/null', `bad${i}.proto`],
+            [`-I${dir}`, `-I${protocIncludeDir}`, '--descriptor_set_out=/dev/null', `bad${i}.proto`],
             {
               stdio: 'pipe',
             },

@@ -4,7 +4,10 @@
  * union that matches the writer's type), as Avro's Java resolver does it: a record or enum matches
  * only a branch of its name; any other type first the branches of its own Avro type, then those it
  * promotes to (an int read as a long or a float, a string as bytes), each in the reader's order.
+ * A branch's Avro type is the one toAvro writes for it (`avroTypeName`), so the two cannot drift.
  */
+
+import { avroTypeName } from '../../../schema/export/avro.js';
 import type { EitherSchema, Schema } from '../../../schema/index.js';
 import { deref } from '../../../schema/index.js';
 import type { AvroType } from '../avro-schema.js';
@@ -28,47 +31,7 @@ export function eitherCandidates(
     const target = targets.find(matchesName);
     return { named: true, targets: target === undefined ? [] : [target] };
   }
-  const exact = targets.filter((target) => avroTypeOf(target) === writer.type);
-  const promoted = targets.filter((target) => avroTypeOf(target) !== writer.type);
+  const exact = targets.filter((target) => avroTypeName(target) === writer.type);
+  const promoted = targets.filter((target) => avroTypeName(target) !== writer.type);
   return { named: false, targets: [...exact, ...promoted] };
-}
-
-/** The Avro type toAvro gives a branch (export/avro.ts): its primitive or complex type's name. */
-function avroTypeOf(schema: Concrete): string {
-  switch (schema.kind) {
-    case 'bool':
-      return 'boolean';
-    case 'int8':
-    case 'int16':
-    case 'int32':
-    case 'uint8':
-    case 'uint16':
-      return 'int';
-    case 'uint32':
-    case 'int64':
-    case 'uint64':
-    case 'timestamp':
-      return 'long';
-    case 'float32':
-      return 'float';
-    case 'float64':
-      return 'double';
-    case 'decimal':
-      return schema.precision !== undefined && schema.scale !== undefined ? 'bytes' : 'string';
-    case 'literal':
-      return typeof schema.value === 'string'
-        ? 'string'
-        : typeof schema.value === 'boolean'
-          ? 'boolean'
-          : 'double';
-    case 'json':
-      return 'string';
-    case 'object':
-    case 'union':
-      return 'record';
-    case 'map':
-      return schema.keys.kind === 'string' ? 'map' : 'array';
-    default:
-      return schema.kind;
-  }
 }
