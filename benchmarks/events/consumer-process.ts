@@ -13,8 +13,8 @@
 import { threadTime } from '../thread-time.js';
 import { childSide } from './child-side.js';
 import { type BenchEvent, type ConsumerKind, startConsumer } from './consumer-plug.js';
-import { type HandledEvent, handleEvent, newTally } from './handler.js';
-import { orderEvents } from './order-event.js';
+import { newTally } from './handler.js';
+import { handleShaped, shapeEvents } from './shapes.js';
 import { createSubject, type SubjectSpec } from './subjects.js';
 
 export interface ConsumerSpec {
@@ -65,6 +65,7 @@ const { send, leave, fail, run } = childSide<ConsumerMessage>();
 
 async function main(spec: ConsumerSpec): Promise<void> {
   const subject = await createSubject(spec.subject);
+  const shape = spec.subject.shape ?? 'order';
   const tally = newTally();
   let position = 0;
   let maxAgeMs: number | undefined;
@@ -77,7 +78,7 @@ async function main(spec: ConsumerSpec): Promise<void> {
     decode: (bytes) => subject.decode(bytes),
     codec: subject.codec,
     handler: async (events: readonly BenchEvent[]) => {
-      for (const event of events) handleEvent(tally, event.value as HandledEvent);
+      for (const event of events) handleShaped(shape, tally, event.value);
       const last = events[events.length - 1];
       if (last === undefined) return;
       position = Number(last.offset) + 1;
@@ -123,7 +124,8 @@ async function main(spec: ConsumerSpec): Promise<void> {
 async function calibrate(spec: ConsumerSpec, ms: number): Promise<Calibration> {
   const subject = await createSubject(spec.subject);
   const encoded: Uint8Array[] = [];
-  for (const event of orderEvents(spec.poolSize, spec.seed)) encoded.push(await subject.encode(event));
+  const shape = spec.subject.shape ?? 'order';
+  for (const event of shapeEvents(shape, spec.poolSize, spec.seed)) encoded.push(await subject.encode(event));
   const values: unknown[] = new Array(encoded.length);
   let events = 0;
   const decodeStart = threadTime();
@@ -138,7 +140,7 @@ async function calibrate(spec: ConsumerSpec, ms: number): Promise<Calibration> {
   const handleStart = threadTime();
   const handleEnd = performance.now() + ms / 2;
   do {
-    for (const value of values) handleEvent(tally, value as HandledEvent);
+    for (const value of values) handleShaped(shape, tally, value);
     handled += values.length;
   } while (performance.now() < handleEnd);
   const handleUs = (threadTime().cpuUs - handleStart.cpuUs) / handled;

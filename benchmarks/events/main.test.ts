@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { hasKafka } from '../../test/support/kafka.js';
 import type { CeilingResult } from './ceiling.js';
+import type { LagRun } from './lag-report.js';
 import type { EventsRun } from './report.js';
 
 const run = promisify(execFile);
@@ -152,6 +153,80 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
       expect(start).toBeGreaterThanOrEqual(0);
       expect(lines[start + 2]).toMatch(/^\| wirekit avro .*\| \d+ % \|/);
       expect(lines[start + 3]).toMatch(/^\| plain JSON on kafkajs/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  test('--mode lag: every format through a short peak on both shapes, every event handled once, a table row and a chart each', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wirekit-events-lag-'));
+    try {
+      const json = join(dir, 'lag.json');
+      const html = join(dir, 'lag.html');
+      const { stdout } = await run(
+        process.execPath,
+        [
+          main,
+          '--mode',
+          'lag',
+          '--formats',
+          'plain-json,json,avro',
+          '--shapes',
+          'order,document',
+          '--lag-rates',
+          'order=300/1200,document=100/400',
+          '--base-seconds',
+          '1',
+          '--peak-seconds',
+          '2',
+          '--catch-up-seconds',
+          '20',
+          '--pool',
+          '200',
+          '--json',
+          json,
+          '--html',
+          html,
+        ],
+        { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 280_000 },
+      );
+      const lag = JSON.parse(readFileSync(json, 'utf8')) as LagRun;
+      expect(lag.results.map((r) => `${r.shape} ${r.format}`).sort()).toEqual([
+        'document avro',
+        'document json',
+        'document plain-json',
+        'order avro',
+        'order json',
+        'order plain-json',
+      ]);
+      for (const r of lag.results) {
+        const name = `${r.shape} ${r.format}`;
+        // The case fails unless the handler's tally holds every event once, intact; the counts say so too.
+        expect(r.handled, name).toBe(r.produced);
+        // Warm-up (1 s) + base (1 s) + peak (2 s) + at least a second of base after it.
+        expect(r.produced, name).toBeGreaterThanOrEqual(r.baseRate * 3 + r.peakRate * 2);
+        expect(r.points.length, name).toBeGreaterThan(8);
+        expect(r.points.some((p) => p.t < 0) && r.points.some((p) => p.t > r.peakSeconds), name).toBe(true);
+        expect(r.maxLagSeconds, name).toBeGreaterThanOrEqual(0);
+        // At these rates every consumer keeps up: it catches up within the catch-up window.
+        expect(Number.isFinite(r.catchUpSeconds), name).toBe(true);
+      }
+      expect(
+        lag.results.find((r) => r.shape === 'document' && r.format === 'plain-json')?.payloadBytes.mean,
+      ).toBeGreaterThan(7_000);
+      const lines = stdout.split('\n');
+      const start = lines.findIndex((line) => line.startsWith('| shape | format |'));
+      expect(start).toBeGreaterThanOrEqual(0);
+      const rows = lines.slice(start + 2, start + 8);
+      expect(rows).toHaveLength(6);
+      for (const row of rows) expect(row).toMatch(/^\| (order|document) \| .* \| yes \([\d,]+\) \|$/);
+      // One lag chart per format in the HTML page, its lines one per shape.
+      const page = readFileSync(html, 'utf8');
+      expect(page.match(/data-chart="lines"/g)).toHaveLength(3);
+      const data = JSON.parse(
+        /<script type="application\/json" id="lab-run">(.*?)<\/script>/s.exec(page)?.[1] ?? '{}',
+      ) as { lines: { series: unknown[] }[] };
+      for (const chart of data.lines) expect(chart.series).toHaveLength(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -10,6 +10,9 @@
  *   node build/benchmarks/events/main.js --summarize FILE   # a saved run's report again
  *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--repetitions 3]
  *     # each consumer draining a backlog (ceiling.ts): wirekit's vs kafkajs's eachBatch, per format
+ *   node build/benchmarks/events/main.js --mode lag [--peak-seconds 60] [--shapes order,document]
+ *     [--lag-rates order=5000/25000,document=1000/6000] [--html FILE]
+ *     # a steady rate with a peak (lag.ts): max lag and time to catch up, per format and shape
  *
  * It starts its own broker (test/support/servers/kafka-server.ts: Kafka 4.1.1, KRaft, one node on 127.0.0.1),
  * and runs every case — one format, one repetition — on a fresh topic with a fresh consumer process
@@ -27,8 +30,10 @@ import { type KafkaBroker, startKafka } from '../../test/support/servers/kafka-s
 import { benchArgs } from '../args.js';
 import { type CeilingResult, ceilingReport, runCeiling } from './ceiling.js';
 import type { ConsumerKind } from './consumer-plug.js';
+import { parseLagRates, runLagMode } from './lag-mode.js';
 import { type EventsRun, eventsReport } from './report.js';
 import { type CaseResult, runCase } from './run-case.js';
+import { type EventShape, eventShapes } from './shapes.js';
 import { type EventFormat, eventFormats } from './subjects.js';
 
 const usage = `Usage: node build/benchmarks/events/main.js [--quick] [--formats ${eventFormats.join(',')}]
@@ -38,6 +43,9 @@ const usage = `Usage: node build/benchmarks/events/main.js [--quick] [--formats 
        node build/benchmarks/events/main.js --summarize FILE [--json FILE]
        node build/benchmarks/events/main.js --mode ceiling [--formats ...] [--events 60000] [--repetitions 3]
          [--registry start|none|URL] [--max-batch 100] [--json FILE] [--cpu-prof DIR]
+       node build/benchmarks/events/main.js --mode lag [--formats ...] [--shapes ${eventShapes.join(',')}]
+         [--lag-rates order=5000/25000,document=1000/6000] [--base-seconds 5] [--peak-seconds 60]
+         [--catch-up-seconds 300] [--caught-up-seconds 1] [--repetitions 1] [--json FILE] [--html FILE]
 Events through a Kafka broker it starts on loopback, at producer rates stepped up until the consumer
 falls behind: events/s consumed, lag, consumer CPU per event and bytes per event, per format.
 --consumer wirekit: wirekit's formats on wirekit's kafkaConsumer (what users run), the plain-JSON
@@ -47,7 +55,11 @@ Confluent framing through wirekit's registry server started on loopback (start, 
 registry at URL; none: in wirekit's envelope.
 --mode ceiling: instead of rate steps, each format's backlog of --events drained by wirekit's
 consumer and by kafkajs's eachBatch loop with the same decoder (the raw ceiling), plain JSON on
-kafkajs beside them, each case in fresh producer and consumer processes.`;
+kafkajs beside them, each case in fresh producer and consumer processes.
+--mode lag: the producer at a base rate, then --peak-seconds at the peak rate, then the base rate
+until the consumer caught up (or --catch-up-seconds passed); per event shape and format the largest
+lag in events and in seconds and the time to catch up, each case in fresh processes; a table, and
+lag-over-time charts per format in the --html page.`;
 
 const { values } = benchArgs(usage, {
   options: {
@@ -67,6 +79,13 @@ const { values } = benchArgs(usage, {
     json: { type: 'string' },
     summarize: { type: 'string' },
     'cpu-prof': { type: 'string' },
+    shapes: { type: 'string', default: eventShapes.join(',') },
+    'lag-rates': { type: 'string', default: 'order=5000/25000,document=1000/6000' },
+    'base-seconds': { type: 'string', default: '5' },
+    'peak-seconds': { type: 'string', default: '60' },
+    'catch-up-seconds': { type: 'string' },
+    'caught-up-seconds': { type: 'string', default: '1' },
+    html: { type: 'string' },
   },
 });
 
@@ -159,8 +178,44 @@ if (values.summarize !== undefined) {
     process.stderr.write(`bench:events failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     void cleanUp().finally(() => process.exit(1));
   });
-  if (!['steps', 'ceiling'].includes(values.mode))
-    throw new Error(`--mode takes steps or ceiling, got ${values.mode}`);
+  if (!['steps', 'ceiling', 'lag'].includes(values.mode))
+    throw new Error(`--mode takes steps, ceiling or lag, got ${values.mode}`);
+  if (values.mode === 'lag') {
+    const shapes = values.shapes.split(',').map((shape) => shape.trim()) as EventShape[];
+    for (const shape of shapes) {
+      if (!eventShapes.includes(shape))
+        throw new Error(`--shapes: unknown ${shape}; known: ${eventShapes.join(', ')}`);
+    }
+    const peakSeconds = positive('peak-seconds', values['peak-seconds']);
+    try {
+      await runLagMode({
+        command,
+        kafka: kafkaVersion,
+        bootstrap: broker.bootstrap,
+        registryUrl: registry?.url,
+        formats,
+        shapes,
+        rates: parseLagRates(values['lag-rates']),
+        baseSeconds: positive('base-seconds', values['base-seconds']),
+        peakSeconds,
+        // Long enough for a consumer at a third of the peak's excess to drain it.
+        catchUpSeconds: positive(
+          'catch-up-seconds',
+          values['catch-up-seconds'] ?? String(Math.max(30, 5 * peakSeconds)),
+        ),
+        caughtUpSeconds: positive('caught-up-seconds', values['caught-up-seconds']),
+        repetitions: positive('repetitions', values.repetitions ?? '1'),
+        maxBatch: positive('max-batch', values['max-batch']),
+        poolSize: positive('pool', values.pool),
+        consumerExecArgv: profile,
+        json: values.json,
+        html: values.html,
+      });
+    } finally {
+      await cleanUp();
+    }
+    process.exit(0);
+  }
   if (values.mode === 'ceiling') {
     const ceilingCases = formats.flatMap((format): { format: EventFormat; consumer: ConsumerKind }[] =>
       format === 'plain-json'

@@ -5,7 +5,7 @@
  * their acknowledgement. Events fall due whatever the sends in flight are doing, so a producer that
  * cannot keep up finishes late (reported) instead of lowering the rate silently.
  *
- * It encodes a pool of events once (`poolSize` seeded order events, in the format's own codec and
+ * It encodes a pool of events once (`poolSize` seeded events of the subject's shape, in the format's own codec and
  * framing) and sends them round and round: what is measured is the consumer, and on 2 cores an
  * encoding producer would take the CPU the consumer is measured on.
  *
@@ -15,7 +15,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kafka, logLevel, type Message } from 'kafkajs';
 import { childSide } from './child-side.js';
-import { orderEvents } from './order-event.js';
+import { shapeEvents } from './shapes.js';
 import { createSubject, type SubjectSpec } from './subjects.js';
 
 export interface ProducerSpec {
@@ -52,7 +52,7 @@ const { send, leave, fail, run } = childSide<ProducerMessage>();
 async function main(spec: ProducerSpec): Promise<void> {
   const subject = await createSubject(spec.subject);
   const pool: Buffer[] = [];
-  for (const event of orderEvents(spec.poolSize, spec.seed)) {
+  for (const event of shapeEvents(spec.subject.shape ?? 'order', spec.poolSize, spec.seed)) {
     const bytes = await subject.encode(event);
     pool.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }

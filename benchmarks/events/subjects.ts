@@ -12,7 +12,7 @@
  */
 import type { EventCodec, Framing } from 'wirekit-ts/events';
 import { eventCodec, registryClient } from 'wirekit-ts/events';
-import { OrderEvent } from './order-event.js';
+import { type EventShape, shapeSchema } from './shapes.js';
 
 export const eventFormats = ['plain-json', 'json', 'msgpack', 'avro', 'protobuf'] as const;
 export type EventFormat = (typeof eventFormats)[number];
@@ -25,12 +25,14 @@ export interface SubjectSpec {
   readonly registryUrl?: string;
   /** The Confluent subject (TopicNameStrategy: `TOPIC-value`). */
   readonly subject: string;
+  /** The events' shape (shapes.ts); the order when absent. */
+  readonly shape?: EventShape;
 }
 
 /** One format's two ends: the producer's encoder, the consumer's decoder (and codec, for wirekit's consumer). */
 export interface EventSubject {
   readonly label: string;
-  encode(value: OrderEvent): Promise<Uint8Array>;
+  encode(value: unknown): Promise<Uint8Array>;
   /** Bytes to the value a handler gets. */
   decode(bytes: Uint8Array): unknown | Promise<unknown>;
   /** wirekit's event codec; undefined for the baseline, which no wirekit consumer reads. */
@@ -62,7 +64,7 @@ export async function createSubject(spec: SubjectSpec): Promise<EventSubject> {
   if (spec.framing === 'confluent' && spec.registryUrl === undefined)
     throw new Error(`${spec.format} with Confluent framing needs a registry URL`);
   const codec = eventCodec({
-    schema: OrderEvent,
+    schema: shapeSchema(spec.shape ?? 'order'),
     format: spec.format,
     framing: spec.framing,
     subject: spec.subject,

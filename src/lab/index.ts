@@ -29,6 +29,7 @@ export {
   recommend,
 } from './recommend.js';
 export { labHtml } from './report/html.js';
+export { type LineChart, type LineSeries, type LinesPage, linesHtml } from './report/lines.js';
 export { labMarkdown } from './report/markdown.js';
 export { type LabOptions, type LabRun, runLab } from './run.js';
 export {

@@ -3,7 +3,8 @@
  * block and draws every `.chart` placeholder with uPlot. It is a string, not a module, because the
  * report must be one file that opens offline, with nothing to fetch.
  *
- * Each placeholder names its chart kind and dataset; when the last chart has drawn, <body> gets
+ * Each placeholder names its chart kind and dataset (a `lines` chart, which other reports draw
+ * through lines.ts, names its index in the page's `lines` list instead); when the last chart has drawn, <body> gets
  * data-chart-ready="N" so that a test (or a person) can tell the page finished, not merely loaded.
  * Each series has its own colour (palette.ts) and its name in the chart's legend.
  */
@@ -20,7 +21,7 @@ export const chartScript = `(() => {
   };
   const compressors = ['snappy', 'lz4', 'zstd', 'gzip', 'brotli'];
   const byDataset = new Map();
-  for (const r of run.results) {
+  for (const r of run.results || []) {
     if (!byDataset.has(r.spec.dataset)) byDataset.set(r.spec.dataset, []);
     byDataset.get(r.spec.dataset).push(r);
   }
@@ -135,10 +136,25 @@ export const chartScript = `(() => {
     ], 'MB/s', 'MB/s');
   }
 
+  // (d) Lines over a shared x axis (lines.ts): each series its own points, aligned by uPlot.join,
+  // gaps spanned, so series sampled at different moments share one chart.
+  function lines(place, chart) {
+    const data = uPlot.join(chart.series.map((s) => [s.points.map((p) => p[0]), s.points.map((p) => p[1])]));
+    const opts = Object.assign(base(place, chart.title), {
+      scales: { x: { time: false }, y: { range: (u, min, max) => [0, Math.max(1, max) * 1.1] } },
+      axes: [{ label: chart.xLabel }, { label: chart.yLabel }],
+      series: [{ label: chart.xLabel }, ...chart.series.map((s, i) => ({
+        label: s.label, stroke: palette[i % palette.length], width: 2, spanGaps: true, points: { show: false },
+      }))],
+    });
+    return new uPlot(opts, data, place);
+  }
+
   const kinds = { scatter, compressed, throughput };
   for (const place of places) {
     try {
-      kinds[place.dataset.chart](place, byDataset.get(place.dataset.dataset) || []);
+      if (place.dataset.chart === 'lines') lines(place, run.lines[Number(place.dataset.index)]);
+      else kinds[place.dataset.chart](place, byDataset.get(place.dataset.dataset) || []);
     } catch (error) {
       // A chart that cannot draw says so in place; the tables below still hold every figure.
       place.textContent = 'chart failed: ' + error.message;

@@ -15,7 +15,7 @@ import { runFacts, sections, tableHeaders } from './figures.js';
 
 const chartKinds = ['scatter', 'compressed', 'throughput'] as const;
 
-const style = `
+export const pageStyle = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222;
   margin: 0 auto; padding: 1.5rem; max-width: 1200px; }
 h1 { margin: 0 0 .5rem; } h2 { margin: 2.5rem 0 .25rem; border-bottom: 1px solid #ddd; }
@@ -124,7 +124,7 @@ ${rows}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>wirekit bench ${escapeHtml(run.date)}</title>
 <style>${css}</style>
-<style>${style}</style>
+<style>${pageStyle}</style>
 </head>
 <body data-chart-count="${chartCount}">
 <header>
@@ -147,7 +147,7 @@ ${failures}
 }
 
 /** uPlot's browser build and stylesheet, from the installed package (a dependency, so always there). */
-function uplotAssets(): { script: string; css: string } {
+export function uplotAssets(): { script: string; css: string } {
   const require = createRequire(import.meta.url);
   const read = (file: string) => readFileSync(require.resolve(`uplot/dist/${file}`), 'utf8');
   const script = read('uPlot.iife.min.js');
@@ -161,7 +161,7 @@ function uplotAssets(): { script: string; css: string } {
  * JSON inside <script>: the HTML parser ends the element at the first "</script", whatever JSON
  * thinks, so every "<" becomes \u003c (still the same string to JSON.parse); "<!--" is covered too.
  */
-function jsonForScript(value: unknown): string {
+export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
@@ -178,7 +178,7 @@ function figureHtml(text: string): string {
   return `<span class="figure">${joined(timing[1] as string)}</span><span class="spread">${joined(timing[2] as string)}</span>`;
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
