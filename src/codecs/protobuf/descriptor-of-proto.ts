@@ -178,7 +178,7 @@ class DescriptorWriter {
       label,
       // protoc writes every field's JSON name, derived from its name when the file gives none.
       jsonName: defaultJsonName(field.name),
-      ...fieldOptions(field.options),
+      ...fieldOptions(field.options, field.type.kind === 'scalar' && field.type.scalar === 'bytes'),
     };
     const type = field.type;
     if (type.kind === 'scalar') return { ...base, type: scalarNumbers.get(type.scalar) };
@@ -273,7 +273,7 @@ function optionFlag(options: readonly ProtoOption[], name: string): boolean {
 }
 
 /** A field's options as its descriptor holds them. */
-function fieldOptions(options: readonly ProtoOption[]): Partial<FieldDescriptor> {
+function fieldOptions(options: readonly ProtoOption[], bytes: boolean): Partial<FieldDescriptor> {
   const find = (name: string) =>
     options.find((item) => item.name.length === 1 && !item.name[0]?.extension && item.name[0]?.name === name)
       ?.value;
@@ -285,13 +285,13 @@ function fieldOptions(options: readonly ProtoOption[]): Partial<FieldDescriptor>
   };
   return {
     ...(jsonName?.kind === 'string' ? { jsonName: jsonName.value } : {}),
-    ...(defaultValue === undefined ? {} : { defaultValue: defaultText(defaultValue) }),
+    ...(defaultValue === undefined ? {} : { defaultValue: defaultText(defaultValue, bytes) }),
     ...(Object.keys(flags).length > 0 ? { options: flags } : {}),
   };
 }
 
 /** `default_value` as protoc writes it: the value's text (bytes with C escapes), an enum value's name. */
-function defaultText(value: ProtoConstant): string {
+function defaultText(value: ProtoConstant, bytes: boolean): string {
   switch (value.kind) {
     case 'identifier':
       return `${value.negative ? '-' : ''}${value.value}`;
@@ -306,8 +306,34 @@ function defaultText(value: ProtoConstant): string {
             ? 'inf'
             : '-inf';
     case 'string':
-      return value.value;
+      return bytes ? escapedBytes(value.octets ?? utf8Octets(value.value)) : value.value;
     case 'aggregate':
       return '';
   }
 }
+
+function utf8Octets(text: string): string {
+  let octets = '';
+  for (const byte of new TextEncoder().encode(text)) octets += String.fromCharCode(byte);
+  return octets;
+}
+
+/** protoc's C escaping of a bytes default (CEscape): named escapes, octal outside printable ASCII. */
+function escapedBytes(octets: string): string {
+  let text = '';
+  for (const char of octets) {
+    const code = char.charCodeAt(0);
+    const named = cEscapes[char];
+    text += named ?? (code >= 0x20 && code < 0x7f ? char : `\\${code.toString(8).padStart(3, '0')}`);
+  }
+  return text;
+}
+
+const cEscapes: Readonly<Record<string, string>> = {
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '"': '\\"',
+  "'": "\\'",
+  '\\': '\\\\',
+};

@@ -4,7 +4,7 @@
  * file chose another), and `default_value`, the text of a proto2 default (`-5`, `inf`, `true`, a
  * string as is, bytes with C escapes, an enum value's name).
  */
-import type { ProtoConstant, ProtoTypeAst } from '../../schema/proto/index.js';
+import { type ProtoConstant, type ProtoTypeAst, stringConstant } from '../../schema/proto/index.js';
 
 /** protoc's JSON name of a field: each `_` dropped and the letter after it upper-cased. */
 export function defaultJsonName(name: string): string {
@@ -63,7 +63,7 @@ export function defaultValueConstant(text: string, type: ProtoTypeAst): ProtoCon
       return { kind: 'string', value: text };
     default: {
       const bytes = unescapeBytes(text);
-      return bytes === undefined ? undefined : { kind: 'string', value: bytes };
+      return bytes === undefined ? undefined : stringConstant(bytes);
     }
   }
 }

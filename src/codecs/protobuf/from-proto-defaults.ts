@@ -24,9 +24,12 @@ export function defaultValue(constant: ProtoConstant, schema: Schema): unknown {
     case 'float64':
       return floatOf(constant);
     case 'string':
-      return constant.kind === 'string' ? constant.value : undefined;
+      return constant.kind === 'string' && constant.octets === undefined ? constant.value : undefined;
     case 'bytes':
-      return constant.kind === 'string' ? bytesOf(constant.value) : undefined;
+      if (constant.kind !== 'string') return undefined;
+      return constant.octets === undefined
+        ? new TextEncoder().encode(constant.value)
+        : Uint8Array.from(constant.octets, (char) => char.charCodeAt(0));
     case 'enum':
       return constant.kind === 'identifier' && schema.members.includes(constant.value)
         ? constant.value
@@ -50,15 +53,4 @@ function floatOf(constant: ProtoConstant): number | undefined {
     default:
       return undefined;
   }
-}
-
-/** A bytes default: the reader gives its octets as characters below 256 (escapes such as `\377`). */
-function bytesOf(text: string): Uint8Array {
-  const octets = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0xff) return new TextEncoder().encode(text);
-    octets[i] = code;
-  }
-  return octets;
 }

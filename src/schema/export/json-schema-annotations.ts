@@ -1,14 +1,15 @@
 /**
  * The `x-wirekit-*` annotations: the facts of a wirekit schema that JSON Schema has no keyword for,
  * but that change the bytes or the values of some format (an int16's width, an int64 held as a
- * bigint, a decimal's scale, a timestamp's unit, field numbers, declared Protocol Buffers types…).
+ * bigint, a decimal's scale, a timestamp's unit and range, field numbers, declared Protocol Buffers
+ * types and well-known JSON messages, Avro logical types and fixed names…).
  * `toJsonSchema(schema, { annotations: true })` writes them and `schemaFromJsonSchema` reads them
  * back, so that export and import give back the schema itself. By the specification a keyword a
  * validator does not know is an annotation and changes no verdict; Ajv's strict mode refuses to
  * compile one it was not told of, hence the list below (docs/mapping/json-schema.md).
  */
 import { isSmallInt } from '../int-ranges.js';
-import type { FieldDef, JsonValue, NamedSchema, Schema } from '../types.js';
+import type { AvroDecimalForm, AvroFixedForm, FieldDef, JsonValue, NamedSchema, Schema } from '../types.js';
 
 /** Every annotation wirekit writes and reads, for `ajv.addVocabulary(wirekitJsonSchemaKeywords)`. */
 export const wirekitJsonSchemaKeywords = [
@@ -25,6 +26,8 @@ export const wirekitJsonSchemaKeywords = [
   'x-wirekit-reserved',
   'x-wirekit-oneofs',
   'x-wirekit-numbers',
+  'x-wirekit-range',
+  'x-wirekit-avro',
 ] as const;
 
 export type WirekitKeyword = (typeof wirekitJsonSchemaKeywords)[number];
@@ -37,11 +40,22 @@ type Annotations = { [K in WirekitKeyword]?: JsonValue };
  * which are strings or numbers to it), and each kind's facts.
  */
 export function nodeAnnotations(schema: Schema): Annotations {
-  if (isSmallInt(schema)) return defined({ 'x-wirekit-kind': schema.kind, 'x-wirekit-proto': schema.proto });
+  if (isSmallInt(schema)) {
+    return defined({
+      'x-wirekit-kind': schema.kind,
+      'x-wirekit-proto': schema.proto,
+      'x-wirekit-avro': schema.kind === 'int32' ? schema.avro : undefined,
+    });
+  }
   switch (schema.kind) {
     case 'int64':
+      return defined({
+        'x-wirekit-kind': 'int64',
+        'x-wirekit-proto': schema.proto,
+        'x-wirekit-avro': schema.avro,
+      });
     case 'uint64':
-      return defined({ 'x-wirekit-kind': schema.kind, 'x-wirekit-proto': schema.proto });
+      return defined({ 'x-wirekit-kind': 'uint64', 'x-wirekit-proto': schema.proto });
     case 'float32':
       return { 'x-wirekit-kind': 'float32' };
     case 'decimal':
@@ -49,15 +63,21 @@ export function nodeAnnotations(schema: Schema): Annotations {
         'x-wirekit-kind': 'decimal',
         'x-wirekit-precision': schema.precision,
         'x-wirekit-scale': schema.scale,
+        'x-wirekit-avro': avroName(schema.avro),
       });
+    case 'string':
+      return defined({ 'x-wirekit-avro': schema.avro });
     case 'bytes':
       return defined({
         'x-wirekit-kind': 'bytes',
         'x-wirekit-max-bytes': schema.maxLength,
         'x-wirekit-size': schema.size,
+        'x-wirekit-avro': avroName(schema.avro),
       });
     case 'timestamp':
-      return { 'x-wirekit-precision': schema.precision };
+      return defined({ 'x-wirekit-precision': schema.precision, 'x-wirekit-range': schema.range });
+    case 'json':
+      return defined({ 'x-wirekit-proto': schema.proto });
     case 'array':
       return defined({ 'x-wirekit-packed': schema.packed });
     case 'nullable':
@@ -97,6 +117,13 @@ export function namedAnnotations(type: NamedSchema): Annotations {
     case 'union':
       return defined({ 'x-wirekit-aliases': aliases });
   }
+}
+
+/** The Avro `fixed` a decimal or a sized bytes is written as (AvroFixedForm, AvroDecimalForm), as JSON. */
+function avroName(form: AvroFixedForm | AvroDecimalForm | undefined): JsonValue | undefined {
+  if (form === undefined) return undefined;
+  const { aliases, ...rest } = form as AvroFixedForm & { size?: number };
+  return { ...rest, ...(aliases === undefined ? {} : { aliases: [...aliases] }) };
 }
 
 function defined(value: { [K in WirekitKeyword]?: JsonValue | undefined }): Annotations {

@@ -79,7 +79,11 @@ export function plainJsonSchemaOf(schema: Schema): JsonObject | true {
 
 function typeOf(schema: Schema, writing: Writing): JsonObject | true {
   const body = bareTypeOf(schema, writing);
-  return writing.annotations && body !== true ? { ...body, ...nodeAnnotations(schema) } : body;
+  if (!writing.annotations) return body;
+  const notes = nodeAnnotations(schema);
+  // Any JSON (`true`) with an annotation is the annotation alone, which accepts any JSON too.
+  if (body === true) return Object.keys(notes).length === 0 ? true : notes;
+  return { ...body, ...notes };
 }
 
 function bareTypeOf(schema: Schema, writing: Writing): JsonObject | true {
@@ -149,6 +153,9 @@ function bareTypeOf(schema: Schema, writing: Writing): JsonObject | true {
       // Outside an object field, an absent value has no key to leave out, so it is written as null.
       return { anyOf: [typeOf(schema.inner, writing), { type: 'null' }] };
     case 'json':
+      // A Struct holds only objects and a ListValue only arrays (validate()'s rule too).
+      if (schema.proto === 'struct') return { type: 'object' };
+      if (schema.proto === 'list') return { type: 'array' };
       return true;
     case 'either':
       // The branches are disjoint (either.ts), so anyOf and oneOf accept the same values; anyOf

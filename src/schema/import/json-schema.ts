@@ -35,6 +35,7 @@ import {
   choiceAnnotations,
   enumAnnotations,
   enumNumbers,
+  jsonProtoOf,
   objectAnnotations,
   objectOptions,
   onlyOnNamed,
@@ -135,6 +136,8 @@ class JsonSchemaImporter {
     if (!isJsonObject(node)) throw importError(pointer, 'a schema must be an object or a boolean.');
     if ('nullable' in node && this.openapi30) return this.openapiNullable(node, pointer, depth, hint);
     if ('x-wirekit-kind' in node) return annotatedNode(node, pointer);
+    const json = jsonProtoOf(node, pointer);
+    if (json !== undefined) return json;
     if ('$ref' in node) return this.reference(node, pointer, depth);
     if ('const' in node) return literalOf(node, pointer);
     if ('enum' in node) return this.enumeration(node, pointer, hint);

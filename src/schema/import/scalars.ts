@@ -7,16 +7,26 @@ import type { SmallIntOptions } from '../builders.js';
 import * as t from '../builders.js';
 import { plainJsonSchemaOf } from '../export/json-schema.js';
 import { smallIntRange } from '../int-ranges.js';
-import type { JsonValue, MapKeySchema, ProtoIntType, Schema, SmallIntKind } from '../types.js';
+import type {
+  AvroIntForm,
+  AvroStringForm,
+  JsonValue,
+  MapKeySchema,
+  ProtoIntType,
+  Schema,
+  SmallIntKind,
+} from '../types.js';
 import { build, childPointer, importError, type JsonObject, refuseUnread } from './json-document.js';
 import { bothPatterns, stringFormatPatterns } from './string-formats.js';
 import {
   annotatedKind,
+  avroOf,
   isSmallIntKind,
   protoOf,
   sameJson,
   stringCarriedKind,
   timestampPrecision,
+  timestampRange,
 } from './wirekit-annotations.js';
 
 /**
@@ -106,7 +116,7 @@ export function integerOf(node: JsonObject, pointer: string, annotated?: SmallIn
       'exclusiveMaximum',
       'multipleOf',
       'format',
-      ...(annotated === undefined ? [] : ['x-wirekit-kind', 'x-wirekit-proto']),
+      ...(annotated === undefined ? [] : ['x-wirekit-kind', 'x-wirekit-proto', 'x-wirekit-avro']),
     ],
     pointer,
     'is not read for integers.',
@@ -137,7 +147,9 @@ export function integerOf(node: JsonObject, pointer: string, annotated?: SmallIn
   if (min !== undefined && max !== undefined) {
     if (min > max) throw importError(pointer, `the bounds ${min}..${max} leave no integer.`);
     if (annotated !== undefined) {
-      return build(pointer, () => smallIntBuilders[annotated]({ min, max, ...protoOf(node) }));
+      // An int32's Avro logical type; the builder refuses one on another kind.
+      const avro = avroOf<AvroIntForm>(node, pointer, 'string');
+      return build(pointer, () => smallIntBuilders[annotated]({ min, max, ...protoOf(node), ...avro }));
     }
     const kind = narrowestFirst.find((candidate) => {
       const [least, greatest] = smallIntRange[candidate];
@@ -214,9 +226,13 @@ export function numberOf(node: JsonObject, pointer: string): Schema {
 export function stringOf(node: JsonObject, pointer: string): Schema {
   const format = node.format;
   const instant = format === 'date-time' && !textKeywords.some((keyword) => keyword in node);
-  const timeKeywords = instant ? ['x-wirekit-precision'] : [];
-  refuseUnread(node, [...stringKeywords, ...timeKeywords], pointer, 'is not read for strings.');
-  if (instant) return t.timestamp({ precision: timestampPrecision(node, pointer) });
+  const annotations = instant ? ['x-wirekit-precision', 'x-wirekit-range'] : ['x-wirekit-avro'];
+  refuseUnread(node, [...stringKeywords, ...annotations], pointer, 'is not read for strings.');
+  if (instant) {
+    return build(pointer, () =>
+      t.timestamp({ precision: timestampPrecision(node, pointer), ...timestampRange(node) }),
+    );
+  }
   if (format !== undefined && (typeof format !== 'string' || !Object.hasOwn(stringFormatPatterns, format))) {
     throw importError(
       childPointer(pointer, 'format'),
@@ -243,6 +259,7 @@ export function stringOf(node: JsonObject, pointer: string): Schema {
       minLength: count(node, 'minLength', pointer),
       maxLength: count(node, 'maxLength', pointer),
       pattern,
+      ...avroOf<AvroStringForm>(node, pointer, 'string'),
     }),
   );
 }

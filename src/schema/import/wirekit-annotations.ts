@@ -8,7 +8,18 @@
 import type { EnumOptions, FieldMeta, NamedOptions, ObjectOptions, SmallIntOptions } from '../builders.js';
 import * as t from '../builders.js';
 import { oneofsJsonSchema, plainJsonSchemaOf } from '../export/json-schema.js';
-import type { JsonValue, ObjectSchema, ProtoIntType, Schema, SmallIntKind, TimePrecision } from '../types.js';
+import type {
+  AvroDecimalForm,
+  AvroFixedForm,
+  AvroLongForm,
+  JsonValue,
+  ObjectSchema,
+  ProtoIntType,
+  Schema,
+  SmallIntKind,
+  TimePrecision,
+  TimestampRange,
+} from '../types.js';
 import {
   build,
   childPointer,
@@ -58,7 +69,8 @@ export function stringCarriedKind(node: JsonObject, kind: string, pointer: strin
       case 'uint64': {
         const as = node.type === 'integer' ? 'number' : 'bigint';
         const options = { as, ...protoOf(node) } as { as: 'bigint'; proto?: never };
-        return kind === 'int64' ? t.int64(options) : t.uint64(options);
+        if (kind === 'uint64') return t.uint64(options);
+        return t.int64({ ...options, ...avroOf<AvroLongForm>(node, pointer, 'string') });
       }
       case 'float32':
         return t.float32();
@@ -66,20 +78,22 @@ export function stringCarriedKind(node: JsonObject, kind: string, pointer: strin
         return t.decimal({
           precision: positive(node, 'x-wirekit-precision', pointer),
           scale: positive(node, 'x-wirekit-scale', pointer, 0),
+          ...avroOf<AvroDecimalForm>(node, pointer, 'object', ['size']),
         });
       default:
         return t.bytes({
           maxLength: positive(node, 'x-wirekit-max-bytes', pointer, 0),
           size: positive(node, 'x-wirekit-size', pointer, 0),
+          ...avroOf<AvroFixedForm>(node, pointer, 'object', ['logicalType']),
         });
     }
   });
   const readHere: Record<string, readonly string[]> = {
-    int64: ['x-wirekit-proto'],
+    int64: ['x-wirekit-proto', 'x-wirekit-avro'],
     uint64: ['x-wirekit-proto'],
     float32: [],
-    decimal: ['x-wirekit-precision', 'x-wirekit-scale'],
-    bytes: ['x-wirekit-max-bytes', 'x-wirekit-size'],
+    decimal: ['x-wirekit-precision', 'x-wirekit-scale', 'x-wirekit-avro'],
+    bytes: ['x-wirekit-max-bytes', 'x-wirekit-size', 'x-wirekit-avro'],
   };
   const keywords: Record<string, JsonValue> = {};
   for (const [keyword, value] of Object.entries(node)) {
@@ -97,6 +111,58 @@ export function stringCarriedKind(node: JsonObject, kind: string, pointer: strin
     throw importError(
       pointer,
       `x-wirekit-kind ${JSON.stringify(kind)} is read only on the JSON Schema wirekit writes for it (toJsonSchema of that kind), so that validate() and JSON Schema validators judge every value alike; this node differs in ${differ.map((keyword) => JSON.stringify(keyword)).join(', ')}.`,
+    );
+  }
+  return schema;
+}
+
+/**
+ * `x-wirekit-avro`: the Avro form a kind declares (types.ts: a logical type's name on an int32, an
+ * int64 or a string; the `fixed` of a sized bytes or a decimal, `{ name, namespace?, aliases? }`
+ * with `logicalType` or `size`), for its builder, which checks the value as it checks the schema's.
+ */
+export function avroOf<F>(
+  node: JsonObject,
+  pointer: string,
+  shape: 'string' | 'object',
+  extra: readonly string[] = [],
+): { avro?: F } {
+  const form = node['x-wirekit-avro'];
+  if (form === undefined) return {};
+  const at = childPointer(pointer, 'x-wirekit-avro');
+  if (shape === 'string') {
+    if (typeof form !== 'string') throw importError(at, 'x-wirekit-avro here is an Avro logical type name.');
+    return { avro: form as F };
+  }
+  const known = ['name', 'namespace', 'aliases', ...extra];
+  if (!isJsonObject(form) || Object.keys(form).some((key) => !known.includes(key))) {
+    throw importError(at, `x-wirekit-avro here is an Avro fixed: an object of ${known.join(', ')}.`);
+  }
+  return { avro: form as F };
+}
+
+/** A timestamp's range: `x-wirekit-range` beside format date-time (only '0001-9999', which the builder checks). */
+export function timestampRange(node: JsonObject): { range?: TimestampRange } {
+  const range = node['x-wirekit-range'];
+  return range === undefined ? {} : { range: range as TimestampRange };
+}
+
+/**
+ * `x-wirekit-proto` naming a well-known JSON message (`value`, `struct`, `list`): a json value, read
+ * only where the node is what the exporter writes for it (any JSON, `type: object`, `type: array`),
+ * so validators and validate() hold it to the same values.
+ */
+export function jsonProtoOf(node: JsonObject, pointer: string): Schema | undefined {
+  const proto = node['x-wirekit-proto'];
+  if (proto !== 'value' && proto !== 'struct' && proto !== 'list') return undefined;
+  const schema = t.json({ proto });
+  const written = plainJsonSchemaOf(schema);
+  const { 'x-wirekit-proto': _proto, ...rest } = node;
+  const keywords = Object.fromEntries(Object.entries(rest).filter(([keyword]) => !isAnnotation(keyword)));
+  if (!sameJson(keywords, written === true ? {} : written)) {
+    throw importError(
+      pointer,
+      `x-wirekit-proto ${JSON.stringify(proto)} is read only on ${JSON.stringify(written === true ? {} : written)} (a json value of that message), so that validate() and JSON Schema validators judge every value alike.`,
     );
   }
   return schema;

@@ -194,14 +194,16 @@ export interface ProtoOptionNamePart {
 /**
  * An option's value. Integers keep their exact decimal text (uint64 defaults pass 2^53); an
  * identifier is an enum value name, `true`/`false`, or `inf`/`nan` (with `negative` for `-inf`).
- * A string's escapes are decoded: `\x`/octal escapes give the code units 0-255 (bytes, for a
- * bytes default), `\u`/`\U` the code point. An aggregate is a text-format message in braces.
+ * A string literal is bytes (its escapes are bytes, its text UTF-8, as in protoc): `value` is
+ * those bytes decoded as UTF-8, and `octets` (one code unit 0-255 per byte) is there only when they
+ * are not UTF-8, which a bytes default may hold and a string default may not. An aggregate is a
+ * text-format message in braces.
  */
 export type ProtoConstant =
   | { readonly kind: 'identifier'; readonly value: string; readonly negative: boolean }
   | { readonly kind: 'integer'; readonly value: string }
   | { readonly kind: 'float'; readonly value: number }
-  | { readonly kind: 'string'; readonly value: string }
+  | { readonly kind: 'string'; readonly value: string; readonly octets?: string }
   | { readonly kind: 'aggregate'; readonly fields: readonly ProtoAggregateField[] };
 
 /** One `name: value` (or `name { ... }`, `[ext.name]: value`, `name: [a, b]`) of an aggregate. */

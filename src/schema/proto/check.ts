@@ -183,6 +183,10 @@ function checkDefault(field: ProtoFieldAst, option: ProtoOption, syntax: ProtoSy
     default:
       if (value.kind !== 'string')
         protoError(`expected a string as the default of a ${type.scalar} field`, at);
+      // protoc lets a string default hold any bytes (and only logs an error writing its
+      // descriptor); a string value must be UTF-8, so such a default could never be one.
+      if (type.scalar === 'string' && value.octets !== undefined)
+        protoError('the default of a string field must be UTF-8 (its escapes spell bytes that are not)', at);
   }
 }
 

@@ -17,6 +17,7 @@ import { collectSymbols } from './symbols.js';
 
 export type * from './ast.js';
 export { type LinkedProto, linkProto } from './link.js';
+export { stringConstant } from './parse-options.js';
 export { printProto } from './print.js';
 export {
   mapEntryName,

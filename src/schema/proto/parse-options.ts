@@ -89,7 +89,7 @@ function readScalar(tokens: Tokenizer): ProtoConstant | undefined {
     }
     case 'string':
       if (negative) tokens.fail('a "-" may not precede a string');
-      return { kind: 'string', value: readStrings(tokens) };
+      return stringConstant(readOctets(tokens));
     default:
       if (negative) tokens.fail('a "-" must be followed by a number');
       return undefined;
@@ -113,12 +113,30 @@ export function integerOf(text: string): bigint {
 
 /** One string token or several adjacent ones, joined (`"a" 'b'` is "ab", as in protoc and C). */
 export function readStrings(tokens: Tokenizer): string {
-  let value = '';
+  return stringConstant(readOctets(tokens)).value;
+}
+
+/** The bytes of adjacent string literals, one code unit each, decoded only once they are joined. */
+function readOctets(tokens: Tokenizer): string {
+  let octets = '';
   while (tokens.kind === 'string') {
-    value += tokens.text;
+    octets += tokens.text;
     tokens.next();
   }
-  return value;
+  return octets;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+/** A string constant of a literal's bytes (one code unit each): its UTF-8 text, and the bytes when not UTF-8. */
+export function stringConstant(octets: string): ProtoConstant & { kind: 'string' } {
+  const bytes = Uint8Array.from(octets, (char) => char.charCodeAt(0));
+  try {
+    return { kind: 'string', value: strictUtf8.decode(bytes) };
+  } catch {
+    return { kind: 'string', value: lenientUtf8.decode(bytes), octets };
+  }
 }
 
 /** `{ ... }` or `< ... >` of the text format, the delimiters included. */

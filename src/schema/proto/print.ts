@@ -182,7 +182,7 @@ function constantText(value: ProtoConstant): string {
       if (Number.isNaN(value.value)) return 'nan';
       return Number.isFinite(value.value) ? String(value.value) : value.value > 0 ? 'inf' : '-inf';
     case 'string':
-      return quoted(value.value);
+      return quoted(value.value, value.octets);
     case 'aggregate':
       return `{ ${value.fields
         .map((field) => {
@@ -196,16 +196,21 @@ function constantText(value: ProtoConstant): string {
   }
 }
 
-/** A string literal whose escapes give back every code unit (0-255 as octal bytes, others as \u). */
-function quoted(text: string): string {
+/**
+ * A string literal of a text's UTF-8 (or of a constant's octets when it has them): printable
+ * ASCII as is, every other byte an octal escape, which the tokenizer reads back as that byte.
+ */
+function quoted(text: string, octets?: string): string {
   let out = '"';
-  for (const char of text) {
-    const code = char.codePointAt(0) as number;
+  for (const code of octets === undefined ? new TextEncoder().encode(text) : octetsOf(octets)) {
+    const char = String.fromCharCode(code);
     if (char === '"' || char === '\\') out += `\\${char}`;
     else if (code >= 0x20 && code < 0x7f) out += char;
-    else if (code < 0x100) out += `\\${code.toString(8).padStart(3, '0')}`;
-    else if (code <= 0xffff) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += `\\U${code.toString(16).padStart(8, '0')}`;
+    else out += `\\${code.toString(8).padStart(3, '0')}`;
   }
   return `${out}"`;
+}
+
+function* octetsOf(octets: string): Iterable<number> {
+  for (let i = 0; i < octets.length; i++) yield octets.charCodeAt(i);
 }

@@ -212,6 +212,12 @@ export class Tokenizer {
     this.cursor = i;
   }
 
+  /**
+   * A string literal as protoc reads it: a byte string. Text between escapes is its UTF-8, `\x` and
+   * octal escapes are one byte each, and `\u`/`\U` the UTF-8 of their code point; the token's text
+   * holds one code unit (0-255) per byte, which readStrings decodes once the adjacent literals are
+   * joined (a character's bytes may be split across escapes, even across literals).
+   */
   private string(start: number, delimiter: number): void {
     const source = this.source;
     let value = '';
@@ -225,19 +231,19 @@ export class Tokenizer {
         i++;
         continue;
       }
-      value += source.slice(chunk, i);
+      value += utf8Octets(source.slice(chunk, i));
       const [decoded, end] = this.escape(i);
       value += decoded;
       i = end;
       chunk = i;
     }
-    value += source.slice(chunk, i);
+    value += utf8Octets(source.slice(chunk, i));
     this.kind = 'string';
     this.text = value;
     this.cursor = i + 1;
   }
 
-  /** The escape at `at` (a backslash): what it stands for, and where the text goes on. */
+  /** The escape at `at` (a backslash): the bytes it stands for, and where the text goes on. */
   private escape(at: number): [string, number] {
     const source = this.source;
     const c = source.charCodeAt(at + 1);
@@ -256,16 +262,30 @@ export class Tokenizer {
       return [String.fromCharCode(Number.parseInt(source.slice(at + 2, end), 16)), end];
     }
     if (c === 0x75 || c === 0x55) {
-      // \u takes four hex digits (a UTF-16 unit, so a surrogate pair is written as two), \U eight.
-      const length = c === 0x75 ? 4 : 8;
-      const digits = source.slice(at + 2, at + 2 + length);
-      const point = /^[0-9a-fA-F]+$/.test(digits) ? Number.parseInt(digits, 16) : Number.NaN;
-      if (digits.length !== length || !(point <= 0x10ffff)) {
-        this.failAt(at, `"\\${source[at + 1]}" must be followed by ${length} hex digits of a code point`);
+      const [point, end] = this.codePoint(at);
+      // protoc joins `\uD83D\uDE00` into one code point; a lone surrogate stays as its own bytes
+      // (not UTF-8, so a string default holding one is refused).
+      if (point >= 0xd800 && point <= 0xdbff && source.startsWith('\\u', end)) {
+        const [low, after] = this.codePoint(end);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          return [codePointOctets(0x10000 + ((point - 0xd800) << 10) + (low - 0xdc00)), after];
+        }
       }
-      return [length === 4 ? String.fromCharCode(point) : String.fromCodePoint(point), at + 2 + length];
+      return [codePointOctets(point), end];
     }
     return this.failAt(at, 'invalid escape sequence in a string');
+  }
+
+  /** The code point of the `\u` (four hex digits) or `\U` (eight) at `at`, and where it ends. */
+  private codePoint(at: number): [number, number] {
+    const source = this.source;
+    const length = source.charCodeAt(at + 1) === 0x75 ? 4 : 8;
+    const digits = source.slice(at + 2, at + 2 + length);
+    const point = /^[0-9a-fA-F]+$/.test(digits) ? Number.parseInt(digits, 16) : Number.NaN;
+    if (digits.length !== length || !(point <= 0x10ffff)) {
+      this.failAt(at, `"\\${source[at + 1]}" must be followed by ${length} hex digits of a code point`);
+    }
+    return [point, at + 2 + length];
   }
 
   /** An error at an offset inside the token being read (on the current line). */
@@ -276,4 +296,29 @@ export class Tokenizer {
       column: offset - this.lineStart + 1,
     });
   }
+}
+
+/** Text's UTF-8, one code unit per byte (ASCII, most text, is its own bytes). */
+function utf8Octets(text: string): string {
+  let out = '';
+  for (const char of text) out += codePointOctets(char.codePointAt(0) as number);
+  return out;
+}
+
+/**
+ * A code point's UTF-8 bytes, one code unit each. Surrogates get the three bytes their number
+ * would have, as protoc writes them (TextEncoder would put U+FFFD in their place).
+ */
+function codePointOctets(point: number): string {
+  if (point < 0x80) return String.fromCharCode(point);
+  if (point < 0x800) return String.fromCharCode(0xc0 | (point >> 6), 0x80 | (point & 0x3f));
+  if (point < 0x10000) {
+    return String.fromCharCode(0xe0 | (point >> 12), 0x80 | ((point >> 6) & 0x3f), 0x80 | (point & 0x3f));
+  }
+  return String.fromCharCode(
+    0xf0 | (point >> 18),
+    0x80 | ((point >> 12) & 0x3f),
+    0x80 | ((point >> 6) & 0x3f),
+    0x80 | (point & 0x3f),
+  );
 }

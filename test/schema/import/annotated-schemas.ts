@@ -2,7 +2,8 @@
  * Random wirekit schemas holding every fact the `x-wirekit-*` annotations carry, for the round trip
  * through JSON Schema: every kind the exporter writes, with bounds, declared Protocol Buffers
  * types, precisions, defaults, docs, field numbers, aliases, presence, reserved numbers, oneof
- * groups, enum numbers, untagged and tagged unions, recursion. A candidate the builders refuse
+ * groups, enum numbers, untagged and tagged unions, recursion, a timestamp's range, json's
+ * well-known messages, and the Avro forms (logical types, fixed names, a decimal in a fixed). A candidate the builders refuse
  * (a default beside bounds it breaks, say) falls back to a plain string field.
  */
 import fc from 'fast-check';
@@ -34,7 +35,9 @@ const smallInt: fc.Arbitrary<Schema> = fc
   .map(([[kind, protos, least, greatest], cut, proto, bounded]) => {
     const min = bounded ? Math.round(least + (greatest - least) * cut * 0.5) : undefined;
     const builder = t[kind] as (options: object) => Schema;
-    return builder({ min, max: bounded ? greatest - 1 : undefined, proto: protos[proto] });
+    // An int32 may carry an Avro logical type (a date, a time of day).
+    const avro = kind === 'int32' && proto > 1 ? (['date', 'time-millis'] as const)[proto % 2] : undefined;
+    return builder({ min, max: bounded ? greatest - 1 : undefined, proto: protos[proto], avro });
   });
 
 const largeInt: fc.Arbitrary<Schema> = fc
@@ -42,8 +45,39 @@ const largeInt: fc.Arbitrary<Schema> = fc
   .map(([signed, as, proto]) => {
     const protos = signed ? ['int64', 'sint64', 'sfixed64'] : ['uint64', 'fixed64'];
     const options = { as, proto: protos[proto] } as { as: 'bigint'; proto?: never };
-    return signed ? t.int64(options) : t.uint64(options);
+    if (!signed) return t.uint64(options);
+    return t.int64({ ...options, avro: longForms[proto] });
   });
+
+const longForms = ['time-micros', 'local-timestamp-millis', 'local-timestamp-micros', undefined] as const;
+
+/** The Avro forms the other kinds declare: a uuid's text, a fixed's name and logical type, a decimal in a fixed. */
+const avroForms: fc.Arbitrary<Schema> = fc.nat(4).map((pick) => {
+  switch (pick) {
+    case 0:
+      return t.string({ avro: 'uuid' });
+    case 1:
+      return t.bytes({ size: 16, avro: { name: nextName('Uuid'), logicalType: 'uuid' } });
+    case 2:
+      return t.bytes({
+        size: 12,
+        avro: {
+          name: nextName('Span'),
+          namespace: 'acme.time',
+          aliases: ['Period'],
+          logicalType: 'duration',
+        },
+      });
+    case 3:
+      return t.bytes({ size: 5, avro: { name: nextName('Code') } });
+    default:
+      return t.decimal({
+        precision: 9,
+        scale: 2,
+        avro: { name: nextName('Money'), namespace: 'acme', size: 5 },
+      });
+  }
+});
 
 const leaf: fc.Arbitrary<Schema> = fc.oneof(
   fc.constant(t.bool()),
@@ -73,6 +107,9 @@ const leaf: fc.Arbitrary<Schema> = fc.oneof(
       sized && length !== null ? t.bytes({ size: length }) : t.bytes({ maxLength: length ?? undefined }),
     ),
   fc.constantFrom('s', 'ms', 'us', 'ns').map((precision) => t.timestamp({ precision })),
+  // An imported google.protobuf.Timestamp: years 0001-9999.
+  fc.constantFrom('s', 'ms', 'us').map((precision) => t.timestamp({ precision, range: '0001-9999' })),
+  avroForms,
   fc.constantFrom(t.literal('on'), t.literal(7), t.literal(true)),
   fc.boolean().map((numbered) =>
     t.enum(nextName('Level'), ['low', 'mid', 'high'], {
@@ -83,6 +120,7 @@ const leaf: fc.Arbitrary<Schema> = fc.oneof(
     }),
   ),
   fc.constant(t.json()),
+  fc.constantFrom('value', 'struct', 'list').map((proto) => t.json({ proto })),
 );
 
 /** One branch of each value class; `pick` chooses among the kinds of a class. */

@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { isWirekitError, type WirekitError } from '../../../src/errors/index.js';
 import { toJsonSchema, wirekitJsonSchemaKeywords } from '../../../src/schema/export/index.js';
 import { schemaFromJsonSchema } from '../../../src/schema/import/index.js';
-import { type JsonValue, schemaToJson, t } from '../../../src/schema/index.js';
+import { type JsonValue, schemaToJson, t, validate } from '../../../src/schema/index.js';
 import { EveryKind } from '../../fixtures/every-kind.js';
 import { annotatedSchema } from './annotated-schemas.js';
 
@@ -155,6 +155,73 @@ describe('toJsonSchema writes annotations only when asked', () => {
   });
 });
 
+describe('the model options of imported .proto and .avsc files', () => {
+  const Imported = t.object('Imported', {
+    at: t.timestamp({ precision: 'us', range: '0001-9999' }),
+    any: t.json({ proto: 'value' }),
+    struct: t.json({ proto: 'struct' }),
+    list: t.json({ proto: 'list' }),
+    day: t.int32({ avro: 'date' }),
+    wall: t.int64({ avro: 'local-timestamp-micros' }),
+    id: t.string({ avro: 'uuid' }),
+    raw: t.bytes({
+      size: 16,
+      avro: { name: 'Guid', namespace: 'acme', aliases: ['Id'], logicalType: 'uuid' },
+    }),
+    price: t.decimal({ precision: 9, scale: 2, avro: { name: 'Money', size: 5 } }),
+  });
+
+  test('each is written on its node and read back', () => {
+    const document = toJsonSchema(Imported, { annotations: true }) as {
+      $defs: { Imported: { properties: Record<string, JsonValue> } };
+    };
+    const { properties } = document.$defs.Imported;
+    expect(properties.at).toMatchObject({
+      type: 'string',
+      format: 'date-time',
+      'x-wirekit-precision': 'us',
+      'x-wirekit-range': '0001-9999',
+    });
+    expect(properties.any).toMatchObject({ 'x-wirekit-proto': 'value' });
+    expect(properties.any).not.toHaveProperty('type');
+    expect(properties.struct).toMatchObject({ type: 'object', 'x-wirekit-proto': 'struct' });
+    expect(properties.list).toMatchObject({ type: 'array', 'x-wirekit-proto': 'list' });
+    expect(properties.day).toMatchObject({ 'x-wirekit-kind': 'int32', 'x-wirekit-avro': 'date' });
+    expect(properties.wall).toMatchObject({
+      'x-wirekit-kind': 'int64',
+      'x-wirekit-avro': 'local-timestamp-micros',
+    });
+    expect(properties.id).toMatchObject({ type: 'string', 'x-wirekit-avro': 'uuid' });
+    expect(properties.raw).toMatchObject({
+      'x-wirekit-size': 16,
+      'x-wirekit-avro': { name: 'Guid', namespace: 'acme', aliases: ['Id'], logicalType: 'uuid' },
+    });
+    expect(properties.price).toMatchObject({ 'x-wirekit-avro': { name: 'Money', size: 5 } });
+    expect(schemaToJson(schemaFromJsonSchema(document as unknown as JsonValue))).toEqual(
+      schemaToJson(Imported),
+    );
+  });
+
+  test('a Struct is an object and a ListValue an array, to Ajv and to validate() alike', () => {
+    const Message = t.object('Message', {
+      struct: t.json({ proto: 'struct' }),
+      list: t.json({ proto: 'list' }),
+    });
+    for (const annotations of [false, true]) {
+      const ajv = strictAjv();
+      ajv.addVocabulary([...wirekitJsonSchemaKeywords]);
+      const check = ajv.compile(toJsonSchema(Message, { annotations }) as object);
+      const samples: JsonValue[] = [{}, { a: [1] }, [], [1, 'x'], 'text', 3, null, true];
+      for (const struct of samples) {
+        for (const list of samples) {
+          const value = { struct, list };
+          expect(check(value), JSON.stringify(value)).toBe(validate(Message, value).length === 0);
+        }
+      }
+    }
+  });
+});
+
 describe('annotations are checked: unknown, misplaced or wrong ones are refused by name', () => {
   const digits = (toJsonSchema(t.int64()) as { pattern: string }).pattern;
   test.each([
@@ -281,6 +348,49 @@ describe('annotations are checked: unknown, misplaced or wrong ones are refused 
       },
       '#/not',
       /"not" is not read for objects/,
+    ],
+    [
+      'a Struct over any JSON',
+      { 'x-wirekit-proto': 'struct' },
+      '#',
+      /x-wirekit-proto "struct" is read only on \{"type":"object"\}/,
+    ],
+    [
+      'a ListValue over objects',
+      { type: 'object', 'x-wirekit-proto': 'list' },
+      '#',
+      /read only on \{"type":"array"\}/,
+    ],
+    [
+      'a timestamp range that is none',
+      { type: 'string', format: 'date-time', 'x-wirekit-range': '1970-2038' },
+      '#',
+      /range must be '0001-9999'/,
+    ],
+    [
+      'a range on a plain string',
+      { type: 'string', 'x-wirekit-range': '0001-9999' },
+      '#/x-wirekit-range',
+      /means nothing here/,
+    ],
+    [
+      'an Avro logical type of another kind',
+      { type: 'string', 'x-wirekit-avro': 'date' },
+      '#',
+      /avro must be one of uuid/,
+    ],
+    [
+      'an Avro fixed with a key it has not',
+      {
+        type: 'string',
+        contentEncoding: 'base64',
+        pattern: (toJsonSchema(t.bytes({ size: 2 })) as { pattern: string }).pattern,
+        'x-wirekit-kind': 'bytes',
+        'x-wirekit-size': 2,
+        'x-wirekit-avro': { name: 'Two', size: 2 },
+      },
+      '#/x-wirekit-avro',
+      /an object of name, namespace, aliases, logicalType/,
     ],
     [
       'integer keys over any text',
