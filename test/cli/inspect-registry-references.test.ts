@@ -79,7 +79,7 @@ async function inspect(name: string, frame: Uint8Array) {
 }
 
 /** The JSON printed under "value:", parsed. */
-function valueOf(text: string): unknown {
+function shownValue(text: string): unknown {
   const lines = text.split('\n');
   const rest = lines.slice(lines.indexOf('value:') + 1);
   const end = rest.findIndex((line) => /^[a-z][a-z ]*:( |$)/.test(line) || line === '');
@@ -100,7 +100,7 @@ describe('inspect --registry follows references', () => {
     const shown = fields(result.text);
     expect(shown['read by']).toBe("the registry's .proto, message shop.v1.Order");
     expect(shown.note).toBeUndefined();
-    expect(valueOf(result.text)).toEqual({ id: 'o-1', total: { currency: 'EUR', units: 1250 } });
+    expect(shownValue(result.text)).toEqual({ id: 'o-1', total: { currency: 'EUR', units: 1250 } });
   });
 
   test("Avro: a record naming another subject's type is read by the writer's schema with its reference", async () => {
@@ -114,6 +114,6 @@ describe('inspect --registry follows references', () => {
     const shown = fields(result.text);
     expect(shown['read by']).toBe("the writer's Avro schema, from the registry");
     expect(shown.note).toBeUndefined();
-    expect(valueOf(result.text)).toEqual({ name: 'Ada', home: { city: 'Lyon', zip: '69001' } });
+    expect(shownValue(result.text)).toEqual({ name: 'Ada', home: { city: 'Lyon', zip: '69001' } });
   });
 });
