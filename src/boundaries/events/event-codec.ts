@@ -266,6 +266,7 @@ function writerDecoder(
   try {
     // A writer schema costs what the registry's bounds let it cost, whatever registry served it.
     checkSchemaBounds(writer);
+    for (const referenced of writer.referenced ?? []) checkSchemaBounds(referenced);
   } catch (error) {
     if (error instanceof WirekitError)
       throw new WirekitError('WK_DECODE_SCHEMA_MISMATCH', error.message, { cause: error });
@@ -288,9 +289,11 @@ function writerDecoder(
       return { protobuf: false, codec: ownCodec };
     // Resolution is planned here, once per writer schema: one that cannot be read into the
     // reader's schema fails now (WK_DECODE_SCHEMA_MISMATCH), and every event of it is poison.
+    // Named types the writer schema takes from other subjects come first, as the registry read them.
+    const writerReferences = (writer.referenced ?? []).map((referenced) => referenced.schema);
     return {
       protobuf: false,
-      codec: createAvroCodec({ schema: reader, writerSchema: writer.schema, limits }),
+      codec: createAvroCodec({ schema: reader, writerSchema: writer.schema, writerReferences, limits }),
     };
   }
   throw new WirekitError(

@@ -10,7 +10,11 @@
  * - WIREKIT: by the registered wirekit schema (or --schema), in the format --format names (the
  *   registry does not say which format a producer wrote with it).
  *
- * The writer schema is held to the registry's default bounds (maxSchemaLength, maxSchemaNodes,
+ * A writer schema's references (a .proto's imports of other subjects' files, Avro named types
+ * another subject defines) are fetched from the registry, transitively, as the event codec fetches
+ * them, and the schema is read with them.
+ *
+ * The writer schema (and each schema its references name) is held to the registry's default bounds (maxSchemaLength, maxSchemaNodes,
  * maxSchemaDepth) before it is read: one past them is WK_REGISTRY_SCHEMA_INVALID, as the registry
  * would have refused it.
  *
@@ -26,7 +30,14 @@ import {
   registryClient,
   type SchemaDefinition,
 } from '../../boundaries/events/index.js';
-import { confluentHeaderBytes, messageAt, type ProtoMessage } from '../../boundaries/events/inspect.js';
+import {
+  confluentHeaderBytes,
+  fetchReferenced,
+  messageAt,
+  type ProtoMessage,
+  type ReferencedSchema,
+  type ResolvedDefinition,
+} from '../../boundaries/events/inspect.js';
 import { createAvroCodec } from '../../codecs/avro/index.js';
 import { schemaFromAvro } from '../../codecs/avro/inspect.js';
 import { createCodec, type DecodeLimits, type FormatName } from '../../codecs/index.js';
@@ -66,6 +77,8 @@ export interface RegistryInspectOptions {
 interface Read {
   readonly report: RegistryInspection;
   readonly definition: SchemaDefinition;
+  /** The schemas the writer schema's references name, transitively, those referred to first. */
+  readonly referenced: readonly ReferencedSchema[];
   readonly payload: Uint8Array;
   readonly message: ProtoMessage | undefined;
   readonly notes: string[];
@@ -131,6 +144,8 @@ export async function inspectRegistry(io: CliIo, options: RegistryInspectOptions
     report.subjects = subjects;
     // The registry's own bounds (length, nesting, nodes), before anything builds the schema.
     checkSchemaBounds(definition);
+    const referenced = await fetchReferenced(client, definition.references);
+    for (const schema of referenced) checkSchemaBounds(schema);
     let payload = head.payload;
     let message: ProtoMessage | undefined;
     if (report.schemaType === 'PROTOBUF') {
@@ -143,14 +158,14 @@ export async function inspectRegistry(io: CliIo, options: RegistryInspectOptions
         notes.push(
           'the frame has no message indexes (as @kafkajs/confluent-schema-registry writes it): the first message of the .proto is assumed',
         );
-      message = protoMessageOf(definition.schema, framed.messageIndexes ?? [0], notes);
+      message = protoMessageOf({ ...definition, referenced }, framed.messageIndexes ?? [0], notes);
       if (message !== undefined) report.message = message.fullName;
     }
     if (options.maxHexBytes !== undefined) {
       const shown = Math.min(options.maxHexBytes, payload.length);
       report.hex = { shown, of: payload.length, lines: hexDump(payload, shown) };
     }
-    decodeInto({ report, definition, payload, message, notes }, options);
+    decodeInto({ report, definition, referenced, payload, message, notes }, options);
   } catch (error) {
     if (!isWirekitError(error)) throw error;
     report.error = { code: error.code, message: error.message };
@@ -171,9 +186,13 @@ function hasMessageIndexes(bytes: Uint8Array): boolean {
  * or undefined, with a note saying why, when the text does not parse or has no such message: the
  * fields are then shown by number.
  */
-function protoMessageOf(text: string, indexes: readonly number[], notes: string[]): ProtoMessage | undefined {
+function protoMessageOf(
+  writer: ResolvedDefinition,
+  indexes: readonly number[],
+  notes: string[],
+): ProtoMessage | undefined {
   try {
-    const parsed = parseRegisteredSchema({ schemaType: 'PROTOBUF', schema: text }).parsed;
+    const parsed = parseRegisteredSchema(writer).parsed;
     return parsed?.schemaType === 'PROTOBUF' ? messageAt(parsed.proto, indexes) : undefined;
   } catch (error) {
     if (!isWirekitError(error)) throw error;
@@ -189,10 +208,6 @@ function decodeInto(read: Read, options: RegistryInspectOptions): void {
     throw usageError(
       `the registry says schema ${report.schemaId} is ${type}; --format ${options.format} disagrees.`,
     );
-  if ((definition.references?.length ?? 0) > 0 && options.schema === undefined)
-    read.notes.push(
-      `the schema imports ${definition.references?.map((r) => r.name).join(', ')} (references are not followed)`,
-    );
   try {
     if (type === 'AVRO') decodeAvro(read, options);
     else if (type === 'PROTOBUF') decodeProtobuf(read, options);
@@ -205,9 +220,18 @@ function decodeInto(read: Read, options: RegistryInspectOptions): void {
   }
 }
 
-function decodeAvro({ report, definition, payload }: Read, options: RegistryInspectOptions): void {
-  const reader = options.schema ?? schemaFromAvro(definition.schema);
-  const codec = createAvroCodec({ schema: reader, writerSchema: definition.schema, limits: options.limits });
+function decodeAvro(
+  { report, definition, referenced, payload }: Read,
+  options: RegistryInspectOptions,
+): void {
+  const writerReferences = referenced.map((schema) => schema.schema);
+  const reader = options.schema ?? schemaFromAvro(definition.schema, writerReferences);
+  const codec = createAvroCodec({
+    schema: reader,
+    writerSchema: definition.schema,
+    writerReferences,
+    limits: options.limits,
+  });
   report.value = toJsonValue(reader, codec.decode(payload));
   report.readBy =
     options.schema === undefined

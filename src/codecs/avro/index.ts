@@ -25,7 +25,7 @@ import type { FormatEntry } from '../core/format-entry.js';
 import { checkInputSize, resolveLimits } from '../core/limits.js';
 import { avroMediaTypes } from '../core/media-types.js';
 import { listHintOf, withListHint } from '../core/sequence.js';
-import { parseAvroSchema } from './avro-schema.js';
+import { type AvroNamedTypes, type AvroType, parseAvroSchema } from './avro-schema.js';
 import { compileAvro } from './compiled.js';
 import { containerReadPlan, containerValuesOf, readContainerValues } from './decode/container.js';
 import { readRoot } from './decode/datum.js';
@@ -56,6 +56,11 @@ export interface AvroCodecOptions extends CodecOptions {
    */
   readonly writerSchema?: AvroSchemaJson | string;
   /**
+   * Schemas that define named types `writerSchema` names without defining them (a registry's
+   * schema references), read first, in order, so that the writer schema may use their types.
+   */
+  readonly writerReferences?: readonly (AvroSchemaJson | string)[];
+  /**
    * How many times its compressed size a block of a container (decodeStream, decodeSequence) may
    * inflate to (default 1,000; never less than 1 MiB; Infinity for no ratio cap), besides
    * maxInputBytes. WK_LIMIT_DECOMPRESSED past it.
@@ -78,7 +83,7 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
   const read: RootReadPlan =
     options.writerSchema === undefined
       ? plans.read
-      : readPlanOf(parseAvroSchema(options.writerSchema as AvroSchemaJson), schema, rejectUnknown);
+      : readPlanOf(writerTypeOf(options.writerSchema, options.writerReferences), schema, rejectUnknown);
   const compiledRead = read === plans.read ? generated?.decode : undefined;
   const compiledFor = (plan: RootReadPlan) => (plan === plans.read ? generated?.decode : undefined);
   const valuesOptions = { compiledFor, maxDecompressionRatio: resolveRatio(options.maxDecompressionRatio) };
@@ -153,3 +158,13 @@ export function createAvroCodec<T = unknown>(options: AvroCodecOptions = {}): Co
 
 /** Avro as a value, for what is handed its formats (the HTTP client, the registry). */
 export const avroFormat: FormatEntry<'avro'> = { name: 'avro', create: createAvroCodec };
+
+/** The writer schema, parsed after the schemas its references name, whose named types it may use. */
+function writerTypeOf(
+  writer: AvroSchemaJson | string,
+  references: readonly (AvroSchemaJson | string)[] = [],
+): AvroType {
+  const named: AvroNamedTypes = new Map();
+  for (const reference of references) parseAvroSchema(reference as AvroSchemaJson, named);
+  return parseAvroSchema(writer as AvroSchemaJson, named);
+}

@@ -44,6 +44,7 @@ import type { AvroIntForm, AvroLongForm } from '../../schema/types.js';
 import {
   type AvroEnum,
   type AvroFixed,
+  type AvroNamedTypes,
   type AvroRecord,
   type AvroType,
   type AvroUnion,
@@ -58,11 +59,22 @@ import { avroSchemaJson } from './schema-text.js';
  * The Avro schema (its JSON text, or the parsed JSON) as a wirekit schema. Whatever stops the
  * import is a WK_SCHEMA_IMPORT error, with the path in the Avro schema where one is known.
  */
-export function schemaFromAvro(avro: string | JsonValue): Schema {
+export function schemaFromAvro(
+  avro: string | JsonValue,
+  references: readonly (string | JsonValue)[] = [],
+): Schema {
   const raw = typeof avro === 'string' ? avroSchemaJson(avro) : avro;
   try {
-    const parsed = parseAvroSchema(raw as JsonValue);
-    return new Importer(parsed).type(raw, parsed, []);
+    // A registry's references (schemas that define named types `avro` only names) are read first;
+    // each one's JSON is kept, so that the type, met by name, is imported with its docs and defaults.
+    const named: AvroNamedTypes = new Map();
+    const rawOfReferenced = new Map<AvroType, unknown>();
+    for (const reference of references) {
+      const json = typeof reference === 'string' ? avroSchemaJson(reference) : reference;
+      rawOfReferenced.set(parseAvroSchema(json as JsonValue, named), json);
+    }
+    const parsed = parseAvroSchema(raw as JsonValue, named);
+    return new Importer(parsed, rawOfReferenced).type(raw, parsed, []);
   } catch (error) {
     // The reader and the builders speak of schemas in general; an import names its own failure.
     if (!isWirekitError(error) || error.code === 'WK_SCHEMA_IMPORT') throw error;
@@ -92,7 +104,11 @@ class Importer {
   private readonly tag: string;
   private readonly defaults: AvroDefaults;
 
-  constructor(root: AvroType) {
+  constructor(
+    root: AvroType,
+    /** The JSON each referenced schema's root type was read from, for types the schema only names. */
+    private readonly rawOfReferenced: ReadonlyMap<AvroType, unknown> = new Map(),
+  ) {
     findVariants(root, this.variants, new Set());
     const taken = new Set([...this.variants].flatMap((record) => record.fields.map((field) => field.name)));
     let tag = tagCandidates.find((name) => !taken.has(name));
@@ -103,6 +119,7 @@ class Importer {
 
   /** `raw` is the JSON `parsed` was read from, for what the parsed form drops (docs, defaults). */
   type(raw: unknown, parsed: AvroType, path: Path): Schema {
+    if (typeof raw === 'string' && this.rawOfReferenced.has(parsed)) raw = this.rawOfReferenced.get(parsed);
     // A schema nested under "type" ({"type": {"type": "array", ...}}) is read as the inner one.
     while (isRaw(raw) && typeof raw.type === 'object' && raw.type !== null) {
       raw = raw.type;

@@ -2,13 +2,14 @@
  * schemaFromAvro and Avro's naming rules across one file: a nested definition inherits the
  * enclosing namespace, its own namespace (or "", the null namespace) overrides it, and a reference
  * may use the short name within the namespace or the full name anywhere. The imported names are
- * the ones Avro resolves, and avsc's bytes for the file decode through the import.
+ * the ones Avro resolves, and avsc's bytes for the file decode through the import. Types another
+ * schema defines (a registry's references) are imported from that schema's JSON.
  */
 import avsc from 'avsc';
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createAvroCodec } from '../../../src/codecs/avro/index.js';
 import { schemaFromAvro } from '../../../src/codecs/avro/schema-from-avro.js';
-import type { Schema } from '../../../src/schema/index.js';
+import { type JsonValue, type Schema, schemaToJson } from '../../../src/schema/index.js';
 
 const avro = {
   type: 'record',
@@ -107,4 +108,34 @@ test.each([
   expect(
     schemaFromAvro({ type: 'record', name: 'R', fields: [{ name: 'v', type: avroType }] } as never),
   ).toMatchObject({ fields: [{ schema: expected }] });
+});
+
+describe('references', () => {
+  // A registry's writer schema may name a type another subject's schema defines.
+  const address: JsonValue = {
+    type: 'record',
+    name: 'Address',
+    namespace: 'shop',
+    fields: [
+      { name: 'city', type: 'string', doc: 'The city.' },
+      { name: 'zip', type: 'string', default: '00000' },
+    ],
+  };
+  const customer = {
+    type: 'record',
+    name: 'Customer',
+    namespace: 'shop',
+    fields: [{ name: 'home', type: 'shop.Address' }],
+  };
+
+  test("a type named from a reference is imported with the reference's docs and defaults", () => {
+    const root = schemaToJson(schemaFromAvro(customer, [address])).root as {
+      fields: { schema: { fields: unknown[] } }[];
+    };
+    expect(root.fields[0]?.schema.fields).toEqual([
+      { name: 'city', id: 1, doc: 'The city.', schema: { kind: 'string' } },
+      { name: 'zip', id: 2, schema: { kind: 'string' }, default: '00000' },
+    ]);
+    expect(() => schemaFromAvro(customer)).toThrow(/shop\.Address/);
+  });
 });

@@ -362,3 +362,35 @@ describe('a field renamed after the reader was written', () => {
     });
   });
 });
+
+describe('writer references', () => {
+  // A registry's writer schema may name a type another schema defines (Confluent's references).
+  const Point: AvroSchemaJson = {
+    type: 'record',
+    name: 'Point',
+    namespace: 'geo',
+    fields: [
+      { name: 'x', type: 'int' },
+      { name: 'y', type: 'int' },
+    ],
+  };
+  const Segment: AvroSchemaJson = {
+    type: 'record',
+    name: 'Segment',
+    namespace: 'geo',
+    fields: [
+      { name: 'from', type: 'geo.Point' },
+      { name: 'to', type: 'Point' },
+    ],
+  };
+  const P = t.object('Point', { x: t.int32(), y: t.int32() }, { namespace: 'geo' });
+  const S = t.object('Segment', { from: P, to: P }, { namespace: 'geo' });
+
+  test('a writer schema naming types of its references reads with them, and not without', () => {
+    const selfContained = toAvro(S);
+    const bytes = written(selfContained, { from: { x: 1, y: 2 }, to: { x: -3, y: 4 } });
+    const codec = createAvroCodec({ schema: S, writerSchema: Segment, writerReferences: [Point] });
+    expect(codec.decode(bytes)).toEqual({ from: { x: 1, y: 2 }, to: { x: -3, y: 4 } });
+    expect(codeOf(() => createAvroCodec({ schema: S, writerSchema: Segment }))).toBe('WK_SCHEMA_INVALID');
+  });
+});

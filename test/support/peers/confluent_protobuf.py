@@ -12,12 +12,14 @@ REQUESTS_JSON is a list of requests; each is
   {"topic": T, "avro": SCHEMA_JSON, "value": JSON}    (produce)
   {"topic": T, "protobuf": FULL_NAME, "frame": HEX}   (consume: json_format.MessageToDict of the message)
   {"topic": T, "avro": SCHEMA_JSON or null, "frame": HEX} (consume)
+An Avro request may add "references": [{"name", "subject", "version"}], the subjects' versions
+whose named types its schema uses (the schema then goes to the serializer as a Schema with them).
 It prints one JSON list: per request {"frame": HEX} or {"value": JSON}, or {"error": TEXT}.
 """
 import json
 import sys
 
-from confluent_kafka.schema_registry import SchemaRegistryClient
+from confluent_kafka.schema_registry import Schema, SchemaReference, SchemaRegistryClient
 from confluent_kafka.schema_registry.avro import AvroDeserializer, AvroSerializer
 from confluent_kafka.schema_registry.protobuf import ProtobufDeserializer, ProtobufSerializer
 from confluent_kafka.serialization import MessageField, SerializationContext
@@ -42,6 +44,14 @@ def message_class(full_name):
     return message_factory.GetMessageClass(pool.FindMessageTypeByName(full_name))
 
 
+def avro_schema(request):
+    references = request.get("references")
+    if references is None or request.get("avro") is None:
+        return request.get("avro")
+    named = [SchemaReference(ref["name"], ref["subject"], ref["version"]) for ref in references]
+    return Schema(request["avro"], "AVRO", named)
+
+
 def run(request):
     ctx = SerializationContext(request["topic"], MessageField.VALUE)
     if mode == "produce":
@@ -50,7 +60,7 @@ def run(request):
             serializer = ProtobufSerializer(cls, client, {"use.deprecated.format": False})
             message = json_format.ParseDict(request["value"], cls())
             return {"frame": serializer(message, ctx).hex()}
-        serializer = AvroSerializer(client, request["avro"])
+        serializer = AvroSerializer(client, avro_schema(request))
         return {"frame": serializer(request["value"], ctx).hex()}
     frame = bytes.fromhex(request["frame"])
     if "protobuf" in request:
@@ -58,7 +68,7 @@ def run(request):
         deserializer = ProtobufDeserializer(cls, {"use.deprecated.format": False}, client)
         message = deserializer(frame, ctx)
         return {"value": json_format.MessageToDict(message, preserving_proto_field_name=True)}
-    deserializer = AvroDeserializer(client, request.get("avro"))
+    deserializer = AvroDeserializer(client, avro_schema(request))
     return {"value": deserializer(frame, ctx)}
 
 

@@ -77,6 +77,11 @@ export interface ProtoMessage {
   readonly reserved: ProtoReserved;
   /** Whether the type comes from a well-known types file rather than the registered text. */
   readonly wellKnown: boolean;
+  /**
+   * Whether the type is declared in another file than the registered text: a well-known types
+   * file, or a file a schema reference names (whose contents can change between two versions).
+   */
+  readonly imported: boolean;
 }
 
 export interface ProtoEnum {
@@ -128,7 +133,7 @@ function builtIn(path: string): BuiltIn | undefined {
     if (text === undefined) return undefined;
     const ast = parseProto(text);
     const linked = linkProto(ast, (imported) => builtIn(imported)?.ast);
-    const builder = new ModelBuilder(linked, path !== optionsFile, visibleModels(ast));
+    const builder = new ModelBuilder(linked, 'well-known', visibleModels(ast));
     builder.build();
     known = { ast, models: builder.models, types: path === optionsFile ? new Map() : builder.types };
     builtIns.set(path, known);
@@ -206,7 +211,7 @@ export function parseProtoFile(
     files.set(path, undefined);
     const ast = read(source);
     const linked = linkProto(ast, (imported) => fileAt(imported)?.ast);
-    const builder = new ModelBuilder(linked, false, visibleModels(ast, fileAt));
+    const builder = new ModelBuilder(linked, 'referenced', visibleModels(ast, fileAt));
     builder.build();
     const file = { ast, models: builder.models, types: builder.types };
     files.set(path, file);
@@ -234,7 +239,7 @@ export function parseProtoFile(
     throw schemaInvalid(`Protobuf schema: ${error.message}`, error);
   }
   const ast = linked.file;
-  const builder = new ModelBuilder(linked, false, visibleModels(ast, fileAt));
+  const builder = new ModelBuilder(linked, 'registered', visibleModels(ast, fileAt));
   const { messages, enums } = builder.build();
   const types = new Map<string, ProtoMessage | ProtoEnum>();
   for (const item of ast.imports)
@@ -275,7 +280,7 @@ class ModelBuilder {
 
   constructor(
     private readonly linked: LinkedProto,
-    private readonly wellKnown: boolean,
+    private readonly origin: 'registered' | 'well-known' | 'referenced',
     imported: Map<ProtoMessageAst | ProtoEnumAst, ProtoMessage | ProtoEnum>,
   ) {
     this.models = imported;
@@ -304,7 +309,8 @@ class ModelBuilder {
       messages: ast.messages.map((nested) => this.message(nested, fullName, false)),
       enums: ast.enums.map((enumeration) => this.enumeration(enumeration, fullName)),
       reserved: reservedOf(ast.reserved.ranges, ast.reserved.names),
-      wellKnown: this.wellKnown,
+      wellKnown: this.origin === 'well-known',
+      imported: this.origin !== 'registered',
     };
     for (const field of ast.fields) {
       if (field.type.kind === 'group') this.message(field.type.message, fullName, true);

@@ -239,11 +239,14 @@ class ProtobufChecker {
           ),
         ];
       }
-      // The files' own types of one name are compared where the walk meets them; only a well-known
-      // type standing in for one of the file's own (or the reverse) needs a look of its own here.
-      if (reader.type.wellKnown === writer.type.wellKnown) return [];
-      const inner = this.body(reader.type, writer.type, `#/${writer.type.localName.replaceAll('.', '/')}`);
+      // The files' own types of one name are compared where the walk meets them. An imported type
+      // (a referenced file's, a well-known one) is not on that walk, and a referenced file can
+      // change between versions, so it is compared here, by the same rules, at paths that name it.
+      if (!reader.type.imported && !writer.type.imported) return [];
+      const inner = this.body(reader.type, writer.type, importedPath(writer.type));
       if (inner.length === 0) return [];
+      if (reader.type.imported && writer.type.imported) return inner;
+      // One side's own type and the other's imported one: the message type itself changed.
       return [
         ...inner,
         finding(
@@ -345,6 +348,15 @@ class ProtobufChecker {
       reuse(older, number, name, `${path}/${number}`, 'enum value'),
     );
   }
+}
+
+/**
+ * Where findings inside a message compared outside the walk are reported: a well-known type (or
+ * the file's own) by its name within its package, as Confluent's paths are; a referenced file's
+ * type by its full name, which tells it from the file's own types of the same local name.
+ */
+function importedPath(type: ProtoMessage): string {
+  return type.imported && !type.wellKnown ? `#/${type.fullName}` : `#/${type.localName.replaceAll('.', '/')}`;
 }
 
 /** The members of each real oneof of a message, oneofs in declaration order, members in field order. */

@@ -292,4 +292,60 @@ describe.skipIf(!usable)("Confluent's Python serializers through wirekit registr
       at: '2025-12-07 02:00:00.500000+00:00',
     });
   });
+  // A record whose field's type another subject defines: AvroSerializer registers the schema with
+  // `references`, and wirekit's event codec fetches them to read the writer schema.
+  const address = {
+    type: 'record',
+    name: 'Address',
+    namespace: 'shop',
+    fields: [
+      { name: 'city', type: 'string' },
+      { name: 'zip', type: 'string' },
+    ],
+  };
+  const customer = {
+    type: 'record',
+    name: 'Customer',
+    namespace: 'shop',
+    fields: [
+      { name: 'name', type: 'string' },
+      { name: 'home', type: 'shop.Address' },
+    ],
+  };
+  const addressRef = [{ name: 'shop.Address', subject: 'shop.Address', version: 1 }];
+  const Address = t.object('Address', { city: t.string(), zip: t.string() }, { namespace: 'shop' });
+  const Customer = t.object('Customer', { name: t.string(), home: Address }, { namespace: 'shop' });
+
+  test('Avro with references both ways: AvroSerializer registers them and wirekit reads; wirekit writes and AvroDeserializer reads with them', async () => {
+    const registered = await fetch(`${registry.url}/subjects/shop.Address/versions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/vnd.schemaregistry.v1+json' },
+      body: JSON.stringify({ schema: JSON.stringify(address) }),
+    });
+    expect(registered.status).toBe(200);
+    const value = { name: 'Ada', home: { city: 'Lyon', zip: '69001' } };
+    const [produced] = python('produce', [
+      { topic: 'py-customers', avro: JSON.stringify(customer), references: addressRef, value },
+    ]);
+    expect(produced?.error).toBeUndefined();
+    const frame = Buffer.from(produced?.frame as string, 'hex');
+    const writerId = frame.readUInt32BE(1);
+    const writer = (await (await fetch(`${registry.url}/schemas/ids/${writerId}`)).json()) as object;
+    expect(writer).toMatchObject({ references: addressRef });
+
+    const codec = eventCodec({ schema: Customer, registry: registry.url, subject: 'wk-customers-value' });
+    expect((await codec.decode(frame)).value).toEqual(value);
+
+    const written = await codec.encode({ name: 'Grace', home: { city: 'Arlington', zip: '22201' } });
+    const [answer] = python('consume', [
+      {
+        topic: 'wk-customers',
+        avro: JSON.stringify(customer),
+        references: addressRef,
+        frame: Buffer.from(written).toString('hex'),
+      },
+    ]);
+    expect(answer?.error).toBeUndefined();
+    expect(answer?.value).toEqual({ name: 'Grace', home: { city: 'Arlington', zip: '22201' } });
+  });
 });

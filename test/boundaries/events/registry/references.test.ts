@@ -133,6 +133,34 @@ describe('Protobuf imports', () => {
     expect(verbose.body).toMatchObject({ is_compatible: false });
   });
 
+  test('compatibility looks inside an imported message: a change of encoding in the referenced Money breaks it, at a path naming Money', async () => {
+    const register = (subject: string, body: object) =>
+      api('POST', subjectPath(subject, '/versions'), { schemaType: 'PROTOBUF', ...body });
+    expect((await register('shop/money.proto', { schema: money })).status).toBe(200);
+    // Version 2 of the referenced file: units int64 → sint64 (zigzag, read differently).
+    await api('PUT', `/config/${encodeURIComponent('shop/money.proto')}`, { compatibility: 'NONE' });
+    const moneyV2 = money.replace('int64 units', 'sint64 units');
+    expect((await register('shop/money.proto', { schema: moneyV2 })).status).toBe(200);
+    const field = 'shop.common.Money total = 2;';
+    expect((await register('orders-value', { schema: order(field), references: moneyRef })).status).toBe(200);
+    const toV2 = [{ ...moneyRef[0], version: 2 }];
+    const changed = await register('orders-value', { schema: order(field), references: toV2 });
+    expect(changed.status).toBe(409);
+    const verbose = await api('POST', '/compatibility/subjects/orders-value/versions/latest?verbose=true', {
+      schemaType: 'PROTOBUF',
+      schema: order(field),
+      references: toV2,
+    });
+    const { is_compatible, messages } = verbose.body as { is_compatible: boolean; messages: string[] };
+    expect(is_compatible).toBe(false);
+    expect(messages.join('\n')).toMatch(/FIELD_SCALAR_KIND_CHANGED.*#\/shop\.common\.Money\/2/);
+    // A change the rules allow inside the imported message (a field added) still registers.
+    const moneyV3 = money.replace('int64 units = 2;', 'int64 units = 2; string note = 3;');
+    await register('shop/money.proto', { schema: moneyV3 });
+    const toV3 = [{ ...moneyRef[0], version: 3 }];
+    expect((await register('orders-value', { schema: order(field), references: toV3 })).status).toBe(200);
+  });
+
   test('a referenced version cannot be deleted, softly or for good, while a live version refers to it (42206)', async () => {
     await api('POST', subjectPath('shop/money.proto', '/versions'), {
       schemaType: 'PROTOBUF',
