@@ -28,6 +28,7 @@ import type {
   EitherSchema,
   EnumSchema,
   FieldDef,
+  FloatKind,
   FloatSchema,
   Infer,
   InferInput,
@@ -83,8 +84,36 @@ function compact<T extends object>(value: T): T {
 }
 
 export const bool = (): BoolSchema => node<BoolSchema>({ kind: 'bool' });
-export const float32 = (): FloatSchema<'float32'> => node<FloatSchema<'float32'>>({ kind: 'float32' });
-export const float64 = (): FloatSchema<'float64'> => node<FloatSchema<'float64'>>({ kind: 'float64' });
+export interface FloatOptions {
+  /** The least value allowed (inclusive, a finite number); a bounded float refuses NaN. */
+  readonly min?: number;
+  /** The greatest value allowed (inclusive, a finite number); a bounded float refuses NaN. */
+  readonly max?: number;
+}
+
+function float<K extends FloatKind>(kind: K, { min, max }: FloatOptions): FloatSchema<K> {
+  for (const [name, bound] of [
+    ['min', min],
+    ['max', max],
+  ] as const) {
+    if (bound === undefined) continue;
+    if (typeof bound !== 'number' || !Number.isFinite(bound)) {
+      invalid(`${kind}: ${name} must be a finite number, got ${describeValue(bound)}.`);
+    }
+    // A float32 value rounds to float32 on every wire; a bound that is one keeps a value and its
+    // rounding on the same side of it.
+    if (kind === 'float32' && Math.fround(bound) !== bound) {
+      invalid(`${kind}: ${name} must be a float32 value (Math.fround(${name}) === ${name}), got ${bound}.`);
+    }
+  }
+  if (min !== undefined && max !== undefined && min > max) {
+    invalid(`${kind}: min ${min} is greater than max ${max}.`);
+  }
+  return node<FloatSchema<K>>(compact({ kind, min, max }));
+}
+
+export const float32 = (options: FloatOptions = {}): FloatSchema<'float32'> => float('float32', options);
+export const float64 = (options: FloatOptions = {}): FloatSchema<'float64'> => float('float64', options);
 
 /** The Protocol Buffers types each integer kind may declare (types.ts, ProtoIntType). */
 const protoIntTypes: Record<SmallIntKind | LargeIntKind, readonly ProtoIntType[]> = {

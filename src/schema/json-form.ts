@@ -83,8 +83,6 @@ type JsonObject = Record<string, unknown>;
 
 const plainKinds = {
   bool: t.bool,
-  float32: t.float32,
-  float64: t.float64,
 } satisfies Record<string, () => Schema>;
 
 /** The 32-bit and smaller integer kinds, whose options are their Protocol Buffers type and bounds. */
@@ -147,11 +145,18 @@ function readNode(
     return schema;
   };
   return withSchemaErrors(at, (): Schema => {
-    // The kinds without options (bool, the floats) are one table.
+    // The kinds without options (bool) are one table.
     if (typeof node.kind === 'string' && Object.hasOwn(plainKinds, node.kind)) {
       return plainKinds[node.kind as keyof typeof plainKinds]();
     }
     switch (node.kind) {
+      case 'float32':
+      case 'float64':
+        // The builder checks that the bounds are finite, ordered and, for float32, float32 values.
+        return (node.kind === 'float32' ? t.float32 : t.float64)({
+          min: optionalNumber(node.min, `${at}.min`),
+          max: optionalNumber(node.max, `${at}.max`),
+        });
       case 'json':
         return t.json({ proto: optionalString(node.proto, `${at}.proto`) as t.JsonOptions['proto'] });
       case 'int8':

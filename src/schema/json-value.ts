@@ -48,9 +48,11 @@ import {
   bytesRule,
   decimalRule,
   fitsFloat32,
+  floatRule,
   itemsRule,
   jsonRule,
   type Refusal,
+  refusalBy,
   stringRule,
   timestampRule,
 } from './value-rules.js';
@@ -232,9 +234,10 @@ export function read(schema: Schema, json: unknown, depth: number, context: Read
         n = json;
       } else if (json === 'NaN' || json === 'Infinity' || json === '-Infinity') n = Number(json);
       else throw wrong(context, 'a number', json);
-      if (schema.kind === 'float64') return n;
+      if (schema.kind === 'float64') return checked(refusalBy(floatRule(schema), n), n, context);
       if (!fitsFloat32(n)) throw wrong(context, 'a number within float32', json);
-      return Math.fround(n);
+      const rounded = Math.fround(n);
+      return checked(refusalBy(floatRule(schema), rounded), rounded, context);
     }
     case 'decimal': {
       const text = typeof json === 'number' && Number.isFinite(json) ? String(json) : json;

@@ -144,8 +144,16 @@ export interface Int64Schema<
   readonly avro?: AvroLongForm;
 }
 
+/**
+ * A binary floating-point number. `min` and `max` are inclusive bounds (an exclusive one is the next
+ * float of the kind, as the JSON Schema importer writes it); a bounded float refuses NaN, which no
+ * bound admits. A float32's bounds are float32 values, so that rounding a value to float32 never
+ * carries it across one.
+ */
 export interface FloatSchema<K extends FloatKind = FloatKind> extends SchemaNode<number> {
   readonly kind: K;
+  readonly min?: number;
+  readonly max?: number;
 }
 
 /**

@@ -33,10 +33,12 @@ import {
   decimalRule,
   everyRefusal,
   float32Refusal,
+  floatRule,
   isRecord,
   itemsRule,
   jsonRule,
   type Rule,
+  refusalBy,
   stringRule,
   timestampRefusal,
 } from './value-rules.js';
@@ -149,13 +151,16 @@ function check(schema: Schema, value: unknown, path: Path, depth: number, contex
     }
     case 'float32': {
       if (!expect(typeof value === 'number', 'a number')) return;
-      const refusal = float32Refusal(value as number);
+      const refusal = float32Refusal(value as number) ?? refusalBy(floatRule(schema), value);
       if (refusal !== undefined) report(context, refusal.issue, path, refusal.message);
       return;
     }
-    case 'float64':
-      expect(typeof value === 'number', 'a number');
+    case 'float64': {
+      if (!expect(typeof value === 'number', 'a number')) return;
+      const refusal = refusalBy(floatRule(schema), value);
+      if (refusal !== undefined) report(context, refusal.issue, path, refusal.message);
       return;
+    }
     case 'decimal':
       if (expect(typeof value === 'string', 'a decimal string'))
         checkRule(decimalRule(schema), value as string, path, context);

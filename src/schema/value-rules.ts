@@ -19,6 +19,7 @@ import type {
   ArraySchema,
   BytesSchema,
   DecimalSchema,
+  FloatSchema,
   IntSchema,
   JsonProtoForm,
   JsonSchema,
@@ -64,6 +65,9 @@ export function schemaRule(schema: Schema): Rule<never> | undefined {
       return itemsRule(schema) as Rule<never> | undefined;
     case 'json':
       return jsonRule(schema) as Rule<never> | undefined;
+    case 'float32':
+    case 'float64':
+      return floatRule(schema) as Rule<never> | undefined;
     default:
       return undefined;
   }
@@ -210,6 +214,22 @@ export function intRule(schema: IntSchema): Rule<number> | undefined {
     const [min, max] = intRange(bounded);
     const refusal: Refusal = { issue: 'out_of_range', message: `outside ${bounded.kind} (${min}..${max}).` };
     return ruleOf<number>([(value) => (value < min || value > max ? refusal : undefined)]);
+  });
+}
+
+const floatRules = new WeakMap<FloatSchema, Rule<number> | null>();
+
+/**
+ * `min` and `max` of a float kind, inclusive; NaN is in no range, so a bounded float refuses it. A
+ * float32's bounds are float32 values (builders.ts), so a value inside them stays inside once
+ * rounded to float32: the encoder's check and the decoder's agree.
+ */
+export function floatRule(schema: FloatSchema): Rule<number> | undefined {
+  if (schema.min === undefined && schema.max === undefined) return undefined;
+  return cached(floatRules, schema, ({ kind, min = -Infinity, max = Infinity }) => {
+    const refusal: Refusal = { issue: 'out_of_range', message: `outside ${kind} (${min}..${max}).` };
+    // Written so that NaN, which compares false to everything, fails it.
+    return ruleOf<number>([(value) => (value >= min && value <= max ? undefined : refusal)]);
   });
 }
 

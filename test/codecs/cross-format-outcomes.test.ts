@@ -89,6 +89,10 @@ const Reading = t.either([t.int16(), t.float64(), t.string()]);
 const money = t.decimal({ precision: 5, scale: 2 });
 const percent = t.int32({ min: 0, max: 100 });
 const large = t.uint32({ min: 3e9 });
+const ratio = t.float64({ min: 0, max: 1 });
+/** `exclusiveMinimum: 0` as the JSON Schema importer writes it: the least positive double. */
+const positive = t.float64({ min: Number.MIN_VALUE });
+const half = t.float32({ max: 0.5 });
 const word = t.string({ minLength: 2, maxLength: 3, pattern: '^[a-z]+$' });
 const cyclic: Tree = { n: 1, kids: [] };
 cyclic.kids.push(cyclic);
@@ -176,6 +180,24 @@ const cases: readonly Case[] = [
   { label: 'float64 -0', schema: t.float64(), value: -0, expect: accept() },
   { label: 'float64 -Infinity', schema: t.float64(), value: -Infinity, expect: accept() },
   { label: 'float64 given 1n', schema: t.float64(), value: 1n, expect: refuse('expected_type') },
+  { label: 'float64 0..1, 1', schema: ratio, value: 1, expect: accept() },
+  { label: 'float64 0..1, 0', schema: ratio, value: 0, expect: accept() },
+  { label: 'float64 0..1, 0.5', schema: ratio, value: 0.5, expect: accept() },
+  {
+    label: 'float64 0..1, next double past 1',
+    schema: ratio,
+    value: 1 + Number.EPSILON,
+    expect: refuse('out_of_range'),
+  },
+  { label: 'float64 0..1, -5e-324', schema: ratio, value: -Number.MIN_VALUE, expect: refuse('out_of_range') },
+  { label: 'float64 0..1, NaN', schema: ratio, value: Number.NaN, expect: refuse('out_of_range') },
+  { label: 'float64 0..1, Infinity', schema: ratio, value: Infinity, expect: refuse('out_of_range') },
+  { label: 'float64 above 0, 5e-324', schema: positive, value: Number.MIN_VALUE, expect: accept() },
+  { label: 'float64 above 0, 0', schema: positive, value: 0, expect: refuse('out_of_range') },
+  { label: 'float32 to 0.5, 0.5', schema: half, value: 0.5, expect: accept() },
+  { label: 'float32 to 0.5, -1e30', schema: half, value: -1e30, expect: accept(Math.fround(-1e30)) },
+  { label: 'float32 to 0.5, 0.5000001', schema: half, value: 0.5000001, expect: refuse('out_of_range') },
+  { label: 'float32 to 0.5, NaN', schema: half, value: Number.NaN, expect: refuse('out_of_range') },
   { label: 'float32 1.1', schema: t.float32(), value: 1.1, expect: accept(Math.fround(1.1)) },
   { label: 'float32 Infinity', schema: t.float32(), value: Infinity, expect: accept() },
   { label: 'float32 1e39', schema: t.float32(), value: 1e39, expect: refuse('out_of_range') },
@@ -1288,6 +1310,11 @@ const decodeCases: readonly DecodeCase[] = [
     value: 1e39,
     cannotCarry: { protobuf: fourBytes, avro: fourBytes, flatbuffers: fourBytes, arrow: fourBytes },
   },
+  { label: 'a float64 past its max', writer: t.float64(), reader: ratio, value: 1.5 },
+  { label: 'a float64 below its min', writer: t.float64(), reader: ratio, value: -0.5 },
+  { label: 'a NaN where a float64 is bounded', writer: t.float64(), reader: ratio, value: Number.NaN },
+  { label: 'a float64 of 0 where min is 5e-324', writer: t.float64(), reader: positive, value: 0 },
+  { label: 'a float32 past its max', writer: t.float32(), reader: half, value: 1 },
   {
     label: 'milliseconds in a seconds timestamp',
     writer: t.timestamp(),

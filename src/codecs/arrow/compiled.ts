@@ -88,7 +88,8 @@ function writeLeafOf(plan: Plan): 'bool' | 'int' | 'float64' | 'timestamp' | 'st
     case 'enum':
       return plan.k;
     case 'float':
-      return plan.bits === 64 ? 'float64' : 'other';
+      // A bounded float is held to its rule by the interpreter's writer.
+      return plan.bits === 64 && plan.rule === undefined ? 'float64' : 'other';
     case 'timestamp':
       return plan.unit === 's' ? 'other' : 'timestamp';
     case 'text':
@@ -111,7 +112,8 @@ function readLeafOf(plan: Plan): 'bool' | 'number' | 'reader' | 'list' | 'column
       // A bounded integer is read, and held to its bounds, by the interpreter's column reader.
       return plan.range === undefined ? 'number' : 'column';
     case 'float':
-      return 'number';
+      // A bounded float is read, and held to its bounds, by the interpreter's column reader.
+      return plan.rule === undefined ? 'number' : 'column';
     case 'int64':
       return plan.asNumber ? 'reader' : 'number';
     case 'timestamp':

@@ -117,7 +117,7 @@ function planType(schema: Schema, type: DataType, nulls: Nulls, depth: number, m
       );
     case 'float32':
     case 'float64':
-      return scalar({ k: 'float', bits: s.kind === 'float32' ? 32 : 64 }, 0);
+      return scalar({ k: 'float', bits: s.kind === 'float32' ? 32 : 64, rule }, 0);
     case 'decimal': {
       const { precision, scale } = type as unknown as { precision?: number; scale?: number };
       if (type.typeId === Type.Decimal && precision !== undefined && scale !== undefined) {

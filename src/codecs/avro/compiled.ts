@@ -315,11 +315,13 @@ class AvroCompiler {
         return;
       case W.Double:
         this.line(`if (typeof ${x} !== 'number') throw h.wrongType('a number', ${x});`);
+        this.keep(plan.rule, x);
         this.line(`w.writeDouble(${x});`);
         return;
       case W.Float:
         this.line(`if (typeof ${x} !== 'number') throw h.wrongType('a number', ${x});`);
         this.line(`if (!h.fitsFloat32(${x})) throw h.wrongType('a number within float32', ${x});`);
+        this.keep(plan.rule, x);
         this.line(`w.writeFloat(${x});`);
         return;
       case W.Bool:
@@ -530,13 +532,13 @@ class AvroCompiler {
           const [min, max] = plan.range ?? [0, 0xffffffff];
           this.line(`${t} = r.readUint32(${int(min)}, ${int(max)});`);
         } else if (plan.as === LongAs.Number) this.line(`${t} = r.readSafeLong();`);
-        else this.line(`${t} = h.readLong(r, ${int(plan.as)});`);
+        else this.line(`${t} = ${this.kept(plan.rule, `h.readLong(r, ${int(plan.as)})`)};`);
         return;
       case R.Double:
-        this.line(`${t} = r.readDouble();`);
+        this.line(`${t} = ${this.kept(plan.rule, 'r.readDouble()')};`);
         return;
       case R.Float:
-        this.line(`${t} = r.readFloat();`);
+        this.line(`${t} = ${this.kept(plan.rule, 'r.readFloat()')};`);
         return;
       case R.Bool:
         this.line(`${t} = r.readBool();`);

@@ -56,7 +56,8 @@ export const R = {
  */
 export type ReadPlan =
   | { readonly op: typeof R.Const; readonly value: unknown }
-  | { readonly op: typeof R.Bool | typeof R.Float | typeof R.Double }
+  | { readonly op: typeof R.Bool }
+  | { readonly op: typeof R.Float | typeof R.Double; readonly rule?: Rule<number> | undefined }
   | { readonly op: typeof R.String; readonly rule?: Rule<string> | undefined }
   | { readonly op: typeof R.Bytes; readonly rule?: Rule<Uint8Array> | undefined }
   | { readonly op: typeof R.Json; readonly rule?: Rule<unknown> | undefined }
@@ -66,6 +67,8 @@ export type ReadPlan =
       readonly as: LongAs;
       /** A uint32's range where the schema bounds it (t.uint32({ min, max })); 0..2^32-1 otherwise. */
       readonly range?: readonly [number, number];
+      /** A float's bounds where a float read from a long has them (t.float64({ min, max })). */
+      readonly rule?: Rule<number> | undefined;
     }
   | { readonly op: typeof R.Fixed; readonly size: number; readonly rule?: Rule<Uint8Array> | undefined }
   | DecimalBytesRead
@@ -162,7 +165,8 @@ export const W = {
 
 /** `rule` and `keyRule` are the schema's constraints, as on read plans; the encoder refuses what they refuse. */
 export type WritePlan =
-  | { readonly op: typeof W.Bool | typeof W.Float | typeof W.Double }
+  | { readonly op: typeof W.Bool }
+  | { readonly op: typeof W.Float | typeof W.Double; readonly rule?: Rule<number> | undefined }
   | { readonly op: typeof W.String; readonly rule?: Rule<string> | undefined }
   | { readonly op: typeof W.Bytes; readonly rule?: Rule<Uint8Array> | undefined }
   /** A sized bytes written as a fixed: its rule holds it to `size`, so it goes out with no length. */

@@ -416,7 +416,8 @@ class FlatBuffersCompiler {
       const expected = s.dep(`one of ${plan.members.join(', ')}`);
       return { tests: [{ bad: `${index} === undefined`, expected }], bits: index };
     }
-    if (plan.k !== 'scalar') return undefined;
+    // A bounded float is left to `stored`, which holds it to its rule.
+    if (plan.k !== 'scalar' || plan.rule !== undefined) return undefined;
     switch (plan.kind) {
       case 'bool':
         return {
@@ -541,7 +542,7 @@ class FlatBuffersCompiler {
       case 'scalar':
         if (plan.kind === 'bool') return 'false';
         // A bounded integer whose bounds leave out the default 0: the Reader refuses the slot.
-        if (plan.range !== undefined) return `r.absent(${this.s.dep(field)}, pos)`;
+        if (plan.range !== undefined || plan.rule !== undefined) return `r.absent(${this.s.dep(field)}, pos)`;
         return (plan.kind === 'int64' || plan.kind === 'uint64') && !plan.asNumber ? '0n' : '0';
       case 'enum':
         return this.s.dep(plan.members[0]);
@@ -560,7 +561,7 @@ class FlatBuffersCompiler {
     switch (plan.k) {
       case 'scalar': {
         // A bounded integer is read, and held to its bounds, by the Reader.
-        const read = plan.range === undefined ? dataRead[plan.kind] : undefined;
+        const read = plan.range === undefined && plan.rule === undefined ? dataRead[plan.kind] : undefined;
         this.line(
           read === undefined ? `${t} = r.value(${s.dep(plan)}, ${at}, ${depth});` : `${t} = ${read(at)};`,
         );

@@ -36,6 +36,8 @@ export type ValuePlan =
       readonly asNumber: boolean;
       /** A small integer's bounds where the schema narrows its kind's range (t.int32({ min, max })). */
       readonly range?: readonly [number, number];
+      /** A float's bounds where the schema has them (t.float64({ min, max })). */
+      readonly rule?: Rule<number> | undefined;
     }
   | {
       readonly k: 'timestamp';

@@ -23,6 +23,7 @@ import { oneofRule } from '../../schema/oneofs.js';
 import {
   bytesRule,
   decimalRule,
+  floatRule,
   itemsRule,
   jsonRule,
   type Rule,
@@ -182,9 +183,14 @@ function leaf(plain: ScalarLeaf | TimestampSchema): ValuePlan {
     case 'uint32':
       return { ...scalar(plain.kind, false), ...boundedRange(plain) } as ValuePlan;
     case 'bool':
-    case 'float32':
-    case 'float64':
       return scalar(plain.kind, false);
+    case 'float32':
+    case 'float64': {
+      const rule = floatRule(plain);
+      return rule === undefined
+        ? scalar(plain.kind, false)
+        : ({ ...scalar(plain.kind, false), rule } as ValuePlan);
+    }
     case 'int64':
     case 'uint64':
       return scalar(plain.kind, plain.as === 'number');

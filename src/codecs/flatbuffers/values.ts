@@ -45,9 +45,11 @@ export function stored(plan: ValuePlan, value: unknown): number | bigint {
         case 'float32':
           if (typeof value !== 'number') throw wrong('a number', value);
           if (!fitsFloat32(value)) throw wrong('a float32', value);
+          keep(plan.rule, value);
           return value;
         case 'float64':
           if (typeof value !== 'number') throw wrong('a number', value);
+          keep(plan.rule, value);
           return value;
         case 'int64':
         case 'uint64':

@@ -268,10 +268,12 @@ class PlanCompiler {
       case Op.float32:
         line(`if (typeof ${x} !== 'number') throw h.wrongValue('a number', ${x});`);
         line(`if (!h.fitsFloat32(${x})) throw h.wrongValue('a number within float32', ${x});`);
+        this.keep(plan.rule, x, indent);
         line(`w.float32(${x});`);
         return;
       case Op.float64:
         line(`if (typeof ${x} !== 'number') throw h.wrongValue('a number', ${x});`);
+        this.keep(plan.rule, x, indent);
         line(`w.float64(${x});`);
         return;
       case Op.string:
@@ -493,10 +495,10 @@ class PlanCompiler {
         line(`${target} = sr.int64(${s.dep(plan)});`);
         return;
       case Op.float32:
-        line(`${target} = sr.float32();`);
+        line(`${target} = ${this.checked(plan.rule, 'sr.float32()')};`);
         return;
       case Op.float64:
-        line(`${target} = src.float();`);
+        line(`${target} = ${this.checked(plan.rule, 'src.float()')};`);
         return;
       case Op.decimal: {
         if (plan.rule === undefined) {

@@ -222,6 +222,8 @@ class MessageCompiler {
         return;
       }
       case DOUBLE:
+        // Without a rule: a rule's check of a default value stays in encodeField.
+        if (slot.rule !== undefined) break;
         s.line(
           `    if (!Object.is(${x}, 0)) { w.varint(${tag}); if (typeof ${x} !== 'number') throw h.wrong('a number', ${x}); w.double(${x}); }`,
         );
@@ -359,7 +361,7 @@ class MessageCompiler {
       case STRING:
         return `${v} = ${this.readString(slot.rule)};`;
       case DOUBLE:
-        return `${v} = r.double();`;
+        return slot.rule === undefined ? `${v} = r.double();` : `${v} = h.readSlot(r, ${s.dep(slot)});`;
       case BOOL:
         return `${v} = r.varint64() !== 0 || r.hi !== 0;`;
       case UINT32:

@@ -425,10 +425,11 @@ function scalar(value: Extract<ProtoValue, { is: 'scalar' }>): Slot {
       return slot(BYTES, LEN, { rule: schemaRule(node) });
     case 'bool':
       return slot(BOOL, VARINT);
+    // A bounded float's rule holds every value, the unwritten 0 too (t.float64({ min: 1 })).
     case 'float':
-      return slot(FLOAT, FIXED32);
+      return slot(FLOAT, FIXED32, { rule: schemaRule(node) });
     case 'double':
-      return slot(DOUBLE, FIXED64);
+      return slot(DOUBLE, FIXED64, { rule: schemaRule(node) });
   }
 }
 

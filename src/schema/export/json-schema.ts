@@ -113,8 +113,18 @@ function bareTypeOf(schema: Schema, writing: Writing): JsonObject | true {
       return { type: 'string', pattern: largeIntPattern(schema.kind) };
     }
     case 'float32':
-    case 'float64':
-      return { anyOf: [{ type: 'number' }, { enum: nonFinite }] };
+    case 'float64': {
+      if (schema.min === undefined && schema.max === undefined) {
+        return { anyOf: [{ type: 'number' }, { enum: nonFinite }] };
+      }
+      // Bounds refuse NaN; an infinity on an unbounded side is still a value, spelled as JSON text.
+      const number = compact({ type: 'number', minimum: schema.min, maximum: schema.max });
+      const infinities = [
+        ...(schema.max === undefined ? ['Infinity'] : []),
+        ...(schema.min === undefined ? ['-Infinity'] : []),
+      ];
+      return infinities.length === 0 ? number : { anyOf: [number, { enum: infinities }] };
+    }
     case 'decimal':
       return { type: 'string', pattern: decimalPattern(schema) };
     case 'string':

@@ -276,6 +276,17 @@ class Generator {
             ]),
           ]),
         );
+      case 'float32':
+      case 'float64':
+        return call(
+          `t.${schema.kind}`,
+          ...options(
+            some([
+              ['min', schema.min],
+              ['max', schema.max],
+            ]),
+          ),
+        );
       case 'decimal':
         return call(
           't.decimal',

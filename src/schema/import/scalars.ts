@@ -207,14 +207,61 @@ function integerBounds(node: JsonObject, pointer: string): [number | undefined, 
 }
 
 export function numberOf(node: JsonObject, pointer: string): Schema {
-  refuseUnread(node, ['type', 'format'], pointer, 'is not read for numbers (a float64 has no bounds).');
+  refuseUnread(
+    node,
+    ['type', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'],
+    pointer,
+    'is not read for numbers (a float64 keeps inclusive bounds only).',
+  );
   if (node.format !== undefined && node.format !== 'double') {
     throw importError(
       childPointer(pointer, 'format'),
       `the number format ${JSON.stringify(node.format)} is not read.`,
     );
   }
-  return t.float64();
+  const [min, max] = numberBounds(node, pointer);
+  if (min !== undefined && max !== undefined && min > max) {
+    throw importError(pointer, `the bounds ${min}..${max} leave no number.`);
+  }
+  return build(pointer, () => t.float64({ min, max }));
+}
+
+/**
+ * The inclusive float64 bounds `minimum`, `maximum` and their exclusive forms allow: an exclusive
+ * bound is the next double past it, exact since no double lies between (`exclusiveMinimum: 0` is
+ * `min: 5e-324`).
+ */
+function numberBounds(node: JsonObject, pointer: string): [number | undefined, number | undefined] {
+  const bound = (keyword: string): number | undefined => {
+    const value = node[keyword];
+    if (value === undefined) return undefined;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw importError(
+        childPointer(pointer, keyword),
+        `${keyword} must be a number (draft-04's boolean exclusive bounds are not read).`,
+      );
+    }
+    return value;
+  };
+  const tightest = (values: (number | undefined)[], pick: (...n: number[]) => number) => {
+    const given = values.filter((v): v is number => v !== undefined);
+    return given.length === 0 ? undefined : pick(...given);
+  };
+  const above = bound('exclusiveMinimum');
+  const below = bound('exclusiveMaximum');
+  return [
+    tightest([bound('minimum'), above === undefined ? undefined : nextDouble(above, 1)], Math.max),
+    tightest([bound('maximum'), below === undefined ? undefined : nextDouble(below, -1)], Math.min),
+  ];
+}
+
+/** The double next to a finite `value` towards +Infinity (`direction` 1) or -Infinity (-1). */
+function nextDouble(value: number, direction: 1 | -1): number {
+  if (value === 0) return direction * Number.MIN_VALUE;
+  const bits = new BigInt64Array(new Float64Array([value]).buffer);
+  // The bits of a double of one sign count up with its magnitude.
+  bits[0] = (bits[0] as bigint) + (value > 0 === direction > 0 ? 1n : -1n);
+  return (new Float64Array(bits.buffer)[0] as number) + 0;
 }
 
 /**

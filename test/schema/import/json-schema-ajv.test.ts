@@ -66,6 +66,21 @@ const cases: readonly Case[] = [
   },
   { keyword: 'type boolean', document: { type: 'boolean' }, values: [true, false, 0, 'true', null] },
   {
+    keyword: 'type number, minimum and maximum (float64 bounds)',
+    document: { type: 'number', minimum: -1.5, maximum: 1 },
+    values: [-1.5, 1, 0, 1.0000000000000002, -1.5000000000000002, 1e308, '1', null],
+  },
+  {
+    keyword: 'type number, exclusive bounds (2020-12 and draft-07 numbers)',
+    document: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+    values: [5e-324, 0.5, 0.9999999999999999, 0, -0, 1, -5e-324],
+  },
+  {
+    keyword: 'type number, both minimum and exclusiveMinimum',
+    document: { type: 'number', minimum: 2, exclusiveMinimum: 2, maximum: 3, exclusiveMaximum: 4 },
+    values: [2, 2.0000000000000004, 3, 3.0000000000000004],
+  },
+  {
     keyword: 'type integer, int8 bounds',
     document: { type: 'integer', minimum: -128, maximum: 127 },
     values: [-128, 127, 0, -129, 128, 1.5, '1', null],

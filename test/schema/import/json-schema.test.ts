@@ -201,7 +201,13 @@ describe('schemaFromJsonSchema: refusals name the keyword and its pointer', () =
       /the bounds 1\.\.∞ has no wirekit kind/,
     ],
     ['an unbounded integer', { type: 'integer' }, '#', /no bounds/],
-    ['exclusiveMinimum', { type: 'number', exclusiveMinimum: 0 }, '#/exclusiveMinimum', /"exclusiveMinimum"/],
+    ['a step beside a number', { type: 'number', multipleOf: 0.5 }, '#/multipleOf', /"multipleOf"/],
+    [
+      'number bounds that leave nothing',
+      { type: 'number', minimum: 1, exclusiveMaximum: 1 },
+      '#',
+      /leave no number/,
+    ],
     [
       'multipleOf',
       { type: 'integer', minimum: 0, maximum: 255, multipleOf: 2 },

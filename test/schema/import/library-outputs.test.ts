@@ -105,16 +105,15 @@ const outputs: Output[] = [
   ]),
   arktype('record', type('Record<string, boolean>'), [{}, { a: true }, { a: 1 }]),
   arktype('bounded integer', type('0 <= number.integer <= 10'), [0, 10, 11, -1, 1.5]),
+  zod('number within 0..1', z.number().min(0).max(1), [0, 0.5, 1, 1.0000000000000002, -1e-300, '1']),
+  zod('positive number', z.number().positive(), [5e-324, 1, 0, -1]),
+  zod('float32', z.float32(), [0, -3.4028234663852886e38, 3.4028234663852886e38, 3.5e38, -1e39]),
+  arktype('number.safe', type('number.safe'), [0, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, 1.5]),
+  arktype('exclusive bounds', type('0 < number < 1'), [0.5, 0, 1, 5e-324]),
 ];
 
 /** Schemas common in the wild that are still refused, with the reason each gets. */
 const refused: { label: string; document: () => unknown; message: RegExp }[] = [
-  {
-    label: 'zod number with bounds',
-    document: () => z.toJSONSchema(z.number().min(0).max(1)),
-    message: /"minimum"/,
-  },
-  { label: 'zod float32', document: () => z.toJSONSchema(z.float32()), message: /"minimum"/ },
   {
     label: 'zod int().positive()',
     document: () => z.toJSONSchema(z.int().positive()),
@@ -142,7 +141,11 @@ const refused: { label: string; document: () => unknown; message: RegExp }[] = [
     document: () => toJsonSchema(v.pipe(v.number(), v.integer())),
     message: /no bounds/,
   },
-  { label: 'arktype number.safe', document: () => type('number.safe').toJsonSchema(), message: /"maximum"/ },
+  {
+    label: 'zod number with a step',
+    document: () => z.toJSONSchema(z.number().multipleOf(0.5)),
+    message: /"multipleOf"/,
+  },
   { label: 'arktype numeric literals', document: () => type('1 | 2').toJsonSchema(), message: /ambiguous/ },
 ];
 

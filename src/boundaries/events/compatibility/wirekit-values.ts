@@ -10,6 +10,7 @@ import { classesOf } from '../../../schema/either.js';
 import type {
   BytesSchema,
   FieldDef,
+  FloatSchema,
   LiteralValue,
   ObjectSchema,
   Schema,
@@ -18,7 +19,7 @@ import type {
 import { deref } from '../../../schema/index.js';
 import { intRange as boundsOf, isSmallInt, largeIntRange } from '../../../schema/int-ranges.js';
 import { groupOfField } from '../../../schema/oneofs.js';
-import { fitsFloat32, maxEpochMillis, stringRule } from '../../../schema/value-rules.js';
+import { fitsFloat32, floatRule, maxEpochMillis, stringRule } from '../../../schema/value-rules.js';
 import { CheckBudget, withinBudget } from './check-budget.js';
 import { distinct, type Finding } from './issues.js';
 
@@ -137,6 +138,18 @@ function describeKind(schema: Concrete): string {
   return 'name' in schema ? `${schema.kind} ${schema.name}` : schema.kind;
 }
 
+/**
+ * A float reader whose bounds leave out some of the writer's values (a bounded reader leaves out
+ * NaN and an infinity too, which an unbounded writer may write) narrows the range, as for integers.
+ */
+function floatBounds(r: FloatSchema, w: FloatSchema, path: string): Finding[] {
+  const [rMin, rMax] = [r.min ?? -Infinity, r.max ?? Infinity];
+  const [wMin, wMax] = [w.min ?? -Infinity, w.max ?? Infinity];
+  if (rMin <= wMin && rMax >= wMax) return [];
+  const bounds = (s: FloatSchema) => `${s.kind} ${s.min ?? '-Infinity'}..${s.max ?? 'Infinity'}`;
+  return [narrowed('VALUE_RANGE_NARROWED', path, `${bounds(w)} read as ${bounds(r)}`)];
+}
+
 /** Kinds whose values a plain, unconstrained string reader takes as they are. */
 const stringLike: ReadonlySet<string> = new Set(['string', 'json', 'decimal']);
 
@@ -212,7 +225,7 @@ class ValueChecker {
       ];
     }
     if (r.kind !== w.kind) {
-      if (w.kind === 'float32' && r.kind === 'float64') return [];
+      if (w.kind === 'float32' && r.kind === 'float64') return floatBounds(r, w, path);
       if (w.kind === 'float64' && r.kind === 'float32') {
         return [narrowed('VALUE_RANGE_NARROWED', path, 'float64 read as float32 (overflows past ±3.4e38)')];
       }
@@ -226,6 +239,7 @@ class ValueChecker {
     switch (r.kind) {
       case 'float32':
       case 'float64':
+        return floatBounds(r, w as typeof r, path);
       case 'bool':
       case 'json':
         return [];
@@ -335,10 +349,10 @@ class ValueChecker {
         accepts = typeof value === 'boolean';
         break;
       case 'float64':
-        accepts = typeof value === 'number';
+        accepts = typeof value === 'number' && floatRule(r)?.(value) === undefined;
         break;
       case 'float32':
-        accepts = typeof value === 'number' && fitsFloat32(value);
+        accepts = typeof value === 'number' && fitsFloat32(value) && floatRule(r)?.(value) === undefined;
         break;
       case 'enum':
         accepts = typeof value === 'string' && r.members.includes(value);

@@ -115,8 +115,12 @@ export function readScalars(
       for (let i = start; i < end; i++) out[i - start] = values[i];
       break;
     case 'float':
-      if ((data.type as unknown as { precision: number }).precision !== (plan.bits === 32 ? 1 : 2))
-        return readEach(plan, data, start, count, floatConverter(plan.bits, data));
+      // A bounded float (t.float64({ min, max })) is held to its rule value by value.
+      if (
+        plan.rule !== undefined ||
+        (data.type as unknown as { precision: number }).precision !== (plan.bits === 32 ? 1 : 2)
+      )
+        return readEach(plan, data, start, count, ruled(plan.rule, floatConverter(plan.bits, data)));
       for (let i = start; i < end; i++) out[i - start] = values[i];
       break;
     case 'bool':

@@ -78,7 +78,7 @@ export function encodeColumn(
     case 'int64':
       return encodeInt64(plan, values, n);
     case 'float':
-      return encodeFloat(plan, values, n);
+      return encodeFloat(plan, values, n, placeholders);
     case 'decimal':
       return encodeDecimal(plan, values, n, placeholders);
     case 'text':

@@ -139,7 +139,12 @@ export function encodeInt64(plan: PlanOf<'int64'>, values: readonly unknown[], n
   return newData(plan.type, n, validity.props, { values: out });
 }
 
-export function encodeFloat(plan: PlanOf<'float'>, values: readonly unknown[], n: number): Data {
+export function encodeFloat(
+  plan: PlanOf<'float'>,
+  values: readonly unknown[],
+  n: number,
+  placeholders?: Placeholders,
+): Data {
   const validity = new Validity(plan, n);
   const out = plan.bits === 32 ? new Float32Array(n) : new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -152,6 +157,7 @@ export function encodeFloat(plan: PlanOf<'float'>, values: readonly unknown[], n
     // A finite number beyond float32 would be stored as an infinity (fitsFloat32 of value-rules.ts).
     if (plan.bits === 32 && !Number.isFinite(out[i]) && Number.isFinite(value))
       throw wrongValue(i, 'a number within float32', value);
+    if (plan.rule !== undefined) keepAt(plan.rule, i, value, placeholders);
   }
   return newData(plan.type, n, validity.props, { values: out });
 }

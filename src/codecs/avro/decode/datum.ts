@@ -40,11 +40,13 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
     case R.String:
       return plan.rule === undefined ? r.readString() : kept(plan.rule, r.pos, r.readString());
     case R.Long:
-      return readLong(r, plan.as, plan.range);
+      return plan.rule === undefined
+        ? readLong(r, plan.as, plan.range)
+        : kept(plan.rule, r.pos, readLong(r, plan.as, plan.range) as number);
     case R.Int:
       return r.readIntIn(plan.min, plan.max);
     case R.Double:
-      return r.readDouble();
+      return plan.rule === undefined ? r.readDouble() : kept(plan.rule, r.pos, r.readDouble());
     case R.Union:
       return readValue(r, plan.branches[r.readBranch(plan.branches.length)] as ReadPlan);
     case R.Const:
@@ -52,7 +54,7 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
     case R.Bool:
       return r.readBool();
     case R.Float:
-      return r.readFloat();
+      return plan.rule === undefined ? r.readFloat() : kept(plan.rule, r.pos, r.readFloat());
     case R.Bytes:
       return plan.rule === undefined ? r.readBytes() : kept(plan.rule, r.pos, r.readBytes());
     case R.Fixed:

@@ -30,6 +30,7 @@ import { oneofRule } from '../../../schema/oneofs.js';
 import {
   bytesRule,
   decimalRule,
+  floatRule,
   itemsRule,
   jsonRule,
   stringRule,
@@ -169,12 +170,16 @@ function branch(writer: AvroType, reader: Concrete, ctx: Context, path: Path): R
           : LongAs.UnsignedNumber;
       return { op: R.Long, as };
     }
-    case 'float32':
-      if (w === 'int' || w === 'long') return { op: R.Long, as: LongAs.Float32 };
-      return w === 'float' ? { op: R.Float } : mismatch();
-    case 'float64':
-      if (w === 'int' || w === 'long') return { op: R.Long, as: LongAs.Float64 };
-      return w === 'float' ? { op: R.Float } : w === 'double' ? { op: R.Double } : mismatch();
+    case 'float32': {
+      const rule = floatRule(reader);
+      if (w === 'int' || w === 'long') return { op: R.Long, as: LongAs.Float32, rule };
+      return w === 'float' ? { op: R.Float, rule } : mismatch();
+    }
+    case 'float64': {
+      const rule = floatRule(reader);
+      if (w === 'int' || w === 'long') return { op: R.Long, as: LongAs.Float64, rule };
+      return w === 'float' ? { op: R.Float, rule } : w === 'double' ? { op: R.Double, rule } : mismatch();
+    }
     case 'decimal':
       return decimal(writer, reader, path, mismatch);
     case 'string':

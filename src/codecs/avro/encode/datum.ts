@@ -54,6 +54,7 @@ export class Encoder {
         return;
       case W.Double:
         if (typeof value !== 'number') throw wrongType('a number', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         w.writeDouble(value);
         return;
       case W.Option:
@@ -66,6 +67,7 @@ export class Encoder {
       case W.Float:
         if (typeof value !== 'number') throw wrongType('a number', value);
         if (!fitsFloat32(value)) throw wrongType('a number within float32', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         w.writeFloat(value);
         return;
       case W.Bytes:

@@ -13,6 +13,7 @@ import { oneofRule } from '../../../schema/oneofs.js';
 import {
   bytesRule,
   decimalRule,
+  floatRule,
   itemsRule,
   jsonRule,
   stringRule,
@@ -57,9 +58,9 @@ function plan(avro: AvroType, schema: Schema, ctx: Context): WritePlan {
         kind: node.kind,
       };
     case 'float32':
-      return { op: W.Float };
+      return { op: W.Float, rule: floatRule(node) };
     case 'float64':
-      return { op: W.Double };
+      return { op: W.Double, rule: floatRule(node) };
     case 'decimal':
       if ((avro.type === 'bytes' || avro.type === 'fixed') && avro.logicalType === 'decimal') {
         const [scale, precision] = [node.scale ?? 0, node.precision ?? 0];

@@ -265,6 +265,7 @@ export class Reader implements Tally {
       case 'scalar':
         if (plan.kind === 'bool') return false;
         if (plan.range !== undefined) return withinRange(plan.range, table, 0);
+        if (plan.rule !== undefined) return kept(plan.rule, table, 0);
         return (plan.kind === 'int64' || plan.kind === 'uint64') && !plan.asNumber ? 0n : 0;
       case 'timestamp':
         this.budget.charge(cost.date, table);
@@ -332,6 +333,7 @@ export class Reader implements Tally {
     switch (plan.k) {
       case 'scalar':
         if (plan.range !== undefined) return withinRange(plan.range, at, this.scalar(plan, at));
+        if (plan.rule !== undefined) return kept(plan.rule, at, this.scalar(plan, at));
         return this.scalar(plan, at);
       case 'timestamp': {
         const date = dateOf(data.getUint32(at, true), data.getInt32(at + 4, true), plan.precision);

@@ -39,6 +39,7 @@ import { memberSet } from '../../../schema/validate.js';
 import {
   bytesRule,
   fitsFloat32,
+  floatRule,
   itemsRule,
   type Rule,
   stringRule,
@@ -147,12 +148,17 @@ class JsonReadCompiler {
         return;
       case 'float32':
         // Read as the nearest float32, as every binary format stores it.
-        line(`if (typeof ${x} !== 'number' || !Number.isFinite(${x}) || !h.fitsFloat32(${x})) ${slow()}`);
+        // A bounded one is held to its bounds once rounded, as the interpreter holds it.
+        line(
+          `if (typeof ${x} !== 'number' || !Number.isFinite(${x}) || !h.fitsFloat32(${x})${breaks(floatRule(schema), `Math.fround(${x})`)}) ${slow()}`,
+        );
         line(`else { const f = Math.fround(${x}); ${store('f', x)} }`);
         return;
       case 'float64':
         // An infinite number is one JSON.parse read from a literal past float64 (`1e400`).
-        line(`if (typeof ${x} !== 'number' || !Number.isFinite(${x})) ${slow()}`);
+        line(
+          `if (typeof ${x} !== 'number' || !Number.isFinite(${x})${breaks(floatRule(schema), x)}) ${slow()}`,
+        );
         return;
       case 'timestamp': {
         // The spelling wirekit writes, read inline; any other goes to the interpreter's RFC 3339 parser.

@@ -47,6 +47,7 @@ import {
   bytesRule,
   decimalRule,
   fitsFloat32,
+  floatRule,
   isRecord,
   itemsRule,
   jsonRule,
@@ -206,6 +207,7 @@ export class JsonProjectionCompiler {
         line(`if (typeof ${x} !== 'number') throw h.wrong('a number', ${x});`);
         if (schema.kind === 'float32')
           line(`if (!h.fitsFloat32(${x})) throw h.wrong('a number within float32', ${x});`);
+        this.rule(floatRule(schema), x, indent);
         // -0 is written `-0`, which JSON.stringify cannot: the interpreter writes this value.
         line(`if (${x} === 0 && 1 / ${x} < 0) throw h.fallback;`);
         return `(Number.isFinite(${x}) ? ${x} : '' + ${x})`;

@@ -14,6 +14,7 @@ import {
   bytesRule,
   decimalRule,
   fitsFloat32,
+  floatRule,
   isRecord,
   itemsRule,
   jsonRule,
@@ -82,6 +83,10 @@ function write(schema: Schema, value: unknown, depth: number, options: JsonWrite
     case 'float64':
       if (typeof value !== 'number') throw wrong('a number', value);
       if (schema.kind === 'float32' && !fitsFloat32(value)) throw wrong('a number within float32', value);
+      {
+        const refusal = floatRule(schema)?.(value);
+        if (refusal !== undefined) throw refused(refusal);
+      }
       if (Number.isFinite(value)) return Object.is(value, -0) ? '-0' : String(value);
       return `"${value}"`;
     case 'decimal': {

@@ -45,9 +45,9 @@ export class SchemaReader {
       case Op.int64:
         return this.int64(plan);
       case Op.float32:
-        return this.float32();
+        return plan.rule === undefined ? this.float32() : checked(plan.rule, src.pos, this.float32());
       case Op.float64:
-        return src.float();
+        return plan.rule === undefined ? src.float() : checked(plan.rule, src.pos, src.float());
       case Op.decimal: {
         if (plan.rule === undefined) return src.decimal();
         const at = src.pos;

@@ -44,10 +44,12 @@ export class SchemaWriter {
       case Op.float32:
         if (typeof value !== 'number') throw wrongValue('a number', value);
         if (!fitsFloat32(value)) throw wrongValue('a number within float32', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         out.float32(value);
         return;
       case Op.float64:
         if (typeof value !== 'number') throw wrongValue('a number', value);
+        if (plan.rule !== undefined) keep(plan.rule, value);
         out.float64(value);
         return;
       case Op.decimal:

@@ -494,7 +494,8 @@ function slotDefault(r: ProtobufReader, slot: Slot): unknown {
       return slot.rule === undefined ? 0 : kept(slot.rule, r.pos, 0);
     case FLOAT:
     case DOUBLE:
-      return 0;
+      // A bounded float's rule holds the absent field's 0 too (t.float64({ min: 1 })).
+      return slot.rule === undefined ? 0 : kept(slot.rule, r.pos, 0);
     case SINT64:
     case UINT64:
     case INT64:
@@ -567,9 +568,9 @@ export function readSlot(r: ProtobufReader, slot: Slot): unknown {
     case UINT64:
       return readUint64(r, slot);
     case FLOAT:
-      return r.float();
+      return slot.rule === undefined ? r.float() : kept(slot.rule, r.pos, r.float());
     case DOUBLE:
-      return r.double();
+      return slot.rule === undefined ? r.double() : kept(slot.rule, r.pos, r.double());
     case STRING: {
       if (slot.rule === undefined) return readString(r);
       const start = r.pos;

@@ -359,10 +359,12 @@ export function writeSlot(w: ProtobufWriter, slot: Slot, value: unknown): void {
     case FLOAT:
       if (typeof value !== 'number') throw wrong('a number', value);
       if (!Number.isFinite(Math.fround(value)) && Number.isFinite(value)) throw wrong('a float32', value);
+      if (slot.rule !== undefined) keep(slot.rule, value);
       w.float(value);
       return;
     case DOUBLE:
       if (typeof value !== 'number') throw wrong('a number', value);
+      if (slot.rule !== undefined) keep(slot.rule, value);
       w.double(value);
       return;
     case STRING:
