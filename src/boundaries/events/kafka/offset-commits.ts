@@ -10,8 +10,6 @@
  * twice `everyEvents` handled events are not yet committed, so a crash hands over again at most
  * that many plus the chunks in hand. Nothing is committed that a handler did not resolve for.
  */
-import type { Offsets } from 'kafkajs';
-
 /** When handled events are committed. */
 export interface KafkaCommitPolicy {
   /** A commit starts once this many handled events wait for one (default 1,000; 1 commits every chunk). */
@@ -20,8 +18,16 @@ export interface KafkaCommitPolicy {
   readonly everyMs?: number;
 }
 
+/**
+ * kafkajs's `Offsets`, by its shape: kafkajs is an optional peer, and this module's declarations
+ * reach `wirekit-ts/events` (through KafkaCommitPolicy), which must type-check without it.
+ */
+interface CommitOffsets {
+  readonly topics: { topic: string; partitions: { partition: number; offset: string }[] }[];
+}
+
 /** Sends one OffsetCommit request with the member's current generation (kafkajs's, per payload). */
-type CommitRequest = (offsets: Offsets) => Promise<void>;
+type CommitRequest = (offsets: CommitOffsets) => Promise<void>;
 
 interface OffsetCommitsOptions {
   readonly policy: Required<KafkaCommitPolicy>;

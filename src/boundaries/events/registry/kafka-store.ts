@@ -16,10 +16,11 @@ import { isWirekitError, WirekitError } from '../../../errors/index.js';
 import { type Kafkajs, loadKafkajs } from '../kafka/connection.js';
 import { clusterRefusals } from './cluster-errors.js';
 import { joinLeaderElection, type LeaderElection } from './kafka-leader.js';
-import { startTail, type Tail, type TailMessage } from './kafka-tail.js';
+import { startTail, type Tail } from './kafka-tail.js';
 import { checkedRecord, StoreCorruptError } from './record-json.js';
 import { isRegistryError } from './registry-error.js';
 import type { RegistryRecord, RegistryStore, SharedLog } from './store.js';
+import type { TopicMessage } from './topic-message.js';
 
 export interface KafkaStoreOptions {
   /** Bootstrap brokers, `host:port` each. */
@@ -45,7 +46,7 @@ export interface KafkaStoreOptions {
   readonly catchUpTimeoutMs?: number;
 }
 
-type Message = TailMessage;
+type Message = TopicMessage;
 
 /**
  * The key of the id high-water mark: a key type of wirekit's own, never tombstoned, so compaction
@@ -250,7 +251,7 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     );
   };
 
-  const applyFollowed = async (message: TailMessage): Promise<void> => {
+  const applyFollowed = async (message: TopicMessage): Promise<void> => {
     const record = recordOfMessage(message, `${topic}/0@${message.offset}`);
     if (record === undefined) return;
     note(record);

@@ -12,12 +12,7 @@
  * kept, is applied from here, so the state ends up as the log says.
  */
 import type { Consumer, Kafka } from 'kafkajs';
-
-export interface TailMessage {
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly offset: string;
-}
+import type { TopicMessage } from './topic-message.js';
 
 export interface TailOptions {
   readonly kafka: Kafka;
@@ -25,12 +20,12 @@ export interface TailOptions {
   /** The end of the topic when loading began: messages before it are the load's. */
   readonly loadEnd: bigint;
   /** Applies a message read after the load (the next one waits for it). */
-  readonly apply: (message: TailMessage) => Promise<void>;
+  readonly apply: (message: TopicMessage) => Promise<void>;
 }
 
 export interface Tail {
   /** Resolves with every message before `loadEnd`, once read. */
-  readonly loaded: Promise<TailMessage[]>;
+  readonly loaded: Promise<TopicMessage[]>;
   /** The next offset to apply: every message before it was loaded, applied or passed over. */
   position(): bigint;
   /** Resolves once the position reaches `offset`. */
@@ -45,14 +40,14 @@ export function startTail(options: TailOptions): Tail {
   let position = 0n;
   /** The next offset the load takes (a restarted consumer may fetch what it already read). */
   let loadNext = 0n;
-  const loadedMessages: TailMessage[] = [];
+  const loadedMessages: TopicMessage[] = [];
   const waiters = new Set<{ offset: bigint; resolve: () => void }>();
   /** Offsets of the writes under way (resolved once sent) and of those done. */
   const sending = new Set<Promise<readonly bigint[]>>();
   const own = new Set<bigint>();
-  let resolveLoaded: (messages: TailMessage[]) => void = () => {};
+  let resolveLoaded: (messages: TopicMessage[]) => void = () => {};
   let rejectLoaded: (error: unknown) => void = () => {};
-  const loaded = new Promise<TailMessage[]>((resolve, reject) => {
+  const loaded = new Promise<TopicMessage[]>((resolve, reject) => {
     resolveLoaded = resolve;
     rejectLoaded = reject;
   });
@@ -77,7 +72,7 @@ export function startTail(options: TailOptions): Tail {
 
   const groupId = `wirekit-registry-reader-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
   const consumer: Consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
-  const handle = async (message: TailMessage): Promise<void> => {
+  const handle = async (message: TopicMessage): Promise<void> => {
     const offset = BigInt(message.offset);
     if (offset < position) return;
     if (offset < loadEnd) {
