@@ -249,15 +249,20 @@ class Probe {
     private readonly consumer: ConsumerChild,
   ) {}
 
-  /** The topic's end offset, read again after a retriable error (a leader or coordinator moving). */
+  /**
+   * The topic's end offset, read again after a retriable error (a leader or coordinator moving, or
+   * a new topic's partition not yet hosted: on a loaded machine that takes seconds, not the half
+   * second ten quick tries gave, which failed a CI run at load 10).
+   */
   async produced(): Promise<number> {
-    for (let attempt = 1; ; attempt++) {
+    const giveUpAt = Date.now() + 15_000;
+    for (;;) {
       try {
         const offsets = await this.admin.fetchTopicOffsets(this.topic);
         return offsets.reduce((sum, partition) => sum + Number(partition.high), 0);
       } catch (error) {
-        if (attempt === 10 || !isRetriable(error)) throw error;
-        await sleep(50);
+        if (Date.now() > giveUpAt || !isRetriable(error)) throw error;
+        await sleep(100);
       }
     }
   }
