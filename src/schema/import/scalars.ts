@@ -183,27 +183,47 @@ const smallIntBuilders: Record<SmallIntKind, SmallIntBuilder> = {
  * draft-07 numbers; draft-04's booleans are refused) allow: 0.5 as a minimum allows 1.
  */
 function integerBounds(node: JsonObject, pointer: string): [number | undefined, number | undefined] {
-  const bound = (keyword: string): number | undefined => {
-    const value = node[keyword];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw importError(
-        childPointer(pointer, keyword),
-        `${keyword} must be a number (draft-04's boolean exclusive bounds are not read).`,
-      );
-    }
-    return value;
-  };
-  const lows = [bound('minimum'), bound('exclusiveMinimum')].map((value, exclusive) =>
-    value === undefined ? undefined : exclusive ? Math.floor(value) + 1 : Math.ceil(value),
-  );
-  const highs = [bound('maximum'), bound('exclusiveMaximum')].map((value, exclusive) =>
-    value === undefined ? undefined : exclusive ? Math.ceil(value) - 1 : Math.floor(value),
-  );
-  const defined = (values: (number | undefined)[]) => values.filter((v): v is number => v !== undefined);
-  const low = defined(lows);
-  const high = defined(highs);
-  return [low.length === 0 ? undefined : Math.max(...low), high.length === 0 ? undefined : Math.min(...high)];
+  const bound = (keyword: string) => boundOf(node, keyword, pointer);
+  // Read in the order the keywords were always checked, so a document with two bad ones names the same.
+  const min = bound('minimum');
+  const exclusiveMin = bound('exclusiveMinimum');
+  const max = bound('maximum');
+  const exclusiveMax = bound('exclusiveMaximum');
+  return [
+    tightest(
+      [
+        min === undefined ? undefined : Math.ceil(min),
+        exclusiveMin === undefined ? undefined : Math.floor(exclusiveMin) + 1,
+      ],
+      Math.max,
+    ),
+    tightest(
+      [
+        max === undefined ? undefined : Math.floor(max),
+        exclusiveMax === undefined ? undefined : Math.ceil(exclusiveMax) - 1,
+      ],
+      Math.min,
+    ),
+  ];
+}
+
+/** A bound keyword's value: a finite number, or absent. */
+function boundOf(node: JsonObject, keyword: string, pointer: string): number | undefined {
+  const value = node[keyword];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw importError(
+      childPointer(pointer, keyword),
+      `${keyword} must be a number (draft-04's boolean exclusive bounds are not read).`,
+    );
+  }
+  return value;
+}
+
+/** The tightest of the bounds given (`Math.max` of lower ones, `Math.min` of upper ones), if any. */
+function tightest(values: (number | undefined)[], pick: (...n: number[]) => number): number | undefined {
+  const given = values.filter((v): v is number => v !== undefined);
+  return given.length === 0 ? undefined : pick(...given);
 }
 
 export function numberOf(node: JsonObject, pointer: string): Schema {
@@ -232,21 +252,7 @@ export function numberOf(node: JsonObject, pointer: string): Schema {
  * `min: 5e-324`).
  */
 function numberBounds(node: JsonObject, pointer: string): [number | undefined, number | undefined] {
-  const bound = (keyword: string): number | undefined => {
-    const value = node[keyword];
-    if (value === undefined) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value)) {
-      throw importError(
-        childPointer(pointer, keyword),
-        `${keyword} must be a number (draft-04's boolean exclusive bounds are not read).`,
-      );
-    }
-    return value;
-  };
-  const tightest = (values: (number | undefined)[], pick: (...n: number[]) => number) => {
-    const given = values.filter((v): v is number => v !== undefined);
-    return given.length === 0 ? undefined : pick(...given);
-  };
+  const bound = (keyword: string) => boundOf(node, keyword, pointer);
   const above = bound('exclusiveMinimum');
   const below = bound('exclusiveMaximum');
   return [
