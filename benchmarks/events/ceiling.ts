@@ -18,6 +18,7 @@ import type { ConsumerKind } from './consumer-plug.js';
 import type { ConsumerMessage, ConsumerSample, ConsumerSpec } from './consumer-process.js';
 import type { ProducerMessage, ProducerSpec } from './producer-process.js';
 import { type EventFormat, framingFor, subjectLabel } from './subjects.js';
+import { prepareTopic } from './topic.js';
 
 const consumerScript = fileURLToPath(new URL('./consumer-process.js', import.meta.url));
 const producerScript = fileURLToPath(new URL('./producer-process.js', import.meta.url));
@@ -68,7 +69,7 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await prepareTopic(admin, topic);
   } finally {
     await admin.disconnect();
   }

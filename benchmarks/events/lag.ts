@@ -21,6 +21,7 @@ import type { ConsumerMessage, ConsumerSpec } from './consumer-process.js';
 import type { ProducerMessage, ProducerSpec } from './producer-process.js';
 import type { EventShape } from './shapes.js';
 import { type EventFormat, framingFor, type SubjectSpec, subjectLabel } from './subjects.js';
+import { prepareTopic } from './topic.js';
 
 const consumerScript = fileURLToPath(new URL('./consumer-process.js', import.meta.url));
 const producerScript = fileURLToPath(new URL('./producer-process.js', import.meta.url));
@@ -117,7 +118,7 @@ export async function runLag(spec: LagSpec): Promise<LagResult> {
   let producer: Awaited<ReturnType<typeof forkChild<ProducerMessage>>> | undefined;
   let consumer: Awaited<ReturnType<typeof forkChild<ConsumerMessage>>> | undefined;
   try {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await prepareTopic(admin, topic);
     const producerSpec: ProducerSpec = {
       brokers: [spec.bootstrap],
       topic,
