@@ -19,7 +19,7 @@ import { forkChild } from './children.js';
 import type { ConsumerKind } from './consumer-plug.js';
 import type { ConsumerMessage, ConsumerSpec } from './consumer-process.js';
 import type { ProducerMessage, ProducerSpec } from './producer-process.js';
-import type { EventShape } from './shapes.js';
+import { type EventShape, eventsPerSend } from './shapes.js';
 import { type EventFormat, framingFor, type SubjectSpec, subjectLabel } from './subjects.js';
 import { prepareTopic } from './topic.js';
 
@@ -126,8 +126,7 @@ export async function runLag(spec: LagSpec): Promise<LagResult> {
       poolSize: spec.poolSize,
       seed: spec.seed,
       maxInFlight: 4,
-      // Kafka refuses a record batch over 1 MB (message.max.bytes): ~10 KB documents go 50 a send.
-      maxPerSend: spec.shape === 'document' ? 50 : 1000,
+      maxPerSend: eventsPerSend(spec.shape),
     };
     producer = await forkChild<ProducerMessage>(producerScript, producerSpec);
     const consumerSpec: ConsumerSpec = {

@@ -173,7 +173,7 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
     }
   }, 300_000);
 
-  test('--mode ceiling: each format drained by both consumers, every event handled once, a row per format', async () => {
+  test('--mode ceiling: each format drained by both consumers on both shapes, every event handled once, a table per shape', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirekit-events-ceiling-'));
     try {
       const json = join(dir, 'ceiling.json');
@@ -185,8 +185,10 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
           'ceiling',
           '--formats',
           'plain-json,avro',
+          '--shapes',
+          'order,document',
           '--events',
-          '3000',
+          '2000',
           '--repetitions',
           '1',
           '--json',
@@ -195,23 +197,30 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
         { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
       );
       const results = JSON.parse(readFileSync(json, 'utf8')) as CeilingResult[];
-      expect(results.map((r) => `${r.format} ${r.consumer}`).sort()).toEqual([
-        'avro kafkajs',
-        'avro wirekit',
-        'plain-json kafkajs',
+      expect(results.map((r) => `${r.shape} ${r.format} ${r.consumer}`).sort()).toEqual([
+        'document avro kafkajs',
+        'document avro wirekit',
+        'document plain-json kafkajs',
+        'order avro kafkajs',
+        'order avro wirekit',
+        'order plain-json kafkajs',
       ]);
-      expect(preparedTopics(stderr)).toHaveLength(3);
+      expect(preparedTopics(stderr)).toHaveLength(6);
       for (const r of results) {
-        // The case itself fails unless the handler saw every event once with its amounts intact.
-        expect(r.events).toBe(3000);
+        // The case itself fails unless the handler saw every event once with its amounts intact;
+        // a tenth as many documents as orders.
+        expect(r.events).toBe(r.shape === 'order' ? 2000 : 200);
         expect(r.perSecond).toBeGreaterThan(0);
         expect(r.processCpuUs).toBeGreaterThan(0);
       }
       const lines = stdout.split('\n');
-      const start = lines.findIndex((line) => line.startsWith('| format | wirekit consumer'));
-      expect(start).toBeGreaterThanOrEqual(0);
-      expect(lines[start + 2]).toMatch(/^\| wirekit avro .*\| \d+ % \|/);
-      expect(lines[start + 3]).toMatch(/^\| plain JSON on kafkajs/);
+      for (const shape of ['order', 'document']) {
+        const title = lines.findIndex((line) => line.startsWith(`## Consumer ceiling, ${shape} events:`));
+        expect(title, shape).toBeGreaterThanOrEqual(0);
+        expect(lines[title + 2]).toMatch(/^\| format \| wirekit consumer/);
+        expect(lines[title + 4]).toMatch(/^\| wirekit avro .*\| \d+ % \|/);
+        expect(lines[title + 5]).toMatch(/^\| plain JSON on kafkajs/);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -8,8 +8,8 @@
  *     [--rates 2500,5000,...] [--step-seconds 4] [--repetitions 3] [--consumer wirekit|kafkajs|both]
  *     [--registry start|none|URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
  *   node build/benchmarks/events/main.js --summarize FILE   # a saved run's report again
- *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--repetitions 3]
- *     # each consumer draining a backlog (ceiling.ts): wirekit's vs kafkajs's eachBatch, per format
+ *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--shapes order,document] [--repetitions 3]
+ *     # each consumer draining a backlog (ceiling.ts): wirekit's vs kafkajs's eachBatch, per format and shape
  *   node build/benchmarks/events/main.js --mode lag [--peak-seconds 60] [--shapes order,document]
  *     [--lag-rates order=5000/25000,document=1000/6000] [--html FILE]
  *     # a steady rate with a peak (lag.ts): max lag and time to catch up, per format and shape
@@ -28,7 +28,7 @@ import { startRegistryServer } from 'wirekit-ts/events';
 import { kafkaVersion } from '../../test/support/servers/kafka-jars.js';
 import { type KafkaBroker, startKafka } from '../../test/support/servers/kafka-server.js';
 import { benchArgs } from '../args.js';
-import { type CeilingResult, ceilingReport, runCeiling } from './ceiling.js';
+import { type CeilingCase, type CeilingResult, ceilingCases, ceilingReport, runCeiling } from './ceiling.js';
 import type { ConsumerKind } from './consumer-plug.js';
 import { parseLagRates, runLagMode } from './lag-mode.js';
 import { type EventsRun, eventsReport } from './report.js';
@@ -41,7 +41,8 @@ const usage = `Usage: node build/benchmarks/events/main.js [--quick] [--formats 
          [--warmup-seconds 2] [--consumer wirekit|kafkajs|both] [--registry start|none|URL] [--max-batch 100]
          [--pool 2000] [--behind-seconds 0.5] [--json FILE] [--cpu-prof DIR]
        node build/benchmarks/events/main.js --summarize FILE [--json FILE]
-       node build/benchmarks/events/main.js --mode ceiling [--formats ...] [--events 60000] [--repetitions 3]
+       node build/benchmarks/events/main.js --mode ceiling [--formats ...] [--shapes ${eventShapes.join(',')}]
+         [--events 60000] [--repetitions 3]
          [--registry start|none|URL] [--max-batch 100] [--json FILE] [--cpu-prof DIR]
        node build/benchmarks/events/main.js --mode lag [--formats ...] [--shapes ${eventShapes.join(',')}]
          [--lag-rates order=5000/25000,document=1000/6000] [--base-seconds 5] [--peak-seconds 60]
@@ -53,9 +54,10 @@ baseline on kafkajs's own eachBatch loop; kafkajs: wirekit's formats on that loo
 alone apart); both: each wirekit format on both. --registry: Avro and Protobuf in
 Confluent framing through wirekit's registry server started on loopback (start, the default) or the
 registry at URL; none: in wirekit's envelope.
---mode ceiling: instead of rate steps, each format's backlog of --events drained by wirekit's
-consumer and by kafkajs's eachBatch loop with the same decoder (the raw ceiling), plain JSON on
-kafkajs beside them, each case in fresh producer and consumer processes.
+--mode ceiling: instead of rate steps, each format's backlog of --events orders (a tenth as many
+documents) drained by wirekit's consumer and by kafkajs's eachBatch loop with the same decoder (the
+raw ceiling), plain JSON on kafkajs beside them, a table per shape, each case in fresh producer and
+consumer processes.
 --mode lag: the producer at a base rate, then --peak-seconds at the peak rate, then the base rate
 until the consumer caught up (or --catch-up-seconds passed); per event shape and format the largest
 lag in events and in seconds and the time to catch up, each case in fresh processes; a table, and
@@ -94,6 +96,15 @@ function positive(name: string, text: string): number {
   if (!(value > 0) || !Number.isFinite(value))
     throw new Error(`--${name} takes a positive number, got ${text}`);
   return value;
+}
+
+function parseShapes(text: string): EventShape[] {
+  const shapes = text.split(',').map((shape) => shape.trim()) as EventShape[];
+  for (const shape of shapes) {
+    if (!eventShapes.includes(shape))
+      throw new Error(`--shapes: unknown ${shape}; known: ${eventShapes.join(', ')}`);
+  }
+  return shapes;
 }
 
 function publish(run: EventsRun): void {
@@ -181,11 +192,7 @@ if (values.summarize !== undefined) {
   if (!['steps', 'ceiling', 'lag'].includes(values.mode))
     throw new Error(`--mode takes steps, ceiling or lag, got ${values.mode}`);
   if (values.mode === 'lag') {
-    const shapes = values.shapes.split(',').map((shape) => shape.trim()) as EventShape[];
-    for (const shape of shapes) {
-      if (!eventShapes.includes(shape))
-        throw new Error(`--shapes: unknown ${shape}; known: ${eventShapes.join(', ')}`);
-    }
+    const shapes = parseShapes(values.shapes);
     const peakSeconds = positive('peak-seconds', values['peak-seconds']);
     try {
       await runLagMode({
@@ -217,28 +224,21 @@ if (values.summarize !== undefined) {
     process.exit(0);
   }
   if (values.mode === 'ceiling') {
-    const ceilingCases = formats.flatMap((format): { format: EventFormat; consumer: ConsumerKind }[] =>
-      format === 'plain-json'
-        ? [{ format, consumer: 'kafkajs' }]
-        : [
-            { format, consumer: 'wirekit' },
-            { format, consumer: 'kafkajs' },
-          ],
-    );
+    const cases = ceilingCases(formats, parseShapes(values.shapes));
+    const events = positive('events', values.events);
     const ceilings: CeilingResult[] = [];
     try {
       for (let repetition = 0; repetition < repetitions; repetition++) {
-        const order = ceilingCases.map(
-          (_, i) => ceilingCases[(i + repetition) % ceilingCases.length] as (typeof ceilingCases)[number],
-        );
-        for (const { format, consumer } of order) {
+        const order = cases.map((_, i) => cases[(i + repetition) % cases.length] as CeilingCase);
+        for (const ceilingCase of order) {
+          const { format, consumer, shape } = ceilingCase;
           const result = await runCeiling({
-            format,
-            consumer,
+            ...ceilingCase,
             repetition,
             bootstrap: broker.bootstrap,
             registryUrl: registry?.url,
-            events: positive('events', values.events),
+            // A tenth as many documents, ten times the size: about the same bytes per case.
+            events: shape === 'document' ? Math.max(1, Math.round(events / 10)) : events,
             maxBatch: positive('max-batch', values['max-batch']),
             poolSize: positive('pool', values.pool),
             seed: 1,
@@ -247,7 +247,7 @@ if (values.summarize !== undefined) {
           });
           ceilings.push(result);
           process.stderr.write(
-            `${format} on ${consumer}'s consumer (repetition ${repetition + 1}): ${Math.round(result.perSecond).toLocaleString('en-US')} events/s, ${result.processCpuUs.toFixed(1)} µs CPU/event\n`,
+            `${shape} ${format} on ${consumer}'s consumer (repetition ${repetition + 1}): ${Math.round(result.perSecond).toLocaleString('en-US')} events/s, ${result.processCpuUs.toFixed(1)} µs CPU/event\n`,
           );
         }
       }
