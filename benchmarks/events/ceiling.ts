@@ -122,6 +122,9 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
   };
   const consumer = await forkChild<ConsumerMessage>(consumerScript, consumerSpec, spec.consumerExecArgv);
   try {
+    // The span starts at the last sample before the first handled event, so a backlog drained
+    // between two samples still has a time; the group's join before it is not billed.
+    let before: ConsumerSample | undefined;
     let first: ConsumerSample | undefined;
     let last: ConsumerSample | undefined;
     const deadline = Date.now() + spec.timeoutSeconds * 1000;
@@ -130,10 +133,17 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
         throw new Error(`handled ${last?.handled ?? 0} of ${filled.events} in ${spec.timeoutSeconds} s`);
       await sleep(50);
       last = await consumer.request({ type: 'sample' }, 'sample');
-      if (first === undefined && last.handled > 0) first = last;
+      if (first === undefined) {
+        if (last.handled > 0) first = last;
+        else before = last;
+      }
     }
-    const from = first ?? last;
+    const from = first !== undefined && first.at < last.at ? first : (before ?? first ?? last);
     const seconds = (last.at - from.at) / 1000;
+    if (!(seconds > 0))
+      throw new Error(
+        `${spec.shape} ${spec.format}: all ${filled.events} events were handled before the first sample, so there is no rate to time; raise --events`,
+      );
     const events = last.handled - from.handled;
     const { tally, errors } = await consumer.request({ type: 'stop' }, 'stopped');
     // Every event handled once, its amounts intact: a rate of anything else would be no rate.
