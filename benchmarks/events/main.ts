@@ -11,7 +11,7 @@
  *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--shapes order,document] [--repetitions 3]
  *     # each consumer draining a backlog (ceiling.ts): wirekit's vs kafkajs's eachBatch, per format and shape
  *   node build/benchmarks/events/main.js --mode lag [--peak-seconds 60] [--shapes order,document]
- *     [--lag-rates order=5000/25000,document=1000/6000] [--html FILE]
+ *     [--lag-rates order=5000/30000,document=1000/4500] [--html FILE]
  *     # a steady rate with a peak (lag.ts): max lag and time to catch up, per format and shape
  *
  * It starts its own broker (test/support/servers/kafka-server.ts: Kafka 4.1.1, KRaft, one node on 127.0.0.1),
