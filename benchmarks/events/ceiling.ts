@@ -1,7 +1,7 @@
 /**
  * bench:events `--mode ceiling`: how fast each consumer drains a backlog, the most it can consume.
- * Per case (one format on one consumer, one repetition), a fresh topic is filled with `events`
- * order events by a fresh producer process, which then exits; a fresh consumer process joins a new
+ * Per case (one format on one consumer, one event shape, one repetition), a fresh topic is filled
+ * with `events` events of the shape (the ~1 KB order or the ~10 KB document) by a fresh producer process, which then exits; a fresh consumer process joins a new
  * group and consumes them from the beginning, and its rate is taken from its own counts (IPC
  * samples every 50 ms) between its first handled event and its last, so the group's join is not
  * billed to it. Nothing else runs meanwhile: the figure is the consumer's, with the broker beside it.
@@ -17,14 +17,35 @@ import { forkChild } from './children.js';
 import type { ConsumerKind } from './consumer-plug.js';
 import type { ConsumerMessage, ConsumerSample, ConsumerSpec } from './consumer-process.js';
 import type { ProducerMessage, ProducerSpec } from './producer-process.js';
-import { type EventFormat, framingFor, subjectLabel } from './subjects.js';
+import { type EventShape, eventsPerSend } from './shapes.js';
+import { type EventFormat, framingFor, type SubjectSpec, subjectLabel } from './subjects.js';
+import { prepareTopic } from './topic.js';
 
 const consumerScript = fileURLToPath(new URL('./consumer-process.js', import.meta.url));
 const producerScript = fileURLToPath(new URL('./producer-process.js', import.meta.url));
 
-export interface CeilingSpec {
+/** One case of the mode: what is measured, apart from the repetition. */
+export interface CeilingCase {
   readonly format: EventFormat;
   readonly consumer: ConsumerKind;
+  readonly shape: EventShape;
+}
+
+/**
+ * The mode's cases: every format on both consumers (plain JSON on kafkajs's only, the baseline),
+ * for every shape. One list, so a further dimension is one more `flatMap`.
+ */
+export function ceilingCases(formats: readonly EventFormat[], shapes: readonly EventShape[]): CeilingCase[] {
+  return shapes.flatMap((shape) =>
+    formats.flatMap((format): CeilingCase[] =>
+      (format === 'plain-json' ? (['kafkajs'] as const) : (['wirekit', 'kafkajs'] as const)).map(
+        (consumer) => ({ format, consumer, shape }),
+      ),
+    ),
+  );
+}
+
+export interface CeilingSpec extends CeilingCase {
   readonly repetition: number;
   readonly bootstrap: string;
   readonly registryUrl: string | undefined;
@@ -36,10 +57,8 @@ export interface CeilingSpec {
   readonly consumerExecArgv: readonly string[];
 }
 
-export interface CeilingResult {
-  readonly format: EventFormat;
+export interface CeilingResult extends CeilingCase {
   readonly label: string;
-  readonly consumer: ConsumerKind;
   readonly repetition: number;
   readonly events: number;
   /** Events handled per second, from the first handled event to the last. */
@@ -53,11 +72,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
   const framing = framingFor(spec.format, spec.registryUrl);
-  const topic = `ceiling-${spec.format}-${spec.consumer}-${spec.repetition}-${process.pid}`;
-  const subject = {
+  const topic = `ceiling-${spec.format}-${spec.consumer}-${spec.shape}-${spec.repetition}-${process.pid}`;
+  const subject: SubjectSpec = {
     format: spec.format,
     framing,
     subject: `${topic}-value`,
+    shape: spec.shape,
     ...(spec.registryUrl === undefined ? {} : { registryUrl: spec.registryUrl }),
   };
   const kafka = new Kafka({
@@ -68,7 +88,7 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
   const admin = kafka.admin();
   await admin.connect();
   try {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await prepareTopic(admin, topic);
   } finally {
     await admin.disconnect();
   }
@@ -80,7 +100,7 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
     poolSize: spec.poolSize,
     seed: spec.seed,
     maxInFlight: 4,
-    maxPerSend: 1000,
+    maxPerSend: eventsPerSend(spec.shape),
   };
   const producer = await forkChild<ProducerMessage>(producerScript, producerSpec);
   const filled = await producer.request(
@@ -102,6 +122,9 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
   };
   const consumer = await forkChild<ConsumerMessage>(consumerScript, consumerSpec, spec.consumerExecArgv);
   try {
+    // The span starts at the last sample before the first handled event, so a backlog drained
+    // between two samples still has a time; the group's join before it is not billed.
+    let before: ConsumerSample | undefined;
     let first: ConsumerSample | undefined;
     let last: ConsumerSample | undefined;
     const deadline = Date.now() + spec.timeoutSeconds * 1000;
@@ -110,10 +133,17 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
         throw new Error(`handled ${last?.handled ?? 0} of ${filled.events} in ${spec.timeoutSeconds} s`);
       await sleep(50);
       last = await consumer.request({ type: 'sample' }, 'sample');
-      if (first === undefined && last.handled > 0) first = last;
+      if (first === undefined) {
+        if (last.handled > 0) first = last;
+        else before = last;
+      }
     }
-    const from = first ?? last;
+    const from = first !== undefined && first.at < last.at ? first : (before ?? first ?? last);
     const seconds = (last.at - from.at) / 1000;
+    if (!(seconds > 0))
+      throw new Error(
+        `${spec.shape} ${spec.format}: all ${filled.events} events were handled before the first sample, so there is no rate to time; raise --events`,
+      );
     const events = last.handled - from.handled;
     const { tally, errors } = await consumer.request({ type: 'stop' }, 'stopped');
     // Every event handled once, its amounts intact: a rate of anything else would be no rate.
@@ -125,6 +155,7 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
       format: spec.format,
       label: subjectLabel(spec.format, framing),
       consumer: spec.consumer,
+      shape: spec.shape,
       repetition: spec.repetition,
       events: filled.events,
       perSecond: events / seconds,
@@ -133,6 +164,10 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
     };
   } finally {
     await consumer.exit(10_000);
+    // A case's backlog is tens of MB on the broker's disk: the next case does not need it.
+    await admin.connect();
+    await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
+    await admin.disconnect();
   }
 }
 
@@ -149,11 +184,23 @@ function spread(values: readonly number[]): string {
 }
 
 /**
- * The table: per format, wirekit's consumer and kafkajs's eachBatch loop with the same decoder
- * (medians and ranges over the repetitions), wirekit's share of that ceiling, and each against
- * plain kafkajs + JSON.parse.
+ * The tables, one per event shape: per format, wirekit's consumer and kafkajs's eachBatch loop with
+ * the same decoder (medians and ranges over the repetitions), wirekit's share of that ceiling, and
+ * each against plain kafkajs + JSON.parse on the same shape.
  */
 export function ceilingReport(results: readonly CeilingResult[]): string {
+  const shapes = [...new Set(results.map((r) => r.shape))];
+  return shapes
+    .map((shape) =>
+      shapeTable(
+        shape,
+        results.filter((r) => r.shape === shape),
+      ),
+    )
+    .join('');
+}
+
+function shapeTable(shape: EventShape, results: readonly CeilingResult[]): string {
   const rates = (format: EventFormat, consumer: ConsumerKind) =>
     results.filter((r) => r.format === format && r.consumer === consumer).map((r) => r.perSecond);
   const cpu = (format: EventFormat, consumer: ConsumerKind) =>
@@ -178,5 +225,5 @@ export function ceilingReport(results: readonly CeilingResult[]): string {
       `| plain JSON on kafkajs (JSON.parse) | — | ${spread(rates('plain-json', 'kafkajs'))} | — | 1.00× | —, ${cpu('plain-json', 'kafkajs').toFixed(1)} |`,
     );
   const events = results[0]?.events ?? 0;
-  return `\n## Consumer ceiling: a backlog of ${integer(events)} events drained, per format\n\n${lines.join('\n')}\n`;
+  return `\n## Consumer ceiling, ${shape} events: a backlog of ${integer(events)} drained, per format\n\n${lines.join('\n')}\n`;
 }

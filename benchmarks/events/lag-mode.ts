@@ -31,7 +31,7 @@ export interface LagModeOptions {
   readonly html: string | undefined;
 }
 
-/** `order=5000/25000,document=1000/6000` → per shape, base and peak. */
+/** `order=5000/30000,document=1000/4500` → per shape, base and peak. */
 export function parseLagRates(text: string): Map<EventShape, { base: number; peak: number }> {
   const rates = new Map<EventShape, { base: number; peak: number }>();
   for (const part of text.split(',')) {

@@ -19,8 +19,9 @@ import { forkChild } from './children.js';
 import type { ConsumerKind } from './consumer-plug.js';
 import type { ConsumerMessage, ConsumerSpec } from './consumer-process.js';
 import type { ProducerMessage, ProducerSpec } from './producer-process.js';
-import type { EventShape } from './shapes.js';
+import { type EventShape, eventsPerSend } from './shapes.js';
 import { type EventFormat, framingFor, type SubjectSpec, subjectLabel } from './subjects.js';
+import { prepareTopic } from './topic.js';
 
 const consumerScript = fileURLToPath(new URL('./consumer-process.js', import.meta.url));
 const producerScript = fileURLToPath(new URL('./producer-process.js', import.meta.url));
@@ -117,7 +118,7 @@ export async function runLag(spec: LagSpec): Promise<LagResult> {
   let producer: Awaited<ReturnType<typeof forkChild<ProducerMessage>>> | undefined;
   let consumer: Awaited<ReturnType<typeof forkChild<ConsumerMessage>>> | undefined;
   try {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
+    await prepareTopic(admin, topic);
     const producerSpec: ProducerSpec = {
       brokers: [spec.bootstrap],
       topic,
@@ -125,8 +126,7 @@ export async function runLag(spec: LagSpec): Promise<LagResult> {
       poolSize: spec.poolSize,
       seed: spec.seed,
       maxInFlight: 4,
-      // Kafka refuses a record batch over 1 MB (message.max.bytes): ~10 KB documents go 50 a send.
-      maxPerSend: spec.shape === 'document' ? 50 : 1000,
+      maxPerSend: eventsPerSend(spec.shape),
     };
     producer = await forkChild<ProducerMessage>(producerScript, producerSpec);
     const consumerSpec: ConsumerSpec = {

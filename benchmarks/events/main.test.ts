@@ -19,6 +19,7 @@ import { hasKafka } from '../../test/support/kafka.js';
 import type { CeilingResult } from './ceiling.js';
 import type { LagRun } from './lag-report.js';
 import type { EventsRun } from './report.js';
+import { prepareTopic, type TopicAdmin } from './topic.js';
 
 const run = promisify(execFile);
 const main = fileURLToPath(new URL('../../build/benchmarks/events/main.js', import.meta.url));
@@ -34,13 +35,75 @@ function portIsClosed(port: number): Promise<boolean> {
   });
 }
 
+/** Lines prepareTopic wrote to stderr, one per case's topic: every mode prepares its topics there. */
+const preparedTopics = (stderr: string): string[] =>
+  stderr.split('\n').filter((line) => /^ {2}topic \S+ served after [\d.]+ s \(\d+ checks?\)$/.test(line));
+
+/**
+ * A broker that names no leader for the first `leaderAfter` metadata reads, then refuses the end
+ * offset for the next `offsetsAfter` reads (what a partition chosen but not yet hosted answers).
+ */
+const notHosted = () =>
+  Object.assign(new Error('This server does not host this topic-partition'), {
+    name: 'KafkaJSProtocolError',
+    retriable: true,
+  });
+
+function slowBroker(leaderAfter: number, offsetsAfter: number) {
+  const calls = { created: 0, metadata: 0, offsets: 0 };
+  const admin = {
+    // As the real broker answered at load 30: kafkajs's own wait for leaders gives up on a topic
+    // the metadata does not know yet.
+    createTopics: async (options: { waitForLeaders?: boolean }) => {
+      calls.created++;
+      if (options.waitForLeaders === true && calls.metadata < leaderAfter) throw notHosted();
+      return true;
+    },
+    fetchTopicMetadata: async () => {
+      calls.metadata++;
+      const leader = calls.metadata > leaderAfter ? 1 : -1;
+      return { topics: [{ name: 't', partitions: [{ partitionId: 0, leader }] }] };
+    },
+    fetchTopicOffsets: async () => {
+      calls.offsets++;
+      if (calls.offsets <= offsetsAfter) throw notHosted();
+      return [{ partition: 0, offset: '0', high: '0', low: '0' }];
+    },
+  } as unknown as TopicAdmin;
+  return { admin, calls };
+}
+
+describe('prepareTopic', () => {
+  test('waits past a leader-less metadata and a refused end offset, and returns once both are there', async () => {
+    const { admin, calls } = slowBroker(2, 2);
+    const lines: string[] = [];
+    const prepared = await prepareTopic(admin, 't', { pollMs: 1, log: (line) => lines.push(line) });
+    expect(calls.created).toBe(1);
+    // Two checks without a leader, two with a leader and no end offset, the fifth finds both.
+    expect(prepared.checks).toBe(5);
+    expect(calls.offsets).toBe(3);
+    expect(lines).toEqual([expect.stringMatching(/^ {2}topic t served after [\d.]+ s \(5 checks\)\n$/)]);
+  });
+
+  test('gives up after its timeout, naming what it waited for and what the last check found', async () => {
+    const noLeader = slowBroker(Number.POSITIVE_INFINITY, 0);
+    await expect(prepareTopic(noLeader.admin, 't', { timeoutMs: 30, pollMs: 5 })).rejects.toThrow(
+      /^topic t not ready after 0\.0 s \(\d+ checks\): waited for 1 partition\(s\) with a leader and a readable end offset; last check: 0 of 1 partition\(s\) with a leader in the metadata$/,
+    );
+    const notHosted = slowBroker(0, Number.POSITIVE_INFINITY);
+    await expect(prepareTopic(notHosted.admin, 't', { timeoutMs: 30, pollMs: 5 })).rejects.toThrow(
+      /last check: KafkaJSProtocolError: This server does not host this topic-partition$/,
+    );
+  });
+});
+
 describe.skipIf(!hasKafka())('npm run bench:events', () => {
   test('a tiny run: every step consumed what it produced, counts add up, bytes and report are consistent', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirekit-events-bench-'));
     try {
       const json = join(dir, 'run.json');
       const rates = [300, 600];
-      const { stdout } = await run(
+      const { stdout, stderr } = await run(
         process.execPath,
         [
           main,
@@ -64,6 +127,7 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
       const result = JSON.parse(readFileSync(json, 'utf8')) as EventsRun;
       expect(result.failures).toEqual([]);
       expect(result.results.map((r) => r.format).sort()).toEqual(['avro', 'json', 'plain-json']);
+      expect(preparedTopics(stderr)).toHaveLength(3);
 
       for (const r of result.results) {
         expect(r.steps.length, `${r.format}: at least the first step ran`).toBeGreaterThanOrEqual(1);
@@ -115,11 +179,11 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
     }
   }, 300_000);
 
-  test('--mode ceiling: each format drained by both consumers, every event handled once, a row per format', async () => {
+  test('--mode ceiling: each format drained by both consumers on both shapes, every event handled once, a table per shape', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wirekit-events-ceiling-'));
     try {
       const json = join(dir, 'ceiling.json');
-      const { stdout } = await run(
+      const { stdout, stderr } = await run(
         process.execPath,
         [
           main,
@@ -127,8 +191,10 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
           'ceiling',
           '--formats',
           'plain-json,avro',
+          '--shapes',
+          'order,document',
           '--events',
-          '3000',
+          '10000',
           '--repetitions',
           '1',
           '--json',
@@ -137,22 +203,30 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
         { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 240_000 },
       );
       const results = JSON.parse(readFileSync(json, 'utf8')) as CeilingResult[];
-      expect(results.map((r) => `${r.format} ${r.consumer}`).sort()).toEqual([
-        'avro kafkajs',
-        'avro wirekit',
-        'plain-json kafkajs',
+      expect(results.map((r) => `${r.shape} ${r.format} ${r.consumer}`).sort()).toEqual([
+        'document avro kafkajs',
+        'document avro wirekit',
+        'document plain-json kafkajs',
+        'order avro kafkajs',
+        'order avro wirekit',
+        'order plain-json kafkajs',
       ]);
+      expect(preparedTopics(stderr)).toHaveLength(6);
       for (const r of results) {
-        // The case itself fails unless the handler saw every event once with its amounts intact.
-        expect(r.events).toBe(3000);
+        // The case itself fails unless the handler saw every event once with its amounts intact;
+        // a tenth as many documents as orders.
+        expect(r.events).toBe(r.shape === 'order' ? 10_000 : 1000);
         expect(r.perSecond).toBeGreaterThan(0);
         expect(r.processCpuUs).toBeGreaterThan(0);
       }
       const lines = stdout.split('\n');
-      const start = lines.findIndex((line) => line.startsWith('| format | wirekit consumer'));
-      expect(start).toBeGreaterThanOrEqual(0);
-      expect(lines[start + 2]).toMatch(/^\| wirekit avro .*\| \d+ % \|/);
-      expect(lines[start + 3]).toMatch(/^\| plain JSON on kafkajs/);
+      for (const shape of ['order', 'document']) {
+        const title = lines.findIndex((line) => line.startsWith(`## Consumer ceiling, ${shape} events:`));
+        expect(title, shape).toBeGreaterThanOrEqual(0);
+        expect(lines[title + 2]).toMatch(/^\| format \| wirekit consumer/);
+        expect(lines[title + 4]).toMatch(/^\| wirekit avro .*\| \d+ % \|/);
+        expect(lines[title + 5]).toMatch(/^\| plain JSON on kafkajs/);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -163,7 +237,7 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
     try {
       const json = join(dir, 'lag.json');
       const html = join(dir, 'lag.html');
-      const { stdout } = await run(
+      const { stdout, stderr } = await run(
         process.execPath,
         [
           main,
@@ -199,6 +273,7 @@ describe.skipIf(!hasKafka())('npm run bench:events', () => {
         'order json',
         'order plain-json',
       ]);
+      expect(preparedTopics(stderr)).toHaveLength(6);
       for (const r of lag.results) {
         const name = `${r.shape} ${r.format}`;
         // The case fails unless the handler's tally holds every event once, intact; the counts say so too.

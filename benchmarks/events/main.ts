@@ -8,16 +8,19 @@
  *     [--rates 2500,5000,...] [--step-seconds 4] [--repetitions 3] [--consumer wirekit|kafkajs|both]
  *     [--registry start|none|URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
  *   node build/benchmarks/events/main.js --summarize FILE   # a saved run's report again
- *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--repetitions 3]
- *     # each consumer draining a backlog (ceiling.ts): wirekit's vs kafkajs's eachBatch, per format
+ *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--shapes order,document] [--repetitions 3]
+ *     # each consumer draining a backlog (ceiling.ts): wirekit's vs kafkajs's eachBatch, per format and shape
  *   node build/benchmarks/events/main.js --mode lag [--peak-seconds 60] [--shapes order,document]
- *     [--lag-rates order=5000/25000,document=1000/6000] [--html FILE]
+ *     [--lag-rates order=5000/30000,document=1000/4500] [--html FILE]
  *     # a steady rate with a peak (lag.ts): max lag and time to catch up, per format and shape
  *
  * It starts its own broker (test/support/servers/kafka-server.ts: Kafka 4.1.1, KRaft, one node on 127.0.0.1),
  * and runs every case — one format, one repetition — on a fresh topic with a fresh consumer process
  * and a fresh producer process (run-case.ts), one case at a time, the formats taking turns within
  * each repetition so that drift on the machine falls on all of them.
+ *
+ * This file starts and stops the broker and the registry and runs the steps mode; the command line
+ * is options.ts, the other modes' loops ceiling-mode.ts and lag-mode.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,74 +30,16 @@ import { fileURLToPath } from 'node:url';
 import { startRegistryServer } from 'wirekit-ts/events';
 import { kafkaVersion } from '../../test/support/servers/kafka-jars.js';
 import { type KafkaBroker, startKafka } from '../../test/support/servers/kafka-server.js';
-import { benchArgs } from '../args.js';
-import { type CeilingResult, ceilingReport, runCeiling } from './ceiling.js';
+import { ceilingCases } from './ceiling.js';
+import { runCeilingMode } from './ceiling-mode.js';
 import type { ConsumerKind } from './consumer-plug.js';
 import { parseLagRates, runLagMode } from './lag-mode.js';
+import { eventsOptions, parseFormats, parseShapes, positive } from './options.js';
 import { type EventsRun, eventsReport } from './report.js';
 import { type CaseResult, runCase } from './run-case.js';
-import { type EventShape, eventShapes } from './shapes.js';
-import { type EventFormat, eventFormats } from './subjects.js';
+import type { EventFormat } from './subjects.js';
 
-const usage = `Usage: node build/benchmarks/events/main.js [--quick] [--formats ${eventFormats.join(',')}]
-         [--rates 2500,5000,7000,10000,14000,20000,28000,40000] [--step-seconds 4] [--repetitions 3]
-         [--warmup-seconds 2] [--consumer wirekit|kafkajs|both] [--registry start|none|URL] [--max-batch 100]
-         [--pool 2000] [--behind-seconds 0.5] [--json FILE] [--cpu-prof DIR]
-       node build/benchmarks/events/main.js --summarize FILE [--json FILE]
-       node build/benchmarks/events/main.js --mode ceiling [--formats ...] [--events 60000] [--repetitions 3]
-         [--registry start|none|URL] [--max-batch 100] [--json FILE] [--cpu-prof DIR]
-       node build/benchmarks/events/main.js --mode lag [--formats ...] [--shapes ${eventShapes.join(',')}]
-         [--lag-rates order=5000/25000,document=1000/6000] [--base-seconds 5] [--peak-seconds 60]
-         [--catch-up-seconds 300] [--caught-up-seconds 1] [--repetitions 1] [--json FILE] [--html FILE]
-Events through a Kafka broker it starts on loopback, at producer rates stepped up until the consumer
-falls behind: events/s consumed, lag, consumer CPU per event and bytes per event, per format.
---consumer wirekit: wirekit's formats on wirekit's kafkaConsumer (what users run), the plain-JSON
-baseline on kafkajs's own eachBatch loop; kafkajs: wirekit's formats on that loop too (the codecs
-alone apart); both: each wirekit format on both. --registry: Avro and Protobuf in
-Confluent framing through wirekit's registry server started on loopback (start, the default) or the
-registry at URL; none: in wirekit's envelope.
---mode ceiling: instead of rate steps, each format's backlog of --events drained by wirekit's
-consumer and by kafkajs's eachBatch loop with the same decoder (the raw ceiling), plain JSON on
-kafkajs beside them, each case in fresh producer and consumer processes.
---mode lag: the producer at a base rate, then --peak-seconds at the peak rate, then the base rate
-until the consumer caught up (or --catch-up-seconds passed); per event shape and format the largest
-lag in events and in seconds and the time to catch up, each case in fresh processes; a table, and
-lag-over-time charts per format in the --html page.`;
-
-const { values } = benchArgs(usage, {
-  options: {
-    quick: { type: 'boolean', default: false },
-    mode: { type: 'string', default: 'steps' },
-    events: { type: 'string', default: '60000' },
-    formats: { type: 'string', default: eventFormats.join(',') },
-    rates: { type: 'string' },
-    'step-seconds': { type: 'string' },
-    repetitions: { type: 'string' },
-    'warmup-seconds': { type: 'string' },
-    consumer: { type: 'string', default: 'wirekit' },
-    registry: { type: 'string', default: 'start' },
-    'max-batch': { type: 'string', default: '100' },
-    pool: { type: 'string', default: '2000' },
-    'behind-seconds': { type: 'string', default: '0.5' },
-    json: { type: 'string' },
-    summarize: { type: 'string' },
-    'cpu-prof': { type: 'string' },
-    shapes: { type: 'string', default: eventShapes.join(',') },
-    'lag-rates': { type: 'string', default: 'order=5000/25000,document=1000/6000' },
-    'base-seconds': { type: 'string', default: '5' },
-    'peak-seconds': { type: 'string', default: '60' },
-    'catch-up-seconds': { type: 'string' },
-    'caught-up-seconds': { type: 'string', default: '1' },
-    html: { type: 'string' },
-  },
-});
-
-function positive(name: string, text: string): number {
-  const value = Number(text);
-  if (!(value > 0) || !Number.isFinite(value))
-    throw new Error(`--${name} takes a positive number, got ${text}`);
-  return value;
-}
+const values = eventsOptions();
 
 function publish(run: EventsRun): void {
   process.stdout.write(eventsReport(run));
@@ -118,12 +63,11 @@ async function startBroker(logDir: string): Promise<KafkaBroker> {
 if (values.summarize !== undefined) {
   publish(JSON.parse(readFileSync(values.summarize, 'utf8')) as EventsRun);
 } else {
+  // Before the broker starts: an error thrown after it would leave the broker running.
+  if (!['steps', 'ceiling', 'lag'].includes(values.mode))
+    throw new Error(`--mode takes steps, ceiling or lag, got ${values.mode}`);
   const quick = values.quick;
-  const formats = values.formats.split(',').map((format) => format.trim()) as EventFormat[];
-  for (const format of formats) {
-    if (!eventFormats.includes(format))
-      throw new Error(`--formats: unknown ${format}; known: ${eventFormats.join(', ')}`);
-  }
+  const formats = parseFormats(values.formats);
   // Steps about √2 apart from 5,000: a format's limit is found to within a step (±20 %).
   const rates = (
     values.rates ?? (quick ? '2500,5000,10000,20000,40000' : '2500,5000,7000,10000,14000,20000,28000,40000')
@@ -178,14 +122,8 @@ if (values.summarize !== undefined) {
     process.stderr.write(`bench:events failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     void cleanUp().finally(() => process.exit(1));
   });
-  if (!['steps', 'ceiling', 'lag'].includes(values.mode))
-    throw new Error(`--mode takes steps, ceiling or lag, got ${values.mode}`);
   if (values.mode === 'lag') {
-    const shapes = values.shapes.split(',').map((shape) => shape.trim()) as EventShape[];
-    for (const shape of shapes) {
-      if (!eventShapes.includes(shape))
-        throw new Error(`--shapes: unknown ${shape}; known: ${eventShapes.join(', ')}`);
-    }
+    const shapes = parseShapes(values.shapes);
     const peakSeconds = positive('peak-seconds', values['peak-seconds']);
     try {
       await runLagMode({
@@ -217,48 +155,23 @@ if (values.summarize !== undefined) {
     process.exit(0);
   }
   if (values.mode === 'ceiling') {
-    const ceilingCases = formats.flatMap((format): { format: EventFormat; consumer: ConsumerKind }[] =>
-      format === 'plain-json'
-        ? [{ format, consumer: 'kafkajs' }]
-        : [
-            { format, consumer: 'wirekit' },
-            { format, consumer: 'kafkajs' },
-          ],
-    );
-    const ceilings: CeilingResult[] = [];
     try {
-      for (let repetition = 0; repetition < repetitions; repetition++) {
-        const order = ceilingCases.map(
-          (_, i) => ceilingCases[(i + repetition) % ceilingCases.length] as (typeof ceilingCases)[number],
-        );
-        for (const { format, consumer } of order) {
-          const result = await runCeiling({
-            format,
-            consumer,
-            repetition,
-            bootstrap: broker.bootstrap,
-            registryUrl: registry?.url,
-            events: positive('events', values.events),
-            maxBatch: positive('max-batch', values['max-batch']),
-            poolSize: positive('pool', values.pool),
-            seed: 1,
-            timeoutSeconds: 120,
-            consumerExecArgv: profile,
-          });
-          ceilings.push(result);
-          process.stderr.write(
-            `${format} on ${consumer}'s consumer (repetition ${repetition + 1}): ${Math.round(result.perSecond).toLocaleString('en-US')} events/s, ${result.processCpuUs.toFixed(1)} µs CPU/event\n`,
-          );
-        }
-      }
+      await runCeilingMode({
+        command,
+        kafka: kafkaVersion,
+        bootstrap: broker.bootstrap,
+        registryUrl: registry?.url,
+        cases: ceilingCases(formats, parseShapes(values.shapes)),
+        events: positive('events', values.events),
+        repetitions,
+        maxBatch: positive('max-batch', values['max-batch']),
+        poolSize: positive('pool', values.pool),
+        consumerExecArgv: profile,
+        json: values.json,
+      });
     } finally {
       await cleanUp();
     }
-    process.stdout.write(
-      `${command}\n${new Date().toISOString()}, Node ${process.version}, Kafka ${kafkaVersion}, ${cpus().length} CPUs\n`,
-    );
-    process.stdout.write(ceilingReport(ceilings));
-    if (values.json !== undefined) writeFileSync(values.json, `${JSON.stringify(ceilings, null, 2)}\n`);
     process.exit(0);
   }
   const results: CaseResult[] = [];

@@ -27,6 +27,7 @@ import type { Calibration, ConsumerMessage, ConsumerSample, ConsumerSpec } from 
 import type { Tally } from './handler.js';
 import type { ProducerMessage, ProducerSpec, StepDone } from './producer-process.js';
 import { type EventFormat, framingFor, type SubjectSpec, subjectLabel } from './subjects.js';
+import { prepareTopic } from './topic.js';
 
 const consumerScript = fileURLToPath(new URL('./consumer-process.js', import.meta.url));
 const producerScript = fileURLToPath(new URL('./producer-process.js', import.meta.url));
@@ -147,8 +148,7 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult> {
   let consumer: ConsumerChild | undefined;
   let producer: ProducerChild | undefined;
   try {
-    await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true });
-    await topicReady(admin, topic);
+    await prepareTopic(admin, topic);
     const consumerSpec: ConsumerSpec = {
       brokers: [spec.bootstrap],
       topic,
@@ -220,23 +220,6 @@ export async function runCase(spec: CaseSpec): Promise<CaseResult> {
   }
 }
 
-/**
- * Until the broker answers for the new partition: createTopics' waitForLeaders can return before
- * the partition is served, and a ListOffsets then fails with UNKNOWN_TOPIC_OR_PARTITION.
- */
-async function topicReady(admin: Admin, topic: string): Promise<void> {
-  const until = performance.now() + 30_000;
-  for (;;) {
-    try {
-      await admin.fetchTopicOffsets(topic);
-      return;
-    } catch (error) {
-      if (performance.now() > until) throw error;
-      await sleep(100);
-    }
-  }
-}
-
 /** One sample of the three: the produced offset, the committed offset, the consumer. */
 class Probe {
   peakRss = 0;
@@ -250,12 +233,12 @@ class Probe {
   ) {}
 
   /**
-   * The topic's end offset, read again after a retriable error (a leader or coordinator moving, or
-   * a new topic's partition not yet hosted: on a loaded machine that takes seconds, not the half
-   * second ten quick tries gave, which failed a CI run at load 10).
+   * The topic's end offset, read again for up to 2 s after a retriable error (a coordinator or
+   * leader moving). A new topic's partition not yet hosted is not among them: prepareTopic waited
+   * for it before the case began.
    */
   async produced(): Promise<number> {
-    const giveUpAt = Date.now() + 15_000;
+    const giveUpAt = Date.now() + 2_000;
     for (;;) {
       try {
         const offsets = await this.admin.fetchTopicOffsets(this.topic);

@@ -17,6 +17,12 @@ export function shapeEvents(shape: EventShape, count: number, seed: number): unk
   return shape === 'document' ? documentEvents(count, seed) : orderEvents(count, seed);
 }
 
+/**
+ * Events per producer send of the shape: Kafka refuses a record batch over 1 MB
+ * (message.max.bytes), so ~10 KB documents go 50 a send, ~1 KB orders 1,000.
+ */
+export const eventsPerSend = (shape: EventShape): number => (shape === 'document' ? 50 : 1000);
+
 /** The handler's work on one decoded event of the shape, counted in `tally`. */
 export function handleShaped(shape: EventShape, tally: Tally, value: unknown): void {
   if (shape === 'order') {
