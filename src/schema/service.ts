@@ -122,8 +122,8 @@ export function service<const M extends Readonly<Record<string, MethodSchema>>>(
   if (typeof methods !== 'object' || methods === null || Array.isArray(methods)) {
     invalid(`service ${fullName}: methods must be an object of t.unary, t.serverStream… by name.`);
   }
+  // No method is allowed, as protoc allows `service S {}`: a service being sketched.
   const entries = Object.entries(methods);
-  if (entries.length === 0) invalid(`service ${fullName}: needs at least one method.`);
   for (const [methodName, value] of entries) {
     // `__proto__` is an identifier, but an object literal's `__proto__:` sets the prototype.
     if (!isIdentifier(methodName) || methodName === '__proto__') {
