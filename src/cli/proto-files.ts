@@ -6,6 +6,7 @@
  */
 import { dirname } from 'node:path';
 import { schemaFromProtoText } from '../codecs/protobuf/from-proto-file.js';
+import type { ImportedProto } from '../codecs/protobuf/index.js';
 import { isWirekitError, SchemaImportError, type WirekitError } from '../errors/index.js';
 import type { Schema } from '../schema/index.js';
 import { fullName } from '../schema/walk.js';
@@ -20,14 +21,14 @@ export interface ProtoSource {
 }
 
 /**
- * Every message and enum the file declares and imports, by full name. The library reads the
- * imports (schemaFromProtoText, each file bounded by --max-input-bytes); the text is the CLI's own,
- * read from the file or standard input.
+ * Every message and enum the file declares and imports, by full name, and the file's services. The
+ * library reads the imports (schemaFromProtoText, each file bounded by --max-input-bytes); the text
+ * is the CLI's own, read from the file or standard input.
  */
-export function importProtoFile(source: ProtoSource): ReadonlyMap<string, Schema> {
+export function importProtoFile(source: ProtoSource): ImportedProto {
   const dirs = [...source.includeDirs, source.file === 'standard input' ? '.' : dirname(source.file)];
   try {
-    return schemaFromProtoText(source.text, { includePaths: dirs, maxFileBytes: source.maxBytes }).types;
+    return schemaFromProtoText(source.text, { includePaths: dirs, maxFileBytes: source.maxBytes });
   } catch (error) {
     // A refusal in an imported file names that file on disk; one left unnamed is in this one.
     throw placed(error, source.file, source.text);

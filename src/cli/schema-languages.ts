@@ -9,10 +9,16 @@
  * file's only message no other type uses.
  */
 import { schemaFromAvro, schemaFromAvroContainer } from '../codecs/avro/index.js';
-import { schemaFromDescriptorSet } from '../codecs/protobuf/index.js';
+import { type ImportedProto, schemaFromDescriptorSet } from '../codecs/protobuf/index.js';
 import { isWirekitError, SchemaImportError } from '../errors/index.js';
 import { schemaFromJsonSchema } from '../schema/import/index.js';
-import { type Schema, type SchemaDocument, schemaFromJson, schemaToJson } from '../schema/index.js';
+import {
+  type Schema,
+  type SchemaDocument,
+  type ServiceSchema,
+  schemaFromJson,
+  schemaToJson,
+} from '../schema/index.js';
 import { maxSchemaJsonDepth } from '../schema/json-form.js';
 import { findJsonFault, lineAndColumnOf } from '../util/json-syntax.js';
 import { importProtoFile, protoRoot } from './proto-files.js';
@@ -44,8 +50,8 @@ export interface ImportedFile {
   readonly language: SchemaLanguage;
   /** The one schema the file describes; undefined for a .proto file of several messages and no --type. */
   readonly schema: Schema | undefined;
-  /** What `--to ts` declares: that schema, or every type of a file of several. */
-  readonly declared: Schema | readonly Schema[];
+  /** What `--to ts` declares: that schema, or every type (and service) of a file of several. */
+  readonly declared: Schema | readonly (Schema | ServiceSchema)[];
   /** The types `--type` could name, when the file describes no one schema. */
   readonly candidates: readonly string[];
 }
@@ -66,17 +72,21 @@ function single(read: (source: SchemaSource) => Schema): LanguageRow['read'] {
 }
 
 /**
- * A file of Protocol Buffers messages (a .proto, a descriptor set): `--to ts` declares them all, or
- * the one --type names; the schema is that one, or the only message no other uses.
+ * A file of Protocol Buffers messages (a .proto, a descriptor set): `--to ts` declares them all and
+ * the file's services, or the one message --type names; the schema is that one, or the only
+ * message no other uses.
  */
 function messagesOf(
-  types: ReadonlyMap<string, Schema>,
+  { types, services }: ImportedProto,
   source: SchemaSource,
 ): Omit<ImportedFile, 'language'> {
   const { schema, candidates } = protoRoot(types, source.type, source.file);
   return {
     schema,
-    declared: source.type === undefined ? [...types.values()] : (schema as Schema),
+    declared:
+      source.type === undefined
+        ? [...types.values(), ...services.map((service) => service.schema)]
+        : (schema as Schema),
     candidates,
   };
 }
@@ -123,9 +133,8 @@ const languages: ReadonlyMap<SchemaLanguage, LanguageRow> = new Map<SchemaLangua
       title: 'a binary FileDescriptorSet (.pb)',
       read: (source) =>
         messagesOf(
-          imported(
-            source,
-            () => schemaFromDescriptorSet(source.bytes, { limits: { maxInputBytes: source.maxBytes } }).types,
+          imported(source, () =>
+            schemaFromDescriptorSet(source.bytes, { limits: { maxInputBytes: source.maxBytes } }),
           ),
           source,
         ),

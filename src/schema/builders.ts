@@ -718,4 +718,5 @@ function checkSchemaValue(where: string, schema: unknown): void {
   }
 }
 
+export { bidiStream, clientStream, serverStream, service, unary } from './service.js';
 export { enumeration as enum };

@@ -23,6 +23,8 @@ export {
 } from './json-form.js';
 export { fromJsonValue, toJsonValue } from './json-value.js';
 export { type InferOptions, inferSchema } from './schema-from-samples.js';
+export { isService, type MethodOptions, type ServiceOptions, serviceName } from './service.js';
+export type * from './service-types.js';
 export { type StandardResult, type StandardSchemaV1, standardSchema } from './standard-schema.js';
 export type * from './types.js';
 export { assert, is, type ValidateOptions, validate } from './validate.js';

@@ -108,3 +108,30 @@ export function pythonProtoBytes(
     return JSON.parse(result.stdout) as string[];
   });
 }
+
+/** A file of a descriptor set as protoc compiled it: its package, messages, imports and services. */
+export interface DescribedProtoFile {
+  readonly package: string;
+  /** The top-level messages' names, in the file's order. */
+  readonly messages: readonly string[];
+  readonly dependencies: readonly string[];
+  /** Each ServiceDescriptorProto as protobuf's JSON mapping writes it (fields at their default left out). */
+  readonly services: readonly unknown[];
+}
+
+const describeFileScript = `
+import json, sys
+from google.protobuf import descriptor_pb2, json_format
+fds = descriptor_pb2.FileDescriptorSet()
+fds.ParseFromString(open(sys.argv[1], 'rb').read())
+f = [f for f in fds.file if f.name == sys.argv[2]][0]
+print(json.dumps({'package': f.package, 'messages': [m.name for m in f.message_type],
+  'dependencies': list(f.dependency), 'services': [json_format.MessageToDict(s) for s in f.service]}))
+`;
+
+/** The file `name` of a descriptor set, as Python's descriptor_pb2 reads it (DescribedProtoFile). */
+export function describeProtoFile(set: string, name: string): DescribedProtoFile {
+  const result = spawnSync(python, ['-c', describeFileScript, set, name], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  return JSON.parse(result.stdout) as DescribedProtoFile;
+}

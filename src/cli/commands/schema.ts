@@ -10,6 +10,7 @@ import {
 import { inferSchema, type Schema, schemaFromJson, schemaToJson } from '../../schema/index.js';
 import { parseJsonSamples, parseJsonText } from '../../util/json-samples.js';
 import { type CliIo, inputLimitOf, inputLimitOption, readInput } from '../io.js';
+import { isModuleFile, schemaModuleExports } from '../schema-module.js';
 import { parseCommand, usageError } from '../usage.js';
 import { schemaCheck, schemaCheckHelp } from './schema-check.js';
 import { schemaImport, schemaImportHelp } from './schema-import.js';
@@ -26,10 +27,13 @@ export const schemaHelp = `Usage:
       samples (uint8 for 0..200, float32 for 0.5): only for data whose range cannot grow.
       A key the schema could not carry (__proto__; '' as a field name; constructor or prototype
       in a json value) is refused with its path (WK_SCHEMA_INVALID), never dropped.
-  wirekit schema export --to FORMAT [SCHEMA.json|-] [--namespace NS] [--root-name NAME] [--annotations]
+  wirekit schema export --to FORMAT [SCHEMA.json|MODULE.js|-] [--namespace NS] [--root-name NAME]
+                        [--annotations]
       Prints the schema in another schema language. FORMAT is one of:
       proto (proto3), avro (.avsc), fbs (FlatBuffers), arrow (Arrow schema as JSON), json-schema
-      (2020-12, describing the JSON form of values). With json-schema, --annotations adds the
+      (2020-12, describing the JSON form of values). With --to proto the input may be a JavaScript
+      module (.js, .mjs; TypeScript under a loader): its exported services (t.service) and named
+      types are printed as one .proto file, the messages once each, then the service blocks. With json-schema, --annotations adds the
       x-wirekit-* keywords (kinds, field numbers, precisions...) that 'schema import' reads back
       into the same schema; a strict Ajv must be told of them (docs/mapping/json-schema.md).
 ${schemaImportHelp}
@@ -105,6 +109,13 @@ async function exportSchema(args: readonly string[], io: CliIo): Promise<void> {
   const exporter = values.to === undefined ? undefined : exporters.get(values.to);
   if (exporter === undefined) throw usageError(`--to must be one of ${[...exporters.keys()].join(', ')}.`);
   const file = onePositional(positionals, 'SCHEMA.json');
+  if (isModuleFile(file)) {
+    if (values.to !== 'proto')
+      throw usageError('a module is read by --to proto; give the others a SCHEMA.json.');
+    const declared = await schemaModuleExports(file);
+    io.stdout.write(toProto(declared, { package: values.namespace, rootName: values['root-name'] }));
+    return;
+  }
   const source = file === '-' ? 'standard input' : file;
   const schema = schemaFromJson(parseJsonText((await readInput(io, file)).toString('utf8'), source));
   io.stdout.write(

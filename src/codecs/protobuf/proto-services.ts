@@ -7,10 +7,13 @@
  *
  * Only what the file itself declares: services of the files it imports are theirs to import.
  */
+
+import { t } from '../../schema/index.js';
 import { protoError } from '../../schema/proto/errors.js';
 import type { ProtoFileAst, ProtoMessageAst, ProtoOption } from '../../schema/proto/index.js';
 import type { LinkedProto, ProtoDeclaration } from '../../schema/proto/link.js';
 import { qualify } from '../../schema/proto/symbols.js';
+import type { MethodSchema, ServiceSchema } from '../../schema/service-types.js';
 import type { ObjectSchema } from '../../schema/types.js';
 
 /** google.protobuf.MethodOptions.IdempotencyLevel, by its names. */
@@ -41,6 +44,8 @@ export interface ImportedProtoService {
   readonly name: string;
   readonly methods: readonly ImportedProtoMethod[];
   readonly deprecated: boolean;
+  /** The service as `t.service` declares it, which toProto prints back and `--to ts` writes. */
+  readonly schema: ServiceSchema;
 }
 
 /** How the import maps a message, given with the scope (package and enclosing messages) it is declared in. */
@@ -58,23 +63,55 @@ export function protoServices(linked: LinkedProto, messageSchema: MessageSchemaO
     const scope = dot < 0 ? '' : declaration.fullName.slice(0, dot);
     return { name: declaration.fullName, schema: messageSchema(message, scope, declaredIn) };
   };
-  return file.services.map((service) => ({
-    name: qualify(file.package, service.name),
-    deprecated: flag(service.options, 'deprecated'),
-    methods: service.methods.map((method) => {
-      const types = linked.methods.get(method);
-      if (types === undefined) throw new Error(`rpc ${method.name} was not linked`);
-      return {
-        name: method.name,
-        input: ref(types.input),
-        output: ref(types.output),
-        clientStreaming: method.inputStream,
-        serverStreaming: method.outputStream,
-        idempotencyLevel: idempotencyOf(method.options, `rpc ${qualify(service.name, method.name)}`),
-        deprecated: flag(method.options, 'deprecated'),
-      };
-    }),
-  }));
+  return file.services.map((service) => {
+    const imported = {
+      name: qualify(file.package, service.name),
+      deprecated: flag(service.options, 'deprecated'),
+      methods: service.methods.map((method) => {
+        const types = linked.methods.get(method);
+        if (types === undefined) throw new Error(`rpc ${method.name} was not linked`);
+        return {
+          name: method.name,
+          input: ref(types.input),
+          output: ref(types.output),
+          clientStreaming: method.inputStream,
+          serverStreaming: method.outputStream,
+          idempotencyLevel: idempotencyOf(method.options, `rpc ${qualify(service.name, method.name)}`),
+          deprecated: flag(method.options, 'deprecated'),
+        };
+      }),
+    };
+    return { ...imported, schema: serviceSchemaOf(imported) };
+  });
+}
+
+const builders = {
+  unary: t.unary,
+  server_streaming: t.serverStream,
+  client_streaming: t.clientStream,
+  bidi_streaming: t.bidiStream,
+} as const;
+
+/** The service as t.service builds it: IDEMPOTENCY_UNKNOWN is the level a method declares by saying nothing. */
+function serviceSchemaOf(service: Omit<ImportedProtoService, 'schema'>): ServiceSchema {
+  const methods = service.methods.map((method): [string, MethodSchema] => {
+    const kind = method.clientStreaming
+      ? method.serverStreaming
+        ? 'bidi_streaming'
+        : 'client_streaming'
+      : method.serverStreaming
+        ? 'server_streaming'
+        : 'unary';
+    const level = method.idempotencyLevel;
+    return [
+      method.name,
+      builders[kind](method.input.schema, method.output.schema, {
+        ...(level === 'IDEMPOTENCY_UNKNOWN' ? {} : { idempotency: level }),
+        ...(method.deprecated ? { deprecated: true } : {}),
+      }),
+    ];
+  });
+  return t.service(service.name, Object.fromEntries(methods), service.deprecated ? { deprecated: true } : {});
 }
 
 function simpleOption(options: readonly ProtoOption[], name: string): ProtoOption | undefined {

@@ -16,9 +16,16 @@ import {
   type ProtoValue,
   protoLayout,
 } from './proto-layout.js';
+import {
+  gatherFile,
+  messagesOf,
+  type ProtoFileInput,
+  printServices,
+  withoutGatherRoot,
+} from './proto-services.js';
 import { defaultLiteral, printableDefault } from './proto-syntax.js';
 
-export type { ProtoOptions };
+export type { ProtoFileInput, ProtoOptions };
 
 /**
  * The google/protobuf/*.proto files are not in the user's folder: protoc finds them among its own
@@ -34,12 +41,34 @@ const wellKnownImportNote = [
   '// the folder that holds google/protobuf/timestamp.proto.',
 ].join('\n');
 
-export function toProto(schema: Schema, options: ProtoOptions = {}): string {
-  return printProto(protoLayout(schema, options));
+/**
+ * The `.proto` file of a schema; or of services (`t.service`) and named types, given alone or in a
+ * list: every message their methods take and give and every type listed, each declared once, then
+ * the `service` blocks (proto-services.ts).
+ */
+export function toProto(input: ProtoFileInput, options: ProtoOptions = {}): string {
+  const gathered = gatherFile(input);
+  if (gathered === undefined) return printProto(protoLayout(input as Schema, options));
+  let layout = protoLayout(gathered.root, options);
+  // Types of no package take the services' package, as they would a --namespace.
+  const [first] = gathered.services;
+  if (layout.package === undefined && options.package === undefined && first?.namespace !== undefined) {
+    layout = protoLayout(gathered.root, { ...options, package: first.namespace });
+  }
+  const messages = messagesOf(layout);
+  const services = printServices(gathered.services, (message, absolute) => {
+    const declared = messages.get(message) as ProtoMessage;
+    const relative = referenceTo(declared, layout);
+    if (!absolute || relative.startsWith('.')) return relative;
+    // A well-known type's name is its full name; the file's own top-level ones are in its package.
+    const local = layout.declarations.includes(declared) && layout.package !== undefined;
+    return local ? `.${layout.package}.${relative}` : `.${relative}`;
+  });
+  return printProto(withoutGatherRoot(layout, gathered.services), services);
 }
 
-/** The `.proto` text of a layout. */
-function printProto(layout: ProtoLayout): string {
+/** The `.proto` text of a layout, with the service blocks after its declarations. */
+function printProto(layout: ProtoLayout, services: readonly string[] = []): string {
   // A nested declaration is printed inside its enclosing message's block, indented.
   const inner = new Map<ProtoMessage, string[]>();
   const print = (declaration: ProtoLayout['declarations'][number]): string =>
@@ -79,7 +108,7 @@ function printProto(layout: ProtoLayout): string {
   ];
   if (layout.package !== undefined) head.push(`package ${layout.package};`);
   if (imports.length > 0) head.push(imports.map((file) => `import "${file}";`).join('\n'));
-  return `${[...head, ...blocks].join('\n\n')}\n`;
+  return `${[...head, ...blocks, ...services].join('\n\n')}\n`;
 }
 
 /** How many messages a declaration is nested in. */

@@ -18,6 +18,8 @@
 import { WirekitError } from '../../errors/index.js';
 import { assignFieldNumbers } from '../field-numbers.js';
 import { isSmallInt } from '../int-ranges.js';
+import { isService, serviceName } from '../service.js';
+import type { MethodSchema, ServiceSchema } from '../service-types.js';
 import type {
   AvroDecimalForm,
   AvroFixedForm,
@@ -32,6 +34,7 @@ import { deref, fullName } from '../walk.js';
 import { call, type Expr, layout, propertyKey, quote } from './typescript-layout.js';
 import { typeIdentifiers } from './typescript-names.js';
 import { collectNamed, dependencyOrder } from './typescript-order.js';
+import { serviceDeclaration } from './typescript-services.js';
 import { typeText } from './typescript-types.js';
 import { valueExpr } from './typescript-values.js';
 
@@ -43,10 +46,14 @@ export interface TypeScriptOptions {
 }
 
 /**
- * The module's text, formatted as Biome formats it. Given a list of named types (the messages of a
- * `.proto` file), it declares each of them and what they use, with no root.
+ * The module's text, formatted as Biome formats it. Given a list of named types and services (the
+ * messages and services of a `.proto` file), it declares each of them and what they use, with no
+ * root; the services (`t.service`) come last, after the messages their methods name.
  */
-export function toTypeScript(schema: Schema | readonly Schema[], options: TypeScriptOptions = {}): string {
+export function toTypeScript(
+  schema: Schema | readonly (Schema | ServiceSchema)[],
+  options: TypeScriptOptions = {},
+): string {
   return new Generator(schema, options).module();
 }
 
@@ -74,13 +81,19 @@ class Generator {
   private readonly imports = new Set<string>(['t']);
   /** The unnamed schema declared as `Root`, if any. */
   private readonly root: Schema | undefined;
+  private readonly services: readonly ServiceSchema[];
 
   constructor(
-    schemas: Schema | readonly Schema[],
+    schemas: Schema | readonly (Schema | ServiceSchema)[],
     private readonly options: TypeScriptOptions,
   ) {
-    const roots = (Array.isArray(schemas) ? schemas : [schemas]).map((schema: Schema) =>
-      schema.kind === 'ref' ? schema.resolve() : schema,
+    const listed: readonly (Schema | ServiceSchema)[] = Array.isArray(schemas) ? schemas : [schemas];
+    this.services = listed.filter(isService);
+    const messages = this.services.flatMap((service) =>
+      (Object.values(service.methods) as MethodSchema[]).flatMap((method) => [method.input, method.output]),
+    );
+    const roots = [...(listed.filter((item) => !isService(item)) as Schema[]), ...messages].map(
+      (schema: Schema) => (schema.kind === 'ref' ? schema.resolve() : schema),
     );
     const unnamed = roots.filter((schema) => !isNamed(schema));
     if (unnamed.length > 0 && roots.length > 1) {
@@ -101,6 +114,16 @@ class Generator {
       name: type.name,
       withInput: this.cycleOf.has(name) && type.kind !== 'enum',
     }));
+    for (const service of this.services) {
+      const name = serviceName(service);
+      if (this.named.has(name) || entries.some((entry) => entry.fullName === name)) {
+        throw new WirekitError(
+          'WK_SCHEMA_INVALID',
+          `toTypeScript: ${name} names both a service and another type or service; rename one of them.`,
+        );
+      }
+      entries.push({ fullName: name, name: service.name, withInput: false });
+    }
     ({ ids: this.ids, used: this.used } = typeIdentifiers(entries, taken));
   }
 
@@ -109,6 +132,15 @@ class Generator {
     for (const cycle of this.order) {
       const recursive = this.cycleOf.has(cycle[0] as string);
       for (const name of cycle) blocks.push(this.declaration(this.named.get(name) as NamedSchema, recursive));
+    }
+    for (const service of this.services) {
+      blocks.push(
+        serviceDeclaration(
+          service,
+          this.ids.get(serviceName(service)) as string,
+          (message) => this.ids.get(fullName(message)) as string,
+        ),
+      );
     }
     if (this.root !== undefined) {
       let rootId = this.options.rootName ?? 'Root';

@@ -201,10 +201,15 @@ class Linker {
     }
   }
 
+  /**
+   * An rpc's request or response, or an extendee. protoc looks these up among all symbols, not
+   * types only (its LOOKUP_ALL, where a field's type is LOOKUP_TYPES): the first symbol met ends the
+   * search, so in `rpc Ping (Ping)` the method Ping hides the message Ping.
+   */
   private messageType(name: string, where: string, at: ProtoPosition): ProtoDeclaration {
-    const declaration = this.typeNamed(name, where, at);
-    if (declaration.symbol.kind !== 'message') protoError(`"${name}" is not a message type`, at);
-    return declaration;
+    const [fullName, symbol] = this.lookup(name, where, at, 'all');
+    if (symbol.kind !== 'message') protoError(`"${name}" is not a message type`, at);
+    return { fullName, symbol } as ProtoDeclaration;
   }
 
   private typeNamed(name: string, where: string, at: ProtoPosition): ProtoDeclaration {
@@ -215,8 +220,16 @@ class Linker {
     return { fullName, symbol } as ProtoDeclaration;
   }
 
-  /** protoc's lookup of a type name written in the scope whose full name is `relativeTo`. */
-  private lookup(name: string, relativeTo: string, at: ProtoPosition): [string, ProtoSymbol] {
+  /**
+   * protoc's lookup of a type name written in the scope whose full name is `relativeTo`: with
+   * `types`, a symbol that is not a type (a field, a method) is passed over; with `all` it is found.
+   */
+  private lookup(
+    name: string,
+    relativeTo: string,
+    at: ProtoPosition,
+    among: 'types' | 'all' = 'types',
+  ): [string, ProtoSymbol] {
     const { symbols } = this;
     if (name.startsWith('.')) {
       const found = symbols.get(name.slice(1));
@@ -248,7 +261,7 @@ class Linker {
         }
         return [fullName, inner];
       }
-      if (isType(found)) return [qualify(scope, first), found];
+      if (among === 'all' || isType(found)) return [qualify(scope, first), found];
     }
   }
 }

@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { schemaFromProto } from '../../../src/codecs/protobuf/index.js';
 import { isWirekitError } from '../../../src/errors/index.js';
+import { type ObjectSchema, t } from '../../../src/schema/index.js';
 
 const common = `syntax = "proto3";
 package common.v1;
@@ -62,6 +63,26 @@ describe('schemaFromProto reads services', () => {
       ['size', 1],
       ['token', 2],
     ]);
+  });
+
+  test('each service as t.service declares it, ready for toProto and --to ts', () => {
+    const { types, services } = schemaFromProto(text, { imports });
+    const Order = types.get('shop.v1.Order') as ObjectSchema;
+    const Orders = types.get('shop.v1.Orders') as ObjectSchema;
+    const Page = services[0]?.methods[0]?.input.schema as ObjectSchema;
+    expect(services[0]?.schema).toEqual(
+      t.service(
+        'shop.v1.OrderService',
+        {
+          List: t.unary(Page, Orders, { idempotency: 'NO_SIDE_EFFECTS' }),
+          Put: t.unary(Order, Order, { idempotency: 'IDEMPOTENT', deprecated: true }),
+          Stream: t.bidiStream(Order, Order),
+        },
+        { deprecated: true },
+      ),
+    );
+    expect(services[0]?.schema.methods.Put?.input).toBe(Order);
+    expect(services[1]?.schema).toEqual(t.service('shop.v1.Empty', {}));
   });
 
   test('a file without services has none', () => {
