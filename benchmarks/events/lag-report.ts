@@ -1,7 +1,7 @@
 /**
  * bench:events `--mode lag`'s report: a Markdown table (per event shape and format: the peak the
  * producer reached, the largest lag in events and in seconds, the time to catch up, medians over
- * the repetitions) and an HTML page with one lag-over-time chart per format, drawn by the lab's
+ * the repetitions) and an HTML page with one lag-over-time chart per event shape, a line per format, drawn by the lab's
  * chart code (`linesHtml` from wirekit-ts/lab, the page `wirekit bench --html` writes).
  */
 import { type LineChart, linesHtml, median } from 'wirekit-ts/lab';
@@ -71,20 +71,26 @@ export function lagTable(run: LagRun): string {
   return `\n## Consumer lag through a peak, per event shape and format\n\n${lines.join('\n')}\n\nLag in seconds: the age of the oldest event not yet handled, sampled; caught up: that age back to ${run.caughtUpSeconds} s or less, counted from the end of the peak.\n`;
 }
 
-/** One chart per format: lag in seconds over time, a line per shape and repetition. */
+/**
+ * One chart per event shape: lag in seconds over time, a line per format (and repetition), so the
+ * formats share one scale and the peak's effect on each reads side by side.
+ */
 export function lagHtml(run: LagRun): string {
-  const formats = [...new Set(run.results.map((r) => r.label))];
-  const charts: LineChart[] = formats.map((label) => ({
-    title: `${label}: lag (s) from the peak's start`,
-    xLabel: 's since the peak started',
-    yLabel: 'lag, s (oldest event waiting)',
-    series: run.results
-      .filter((r) => r.label === label)
-      .map((r) => ({
-        label: `${r.shape} ${integer(r.peakRate)}/s${run.results.some((o) => o.repetition > 0) ? `, repetition ${r.repetition + 1}` : ''}`,
+  const shapes = [...new Set(run.results.map((r) => r.shape))];
+  const repeated = run.results.some((r) => r.repetition > 0);
+  const charts: LineChart[] = shapes.map((shape) => {
+    const cases = run.results.filter((r) => r.shape === shape);
+    const first = cases[0] as LagResult;
+    return {
+      title: `${shape}s, ${integer(first.baseRate)} → ${integer(first.peakRate)}/s for ${integer(first.peakSeconds)} s: lag (s) from the peak's start`,
+      xLabel: 's since the peak started',
+      yLabel: 'lag, s (oldest event waiting)',
+      series: cases.map((r) => ({
+        label: `${r.label}${repeated ? `, repetition ${r.repetition + 1}` : ''}`,
         points: r.points.map((point) => [point.t, point.lagSeconds] as const),
       })),
-  }));
+    };
+  });
   const { machine } = run;
   return linesHtml({
     title: 'bench:events: consumer lag through a peak',
