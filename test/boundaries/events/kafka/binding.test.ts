@@ -28,7 +28,6 @@ import { freePort } from '../../../support/servers/free-port.js';
 import {
   bindingFor,
   collector,
-  committedOffsets,
   committedSoon,
   createTopics,
   eventually,
