@@ -8,10 +8,13 @@
  *
  * The consumers are those of consumer-plug.ts: `wirekit` (kafkaConsumer, the format's event codec)
  * and `kafkajs` (kafkajs's own eachBatch loop with the same decoder: the raw ceiling for that
- * format), and plain JSON on kafkajs, the baseline a service without wirekit runs.
+ * format), and plain JSON on kafkajs, the baseline a service without wirekit runs. `client` puts
+ * both on Confluent's librdkafka client instead (`--client kafkajs,confluent` measures each
+ * case on both, side by side).
  */
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel } from 'kafkajs';
+import type { KafkaClientName } from 'wirekit-ts/events';
 import { median } from 'wirekit-ts/lab';
 import { forkChild } from './children.js';
 import type { ConsumerKind } from './consumer-plug.js';
@@ -25,6 +28,7 @@ const producerScript = fileURLToPath(new URL('./producer-process.js', import.met
 export interface CeilingSpec {
   readonly format: EventFormat;
   readonly consumer: ConsumerKind;
+  readonly client: KafkaClientName;
   readonly repetition: number;
   readonly bootstrap: string;
   readonly registryUrl: string | undefined;
@@ -40,6 +44,8 @@ export interface CeilingResult {
   readonly format: EventFormat;
   readonly label: string;
   readonly consumer: ConsumerKind;
+  /** The Kafka client library under the consumer (absent in runs saved before there were two). */
+  readonly client?: KafkaClientName;
   readonly repetition: number;
   readonly events: number;
   /** Events handled per second, from the first handled event to the last. */
@@ -53,7 +59,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
   const framing = framingFor(spec.format, spec.registryUrl);
-  const topic = `ceiling-${spec.format}-${spec.consumer}-${spec.repetition}-${process.pid}`;
+  const topic = `ceiling-${spec.format}-${spec.consumer}-${spec.client}-${spec.repetition}-${process.pid}`;
   const subject = {
     format: spec.format,
     framing,
@@ -95,6 +101,7 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
     topic,
     groupId: topic,
     kind: spec.consumer,
+    client: spec.client,
     maxBatch: spec.maxBatch,
     subject,
     poolSize: spec.poolSize,
@@ -125,6 +132,7 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
       format: spec.format,
       label: subjectLabel(spec.format, framing),
       consumer: spec.consumer,
+      client: spec.client,
       repetition: spec.repetition,
       events: filled.events,
       perSecond: events / seconds,
@@ -149,34 +157,79 @@ function spread(values: readonly number[]): string {
 }
 
 /**
- * The table: per format, wirekit's consumer and kafkajs's eachBatch loop with the same decoder
- * (medians and ranges over the repetitions), wirekit's share of that ceiling, and each against
- * plain kafkajs + JSON.parse.
+ * The table: per format (and client library, when there are several), wirekit's consumer and the
+ * client's own eachBatch loop with the same decoder (medians and ranges over the repetitions),
+ * wirekit's share of that ceiling, and each against plain JSON.parse on the same client. With two
+ * clients, a second table sets them side by side.
  */
 export function ceilingReport(results: readonly CeilingResult[]): string {
-  const rates = (format: EventFormat, consumer: ConsumerKind) =>
-    results.filter((r) => r.format === format && r.consumer === consumer).map((r) => r.perSecond);
-  const cpu = (format: EventFormat, consumer: ConsumerKind) =>
-    median(results.filter((r) => r.format === format && r.consumer === consumer).map((r) => r.processCpuUs));
-  const plain = median(rates('plain-json', 'kafkajs'));
+  const clientOf = (r: CeilingResult): KafkaClientName => r.client ?? 'kafkajs';
+  const clients = [...new Set(results.map(clientOf))];
+  const pick = (format: EventFormat, consumer: ConsumerKind, client: KafkaClientName) =>
+    results.filter((r) => r.format === format && r.consumer === consumer && clientOf(r) === client);
+  const rates = (format: EventFormat, consumer: ConsumerKind, client: KafkaClientName) =>
+    pick(format, consumer, client).map((r) => r.perSecond);
+  const cpu = (format: EventFormat, consumer: ConsumerKind, client: KafkaClientName) =>
+    median(pick(format, consumer, client).map((r) => r.processCpuUs));
   const formats = [...new Set(results.map((r) => r.format))].filter((f) => f !== 'plain-json');
   const lines = [
-    '| format | wirekit consumer, events/s | kafkajs eachBatch, same decoder | wirekit / ceiling | wirekit / plain JSON | CPU µs/event (wirekit, kafkajs) |',
+    '| format | wirekit consumer, events/s | the client’s eachBatch, same decoder | wirekit / ceiling | wirekit / plain JSON | CPU µs/event (wirekit, loop) |',
     '|---|---:|---:|---:|---:|---:|',
   ];
-  for (const format of formats) {
-    const wirekit = rates(format, 'wirekit');
-    const raw = rates(format, 'kafkajs');
-    const share = median(wirekit) / median(raw);
-    const label = results.find((r) => r.format === format)?.label ?? format;
-    lines.push(
-      `| ${label} | ${spread(wirekit)} | ${spread(raw)} | ${Number.isFinite(share) ? `${Math.round(share * 100)} %` : '—'} | ${Number.isFinite(plain) ? `${(median(wirekit) / plain).toFixed(2)}×` : '—'} | ${cpu(format, 'wirekit').toFixed(1)}, ${cpu(format, 'kafkajs').toFixed(1)} |`,
-    );
+  for (const client of clients) {
+    const on = clients.length > 1 ? `, ${client}` : '';
+    const plain = median(rates('plain-json', 'kafkajs', client));
+    for (const format of formats) {
+      const wirekit = rates(format, 'wirekit', client);
+      const raw = rates(format, 'kafkajs', client);
+      const share = median(wirekit) / median(raw);
+      const label = results.find((r) => r.format === format)?.label ?? format;
+      lines.push(
+        `| ${label}${on} | ${spread(wirekit)} | ${spread(raw)} | ${Number.isFinite(share) ? `${Math.round(share * 100)} %` : '—'} | ${Number.isFinite(plain) ? `${(median(wirekit) / plain).toFixed(2)}×` : '—'} | ${cpu(format, 'wirekit', client).toFixed(1)}, ${cpu(format, 'kafkajs', client).toFixed(1)} |`,
+      );
+    }
+    if (results.some((r) => r.format === 'plain-json' && clientOf(r) === client))
+      lines.push(
+        `| plain JSON on ${client} (JSON.parse) | — | ${spread(rates('plain-json', 'kafkajs', client))} | — | 1.00× | —, ${cpu('plain-json', 'kafkajs', client).toFixed(1)} |`,
+      );
   }
-  if (results.some((r) => r.format === 'plain-json'))
-    lines.push(
-      `| plain JSON on kafkajs (JSON.parse) | — | ${spread(rates('plain-json', 'kafkajs'))} | — | 1.00× | —, ${cpu('plain-json', 'kafkajs').toFixed(1)} |`,
-    );
   const events = results[0]?.events ?? 0;
-  return `\n## Consumer ceiling: a backlog of ${integer(events)} events drained, per format\n\n${lines.join('\n')}\n`;
+  let report = `\n## Consumer ceiling: a backlog of ${integer(events)} events drained, per format\n\n${lines.join('\n')}\n`;
+  if (clients.length > 1) report += sideBySide(results, clients);
+  return report;
+}
+
+/** Per format and consumer, each client's median rate and CPU, and the others' against the first. */
+function sideBySide(results: readonly CeilingResult[], clients: readonly KafkaClientName[]): string {
+  const [first] = clients as [KafkaClientName];
+  const of = (format: EventFormat, consumer: ConsumerKind, client: KafkaClientName) =>
+    results.filter(
+      (r) => r.format === format && r.consumer === consumer && (r.client ?? 'kafkajs') === client,
+    );
+  const lines = [
+    `| format | consumer | ${clients.map((c) => `${c}, events/s (CPU µs/event)`).join(' | ')} | ${clients
+      .slice(1)
+      .map((c) => `${c} / ${first}`)
+      .join(' | ')} |`,
+    `|---|---|${clients.map(() => '---:').join('|')}|${clients
+      .slice(1)
+      .map(() => '---:')
+      .join('|')}|`,
+  ];
+  const formats = [...new Set(results.map((r) => r.format))];
+  for (const format of formats) {
+    for (const consumer of ['wirekit', 'kafkajs'] as const) {
+      if (of(format, consumer, first).length === 0) continue;
+      const medians = clients.map((client) => median(of(format, consumer, client).map((r) => r.perSecond)));
+      const cells = clients.map(
+        (client, i) =>
+          `${integer(medians[i] as number)} (${median(of(format, consumer, client).map((r) => r.processCpuUs)).toFixed(1)})`,
+      );
+      const ratios = medians.slice(1).map((m) => `${(m / (medians[0] as number)).toFixed(2)}×`);
+      const label = results.find((r) => r.format === format)?.label ?? format;
+      const who = consumer === 'wirekit' ? 'wirekit' : 'eachBatch loop';
+      lines.push(`| ${label} | ${who} | ${cells.join(' | ')} | ${ratios.join(' | ')} |`);
+    }
+  }
+  return `\n## The client libraries side by side (medians)\n\n${lines.join('\n')}\n`;
 }

@@ -8,8 +8,9 @@
  *     [--rates 2500,5000,...] [--step-seconds 4] [--repetitions 3] [--consumer wirekit|kafkajs|both]
  *     [--registry start|none|URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
  *   node build/benchmarks/events/main.js --summarize FILE   # a saved run's report again
- *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--repetitions 3]
- *     # each consumer draining a backlog (ceiling.ts): wirekit's vs kafkajs's eachBatch, per format
+ *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--repetitions 3] [--client kafkajs,confluent]
+ *     # each consumer draining a backlog (ceiling.ts): wirekit's vs the client's eachBatch, per format
+ *     # and per client library (kafkajs, Confluent's librdkafka client)
  *   node build/benchmarks/events/main.js --mode lag [--peak-seconds 60] [--shapes order,document]
  *     [--lag-rates order=5000/25000,document=1000/6000] [--html FILE]
  *     # a steady rate with a peak (lag.ts): max lag and time to catch up, per format and shape
@@ -24,7 +25,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startRegistryServer } from 'wirekit-ts/events';
+import { type KafkaClientName, startRegistryServer } from 'wirekit-ts/events';
 import { kafkaVersion } from '../../test/support/servers/kafka-jars.js';
 import { type KafkaBroker, startKafka } from '../../test/support/servers/kafka-server.js';
 import { benchArgs } from '../args.js';
@@ -42,7 +43,7 @@ const usage = `Usage: node build/benchmarks/events/main.js [--quick] [--formats 
          [--pool 2000] [--behind-seconds 0.5] [--json FILE] [--cpu-prof DIR]
        node build/benchmarks/events/main.js --summarize FILE [--json FILE]
        node build/benchmarks/events/main.js --mode ceiling [--formats ...] [--events 60000] [--repetitions 3]
-         [--registry start|none|URL] [--max-batch 100] [--json FILE] [--cpu-prof DIR]
+         [--registry start|none|URL] [--max-batch 100] [--client kafkajs,confluent] [--json FILE] [--cpu-prof DIR]
        node build/benchmarks/events/main.js --mode lag [--formats ...] [--shapes ${eventShapes.join(',')}]
          [--lag-rates order=5000/25000,document=1000/6000] [--base-seconds 5] [--peak-seconds 60]
          [--catch-up-seconds 300] [--caught-up-seconds 1] [--repetitions 1] [--json FILE] [--html FILE]
@@ -55,7 +56,9 @@ Confluent framing through wirekit's registry server started on loopback (start, 
 registry at URL; none: in wirekit's envelope.
 --mode ceiling: instead of rate steps, each format's backlog of --events drained by wirekit's
 consumer and by kafkajs's eachBatch loop with the same decoder (the raw ceiling), plain JSON on
-kafkajs beside them, each case in fresh producer and consumer processes.
+kafkajs beside them, each case in fresh producer and consumer processes; --client runs every case
+on each client library named (kafkajs, confluent: @confluentinc/kafka-javascript) and sets them side
+by side.
 --mode lag: the producer at a base rate, then --peak-seconds at the peak rate, then the base rate
 until the consumer caught up (or --catch-up-seconds passed); per event shape and format the largest
 lag in events and in seconds and the time to catch up, each case in fresh processes; a table, and
@@ -72,6 +75,7 @@ const { values } = benchArgs(usage, {
     repetitions: { type: 'string' },
     'warmup-seconds': { type: 'string' },
     consumer: { type: 'string', default: 'wirekit' },
+    client: { type: 'string', default: 'kafkajs' },
     registry: { type: 'string', default: 'start' },
     'max-batch': { type: 'string', default: '100' },
     pool: { type: 'string', default: '2000' },
@@ -217,13 +221,20 @@ if (values.summarize !== undefined) {
     process.exit(0);
   }
   if (values.mode === 'ceiling') {
-    const ceilingCases = formats.flatMap((format): { format: EventFormat; consumer: ConsumerKind }[] =>
-      format === 'plain-json'
-        ? [{ format, consumer: 'kafkajs' }]
-        : [
-            { format, consumer: 'wirekit' },
-            { format, consumer: 'kafkajs' },
-          ],
+    const clients = values.client.split(',').map((client) => client.trim());
+    for (const client of clients) {
+      if (client !== 'kafkajs' && client !== 'confluent')
+        throw new Error(`--client takes kafkajs, confluent or both (comma-separated), got ${client}`);
+    }
+    const ceilingCases = (clients as KafkaClientName[]).flatMap((client) =>
+      formats.flatMap((format): { format: EventFormat; consumer: ConsumerKind; client: KafkaClientName }[] =>
+        format === 'plain-json'
+          ? [{ format, consumer: 'kafkajs', client }]
+          : [
+              { format, consumer: 'wirekit', client },
+              { format, consumer: 'kafkajs', client },
+            ],
+      ),
     );
     const ceilings: CeilingResult[] = [];
     try {
@@ -231,10 +242,11 @@ if (values.summarize !== undefined) {
         const order = ceilingCases.map(
           (_, i) => ceilingCases[(i + repetition) % ceilingCases.length] as (typeof ceilingCases)[number],
         );
-        for (const { format, consumer } of order) {
+        for (const { format, consumer, client } of order) {
           const result = await runCeiling({
             format,
             consumer,
+            client,
             repetition,
             bootstrap: broker.bootstrap,
             registryUrl: registry?.url,
@@ -247,7 +259,7 @@ if (values.summarize !== undefined) {
           });
           ceilings.push(result);
           process.stderr.write(
-            `${format} on ${consumer}'s consumer (repetition ${repetition + 1}): ${Math.round(result.perSecond).toLocaleString('en-US')} events/s, ${result.processCpuUs.toFixed(1)} µs CPU/event\n`,
+            `${format} on ${consumer}'s consumer over ${client} (repetition ${repetition + 1}): ${Math.round(result.perSecond).toLocaleString('en-US')} events/s, ${result.processCpuUs.toFixed(1)} µs CPU/event\n`,
           );
         }
       }
