@@ -297,8 +297,9 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     abandoned = true;
     commits.close();
     void batches.stop();
-    await disconnectAll().catch(() => undefined);
-    // A connection kafkajs is still retrying may be made after all: close that one too.
+    // Not awaited: the Confluent client's disconnect waits for a connect under way (up to 30 s).
+    void disconnectAll().catch(() => undefined);
+    // A connection still being retried may be made after all: close that one too.
     connecting.then(
       () => disconnectAll().catch(() => undefined),
       () => undefined,

@@ -57,6 +57,8 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
 
   let library: KafkaLibrary | undefined;
   let connecting: Promise<Producer> | undefined;
+  /** The producer once its connect resolved. */
+  let ready: Producer | undefined;
   let closing: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
 
@@ -79,6 +81,7 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
         await producer.disconnect().catch(() => undefined);
         throw error;
       }
+      ready = producer;
       return producer;
     })();
     const attempt = connecting;
@@ -88,13 +91,32 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
     return attempt;
   };
 
+  /**
+   * The connected producer, or a rejection at the send's deadline: the Confluent client's connect
+   * waits for the cluster's metadata up to 30 s whatever the send's own time.
+   */
+  const connectedBy = async (deadline: number): Promise<Producer> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('not connected within the send’s time')),
+        Math.max(0, deadline - performance.now()),
+      );
+    });
+    try {
+      return await Promise.race([connected(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   const publish = async (events: readonly OutgoingEvent<T>[], deadline: number): Promise<void> => {
     const values = await Promise.all(events.map((event) => codec.encode(event.value)));
     const messages = events.map((event, i) => outgoingMessage(event, values[i] as Uint8Array));
     let wait = retryWaitMs.initial;
     for (;;) {
       try {
-        const producer = await connected();
+        const producer = await connectedBy(deadline);
         await (library as KafkaLibrary).send(producer, topic, messages);
         return;
       } catch (error) {
@@ -146,8 +168,9 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
     close() {
       closing ??= (async () => {
         await Promise.allSettled([...inFlight]);
-        const producer = await connecting?.catch(() => undefined);
-        await producer?.disconnect();
+        if (ready !== undefined) await ready.disconnect();
+        // A connect still under way is closed once it settles, without holding close() up.
+        else connecting?.then((producer) => producer.disconnect()).catch(() => undefined);
       })();
       return closing;
     },

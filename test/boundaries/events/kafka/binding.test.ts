@@ -532,42 +532,50 @@ describe.skipIf(!hasKafka()).each(kafkaClients)('Kafka binding on %s', (client) 
   });
 });
 
-test('without a broker, a send rejects with WK_EVENT_BROKER_UNAVAILABLE within its deadline, and close() returns', async () => {
-  const port = await freePort();
-  const producer = kafkaProducer({
-    brokers: [`127.0.0.1:${port}`],
-    logLevel: quiet,
-    topic: 'nowhere',
-    codec: orderCodec(),
-    sendTimeoutMs: 3000,
-  });
-  const started = performance.now();
-  const error = await producer.send(ordersOf(1)).catch((e: unknown) => e);
-  const elapsed = performance.now() - started;
-  expect(error).toBeInstanceOf(WirekitError);
-  expect((error as WirekitError).code).toBe('WK_EVENT_BROKER_UNAVAILABLE');
-  // The deadline may come before kafkajs's own retries end, and then there is no kafkajs error yet.
-  const cause = (error as WirekitError).cause;
-  if (cause !== undefined) expect(cause).toBeInstanceOf(Error);
-  expect(elapsed).toBeLessThan(3000 + 1000);
-  const closing = performance.now();
-  await producer.close();
-  expect(performance.now() - closing).toBeLessThan(10_000);
-});
-
-test('without a broker, a consumer start rejects with WK_EVENT_BROKER_UNAVAILABLE at its start timeout', async () => {
-  const port = await freePort();
-  const started = performance.now();
-  await expect(
-    kafkaConsumer({
+test.each(kafkaClients)(
+  'without a broker, a send on %s rejects with WK_EVENT_BROKER_UNAVAILABLE within its deadline, and close() returns',
+  async (client) => {
+    const port = await freePort();
+    const producer = kafkaProducer({
+      client,
       brokers: [`127.0.0.1:${port}`],
       logLevel: quiet,
-      groupId: 'g',
-      topic: 't',
+      topic: 'nowhere',
       codec: orderCodec(),
-      startTimeoutMs: 2000,
-      handler: async () => undefined,
-    }),
-  ).rejects.toMatchObject({ code: 'WK_EVENT_BROKER_UNAVAILABLE' });
-  expect(performance.now() - started).toBeLessThan(2000 + 1000);
-});
+      sendTimeoutMs: 3000,
+    });
+    const started = performance.now();
+    const error = await producer.send(ordersOf(1)).catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(WirekitError);
+    expect((error as WirekitError).code).toBe('WK_EVENT_BROKER_UNAVAILABLE');
+    // The deadline may come before kafkajs's own retries end, and then there is no kafkajs error yet.
+    const cause = (error as WirekitError).cause;
+    if (cause !== undefined) expect(cause).toBeInstanceOf(Error);
+    expect(elapsed).toBeLessThan(3000 + 1000);
+    const closing = performance.now();
+    await producer.close();
+    expect(performance.now() - closing).toBeLessThan(10_000);
+  },
+);
+
+test.each(kafkaClients)(
+  'without a broker, a consumer start on %s rejects with WK_EVENT_BROKER_UNAVAILABLE at its start timeout',
+  async (client) => {
+    const port = await freePort();
+    const started = performance.now();
+    await expect(
+      kafkaConsumer({
+        client,
+        brokers: [`127.0.0.1:${port}`],
+        logLevel: quiet,
+        groupId: 'g',
+        topic: 't',
+        codec: orderCodec(),
+        startTimeoutMs: 2000,
+        handler: async () => undefined,
+      }),
+    ).rejects.toMatchObject({ code: 'WK_EVENT_BROKER_UNAVAILABLE' });
+    expect(performance.now() - started).toBeLessThan(2000 + 1000);
+  },
+);
