@@ -13,11 +13,15 @@
  */
 export type KafkaClientName = 'kafkajs' | 'confluent';
 
-/** A kafkajs `Kafka` client (or the Confluent client's `KafkaJS.Kafka`), by the members the binding calls. */
+/**
+ * A kafkajs `Kafka` client or the Confluent client's `KafkaJS.Kafka`, by the members the binding
+ * calls. Their configurations differ (the Confluent client's sit under a `kafkaJS` key), so the
+ * parameters are left open: `never` takes either client's methods.
+ */
 export interface KafkaClientLike {
-  producer(config?: object): unknown;
-  consumer(config: { readonly groupId: string }): unknown;
-  admin(config?: object): unknown;
+  producer(config?: never): unknown;
+  consumer(config: never): unknown;
+  admin(config?: never): unknown;
 }
 
 /** kafkajs's `logLevel`: NOTHING 0, ERROR 1, WARN 2, INFO 4, DEBUG 5 (`logLevel.WARN` fits). */
