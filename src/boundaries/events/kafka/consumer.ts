@@ -225,7 +225,6 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
 
   // kafkajs reports its crashes and joins as events; librdkafka (the Confluent client) has none,
   // and reconnects and rejoins by itself, so there is nothing to restart.
-  if (library.events) watchKafkajsMember();
   function watchKafkajsMember() {
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (abandoned) {
@@ -249,6 +248,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
       assignment = payload.memberAssignment;
     });
   }
+  if (library.events) watchKafkajsMember();
 
   const disconnectAll = async () => {
     await consumer.disconnect();
@@ -256,7 +256,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
   };
 
   // Ready once connected, joined and past the first fetch, which comes after the starting
-  // offsets were looked up; all of it within startTimeoutMs.
+  // offsets were looked up (on the Confluent client: once joined); all of it within startTimeoutMs.
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   let removeFetchListener: (() => void) | undefined;
   let startTimer: NodeJS.Timeout | undefined;
