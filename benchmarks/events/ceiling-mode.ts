@@ -28,7 +28,7 @@ export async function runCeilingMode(options: CeilingModeOptions): Promise<Ceili
   for (let repetition = 0; repetition < options.repetitions; repetition++) {
     const order = cases.map((_, i) => cases[(i + repetition) % cases.length] as CeilingCase);
     for (const ceilingCase of order) {
-      const { format, consumer, shape } = ceilingCase;
+      const { format, consumer, shape, client = 'kafkajs' } = ceilingCase;
       const result = await runCeiling({
         ...ceilingCase,
         repetition,
@@ -44,7 +44,7 @@ export async function runCeilingMode(options: CeilingModeOptions): Promise<Ceili
       });
       results.push(result);
       process.stderr.write(
-        `${shape} ${format} on ${consumer}'s consumer (repetition ${repetition + 1}): ${Math.round(result.perSecond).toLocaleString('en-US')} events/s, ${result.processCpuUs.toFixed(1)} µs CPU/event\n`,
+        `${shape} ${format} on ${consumer}'s consumer over ${client} (repetition ${repetition + 1}): ${Math.round(result.perSecond).toLocaleString('en-US')} events/s, ${result.processCpuUs.toFixed(1)} µs CPU/event\n`,
       );
     }
   }

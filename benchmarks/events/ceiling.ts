@@ -8,10 +8,13 @@
  *
  * The consumers are those of consumer-plug.ts: `wirekit` (kafkaConsumer, the format's event codec)
  * and `kafkajs` (kafkajs's own eachBatch loop with the same decoder: the raw ceiling for that
- * format), and plain JSON on kafkajs, the baseline a service without wirekit runs.
+ * format), and plain JSON on kafkajs, the baseline a service without wirekit runs. `client` puts
+ * each of them on kafkajs or on Confluent's librdkafka client (`--client kafkajs,confluent` runs
+ * every case on both and sets them side by side).
  */
 import { fileURLToPath } from 'node:url';
 import { Kafka, logLevel } from 'kafkajs';
+import type { KafkaClientName } from 'wirekit-ts/events';
 import { median } from 'wirekit-ts/lab';
 import { forkChild } from './children.js';
 import type { ConsumerKind } from './consumer-plug.js';
@@ -29,21 +32,31 @@ export interface CeilingCase {
   readonly format: EventFormat;
   readonly consumer: ConsumerKind;
   readonly shape: EventShape;
+  /** The Kafka client library under the consumer (absent in runs saved before there were two). */
+  readonly client?: KafkaClientName;
 }
 
 /**
- * The mode's cases: every format on both consumers (plain JSON on kafkajs's only, the baseline),
- * for every shape. One list, so a further dimension is one more `flatMap`.
+ * The mode's cases: every format on both consumers (plain JSON on the library's own loop only, the
+ * baseline), for every shape and client library.
  */
-export function ceilingCases(formats: readonly EventFormat[], shapes: readonly EventShape[]): CeilingCase[] {
-  return shapes.flatMap((shape) =>
-    formats.flatMap((format): CeilingCase[] =>
-      (format === 'plain-json' ? (['kafkajs'] as const) : (['wirekit', 'kafkajs'] as const)).map(
-        (consumer) => ({ format, consumer, shape }),
+export function ceilingCases(
+  formats: readonly EventFormat[],
+  shapes: readonly EventShape[],
+  clients: readonly KafkaClientName[] = ['kafkajs'],
+): CeilingCase[] {
+  return clients.flatMap((client) =>
+    shapes.flatMap((shape) =>
+      formats.flatMap((format): CeilingCase[] =>
+        (format === 'plain-json' ? (['kafkajs'] as const) : (['wirekit', 'kafkajs'] as const)).map(
+          (consumer) => ({ format, consumer, shape, client }),
+        ),
       ),
     ),
   );
 }
+
+const clientOf = (result: CeilingCase): KafkaClientName => result.client ?? 'kafkajs';
 
 export interface CeilingSpec extends CeilingCase {
   readonly repetition: number;
@@ -72,7 +85,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
   const framing = framingFor(spec.format, spec.registryUrl);
-  const topic = `ceiling-${spec.format}-${spec.consumer}-${spec.shape}-${spec.repetition}-${process.pid}`;
+  const topic = `ceiling-${spec.format}-${spec.consumer}-${clientOf(spec)}-${spec.shape}-${spec.repetition}-${process.pid}`;
   const subject: SubjectSpec = {
     format: spec.format,
     framing,
@@ -115,6 +128,7 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
     topic,
     groupId: topic,
     kind: spec.consumer,
+    client: clientOf(spec),
     maxBatch: spec.maxBatch,
     subject,
     poolSize: spec.poolSize,
@@ -156,6 +170,7 @@ export async function runCeiling(spec: CeilingSpec): Promise<CeilingResult> {
       label: subjectLabel(spec.format, framing),
       consumer: spec.consumer,
       shape: spec.shape,
+      client: clientOf(spec),
       repetition: spec.repetition,
       events: filled.events,
       perSecond: events / seconds,
@@ -184,46 +199,96 @@ function spread(values: readonly number[]): string {
 }
 
 /**
- * The tables, one per event shape: per format, wirekit's consumer and kafkajs's eachBatch loop with
- * the same decoder (medians and ranges over the repetitions), wirekit's share of that ceiling, and
- * each against plain kafkajs + JSON.parse on the same shape.
+ * The tables, one per event shape: per format (and client library, when there are several),
+ * wirekit's consumer and the library's own eachBatch loop with the same decoder (medians and ranges
+ * over the repetitions), wirekit's share of that ceiling, and each against plain JSON.parse on the
+ * same shape and library. With two libraries, a table per shape sets them side by side.
  */
 export function ceilingReport(results: readonly CeilingResult[]): string {
   const shapes = [...new Set(results.map((r) => r.shape))];
+  const clients = [...new Set(results.map(clientOf))];
   return shapes
-    .map((shape) =>
-      shapeTable(
-        shape,
-        results.filter((r) => r.shape === shape),
-      ),
-    )
+    .map((shape) => {
+      const ofShape = results.filter((r) => r.shape === shape);
+      return (
+        shapeTable(shape, ofShape, clients) + (clients.length > 1 ? sideBySide(shape, ofShape, clients) : '')
+      );
+    })
     .join('');
 }
 
-function shapeTable(shape: EventShape, results: readonly CeilingResult[]): string {
-  const rates = (format: EventFormat, consumer: ConsumerKind) =>
-    results.filter((r) => r.format === format && r.consumer === consumer).map((r) => r.perSecond);
-  const cpu = (format: EventFormat, consumer: ConsumerKind) =>
-    median(results.filter((r) => r.format === format && r.consumer === consumer).map((r) => r.processCpuUs));
-  const plain = median(rates('plain-json', 'kafkajs'));
+function pick(
+  results: readonly CeilingResult[],
+  format: EventFormat,
+  consumer: ConsumerKind,
+  client: KafkaClientName,
+): CeilingResult[] {
+  return results.filter((r) => r.format === format && r.consumer === consumer && clientOf(r) === client);
+}
+
+function shapeTable(
+  shape: EventShape,
+  results: readonly CeilingResult[],
+  clients: readonly KafkaClientName[],
+): string {
+  const rates = (format: EventFormat, consumer: ConsumerKind, client: KafkaClientName) =>
+    pick(results, format, consumer, client).map((r) => r.perSecond);
+  const cpu = (format: EventFormat, consumer: ConsumerKind, client: KafkaClientName) =>
+    median(pick(results, format, consumer, client).map((r) => r.processCpuUs));
   const formats = [...new Set(results.map((r) => r.format))].filter((f) => f !== 'plain-json');
   const lines = [
-    '| format | wirekit consumer, events/s | kafkajs eachBatch, same decoder | wirekit / ceiling | wirekit / plain JSON | CPU µs/event (wirekit, kafkajs) |',
+    '| format | wirekit consumer, events/s | the library’s eachBatch, same decoder | wirekit / ceiling | wirekit / plain JSON | CPU µs/event (wirekit, loop) |',
     '|---|---:|---:|---:|---:|---:|',
   ];
-  for (const format of formats) {
-    const wirekit = rates(format, 'wirekit');
-    const raw = rates(format, 'kafkajs');
-    const share = median(wirekit) / median(raw);
-    const label = results.find((r) => r.format === format)?.label ?? format;
-    lines.push(
-      `| ${label} | ${spread(wirekit)} | ${spread(raw)} | ${Number.isFinite(share) ? `${Math.round(share * 100)} %` : '—'} | ${Number.isFinite(plain) ? `${(median(wirekit) / plain).toFixed(2)}×` : '—'} | ${cpu(format, 'wirekit').toFixed(1)}, ${cpu(format, 'kafkajs').toFixed(1)} |`,
-    );
+  for (const client of clients) {
+    const on = clients.length > 1 ? `, ${client}` : '';
+    const plain = median(rates('plain-json', 'kafkajs', client));
+    for (const format of formats) {
+      const wirekit = rates(format, 'wirekit', client);
+      const raw = rates(format, 'kafkajs', client);
+      const share = median(wirekit) / median(raw);
+      const label = results.find((r) => r.format === format)?.label ?? format;
+      lines.push(
+        `| ${label}${on} | ${spread(wirekit)} | ${spread(raw)} | ${Number.isFinite(share) ? `${Math.round(share * 100)} %` : '—'} | ${Number.isFinite(plain) ? `${(median(wirekit) / plain).toFixed(2)}×` : '—'} | ${cpu(format, 'wirekit', client).toFixed(1)}, ${cpu(format, 'kafkajs', client).toFixed(1)} |`,
+      );
+    }
+    if (results.some((r) => r.format === 'plain-json' && clientOf(r) === client))
+      lines.push(
+        `| plain JSON on ${client} (JSON.parse) | — | ${spread(rates('plain-json', 'kafkajs', client))} | — | 1.00× | —, ${cpu('plain-json', 'kafkajs', client).toFixed(1)} |`,
+      );
   }
-  if (results.some((r) => r.format === 'plain-json'))
-    lines.push(
-      `| plain JSON on kafkajs (JSON.parse) | — | ${spread(rates('plain-json', 'kafkajs'))} | — | 1.00× | —, ${cpu('plain-json', 'kafkajs').toFixed(1)} |`,
-    );
   const events = results[0]?.events ?? 0;
   return `\n## Consumer ceiling, ${shape} events: a backlog of ${integer(events)} drained, per format\n\n${lines.join('\n')}\n`;
+}
+
+/** Per format and consumer, each library's median rate and CPU, and the others' against the first. */
+function sideBySide(
+  shape: EventShape,
+  results: readonly CeilingResult[],
+  clients: readonly KafkaClientName[],
+): string {
+  const [first] = clients as [KafkaClientName];
+  const others = clients.slice(1);
+  const lines = [
+    `| format | consumer | ${clients.map((c) => `${c}, events/s (CPU µs/event)`).join(' | ')} | ${others.map((c) => `${c} / ${first}`).join(' | ')} |`,
+    `|---|---|${clients.map(() => '---:').join('|')}|${others.map(() => '---:').join('|')}|`,
+  ];
+  for (const format of new Set(results.map((r) => r.format))) {
+    for (const consumer of ['wirekit', 'kafkajs'] as const) {
+      if (pick(results, format, consumer, first).length === 0) continue;
+      const medians = clients.map((client) =>
+        median(pick(results, format, consumer, client).map((r) => r.perSecond)),
+      );
+      const cells = clients.map(
+        (client, i) =>
+          `${integer(medians[i] as number)} (${median(pick(results, format, consumer, client).map((r) => r.processCpuUs)).toFixed(1)})`,
+      );
+      const ratios = medians.slice(1).map((m) => `${(m / (medians[0] as number)).toFixed(2)}×`);
+      const label = results.find((r) => r.format === format)?.label ?? format;
+      lines.push(
+        `| ${label} | ${consumer === 'wirekit' ? 'wirekit' : 'eachBatch loop'} | ${cells.join(' | ')} | ${ratios.join(' | ')} |`,
+      );
+    }
+  }
+  return `\n## ${shape} events: the client libraries side by side (medians)\n\n${lines.join('\n')}\n`;
 }

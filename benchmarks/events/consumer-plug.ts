@@ -11,10 +11,16 @@
  *   boundary run and the default for wirekit's formats: it decodes with the format's event codec
  *   itself, and commits each chunk once its handler resolved.
  *
+ * Either runs on either Kafka client library (`client`): kafkajs, or Confluent's librdkafka client
+ * (@confluentinc/kafka-javascript, its KafkaJS-shaped API, imported only when asked for). On the
+ * Confluent client the raw loop is the same loop, with that client's own periodic auto-commit, and
+ * its batches allowed as many records as wirekit's consumer asks for (`js.consumer.max.batch.size`
+ * of 4 × maxBatch; the client's default is 32), so the two differ by wirekit alone.
+ *
  * The handler sees what both give it: the decoded value, the offset and the broker's timestamp.
  */
-import { Kafka, logLevel } from 'kafkajs';
-import type { EventCodec } from 'wirekit-ts/events';
+import { type Consumer, type ConsumerConfig, Kafka, logLevel } from 'kafkajs';
+import type { EventCodec, KafkaClientName } from 'wirekit-ts/events';
 import { kafkaConsumer } from 'wirekit-ts/events';
 
 export const consumerKinds = ['kafkajs', 'wirekit'] as const;
@@ -28,6 +34,8 @@ export interface BenchEvent {
 }
 
 export interface BenchConsumerOptions {
+  /** The Kafka client library under either consumer (default kafkajs). */
+  readonly client?: KafkaClientName;
   readonly brokers: readonly string[];
   readonly groupId: string;
   readonly topic: string;
@@ -54,15 +62,36 @@ export async function startConsumer(
   return kind === 'kafkajs' ? kafkajsConsumer(options) : wirekitConsumer(options);
 }
 
-async function kafkajsConsumer(options: BenchConsumerOptions): Promise<BenchConsumer> {
-  const kafka = new Kafka({
-    clientId: 'bench-consumer',
-    brokers: [...options.brokers],
-    logLevel: logLevel.NOTHING,
+/** The Confluent client's KafkaJS-shaped consumer, set up as its documentation shows. */
+async function confluentRawConsumer(options: BenchConsumerOptions): Promise<Consumer> {
+  const { default: confluent } = (await import('@confluentinc/kafka-javascript')) as unknown as {
+    default: { KafkaJS: { Kafka: new (config: object) => Kafka } };
+  };
+  const kafka = new confluent.KafkaJS.Kafka({
+    kafkaJS: { clientId: 'bench-consumer', brokers: [...options.brokers], logLevel: logLevel.NOTHING },
   });
-  const consumer = kafka.consumer({ groupId: options.groupId });
+  const consumer = kafka.consumer({
+    kafkaJS: { groupId: options.groupId, fromBeginning: true },
+    'js.consumer.max.batch.size': 4 * options.maxBatch,
+  } as unknown as ConsumerConfig);
   await consumer.connect();
-  await consumer.subscribe({ topic: options.topic, fromBeginning: true });
+  await consumer.subscribe({ topic: options.topic });
+  return consumer;
+}
+
+async function kafkajsConsumer(options: BenchConsumerOptions): Promise<BenchConsumer> {
+  let consumer: Consumer;
+  if (options.client === 'confluent') consumer = await confluentRawConsumer(options);
+  else {
+    const kafka = new Kafka({
+      clientId: 'bench-consumer',
+      brokers: [...options.brokers],
+      logLevel: logLevel.NOTHING,
+    });
+    consumer = kafka.consumer({ groupId: options.groupId });
+    await consumer.connect();
+    await consumer.subscribe({ topic: options.topic, fromBeginning: true });
+  }
   let handled = 0;
   await consumer.run({
     eachBatchAutoResolve: false,
@@ -93,6 +122,7 @@ async function wirekitConsumer(options: BenchConsumerOptions): Promise<BenchCons
   if (options.codec === undefined)
     throw new Error('wirekit’s consumer reads wirekit’s formats, not the baseline');
   const consumer = await kafkaConsumer({
+    ...(options.client === undefined ? {} : { client: options.client }),
     brokers: options.brokers,
     groupId: options.groupId,
     topic: options.topic,

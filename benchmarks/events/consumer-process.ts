@@ -10,6 +10,8 @@
  * - `calibrate`: the decode and handler costs alone, per event, on the same events, no broker;
  * - `stop`: stops the consumer and reports the handler's tally.
  */
+
+import type { KafkaClientName } from 'wirekit-ts/events';
 import { threadTime } from '../thread-time.js';
 import { childSide } from './child-side.js';
 import { type BenchEvent, type ConsumerKind, startConsumer } from './consumer-plug.js';
@@ -22,6 +24,8 @@ export interface ConsumerSpec {
   readonly topic: string;
   readonly groupId: string;
   readonly kind: ConsumerKind;
+  /** The Kafka client library under it (kafkajs unless told). */
+  readonly client?: KafkaClientName;
   readonly maxBatch: number;
   readonly subject: SubjectSpec;
   /** Events the calibration decodes (the producer's pool: the same events). */
@@ -71,6 +75,7 @@ async function main(spec: ConsumerSpec): Promise<void> {
   let maxAgeMs: number | undefined;
   let errors = 0;
   const consumer = await startConsumer(spec.kind, {
+    ...(spec.client === undefined ? {} : { client: spec.client }),
     brokers: spec.brokers,
     groupId: spec.groupId,
     topic: spec.topic,

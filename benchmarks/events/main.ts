@@ -9,7 +9,9 @@
  *     [--registry start|none|URL] [--max-batch 100] [--pool 2000] [--json FILE] [--cpu-prof DIR]
  *   node build/benchmarks/events/main.js --summarize FILE   # a saved run's report again
  *   node build/benchmarks/events/main.js --mode ceiling [--events 60000] [--shapes order,document] [--repetitions 3]
- *     # each consumer draining a backlog (ceiling.ts): wirekit's vs kafkajs's eachBatch, per format and shape
+ *     [--client kafkajs,confluent]
+ *     # each consumer draining a backlog (ceiling.ts): wirekit's vs the library's eachBatch, per format,
+ *     # shape and Kafka client library
  *   node build/benchmarks/events/main.js --mode lag [--peak-seconds 60] [--shapes order,document]
  *     [--lag-rates order=5000/30000,document=1000/4500] [--html FILE]
  *     # a steady rate with a peak (lag.ts): max lag and time to catch up, per format and shape
@@ -34,7 +36,7 @@ import { ceilingCases } from './ceiling.js';
 import { runCeilingMode } from './ceiling-mode.js';
 import type { ConsumerKind } from './consumer-plug.js';
 import { parseLagRates, runLagMode } from './lag-mode.js';
-import { eventsOptions, parseFormats, parseShapes, positive } from './options.js';
+import { eventsOptions, parseClients, parseFormats, parseShapes, positive } from './options.js';
 import { type EventsRun, eventsReport } from './report.js';
 import { type CaseResult, runCase } from './run-case.js';
 import type { EventFormat } from './subjects.js';
@@ -161,7 +163,7 @@ if (values.summarize !== undefined) {
         kafka: kafkaVersion,
         bootstrap: broker.bootstrap,
         registryUrl: registry?.url,
-        cases: ceilingCases(formats, parseShapes(values.shapes)),
+        cases: ceilingCases(formats, parseShapes(values.shapes), parseClients(values.client)),
         events: positive('events', values.events),
         repetitions,
         maxBatch: positive('max-batch', values['max-batch']),

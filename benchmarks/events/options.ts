@@ -2,6 +2,7 @@
  * bench:events' command line: the usage text, the option table (node's parseArgs through
  * benchArgs) and the readers of the values every mode shares. main.ts decides what runs.
  */
+import type { KafkaClientName } from 'wirekit-ts/events';
 import { benchArgs } from '../args.js';
 import { type EventShape, eventShapes } from './shapes.js';
 import { type EventFormat, eventFormats } from './subjects.js';
@@ -19,7 +20,7 @@ const usage = `Usage: node build/benchmarks/events/main.js [--quick] [--formats 
          [--pool 2000] [--behind-seconds 0.5] [--json FILE] [--cpu-prof DIR]
        node build/benchmarks/events/main.js --summarize FILE [--json FILE]
        node build/benchmarks/events/main.js --mode ceiling [--formats ...] [--shapes ${eventShapes.join(',')}]
-         [--events 60000] [--repetitions 3]
+         [--events 60000] [--repetitions 3] [--client kafkajs,confluent]
          [--registry start|none|URL] [--max-batch 100] [--json FILE] [--cpu-prof DIR]
        node build/benchmarks/events/main.js --mode lag [--formats ...] [--shapes ${eventShapes.join(',')}]
          [--lag-rates ${defaultLagRates}] [--base-seconds 5] [--peak-seconds 60]
@@ -34,11 +35,12 @@ registry at URL; none: in wirekit's envelope.
 --mode ceiling: instead of rate steps, each format's backlog of --events orders (a tenth as many
 documents) drained by wirekit's consumer and by kafkajs's eachBatch loop with the same decoder (the
 raw ceiling), plain JSON on kafkajs beside them, a table per shape, each case in fresh producer and
-consumer processes.
+consumer processes; --client runs every case on each Kafka client library named (kafkajs, confluent:
+@confluentinc/kafka-javascript) and sets them side by side.
 --mode lag: the producer at a base rate, then --peak-seconds at the peak rate, then the base rate
 until the consumer caught up (or --catch-up-seconds passed); per event shape and format the largest
 lag in events and in seconds and the time to catch up, each case in fresh processes; a table, and
-lag-over-time charts per format in the --html page.`;
+lag-over-time charts per shape, a line per format, in the --html page.`;
 
 /** The parsed options, as strings and booleans; the readers below check them. */
 export const eventsOptions = () =>
@@ -53,6 +55,7 @@ export const eventsOptions = () =>
       repetitions: { type: 'string' },
       'warmup-seconds': { type: 'string' },
       consumer: { type: 'string', default: 'wirekit' },
+      client: { type: 'string', default: 'kafkajs' },
       registry: { type: 'string', default: 'start' },
       'max-batch': { type: 'string', default: '100' },
       pool: { type: 'string', default: '2000' },
@@ -75,6 +78,15 @@ export function positive(name: string, text: string): number {
   if (!(value > 0) || !Number.isFinite(value))
     throw new Error(`--${name} takes a positive number, got ${text}`);
   return value;
+}
+
+export function parseClients(text: string): KafkaClientName[] {
+  const clients = text.split(',').map((client) => client.trim());
+  for (const client of clients) {
+    if (client !== 'kafkajs' && client !== 'confluent')
+      throw new Error(`--client takes kafkajs, confluent or both (comma-separated), got ${client}`);
+  }
+  return clients as KafkaClientName[];
 }
 
 export function parseShapes(text: string): EventShape[] {

@@ -56,6 +56,16 @@ const usage: Readonly<Record<string, string>> = {
     export const make = kafkaProducer;
     export { options };
   `,
+  '@confluentinc/kafka-javascript': `
+    import { KafkaJS } from '@confluentinc/kafka-javascript';
+    import { kafkaConsumer, type KafkaConnectionOptions } from 'wirekit-ts/events';
+    const options: KafkaConnectionOptions = {
+      client: 'confluent',
+      kafka: new KafkaJS.Kafka({ kafkaJS: { brokers: ['127.0.0.1:9092'] } }),
+    };
+    export const make = kafkaConsumer;
+    export { options };
+  `,
   '@nats-io/transport-node': `
     import { connect } from '@nats-io/transport-node';
     import type { NatsConnectionSource } from 'wirekit-ts/events';

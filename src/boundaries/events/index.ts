@@ -33,6 +33,7 @@ export {
 } from './framing.js';
 export {
   type KafkaClientLike,
+  type KafkaClientName,
   type KafkaCommitPolicy,
   type KafkaConnectionOptions,
   type KafkaConsumerOptions,

@@ -1,3 +1,4 @@
+import type { KafkaJS } from '@confluentinc/kafka-javascript';
 import type { MsgHdrs, NatsConnection, NodeConnectionOptions } from '@nats-io/transport-node';
 import type { Kafka, logLevel, RetryOptions } from 'kafkajs';
 import { describe, expectTypeOf, test } from 'vitest';
@@ -28,6 +29,14 @@ describe('the Kafka binding takes what kafkajs makes', () => {
 
   test('a log level kafkajs does not have is refused', () => {
     expectTypeOf<3>().not.toExtend<KafkaLogLevel>();
+  });
+});
+
+describe('the Kafka binding takes what the Confluent client makes', () => {
+  test('its KafkaJS-shaped client, with client: confluent', () => {
+    expectTypeOf<KafkaJS.Kafka>().toExtend<KafkaClientLike>();
+    expectTypeOf<{ client: 'confluent'; kafka: KafkaJS.Kafka }>().toExtend<KafkaConnectionOptions>();
+    expectTypeOf<{ client: 'rdkafka' }>().not.toExtend<KafkaConnectionOptions>();
   });
 });
 

@@ -38,6 +38,8 @@ export interface BatchHandlerOptions<T> {
   readonly heartbeatIntervalMs: number;
   /** Where the offsets of resolved chunks go to be committed. */
   readonly commits: OffsetCommits;
+  /** How they are committed for the payload in hand (its client library's way: libraries.ts). */
+  readonly commitRequest: (payload: EachBatchPayload) => Parameters<OffsetCommits['use']>[0];
 }
 
 export interface BatchHandler {
@@ -228,7 +230,7 @@ export function batchHandler<T>(options: BatchHandlerOptions<T>): BatchHandler {
     const { batch } = payload;
     if (stopping) return;
     active += 1;
-    options.commits.use((offsets) => payload.commitOffsetsIfNecessary(offsets));
+    options.commits.use(options.commitRequest(payload));
     const state = stateOf(batch.topic, batch.partition);
     const heartbeats = setInterval(() => {
       // A failed heartbeat (a rebalance began) shows again at kafkajs's next one, which it handles.

@@ -5,13 +5,14 @@
  * handed over and acknowledged; when it starts, what it flags as redelivered, and how it rides out
  * a broker restart: docs/events.md, "Producers and consumers".
  */
-import type { Consumer, ConsumerRunConfig, Producer, RetryOptions } from 'kafkajs';
+import type { Consumer, Producer, RetryOptions } from 'kafkajs';
 import type { WirekitError } from '../../../errors/index.js';
 import { deadLetterHeaders } from '../dead-letter.js';
 import type { ConsumerOptions, EventConsumer } from '../transport.js';
 import { type BatchHandler, batchHandler, type PoisonEvent } from './batch-handler.js';
-import type { KafkaConnectionOptions, KafkaRetryOptions } from './client-options.js';
-import { brokerUnavailable, kafkaClient, loadKafkajs } from './connection.js';
+import type { KafkaClientName, KafkaConnectionOptions, KafkaRetryOptions } from './client-options.js';
+import { brokerUnavailable } from './connection.js';
+import { checkClient, type KafkaLibrary, kafkaLibrary } from './libraries.js';
 import {
   checkCommitPolicy,
   type KafkaCommitPolicy,
@@ -57,7 +58,10 @@ export interface KafkaConsumerOptions<T> extends ConsumerOptions<T>, KafkaConnec
   readonly heartbeatInterval?: number;
   /** How long a rebalance waits for the members to rejoin (default 60 s). */
   readonly rebalanceTimeout?: number;
-  /** kafkajs's retries of fetching and committing before it crashes and restarts the member. */
+  /**
+   * kafkajs's retries of fetching and committing before it crashes and restarts the member (the
+   * Confluent client reconnects by itself and takes only the waits).
+   */
   readonly retry?: KafkaRetryOptions;
   /** How long the start may take to connect, join the group and fetch (default 60 s). */
   readonly startTimeoutMs?: number;
@@ -87,6 +91,7 @@ function validate<T>(options: KafkaConsumerOptions<T>): {
   maxBatch: number;
   retryBackoffMs: number;
   commit: Required<KafkaCommitPolicy>;
+  client: KafkaClientName;
 } {
   const topics = [...(options.topic === undefined ? [] : [options.topic]), ...(options.topics ?? [])];
   if (topics.length === 0) throw new TypeError('kafkaConsumer: give `topic` or `topics`');
@@ -106,11 +111,12 @@ function validate<T>(options: KafkaConsumerOptions<T>): {
   const retryBackoffMs = options.retryBackoffMs ?? 100;
   if (!(retryBackoffMs >= 0))
     throw new RangeError(`kafkaConsumer: retryBackoffMs must be ≥ 0, got ${retryBackoffMs}`);
-  return { topics, maxBatch, retryBackoffMs, commit: checkCommitPolicy(options.commit) };
+  const client = checkClient(options.client);
+  return { topics, maxBatch, retryBackoffMs, commit: checkCommitPolicy(options.commit), client };
 }
 
 export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promise<KafkaEventConsumer> {
-  const { topics, maxBatch, retryBackoffMs, commit } = validate(options);
+  const { topics, maxBatch, retryBackoffMs, commit, client } = validate(options);
   const { groupId } = options;
   const report = (error: WirekitError | Error) => {
     try {
@@ -119,12 +125,17 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
       // A throwing error callback must not take the consumer down with it.
     }
   };
-  const kafkajs = await loadKafkajs();
-  const kafka = kafkaClient(kafkajs, options, clientRetry);
+  const library: KafkaLibrary = await kafkaLibrary(client);
+  const kafka = library.client(options, clientRetry);
   const maxBytesPerPartition = options.maxBytesPerPartition ?? 1 << 20;
   const heartbeatInterval = options.heartbeatInterval ?? 3000;
-  const consumer: Consumer = kafka.consumer({
+  const fromBeginning = options.fromBeginning ?? true;
+  let assignment: Readonly<Record<string, readonly number[]>> = {};
+  /** Resolved at the first join (the Confluent client, which has no FETCH event to wait for). */
+  let joined: (() => void) | undefined;
+  const consumer: Consumer = library.consumer(kafka, {
     groupId,
+    fromBeginning,
     sessionTimeout: options.sessionTimeout ?? 30_000,
     heartbeatInterval,
     rebalanceTimeout: options.rebalanceTimeout ?? 60_000,
@@ -132,6 +143,12 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     maxBytes: options.maxBytes ?? 4 * maxBytesPerPartition,
     maxWaitTimeInMs: options.maxWaitTimeInMs ?? 500,
     retry: { ...defaultRetry, ...options.retry },
+    // Several chunks per call, so that the next one is decoded while the handler works.
+    maxBatchRecords: 4 * maxBatch,
+    onAssignment: (given) => {
+      assignment = given;
+      joined?.();
+    },
   });
 
   let deadLetterProducer: Producer | undefined;
@@ -142,10 +159,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
       for (const { dead } of poison) await deadLetter(dead);
     };
   } else if (typeof deadLetter === 'string') {
-    const producer = kafka.producer({
-      idempotent: true,
-      createPartitioner: kafkajs.Partitioners.DefaultPartitioner,
-    });
+    const producer = library.producer(kafka, { idempotent: true });
     deadLetterProducer = producer;
     deliver = async (poison) => {
       const messages = poison.map(({ dead, rawHeaders }) => ({
@@ -154,7 +168,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
         headers: { ...rawHeaders, ...deadLetterHeaders(dead) },
       }));
       try {
-        await producer.send({ topic: deadLetter, acks: -1, messages });
+        await library.send(producer, deadLetter, messages);
       } catch (error) {
         throw brokerUnavailable(
           `Kafka: could not dead-letter ${messages.length} event(s) to ${deadLetter}`,
@@ -164,7 +178,6 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     };
   }
 
-  let assignment: Readonly<Record<string, readonly number[]>> = {};
   const commits: OffsetCommits = offsetCommits({
     policy: commit,
     holds: (topic, partition) => assignment[topic]?.includes(partition) ?? false,
@@ -180,13 +193,9 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     deadLetter: deliver,
     onError: report,
     heartbeatIntervalMs: heartbeatInterval,
+    commitRequest: (payload) => library.commitRequest(consumer, payload),
   });
-  const runConfig: ConsumerRunConfig = {
-    eachBatch: batches.eachBatch,
-    eachBatchAutoResolve: false,
-    autoCommit: false,
-    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
-  };
+  const run = () => library.run(consumer, batches.eachBatch, options.partitionsConsumedConcurrently ?? 1);
 
   let ready = false;
   let abandoned = false;
@@ -205,7 +214,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
       restarting = (async () => {
         try {
           await consumer.connect();
-          await consumer.run(runConfig);
+          await run();
         } catch (error) {
           report(brokerUnavailable(`Kafka consumer of group ${groupId} could not restart`, error));
           if (stopping === undefined) restart();
@@ -214,27 +223,32 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
     }, delay);
   };
 
-  consumer.on(consumer.events.CRASH, ({ payload }) => {
-    if (abandoned) {
-      // The start gave up: whatever kafkajs restarts is not wanted.
-      consumer.disconnect().catch(() => undefined);
-      return;
-    }
-    const error = brokerUnavailable(
-      `Kafka consumer of group ${groupId} crashed${payload.restart ? ' (kafkajs restarts it)' : ''}`,
-      payload.error,
-    );
-    report(error);
-    if (!ready) {
-      if (!payload.restart) failStart?.(error);
-    } else if (!payload.restart && stopping === undefined) {
-      restart();
-    }
-  });
-  consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
-    restarts = 0;
-    assignment = payload.memberAssignment;
-  });
+  // kafkajs reports its crashes and joins as events; librdkafka (the Confluent client) has none,
+  // and reconnects and rejoins by itself, so there is nothing to restart.
+  function watchKafkajsMember() {
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (abandoned) {
+        // The start gave up: whatever kafkajs restarts is not wanted.
+        consumer.disconnect().catch(() => undefined);
+        return;
+      }
+      const error = brokerUnavailable(
+        `Kafka consumer of group ${groupId} crashed${payload.restart ? ' (kafkajs restarts it)' : ''}`,
+        payload.error,
+      );
+      report(error);
+      if (!ready) {
+        if (!payload.restart) failStart?.(error);
+      } else if (!payload.restart && stopping === undefined) {
+        restart();
+      }
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      restarts = 0;
+      assignment = payload.memberAssignment;
+    });
+  }
+  if (library.events) watchKafkajsMember();
 
   const disconnectAll = async () => {
     await consumer.disconnect();
@@ -242,7 +256,7 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
   };
 
   // Ready once connected, joined and past the first fetch, which comes after the starting
-  // offsets were looked up; all of it within startTimeoutMs.
+  // offsets were looked up (on the Confluent client: once joined); all of it within startTimeoutMs.
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   let removeFetchListener: (() => void) | undefined;
   let startTimer: NodeJS.Timeout | undefined;
@@ -259,29 +273,33 @@ export async function kafkaConsumer<T>(options: KafkaConsumerOptions<T>): Promis
       startTimeoutMs,
     );
   });
+  // The Confluent client has no fetch event: ready once it joined (librdkafka looks the starting
+  // offsets up as its fetcher starts, just after).
   const firstFetch = new Promise<void>((resolve) => {
-    removeFetchListener = consumer.on(consumer.events.FETCH, () => resolve());
+    if (library.events) removeFetchListener = consumer.on(consumer.events.FETCH, () => resolve());
+    else joined = resolve;
   });
   const connecting = (async () => {
     try {
       await consumer.connect();
       await deadLetterProducer?.connect();
-      await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? true });
+      await library.subscribe(consumer, topics, fromBeginning);
     } catch (error) {
       throw brokerUnavailable(`Kafka consumer of group ${groupId} could not connect`, error);
     }
   })();
   try {
     await Promise.race([connecting, timedOut]);
-    await consumer.run(runConfig);
+    await run();
     await Promise.race([firstFetch, timedOut]);
     ready = true;
   } catch (error) {
     abandoned = true;
     commits.close();
     void batches.stop();
-    await disconnectAll().catch(() => undefined);
-    // A connection kafkajs is still retrying may be made after all: close that one too.
+    // Not awaited: the Confluent client's disconnect waits for a connect under way (up to 30 s).
+    void disconnectAll().catch(() => undefined);
+    // A connection still being retried may be made after all: close that one too.
     connecting.then(
       () => disconnectAll().catch(() => undefined),
       () => undefined,

@@ -1,9 +1,11 @@
 /**
- * The Kafka binding of the event boundary: a producer and a consumer group member over kafkajs
- * (an optional peer, imported on first use), with the semantics transport.ts sets for every broker.
+ * The Kafka binding of the event boundary: a producer and a consumer group member over kafkajs or
+ * Confluent's librdkafka client (optional peers, imported on first use), with the semantics
+ * transport.ts sets for every broker.
  */
 export type {
   KafkaClientLike,
+  KafkaClientName,
   KafkaConnectionOptions,
   KafkaLogLevel,
   KafkaRetryOptions,

@@ -20,12 +20,17 @@
  *
  * kafkajs connects on the first send (this call stays synchronous, and kafkajs is imported only
  * then); a failed connection is tried again by the next send.
+ *
+ * On the Confluent client (`client: 'confluent'`) the same holds with librdkafka doing the
+ * retrying: it resends by itself until `sendTimeoutMs` (its `message.timeout.ms`), and its Java
+ * partitioner is the default. libraries.ts says what else differs.
  */
 import type { Producer } from 'kafkajs';
 import type { EventCodec } from '../event-codec.js';
 import type { EventProducer, OutgoingEvent } from '../transport.js';
 import type { KafkaConnectionOptions } from './client-options.js';
-import { brokerUnavailable, kafkaClient, loadKafkajs, retriableAtRoot, retriesWithin } from './connection.js';
+import { brokerUnavailable, retriableAtRoot, retriesWithin } from './connection.js';
+import { checkClient, type KafkaLibrary, kafkaLibrary } from './libraries.js';
 import { outgoingMessage } from './records.js';
 
 export interface KafkaProducerOptions<T> extends KafkaConnectionOptions {
@@ -48,14 +53,18 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
   if (!(sendTimeoutMs > 0))
     throw new RangeError(`kafkaProducer: sendTimeoutMs must be > 0, got ${sendTimeoutMs}`);
   const idempotent = options.idempotent ?? true;
+  const client = checkClient(options.client);
 
+  let library: KafkaLibrary | undefined;
   let connecting: Promise<Producer> | undefined;
+  /** The producer once its connect resolved. */
+  let ready: Producer | undefined;
   let closing: Promise<void> | undefined;
   const inFlight = new Set<Promise<unknown>>();
 
   const connected = (): Promise<Producer> => {
     connecting ??= (async () => {
-      const kafkajs = await loadKafkajs();
+      library = await kafkaLibrary(client);
       // The made client's connection retries and the producer's fit in one send's time, so
       // kafkajs has given up by the deadline and close() does not wait on it much longer.
       const retry = {
@@ -65,18 +74,14 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
         factor: 0.2,
         retries: retriesWithin(sendTimeoutMs, retryWaitMs.initial, retryWaitMs.max),
       };
-      const producer = kafkaClient(kafkajs, options, retry).producer({
-        idempotent,
-        // The Java client's partitioner (murmur2 of the key), so a key lands where other clients put it.
-        createPartitioner: kafkajs.Partitioners.DefaultPartitioner,
-        retry,
-      });
+      const producer = library.producer(library.client(options, retry), { idempotent, retry, sendTimeoutMs });
       try {
         await producer.connect();
       } catch (error) {
         await producer.disconnect().catch(() => undefined);
         throw error;
       }
+      ready = producer;
       return producer;
     })();
     const attempt = connecting;
@@ -86,14 +91,33 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
     return attempt;
   };
 
+  /**
+   * The connected producer, or a rejection at the send's deadline: the Confluent client's connect
+   * waits for the cluster's metadata up to 30 s whatever the send's own time.
+   */
+  const connectedBy = async (deadline: number): Promise<Producer> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('not connected within the send’s time')),
+        Math.max(0, deadline - performance.now()),
+      );
+    });
+    try {
+      return await Promise.race([connected(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   const publish = async (events: readonly OutgoingEvent<T>[], deadline: number): Promise<void> => {
     const values = await Promise.all(events.map((event) => codec.encode(event.value)));
     const messages = events.map((event, i) => outgoingMessage(event, values[i] as Uint8Array));
     let wait = retryWaitMs.initial;
     for (;;) {
       try {
-        const producer = await connected();
-        await producer.send({ topic, acks: -1, messages });
+        const producer = await connectedBy(deadline);
+        await (library as KafkaLibrary).send(producer, topic, messages);
         return;
       } catch (error) {
         // kafkajs gives a send up when reconnecting inside its retry fails (a broker restarting
@@ -144,8 +168,9 @@ export function kafkaProducer<T>(options: KafkaProducerOptions<T>): EventProduce
     close() {
       closing ??= (async () => {
         await Promise.allSettled([...inFlight]);
-        const producer = await connecting?.catch(() => undefined);
-        await producer?.disconnect();
+        if (ready !== undefined) await ready.disconnect();
+        // A connect still under way is closed once it settles, without holding close() up.
+        else connecting?.then((producer) => producer.disconnect()).catch(() => undefined);
       })();
       return closing;
     },

@@ -12,7 +12,11 @@ import fc from 'fast-check';
 import type { Kafka, Message } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { deadLetterHeaderNames } from '../../../../src/boundaries/events/dead-letter.js';
-import { kafkaConsumer, kafkaProducer } from '../../../../src/boundaries/events/kafka/index.js';
+import {
+  type KafkaConnectionOptions,
+  kafkaConsumer,
+  kafkaProducer,
+} from '../../../../src/boundaries/events/kafka/index.js';
 import type {
   DeadLetter,
   EventConsumer,
@@ -22,11 +26,12 @@ import { isWirekitError, WirekitError } from '../../../../src/errors/index.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
 import { freePort } from '../../../support/servers/free-port.js';
 import {
+  bindingFor,
   collector,
-  committedOffsets,
   committedSoon,
   createTopics,
   eventually,
+  kafkaClients,
   kafkaFor,
   type Order,
   orderCodec,
@@ -48,11 +53,21 @@ test('the binding imports kafkajs lazily: its modules hold type-only imports of 
     }
   }
   expect(readFileSync(join(dir, 'connection.ts'), 'utf8')).toContain("import('kafkajs')");
+  // The Confluent client: imported by name in one place, on first use, and its types nowhere.
+  for (const file of files) {
+    expect(readFileSync(file, 'utf8'), file).not.toMatch(/from '@confluentinc\/kafka-javascript'/);
+  }
+  expect(readFileSync(join(dir, 'libraries.ts'), 'utf8')).toContain(
+    "import('@confluentinc/kafka-javascript')",
+  );
 });
 
-describe.skipIf(!hasKafka())('Kafka binding', () => {
+describe.skipIf(!hasKafka()).each(kafkaClients)('Kafka binding on %s', (client) => {
   let broker: KafkaBroker;
+  /** The tests' own kafkajs client: topics, raw records, committed offsets. */
   let kafka: Kafka;
+  /** How the binding under test reaches the broker, on this client library. */
+  let wk: KafkaConnectionOptions;
   const consumers: EventConsumer[] = [];
   const started = async (consumer: Promise<EventConsumer>) => {
     const running = await consumer;
@@ -63,6 +78,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
   beforeAll(async () => {
     broker = await startKafka();
     kafka = kafkaFor(broker.bootstrap);
+    wk = bindingFor(client, broker.bootstrap);
   }, 120_000);
 
   afterAll(async () => {
@@ -76,14 +92,14 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     const received = collector<Order>();
     const consumer = await started(
       kafkaConsumer({
-        kafka,
+        ...wk,
         groupId: uniqueName('g'),
         topic,
         codec: orderCodec(),
         handler: received.handler,
       }),
     );
-    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+    const producer = kafkaProducer({ ...wk, topic, codec: orderCodec() });
     const sent = ordersOf(120, 7);
     // Several sends, so that the events of one key come over several record batches.
     for (let i = 0; i < sent.length; i += 20) await producer.send(sent.slice(i, i + 20));
@@ -134,7 +150,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
   test('a send with a value its schema refuses rejects with the codec error and publishes nothing', async () => {
     const topic = uniqueName('refused');
     await createTopics(kafka, [topic], 1);
-    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+    const producer = kafkaProducer({ ...wk, topic, codec: orderCodec() });
     const [good] = ordersOf(1);
     const bad = { value: { id: 'seven', key: 'k', note: 'n' } as unknown as Order };
     await expect(producer.send([good as typeof bad & { key: string }, bad])).rejects.toMatchObject({
@@ -154,14 +170,14 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
   test('a handler that fails twice gets the same events again after a doubling backoff; nothing is lost', async () => {
     const topic = uniqueName('flaky');
     await createTopics(kafka, [topic], 1);
-    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+    const producer = kafkaProducer({ ...wk, topic, codec: orderCodec() });
     await producer.send(ordersOf(30));
     const calls: { at: number; offsets: string[]; redelivered: boolean[] }[] = [];
     const errors: (Error | WirekitError)[] = [];
     const handled: ReceivedEvent<Order>[] = [];
     const consumer = await started(
       kafkaConsumer({
-        kafka,
+        ...wk,
         groupId: uniqueName('g'),
         topic,
         codec: orderCodec(),
@@ -186,7 +202,13 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     await producer.close();
 
     const [first, second, third] = calls as [(typeof calls)[0], (typeof calls)[0], (typeof calls)[0]];
-    expect(first.offsets).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    // kafkajs hands over what a fetch brought (all 30, in chunks of 10); the Confluent client's
+    // batches are what its cache held, which may be fewer at first: the first chunk starts at 0,
+    // runs in order, and holds at most maxBatch.
+    expect(first.offsets).toEqual(Array.from({ length: first.offsets.length }, (_, i) => String(i)));
+    expect(first.offsets.length).toBeGreaterThan(0);
+    expect(first.offsets.length).toBeLessThanOrEqual(10);
+    if (client === 'kafkajs') expect(first.offsets).toHaveLength(10);
     expect(second.offsets).toEqual(first.offsets);
     expect(third.offsets).toEqual(first.offsets);
     expect(first.redelivered.every((r) => !r)).toBe(true);
@@ -196,10 +218,10 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     expect(second.at - first.at).toBeGreaterThanOrEqual(290);
     expect(third.at - second.at).toBeGreaterThanOrEqual(590);
     expect(handled.map((e) => e.value.id)).toEqual(Array.from({ length: 35 }, (_, i) => i));
-    expect(handled.slice(10).every((e) => !e.redelivered)).toBe(true);
+    expect(handled.slice(first.offsets.length).every((e) => !e.redelivered)).toBe(true);
     expect(consumer.stats).toMatchObject({
       handled: 35,
-      redelivered: 20,
+      redelivered: 2 * first.offsets.length,
       handlerFailures: 2,
       deadLettered: 0,
     });
@@ -210,7 +232,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     const topic = uniqueName('mixed');
     const deadTopic = uniqueName('mixed-dead');
     await createTopics(kafka, [topic, deadTopic], 1);
-    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+    const producer = kafkaProducer({ ...wk, topic, codec: orderCodec() });
     await producer.send(ordersOf(5));
     const junk = Buffer.from('not an envelope at all');
     await produceRaw(kafka, topic, [
@@ -224,7 +246,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     const groupId = uniqueName('g');
     const consumer = await started(
       kafkaConsumer({
-        kafka,
+        ...wk,
         groupId,
         topic,
         codec: orderCodec(),
@@ -271,7 +293,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
   test('tombstones and hostile headers: dead-lettered to a function, or handed over without touching a prototype', async () => {
     const topic = uniqueName('hostile');
     await createTopics(kafka, [topic], 1);
-    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+    const producer = kafkaProducer({ ...wk, topic, codec: orderCodec() });
     const good = (await orderCodec().encode({ id: 1, key: 'k', note: 'fine' })) as Uint8Array;
     await produceRaw(kafka, topic, [
       { key: 'gone', value: null },
@@ -288,7 +310,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     const received = collector<Order>();
     const consumer = await started(
       kafkaConsumer({
-        kafka,
+        ...wk,
         groupId: uniqueName('g'),
         topic,
         codec: orderCodec(),
@@ -313,8 +335,10 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     const [event] = received.events as [ReceivedEvent<Order>];
     expect(event.value).toEqual({ id: 1, key: 'k', note: 'fine' });
     expect(Object.getPrototypeOf(event.headers)).toBeNull();
+    // The Confluent client folds headers into a plain object with `headers[name] = value`, so a
+    // header named `__proto__` is gone before wirekit sees it (that one object's prototype took it).
     expect(Object.entries(event.headers).sort()).toEqual([
-      ['__proto__', 'polluted'],
+      ...(client === 'kafkajs' ? [['__proto__', 'polluted']] : []),
       ['constructor', 'c'],
       ['repeated', 'last'],
       ['toString', 't'],
@@ -370,7 +394,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     const dead: DeadLetter[] = [];
     const consumer = await started(
       kafkaConsumer({
-        kafka,
+        ...wk,
         groupId: uniqueName('g'),
         topic,
         codec,
@@ -400,7 +424,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
   test('a dead-letter function that fails leaves the event uncommitted: it is dead-lettered again, then the consumer goes on', async () => {
     const topic = uniqueName('dlq-fails');
     await createTopics(kafka, [topic], 1);
-    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+    const producer = kafkaProducer({ ...wk, topic, codec: orderCodec() });
     await producer.send(ordersOf(2));
     await produceRaw(kafka, topic, [{ value: Buffer.from([0xde, 0xad]) }]);
     await producer.send(ordersOf(2, 2, 2));
@@ -409,7 +433,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     const received = collector<Order>();
     const consumer = await started(
       kafkaConsumer({
-        kafka,
+        ...wk,
         groupId: uniqueName('g'),
         topic,
         codec: orderCodec(),
@@ -432,7 +456,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     const topic = uniqueName('dlq-refused');
     const groupId = uniqueName('g');
     await createTopics(kafka, [topic], 1);
-    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+    const producer = kafkaProducer({ ...wk, topic, codec: orderCodec() });
     await producer.send(ordersOf(2));
     await produceRaw(kafka, topic, [{ value: Buffer.from('junk') }]);
     await producer.send(ordersOf(2, 2, 2));
@@ -441,7 +465,7 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     const received = collector<Order>();
     const consumer = await started(
       kafkaConsumer({
-        kafka,
+        ...wk,
         groupId,
         topic,
         codec: orderCodec(),
@@ -457,24 +481,32 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
     );
     await eventually(() => errors.length >= 2, 20_000, 'two failed dead-letter publishes');
     await sleep(300);
-    // The chunk holding the poison event is neither handled nor committed, and nothing skips it.
-    expect(received.events).toEqual([]);
-    expect(consumer.stats).toMatchObject({ handled: 0, deadLettered: 0 });
+    // The chunk holding the poison event (offset 2) is neither handled nor committed, and nothing
+    // skips it. The events before it are handled when a batch ended before the poison (the
+    // Confluent client's first batches may be that short), else they wait with it.
+    const before = received.events.length;
+    expect(received.events.map((e) => e.offset)).toEqual(['0', '1'].slice(0, before));
+    if (client === 'kafkajs') expect(before).toBe(0);
+    expect(consumer.stats).toMatchObject({ handled: before, deadLettered: 0 });
     expect(errors.every((e) => isWirekitError(e, 'WK_EVENT_BROKER_UNAVAILABLE'))).toBe(true);
-    expect(await committedOffsets(kafka, groupId, topic)).toEqual(['-1']);
+    expect(await committedSoon(kafka, groupId, topic, [before === 0 ? '-1' : String(before)])).toEqual([
+      before === 0 ? '-1' : String(before),
+    ]);
   });
 
   test('a consumer that cannot join (a session the broker refuses) rejects with WK_EVENT_BROKER_UNAVAILABLE', async () => {
     const topic = uniqueName('nojoin');
     await createTopics(kafka, [topic], 1);
     const attempt = kafkaConsumer({
-      kafka,
+      ...wk,
       groupId: uniqueName('g'),
       topic,
       codec: orderCodec(),
-      // Below the broker's group.min.session.timeout.ms (6 s): the join is refused, not retried.
+      // Below the broker's group.min.session.timeout.ms (6 s): the join is refused; kafkajs does
+      // not retry it, librdkafka retries until the start timeout.
       sessionTimeout: 1000,
       heartbeatInterval: 300,
+      ...(client === 'confluent' ? { startTimeoutMs: 5000 } : {}),
       handler: async () => undefined,
     });
     await expect(attempt).rejects.toMatchObject({ code: 'WK_EVENT_BROKER_UNAVAILABLE' });
@@ -483,54 +515,67 @@ describe.skipIf(!hasKafka())('Kafka binding', () => {
   test('options are checked before anything connects', async () => {
     const codec = orderCodec();
     const handler = async () => undefined;
-    await expect(kafkaConsumer({ kafka, groupId: 'g', codec, handler })).rejects.toThrow(TypeError);
-    await expect(kafkaConsumer({ kafka, groupId: '', topic: 't', codec, handler })).rejects.toThrow(
+    await expect(kafkaConsumer({ ...wk, groupId: 'g', codec, handler })).rejects.toThrow(TypeError);
+    await expect(kafkaConsumer({ ...wk, groupId: '', topic: 't', codec, handler })).rejects.toThrow(
       TypeError,
     );
     await expect(
-      kafkaConsumer({ kafka, groupId: 'g', topic: 't', codec, handler, maxBatch: 0 }),
+      kafkaConsumer({ ...wk, groupId: 'g', topic: 't', codec, handler, maxBatch: 0 }),
     ).rejects.toThrow(RangeError);
     await expect(kafkaConsumer({ groupId: 'g', topic: 't', codec, handler })).rejects.toThrow(TypeError);
-    expect(() => kafkaProducer({ kafka, topic: 't', codec, sendTimeoutMs: 0 })).toThrow(RangeError);
+    expect(() => kafkaProducer({ ...wk, topic: 't', codec, sendTimeoutMs: 0 })).toThrow(RangeError);
+    const unknownClient = 'rdkafka' as 'kafkajs';
+    expect(() => kafkaProducer({ ...wk, client: unknownClient, topic: 't', codec })).toThrow(TypeError);
+    await expect(
+      kafkaConsumer({ ...wk, client: unknownClient, groupId: 'g', topic: 't', codec, handler }),
+    ).rejects.toThrow(TypeError);
   });
 });
 
-test('without a broker, a send rejects with WK_EVENT_BROKER_UNAVAILABLE within its deadline, and close() returns', async () => {
-  const port = await freePort();
-  const producer = kafkaProducer({
-    brokers: [`127.0.0.1:${port}`],
-    logLevel: quiet,
-    topic: 'nowhere',
-    codec: orderCodec(),
-    sendTimeoutMs: 3000,
-  });
-  const started = performance.now();
-  const error = await producer.send(ordersOf(1)).catch((e: unknown) => e);
-  const elapsed = performance.now() - started;
-  expect(error).toBeInstanceOf(WirekitError);
-  expect((error as WirekitError).code).toBe('WK_EVENT_BROKER_UNAVAILABLE');
-  // The deadline may come before kafkajs's own retries end, and then there is no kafkajs error yet.
-  const cause = (error as WirekitError).cause;
-  if (cause !== undefined) expect(cause).toBeInstanceOf(Error);
-  expect(elapsed).toBeLessThan(3000 + 1000);
-  const closing = performance.now();
-  await producer.close();
-  expect(performance.now() - closing).toBeLessThan(10_000);
-});
-
-test('without a broker, a consumer start rejects with WK_EVENT_BROKER_UNAVAILABLE at its start timeout', async () => {
-  const port = await freePort();
-  const started = performance.now();
-  await expect(
-    kafkaConsumer({
+test.each(kafkaClients)(
+  'without a broker, a send on %s rejects with WK_EVENT_BROKER_UNAVAILABLE within its deadline, and close() returns',
+  async (client) => {
+    const port = await freePort();
+    const producer = kafkaProducer({
+      client,
       brokers: [`127.0.0.1:${port}`],
       logLevel: quiet,
-      groupId: 'g',
-      topic: 't',
+      topic: 'nowhere',
       codec: orderCodec(),
-      startTimeoutMs: 2000,
-      handler: async () => undefined,
-    }),
-  ).rejects.toMatchObject({ code: 'WK_EVENT_BROKER_UNAVAILABLE' });
-  expect(performance.now() - started).toBeLessThan(2000 + 1000);
-});
+      sendTimeoutMs: 3000,
+    });
+    const started = performance.now();
+    const error = await producer.send(ordersOf(1)).catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(WirekitError);
+    expect((error as WirekitError).code).toBe('WK_EVENT_BROKER_UNAVAILABLE');
+    // The deadline may come before kafkajs's own retries end, and then there is no kafkajs error yet.
+    const cause = (error as WirekitError).cause;
+    if (cause !== undefined) expect(cause).toBeInstanceOf(Error);
+    expect(elapsed).toBeLessThan(3000 + 1000);
+    const closing = performance.now();
+    await producer.close();
+    expect(performance.now() - closing).toBeLessThan(10_000);
+  },
+);
+
+test.each(kafkaClients)(
+  'without a broker, a consumer start on %s rejects with WK_EVENT_BROKER_UNAVAILABLE at its start timeout',
+  async (client) => {
+    const port = await freePort();
+    const started = performance.now();
+    await expect(
+      kafkaConsumer({
+        client,
+        brokers: [`127.0.0.1:${port}`],
+        logLevel: quiet,
+        groupId: 'g',
+        topic: 't',
+        codec: orderCodec(),
+        startTimeoutMs: 2000,
+        handler: async () => undefined,
+      }),
+    ).rejects.toMatchObject({ code: 'WK_EVENT_BROKER_UNAVAILABLE' });
+    expect(performance.now() - started).toBeLessThan(2000 + 1000);
+  },
+);

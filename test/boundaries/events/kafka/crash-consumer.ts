@@ -3,7 +3,8 @@
  * prints, as one JSON line per handler call, the ids it handled, just before the handler resolves
  * (so before the commit). The test SIGKILLs it mid-stream, as a crash would, and checks that a new
  * member continues from the committed offsets with nothing lost. EVERY_EVENTS and EVERY_MS are its
- * commit policy (`commit` of kafkaConsumer; the default policy without them).
+ * commit policy (`commit` of kafkaConsumer; the default policy without them); the KAFKA_CLIENT
+ * environment variable its client library (kafkajs unless told).
  *
  *   node --import tsx crash-consumer.ts BOOTSTRAP TOPIC GROUP MAX_BATCH [EVERY_EVENTS EVERY_MS]
  */
@@ -21,6 +22,7 @@ const [bootstrap, topic, groupId, maxBatch, everyEvents, everyMs] = process.argv
 ];
 
 await kafkaConsumer({
+  client: process.env.KAFKA_CLIENT === 'confluent' ? 'confluent' : 'kafkajs',
   brokers: [bootstrap],
   logLevel: quiet,
   groupId,

@@ -1,7 +1,8 @@
 /**
- * What the Kafka binding's tests share: an event schema and its real event codec, unique topics
- * made with the admin API, raw kafkajs produce and read-back for bytes the codec would never
- * write, and a wait that polls a condition.
+ * What the Kafka binding's tests share: the client libraries the binding runs on, an event schema
+ * and its real event codec, unique topics made with the admin API, raw kafkajs produce and
+ * read-back for bytes the codec would never write, and a wait that polls a condition. The raw
+ * helpers stay on kafkajs whichever library the binding runs on: they are the tests' own peer.
  */
 import {
   type Kafka,
@@ -12,6 +13,10 @@ import {
   type RetryOptions,
 } from 'kafkajs';
 import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
+import type {
+  KafkaClientName,
+  KafkaConnectionOptions,
+} from '../../../../src/boundaries/events/kafka/index.js';
 import type { ReceivedEvent } from '../../../../src/boundaries/events/transport.js';
 import { type Infer, t } from '../../../../src/schema/index.js';
 
@@ -31,6 +36,19 @@ export function kafkaFor(bootstrap: string, retry?: RetryOptions): Kafka {
     logLevel: quiet,
     ...(retry === undefined ? {} : { retry }),
   });
+}
+
+/** Every client library the binding runs on: the tests that apply to both run once for each. */
+export const kafkaClients: readonly KafkaClientName[] = ['kafkajs', 'confluent'];
+
+/**
+ * How a test's producers and consumers reach the broker on one library: kafkajs with the test's
+ * own quiet client, the Confluent client with one the binding makes from `brokers`.
+ */
+export function bindingFor(client: KafkaClientName, bootstrap: string): KafkaConnectionOptions {
+  return client === 'kafkajs'
+    ? { client, kafka: kafkaFor(bootstrap) }
+    : { client, brokers: [bootstrap], logLevel: quiet };
 }
 
 let counter = 0;
