@@ -515,8 +515,6 @@ function int64Of(slot: Slot, json: unknown): number | bigint {
   return big;
 }
 
-const float32Max = 3.4028234663852886e38;
-
 function floatOf(json: unknown, single: boolean): number {
   let value: number;
   if (typeof json === 'number') value = json;
@@ -527,8 +525,9 @@ function floatOf(json: unknown, single: boolean): number {
   else throw expected('a number, "NaN", "Infinity" or "-Infinity"', json);
   if (!Number.isFinite(value)) throw expected('a number within a double', json);
   if (!single) return value;
-  if (Math.abs(value) > float32Max) throw expected('a number within a float', json);
-  return Math.fround(value);
+  const single32 = Math.fround(value);
+  if (!Number.isFinite(single32)) throw expected('a number within a float', json);
+  return single32;
 }
 
 const base64Body = /^[A-Za-z0-9+/]*$/;

@@ -92,7 +92,8 @@ function fieldText(field: FieldPlan, value: unknown, options: WriteOptions): str
       if (!options.emitDefaults && isDefault(field.slot, value)) return undefined;
       return `${key}:${slotText(field.slot, value, options)}`;
     case PRESENT:
-      if (value === undefined || value === null) return undefined;
+      // null is no value where the field takes null (nullable); a json field's null is a Value.
+      if (value === undefined || (value === null && field.acceptsNull)) return undefined;
       return `${key}:${slotText(field.slot, value, options)}`;
     case REPEATED: {
       const items = value as unknown[];
@@ -257,17 +258,23 @@ function eitherText(plan: EitherPlan, value: unknown, options: WriteOptions): st
   return `{${quote(jsonNameOf(plan.fieldNames[index] as string))}:${slotText(plan.slots[index] as Slot, value, options)}}`;
 }
 
+const float32Max = 3.4028234663852886e38;
+
 /** A number as ProtoJSON writes it: NaN and the infinities as strings, a float at float precision. */
 function floatText(value: number, single: boolean): string {
   if (Number.isNaN(value)) return '"NaN"';
   if (value === Number.POSITIVE_INFINITY) return '"Infinity"';
   if (value === Number.NEGATIVE_INFINITY) return '"-Infinity"';
-  if (Object.is(value, -0)) return '-0';
+  // -0.0, not -0: a reader that parses integers apart (Python's json) would read -0 as the integer 0.
+  if (Object.is(value, -0)) return '-0.0';
   if (!single) return String(value);
   // The shortest decimal that reads back as the same float32, as protobuf's printers write floats.
-  for (let digits = 1; digits < 9; digits++) {
+  // Near the largest float the shortest one lies past it as a double, which parsers that check the
+  // range before rounding (Python's) refuse: there the double's own digits are written.
+  for (let digits = 1; digits <= 9; digits++) {
     const shorter = Number(value.toPrecision(digits));
-    if (Math.fround(shorter) === value) return String(shorter);
+    if (Math.fround(shorter) === value)
+      return Math.abs(shorter) > float32Max ? String(value) : String(shorter);
   }
-  return String(Number(value.toPrecision(9)));
+  return String(value);
 }
