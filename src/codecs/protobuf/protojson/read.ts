@@ -15,7 +15,8 @@ import { checkParsedJson } from '../../../schema/json-kind.js';
 import { type Rule, refusalBy } from '../../../schema/value-rules.js';
 import { decodeBase64 } from '../../../util/node-runtime.js';
 import { isUnsafeKey } from '../../../util/unsafe-keys.js';
-import { tooDeep, tooManyElements } from '../../core/errors.js';
+import { utf8Length } from '../../../util/utf8-length.js';
+import { tooDeep, tooLong, tooManyElements } from '../../core/errors.js';
 import type { DecodeLimits } from '../../core/limits.js';
 import {
   BOOL,
@@ -318,9 +319,15 @@ export function readSlot(slot: Slot, json: unknown, ctx: ReadContext): unknown {
     case DOUBLE:
       return kept(slot.rule, floatOf(json, slot.type === FLOAT));
     case STRING:
-    case DECIMAL:
+    case DECIMAL: {
       if (typeof json !== 'string') throw expected('a string', json);
+      // Three UTF-8 bytes at most per UTF-16 unit: the exact count only when that bound is past the limit.
+      const { maxStringBytes } = ctx.limits;
+      if (json.length * 3 > maxStringBytes && utf8Length(json) > maxStringBytes) {
+        throw tooLong(0, utf8Length(json), maxStringBytes, 'string');
+      }
       return kept(slot.rule, json);
+    }
     case JSON_TEXT: {
       if (typeof json !== 'string') throw expected('a string of JSON text', json);
       let value: unknown;
@@ -339,8 +346,9 @@ export function readSlot(slot: Slot, json: unknown, ctx: ReadContext): unknown {
     case BYTES: {
       const bytes = typeof json === 'string' ? bytesOf(json) : undefined;
       if (bytes === undefined) throw expected('base64 text', json);
-      if (bytes.length > ctx.limits.maxBytesLength)
-        throw problem(`a byte string is longer than maxBytesLength (${ctx.limits.maxBytesLength})`);
+      if (bytes.length > ctx.limits.maxBytesLength) {
+        throw tooLong(0, bytes.length, ctx.limits.maxBytesLength, 'byte string');
+      }
       return kept(slot.rule, bytes);
     }
     case ENUM:
