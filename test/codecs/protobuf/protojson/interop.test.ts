@@ -10,6 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   createProtobufCodec,
@@ -18,6 +19,7 @@ import {
 } from '../../../../src/codecs/protobuf/index.js';
 import { toProto } from '../../../../src/schema/export/index.js';
 import { type Schema, t } from '../../../../src/schema/index.js';
+import { arbitraryOf } from '../../../support/proto-arbitrary.js';
 import { protocDescriptorSet, protocIncludeDir } from '../../../support/protoc.js';
 import { has, venvPython, withTempDir } from '../../../support/tools.js';
 
@@ -41,6 +43,7 @@ function viaPython(proto: string, message: string, items: [string, string][]): [
   return withTempDir((dir) => {
     const set = protocDescriptorSet(dir, 'file.proto', proto, { includeImports: true });
     const run = spawnSync(venvPython, ['-c', script, set, message], {
+      maxBuffer: 256 * 1024 * 1024,
       input: JSON.stringify(items),
       encoding: 'utf8',
       env: { ...process.env, PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION: 'python' },
@@ -272,5 +275,27 @@ describe.skipIf(!hasPeers)('ProtoJSON and Python json_format agree both ways', (
       },
     ];
     checkBothWays(Doc, proto, 'pj.doc.Doc', values);
+  });
+
+  test('on 200 random values of a recursive message with every scalar, maps and a oneof', () => {
+    const proto = `
+      syntax = "proto3";
+      package pj.random;
+      enum Mood { MOOD_UNSPECIFIED = 0; MOOD_GOOD = 1; MOOD_BAD = -3; }
+      message Node {
+        int32 a = 1; sint64 b = 2; uint64 c = 3; fixed64 d = 4; float e = 5; double f = 6;
+        string g = 7; bytes h = 8; bool i = 9; Mood mood = 10; sfixed32 j = 11; fixed32 k = 12;
+        repeated Node children = 13;
+        map<string, Node> named = 14;
+        map<int64, Mood> moods = 15;
+        optional string note = 16;
+        oneof either { string left = 17; Node right = 18; }
+        repeated double reals = 19;
+        repeated int64 longs = 20;
+      }
+    `;
+    const Node = schemaFromProto(proto).types.get('pj.random.Node') as Schema;
+    const values = fc.sample(arbitraryOf(Node, 0), { numRuns: 200, seed: 3434 });
+    checkBothWays(Node, proto, 'pj.random.Node', values);
   });
 });
