@@ -47,8 +47,8 @@ import {
   type UnionPlan,
   WRAPPER,
 } from '../layout.js';
-import { jsonNameOf, wellKnownOf } from './names.js';
-import { durationText, timestampText } from './time.js';
+import { jsonNameOf, wellKnownOf } from '../protojson-names.js';
+import { durationText, timestampText } from '../protojson-time.js';
 
 export interface WriteOptions {
   /** Write fields without presence even at their default (0, '', false, [], {}). */

@@ -2,10 +2,10 @@
  * ProtoJSON values one per line (NDJSON), as the JSON codec frames its sequences: a frame ends at
  * a newline, the last one may lack it, and a line of only whitespace holds no value.
  */
-import type { Codec } from '../../core/codec.js';
-import type { DecodeLimits } from '../../core/limits.js';
-import { decodeFramesOf } from '../../core/sequence.js';
-import { decodeFrames, type FrameMeasure } from '../../core/stream.js';
+import type { Codec } from '../core/codec.js';
+import type { DecodeLimits } from '../core/limits.js';
+import { decodeFramesOf } from '../core/sequence.js';
+import { decodeFrames, type FrameMeasure } from '../core/stream.js';
 
 const newline = 0x0a;
 

@@ -54,8 +54,8 @@ import {
   type UnionPlan,
   WRAPPER,
 } from '../layout.js';
-import { jsonNameOf, wellKnownOf } from './names.js';
-import { parseDuration, parseTimestamp } from './time.js';
+import { jsonNameOf, wellKnownOf } from '../protojson-names.js';
+import { parseDuration, parseTimestamp } from '../protojson-time.js';
 
 export interface ReadContext {
   readonly limits: DecodeLimits;

@@ -10,19 +10,19 @@
  * the JSON is then written from the plan. Decoding parses the text, then reads it by the plan.
  * Interpreted only: the binary check is the larger part of an encode.
  */
-import { WirekitError } from '../../../errors/index.js';
-import type { Schema } from '../../../schema/index.js';
-import type { Codec, CodecOptions } from '../../core/codec.js';
-import { malformed, tooDeep } from '../../core/errors.js';
-import { checkInputSize, type DecodeLimits, resolveLimits } from '../../core/limits.js';
-import { encodeSequenceOf } from '../../core/sequence.js';
-import { encodeValues } from '../../core/stream.js';
-import { createProtobufCodec } from '../index.js';
-import type { Slot } from '../layout.js';
-import { rootSlot } from '../plan.js';
-import { decodeLineSequence, decodeLineStream } from './ndjson.js';
-import { type ReadContext, readRoot } from './read.js';
-import { writeRoot } from './write.js';
+import { WirekitError } from '../../errors/index.js';
+import type { Schema } from '../../schema/index.js';
+import type { Codec, CodecOptions } from '../core/codec.js';
+import { malformed, tooDeep } from '../core/errors.js';
+import { checkInputSize, type DecodeLimits, resolveLimits } from '../core/limits.js';
+import { encodeSequenceOf } from '../core/sequence.js';
+import { encodeValues } from '../core/stream.js';
+import { type ReadContext, readRoot } from './decode/protojson.js';
+import { writeRoot } from './encode/protojson.js';
+import { createProtobufCodec } from './index.js';
+import type { Slot } from './layout.js';
+import { rootSlot } from './plan.js';
+import { decodeLineSequence, decodeLineStream } from './protojson-lines.js';
 
 export interface ProtoJsonCodecOptions extends Omit<CodecOptions, 'unknownKeys' | 'compile'> {
   /**
