@@ -55,11 +55,18 @@ export interface WriteOptions {
   readonly emitDefaults: boolean;
 }
 
+/** A root wrapper's field, named `value` as the `.proto` names it (the plan names it for messages). */
+const rootFields = new WeakMap<Slot, FieldPlan>();
+
 /** The ProtoJSON text of the root value. A root that is not a message is the `{ value }` message toProto declares. */
 export function writeRoot(root: Slot, value: unknown, options: WriteOptions): string {
   if (root.type === WRAPPER && root.protoNames === undefined) {
-    const field = root.wrapped as FieldPlan;
-    return `{${fieldText({ ...field, name: 'value' }, value, options) ?? ''}}`;
+    let field = rootFields.get(root);
+    if (field === undefined) {
+      field = { ...(root.wrapped as FieldPlan), name: 'value' };
+      rootFields.set(root, field);
+    }
+    return `{${fieldText(field, value, options) ?? ''}}`;
   }
   return slotText(root, value, options);
 }
@@ -84,9 +91,21 @@ function messageText(plan: MessagePlan, value: Record<string, unknown>, options:
   return `{${out}}`;
 }
 
+/** Each field's quoted JSON name, made once per plan rather than once per value. */
+const keys = new WeakMap<FieldPlan, string>();
+
+function keyOf(field: FieldPlan): string {
+  let key = keys.get(field);
+  if (key === undefined) {
+    key = quote(jsonNameOf(field.name));
+    keys.set(field, key);
+  }
+  return key;
+}
+
 /** `"jsonName":value`, or undefined where the field is left out. */
 function fieldText(field: FieldPlan, value: unknown, options: WriteOptions): string | undefined {
-  const key = quote(jsonNameOf(field.name));
+  const key = keyOf(field);
   switch (field.mode) {
     case SINGLE:
       if (!options.emitDefaults && isDefault(field.slot, value)) return undefined;
