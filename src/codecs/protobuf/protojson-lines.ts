@@ -9,7 +9,7 @@ import { decodeFrames, type FrameMeasure } from '../core/stream.js';
 
 const newline = 0x0a;
 
-export const newlineFrame: FrameMeasure = (buffer) => {
+const newlineFrame: FrameMeasure = (buffer) => {
   const at = buffer.indexOf(newline);
   return at === -1 ? undefined : at + 1;
 };

@@ -67,7 +67,7 @@ export interface ReadContext {
 /** What an unknown enum name reads as under ignoreUnknownFields: the field is left at its default. */
 const skipped = Symbol('skipped');
 
-export function problem(message: string): WirekitError {
+function problem(message: string): WirekitError {
   return new WirekitError('WK_DECODE_SCHEMA_MISMATCH', `${message}.`, { path: [], format: 'json' });
 }
 
@@ -130,7 +130,7 @@ export function readRoot(root: Slot, json: unknown, ctx: ReadContext): unknown {
   return readSlot(root, json, ctx);
 }
 
-export function readMessage(plan: MessagePlan, json: unknown, ctx: ReadContext): Record<string, unknown> {
+function readMessage(plan: MessagePlan, json: unknown, ctx: ReadContext): Record<string, unknown> {
   if (!isObject(json)) throw expected(`an object for ${plan.name}`, json);
   enter(ctx, 1);
   const keys = keysOf(plan);
@@ -293,7 +293,7 @@ function slotDefault(slot: Slot, ctx: ReadContext): unknown {
   }
 }
 
-export function readSlot(slot: Slot, json: unknown, ctx: ReadContext): unknown {
+function readSlot(slot: Slot, json: unknown, ctx: ReadContext): unknown {
   switch (slot.type) {
     case BOOL:
       if (typeof json !== 'boolean') throw expected('true or false', json);

@@ -13,11 +13,11 @@ import {
   createProtobufCodec,
   createProtoJsonCodec,
   schemaFromProto,
-} from '../../../../src/codecs/protobuf/index.js';
-import { WirekitError } from '../../../../src/errors/index.js';
-import type { Schema } from '../../../../src/schema/index.js';
-import { protocDescriptorSet, protocIncludeDir } from '../../../support/protoc.js';
-import { has, venvPython, withTempDir } from '../../../support/tools.js';
+} from '../../../src/codecs/protobuf/index.js';
+import { WirekitError } from '../../../src/errors/index.js';
+import type { Schema } from '../../../src/schema/index.js';
+import { protocDescriptorSet, protocIncludeDir } from '../../support/protoc.js';
+import { has, venvPython, withTempDir } from '../../support/tools.js';
 
 const proto = `
 syntax = "proto3";

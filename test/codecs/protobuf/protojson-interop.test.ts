@@ -16,12 +16,12 @@ import {
   createProtobufCodec,
   createProtoJsonCodec,
   schemaFromProto,
-} from '../../../../src/codecs/protobuf/index.js';
-import { toProto } from '../../../../src/schema/export/index.js';
-import { type Schema, t } from '../../../../src/schema/index.js';
-import { arbitraryOf } from '../../../support/proto-arbitrary.js';
-import { protocDescriptorSet, protocIncludeDir } from '../../../support/protoc.js';
-import { has, venvPython, withTempDir } from '../../../support/tools.js';
+} from '../../../src/codecs/protobuf/index.js';
+import { toProto } from '../../../src/schema/export/index.js';
+import { type Schema, t } from '../../../src/schema/index.js';
+import { arbitraryOf } from '../../support/proto-arbitrary.js';
+import { protocDescriptorSet, protocIncludeDir } from '../../support/protoc.js';
+import { has, venvPython, withTempDir } from '../../support/tools.js';
 
 const script = `
 import json, sys

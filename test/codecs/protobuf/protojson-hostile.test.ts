@@ -9,11 +9,11 @@ import {
   createProtobufCodec,
   createProtoJsonCodec,
   schemaFromProto,
-} from '../../../../src/codecs/protobuf/index.js';
-import { isWirekitError } from '../../../../src/errors/index.js';
-import { type Schema, t } from '../../../../src/schema/index.js';
-import { codeOf } from '../../../support/code-of.js';
-import { arbitraryOf } from '../../../support/proto-arbitrary.js';
+} from '../../../src/codecs/protobuf/index.js';
+import { isWirekitError } from '../../../src/errors/index.js';
+import { type Schema, t } from '../../../src/schema/index.js';
+import { codeOf } from '../../support/code-of.js';
+import { arbitraryOf } from '../../support/proto-arbitrary.js';
 
 const proto = `
 syntax = "proto3";
