@@ -12,12 +12,9 @@
 import { prependPath, WirekitError } from '../../../errors/index.js';
 import { selectBranch } from '../../../schema/either.js';
 import { checkParsedJson } from '../../../schema/json-kind.js';
-import { type Rule, refusalBy } from '../../../schema/value-rules.js';
-import { decodeBase64 } from '../../../util/node-runtime.js';
 import { isUnsafeKey } from '../../../util/unsafe-keys.js';
 import { utf8Length } from '../../../util/utf8-length.js';
-import { tooDeep, tooLong, tooManyElements } from '../../core/errors.js';
-import type { DecodeLimits } from '../../core/limits.js';
+import { tooLong } from '../../core/errors.js';
 import {
   BOOL,
   BYTES,
@@ -55,54 +52,26 @@ import {
   WRAPPER,
 } from '../layout.js';
 import { jsonNameOf, wellKnownOf } from '../protojson-names.js';
-import { parseDuration, parseTimestamp } from '../protojson-time.js';
+import { parseTimestamp } from '../protojson-time.js';
+import {
+  bytesOf,
+  count,
+  durationOf,
+  enter,
+  enumOf,
+  expected,
+  fieldMaskOf,
+  floatOf,
+  int64Of,
+  integerOf,
+  isObject,
+  kept,
+  problem,
+  type ReadContext,
+  skipped,
+} from './protojson-scalars.js';
 
-export interface ReadContext {
-  readonly limits: DecodeLimits;
-  readonly ignoreUnknown: boolean;
-  depth: number;
-  elements: number;
-}
-
-/** What an unknown enum name reads as under ignoreUnknownFields: the field is left at its default. */
-const skipped = Symbol('skipped');
-
-function problem(message: string): WirekitError {
-  return new WirekitError('WK_DECODE_SCHEMA_MISMATCH', `${message}.`, { path: [], format: 'json' });
-}
-
-function kept<T>(rule: Rule<never> | undefined, value: T): T {
-  const refusal = refusalBy(rule, value);
-  if (refusal !== undefined) throw problem(refusal.message.replace(/\.$/, ''));
-  return value;
-}
-
-function describe(json: unknown): string {
-  if (json === null) return 'null';
-  if (Array.isArray(json)) return 'an array';
-  if (typeof json === 'object') return 'an object';
-  if (typeof json === 'string')
-    return `the string ${JSON.stringify(json.length > 40 ? `${json.slice(0, 40)}…` : json)}`;
-  return `${typeof json} ${String(json)}`;
-}
-
-function expected(what: string, json: unknown): WirekitError {
-  return problem(`expected ${what}, got ${describe(json)}`);
-}
-
-function isObject(json: unknown): json is Record<string, unknown> {
-  return typeof json === 'object' && json !== null && !Array.isArray(json);
-}
-
-function enter(ctx: ReadContext, levels: number): void {
-  ctx.depth += levels;
-  if (ctx.depth > ctx.limits.maxDepth) throw tooDeep(0, ctx.limits);
-}
-
-function count(ctx: ReadContext, items: number): void {
-  ctx.elements += items;
-  if (ctx.elements > ctx.limits.maxElements) throw tooManyElements(0, ctx.limits);
-}
+export type { ReadContext } from './protojson-scalars.js';
 
 /** Each message's fields by JSON name and by proto name. */
 const fieldsByKey = new WeakMap<MessagePlan, Map<string, FieldPlan>>();
@@ -381,17 +350,10 @@ function readSlot(slot: Slot, json: unknown, ctx: ReadContext): unknown {
 
 function messageOf(plan: MessagePlan, json: unknown, ctx: ReadContext): unknown {
   switch (wellKnownOf(plan.name)) {
-    case 'Duration': {
-      const parsed = typeof json === 'string' ? parseDuration(json) : undefined;
-      if (parsed === undefined) throw expected('a duration such as "1.5s" within ±315576000000 s', json);
-      return { ...plan.template, ...parsed };
-    }
-    case 'FieldMask': {
-      if (typeof json !== 'string') throw expected('a FieldMask as comma-separated paths', json);
-      const paths = json === '' ? [] : json.split(',').map(snakePath);
-      count(ctx, paths.length);
-      return { ...plan.template, paths };
-    }
+    case 'Duration':
+      return { ...plan.template, ...durationOf(json) };
+    case 'FieldMask':
+      return { ...plan.template, paths: fieldMaskOf(json, ctx) };
     case 'wrapper':
       return { ...plan.template, value: readSlot((plan.fields[0] as FieldPlan).slot, json, ctx) };
     case 'Any':
@@ -401,11 +363,6 @@ function messageOf(plan: MessagePlan, json: unknown, ctx: ReadContext): unknown 
     default:
       return readMessage(plan, json, ctx);
   }
-}
-
-function snakePath(path: string): string {
-  if (path.includes('_')) throw problem(`the FieldMask path ${JSON.stringify(path)} holds "_"`);
-  return path.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
 /** The one member a oneof message's object sets: its index among `names`, and its value. */
@@ -469,82 +426,4 @@ function wrapperOf(slot: Slot, json: unknown, ctx: ReadContext): unknown {
   }
   if (value === undefined || value === skipped) value = absentValue(field, ctx);
   return value;
-}
-
-function enumOf(slot: Slot, json: unknown, ctx: ReadContext): unknown {
-  const members = slot.members as readonly string[];
-  if (typeof json === 'string') {
-    const index = (slot.protoNames as readonly string[]).indexOf(json);
-    if (index !== -1) return members[index];
-    if (ctx.ignoreUnknown) return skipped;
-    throw problem(`${JSON.stringify(json)} is no value of the enum ${slot.kind}`);
-  }
-  if (typeof json === 'number' && Number.isInteger(json)) {
-    const member = slot.numbered !== undefined ? slot.numbered.get(json) : members[json];
-    if (member !== undefined) return member;
-    if (ctx.ignoreUnknown) return skipped;
-    throw problem(`enum number ${json} is no member of ${slot.kind}`);
-  }
-  throw expected(`a value name of the enum ${slot.kind}`, json);
-}
-
-const integerText = /^-?(?:0|[1-9]\d*)$/;
-const numberText = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
-/** An integer from a JSON number or string; a bigint where it is past the safe integers. */
-function integerOf(json: unknown): number | bigint | undefined {
-  if (typeof json === 'number') return Number.isInteger(json) ? json : undefined;
-  if (typeof json !== 'string') return undefined;
-  if (integerText.test(json)) {
-    const number = Number(json);
-    return Number.isSafeInteger(number) ? number : BigInt(json);
-  }
-  if (!numberText.test(json)) return undefined;
-  const number = Number(json);
-  return Number.isSafeInteger(number) ? number : undefined;
-}
-
-const int64Range = [-(2n ** 63n), 2n ** 63n - 1n] as const;
-const uint64Range = [0n, 2n ** 64n - 1n] as const;
-
-function int64Of(slot: Slot, json: unknown): number | bigint {
-  const value = integerOf(json);
-  const unsigned = slot.type === UINT64 || slot.type === UFIXED64;
-  const [min, max] = unsigned ? uint64Range : int64Range;
-  const kind = unsigned ? 'uint64' : 'int64';
-  if (value === undefined) throw expected(`an ${kind} as a decimal string or integer`, json);
-  const big = BigInt(value);
-  if (big < min || big > max) throw expected(`an ${kind}`, json);
-  if (slot.asNumber) {
-    if (typeof value === 'bigint')
-      throw problem(`${kind} ${value} is beyond the safe integers of as: 'number'`);
-    return value;
-  }
-  return big;
-}
-
-function floatOf(json: unknown, single: boolean): number {
-  let value: number;
-  if (typeof json === 'number') value = json;
-  else if (json === 'NaN') return Number.NaN;
-  else if (json === 'Infinity') return Number.POSITIVE_INFINITY;
-  else if (json === '-Infinity') return Number.NEGATIVE_INFINITY;
-  else if (typeof json === 'string' && numberText.test(json)) value = Number(json);
-  else throw expected('a number, "NaN", "Infinity" or "-Infinity"', json);
-  if (!Number.isFinite(value)) throw expected('a number within a double', json);
-  if (!single) return value;
-  const single32 = Math.fround(value);
-  if (!Number.isFinite(single32)) throw expected('a number within a float', json);
-  return single32;
-}
-
-const base64Body = /^[A-Za-z0-9+/]*$/;
-
-/** Standard or URL-safe base64, padded or not; undefined for anything else. */
-function bytesOf(text: string): Uint8Array | undefined {
-  const unpadded = text.replace(/={1,2}$/, '');
-  const normal = unpadded.replaceAll('-', '+').replaceAll('_', '/');
-  if (!base64Body.test(normal) || normal.length % 4 === 1) return undefined;
-  if (unpadded.length !== text.length && text.length % 4 !== 0) return undefined;
-  return decodeBase64(normal + '='.repeat((4 - (normal.length % 4)) % 4));
 }
