@@ -170,3 +170,5 @@ function decodeFailure(error: unknown, limits: DecodeLimits): WirekitError {
 
 /** Protocol Buffers as a value, for what is handed its formats (the HTTP client, the registry). */
 export const protobufFormat: FormatEntry<'protobuf'> = { name: 'protobuf', create: createProtobufCodec };
+
+export { createProtoJsonCodec, type ProtoJsonCodecOptions } from './protojson.js';

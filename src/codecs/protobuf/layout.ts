@@ -81,6 +81,11 @@ export interface Slot {
   readonly wrapped: FieldPlan | undefined;
   /** A JSON_MESSAGE's well-known message (JsonSchema.proto). */
   readonly jsonForm: JsonProtoForm | undefined;
+  /**
+   * An enum's value names as the `.proto` declares them (member i is value i), which ProtoJSON
+   * writes; a WRAPPER's message name, where it is a well-known one (google.protobuf.Int32Value…).
+   */
+  readonly protoNames: readonly string[] | undefined;
   /** The schema kind, for messages and integers; an enum's name, for enums. */
   readonly kind: string;
   /** The constraints of a string, bytes, decimal or timestamp (value-rules.ts), checked both ways. */
@@ -162,6 +167,8 @@ export interface UnionPlan {
   readonly tag: string;
   /** Variant i is oneof field i + 1. */
   readonly variants: MessagePlan[];
+  /** The oneof field name of each variant, as the `.proto` declares it (ProtoJSON's keys). */
+  readonly fieldNames: string[];
   /** The same variants as message slots, for the decoder. */
   readonly slots: Slot[];
   readonly byTag: ReadonlyMap<unknown, number>;
@@ -172,6 +179,8 @@ export interface EitherPlan {
   readonly schema: EitherSchema;
   /** Branch i is oneof field i + 1; its key is `keys[i]`. */
   readonly slots: Slot[];
+  /** The oneof field name of each branch, as the `.proto` declares it (ProtoJSON's keys). */
+  readonly fieldNames: string[];
   readonly keys: number[];
   /** NaN and the infinities are refused (a text branch sits beside the number branch: either.ts). */
   readonly finiteOnly: boolean;
@@ -198,6 +207,7 @@ export function slot(type: number, wire: number, extra: Partial<Slot> = {}): Slo
     either: extra.either,
     wrapped: extra.wrapped,
     jsonForm: extra.jsonForm,
+    protoNames: extra.protoNames,
     kind: extra.kind ?? '',
     rule: extra.rule,
     levels: extra.levels ?? 0,

@@ -150,6 +150,7 @@ class Planner {
       name: declared.name,
       schema,
       slots: [],
+      fieldNames: declared.branches.map((branch) => branch.name),
       keys: [],
       finiteOnly: branchTable(schema).byClass.has('text'),
     };
@@ -220,7 +221,14 @@ class Planner {
     if (known !== undefined) return known;
     const schema = declared.schema as UnionSchema;
     const byTag = new Map<unknown, number>();
-    const plan: UnionPlan = { name: declared.name, tag: schema.tag, variants: [], slots: [], byTag };
+    const plan: UnionPlan = {
+      name: declared.name,
+      tag: schema.tag,
+      variants: [],
+      fieldNames: declared.variants.map((variant) => variant.name),
+      slots: [],
+      byTag,
+    };
     this.unions.set(declared, plan);
     declared.variants.forEach((variant, index) => {
       const tag = schema.variants[index]?.fields.find((field) => field.name === schema.tag)?.schema;
@@ -340,7 +348,9 @@ class Planner {
   private wrapper(message: ProtoMessage, levels: number): Slot {
     const declared = message.fields[0] as ProtoField;
     const kind = declared.def.schema.kind;
-    return this.body(slot(WRAPPER, LEN, { wrapped: this.field(declared), kind, levels }));
+    // A well-known wrapper (google.protobuf.Int32Value…) is named for ProtoJSON, which writes its bare value.
+    const protoNames = /^\.?google\.protobuf\./.test(message.name) ? [message.name] : undefined;
+    return this.body(slot(WRAPPER, LEN, { wrapped: this.field(declared), kind, levels, protoNames }));
   }
 
   /** One value's slot; `levels` is what a generated wrapper adds (1 as an element, else 0). */
@@ -353,7 +363,7 @@ class Planner {
         return message.origin === 'object' ? this.messageSlot(message) : this.unionSlot(message);
       }
       case 'enum':
-        return this.enumeration(value.enum.schema);
+        return this.enumeration(value.enum.schema, value.enum.values);
       case 'json':
         return slot(JSON_MESSAGE, LEN, {
           jsonForm: value.schema.proto,
@@ -370,7 +380,7 @@ class Planner {
     }
   }
 
-  private enumeration(node: EnumSchema): Slot {
+  private enumeration(node: EnumSchema, protoNames: readonly string[]): Slot {
     let known = this.enums.get(node);
     if (known === undefined) {
       // memberIndex gives each member's number: its position, or the number a .proto gave it.
@@ -382,7 +392,13 @@ class Planner {
         numbers === undefined
           ? undefined
           : new Map(node.members.map((member, i) => [numbers[i] as number, member]));
-      known = slot(ENUM, VARINT, { members: node.members, memberIndex, numbered, kind: node.name });
+      known = slot(ENUM, VARINT, {
+        members: node.members,
+        memberIndex,
+        numbered,
+        kind: node.name,
+        protoNames,
+      });
       this.enums.set(node, known);
     }
     return known;

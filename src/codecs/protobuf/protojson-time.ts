@@ -1,0 +1,91 @@
+/**
+ * google.protobuf.Timestamp and Duration as ProtoJSON text. Timestamps are RFC 3339 in UTC with
+ * `Z` and 0, 3, 6 or 9 fractional digits (a Date holds milliseconds, so 0 or 3 are written; up
+ * to 9 are read, the finer ones dropped toward the past, as the binary reader drops them); an
+ * offset such as `+01:00` is read. Durations are seconds with an `s`: `"1.000340012s"`, `"-0.5s"`.
+ * Both hold to the ranges the messages' own documentation sets: years 0001 to 9999, and
+ * ±315,576,000,000 seconds (10,000 years).
+ */
+
+/** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, in epoch milliseconds. */
+const minMillis = -62_135_596_800_000;
+const maxMillis = 253_402_300_799_999;
+const maxDurationSeconds = 315_576_000_000n;
+
+/** The fraction of a second in 0, 3, 6 or 9 digits, whichever is shortest and exact. */
+function fraction(nanos: number): string {
+  if (nanos === 0) return '';
+  const digits = String(nanos).padStart(9, '0');
+  if (nanos % 1_000_000 === 0) return `.${digits.slice(0, 3)}`;
+  if (nanos % 1_000 === 0) return `.${digits.slice(0, 6)}`;
+  return `.${digits}`;
+}
+
+/** The RFC 3339 text of a Date, or undefined outside the years 0001 to 9999. */
+export function timestampText(date: Date): string | undefined {
+  const millis = date.getTime();
+  if (!(millis >= minMillis && millis <= maxMillis)) return undefined;
+  const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ within these years
+  return `${iso.slice(0, 19)}${fraction((millis - Math.floor(millis / 1000) * 1000) * 1_000_000)}Z`;
+}
+
+const timestampPattern =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$/;
+
+/** Epoch milliseconds of RFC 3339 text, or undefined when it is not a valid instant in 0001-9999. */
+export function parseTimestamp(text: string): number | undefined {
+  const match = timestampPattern.exec(text);
+  if (match === null) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as number[];
+  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second] as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || s > 59) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, 0);
+  let millis = date.getTime();
+  const digits = match[7];
+  if (digits !== undefined) millis += Math.floor(Number(digits.padEnd(9, '0')) / 1_000_000);
+  if (match[8] === undefined) {
+    const offsetHours = Number(match[10]);
+    const offsetMinutes = Number(match[11]);
+    if (offsetHours > 23 || offsetMinutes > 59) return undefined;
+    const offset = (offsetHours * 60 + offsetMinutes) * 60_000;
+    millis += match[9] === '-' ? offset : -offset;
+  }
+  return millis >= minMillis && millis <= maxMillis ? millis : undefined;
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** A Duration's text from its fields, or undefined when they are out of range or of opposite signs. */
+export function durationText(seconds: bigint, nanos: number): string | undefined {
+  if (seconds > maxDurationSeconds || seconds < -maxDurationSeconds) return undefined;
+  if (!Number.isInteger(nanos) || nanos <= -1e9 || nanos >= 1e9) return undefined;
+  if ((seconds > 0n && nanos < 0) || (seconds < 0n && nanos > 0)) return undefined;
+  const negative = seconds < 0n || nanos < 0;
+  const whole = negative ? -seconds : seconds;
+  return `${negative ? '-' : ''}${whole}${fraction(Math.abs(nanos))}s`;
+}
+
+const durationPattern = /^(-)?(\d+)(?:\.(\d{1,9}))?s$/;
+
+/** A Duration's fields from its text, or undefined when it is not one in range. */
+export function parseDuration(text: string): { seconds: bigint; nanos: number } | undefined {
+  const match = durationPattern.exec(text);
+  if (match === null) return undefined;
+  const whole = BigInt(match[2] as string);
+  if (whole > maxDurationSeconds) return undefined;
+  const nanos = match[3] === undefined ? 0 : Number(match[3].padEnd(9, '0'));
+  const negative = match[1] === '-';
+  return { seconds: negative ? -whole : whole, nanos: negative && nanos !== 0 ? -nanos : nanos };
+}

@@ -1,0 +1,67 @@
+/**
+ * The ProtoJSON codec's own forms, without a peer: JSON names as protoc derives them, the fraction
+ * digits of Timestamps and Durations, a root that is not a message, and NDJSON sequences and streams.
+ */
+import { describe, expect, test } from 'vitest';
+import { createProtoJsonCodec, schemaFromProto } from '../../../src/codecs/protobuf/index.js';
+import { jsonNameOf } from '../../../src/codecs/protobuf/protojson-names.js';
+import { durationText, parseDuration, timestampText } from '../../../src/codecs/protobuf/protojson-time.js';
+import { type Schema, t } from '../../../src/schema/index.js';
+import { oneByteAtATime } from '../../support/streams.js';
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const utf8 = (value: string) => new TextEncoder().encode(value);
+
+describe('ProtoJSON forms', () => {
+  test('JSON names are protoc’s: underscores dropped, the next letter upper-cased', () => {
+    expect(['order_id', 'foo_bar_2', 'FooBar', '_leading', 'x__y', 'already'].map(jsonNameOf)).toEqual([
+      'orderId',
+      'fooBar2',
+      'FooBar',
+      'Leading',
+      'xY',
+      'already',
+    ]);
+  });
+
+  test('Timestamps take 0 or 3 fraction digits, Durations 0, 3, 6 or 9', () => {
+    expect(timestampText(new Date('2026-12-07T05:40:00Z'))).toBe('2026-12-07T05:40:00Z');
+    expect(timestampText(new Date('2026-12-07T05:40:00.100Z'))).toBe('2026-12-07T05:40:00.100Z');
+    expect(timestampText(new Date('1969-12-31T23:59:59.999Z'))).toBe('1969-12-31T23:59:59.999Z');
+    expect(timestampText(new Date('0000-12-31T23:59:59.999Z'))).toBeUndefined();
+    expect([
+      durationText(1n, 340012),
+      durationText(-1n, -500_000_000),
+      durationText(0n, 0),
+      durationText(5n, 1000),
+    ]).toEqual(['1.000340012s', '-1.500s', '0s', '5.000001s']);
+    expect(durationText(1n, -1)).toBeUndefined();
+    expect(parseDuration('-0.5s')).toEqual({ seconds: -0n, nanos: -500_000_000 });
+  });
+
+  test('a root that is not a message is the { value } message toProto declares', () => {
+    const codec = createProtoJsonCodec({ schema: t.array(t.int64()) });
+    expect(text(codec.encode([1n, -2n]))).toBe('{"value":["1","-2"]}');
+    expect(codec.decode(utf8('{"value":[3, "4"]}'))).toEqual([3n, 4n]);
+    expect(codec.decode(utf8('{}'))).toEqual([]);
+  });
+
+  test('sequences and streams are NDJSON, one message a line', async () => {
+    const Point = schemaFromProto(
+      'syntax = "proto3"; message Point { sint64 x_pos = 1; string label = 2; }',
+    ).types.get('Point') as Schema;
+    const codec = createProtoJsonCodec({ schema: Point });
+    const values = [
+      { x_pos: 1n, label: 'a' },
+      { x_pos: -1n, label: '' },
+    ];
+    const bytes = codec.encodeSequence(values);
+    expect(text(bytes)).toBe('{"xPos":"1","label":"a"}\n{"xPos":"-1"}\n');
+    expect(codec.decodeSequence(bytes)).toEqual(values);
+    const streamed: unknown[] = [];
+    for await (const value of codec.decodeStream(oneByteAtATime(utf8(`${text(bytes)}\n  \n{"x_pos":2}`)))) {
+      streamed.push(value);
+    }
+    expect(streamed).toEqual([...values, { x_pos: 2n, label: '' }]);
+  });
+});
