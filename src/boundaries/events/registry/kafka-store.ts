@@ -10,13 +10,18 @@
  * (kafka-tail.ts) to apply what the leader writes. Before a purge the store writes the highest id
  * handed out so far under a key of its own, which compaction keeps once the purged version and its
  * tombstone are gone, so that a registry started on the compacted topic never hands that id out again.
+ *
+ * The leader writes in transactions under a transactional id the cluster shares (kafka-writer.ts):
+ * a new leader claims it before catching up, and Kafka then refuses the replaced leader's writes,
+ * which it answers as a registry that no longer leads (it steps down and follows the group's leader).
  */
-import type { Admin, Kafka, Producer } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 import { isWirekitError, WirekitError } from '../../../errors/index.js';
 import { type Kafkajs, loadKafkajs } from '../kafka/connection.js';
 import { clusterRefusals } from './cluster-errors.js';
 import { joinLeaderElection, type LeaderElection } from './kafka-leader.js';
 import { startTail, type Tail } from './kafka-tail.js';
+import { claimTopicWriter, isFenced, type TopicWriter } from './kafka-writer.js';
 import { checkedRecord, StoreCorruptError } from './record-json.js';
 import { isRegistryError } from './registry-error.js';
 import type { RegistryRecord, RegistryStore, SharedLog } from './store.js';
@@ -34,7 +39,8 @@ export interface KafkaStoreOptions {
   readonly clientId?: string;
   /**
    * The consumer group the registries sharing the topic join to elect their leader (default
-   * `wirekit-registry.TOPIC`): registries in one group are one cluster.
+   * `wirekit-registry.TOPIC`): registries in one group are one cluster. It is also the
+   * transactional id their leader writes under, so that a new leader fences the one it replaced.
    */
   readonly groupId?: string;
   /**
@@ -211,7 +217,8 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
   let kafkajs: Kafkajs | undefined;
   let kafka: Kafka | undefined;
   let admin: Admin | undefined;
-  let producer: Producer | undefined;
+  /** The leader's writer, claimed when this registry took the lead (or first wrote, alone). */
+  let writer: Promise<TopicWriter> | undefined;
   let tail: Tail | undefined;
   let election: LeaderElection | undefined;
   let follower: ((record: RegistryRecord) => Promise<void>) | undefined;
@@ -259,6 +266,36 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     await follower?.(record);
   };
 
+  /** Claims the cluster's transactional id (fencing any writer that held it), replacing ours. */
+  const claimWriter = (): Promise<TopicWriter> => {
+    if (kafka === undefined)
+      return Promise.reject(unavailable('write', new Error('the store is not loaded')));
+    const client = kafka;
+    // One claim at a time, the previous writer closed first: two claims in flight could leave this
+    // registry holding the older epoch, which the broker would then refuse as a replaced leader's.
+    const claimed = (writer ?? Promise.resolve(undefined))
+      .then(
+        (old) => old?.close(),
+        () => {},
+      )
+      .then(() => claimTopicWriter({ kafka: client, topic, transactionalId: groupId }));
+    writer = claimed;
+    claimed.catch(() => {
+      if (writer === claimed) writer = undefined;
+    });
+    return claimed;
+  };
+  /** A new leadership: the transactional id claimed first, then everything the previous leader committed applied. */
+  const takeLead = (): Promise<void> => {
+    ready ??= claimWriter()
+      .then(() => catchUp())
+      .catch((error: unknown) => {
+        ready = undefined;
+        throw unavailable('take the lead', error);
+      });
+    return ready;
+  };
+
   const load = async (): Promise<RegistryRecord[]> => {
     kafkajs = await loadKafkajs().catch((cause: unknown) => {
       throw unavailable('load kafkajs', cause);
@@ -274,8 +311,6 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     await ensureTopic(kafkajs, admin, topic, options.replicationFactor ?? -1);
     tail = startTail({ kafka, topic, loadEnd: await topicEnd(), apply: applyFollowed });
     const messages = await tail.loaded;
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-    await producer.connect();
     const records: RegistryRecord[] = [];
     locations = [];
     for (const message of messages) {
@@ -307,14 +342,19 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
         groupId,
         url,
         sessionTimeoutMs,
-        // A new leadership catches up afresh; losing it drops what the old one knew.
+        // A new leadership catches up afresh; losing it drops what the old one knew. One that
+        // comes to this registry claims the transactional id at once, fencing the old leader now
+        // rather than at this one's first write.
         onChange: () => {
           ready = undefined;
+          setImmediate(() => {
+            if (election?.leader()?.self === true) takeLead().catch(() => {});
+          });
         },
       });
     },
     leader() {
-      return election === undefined ? undefined : election.leader();
+      return election?.leader();
     },
     async caughtUp() {
       // The leader is the only writer, and applies each record before acknowledging it.
@@ -331,15 +371,11 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     async leading() {
       // Not in an election: this registry writes alone, as with any other store.
       if (election === undefined) return;
-      const leader = election.leader();
+      const leader = shared.leader();
       if (leader === undefined) throw clusterRefusals.unknownLeader('an election is under way');
       if (!leader.self) throw clusterRefusals.unknownLeader(`${leader.url} leads, not this registry`);
-      // Before its first id, a new leader applies everything the previous one wrote.
-      ready ??= catchUp().catch((error: unknown) => {
-        ready = undefined;
-        throw error;
-      });
-      await ready;
+      // Before its first id, a new leader fences the previous one and applies everything it wrote.
+      await takeLead();
     },
   };
 
@@ -363,29 +399,58 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     },
 
     async append(record) {
-      if (producer === undefined || tail === undefined)
+      const reader = tail;
+      if (kafka === undefined || reader === undefined)
         throw unavailable('append', new Error('the store is not loaded (or is closed)'));
       const messages = [kafkaMessageOf(record)];
       // A purge may drop the last record of the highest id; the mark keeps that id from coming back.
       if (record.kind === 'purge') messages.unshift(kafkaMessageOf({ kind: 'ids', highest: highestId }));
-      const sent = producer.send({ topic, acks: -1, messages }).then((metadata) => {
-        const base = BigInt(metadata[0]?.baseOffset ?? '-1');
-        return messages.map((_, index) => base + BigInt(index));
-      });
-      tail.wrote(sent);
-      await sent;
+      const current = writer ?? claimWriter();
+      const sent = current.then((claimed) => claimed.write(messages));
+      reader.wrote(sent);
+      let offsets: readonly bigint[];
+      try {
+        offsets = await sent;
+      } catch (error) {
+        // The writer is spent either way (kafkajs keeps a failed transaction's state): the next
+        // write claims the id again, after catching up with whatever this one left in the log.
+        const replacedHere = writer !== current;
+        if (!replacedHere) writer = undefined;
+        ready = undefined;
+        // Claimed again here (this registry's view of the group changed and came back): it may
+        // still lead, and the write may be tried again once it caught up.
+        if (election !== undefined && replacedHere) {
+          throw clusterRefusals.unknownLeader('this registry was taking the lead again');
+        }
+        if (election !== undefined && isFenced(error)) {
+          election.stepDown();
+          throw clusterRefusals.unknownLeader('another registry took the lead, and Kafka fenced this one');
+        }
+        throw error;
+      }
       note(record);
+      // The commit returns before the broker wrote its marker after the record; until then, a
+      // read_committed reader (every follower) ends before the record. Acknowledged only once
+      // this registry's own reader is past the marker, so a read sent anywhere after it sees it.
+      const marker = (offsets.at(-1) ?? -1n) + 1n;
+      await within(reader.reached(marker + 1n), catchUpTimeoutMs, () =>
+        clusterRefusals.catchUpTimeout(catchUpTimeoutMs),
+      );
     },
 
     async close() {
-      const [leaving, reader, clients] = [election, tail, [producer, admin]];
+      const [leaving, reader, written, client] = [election, tail, writer, admin];
       election = undefined;
       tail = undefined;
-      producer = undefined;
+      writer = undefined;
       admin = undefined;
       // The group first, so that the others elect a new leader without waiting for a session.
       await leaving?.stop();
-      await Promise.allSettled([reader?.close(), ...clients.map((client) => client?.disconnect())]);
+      await Promise.allSettled([
+        reader?.close(),
+        written?.then((claimed) => claimed.close()),
+        client?.disconnect(),
+      ]);
     },
   };
 }

@@ -34,7 +34,7 @@ import {
 import type { CompatibilityResult } from './client-api.js';
 import type { ParsedCacheLimits } from './parsed-cache.js';
 import { StoreCorruptError } from './record-json.js';
-import { refusals } from './registry-error.js';
+import { isRegistryError, refusals } from './registry-error.js';
 import { registrySettings, type SettingsCalls } from './registry-settings.js';
 import { LogConflict, RegistryState, type VersionEntry } from './registry-state.js';
 import { referencedSchemas } from './schema-references.js';
@@ -223,6 +223,8 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     try {
       await store.append(record);
     } catch (cause) {
+      // A shared store's refusal (this registry no longer leads) is the client's answer as it is.
+      if (isRegistryError(cause)) throw cause;
       throw refusals.storeError(cause);
     }
     state.apply(record, identity);
