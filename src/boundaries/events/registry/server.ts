@@ -133,6 +133,7 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
               body: body === undefined ? undefined : JSON.stringify(body),
             },
             Math.max(1, deadline - Date.now()),
+            options.leaderCa,
           );
           if (forwarded !== undefined) {
             response.writeHead(forwarded.status, {
