@@ -55,7 +55,7 @@ export interface SchemaRegistryOptions {
 }
 
 /** How a reader asks for a schema's text (Confluent's `?format=`); see SchemaRegistry.formatted. */
-export type SchemaFormat = 'default' | 'serialized';
+export type SchemaFormat = 'default' | 'serialized' | 'resolved';
 
 /** Whether soft-deleted versions count (Confluent's `?deleted=true`). */
 export interface IncludeDeleted {
@@ -72,9 +72,10 @@ export interface SchemaRegistry extends SettingsCalls {
   schemaById(id: number): Required<Pick<SchemaDefinition, 'schemaType' | 'schema' | 'references'>>;
   /**
    * A stored schema's text as a reader asks for it (Confluent's `?format=`): `serialized` gives a
-   * Protobuf schema as a base64 FileDescriptorProto (the one registered, if it came so); otherwise
-   * a Protobuf schema registered as a descriptor is given as `.proto` text, and anything else as
-   * it was registered.
+   * Protobuf schema as a base64 FileDescriptorProto (the one registered, if it came so), `resolved`
+   * an Avro schema with the named types of its references written in (one self-contained schema);
+   * otherwise a Protobuf schema registered as a descriptor is given as `.proto` text, and anything
+   * else as it was registered.
    */
   formatted(definition: SchemaDefinition, format?: SchemaFormat): Promise<string>;
   /** The versions that use this id (GET /schemas/ids/{id}/versions). */
@@ -360,6 +361,11 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     },
 
     async formatted(definition, format = 'default') {
+      if ((definition.schemaType ?? 'AVRO') === 'AVRO') {
+        if (format !== 'resolved' || (definition.references ?? []).length === 0) return definition.schema;
+        const referenced = resolveReferences(definition.references ?? []);
+        return work.render({ ...definition, schemaType: 'AVRO', referenced }, 'resolved');
+      }
       if (definition.schemaType !== 'PROTOBUF') return definition.schema;
       // A .proto text asked for as text is served as it stands, without a trip to the worker.
       if (format !== 'serialized' && !/^[A-Za-z0-9+/=\s]+$/.test(definition.schema)) return definition.schema;
