@@ -20,9 +20,10 @@ import { isWirekitError, WirekitError } from '../../../errors/index.js';
 import { type Kafkajs, loadKafkajs } from '../kafka/connection.js';
 import { clusterRefusals } from './cluster-errors.js';
 import { joinLeaderElection, type LeaderElection } from './kafka-leader.js';
+import { kafkaMessageOf, recordOfMessage } from './kafka-records.js';
 import { startTail, type Tail } from './kafka-tail.js';
 import { claimTopicWriter, isFenced, type TopicWriter } from './kafka-writer.js';
-import { checkedRecord, StoreCorruptError } from './record-json.js';
+import { StoreCorruptError } from './record-json.js';
 import { isRegistryError } from './registry-error.js';
 import type { RegistryRecord, RegistryStore, SharedLog } from './store.js';
 import type { TopicMessage } from './topic-message.js';
@@ -52,107 +53,10 @@ export interface KafkaStoreOptions {
   readonly catchUpTimeoutMs?: number;
 }
 
-type Message = TopicMessage;
-
-/**
- * The key of the id high-water mark: a key type of wirekit's own, never tombstoned, so compaction
- * keeps its latest value. Confluent's and Karapace's readers pass over key types they do not know.
- */
-const idsKey = JSON.stringify({ keytype: 'WIREKIT_ID_HIGH_WATER', magic: 0 });
-
 function unavailable(what: string, cause: unknown): WirekitError {
   if (isWirekitError(cause)) return cause;
   const why = cause instanceof Error ? cause.message : String(cause);
   return new WirekitError('WK_REGISTRY_UNAVAILABLE', `the Kafka store could not ${what}: ${why}`, { cause });
-}
-
-/**
- * A record's Kafka key and value (null for a tombstone), as Confluent's registry writes them.
- * @internal exported for its tests, which need no broker.
- */
-export function kafkaMessageOf(record: RegistryRecord): { key: string; value: string | null } {
-  if (record.kind === 'ids') return { key: idsKey, value: JSON.stringify({ highest: record.highest }) };
-  if (record.kind === 'mode') {
-    const key = JSON.stringify({ keytype: 'MODE', subject: record.subject, magic: 0 });
-    return { key, value: record.mode === null ? null : JSON.stringify({ mode: record.mode }) };
-  }
-  if (record.kind === 'config') {
-    const key = JSON.stringify({ keytype: 'CONFIG', subject: record.subject, magic: 0 });
-    const value =
-      record.compatibility === null ? null : JSON.stringify({ compatibilityLevel: record.compatibility });
-    return { key, value };
-  }
-  const key = JSON.stringify({
-    keytype: 'SCHEMA',
-    subject: record.subject,
-    version: record.version,
-    magic: 1,
-  });
-  if (record.kind === 'purge') return { key, value: null };
-  return {
-    key,
-    value: JSON.stringify({
-      subject: record.subject,
-      version: record.version,
-      id: record.id,
-      ...(record.schemaType === 'AVRO' ? {} : { schemaType: record.schemaType }),
-      ...(record.references.length === 0 ? {} : { references: record.references }),
-      schema: record.schema,
-      deleted: record.deleted,
-    }),
-  };
-}
-
-function json(bytes: Buffer, location: string, what: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch (cause) {
-    throw new StoreCorruptError(location, `the ${what} is not JSON`, { cause });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new StoreCorruptError(location, `the ${what} is not a JSON object`);
-  }
-  return value as Record<string, unknown>;
-}
-
-/**
- * The record a message of the topic holds; undefined for key types that hold none of wirekit's.
- * @internal exported for its tests, which need no broker.
- */
-export function recordOfMessage(message: Message, location: string): RegistryRecord | undefined {
-  if (message.key === null) throw new StoreCorruptError(location, 'the message has no key');
-  const key = json(message.key, location, 'key');
-  const value =
-    message.value === null || message.value.length === 0 ? null : json(message.value, location, 'value');
-  if (key.keytype === 'CONFIG') {
-    // Confluent's config values may set other things (normalize, aliases) and no level at all.
-    const compatibility = value === null ? null : (value.compatibilityLevel ?? null);
-    return checkedRecord({ kind: 'config', subject: key.subject ?? null, compatibility }, location);
-  }
-  if (key.keytype === 'MODE') {
-    return checkedRecord({ kind: 'mode', subject: key.subject ?? null, mode: value?.mode ?? null }, location);
-  }
-  if (key.keytype === 'WIREKIT_ID_HIGH_WATER') {
-    // A mark with no value says nothing (nobody writes one, but a hand-made tombstone would be it).
-    return value === null ? undefined : checkedRecord({ kind: 'ids', highest: value.highest }, location);
-  }
-  if (key.keytype !== 'SCHEMA') return undefined;
-  if (value === null)
-    return checkedRecord({ kind: 'purge', subject: key.subject, version: key.version }, location);
-  return checkedRecord(
-    {
-      kind: 'schema',
-      subject: value.subject,
-      version: value.version,
-      id: value.id,
-      schemaType: value.schemaType ?? 'AVRO',
-      schema: value.schema,
-      references: value.references ?? [],
-      deleted: value.deleted ?? false,
-    },
-    location,
-  );
 }
 
 /** Creates the topic (one partition, compacted) if missing; refuses one that is otherwise. */

@@ -6,7 +6,8 @@
  */
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { kafkaMessageOf, kafkaStore } from '../../../../src/boundaries/events/registry/kafka-store.js';
+import { kafkaMessageOf } from '../../../../src/boundaries/events/registry/kafka-records.js';
+import { kafkaStore } from '../../../../src/boundaries/events/registry/kafka-store.js';
 import { StoreCorruptError } from '../../../../src/boundaries/events/registry/record-json.js';
 import { startRegistryServer } from '../../../../src/boundaries/events/registry/server.js';
 import { isWirekitError } from '../../../../src/errors/index.js';
