@@ -30,7 +30,7 @@ export const registryHelp = `Usage:
                          [--allow-anonymous-remote] [--max-connections-per-address N]
                          [--max-schema-length N] [--max-schema-nodes N]
                          [--parsed-cache-schemas N] [--parsed-cache-length N]
-                         [--advertised-url URL] [--kafka-session-timeout MS]
+                         [--advertised-url URL] [--leader-ca PATH] [--kafka-session-timeout MS]
       Runs a schema registry that speaks Confluent's REST API (Confluent's serializers and
       @kafkajs/confluent-schema-registry work against it) on http://H:P, by default
       127.0.0.1:8081. --port 0 picks a free port. Prints the URL on one line once it listens;
@@ -43,6 +43,8 @@ export const registryHelp = `Usage:
                                 one cluster: Kafka's group protocol elects a leader, the others
                                 forward writes to it (GET /v1/metadata/id says who leads)
       --advertised-url URL      the URL the others forward writes to (default: the one printed)
+      --leader-ca PATH          trust this PEM CA for an https:// leader's certificate when
+                                forwarding writes to it (default: Node's trusted CAs)
       --kafka-session-timeout MS
                                 how long the group waits for a silent registry before electing
                                 another leader (default 10000; the broker allows 6000 and up)
@@ -201,6 +203,7 @@ export async function registryCommand(
     'parsed-cache-schemas': { type: 'string' },
     'parsed-cache-length': { type: 'string' },
     'advertised-url': { type: 'string' },
+    'leader-ca': { type: 'string' },
     'kafka-session-timeout': { type: 'string' },
   });
   if (positionals.length > 0)
@@ -234,11 +237,14 @@ export async function registryCommand(
   const storeSpec = values.store ?? 'memory';
   const sessionTimeoutMs = countOf('--kafka-session-timeout', values['kafka-session-timeout']);
   const advertisedUrl = urlOf(values['advertised-url']);
+  const leaderCaPath = values['leader-ca'];
+  const leaderCa = leaderCaPath === undefined ? undefined : await readInput(io, leaderCaPath, 1024 * 1024);
   const server = await startRegistryServer({
     port,
     host,
     store: await storeOf(storeSpec, sessionTimeoutMs),
     ...(advertisedUrl === undefined ? {} : { advertisedUrl }),
+    ...(leaderCa === undefined ? {} : { leaderCa }),
     ...(users.length === 0 ? {} : { auth: { users } }),
     ...(tls === undefined ? {} : { tls }),
     allowAnonymousRemote: anonymousRemote,

@@ -90,6 +90,8 @@ export interface ProtoEnum {
   readonly localName: string;
   readonly values: ReadonlyMap<string, number>;
   readonly reserved: ProtoReserved;
+  /** Whether the enum is declared in another file than the registered text (see ProtoMessage). */
+  readonly imported: boolean;
 }
 
 export interface ProtoFile {
@@ -328,6 +330,7 @@ class ModelBuilder {
       localName: this.local(fullName),
       values: new Map(ast.values.map((value) => [value.name, value.number])),
       reserved: reservedOf(ast.reserved.ranges, ast.reserved.names),
+      imported: this.origin !== 'registered',
     };
     this.define(ast, enumeration);
     return enumeration;

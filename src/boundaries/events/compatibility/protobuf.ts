@@ -258,6 +258,14 @@ class ProtobufChecker {
         ),
       ];
     }
+    if (reader.kind === 'enum' && writer.kind === 'enum' && (reader.type.imported || writer.type.imported)) {
+      // As for messages: an imported enum is not on the walk of the files' own types, and the
+      // referenced file may have changed its values; compared once per pair, at a path naming it.
+      const key = `enum\u0000${reader.type.fullName}\u0000${writer.type.fullName}`;
+      if (this.compared.has(key)) return [];
+      this.compared.add(key);
+      return this.enumeration(reader.type, writer.type, `#/${writer.type.fullName}`);
+    }
     if (groupOf(reader) !== groupOf(writer)) {
       return [
         finding(

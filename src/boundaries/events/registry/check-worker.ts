@@ -11,6 +11,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { fileDescriptorOfProto } from '../../../codecs/protobuf/index.js';
 import { isWirekitError } from '../../../errors/index.js';
+import { resolvedAvroText } from '../compatibility/avro-resolved.js';
 import {
   checkCompatibility,
   type ParsedSchema,
@@ -19,6 +20,7 @@ import {
   type ResolvedDefinition,
   type SchemaLimits,
 } from '../compatibility/index.js';
+import { resolvedLimits } from '../compatibility/schema-text.js';
 import type { CompatibilityLevel } from './api.js';
 import type { CompatibilityResult } from './client-api.js';
 import { ParsedCache, type ParsedCacheLimits } from './parsed-cache.js';
@@ -52,13 +54,15 @@ export type CheckRequest =
     }
   /**
    * A schema as a reader asks for it: `text` (a registered FileDescriptorProto as .proto text),
-   * or `serialized` (a Protobuf schema as a base64 FileDescriptorProto, Confluent's `?format=serialized`).
+   * `serialized` (a Protobuf schema as a base64 FileDescriptorProto, Confluent's `?format=serialized`)
+   * or `resolved` (an Avro schema with its references' types written in, `?format=resolved`).
    */
   | {
       readonly kind: 'render';
       readonly job: number;
+      readonly limits: SchemaLimits;
       readonly definition: ResolvedDefinition;
-      readonly format: 'text' | 'serialized';
+      readonly format: RenderFormat;
     }
   /** The texts of the versions a `need` asked for, by id. */
   | { readonly kind: 'texts'; readonly job: number; readonly texts: readonly ResolvedDefinition[] };
@@ -148,8 +152,15 @@ function check(request: Extract<CheckRequest, { kind: 'check' }>): void {
 }
 
 /** A Protobuf schema's text or descriptor (anything else as it stands). */
+/** How render() gives a stored schema (see its request above). */
+export type RenderFormat = 'text' | 'serialized' | 'resolved';
+
 function render(request: Extract<CheckRequest, { kind: 'render' }>): string {
   const { definition, format } = request;
+  if (definition.schemaType === 'AVRO' && format === 'resolved') {
+    const referenced = (definition.referenced ?? []).map((schema) => schema.schema);
+    return resolvedAvroText(definition.schema, referenced, resolvedLimits(request.limits));
+  }
   if (definition.schemaType !== 'PROTOBUF') return definition.schema;
   const text = protoTextOf(definition.schema);
   if (format === 'text') return text;

@@ -43,6 +43,12 @@ export interface Leader {
 export interface LeaderElection {
   /** The leader, or undefined while the group rebalances (or this registry lost the broker). */
   leader(): Leader | undefined;
+  /**
+   * Kafka refused this registry's write as a replaced leader's (kafka-writer.ts): it stops counting
+   * itself the leader at once, and learns the leader from the group's description, which the broker
+   * answers, rather than wait until its own consumer notices that it was dropped from the group.
+   */
+  stepDown(): void;
   /** Leaves the group, so that the others elect a leader at once rather than after the session timeout. */
   stop(): Promise<void>;
 }
@@ -149,25 +155,33 @@ export async function joinLeaderElection(options: LeaderElectionOptions): Promis
   // A crash (the broker away) keeps what the last join said: kafkajs rejoins, and the lease below
   // stops a leader that stays away longer than a session.
   consumer.on(REBALANCING, () => set(undefined));
+  /**
+   * Asks the group for its leader until it answers with one (right after a join it may still be
+   * syncing), unless a later join or step-down came first. `othersOnly`: an answer naming this
+   * registry is stale (it stepped down) and is asked again.
+   */
+  const learnLeader = (othersOnly: boolean) => {
+    const asked = generation;
+    const ask = async (attempt: number): Promise<void> => {
+      if (stopped || asked !== generation) return;
+      const leaderUrl = await leaderFromGroup().catch(() => undefined);
+      if (stopped || asked !== generation) return;
+      if (leaderUrl !== undefined && !(othersOnly && leaderUrl === url)) {
+        set({ url: leaderUrl, self: leaderUrl === url });
+      } else setTimeout(() => void ask(attempt + 1), Math.min(1_000, 50 * 2 ** attempt));
+    };
+    void ask(0);
+  };
   consumer.on(GROUP_JOIN, (event) => {
     confirmedAt = Date.now();
     generation += 1;
-    const joined = generation;
     ledLast = event.payload.memberAssignment[topic]?.includes(0) === true;
     if (ledLast) {
       set({ url, self: true });
       return;
     }
     set(undefined);
-    // Asked until the group answers with a leader: right after a join it may still be syncing.
-    const ask = async (attempt: number): Promise<void> => {
-      if (stopped || joined !== generation) return;
-      const leaderUrl = await leaderFromGroup().catch(() => undefined);
-      if (stopped || joined !== generation) return;
-      if (leaderUrl !== undefined) set({ url: leaderUrl, self: leaderUrl === url });
-      else setTimeout(() => void ask(attempt + 1), Math.min(1_000, 50 * 2 ** attempt));
-    };
-    void ask(0);
+    learnLeader(false);
   });
 
   await consumer.connect();
@@ -180,6 +194,12 @@ export async function joinLeaderElection(options: LeaderElectionOptions): Promis
       // A leader that the coordinator has not heard from for a session may have been replaced.
       if (current?.self === true && Date.now() - confirmedAt >= sessionTimeoutMs) return undefined;
       return current;
+    },
+    stepDown() {
+      generation += 1;
+      ledLast = false;
+      set(undefined);
+      learnLeader(true);
     },
     async stop() {
       stopped = true;

@@ -10,14 +10,20 @@
  * (kafka-tail.ts) to apply what the leader writes. Before a purge the store writes the highest id
  * handed out so far under a key of its own, which compaction keeps once the purged version and its
  * tombstone are gone, so that a registry started on the compacted topic never hands that id out again.
+ *
+ * The leader writes in transactions under a transactional id the cluster shares (kafka-writer.ts):
+ * a new leader claims it before catching up, and Kafka then refuses the replaced leader's writes,
+ * which it answers as a registry that no longer leads (it steps down and follows the group's leader).
  */
-import type { Admin, Kafka, Producer } from 'kafkajs';
+import type { Admin, Kafka } from 'kafkajs';
 import { isWirekitError, WirekitError } from '../../../errors/index.js';
 import { type Kafkajs, loadKafkajs } from '../kafka/connection.js';
 import { clusterRefusals } from './cluster-errors.js';
 import { joinLeaderElection, type LeaderElection } from './kafka-leader.js';
+import { kafkaMessageOf, recordOfMessage } from './kafka-records.js';
 import { startTail, type Tail } from './kafka-tail.js';
-import { checkedRecord, StoreCorruptError } from './record-json.js';
+import { claimTopicWriter, isFenced, type TopicWriter } from './kafka-writer.js';
+import { StoreCorruptError } from './record-json.js';
 import { isRegistryError } from './registry-error.js';
 import type { RegistryRecord, RegistryStore, SharedLog } from './store.js';
 import type { TopicMessage } from './topic-message.js';
@@ -34,7 +40,8 @@ export interface KafkaStoreOptions {
   readonly clientId?: string;
   /**
    * The consumer group the registries sharing the topic join to elect their leader (default
-   * `wirekit-registry.TOPIC`): registries in one group are one cluster.
+   * `wirekit-registry.TOPIC`): registries in one group are one cluster. It is also the
+   * transactional id their leader writes under, so that a new leader fences the one it replaced.
    */
   readonly groupId?: string;
   /**
@@ -46,107 +53,10 @@ export interface KafkaStoreOptions {
   readonly catchUpTimeoutMs?: number;
 }
 
-type Message = TopicMessage;
-
-/**
- * The key of the id high-water mark: a key type of wirekit's own, never tombstoned, so compaction
- * keeps its latest value. Confluent's and Karapace's readers pass over key types they do not know.
- */
-const idsKey = JSON.stringify({ keytype: 'WIREKIT_ID_HIGH_WATER', magic: 0 });
-
 function unavailable(what: string, cause: unknown): WirekitError {
   if (isWirekitError(cause)) return cause;
   const why = cause instanceof Error ? cause.message : String(cause);
   return new WirekitError('WK_REGISTRY_UNAVAILABLE', `the Kafka store could not ${what}: ${why}`, { cause });
-}
-
-/**
- * A record's Kafka key and value (null for a tombstone), as Confluent's registry writes them.
- * @internal exported for its tests, which need no broker.
- */
-export function kafkaMessageOf(record: RegistryRecord): { key: string; value: string | null } {
-  if (record.kind === 'ids') return { key: idsKey, value: JSON.stringify({ highest: record.highest }) };
-  if (record.kind === 'mode') {
-    const key = JSON.stringify({ keytype: 'MODE', subject: record.subject, magic: 0 });
-    return { key, value: record.mode === null ? null : JSON.stringify({ mode: record.mode }) };
-  }
-  if (record.kind === 'config') {
-    const key = JSON.stringify({ keytype: 'CONFIG', subject: record.subject, magic: 0 });
-    const value =
-      record.compatibility === null ? null : JSON.stringify({ compatibilityLevel: record.compatibility });
-    return { key, value };
-  }
-  const key = JSON.stringify({
-    keytype: 'SCHEMA',
-    subject: record.subject,
-    version: record.version,
-    magic: 1,
-  });
-  if (record.kind === 'purge') return { key, value: null };
-  return {
-    key,
-    value: JSON.stringify({
-      subject: record.subject,
-      version: record.version,
-      id: record.id,
-      ...(record.schemaType === 'AVRO' ? {} : { schemaType: record.schemaType }),
-      ...(record.references.length === 0 ? {} : { references: record.references }),
-      schema: record.schema,
-      deleted: record.deleted,
-    }),
-  };
-}
-
-function json(bytes: Buffer, location: string, what: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch (cause) {
-    throw new StoreCorruptError(location, `the ${what} is not JSON`, { cause });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new StoreCorruptError(location, `the ${what} is not a JSON object`);
-  }
-  return value as Record<string, unknown>;
-}
-
-/**
- * The record a message of the topic holds; undefined for key types that hold none of wirekit's.
- * @internal exported for its tests, which need no broker.
- */
-export function recordOfMessage(message: Message, location: string): RegistryRecord | undefined {
-  if (message.key === null) throw new StoreCorruptError(location, 'the message has no key');
-  const key = json(message.key, location, 'key');
-  const value =
-    message.value === null || message.value.length === 0 ? null : json(message.value, location, 'value');
-  if (key.keytype === 'CONFIG') {
-    // Confluent's config values may set other things (normalize, aliases) and no level at all.
-    const compatibility = value === null ? null : (value.compatibilityLevel ?? null);
-    return checkedRecord({ kind: 'config', subject: key.subject ?? null, compatibility }, location);
-  }
-  if (key.keytype === 'MODE') {
-    return checkedRecord({ kind: 'mode', subject: key.subject ?? null, mode: value?.mode ?? null }, location);
-  }
-  if (key.keytype === 'WIREKIT_ID_HIGH_WATER') {
-    // A mark with no value says nothing (nobody writes one, but a hand-made tombstone would be it).
-    return value === null ? undefined : checkedRecord({ kind: 'ids', highest: value.highest }, location);
-  }
-  if (key.keytype !== 'SCHEMA') return undefined;
-  if (value === null)
-    return checkedRecord({ kind: 'purge', subject: key.subject, version: key.version }, location);
-  return checkedRecord(
-    {
-      kind: 'schema',
-      subject: value.subject,
-      version: value.version,
-      id: value.id,
-      schemaType: value.schemaType ?? 'AVRO',
-      schema: value.schema,
-      references: value.references ?? [],
-      deleted: value.deleted ?? false,
-    },
-    location,
-  );
 }
 
 /** Creates the topic (one partition, compacted) if missing; refuses one that is otherwise. */
@@ -211,7 +121,8 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
   let kafkajs: Kafkajs | undefined;
   let kafka: Kafka | undefined;
   let admin: Admin | undefined;
-  let producer: Producer | undefined;
+  /** The leader's writer, claimed when this registry took the lead (or first wrote, alone). */
+  let writer: Promise<TopicWriter> | undefined;
   let tail: Tail | undefined;
   let election: LeaderElection | undefined;
   let follower: ((record: RegistryRecord) => Promise<void>) | undefined;
@@ -259,6 +170,36 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     await follower?.(record);
   };
 
+  /** Claims the cluster's transactional id (fencing any writer that held it), replacing ours. */
+  const claimWriter = (): Promise<TopicWriter> => {
+    if (kafka === undefined)
+      return Promise.reject(unavailable('write', new Error('the store is not loaded')));
+    const client = kafka;
+    // One claim at a time, the previous writer closed first: two claims in flight could leave this
+    // registry holding the older epoch, which the broker would then refuse as a replaced leader's.
+    const claimed = (writer ?? Promise.resolve(undefined))
+      .then(
+        (old) => old?.close(),
+        () => {},
+      )
+      .then(() => claimTopicWriter({ kafka: client, topic, transactionalId: groupId }));
+    writer = claimed;
+    claimed.catch(() => {
+      if (writer === claimed) writer = undefined;
+    });
+    return claimed;
+  };
+  /** A new leadership: the transactional id claimed first, then everything the previous leader committed applied. */
+  const takeLead = (): Promise<void> => {
+    ready ??= claimWriter()
+      .then(() => catchUp())
+      .catch((error: unknown) => {
+        ready = undefined;
+        throw unavailable('take the lead', error);
+      });
+    return ready;
+  };
+
   const load = async (): Promise<RegistryRecord[]> => {
     kafkajs = await loadKafkajs().catch((cause: unknown) => {
       throw unavailable('load kafkajs', cause);
@@ -274,8 +215,6 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     await ensureTopic(kafkajs, admin, topic, options.replicationFactor ?? -1);
     tail = startTail({ kafka, topic, loadEnd: await topicEnd(), apply: applyFollowed });
     const messages = await tail.loaded;
-    producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-    await producer.connect();
     const records: RegistryRecord[] = [];
     locations = [];
     for (const message of messages) {
@@ -307,14 +246,19 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
         groupId,
         url,
         sessionTimeoutMs,
-        // A new leadership catches up afresh; losing it drops what the old one knew.
+        // A new leadership catches up afresh; losing it drops what the old one knew. One that
+        // comes to this registry claims the transactional id at once, fencing the old leader now
+        // rather than at this one's first write.
         onChange: () => {
           ready = undefined;
+          setImmediate(() => {
+            if (election?.leader()?.self === true) takeLead().catch(() => {});
+          });
         },
       });
     },
     leader() {
-      return election === undefined ? undefined : election.leader();
+      return election?.leader();
     },
     async caughtUp() {
       // The leader is the only writer, and applies each record before acknowledging it.
@@ -331,15 +275,11 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     async leading() {
       // Not in an election: this registry writes alone, as with any other store.
       if (election === undefined) return;
-      const leader = election.leader();
+      const leader = shared.leader();
       if (leader === undefined) throw clusterRefusals.unknownLeader('an election is under way');
       if (!leader.self) throw clusterRefusals.unknownLeader(`${leader.url} leads, not this registry`);
-      // Before its first id, a new leader applies everything the previous one wrote.
-      ready ??= catchUp().catch((error: unknown) => {
-        ready = undefined;
-        throw error;
-      });
-      await ready;
+      // Before its first id, a new leader fences the previous one and applies everything it wrote.
+      await takeLead();
     },
   };
 
@@ -363,29 +303,58 @@ export function kafkaStore(options: KafkaStoreOptions): RegistryStore {
     },
 
     async append(record) {
-      if (producer === undefined || tail === undefined)
+      const reader = tail;
+      if (kafka === undefined || reader === undefined)
         throw unavailable('append', new Error('the store is not loaded (or is closed)'));
       const messages = [kafkaMessageOf(record)];
       // A purge may drop the last record of the highest id; the mark keeps that id from coming back.
       if (record.kind === 'purge') messages.unshift(kafkaMessageOf({ kind: 'ids', highest: highestId }));
-      const sent = producer.send({ topic, acks: -1, messages }).then((metadata) => {
-        const base = BigInt(metadata[0]?.baseOffset ?? '-1');
-        return messages.map((_, index) => base + BigInt(index));
-      });
-      tail.wrote(sent);
-      await sent;
+      const current = writer ?? claimWriter();
+      const sent = current.then((claimed) => claimed.write(messages));
+      reader.wrote(sent);
+      let offsets: readonly bigint[];
+      try {
+        offsets = await sent;
+      } catch (error) {
+        // The writer is spent either way (kafkajs keeps a failed transaction's state): the next
+        // write claims the id again, after catching up with whatever this one left in the log.
+        const replacedHere = writer !== current;
+        if (!replacedHere) writer = undefined;
+        ready = undefined;
+        // Claimed again here (this registry's view of the group changed and came back): it may
+        // still lead, and the write may be tried again once it caught up.
+        if (election !== undefined && replacedHere) {
+          throw clusterRefusals.unknownLeader('this registry was taking the lead again');
+        }
+        if (election !== undefined && isFenced(error)) {
+          election.stepDown();
+          throw clusterRefusals.unknownLeader('another registry took the lead, and Kafka fenced this one');
+        }
+        throw error;
+      }
       note(record);
+      // The commit returns before the broker wrote its marker after the record; until then, a
+      // read_committed reader (every follower) ends before the record. Acknowledged only once
+      // this registry's own reader is past the marker, so a read sent anywhere after it sees it.
+      const marker = (offsets.at(-1) ?? -1n) + 1n;
+      await within(reader.reached(marker + 1n), catchUpTimeoutMs, () =>
+        clusterRefusals.catchUpTimeout(catchUpTimeoutMs),
+      );
     },
 
     async close() {
-      const [leaving, reader, clients] = [election, tail, [producer, admin]];
+      const [leaving, reader, written, client] = [election, tail, writer, admin];
       election = undefined;
       tail = undefined;
-      producer = undefined;
+      writer = undefined;
       admin = undefined;
       // The group first, so that the others elect a new leader without waiting for a session.
       await leaving?.stop();
-      await Promise.allSettled([reader?.close(), ...clients.map((client) => client?.disconnect())]);
+      await Promise.allSettled([
+        reader?.close(),
+        written?.then((claimed) => claimed.close()),
+        client?.disconnect(),
+      ]);
     },
   };
 }

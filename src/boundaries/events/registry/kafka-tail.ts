@@ -9,7 +9,8 @@
  * restarts (a crash, a lost session) may fetch from the start again, and what is behind the
  * position is passed over. The writer's own messages are passed over too once its send resolved
  * (it applied them then); one whose send failed as far as the writer knows, but that the broker
- * kept, is applied from here, so the state ends up as the log says.
+ * kept, is applied from here, so the state ends up as the log says. It reads committed
+ * transactions only: a write that a fenced leader began and that was aborted is never applied.
  */
 import type { Consumer, Kafka } from 'kafkajs';
 import type { TopicMessage } from './topic-message.js';
@@ -71,7 +72,14 @@ export function startTail(options: TailOptions): Tail {
   };
 
   const groupId = `wirekit-registry-reader-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-  const consumer: Consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
+  const consumer: Consumer = kafka.consumer({
+    groupId,
+    maxWaitTimeInMs: 100,
+    allowAutoTopicCreation: false,
+    // The leader writes in transactions (kafka-writer.ts): only committed ones are the registry's.
+    // kafkajs's default, said here because the fencing of a replaced leader depends on it.
+    readUncommitted: false,
+  });
   const handle = async (message: TopicMessage): Promise<void> => {
     const offset = BigInt(message.offset);
     if (offset < position) return;
@@ -85,6 +93,19 @@ export function startTail(options: TailOptions): Tail {
     if (!own.delete(offset)) await options.apply(message);
   };
 
+  /** Every offset before `next` was read: a batch's end counts even when compaction or filtering left nothing of it. */
+  const passed = (next: bigint) => {
+    if (next < loadEnd) return;
+    finishLoad();
+    advance(next);
+  };
+  // kafkajs hands eachBatch no batch whose messages were all filtered out: one holding only a
+  // transaction's commit marker (which a fetch may bring after the record it commits) reaches
+  // only this event. Without it, the position would stop short of the end by the marker.
+  consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+    if (payload.topic === topic) passed(BigInt(payload.lastOffset) + 1n);
+  });
+
   const run = async () => {
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
@@ -95,12 +116,7 @@ export function startTail(options: TailOptions): Tail {
           await handle(message);
           if (BigInt(message.offset) >= loadEnd) advance(BigInt(message.offset) + 1n);
         }
-        // The batch's last offset counts even when compaction removed the messages at its end.
-        const last = BigInt(batch.lastOffset()) + 1n;
-        if (last >= loadEnd) {
-          finishLoad();
-          advance(last);
-        }
+        passed(BigInt(batch.lastOffset()) + 1n);
       },
     });
   };

@@ -34,7 +34,8 @@ import {
 import type { CompatibilityResult } from './client-api.js';
 import type { ParsedCacheLimits } from './parsed-cache.js';
 import { StoreCorruptError } from './record-json.js';
-import { refusals } from './registry-error.js';
+import { isRegistryError, refusals } from './registry-error.js';
+import { type IncludeDeleted, type ReadCalls, registryReads } from './registry-reads.js';
 import { registrySettings, type SettingsCalls } from './registry-settings.js';
 import { LogConflict, RegistryState, type VersionEntry } from './registry-state.js';
 import { referencedSchemas } from './schema-references.js';
@@ -55,37 +56,22 @@ export interface SchemaRegistryOptions {
 }
 
 /** How a reader asks for a schema's text (Confluent's `?format=`); see SchemaRegistry.formatted. */
-export type SchemaFormat = 'default' | 'serialized';
+export type SchemaFormat = 'default' | 'serialized' | 'resolved';
 
-/** Whether soft-deleted versions count (Confluent's `?deleted=true`). */
-export interface IncludeDeleted {
-  readonly deleted?: boolean;
-}
-
-/** The registry's calls; levels and modes are registry-settings.ts's. */
-export interface SchemaRegistry extends SettingsCalls {
+/** The registry's calls; reads are registry-reads.ts's, levels and modes registry-settings.ts's. */
+export interface SchemaRegistry extends SettingsCalls, ReadCalls {
   /** Registers the schema under the subject (POST /subjects/{s}/versions): its id and version. */
   register(subject: string, definition: SchemaDefinition): Promise<{ id: number; version: number }>;
   /** The version under which this schema is registered (POST /subjects/{s}). */
   lookup(subject: string, definition: SchemaDefinition, options?: IncludeDeleted): Promise<SubjectVersion>;
-  /** The schema with this id (GET /schemas/ids/{id}), soft-deleted or not. */
-  schemaById(id: number): Required<Pick<SchemaDefinition, 'schemaType' | 'schema' | 'references'>>;
   /**
    * A stored schema's text as a reader asks for it (Confluent's `?format=`): `serialized` gives a
-   * Protobuf schema as a base64 FileDescriptorProto (the one registered, if it came so); otherwise
-   * a Protobuf schema registered as a descriptor is given as `.proto` text, and anything else as
-   * it was registered.
+   * Protobuf schema as a base64 FileDescriptorProto (the one registered, if it came so), `resolved`
+   * an Avro schema with the named types of its references written in (one self-contained schema);
+   * otherwise a Protobuf schema registered as a descriptor is given as `.proto` text, and anything
+   * else as it was registered.
    */
   formatted(definition: SchemaDefinition, format?: SchemaFormat): Promise<string>;
-  /** The versions that use this id (GET /schemas/ids/{id}/versions). */
-  versionsOfId(id: number, options?: IncludeDeleted): { subject: string; version: number }[];
-  /** The subjects that use this id (GET /schemas/ids/{id}/subjects). */
-  subjectsOfId(id: number, options?: IncludeDeleted): string[];
-  subjects(options?: IncludeDeleted): string[];
-  versions(subject: string, options?: IncludeDeleted): number[];
-  version(subject: string, version: number | 'latest', options?: IncludeDeleted): SubjectVersion;
-  /** Ids of the schemas that reference this version (GET /subjects/{s}/versions/{v}/referencedby). */
-  referencedBy(subject: string, version: number | 'latest'): number[];
   /**
    * Whether the schema could be registered: against one version (or the latest) when `version` is
    * given, else against every version the subject's level checks. A subject without versions is
@@ -223,38 +209,11 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     try {
       await store.append(record);
     } catch (cause) {
+      // A shared store's refusal (this registry no longer leads) is the client's answer as it is.
+      if (isRegistryError(cause)) throw cause;
       throw refusals.storeError(cause);
     }
     state.apply(record, identity);
-  };
-
-  const describe = (entry: VersionEntry): SubjectVersion => {
-    const stored = state.schemas.get(entry.id);
-    if (stored === undefined) throw new Error(`id ${entry.id} of a live version has no schema`);
-    return {
-      subject: entry.subject,
-      version: entry.version,
-      id: entry.id,
-      schemaType: stored.schemaType,
-      schema: stored.schema,
-      references: stored.references,
-    };
-  };
-
-  /** A version of the subject: 40401 when the subject has none (of those counted), else 40402. */
-  const entryOf = (subject: string, version: number | 'latest', includeDeleted: boolean): VersionEntry => {
-    const versions = state.versionsOf(subject, includeDeleted);
-    const entry =
-      version === 'latest' ? versions.at(-1) : versions.find((candidate) => candidate.version === version);
-    if (entry !== undefined) return entry;
-    if (versions.length === 0) throw refusals.subjectNotFound(subject);
-    throw refusals.versionNotFound(version);
-  };
-
-  const storedById = (id: number) => {
-    const stored = state.schemas.get(id);
-    if (stored === undefined) throw refusals.schemaNotFound(id);
-    return stored;
   };
 
   /**
@@ -282,29 +241,15 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
     );
   };
 
-  const usersOf = (id: number, includeDeleted: boolean): VersionEntry[] =>
-    [...storedById(id).users]
-      .filter((entry) => includeDeleted || !entry.deleted)
-      .sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : a.version - b.version));
-
-  /** Ids of the schemas, used by a live version, that reference this version. */
-  const referrersOf = (target: VersionEntry): number[] => {
-    const ids: number[] = [];
-    for (const stored of state.schemas.values()) {
-      const refers = stored.references.some(
-        (reference) => reference.subject === target.subject && reference.version === target.version,
-      );
-      if (refers && [...stored.users].some((entry) => !entry.deleted)) ids.push(stored.id);
-    }
-    return ids.sort((a, b) => a - b);
-  };
-
+  const reads = registryReads(state);
+  const { describe, entryOf, storedById, referrersOf } = reads;
   const settings = registrySettings({ state, fallbackLevel, serialised, commit, checkSubject });
   const { writable } = settings;
 
   return {
     schemaTypes,
     ...settings.calls,
+    ...reads.calls,
 
     async register(subject, definition) {
       checkSubject(subject);
@@ -352,45 +297,17 @@ export async function createSchemaRegistry(options: SchemaRegistryOptions): Prom
       return describe(entry);
     },
 
-    schemaById(id) {
-      const { schemaType, schema, references } = storedById(id);
-      return { schemaType, schema, references };
-    },
-
     async formatted(definition, format = 'default') {
+      if ((definition.schemaType ?? 'AVRO') === 'AVRO') {
+        if (format !== 'resolved' || (definition.references ?? []).length === 0) return definition.schema;
+        const referenced = resolveReferences(definition.references ?? []);
+        return work.render({ ...definition, schemaType: 'AVRO', referenced }, 'resolved');
+      }
       if (definition.schemaType !== 'PROTOBUF') return definition.schema;
       // A .proto text asked for as text is served as it stands, without a trip to the worker.
       if (format !== 'serialized' && !/^[A-Za-z0-9+/=\s]+$/.test(definition.schema)) return definition.schema;
       const referenced = resolveReferences(definition.references ?? []);
       return work.render({ ...definition, referenced }, format === 'serialized' ? 'serialized' : 'text');
-    },
-
-    versionsOfId(id, options = {}) {
-      return usersOf(id, options.deleted === true).map(({ subject, version }) => ({ subject, version }));
-    },
-
-    subjectsOfId(id, options = {}) {
-      return [...new Set(usersOf(id, options.deleted === true).map((entry) => entry.subject))];
-    },
-
-    subjects(options = {}) {
-      return [...state.subjects.keys()]
-        .filter((subject) => state.versionsOf(subject, options.deleted === true).length > 0)
-        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    },
-
-    versions(subject, options = {}) {
-      const versions = state.versionsOf(subject, options.deleted === true);
-      if (versions.length === 0) throw refusals.subjectNotFound(subject);
-      return versions.map((entry) => entry.version);
-    },
-
-    version(subject, version, options = {}) {
-      return describe(entryOf(subject, version, options.deleted === true));
-    },
-
-    referencedBy(subject, version) {
-      return referrersOf(entryOf(subject, version, true));
     },
 
     async testCompatibility(subject, definition, version) {

@@ -74,12 +74,14 @@ function idOf(text: string): number {
 }
 
 /**
- * Confluent's `?format=`: `serialized` asks for a Protobuf schema as a base64 FileDescriptorProto.
- * Its other values (Avro's `resolved`, Protobuf's `ignore_extensions`) and any unknown one give the
- * schema as registered, as Confluent gives it for a format that does not apply to the schema's type.
+ * Confluent's `?format=`: `serialized` asks for a Protobuf schema as a base64 FileDescriptorProto,
+ * `resolved` for an Avro schema with its references' types written in. Either one asked of another
+ * type, Protobuf's `ignore_extensions` and any unknown value give the schema as registered, as
+ * Confluent gives it for a format that does not apply to the schema's type.
  */
 function formatOf(query: URLSearchParams): SchemaFormat {
-  return query.get('format')?.trim().toLowerCase() === 'serialized' ? 'serialized' : 'default';
+  const format = query.get('format')?.trim().toLowerCase();
+  return format === 'serialized' || format === 'resolved' ? format : 'default';
 }
 
 function bodyObject(body: unknown): Record<string, unknown> {

@@ -19,7 +19,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ResolvedDefinition, SchemaLimits } from '../compatibility/index.js';
 import type { CompatibilityLevel } from './api.js';
-import type { CheckReply, CheckRequest, CheckWorkerData } from './check-worker.js';
+import type { CheckReply, CheckRequest, CheckWorkerData, RenderFormat } from './check-worker.js';
 import type { CompatibilityResult } from './client-api.js';
 import { defaultParsedCacheLimits, type ParsedCacheLimits } from './parsed-cache.js';
 import { refusals } from './registry-error.js';
@@ -93,8 +93,8 @@ export class SchemaWork {
    * A stored schema as a reader asks for it: its `.proto` text (for one registered as a
    * FileDescriptorProto), or a Protobuf schema's base64 FileDescriptorProto (`serialized`).
    */
-  async render(definition: ResolvedDefinition, format: 'text' | 'serialized'): Promise<string> {
-    const reply = await this.run({ kind: 'render', definition, format });
+  async render(definition: ResolvedDefinition, format: RenderFormat): Promise<string> {
+    const reply = await this.run({ kind: 'render', limits: this.limits, definition, format });
     if (reply.kind === 'rendered') return reply.schema;
     throw unexpected(reply);
   }

@@ -81,6 +81,11 @@ export interface RegistryServerOptions {
    * 30 s; then 50004): longer than the store's session timeout, so a write survives a failover.
    */
   readonly forwardTimeoutMs?: number;
+  /**
+   * The certificate authorities an `https://` leader's certificate must chain to when a write is
+   * forwarded to it (default: Node's trusted ones, with NODE_EXTRA_CA_CERTS): a cluster's own CA.
+   */
+  readonly leaderCa?: Pem | readonly Pem[];
 }
 
 export interface ServerSettings {

@@ -23,7 +23,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WirekitError } from '../../../errors/index.js';
 import { registryMediaType } from './api.js';
 import { allows, basicAuthenticator } from './basic-auth.js';
-import { clusterRefusals } from './cluster-errors.js';
+import { clusterErrorCodes, clusterRefusals } from './cluster-errors.js';
 import { clusterRoutes, clusterView } from './cluster-routes.js';
 import { guardConnections } from './connection-guard.js';
 import { forwardedHeader, forwardToLeader } from './forwarding.js';
@@ -122,23 +122,37 @@ export async function startRegistryServer(options: RegistryServerOptions = {}): 
         if (shared.leader()?.self !== true)
           throw clusterRefusals.unknownLeader('this registry does not lead');
       } else {
-        const forwarded = await forwardToLeader(
-          shared,
-          {
-            method,
-            target: request.url ?? '/',
-            authorization: request.headers.authorization,
-            body: body === undefined ? undefined : JSON.stringify(body),
-          },
-          settings.forwardTimeout,
-        );
-        if (forwarded !== undefined) {
-          response.writeHead(forwarded.status, {
-            'content-type': forwarded.contentType,
-            'content-length': String(Buffer.byteLength(forwarded.text)),
-          });
-          response.end(forwarded.text);
-          return;
+        const deadline = Date.now() + settings.forwardTimeout;
+        for (;;) {
+          const forwarded = await forwardToLeader(
+            shared,
+            {
+              method,
+              target: request.url ?? '/',
+              authorization: request.headers.authorization,
+              body: body === undefined ? undefined : JSON.stringify(body),
+            },
+            Math.max(1, deadline - Date.now()),
+            options.leaderCa,
+          );
+          if (forwarded !== undefined) {
+            response.writeHead(forwarded.status, {
+              'content-type': forwarded.contentType,
+              'content-length': String(Buffer.byteLength(forwarded.text)),
+            });
+            response.end(forwarded.text);
+            return;
+          }
+          try {
+            send(response, 200, await handler({ params: match.params, query, body, user }));
+            return;
+          } catch (error) {
+            // This registry stopped leading between the look and the write (Kafka fenced it as a
+            // replaced leader, or an election began): nothing was written, so the write goes to
+            // whichever registry leads now, as if it had been sent there.
+            const replaced = isRegistryError(error) && error.errorCode === clusterErrorCodes.unknownLeader;
+            if (!replaced || Date.now() >= deadline) throw error;
+          }
         }
       }
     } else if (shared !== undefined) {

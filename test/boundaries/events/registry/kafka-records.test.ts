@@ -3,7 +3,7 @@
  * back (modes as Confluent's MODE keys), Confluent's other key types skipped, and damaged messages failing with StoreCorruptError.
  */
 import { describe, expect, test } from 'vitest';
-import { kafkaMessageOf, recordOfMessage } from '../../../../src/boundaries/events/registry/kafka-store.js';
+import { kafkaMessageOf, recordOfMessage } from '../../../../src/boundaries/events/registry/kafka-records.js';
 import { StoreCorruptError } from '../../../../src/boundaries/events/registry/record-json.js';
 import type { RegistryRecord } from '../../../../src/boundaries/events/registry/store.js';
 

@@ -6,7 +6,8 @@
  */
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { kafkaMessageOf, kafkaStore } from '../../../../src/boundaries/events/registry/kafka-store.js';
+import { kafkaMessageOf } from '../../../../src/boundaries/events/registry/kafka-records.js';
+import { kafkaStore } from '../../../../src/boundaries/events/registry/kafka-store.js';
 import { StoreCorruptError } from '../../../../src/boundaries/events/registry/record-json.js';
 import { startRegistryServer } from '../../../../src/boundaries/events/registry/server.js';
 import { isWirekitError } from '../../../../src/errors/index.js';
@@ -42,9 +43,12 @@ describe.skipIf(!hasKafka())('the Kafka store', () => {
     await consumer.subscribe({ topic, fromBeginning: true });
     await new Promise<void>((resolve) => {
       consumer.run({
-        eachMessage: async ({ message }) => {
-          seen.push({ key: message.key?.toString() ?? '', value: message.value?.toString() ?? null });
-          if (Number(message.offset) >= high - 1) resolve();
+        eachBatch: async ({ batch }) => {
+          for (const message of batch.messages) {
+            seen.push({ key: message.key?.toString() ?? '', value: message.value?.toString() ?? null });
+          }
+          // The last offset may be a transaction's commit marker, which is no message.
+          if (Number(batch.lastOffset()) >= high - 1) resolve();
         },
       });
     });
@@ -182,7 +186,8 @@ describe.skipIf(!hasKafka())('the Kafka store', () => {
 
     const error = await startRegistryServer({ store: store() }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StoreCorruptError);
-    expect((error as StoreCorruptError).location).toBe(`${topic}/0@1`);
+    // Offset 0 holds the registration, 1 its transaction's commit marker, 2 the foreign record.
+    expect((error as StoreCorruptError).location).toBe(`${topic}/0@2`);
     expect((error as Error).message).toMatch(/id 1 already names another schema/);
   }, 120_000);
 

@@ -161,6 +161,31 @@ describe('Protobuf imports', () => {
     expect((await register('orders-value', { schema: order(field), references: toV3 })).status).toBe(200);
   });
 
+  test("compatibility compares an imported enum too: a value taking a number the referenced file's older version reserves breaks it", async () => {
+    const register = (subject: string, body: object) =>
+      api('POST', subjectPath(subject, '/versions'), { schemaType: 'PROTOBUF', ...body });
+    const currency = (values: string) =>
+      `syntax = "proto3";\npackage shop.common;\nenum Currency { CURRENCY_UNSPECIFIED = 0; EUR = 1; ${values} }\n`;
+    const currencyRef = [{ name: 'shop/money.proto', subject: 'shop/money.proto', version: 1 }];
+    expect((await register('shop/money.proto', { schema: currency('reserved 3;') })).status).toBe(200);
+    await api('PUT', `/config/${encodeURIComponent('shop/money.proto')}`, { compatibility: 'NONE' });
+    expect((await register('shop/money.proto', { schema: currency('GBP = 3;') })).status).toBe(200);
+    const field = 'shop.common.Currency total = 2;';
+    expect((await register('orders-value', { schema: order(field), references: currencyRef })).status).toBe(
+      200,
+    );
+    const toV2 = [{ ...currencyRef[0], version: 2 }];
+    const verbose = await api('POST', '/compatibility/subjects/orders-value/versions/latest?verbose=true', {
+      schemaType: 'PROTOBUF',
+      schema: order(field),
+      references: toV2,
+    });
+    const { is_compatible, messages } = verbose.body as { is_compatible: boolean; messages: string[] };
+    expect(is_compatible).toBe(false);
+    expect(messages.join('\n')).toMatch(/RESERVED_NUMBER_REUSED.*#\/shop\.common\.Currency\/3/);
+    expect((await register('orders-value', { schema: order(field), references: toV2 })).status).toBe(409);
+  });
+
   test('a referenced version cannot be deleted, softly or for good, while a live version refers to it (42206)', async () => {
     await api('POST', subjectPath('shop/money.proto', '/versions'), {
       schemaType: 'PROTOBUF',
