@@ -28,6 +28,12 @@ export interface InferOptions {
   readonly timestamps?: boolean;
   /** How many arrays and objects may nest (default 64); deeper or cyclic input throws. */
   readonly maxDepth?: number;
+  /**
+   * The most distinct keys a place may have and still be an object (default 1,000): past it the
+   * keys are data, not field names, and the place becomes `t.map(t.string(), …)`. A place whose
+   * keys are all integers (`"17"`, `"42"`) is a map whatever their number.
+   */
+  readonly maxFields?: number;
 }
 
 interface Shape {
@@ -94,13 +100,16 @@ export function inferSchema(samples: readonly unknown[], options: InferOptions =
   if (samples.length === 0) {
     throw new WirekitError('WK_INFER_NO_SAMPLES', 'inferSchema needs at least one sample to infer from.');
   }
-  const { name = 'Root', numbers = 'wide', timestamps = true, maxDepth = 64 } = options;
+  const { name = 'Root', numbers = 'wide', timestamps = true, maxDepth = 64, maxFields = 1_000 } = options;
   checkTypeName(name, 'inferSchema: name');
   if (numbers !== 'narrowest' && numbers !== 'wide') {
     badOption(`inferSchema: numbers must be 'wide' or 'narrowest', got ${JSON.stringify(numbers)}.`);
   }
   if (!Number.isSafeInteger(maxDepth) || maxDepth < 0) {
     badOption(`inferSchema: maxDepth must be a non-negative integer, got ${maxDepth}.`);
+  }
+  if (!(Number.isSafeInteger(maxFields) || maxFields === Number.POSITIVE_INFINITY) || maxFields < 0) {
+    badOption(`inferSchema: maxFields must be a non-negative integer or Infinity, got ${maxFields}.`);
   }
 
   const context: DescribeContext = { timestamps: timestamps !== false, maxDepth, path: [] };
@@ -110,7 +119,12 @@ export function inferSchema(samples: readonly unknown[], options: InferOptions =
     merge(shape, describe(sample, 0, context));
     context.path.pop();
   });
-  return build(shape, name, { wide: numbers === 'wide', taken: new Set(), suffixes: new Map() });
+  return build(shape, name, {
+    wide: numbers === 'wide',
+    maxFields,
+    taken: new Set(),
+    suffixes: new Map(),
+  });
 }
 
 /** Options (and the samples argument itself) that inference cannot work with. */
@@ -288,6 +302,7 @@ function isTimestamp(value: string): boolean {
 
 interface BuildContext {
   readonly wide: boolean;
+  readonly maxFields: number;
   /** Type names handed out so far; later objects with the same name get a numeric suffix. */
   readonly taken: Set<string>;
   /** The next suffix to try for each hint. */
@@ -312,6 +327,7 @@ function buildInner(shape: Shape, hint: string, context: BuildContext): Schema {
   }
   if (array !== undefined) return t.array(build(array.items, `${hint}Item`, context));
   if (object === undefined) return t.json();
+  if (isMap(object, context.maxFields)) return mapOf(object, hint, context);
   const empty = object.keysAt?.get('');
   if (empty !== undefined) {
     invalid(
@@ -327,6 +343,38 @@ function buildInner(shape: Shape, hint: string, context: BuildContext): Schema {
     fields[key] = field.present < object.count ? t.optional(schema) : schema;
   }
   return t.object(name, fields);
+}
+
+/** An integer as JSON writes one: no sign, no leading zero, no fraction (`"0"`, `"138586341"`). */
+const integerKey = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * Whether the keys at a place are data rather than field names: every key an integer (ids, as in
+ * `{"138586341": {...}}`), or more distinct keys than any record would have. A record with
+ * thousands of optional fields named after ids is what a user would otherwise get, and it grows
+ * with every new id.
+ */
+function isMap(object: ObjectShape, maxFields: number): boolean {
+  const keys = object.fields.size;
+  if (keys === 0) return false;
+  if (keys > maxFields) return true;
+  for (const key of object.fields.keys()) if (!integerKey.test(key)) return false;
+  return true;
+}
+
+/** `t.map(t.string(), values)`, the values inferred from every value under every key. */
+function mapOf(object: ObjectShape, hint: string, context: BuildContext): Schema {
+  for (const [key, path] of object.keysAt ?? []) {
+    if (!jsonUnsafeKeys.has(key)) continue;
+    invalid(
+      `inferSchema: ${formatPath(path)}: the keys here are many, so the place becomes a map, and no map holds a key ${key} (every wirekit decoder refuses it); rename it in the samples.`,
+      path,
+    );
+  }
+  const values: Shape = {};
+  // The field shapes are not used again, so merging adopts their parts as it does everywhere.
+  for (const field of object.fields.values()) merge(values, field.shape);
+  return t.map(t.string(), build(values, `${hint}Value`, context));
 }
 
 /**
