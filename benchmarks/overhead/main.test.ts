@@ -33,7 +33,7 @@ describe('npm run bench:overhead', () => {
       [
         main,
         '--dataset',
-        'all',
+        'records,users,timeseries,products,documents,documents-each,messages,accounts',
         '--count',
         '40',
         '--processes',
@@ -74,6 +74,57 @@ describe('npm run bench:overhead', () => {
       } else expect(arrow[0]).toBe('wirekit arrow');
     }
   }, 150_000);
+
+  test("issue 35's shapes: statuses and the id-keyed catalog, both ways, with every peer library", async () => {
+    const peers = [
+      'protobuf protobufjs',
+      'avro avsc',
+      'msgpack msgpackr',
+      'msgpack msgpackr-records',
+      'cbor cbor-x',
+      'fury',
+      'arrow apache-arrow',
+    ];
+    const { stdout } = await run(
+      process.execPath,
+      [
+        main,
+        '--dataset',
+        'statuses,statuses-each,catalog,catalog-each',
+        '--count',
+        '2',
+        '--processes',
+        '1',
+        '--rounds',
+        '2',
+        'protobuf wirekit',
+        'json wirekit',
+        ...peers,
+      ],
+      { timeout: 240_000 },
+    );
+    expect(stdout).toContain('### statuses × 2, one array per call');
+    expect(stdout).toContain('### catalog-each × 2, one call per item');
+    for (const dataset of ['statuses', 'statuses-each', 'catalog', 'catalog-each']) {
+      const rows = rowsOf(stdout, dataset);
+      expect(rows.map((row) => row[0])).toEqual([
+        'wirekit protobuf',
+        'wirekit json',
+        'protobufjs',
+        'avsc',
+        'msgpackr (plain)',
+        'msgpackr (records)',
+        'cbor-x',
+        '@furyjs/fury',
+        dataset.endsWith('-each') ? 'arrow apache-arrow' : 'apache-arrow (row builder)',
+      ]);
+      // Every library holds both shapes (maps of thousands of ids, nullable nested objects).
+      for (const row of rows.slice(0, dataset.endsWith('-each') ? -1 : undefined)) {
+        const ratio = Number(row[5]?.split(' ')[0]);
+        expect(ratio, `${dataset}: ${row.join(' | ')}`).toBeGreaterThan(0);
+      }
+    }
+  }, 300_000);
 
   test('an unknown case or dataset is refused before anything runs', async () => {
     await expect(run(process.execPath, [main, 'no such case'])).rejects.toThrow(/unknown case/);
