@@ -57,7 +57,7 @@ describe('schema infer: maps', () => {
     const kindOf = async (args: string[], input: string) => {
       const result = await cli(['schema', 'infer', ...args], input);
       expect(result.stderr).toBe('');
-      return JSON.parse(result.stdout).root.kind as string;
+      return JSON.parse(result.text).root.kind as string;
     };
     expect(await kindOf([], '{"17": "a", "42": "b"}')).toBe('map');
     expect(await kindOf([], '{"a": 1, "b": 2, "c": 3}')).toBe('object');
