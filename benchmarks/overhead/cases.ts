@@ -8,62 +8,10 @@ import { createRequire } from 'node:module';
 import * as arrow from 'apache-arrow';
 import type { Codec, FormatName } from 'wirekit-ts/codecs';
 import { createCodec } from 'wirekit-ts/codecs';
-import {
-  Account,
-  accounts,
-  documents,
-  furyFor,
-  Message,
-  messages,
-  OrderDocument,
-  Product,
-  products,
-  Reading,
-  Record8,
-  records,
-  timeseries,
-  User,
-  users,
-} from 'wirekit-ts/lab';
+import { furyFor } from 'wirekit-ts/lab';
 import { deref, type ObjectSchema, type Schema, t } from 'wirekit-ts/schema';
 import { toArrowSchema, toAvro, toProto } from 'wirekit-ts/schema/export';
-
-/**
- * The datasets this benchmark runs on, with their default sizes and how they are measured:
- * `batch`, the whole dataset as one array in one call; `item`, one call per item (the cache and RPC
- * shape, where a codec's fixed cost per call shows). `orders` is left out: its integer-keyed Maps
- * and shared references are no JSON, so native JSON would be no yardstick (the lab compares it
- * through the JSON form of values). Where values hold bytes, native JSON times their JSON form
- * (`jsonForm`: base64 text, ISO dates), the text wirekit's JSON codec writes for them, since
- * JSON.stringify cannot carry a Uint8Array.
- */
-export const overheadDatasets = {
-  records: { schema: Record8, generate: records, count: 5_000, unit: 'batch', jsonForm: false },
-  users: { schema: User, generate: users, count: 5_000, unit: 'batch', jsonForm: false },
-  timeseries: { schema: Reading, generate: timeseries, count: 100_000, unit: 'batch', jsonForm: false },
-  products: { schema: Product, generate: products, count: 200, unit: 'batch', jsonForm: false },
-  documents: { schema: OrderDocument, generate: documents, count: 2_000, unit: 'batch', jsonForm: true },
-  'documents-each': {
-    schema: OrderDocument,
-    generate: documents,
-    count: 2_000,
-    unit: 'item',
-    jsonForm: true,
-  },
-  messages: { schema: Message, generate: messages, count: 50_000, unit: 'item', jsonForm: false },
-  accounts: { schema: Account, generate: accounts, count: 1_000, unit: 'batch', jsonForm: false },
-} as const satisfies Record<string, OverheadDataset>;
-
-export interface OverheadDataset {
-  readonly schema: ObjectSchema;
-  readonly generate: (count: number) => unknown[];
-  readonly count: number;
-  readonly unit: Unit;
-  readonly jsonForm: boolean;
-}
-
-/** One array of every item per call, or one call per item. */
-export type Unit = 'batch' | 'item';
+import type { Unit } from './datasets.js';
 
 export interface BenchCase {
   readonly name: string;
@@ -84,20 +32,40 @@ export const limits = { maxInputBytes: 2 ** 32, maxElements: 2 ** 32, maxAllocat
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Every Date in rows, at any depth, through `convert`: the libraries used directly take no Dates. */
-const mapDates = (rows: Row[], convert: (date: Date) => unknown): Row[] => {
-  const visit = (value: unknown): unknown => {
-    if (value instanceof Date) return convert(value);
-    if (Array.isArray(value)) return value.map(visit);
-    if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return value;
-    const out: Row = {};
-    for (const key in value) out[key] = visit((value as Row)[key]);
-    return out;
-  };
-  return rows.map((row) => visit(row) as Row);
-};
-/** Timestamps as apache-arrow takes them without logical types: milliseconds. */
-const asMillis = (rows: Row[]) => mapDates(rows, (date) => date.getTime());
+/**
+ * A value as apache-arrow's row builder takes it, at any depth: timestamps as milliseconds, 64-bit
+ * integers as bigints (its Int64 vectors refuse numbers) and string-keyed maps as Maps.
+ */
+function arrowInput(schema: Schema, value: unknown): unknown {
+  const node = deref(schema);
+  if (value === undefined || value === null) return value;
+  switch (node.kind) {
+    case 'timestamp':
+      return (value as Date).getTime();
+    case 'int64':
+    case 'uint64':
+      return BigInt(value as number | bigint);
+    case 'optional':
+    case 'nullable':
+      return arrowInput(node.inner, value);
+    case 'array':
+      return (value as unknown[]).map((item) => arrowInput(node.items, item));
+    case 'map':
+      return new Map(
+        [...(value instanceof Map ? value : Object.entries(value as Row))].map(([key, item]) => [
+          key,
+          arrowInput(node.values, item),
+        ]),
+      );
+    case 'object': {
+      const out: Row = {};
+      for (const field of node.fields) out[field.name] = arrowInput(field.schema, (value as Row)[field.name]);
+      return out;
+    }
+    default:
+      return value;
+  }
+}
 
 /**
  * A value as avsc takes it without logical types, at any depth: timestamps as milliseconds,
@@ -205,7 +173,6 @@ export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<strin
     (rows) => rows,
     (row) => row,
   );
-  const millis = units(asMillis, (row) => asMillis([row])[0]);
   const wirekit = (format: FormatName, schema: boolean, compile = true): BenchCase => {
     const codec: Codec<unknown> = schema
       ? (createCodec(format, { schema: batch ? Rows : item, compile, limits }) as Codec<unknown>)
@@ -236,6 +203,19 @@ export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<strin
       const packr = new Packr({ useRecords: false });
       return {
         name: 'msgpackr (plain)',
+        prepare: same,
+        encode: (v) => packr.pack(v),
+        decode: (b) => packr.unpack(b),
+      };
+    },
+    'msgpack msgpackr-records': () => {
+      const { Packr } = require('msgpackr') as typeof import('msgpackr');
+      // msgpackr's record extension: each message defines its objects' key lists once and then
+      // refers to them. With no shared structures given, every message carries its own, so each
+      // decodes alone; only msgpackr reads it.
+      const packr = new Packr({ useRecords: true });
+      return {
+        name: 'msgpackr (records)',
         prepare: same,
         encode: (v) => packr.pack(v),
         decode: (b) => packr.unpack(b),
@@ -313,7 +293,11 @@ export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<strin
       const type = new arrow.Struct(schema.fields);
       return {
         name: 'apache-arrow (row builder)',
-        prepare: millis,
+        // Not timed: timestamps, 64-bit integers and maps as apache-arrow takes them (arrowInput).
+        prepare: units(
+          (rows) => rows.map((row) => arrowInput(item, row)),
+          (row) => arrowInput(item, row),
+        ),
         encode: (v) => {
           const builder = arrow.makeBuilder({ type, nullValues: [null, undefined] });
           for (const row of v as unknown[]) builder.append(row as never);

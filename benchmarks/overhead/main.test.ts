@@ -33,7 +33,7 @@ describe('npm run bench:overhead', () => {
       [
         main,
         '--dataset',
-        'all',
+        'records,users,timeseries,products,documents,documents-each,messages,accounts',
         '--count',
         '40',
         '--processes',
@@ -74,6 +74,58 @@ describe('npm run bench:overhead', () => {
       } else expect(arrow[0]).toBe('wirekit arrow');
     }
   }, 150_000);
+
+  test("issue 35's shapes: statuses and the id-keyed catalog, both ways, with every peer library", async () => {
+    const peers = [
+      'protobuf protobufjs',
+      'avro avsc',
+      'msgpack msgpackr',
+      'msgpack msgpackr-records',
+      'cbor cbor-x',
+      'fury',
+      'arrow apache-arrow',
+    ];
+    const { stdout } = await run(
+      process.execPath,
+      [
+        main,
+        '--dataset',
+        // One way each (the other differs only in the unit, which the test above covers).
+        'statuses-each,catalog',
+        '--count',
+        '1',
+        '--processes',
+        '1',
+        '--rounds',
+        '2',
+        'protobuf wirekit',
+        'json wirekit',
+        ...peers,
+      ],
+      { timeout: 400_000 },
+    );
+    expect(stdout).toContain('### statuses-each × 1, one call per item');
+    expect(stdout).toContain('### catalog × 1, one array per call');
+    for (const dataset of ['statuses-each', 'catalog']) {
+      const rows = rowsOf(stdout, dataset);
+      expect(rows.map((row) => row[0])).toEqual([
+        'wirekit protobuf',
+        'wirekit json',
+        'protobufjs',
+        'avsc',
+        'msgpackr (plain)',
+        'msgpackr (records)',
+        'cbor-x',
+        '@furyjs/fury',
+        dataset.endsWith('-each') ? 'arrow apache-arrow' : 'apache-arrow (row builder)',
+      ]);
+      // Every library holds both shapes (maps of thousands of ids, nullable nested objects).
+      for (const row of rows.slice(0, dataset.endsWith('-each') ? -1 : undefined)) {
+        const ratio = Number(row[5]?.split(' ')[0]);
+        expect(ratio, `${dataset}: ${row.join(' | ')}`).toBeGreaterThan(0);
+      }
+    }
+  }, 450_000);
 
   test('an unknown case or dataset is refused before anything runs', async () => {
     await expect(run(process.execPath, [main, 'no such case'])).rejects.toThrow(/unknown case/);

@@ -2,11 +2,12 @@
  * The codec overhead benchmark: each wirekit codec against the library beneath it (or its format's
  * best-known JS library), against @furyjs/fury and against native JSON, on one dataset or on all.
  *
- *   npm run build && node build/benchmarks/overhead/main.js [--dataset NAME|all]
+ *   npm run build && node build/benchmarks/overhead/main.js [--dataset NAME[,NAME…]|all]
  *     [--processes 5] [--count N] [--rounds 30] [case …]
  *
- * Datasets: records, users, timeseries, products, accounts and documents as one array per call;
- * documents-each and messages one item per call (a call's fixed cost).
+ * Datasets: records, users, timeseries, products, accounts, documents, statuses and catalog as one
+ * array per call; documents-each, statuses-each, catalog-each and messages one item per call (a
+ * call's fixed cost).
  *
  * Each case runs in fresh processes, with native JSON timed in the same process: timing several
  * libraries in one process shifted their ratios by up to 3.7× on this machine (shared JIT state).
@@ -17,10 +18,11 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { median, Record8 } from 'wirekit-ts/lab';
 import { benchArgs } from '../args.js';
-import { casesFor, overheadDatasets } from './cases.js';
+import { casesFor } from './cases.js';
+import { overheadDatasets } from './datasets.js';
 import type { CaseFailure, CaseResult } from './worker.js';
 
-const usage = `Usage: node build/benchmarks/overhead/main.js [--dataset NAME|all]
+const usage = `Usage: node build/benchmarks/overhead/main.js [--dataset NAME[,NAME…]|all]
          [--processes 5] [--count N] [--rounds 30] [case …]
 Each wirekit codec against the library beneath it, Fury and native JSON; a case per fresh process.`;
 
@@ -40,7 +42,7 @@ const known = Object.keys(casesFor(Record8));
 const selected = positionals.length > 0 ? positionals : known.filter((name) => name !== 'json native');
 const unknownCase = selected.find((name) => !known.includes(name));
 if (unknownCase !== undefined) throw new Error(`unknown case ${unknownCase}; known: ${known.join(', ')}`);
-const datasets = values.dataset === 'all' ? Object.keys(overheadDatasets) : [values.dataset];
+const datasets = values.dataset === 'all' ? Object.keys(overheadDatasets) : values.dataset.split(',');
 const unknownDataset = datasets.find((name) => !Object.hasOwn(overheadDatasets, name));
 if (unknownDataset !== undefined) {
   throw new Error(

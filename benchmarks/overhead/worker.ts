@@ -6,15 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { createCodec } from 'wirekit-ts/codecs';
 import { type AgainstJson, timeAgainstJson } from 'wirekit-ts/lab';
 import { t } from 'wirekit-ts/schema';
-import {
-  type BenchCase,
-  casesFor,
-  limits,
-  type OverheadDataset,
-  overheadDatasets,
-  touch,
-  type Unit,
-} from './cases.js';
+import { type BenchCase, casesFor, limits, touch } from './cases.js';
+import { type OverheadDataset, overheadDatasets, type Unit } from './datasets.js';
 
 /** The times are medians in milliseconds per round of the whole dataset. */
 export interface CaseResult extends AgainstJson {

@@ -72,6 +72,10 @@ const quickCounts: Readonly<Record<string, number>> = {
   messages: 1_000,
   accounts: 200,
   timeseries: 20_000,
+  statuses: 200,
+  'statuses-each': 200,
+  catalog: 1,
+  'catalog-each': 1,
 };
 
 export async function runLab(options: LabOptions = {}): Promise<LabRun> {

@@ -12,6 +12,7 @@
 import { formatPath, WirekitError } from '../errors/index.js';
 import { parseIsoTime } from '../util/iso-time.js';
 import * as t from './builders.js';
+import { bigRange, type NumberStats, numberSchema } from './infer-numbers.js';
 import { checkTypeName } from './names.js';
 import type { Schema } from './types.js';
 
@@ -28,6 +29,12 @@ export interface InferOptions {
   readonly timestamps?: boolean;
   /** How many arrays and objects may nest (default 64); deeper or cyclic input throws. */
   readonly maxDepth?: number;
+  /**
+   * The most distinct keys a place may have and still be an object (default 1,000): past it the
+   * keys are data, not field names, and the place becomes `t.map(t.string(), …)`. A place whose
+   * keys are all integers (`"17"`, `"42"`) is a map whatever their number.
+   */
+  readonly maxFields?: number;
 }
 
 interface Shape {
@@ -37,19 +44,6 @@ interface Shape {
   strings?: StringStats;
   object?: ObjectShape;
   array?: ArrayShape;
-}
-
-interface NumberStats {
-  min: number;
-  max: number;
-  integers: boolean;
-  /** Every value survives Math.fround unchanged. */
-  float32: boolean;
-  /**
-   * The range of the bigint samples, when there were any: integers a reader kept exact beyond
-   * 2^53 (the bench's --data reader does), which `min`/`max` as doubles would round.
-   */
-  big?: { min: bigint; max: bigint };
 }
 
 interface StringStats {
@@ -94,13 +88,16 @@ export function inferSchema(samples: readonly unknown[], options: InferOptions =
   if (samples.length === 0) {
     throw new WirekitError('WK_INFER_NO_SAMPLES', 'inferSchema needs at least one sample to infer from.');
   }
-  const { name = 'Root', numbers = 'wide', timestamps = true, maxDepth = 64 } = options;
+  const { name = 'Root', numbers = 'wide', timestamps = true, maxDepth = 64, maxFields = 1_000 } = options;
   checkTypeName(name, 'inferSchema: name');
   if (numbers !== 'narrowest' && numbers !== 'wide') {
     badOption(`inferSchema: numbers must be 'wide' or 'narrowest', got ${JSON.stringify(numbers)}.`);
   }
   if (!Number.isSafeInteger(maxDepth) || maxDepth < 0) {
     badOption(`inferSchema: maxDepth must be a non-negative integer, got ${maxDepth}.`);
+  }
+  if (!(Number.isSafeInteger(maxFields) || maxFields === Number.POSITIVE_INFINITY) || maxFields < 0) {
+    badOption(`inferSchema: maxFields must be a non-negative integer or Infinity, got ${maxFields}.`);
   }
 
   const context: DescribeContext = { timestamps: timestamps !== false, maxDepth, path: [] };
@@ -110,7 +107,12 @@ export function inferSchema(samples: readonly unknown[], options: InferOptions =
     merge(shape, describe(sample, 0, context));
     context.path.pop();
   });
-  return build(shape, name, { wide: numbers === 'wide', taken: new Set(), suffixes: new Map() });
+  return build(shape, name, {
+    wide: numbers === 'wide',
+    maxFields,
+    taken: new Set(),
+    suffixes: new Map(),
+  });
 }
 
 /** Options (and the samples argument itself) that inference cannot work with. */
@@ -288,6 +290,7 @@ function isTimestamp(value: string): boolean {
 
 interface BuildContext {
   readonly wide: boolean;
+  readonly maxFields: number;
   /** Type names handed out so far; later objects with the same name get a numeric suffix. */
   readonly taken: Set<string>;
   /** The next suffix to try for each hint. */
@@ -312,6 +315,7 @@ function buildInner(shape: Shape, hint: string, context: BuildContext): Schema {
   }
   if (array !== undefined) return t.array(build(array.items, `${hint}Item`, context));
   if (object === undefined) return t.json();
+  if (isMap(object, context.maxFields)) return mapOf(object, hint, context);
   const empty = object.keysAt?.get('');
   if (empty !== undefined) {
     invalid(
@@ -327,6 +331,38 @@ function buildInner(shape: Shape, hint: string, context: BuildContext): Schema {
     fields[key] = field.present < object.count ? t.optional(schema) : schema;
   }
   return t.object(name, fields);
+}
+
+/** An integer as JSON writes one: no sign, no leading zero, no fraction (`"0"`, `"138586341"`). */
+const integerKey = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * Whether the keys at a place are data rather than field names: every key an integer (ids, as in
+ * `{"138586341": {...}}`), or more distinct keys than any record would have. A record with
+ * thousands of optional fields named after ids is what a user would otherwise get, and it grows
+ * with every new id.
+ */
+function isMap(object: ObjectShape, maxFields: number): boolean {
+  const keys = object.fields.size;
+  if (keys === 0) return false;
+  if (keys > maxFields) return true;
+  for (const key of object.fields.keys()) if (!integerKey.test(key)) return false;
+  return true;
+}
+
+/** `t.map(t.string(), values)`, the values inferred from every value under every key. */
+function mapOf(object: ObjectShape, hint: string, context: BuildContext): Schema {
+  for (const [key, path] of object.keysAt ?? []) {
+    if (!jsonUnsafeKeys.has(key)) continue;
+    invalid(
+      `inferSchema: ${formatPath(path)}: the keys here are many, so the place becomes a map, and no map holds a key ${key} (every wirekit decoder refuses it); rename it in the samples.`,
+      path,
+    );
+  }
+  const values: Shape = {};
+  // The field shapes are not used again, so merging adopts their parts as it does everywhere.
+  for (const field of object.fields.values()) merge(values, field.shape);
+  return t.map(t.string(), build(values, `${hint}Value`, context));
 }
 
 /**
@@ -349,46 +385,6 @@ function jsonOf(shape: Shape): Schema {
     for (const field of object.fields.values()) pending.push(field.shape);
   }
   return t.json();
-}
-
-const signed = [
-  [-128, 127, t.int8],
-  [-32_768, 32_767, t.int16],
-  [-2_147_483_648, 2_147_483_647, t.int32],
-] as const;
-const unsigned = [
-  [0, 255, t.uint8],
-  [0, 65_535, t.uint16],
-  [0, 4_294_967_295, t.uint32],
-] as const;
-
-function numberSchema(stats: NumberStats, wide: boolean): Schema {
-  const { min, max } = stats;
-  if (stats.big !== undefined && stats.integers) {
-    // Integers kept exact beyond 2^53 stay exact: int64 as bigint (JSON-form strings of digits or
-    // safe numbers on input), uint64 for those past int64 that no sample made negative.
-    // Every bigint lies beyond 2^53 and every number within it, so the extremes are exact.
-    const low = stats.big.min < 0n ? stats.big.min : BigInt(stats.min);
-    const high = stats.big.max > 0n ? stats.big.max : BigInt(stats.max);
-    if (low >= -(2n ** 63n) && high < 2n ** 63n) return t.int64();
-    if (low >= 0n && high < 2n ** 64n) return t.uint64();
-  }
-  if (!stats.integers) return stats.float32 && !wide ? t.float32() : t.float64();
-  // Beyond 2^53 JSON.parse has already rounded the value; float64 holds exactly what is left.
-  if (min < Number.MIN_SAFE_INTEGER || max > Number.MAX_SAFE_INTEGER) return t.float64();
-  const candidates = wide ? signed.slice(2) : min >= 0 ? unsigned : signed;
-  for (const [low, high, make] of candidates) if (min >= low && max <= high) return make();
-  // Safe integers came from JSON numbers, so they are numbers already: as bigints, the samples
-  // themselves would fail validation, and their JSON form would turn them into strings.
-  return t.int64({ as: 'number' });
-}
-
-/** The range that spans both (Math.min and Math.max take no bigints). */
-function bigRange(a: { min: bigint; max: bigint }, b: { min: bigint; max: bigint }) {
-  const range = { ...a };
-  if (b.min < range.min) range.min = b.min;
-  if (b.max > range.max) range.max = b.max;
-  return range;
 }
 
 /** PascalCase of a JSON key, reduced to the identifier characters every format accepts. */

@@ -51,3 +51,19 @@ describe('encode and schema infer, reading their JSON input', () => {
     expect([...result.stdout]).toEqual([0x81, 0xa1, 0x61, 0x01]);
   });
 });
+
+describe('schema infer: maps', () => {
+  test('integer keys make a map; --max-fields sets how many other keys a record may have', async () => {
+    const kindOf = async (args: string[], input: string) => {
+      const result = await cli(['schema', 'infer', ...args], input);
+      expect(result.stderr).toBe('');
+      return JSON.parse(result.text).root.kind as string;
+    };
+    expect(await kindOf([], '{"17": "a", "42": "b"}')).toBe('map');
+    expect(await kindOf([], '{"a": 1, "b": 2, "c": 3}')).toBe('object');
+    expect(await kindOf(['--max-fields', '2'], '{"a": 1, "b": 2, "c": 3}')).toBe('map');
+    const bad = await cli(['schema', 'infer', '--max-fields', 'x'], '{}');
+    expect(bad.stderr).toMatch(/--max-fields takes a non-negative integer/);
+    expect(bad.code).not.toBe(0);
+  });
+});

@@ -33,6 +33,8 @@ function render(schema: Schema, options: { names?: boolean; sortFields?: boolean
       return `(${inner(schema.inner)} | null)`;
     case 'optional':
       return `optional(${inner(schema.inner)})`;
+    case 'map':
+      return `map<${inner(schema.keys)}, ${inner(schema.values)}>`;
     case 'int64':
     case 'uint64':
       return `${schema.kind}:${schema.as}`;
@@ -290,8 +292,58 @@ describe('inferSchema: objects', () => {
     expect(infer([{ a: 1 }, { a: { '': 1 } }])).toBe('Root{a: json}');
   });
 
-  test('maps are not inferred: id-like keys become fields', () => {
-    expect(infer([{ '1': 'a', '2': 'b' }])).toBe('Root{1: string, 2: string}');
+  test('objects keyed by integers are maps, their values merged over every key', () => {
+    expect(infer([{ '1': 'a', '2': 'b' }])).toBe('map<string, string>');
+    // An event catalog: events by id, each event a record; an empty object fits a map too.
+    const catalog = (ids: number[]) => ({
+      venue: 'Pleyel',
+      events: Object.fromEntries(ids.map((id) => [String(id), { id, name: `e${id}`, logo: null }])),
+      blocks: {},
+    });
+    expect(
+      infer([catalog([138586341, 138586345]), catalog([0, 7]), { ...catalog([9]), blocks: { '3': [1] } }]),
+    ).toBe(
+      'Root{venue: string, events: map<string, EventsValue{id: int32, name: string, logo: (json | null)}>, blocks: map<string, int32[]>}',
+    );
+    // Not integers as JSON writes them: a sign, a leading zero or a fraction keeps a field name.
+    for (const key of ['-1', '01', '1.5', '1e3', ' 1', 'x1'])
+      expect(infer([{ '1': true, [key]: true }]), key).toMatch(/^Root\{/);
+    // Objects that are always empty say nothing about their keys: they stay records.
+    expect(infer([{ a: {} }])).toBe('Root{a: A{}}');
+  });
+
+  test('an object with more distinct keys than maxFields (1,000 by default) is a map', () => {
+    const wide = (from: number, count: number) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`sku-${from + i}`, { qty: i }]));
+    // 600 keys in each sample, 1,200 across both: the keys are data.
+    expect(infer([wide(0, 600), wide(600, 600)])).toBe('map<string, RootValue{qty: int32}>');
+    expect(infer([wide(0, 600)])).toMatch(/^Root\{sku-0: Sku0\{qty: int32\}/);
+    expect(infer([wide(0, 600), wide(600, 600)], { maxFields: 2_000 })).toMatch(/^Root\{/);
+    expect(infer([wide(0, 11)], { maxFields: 10 })).toBe('map<string, RootValue{qty: int32}>');
+    expect(infer([wide(0, 10)], { maxFields: 10 })).toMatch(/^Root\{/);
+    // A map may hold '' (no field name is needed), but not a key every decoder refuses.
+    expect(infer([{ ...wide(0, 11), '': { qty: 1 } }], { maxFields: 10 })).toBe(
+      'map<string, RootValue{qty: int32}>',
+    );
+    const error = (() => {
+      try {
+        inferSchema([{ a: { ...wide(0, 11), constructor: { qty: 1 } } }], { maxFields: 10 });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(isWirekitError(error) && error.code).toBe('WK_SCHEMA_INVALID');
+    expect((error as { path?: unknown }).path).toEqual([0, 'a', 'constructor']);
+    expect(codeOf(() => inferSchema([{}], { maxFields: -1 }))).toBe('WK_OPTIONS_INVALID');
+    expect(codeOf(() => inferSchema([{}], { maxFields: 1.5 }))).toBe('WK_OPTIONS_INVALID');
+    expect(infer([wide(0, 1_500)], { maxFields: Number.POSITIVE_INFINITY })).toMatch(/^Root\{/);
+  });
+
+  test('the samples of an inferred map validate against it', () => {
+    const samples = [{ '5': { a: 1 }, '6': { a: 2, b: 'x' } }, { '7': { a: null } }];
+    const schema = inferSchema(samples);
+    expect(render(schema)).toBe('map<string, RootValue{a: (int32 | null), b?: string}>');
+    for (const sample of samples) expect(validate(schema, sample)).toEqual([]);
   });
 
   test('an invalid root name is refused', () => {
@@ -374,7 +426,7 @@ describe('inferSchema: errors and limits', () => {
     const records = Array.from({ length: 50_000 }, (_, i) => ({ id: i, even: i % 2 === 0 ? 'y' : null }));
     expect(infer(records)).toBe('Root{id: int32, even: (string | null)}');
     const wide = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`k${i}`, { meta: {} }]));
-    const schema = inferSchema([wide]) as ObjectSchema;
+    const schema = inferSchema([wide], { maxFields: 10_000 }) as ObjectSchema;
     const last = schema.fields.at(-1)?.schema as ObjectSchema;
     expect(render(last)).toBe('K4999{meta: Meta5000{}}');
   });

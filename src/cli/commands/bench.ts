@@ -22,8 +22,9 @@ export const benchHelp = `Usage:
       losses of every format on the built-in datasets (${Object.keys(datasets).join(', ')}), each case
       in a fresh process with native JSON timed in the same process (--processes 3 for figures to
       publish: medians across processes, and recommendations that say whether a lead is larger
-      than the noise). A default run takes about 5 min on an idle 2-core machine (--quick: about 2),
-      longer under load: 19 min at a load average of 14.
+      than the noise). A default run takes about 5 min on an idle 2-core machine with the first
+      eight datasets (--quick: about 2), longer under load: 19 min at a load average of 14; the
+      four of issue 35 add to that.
       Formats: ${subjectNames.join(', ')} (json-native, msgpackr and cbor-x are the libraries used
       directly). Optional peers run only when named here, and only where you installed them, since
       wirekit-ts does not: ${peerList}. --peers DIR looks for them from DIR instead of beside wirekit-ts.

@@ -17,7 +17,7 @@ import { schemaImport, schemaImportHelp } from './schema-import.js';
 
 export const schemaHelp = `Usage:
   wirekit schema infer [FILE|-] [--name NAME] [--numbers wide|narrowest] [--no-timestamps] [--whole]
-                       [--max-input-bytes N]
+                       [--max-fields N] [--max-input-bytes N]
       Prints the schema (its JSON form) of the values in FILE: JSON, a JSON array (each item is a
       sample, unless --whole), or NDJSON. Reads standard input for '-' or no FILE, at most 64 MiB
       unless --max-input-bytes N allows more. For an array or NDJSON the schema is one item's:
@@ -25,6 +25,8 @@ export const schemaHelp = `Usage:
       Numbers get room to grow by default (--numbers wide): integers int32, or int64 as numbers
       beyond int32, fractions float64. --numbers narrowest picks the smallest kind that holds the
       samples (uint8 for 0..200, float32 for 0.5): only for data whose range cannot grow.
+      An object whose keys are all integers ({"17": ..., "42": ...}), or that has more than
+      --max-fields distinct keys (1000), is a map from string keys, not a record of those fields.
       A key the schema could not carry (__proto__; '' as a field name; constructor or prototype
       in a json value) is refused with its path (WK_SCHEMA_INVALID), never dropped.
   wirekit schema export --to FORMAT [SCHEMA.json|MODULE.js|-] [--namespace NS] [--root-name NAME]
@@ -64,8 +66,12 @@ async function infer(args: readonly string[], io: CliIo): Promise<void> {
     numbers: { type: 'string' },
     'no-timestamps': { type: 'boolean' },
     whole: { type: 'boolean' },
+    'max-fields': { type: 'string' },
     ...inputLimitOption,
   });
+  const maxFields = values['max-fields'] === undefined ? undefined : Number(values['max-fields']);
+  if (maxFields !== undefined && !(Number.isSafeInteger(maxFields) && maxFields >= 0))
+    throw usageError('--max-fields takes a non-negative integer.');
   const numbers = values.numbers ?? 'wide';
   if (numbers !== 'narrowest' && numbers !== 'wide') throw usageError('--numbers is wide or narrowest.');
   const file = onePositional(positionals, 'FILE');
@@ -75,6 +81,7 @@ async function infer(args: readonly string[], io: CliIo): Promise<void> {
     ...(values.name === undefined ? {} : { name: values.name }),
     numbers,
     timestamps: values['no-timestamps'] !== true,
+    ...(maxFields === undefined ? {} : { maxFields }),
   });
   io.stdout.write(`${JSON.stringify(schemaToJson(schema), null, 2)}\n`);
 }

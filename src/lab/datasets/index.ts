@@ -4,23 +4,27 @@
  * item count as a parameter, and its values valid against its schema and carried by every format.
  */
 import { accountsDataset } from './accounts.js';
+import { catalogDataset, catalogEachDataset } from './catalog.js';
 import type { Dataset } from './dataset.js';
 import { documentsDataset } from './documents.js';
 import { messagesDataset } from './messages.js';
 import { ordersDataset } from './orders.js';
 import { productsDataset } from './products.js';
 import { Record8, records } from './records.js';
+import { statusesDataset, statusesEachDataset } from './statuses.js';
 import { flatten } from './text.js';
 import { timeseriesDataset } from './timeseries.js';
 import { usersDataset } from './users.js';
 
 export { Account, accounts } from './accounts.js';
+export { Catalog, catalogs } from './catalog.js';
 export type { Dataset } from './dataset.js';
 export { documents, OrderDocument } from './documents.js';
 export { Message, messages } from './messages.js';
 export { Customer, orders } from './orders.js';
 export { Product, products } from './products.js';
 export { Record8, records } from './records.js';
+export { Status, statuses } from './statuses.js';
 export { flat, flatten } from './text.js';
 export { Reading, type TimeseriesColumns, timeseries, timeseriesColumns } from './timeseries.js';
 export { User, users } from './users.js';
@@ -45,4 +49,8 @@ export const datasets: Record<string, Dataset> = Object.freeze({
   messages: messagesDataset,
   accounts: accountsDataset,
   timeseries: timeseriesDataset,
+  statuses: statusesDataset,
+  'statuses-each': statusesEachDataset,
+  catalog: catalogDataset,
+  'catalog-each': catalogEachDataset,
 });

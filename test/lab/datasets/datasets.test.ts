@@ -24,11 +24,19 @@ const names = [
   'messages',
   'accounts',
   'timeseries',
+  'statuses',
+  'statuses-each',
+  'catalog',
+  'catalog-each',
 ] as const;
 const all = names.map((name) => [name, datasets[name] as Dataset] as const);
 
+/** A catalog is ~1 MB of JSON: the tests that draw dozens of items draw a tenth as many of those. */
+const scaled = (dataset: Dataset, count: number): number =>
+  dataset.name.startsWith('catalog') ? Math.ceil(count / 10) : count;
+
 describe('datasets: the registry', () => {
-  test('lists the eight built-in datasets, each under its own name', () => {
+  test('lists the twelve built-in datasets, each under its own name', () => {
     expect(Object.keys(datasets).sort()).toEqual([...names].sort());
     for (const [name, dataset] of all) {
       expect(dataset.name).toBe(name);
@@ -40,6 +48,8 @@ describe('datasets: the registry', () => {
       'orders',
       'documents',
       'messages',
+      'statuses-each',
+      'catalog-each',
     ]);
   });
 
@@ -55,6 +65,10 @@ describe('datasets: the registry', () => {
       messages: 5_000,
       accounts: 1_000,
       timeseries: 100_000,
+      statuses: 1_000,
+      'statuses-each': 1_000,
+      catalog: 4,
+      'catalog-each': 4,
     };
     expect(dataset.defaultCount).toBe(counts[dataset.name as keyof typeof counts]);
   });
@@ -62,11 +76,12 @@ describe('datasets: the registry', () => {
 
 describe('datasets: determinism', () => {
   test.each(all)('%s: the same seed gives the same items, another seed others', (_, dataset) => {
-    const a = dataset.generate(50, 42);
-    expect(dataset.generate(50, 42)).toEqual(a);
-    expect(dataset.generate(50, 43)).not.toEqual(a);
+    const a = dataset.generate(scaled(dataset, 50), 42);
+    expect(dataset.generate(scaled(dataset, 50), 42)).toEqual(a);
+    expect(dataset.generate(scaled(dataset, 50), 43)).not.toEqual(a);
     // A shorter run is a prefix of a longer one, so counts can be scaled without changing items.
-    expect(dataset.generate(20, 42)).toEqual(a.slice(0, 20));
+    const shorter = scaled(dataset, 20);
+    expect(dataset.generate(shorter, 42)).toEqual(a.slice(0, shorter));
   });
 
   test('records: the registry gives exactly what records.ts generates', () => {
@@ -139,7 +154,7 @@ describe('datasets: values', () => {
   });
 
   test.each(all)('%s: a sample round-trips through every codec', (_, dataset) => {
-    const sample = dataset.generate(20, 9);
+    const sample = dataset.generate(scaled(dataset, 20), 9);
     for (const format of formatNames) {
       if (format === 'arrow') {
         // Arrow's value is a batch of rows described by the row schema.
@@ -218,7 +233,7 @@ describe('datasets: strings are flat', () => {
   });
 
   test.each(all)('%s: no generated string is a rope', (_, dataset) => {
-    const found = strings(dataset.generate(30, 2), []);
+    const found = strings(dataset.generate(scaled(dataset, 30), 2), []);
     expect(found.length).toBeGreaterThanOrEqual(30);
     expect(found.filter(isRope)).toEqual([]);
   });
