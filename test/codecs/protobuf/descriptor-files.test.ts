@@ -4,7 +4,8 @@
  * the well-known files' language options aside: wirekit's copies leave them out), and the lookups
  * FileByFilename and FileContainingSymbol make.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createProtobufCodec, descriptorFiles } from '../../../src/codecs/protobuf/index.js';
@@ -14,7 +15,7 @@ import { wellKnownProtoFiles } from '../../../src/schema/proto/index.js';
 import { Order, OrderService } from '../../fixtures/order-service.js';
 import { codeOf } from '../../support/code-of.js';
 import { protocDescriptorSet } from '../../support/protoc.js';
-import { has, withTempDir } from '../../support/tools.js';
+import { has, python, withTempDir } from '../../support/tools.js';
 
 /** A FileDescriptorSet read only as far as its files' bytes. */
 const setCodec = createProtobufCodec<{ file: Uint8Array[] }>({
@@ -156,5 +157,47 @@ describe('descriptorFiles lookups', () => {
     expect(() => descriptorFiles({ 'a.proto': [Order], 'b.proto': [Order] })).toThrow(
       /orders\.v1\.Order is declared by both a\.proto and b\.proto/,
     );
+  });
+});
+
+/**
+ * What a reflection client does with an answer (grpcio-reflection's descriptor database, grpcurl):
+ * every file into one descriptor pool, then the service found by name with its methods' types.
+ */
+const pythonPool = `
+import sys
+from google.protobuf import descriptor_pb2, descriptor_pool
+pool = descriptor_pool.DescriptorPool()
+for path in sys.argv[2:]:
+    pool.Add(descriptor_pb2.FileDescriptorProto.FromString(open(path, 'rb').read()))
+service = pool.FindServiceByName(sys.argv[1])
+for method in service.methods:
+    level = method.GetOptions().idempotency_level
+    fields = ','.join(f.name + ':' + (f.message_type.full_name if f.message_type else str(f.type)) for f in method.input_type.fields)
+    print(method.name, method.input_type.full_name, method.output_type.full_name, level, fields)
+`;
+
+describe.skipIf(!has('python:google.protobuf'))('descriptorFiles read by Python protobuf', () => {
+  test("FileContainingSymbol's answer builds a descriptor pool that finds the service", () => {
+    const answer = descriptorFiles({ [orderFile]: OrderService }).fileContainingSymbol(
+      'orders.v1.OrderService',
+    );
+    const printed = withTempDir((dir) => {
+      const paths = (answer ?? []).map((file, index) => {
+        const path = `${dir}/${index}.pb`;
+        writeFileSync(path, file);
+        return path;
+      });
+      return execFileSync(python, ['-c', pythonPool, 'orders.v1.OrderService', ...paths], {
+        encoding: 'utf8',
+        env: { ...process.env, PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION: 'python' },
+      });
+    });
+    expect(printed.trim().split('\n')).toEqual([
+      'GetOrder orders.v1.GetOrderRequest orders.v1.Order 1 id:9',
+      'WatchOrders orders.v1.WatchRequest orders.v1.OrderEvent 0 since:google.protobuf.Timestamp',
+      'Upload orders.v1.Line orders.v1.Summary 2 sku:9,quantity:17',
+      'Chat orders.v1.Message orders.v1.Message 0 text:9',
+    ]);
   });
 });
