@@ -3,7 +3,11 @@
  * digits of Timestamps and Durations, a root that is not a message, and NDJSON sequences and streams.
  */
 import { describe, expect, test } from 'vitest';
-import { createProtoJsonCodec, schemaFromProto } from '../../../src/codecs/protobuf/index.js';
+import {
+  createProtobufCodec,
+  createProtoJsonCodec,
+  schemaFromProto,
+} from '../../../src/codecs/protobuf/index.js';
 import { jsonNameOf } from '../../../src/codecs/protobuf/protojson-names.js';
 import { durationText, parseDuration, timestampText } from '../../../src/codecs/protobuf/protojson-time.js';
 import { type Schema, t } from '../../../src/schema/index.js';
@@ -63,5 +67,17 @@ describe('ProtoJSON forms', () => {
       streamed.push(value);
     }
     expect(streamed).toEqual([...values, { x_pos: 2n, label: '' }]);
+  });
+
+  test('a field without presence is left out where the binary writer leaves it out', () => {
+    // One rule for both writers (encode/implicit-presence.ts): an integer's -0 is the integer 0,
+    // while a double's -0.0 has a bit set and is written, as protoc's runtimes write it.
+    const Zeros = schemaFromProto(
+      'syntax = "proto3"; message Zeros { int32 count = 1; sint32 delta = 2; double level = 3; }',
+    ).types.get('Zeros') as Schema;
+    const value = { count: -0, delta: -0, level: -0 };
+    const binary = createProtobufCodec({ schema: Zeros }).encode(value);
+    expect([...binary]).toEqual([0x19, 0, 0, 0, 0, 0, 0, 0, 0x80]);
+    expect(text(createProtoJsonCodec({ schema: Zeros }).encode(value))).toBe('{"level":-0.0}');
   });
 });
