@@ -80,4 +80,29 @@ describe('ProtoJSON forms', () => {
     expect([...binary]).toEqual([0x19, 0, 0, 0, 0, 0, 0, 0, 0x80]);
     expect(text(createProtoJsonCodec({ schema: Zeros }).encode(value))).toBe('{"level":-0.0}');
   });
+
+  test('an absent field reads as the same proto3 default from both forms', () => {
+    // One table of defaults (decode/proto3-defaults.ts) behind the binary and the ProtoJSON reader.
+    const Empty = schemaFromProto(`syntax = "proto3";
+      enum Mood { MOOD_CALM = 0; MOOD_LOUD = 1; }
+      message Empty {
+        bool on = 1; int32 i = 2; sint64 l = 3; uint64 u = 4; float f = 5; double d = 6;
+        string s = 7; bytes b = 8; Mood mood = 9; repeated int32 list = 10; map<string, int32> m = 11;
+      }`).types.get('Empty') as Schema;
+    const defaults = {
+      on: false,
+      i: 0,
+      l: 0n,
+      u: 0n,
+      f: 0,
+      d: 0,
+      s: '',
+      b: new Uint8Array(0),
+      mood: 'MOOD_CALM',
+      list: [],
+      m: {},
+    };
+    expect(createProtobufCodec({ schema: Empty }).decode(new Uint8Array(0))).toEqual(defaults);
+    expect(createProtoJsonCodec({ schema: Empty }).decode(utf8('{}'))).toEqual(defaults);
+  });
 });
