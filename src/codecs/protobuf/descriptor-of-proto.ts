@@ -233,14 +233,22 @@ class DescriptorWriter {
       name: ast.name,
       method: ast.methods.map((method) => {
         const resolved = this.linked.methods.get(method);
+        const idempotency = optionIdentifier(method.options, 'idempotency_level');
+        const options = {
+          ...(optionFlag(method.options, 'deprecated') ? { deprecated: true } : {}),
+          ...(idempotency === undefined ? {} : { idempotencyLevel: idempotencyLevels[idempotency] ?? 0 }),
+        };
         return {
           name: method.name,
           inputType: `.${resolved?.input.fullName ?? method.input}`,
           outputType: `.${resolved?.output.fullName ?? method.output}`,
+          // A reflection client (grpcurl, Postman) reads a method's retry safety from these.
+          ...(Object.keys(options).length > 0 ? { options } : {}),
           ...(method.inputStream ? { clientStreaming: true } : {}),
           ...(method.outputStream ? { serverStreaming: true } : {}),
         };
       }),
+      ...(optionFlag(ast.options, 'deprecated') ? { options: { deprecated: true } } : {}),
     };
   }
 }
@@ -264,6 +272,19 @@ function enumOf(ast: ProtoEnumAst): EnumDescriptor {
 
 function messageRange(range: ProtoRange): { start: number; end: number } {
   return { start: range.start, end: range.toMax ? messageRangeEnd : range.end + 1 };
+}
+
+/** google.protobuf.MethodOptions.IdempotencyLevel's numbers. */
+const idempotencyLevels: Readonly<Record<string, number>> = {
+  IDEMPOTENCY_UNKNOWN: 0,
+  NO_SIDE_EFFECTS: 1,
+  IDEMPOTENT: 2,
+};
+
+/** A plain option's value when it is an identifier (an enum value's name). */
+function optionIdentifier(options: readonly ProtoOption[], name: string): string | undefined {
+  const option = options.find((item) => item.name.length === 1 && item.name[0]?.name === name);
+  return option?.value.kind === 'identifier' ? option.value.value : undefined;
 }
 
 /** Whether a plain option (not a custom one) is set to `true`. */

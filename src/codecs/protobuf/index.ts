@@ -30,6 +30,7 @@ import { rootSlot } from './plan.js';
 export type { Codec, CodecOptions } from '../core/codec.js';
 export type { FormatEntry } from '../core/format-entry.js';
 export type { DecodeLimits } from '../core/limits.js';
+export { type DescriptorFileSource, type DescriptorFiles, descriptorFiles } from './descriptor-files.js';
 export { type FileDescriptorOfProtoOptions, fileDescriptorOfProto } from './descriptor-of-proto.js';
 export {
   protoOfFileDescriptor,

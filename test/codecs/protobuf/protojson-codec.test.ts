@@ -3,7 +3,11 @@
  * digits of Timestamps and Durations, a root that is not a message, and NDJSON sequences and streams.
  */
 import { describe, expect, test } from 'vitest';
-import { createProtoJsonCodec, schemaFromProto } from '../../../src/codecs/protobuf/index.js';
+import {
+  createProtobufCodec,
+  createProtoJsonCodec,
+  schemaFromProto,
+} from '../../../src/codecs/protobuf/index.js';
 import { jsonNameOf } from '../../../src/codecs/protobuf/protojson-names.js';
 import { durationText, parseDuration, timestampText } from '../../../src/codecs/protobuf/protojson-time.js';
 import { type Schema, t } from '../../../src/schema/index.js';
@@ -63,5 +67,42 @@ describe('ProtoJSON forms', () => {
       streamed.push(value);
     }
     expect(streamed).toEqual([...values, { x_pos: 2n, label: '' }]);
+  });
+
+  test('a field without presence is left out where the binary writer leaves it out', () => {
+    // One rule for both writers (encode/implicit-presence.ts): an integer's -0 is the integer 0,
+    // while a double's -0.0 has a bit set and is written, as protoc's runtimes write it.
+    const Zeros = schemaFromProto(
+      'syntax = "proto3"; message Zeros { int32 count = 1; sint32 delta = 2; double level = 3; }',
+    ).types.get('Zeros') as Schema;
+    const value = { count: -0, delta: -0, level: -0 };
+    const binary = createProtobufCodec({ schema: Zeros }).encode(value);
+    expect([...binary]).toEqual([0x19, 0, 0, 0, 0, 0, 0, 0, 0x80]);
+    expect(text(createProtoJsonCodec({ schema: Zeros }).encode(value))).toBe('{"level":-0.0}');
+  });
+
+  test('an absent field reads as the same proto3 default from both forms', () => {
+    // One table of defaults (decode/proto3-defaults.ts) behind the binary and the ProtoJSON reader.
+    const Empty = schemaFromProto(`syntax = "proto3";
+      enum Mood { MOOD_CALM = 0; MOOD_LOUD = 1; }
+      message Empty {
+        bool on = 1; int32 i = 2; sint64 l = 3; uint64 u = 4; float f = 5; double d = 6;
+        string s = 7; bytes b = 8; Mood mood = 9; repeated int32 list = 10; map<string, int32> m = 11;
+      }`).types.get('Empty') as Schema;
+    const defaults = {
+      on: false,
+      i: 0,
+      l: 0n,
+      u: 0n,
+      f: 0,
+      d: 0,
+      s: '',
+      b: new Uint8Array(0),
+      mood: 'MOOD_CALM',
+      list: [],
+      m: {},
+    };
+    expect(createProtobufCodec({ schema: Empty }).decode(new Uint8Array(0))).toEqual(defaults);
+    expect(createProtoJsonCodec({ schema: Empty }).decode(utf8('{}'))).toEqual(defaults);
   });
 });

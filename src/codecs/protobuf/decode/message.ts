@@ -61,7 +61,9 @@ import {
   UINT64,
   UNION,
   type UnionPlan,
+  WRAPPER,
 } from '../layout.js';
+import { scalarDefault } from './proto3-defaults.js';
 import type { ProtobufReader } from './reader.js';
 import {
   decodeTimestamp,
@@ -483,47 +485,24 @@ function absentValue(r: ProtobufReader, field: FieldPlan): unknown {
 
 function slotDefault(r: ProtobufReader, slot: Slot): unknown {
   switch (slot.type) {
-    case BOOL:
-      return false;
-    case SINT32:
-    case UINT32:
-    case INT32:
-    case SFIXED32:
-    case UFIXED32:
-      // Bounds that leave out 0 (t.int32({ min: 1 })) refuse the absent field's default.
-      return slot.rule === undefined ? 0 : kept(slot.rule, r.pos, 0);
-    case FLOAT:
-    case DOUBLE:
-      // A bounded float's rule holds the absent field's 0 too (t.float64({ min: 1 })).
-      return slot.rule === undefined ? 0 : kept(slot.rule, r.pos, 0);
-    case SINT64:
-    case UINT64:
-    case INT64:
-    case SFIXED64:
-    case UFIXED64:
-      return slot.asNumber ? 0 : 0n;
-    case STRING:
-      return '';
-    case DECIMAL:
-      return '0';
-    case JSON_TEXT:
-      return null;
+    case MESSAGE:
+    case UNION:
+    case WRAPPER:
+    case EITHER:
+      return emptyBody(r, slot);
+    case JSON_MESSAGE:
+      if (slot.jsonForm !== 'value') return emptyBody(r, slot);
+      break;
     case BYTES:
       r.budget.charge(cost.bytes, r.pos);
-      return new Uint8Array(0);
-    case ENUM:
-      return (slot.members as readonly string[])[0];
-    case LITERAL:
-      return slot.literal;
+      break;
     case TIMESTAMP:
       r.budget.charge(cost.date, r.pos);
-      return new Date(0);
-    case JSON_MESSAGE:
-      // An absent Value is null (the json kind's default); an absent Struct or ListValue is empty.
-      return slot.jsonForm === 'value' ? null : emptyBody(r, slot);
-    default:
-      return emptyBody(r, slot);
+      break;
   }
+  const value = scalarDefault(slot);
+  // Bounds that leave out 0 refuse the absent field's default (t.int32({ min: 1 }), t.float64({ min: 1 })).
+  return value === 0 && slot.rule !== undefined ? kept(slot.rule, r.pos, 0) : value;
 }
 
 /** Reads one value (no key) of `slot`. */

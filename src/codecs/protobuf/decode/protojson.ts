@@ -53,6 +53,7 @@ import {
 } from '../layout.js';
 import { jsonNameOf, wellKnownOf } from '../protojson-names.js';
 import { parseTimestamp } from '../protojson-time.js';
+import { scalarDefault } from './proto3-defaults.js';
 import {
   bytesOf,
   count,
@@ -228,37 +229,17 @@ function absentValue(field: FieldPlan, ctx: ReadContext): unknown {
 
 function slotDefault(slot: Slot, ctx: ReadContext): unknown {
   switch (slot.type) {
-    case BOOL:
-      return false;
-    case SINT64:
-    case UINT64:
-    case INT64:
-    case SFIXED64:
-    case UFIXED64:
-      return slot.asNumber ? 0 : 0n;
-    case STRING:
-      return kept(slot.rule, '');
-    case DECIMAL:
-      return '0';
-    case JSON_TEXT:
-      return null;
-    case BYTES:
-      return kept(slot.rule, new Uint8Array(0));
-    case ENUM:
-      return (slot.members as readonly string[])[0];
-    case LITERAL:
-      return slot.literal;
-    case TIMESTAMP:
-      return kept(slot.rule, new Date(0));
-    case JSON_MESSAGE:
-      return slot.jsonForm === 'value' ? null : slot.jsonForm === 'struct' ? {} : [];
     case MESSAGE:
     case UNION:
     case EITHER:
     case WRAPPER:
       return readSlot(slot, slot.type === WRAPPER && slot.protoNames !== undefined ? null : {}, ctx);
+    case DECIMAL:
+    case JSON_MESSAGE:
+      // Not held to the value's rule, as the binary reader gives them: '0', and null, {} or [].
+      return scalarDefault(slot);
     default:
-      return kept(slot.rule, 0);
+      return kept(slot.rule, scalarDefault(slot));
   }
 }
 

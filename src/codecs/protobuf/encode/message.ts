@@ -46,6 +46,7 @@ import {
   UINT64,
   UNION,
 } from '../layout.js';
+import { isDefault } from './implicit-presence.js';
 import { enter, keep, wrong } from './problem.js';
 import {
   writeFixed64,
@@ -154,38 +155,6 @@ export function encodeField(w: ProtobufWriter, field: FieldPlan, value: unknown)
       return;
     default:
       if (value !== field.slot.literal) throw wrong(JSON.stringify(field.slot.literal), value);
-  }
-}
-
-/** Whether proto3 leaves the value out of a field without presence. Wrong types are never default. */
-function isDefault(slot: Slot, value: unknown): boolean {
-  switch (slot.type) {
-    case BOOL:
-      return value === false;
-    case SINT32:
-    case UINT32:
-    case INT32:
-    case SFIXED32:
-    case UFIXED32:
-      return value === 0;
-    case SINT64:
-    case UINT64:
-    case INT64:
-    case SFIXED64:
-    case UFIXED64:
-      return slot.asNumber ? value === 0 : value === 0n;
-    case FLOAT:
-      return typeof value === 'number' && Object.is(Math.fround(value), 0);
-    case DOUBLE:
-      return Object.is(value, 0);
-    case STRING:
-      return value === '';
-    case BYTES:
-      return value instanceof Uint8Array && value.length === 0;
-    case ENUM:
-      return value === (slot.members as readonly string[])[0];
-    default:
-      return false;
   }
 }
 

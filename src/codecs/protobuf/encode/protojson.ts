@@ -49,6 +49,7 @@ import {
 } from '../layout.js';
 import { jsonNameOf, wellKnownOf } from '../protojson-names.js';
 import { durationText, timestampText } from '../protojson-time.js';
+import { isDefault } from './implicit-presence.js';
 
 export interface WriteOptions {
   /** Write fields without presence even at their default (0, '', false, [], {}). */
@@ -143,37 +144,6 @@ function fieldText(field: FieldPlan, value: unknown, options: WriteOptions): str
     }
     default:
       return undefined; // a literal: not stored
-  }
-}
-
-/** Whether proto3 leaves a field without presence out at this value (the binary writer's rule). */
-function isDefault(slot: Slot, value: unknown): boolean {
-  switch (slot.type) {
-    case BOOL:
-      return value === false;
-    case SINT64:
-    case UINT64:
-    case INT64:
-    case SFIXED64:
-    case UFIXED64:
-      return value === 0 || value === 0n;
-    case FLOAT:
-      return typeof value === 'number' && Object.is(Math.fround(value), 0);
-    case SINT32:
-    case UINT32:
-    case INT32:
-    case SFIXED32:
-    case UFIXED32:
-    case DOUBLE:
-      return Object.is(value, 0);
-    case STRING:
-      return value === '';
-    case BYTES:
-      return (value as Uint8Array).length === 0;
-    case ENUM:
-      return value === (slot.members as readonly string[])[0];
-    default:
-      return false;
   }
 }
 

@@ -5,37 +5,29 @@
  * resolved but before the background commit loses nothing, and its successor sees again exactly
  * the events handled and not committed, fewer than the policy's bound.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  type KafkaConnectionOptions,
-  kafkaConsumer,
-  kafkaProducer,
-} from '../../../../src/boundaries/events/kafka/index.js';
+import { type KafkaConnectionOptions, kafkaConsumer } from '../../../../src/boundaries/events/kafka/index.js';
 import type { EventConsumer } from '../../../../src/boundaries/events/transport.js';
 import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.js';
 import {
   bindingFor,
   collector,
+  committedCount,
   committedOffsets,
   committedSoon,
+  crashMember,
   createTopics,
   eventually,
   kafkaClients,
   kafkaFor,
   type Order,
   orderCodec,
-  ordersOf,
+  publishOrders,
   sleep,
   uniqueName,
 } from './harness.js';
-
-/** Events committed over the partitions (-1 is a partition with nothing committed). */
-const sum = (offsets: readonly string[]) =>
-  offsets.reduce((total, offset) => total + Math.max(0, Number(offset)), 0);
 
 describe.skipIf(!hasKafka())('Kafka consumer background commits', () => {
   let broker: KafkaBroker;
@@ -54,12 +46,7 @@ describe.skipIf(!hasKafka())('Kafka consumer background commits', () => {
     await broker?.stop();
   }, 60_000);
 
-  async function publish(topic: string, count: number): Promise<void> {
-    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
-    const orders = ordersOf(count, 10);
-    for (let i = 0; i < orders.length; i += 50) await producer.send(orders.slice(i, i + 50));
-    await producer.close();
-  }
+  const publish = (topic: string, count: number) => publishOrders(kafka, topic, count);
 
   describe.each(kafkaClients)('on %s', (client) => {
     /** How the consumers under test reach the broker, on this client library. */
@@ -87,7 +74,7 @@ describe.skipIf(!hasKafka())('Kafka consumer background commits', () => {
       });
       await eventually(() => counted.events.length >= 120, 20_000, '120 events handled');
       await sleep(500);
-      const whileRunning = sum(await committedOffsets(kafka, byCount, topic));
+      const whileRunning = await committedCount(kafka, byCount, topic);
       // Chunks of 10 on kafkajs: commits at 50 and 100. The Confluent client's first batches may be
       // shorter, so a commit may take a few more than 50; fewer than 50 wait for stop() either way.
       if (client === 'kafkajs') expect([50, 100]).toContain(whileRunning);
@@ -127,34 +114,18 @@ describe.skipIf(!hasKafka())('Kafka consumer background commits', () => {
       const everyEvents = 50;
       await createTopics(kafka, [topic], 3);
       await publish(topic, 300);
-      const script = fileURLToPath(new URL('./crash-consumer.ts', import.meta.url));
       // Commits by count only, so that what is handled after the last one waits for the next.
-      const child = spawn(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          script,
-          broker.bootstrap,
-          topic,
-          groupId,
-          String(maxBatch),
-          String(everyEvents),
-          '600000',
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KAFKA_CLIENT: client } },
-      );
-      children.push(child);
-      const first: number[] = [];
-      createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).on('line', (line) => {
-        if (line.startsWith('[')) first.push(...(JSON.parse(line) as number[]));
+      const member = crashMember(client, broker.bootstrap, {
+        topic,
+        groupId,
+        maxBatch,
+        commit: [everyEvents, 600_000],
       });
+      children.push(member.child);
       // Past one commit (at 50) and short of the next (at 100): handled events wait for a commit.
-      await eventually(() => first.length >= 70, 60_000, 'the child member to handle 70');
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
-      const handledByChild = [...first];
-      const committedByChild = sum(await committedOffsets(kafka, groupId, topic));
+      await eventually(() => member.handled.length >= 70, 60_000, 'the child member to handle 70');
+      const handledByChild = await member.kill();
+      const committedByChild = await committedCount(kafka, groupId, topic);
       // The kill fell between handlers that resolved and the commit that would have covered them.
       expect(committedByChild).toBeLessThan(handledByChild.length);
 

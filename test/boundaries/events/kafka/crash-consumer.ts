@@ -1,7 +1,7 @@
 /**
- * A consumer for lifecycle.test.ts to kill: it joins the group named on its command line and
- * prints, as one JSON line per handler call, the ids it handled, just before the handler resolves
- * (so before the commit). The test SIGKILLs it mid-stream, as a crash would, and checks that a new
+ * A consumer for the Kafka tests to kill (harness.ts, crashMember, starts it): it joins the group
+ * named on its command line and prints, as one JSON line per handler call, the ids it handled,
+ * just before the handler resolves (so before the commit). The test SIGKILLs it mid-stream, as a crash would, and checks that a new
  * member continues from the committed offsets with nothing lost. EVERY_EVENTS and EVERY_MS are its
  * commit policy (`commit` of kafkaConsumer; the default policy without them); the KAFKA_CLIENT
  * environment variable its client library (kafkajs unless told).

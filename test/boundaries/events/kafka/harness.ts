@@ -1,9 +1,14 @@
 /**
  * What the Kafka binding's tests share: the client libraries the binding runs on, an event schema
  * and its real event codec, unique topics made with the admin API, raw kafkajs produce and
- * read-back for bytes the codec would never write, and a wait that polls a condition. The raw
- * helpers stay on kafkajs whichever library the binding runs on: they are the tests' own peer.
+ * read-back for bytes the codec would never write, a group's committed offsets, orders published
+ * through wirekit's producer, a group member in a child process to kill, and a wait that polls a
+ * condition. The raw helpers stay on kafkajs whichever library the binding runs on: they are the
+ * tests' own peer.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import {
   type Kafka,
   Kafka as KafkaClient,
@@ -13,9 +18,10 @@ import {
   type RetryOptions,
 } from 'kafkajs';
 import { eventCodec } from '../../../../src/boundaries/events/event-codec.js';
-import type {
-  KafkaClientName,
-  KafkaConnectionOptions,
+import {
+  type KafkaClientName,
+  type KafkaConnectionOptions,
+  kafkaProducer,
 } from '../../../../src/boundaries/events/kafka/index.js';
 import type { ReceivedEvent } from '../../../../src/boundaries/events/transport.js';
 import { type Infer, t } from '../../../../src/schema/index.js';
@@ -119,6 +125,12 @@ export async function committedOffsets(kafka: Kafka, groupId: string, topic: str
   }
 }
 
+/** How many events the group has committed over the topic's partitions (-1: nothing committed there). */
+export async function committedCount(kafka: Kafka, groupId: string, topic: string): Promise<number> {
+  const offsets = await committedOffsets(kafka, groupId, topic);
+  return offsets.reduce((total, offset) => total + Math.max(0, Number(offset)), 0);
+}
+
 /**
  * The group's committed offsets once they are `expected`, or as they are after `timeoutMs`: the
  * consumer commits in the background, within its policy's `everyMs` (1 s by default) of handling.
@@ -172,3 +184,51 @@ export const ordersOf = (
     const key = `k${id % keys}`;
     return { key, value: { id, key, note: `order ${id}` }, headers: { 'x-id': String(id) } };
   });
+
+/** `count` orders (ids from 0, over 10 keys) sent through wirekit's producer, 50 a batch. */
+export async function publishOrders(kafka: Kafka, topic: string, count: number): Promise<void> {
+  const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
+  const orders = ordersOf(count, 10);
+  for (let i = 0; i < orders.length; i += 50) await producer.send(orders.slice(i, i + 50));
+  await producer.close();
+}
+
+/** A group member in a child process (crash-consumer.ts), to be killed as a crash would kill it. */
+export interface CrashMember {
+  readonly child: ChildProcess;
+  /** The ids its handler had handled, as it printed them, growing while it runs. */
+  readonly handled: number[];
+  /** SIGKILL, then the ids it had handled when it died. */
+  kill(): Promise<number[]>;
+}
+
+/**
+ * Starts crash-consumer.ts on `client` in the group; `commit` is its policy as
+ * `[everyEvents, everyMs]` (the consumer's default policy without it).
+ */
+export function crashMember(
+  client: KafkaClientName,
+  bootstrap: string,
+  where: { topic: string; groupId: string; maxBatch: number; commit?: readonly [number, number] },
+): CrashMember {
+  const script = fileURLToPath(new URL('./crash-consumer.ts', import.meta.url));
+  const policy = where.commit === undefined ? [] : where.commit.map(String);
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script, bootstrap, where.topic, where.groupId, String(where.maxBatch), ...policy],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KAFKA_CLIENT: client } },
+  );
+  const handled: number[] = [];
+  createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).on('line', (line) => {
+    if (line.startsWith('[')) handled.push(...(JSON.parse(line) as number[]));
+  });
+  return {
+    child,
+    handled,
+    async kill() {
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      return [...handled];
+    },
+  };
+}

@@ -7,9 +7,7 @@
  * (maxBatch events per partition wait), never two batches of one partition at once; a handler slower than the group session
  * keeps its membership, because the consumer heartbeats while it waits.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { Kafka } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { EventCodec } from '../../../../src/boundaries/events/event-codec.js';
@@ -23,8 +21,10 @@ import { hasKafka, type KafkaBroker, startKafka } from '../../../support/kafka.j
 import {
   bindingFor,
   collector,
+  committedCount,
   committedOffsets,
   committedSoon,
+  crashMember,
   createTopics,
   eventually,
   kafkaClients,
@@ -32,13 +32,10 @@ import {
   type Order,
   orderCodec,
   ordersOf,
+  publishOrders,
   sleep,
   uniqueName,
 } from './harness.js';
-
-/** Events committed over the partitions (-1 is a partition with nothing committed). */
-const sum = (offsets: readonly string[]) =>
-  offsets.reduce((total, offset) => total + Math.max(0, Number(offset)), 0);
 
 describe.skipIf(!hasKafka())('Kafka consumer lifecycle', () => {
   let broker: KafkaBroker;
@@ -62,12 +59,7 @@ describe.skipIf(!hasKafka())('Kafka consumer lifecycle', () => {
     await broker?.stop();
   }, 60_000);
 
-  async function publish(topic: string, count: number): Promise<void> {
-    const producer = kafkaProducer({ kafka, topic, codec: orderCodec() });
-    const orders = ordersOf(count, 10);
-    for (let i = 0; i < orders.length; i += 50) await producer.send(orders.slice(i, i + 50));
-    await producer.close();
-  }
+  const publish = (topic: string, count: number) => publishOrders(kafka, topic, count);
 
   describe.each(kafkaClients)('on %s', (client) => {
     /** How the consumers under test reach the broker, on this client library. */
@@ -138,7 +130,7 @@ describe.skipIf(!hasKafka())('Kafka consumer lifecycle', () => {
       await a.stop();
       const handledByA = first.length;
       expect(handledByA).toBeLessThan(300);
-      expect(sum(await committedOffsets(kafka, groupId, topic))).toBe(handledByA);
+      expect(await committedCount(kafka, groupId, topic)).toBe(handledByA);
 
       const second: number[] = [];
       const b = await track(
@@ -173,22 +165,11 @@ describe.skipIf(!hasKafka())('Kafka consumer lifecycle', () => {
       const maxBatch = 10;
       await createTopics(kafka, [topic], 3);
       await publish(topic, 300);
-      const script = fileURLToPath(new URL('./crash-consumer.ts', import.meta.url));
-      const child = spawn(
-        process.execPath,
-        // Every chunk committed before the next is handed over: the old, strictest policy.
-        ['--import', 'tsx', script, broker.bootstrap, topic, groupId, String(maxBatch), '1', '1000'],
-        { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, KAFKA_CLIENT: client } },
-      );
-      children.push(child);
-      const first: number[] = [];
-      createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).on('line', (line) => {
-        if (line.startsWith('[')) first.push(...(JSON.parse(line) as number[]));
-      });
-      await eventually(() => first.length >= 60, 60_000, 'the child member to handle 60');
-      child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
-      const handledByChild = [...first];
+      // Every chunk committed before the next is handed over: the old, strictest policy.
+      const member = crashMember(client, broker.bootstrap, { topic, groupId, maxBatch, commit: [1, 1000] });
+      children.push(member.child);
+      await eventually(() => member.handled.length >= 60, 60_000, 'the child member to handle 60');
+      const handledByChild = await member.kill();
       expect(handledByChild.length).toBeLessThan(300);
 
       const second = collector<Order>();
@@ -327,7 +308,7 @@ describe.skipIf(!hasKafka())('Kafka consumer lifecycle', () => {
       if (client === 'kafkajs') expect(mostAtOnce).toBeGreaterThan(1);
       expect(mostAtOnce).toBeLessThanOrEqual(concurrency);
       // What was committed is exactly what was handled: nothing acknowledged ahead of the handler.
-      expect(sum(await committedOffsets(kafka, groupId, topic))).toBe(handled);
+      expect(await committedCount(kafka, groupId, topic)).toBe(handled);
       expect(consumer.stats.handled).toBe(handled);
     });
 

@@ -5,22 +5,10 @@
  * ignore the format, as Confluent's server does.
  */
 import avsc from 'avsc';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import {
-  type RegistryServer,
-  startRegistryServer,
-} from '../../../../src/boundaries/events/registry/server.js';
-import { call, subjectPath } from './http.js';
+import { expect, test } from 'vitest';
+import { registryPerTest, subjectPath } from './http.js';
 
-let server: RegistryServer;
-const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, body);
-beforeEach(async () => {
-  server = await startRegistryServer({ port: 0 });
-});
-afterEach(async () => {
-  await server.close();
-});
-
+const api = registryPerTest();
 const point = { type: 'record', name: 'Point', namespace: 'geo', fields: [{ name: 'lat', type: 'double' }] };
 // Address names geo.Point (another subject); Customer names shop.Address, then Address by its short name.
 const address = {

@@ -4,28 +4,17 @@
  * same id for texts that differ only in layout, and the levels' scopes (latest only, every version,
  * soft-deleted versions left out). These need the real module, not its placeholder.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { memoryStore } from '../../../../src/boundaries/events/registry/memory-store.js';
-import {
-  type RegistryServer,
-  startRegistryServer,
-} from '../../../../src/boundaries/events/registry/server.js';
-import { call, subjectPath, userSchema } from './http.js';
+import { startRegistryServer } from '../../../../src/boundaries/events/registry/server.js';
+import { call, registryPerTest, subjectPath, userSchema } from './http.js';
 
-let server: RegistryServer;
-const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, body);
+const api = registryPerTest();
 const register = (subject: string, schema: string, schemaType?: string) =>
   api('POST', subjectPath(subject, '/versions'), {
     schema,
     ...(schemaType === undefined ? {} : { schemaType }),
   });
-
-beforeEach(async () => {
-  server = await startRegistryServer({ port: 0 });
-});
-afterEach(async () => {
-  await server.close();
-});
 
 const v1 = userSchema();
 const withAgeDefault = userSchema({ name: 'age', type: 'int', default: 0 });

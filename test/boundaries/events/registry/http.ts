@@ -1,5 +1,13 @@
-/** Calls a registry server over real HTTP (global fetch), as Confluent's clients do, for the registry tests. */
+/**
+ * For the registry tests: calls to a registry server over real HTTP (global fetch), as Confluent's
+ * clients make them, and a fresh server for each test of a file.
+ */
+import { afterEach, beforeEach } from 'vitest';
 import { registryMediaType } from '../../../../src/boundaries/events/registry/api.js';
+import {
+  type RegistryServer,
+  startRegistryServer,
+} from '../../../../src/boundaries/events/registry/server.js';
 
 export interface Reply {
   readonly status: number;
@@ -41,3 +49,18 @@ export function userSchema(...fields: readonly object[]): string {
 
 /** `/subjects/NAME` with the name percent-encoded, as clients send it. */
 export const subjectPath = (subject: string, rest = '') => `/subjects/${encodeURIComponent(subject)}${rest}`;
+
+/**
+ * A fresh registry server on a free port for each test of the file that calls this at its top
+ * (through vitest's beforeEach and afterEach), and a call to it over HTTP.
+ */
+export function registryPerTest(): (method: string, path: string, body?: unknown) => Promise<Reply> {
+  let server: RegistryServer | undefined;
+  beforeEach(async () => {
+    server = await startRegistryServer({ port: 0 });
+  });
+  afterEach(async () => {
+    await server?.close();
+  });
+  return (method, path, body) => call((server as RegistryServer).url, method, path, body);
+}

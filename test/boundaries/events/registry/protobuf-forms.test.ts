@@ -6,25 +6,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import {
-  type RegistryServer,
-  startRegistryServer,
-} from '../../../../src/boundaries/events/registry/server.js';
+import { describe, expect, test } from 'vitest';
 import { createProtobufCodec } from '../../../../src/codecs/protobuf/index.js';
 import { t } from '../../../../src/schema/index.js';
 import { has, withTempDir } from '../../../support/tools.js';
-import { call, subjectPath } from './http.js';
+import { registryPerTest, subjectPath } from './http.js';
 
-let server: RegistryServer;
-const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, body);
-
-beforeEach(async () => {
-  server = await startRegistryServer({ port: 0 });
-});
-afterEach(async () => {
-  await server.close();
-});
+const api = registryPerTest();
 
 const orderProto = `syntax = "proto3";
 package shop.v1;

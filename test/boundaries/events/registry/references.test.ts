@@ -5,22 +5,10 @@
  * when its compatibility is checked, refused (42201) when they name no version, and a version that
  * a live version refers to cannot be deleted (42206).
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import {
-  type RegistryServer,
-  startRegistryServer,
-} from '../../../../src/boundaries/events/registry/server.js';
-import { call, subjectPath } from './http.js';
+import { describe, expect, test } from 'vitest';
+import { registryPerTest, subjectPath } from './http.js';
 
-let server: RegistryServer;
-const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, body);
-
-beforeEach(async () => {
-  server = await startRegistryServer({ port: 0 });
-});
-afterEach(async () => {
-  await server.close();
-});
+const api = registryPerTest();
 
 function errorOf(reply: { status: number; body: unknown }): { status: number; errorCode: unknown } {
   return { status: reply.status, errorCode: (reply.body as { error_code?: unknown }).error_code };
