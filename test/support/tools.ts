@@ -25,6 +25,22 @@ export const venvPython = (() => {
   return join(cache, 'wirekit', `venv-${hash}`, 'bin', 'python');
 })();
 
+/**
+ * grpcurl, the gRPC command-line client the RPC tests call through server reflection. It is a Go
+ * program: .ci/run builds it once with `go install` into this cache folder (named by its version,
+ * as the Kafka jars' is); WIREKIT_GRPCURL points at another copy.
+ */
+export const grpcurlVersion = 'v1.9.4';
+export const grpcurlPath =
+  process.env.WIREKIT_GRPCURL ||
+  join(
+    process.env.XDG_CACHE_HOME || join(homedir(), '.cache'),
+    'wirekit',
+    `grpcurl-${grpcurlVersion}`,
+    'bin',
+    'grpcurl',
+  );
+
 /** Debian's Chromium and its offline flags, which the browser tests drive through playwright-core. */
 export { chromiumArgs, chromiumPath };
 
@@ -47,6 +63,7 @@ const checks: Record<string, () => void> = {
   protoc: () => execFileSync('protoc', ['--version'], { stdio: 'pipe' }),
   flatc: () => execFileSync('flatc', ['--version'], { stdio: 'pipe' }),
   chromium: () => execFileSync(chromiumPath, ['--version'], { stdio: 'pipe' }),
+  grpcurl: () => execFileSync(grpcurlPath, ['-version'], { stdio: 'pipe' }),
 };
 
 /**
