@@ -1,0 +1,58 @@
+/**
+ * A wirekit service as the descriptors Connect-ES routes by. Connect's router, handlers and
+ * transports are keyed by @bufbuild/protobuf's `DescService`/`DescMethod` (a method's path, its
+ * streaming kind, its idempotency); wirekit makes them from the same FileDescriptorProtos its
+ * reflection service answers with (descriptorFiles), so what Connect routes and what grpcurl is told
+ * are one file. Only the descriptors come from protobuf-es: the messages themselves are wirekit's
+ * codecs' (message-formats.ts), never protobuf-es messages.
+ */
+import { createFileRegistry, type DescService, fromBinary } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
+import { type DescriptorFiles, descriptorFiles } from '../../codecs/protobuf/descriptor-files.js';
+import { WirekitError } from '../../errors/index.js';
+import type { ServiceSchema } from '../../schema/index.js';
+
+/** The full name of a service: `orders.v1.OrderService`. */
+export function fullNameOf(service: ServiceSchema): string {
+  return service.namespace === undefined ? service.name : `${service.namespace}.${service.name}`;
+}
+
+/**
+ * The path of the `.proto` file a service is described in, as reflection clients see it: the
+ * package's folders and the service's name (`orders/v1/OrderService.proto`). A server that serves
+ * several services gives each its own file; their messages may repeat across files only if they
+ * are the same schema in the same package (descriptorFiles refuses two declarations of a symbol).
+ */
+export function fileNameOf(service: ServiceSchema): string {
+  const folders = service.namespace === undefined ? [] : service.namespace.split('.');
+  return [...folders, `${service.name}.proto`].join('/');
+}
+
+/** The descriptor files of a set of services: one file each, then the well-known files they import. */
+export function serviceFiles(services: readonly ServiceSchema[]): DescriptorFiles {
+  return descriptorFiles(Object.fromEntries(services.map((service) => [fileNameOf(service), service])));
+}
+
+/** Each service's `DescService`, in the order given, from one registry of their files. */
+export function describeServices(
+  services: readonly ServiceSchema[],
+  files = serviceFiles(services),
+): DescService[] {
+  // Each file is linked with its imports resolved by name, whatever order the files are in.
+  const protos = new Map(
+    [...files.files].map(([name, bytes]) => [name, fromBinary(FileDescriptorProtoSchema, bytes)]),
+  );
+  const registry = createFileRegistry(
+    ...[...protos.values()].map((proto) => createFileRegistry(proto, (name) => protos.get(name))),
+  );
+  return services.map((service) => {
+    const described = registry.getService(fullNameOf(service));
+    if (described === undefined) {
+      throw new WirekitError(
+        'WK_SCHEMA_INVALID',
+        `service ${fullNameOf(service)} is missing from its own files.`,
+      );
+    }
+    return described;
+  });
+}
