@@ -21,3 +21,24 @@ export interface WirekitHandlerOptions extends UniversalHandlerOptions {
   /** The codecs a call may use; a content type naming another is refused (415, or UNIMPLEMENTED). */
   readonly codecs: readonly RpcCodecName[];
 }
+
+/**
+ * A reply value as Connect's invoker must see it. Connect passes each reply through `normalize`,
+ * which rebuilds anything that is not a protobuf-es message of the method's output type from that
+ * type's fields (dropping wirekit's values); an object carrying the output's `$typeName` is passed
+ * through untouched. So the service router boxes each reply its handler returns, and a factory's
+ * serializer unboxes it before wirekit's codec encodes `value`. Requests need no box: Connect hands
+ * a factory's parsed value to the implementation as it is.
+ */
+export interface BoxedReply {
+  readonly $typeName: string;
+  readonly value: unknown;
+}
+
+export function boxReply(method: DescMethod, value: unknown): BoxedReply {
+  return { $typeName: method.output.typeName, value };
+}
+
+export function unboxReply(reply: BoxedReply): unknown {
+  return reply.value;
+}
