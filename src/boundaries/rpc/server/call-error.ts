@@ -1,0 +1,57 @@
+/**
+ * What a failed call becomes on the wire: whatever a handler (or the reading of its request)
+ * threw, as the ConnectError every protocol handler writes, gRPC's trailers and gRPC-Web's
+ * trailer frame as well as Connect's JSON error body. The status comes from the one table of
+ * error-status.ts; the error details are `google.rpc.ErrorInfo` and `google.rpc.BadRequest`,
+ * encoded here by wirekit's own Protocol Buffers codec and handed to Connect as bytes with their
+ * type name, which Connect wraps in the `google.protobuf.Any`s of a `google.rpc.Status`.
+ */
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { Codec } from '../../../codecs/core/codec.js';
+import { createCodec } from '../../../codecs/registry.js';
+import { BadRequest, ErrorInfo, type RpcErrorDetail } from '../error-details.js';
+import { rpcStatusOf } from '../error-status.js';
+
+export interface CallErrorOptions {
+  /**
+   * Send the message of an error that is no WirekitError or ConnectError (default false: the
+   * caller gets INTERNAL "internal error", and the server's logs keep the rest).
+   */
+  readonly exposeErrors?: boolean;
+}
+
+// Made on the first failed call, then shared: a codec holds no per-call state.
+const detailCodecs = new Map<RpcErrorDetail['type'], Codec<unknown>>();
+
+function detailCodec(type: RpcErrorDetail['type']): Codec<unknown> {
+  let codec = detailCodecs.get(type);
+  if (codec === undefined) {
+    const schema = type === 'google.rpc.ErrorInfo' ? ErrorInfo : BadRequest;
+    codec = createCodec<unknown>('protobuf', { schema });
+    detailCodecs.set(type, codec);
+  }
+  return codec;
+}
+
+/**
+ * The ConnectError a call fails with. A ConnectError is kept as thrown (a handler chooses its own
+ * code that way); a WirekitError gets its status by the table, its message, and its details;
+ * anything else is INTERNAL with a generic message unless `exposeErrors` says otherwise. The
+ * original error stays the `cause`, for interceptors and logs.
+ */
+export function callErrorOf(thrown: unknown, options: CallErrorOptions = {}): ConnectError {
+  if (thrown instanceof ConnectError) return thrown;
+  const status = rpcStatusOf(thrown, { exposeUnexpectedErrors: options.exposeErrors === true });
+  // Connect's codes are gRPC's numbers: one enum, so the number passes as it is.
+  const error = new ConnectError(status.message, status.code as number as Code, undefined, undefined, thrown);
+  error.details = status.details.map((detail) => ({
+    type: detail.type,
+    value: detailCodec(detail.type).encode(detail.value),
+  }));
+  return error;
+}
+
+/** INTERNAL, for what went wrong on the server's side of a call (a reply it could not encode). */
+export function internalCallError(message: string, cause: unknown): ConnectError {
+  return new ConnectError(message, Code.Internal, undefined, undefined, cause);
+}

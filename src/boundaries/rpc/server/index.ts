@@ -1,0 +1,17 @@
+export type { CallErrorOptions } from './call-error.js';
+export { createGrpcHandlerFactory } from './grpc-handler.js';
+export { createRpcServer, type RpcNodeServerOptions, type RpcServer } from './node-server.js';
+export {
+  defaultMaxConcurrentStreams,
+  defaultRpcMessageBytes,
+  type RpcLimits,
+  type RpcServerOptions,
+} from './server-options.js';
+export {
+  type RpcCallContext,
+  type RpcProtocolFactory,
+  type RpcService,
+  type RpcServiceOptions,
+  rpcRoutes,
+  rpcService,
+} from './service-router.js';

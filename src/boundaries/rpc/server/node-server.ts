@@ -1,0 +1,103 @@
+/**
+ * An RPC server on Node's own HTTP stack: connect-node's adapter in front of wirekit's routes,
+ * cleartext HTTP/2 for gRPC and HTTP/1.1 for browsers' protocols on the same port (one-port.ts),
+ * unknown methods answered in the caller's protocol (unknown-method.ts), and every limit of
+ * server-options.ts applied. `close()` stops accepting, lets calls in flight finish for a grace
+ * period, then aborts their handlers' signals and drops the connections.
+ */
+import { createServer as createHttp1Server } from 'node:http';
+import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { createOnePortServer } from './one-port.js';
+import {
+  defaultRpcProtocols,
+  handlerOptionsOf,
+  http2SettingsOf,
+  type RpcServerOptions,
+} from './server-options.js';
+import { rpcRoutes } from './service-router.js';
+import { answerUnknownMethod } from './unknown-method.js';
+
+export interface RpcNodeServerOptions extends RpcServerOptions {
+  /** The port to listen on (default 0: a free one, read back from `port`). */
+  readonly port?: number;
+  /** The address to listen on (default `127.0.0.1`; `0.0.0.0` or `::` to accept other hosts). */
+  readonly host?: string;
+  /** How long `close()` lets calls in flight finish before it cancels them (default 5,000 ms). */
+  readonly shutdownTimeoutMs?: number;
+}
+
+export interface RpcServer {
+  readonly port: number;
+  /** `http://host:port`, the base URL clients are given. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Serves `options.services` on one port, gRPC over h2c and HTTP/1.1 beside it. */
+export async function createRpcServer(options: RpcNodeServerOptions): Promise<RpcServer> {
+  const shutdown = new AbortController();
+  const routes = rpcRoutes(options.services, {
+    protocols: options.protocols ?? defaultRpcProtocols,
+    codecs: options.codecs,
+    exposeErrors: options.exposeErrors,
+    handlerOptions: handlerOptionsOf(options, shutdown.signal),
+  });
+  const handler = connectNodeAdapter({
+    routes: (router) => {
+      router.handlers.push(...routes);
+    },
+    fallback: answerUnknownMethod,
+  });
+  const h1 = createHttp1Server(handler);
+  const h2 = createHttp2Server({ settings: http2SettingsOf(options) }, handler);
+  const front = createOnePortServer(h1, h2);
+  const sessions = new Set<Http2Session>();
+  const sockets = new Set<Socket>();
+  h2.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  front.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(options.port ?? 0, host, () => {
+      front.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = front.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    const closed = new Promise<void>((resolve) => front.close(() => resolve()));
+    for (const session of sessions) session.close();
+    h1.closeIdleConnections();
+    const drained = new Promise<void>((resolve) => {
+      const check = () => (sockets.size === 0 ? resolve() : setTimeout(check, 20).unref());
+      check();
+    });
+    const grace = new Promise<void>((resolve) =>
+      setTimeout(resolve, options.shutdownTimeoutMs ?? 5000).unref(),
+    );
+    await Promise.race([drained, grace]);
+    shutdown.abort();
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  return {
+    port,
+    url: `http://${urlHost}:${port}`,
+    close: () => {
+      closing ??= close();
+      return closing;
+    },
+  };
+}
