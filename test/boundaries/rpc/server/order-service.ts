@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RpcCallContext, rpcService } from '../../../../src/boundaries/rpc/server/index.js';
 import { WirekitError } from '../../../../src/errors/index.js';
-import { type Infer, t } from '../../../../src/index.js';
+import { assert, type Infer, t } from '../../../../src/index.js';
 
 export const Order = t.object('Order', {
   id: t.int64(),
@@ -53,6 +53,8 @@ export function orderService(seen: Seen = { calls: [], contexts: [], aborted: []
   const fail = (how: string | undefined) => {
     if (how === 'plain') throw new Error('secret: the database at db.internal:5432 refused');
     if (how === 'wirekit') throw new WirekitError('WK_REGISTRY_NOT_FOUND', 'no order: 42');
+    // A handler's own check of a value, failing at two paths.
+    if (how === 'invalid') assert(Summary, { count: 1.5, ids: [1n, 'two'] });
   };
   return rpcService(OrderService, {
     async GetOrder(request, context) {
