@@ -1,4 +1,5 @@
 export type { CallErrorOptions } from './call-error.js';
+export { type RpcFastifyOptions, rpcPlugin } from './fastify-plugin.js';
 export { createGrpcHandlerFactory } from './grpc-handler.js';
 export { createRpcServer, type RpcNodeServerOptions, type RpcServer } from './node-server.js';
 export {
