@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { type FastifyInstance, fastify } from 'fastify';
+import { fastify } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rpcPlugin } from '../../../../src/boundaries/rpc/server/index.js';
 import { createCodec } from '../../../../src/codecs/index.js';
