@@ -63,6 +63,25 @@ export async function createRpcServer(options: RpcNodeServerOptions): Promise<Rp
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  // HTTP/1.1 keeps connections alive between requests, and the http.Server, fed sockets rather
+  // than listening itself, does not track them for closeIdleConnections(): count each
+  // connection's requests in flight, so closing drops the idle ones at once and the others as
+  // soon as their last answer is sent.
+  let stopping = false;
+  const inFlight = new Map<Socket, number>();
+  h1.on('connection', (socket: Socket) => {
+    inFlight.set(socket, 0);
+    socket.once('close', () => inFlight.delete(socket));
+  });
+  h1.on('request', (request, response) => {
+    const socket = request.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      const left = (inFlight.get(socket) ?? 1) - 1;
+      inFlight.set(socket, left);
+      if (stopping && left === 0) socket.destroy();
+    });
+  });
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -78,8 +97,9 @@ export async function createRpcServer(options: RpcNodeServerOptions): Promise<Rp
   let closing: Promise<void> | undefined;
   const close = async () => {
     const closed = new Promise<void>((resolve) => front.close(() => resolve()));
+    stopping = true;
     for (const session of sessions) session.close();
-    h1.closeIdleConnections();
+    for (const [socket, count] of inFlight) if (count === 0) socket.destroy();
     const drained = new Promise<void>((resolve) => {
       const check = () => (sockets.size === 0 ? resolve() : setTimeout(check, 20).unref());
       check();
