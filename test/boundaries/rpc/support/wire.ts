@@ -5,6 +5,7 @@
  */
 import { ErrorInfo } from '../../../../src/boundaries/rpc/error-details.js';
 import { createCodec } from '../../../../src/codecs/registry.js';
+import { type Infer, t } from '../../../../src/index.js';
 
 export interface Envelope {
   readonly flags: number;
@@ -45,3 +46,16 @@ export function errorInfoOf(detail: { type: string; value: string }): ErrorInfo 
 }
 
 export const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** `google.rpc.Status`, as `grpc-status-details-bin` carries it: field numbers 1, 2, 3. */
+const Status = t.object('Status', {
+  code: t.int32({ proto: 'int32' }),
+  message: t.string(),
+  details: t.array(t.object('Any', { typeUrl: t.string(), value: t.bytes() })),
+});
+const statusCodec = createCodec<Infer<typeof Status>>('protobuf', { schema: Status });
+
+/** A `grpc-status-details-bin` value (unpadded base64) read as a google.rpc.Status. */
+export function grpcStatusOf(header: string): Infer<typeof Status> {
+  return statusCodec.decode(Buffer.from(header, 'base64'));
+}
