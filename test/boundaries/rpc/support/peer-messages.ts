@@ -7,9 +7,9 @@ import { create, type DescMessage, type DescService, type MessageShape } from '@
 import { timestampDate, timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { createClient, type Transport } from '@connectrpc/connect';
 import { describeServices } from '../../../../src/boundaries/rpc/service-descriptor.js';
-import { type Order, placedAt, ShopService } from './shop-service.js';
+import { type Order, ShopService } from './shop-service.js';
 
-export const shopDescriptor = describeServices([ShopService])[0] as DescService;
+const shopDescriptor = describeServices([ShopService])[0] as DescService;
 
 function methodOf(localName: string) {
   const method = shopDescriptor.method[localName];
@@ -61,5 +61,3 @@ export function fromPeerOrder(message: any): Order {
     ...(message.note === undefined ? {} : { note: message.note }),
   };
 }
-
-export { placedAt };
