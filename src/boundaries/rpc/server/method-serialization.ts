@@ -14,7 +14,7 @@ import {
 } from '@connectrpc/connect/protocol';
 import { WirekitBug } from '../../../errors/index.js';
 import { contentTypeOf, type RpcCodecName, type RpcProtocol } from '../message-formats.js';
-import { connectErrorOf, replyEncodingError } from './call-error.js';
+import { replyEncodingError } from './call-error.js';
 import { type BoxedReply, unboxReply, type WirekitHandlerOptions } from './handler-options.js';
 
 /**
@@ -71,10 +71,12 @@ interface LimitOptions {
 
 /**
  * Connect's `Serialization`s of a method over wirekit's serializers. Reading a request checks the
- * read limit first, and a WirekitError from the codec (truncated bytes, a bad MessagePack byte, a
- * limit) becomes its status by wirekit's table (INVALID_ARGUMENT, RESOURCE_EXHAUSTED), where
- * Connect's own serializers answer INTERNAL. Writing a reply unboxes it (handler-options.ts) and
- * checks the write limit. The other directions are never called by a server.
+ * read limit first; a WirekitError from the codec (truncated bytes, a bad MessagePack byte, a
+ * limit) is left to the handler's catch, which answers it by wirekit's table (INVALID_ARGUMENT,
+ * RESOURCE_EXHAUSTED: call-error.ts), where Connect's own handlers answer anything but a
+ * ConnectError as INTERNAL. Writing a reply unboxes it (handler-options.ts), answers a value the
+ * codec refuses as INTERNAL (the server's fault), and checks the write limit. The other directions
+ * are never called by a server.
  */
 export function createMethodSerialization(
   method: DescMethod,
@@ -90,16 +92,7 @@ export function createMethodSerialization(
       if (serialization === undefined) {
         const serializer = serializers.input.of(codec);
         serialization = limitSerialization<unknown>(
-          {
-            parse(bytes) {
-              try {
-                return serializer.parse(bytes);
-              } catch (error) {
-                throw connectErrorOf(error);
-              }
-            },
-            serialize: notOnAServer,
-          },
+          { parse: (bytes) => serializer.parse(bytes), serialize: notOnAServer },
           limits,
         );
         inputs.set(codec, serialization);
