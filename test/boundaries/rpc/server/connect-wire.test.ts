@@ -6,19 +6,11 @@
  */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { messageSerializer, type RpcCodecName } from '../../../src/boundaries/rpc/message-formats.js';
-import { createConnectHandlerFactory } from '../../../src/boundaries/rpc/server/connect-handler.js';
-import { serveTestService, type TestServer } from './support/router.js';
-import {
-  bigId,
-  GetOrder,
-  Order,
-  ShopService,
-  Summary,
-  sampleOrder,
-  shopHandlers,
-} from './support/shop-service.js';
-import { concat, envelope, errorInfoOf, splitEnvelopes, text } from './support/wire.js';
+import { messageSerializer, type RpcCodecName } from '../../../../src/boundaries/rpc/message-formats.js';
+import { createConnectHandlerFactory } from '../../../../src/boundaries/rpc/server/connect-handler.js';
+import { serveTestService, type TestServer } from './router.js';
+import { bigId, GetOrder, Order, ShopService, Summary, sampleOrder, shopHandlers } from './shop-service.js';
+import { concat, envelope, errorInfoOf, splitEnvelopes, text } from './wire.js';
 
 let server: TestServer;
 const shop = shopHandlers();

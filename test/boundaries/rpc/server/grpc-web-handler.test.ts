@@ -6,20 +6,12 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { messageSerializer, type RpcCodecName } from '../../../src/boundaries/rpc/message-formats.js';
-import { createGrpcWebHandlerFactory } from '../../../src/boundaries/rpc/server/grpc-web-handler.js';
-import { fromPeerOrder, peerGetOrder, peerOrder, shopClient } from './support/peer-messages.js';
-import { serveTestService, type TestServer } from './support/router.js';
-import {
-  bigId,
-  GetOrder,
-  Order,
-  ShopService,
-  Summary,
-  sampleOrder,
-  shopHandlers,
-} from './support/shop-service.js';
-import { concat, envelope, grpcStatusOf, splitEnvelopes, text } from './support/wire.js';
+import { messageSerializer, type RpcCodecName } from '../../../../src/boundaries/rpc/message-formats.js';
+import { createGrpcWebHandlerFactory } from '../../../../src/boundaries/rpc/server/grpc-web-handler.js';
+import { fromPeerOrder, peerGetOrder, peerOrder, shopClient } from './peer-messages.js';
+import { serveTestService, type TestServer } from './router.js';
+import { bigId, GetOrder, Order, ShopService, Summary, sampleOrder, shopHandlers } from './shop-service.js';
+import { concat, envelope, grpcStatusOf, splitEnvelopes, text } from './wire.js';
 
 const trailerFlag = 0x80;
 

@@ -5,10 +5,10 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createConnectHandlerFactory } from '../../../src/boundaries/rpc/server/connect-handler.js';
-import { fromPeerOrder, peerGetOrder, peerOrder, shopClient } from './support/peer-messages.js';
-import { serveTestService, type TestServer } from './support/router.js';
-import { bigId, ShopService, sampleOrder, shopHandlers } from './support/shop-service.js';
+import { createConnectHandlerFactory } from '../../../../src/boundaries/rpc/server/connect-handler.js';
+import { fromPeerOrder, peerGetOrder, peerOrder, shopClient } from './peer-messages.js';
+import { serveTestService, type TestServer } from './router.js';
+import { bigId, ShopService, sampleOrder, shopHandlers } from './shop-service.js';
 
 describe.each([
   { httpVersion: '1.1', useBinaryFormat: true },
