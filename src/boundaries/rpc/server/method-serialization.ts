@@ -13,7 +13,7 @@ import {
   validateUniversalHandlerOptions,
 } from '@connectrpc/connect/protocol';
 import { WirekitBug } from '../../../errors/index.js';
-import { contentTypeOf, type RpcCodecName, type RpcProtocol } from '../message-formats.js';
+import type { RpcCodecName, RpcProtocol } from '../message-formats.js';
 import { replyEncodingError } from './call-error.js';
 import { type BoxedReply, unboxReply, type WirekitHandlerOptions } from './handler-options.js';
 
@@ -36,25 +36,25 @@ export function validateWirekitHandlerOptions(options: WirekitHandlerOptions): V
   return validateUniversalHandlerOptions(limits);
 }
 
-const escapeRegExp = (text: string) => text.replace(/[+.]/g, '\\$&');
+/** What comes before the codec name in each protocol's content types, as a regular expression. */
+const prefixes: Readonly<Record<RpcProtocol, string>> = {
+  grpc: 'application/grpc\\+',
+  'grpc-web': 'application/grpc-web(?:-text)?\\+',
+  'connect-unary': 'application/',
+  'connect-stream': 'application/connect\\+',
+};
 
 /**
  * The content types a server offering `codecs` accepts under `protocol`, as the one regular
  * expression Connect's router negotiates with (a content type matching no handler is a 415 before
  * any handler runs). It accepts exactly what `codecOfContentType` reads as an offered codec:
- * `charset=utf-8` on JSON alone, and gRPC-Web's bare form (= proto) and `-text` variant.
+ * `charset=utf-8` on JSON alone, and gRPC's and gRPC-Web's bare forms (= proto).
  */
 export function offeredContentTypes(protocol: RpcProtocol, codecs: readonly RpcCodecName[]): RegExp {
   const charset = '(?:\\s*;\\s*charset=utf-?8)?';
-  const forms = codecs.flatMap((codec) => {
-    const type = escapeRegExp(contentTypeOf(protocol, codec));
-    const withCharset = codec === 'json' ? `${type}${charset}` : type;
-    if (protocol !== 'grpc-web') return [withCharset];
-    // gRPC-Web: `application/grpc-web[-text]+codec`, and the bare `application/grpc-web[-text]` for proto.
-    const bare = codec === 'proto' ? ['application/grpc-web(?:-text)?'] : [];
-    return [withCharset.replace('application/grpc-web', 'application/grpc-web(?:-text)?'), ...bare];
-  });
-  if (protocol === 'grpc' && codecs.includes('proto')) forms.push('application/grpc');
+  const forms = codecs.map((codec) => `${prefixes[protocol]}${codec}${codec === 'json' ? charset : ''}`);
+  if (codecs.includes('proto') && protocol === 'grpc') forms.push('application/grpc');
+  if (codecs.includes('proto') && protocol === 'grpc-web') forms.push('application/grpc-web(?:-text)?');
   return new RegExp(`^(?:${forms.join('|')})$`, 'i');
 }
 
