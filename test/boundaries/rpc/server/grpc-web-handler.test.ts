@@ -3,6 +3,7 @@
  * HTTP/1.1 and h2c), and at the byte level with fetch: formats per call, the `-text` variant, the
  * status in the trailer frame, and hostile input answered with a status each.
  */
+import { gzipSync } from 'node:zlib';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -227,6 +228,9 @@ describe('gRPC-Web at the byte level', () => {
     expect(
       await status('Upload', 'application/grpc-web+proto', envelope(1, order), { 'grpc-encoding': 'snappy' }),
     ).toBe('12');
+    // 16 MiB of zeros gzipped to 16 KiB: stopped at the 4 MiB read limit while inflating.
+    const bomb = envelope(1, new Uint8Array(gzipSync(new Uint8Array(16 * 1024 * 1024))));
+    expect(await status('Upload', 'application/grpc-web+proto', bomb, { 'grpc-encoding': 'gzip' })).toBe('8');
     // Not base64 at all, and base64 that stops inside a group of four.
     expect(await status('Upload', 'application/grpc-web-text', '!!!!')).toBe('3');
     expect(await status('Upload', 'application/grpc-web-text', 'AAAAAAE')).toBe('3');
