@@ -74,7 +74,8 @@ export function createConnectUnaryHandler(
   return async function handle(req) {
     const isGet = req.method === 'GET';
     if (isGet && !allowsGet(spec)) return uResponseMethodNotAllowed;
-    const query = new URL(req.url).searchParams;
+    // A GET's message and options travel in the query; a POST's query is not read.
+    const query = isGet ? new URL(req.url).searchParams : new URLSearchParams();
     const codec = isGet
       ? codecOfQuery(query.get(param.encoding), codecs)
       : codecOfContentType('connect-unary', req.header.get(headerContentType) ?? '')?.codec;

@@ -176,6 +176,17 @@ describe('errors as Connect JSON', () => {
     expect(connectError(bytes)).toEqual({ code: 'internal', message: 'internal error', info: undefined });
   });
 
+  test('a reply its own schema refuses is 500 internal with a fixed message', async () => {
+    const order = messageSerializer(Order, 'proto').serialize({ ...sampleOrder(1n), note: 'bad reply' });
+    const { response, bytes } = await post('PlaceOrder', 'application/proto', order);
+    expect(response.status).toBe(500);
+    expect(connectError(bytes)).toEqual({
+      code: 'internal',
+      message: 'internal error: the reply could not be encoded',
+      info: undefined,
+    });
+  });
+
   test('a failed stream ends with the error in its end-of-stream message', async () => {
     const request = envelope(0, messageSerializer(GetOrder, 'msgpack').serialize({ id: -1n }));
     const { response, bytes } = await post('WatchOrders', 'application/connect+msgpack', request);

@@ -59,6 +59,8 @@ export function shopHandlers(): ShopHandlers {
     },
     PlaceOrder(request: Order) {
       runs++;
+      // A reply its own schema refuses: the server's fault, whatever the caller sent.
+      if (request.note === 'bad reply') return { ...request, status: 'LOST' };
       return { ...request, id: request.id + 1n };
     },
     async *WatchOrders(request: { id: bigint }, context: HandlerContext) {
