@@ -3,12 +3,12 @@
  * HTTP/1.1 and h2c), against fetch with each of wirekit's formats, and against hostile bodies.
  */
 import { Code, ConnectError } from '@connectrpc/connect';
-import { createConnectTransport } from '@connectrpc/connect-node';
+import { compressionGzip, createConnectTransport } from '@connectrpc/connect-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createConnectHandlerFactory } from '../../../../src/boundaries/rpc/server/connect-handler.js';
 import { fromPeerOrder, peerGetOrder, peerOrder, shopClient } from './peer-messages.js';
 import { serveTestService, type TestServer } from './router.js';
-import { bigId, ShopService, sampleOrder, shopHandlers } from './shop-service.js';
+import { bigId, ShopService, sampleOrder, shopHandlers, waitForAbortId } from './shop-service.js';
 
 describe.each([
   { httpVersion: '1.1', useBinaryFormat: true },
@@ -70,6 +70,37 @@ describe.each([
         );
         expect(error?.message).toMatch(/HTTP 505/);
       }
+    });
+
+    test("a deadline reaches the handler's signal, and the client gets deadline_exceeded", async () => {
+      const aborts = shop.aborts();
+      const error = await (async () => {
+        for await (const _ of client().watchOrders(peerGetOrder(waitForAbortId), { timeoutMs: 300 })) {
+          // the first order arrives; the second never does
+        }
+      })().then(
+        () => undefined,
+        (e: unknown) => ConnectError.from(e),
+      );
+      expect(error?.code).toBe(Code.DeadlineExceeded);
+      await expect.poll(() => shop.aborts()).toBe(aborts + 1);
+    });
+
+    test('gzip both ways', async () => {
+      const gzipClient = shopClient(
+        createConnectTransport({
+          baseUrl: server.url,
+          httpVersion,
+          useBinaryFormat,
+          sendCompression: compressionGzip,
+          acceptCompression: [compressionGzip],
+          compressMinBytes: 0,
+        }),
+      );
+      expect(fromPeerOrder(await gzipClient.getOrder(peerGetOrder(bigId)))).toEqual(sampleOrder(bigId));
+      const ids: bigint[] = [];
+      for await (const order of gzipClient.watchOrders(peerGetOrder(1n))) ids.push(order.id);
+      expect(ids).toEqual([1n, 2n, 3n]);
     });
 
     test('a validation error is invalid_argument with wirekit code in details', async () => {

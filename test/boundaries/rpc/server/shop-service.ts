@@ -43,10 +43,16 @@ export interface ShopHandlers {
   readonly handlers: Readonly<Record<string, PlainHandler>>;
   /** How many times any handler started. */
   runs(): number;
+  /** How many handlers saw their signal abort (a passed deadline, a cancelled call). */
+  aborts(): number;
 }
+
+/** The id that makes WatchOrders send one order and then wait for its signal to abort. */
+export const waitForAbortId = 99n;
 
 export function shopHandlers(): ShopHandlers {
   let runs = 0;
+  let aborts = 0;
   const check = (id: bigint) => {
     if (id === 13n) throw new Error('db at 10.0.0.7 refused');
     if (id < 0n) assert(PositiveId, { id: Number(id) });
@@ -66,6 +72,12 @@ export function shopHandlers(): ShopHandlers {
     async *WatchOrders(request: { id: bigint }, context: HandlerContext) {
       runs++;
       check(request.id);
+      if (request.id === waitForAbortId) {
+        yield sampleOrder(request.id);
+        await new Promise((resolve) => context.signal.addEventListener('abort', resolve, { once: true }));
+        aborts++;
+        return;
+      }
       for (let i = 0n; i < 3n; i++) {
         if (context.signal.aborted) return;
         yield sampleOrder(request.id + i);
@@ -86,5 +98,5 @@ export function shopHandlers(): ShopHandlers {
       for await (const order of requests) yield { ...order, id: order.id + 1n };
     },
   };
-  return { handlers, runs: () => runs };
+  return { handlers, runs: () => runs, aborts: () => aborts };
 }
