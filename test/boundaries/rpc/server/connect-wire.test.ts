@@ -152,6 +152,31 @@ describe('GET for methods without side effects', () => {
   });
 });
 
+test('requireConnectProtocolHeader: a call without Connect-Protocol-Version (or connect=v1) is invalid_argument', async () => {
+  const strict = await serveTestService(ShopService, shop.handlers, [createConnectHandlerFactory], {
+    httpVersion: '1.1',
+    requireConnectProtocolHeader: true,
+  });
+  try {
+    const call = (headers: Record<string, string>) =>
+      fetch(`${strict.url}/shop.v1.ShopService/GetOrder`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{"id":"1"}',
+      });
+    const without = await call({});
+    expect(without.status).toBe(400);
+    expect(connectError(new Uint8Array(await without.arrayBuffer())).code).toBe('invalid_argument');
+    expect((await call({ 'connect-protocol-version': '1' })).status).toBe(200);
+    const get = (query: string) =>
+      fetch(`${strict.url}/shop.v1.ShopService/GetOrder?encoding=json&message=%7B%7D${query}`);
+    expect((await get('')).status).toBe(400);
+    expect((await get('&connect=v1')).status).toBe(200);
+  } finally {
+    await strict.close();
+  }
+});
+
 describe('errors as Connect JSON', () => {
   test('a validation error: 400 invalid_argument, wirekit code and path in ErrorInfo, issues in BadRequest', async () => {
     const { response, bytes } = await post('GetOrder', 'application/json', '{"id":"-1"}');
