@@ -51,6 +51,32 @@ export function callErrorOf(thrown: unknown, options: CallErrorOptions = {}): Co
   return error;
 }
 
+/**
+ * The error of a reply the server could not encode: the handler returned a value its own schema
+ * refuses, which no caller can fix, so INTERNAL whatever the wirekit code (a validation error here
+ * is the server's, not the caller's INVALID_ARGUMENT).
+ */
+export function replyEncodingError(thrown: unknown): ConnectError {
+  return new ConnectError(
+    'internal error: the reply could not be encoded',
+    Code.Internal,
+    undefined,
+    undefined,
+    thrown,
+  );
+}
+
+/**
+ * A deadline that has already passed when the call arrives (`connect-timeout-ms: 0`,
+ * `grpc-timeout: 0n`, or anything under a millisecond, which Connect's timer would fire at once):
+ * the call fails with DEADLINE_EXCEEDED before its handler runs, where Connect alone would start the
+ * handler and abort its signal a moment later.
+ */
+export function expiredDeadlineError(timeoutMs: number | undefined): ConnectError | undefined {
+  if (timeoutMs === undefined || timeoutMs >= 1) return undefined;
+  return new ConnectError('the deadline had expired before the call arrived', Code.DeadlineExceeded);
+}
+
 /** INTERNAL, for what went wrong on the server's side of a call (a reply it could not encode). */
 export function internalCallError(message: string, cause: unknown): ConnectError {
   return new ConnectError(message, Code.Internal, undefined, undefined, cause);
