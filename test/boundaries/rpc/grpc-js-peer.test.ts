@@ -3,7 +3,7 @@
  * tests serve reflection, health and test services with), called by grpc-js's client with
  * `@grpc/proto-loader` reading the `.proto` toProto writes: protobufjs decodes wirekit's bytes on
  * the client, so both sides agree on the file, not on one codec. Each method kind, an error with
- * its details, and a cancelled stream whose handler sees its signal abort.
+ * its details, and a stream cancelled or past its deadline, whose handler sees its signal abort.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,10 @@ import { type GrpcJsServer, serveOnGrpcJs } from '../../support/servers/grpc-js.
 type Callback = (error: grpc.ServiceError | null, reply: Record<string, unknown>) => void;
 interface ShopClient extends grpc.Client {
   GetOrder(request: object, callback: Callback): grpc.ClientUnaryCall;
-  WatchOrders(request: object): grpc.ClientReadableStream<Record<string, unknown>>;
+  WatchOrders(
+    request: object,
+    options?: grpc.CallOptions,
+  ): grpc.ClientReadableStream<Record<string, unknown>>;
   Upload(callback: Callback): grpc.ClientWritableStream<object>;
   Chat(): grpc.ClientDuplexStream<object, Record<string, unknown>>;
 }
@@ -144,6 +147,14 @@ describe('wirekit services on grpc-js, called by grpc-js + proto-loader', () => 
     await expect.poll(() => watching).toEqual(['started']);
     stream.cancel();
     expect((await ended).code).toBe(grpc.status.CANCELLED);
+    await expect.poll(() => watching).toEqual(['started', 'aborted']);
+  });
+
+  test("a deadline that passes: DEADLINE_EXCEEDED, and the handler's signal aborts", async () => {
+    watching.length = 0;
+    const stream = client.WatchOrders({ fromId: '1', count: 0 }, { deadline: Date.now() + 500 });
+    const ended = new Promise<grpc.ServiceError>((resolve) => stream.on('error', resolve));
+    expect((await ended).code).toBe(grpc.status.DEADLINE_EXCEEDED);
     await expect.poll(() => watching).toEqual(['started', 'aborted']);
   });
 });
