@@ -17,6 +17,7 @@ import {
   type WirekitError,
 } from '../../errors/index.js';
 import { type ErrorInfo, type RpcErrorDetail, wirekitErrorDomain } from './error-details.js';
+import { RpcError } from './rpc-error.js';
 import { type GrpcStatusCode, type GrpcStatusName, grpcStatusCodes } from './status-codes.js';
 
 /** The gRPC status of each wirekit error code. A Record, so a new code without one fails to compile. */
@@ -113,12 +114,16 @@ export interface RpcStatusOptions {
 const internalErrorMessage = 'internal error';
 
 /**
- * The status for what a handler (or the reading of its request) threw. A WirekitError keeps its
- * message, and its code, path, format and offset travel as a `google.rpc.ErrorInfo` (a validation
- * error's issues also as a `google.rpc.BadRequest`); anything else is INTERNAL with a fixed
- * message, its own sent only when `exposeUnexpectedErrors` says so.
+ * The status for what a handler (or the reading of its request) threw. An RpcError is the status
+ * it names, with its message and details. A WirekitError keeps its message, and its code, path,
+ * format and offset travel as a `google.rpc.ErrorInfo` (a validation error's issues also as a
+ * `google.rpc.BadRequest`); anything else is INTERNAL with a fixed message, its own sent only when
+ * `exposeUnexpectedErrors` says so.
  */
 export function rpcStatusOf(thrown: unknown, options: RpcStatusOptions = {}): RpcStatus {
+  if (thrown instanceof RpcError) {
+    return { status: thrown.status, code: thrown.code, message: thrown.message, details: thrown.details };
+  }
   if (isWirekitError(thrown)) {
     const status = grpcStatusOfErrorCode[thrown.code];
     const details: RpcErrorDetail[] = [{ type: 'google.rpc.ErrorInfo', value: errorInfoOf(thrown) }];

@@ -8,30 +8,11 @@
  */
 import { createFileRegistry, type DescService, fromBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
-import { type DescriptorFiles, descriptorFiles } from '../../codecs/protobuf/descriptor-files.js';
 import { WirekitError } from '../../errors/index.js';
 import type { ServiceSchema } from '../../schema/index.js';
+import { fullNameOf, serviceFiles } from './service-files.js';
 
-/** The full name of a service: `orders.v1.OrderService`. */
-export function fullNameOf(service: ServiceSchema): string {
-  return service.namespace === undefined ? service.name : `${service.namespace}.${service.name}`;
-}
-
-/**
- * The path of the `.proto` file a service is described in, as reflection clients see it: the
- * package's folders and the service's name (`orders/v1/OrderService.proto`). A server that serves
- * several services gives each its own file; their messages may repeat across files only if they
- * are the same schema in the same package (descriptorFiles refuses two declarations of a symbol).
- */
-export function fileNameOf(service: ServiceSchema): string {
-  const folders = service.namespace === undefined ? [] : service.namespace.split('.');
-  return [...folders, `${service.name}.proto`].join('/');
-}
-
-/** The descriptor files of a set of services: one file each, then the well-known files they import. */
-export function serviceFiles(services: readonly ServiceSchema[]): DescriptorFiles {
-  return descriptorFiles(Object.fromEntries(services.map((service) => [fileNameOf(service), service])));
-}
+export { fileNameOf, serviceFiles } from './service-files.js';
 
 /** Each service's `DescService`, in the order given, from one registry of their files. */
 export function describeServices(

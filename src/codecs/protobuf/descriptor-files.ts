@@ -37,6 +37,12 @@ export interface DescriptorFiles {
   fileContainingSymbol(symbol: string): Uint8Array[] | undefined;
   /** The name of the file declaring `symbol`; undefined when no file here declares it. */
   fileNameOfSymbol(symbol: string): string | undefined;
+  /**
+   * Whether `name` is a message declared here (nested ones and map entries too): the types a
+   * reflection client may ask the extension numbers of, which are none (wirekit declares no
+   * extensions), where another name is NOT_FOUND.
+   */
+  isMessage(name: string): boolean;
 }
 
 type SetCodec = Codec<{ file: FileDescriptor[] }>;
@@ -63,6 +69,7 @@ export function descriptorFiles(
   const files = new Map<string, Uint8Array>();
   const dependencies = new Map<string, readonly string[]>();
   const symbols = new Map<string, string>();
+  const messages = new Set<string>();
   const services: string[] = [];
   const textOf = (path: string) => texts.get(path) ?? wellKnownProtoFiles.get(path);
   const add = (name: string, text: string, given: boolean): void => {
@@ -70,7 +77,9 @@ export function descriptorFiles(
     const decoded = decodeFile(bytes);
     files.set(name, bytes);
     dependencies.set(name, decoded.dependency);
-    for (const symbol of declaredSymbols(decoded)) {
+    const declared = declaredSymbols(decoded);
+    for (const message of declared.messages) messages.add(message);
+    for (const symbol of declared.names) {
       const other = symbols.get(symbol);
       if (other !== undefined) {
         throw new WirekitError('WK_SCHEMA_INVALID', `${symbol} is declared by both ${other} and ${name}.`);
@@ -108,12 +117,14 @@ export function descriptorFiles(
     visit(name);
     return order.map((file) => files.get(file) as Uint8Array);
   };
-  const fileNameOfSymbol = (symbol: string) => symbols.get(symbol.startsWith('.') ? symbol.slice(1) : symbol);
+  const withoutDot = (symbol: string) => (symbol.startsWith('.') ? symbol.slice(1) : symbol);
+  const fileNameOfSymbol = (symbol: string) => symbols.get(withoutDot(symbol));
   return {
     files,
     services,
     fileByName,
     fileNameOfSymbol,
+    isMessage: (name) => messages.has(withoutDot(name)),
     fileContainingSymbol: (symbol) => {
       const name = fileNameOfSymbol(symbol);
       return name === undefined ? undefined : fileByName(name);
@@ -139,9 +150,10 @@ function qualified(scope: string | undefined, name: string | undefined): string 
   return scope === undefined || scope === '' ? (name ?? '') : `${scope}.${name ?? ''}`;
 }
 
-/** Every full name a file declares, as a descriptor pool indexes them. */
-function declaredSymbols(file: FileDescriptor): string[] {
+/** Every full name a file declares, as a descriptor pool indexes them, and which are messages. */
+function declaredSymbols(file: FileDescriptor): { names: string[]; messages: string[] } {
   const names: string[] = [];
+  const messages: string[] = [];
   const enumsOf = (scope: string | undefined, enums: readonly FileDescriptor['enumType'][number][]) => {
     for (const enumeration of enums) {
       names.push(qualified(scope, enumeration.name));
@@ -152,6 +164,7 @@ function declaredSymbols(file: FileDescriptor): string[] {
   const messageOf = (scope: string | undefined, message: MessageDescriptor) => {
     const name = qualified(scope, message.name);
     names.push(name);
+    messages.push(name);
     for (const field of [...message.field, ...message.extension]) names.push(qualified(name, field.name));
     for (const oneof of message.oneofDecl) names.push(qualified(name, oneof.name));
     for (const nested of message.nestedType) messageOf(name, nested);
@@ -165,5 +178,5 @@ function declaredSymbols(file: FileDescriptor): string[] {
     names.push(name);
     for (const method of service.method) names.push(qualified(name, method.name));
   }
-  return names;
+  return { names, messages };
 }

@@ -136,6 +136,20 @@ describe('descriptorFiles lookups', () => {
     expect(files.fileContainingSymbol('orders.v1')).toBeUndefined();
   });
 
+  test('isMessage: messages, nested ones and map entries, with or without the leading dot', () => {
+    for (const name of ['orders.v1.Order', '.orders.v1.Order', 'google.protobuf.Struct.FieldsEntry']) {
+      expect(files.isMessage(name), name).toBe(true);
+    }
+    for (const name of [
+      'orders.v1.OrderService',
+      'orders.v1.EventKind',
+      'orders.v1.Order.id',
+      'orders.v1.Nope',
+    ]) {
+      expect(files.isMessage(name), name).toBe(false);
+    }
+  });
+
   test('FileByFilename', () => {
     expect(names(files.fileByName('google/protobuf/timestamp.proto'))).toEqual([
       'google/protobuf/timestamp.proto',

@@ -28,7 +28,8 @@ import {
   type RpcCodecName,
   rpcCodecNames,
 } from '../message-formats.js';
-import { describeServices, fullNameOf } from '../service-descriptor.js';
+import { describeServices } from '../service-descriptor.js';
+import { fullNameOf } from '../service-files.js';
 import { type CallErrorOptions, callErrorOf } from './call-error.js';
 import { boxReply, type MethodSerializers, type WirekitHandlerOptions } from './handler-options.js';
 
