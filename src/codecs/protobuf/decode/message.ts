@@ -95,8 +95,8 @@ export function newList(r: ProtobufReader): unknown[] {
   return [];
 }
 
-/** A new map for a map field: a Map for integer keys, else a plain object; charged. */
-function newMap(r: ProtobufReader, intKeys: boolean): Map<unknown, unknown> | Record<string, unknown> {
+/** A new map for a map field: a Map for integer keys, else a plain object; charged. The compiled decoder calls it too. */
+export function newMap(r: ProtobufReader, intKeys: boolean): Map<unknown, unknown> | Record<string, unknown> {
   r.budget.charge(intKeys ? cost.map : cost.object, r.pos);
   return intKeys ? new Map() : {};
 }
@@ -483,7 +483,11 @@ function absentValue(r: ProtobufReader, field: FieldPlan): unknown {
   }
 }
 
-function slotDefault(r: ProtobufReader, slot: Slot): unknown {
+/**
+ * What a value that is not on the wire reads as: a map entry's missing key or value, a field
+ * without presence. The compiled decoder calls it too.
+ */
+export function slotDefault(r: ProtobufReader, slot: Slot): unknown {
   switch (slot.type) {
     case MESSAGE:
     case UNION:
