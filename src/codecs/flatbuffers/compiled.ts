@@ -547,7 +547,8 @@ class FlatBuffersCompiler {
       case 'enum':
         return this.s.dep(plan.members[0]);
       case 'string':
-        return "''";
+        // A string whose rule refuses '' (a minLength, a pattern): the Reader refuses the slot.
+        return plan.rule === undefined ? "''" : `r.absent(${this.s.dep(field)}, pos)`;
       case 'vector':
         return `(r.budget.charge(${int(cost.array)}, pos), [])`;
       default:

@@ -6,13 +6,13 @@
  * field instead of a keyed load that sees every name), a `switch` on the whole field key instead of
  * a lookup and a mode dispatch, and decoded objects built by one object literal (one hidden class,
  * no copying of a template). The common field kinds (32-bit integers, doubles, booleans, strings,
- * enums, nested messages) are written inline; every other field calls the interpreter's own
- * function for it, so rare kinds cannot drift from it. Errors are the interpreter's, raised by the
- * same helpers with the same messages and paths.
+ * enums, nested messages, lists of messages and strings, maps: compiled-maps.ts) are written inline;
+ * every other field calls the interpreter's own function for it, so rare kinds cannot drift from
+ * it. Errors are the interpreter's, raised by the same helpers with the same messages and paths.
  */
 
 import { prependPath } from '../../errors/index.js';
-import { isRecord, type Rule } from '../../schema/value-rules.js';
+import { isRecord, type Rule, unreadableKey } from '../../schema/value-rules.js';
 import {
   CompiledCache,
   codegenAvailable,
@@ -20,24 +20,27 @@ import {
   keysAreSafe,
   SourceBuilder,
 } from '../core/codegen.js';
-import { mismatch } from '../core/errors.js';
+import { isUnsafeKey, mismatch, unsafeKey } from '../core/errors.js';
+import { readMapEntryCode, writeMapCode } from './compiled-maps.js';
+import { readStringCode, readValueCode, type ValueCompiler } from './compiled-values.js';
 import {
   checkCounts,
   fillAbsent,
-  isMessageLike,
   kept,
   messageCost,
   newList,
+  newMap,
   readField,
   readOrMerge,
   readSlot,
   skipMistyped,
   skipUnknown,
+  slotDefault,
   wireFits,
 } from './decode/message.js';
 import type { ProtobufReader } from './decode/reader.js';
 import { notAMember, outOfRange, readString } from './decode/scalars.js';
-import { encodeField, writeSlot } from './encode/message.js';
+import { encodeField, intKeysInOrder, stringKeysInOrder, writeSlot } from './encode/message.js';
 import { enter, keep, wrong } from './encode/problem.js';
 import type { ProtobufWriter } from './encode/writer.js';
 import {
@@ -45,8 +48,10 @@ import {
   DOUBLE,
   ENUM,
   type FieldPlan,
+  MAP,
   MESSAGE,
   type MessagePlan,
+  OMITTED,
   PRESENT,
   REPEATED,
   SINGLE,
@@ -77,15 +82,15 @@ function allKeysSafe(plan: MessagePlan, seen: Set<MessagePlan>): boolean {
   const names = [...Object.keys(plan.template), ...plan.fields.map((field) => field.name)];
   if (!keysAreSafe(names)) return false;
   return plan.fields.every((field) => {
-    const compiled = field.mode === SINGLE || field.mode === PRESENT || field.mode === REPEATED;
+    const compiled = field.mode !== OMITTED;
     const nested = compiled && field.slot.type === MESSAGE ? field.slot.message : undefined;
     return nested === undefined || allKeysSafe(nested, seen);
   });
 }
 
 /** One compilation: a function pair per message reached, all in one unit so they can call each other. */
-class MessageCompiler {
-  private readonly source = new SourceBuilder();
+class MessageCompiler implements ValueCompiler {
+  readonly source = new SourceBuilder();
   /** An encoder and a decoder per message reached, named at the first call site. */
   private readonly functions = functionPairs(this.source, (plan: MessagePlan) => plan.name);
 
@@ -113,9 +118,16 @@ class MessageCompiler {
       checkCounts,
       newList,
       skipUnknown,
+      newMap,
+      slotDefault,
+      stringKeysInOrder,
+      intKeysInOrder,
+      unreadableKey,
+      isUnsafeKey,
+      unsafeKey,
     };
     s.line(`const h = ${s.dep(helpers)};`);
-    const rootNames = this.namesOf(root);
+    const rootNames = this.functionsOf(root);
     this.functions.drain((plan) => {
       this.emitEncoder(plan);
       this.emitDecoder(plan);
@@ -123,7 +135,8 @@ class MessageCompiler {
     return s.compile<CompiledMessage>(`{ encode: ${rootNames.encode}, decode: ${rootNames.decode} }`);
   }
 
-  private namesOf(plan: MessagePlan) {
+  /** The names of a message's encoder and decoder, queued to be emitted in this unit. */
+  functionsOf(plan: MessagePlan) {
     return this.functions.nameFor(plan);
   }
 
@@ -140,7 +153,7 @@ class MessageCompiler {
 
   private emitEncoder(plan: MessagePlan): void {
     const s = this.source;
-    const { encode } = this.namesOf(plan);
+    const { encode } = this.functionsOf(plan);
     s.line(`function ${encode}(w, v) {`);
     s.line(`  if (!h.isRecord(v)) throw h.wrong('an object', v);`);
     if (plan.oneofs !== undefined) s.line(`  h.keep(${s.dep(plan.oneofs)}, v);`);
@@ -177,14 +190,14 @@ class MessageCompiler {
       // A message field without presence is always written (proto3 writes set messages; wirekit
       // always sets them), behind its length, one level deeper.
       s.line(
-        `    w.varint(${field.tag}); h.enter(w, ${slot.levels}, ${slot.need}); { const start = w.begin(); ${this.namesOf(nested).encode}(w, ${x}); w.end(start); } w.depth -= ${slot.levels};`,
+        `    w.varint(${field.tag}); h.enter(w, ${slot.levels}, ${slot.need}); { const start = w.begin(); ${this.functionsOf(nested).encode}(w, ${x}); w.end(start); } w.depth -= ${slot.levels};`,
       );
       return;
     }
     const listed = this.repeatedPlan(field);
     if (listed !== undefined) {
       // A list of messages (the shape of most payloads): each behind its key and length.
-      const encode = this.namesOf(listed).encode;
+      const encode = this.functionsOf(listed).encode;
       s.line(`    if (!Array.isArray(${x})) throw h.wrong('an array', ${x});${count}`);
       s.line(`    for (let i = 0; i < ${x}.length; i++) {`);
       s.line(
@@ -205,6 +218,10 @@ class MessageCompiler {
       );
       s.line('      catch (error) { throw h.prependPath(error, i); }');
       s.line('    }');
+      return;
+    }
+    if (field.mode === MAP) {
+      for (const line of writeMapCode(this, field, x)) s.line(line);
       return;
     }
     if (field.mode !== SINGLE) {
@@ -261,7 +278,7 @@ class MessageCompiler {
 
   private emitDecoder(plan: MessagePlan): void {
     const s = this.source;
-    const { decode } = this.namesOf(plan);
+    const { decode } = this.functionsOf(plan);
     // Fields in the template are keys of every decoded object; the others (optional fields) get a
     // key only when they were on the wire, as the interpreter does.
     const keys = Object.keys(plan.template);
@@ -329,53 +346,22 @@ class MessageCompiler {
     s.line('}');
   }
 
-  /** The expression reading a string held to `rule` (the interpreter's `kept`). */
-  private readString(rule: Rule<never> | undefined): string {
-    return rule === undefined
-      ? 'h.readString(r)'
-      : `h.kept(${this.source.dep(rule)}, r.pos, h.readString(r))`;
-  }
-
   /** Statement reading one occurrence of `field` (its key already read and matching) into `v`. */
   private readExpression(field: FieldPlan, v: string): string {
     const s = this.source;
     const slot = field.slot;
     const listed = this.repeatedPlan(field);
     if (listed !== undefined) {
-      const { decode } = this.namesOf(listed);
+      const { decode } = this.functionsOf(listed);
       return `{ const list = ${v} === undefined ? (${v} = h.newList(r)) : ${v}; r.countElement(); const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(${slot.levels}, ${slot.need}); list.push(${decode}(r)); r.leave(${slot.levels}); r.end = saved; }`;
     }
     if (field.mode === REPEATED && slot.type === STRING) {
-      return `{ const list = ${v} === undefined ? (${v} = h.newList(r)) : ${v}; r.countElement(); list.push(${this.readString(slot.rule)}); }`;
+      return `{ const list = ${v} === undefined ? (${v} = h.newList(r)) : ${v}; r.countElement(); list.push(${readStringCode(this, slot)}); }`;
     }
+    if (field.mode === MAP) return readMapEntryCode(this, field, v);
     if (field.mode !== SINGLE && field.mode !== PRESENT) {
       return `${v} = h.readField(r, ${s.dep(field)}, ${field.tag & 7}, ${v}, start);`;
     }
-    const nested = this.nestedPlan(field);
-    if (nested !== undefined) {
-      // A second occurrence merges into the first: the interpreter's merge, on a rare path.
-      const { decode } = this.namesOf(nested);
-      return `if (${v} !== undefined) ${v} = h.readOrMerge(r, ${s.dep(slot)}, ${v}); else { const length = r.length('a nested message'); const saved = r.end; r.end = r.pos + length; r.enter(${slot.levels}, ${slot.need}); ${v} = ${decode}(r); r.leave(${slot.levels}); r.end = saved; }`;
-    }
-    switch (slot.type) {
-      case STRING:
-        return `${v} = ${this.readString(slot.rule)};`;
-      case DOUBLE:
-        return slot.rule === undefined ? `${v} = r.double();` : `${v} = h.readSlot(r, ${s.dep(slot)});`;
-      case BOOL:
-        return `${v} = r.varint64() !== 0 || r.hi !== 0;`;
-      case UINT32:
-        return `{ const at = r.pos; const x = r.uint32(); if (x < ${slot.min} || x > ${slot.max}) throw h.outOfRange(at, ${s.dep(slot.kind)}, x); ${v} = x; }`;
-      case SINT32:
-        return `{ const at = r.pos; const raw = r.uint32(); const x = (raw >>> 1) ^ -(raw & 1); if (x < ${slot.min} || x > ${slot.max}) throw h.outOfRange(at, ${s.dep(slot.kind)}, x); ${v} = x; }`;
-      case ENUM:
-        if (slot.numbered !== undefined) return `${v} = h.readSlot(r, ${s.dep(slot)});`;
-        return `{ const at = r.pos; const index = r.uint32(); const members = ${s.dep(slot.members)}; if (index >= members.length) throw h.notAMember(at, ${s.dep(slot)}, index); ${v} = members[index]; }`;
-      default:
-        // A message (a union, a Timestamp, a wrapper) merges a second occurrence; anything else replaces.
-        return isMessageLike(slot)
-          ? `${v} = h.readOrMerge(r, ${s.dep(slot)}, ${v});`
-          : `${v} = h.readSlot(r, ${s.dep(slot)});`;
-    }
+    return readValueCode(this, slot, v, 'true');
   }
 }

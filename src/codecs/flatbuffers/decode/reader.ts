@@ -274,12 +274,15 @@ export class Reader implements Tally {
         return plan.members[0];
       case 'literal':
         return plan.value;
-      // Writers may leave out empty strings and vectors, as generated code reads them as empty.
+      // Writers may leave out empty strings and vectors, as generated code reads them as empty; an
+      // empty value the schema's rule refuses (a minLength, a fixed size) is refused, as every
+      // format that names its fields refuses the field's absence.
       case 'string':
-        return '';
+        return this.build && plan.rule !== undefined ? kept(plan.rule, table, '') : '';
       case 'bytes':
         this.budget.charge(cost.bytes, table);
-        return this.build ? new Uint8Array(0) : undefined;
+        if (!this.build) return undefined;
+        return plan.rule === undefined ? new Uint8Array(0) : kept(plan.rule, table, new Uint8Array(0));
       case 'vector':
         this.budget.charge(cost.array, table);
         return [];

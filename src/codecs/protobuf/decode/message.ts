@@ -8,7 +8,8 @@
  * that is not on the wire takes proto3's default (0, '', false, the first enum member, empty list
  * or map). Where proto3's default is no value of the schema, wirekit decides: an absent message is
  * decoded from no bytes (all its fields at their defaults), an absent Timestamp is the epoch, an
- * absent decimal is "0", absent json is null, and a union with no variant set is a schema mismatch.
+ * absent decimal is "0", absent json is null, and a union with no variant set is a schema mismatch;
+ * a default the value's rule refuses ('' for `t.string({ minLength: 1 })`) is a schema mismatch too.
  * An enum number that names no member is a schema mismatch: proto3 keeps it as a number, but a
  * wirekit enum value is one of its members, in every format.
  *
@@ -95,8 +96,8 @@ export function newList(r: ProtobufReader): unknown[] {
   return [];
 }
 
-/** A new map for a map field: a Map for integer keys, else a plain object; charged. */
-function newMap(r: ProtobufReader, intKeys: boolean): Map<unknown, unknown> | Record<string, unknown> {
+/** A new map for a map field: a Map for integer keys, else a plain object; charged. The compiled decoder calls it too. */
+export function newMap(r: ProtobufReader, intKeys: boolean): Map<unknown, unknown> | Record<string, unknown> {
   r.budget.charge(intKeys ? cost.map : cost.object, r.pos);
   return intKeys ? new Map() : {};
 }
@@ -483,7 +484,11 @@ function absentValue(r: ProtobufReader, field: FieldPlan): unknown {
   }
 }
 
-function slotDefault(r: ProtobufReader, slot: Slot): unknown {
+/**
+ * What a value that is not on the wire reads as: a map entry's missing key or value, a field
+ * without presence. The compiled decoder calls it too.
+ */
+export function slotDefault(r: ProtobufReader, slot: Slot): unknown {
   switch (slot.type) {
     case MESSAGE:
     case UNION:
@@ -501,8 +506,10 @@ function slotDefault(r: ProtobufReader, slot: Slot): unknown {
       break;
   }
   const value = scalarDefault(slot);
-  // Bounds that leave out 0 refuse the absent field's default (t.int32({ min: 1 }), t.float64({ min: 1 })).
-  return value === 0 && slot.rule !== undefined ? kept(slot.rule, r.pos, 0) : value;
+  // One schema means the same in every format: a default the value's own rule refuses ('' below a
+  // minLength, an empty byte string of a fixed size, 0 outside an integer's or float's bounds) is
+  // refused, as ProtoJSON refuses it and the formats that name every field refuse its absence.
+  return slot.rule === undefined ? value : kept(slot.rule, r.pos, value);
 }
 
 /** Reads one value (no key) of `slot`. */

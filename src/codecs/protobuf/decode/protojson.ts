@@ -234,11 +234,11 @@ function slotDefault(slot: Slot, ctx: ReadContext): unknown {
     case EITHER:
     case WRAPPER:
       return readSlot(slot, slot.type === WRAPPER && slot.protoNames !== undefined ? null : {}, ctx);
-    case DECIMAL:
     case JSON_MESSAGE:
-      // Not held to the value's rule, as the binary reader gives them: '0', and null, {} or [].
+      // null, {} or []: the json kind's own absent values, as the binary reader gives them.
       return scalarDefault(slot);
     default:
+      // Held to the value's rule, as the binary reader holds it ('' below a minLength is refused).
       return kept(slot.rule, scalarDefault(slot));
   }
 }

@@ -188,17 +188,41 @@ function encodeRepeated(w: ProtobufWriter, field: FieldPlan, value: unknown): vo
   }
 }
 
-function encodeStringMap(w: ProtobufWriter, field: FieldPlan, value: unknown): void {
-  if (!isRecord(value)) throw wrong('an object (a map with string keys)', value);
-  const record = value as Record<string, unknown>;
+/**
+ * A string-keyed map's keys in the order deterministic serialization writes them: by their UTF-8
+ * bytes. Most maps are built in order already, so the sort runs only when two keys are out of it.
+ * The compiled encoder calls it too.
+ */
+export function stringKeysInOrder(record: Record<string, unknown>): string[] {
   const keys = Object.keys(record);
   for (let i = 1; i < keys.length; i++) {
-    // Deterministic serialization orders string keys by their UTF-8 bytes.
     if (compareUtf8(keys[i - 1] as string, keys[i] as string) > 0) {
       keys.sort(compareUtf8);
       break;
     }
   }
+  return keys;
+}
+
+/**
+ * An integer-keyed Map's keys in numeric order, or undefined where the Map already iterates in it
+ * (then it is walked as it is, with no array made). The compiled encoder calls it too.
+ */
+export function intKeysInOrder(map: Map<unknown, unknown>): unknown[] | undefined {
+  let previous: unknown;
+  for (const key of map.keys()) {
+    if (previous !== undefined && (previous as number) > (key as number)) {
+      return [...map.keys()].sort(compareNumbers);
+    }
+    previous = key;
+  }
+  return undefined;
+}
+
+function encodeStringMap(w: ProtobufWriter, field: FieldPlan, value: unknown): void {
+  if (!isRecord(value)) throw wrong('an object (a map with string keys)', value);
+  const record = value as Record<string, unknown>;
+  const keys = stringKeysInOrder(record);
   const keySlot = field.key as Slot;
   let key = '';
   try {
@@ -215,15 +239,7 @@ function encodeStringMap(w: ProtobufWriter, field: FieldPlan, value: unknown): v
 
 function encodeIntMap(w: ProtobufWriter, field: FieldPlan, value: unknown): void {
   if (!(value instanceof Map)) throw wrong('a Map (integer keys)', value);
-  let keys: unknown[] | undefined;
-  let previous: unknown;
-  for (const key of value.keys()) {
-    if (previous !== undefined && (previous as number) > (key as number)) {
-      keys = [...value.keys()].sort(compareNumbers);
-      break;
-    }
-    previous = key;
-  }
+  const keys = intKeysInOrder(value);
   const keySlot = field.key as Slot;
   let current: unknown;
   try {
