@@ -8,7 +8,7 @@
  */
 
 /** The value as JSON with every object's keys sorted: Dates as ISO strings, numbers as JSON writes them. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(JSON.parse(JSON.stringify(value)) as unknown));
 }
 

@@ -9,9 +9,9 @@ import { flatten, User, users } from 'wirekit-ts/lab';
 import { type Infer, t } from 'wirekit-ts/schema';
 import { toProto } from 'wirekit-ts/schema/export';
 
-export const GetUserRequest = t.object('GetUserRequest', { id: t.uint32() });
-export const ListUsersRequest = t.object('ListUsersRequest', { count: t.uint32() });
-export const UserList = t.object('UserList', { users: t.array(User) });
+const GetUserRequest = t.object('GetUserRequest', { id: t.uint32() });
+const ListUsersRequest = t.object('ListUsersRequest', { count: t.uint32() });
+const UserList = t.object('UserList', { users: t.array(User) });
 
 export const UserService = t.service('bench.v1.UserService', {
   GetUser: t.unary(GetUserRequest, User),

@@ -8,9 +8,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { repoRoot } from '../repo-root.js';
 import { protoText } from './service.js';
 
@@ -25,7 +24,7 @@ export function generateStaticCode(): string {
     return modulePath;
   mkdirSync(folder, { recursive: true });
   writeFileSync(protoPath, text);
-  const pbjs = createRequire(import.meta.url).resolve('protobufjs-cli/bin/pbjs');
+  const pbjs = fileURLToPath(import.meta.resolve('protobufjs-cli/bin/pbjs'));
   // pbjs's es6 wrapper imports "protobufjs/minimal", which Node's ESM resolver only finds with its extension.
   const args = ['-t', 'static-module', '-w', 'es6', '--dependency', 'protobufjs/minimal.js'];
   execFileSync(process.execPath, [pbjs, ...args, '-o', modulePath, protoPath], { stdio: 'inherit' });
