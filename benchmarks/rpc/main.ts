@@ -5,7 +5,7 @@
  *   npm run build && npm run bench:rpc     # node build/benchmarks/rpc/main.js
  *   node build/benchmarks/rpc/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 1]
  *     [--users 10000] [--cases grpcjs-static,connect-es-grpc,...] [--workloads small,list,stream]
- *     [--concurrency small=16,list=4,stream=2] [--json FILE]
+ *     [--concurrency small=16,list=4,stream=2] [--json FILE] [--cpu-prof DIR]
  *
  * Workloads: a small unary call (one user by id), the seed's users as one unary reply, and the same
  * users as a server stream of one message each. Cases (cases.ts): grpc-js + protobufjs static code
@@ -36,10 +36,12 @@ import { generateStaticCode } from './static-code.js';
 const usage = `Usage: node build/benchmarks/rpc/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 1]
          [--users 10000] [--cases ${entries.map((entry) => entry.id).join(',')}]
          [--workloads ${workloads.join(',')}] [--concurrency small=16,list=4,stream=2] [--json FILE]
+         [--cpu-prof DIR]
 The bench service (one user by id; the users as one reply; the users as a server stream) on
 grpc-js + protobufjs static code, Connect-ES + protobuf-es (gRPC and Connect), plain Fastify JSON,
 wirekit's codecs on grpc-js and wirekit's own server: requests/s, latency, server CPU per call and
-streamed messages/s, each case in a fresh server and client process, every reply checked.`;
+streamed messages/s, each case in a fresh server and client process, every reply checked.
+--cpu-prof DIR: each server process writes its V8 CPU profile to DIR (WORKLOAD-CASE-REPETITION.cpuprofile).`;
 
 const { values } = benchArgs(usage, {
   options: {
@@ -51,6 +53,7 @@ const { values } = benchArgs(usage, {
     workloads: { type: 'string', default: workloads.join(',') },
     concurrency: { type: 'string', default: 'small=16,list=4,stream=2' },
     json: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -96,6 +99,7 @@ const settings: CaseSettings = {
   warmupSeconds: positive('warmup-seconds', values['warmup-seconds']),
   concurrency: concurrencyOf(values.concurrency),
   serializeMs: 300,
+  cpuProfileDir: values['cpu-prof'],
 };
 
 const chosen = entries.filter((entry) => chosenIds.includes(entry.id));

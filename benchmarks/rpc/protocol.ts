@@ -19,7 +19,7 @@ export type ServerReply =
   | { readonly type: 'ready'; readonly port: number }
   /** CPU time (user + system) and wall time since the previous mark. */
   | { readonly type: 'window'; readonly cpuUs: number; readonly wallMs: number }
-  /** The stack's own serializer alone on one reply of the workload (a stream: all its messages), median µs. */
+  /** The stack's own serializer alone on one reply of the workload (a stream: all its messages), mean CPU µs. */
   | { readonly type: 'serialized'; readonly us: number; readonly rounds: number }
   | { readonly type: 'failed'; readonly message: string };
 

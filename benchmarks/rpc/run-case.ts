@@ -14,8 +14,10 @@ export interface CaseSettings {
   readonly seconds: number;
   readonly warmupSeconds: number;
   readonly concurrency: Readonly<Record<Workload, number>>;
-  /** How long the serializer alone is timed (at least five rounds). */
+  /** How much CPU time the serializer alone is given to be timed (at least five rounds). */
   readonly serializeMs: number;
+  /** Where each server process writes its V8 CPU profile (`--cpu-prof`), if anywhere. */
+  readonly cpuProfileDir: string | undefined;
 }
 
 export interface CaseResult {
@@ -27,7 +29,7 @@ export interface CaseResult {
   /** The server process's CPU over the measured window. */
   readonly serverCpuUs: number;
   readonly serverWallMs: number;
-  /** The stack's serializer alone on one reply (a stream: all its messages), median µs. */
+  /** The stack's serializer alone on one reply (a stream: all its messages), mean CPU µs. */
   readonly serializeUs: number;
 }
 
@@ -39,7 +41,20 @@ export async function runCase(
   repetition: number,
   settings: CaseSettings,
 ): Promise<CaseResult> {
-  const server = new BenchChild<ServerCommand, ServerReply>(`the ${entry.id} server`, script('server'));
+  const profile =
+    settings.cpuProfileDir === undefined
+      ? []
+      : [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          settings.cpuProfileDir,
+          '--cpu-prof-name',
+          `${workload}-${entry.id}-${repetition + 1}.cpuprofile`,
+        ];
+  const server = new BenchChild<ServerCommand, ServerReply>(`the ${entry.id} server`, script('server'), [
+    ...process.execArgv,
+    ...profile,
+  ]);
   const client = new BenchChild<ClientCommand, ClientReply>('the rpc bench client', script('client'));
   try {
     const { port } = await server.request(
