@@ -125,9 +125,11 @@ export function table(rows: readonly Row[], workload: Workload): string {
     const rate = stream
       ? withRange(row.messagesPerSecond, row.messagesRange, row.repetitions)
       : withRange(row.callsPerSecond, row.callsRange, row.repetitions);
-    const digits = row.serverCpuUsPerMessage < 100 ? 1 : 0;
+    // Small figures keep the digits that tell them apart.
+    const digitsOf = (value: number) => (value < 10 ? 2 : value < 100 ? 1 : 0);
+    const cpu = stream ? row.serverCpuUsPerMessage : row.serverCpuUsPerCall;
     lines.push(
-      `| ${row.label} | ${protocolName(row.protocol)} | ${row.codec} | ${fixed(row.bytesPerMessage)} | ${rate} | ${ratio(row.vsGrpcJs)} | ${ratio(row.vsConnectEs)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(stream ? row.serverCpuUsPerMessage : row.serverCpuUsPerCall, digits)} | ${fixed(row.serializeUsPerMessage, digits)} | ${fixed(row.clientCpuPercent)} | ${fixed(row.verified)} / ${fixed(row.calls)} |`,
+      `| ${row.label} | ${protocolName(row.protocol)} | ${row.codec} | ${fixed(row.bytesPerMessage)} | ${rate} | ${ratio(row.vsGrpcJs)} | ${ratio(row.vsConnectEs)} | ${fixed(row.p50Ms, 2)} | ${fixed(row.p99Ms, 2)} | ${fixed(cpu, digitsOf(cpu))} | ${fixed(row.serializeUsPerMessage, digitsOf(row.serializeUsPerMessage))} | ${fixed(row.clientCpuPercent)} | ${fixed(row.verified)} / ${fixed(row.calls)} |`,
     );
   }
   return lines.join('\n');
