@@ -19,8 +19,13 @@ export class BenchChild<Command, R extends Reply> {
   constructor(
     readonly name: string,
     script: string,
+    /** Node's options for the child (default: this process's, as fork does). */
+    execArgv: readonly string[] = process.execArgv,
   ) {
-    this.process = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.process = fork(script, [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      execArgv: [...execArgv],
+    });
     this.process.on('message', (reply: R) => {
       this.#inbox.push(reply);
       this.#deliver();
