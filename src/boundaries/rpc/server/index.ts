@@ -13,6 +13,5 @@ export {
   type RpcProtocolFactory,
   type RpcService,
   type RpcServiceOptions,
-  rpcRoutes,
   rpcService,
 } from './service-router.js';

@@ -11,12 +11,11 @@
  * status here (call-error.ts), with the error's details.
  */
 import type { DescMethod } from '@bufbuild/protobuf';
-import { createMethodImplSpec, type HandlerContext, type MethodImpl } from '@connectrpc/connect';
-import {
-  createUniversalMethodHandler,
-  type ProtocolHandlerFactory,
-  type UniversalHandler,
-  type UniversalHandlerOptions,
+import type { HandlerContext, MethodImpl } from '@connectrpc/connect';
+import type {
+  ProtocolHandlerFactory,
+  UniversalHandler,
+  UniversalHandlerOptions,
 } from '@connectrpc/connect/protocol';
 import { WirekitError } from '../../../errors/index.js';
 import type { CallContext, MethodSchema, ServiceHandlers, ServiceSchema } from '../../../schema/index.js';
@@ -30,6 +29,7 @@ import {
 } from '../message-formats.js';
 import { describeServices, fullNameOf } from '../service-descriptor.js';
 import { type CallErrorOptions, callErrorOf } from './call-error.js';
+import { connectRuntime } from './connect-runtime.js';
 import { boxReply, type MethodSerializers, type WirekitHandlerOptions } from './handler-options.js';
 
 /** What a handler is given beside its request: the call's signal, headers and how it arrived. */
@@ -161,7 +161,8 @@ function implementationOf(method: DescMethod, handler: AnyHandler, errors: CallE
 /**
  * The Connect handlers of every method of `services`, each served by every protocol in
  * `options.protocols`. Push them into a Connect router (`router.handlers.push(...)`) in the
- * `routes` of connect-node's adapter or connect-fastify's plugin.
+ * `routes` of connect-node's adapter or connect-fastify's plugin. Connect must be loaded first
+ * (`await loadConnect()`).
  */
 export function rpcRoutes(services: readonly RpcService[], options: RpcRoutesOptions): UniversalHandler[] {
   if (options.protocols.length === 0) {
@@ -196,8 +197,9 @@ export function rpcRoutes(services: readonly RpcService[], options: RpcRoutesOpt
       return found;
     },
   };
+  const { connect, protocol: primitives } = connectRuntime();
   const factories = options.protocols.map((protocol) => protocol(handlerOptions));
   return implementations.map(([method, impl]) =>
-    createUniversalMethodHandler(createMethodImplSpec(method, impl), factories),
+    primitives.createUniversalMethodHandler(connect.createMethodImplSpec(method, impl), factories),
   );
 }
