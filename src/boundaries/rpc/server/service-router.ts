@@ -45,7 +45,7 @@ export interface RpcCallContext extends CallContext {
   readonly responseHeader: Headers;
   /** Trailers sent after the last reply message, beside the status. */
   readonly responseTrailer: Headers;
-  /** The protocol of the call: `grpc`, `grpc_web` or `connect` (Connect's names). */
+  /** The protocol of the call: `grpc`, `grpc-web` or `connect` (Connect's names). */
   readonly protocol: string;
   /** The codec the call's messages travel in, as its content type names it. */
   readonly codec: RpcCodecName;
