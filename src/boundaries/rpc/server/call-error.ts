@@ -6,11 +6,12 @@
  * encoded here by wirekit's own Protocol Buffers codec and handed to Connect as bytes with their
  * type name, which Connect wraps in the `google.protobuf.Any`s of a `google.rpc.Status`.
  */
-import { Code, ConnectError } from '@connectrpc/connect';
+import type { Code, ConnectError } from '@connectrpc/connect';
 import type { Codec } from '../../../codecs/core/codec.js';
 import { createCodec } from '../../../codecs/registry.js';
 import { BadRequest, ErrorInfo, type RpcErrorDetail } from '../error-details.js';
 import { rpcStatusOf } from '../error-status.js';
+import { connectRuntime } from './connect-runtime.js';
 
 export interface CallErrorOptions {
   /**
@@ -40,6 +41,7 @@ function detailCodec(type: RpcErrorDetail['type']): Codec<unknown> {
  * original error stays the `cause`, for interceptors and logs.
  */
 export function callErrorOf(thrown: unknown, options: CallErrorOptions = {}): ConnectError {
+  const { ConnectError } = connectRuntime().connect;
   if (thrown instanceof ConnectError) return thrown;
   const status = rpcStatusOf(thrown, { exposeUnexpectedErrors: options.exposeErrors === true });
   // Connect's codes are gRPC's numbers: one enum, so the number passes as it is.
@@ -57,6 +59,7 @@ export function callErrorOf(thrown: unknown, options: CallErrorOptions = {}): Co
  * is the server's, not the caller's INVALID_ARGUMENT).
  */
 export function replyEncodingError(thrown: unknown): ConnectError {
+  const { Code, ConnectError } = connectRuntime().connect;
   return new ConnectError(
     'internal error: the reply could not be encoded',
     Code.Internal,
@@ -74,10 +77,12 @@ export function replyEncodingError(thrown: unknown): ConnectError {
  */
 export function expiredDeadlineError(timeoutMs: number | undefined): ConnectError | undefined {
   if (timeoutMs === undefined || timeoutMs >= 1) return undefined;
+  const { Code, ConnectError } = connectRuntime().connect;
   return new ConnectError('the deadline had expired before the call arrived', Code.DeadlineExceeded);
 }
 
 /** INTERNAL, for what went wrong on the server's side of a call (a reply it could not encode). */
 export function internalCallError(message: string, cause: unknown): ConnectError {
+  const { Code, ConnectError } = connectRuntime().connect;
   return new ConnectError(message, Code.Internal, undefined, undefined, cause);
 }

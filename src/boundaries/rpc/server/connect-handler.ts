@@ -10,20 +10,21 @@
  * Connect-ES's own factory reads proto and json only, through protobuf-es messages; this one reads
  * and writes wirekit's values with wirekit's codecs (handler-options.ts).
  */
-import { Code, ConnectError, createHandlerContext, type MethodImplSpec } from '@connectrpc/connect';
-import {
+import type { Code, ConnectError, createHandlerContext, MethodImplSpec } from '@connectrpc/connect';
+import type * as ConnectProtocol from '@connectrpc/connect/protocol';
+import type {
   assertByteStreamRequest,
   compressionNegotiate,
   contentTypeMatcher,
   createMethodUrl,
-  type ProtocolHandlerFactory,
-  type UniversalHandler,
-  type UniversalServerRequest,
-  type UniversalServerResponse,
+  ProtocolHandlerFactory,
+  UniversalHandler,
+  UniversalServerRequest,
+  UniversalServerResponse,
   uResponseMethodNotAllowed,
   uResponseUnsupportedMediaType,
 } from '@connectrpc/connect/protocol';
-import {
+import type {
   createEndStreamSerialization,
   endStreamFlag,
   headerContentType,
@@ -36,6 +37,7 @@ import {
 } from '@connectrpc/connect/protocol-connect';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { expiredDeadlineError } from './call-error.js';
+import { connectRuntime } from './connect-runtime.js';
 import { allowsGet, createConnectUnaryHandler } from './connect-unary-handler.js';
 import type { WirekitHandlerOptions } from './handler-options.js';
 import {
@@ -54,6 +56,8 @@ const protocolName = 'connect';
  * each message is limited to 4 MiB each way (Connect's own default is 4 GiB).
  */
 export function createConnectHandlerFactory(options: WirekitHandlerOptions): ProtocolHandlerFactory {
+  const { createEndStreamSerialization } = connectRuntime().connectProtocol;
+  const { contentTypeMatcher, createMethodUrl } = connectRuntime().protocol;
   const opt = validateWirekitHandlerOptions(options);
   const unaryTypes = contentTypeMatcher(offeredContentTypes('connect-unary', options.codecs));
   const streamTypes = contentTypeMatcher(offeredContentTypes('connect-stream', options.codecs));
@@ -84,6 +88,20 @@ function createStreamHandler(
   serialization: MethodSerialization,
   endStream: ReturnType<typeof createEndStreamSerialization>,
 ): (request: UniversalServerRequest) => Promise<UniversalServerResponse> {
+  const { createHandlerContext } = connectRuntime().connect;
+  const {
+    endStreamFlag,
+    headerContentType,
+    headerStreamAcceptEncoding,
+    headerStreamEncoding,
+    headerTimeout,
+    parseTimeout,
+  } = connectRuntime().connectProtocol;
+  // An assertion function must be named with its type written out to narrow its argument.
+  const assertByteStreamRequest: typeof ConnectProtocol.assertByteStreamRequest =
+    connectRuntime().protocol.assertByteStreamRequest;
+  const { compressionNegotiate, uResponseMethodNotAllowed, uResponseUnsupportedMediaType } =
+    connectRuntime().protocol;
   return async function handle(req) {
     assertByteStreamRequest(req);
     const codec = codecOfContentType('connect-stream', req.header.get(headerContentType) ?? '')?.codec;
@@ -137,6 +155,8 @@ function createStreamHandler(
 }
 
 function versionError(opt: ValidatedHandlerOptions, req: UniversalServerRequest): ConnectError | undefined {
+  const { Code, ConnectError } = connectRuntime().connect;
+  const { headerProtocolVersion, protocolVersion } = connectRuntime().connectProtocol;
   if (!opt.requireConnectProtocolHeader) return undefined;
   const got = req.header.get(headerProtocolVersion);
   if (got === protocolVersion) return undefined;

@@ -10,18 +10,18 @@
 
 import { base64Decode } from '@bufbuild/protobuf/wire';
 import { MethodOptions_IdempotencyLevel } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError, createHandlerContext, type MethodImplSpec } from '@connectrpc/connect';
-import {
+import type { Code, ConnectError, createHandlerContext, MethodImplSpec } from '@connectrpc/connect';
+import type {
   compressionNegotiate,
   createAsyncIterable,
   invokeUnaryImplementation,
   readAllBytes,
-  type UniversalServerRequest,
-  type UniversalServerResponse,
+  UniversalServerRequest,
+  UniversalServerResponse,
   uResponseMethodNotAllowed,
   uResponseUnsupportedMediaType,
 } from '@connectrpc/connect/protocol';
-import {
+import type {
   errorToJsonBytes,
   headerContentType,
   headerProtocolVersion,
@@ -36,6 +36,7 @@ import {
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { connectHttpStatusOf, type GrpcStatusName, grpcStatusCodes } from '../status-codes.js';
 import { callErrorOf, expiredDeadlineError } from './call-error.js';
+import { connectRuntime } from './connect-runtime.js';
 import type { BoxedReply } from './handler-options.js';
 import type { MethodSerialization, ValidatedHandlerOptions } from './method-serialization.js';
 
@@ -71,6 +72,24 @@ export function createConnectUnaryHandler(
   spec: MethodImplSpec,
   serialization: MethodSerialization,
 ): (request: UniversalServerRequest) => Promise<UniversalServerResponse> {
+  const { createHandlerContext } = connectRuntime().connect;
+  const {
+    errorToJsonBytes,
+    headerContentType,
+    headerTimeout,
+    headerUnaryAcceptEncoding,
+    headerUnaryContentLength,
+    headerUnaryEncoding,
+    parseTimeout,
+    trailerMux,
+  } = connectRuntime().connectProtocol;
+  const {
+    compressionNegotiate,
+    createAsyncIterable,
+    invokeUnaryImplementation,
+    uResponseMethodNotAllowed,
+    uResponseUnsupportedMediaType,
+  } = connectRuntime().protocol;
   return async function handle(req) {
     const isGet = req.method === 'GET';
     if (isGet && !allowsGet(spec)) return uResponseMethodNotAllowed;
@@ -146,6 +165,8 @@ function codecOfQuery(encoding: string | null, codecs: readonly RpcCodecName[]):
 
 /** Connect-Protocol-Version (POST) or `connect=v1` (GET), when the server requires it. */
 function requireProtocolVersion(req: UniversalServerRequest, query: URLSearchParams, isGet: boolean): void {
+  const { Code, ConnectError } = connectRuntime().connect;
+  const { headerProtocolVersion, protocolVersion } = connectRuntime().connectProtocol;
   const [got, expected, where] = isGet
     ? [query.get(param.version), `v${protocolVersion}`, `the ${param.version} parameter`]
     : [req.header.get(headerProtocolVersion), protocolVersion, headerProtocolVersion];
@@ -162,6 +183,9 @@ async function readBodyMessage(
   compression: Compression | null,
   readMaxBytes: number,
 ): Promise<Uint8Array> {
+  const { Code, ConnectError } = connectRuntime().connect;
+  const { headerUnaryContentLength } = connectRuntime().connectProtocol;
+  const { readAllBytes } = connectRuntime().protocol;
   const body = req.body;
   let bytes: Uint8Array;
   if (body instanceof Uint8Array) {

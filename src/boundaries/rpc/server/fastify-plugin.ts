@@ -13,9 +13,10 @@
  * Register it without `fastify-plugin`'s unwrapping: its parsers must stay in its scope. For gRPC
  * the app must speak HTTP/2: `fastify({ http2: true })` (h2c), or TLS with `allowHTTP1`.
  */
-import { fastifyConnectPlugin } from '@connectrpc/connect-fastify';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { importPeer } from '../../../util/optional-peer.js';
 import { type GrpcStatusName, grpcStatusCodes } from '../status-codes.js';
+import { loadConnect } from './connect-runtime.js';
 import { encodeGrpcMessage } from './grpc-status.js';
 import { defaultRpcProtocols, handlerOptionsOf, type RpcServerOptions } from './server-options.js';
 import { rpcRoutes } from './service-router.js';
@@ -80,6 +81,10 @@ async function answerGrpcInKind(request: FastifyRequest, reply: FastifyReply, pa
 
 /** Serves `options.services` under this Fastify scope (its prefix, hooks and logger). */
 export const rpcPlugin: FastifyPluginAsync<RpcFastifyOptions> = async (app, options) => {
+  const [{ fastifyConnectPlugin }] = await Promise.all([
+    importPeer(() => import('@connectrpc/connect-fastify'), 'rpcPlugin', '@connectrpc/connect-fastify'),
+    loadConnect(),
+  ]);
   const shutdown = new AbortController();
   app.addHook('preClose', async () => {
     setTimeout(() => shutdown.abort(), options.shutdownTimeoutMs ?? 5000).unref();

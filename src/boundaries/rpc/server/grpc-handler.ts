@@ -8,44 +8,18 @@
  * any handler runs (Connect would arm a 0 ms timer and run it); and a status's message is
  * percent-encoded as the gRPC spec says (grpc-status.ts), not as a URI component.
  */
-import { Code, ConnectError, createHandlerContext, type MethodImplSpec } from '@connectrpc/connect';
-import {
-  assertByteStreamRequest,
-  compressionNegotiate,
-  contentTypeMatcher,
-  createMethodUrl,
-  limitSerialization,
-  type ProtocolHandlerFactory,
-  pipe,
-  type Serialization,
-  transformCatchFinally,
-  transformCompressEnvelope,
-  transformDecompressEnvelope,
-  transformInvokeImplementation,
-  transformJoinEnvelopes,
-  transformParseEnvelope,
-  transformPrepend,
-  transformSerializeEnvelope,
-  transformSplitEnvelope,
-  type UniversalHandlerOptions,
-  type UniversalServerRequest,
-  type UniversalServerResponse,
-  untilFirst,
-  uResponseMethodNotAllowed,
-  uResponseOk,
-  uResponseUnsupportedMediaType,
-  validateUniversalHandlerOptions,
+import type { MethodImplSpec } from '@connectrpc/connect';
+import type * as ConnectProtocol from '@connectrpc/connect/protocol';
+import type {
+  ProtocolHandlerFactory,
+  Serialization,
+  UniversalHandlerOptions,
+  UniversalServerRequest,
+  UniversalServerResponse,
 } from '@connectrpc/connect/protocol';
-import {
-  headerAcceptEncoding,
-  headerContentType,
-  headerEncoding,
-  headerGrpcStatus,
-  headerTimeout,
-  parseTimeout,
-} from '@connectrpc/connect/protocol-grpc';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { callErrorOf, internalCallError } from './call-error.js';
+import { connectRuntime } from './connect-runtime.js';
 import { setGrpcStatus } from './grpc-status.js';
 import { type BoxedReply, unboxReply, type WirekitHandlerOptions } from './handler-options.js';
 
@@ -63,6 +37,7 @@ function serializationOf(
   codec: RpcCodecName,
   limits: Pick<UniversalHandlerOptions, 'readMaxBytes' | 'writeMaxBytes'>,
 ): { input: Serialization<unknown>; output: Serialization<BoxedReply> } {
+  const { limitSerialization } = connectRuntime().protocol;
   const serializers = options.serializersOf(spec.method);
   const input = serializers.input.of(codec);
   const output = serializers.output.of(codec);
@@ -109,6 +84,7 @@ function asArrayBufferView(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 
 /** A gRPC handler factory serving wirekit's messages in every codec `options.codecs` offers. */
 export function createGrpcHandlerFactory(options: WirekitHandlerOptions): ProtocolHandlerFactory {
+  const { contentTypeMatcher, createMethodUrl, validateUniversalHandlerOptions } = connectRuntime().protocol;
   const opt = validateUniversalHandlerOptions(options);
   const pattern = contentTypePattern(options.codecs);
   function factory(spec: MethodImplSpec) {
@@ -126,6 +102,35 @@ export function createGrpcHandlerFactory(options: WirekitHandlerOptions): Protoc
 }
 
 function createHandler(options: WirekitHandlerOptions, opt: UniversalHandlerOptions, spec: MethodImplSpec) {
+  const { Code, ConnectError, createHandlerContext } = connectRuntime().connect;
+  // An assertion function must be named with its type written out to narrow its argument.
+  const assertByteStreamRequest: typeof ConnectProtocol.assertByteStreamRequest =
+    connectRuntime().protocol.assertByteStreamRequest;
+  const {
+    compressionNegotiate,
+    pipe,
+    transformCatchFinally,
+    transformCompressEnvelope,
+    transformDecompressEnvelope,
+    transformInvokeImplementation,
+    transformJoinEnvelopes,
+    transformParseEnvelope,
+    transformPrepend,
+    transformSerializeEnvelope,
+    transformSplitEnvelope,
+    uResponseMethodNotAllowed,
+    uResponseOk,
+    uResponseUnsupportedMediaType,
+    untilFirst,
+  } = connectRuntime().protocol;
+  const {
+    headerAcceptEncoding,
+    headerContentType,
+    headerEncoding,
+    headerGrpcStatus,
+    headerTimeout,
+    parseTimeout,
+  } = connectRuntime().grpc;
   const serializations = new Map<RpcCodecName, ReturnType<typeof serializationOf>>();
   const serializationFor = (codec: RpcCodecName) => {
     let serialization = serializations.get(codec);

@@ -7,7 +7,7 @@
  * Every gRPC runtime decodes that form, grpc-js's `decodeURI` included.
  */
 import type { ConnectError } from '@connectrpc/connect';
-import { headerGrpcMessage, setTrailerStatus } from '@connectrpc/connect/protocol-grpc';
+import { connectRuntime } from './connect-runtime.js';
 
 const utf8 = new TextEncoder();
 
@@ -27,6 +27,7 @@ export function encodeGrpcMessage(message: string): string {
 
 /** Sets the status trailers of `error` (or OK) on `target`, the message encoded as the spec says. */
 export function setGrpcStatus(target: Headers, error: ConnectError | undefined): Headers {
+  const { headerGrpcMessage, setTrailerStatus } = connectRuntime().grpc;
   setTrailerStatus(target, error);
   if (error !== undefined) target.set(headerGrpcMessage, encodeGrpcMessage(error.rawMessage));
   return target;

@@ -11,20 +11,21 @@
  * server offers. Connect-ES's own factory reads proto and json only, through protobuf-es messages,
  * and refuses the text variant.
  */
-import { createHandlerContext, type MethodImplSpec } from '@connectrpc/connect';
-import {
+import type { createHandlerContext, MethodImplSpec } from '@connectrpc/connect';
+import type * as ConnectProtocol from '@connectrpc/connect/protocol';
+import type {
   assertByteStreamRequest,
   compressionNegotiate,
   contentTypeMatcher,
   createMethodUrl,
-  type ProtocolHandlerFactory,
-  type UniversalHandler,
-  type UniversalServerRequest,
-  type UniversalServerResponse,
+  ProtocolHandlerFactory,
+  UniversalHandler,
+  UniversalServerRequest,
+  UniversalServerResponse,
   uResponseMethodNotAllowed,
   uResponseUnsupportedMediaType,
 } from '@connectrpc/connect/protocol';
-import {
+import type {
   createTrailerSerialization,
   grpcStatusOk,
   headerAcceptEncoding,
@@ -38,6 +39,7 @@ import {
 } from '@connectrpc/connect/protocol-grpc-web';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { expiredDeadlineError } from './call-error.js';
+import { connectRuntime } from './connect-runtime.js';
 import { transformBase64Decode, transformBase64Encode } from './grpc-web-text.js';
 import type { WirekitHandlerOptions } from './handler-options.js';
 import {
@@ -56,6 +58,7 @@ const protocolName = 'grpc-web';
  * message is limited to 4 MiB each way (Connect's own default is 4 GiB).
  */
 export function createGrpcWebHandlerFactory(options: WirekitHandlerOptions): ProtocolHandlerFactory {
+  const { contentTypeMatcher, createMethodUrl } = connectRuntime().protocol;
   const opt = validateWirekitHandlerOptions(options);
   const supportedContentType = contentTypeMatcher(offeredContentTypes('grpc-web', options.codecs));
   function factory(spec: MethodImplSpec): UniversalHandler {
@@ -78,6 +81,24 @@ function createHandler(
   spec: MethodImplSpec,
   serialization: MethodSerialization,
 ): (request: UniversalServerRequest) => Promise<UniversalServerResponse> {
+  const { createHandlerContext } = connectRuntime().connect;
+  const {
+    createTrailerSerialization,
+    grpcStatusOk,
+    headerAcceptEncoding,
+    headerContentType,
+    headerEncoding,
+    headerGrpcStatus,
+    headerTimeout,
+    parseTimeout,
+    setTrailerStatus,
+    trailerFlag,
+  } = connectRuntime().grpcWeb;
+  // An assertion function must be named with its type written out to narrow its argument.
+  const assertByteStreamRequest: typeof ConnectProtocol.assertByteStreamRequest =
+    connectRuntime().protocol.assertByteStreamRequest;
+  const { compressionNegotiate, uResponseMethodNotAllowed, uResponseUnsupportedMediaType } =
+    connectRuntime().protocol;
   const trailers = createTrailerSerialization();
   return async function handle(req) {
     assertByteStreamRequest(req);

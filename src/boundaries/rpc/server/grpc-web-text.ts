@@ -5,14 +5,16 @@
  * only the last: the decoder reads group by group, and the encoder writes each chunk as one padded
  * piece. Connect-ES has no text variant on its server.
  */
-import { Code, ConnectError } from '@connectrpc/connect';
+import type { Code, ConnectError } from '@connectrpc/connect';
 import type { AsyncIterableTransform } from '@connectrpc/connect/protocol';
+import { connectRuntime } from './connect-runtime.js';
 
 const base64Alphabet = /^[A-Za-z0-9+/]*={0,2}$/;
 const whitespace = /\s+/g;
 
 /** Decodes a base64 body that may arrive cut anywhere and padded at the end of any group of four. */
 export function transformBase64Decode(): AsyncIterableTransform<Uint8Array, Uint8Array> {
+  const { Code, ConnectError } = connectRuntime().connect;
   return async function* decode(chunks) {
     const text = new TextDecoder('latin1');
     let pending = '';
@@ -35,6 +37,7 @@ export function transformBase64Decode(): AsyncIterableTransform<Uint8Array, Uint
 
 /** Groups of four base64 characters, each group that holds `=` ending a padded piece of its own. */
 function decodeGroups(groups: string): Uint8Array {
+  const { Code, ConnectError } = connectRuntime().connect;
   const pieces: Buffer[] = [];
   for (let start = 0; start < groups.length; ) {
     const padding = groups.indexOf('=', start);

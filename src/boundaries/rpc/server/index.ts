@@ -1,6 +1,8 @@
 export type { CallErrorOptions } from './call-error.js';
 export { type RpcFastifyOptions, rpcPlugin } from './fastify-plugin.js';
+export { createConnectHandlerFactory } from './connect-handler.js';
 export { createGrpcHandlerFactory } from './grpc-handler.js';
+export { createGrpcWebHandlerFactory } from './grpc-web-handler.js';
 export { createRpcServer, type RpcNodeServerOptions, type RpcServer } from './node-server.js';
 export {
   defaultMaxConcurrentStreams,
@@ -13,6 +15,5 @@ export {
   type RpcProtocolFactory,
   type RpcService,
   type RpcServiceOptions,
-  rpcRoutes,
   rpcService,
 } from './service-router.js';

@@ -6,15 +6,16 @@
  * safe defaults.
  */
 import type { DescMethod } from '@bufbuild/protobuf';
-import {
+import type {
   limitSerialization,
-  type Serialization,
-  type UniversalHandlerOptions,
+  Serialization,
+  UniversalHandlerOptions,
   validateUniversalHandlerOptions,
 } from '@connectrpc/connect/protocol';
 import { WirekitBug } from '../../../errors/index.js';
 import type { RpcCodecName, RpcProtocol } from '../message-formats.js';
 import { replyEncodingError } from './call-error.js';
+import { connectRuntime } from './connect-runtime.js';
 import { type BoxedReply, unboxReply, type WirekitHandlerOptions } from './handler-options.js';
 
 /**
@@ -28,6 +29,7 @@ export type ValidatedHandlerOptions = ReturnType<typeof validateUniversalHandler
 
 /** Connect's validated handler options, with wirekit's 4 MiB limits where none was given. */
 export function validateWirekitHandlerOptions(options: WirekitHandlerOptions): ValidatedHandlerOptions {
+  const { validateUniversalHandlerOptions } = connectRuntime().protocol;
   const limits: UniversalHandlerOptions = {
     ...options,
     readMaxBytes: options.readMaxBytes ?? defaultMessageMaxBytes,
@@ -83,6 +85,7 @@ export function createMethodSerialization(
   options: WirekitHandlerOptions,
   limits: LimitOptions,
 ): MethodSerialization {
+  const { limitSerialization } = connectRuntime().protocol;
   const serializers = options.serializersOf(method);
   const inputs = new Map<RpcCodecName, Serialization<unknown>>();
   const outputs = new Map<RpcCodecName, Serialization<BoxedReply>>();

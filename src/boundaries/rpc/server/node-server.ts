@@ -8,7 +8,8 @@
 import { createServer as createHttp1Server } from 'node:http';
 import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
+import { importPeer } from '../../../util/optional-peer.js';
+import { loadConnect } from './connect-runtime.js';
 import { createOnePortServer } from './one-port.js';
 import {
   defaultRpcProtocols,
@@ -37,6 +38,10 @@ export interface RpcServer {
 
 /** Serves `options.services` on one port, gRPC over h2c and HTTP/1.1 beside it. */
 export async function createRpcServer(options: RpcNodeServerOptions): Promise<RpcServer> {
+  const [{ connectNodeAdapter }] = await Promise.all([
+    importPeer(() => import('@connectrpc/connect-node'), 'createRpcServer', '@connectrpc/connect-node'),
+    loadConnect(),
+  ]);
   const shutdown = new AbortController();
   const routes = rpcRoutes(options.services, {
     protocols: options.protocols ?? defaultRpcProtocols,

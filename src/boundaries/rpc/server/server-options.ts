@@ -11,7 +11,9 @@ import { WirekitError } from '../../../errors/index.js';
 import { defaultMaxDecompressionRatio } from '../../../util/decompression-ratio.js';
 import type { RpcCodecName } from '../message-formats.js';
 import type { CallErrorOptions } from './call-error.js';
+import { createConnectHandlerFactory } from './connect-handler.js';
 import { createGrpcHandlerFactory } from './grpc-handler.js';
+import { createGrpcWebHandlerFactory } from './grpc-web-handler.js';
 import { messageCompressions } from './message-compression.js';
 import type { RpcProtocolFactory, RpcService } from './service-router.js';
 
@@ -44,7 +46,7 @@ export interface RpcLimits {
 export interface RpcServerOptions extends RpcLimits, CallErrorOptions {
   /** The services served, each made by `rpcService`. */
   readonly services: readonly RpcService[];
-  /** The protocols served, by their factories (default: gRPC). */
+  /** The protocols served, by their factories (default: gRPC, gRPC-Web and Connect). */
   readonly protocols?: readonly RpcProtocolFactory[];
   /** The codecs a call may choose (default: all of `rpcCodecNames`). */
   readonly codecs?: readonly RpcCodecName[];
@@ -64,7 +66,11 @@ function positive(name: string, value: number | undefined, fallback: number): nu
 }
 
 /** The protocols served when none are named. */
-export const defaultRpcProtocols: readonly RpcProtocolFactory[] = [createGrpcHandlerFactory];
+export const defaultRpcProtocols: readonly RpcProtocolFactory[] = [
+  createGrpcHandlerFactory,
+  createGrpcWebHandlerFactory,
+  createConnectHandlerFactory,
+];
 
 /** Connect's handler options from the server's limits, every default filled in and checked. */
 export function handlerOptionsOf(

@@ -11,12 +11,11 @@
  * status here (call-error.ts), with the error's details.
  */
 import type { DescMethod } from '@bufbuild/protobuf';
-import { createMethodImplSpec, type HandlerContext, type MethodImpl } from '@connectrpc/connect';
-import {
-  createUniversalMethodHandler,
-  type ProtocolHandlerFactory,
-  type UniversalHandler,
-  type UniversalHandlerOptions,
+import type { HandlerContext, MethodImpl } from '@connectrpc/connect';
+import type {
+  ProtocolHandlerFactory,
+  UniversalHandler,
+  UniversalHandlerOptions,
 } from '@connectrpc/connect/protocol';
 import { WirekitError } from '../../../errors/index.js';
 import type { CallContext, MethodSchema, ServiceHandlers, ServiceSchema } from '../../../schema/index.js';
@@ -31,6 +30,7 @@ import {
 import { describeServices } from '../service-descriptor.js';
 import { fullNameOf } from '../service-files.js';
 import { type CallErrorOptions, callErrorOf } from './call-error.js';
+import { connectRuntime } from './connect-runtime.js';
 import { boxReply, type MethodSerializers, type WirekitHandlerOptions } from './handler-options.js';
 
 /** What a handler is given beside its request: the call's signal, headers and how it arrived. */
@@ -46,7 +46,7 @@ export interface RpcCallContext extends CallContext {
   readonly responseHeader: Headers;
   /** Trailers sent after the last reply message, beside the status. */
   readonly responseTrailer: Headers;
-  /** The protocol of the call: `grpc`, `grpc_web` or `connect` (Connect's names). */
+  /** The protocol of the call: `grpc`, `grpc-web` or `connect` (Connect's names). */
   readonly protocol: string;
   /** The codec the call's messages travel in, as its content type names it. */
   readonly codec: RpcCodecName;
@@ -162,7 +162,8 @@ function implementationOf(method: DescMethod, handler: AnyHandler, errors: CallE
 /**
  * The Connect handlers of every method of `services`, each served by every protocol in
  * `options.protocols`. Push them into a Connect router (`router.handlers.push(...)`) in the
- * `routes` of connect-node's adapter or connect-fastify's plugin.
+ * `routes` of connect-node's adapter or connect-fastify's plugin. Connect must be loaded first
+ * (`await loadConnect()`).
  */
 export function rpcRoutes(services: readonly RpcService[], options: RpcRoutesOptions): UniversalHandler[] {
   if (options.protocols.length === 0) {
@@ -197,8 +198,9 @@ export function rpcRoutes(services: readonly RpcService[], options: RpcRoutesOpt
       return found;
     },
   };
+  const { connect, protocol: primitives } = connectRuntime();
   const factories = options.protocols.map((protocol) => protocol(handlerOptions));
   return implementations.map(([method, impl]) =>
-    createUniversalMethodHandler(createMethodImplSpec(method, impl), factories),
+    primitives.createUniversalMethodHandler(connect.createMethodImplSpec(method, impl), factories),
   );
 }

@@ -7,11 +7,11 @@
  * expired deadline) never starts its handler, where Connect's starts it and fails its first read.
  */
 import type { ConnectError, HandlerContext, MethodImplSpec } from '@connectrpc/connect';
-import {
-  type AsyncIterableTransform,
-  type EnvelopedMessage,
+import type {
+  AsyncIterableTransform,
+  EnvelopedMessage,
   pipe,
-  type Serialization,
+  Serialization,
   transformCatchFinally,
   transformCompressEnvelope,
   transformDecompressEnvelope,
@@ -23,6 +23,7 @@ import {
   untilFirst,
 } from '@connectrpc/connect/protocol';
 import { callErrorOf } from './call-error.js';
+import { connectRuntime } from './connect-runtime.js';
 import type { BoxedReply } from './handler-options.js';
 import type { ValidatedHandlerOptions } from './method-serialization.js';
 
@@ -51,6 +52,18 @@ export interface StreamCall {
  * response headers before the adapter sends them.
  */
 export async function streamResponseBody(call: StreamCall): Promise<AsyncIterable<Uint8Array>> {
+  const {
+    pipe,
+    transformCatchFinally,
+    transformCompressEnvelope,
+    transformDecompressEnvelope,
+    transformInvokeImplementation,
+    transformJoinEnvelopes,
+    transformParseEnvelope,
+    transformSerializeEnvelope,
+    transformSplitEnvelope,
+    untilFirst,
+  } = connectRuntime().protocol;
   const { opt, spec, context } = call;
   // The request and the response are two pipelines: a failure to write the response must not be
   // reported as a failure to read the request.

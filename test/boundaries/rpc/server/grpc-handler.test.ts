@@ -8,11 +8,19 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BadRequest, ErrorInfo } from '../../../../src/boundaries/rpc/index.js';
 import { encodeGrpcMessage } from '../../../../src/boundaries/rpc/server/grpc-status.js';
-import { createRpcServer, type RpcServer } from '../../../../src/boundaries/rpc/server/index.js';
+import { createRpcServer, type RpcServer, rpcService } from '../../../../src/boundaries/rpc/server/index.js';
 import { createCodec } from '../../../../src/codecs/index.js';
 import { t } from '../../../../src/index.js';
 import { frame, grpcCall, openSession, statusDetails } from './grpc-wire.js';
-import { bigId, GetOrder, Order, orderService, type Seen, sampleOrder } from './order-service.js';
+import {
+  bigId,
+  GetOrder,
+  Order,
+  OrderService,
+  orderService,
+  type Seen,
+  sampleOrder,
+} from './order-service.js';
 
 const seen: Seen = { calls: [], contexts: [], aborted: [], timeouts: [] };
 let server: RpcServer;
@@ -236,5 +244,45 @@ describe('compression', () => {
     });
     expect(answer.trailers['grpc-status']).toBe('12');
     expect(answer.trailers['grpc-accept-encoding']).toBe('gzip,br');
+  });
+});
+
+describe('limits and bindings', () => {
+  test('readMaxBytes and writeMaxBytes bound each message: RESOURCE_EXHAUSTED either way', async () => {
+    const small = await createRpcServer({ services: [orderService()], readMaxBytes: 64, writeMaxBytes: 32 });
+    const other = openSession(small.url);
+    try {
+      const codec = createCodec('protobuf', { schema: GetOrder });
+      const large = await grpcCall(
+        other,
+        getOrder,
+        'application/grpc',
+        frame(codec.encode({ id: 1n, failWith: 'x'.repeat(100) })),
+      );
+      expect(large.trailers['grpc-status']).toBe('8');
+      // The request fits; the reply (an Order of ~60 bytes) does not.
+      const reply = await grpcCall(other, getOrder, 'application/grpc', frame(codec.encode({ id: 1n })));
+      expect(reply.trailers['grpc-status']).toBe('8');
+      expect(reply.messages).toEqual([]);
+    } finally {
+      other.close();
+      await small.close();
+    }
+  });
+
+  test('a limit that is not a positive number is refused when the server is made', async () => {
+    await expect(createRpcServer({ services: [orderService()], readMaxBytes: 0 })).rejects.toMatchObject({
+      code: 'WK_OPTIONS_INVALID',
+    });
+    await expect(
+      createRpcServer({ services: [orderService()], maxConcurrentStreams: 1.5 }),
+    ).rejects.toMatchObject({ code: 'WK_OPTIONS_INVALID' });
+  });
+
+  test('rpcService refuses a service with a method left without a handler', () => {
+    const handlers = { GetOrder: async () => sampleOrder(1n) } as never;
+    expect(() => rpcService(OrderService, handlers)).toThrow(
+      expect.objectContaining({ code: 'WK_OPTIONS_INVALID' }),
+    );
   });
 });

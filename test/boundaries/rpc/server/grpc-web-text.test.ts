@@ -1,10 +1,14 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { createAsyncIterable } from '@connectrpc/connect/protocol';
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { loadConnect } from '../../../../src/boundaries/rpc/server/connect-runtime.js';
 import {
   transformBase64Decode,
   transformBase64Encode,
 } from '../../../../src/boundaries/rpc/server/grpc-web-text.js';
+
+// The transforms take Connect's ConnectError from the runtime the server's entry loads first.
+beforeAll(() => loadConnect());
 
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];

@@ -86,7 +86,7 @@ const Status = t.object('Status', {
   message: t.string(),
   details: t.array(Any),
 });
-export const statusCodec = createCodec('protobuf', { schema: Status });
+const statusCodec = createCodec('protobuf', { schema: Status });
 
 /** The `google.rpc.Status` in a reply's `grpc-status-details-bin`. */
 export function statusDetails(trailers: IncomingHttpHeaders) {

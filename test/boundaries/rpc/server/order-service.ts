@@ -18,7 +18,7 @@ export const Order = t.object('Order', {
 });
 export type Order = Infer<typeof Order>;
 export const GetOrder = t.object('GetOrder', { id: t.int64(), failWith: t.optional(t.string()) });
-export const Summary = t.object('Summary', { count: t.int32(), ids: t.array(t.int64()) });
+const Summary = t.object('Summary', { count: t.int32(), ids: t.array(t.int64()) });
 
 export const OrderService = t.service('orders.v1.OrderService', {
   GetOrder: t.unary(GetOrder, Order, { idempotency: 'NO_SIDE_EFFECTS' }),

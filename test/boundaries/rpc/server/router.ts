@@ -23,6 +23,7 @@ import {
   type RpcCodecName,
   rpcCodecNames,
 } from '../../../../src/boundaries/rpc/message-formats.js';
+import { loadConnect } from '../../../../src/boundaries/rpc/server/connect-runtime.js';
 import {
   boxReply,
   type MethodSerializers,
@@ -54,6 +55,8 @@ export async function serveTestService(
   factories: readonly FactoryMaker[],
   { httpVersion, codecs = rpcCodecNames, ...handlerOptions }: TestServerOptions,
 ): Promise<TestServer> {
+  // wirekit's factories take Connect's modules from the runtime the server's entry loads first.
+  await loadConnect();
   const [described] = describeServices([service]);
   if (described === undefined) throw new Error('no service described');
   const schemas = service.methods as Readonly<Record<string, MethodSchema>>;
