@@ -5,7 +5,6 @@
  * codecs decode them (bigint for 64-bit integers, Date, Uint8Array, decimal strings). Streams are
  * async iterables both ways; breaking out of a reply stream cancels the call.
  */
-import type { DescMethod } from '@bufbuild/protobuf';
 import { WirekitError } from '../../../errors/index.js';
 import {
   type CallOptions,
@@ -14,8 +13,8 @@ import {
   type ServiceSchema,
   withDefaults,
 } from '../../../schema/index.js';
+import { importPeer } from '../../../util/optional-peer.js';
 import { type MessageCodecOptions, MessageSerializers } from '../message-formats.js';
-import { describeServices } from '../service-descriptor.js';
 import {
   type Attempt,
   isRetryable,
@@ -25,7 +24,13 @@ import {
   withRetries,
 } from './retry.js';
 import { rpcErrorOf } from './rpc-error.js';
-import type { HeaderValues, MethodMessages, RpcTransport, TransportCall } from './transport.js';
+import type {
+  HeaderValues,
+  MethodDescriptor,
+  MethodMessages,
+  RpcTransport,
+  TransportCall,
+} from './transport.js';
 
 /** What a caller may say of one call: its deadline, a signal to cancel it, and headers. */
 export interface RpcCallOptions extends CallOptions {
@@ -49,7 +54,8 @@ export interface RpcClientOptions {
 
 interface BoundMethod {
   readonly schema: MethodSchema;
-  readonly desc: DescMethod;
+  /** Its descriptor, made on the first call (protobuf-es is an optional peer, loaded then). */
+  readonly desc: () => Promise<MethodDescriptor>;
   readonly messages: MethodMessages;
   readonly retryable: boolean;
 }
@@ -63,18 +69,18 @@ export function createRpcClient<S extends ServiceSchema>(
   transport: RpcTransport,
   options: RpcClientOptions = {},
 ): ServiceClient<S, RpcCallOptions> {
-  const [described] = describeServices([service]);
-  if (described === undefined) throw new WirekitError('WK_SCHEMA_INVALID', 'the service has no descriptor.');
   const policy = retryPolicyOf(options.retry);
+  const descriptors = lazyDescriptors(service);
   const client: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(service.methods)) {
-    const desc = described.methods.find((method) => method.name === name);
-    if (desc === undefined) {
-      throw new WirekitError('WK_SCHEMA_INVALID', `method ${name} is missing from ${described.typeName}.`);
-    }
     const bound: BoundMethod = {
       schema,
-      desc,
+      desc: async () => {
+        const desc = (await descriptors()).get(name);
+        if (desc === undefined)
+          throw new WirekitError('WK_SCHEMA_INVALID', `method ${name} has no descriptor.`);
+        return desc;
+      },
       messages: {
         input: new MessageSerializers(schema.input, options.codecOptions),
         output: new MessageSerializers(schema.output, options.codecOptions),
@@ -84,6 +90,25 @@ export function createRpcClient<S extends ServiceSchema>(
     client[name] = methodFunction(bound, transport, policy, options.defaultTimeoutMs);
   }
   return Object.freeze(client) as ServiceClient<S, RpcCallOptions>;
+}
+
+/** The service's method descriptors by name, made once, on the first call of any method. */
+function lazyDescriptors(service: ServiceSchema): () => Promise<ReadonlyMap<string, MethodDescriptor>> {
+  let made: Promise<ReadonlyMap<string, MethodDescriptor>> | undefined;
+  return () => {
+    made ??= importPeer(
+      () => import('../service-descriptor.js'),
+      'createRpcClient',
+      '@bufbuild/protobuf',
+    ).then(({ describeServices }) => {
+      const [described] = describeServices([service]);
+      return new Map((described?.methods ?? []).map((method) => [method.name, method]));
+    });
+    made.catch(() => {
+      made = undefined;
+    });
+    return made;
+  };
 }
 
 function methodFunction(
@@ -97,12 +122,12 @@ function methodFunction(
     const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
     return timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
   };
-  const callOf = (
+  const callOf = async (
     options: RpcCallOptions,
     signal: AbortSignal | undefined,
     attempt: Attempt,
-  ): TransportCall => ({
-    method: method.desc,
+  ): Promise<TransportCall> => ({
+    method: await method.desc(),
     messages: method.messages,
     signal,
     timeoutMs: attempt.timeoutMs === undefined ? undefined : Math.max(1, Math.ceil(attempt.timeoutMs)),
@@ -119,7 +144,7 @@ function methodFunction(
             deadlineOf(options),
             options.signal,
             async (attempt) => {
-              const outcome = await transport.unary(callOf(options, options.signal, attempt), value);
+              const outcome = await transport.unary(await callOf(options, options.signal, attempt), value);
               return outcome.message;
             },
           );
@@ -133,7 +158,7 @@ function methodFunction(
           const value = fill(request);
           // Retried only until the first reply: after that, replies would be seen twice.
           return withRetries(policy, method.retryable, deadlineOf(options), signal, async (attempt) => {
-            const outcome = await transport.stream(callOf(options, signal, attempt), single(value));
+            const outcome = await transport.stream(await callOf(options, signal, attempt), single(value));
             const replies = outcome.messages[Symbol.asyncIterator]();
             return { replies, first: await replies.next() };
           });
@@ -142,8 +167,8 @@ function methodFunction(
       return async (requests: AsyncIterable<unknown>, options: RpcCallOptions = {}) => {
         try {
           const deadline = deadlineOf(options);
-          const outcome = await withRetries(policy, false, deadline, options.signal, (attempt) =>
-            transport.stream(callOf(options, options.signal, attempt), filled(requests, fill)),
+          const outcome = await withRetries(policy, false, deadline, options.signal, async (attempt) =>
+            transport.stream(await callOf(options, options.signal, attempt), filled(requests, fill)),
           );
           let reply: unknown;
           let count = 0;
@@ -163,7 +188,10 @@ function methodFunction(
       return (requests: AsyncIterable<unknown>, options: RpcCallOptions = {}) =>
         replyStream(options, async (signal) =>
           withRetries(policy, false, deadlineOf(options), signal, async (attempt) => {
-            const outcome = await transport.stream(callOf(options, signal, attempt), filled(requests, fill));
+            const outcome = await transport.stream(
+              await callOf(options, signal, attempt),
+              filled(requests, fill),
+            );
             const replies = outcome.messages[Symbol.asyncIterator]();
             return { replies, first: await replies.next() };
           }),

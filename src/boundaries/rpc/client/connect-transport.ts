@@ -5,6 +5,7 @@
  * Streams are enveloped (`application/connect+<codec>`) and end with a JSON end-of-stream frame
  * (flag 0x02) carrying the status and trailers. Connect-ES's pieces, wirekit's messages.
  */
+import type { DescMethod } from '@bufbuild/protobuf';
 import { MethodOptions_IdempotencyLevel } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError, createContextValues } from '@connectrpc/connect';
 import {
@@ -33,19 +34,16 @@ import {
   transformConnectPostToGetRequest,
 } from '@connectrpc/connect/protocol-connect';
 import { codecOfContentType, contentTypeOf } from '../message-formats.js';
-import { envelopedBody, responseCompression } from './envelopes.js';
+import { envelopedBody, replySerialization, requestSerialization, responseCompression } from './envelopes.js';
 import { boxedStream } from './grpc-transport.js';
 import {
   type BoxedRequest,
   boxRequest,
   callHeaders,
   type ProtocolTransportConfig,
-  type RpcTransport,
-  replySerialization,
-  requestSerialization,
   streamOutcome,
-  type TransportCall,
-} from './transport.js';
+} from './protocol-config.js';
+import type { RpcTransport, TransportCall } from './transport.js';
 
 export interface ConnectConfig extends ProtocolTransportConfig {
   /** Call methods marked NO_SIDE_EFFECTS with GET (the message in the query string). */
@@ -82,10 +80,10 @@ export function createConnectProtocolTransport(config: ConnectConfig): RpcTransp
         timeoutMs: call.timeoutMs,
         req: {
           stream: false,
-          service: call.method.parent,
+          service: call.method.parent as never,
           method: call.method as never,
           requestMethod: 'POST',
-          url: createMethodUrl(config.baseUrl, call.method),
+          url: createMethodUrl(config.baseUrl, call.method as DescMethod),
           header: headersOf(call),
           contextValues: createContextValues(),
           message: boxRequest(call.method, request) as never,
@@ -148,7 +146,7 @@ export function createConnectProtocolTransport(config: ConnectConfig): RpcTransp
           const message = replySerialization(call.messages.output.of(codec), config).parse(await read());
           return {
             stream: false,
-            service: call.method.parent,
+            service: call.method.parent as never,
             method: call.method as never,
             header,
             message: message as never,
@@ -162,10 +160,10 @@ export function createConnectProtocolTransport(config: ConnectConfig): RpcTransp
         timeoutMs: call.timeoutMs,
         req: {
           stream: true,
-          service: call.method.parent,
+          service: call.method.parent as never,
           method: call.method as never,
           requestMethod: 'POST',
-          url: createMethodUrl(config.baseUrl, call.method),
+          url: createMethodUrl(config.baseUrl, call.method as DescMethod),
           header: headersOf(call),
           contextValues: createContextValues(),
           message: boxedStream(call, requests) as never,

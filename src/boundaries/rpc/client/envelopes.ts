@@ -6,13 +6,15 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import {
   type Compression,
+  limitSerialization,
   pipe,
   type Serialization,
   transformCompressEnvelope,
   transformJoinEnvelopes,
   transformSerializeEnvelope,
 } from '@connectrpc/connect/protocol';
-import type { BoxedRequest, ProtocolTransportConfig } from './transport.js';
+import type { MessageSerializer } from '../message-formats.js';
+import type { BoxedRequest, ProtocolTransportConfig } from './protocol-config.js';
 
 /** The request body: each request serialized, enveloped, compressed past the threshold, joined. */
 export function envelopedBody(
@@ -62,4 +64,37 @@ export async function onlyItem<T>(items: AsyncIterable<T>): Promise<T | undefine
 /** One request as the iterable an enveloped body reads. */
 export async function* oneRequest(request: BoxedRequest): AsyncIterable<BoxedRequest> {
   yield request;
+}
+
+/** The request side of a call in Connect's Serialization shape, with the write limit. */
+export function requestSerialization(
+  serializer: MessageSerializer<unknown>,
+  config: ProtocolTransportConfig,
+): Serialization<BoxedRequest> {
+  return limitSerialization<BoxedRequest>(
+    {
+      // Connect's envelope code keeps the bytes only until they are framed: a view is enough.
+      serialize: (boxed) => serializer.serialize(boxed.value) as Uint8Array<ArrayBuffer>,
+      parse: () => {
+        throw new TypeError('a client never parses its own requests');
+      },
+    },
+    config,
+  );
+}
+
+/** The reply side of a call in Connect's Serialization shape, with the read limit. */
+export function replySerialization(
+  serializer: MessageSerializer<unknown>,
+  config: ProtocolTransportConfig,
+): Serialization<unknown> {
+  return limitSerialization<unknown>(
+    {
+      serialize: () => {
+        throw new TypeError('a client never serializes replies');
+      },
+      parse: (bytes) => serializer.parse(bytes),
+    },
+    config,
+  );
 }

@@ -16,7 +16,12 @@ export function fetchHttpClient(fetchFn: typeof fetch): UniversalClientFn {
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(body === undefined ? {} : { body }),
     });
-    return { status: response.status, header: response.headers, body: chunksOf(response), trailer: new Headers() };
+    return {
+      status: response.status,
+      header: response.headers,
+      body: chunksOf(response),
+      trailer: new Headers(),
+    };
   };
 }
 

@@ -4,6 +4,7 @@
  * transport's codec and the content type `application/grpc+<codec>` (`application/grpc` for proto,
  * as every gRPC runtime sends it).
  */
+import type { DescMethod } from '@bufbuild/protobuf';
 import { Code, ConnectError, createContextValues } from '@connectrpc/connect';
 import {
   createMethodUrl,
@@ -25,17 +26,16 @@ import {
   validateTrailer,
 } from '@connectrpc/connect/protocol-grpc';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
-import { envelopedBody, oneRequest, onlyItem, responseCompression } from './envelopes.js';
 import {
-  boxRequest,
-  callHeaders,
-  type ProtocolTransportConfig,
-  type RpcTransport,
+  envelopedBody,
+  oneRequest,
+  onlyItem,
   replySerialization,
   requestSerialization,
-  streamOutcome,
-  type TransportCall,
-} from './transport.js';
+  responseCompression,
+} from './envelopes.js';
+import { boxRequest, callHeaders, type ProtocolTransportConfig, streamOutcome } from './protocol-config.js';
+import type { RpcTransport, TransportCall } from './transport.js';
 
 /**
  * The response's headers checked as a gRPC client must: HTTP 200, a status already in the headers
@@ -81,10 +81,10 @@ export function createGrpcProtocolTransport(config: ProtocolTransportConfig): Rp
         timeoutMs: call.timeoutMs,
         req: {
           stream: false,
-          service: call.method.parent,
+          service: call.method.parent as never,
           method: call.method as never,
           requestMethod: 'POST',
-          url: createMethodUrl(config.baseUrl, call.method),
+          url: createMethodUrl(config.baseUrl, call.method as DescMethod),
           header: headersOf(call),
           contextValues: createContextValues(),
           message: boxRequest(call.method, request) as never,
@@ -118,7 +118,7 @@ export function createGrpcProtocolTransport(config: ProtocolTransportConfig): Rp
           }
           return {
             stream: false,
-            service: call.method.parent,
+            service: call.method.parent as never,
             method: call.method as never,
             header: response.header,
             message: message as never,
@@ -132,10 +132,10 @@ export function createGrpcProtocolTransport(config: ProtocolTransportConfig): Rp
         timeoutMs: call.timeoutMs,
         req: {
           stream: true,
-          service: call.method.parent,
+          service: call.method.parent as never,
           method: call.method as never,
           requestMethod: 'POST',
-          url: createMethodUrl(config.baseUrl, call.method),
+          url: createMethodUrl(config.baseUrl, call.method as DescMethod),
           header: headersOf(call),
           contextValues: createContextValues(),
           message: boxedStream(call, requests) as never,

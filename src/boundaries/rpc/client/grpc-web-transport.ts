@@ -4,6 +4,7 @@
  * wirekit's serializers and `application/grpc-web+<codec>`; `text` sends and reads the body as
  * base64 (`application/grpc-web-text+<codec>`), which Connect's own transport does not offer.
  */
+import type { DescMethod } from '@bufbuild/protobuf';
 import { Code, ConnectError, createContextValues } from '@connectrpc/connect';
 import {
   createMethodUrl,
@@ -28,18 +29,16 @@ import {
 } from '@connectrpc/connect/protocol-grpc-web';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { base64Chunks, base64Decoded } from './base64-stream.js';
-import { envelopedBody, oneRequest, responseCompression } from './envelopes.js';
-import { boxedStream } from './grpc-transport.js';
 import {
-  boxRequest,
-  callHeaders,
-  type ProtocolTransportConfig,
-  type RpcTransport,
+  envelopedBody,
+  oneRequest,
   replySerialization,
   requestSerialization,
-  streamOutcome,
-  type TransportCall,
-} from './transport.js';
+  responseCompression,
+} from './envelopes.js';
+import { boxedStream } from './grpc-transport.js';
+import { boxRequest, callHeaders, type ProtocolTransportConfig, streamOutcome } from './protocol-config.js';
+import type { RpcTransport, TransportCall } from './transport.js';
 
 export interface GrpcWebConfig extends ProtocolTransportConfig {
   /** Send and read the body as base64 (`application/grpc-web-text`). */
@@ -126,10 +125,10 @@ export function createGrpcWebProtocolTransport(config: GrpcWebConfig): RpcTransp
         timeoutMs: call.timeoutMs,
         req: {
           stream: false,
-          service: call.method.parent,
+          service: call.method.parent as never,
           method: call.method as never,
           requestMethod: 'POST',
-          url: createMethodUrl(config.baseUrl, call.method),
+          url: createMethodUrl(config.baseUrl, call.method as DescMethod),
           header: headersOf(call),
           contextValues: createContextValues(),
           message: boxRequest(call.method, request) as never,
@@ -170,7 +169,7 @@ export function createGrpcWebProtocolTransport(config: GrpcWebConfig): RpcTransp
             throw new ConnectError('protocol error: no reply to a unary call', Code.Unimplemented);
           return {
             stream: false,
-            service: call.method.parent,
+            service: call.method.parent as never,
             method: call.method as never,
             header: response.header,
             message: message as never,
@@ -184,10 +183,10 @@ export function createGrpcWebProtocolTransport(config: GrpcWebConfig): RpcTransp
         timeoutMs: call.timeoutMs,
         req: {
           stream: true,
-          service: call.method.parent,
+          service: call.method.parent as never,
           method: call.method as never,
           requestMethod: 'POST',
-          url: createMethodUrl(config.baseUrl, call.method),
+          url: createMethodUrl(config.baseUrl, call.method as DescMethod),
           header: headersOf(call),
           contextValues: createContextValues(),
           message: boxedStream(call, requests) as never,

@@ -9,7 +9,7 @@
  * The same for every protocol: Connect's pieces turn gRPC's `grpc-status-details-bin` and Connect's
  * JSON error details into one list of (type, bytes), which is read here.
  */
-import { ConnectError } from '@connectrpc/connect';
+import type { ConnectError } from '@connectrpc/connect';
 import { createProtobufCodec } from '../../../codecs/protobuf/index.js';
 import {
   type ErrorCode,
@@ -116,7 +116,8 @@ function decodeDetails(raw: readonly RawErrorDetail[]) {
 export function rpcErrorOf(thrown: unknown): Error {
   if (thrown instanceof RpcError) return thrown;
   if (isWirekitError(thrown)) return thrown;
-  const error = ConnectError.from(thrown);
+  if (!isConnectError(thrown)) return unknownError(thrown);
+  const error = thrown;
   if (isWirekitError(error.cause)) return error.cause;
   const raw = error.details.flatMap((detail) =>
     'desc' in detail ? [] : [{ type: detail.type, value: detail.value }],
@@ -129,8 +130,31 @@ export function rpcErrorOf(thrown: unknown): Error {
     details,
     rawDetails,
     metadata: error.metadata,
-    cause: error.cause ?? (error === thrown ? undefined : thrown),
+    cause: error.cause,
   });
+}
+
+/**
+ * Connect's error by its shape, as Connect itself recognises one from another copy of the package:
+ * this module does not load Connect, so that the client's entry loads without it.
+ */
+function isConnectError(value: unknown): value is ConnectError {
+  return (
+    value instanceof Error &&
+    value.name === 'ConnectError' &&
+    typeof (value as { code?: unknown }).code === 'number' &&
+    typeof (value as { rawMessage?: unknown }).rawMessage === 'string' &&
+    Array.isArray((value as { details?: unknown }).details) &&
+    (value as { metadata?: unknown }).metadata instanceof Headers
+  );
+}
+
+/** Anything else a call threw: an abort is CANCELLED (as Connect reads one), the rest UNKNOWN. */
+function unknownError(thrown: unknown): RpcError {
+  const name = (thrown as { name?: unknown } | null)?.name;
+  if (name === 'AbortError' || name === 'TimeoutError') return cancelledError(thrown);
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new RpcError({ status: 'UNKNOWN', message, cause: thrown });
 }
 
 /** Whether an error is a status a retry may cure: UNAVAILABLE (a refused connection is one). */

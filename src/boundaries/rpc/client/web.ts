@@ -4,11 +4,11 @@
  * takes it as it is. Requests of a client or bidi stream are sent once their iterable ends (see
  * fetch-client.ts); replies stream as they arrive.
  */
-import { createConnectProtocolTransport } from './connect-transport.js';
+import { importPeer } from '../../../util/optional-peer.js';
 import { fetchHttpClient } from './fetch-client.js';
-import { createGrpcWebProtocolTransport } from './grpc-web-transport.js';
-import { protocolConfig, type RpcTransport, type TransportOptions } from './transport.js';
-import { webGzip } from './web-gzip.js';
+import { lazyTransport } from './lazy-transport.js';
+import { protocolConfig } from './protocol-config.js';
+import type { RpcTransport, TransportOptions } from './transport.js';
 
 export { createRpcClient, type RpcCallOptions, type RpcClientOptions } from './client.js';
 export type { RetryOptions } from './retry.js';
@@ -30,19 +30,37 @@ export interface WebGrpcWebTransportOptions extends WebTransportOptions {
   readonly text?: boolean;
 }
 
-const configOf = (options: WebTransportOptions) =>
-  protocolConfig(options, fetchHttpClient(options.fetch ?? ((input, init) => fetch(input, init))), webGzip);
+/** The options resolved, with the page's fetch and gzip (Connect's code, loaded with the protocol). */
+async function configOf(user: string, options: WebTransportOptions) {
+  const { webGzip } = await importPeer(() => import('./web-gzip.js'), user, '@connectrpc/connect');
+  const fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+  return protocolConfig(options, fetchHttpClient(fetchFn), webGzip);
+}
 
 /** The Connect protocol in `codec` (default proto, which a page should prefer: see docs/rpc.md). */
 export function connectTransport(options: WebConnectTransportOptions): RpcTransport {
-  return createConnectProtocolTransport({
-    ...configOf(options),
-    useHttpGet: options.useHttpGet === true,
-    setUserAgent: false,
+  return lazyTransport('connect', options.codec ?? 'proto', async () => {
+    const user = 'connectTransport';
+    const [{ createConnectProtocolTransport }, config] = await Promise.all([
+      importPeer(() => import('./connect-transport.js'), user, '@connectrpc/connect'),
+      configOf(user, options),
+    ]);
+    return createConnectProtocolTransport({
+      ...config,
+      useHttpGet: options.useHttpGet === true,
+      setUserAgent: false,
+    });
   });
 }
 
 /** gRPC-Web in `codec` (default proto), binary or base64 text. */
 export function grpcWebTransport(options: WebGrpcWebTransportOptions): RpcTransport {
-  return createGrpcWebProtocolTransport({ ...configOf(options), text: options.text === true, setUserAgent: false });
+  return lazyTransport('grpc-web', options.codec ?? 'proto', async () => {
+    const user = 'grpcWebTransport';
+    const [{ createGrpcWebProtocolTransport }, config] = await Promise.all([
+      importPeer(() => import('./grpc-web-transport.js'), user, '@connectrpc/connect'),
+      configOf(user, options),
+    ]);
+    return createGrpcWebProtocolTransport({ ...config, text: options.text === true, setUserAgent: false });
+  });
 }

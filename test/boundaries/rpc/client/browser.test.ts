@@ -68,6 +68,14 @@ window.rpcPage = {
 };
 `;
 
+/** What the page puts on the window. */
+interface RpcPage {
+  readonly rpcPage: {
+    unary(protocol: string, codec: string, id: string): Promise<unknown>;
+    stream(protocol: string, codec: string, count: number): Promise<unknown>;
+  };
+}
+
 const expectedOrder = {
   id: '9007199254740993',
   idIsBigint: true,
@@ -130,35 +138,41 @@ describe.skipIf(!has('chromium'))('the web RPC client in headless Chromium', () 
     ['grpc-web', 'proto'],
   ] as const;
 
-  test.each(cases)('%s in %s: a unary call, the 64-bit id exact, the Date and bytes intact', async (protocol, codec) => {
-    const outcome = await page.evaluate(
-      ([p, c]) => (window as never as { rpcPage: { unary: Function } }).rpcPage.unary(p, c, '9007199254740993'),
-      [protocol, codec] as const,
-    );
-    expect(outcome).toEqual({ ok: true, order: expectedOrder });
-  });
+  test.each(cases)(
+    '%s in %s: a unary call, the 64-bit id exact, the Date and bytes intact',
+    async (protocol, codec) => {
+      const outcome = await page.evaluate(
+        ([p, c]) => (globalThis as never as RpcPage).rpcPage.unary(p, c, '9007199254740993'),
+        [protocol, codec] as const,
+      );
+      expect(outcome).toEqual({ ok: true, order: expectedOrder });
+    },
+  );
 
   test.each(cases)('%s in %s: a server stream, in order', async (protocol, codec) => {
     const outcome = await page.evaluate(
-      ([p, c]) => (window as never as { rpcPage: { stream: Function } }).rpcPage.stream(p, c, 3),
+      ([p, c]) => (globalThis as never as RpcPage).rpcPage.stream(p, c, 3),
       [protocol, codec] as const,
     );
     expect(outcome).toEqual({ ok: true, ids: ['1', '2', '3'] });
   });
 
-  test.each(cases)('%s in %s: a failed call is an RpcError with the status and wirekit code', async (protocol, codec) => {
-    const outcome = await page.evaluate(
-      ([p, c]) => (window as never as { rpcPage: { unary: Function } }).rpcPage.unary(p, c, '3'),
-      [protocol, codec] as const,
-    );
-    expect(outcome).toMatchObject({
-      ok: false,
-      isRpcError: true,
-      name: 'RpcError',
-      code: 'WK_VALIDATION_FAILED',
-      status: 'INVALID_ARGUMENT',
-      at: 'lines[1].sku',
-    });
-    expect(pageErrors).toEqual([]);
-  });
+  test.each(cases)(
+    '%s in %s: a failed call is an RpcError with the status and wirekit code',
+    async (protocol, codec) => {
+      const outcome = await page.evaluate(
+        ([p, c]) => (globalThis as never as RpcPage).rpcPage.unary(p, c, '3'),
+        [protocol, codec] as const,
+      );
+      expect(outcome).toMatchObject({
+        ok: false,
+        isRpcError: true,
+        name: 'RpcError',
+        code: 'WK_VALIDATION_FAILED',
+        status: 'INVALID_ARGUMENT',
+        at: 'lines[1].sku',
+      });
+      expect(pageErrors).toEqual([]);
+    },
+  );
 });
