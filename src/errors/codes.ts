@@ -86,6 +86,8 @@ export const errorCodes = {
     'The WebSocket is closed, or could not reconnect within its attempts: the message was not sent, or no more will come.',
   WK_WS_PROTOCOL:
     'The server answered a WebSocket handshake with a subprotocol that is no wirekit format the client was given.',
+  WK_RPC_STATUS:
+    'An RPC call ended with a status other than OK that names no wirekit code (the gRPC status is on the error), or failed before any status came back.',
 } as const;
 
 export type ErrorCode = keyof typeof errorCodes;

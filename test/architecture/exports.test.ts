@@ -72,6 +72,31 @@ describe('package exports', () => {
     );
   });
 
+  test('wirekit-ts/rpc/web reaches no Node module and not connect-node: it bundles for a page', () => {
+    // Every module the built entry reaches through relative imports, and what they import by name.
+    const packages = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'([^']+)'/g)) {
+        const specifier = match[1] as string;
+        if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
+        else packages.add(specifier);
+      }
+    };
+    visit(join(root, 'dist/boundaries/rpc/client/web.js'));
+    expect(seen.size).toBeGreaterThan(10);
+    const nodeOnly = [...packages].filter(
+      (name) => name.startsWith('node:') || name === '@connectrpc/connect-node',
+    );
+    expect(nodeOnly).toEqual([]);
+    // What the scan would catch: the Node entry imports connect-node (on first use).
+    expect(readFileSync(join(root, 'dist/boundaries/rpc/client/node-transports.js'), 'utf8')).toContain(
+      "import('@connectrpc/connect-node')",
+    );
+  });
+
   test('the README tour imports what the subpaths export', () => {
     const script = `
       const codecs = await import('wirekit-ts/codecs');

@@ -86,6 +86,9 @@ export const grpcStatusOfErrorCode: Readonly<Record<ErrorCode, Exclude<GrpcStatu
   WK_WS_CLOSED: 'UNAVAILABLE',
   // An upstream HTTP error without a wirekit body: gRPC's code for errors that say too little.
   WK_HTTP_STATUS: 'UNKNOWN',
+  // A call to another RPC service failed without a wirekit code: its status is the callee's, not
+  // this server's answer to its own caller (gRPC advises against passing a status through as is).
+  WK_RPC_STATUS: 'UNKNOWN',
   // The server's own failures: its query, its WebSocket handler, its credentials to a registry
   // (an UNAUTHENTICATED would tell the caller its own credentials were refused).
   WK_TABLE_QUERY_FAILED: 'INTERNAL',

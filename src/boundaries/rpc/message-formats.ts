@@ -12,9 +12,13 @@
  *   Connect stream application/connect+<codec>
  */
 
+import { avroFormat } from '../../codecs/avro/index.js';
+import { cborFormat } from '../../codecs/cbor/index.js';
 import type { Codec, CodecOptions } from '../../codecs/core/codec.js';
+import type { FormatEntry } from '../../codecs/core/format-entry.js';
+import { msgpackFormat } from '../../codecs/msgpack/index.js';
+import { protobufFormat } from '../../codecs/protobuf/index.js';
 import { createProtoJsonCodec } from '../../codecs/protobuf/protojson.js';
-import { createCodec } from '../../codecs/registry.js';
 import type { ObjectSchema } from '../../schema/index.js';
 
 /** The codec names of RPC content types, in the order a server offers them. */
@@ -98,6 +102,17 @@ export interface MessageSerializer<T> {
 export type MessageCodecOptions = Omit<CodecOptions, 'schema'>;
 
 /**
+ * The formats behind the binary codec names, each by its own entry rather than the registry: an RPC
+ * client on a page then bundles these four and not Arrow or FlatBuffers, which no RPC call carries.
+ */
+const binaryFormats: Readonly<Record<Exclude<RpcCodecName, 'json'>, FormatEntry>> = {
+  proto: protobufFormat,
+  msgpack: msgpackFormat,
+  cbor: cborFormat,
+  avro: avroFormat,
+};
+
+/**
  * A message's serializer in `codec`: Protocol Buffers is wirekit's protobuf codec (the bytes protoc's
  * runtimes read for the message `toProto(schema)` declares), `json` is canonical ProtoJSON, and the
  * others are wirekit's codecs of those formats for the same schema.
@@ -110,7 +125,7 @@ export function messageSerializer<T>(
   const inner: Codec<T> =
     codec === 'json'
       ? protoJsonCodec<T>(schema, options)
-      : createCodec<T>(codec === 'proto' ? 'protobuf' : codec, { ...options, schema });
+      : (binaryFormats[codec].create({ ...options, schema }) as Codec<T>);
   return {
     codec,
     parse: (bytes) => inner.decode(bytes),
