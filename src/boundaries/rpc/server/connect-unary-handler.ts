@@ -8,8 +8,6 @@
  * proto|json, and an expired deadline refused before the handler runs.
  */
 
-import { base64Decode } from '@bufbuild/protobuf/wire';
-import { MethodOptions_IdempotencyLevel } from '@bufbuild/protobuf/wkt';
 import type { Code, ConnectError, createHandlerContext, MethodImplSpec } from '@connectrpc/connect';
 import type {
   compressionNegotiate,
@@ -33,6 +31,7 @@ import type {
   protocolVersion,
   trailerMux,
 } from '@connectrpc/connect/protocol-connect';
+import { fromBase64 } from '../../../util/base64.js';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { connectHttpStatusOf, type GrpcStatusName, grpcStatusCodes } from '../status-codes.js';
 import { callErrorOf, expiredDeadlineError } from './call-error.js';
@@ -63,7 +62,7 @@ function httpStatusOf(code: Code): number {
 
 /** Whether Connect lets this method be called with GET (idempotency NO_SIDE_EFFECTS). */
 export function allowsGet(spec: MethodImplSpec): boolean {
-  return spec.method.idempotency === MethodOptions_IdempotencyLevel.NO_SIDE_EFFECTS;
+  return spec.method.idempotency === noSideEffects;
 }
 
 export function createConnectUnaryHandler(
@@ -200,6 +199,21 @@ async function readBodyMessage(
   return compression === null ? bytes : compression.decompress(bytes, readMaxBytes);
 }
 
+/**
+ * `google.protobuf.MethodOptions.IdempotencyLevel.NO_SIDE_EFFECTS`, the level that lets a Connect
+ * client call a method with GET (written as its number: protobuf-es, which names it, is a peer this
+ * module does not load).
+ */
+const noSideEffects = 1;
+
+/** A GET's base64 message: base64url (Connect's form, padded or not) or standard base64, strictly. */
+function queryBytes(message: string): Uint8Array {
+  const bytes = fromBase64(message) ?? fromBase64(message.replace(/=+$/, ''));
+  if (bytes !== undefined) return bytes;
+  const { Code, ConnectError } = connectRuntime().connect;
+  throw new ConnectError('the message query parameter is not base64', Code.InvalidArgument);
+}
+
 /** A GET's message: base64url bytes with `base64=1`, else the text itself (JSON), maybe compressed. */
 async function readQueryMessage(
   query: URLSearchParams,
@@ -207,6 +221,6 @@ async function readQueryMessage(
   readMaxBytes: number,
 ): Promise<Uint8Array> {
   const message = query.get(param.message) ?? '';
-  const bytes = query.get(param.base64) === '1' ? base64Decode(message) : new TextEncoder().encode(message);
+  const bytes = query.get(param.base64) === '1' ? queryBytes(message) : new TextEncoder().encode(message);
   return compression === null ? bytes : compression.decompress(bytes, readMaxBytes);
 }

@@ -1,6 +1,6 @@
 export type { CallErrorOptions } from './call-error.js';
-export { type RpcFastifyOptions, rpcPlugin } from './fastify-plugin.js';
 export { createConnectHandlerFactory } from './connect-handler.js';
+export { type RpcFastifyOptions, rpcPlugin } from './fastify-plugin.js';
 export { createGrpcHandlerFactory } from './grpc-handler.js';
 export { createGrpcWebHandlerFactory } from './grpc-web-handler.js';
 export { createRpcServer, type RpcNodeServerOptions, type RpcServer } from './node-server.js';
