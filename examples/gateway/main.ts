@@ -5,12 +5,18 @@
  *
  *   npm run example:gateway                # then try the curl commands it prints
  *   npm run example:gateway -- --demo
+ *   npm run example:gateway -- --port 8080 --internal-port 50052
  */
 import { startGateway } from './gateway.js';
 import { startInternalService } from './internal-service.js';
 
-const internalPort = Number(process.env.INTERNAL_PORT ?? 50051);
-const gatewayPort = Number(process.env.PORT ?? 3000);
+/** `--port P` (the gateway's; 0 for a free one) and `--internal-port P`, else PORT / INTERNAL_PORT. */
+const flag = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
+};
+const gatewayPort = Number(flag('--port') ?? process.env.PORT ?? 3000);
+const internalPort = Number(flag('--internal-port') ?? process.env.INTERNAL_PORT ?? 50051);
 
 const internal = await startInternalService(internalPort);
 const gateway = await startGateway(gatewayPort, `127.0.0.1:${internal.port}`);
