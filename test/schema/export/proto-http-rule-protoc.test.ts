@@ -6,10 +6,13 @@
  * asks for) the file imports nothing of googleapis'.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { schemaFromProto } from '../../../src/codecs/protobuf/index.js';
+import { toTypeScript } from '../../../src/schema/export/index.js';
 import { toProto } from '../../../src/schema/export/proto.js';
+import type { MethodSchema } from '../../../src/schema/index.js';
 import { OrderApi } from '../../fixtures/gateway-service.js';
 import { protocIncludeDir } from '../../support/protoc.js';
 import { has, venvPython, withTempDir } from '../../support/tools.js';
@@ -19,6 +22,15 @@ function googleapisInclude(): string {
   const script =
     "import importlib.metadata as m; print(m.distribution('googleapis-common-protos').locate_file(''))";
   return execFileSync(venvPython, ['-c', script], { encoding: 'utf8' }).trim();
+}
+
+/** The importer's reader of googleapis' files (and protoc's descriptor.proto), as protoc's -I finds them. */
+function googleapisImports(): (path: string) => string | undefined {
+  const folders = [googleapisInclude(), protocIncludeDir];
+  return (path) => {
+    const folder = folders.find((candidate) => existsSync(join(candidate, path)));
+    return folder === undefined ? undefined : readFileSync(join(folder, path), 'utf8');
+  };
 }
 
 /** Each method's http option as Python's json_format writes it (camelCase names), by method name. */
@@ -78,6 +90,38 @@ describe.skipIf(!has('protoc') || !has('venv:google.api.annotations_pb2'))(
       const text = toProto(OrderApi, { httpRules: false });
       expect(text).not.toContain('google.api');
       expect(text).not.toContain('googleapis');
+    });
+
+    test('the .proto importer reads the rules back (googleapis on its import path), and --to ts writes them', () => {
+      const imports = googleapisImports();
+      const [imported] = schemaFromProto(toProto(OrderApi), { imports }).services;
+      const rules = (methods: Readonly<Record<string, MethodSchema>>) =>
+        Object.fromEntries(Object.entries(methods).map(([name, method]) => [name, method.http]));
+      expect(rules(imported?.schema.methods ?? {})).toEqual(rules(OrderApi.methods));
+      expect(toTypeScript([OrderApi])).toContain(
+        "http: { get: '/v1/orders/{id}', additionalBindings: [{ get: '/v1/orders/{id}:fetch' }] }",
+      );
+    });
+
+    test('a rule wirekit cannot serve is left out of the import, not a failed import', () => {
+      const text = [
+        'syntax = "proto3";',
+        'package x.v1;',
+        'import "google/api/annotations.proto";',
+        'message Req { string name = 1; }',
+        'service S {',
+        '  rpc Custom(Req) returns (Req) { option (google.api.http) = { custom { kind: "HEAD" path: "/v1/{name}" } }; }',
+        '  rpc Missing(Req) returns (Req) { option (google.api.http) = { get: "/v1/{nope}" }; }',
+        '  rpc Fine(Req) returns (Req) { option (google.api.http) = { get: "/v1/{name}" }; }',
+        '}',
+      ].join('\n');
+      const imports = googleapisImports();
+      const methods = schemaFromProto(text, { imports }).services[0]?.schema.methods ?? {};
+      expect(Object.entries(methods).map(([name, method]) => [name, method.http])).toEqual([
+        ['Custom', undefined],
+        ['Missing', undefined],
+        ['Fine', { get: '/v1/{name}' }],
+      ]);
     });
   },
 );
