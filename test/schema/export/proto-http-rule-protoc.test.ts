@@ -3,7 +3,8 @@
  * googleapis-common-protos) on the include path: the file compiles, and Python's descriptor pool
  * reads each method's `google.api.http` extension back as the rule t.unary was given, additional
  * bindings and response_body included. Without the option (httpRules: false, what descriptorFiles
- * asks for) the file imports nothing of googleapis'.
+ * asks for) the file imports nothing of googleapis'. wirekit's own .proto importer reads the rules
+ * back (and leaves out one it cannot serve), and toTypeScript writes them.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
