@@ -23,7 +23,7 @@ import { createProtoJsonCodec } from '../../../codecs/protobuf/protojson.js';
 import { jsonNameOf } from '../../../codecs/protobuf/protojson-names.js';
 import { WirekitError } from '../../../errors/index.js';
 import { type ParsedBinding, parseHttpRule } from '../../../schema/http-rule.js';
-import { assert, type MethodSchema, type ServiceSchema } from '../../../schema/index.js';
+import type { MethodSchema, ServiceSchema } from '../../../schema/index.js';
 import { fastifyRefusal } from '../../http/refusals.js';
 import { type HttpError, httpErrorOf } from '../../http/wire-error.js';
 import { gatewayErrorOf } from './call-failure.js';
@@ -79,7 +79,6 @@ interface Route {
   readonly method: string;
   readonly binding: ParsedBinding;
   readonly binder: RequestBinder;
-  readonly input: MethodSchema['input'];
   readonly reply: Codec<unknown>;
 }
 
@@ -153,7 +152,6 @@ export function rpcGateway<S extends ServiceSchema>(
         method,
         binding,
         binder: new RequestBinder(binding, schema.input, input, limits),
-        input: schema.input,
         reply,
       });
       groups.set(key, group);
@@ -177,8 +175,9 @@ export function rpcGateway<S extends ServiceSchema>(
   ) => {
     let value: unknown;
     try {
+      // The ProtoJSON decoder holds every value to the schema's rules (lengths, ranges, item
+      // counts) with the field's path, so no second validation pass follows.
       value = route.binder.bind(values ?? [], query, request.body as Buffer | undefined);
-      assert(route.input, value);
     } catch (error) {
       return sendRecord(reply, httpErrorOf(error, true));
     }
