@@ -4,6 +4,7 @@
  * service"), so it is not a `Schema`; it names the object schemas its calls carry, and the types
  * below give a server's handlers and a client's methods their signatures from them.
  */
+import type { HttpRule } from './http-rule.js';
 import type { Infer, InferInput, ObjectSchema } from './types.js';
 
 /**
@@ -34,6 +35,8 @@ export interface MethodSchema<
   readonly idempotency?: Idempotency;
   readonly deprecated?: true;
   readonly doc?: string;
+  /** A unary method's REST mapping (`google.api.http`), checked when the method was built. */
+  readonly http?: HttpRule;
 }
 
 /**

@@ -11,6 +11,7 @@
  * than wrapped in a message whose name and field no peer would know; wrap it in an object yourself.
  */
 import { describeValue, WirekitError } from '../errors/index.js';
+import { type HttpRule, parseHttpRule } from './http-rule.js';
 import { isIdentifier } from './names.js';
 import type { Idempotency, MethodKind, MethodSchema, ServiceSchema } from './service-types.js';
 import type { ObjectSchema } from './types.js';
@@ -27,17 +28,27 @@ export interface MethodOptions {
   readonly doc?: string;
 }
 
+/** A unary method's options: MethodOptions and how it is reached over REST. */
+export interface UnaryMethodOptions extends MethodOptions {
+  /**
+   * The method's REST mapping, as `google.api.http` declares it (http-rule.ts): `{ get:
+   * '/v1/orders/{id}' }`, `{ post: '/v1/orders', body: '*' }`. Checked against the request and reply
+   * here; `toProto` writes it as `option (google.api.http)`, and `rpcGateway` serves it.
+   */
+  readonly http?: HttpRule;
+}
+
 const idempotencies: readonly Idempotency[] = ['NO_SIDE_EFFECTS', 'IDEMPOTENT'];
 
 function method<I extends ObjectSchema, O extends ObjectSchema, K extends MethodKind>(
   methodKind: K,
   input: I,
   output: O,
-  options: MethodOptions,
+  options: UnaryMethodOptions,
 ): MethodSchema<I, O, K> {
   checkMessage(`${methodKind} method: the request`, input);
   checkMessage(`${methodKind} method: the reply`, output);
-  const { idempotency, deprecated, doc } = options;
+  const { idempotency, deprecated, doc, http } = options;
   if (idempotency !== undefined && !idempotencies.includes(idempotency)) {
     invalid(`idempotency must be one of ${idempotencies.join(', ')}, got ${describeValue(idempotency)}.`);
   }
@@ -46,6 +57,12 @@ function method<I extends ObjectSchema, O extends ObjectSchema, K extends Method
   }
   if (doc !== undefined && typeof doc !== 'string')
     invalid(`doc must be a string, got ${describeValue(doc)}.`);
+  if (http !== undefined) {
+    // A stream has no one JSON body to answer with; gRPC-gateway's newline-delimited form is not done.
+    if (methodKind !== 'unary')
+      invalid(`http: only a unary method can be mapped to a REST route, not a ${methodKind} one.`);
+    parseHttpRule(http, input, output);
+  }
   return Object.freeze({
     kind: 'method' as const,
     methodKind,
@@ -54,6 +71,18 @@ function method<I extends ObjectSchema, O extends ObjectSchema, K extends Method
     ...(idempotency === undefined ? {} : { idempotency }),
     ...(deprecated === true ? { deprecated: true as const } : {}),
     ...(doc === undefined ? {} : { doc }),
+    ...(http === undefined ? {} : { http: frozenRule(http) }),
+  });
+}
+
+/** A copy of the rule that the caller's object can no longer change. */
+function frozenRule(rule: HttpRule): HttpRule {
+  const { additionalBindings, ...binding } = rule;
+  return Object.freeze({
+    ...binding,
+    ...(additionalBindings === undefined
+      ? {}
+      : { additionalBindings: Object.freeze(additionalBindings.map((more) => Object.freeze({ ...more }))) }),
   });
 }
 
@@ -72,7 +101,7 @@ function checkMessage(what: string, schema: unknown): void {
 export const unary = <I extends ObjectSchema, O extends ObjectSchema>(
   request: I,
   reply: O,
-  options: MethodOptions = {},
+  options: UnaryMethodOptions = {},
 ): MethodSchema<I, O, 'unary'> => method('unary', request, reply, options);
 
 /** One request, a stream of replies. */

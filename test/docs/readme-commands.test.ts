@@ -168,6 +168,22 @@ const howToRun: Readonly<Record<string, Way>> = {
       }
     },
   },
+  'npm run example:gateway': {
+    how: 'the example after its build step (tsx examples/gateway/main.ts) on free ports: a REST read crosses the gRPC hop, SIGTERM stops it',
+    check: async () => {
+      const server = await start(
+        ['--import', 'tsx', 'examples/gateway/main.ts', '--port', '0', '--internal-port', '0'],
+        /public JSON gateway on (http:\/\/\S+)/,
+      );
+      try {
+        const response = await fetch(`${server.match[1]}/v1/orders/2`);
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ id: '2', totalCents: '9007199254740993' });
+      } finally {
+        await server.stop();
+      }
+    },
+  },
   'npm run build && npm run bench:ws': {
     how: 'minutes of load at three client counts: answers --help',
     check: help('build/benchmarks/ws/main.js'),

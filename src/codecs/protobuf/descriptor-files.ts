@@ -64,7 +64,8 @@ export function descriptorFiles(
 ): DescriptorFiles {
   const texts = new Map<string, string>();
   for (const [name, source] of Object.entries(sources)) {
-    texts.set(name, typeof source === 'string' ? source : toProto(source, options));
+    // REST mappings left out: their option would import googleapis' files, which are not here.
+    texts.set(name, typeof source === 'string' ? source : toProto(source, { httpRules: false, ...options }));
   }
   const files = new Map<string, Uint8Array>();
   const dependencies = new Map<string, readonly string[]>();

@@ -8,6 +8,8 @@
  * Only what the file itself declares: services of the files it imports are theirs to import.
  */
 
+import { WirekitError } from '../../errors/index.js';
+import { type HttpBinding, type HttpRule, httpVerbs, parseHttpRule } from '../../schema/http-rule.js';
 import { t } from '../../schema/index.js';
 import { protoError } from '../../schema/proto/errors.js';
 import type { ProtoFileAst, ProtoMessageAst, ProtoOption } from '../../schema/proto/index.js';
@@ -37,6 +39,8 @@ export interface ImportedProtoMethod {
   readonly idempotencyLevel: ProtoIdempotencyLevel;
   /** `option deprecated = true;` on the rpc. */
   readonly deprecated: boolean;
+  /** `option (google.api.http) = { ... };`: how the method is reached over REST, if it says. */
+  readonly http?: HttpRule;
 }
 
 export interface ImportedProtoService {
@@ -70,14 +74,19 @@ export function protoServices(linked: LinkedProto, messageSchema: MessageSchemaO
       methods: service.methods.map((method) => {
         const types = linked.methods.get(method);
         if (types === undefined) throw new Error(`rpc ${method.name} was not linked`);
+        const input = ref(types.input);
+        const output = ref(types.output);
         return {
           name: method.name,
-          input: ref(types.input),
-          output: ref(types.output),
+          input,
+          output,
           clientStreaming: method.inputStream,
           serverStreaming: method.outputStream,
           idempotencyLevel: idempotencyOf(method.options, `rpc ${qualify(service.name, method.name)}`),
           deprecated: flag(method.options, 'deprecated'),
+          ...(method.inputStream || method.outputStream
+            ? {}
+            : httpRuleOf(method.options, input.schema, output.schema)),
         };
       }),
     };
@@ -108,6 +117,7 @@ function serviceSchemaOf(service: Omit<ImportedProtoService, 'schema'>): Service
       builders[kind](method.input.schema, method.output.schema, {
         ...(level === 'IDEMPOTENCY_UNKNOWN' ? {} : { idempotency: level }),
         ...(method.deprecated ? { deprecated: true } : {}),
+        ...(method.http === undefined || kind !== 'unary' ? {} : { http: method.http }),
       }),
     ];
   });
@@ -141,4 +151,56 @@ function idempotencyOf(options: readonly ProtoOption[], where: string): ProtoIde
   if (level === undefined)
     protoError(`${where}: idempotency_level must be one of ${idempotencyLevels.join(', ')}`, option.at);
   return level;
+}
+
+type AggregateValue = Extract<ProtoOption['value'], { kind: 'aggregate' }>;
+
+/** One HttpRule of the text format (its verbs, body, response_body), or undefined for one not read. */
+function bindingOf(aggregate: AggregateValue): HttpBinding | undefined {
+  const binding: Record<string, string> = {};
+  for (const field of aggregate.fields) {
+    if (field.name === 'additional_bindings') continue;
+    const key = field.name === 'response_body' ? 'responseBody' : field.name;
+    const known = (httpVerbs as readonly string[]).includes(key) || key === 'body' || key === 'responseBody';
+    if (!known || field.value.kind !== 'string') return undefined;
+    binding[key] = field.value.value;
+  }
+  return binding as HttpBinding;
+}
+
+/**
+ * `option (google.api.http) = { get: "/v1/..." additional_bindings { ... } };` as the rule t.unary
+ * takes. A rule wirekit cannot serve (a `custom` verb, a `selector`, a template its request does
+ * not fit) is left out rather than failing the import: the file's messages and methods are what an
+ * import is for, and protoc does not check HttpRules either.
+ */
+function httpRuleOf(
+  options: readonly ProtoOption[],
+  input: ObjectSchema,
+  output: ObjectSchema,
+): { http?: HttpRule } {
+  const option = options.find(
+    (candidate) =>
+      candidate.name.length === 1 &&
+      candidate.name[0]?.extension === true &&
+      candidate.name[0].name.replace(/^\./, '') === 'google.api.http',
+  );
+  if (option === undefined || option.value.kind !== 'aggregate') return {};
+  const first = bindingOf(option.value);
+  const more = option.value.fields
+    .filter((field) => field.name === 'additional_bindings')
+    .flatMap((field) => (field.value.kind === 'list' ? field.value.items : [field.value]))
+    .map((value) => (value.kind === 'aggregate' ? bindingOf(value) : undefined));
+  if (first === undefined || more.some((binding) => binding === undefined)) return {};
+  const rule: HttpRule = {
+    ...first,
+    ...(more.length === 0 ? {} : { additionalBindings: more as HttpBinding[] }),
+  };
+  try {
+    parseHttpRule(rule, input, output);
+  } catch (error) {
+    if (error instanceof WirekitError && error.code === 'WK_SCHEMA_INVALID') return {};
+    throw error;
+  }
+  return { http: rule };
 }

@@ -44,6 +44,12 @@ export interface ProtoOptions {
   readonly package?: string;
   /** The message generated around a root that is not an object or union (default 'Root'). */
   readonly rootName?: string;
+  /**
+   * Write each method's REST mapping (`t.unary(..., { http })`) as `option (google.api.http)`,
+   * importing google/api/annotations.proto from googleapis (default true). descriptorFiles leaves
+   * them out: a server's descriptors would otherwise need googleapis' files and descriptor.proto.
+   */
+  readonly httpRules?: boolean;
 }
 
 export interface ProtoLayoutOptions extends ProtoOptions {

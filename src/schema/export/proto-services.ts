@@ -10,6 +10,7 @@
  */
 import { WirekitError } from '../../errors/index.js';
 import { object, optional } from '../builders.js';
+import { type HttpBinding, type HttpRule, httpVerbs } from '../http-rule.js';
 import { isService, serviceName } from '../service.js';
 import type { MethodSchema, ServiceSchema } from '../service-types.js';
 import type { NamedSchema, ObjectSchema, Schema } from '../types.js';
@@ -118,6 +119,7 @@ export function messagesOf(layout: ProtoLayout): Map<Schema, ProtoMessage> {
 export function printServices(
   services: readonly ServiceSchema[],
   reference: (message: ObjectSchema, absolute: boolean) => string,
+  httpRules = true,
 ): string[] {
   return services.map((service) => {
     const lines = [...docLines(service.doc, ''), `service ${service.name} {`];
@@ -137,6 +139,7 @@ export function printServices(
       const options = [
         ...(method.idempotency === undefined ? [] : [`option idempotency_level = ${method.idempotency};`]),
         ...(method.deprecated === true ? ['option deprecated = true;'] : []),
+        ...(httpRules && method.http !== undefined ? httpOption(method.http) : []),
       ];
       const head = `  rpc ${name}(${input}) returns (${output})`;
       lines.push(...docLines(method.doc, '  '));
@@ -146,6 +149,41 @@ export function printServices(
     lines.push('}');
     return lines.join('\n');
   });
+}
+
+/** The file googleapis declares the `google.api.http` option in. */
+export const httpAnnotationsFile = 'google/api/annotations.proto';
+
+/** Whether any method of the services has a REST mapping to print. */
+export function hasHttpRules(services: readonly ServiceSchema[]): boolean {
+  return services.some((service) =>
+    (Object.values(service.methods) as MethodSchema[]).some((method) => method.http !== undefined),
+  );
+}
+
+/**
+ * `option (google.api.http) = { ... };` in protobuf's text format, with HttpRule's field names
+ * (`response_body`, `additional_bindings`), one field a line.
+ */
+function httpOption(rule: HttpRule): string[] {
+  const fieldsOf = (binding: HttpBinding, indent: string): string[] => {
+    const lines: string[] = [];
+    for (const verb of httpVerbs) {
+      const template = binding[verb];
+      if (template !== undefined) lines.push(`${indent}${verb}: ${JSON.stringify(template)}`);
+    }
+    if (binding.body !== undefined) lines.push(`${indent}body: ${JSON.stringify(binding.body)}`);
+    if (binding.responseBody !== undefined) {
+      lines.push(`${indent}response_body: ${JSON.stringify(binding.responseBody)}`);
+    }
+    return lines;
+  };
+  const lines = ['option (google.api.http) = {', ...fieldsOf(rule, '  ')];
+  for (const more of rule.additionalBindings ?? []) {
+    lines.push('  additional_bindings {', ...fieldsOf(more, '    '), '  }');
+  }
+  lines.push('};');
+  return lines;
 }
 
 function docLines(doc: string | undefined, indent: string): string[] {

@@ -3,6 +3,7 @@
  * method by its builder with the identifiers of its request and reply, declared above it by the
  * module, and only the options the method declares, so that the module rebuilds the same service.
  */
+import { type HttpBinding, type HttpRule, httpVerbs } from '../http-rule.js';
 import { serviceName } from '../service.js';
 import type { MethodKind, MethodSchema, ServiceSchema } from '../service-types.js';
 import type { ObjectSchema } from '../types.js';
@@ -48,8 +49,26 @@ function methodExpr(method: MethodSchema, idOf: (message: ObjectSchema) => strin
       ['idempotency', method.idempotency === undefined ? undefined : quote(method.idempotency)],
       ['deprecated', method.deprecated === true ? 'true' : undefined],
       ['doc', method.doc === undefined ? undefined : quote(method.doc)],
+      ['http', method.http === undefined ? undefined : httpLiteral(method.http)],
     ]),
   );
+}
+
+/** A REST mapping as the object literal t.unary takes: `{ get: '/v1/x/{id}', body: '*' }`. */
+function httpLiteral(rule: HttpRule): string {
+  const entries = (binding: HttpBinding): string[] => [
+    ...httpVerbs.flatMap((verb) => (binding[verb] === undefined ? [] : [`${verb}: ${quote(binding[verb])}`])),
+    ...(binding.body === undefined ? [] : [`body: ${quote(binding.body)}`]),
+    ...(binding.responseBody === undefined ? [] : [`responseBody: ${quote(binding.responseBody)}`]),
+  ];
+  const more = rule.additionalBindings ?? [];
+  const all = [
+    ...entries(rule),
+    ...(more.length === 0
+      ? []
+      : [`additionalBindings: [${more.map((b) => `{ ${entries(b).join(', ')} }`).join(', ')}]`]),
+  ];
+  return `{ ${all.join(', ')} }`;
 }
 
 /** An options argument of the entries that are set, or none. */

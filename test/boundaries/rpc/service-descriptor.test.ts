@@ -47,4 +47,16 @@ describe('services as Connect descriptors', () => {
       'PingService',
     ]);
   });
+
+  test('REST mappings stay out of the descriptors: they would import googleapis, which a server lacks', () => {
+    const Rest = t.service('orders.v1.RestService', {
+      GetOrder: t.unary(GetOrder, Order, { http: { get: '/v1/orders/{id}' } }),
+    });
+    const files = serviceFiles([Rest]);
+    expect([...files.files.keys()].sort()).toEqual([
+      'google/protobuf/timestamp.proto',
+      'orders/v1/RestService.proto',
+    ]);
+    expect(describeServices([Rest], files)[0]?.methods.map((m) => m.name)).toEqual(['GetOrder']);
+  });
 });
