@@ -82,7 +82,7 @@ function invalid(message: string): never {
 const literalPattern = /^[A-Za-z0-9\-._~!$&'()+,;:@]+$/;
 const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Parses a path template (see the grammar above); WK_SCHEMA_INVALID saying where it went wrong. */
+/** Parses a path template (see the grammar above); WK_SCHEMA_INVALID saying where it went wrong. @internal exported for its tests. */
 export function parsePathTemplate(text: string): PathTemplate {
   const fail = (why: string): never => invalid(`path template ${JSON.stringify(text)}: ${why}`);
   if (typeof text !== 'string' || !text.startsWith('/')) fail('it must start with "/".');

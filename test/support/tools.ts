@@ -30,7 +30,7 @@ export const venvPython = (() => {
  * program: .ci/run builds it once with `go install` into this cache folder (named by its version,
  * as the Kafka jars' is); WIREKIT_GRPCURL points at another copy.
  */
-export const grpcurlVersion = 'v1.9.4';
+const grpcurlVersion = 'v1.9.4';
 export const grpcurlPath =
   process.env.WIREKIT_GRPCURL ||
   join(

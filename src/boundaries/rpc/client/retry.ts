@@ -55,7 +55,7 @@ export function isRetryable(method: MethodSchema): boolean {
   return method.idempotency === 'NO_SIDE_EFFECTS' || method.idempotency === 'IDEMPOTENT';
 }
 
-/** The wait before retry number `retry` (1 for the first), jittered. */
+/** The wait before retry number `retry` (1 for the first), jittered. @internal exported for its tests. */
 export function backoffMs(policy: RetryPolicy, retry: number): number {
   const ceiling = Math.min(
     policy.maxBackoffMs,

@@ -15,7 +15,7 @@ const preface = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 /** How long a new connection may stay silent before it is dropped. */
 const sniffTimeoutMs = 10_000;
 
-/** Which server a connection's first bytes are for, once they say; undefined while they could be either. */
+/** Which server a connection's first bytes are for, once they say; undefined while they could be either. @internal exported for its tests. */
 export function protocolOfPreface(head: Uint8Array): 'h2' | 'http/1.1' | undefined {
   const n = Math.min(head.length, preface.length);
   for (let i = 0; i < n; i++) if (head[i] !== preface[i]) return 'http/1.1';

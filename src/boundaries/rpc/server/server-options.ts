@@ -15,10 +15,11 @@ import { createConnectHandlerFactory } from './connect-handler.js';
 import { createGrpcHandlerFactory } from './grpc-handler.js';
 import { createGrpcWebHandlerFactory } from './grpc-web-handler.js';
 import { messageCompressions } from './message-compression.js';
+import { defaultMessageMaxBytes } from './method-serialization.js';
 import type { RpcProtocolFactory, RpcService } from './service-router.js';
 
-/** gRPC's default message size limit, each way. */
-export const defaultRpcMessageBytes = 4 * 1024 * 1024;
+/** gRPC's default message size limit, each way (the factories' own default, one home). */
+export const defaultRpcMessageBytes = defaultMessageMaxBytes;
 /** Concurrent calls (HTTP/2 streams) on one connection; node:http2's own default is 2^32 - 1. */
 export const defaultMaxConcurrentStreams = 100;
 

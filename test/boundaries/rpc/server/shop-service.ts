@@ -30,7 +30,7 @@ export const ShopService = t.service('shop.v1.ShopService', {
 
 /** 2^60 + 1: a float64 would round it. */
 export const bigId = 2n ** 60n + 1n;
-export const placedAt = new Date('2026-12-07T08:00:00.123Z');
+const placedAt = new Date('2026-12-07T08:00:00.123Z');
 
 export function sampleOrder(id: bigint): Order {
   return { id, placedAt, blob: new Uint8Array([0, 1, 2, 255]), status: 'SHIPPED' };
