@@ -6,29 +6,15 @@
  * are one file. Only the descriptors come from protobuf-es: the messages themselves are wirekit's
  * codecs' (message-formats.ts), never protobuf-es messages.
  */
-import { createRequire } from 'node:module';
-import type * as Protobuf from '@bufbuild/protobuf';
-import type { DescService } from '@bufbuild/protobuf';
-import type * as ProtobufWkt from '@bufbuild/protobuf/wkt';
+import { createFileRegistry, type DescService, fromBinary } from '@bufbuild/protobuf';
+import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
 import { WirekitError } from '../../errors/index.js';
 import type { ServiceSchema } from '../../schema/index.js';
-import { requirePeer } from '../../util/optional-peer.js';
 import { fullNameOf, serviceFiles } from './service-files.js';
 
-const require = createRequire(import.meta.url);
-
-/**
- * @bufbuild/protobuf is an optional peer, loaded on the first description (this entry loads
- * without it). Required, not imported, because describing is synchronous; only its descriptor
- * registry is used, whose objects are plain data, so the CommonJS copy serves Connect's ES modules.
- */
-function protobuf(): { base: typeof Protobuf; wkt: typeof ProtobufWkt } {
-  return requirePeer(
-    () => ({ base: require('@bufbuild/protobuf'), wkt: require('@bufbuild/protobuf/wkt') }),
-    'describeServices',
-    '@bufbuild/protobuf',
-  );
-}
+// @bufbuild/protobuf is an optional peer, imported here statically: this module is only ever
+// reached by a dynamic import behind importPeer (the server's Connect runtime, the client's first
+// call), so an entry point loads without the peer and a missing one is WK_PEER_MISSING.
 
 export { fileNameOf, serviceFiles } from './service-files.js';
 
@@ -37,8 +23,6 @@ export function describeServices(
   services: readonly ServiceSchema[],
   files = serviceFiles(services),
 ): DescService[] {
-  const { createFileRegistry, fromBinary } = protobuf().base;
-  const { FileDescriptorProtoSchema } = protobuf().wkt;
   // Each file is linked with its imports resolved by name, whatever order the files are in.
   const protos = new Map(
     [...files.files].map(([name, bytes]) => [name, fromBinary(FileDescriptorProtoSchema, bytes)]),

@@ -14,6 +14,7 @@ import type * as ConnectGrpc from '@connectrpc/connect/protocol-grpc';
 import type * as ConnectGrpcWeb from '@connectrpc/connect/protocol-grpc-web';
 import { WirekitError } from '../../../errors/index.js';
 import { importPeer } from '../../../util/optional-peer.js';
+import type * as ServiceDescriptor from '../service-descriptor.js';
 
 export interface ConnectRuntime {
   readonly connect: typeof Connect;
@@ -21,6 +22,8 @@ export interface ConnectRuntime {
   readonly grpc: typeof ConnectGrpc;
   readonly connectProtocol: typeof ConnectProtocolConnect;
   readonly grpcWeb: typeof ConnectGrpcWeb;
+  /** wirekit's services as Connect's descriptors (needs @bufbuild/protobuf, Connect's own peer). */
+  readonly describeServices: typeof ServiceDescriptor.describeServices;
 }
 
 let loading: Promise<ConnectRuntime> | undefined;
@@ -30,14 +33,15 @@ let loaded: ConnectRuntime | undefined;
 export function loadConnect(): Promise<ConnectRuntime> {
   loading ??= importPeer(
     async () => {
-      const [connect, protocol, grpc, connectProtocol, grpcWeb] = await Promise.all([
+      const [connect, protocol, grpc, connectProtocol, grpcWeb, { describeServices }] = await Promise.all([
         import('@connectrpc/connect'),
         import('@connectrpc/connect/protocol'),
         import('@connectrpc/connect/protocol-grpc'),
         import('@connectrpc/connect/protocol-connect'),
         import('@connectrpc/connect/protocol-grpc-web'),
+        import('../service-descriptor.js'),
       ]);
-      loaded = { connect, protocol, grpc, connectProtocol, grpcWeb };
+      loaded = { connect, protocol, grpc, connectProtocol, grpcWeb, describeServices };
       return loaded;
     },
     'The RPC server',

@@ -27,7 +27,6 @@ import {
   type RpcCodecName,
   rpcCodecNames,
 } from '../message-formats.js';
-import { describeServices } from '../service-descriptor.js';
 import { fullNameOf } from '../service-files.js';
 import { type CallErrorOptions, callErrorOf } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';
@@ -169,7 +168,7 @@ export function rpcRoutes(services: readonly RpcService[], options: RpcRoutesOpt
   if (options.protocols.length === 0) {
     throw new WirekitError('WK_OPTIONS_INVALID', 'rpcRoutes: at least one protocol is needed.');
   }
-  const described = describeServices(services.map((service) => service.schema));
+  const described = connectRuntime().describeServices(services.map((service) => service.schema));
   const serializers = new Map<DescMethod, MethodSerializers>();
   const implementations: [DescMethod, MethodImpl<DescMethod>][] = [];
   services.forEach((service, index) => {
