@@ -7,8 +7,9 @@
  *   npm run example:gateway -- --demo
  *   npm run example:gateway -- --port 8080 --internal-port 50052
  */
+
+import { startOrderService } from '../rpc/service.js';
 import { startGateway } from './gateway.js';
-import { startInternalService } from './internal-service.js';
 
 /** `--port P` (the gateway's; 0 for a free one) and `--internal-port P`, else PORT / INTERNAL_PORT. */
 const flag = (name: string) => {
@@ -18,8 +19,8 @@ const flag = (name: string) => {
 const gatewayPort = Number(flag('--port') ?? process.env.PORT ?? 3000);
 const internalPort = Number(flag('--internal-port') ?? process.env.INTERNAL_PORT ?? 50051);
 
-const internal = await startInternalService(internalPort);
-const gateway = await startGateway(gatewayPort, `127.0.0.1:${internal.port}`);
+const internal = await startOrderService(internalPort);
+const gateway = await startGateway(gatewayPort, internal.url);
 console.log(`internal gRPC service (Protocol Buffers) on 127.0.0.1:${internal.port}`);
 console.log(`public JSON gateway on ${gateway.url}/api`);
 

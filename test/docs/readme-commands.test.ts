@@ -168,6 +168,26 @@ const howToRun: Readonly<Record<string, Way>> = {
       }
     },
   },
+  'npm run example:rpc -- --port 50051': {
+    how: 'the example after its build step (tsx examples/rpc/main.ts) on a free port: a Connect call in ProtoJSON, SIGTERM stops it (test/examples/rpc-example.test.ts calls it from grpcurl, grpc-js and Python)',
+    check: async () => {
+      const server = await start(
+        ['--import', 'tsx', 'examples/rpc/main.ts', '--port', '0'],
+        /OrderService on (http:\/\/[\d.]+:\d+)/,
+      );
+      try {
+        const response = await fetch(`${server.match[1]}/shop.v1.OrderService/GetOrder`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"id":"2"}',
+        });
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ id: '2', totalCents: '9007199254740993' });
+      } finally {
+        await server.stop();
+      }
+    },
+  },
   'npm run example:gateway': {
     how: 'the example after its build step (tsx examples/gateway/main.ts) on free ports: a REST read crosses the gRPC hop, SIGTERM stops it',
     check: async () => {

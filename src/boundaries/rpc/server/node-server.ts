@@ -109,10 +109,14 @@ export async function createRpcServer(options: RpcNodeServerOptions): Promise<Rp
       const check = () => (sockets.size === 0 ? resolve() : setTimeout(check, 20).unref());
       check();
     });
-    const grace = new Promise<void>((resolve) =>
-      setTimeout(resolve, options.shutdownTimeoutMs ?? 5000).unref(),
-    );
+    // The grace timer holds the process open while calls finish (an unref'd one let a script that
+    // awaits close() exit mid-way, with "unfinished top-level await", when only sockets were left).
+    let graceTimer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      graceTimer = setTimeout(resolve, options.shutdownTimeoutMs ?? 5000);
+    });
     await Promise.race([drained, grace]);
+    clearTimeout(graceTimer);
     shutdown.abort();
     for (const socket of sockets) socket.destroy();
     await closed;
