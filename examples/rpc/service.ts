@@ -41,7 +41,7 @@ function sampleOrders(): Map<bigint, OrderValue> {
 }
 
 /** The service's handlers over an in-memory store; a missing order is NOT_FOUND, as any gRPC peer reads it. */
-export function orderHandlers(): ServiceHandlers<typeof OrderService, RpcCallContext> {
+function orderHandlers(): ServiceHandlers<typeof OrderService, RpcCallContext> {
   const orders = sampleOrders();
   const find = (id: bigint) => {
     const order = orders.get(id);
