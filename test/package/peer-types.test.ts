@@ -35,10 +35,24 @@ const entryForPeer: Readonly<Record<string, string>> = {
   './tables/duckdb': '@duckdb/node-api',
   './tables/postgres': 'pg',
   './cache/prometheus': 'prom-client',
+  './rpc/server': '@connectrpc/connect',
+  './rpc/gateway': 'fastify',
 };
 
-/** A peer that ships no types comes with its @types package, as a TypeScript user installs it. */
-const typesOfPeer: Readonly<Record<string, readonly string[]>> = { pg: ['@types/pg'] };
+/**
+ * What a user of a peer installs beside it: a peer that ships no types, its @types package; the RPC
+ * server's peer, the rest of Connect-ES it is served with (its Node and Fastify adapters, protobuf-es
+ * for the descriptors, Fastify for `rpcPlugin`, whose declarations the server entry re-exports).
+ */
+const typesOfPeer: Readonly<Record<string, readonly string[]>> = {
+  pg: ['@types/pg'],
+  '@connectrpc/connect': [
+    '@bufbuild/protobuf',
+    '@connectrpc/connect-node',
+    '@connectrpc/connect-fastify',
+    'fastify',
+  ],
+};
 
 /** How a user with the peer passes its client in, as the docs show. */
 const usage: Readonly<Record<string, string>> = {
