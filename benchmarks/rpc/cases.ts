@@ -54,6 +54,14 @@ export const entries: readonly StackEntry[] = [
     workloads: unaryOnly,
   },
   {
+    id: 'http2-floor',
+    label: 'node:http2 floor: replies encoded in advance',
+    stack: 'http2-floor',
+    protocol: 'grpc',
+    codec: 'proto',
+    workloads,
+  },
+  {
     id: 'grpcjs-wirekit-proto',
     label: 'wirekit codecs on grpc-js',
     stack: 'grpcjs-wirekit',

@@ -8,7 +8,13 @@ import type { BenchCodec, Workload } from './service.js';
 export type CallProtocol = 'grpc' | 'connect' | 'http-json';
 
 /** Which server a process runs (stacks/*.ts). */
-export type StackKind = 'grpcjs-static' | 'grpcjs-wirekit' | 'connect-es' | 'fastify-json' | 'wirekit';
+export type StackKind =
+  | 'grpcjs-static'
+  | 'grpcjs-wirekit'
+  | 'connect-es'
+  | 'fastify-json'
+  | 'wirekit'
+  | 'http2-floor';
 
 export type ServerCommand =
   | { readonly type: 'start'; readonly stack: StackKind; readonly codec: BenchCodec; readonly users: number }

@@ -9,6 +9,7 @@ import type { ServerCommand, ServerReply, StackKind } from './protocol.js';
 import { startConnectEs } from './stacks/connect-es.js';
 import { startFastifyJson } from './stacks/fastify-json.js';
 import { startGrpcJsStatic, startGrpcJsWirekit } from './stacks/grpcjs.js';
+import { startHttp2Floor } from './stacks/http2-floor.js';
 import type { RunningStack, StackOptions } from './stacks/stack.js';
 import { startWirekitServer } from './stacks/wirekit-server.js';
 
@@ -18,6 +19,7 @@ const starters: Readonly<Record<StackKind, (options: StackOptions) => Promise<Ru
   'connect-es': startConnectEs,
   'fastify-json': startFastifyJson,
   wirekit: startWirekitServer,
+  'http2-floor': startHttp2Floor,
 };
 
 const send = (reply: ServerReply) => process.send?.(reply);

@@ -19,7 +19,7 @@ import { type GrpcStatusName, grpcStatusCodes } from '../status-codes.js';
 import { loadConnect } from './connect-runtime.js';
 import { encodeGrpcMessage } from './grpc-status.js';
 import { defaultRpcProtocols, handlerOptionsOf, type RpcServerOptions } from './server-options.js';
-import { rpcRoutes } from './service-router.js';
+import { bindMethods, rpcRoutes } from './service-router.js';
 
 export interface RpcFastifyOptions extends RpcServerOptions {
   /** How long Fastify's `close()` lets calls in flight finish before aborting their signals (default 5,000 ms). */
@@ -89,7 +89,7 @@ export const rpcPlugin: FastifyPluginAsync<RpcFastifyOptions> = async (app, opti
   app.addHook('preClose', async () => {
     setTimeout(() => shutdown.abort(), options.shutdownTimeoutMs ?? 5000).unref();
   });
-  const routes = rpcRoutes(options.services, {
+  const routes = rpcRoutes(bindMethods(options.services), {
     protocols: options.protocols ?? defaultRpcProtocols,
     codecs: options.codecs,
     exposeErrors: options.exposeErrors,

@@ -6,10 +6,20 @@
  * period, then aborts their handlers' signals and drops the connections.
  */
 import { createServer as createHttp1Server } from 'node:http';
-import { createServer as createHttp2Server, type Http2Session } from 'node:http2';
+import {
+  createServer as createHttp2Server,
+  Http2ServerRequest,
+  Http2ServerResponse,
+  type Http2Session,
+  type IncomingHttpHeaders,
+  type ServerHttp2Stream,
+} from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { importPeer } from '../../../util/optional-peer.js';
+import { rpcCodecNames } from '../message-formats.js';
 import { loadConnect } from './connect-runtime.js';
+import { createDirectGrpc } from './direct-grpc.js';
+import { createGrpcHandlerFactory } from './grpc-handler.js';
 import { createOnePortServer } from './one-port.js';
 import {
   defaultRpcProtocols,
@@ -17,7 +27,7 @@ import {
   http2SettingsOf,
   type RpcServerOptions,
 } from './server-options.js';
-import { rpcRoutes } from './service-router.js';
+import { bindMethods, rpcRoutes } from './service-router.js';
 import { answerUnknownMethod } from './unknown-method.js';
 
 export interface RpcNodeServerOptions extends RpcServerOptions {
@@ -43,11 +53,14 @@ export async function createRpcServer(options: RpcNodeServerOptions): Promise<Rp
     loadConnect(),
   ]);
   const shutdown = new AbortController();
-  const routes = rpcRoutes(options.services, {
-    protocols: options.protocols ?? defaultRpcProtocols,
+  const methods = bindMethods(options.services);
+  const protocols = options.protocols ?? defaultRpcProtocols;
+  const handlerOptions = handlerOptionsOf(options, shutdown.signal);
+  const routes = rpcRoutes(methods, {
+    protocols,
     codecs: options.codecs,
     exposeErrors: options.exposeErrors,
-    handlerOptions: handlerOptionsOf(options, shutdown.signal),
+    handlerOptions,
   });
   const handler = connectNodeAdapter({
     routes: (router) => {
@@ -55,8 +68,36 @@ export async function createRpcServer(options: RpcNodeServerOptions): Promise<Rp
     },
     fallback: answerUnknownMethod,
   });
+  // gRPC's unary and server-streaming calls skip Connect's pipeline (direct-grpc.ts says why),
+  // unless interceptors must run around them, which only Connect's path does.
+  const direct =
+    protocols.includes(createGrpcHandlerFactory) && (options.interceptors ?? []).length === 0
+      ? createDirectGrpc(methods, {
+          codecs: options.codecs ?? rpcCodecNames,
+          exposeErrors: options.exposeErrors,
+          readMaxBytes: handlerOptions.readMaxBytes as number,
+          writeMaxBytes: handlerOptions.writeMaxBytes as number,
+          acceptCompression: handlerOptions.acceptCompression ?? [],
+          compressMinBytes: handlerOptions.compressMinBytes as number,
+          maxTimeoutMs: handlerOptions.maxTimeoutMs,
+          shutdownSignal: shutdown.signal,
+        })
+      : undefined;
   const h1 = createHttp1Server(handler);
-  const h2 = createHttp2Server({ settings: http2SettingsOf(options) }, handler);
+  // Streams are taken one by one rather than through the `request` event, so that a call the
+  // direct path serves never gets Node's compatibility request and response (which would also
+  // claim the stream's trailers); the others get them here as Node would make them.
+  const h2 = createHttp2Server({ settings: http2SettingsOf(options) });
+  h2.on(
+    'stream',
+    (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, _flags: number, rawHeaders: string[]) => {
+      if (direct?.(stream, headers) === true) return;
+      const request = new Http2ServerRequest(stream, headers, {}, rawHeaders);
+      const response = new Http2ServerResponse(stream);
+      if (headers.expect === '100-continue') response.writeContinue();
+      handler(request, response);
+    },
+  );
   const front = createOnePortServer(h1, h2);
   const sessions = new Set<Http2Session>();
   const sockets = new Set<Socket>();

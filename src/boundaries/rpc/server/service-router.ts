@@ -126,7 +126,16 @@ function callContextOf(context: HandlerContext): RpcCallContext {
   };
 }
 
-type AnyHandler = (input: unknown, context: RpcCallContext) => unknown;
+/** A handler as the protocols call it: the request (or requests) in, a reply or replies out. */
+export type AnyHandler = (input: unknown, context: RpcCallContext) => unknown;
+
+/** One method of a served service, bound to its handler and its serializers. */
+export interface BoundMethod {
+  /** The method as Connect routes it (its path is `/${parent.typeName}/${name}`). */
+  readonly descriptor: DescMethod;
+  readonly handler: AnyHandler;
+  readonly serializers: MethodSerializers;
+}
 
 /** One wirekit handler in Connect's implementation signature, for `method`'s kind. */
 function implementationOf(method: DescMethod, handler: AnyHandler, errors: CallErrorOptions) {
@@ -159,30 +168,42 @@ function implementationOf(method: DescMethod, handler: AnyHandler, errors: CallE
 }
 
 /**
- * The Connect handlers of every method of `services`, each served by every protocol in
- * `options.protocols`. Push them into a Connect router (`router.handlers.push(...)`) in the
- * `routes` of connect-node's adapter or connect-fastify's plugin. Connect must be loaded first
- * (`await loadConnect()`).
+ * Every method of `services`, bound to its handler and serializers: what each protocol serves,
+ * made once per server so that every protocol shares a method's compiled codecs. Connect must be
+ * loaded first (`await loadConnect()`).
  */
-export function rpcRoutes(services: readonly RpcService[], options: RpcRoutesOptions): UniversalHandler[] {
+export function bindMethods(services: readonly RpcService[]): BoundMethod[] {
+  const described = connectRuntime().describeServices(services.map((service) => service.schema));
+  const bound: BoundMethod[] = [];
+  services.forEach((service, index) => {
+    for (const descriptor of described[index]?.methods ?? []) {
+      const schema = service.schema.methods[descriptor.name] as MethodSchema;
+      const codecOptions = service.options.codecOptions;
+      bound.push({
+        descriptor,
+        handler: (service.handlers as Record<string, AnyHandler>)[descriptor.name] as AnyHandler,
+        serializers: {
+          input: new MessageSerializers(schema.input, codecOptions),
+          output: new MessageSerializers(schema.output, codecOptions),
+        },
+      });
+    }
+  });
+  return bound;
+}
+
+/**
+ * The Connect handlers of every method in `methods` (from `bindMethods`), each served by every
+ * protocol in `options.protocols`. Push them into a Connect router (`router.handlers.push(...)`) in
+ * the `routes` of connect-node's adapter or connect-fastify's plugin.
+ */
+export function rpcRoutes(methods: readonly BoundMethod[], options: RpcRoutesOptions): UniversalHandler[] {
   if (options.protocols.length === 0) {
     throw new WirekitError('WK_OPTIONS_INVALID', 'rpcRoutes: at least one protocol is needed.');
   }
-  const described = connectRuntime().describeServices(services.map((service) => service.schema));
-  const serializers = new Map<DescMethod, MethodSerializers>();
-  const implementations: [DescMethod, MethodImpl<DescMethod>][] = [];
-  services.forEach((service, index) => {
-    for (const method of described[index]?.methods ?? []) {
-      const schema = service.schema.methods[method.name] as MethodSchema;
-      const codecOptions = service.options.codecOptions;
-      serializers.set(method, {
-        input: new MessageSerializers(schema.input, codecOptions),
-        output: new MessageSerializers(schema.output, codecOptions),
-      });
-      const handler = (service.handlers as Record<string, AnyHandler>)[method.name] as AnyHandler;
-      implementations.push([method, implementationOf(method, handler, options)]);
-    }
-  });
+  const serializers = new Map<DescMethod, MethodSerializers>(
+    methods.map((method) => [method.descriptor, method.serializers]),
+  );
   const handlerOptions: WirekitHandlerOptions = {
     ...(options.handlerOptions as UniversalHandlerOptions),
     codecs: options.codecs ?? rpcCodecNames,
@@ -199,7 +220,13 @@ export function rpcRoutes(services: readonly RpcService[], options: RpcRoutesOpt
   };
   const { connect, protocol: primitives } = connectRuntime();
   const factories = options.protocols.map((protocol) => protocol(handlerOptions));
-  return implementations.map(([method, impl]) =>
-    primitives.createUniversalMethodHandler(connect.createMethodImplSpec(method, impl), factories),
+  return methods.map((method) =>
+    primitives.createUniversalMethodHandler(
+      connect.createMethodImplSpec(
+        method.descriptor,
+        implementationOf(method.descriptor, method.handler, options),
+      ),
+      factories,
+    ),
   );
 }

@@ -1,0 +1,485 @@
+/**
+ * gRPC's unary and server-streaming calls served straight on node:http2's streams, the hot path of
+ * `createRpcServer`. Connect's handler (grpc-handler.ts) runs every call through a pipeline of async
+ * iterables, `Headers` objects and Node's compatibility request and response: bench:rpc's profile
+ * put that at ~250 µs of server CPU per small call, where grpc-js spends ~35 µs. A unary or
+ * server-streaming call needs none of it: one request message in, replies out, then trailers. So
+ * those calls are read and answered here, directly on the `ServerHttp2Stream`, and everything else
+ * (client and bidirectional streams, interceptors, gRPC-Web, Connect, a codec not offered) is left to
+ * Connect's router.
+ *
+ * The contract is grpc-handler.ts's, to the status and its message: the same content types and
+ * codecs, the same limits (readMaxBytes checked at each frame's prefix before anything is buffered,
+ * writeMaxBytes on each reply, decompression caps), the same compression negotiation (Connect's own
+ * function), deadlines (Connect's parser; an expired one is refused before the handler runs),
+ * statuses by call-error.ts's table written by grpc-status.ts. Test suites run against
+ * `createRpcServer` hold this path to it; the factory's own tests hold Connect's.
+ */
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import type { ConnectError } from '@connectrpc/connect';
+import type { Compression } from '@connectrpc/connect/protocol';
+import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
+import {
+  type CallErrorOptions,
+  callErrorOf,
+  expiredDeadlineError,
+  replyEncodingError,
+} from './call-error.js';
+import { connectRuntime } from './connect-runtime.js';
+import { setGrpcStatus } from './grpc-status.js';
+import type { BoundMethod, RpcCallContext } from './service-router.js';
+
+/** What the direct path is told of the server: its limits and compressions, as Connect's handlers are. */
+export interface DirectGrpcOptions extends CallErrorOptions {
+  readonly codecs: readonly RpcCodecName[];
+  readonly readMaxBytes: number;
+  readonly writeMaxBytes: number;
+  readonly acceptCompression: readonly Compression[];
+  readonly compressMinBytes: number;
+  readonly maxTimeoutMs: number | undefined;
+  /** Aborts every call's signal when the server shuts down. */
+  readonly shutdownSignal: AbortSignal;
+}
+
+/** Takes a new stream if it is a call this path serves (true), or leaves it untouched (false). */
+export type DirectGrpc = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
+
+const frameHeaderBytes = 5;
+const compressedFlag = 0x01;
+
+/** The gRPC path of every unary and server-streaming method of `methods`. */
+export function createDirectGrpc(methods: readonly BoundMethod[], options: DirectGrpcOptions): DirectGrpc {
+  const byPath = new Map<string, BoundMethod>();
+  for (const method of methods) {
+    const kind = method.descriptor.methodKind;
+    if (kind === 'unary' || kind === 'server_streaming') {
+      byPath.set(`/${method.descriptor.parent.typeName}/${method.descriptor.name}`, method);
+    }
+  }
+  const live = new Set<DirectCall>();
+  options.shutdownSignal.addEventListener('abort', () => {
+    for (const call of live) call.abort(shuttingDown());
+  });
+
+  return (stream, headers) => {
+    if (headers[':method'] !== 'POST') return false;
+    const method = byPath.get(headers[':path'] ?? '');
+    if (method === undefined) return false;
+    const contentType = headers['content-type'];
+    if (contentType === undefined) return false;
+    // The bare gRPC content type is nearly every call's: no pattern to run for it.
+    const codec =
+      contentType === 'application/grpc' ? 'proto' : codecOfContentType('grpc', contentType)?.codec;
+    // A codec not offered is Connect's router's to refuse (415), as for every protocol.
+    if (codec === undefined || !options.codecs.includes(codec)) return false;
+    const call = new DirectCall(stream, headers, method, codec, options);
+    live.add(call);
+    call.run().finally(() => live.delete(call));
+    return true;
+  };
+}
+
+/** What a handler is given on this path; the headers objects are made only if a handler asks. */
+class DirectCallContext implements RpcCallContext {
+  readonly protocol = 'grpc';
+  #controller: AbortController | undefined;
+  #abortReason: unknown;
+  #requestHeader: Headers | undefined;
+  #responseHeader: Headers | undefined;
+  #responseTrailer: Headers | undefined;
+
+  constructor(
+    private readonly headers: IncomingHttpHeaders,
+    readonly codec: RpcCodecName,
+    private readonly deadline: number | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#abortReason !== undefined) this.#controller.abort(this.#abortReason);
+    }
+    return this.#controller.signal;
+  }
+
+  get requestHeader(): Headers {
+    this.#requestHeader ??= webHeadersOf(this.headers);
+    return this.#requestHeader;
+  }
+
+  get responseHeader(): Headers {
+    this.#responseHeader ??= new Headers();
+    return this.#responseHeader;
+  }
+
+  get responseTrailer(): Headers {
+    this.#responseTrailer ??= new Headers();
+    return this.#responseTrailer;
+  }
+
+  readonly timeoutMs = (): number | undefined =>
+    this.deadline === undefined ? undefined : this.deadline - Date.now();
+
+  /** Aborts the signal once, whether or not the handler has looked at it yet. */
+  abort(reason: unknown): void {
+    if (this.#abortReason !== undefined) return;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  /** The response headers a handler set, if it touched them. */
+  responseHeaderIfUsed(): Headers | undefined {
+    return this.#responseHeader;
+  }
+
+  /** The response trailers a handler set, if it touched them. */
+  responseTrailerIfUsed(): Headers | undefined {
+    return this.#responseTrailer;
+  }
+}
+
+/** One call on one stream, from its request frames to its trailers. */
+class DirectCall {
+  readonly #context: DirectCallContext;
+  readonly #contentType: string;
+  /** A bad `grpc-timeout`, or one already expired: the call's answer, before anything is read. */
+  readonly #setupError: ConnectError | undefined;
+  /** Fails the request's reading, while it is being read (a deadline or shutdown mid-way). */
+  #stopReading: ((reason: unknown) => void) | undefined;
+  #compression: Compression | null = null;
+  #responseCompression: Compression | null = null;
+  #timer: NodeJS.Timeout | undefined;
+  #headersSent = false;
+  #finished = false;
+
+  constructor(
+    private readonly stream: ServerHttp2Stream,
+    private readonly headers: IncomingHttpHeaders,
+    private readonly method: BoundMethod,
+    private readonly codec: RpcCodecName,
+    private readonly options: DirectGrpcOptions,
+  ) {
+    this.#contentType = contentTypeOf('grpc', codec);
+    const { parseTimeout } = connectRuntime().grpc;
+    const timeout = parseTimeout(headerOf(headers, 'grpc-timeout'), options.maxTimeoutMs ?? Infinity);
+    const deadline = timeout.timeoutMs === undefined ? undefined : Date.now() + timeout.timeoutMs;
+    this.#context = new DirectCallContext(headers, codec, deadline);
+    this.#setupError = timeout.error ?? expiredDeadlineError(timeout.timeoutMs);
+    if (this.#setupError === undefined && timeout.timeoutMs !== undefined) {
+      this.#timer = setTimeout(() => this.abort(deadlineExceeded()), timeout.timeoutMs);
+    }
+  }
+
+  abort(reason: unknown): void {
+    this.#context.abort(reason);
+    this.#stopReading?.(reason);
+  }
+
+  async run(): Promise<void> {
+    const { stream } = this;
+    // A client that resets the stream, or a connection that drops, cancels the handler (and the
+    // reading of its request, through abort()).
+    stream.once('close', () => {
+      if (!this.#finished) this.abort(cancelled());
+    });
+    stream.on('error', () => undefined);
+    try {
+      if (this.#setupError !== undefined) throw this.#setupError;
+      this.#negotiateCompression();
+      const input = await this.#readRequest();
+      if (this.method.descriptor.methodKind === 'unary') await this.#answerUnary(input);
+      else await this.#answerStream(input);
+    } catch (error) {
+      this.#fail(error);
+    } finally {
+      this.#finished = true;
+      clearTimeout(this.#timer);
+    }
+  }
+
+  #negotiateCompression(): void {
+    const { compressionNegotiate } = connectRuntime().protocol;
+    const negotiated = compressionNegotiate(
+      this.options.acceptCompression as Compression[],
+      headerOf(this.headers, 'grpc-encoding'),
+      headerOf(this.headers, 'grpc-accept-encoding'),
+      'grpc-accept-encoding',
+    );
+    if (negotiated.error) throw negotiated.error;
+    this.#compression = negotiated.request;
+    this.#responseCompression = negotiated.response;
+  }
+
+  /**
+   * The one request message, decoded. Frames are checked as they arrive: a length over readMaxBytes
+   * fails the call at its prefix, a second message fails it at once, and bytes past a failure are
+   * read and dropped (so the client is not stalled by flow control), never kept.
+   */
+  #readRequest(): Promise<unknown> {
+    const { stream, options } = this;
+    const { Code, ConnectError } = connectRuntime().connect;
+    return new Promise<{ flags: number; bytes: Uint8Array }>((resolve, reject) => {
+      let buffered: Buffer | undefined;
+      let message: { flags: number; bytes: Uint8Array } | undefined;
+      let failed = false;
+      const fail = (error: unknown) => {
+        failed = true;
+        this.#stopReading = undefined;
+        reject(error);
+      };
+      this.#stopReading = fail;
+      stream.on('data', (chunk: Buffer) => {
+        if (failed) return;
+        buffered = buffered === undefined ? chunk : Buffer.concat([buffered, chunk]);
+        while (buffered.length >= frameHeaderBytes) {
+          if (message !== undefined) {
+            const kind = this.method.descriptor.methodKind === 'unary' ? 'unary' : 'server_streaming';
+            fail(
+              new ConnectError(
+                `protocol error: received extra input message for ${kind} method`,
+                Code.Unimplemented,
+              ),
+            );
+            return;
+          }
+          const length = buffered.readUInt32BE(1);
+          if (length > options.readMaxBytes) {
+            fail(
+              new ConnectError(
+                `message size ${length} is larger than configured readMaxBytes ${options.readMaxBytes}`,
+                Code.ResourceExhausted,
+              ),
+            );
+            return;
+          }
+          if (buffered.length < frameHeaderBytes + length) return;
+          message = {
+            flags: buffered[0] as number,
+            bytes: buffered.subarray(frameHeaderBytes, frameHeaderBytes + length),
+          };
+          buffered = buffered.subarray(frameHeaderBytes + length);
+        }
+      });
+      stream.once('end', () => {
+        if (failed) return;
+        if (buffered !== undefined && buffered.length > 0) {
+          fail(new ConnectError('protocol error: incomplete envelope', Code.InvalidArgument));
+        } else if (message === undefined) {
+          const kind = this.method.descriptor.methodKind === 'unary' ? 'unary' : 'server_streaming';
+          fail(
+            new ConnectError(`protocol error: missing input message for ${kind} method`, Code.Unimplemented),
+          );
+        } else {
+          this.#stopReading = undefined;
+          resolve(message);
+        }
+      });
+    }).then(async ({ flags, bytes }) => {
+      let payload = bytes;
+      if ((flags & compressedFlag) !== 0) {
+        if (this.#compression === null) {
+          throw new ConnectError(
+            'received compressed envelope, but do not know how to decompress',
+            Code.Internal,
+          );
+        }
+        payload = await this.#compression.decompress(bytes, options.readMaxBytes);
+      }
+      try {
+        return this.method.serializers.input.of(this.codec).parse(payload);
+      } catch (error) {
+        throw callErrorOf(error, options);
+      }
+    });
+  }
+
+  async #answerUnary(input: unknown): Promise<void> {
+    const reply = await this.method.handler(input, this.#context);
+    const frame = await this.#frameOf(reply);
+    if (this.stream.closed) return;
+    this.#respond();
+    writeFrame(this.stream, frame, true);
+  }
+
+  async #answerStream(input: unknown): Promise<void> {
+    const { stream } = this;
+    const replies = (await this.method.handler(input, this.#context)) as AsyncIterable<unknown>;
+    const iterator = replies[Symbol.asyncIterator]();
+    let ended = false;
+    try {
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done === true) {
+          ended = true;
+          break;
+        }
+        const frame = await this.#frameOf(next.value);
+        if (stream.closed) return;
+        this.#respond();
+        // Back-pressure: a client that stops reading holds the handler here, at one frame in hand.
+        if (!writeFrame(stream, frame, false)) await drained(stream);
+        if (stream.closed) return;
+      }
+    } finally {
+      // A call that ends early (a cancel, a reply that could not be encoded) ends the generator
+      // too, so its own finally blocks run; a generator that threw has ended already.
+      if (!ended) await iterator.return?.().catch(() => undefined);
+    }
+    this.#respond();
+    stream.end();
+  }
+
+  /** A reply as one gRPC frame: encoded, checked against writeMaxBytes, compressed if negotiated. */
+  async #frameOf(reply: unknown): Promise<Frame> {
+    let bytes: Uint8Array;
+    try {
+      bytes = this.method.serializers.output.of(this.codec).serialize(reply);
+    } catch (error) {
+      throw replyEncodingError(error);
+    }
+    if (bytes.length > this.options.writeMaxBytes) {
+      const { Code, ConnectError } = connectRuntime().connect;
+      throw new ConnectError(
+        `message size ${bytes.length} is larger than configured writeMaxBytes ${this.options.writeMaxBytes}`,
+        Code.ResourceExhausted,
+      );
+    }
+    const compression = this.#responseCompression;
+    if (compression !== null && bytes.length >= this.options.compressMinBytes) {
+      return frameOf(compressedFlag, await compression.compress(bytes));
+    }
+    return frameOf(0, bytes);
+  }
+
+  /** Sends the response headers (once), asking for the trailers to be written after the last frame. */
+  #respond(): void {
+    if (this.#headersSent) return;
+    this.#headersSent = true;
+    const head: OutgoingHttpHeaders = { ':status': 200, 'content-type': this.#contentType };
+    if (this.#responseCompression !== null) head['grpc-encoding'] = this.#responseCompression.name;
+    const set = this.#context.responseHeaderIfUsed();
+    if (set !== undefined) for (const [name, value] of set) head[name] = value;
+    this.stream.respond(head, { waitForTrailers: true });
+    this.stream.once('wantTrailers', () => {
+      this.stream.sendTrailers(this.#trailersOf(undefined));
+    });
+  }
+
+  #trailersOf(error: ConnectError | undefined): OutgoingHttpHeaders {
+    const trailers: OutgoingHttpHeaders = {};
+    const set = this.#context.responseTrailerIfUsed();
+    if (set !== undefined) for (const [name, value] of set) trailers[name] = value;
+    if (error === undefined) {
+      trailers['grpc-status'] = '0';
+      return trailers;
+    }
+    for (const [name, value] of setGrpcStatus(new Headers(), error)) trailers[name] = value;
+    return trailers;
+  }
+
+  /** Ends the call with the status of `thrown`: in the trailers, or as a trailers-only answer. */
+  #fail(thrown: unknown): void {
+    const { stream } = this;
+    const error = callErrorOf(thrown, this.options);
+    this.abort(error);
+    if (stream.closed || stream.destroyed) return;
+    if (!this.#headersSent) {
+      // Trailers-only: one HEADERS frame carrying the status, which ends the stream.
+      this.#headersSent = true;
+      const head: OutgoingHttpHeaders = { ':status': 200, 'content-type': this.#contentType };
+      const set = this.#context.responseHeaderIfUsed();
+      if (set !== undefined) for (const [name, value] of set) head[name] = value;
+      Object.assign(head, this.#trailersOf(error));
+      stream.respond(head, { endStream: true });
+    } else {
+      stream.removeAllListeners('wantTrailers');
+      if (stream.writableEnded) return;
+      stream.once('wantTrailers', () => stream.sendTrailers(this.#trailersOf(error)));
+      stream.end();
+    }
+    // The request may still be arriving: read and drop it, so the stream can close.
+    stream.resume();
+  }
+}
+
+/**
+ * A message as gRPC frames it: a flag byte and a 4-byte length, then the bytes. A small message is
+ * copied behind its prefix into one buffer, one write; a large one is left where the codec wrote it
+ * (a codec's bytes never change once returned, codec.ts) and written after its prefix.
+ */
+type Frame = Buffer | readonly [prefix: Buffer, payload: Uint8Array];
+
+/** Past this size a message is written as it is rather than copied behind its prefix. */
+const copyUpToBytes = 16 * 1024;
+
+function frameOf(flags: number, payload: Uint8Array): Frame {
+  const large = payload.length > copyUpToBytes;
+  const frame = Buffer.allocUnsafe(frameHeaderBytes + (large ? 0 : payload.length));
+  frame[0] = flags;
+  frame.writeUInt32BE(payload.length, 1);
+  if (large) return [frame, payload];
+  frame.set(payload, frameHeaderBytes);
+  return frame;
+}
+
+/** Writes a frame (and ends the stream's writing side after it if `end`); false asks to wait for 'drain'. */
+function writeFrame(stream: ServerHttp2Stream, frame: Frame, end: boolean): boolean {
+  if (Buffer.isBuffer(frame)) {
+    if (end) {
+      stream.end(frame);
+      return true;
+    }
+    return stream.write(frame);
+  }
+  // Corked, the prefix and the payload go to HTTP/2 in one write.
+  stream.cork();
+  stream.write(frame[0]);
+  const ready = stream.write(frame[1]);
+  if (end) stream.end();
+  else stream.uncork();
+  return ready;
+}
+
+function drained(stream: ServerHttp2Stream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
+function headerOf(headers: IncomingHttpHeaders, name: string): string | null {
+  const value = headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The request's headers as a handler reads them (HTTP/2's pseudo-headers left out, as Connect does). */
+function webHeadersOf(headers: IncomingHttpHeaders): Headers {
+  const web = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    if (Array.isArray(value)) for (const each of value) web.append(name, each);
+    else web.append(name, String(value));
+  }
+  return web;
+}
+
+function deadlineExceeded(): ConnectError {
+  const { Code, ConnectError } = connectRuntime().connect;
+  return new ConnectError('the operation timed out', Code.DeadlineExceeded);
+}
+
+function cancelled(): ConnectError {
+  const { Code, ConnectError } = connectRuntime().connect;
+  return new ConnectError('the call was cancelled by its client', Code.Canceled);
+}
+
+function shuttingDown(): ConnectError {
+  const { Code, ConnectError } = connectRuntime().connect;
+  return new ConnectError('the server is shutting down', Code.Unavailable);
+}
