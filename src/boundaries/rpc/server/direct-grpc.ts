@@ -355,14 +355,19 @@ class DirectCall {
   #respond(): void {
     if (this.#headersSent) return;
     this.#headersSent = true;
+    this.stream.respond(this.#headOf(), { waitForTrailers: true });
+    this.stream.once('wantTrailers', () => {
+      this.stream.sendTrailers(this.#trailersOf(undefined));
+    });
+  }
+
+  /** The response headers: the content type, the reply encoding, and any a handler set. */
+  #headOf(): OutgoingHttpHeaders {
     const head: OutgoingHttpHeaders = { ':status': 200, 'content-type': this.#contentType };
     if (this.#responseCompression !== null) head['grpc-encoding'] = this.#responseCompression.name;
     const set = this.#context.responseHeaderIfUsed();
     if (set !== undefined) for (const [name, value] of set) head[name] = value;
-    this.stream.respond(head, { waitForTrailers: true });
-    this.stream.once('wantTrailers', () => {
-      this.stream.sendTrailers(this.#trailersOf(undefined));
-    });
+    return head;
   }
 
   #trailersOf(error: ConnectError | undefined): OutgoingHttpHeaders {
@@ -386,11 +391,7 @@ class DirectCall {
     if (!this.#headersSent) {
       // Trailers-only: one HEADERS frame carrying the status, which ends the stream.
       this.#headersSent = true;
-      const head: OutgoingHttpHeaders = { ':status': 200, 'content-type': this.#contentType };
-      const set = this.#context.responseHeaderIfUsed();
-      if (set !== undefined) for (const [name, value] of set) head[name] = value;
-      Object.assign(head, this.#trailersOf(error));
-      stream.respond(head, { endStream: true });
+      stream.respond({ ...this.#headOf(), ...this.#trailersOf(error) }, { endStream: true });
     } else {
       stream.removeAllListeners('wantTrailers');
       if (stream.writableEnded) return;

@@ -18,7 +18,7 @@ import type {
   UniversalServerResponse,
 } from '@connectrpc/connect/protocol';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
-import { callErrorOf, internalCallError } from './call-error.js';
+import { callErrorOf, expiredDeadlineError, internalCallError } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';
 import { setGrpcStatus } from './grpc-status.js';
 import { type BoxedReply, unboxReply, type WirekitHandlerOptions } from './handler-options.js';
@@ -150,9 +150,9 @@ function createHandler(options: WirekitHandlerOptions, opt: UniversalHandlerOpti
     const responseHeader = { [headerContentType]: contentTypeOf('grpc', type.codec) };
 
     const timeout = parseTimeout(req.header.get(headerTimeout), opt.maxTimeoutMs);
-    if (timeout.timeoutMs === 0) {
+    const expired = timeout.error === undefined ? expiredDeadlineError(timeout.timeoutMs) : undefined;
+    if (expired !== undefined) {
       // The caller's deadline has passed already: answer at once, before the handler or its input.
-      const expired = new ConnectError('the deadline expired before the call started', Code.DeadlineExceeded);
       return {
         ...uResponseOk,
         header: new Headers(responseHeader),

@@ -1,0 +1,227 @@
+/**
+ * The direct gRPC path (direct-grpc.ts) against Connect's gRPC handler (grpc-handler.ts): the same
+ * calls, well-formed and hostile, sent to two servers of the same service, one taking the direct
+ * path and one forced through Connect's router (an interceptor does that: only Connect's path runs
+ * them), must be answered alike: the same content type, messages, status, message and error
+ * details, byte for byte where the protocol fixes the bytes.
+ */
+import type { ClientHttp2Session, IncomingHttpHeaders } from 'node:http2';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  createRpcServer,
+  type RpcServer,
+  type RpcServerOptions,
+} from '../../../../src/boundaries/rpc/server/index.js';
+import { createCodec } from '../../../../src/codecs/index.js';
+import { frame, type GrpcReply, grpcCall, openSession, statusDetails } from './grpc-wire.js';
+import { bigId, GetOrder, orderService } from './order-service.js';
+
+interface Pair {
+  readonly direct: RpcServer;
+  readonly connect: RpcServer;
+  readonly sessions: { direct: ClientHttp2Session; connect: ClientHttp2Session };
+  /** Calls that went through Connect's router on the `connect` server. */
+  readonly intercepted: () => number;
+}
+
+async function serverPair(options: Omit<RpcServerOptions, 'services'> = {}): Promise<Pair> {
+  let intercepted = 0;
+  const direct = await createRpcServer({ ...options, services: [orderService()] });
+  const connect = await createRpcServer({
+    ...options,
+    services: [orderService()],
+    interceptors: [
+      (next) => (request) => {
+        intercepted++;
+        return next(request);
+      },
+    ],
+  });
+  return {
+    direct,
+    connect,
+    sessions: { direct: openSession(direct.url), connect: openSession(connect.url) },
+    intercepted: () => intercepted,
+  };
+}
+
+async function closePair(pair: Pair | undefined) {
+  if (pair === undefined) return;
+  pair.sessions.direct.close();
+  pair.sessions.connect.close();
+  await Promise.all([pair.direct.close(), pair.connect.close()]);
+}
+
+/** What must match between the two paths: everything but transport details (date, lengths). */
+function outcome(reply: GrpcReply) {
+  const pick = (headers: IncomingHttpHeaders) => ({
+    status: headers['grpc-status'],
+    message: headers['grpc-message'],
+    details: statusDetails(headers),
+  });
+  return {
+    contentType: reply.headers['content-type'],
+    encoding: reply.headers['grpc-encoding'],
+    messages: reply.messages.map((bytes) => Buffer.from(bytes).toString('base64')),
+    compressed: reply.compressed,
+    ...pick(reply.trailers),
+  };
+}
+
+const getOrder = '/orders.v1.OrderService/GetOrder';
+const watchOrders = '/orders.v1.OrderService/WatchOrders';
+const request = (value: { id: bigint; failWith?: string }, codec: 'protobuf' | 'msgpack' = 'protobuf') =>
+  createCodec(codec, { schema: GetOrder }).encode(value);
+
+interface Case {
+  readonly name: string;
+  readonly path: string;
+  readonly contentType?: string;
+  readonly body: Uint8Array;
+  readonly headers?: Record<string, string>;
+  /** The status both paths must answer. */
+  readonly status: string;
+}
+
+const twoGiB = Buffer.from([0, 0x80, 0, 0, 0]);
+const cases: readonly Case[] = [
+  { name: 'a unary call', path: getOrder, body: frame(request({ id: bigId })), status: '0' },
+  {
+    name: 'a unary call in MessagePack',
+    path: getOrder,
+    contentType: 'application/grpc+msgpack',
+    body: frame(request({ id: bigId }, 'msgpack')),
+    status: '0',
+  },
+  {
+    name: 'a unary call in ProtoJSON',
+    path: getOrder,
+    contentType: 'application/grpc+json',
+    body: frame(Buffer.from(JSON.stringify({ id: '7' }))),
+    status: '0',
+  },
+  { name: 'a server stream', path: watchOrders, body: frame(request({ id: 3n })), status: '0' },
+  {
+    name: 'a server stream failing midway',
+    path: watchOrders,
+    body: frame(request({ id: 5n, failWith: 'midway' })),
+    status: '5',
+  },
+  {
+    name: "a handler's WirekitError",
+    path: getOrder,
+    body: frame(request({ id: 1n, failWith: 'wirekit' })),
+    status: '5',
+  },
+  {
+    name: "a handler's plain Error",
+    path: getOrder,
+    body: frame(request({ id: 1n, failWith: 'plain' })),
+    status: '13',
+  },
+  {
+    name: "a handler's validation error",
+    path: getOrder,
+    body: frame(request({ id: 1n, failWith: 'invalid' })),
+    status: '3',
+  },
+  { name: 'malformed bytes', path: getOrder, body: frame(Buffer.from([0x0a, 0xff])), status: '3' },
+  {
+    name: 'a length prefix past the end of the body',
+    path: getOrder,
+    body: Buffer.concat([Buffer.from([0, 0, 0, 0, 50]), Buffer.from([1, 2, 3])]),
+    status: '3',
+  },
+  { name: 'a frame claiming 2 GiB', path: getOrder, body: twoGiB, status: '8' },
+  { name: 'no request message', path: getOrder, body: new Uint8Array(0), status: '12' },
+  {
+    name: 'a second request message on a unary call',
+    path: getOrder,
+    body: Buffer.concat([frame(request({ id: 1n })), frame(request({ id: 2n }))]),
+    status: '12',
+  },
+  {
+    name: 'a compressed flag without grpc-encoding',
+    path: getOrder,
+    body: frame(gzipSync(request({ id: 1n })), true),
+    status: '13',
+  },
+  {
+    name: 'an encoding the server does not know',
+    path: getOrder,
+    body: frame(request({ id: 1n }), true),
+    headers: { 'grpc-encoding': 'snappy' },
+    status: '12',
+  },
+  {
+    name: 'a gzip request, a gzip reply asked for',
+    path: watchOrders,
+    body: frame(gzipSync(request({ id: 2n })), true),
+    headers: { 'grpc-encoding': 'gzip', 'grpc-accept-encoding': 'gzip' },
+    status: '0',
+  },
+  {
+    name: 'a gzip bomb',
+    path: getOrder,
+    body: frame(gzipSync(Buffer.alloc(8 * 2 ** 20)), true),
+    headers: { 'grpc-encoding': 'gzip' },
+    status: '8',
+  },
+  {
+    name: 'a deadline already passed',
+    path: getOrder,
+    body: frame(request({ id: 1n })),
+    headers: { 'grpc-timeout': '0n' },
+    status: '4',
+  },
+  {
+    name: 'a deadline that is not one',
+    path: getOrder,
+    body: frame(request({ id: 1n })),
+    headers: { 'grpc-timeout': 'soon' },
+    status: '3',
+  },
+];
+
+describe('the direct gRPC path answers as Connect’s gRPC handler does', () => {
+  let pair: Pair | undefined;
+  beforeAll(async () => {
+    pair = await serverPair();
+  });
+  afterAll(() => closePair(pair));
+
+  test.each(cases)('$name', async ({ path, contentType = 'application/grpc', body, headers, status }) => {
+    const { sessions, intercepted } = pair as Pair;
+    const before = intercepted();
+    const [direct, connect] = await Promise.all([
+      grpcCall(sessions.direct, path, contentType, body, headers),
+      grpcCall(sessions.connect, path, contentType, body, headers),
+    ]);
+    expect(outcome(direct)).toEqual(outcome(connect));
+    expect(outcome(direct).status).toBe(status);
+    // The second server's answer did come through Connect's router, where it runs at all.
+    if (status === '0') expect(intercepted()).toBe(before + 1);
+  });
+});
+
+describe('limits set on the server hold alike on both paths', () => {
+  let pair: Pair | undefined;
+  beforeAll(async () => {
+    pair = await serverPair({ readMaxBytes: 16, writeMaxBytes: 40 });
+  });
+  afterAll(() => closePair(pair));
+
+  test.each([
+    ['a request over readMaxBytes', frame(request({ id: 1n, failWith: 'x'.repeat(40) })), '8'],
+    ['a reply over writeMaxBytes', frame(request({ id: 1n })), '8'],
+  ] as const)('%s', async (_name, body, status) => {
+    const { sessions } = pair as Pair;
+    const [direct, connect] = await Promise.all([
+      grpcCall(sessions.direct, getOrder, 'application/grpc', body),
+      grpcCall(sessions.connect, getOrder, 'application/grpc', body),
+    ]);
+    expect(outcome(direct)).toEqual(outcome(connect));
+    expect(outcome(direct).status).toBe(status);
+  });
+});
