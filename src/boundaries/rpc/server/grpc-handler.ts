@@ -102,7 +102,7 @@ export function createGrpcHandlerFactory(options: WirekitHandlerOptions): Protoc
 }
 
 function createHandler(options: WirekitHandlerOptions, opt: UniversalHandlerOptions, spec: MethodImplSpec) {
-  const { Code, ConnectError, createHandlerContext } = connectRuntime().connect;
+  const { createHandlerContext } = connectRuntime().connect;
   // An assertion function must be named with its type written out to narrow its argument.
   const assertByteStreamRequest: typeof ConnectProtocol.assertByteStreamRequest =
     connectRuntime().protocol.assertByteStreamRequest;
