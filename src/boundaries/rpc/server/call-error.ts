@@ -80,9 +80,3 @@ export function expiredDeadlineError(timeoutMs: number | undefined): ConnectErro
   const { Code, ConnectError } = connectRuntime().connect;
   return new ConnectError('the deadline had expired before the call arrived', Code.DeadlineExceeded);
 }
-
-/** INTERNAL, for what went wrong on the server's side of a call (a reply it could not encode). */
-export function internalCallError(message: string, cause: unknown): ConnectError {
-  const { Code, ConnectError } = connectRuntime().connect;
-  return new ConnectError(message, Code.Internal, undefined, undefined, cause);
-}

@@ -12,86 +12,39 @@ import type { MethodImplSpec } from '@connectrpc/connect';
 import type * as ConnectProtocol from '@connectrpc/connect/protocol';
 import type {
   ProtocolHandlerFactory,
-  Serialization,
-  UniversalHandlerOptions,
   UniversalServerRequest,
   UniversalServerResponse,
 } from '@connectrpc/connect/protocol';
-import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
-import { callErrorOf, expiredDeadlineError, internalCallError } from './call-error.js';
+import { codecOfContentType, contentTypeOf } from '../message-formats.js';
+import { callErrorOf, expiredDeadlineError } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';
 import { setGrpcStatus } from './grpc-status.js';
-import { type BoxedReply, unboxReply, type WirekitHandlerOptions } from './handler-options.js';
+import type { BoxedReply, WirekitHandlerOptions } from './handler-options.js';
+import {
+  createMethodSerialization,
+  type MethodSerialization,
+  offeredContentTypes,
+  type ValidatedHandlerOptions,
+  validateWirekitHandlerOptions,
+} from './method-serialization.js';
 
 const protocolName = 'grpc';
 
-/** The content types this server's gRPC handler takes: `application/grpc` and each offered codec. */
-function contentTypePattern(codecs: readonly RpcCodecName[]): RegExp {
-  return new RegExp(`^application/grpc(?:\\+(?:${codecs.join('|')}))?(?:\\s*;\\s*charset=utf-?8)?$`, 'i');
-}
-
-/** wirekit's serializers of one method in one codec, as Connect's envelope transforms call them. */
-function serializationOf(
-  options: WirekitHandlerOptions,
-  spec: MethodImplSpec,
-  codec: RpcCodecName,
-  limits: Pick<UniversalHandlerOptions, 'readMaxBytes' | 'writeMaxBytes'>,
-): { input: Serialization<unknown>; output: Serialization<BoxedReply> } {
-  const { limitSerialization } = connectRuntime().protocol;
-  const serializers = options.serializersOf(spec.method);
-  const input = serializers.input.of(codec);
-  const output = serializers.output.of(codec);
-  return {
-    input: limitSerialization<unknown>(
-      {
-        // A message the codec refuses is the caller's fault: INVALID_ARGUMENT with wirekit's code.
-        parse(bytes) {
-          try {
-            return input.parse(bytes);
-          } catch (error) {
-            throw callErrorOf(error);
-          }
-        },
-        serialize: (value) => asArrayBufferView(input.serialize(value)),
-      },
-      limits,
-    ),
-    output: limitSerialization<BoxedReply>(
-      {
-        parse: (bytes) => ({ $typeName: spec.method.output.typeName, value: output.parse(bytes) }),
-        // A reply the codec refuses is the server's own bug: INTERNAL, naming only the code.
-        serialize(reply) {
-          try {
-            return asArrayBufferView(output.serialize(unboxReply(reply)));
-          } catch (error) {
-            const code = (error as { code?: unknown }).code;
-            throw internalCallError(`the reply could not be encoded (${String(code)})`, error);
-          }
-        },
-      },
-      limits,
-    ),
-  };
-}
-
 /**
- * Connect's types ask for views of a plain ArrayBuffer. wirekit's codecs write into ArrayBuffer
- * slabs (never a SharedArrayBuffer), so the view passes as it is; a copy is made only otherwise.
+ * A gRPC handler factory serving wirekit's messages in every codec `options.codecs` offers. Unless
+ * the options say otherwise, each message is limited to 4 MiB each way (Connect's own default is
+ * 4 GiB).
  */
-function asArrayBufferView(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
-}
-
-/** A gRPC handler factory serving wirekit's messages in every codec `options.codecs` offers. */
 export function createGrpcHandlerFactory(options: WirekitHandlerOptions): ProtocolHandlerFactory {
-  const { contentTypeMatcher, createMethodUrl, validateUniversalHandlerOptions } = connectRuntime().protocol;
-  const opt = validateUniversalHandlerOptions(options);
-  const pattern = contentTypePattern(options.codecs);
+  const { contentTypeMatcher, createMethodUrl } = connectRuntime().protocol;
+  const opt = validateWirekitHandlerOptions(options);
+  const supportedContentType = contentTypeMatcher(offeredContentTypes('grpc', options.codecs));
   function factory(spec: MethodImplSpec) {
-    return Object.assign(createHandler(options, opt, spec), {
+    const serialization = createMethodSerialization(spec.method, options, opt);
+    return Object.assign(createHandler(options, opt, spec, serialization), {
       protocolNames: [protocolName],
       allowedMethods: ['POST'],
-      supportedContentType: contentTypeMatcher(pattern),
+      supportedContentType,
       requestPath: createMethodUrl('/', spec.method),
       service: spec.method.parent,
       method: spec.method,
@@ -101,7 +54,12 @@ export function createGrpcHandlerFactory(options: WirekitHandlerOptions): Protoc
   return factory;
 }
 
-function createHandler(options: WirekitHandlerOptions, opt: UniversalHandlerOptions, spec: MethodImplSpec) {
+function createHandler(
+  options: WirekitHandlerOptions,
+  opt: ValidatedHandlerOptions,
+  spec: MethodImplSpec,
+  serialization: MethodSerialization,
+) {
   const { createHandlerContext } = connectRuntime().connect;
   // An assertion function must be named with its type written out to narrow its argument.
   const assertByteStreamRequest: typeof ConnectProtocol.assertByteStreamRequest =
@@ -131,22 +89,11 @@ function createHandler(options: WirekitHandlerOptions, opt: UniversalHandlerOpti
     headerTimeout,
     parseTimeout,
   } = connectRuntime().grpc;
-  const serializations = new Map<RpcCodecName, ReturnType<typeof serializationOf>>();
-  const serializationFor = (codec: RpcCodecName) => {
-    let serialization = serializations.get(codec);
-    if (serialization === undefined) {
-      serialization = serializationOf(options, spec, codec, opt);
-      serializations.set(codec, serialization);
-    }
-    return serialization;
-  };
-
   return async function handle(req: UniversalServerRequest): Promise<UniversalServerResponse> {
     assertByteStreamRequest(req);
     const type = codecOfContentType('grpc', req.header.get(headerContentType) ?? '');
     if (type === undefined || !options.codecs.includes(type.codec)) return uResponseUnsupportedMediaType;
     if (req.method !== 'POST') return uResponseMethodNotAllowed;
-    const serialization = serializationFor(type.codec);
     const responseHeader = { [headerContentType]: contentTypeOf('grpc', type.codec) };
 
     const timeout = parseTimeout(req.header.get(headerTimeout), opt.maxTimeoutMs);
@@ -193,7 +140,7 @@ function createHandler(options: WirekitHandlerOptions, opt: UniversalHandlerOpti
       }),
       transformSplitEnvelope(opt.readMaxBytes),
       transformDecompressEnvelope(compression.request, opt.readMaxBytes),
-      transformParseEnvelope(serialization.input),
+      transformParseEnvelope(serialization.input(type.codec)),
     );
     // Connect types requests as protobuf-es messages; wirekit's values pass through it untouched.
     const invoke = transformInvokeImplementation(spec, context, opt.interceptors);
@@ -213,7 +160,7 @@ function createHandler(options: WirekitHandlerOptions, opt: UniversalHandlerOpti
           },
         }),
       } as AsyncIterable<BoxedReply>,
-      transformSerializeEnvelope(serialization.output),
+      transformSerializeEnvelope(serialization.output(type.codec)),
       transformCompressEnvelope(compression.response, opt.compressMinBytes),
       transformJoinEnvelopes(),
       transformCatchFinally<Uint8Array>((e) => {

@@ -126,6 +126,12 @@ const cases: readonly Case[] = [
     body: frame(request({ id: 1n, failWith: 'invalid' })),
     status: '3',
   },
+  {
+    name: 'a reply its own schema refuses',
+    path: getOrder,
+    body: frame(request({ id: 1n, failWith: 'bad-reply' })),
+    status: '13',
+  },
   { name: 'malformed bytes', path: getOrder, body: frame(Buffer.from([0x0a, 0xff])), status: '3' },
   {
     name: 'a length prefix past the end of the body',
