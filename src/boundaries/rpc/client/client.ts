@@ -29,6 +29,7 @@ import type {
   MethodDescriptor,
   MethodMessages,
   RpcTransport,
+  StreamOutcome,
   TransportCall,
 } from './transport.js';
 
@@ -41,6 +42,13 @@ export interface RpcCallOptions extends CallOptions {
    */
   readonly timeoutMs?: number;
   readonly headers?: HeaderValues;
+  /** Called with the response's headers, once they arrive (before the first reply of a stream). */
+  readonly onHeader?: (header: Headers) => void;
+  /**
+   * Called with the response's trailers once the call has ended well (after a stream's last reply).
+   * A failed call carries its headers and trailers in the RpcError's `metadata` instead.
+   */
+  readonly onTrailer?: (trailer: Headers) => void;
 }
 
 export interface RpcClientOptions {
@@ -145,6 +153,8 @@ function methodFunction(
             options.signal,
             async (attempt) => {
               const outcome = await transport.unary(await callOf(options, options.signal, attempt), value);
+              options.onHeader?.(outcome.header);
+              options.onTrailer?.(outcome.trailer);
               return outcome.message;
             },
           );
@@ -160,7 +170,7 @@ function methodFunction(
           return withRetries(policy, method.retryable, deadlineOf(options), signal, async (attempt) => {
             const outcome = await transport.stream(await callOf(options, signal, attempt), single(value));
             const replies = outcome.messages[Symbol.asyncIterator]();
-            return { replies, first: await replies.next() };
+            return { outcome, replies, first: await replies.next() };
           });
         });
     case 'client_streaming':
@@ -170,12 +180,14 @@ function methodFunction(
           const outcome = await withRetries(policy, false, deadline, options.signal, async (attempt) =>
             transport.stream(await callOf(options, options.signal, attempt), filled(requests, fill)),
           );
+          options.onHeader?.(outcome.header);
           let reply: unknown;
           let count = 0;
           for await (const message of outcome.messages) {
             reply = message;
             count += 1;
           }
+          options.onTrailer?.(outcome.trailer);
           if (count !== 1) {
             throw new WirekitError('WK_RPC_STATUS', `a client stream got ${count} replies, not one.`);
           }
@@ -193,7 +205,7 @@ function methodFunction(
               filled(requests, fill),
             );
             const replies = outcome.messages[Symbol.asyncIterator]();
-            return { replies, first: await replies.next() };
+            return { outcome, replies, first: await replies.next() };
           }),
         );
   }
@@ -208,19 +220,21 @@ async function* replyStream(
   options: RpcCallOptions,
   start: (
     signal: AbortSignal,
-  ) => Promise<{ replies: AsyncIterator<unknown>; first: IteratorResult<unknown> }>,
+  ) => Promise<{ outcome: StreamOutcome; replies: AsyncIterator<unknown>; first: IteratorResult<unknown> }>,
 ): AsyncIterable<unknown> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted === true) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const { replies, first } = await start(controller.signal);
+    const { outcome, replies, first } = await start(controller.signal);
+    options.onHeader?.(outcome.header);
     let next = first;
     while (next.done !== true) {
       yield next.value;
       next = await replies.next();
     }
+    options.onTrailer?.(outcome.trailer);
   } catch (error) {
     throw rpcErrorOf(error);
   } finally {

@@ -56,6 +56,9 @@ function note(context: HandlerContext) {
   seen.method = context.requestMethod;
   seen.timeoutMs = context.timeoutMs();
   seen.tenant = context.requestHeader.get('x-tenant');
+  // What a caller reads with onHeader and onTrailer.
+  context.responseHeader.set('x-served-by', 'connect-es');
+  context.responseTrailer.set('x-cost', '7');
 }
 
 const implementation = {
@@ -88,7 +91,8 @@ const implementation = {
     if (request.placedAt !== undefined) seen.dates.push(timestampDate(request.placedAt as never));
     return create(OrderDesc, request as never);
   },
-  async *watchOrders(request: { count: number }) {
+  async *watchOrders(request: { count: number }, context: HandlerContext) {
+    note(context);
     for (let index = 1; index <= request.count; index++) yield protoOrder(BigInt(index));
     if (request.count === 2) throw new ConnectError('the stream broke', Code.DataLoss);
   },

@@ -107,6 +107,36 @@ describe.each(cases)('%s, against Connect-ES', (_name, transportOf) => {
     ]);
   });
 
+  test('the response headers and trailers reach onHeader and onTrailer, for a unary call and a stream', async () => {
+    const client = createRpcClient(OrderService, transportOf());
+    const seenBy: { header?: string | null; trailer?: string | null }[] = [];
+    const read = () => {
+      const got: { header?: string | null; trailer?: string | null } = {};
+      seenBy.push(got);
+      return {
+        onHeader: (header: Headers) => {
+          got.header = header.get('x-served-by');
+        },
+        onTrailer: (trailer: Headers) => {
+          got.trailer = trailer.get('x-cost');
+        },
+      };
+    };
+    await client.GetOrder({ id: 1n }, read());
+    const ids: bigint[] = [];
+    const options = read();
+    for await (const order of client.WatchOrders({ count: 2 + 1 }, options)) {
+      // The headers come before the first reply; the trailers only after the last.
+      expect(seenBy[1]).toEqual({ header: 'connect-es' });
+      ids.push(order.id);
+    }
+    expect(ids).toEqual([1n, 2n, 3n]);
+    expect(seenBy).toEqual([
+      { header: 'connect-es', trailer: '7' },
+      { header: 'connect-es', trailer: '7' },
+    ]);
+  });
+
   test('the deadline reaches the server as its timeout', async () => {
     const client = createRpcClient(OrderService, transportOf());
     await client.GetOrder({ id: 1n }, { timeoutMs: 5_000, headers: { 'x-tenant': 'acme' } });
