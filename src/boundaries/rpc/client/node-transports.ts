@@ -27,9 +27,22 @@ export interface Http2Options {
   readonly idleConnectionTimeoutMs?: number;
 }
 
+/** What an `https://` transport trusts and presents: Node's TLS options, by the names tls.connect takes. */
+export interface ClientTlsOptions {
+  /** The certificate authorities to trust, PEM (default: Node's bundled roots). */
+  readonly ca?: string | Buffer | readonly (string | Buffer)[];
+  /** A client certificate and its key, PEM, for servers that ask for one (mutual TLS). */
+  readonly cert?: string | Buffer;
+  readonly key?: string | Buffer;
+  /** The name the server's certificate must carry, when it is not the URL's host. */
+  readonly servername?: string;
+}
+
 export interface NodeTransportOptions extends TransportOptions {
   /** HTTP/2 keepalive pings and the idle timeout of the transport's connection. */
   readonly http2?: Http2Options;
+  /** TLS for an `https://` base URL: the authorities trusted and a client certificate. */
+  readonly tls?: ClientTlsOptions;
 }
 
 export interface GrpcTransportOptions extends NodeTransportOptions {}
@@ -52,8 +65,11 @@ export interface GrpcWebTransportOptions extends NodeTransportOptions {
 async function nodeClient(user: string, options: NodeTransportOptions, httpVersion: '1.1' | '2') {
   const node = await importPeer(() => import('@connectrpc/connect-node'), user, '@connectrpc/connect-node');
   const gzip = node.compressionGzip;
-  if (httpVersion === '1.1') return { httpClient: node.createNodeHttpClient({ httpVersion: '1.1' }), gzip };
-  const session = new node.Http2SessionManager(options.baseUrl, options.http2);
+  const tls = options.tls as (ClientTlsOptions & { ca?: string | Buffer | (string | Buffer)[] }) | undefined;
+  if (httpVersion === '1.1') {
+    return { httpClient: node.createNodeHttpClient({ httpVersion: '1.1', nodeOptions: { ...tls } }), gzip };
+  }
+  const session = new node.Http2SessionManager(options.baseUrl, options.http2, { ...tls });
   const httpClient = node.createNodeHttpClient({ httpVersion: '2', sessionProvider: () => session });
   return { httpClient, gzip, session };
 }

@@ -10,11 +10,13 @@ import {
   createServer as createHttp2Server,
   Http2ServerRequest,
   Http2ServerResponse,
+  type Http2Server,
   type Http2Session,
   type IncomingHttpHeaders,
   type ServerHttp2Stream,
 } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createTlsServer, type TLSSocket, type TlsOptions } from 'node:tls';
 import { importPeer } from '../../../util/optional-peer.js';
 import { rpcCodecNames } from '../message-formats.js';
 import { loadConnect } from './connect-runtime.js';
@@ -37,6 +39,12 @@ export interface RpcNodeServerOptions extends RpcServerOptions {
   readonly host?: string;
   /** How long `close()` lets calls in flight finish before it cancels them (default 5,000 ms). */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * Serve TLS (`https://`) instead of cleartext: the certificate and key (`cert`, `key`), and for
+   * mutual TLS `ca` with `requestCert: true`. HTTP/2 and HTTP/1.1 still share the port, told apart
+   * by ALPN. Any option of Node's `tls.createServer`.
+   */
+  readonly tls?: TlsOptions;
 }
 
 export interface RpcServer {
@@ -98,7 +106,7 @@ export async function createRpcServer(options: RpcNodeServerOptions): Promise<Rp
       handler(request, response);
     },
   );
-  const front = createOnePortServer(h1, h2);
+  const front = options.tls === undefined ? createOnePortServer(h1, h2) : createTlsFront(options.tls, h1, h2);
   const sessions = new Set<Http2Session>();
   const sockets = new Set<Socket>();
   h2.on('session', (session) => {
@@ -164,10 +172,23 @@ export async function createRpcServer(options: RpcNodeServerOptions): Promise<Rp
   };
   return {
     port,
-    url: `http://${urlHost}:${port}`,
+    url: `${options.tls === undefined ? 'http' : 'https'}://${urlHost}:${port}`,
     close: () => {
       closing ??= close();
       return closing;
     },
   };
+}
+
+/**
+ * The TLS front: each connection is handed, once its handshake is done, to the HTTP/2 server if
+ * ALPN chose `h2` and to the HTTP/1.1 server otherwise (a browser's fetch, curl without
+ * --http2). The servers behind it are the cleartext ones: they read the TLS socket as any socket.
+ */
+function createTlsFront(tls: TlsOptions, h1: ReturnType<typeof createHttp1Server>, h2: Http2Server) {
+  const front = createTlsServer({ ...tls, ALPNProtocols: ['h2', 'http/1.1'] });
+  front.on('secureConnection', (socket: TLSSocket) => {
+    (socket.alpnProtocol === 'h2' ? h2 : h1).emit('connection', socket);
+  });
+  return front;
 }
