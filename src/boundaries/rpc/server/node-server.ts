@@ -8,9 +8,9 @@
 import { createServer as createHttp1Server } from 'node:http';
 import {
   createServer as createHttp2Server,
+  type Http2Server,
   Http2ServerRequest,
   Http2ServerResponse,
-  type Http2Server,
   type Http2Session,
   type IncomingHttpHeaders,
   type ServerHttp2Stream,
