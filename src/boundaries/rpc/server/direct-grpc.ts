@@ -219,21 +219,47 @@ class DirectCall {
     const { stream, options } = this;
     const { Code, ConnectError } = connectRuntime().connect;
     return new Promise<{ flags: number; bytes: Uint8Array }>((resolve, reject) => {
-      let buffered: Buffer | undefined;
+      const kind = this.method.descriptor.methodKind;
+      // The bytes of the frame being read, kept as they came and joined once the frame is whole
+      // (joining on every chunk would copy a 4 MiB message hundreds of times).
+      let held: Buffer[] = [];
+      let heldBytes = 0;
+      let frameEnd = -1;
       let message: { flags: number; bytes: Uint8Array } | undefined;
       let failed = false;
       const fail = (error: unknown) => {
         failed = true;
+        held = [];
         this.#stopReading = undefined;
         reject(error);
       };
       this.#stopReading = fail;
       stream.on('data', (chunk: Buffer) => {
         if (failed) return;
-        buffered = buffered === undefined ? chunk : Buffer.concat([buffered, chunk]);
-        while (buffered.length >= frameHeaderBytes) {
+        held.push(chunk);
+        heldBytes += chunk.length;
+        for (;;) {
+          if (frameEnd < 0) {
+            if (heldBytes < frameHeaderBytes) return;
+            if ((held[0] as Buffer).length < frameHeaderBytes) held = [Buffer.concat(held, heldBytes)];
+            const length = (held[0] as Buffer).readUInt32BE(1);
+            if (length > options.readMaxBytes) {
+              fail(
+                new ConnectError(
+                  `message size ${length} is larger than configured readMaxBytes ${options.readMaxBytes}`,
+                  Code.ResourceExhausted,
+                ),
+              );
+              return;
+            }
+            frameEnd = frameHeaderBytes + length;
+          }
+          if (heldBytes < frameEnd) return;
+          const all = held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held, heldBytes);
+          const rest = all.subarray(frameEnd);
+          held = rest.length === 0 ? [] : [rest];
+          heldBytes = rest.length;
           if (message !== undefined) {
-            const kind = this.method.descriptor.methodKind === 'unary' ? 'unary' : 'server_streaming';
             fail(
               new ConnectError(
                 `protocol error: received extra input message for ${kind} method`,
@@ -242,30 +268,15 @@ class DirectCall {
             );
             return;
           }
-          const length = buffered.readUInt32BE(1);
-          if (length > options.readMaxBytes) {
-            fail(
-              new ConnectError(
-                `message size ${length} is larger than configured readMaxBytes ${options.readMaxBytes}`,
-                Code.ResourceExhausted,
-              ),
-            );
-            return;
-          }
-          if (buffered.length < frameHeaderBytes + length) return;
-          message = {
-            flags: buffered[0] as number,
-            bytes: buffered.subarray(frameHeaderBytes, frameHeaderBytes + length),
-          };
-          buffered = buffered.subarray(frameHeaderBytes + length);
+          message = { flags: all[0] as number, bytes: all.subarray(frameHeaderBytes, frameEnd) };
+          frameEnd = -1;
         }
       });
       stream.once('end', () => {
         if (failed) return;
-        if (buffered !== undefined && buffered.length > 0) {
+        if (heldBytes > 0) {
           fail(new ConnectError('protocol error: incomplete envelope', Code.InvalidArgument));
         } else if (message === undefined) {
-          const kind = this.method.descriptor.methodKind === 'unary' ? 'unary' : 'server_streaming';
           fail(
             new ConnectError(`protocol error: missing input message for ${kind} method`, Code.Unimplemented),
           );

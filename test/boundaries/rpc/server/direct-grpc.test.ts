@@ -140,6 +140,18 @@ const cases: readonly Case[] = [
     status: '3',
   },
   { name: 'a frame claiming 2 GiB', path: getOrder, body: twoGiB, status: '8' },
+  {
+    name: 'a 3 MB request, many DATA frames long',
+    path: getOrder,
+    body: frame(request({ id: 1n, failWith: 'x'.repeat(3_000_000) })),
+    status: '0',
+  },
+  {
+    name: 'a whole message and part of a second frame',
+    path: getOrder,
+    body: Buffer.concat([frame(request({ id: 1n })), Buffer.from([0, 0, 0, 0, 9, 1])]),
+    status: '3',
+  },
   { name: 'no request message', path: getOrder, body: new Uint8Array(0), status: '12' },
   {
     name: 'a second request message on a unary call',
