@@ -38,7 +38,7 @@ export {
   ServerReflectionResponse,
   ServerReflectionV1Alpha,
 } from './reflection-messages.js';
-export { RpcError } from './rpc-error.js';
+export { type RawErrorDetail, RpcError, type RpcErrorInit, type RpcFailureStatus } from './rpc-error.js';
 export { fileNameOf, fullNameOf, serviceFiles } from './service-files.js';
 export type { ServiceImplementation } from './service-implementation.js';
 export {

@@ -138,13 +138,30 @@ describe('on the wire', () => {
 describe('RpcError', () => {
   test('answers with the status it names, its message and details', () => {
     const error = new RpcError('PERMISSION_DENIED', 'not your order');
-    expect(error.code).toBe(7);
-    expect(error).toBeInstanceOf(Error);
+    expect([error.status, error.statusCode, error.code]).toEqual(['PERMISSION_DENIED', 7, 'WK_RPC_STATUS']);
+    expect(error).toBeInstanceOf(WirekitError);
     expect(rpcStatusOf(error)).toEqual({
       status: 'PERMISSION_DENIED',
       code: 7,
       message: 'not your order',
       details: [],
+    });
+  });
+
+  test("a call's RpcError let through a handler answers with its status and details, not its code's", () => {
+    // As a client makes it from a wirekit server's answer: the ErrorInfo names a wirekit code.
+    const info = { reason: 'WK_REGISTRY_NOT_FOUND', domain: 'wirekit', metadata: { path: 'id' } };
+    const received = new RpcError({
+      status: 'FAILED_PRECONDITION',
+      message: 'upstream: no schema 7',
+      details: [{ type: 'google.rpc.ErrorInfo', value: info }],
+    });
+    expect([received.code, received.at]).toEqual(['WK_REGISTRY_NOT_FOUND', 'id']);
+    expect(rpcStatusOf(received)).toEqual({
+      status: 'FAILED_PRECONDITION',
+      code: 9,
+      message: 'upstream: no schema 7',
+      details: [{ type: 'google.rpc.ErrorInfo', value: info }],
     });
   });
 });

@@ -14,5 +14,5 @@ export {
   type NodeTransportOptions,
 } from './node-transports.js';
 export type { RetryOptions } from './retry.js';
-export { type RawErrorDetail, RpcError, type RpcFailureStatus } from './rpc-error.js';
+export { type RawErrorDetail, RpcError, type RpcFailureStatus } from '../rpc-error.js';
 export type { HeaderValues, RpcClientProtocol, RpcTransport, TransportOptions } from './transport.js';

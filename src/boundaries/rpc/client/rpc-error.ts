@@ -1,82 +1,19 @@
 /**
- * What a failed call throws: an RpcError, a WirekitError that carries the call's gRPC status (its
- * name and number), the server's message, and the status's details decoded where wirekit knows
- * their message (`google.rpc.ErrorInfo`, `google.rpc.BadRequest`: what wirekit's server sends, and
- * what most gRPC servers use). When the server is wirekit's, its ErrorInfo names the wirekit code
- * the server raised, and the RpcError carries that code, so a caller branches on
- * `WK_VALIDATION_FAILED` whichever protocol the call took. Any other status is `WK_RPC_STATUS`.
+ * What a failed call throws: an RpcError (../rpc-error.ts) with the call's status, the server's
+ * message, and the status's details decoded where wirekit knows their message
+ * (`google.rpc.ErrorInfo`, `google.rpc.BadRequest`: what wirekit's server sends, and what most
+ * gRPC servers use), or the WirekitError raised here (a reply that does not decode).
  *
  * The same for every protocol: Connect's pieces turn gRPC's `grpc-status-details-bin` and Connect's
  * JSON error details into one list of (type, bytes), which is read here.
  */
 import type { ConnectError } from '@connectrpc/connect';
 import { createProtobufCodec } from '../../../codecs/protobuf/index.js';
-import {
-  type ErrorCode,
-  errorCodes,
-  isWirekitError,
-  type WireFormat,
-  WirekitError,
-  wireFormats,
-} from '../../../errors/index.js';
-import { BadRequest, ErrorInfo, type RpcErrorDetail, wirekitErrorDomain } from '../error-details.js';
-import { type GrpcStatusCode, type GrpcStatusName, grpcStatusCodes } from '../status-codes.js';
+import { isWirekitError } from '../../../errors/index.js';
+import { BadRequest, ErrorInfo, type RpcErrorDetail } from '../error-details.js';
+import { type RawErrorDetail, RpcError } from '../rpc-error.js';
+import { type GrpcStatusName, grpcStatusCodes } from '../status-codes.js';
 
-/** A detail of a type wirekit does not decode: its full name and its Protocol Buffers bytes. */
-export interface RawErrorDetail {
-  readonly type: string;
-  readonly value: Uint8Array;
-}
-
-export type RpcFailureStatus = Exclude<GrpcStatusName, 'OK'>;
-
-export interface RpcErrorInit {
-  readonly status: RpcFailureStatus;
-  readonly message: string;
-  readonly details?: readonly RpcErrorDetail[];
-  readonly rawDetails?: readonly RawErrorDetail[];
-  /** The response's headers and trailers, where the call got that far. */
-  readonly metadata?: Headers;
-  readonly cause?: unknown;
-}
-
-export class RpcError extends WirekitError {
-  override readonly name = 'RpcError';
-  /** The gRPC status name: `INVALID_ARGUMENT`. */
-  readonly status: RpcFailureStatus;
-  /** Its number, as `grpc-status` carries it: 3. */
-  readonly statusCode: GrpcStatusCode;
-  /** The details decoded: ErrorInfo and BadRequest. */
-  readonly details: readonly RpcErrorDetail[];
-  /** The details of other types, as their bytes. */
-  readonly rawDetails: readonly RawErrorDetail[];
-  readonly metadata: Headers;
-  /** Where in the request the server found the problem (`lines[1].sku`), from its ErrorInfo. */
-  readonly at: string | undefined;
-
-  constructor(init: RpcErrorInit) {
-    const details = init.details ?? [];
-    const info = details.find((detail) => detail.type === 'google.rpc.ErrorInfo')?.value as
-      | ErrorInfo
-      | undefined;
-    const wirekit = info?.domain === wirekitErrorDomain ? info : undefined;
-    const code: ErrorCode =
-      wirekit !== undefined && Object.hasOwn(errorCodes, wirekit.reason)
-        ? (wirekit.reason as ErrorCode)
-        : 'WK_RPC_STATUS';
-    const format = wirekit?.metadata.format;
-    super(code, init.message, {
-      format: (wireFormats as readonly string[]).includes(format ?? '') ? (format as WireFormat) : undefined,
-      ...(init.cause === undefined ? {} : { cause: init.cause }),
-    });
-    this.status = init.status;
-    this.statusCode = grpcStatusCodes[init.status];
-    this.details = details;
-    this.rawDetails = init.rawDetails ?? [];
-    this.metadata = init.metadata ?? new Headers();
-    this.at = wirekit?.metadata.path;
-  }
-}
 
 const statusNames = Object.fromEntries(
   Object.entries(grpcStatusCodes).map(([name, number]) => [number, name as GrpcStatusName]),

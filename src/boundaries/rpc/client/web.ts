@@ -12,7 +12,7 @@ import type { RpcTransport, TransportOptions } from './transport.js';
 
 export { createRpcClient, type RpcCallOptions, type RpcClientOptions } from './client.js';
 export type { RetryOptions } from './retry.js';
-export { type RawErrorDetail, RpcError, type RpcFailureStatus } from './rpc-error.js';
+export { type RawErrorDetail, RpcError, type RpcFailureStatus } from '../rpc-error.js';
 export type { HeaderValues, RpcClientProtocol, RpcTransport, TransportOptions } from './transport.js';
 
 export interface WebTransportOptions extends TransportOptions {

@@ -5,7 +5,7 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { describe, expect, test } from 'vitest';
 import { backoffMs, retryPolicyOf, withRetries } from '../../../../src/boundaries/rpc/client/retry.js';
-import { RpcError } from '../../../../src/boundaries/rpc/client/rpc-error.js';
+import { RpcError } from '../../../../src/boundaries/rpc/rpc-error.js';
 
 const unavailable = () => new ConnectError('down', Code.Unavailable);
 
