@@ -1,0 +1,40 @@
+/**
+ * A bench:gateway gateway process (forked by run-case.ts, one per case): starts the hop it is told
+ * to in front of the backend's port, then measures itself. `mark` answers the CPU time this
+ * process spent since the previous mark (all its threads: user + system from process.cpuUsage),
+ * which the main process turns into the hop's CPU per call.
+ */
+import { startGrpcHop } from './grpc-hop.js';
+import { type RunningHop, startJsonHop } from './json-hop.js';
+import type { GatewayCommand, GatewayReply } from './protocol.js';
+
+const send = (reply: GatewayReply) => process.send?.(reply);
+
+let hop: RunningHop | undefined;
+let markedCpu = process.cpuUsage();
+let markedWall = performance.now();
+
+async function handle(command: GatewayCommand): Promise<void> {
+  if (command.type === 'start') {
+    hop =
+      command.hop === 'json-grpc'
+        ? await startGrpcHop(command.backendPort)
+        : await startJsonHop(command.backendPort, command.connections);
+    send({ type: 'ready', port: hop.port });
+  } else {
+    const cpu = process.cpuUsage(markedCpu);
+    const now = performance.now();
+    send({ type: 'window', cpuUs: cpu.user + cpu.system, wallMs: now - markedWall });
+    markedCpu = process.cpuUsage();
+    markedWall = now;
+  }
+}
+
+process.on('message', (command: GatewayCommand) => {
+  handle(command).catch((error: unknown) => {
+    send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  });
+});
+process.once('SIGTERM', () => {
+  void (hop?.close() ?? Promise.resolve()).finally(() => process.exit(0));
+});
