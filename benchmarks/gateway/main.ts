@@ -5,7 +5,7 @@
  *   npm run build && npm run bench:gateway     # node build/benchmarks/gateway/main.js
  *   node build/benchmarks/gateway/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 1]
  *     [--users 1000] [--hops json-grpc,json-json] [--workloads small,list]
- *     [--concurrency small=8,list=2] [--json FILE]
+ *     [--concurrency small=8,list=2] [--json FILE] [--cpu-prof DIR]
  *
  * Hops (cases.ts): wirekit's rpcGateway on Fastify calling wirekit's RPC server over gRPC in
  * Protocol Buffers (json-grpc.ts), and a hand-written Fastify route forwarding JSON over undici's
@@ -32,11 +32,12 @@ import { type GatewayWorkload, gatewayWorkloads } from './service.js';
 
 const usage = `Usage: node build/benchmarks/gateway/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 1]
          [--users 1000] [--hops ${hops.map((hop) => hop.id).join(',')}] [--workloads ${gatewayWorkloads.join(',')}]
-         [--concurrency small=8,list=2] [--json FILE]
+         [--concurrency small=8,list=2] [--json FILE] [--cpu-prof DIR]
 The edge gateway's hop, JSON → gRPC (wirekit's rpcGateway calling wirekit's RPC server in Protocol
 Buffers) against JSON → JSON (a Fastify route forwarding over undici to a Fastify JSON service):
 requests/s, latency, the gateway's and the backend's CPU per call, each case in fresh backend,
-gateway and load-generator processes, every reply checked.`;
+gateway and load-generator processes, every reply checked.
+--cpu-prof DIR: each gateway process writes its V8 CPU profile to DIR (WORKLOAD-HOP-REPETITION.cpuprofile).`;
 
 const { values } = benchArgs(usage, {
   options: {
@@ -48,6 +49,7 @@ const { values } = benchArgs(usage, {
     workloads: { type: 'string', default: gatewayWorkloads.join(',') },
     concurrency: { type: 'string', default: 'small=8,list=2' },
     json: { type: 'string' },
+    'cpu-prof': { type: 'string' },
   },
 });
 
@@ -92,6 +94,7 @@ const settings: CaseSettings = {
   seconds: positive('seconds', values.seconds),
   warmupSeconds: positive('warmup-seconds', values['warmup-seconds']),
   concurrency: concurrencyOf(values.concurrency),
+  cpuProfileDir: values['cpu-prof'],
 };
 
 const cases = hops

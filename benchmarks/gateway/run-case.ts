@@ -16,6 +16,8 @@ export interface CaseSettings {
   readonly seconds: number;
   readonly warmupSeconds: number;
   readonly concurrency: Readonly<Record<GatewayWorkload, number>>;
+  /** Where each gateway process writes its V8 CPU profile (`--cpu-prof`), if anywhere. */
+  readonly cpuProfileDir: string | undefined;
 }
 
 export interface CaseResult {
@@ -41,9 +43,20 @@ export async function runCase(
     `the ${entry.backend} backend`,
     script('../rpc/server.js'),
   );
+  const profile =
+    settings.cpuProfileDir === undefined
+      ? []
+      : [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          settings.cpuProfileDir,
+          '--cpu-prof-name',
+          `${workload}-${entry.id}-${repetition + 1}.cpuprofile`,
+        ];
   const gateway = new BenchChild<GatewayCommand, GatewayReply>(
     `the ${entry.id} gateway`,
     script('./gateway.js'),
+    [...process.execArgv, ...profile],
   );
   const load = new BenchChild<LoadCommand, LoadReply>('the load generator', script('./load.js'));
   try {
