@@ -3,7 +3,7 @@
  * call than a JSON → JSON hop"): the hop's own cost, in the gateway process.
  *
  *   npm run build && npm run bench:gateway     # node build/benchmarks/gateway/main.js
- *   node build/benchmarks/gateway/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 1]
+ *   node build/benchmarks/gateway/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 3]
  *     [--users 1000] [--hops json-grpc,json-json] [--workloads small,list]
  *     [--concurrency small=8,list=2] [--json FILE] [--cpu-prof DIR]
  *
@@ -12,6 +12,10 @@
  * Pool to a plain Fastify JSON service (json-hop.ts); the backends are bench:rpc's. Workloads:
  * one user by id (GET /v1/users/{id}) and the first `--users` users as one reply
  * (GET /v1/users?count=N).
+ *
+ * The warm-up is 3 s by default: the JSON → gRPC hop runs far more code per call (the RPC client's
+ * pipeline, node:http2's client) at a tenth of the rate, and after 1 s its CPU per call was still
+ * about twice what it settles at; 5 and 10 s gave the same as 3 within the machine's noise.
  *
  * Every case and repetition runs a fresh backend, gateway and load-generator process
  * (run-case.ts), one case at a time, the order turned each repetition so that drift on the machine
@@ -30,7 +34,7 @@ import { summarize, table, verdict } from './report.js';
 import { type CaseResult, type CaseSettings, runCase } from './run-case.js';
 import { type GatewayWorkload, gatewayWorkloads } from './service.js';
 
-const usage = `Usage: node build/benchmarks/gateway/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 1]
+const usage = `Usage: node build/benchmarks/gateway/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 3]
          [--users 1000] [--hops ${hops.map((hop) => hop.id).join(',')}] [--workloads ${gatewayWorkloads.join(',')}]
          [--concurrency small=8,list=2] [--json FILE] [--cpu-prof DIR]
 The edge gateway's hop, JSON → gRPC (wirekit's rpcGateway calling wirekit's RPC server in Protocol
@@ -43,7 +47,7 @@ const { values } = benchArgs(usage, {
   options: {
     repetitions: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '3' },
-    'warmup-seconds': { type: 'string', default: '1' },
+    'warmup-seconds': { type: 'string', default: '3' },
     users: { type: 'string', default: '1000' },
     hops: { type: 'string', default: hops.map((hop) => hop.id).join(',') },
     workloads: { type: 'string', default: gatewayWorkloads.join(',') },
