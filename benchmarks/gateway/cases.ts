@@ -1,7 +1,8 @@
 /**
  * The two hops bench:gateway compares, each in front of the backend bench:rpc has for its wire:
- * wirekit's own RPC server in Protocol Buffers behind the gRPC hop, plain Fastify JSON behind the
- * JSON one. The JSON → JSON hop is the baseline of the ratio.
+ * wirekit's own RPC server in Protocol Buffers behind the gRPC hops, plain Fastify JSON behind the
+ * JSON one. The JSON → JSON hop is the baseline of the ratio; the second gRPC hop differs from the
+ * first only in its RPC client (grpc-js), which tells the client's share of the hop.
  */
 
 import type { StackKind } from '../rpc/protocol.js';
@@ -21,6 +22,12 @@ export const hops: readonly HopEntry[] = [
   {
     id: 'json-grpc',
     label: 'JSON → gRPC (wirekit rpcGateway + RPC client, proto)',
+    backend: 'wirekit',
+    codec: 'proto',
+  },
+  {
+    id: 'json-grpcjs',
+    label: 'JSON → gRPC (wirekit rpcGateway + grpc-js client, proto)',
     backend: 'wirekit',
     codec: 'proto',
   },

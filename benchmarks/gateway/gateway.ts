@@ -5,8 +5,15 @@
  * which the main process turns into the hop's CPU per call.
  */
 import { startGrpcHop } from './grpc-hop.js';
+import { startGrpcJsHop } from './grpcjs-hop.js';
 import { type RunningHop, startJsonHop } from './json-hop.js';
-import type { GatewayCommand, GatewayReply } from './protocol.js';
+import type { GatewayCommand, GatewayReply, Hop } from './protocol.js';
+
+const starters: Readonly<Record<Hop, (backendPort: number, connections: number) => Promise<RunningHop>>> = {
+  'json-grpc': startGrpcHop,
+  'json-grpcjs': startGrpcJsHop,
+  'json-json': startJsonHop,
+};
 
 const send = (reply: GatewayReply) => process.send?.(reply);
 
@@ -16,10 +23,7 @@ let markedWall = performance.now();
 
 async function handle(command: GatewayCommand): Promise<void> {
   if (command.type === 'start') {
-    hop =
-      command.hop === 'json-grpc'
-        ? await startGrpcHop(command.backendPort)
-        : await startJsonHop(command.backendPort, command.connections);
+    hop = await starters[command.hop](command.backendPort, command.connections);
     send({ type: 'ready', port: hop.port });
   } else {
     const cpu = process.cpuUsage(markedCpu);

@@ -5,8 +5,8 @@
  * and answers what happened: calls, replies checked against the expected values (bench:rpc's
  * check.ts), latency percentiles, and this process's own CPU, which shows whether it had room.
  *
- * The replies are read as each hop writes them: JSON.parse for the hand-written hop; the
- * gateway's ProtoJSON decoded by the schema (Dates as timestamps, the enum by name), so that both
+ * The replies are read as each hop writes them: JSON.parse for the hand-written hop; rpcGateway's
+ * ProtoJSON decoded by the schema (Dates as timestamps, the enum by name), so that both
  * are compared with the same values.
  */
 import { Pool } from 'undici';
@@ -30,9 +30,9 @@ function planOf(target: LoadTarget): Plan {
   const method = GatewayUserService.methods[target.workload === 'small' ? 'GetUser' : 'ListUsers'];
   const protoJson = createProtoJsonCodec({ schema: method.output });
   const decode =
-    target.hop === 'json-grpc'
-      ? (bytes: Buffer) => protoJson.decode(bytes)
-      : (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as unknown;
+    target.hop === 'json-json'
+      ? (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as unknown
+      : (bytes: Buffer) => protoJson.decode(bytes);
   if (target.workload === 'small') {
     const byId = new Map(users.map((user) => [String(user.id), user]));
     return {

@@ -4,12 +4,13 @@
  *
  *   npm run build && npm run bench:gateway     # node build/benchmarks/gateway/main.js
  *   node build/benchmarks/gateway/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 3]
- *     [--users 1000] [--hops json-grpc,json-json] [--workloads small,list]
+ *     [--users 1000] [--hops json-grpc,json-grpcjs,json-json] [--workloads small,list]
  *     [--concurrency small=8,list=2] [--json FILE] [--cpu-prof DIR]
  *
  * Hops (cases.ts): wirekit's rpcGateway on Fastify calling wirekit's RPC server over gRPC in
- * Protocol Buffers (json-grpc.ts), and a hand-written Fastify route forwarding JSON over undici's
- * Pool to a plain Fastify JSON service (json-hop.ts); the backends are bench:rpc's. Workloads:
+ * Protocol Buffers through wirekit's RPC client (grpc-hop.ts) or through grpc-js (grpcjs-hop.ts),
+ * and a hand-written Fastify route forwarding JSON over undici's Pool to a plain Fastify JSON
+ * service (json-hop.ts); the backends are bench:rpc's. Workloads:
  * one user by id (GET /v1/users/{id}) and the first `--users` users as one reply
  * (GET /v1/users?count=N).
  *
@@ -19,7 +20,7 @@
  *
  * Every case and repetition runs a fresh backend, gateway and load-generator process
  * (run-case.ts), one case at a time, the order turned each repetition so that drift on the machine
- * falls on both hops. The load generator keeps one request in flight on each of its keep-alive
+ * falls on every hop. The load generator keeps one request in flight on each of its keep-alive
  * connections and checks every reply against the expected values; the gateway and the backend
  * report their own CPU over the measured window. Reported: medians over the repetitions with the
  * ranges of the rate and the gateway's CPU per call, and that CPU's ratio between the hops.
@@ -30,7 +31,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from '../args.js';
 import { hops } from './cases.js';
-import { summarize, table, verdict } from './report.js';
+import { summarize, table, verdicts } from './report.js';
 import { type CaseResult, type CaseSettings, runCase } from './run-case.js';
 import { type GatewayWorkload, gatewayWorkloads } from './service.js';
 
@@ -146,10 +147,7 @@ const lines = [
   '',
 ];
 for (const workload of chosenWorkloads) lines.push(table(rows, workload), '');
-for (const workload of chosenWorkloads) {
-  const line = verdict(results, workload);
-  if (line !== undefined) lines.push(line);
-}
+for (const workload of chosenWorkloads) lines.push(...verdicts(results, hops, workload));
 for (const failure of failures)
   lines.push(
     `Failed: ${failure.workload} ${failure.hop} (repetition ${failure.repetition + 1}): ${failure.error}`,

@@ -6,8 +6,11 @@
 import type { Window } from '../rpc/protocol.js';
 import type { GatewayWorkload } from './service.js';
 
-/** The hop measured: wirekit's rpcGateway calling over gRPC, or a hand-written JSON forward. */
-export type Hop = 'json-grpc' | 'json-json';
+/**
+ * The hop measured: wirekit's rpcGateway calling over gRPC through wirekit's RPC client or through
+ * grpc-js, or a hand-written JSON forward.
+ */
+export type Hop = 'json-grpc' | 'json-grpcjs' | 'json-json';
 
 export type GatewayCommand =
   | {

@@ -109,22 +109,31 @@ export function table(rows: readonly Row[], workload: GatewayWorkload): string {
 }
 
 /**
- * The measured target in one line: the JSON → gRPC gateway's CPU per call over the JSON → JSON
- * one's, the ratio of the medians and the range of the ratios within each repetition (the two
- * hops of a repetition ran minutes apart at most, on the same machine state).
+ * The measured target, a line per gRPC hop: its gateway's CPU per call over the JSON → JSON
+ * one's, the ratio of the medians and the range of the ratios within each repetition (the hops of
+ * a repetition ran a minute apart at most, on the same machine state).
  */
-export function verdict(results: readonly CaseResult[], workload: GatewayWorkload): string | undefined {
+export function verdicts(
+  results: readonly CaseResult[],
+  entries: readonly HopEntry[],
+  workload: GatewayWorkload,
+): string[] {
   const perCall = (r: CaseResult) => r.gatewayCpuUs / Math.max(1, r.client.calls);
   const of = (hop: HopEntry['id']) => results.filter((r) => r.workload === workload && r.hop === hop);
-  const grpc = of('json-grpc');
   const json = of(baselineHop);
-  if (grpc.length === 0 || json.length === 0) return undefined;
-  const ratios = grpc.flatMap((r) => {
-    const pair = json.find((other) => other.repetition === r.repetition);
-    return pair === undefined ? [] : [perCall(r) / perCall(pair)];
+  if (json.length === 0) return [];
+  return entries.flatMap((entry) => {
+    const measured = of(entry.id);
+    if (entry.id === baselineHop || measured.length === 0) return [];
+    const ratios = measured.flatMap((r) => {
+      const pair = json.find((other) => other.repetition === r.repetition);
+      return pair === undefined ? [] : [perCall(r) / perCall(pair)];
+    });
+    const value = median(measured.map(perCall)) / median(json.map(perCall));
+    const spread = ratios.length > 1 ? ` (per repetition ${rangeOf(ratios).map(ratio).join('–')})` : '';
+    const cheaper = value < 1 ? 'less' : 'more';
+    return [
+      `${workload}: ${entry.label} spends ${ratio(value)}${spread} the gateway CPU per call of the JSON → JSON hop (${cheaper}).`,
+    ];
   });
-  const value = median(grpc.map(perCall)) / median(json.map(perCall));
-  const spread = ratios.length > 1 ? ` (per repetition ${rangeOf(ratios).map(ratio).join('–')})` : '';
-  const cheaper = value < 1 ? 'less' : 'more';
-  return `${workload}: the JSON → gRPC gateway spends ${ratio(value)}${spread} the CPU per call of the JSON → JSON one (${cheaper}).`;
 }
