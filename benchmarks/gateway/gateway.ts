@@ -6,8 +6,9 @@
  */
 import { startGrpcHop } from './grpc-hop.js';
 import { startGrpcJsHop } from './grpcjs-hop.js';
-import { type RunningHop, startJsonHop } from './json-hop.js';
+import { startJsonHop } from './json-hop.js';
 import type { GatewayCommand, GatewayReply, Hop } from './protocol.js';
+import type { RunningHop } from './running-hop.js';
 
 const starters: Readonly<Record<Hop, (backendPort: number, connections: number) => Promise<RunningHop>>> = {
   'json-grpc': startGrpcHop,

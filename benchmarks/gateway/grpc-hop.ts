@@ -6,7 +6,7 @@
 import Fastify from 'fastify';
 import { createRpcClient, grpcTransport } from 'wirekit-ts/rpc/client';
 import { type GatewayCall, rpcGateway } from 'wirekit-ts/rpc/gateway';
-import type { RunningHop } from './json-hop.js';
+import type { RunningHop } from './running-hop.js';
 import { GatewayUserService } from './service.js';
 
 export async function startGrpcHop(backendPort: number): Promise<RunningHop> {

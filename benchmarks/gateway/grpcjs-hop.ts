@@ -9,7 +9,7 @@ import * as grpc from '@grpc/grpc-js';
 import Fastify from 'fastify';
 import { type GatewayCall, rpcGateway } from 'wirekit-ts/rpc/gateway';
 import { messageCodecs, serviceName } from '../rpc/service.js';
-import type { RunningHop } from './json-hop.js';
+import type { RunningHop } from './running-hop.js';
 import { GatewayUserService } from './service.js';
 
 // grpc-js copies the serializer's result: a view over wirekit's bytes, no copy here.

@@ -10,11 +10,7 @@
 import Fastify, { type FastifyReply } from 'fastify';
 import { Pool } from 'undici';
 import { serviceName } from '../rpc/service.js';
-
-export interface RunningHop {
-  readonly port: number;
-  close(): Promise<void>;
-}
+import type { RunningHop } from './running-hop.js';
 
 const maxUint32 = 0xffff_ffff;
 const jsonHeaders = { 'content-type': 'application/json' };
