@@ -212,6 +212,10 @@ const howToRun: Readonly<Record<string, Way>> = {
     how: 'minutes of load, each case in fresh processes (its tiny run is benchmarks/rpc/main.test.ts): answers --help',
     check: help('build/benchmarks/rpc/main.js'),
   },
+  'npm run build && npm run bench:gateway': {
+    how: 'minutes of load, each case in fresh processes (its tiny run is benchmarks/gateway/main.test.ts): answers --help',
+    check: help('build/benchmarks/gateway/main.js'),
+  },
   'node dist/cli/main.js registry serve --port 8081': {
     how: 'on a free port (--port 0): GET /subjects answers [], SIGTERM stops it',
     check: async () => {
