@@ -103,12 +103,16 @@ const protocolCode = <T>(user: string, load: () => Promise<T>) =>
 
 /** gRPC over HTTP/2 (h2c for `http://`, TLS for `https://`), in `codec` (default proto). */
 export function grpcTransport(options: GrpcTransportOptions): NodeRpcTransport {
-  return nodeTransport('grpcTransport', 'grpc', options, '2', async ({ httpClient, gzip }) => {
-    const [{ createGrpcProtocolTransport }, { protocolConfig }] = await Promise.all([
+  return nodeTransport('grpcTransport', 'grpc', options, '2', async ({ httpClient, gzip, session }) => {
+    const [{ createGrpcProtocolTransport }, { withDirectUnary }, { protocolConfig }] = await Promise.all([
       protocolCode('grpcTransport', () => import('./grpc-transport.js')),
+      protocolCode('grpcTransport', () => import('./direct-grpc-transport.js')),
       import('./protocol-config.js'),
     ]);
-    return createGrpcProtocolTransport(protocolConfig(options, httpClient, gzip));
+    const config = protocolConfig(options, httpClient, gzip);
+    const transport = createGrpcProtocolTransport(config);
+    // Unary calls skip Connect's call runner (direct-grpc-transport.ts says why).
+    return session === undefined ? transport : withDirectUnary(transport, config, session);
   });
 }
 
