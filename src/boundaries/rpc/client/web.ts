@@ -10,9 +10,9 @@ import { lazyTransport } from './lazy-transport.js';
 import { protocolConfig } from './protocol-config.js';
 import type { RpcTransport, TransportOptions } from './transport.js';
 
+export { type RawErrorDetail, RpcError, type RpcFailureStatus } from '../rpc-error.js';
 export { createRpcClient, type RpcCallOptions, type RpcClientOptions } from './client.js';
 export type { RetryOptions } from './retry.js';
-export { type RawErrorDetail, RpcError, type RpcFailureStatus } from '../rpc-error.js';
 export type { HeaderValues, RpcClientProtocol, RpcTransport, TransportOptions } from './transport.js';
 
 export interface WebTransportOptions extends TransportOptions {
