@@ -125,7 +125,12 @@ const internalErrorMessage = 'internal error';
  */
 export function rpcStatusOf(thrown: unknown, options: RpcStatusOptions = {}): RpcStatus {
   if (thrown instanceof RpcError) {
-    return { status: thrown.status, code: thrown.statusCode, message: thrown.message, details: thrown.details };
+    return {
+      status: thrown.status,
+      code: thrown.statusCode,
+      message: thrown.message,
+      details: thrown.details,
+    };
   }
   if (isWirekitError(thrown)) {
     const status = grpcStatusOfErrorCode[thrown.code];

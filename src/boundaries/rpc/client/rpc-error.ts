@@ -14,7 +14,6 @@ import { BadRequest, ErrorInfo, type RpcErrorDetail } from '../error-details.js'
 import { type RawErrorDetail, RpcError } from '../rpc-error.js';
 import { type GrpcStatusName, grpcStatusCodes } from '../status-codes.js';
 
-
 const statusNames = Object.fromEntries(
   Object.entries(grpcStatusCodes).map(([name, number]) => [number, name as GrpcStatusName]),
 ) as Readonly<Record<number, GrpcStatusName>>;
