@@ -284,6 +284,26 @@ describe('msgpackRecords: what msgpackr writes that wirekit does not', () => {
     }
   });
 
+  test('an either of objects picks its branch by the record’s keys, and a union its variant by the tag', () => {
+    const Shape = t.either([Point, t.object('Circle', { r: t.float64() })]);
+    const value = [{ x: 1, y: 2 }, { r: 1.5 }, { x: 3, y: 4 }];
+    for (const compile of [true, false]) {
+      const codec = recordsCodec(t.array(Shape), { compile });
+      expect(codec.decode(codec.encode(value))).toStrictEqual(value);
+      expect(codec.decode(msgpackr.pack(value))).toStrictEqual(value);
+    }
+    const Tagged = t.union('Tagged', 'kind', [
+      t.object('A', { kind: t.literal('a'), n: t.uint8() }),
+      t.object('B', { n: t.uint8(), kind: t.literal('b') }),
+    ]);
+    const tagged = [
+      { kind: 'a', n: 1 },
+      { n: 2, kind: 'b' },
+      { kind: 'a', n: 3 },
+    ];
+    expect(recordsCodec(t.array(Tagged)).decode(msgpackr.pack(tagged))).toStrictEqual(tagged);
+  });
+
   test('maps are read too (wirekit without records wrote them)', () => {
     expect(codec.decode(createMsgpackCodec({ schema: Rows }).encode(rows))).toStrictEqual(
       codec.decode(codec.encode(rows)),
