@@ -342,6 +342,20 @@ describe('msgpackRecords: malformed records fail with codes', () => {
     });
   });
 
+  test('a definition read before (kept across values) is charged and counted as read anew', () => {
+    const bytes = hex('91d4724094a178a179a17aa17b01020304');
+    const small = recordsCodec(t.array(Point), { limits: { maxElements: 3 } });
+    const roomy = recordsCodec(t.array(Point), { limits: { maxElements: 5 } });
+    for (let i = 0; i < 3; i++) {
+      expect(outcome(() => small.decode(bytes))).toMatchObject({ ok: false, code: 'WK_LIMIT_ELEMENTS' });
+      expect(roomy.decode(bytes)).toStrictEqual([{ x: 1, y: 2 }]);
+    }
+    const tight = hex('91d4724092a178a1790102');
+    const budget = recordsCodec(t.array(Point), { limits: { maxAllocatedBytes: 200 } });
+    const first = outcome(() => budget.decode(tight));
+    expect(outcome(() => budget.decode(tight))).toStrictEqual(first);
+  });
+
   test('records nested past maxDepth', () => {
     const nest = recordsCodec(t.array(t.json()), { limits: { maxDepth: 3 } });
     let value: Record<string, unknown> = {};

@@ -55,6 +55,52 @@ export interface MsgpackSourceOptions {
 const fixext1 = 0xd4;
 const recordType = 0x72;
 
+interface KnownDefinition {
+  readonly bytes: Uint8Array;
+  readonly keys: RecordKeys;
+  readonly cost: number;
+}
+
+/** Definitions kept for knownDefinition: more than a schema's shapes, bounded against hostile input. */
+const keptDefinitions = 256;
+
+/**
+ * Where the definition's array of keys at `at` ends, from its headers alone (no key decoded), or
+ * -1 where it is anything but an array of strings within the input (definition() then says why).
+ */
+function definitionEnd(bytes: Uint8Array, at: number, end: number): number {
+  const head = bytes[at] as number;
+  let count: number;
+  let pos = at + 1;
+  if (head >= 0x90 && head < 0xa0) count = head & 0x0f;
+  else if (head === 0xdc && at + 3 <= end) {
+    count = readLength(bytes, at + 1, 2);
+    pos += 2;
+  } else return -1;
+  if (count > end - pos) return -1;
+  for (let i = 0; i < count; i++) {
+    if (pos >= end) return -1;
+    const key = bytes[pos] as number;
+    if (key >= 0xa0 && key < 0xc0) pos += 1 + (key & 0x1f);
+    else if (key === 0xd9 && pos + 1 < end) pos += 2 + (bytes[pos + 1] as number);
+    else return -1;
+  }
+  return pos <= end ? pos : -1;
+}
+
+/** FNV-1a over bytes[start, end). */
+function hashOf(bytes: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+  return hash;
+}
+
+function sameBytes(known: Uint8Array, bytes: Uint8Array, start: number, end: number): boolean {
+  if (known.length !== end - start) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== bytes[start + i]) return false;
+  return true;
+}
+
 export class MsgpackSource extends KeyedSource implements WireSource {
   private readonly otherSpellings: boolean;
   private readonly records: boolean;
@@ -63,6 +109,8 @@ export class MsgpackSource extends KeyedSource implements WireSource {
   /** What skips items in records mode, knowing the records defined before them. */
   private readonly recordSkipper: MsgpackScanner | undefined;
   private readonly knownSizes = new Int32Array(64);
+  /** Definitions read before, by a hash of their bytes: their keys and what reading them cost the budget. */
+  private readonly definitions = new Map<number, KnownDefinition>();
 
   constructor(limits: DecodeLimits, options: MsgpackSourceOptions = {}) {
     super(limits, new MsgpackScanner(limits, { ...measuringScan, records: false }), typeName);
@@ -95,7 +143,7 @@ export class MsgpackSource extends KeyedSource implements WireSource {
       // msgpackr reads the id's low six bits, whatever the two above them.
       const id = (input[at + 2] as number) & 0x3f;
       this.pos = at + 3;
-      keys = this.definition();
+      keys = this.knownDefinition() ?? this.definition();
       this.structures[id] = keys;
     } else if (head === 0xd5 && input[at + 1] === recordType) {
       // msgpackr writes these only with shared structures (more than 32, or 64 in all).
@@ -112,11 +160,40 @@ export class MsgpackSource extends KeyedSource implements WireSource {
   }
 
   /**
+   * The keys of the definition at `pos` when the same bytes were read as a definition before (in
+   * this value or an earlier one), with the definition passed and charged as reading it again would
+   * have been; else undefined, nothing read. Every value defines its records again, so values of a
+   * few shapes would otherwise decode and check the same keys once per value, which cost small
+   * values (a status, a message) more than reading their fields.
+   */
+  private knownDefinition(): RecordKeys | undefined {
+    const at = this.pos;
+    const stop = definitionEnd(this.input, at, this.end);
+    if (stop < 0) return undefined;
+    const known = this.definitions.get(hashOf(this.input, at, stop));
+    if (known === undefined || !sameBytes(known.bytes, this.input, at, stop)) return undefined;
+    this.elements += known.keys.names.length;
+    if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
+    this.budget.charge(known.cost, at);
+    this.pos = stop;
+    return known.keys;
+  }
+
+  /** Keeps the definition read from `at` to `pos` for knownDefinition, within a bounded number. */
+  private keepDefinition(at: number, keys: RecordKeys, cost: number): void {
+    if (this.definitions.size >= keptDefinitions) this.definitions.clear();
+    const bytes = this.input.slice(at, this.pos);
+    this.definitions.set(hashOf(bytes, 0, bytes.length), { bytes, keys, cost });
+  }
+
+  /**
    * A record definition's array of keys, from `pos`: distinct strings, each within maxStringBytes,
-   * valid UTF-8 and no key refused in maps (`__proto__`); the keys count against maxElements.
+   * valid UTF-8 and no key refused in maps (`__proto__`); the keys count against maxElements. Kept
+   * for knownDefinition.
    */
   private definition(): RecordKeys {
     const at = this.pos;
+    const used = this.budget.used;
     const head = this.head();
     let count: number;
     let width = 0;
@@ -145,7 +222,9 @@ export class MsgpackSource extends KeyedSource implements WireSource {
       distinct.add(name);
       names[i] = name;
     }
-    return new RecordKeys(names);
+    const keys = new RecordKeys(names);
+    this.keepDefinition(at, keys, this.budget.used - used);
+    return keys;
   }
 
   /**
@@ -170,7 +249,7 @@ export class MsgpackSource extends KeyedSource implements WireSource {
       const at = definedAt[id] as number;
       if (at < 0) continue;
       this.pos = at;
-      this.structures[id] = this.definition();
+      this.structures[id] = this.knownDefinition() ?? this.definition();
     }
     this.pos = end;
   }
