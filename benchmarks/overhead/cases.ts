@@ -173,12 +173,22 @@ export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<strin
     (rows) => rows,
     (row) => row,
   );
-  const wirekit = (format: FormatName, schema: boolean, compile = true): BenchCase => {
+  const wirekit = (
+    format: FormatName,
+    schema: boolean,
+    compile = true,
+    msgpackRecords = false,
+  ): BenchCase => {
     const codec: Codec<unknown> = schema
-      ? (createCodec(format, { schema: batch ? Rows : item, compile, limits }) as Codec<unknown>)
+      ? (createCodec(format, {
+          schema: batch ? Rows : item,
+          compile,
+          limits,
+          ...(msgpackRecords ? { msgpackRecords } : {}),
+        }) as Codec<unknown>)
       : createCodec(format, { schema: undefined, limits });
     return {
-      name: `wirekit ${format}${schema ? '' : ' (schemaless)'}${compile ? '' : ' (interpreter)'}`,
+      name: `wirekit ${format}${schema ? '' : ' (schemaless)'}${compile ? '' : ' (interpreter)'}${msgpackRecords ? ' (records)' : ''}`,
       prepare: same,
       encode: (v) => codec.encode(v),
       decode: (b) => codec.decode(b),
@@ -222,6 +232,8 @@ export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<strin
       };
     },
     'msgpack wirekit': () => wirekit('msgpack', true),
+    // msgpackr's record extension written and read by the schema (msgpackRecords), beside msgpackr's own.
+    'msgpack wirekit-records': () => wirekit('msgpack', true, true, true),
     'msgpack wirekit-schemaless': () => wirekit('msgpack', false),
     'cbor cbor-x': () => {
       const { Encoder } = require('cbor-x') as typeof import('cbor-x');

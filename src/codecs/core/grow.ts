@@ -5,7 +5,7 @@
  */
 
 /** A typed array of `size` elements of `array`'s type, `array`'s elements first, zeros after. */
-export function grown<T extends Int32Array | Uint8Array>(array: T, size: number): T {
+export function grown<T extends Int32Array | Uint32Array | Uint8Array>(array: T, size: number): T {
   const larger = new (array.constructor as new (length: number) => T)(size);
   larger.set(array);
   return larger;

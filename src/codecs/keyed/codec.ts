@@ -76,6 +76,11 @@ export interface FormatKit {
   readonly schemalessEncode?: (value: unknown) => Uint8Array;
   /** The format as the code generator takes it, where schema-compiled codecs exist for it. */
   readonly compiled?: CompiledFormat;
+  /**
+   * Objects are records (MessagePack's `msgpackRecords` with a schema): the emitter writes their
+   * heads (its `records`) and the source reads them (WireSource.recordAhead).
+   */
+  readonly objectRecords?: boolean;
   /** A last pass over each value's finished bytes, whichever path wrote them (CBOR's deterministic order). */
   readonly finishEncoded?: (bytes: Uint8Array) => Uint8Array;
 }
@@ -121,7 +126,7 @@ class SelfDescribingCodec<T> implements Codec<T> {
     this.emitter = kit.emitter();
     this.writer = new SchemaWriter(this.emitter, limits.maxDepth);
     this.source = kit.source(limits);
-    this.reader = new SchemaReader(this.source, rejectUnknown);
+    this.reader = new SchemaReader(this.source, rejectUnknown, kit.objectRecords === true);
     this.checker = kit.checker(limits);
     this.generated =
       compile && this.plan !== undefined && kit.compiled !== undefined

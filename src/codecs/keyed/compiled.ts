@@ -82,6 +82,20 @@ export interface CompiledFormat {
   readonly readString?: (src: InputSource) => string;
   /** Reads a decimal exactly as `src.decimal()` does, faster where it can; default `src.decimal()`. */
   readonly readDecimal?: (src: InputSource) => string;
+  /**
+   * Objects as records (MessagePack's records mode): the structures of an object plan, whose
+   * heads the emitter writes (`record(shape)`) in place of map headers and keys.
+   */
+  readonly records?: (plan: Plan) => RecordStructures;
+}
+
+/** An object plan's record structures, as records-emitter.ts writes their heads. */
+export interface RecordStructures {
+  readonly hasOptional: boolean;
+  /** The structure with every field present. */
+  readonly all: unknown;
+  /** The structure with the optional fields `present` marks (a bit per field index). */
+  of(present: number): unknown;
 }
 
 /**
@@ -101,7 +115,11 @@ export interface ShortStringHeads {
  * exceeded, the input cut, a byte above 0x7f, a CBOR tag in front) is left to the source from the
  * same position, so its checks and errors are the interpreter's.
  */
-export function keyedFormat(emitter: CompiledFormat['emitter'], heads: ShortStringHeads): CompiledFormat {
+export function keyedFormat(
+  emitter: CompiledFormat['emitter'],
+  heads: ShortStringHeads,
+  records?: CompiledFormat['records'],
+): CompiledFormat {
   const { fixFrom, fixTo, oneByteHead } = heads;
   const readString = (src: InputSource): string => {
     const bytes = src.input;
@@ -127,7 +145,7 @@ export function keyedFormat(emitter: CompiledFormat['emitter'], heads: ShortStri
     }
     return src.decimal();
   };
-  return { emitter, cache: new CompiledCache<Plan, CompiledPlan>(256), readString, readDecimal };
+  return { emitter, cache: new CompiledCache<Plan, CompiledPlan>(256), readString, readDecimal, records };
 }
 
 /**
@@ -350,8 +368,9 @@ class PlanCompiler {
         return;
       }
       case Op.map: {
-        // String keys only (as SchemaWriter.map); integer-keyed Maps stay with the interpreter.
-        if ((plan.keys as Plan).op !== Op.string) break;
+        // String keys only (as SchemaWriter.map); integer-keyed Maps, and maps written as records,
+        // stay with the interpreter.
+        if ((plan.keys as Plan).op !== Op.string || this.format.records !== undefined) break;
         const d = this.local('depth');
         const name = this.local('name');
         const item = this.local('item');
@@ -409,8 +428,21 @@ class PlanCompiler {
     const fields = plan.fields;
     s.line(`function ${encode}(sw, w, v, depth) {`);
     this.keep(plan.rule, 'v', '  ');
-    const keys = fields.map((field) => this.preEncode((out) => out.key(field.key)));
     const optional = fields.some((field) => field.optional);
+    if (this.format.records !== undefined) {
+      this.emitRecordHead(plan, this.format.records(plan));
+      for (let index = 0; index < fields.length; index++) {
+        const field = fields[index] as FieldPlan;
+        const x = `x${index}`;
+        s.line(`  const ${x} = ${s.field('v', field.name)};`);
+        if (field.optional) s.line(`  if (${x} !== undefined) {`);
+        this.emitFieldWrite(field, x);
+        if (field.optional) s.line('  }');
+      }
+      s.line('}');
+      return;
+    }
+    const keys = fields.map((field) => this.preEncode((out) => out.key(field.key)));
     let first = 0;
     if (optional) {
       // As the interpreter counts: each absent optional field is one entry fewer.
@@ -442,6 +474,20 @@ class PlanCompiler {
       if (field.optional) s.line('  }');
     }
     s.line('}');
+  }
+
+  /** The record head of an object (records mode): its structure's, by which optional fields are present. */
+  private emitRecordHead(plan: Plan, structures: RecordStructures): void {
+    const s = this.source;
+    if (!structures.hasOptional) {
+      s.line(`  w.record(${s.dep(structures.all)});`);
+      return;
+    }
+    s.line('  let present = 0;');
+    plan.fields.forEach((field, i) => {
+      if (field.optional) s.line(`  if (${s.field('v', field.name)} !== undefined) present |= ${2 ** i};`);
+    });
+    s.line(`  w.record(${s.dep(structures)}.of(present));`);
   }
 
   /**
@@ -565,8 +611,9 @@ class PlanCompiler {
         return;
       }
       case Op.map: {
-        // String keys only (as SchemaReader.map); integer-keyed Maps stay with the interpreter.
-        if ((plan.keys as Plan).op !== Op.string) break;
+        // String keys only (as SchemaReader.map); integer-keyed Maps, and maps that may come as
+        // records, stay with the interpreter.
+        if ((plan.keys as Plan).op !== Op.string || this.format.records !== undefined) break;
         const level = this.local('level');
         const count = this.local('count');
         const out = this.local('map');
@@ -637,6 +684,10 @@ class PlanCompiler {
    * interpreter's loop takes over with the state so far.
    */
   private emitObjectDecoder(plan: Plan): void {
+    if (this.format.records !== undefined) {
+      this.emitRecordDecoder(plan);
+      return;
+    }
     const s = this.source;
     const { decode } = this.namesOf(plan);
     const fields = plan.fields;
@@ -690,6 +741,70 @@ class PlanCompiler {
     // The rest, by the interpreter's loop: the fields read so far go in as it would have set them.
     this.emitBuild(fields, '  ', false);
     s.line(`  return sr.objectFrom(${s.dep(plan)}, level, start, count, out, seen, found, hint, e);`);
+    s.line('}');
+  }
+
+  /**
+   * `decode_X(sr, src, level)` in records mode: one object's record, as `SchemaReader.object`.
+   * The keys are the record's structure, so a field is next when the structure says so (its
+   * field indexes, `ix`), without a byte compared; the values that arrive in the schema's order
+   * are read here, and from the first that does not, the interpreter's `recordFrom` takes over.
+   * An object that comes as a map is the interpreter's throughout.
+   */
+  private emitRecordDecoder(plan: Plan): void {
+    const s = this.source;
+    const { decode } = this.namesOf(plan);
+    const fields = plan.fields;
+    const planRef = s.dep(plan);
+    s.line(`function ${decode}(sr, src, level) {`);
+    s.line('  const start = src.pos;');
+    s.line('  const keys = src.recordAhead(level, false);');
+    s.line(
+      `  if (keys === undefined) return sr.objectFrom(${planRef}, level, start, src.recordStart(level), {}, 0, 0, 0, 0);`,
+    );
+    s.line(`  const ix = keys.fieldsOf(${planRef});`);
+    // What the inline enum matches read (matchKey).
+    s.line('  const bytes = src.input;');
+    s.line('  const end = src.end;');
+    s.line('  let p = 0;');
+    s.line('  const count = ix.length;');
+    s.line('  let e = 0;');
+    s.line('  let seen = 0;');
+    s.line('  let found = 0;');
+    fields.forEach((field, i) => {
+      s.line(`  let v${i};`);
+      if (field.optional) s.line(`  let p${i} = false;`);
+    });
+    s.line('  fast: {');
+    fields.forEach((field, i) => {
+      const name = s.key(field.name);
+      const took = `e++; seen |= ${2 ** i}; found++;`;
+      if (!field.optional) {
+        s.line(`    if (e === count || ix[e] !== ${i}) break fast;`);
+        s.line(`    ${took}`);
+        s.line('    try {');
+        this.emitRead(field.plan, `v${i}`, 'level', '      ');
+      } else {
+        s.line(`    if (e < count && ix[e] === ${i}) {`);
+        s.line(`      ${took}`);
+        s.line('      try {');
+        if (field.plan.op !== Op.nullable) s.line('        if (src.nullish() === 0) {');
+        else s.line('        {');
+        s.line(`          p${i} = true;`);
+        this.emitRead(field.plan, `v${i}`, 'level', '          ');
+        s.line('        }');
+      }
+      const close = field.optional ? '  ' : '';
+      s.line(`${close}    } catch (error) {`);
+      s.line(`${close}      throw h.prependPath(error, ${name});`);
+      s.line(`${close}    }`);
+      if (field.optional) s.line('    }');
+    });
+    s.line('    if (e !== count) break fast;');
+    this.emitBuild(fields, '    ', true, plan.rule);
+    s.line('  }');
+    this.emitBuild(fields, '  ', false);
+    s.line(`  return sr.recordFrom(${planRef}, level, start, keys, out, seen, found, e);`);
     s.line('}');
   }
 

@@ -4,6 +4,8 @@
  * walk (encode/schema-writer.ts, decode/schema-reader.ts) is written once.
  */
 import type { AllocationBudget } from '../core/budget.js';
+import type { RecordKeys } from './decode/record-keys.js';
+import type { Plan } from './plan.js';
 
 /** The kinds of item `WireSource.peek` tells apart (what the json kind can hold, and the rest). */
 export const ItemKind = {
@@ -43,6 +45,23 @@ export interface WireEmitter {
   decimal(text: string): void;
   arrayHeader(count: number): void;
   mapHeader(count: number): void;
+  /** Given where plain objects are written as records (MessagePack's records mode). */
+  readonly records?: ObjectRecords;
+}
+
+/**
+ * An emitter that writes objects as records (MessagePack's `msgpackRecords` mode, whose
+ * msgpack/encode/records-emitter.ts implements it): a record head in place of the map header, then
+ * the values without their keys.
+ */
+export interface ObjectRecords {
+  /**
+   * The head of an object of `plan` whose optional fields present are `present`: for objects of up
+   * to 30 fields a bit per field index, for wider ones a string of '0' and '1', one per field.
+   */
+  objectRecord(plan: Plan, present: number | string): void;
+  /** The head of a plain object with these keys, whose values follow (a string-keyed map, json). */
+  keysRecord(keys: readonly string[]): void;
 }
 
 export interface WireSource {
@@ -89,6 +108,12 @@ export interface WireSource {
    * they do not count against maxElements (no format counts an object's fields).
    */
   recordStart(depth: number): number;
+  /**
+   * In MessagePack's records mode, when the next item is a record (a definition or an id): its
+   * keys, with the record's head (and definition) read and charged as a map header's would be,
+   * the keys counting as entries when `entries`; else undefined, nothing read.
+   */
+  recordAhead(depth: number, entries: boolean): RecordKeys | undefined;
   /** For an indefinite container: whether another item follows (a break is consumed). */
   more(): boolean;
   /** For an indefinite object: whether another field follows (not counted as an element). */

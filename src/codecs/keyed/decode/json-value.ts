@@ -38,6 +38,13 @@ export function readJson(src: WireSource, depth: number): unknown {
       return out;
     }
     case ItemKind.map: {
+      // A record's keys are its definition's, checked there (distinct, none unsafe).
+      const record = src.recordAhead(depth + 1, true);
+      if (record !== undefined) {
+        const out: Record<string, unknown> = {};
+        for (const key of record.names) out[key] = readJson(src, depth + 1);
+        return out;
+      }
       const count = src.mapStart(depth + 1);
       const out: Record<string, unknown> = {};
       for (let i = 0; count < 0 ? src.more() : i < count; i++) {

@@ -20,12 +20,15 @@ import { schemaMismatch } from '../failures.js';
 import { byKeys, type FieldPlan, noBranch, Op, type Plan, sameBytes } from '../plan.js';
 import type { WireSource } from '../wire.js';
 import { readJson } from './json-value.js';
+import type { RecordKeys } from './record-keys.js';
 
 export class SchemaReader {
   constructor(
     private readonly src: WireSource,
     /** Refuse a key the schema does not name (`unknownKeys: 'reject'`) rather than skip it. */
     private readonly rejectUnknown = false,
+    /** MessagePack's records mode: objects and string-keyed maps may come as records. */
+    private readonly records = false,
   ) {}
 
   /** Reads one item of `plan` that sits inside `depth` containers. */
@@ -152,6 +155,10 @@ export class SchemaReader {
 
   object(plan: Plan, level: number): Record<string, unknown> {
     const start = this.src.pos;
+    if (this.records) {
+      const keys = this.src.recordAhead(level, false);
+      if (keys !== undefined) return this.recordFrom(plan, level, start, keys, {}, 0, 0, 0);
+    }
     const count = this.src.recordStart(level);
     return this.objectFrom(plan, level, start, count, {}, 0, 0, 0, 0);
   }
@@ -216,6 +223,54 @@ export class SchemaReader {
   }
 
   /**
+   * An object's record from its value `first` on, as objectFrom reads a map's entries: the keys
+   * are the record's structure, so each value goes to its field by the key's place; the values
+   * before `first` are in `out` already (the compiled decoders read the fields that come in the
+   * schema's order themselves, objects of 30 fields or fewer).
+   */
+  recordFrom(
+    plan: Plan,
+    level: number,
+    start: number,
+    keys: RecordKeys,
+    out: Record<string, unknown>,
+    seenBefore: number,
+    foundBefore: number,
+    first: number,
+  ): Record<string, unknown> {
+    const src = this.src;
+    const fields = plan.fields;
+    const indexes = keys.fieldsOf(plan);
+    let seen = seenBefore;
+    let found = foundBefore;
+    // A definition's keys are distinct, so no field comes twice.
+    const seenWide = fields.length > 30 ? new Uint8Array(fields.length) : undefined;
+    for (let i = first; i < indexes.length; i++) {
+      const index = indexes[i] as number;
+      if (index < 0) {
+        const name = keys.names[i] as string;
+        if (this.rejectUnknown)
+          throw prependPath(schemaMismatch(src.pos, noSuchField(plan.label, name)), name);
+        src.skip(level);
+        continue;
+      }
+      const field = fields[index] as FieldPlan;
+      if (seenWide === undefined) seen |= 1 << index;
+      else seenWide[index] = 1;
+      found++;
+      try {
+        if (field.optional && field.plan.op !== Op.nullable && src.nullish() !== 0) continue;
+        out[field.name] = this.read(field.plan, level);
+      } catch (error) {
+        throw prependPath(error, field.name);
+      }
+    }
+    if (found < fields.length) fillMissing(plan, out, seen, seenWide, start);
+    if (plan.rule !== undefined) checked(plan.rule, start, out);
+    return out;
+  }
+
+  /**
    * The branch of an either for the next item: the class of value its wire type is (plan.ts's
    * `byItem`), and for a map among several object branches, the keys it holds. The compiled
    * decoder calls it too.
@@ -243,8 +298,9 @@ export class SchemaReader {
     const start = src.pos;
     const elements = src.elements;
     const allocated = src.budget.used;
-    const count = src.recordStart(level);
-    const keys: string[] = [];
+    const record = this.records ? src.recordAhead(level, false) : undefined;
+    const keys: string[] = record === undefined ? [] : [...record.names];
+    const count = record === undefined ? src.recordStart(level) : 0;
     for (let i = 0; count < 0 ? src.moreFields() : i < count; i++) {
       src.nameSpan();
       keys.push(decodeUtf8(src.spanBytes, src.spanStart, src.spanEnd));
@@ -261,11 +317,16 @@ export class SchemaReader {
     const start = src.pos;
     const elements = src.elements;
     const allocated = src.budget.used;
-    const count = src.recordStart(level);
+    const record = this.records ? src.recordAhead(level, false) : undefined;
+    const count = record === undefined ? src.recordStart(level) : record.names.length;
     let variant: Plan | undefined;
     for (let i = 0; variant === undefined && (count < 0 ? src.moreFields() : i < count); i++) {
-      src.nameSpan();
-      if (!sameBytes(src.spanBytes, src.spanStart, src.spanEnd, plan.tagKey)) {
+      if (record === undefined) src.nameSpan();
+      const isTag =
+        record === undefined
+          ? sameBytes(src.spanBytes, src.spanStart, src.spanEnd, plan.tagKey)
+          : record.names[i] === plan.tag;
+      if (!isTag) {
         src.skip(level);
         continue;
       }
@@ -310,6 +371,10 @@ export class SchemaReader {
     const keys = plan.keys as Plan;
     const values = plan.inner as Plan;
     const at = src.pos;
+    if (this.records && keys.op === Op.string) {
+      const record = src.recordAhead(level, true);
+      if (record !== undefined) return this.recordMap(record, keys, values, level, at);
+    }
     const count = src.mapStart(level);
     if (keys.op === Op.string) {
       const out: Record<string, unknown> = {};
@@ -338,6 +403,26 @@ export class SchemaReader {
         out.set(key, this.read(values, level));
       } catch (error) {
         throw prependPath(error, String(key));
+      }
+    }
+    return out;
+  }
+
+  /** A string-keyed map that came as a record (msgpackr writes plain objects so): its keys are the structure's. */
+  private recordMap(
+    record: RecordKeys,
+    keys: Plan,
+    values: Plan,
+    level: number,
+    at: number,
+  ): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key of record.names) {
+      checked(keys.rule, at, key);
+      try {
+        out[key] = this.read(values, level);
+      } catch (error) {
+        throw prependPath(error, key);
       }
     }
     return out;

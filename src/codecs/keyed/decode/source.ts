@@ -13,6 +13,7 @@ import { truncated } from '../../core/errors.js';
 import type { DecodeLimits } from '../../core/limits.js';
 import { TextReader } from '../../core/utf8.js';
 import { schemaMismatch } from '../failures.js';
+import type { RecordKeys } from './record-keys.js';
 
 /** The scanner a source skips items with (the format's, checking nothing but lengths and limits). */
 export interface ItemSkipper {
@@ -85,6 +86,11 @@ export abstract class KeyedSource {
 
   recordStart(level: number): number {
     return this.mapHeader(level, false);
+  }
+
+  /** Only MessagePack's records mode has records (its source overrides this). */
+  recordAhead(_depth: number, _entries: boolean): RecordKeys | undefined {
+    return undefined;
   }
 
   skip(depth: number): void {

@@ -97,11 +97,17 @@ function writeObject(out: WireEmitter, value: object, depth: number, maxDepth: n
     if (isBuiltin(value)) throw refuse(false, value);
   }
   const keys = Object.keys(value);
-  out.mapHeader(keys.length);
+  const records = out.records;
+  if (records === undefined) out.mapHeader(keys.length);
+  else {
+    // The keys go first, in the record's definition.
+    for (const key of keys) if (isUnsafeKey(key)) throw prependPath(refusedKey(key), key);
+    records.keysRecord(keys);
+  }
   for (const key of keys) {
     try {
       if (isUnsafeKey(key)) throw refusedKey(key);
-      out.string(key);
+      if (records === undefined) out.string(key);
       writeAny(out, (value as Record<string, unknown>)[key], inner, maxDepth, json);
     } catch (error) {
       throw prependPath(error, key);

@@ -14,16 +14,21 @@ import { fitsFloat32, isRecord, type Rule, refusalBy, refused } from '../../../s
 import { isUnsafeKey } from '../../core/errors.js';
 import { refusedKey, tooDeepValue, wrongValue } from '../failures.js';
 import { type FieldPlan, Op, type Plan } from '../plan.js';
-import type { WireEmitter } from '../wire.js';
+import type { ObjectRecords, WireEmitter } from '../wire.js';
 import { writeAny } from './any-value.js';
 
 const maxDateMillis = 8.64e15;
 
 export class SchemaWriter {
+  /** Given in MessagePack's records mode: objects are written as records, not maps. */
+  private readonly records: ObjectRecords | undefined;
+
   constructor(
     private readonly out: WireEmitter,
     readonly maxDepth: number,
-  ) {}
+  ) {
+    this.records = out.records;
+  }
 
   write(plan: Plan, value: unknown, depth: number): void {
     const out = this.out;
@@ -158,12 +163,14 @@ export class SchemaWriter {
         if (field.optional && fieldOf(value, field.name) === undefined) count--;
       }
     }
-    this.out.mapHeader(count);
+    const records = this.records;
+    if (records !== undefined) records.objectRecord(plan, presentFields(plan, value));
+    else this.out.mapHeader(count);
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i] as FieldPlan;
       const item = fieldOf(value, field.name);
       if (item === undefined && field.optional) continue;
-      this.out.key(field.key);
+      if (records === undefined) this.out.key(field.key);
       try {
         this.write(field.plan, item, depth);
       } catch (error) {
@@ -201,11 +208,24 @@ export class SchemaWriter {
     if (keys.op === Op.string) {
       if (!isRecord(value)) throw wrongValue('an object (a map with string keys)', value);
       const names = Object.keys(value);
-      this.out.mapHeader(names.length);
+      const records = this.records;
+      if (records === undefined) this.out.mapHeader(names.length);
+      else {
+        // The keys go first, in the record's definition: each is checked before any is written.
+        for (const name of names) {
+          try {
+            if (isUnsafeKey(name)) throw refusedKey(name);
+            if (keys.rule !== undefined) keep(keys.rule, name);
+          } catch (error) {
+            throw prependPath(error, name);
+          }
+        }
+        records.keysRecord(names);
+      }
       for (const name of names) {
         try {
           if (isUnsafeKey(name)) throw refusedKey(name);
-          this.write(keys, name, depth);
+          if (records === undefined) this.write(keys, name, depth);
           this.write(values, value[name], depth);
         } catch (error) {
           throw prependPath(error, name);
@@ -224,6 +244,23 @@ export class SchemaWriter {
       }
     }
   }
+}
+
+/** Which optional fields of `value` are present, as ObjectRecords.objectRecord takes them. */
+function presentFields(plan: Plan, value: Record<string, unknown>): number | string {
+  const fields = plan.fields;
+  if (plan.lenientFields === 0) return 0;
+  if (fields.length <= 30) {
+    let present = 0;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i] as FieldPlan;
+      if (field.optional && fieldOf(value, field.name) !== undefined) present |= 1 << i;
+    }
+    return present;
+  }
+  return fields
+    .map((field) => (field.optional && fieldOf(value, field.name) !== undefined ? '1' : '0'))
+    .join('');
 }
 
 /** The branch of an either that `value` goes to (either.ts), or its refusal; the compiled writer calls it too. */

@@ -19,6 +19,8 @@ export const recordType = 0x72;
 export abstract class MsgpackItems extends KeyedScanItems<MsgpackScanOptions> {
   /** Field counts of the records defined so far in this value, by id; -1 where undefined. */
   protected readonly recordSizes = new Int32Array(64);
+  /** Where each record defined in the last scan has its array of keys, by id; -1 where none was. */
+  readonly recordDefinedAt = new Int32Array(64).fill(-1);
 
   /** Checks a string of `length` bytes at `start`; returns where it ends, or -1 when cut. */
   protected text(bytes: Uint8Array, start: number, end: number, length: number, key: boolean): number {
@@ -62,6 +64,7 @@ export abstract class MsgpackItems extends KeyedScanItems<MsgpackScanOptions> {
       at = stop;
     }
     this.recordSizes[id] = count;
+    this.recordDefinedAt[id] = pos;
     return at;
   }
 }

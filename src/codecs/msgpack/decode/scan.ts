@@ -120,6 +120,18 @@ export class MsgpackScanner extends MsgpackItems {
   }
 
   /**
+   * Scans the value at `start` as `scan` does, inside a value whose records defined before it have
+   * the field counts `sizes` (by id, -1 where none); where the records it defines have their keys
+   * is left in `recordDefinedAt`. Records mode only.
+   */
+  scanAmidRecords(bytes: Uint8Array, start: number, end: number, depth: number, sizes: Int32Array): number {
+    this.recordSizes.set(sizes);
+    this.recordDefinedAt.fill(-1);
+    this.cut.depth = depth;
+    return this.walk(bytes, start, end, depth, 0, 0, false, this.elements, this.allocated);
+  }
+
+  /**
    * Goes on with the value that the last `scan` or `resume` found cut, in `bytes`: the same bytes
    * with more appended (as a stream's pending buffer grows). Each call scans only the new part.
    */

@@ -1,6 +1,15 @@
 import { parseIsoTime, parseIsoTimeExpanded } from '../../../util/iso-time.js';
+import type { AllocationBudget } from '../../core/budget.js';
 import { cost, stringCost } from '../../core/budget.js';
-import { malformed, tooDeep, tooLong, tooManyElements, truncated } from '../../core/errors.js';
+import {
+  isUnsafeKey,
+  malformed,
+  tooDeep,
+  tooLong,
+  tooManyElements,
+  truncated,
+  unsafeKey,
+} from '../../core/errors.js';
 import type { DecodeLimits } from '../../core/limits.js';
 import { readCanonicalTime } from '../../core/read-time.js';
 import {
@@ -14,6 +23,7 @@ import {
   readUint16,
   readUint32,
 } from '../../keyed/decode/big-endian.js';
+import { RecordKeys } from '../../keyed/decode/record-keys.js';
 import { measuringScan } from '../../keyed/decode/scan-items.js';
 import { KeyedSource } from '../../keyed/decode/source.js';
 import { schemaMismatch } from '../../keyed/failures.js';
@@ -33,14 +43,215 @@ export interface MsgpackSourceOptions {
    * schema's own reading fails, so values the mapping reads cost nothing more.
    */
   readonly otherSpellings?: boolean;
+  /**
+   * msgpackr's record extension (`msgpackRecords`): objects and string-keyed maps may be records,
+   * defined inline in the value (fixext 1 of type 0x72, an id in 0x40–0x7f, the array of keys) and
+   * referred to by their id byte after; maps are read too.
+   */
+  readonly records?: boolean;
+}
+
+/** A record definition is fixext 1 (0xd4) of type 0x72 ('r'); its id is the byte after. */
+const fixext1 = 0xd4;
+const recordType = 0x72;
+
+interface KnownDefinition {
+  readonly bytes: Uint8Array;
+  readonly keys: RecordKeys;
+  readonly cost: number;
+}
+
+/** Definitions kept for knownDefinition: more than a schema's shapes, bounded against hostile input. */
+const keptDefinitions = 256;
+
+/**
+ * Where the definition's array of keys at `at` ends, from its headers alone (no key decoded), or
+ * -1 where it is anything but an array of strings within the input (definition() then says why).
+ */
+function definitionEnd(bytes: Uint8Array, at: number, end: number): number {
+  const head = bytes[at] as number;
+  let count: number;
+  let pos = at + 1;
+  if (head >= 0x90 && head < 0xa0) count = head & 0x0f;
+  else if (head === 0xdc && at + 3 <= end) {
+    count = readLength(bytes, at + 1, 2);
+    pos += 2;
+  } else return -1;
+  if (count > end - pos) return -1;
+  for (let i = 0; i < count; i++) {
+    if (pos >= end) return -1;
+    const key = bytes[pos] as number;
+    if (key >= 0xa0 && key < 0xc0) pos += 1 + (key & 0x1f);
+    else if (key === 0xd9 && pos + 1 < end) pos += 2 + (bytes[pos + 1] as number);
+    else return -1;
+  }
+  return pos <= end ? pos : -1;
+}
+
+/** FNV-1a over bytes[start, end). */
+function hashOf(bytes: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+  return hash;
+}
+
+function sameBytes(known: Uint8Array, bytes: Uint8Array, start: number, end: number): boolean {
+  if (known.length !== end - start) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== bytes[start + i]) return false;
+  return true;
 }
 
 export class MsgpackSource extends KeyedSource implements WireSource {
   private readonly otherSpellings: boolean;
+  private readonly records: boolean;
+  /** The records defined so far in this value, by id - 0x40 (records mode). */
+  private readonly structures: (RecordKeys | undefined)[] = new Array(64).fill(undefined);
+  /** What skips items in records mode, knowing the records defined before them. */
+  private readonly recordSkipper: MsgpackScanner | undefined;
+  private readonly knownSizes = new Int32Array(64);
+  /** Definitions read before, by a hash of their bytes: their keys and what reading them cost the budget. */
+  private readonly definitions = new Map<number, KnownDefinition>();
 
   constructor(limits: DecodeLimits, options: MsgpackSourceOptions = {}) {
     super(limits, new MsgpackScanner(limits, { ...measuringScan, records: false }), typeName);
     this.otherSpellings = options.otherSpellings === true;
+    this.records = options.records === true;
+    this.recordSkipper = this.records
+      ? new MsgpackScanner(limits, { ...measuringScan, records: true })
+      : undefined;
+  }
+
+  override reset(input: Uint8Array, budget: AllocationBudget): void {
+    super.reset(input, budget);
+    if (this.records) this.structures.fill(undefined);
+  }
+
+  override recordAhead(level: number, entries: boolean): RecordKeys | undefined {
+    if (!this.records || this.pos >= this.end) return undefined;
+    const at = this.pos;
+    const input = this.input;
+    const head = input[at] as number;
+    let keys: RecordKeys | undefined;
+    if (head >= 0x40 && head < 0x80) {
+      if (level > this.limits.maxDepth) throw tooDeep(at, this.limits);
+      keys = this.structures[head & 0x3f];
+      if (keys === undefined) throw malformed(at, 'a record id that no definition before it gives');
+      this.pos = at + 1;
+    } else if (head === fixext1 && input[at + 1] === recordType) {
+      if (level > this.limits.maxDepth) throw tooDeep(at, this.limits);
+      this.need(3);
+      // msgpackr reads the id's low six bits, whatever the two above them.
+      const id = (input[at + 2] as number) & 0x3f;
+      this.pos = at + 3;
+      keys = this.knownDefinition() ?? this.definition();
+      this.structures[id] = keys;
+    } else if (head === 0xd5 && input[at + 1] === recordType) {
+      // msgpackr writes these only with shared structures (more than 32, or 64 in all).
+      throw malformed(at, 'a record with a two-byte id (msgpackr with shared structures) is not read here');
+    } else return undefined;
+    const count = keys.names.length;
+    if (entries) {
+      this.elements += count;
+      if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
+    }
+    if (count > this.end - this.pos) throw truncated(this.end);
+    this.budget.charge(cost.object + 2 * count * cost.slot, at);
+    return keys;
+  }
+
+  /**
+   * The keys of the definition at `pos` when the same bytes were read as a definition before (in
+   * this value or an earlier one), with the definition passed and charged as reading it again would
+   * have been; else undefined, nothing read. Every value defines its records again, so values of a
+   * few shapes would otherwise decode and check the same keys once per value, which cost small
+   * values (a status, a message) more than reading their fields.
+   */
+  private knownDefinition(): RecordKeys | undefined {
+    const at = this.pos;
+    const stop = definitionEnd(this.input, at, this.end);
+    if (stop < 0) return undefined;
+    const known = this.definitions.get(hashOf(this.input, at, stop));
+    if (known === undefined || !sameBytes(known.bytes, this.input, at, stop)) return undefined;
+    this.elements += known.keys.names.length;
+    if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
+    this.budget.charge(known.cost, at);
+    this.pos = stop;
+    return known.keys;
+  }
+
+  /** Keeps the definition read from `at` to `pos` for knownDefinition, within a bounded number. */
+  private keepDefinition(at: number, keys: RecordKeys, cost: number): void {
+    if (this.definitions.size >= keptDefinitions) this.definitions.clear();
+    const bytes = this.input.slice(at, this.pos);
+    this.definitions.set(hashOf(bytes, 0, bytes.length), { bytes, keys, cost });
+  }
+
+  /**
+   * A record definition's array of keys, from `pos`: distinct strings, each within maxStringBytes,
+   * valid UTF-8 and no key refused in maps (`__proto__`); the keys count against maxElements. Kept
+   * for knownDefinition.
+   */
+  private definition(): RecordKeys {
+    const at = this.pos;
+    const used = this.budget.used;
+    const head = this.head();
+    let count: number;
+    let width = 0;
+    if (head >= 0x90 && head < 0xa0) count = head & 0x0f;
+    else if (head === 0xdc || head === 0xdd) {
+      width = head === 0xdc ? 2 : 4;
+      this.need(1 + width);
+      count = readLength(this.input, at + 1, width);
+    } else throw malformed(at, 'a record definition without its array of keys');
+    this.elements += count;
+    if (this.elements > this.limits.maxElements) throw tooManyElements(at, this.limits);
+    this.pos = at + 1 + width;
+    if (count > this.end - this.pos) throw truncated(this.end);
+    this.budget.charge(cost.array + count * cost.slot, at);
+    const names: string[] = new Array(count);
+    const distinct = new Set<string>();
+    for (let i = 0; i < count; i++) {
+      const keyAt = this.pos;
+      const head = this.input[keyAt] as number;
+      if (!((head >= 0xa0 && head < 0xc0) || (head >= 0xd9 && head <= 0xdb)))
+        throw malformed(keyAt, 'a record key that is not a string');
+      const name = this.string();
+      if (isUnsafeKey(name)) throw unsafeKey(keyAt, name);
+      if (distinct.has(name))
+        throw malformed(keyAt, `the key ${JSON.stringify(name)} appears twice in a record definition`);
+      distinct.add(name);
+      names[i] = name;
+    }
+    const keys = new RecordKeys(names);
+    this.keepDefinition(at, keys, this.budget.used - used);
+    return keys;
+  }
+
+  /**
+   * In records mode, the records scanner skips the item, knowing the sizes of the records defined
+   * before it; the records the item defines are the value's too (later items may refer to them),
+   * so their definitions are read after it.
+   */
+  override skip(depth: number): void {
+    const skipper = this.recordSkipper;
+    if (skipper === undefined) {
+      super.skip(depth);
+      return;
+    }
+    const sizes = this.knownSizes;
+    for (let id = 0; id < 64; id++) sizes[id] = this.structures[id]?.names.length ?? -1;
+    skipper.elements = this.elements;
+    const end = skipper.scanAmidRecords(this.input, this.pos, this.end, depth, sizes);
+    if (end < 0) throw truncated(skipper.endedAt);
+    this.elements = skipper.elements;
+    const definedAt = skipper.recordDefinedAt;
+    for (let id = 0; id < 64; id++) {
+      const at = definedAt[id] as number;
+      if (at < 0) continue;
+      this.pos = at;
+      this.structures[id] = this.knownDefinition() ?? this.definition();
+    }
+    this.pos = end;
   }
 
   /** The head byte of the next item; the input must not end here. */
@@ -68,6 +279,9 @@ export class MsgpackSource extends KeyedSource implements WireSource {
     const head = this.head();
     const at = this.pos + 1;
     if (head < 0x80) {
+      // In records mode a defined record's id is the record (msgpackr reads it so).
+      if (head >= 0x40 && this.records && this.structures[head & 0x3f] !== undefined)
+        throw this.wrongType('an integer');
       this.pos++;
       return head;
     }
@@ -318,6 +532,17 @@ export class MsgpackSource extends KeyedSource implements WireSource {
     return this.container(level, count, count * 2, width, cost.object, entriesCount ? count : 0);
   }
 
+  private isRecord(head: number): boolean {
+    if (head >= 0x40 && head < 0x80) return this.structures[head & 0x3f] !== undefined;
+    return head === fixext1 && this.input[this.pos + 1] === recordType;
+  }
+
+  override describeNext(): string {
+    if (this.records && this.pos < this.end && this.isRecord(this.input[this.pos] as number))
+      return 'a record';
+    return super.describeNext();
+  }
+
   more(): boolean {
     return false;
   }
@@ -328,6 +553,7 @@ export class MsgpackSource extends KeyedSource implements WireSource {
 
   peek(): number {
     const head = this.head();
+    if (this.records && this.isRecord(head)) return ItemKind.map;
     if (head === 0xc0) return ItemKind.null;
     if (head === 0xc2 || head === 0xc3) return ItemKind.bool;
     if ((head >= 0xa0 && head < 0xc0) || (head >= 0xd9 && head <= 0xdb)) return ItemKind.string;
