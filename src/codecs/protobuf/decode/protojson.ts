@@ -74,21 +74,35 @@ import {
 
 export type { ReadContext } from './protojson-scalars.js';
 
-/** Each message's fields by JSON name and by proto name. */
-const fieldsByKey = new WeakMap<MessagePlan, Map<string, FieldPlan>>();
+/**
+ * What reading a message needs of its plan, found once per plan rather than once per value: which
+ * well-known message it is (a pattern on its name), its fields by JSON name and by proto name, and
+ * whether a field has two names at all (only then can an object give one field twice).
+ */
+interface MessageForm {
+  readonly wellKnown: ReturnType<typeof wellKnownOf>;
+  readonly keys: ReadonlyMap<string, FieldPlan>;
+  readonly twoNames: boolean;
+}
 
-function keysOf(plan: MessagePlan): Map<string, FieldPlan> {
-  let keys = fieldsByKey.get(plan);
-  if (keys === undefined) {
-    keys = new Map();
+const forms = new WeakMap<MessagePlan, MessageForm>();
+
+function formOf(plan: MessagePlan): MessageForm {
+  let form = forms.get(plan);
+  if (form === undefined) {
+    const keys = new Map<string, FieldPlan>();
+    let twoNames = false;
     for (const field of plan.fields) {
       if (field.mode === OMITTED) continue;
-      keys.set(jsonNameOf(field.name), field);
+      const jsonName = jsonNameOf(field.name);
+      keys.set(jsonName, field);
       keys.set(field.name, field);
+      if (jsonName !== field.name) twoNames = true;
     }
-    fieldsByKey.set(plan, keys);
+    form = { wellKnown: wellKnownOf(plan.name), keys, twoNames };
+    forms.set(plan, form);
   }
-  return keys;
+  return form;
 }
 
 /** The root value: a root that is not a message is the `{ value }` message toProto declares. */
@@ -103,22 +117,25 @@ export function readRoot(root: Slot, json: unknown, ctx: ReadContext): unknown {
 function readMessage(plan: MessagePlan, json: unknown, ctx: ReadContext): Record<string, unknown> {
   if (!isObject(json)) throw expected(`an object for ${plan.name}`, json);
   enter(ctx, 1);
-  const keys = keysOf(plan);
+  const { keys, twoNames } = formOf(plan);
   const out: Record<string, unknown> = { ...plan.template };
-  const seen = new Set<FieldPlan>();
+  // The keys of parsed JSON are distinct: a field comes twice only by both of its names.
+  const seen = twoNames ? new Set<FieldPlan>() : undefined;
   for (const key of Object.keys(json)) {
     const field = keys.get(key);
     if (field === undefined) {
       if (ctx.ignoreUnknown) continue;
       throw prependPath(problem(`${plan.name} has no field ${JSON.stringify(key)}`), key);
     }
-    if (seen.has(field)) {
-      throw prependPath(
-        problem(`field ${field.name} is given twice, by its JSON name and its proto name`),
-        key,
-      );
+    if (seen !== undefined) {
+      if (seen.has(field)) {
+        throw prependPath(
+          problem(`field ${field.name} is given twice, by its JSON name and its proto name`),
+          key,
+        );
+      }
+      seen.add(field);
     }
-    seen.add(field);
     try {
       const value = readField(field, json[key], ctx);
       if (value === skipped) continue;
@@ -330,7 +347,7 @@ function readSlot(slot: Slot, json: unknown, ctx: ReadContext): unknown {
 }
 
 function messageOf(plan: MessagePlan, json: unknown, ctx: ReadContext): unknown {
-  switch (wellKnownOf(plan.name)) {
+  switch (formOf(plan).wellKnown) {
     case 'Duration':
       return { ...plan.template, ...durationOf(json) };
     case 'FieldMask':
