@@ -83,6 +83,8 @@ interface MessageForm {
   readonly wellKnown: ReturnType<typeof wellKnownOf>;
   readonly keys: ReadonlyMap<string, FieldPlan>;
   readonly twoNames: boolean;
+  /** How many fields are stored (not literals). */
+  readonly stored: number;
 }
 
 const forms = new WeakMap<MessagePlan, MessageForm>();
@@ -92,14 +94,16 @@ function formOf(plan: MessagePlan): MessageForm {
   if (form === undefined) {
     const keys = new Map<string, FieldPlan>();
     let twoNames = false;
+    let stored = 0;
     for (const field of plan.fields) {
       if (field.mode === OMITTED) continue;
+      stored += 1;
       const jsonName = jsonNameOf(field.name);
       keys.set(jsonName, field);
       keys.set(field.name, field);
       if (jsonName !== field.name) twoNames = true;
     }
-    form = { wellKnown: wellKnownOf(plan.name), keys, twoNames };
+    form = { wellKnown: wellKnownOf(plan.name), keys, twoNames, stored };
     forms.set(plan, form);
   }
   return form;
@@ -117,10 +121,12 @@ export function readRoot(root: Slot, json: unknown, ctx: ReadContext): unknown {
 function readMessage(plan: MessagePlan, json: unknown, ctx: ReadContext): Record<string, unknown> {
   if (!isObject(json)) throw expected(`an object for ${plan.name}`, json);
   enter(ctx, 1);
-  const { keys, twoNames } = formOf(plan);
+  const { keys, twoNames, stored } = formOf(plan);
   const out: Record<string, unknown> = { ...plan.template };
   // The keys of parsed JSON are distinct: a field comes twice only by both of its names.
   const seen = twoNames ? new Set<FieldPlan>() : undefined;
+  /** Distinct fields given a value: when every stored one is, none is left to fill in. */
+  let given = 0;
   for (const key of Object.keys(json)) {
     const field = keys.get(key);
     if (field === undefined) {
@@ -147,11 +153,13 @@ function readMessage(plan: MessagePlan, json: unknown, ctx: ReadContext): Record
         throw problem(`more than one member of the oneof holding ${field.name} is set`);
       }
       out[field.name] = value;
+      if (value !== undefined) given += 1;
     } catch (error) {
       throw prependPath(error, field.name);
     }
   }
-  for (const field of plan.fields) {
+  for (let i = 0; given < stored && i < plan.fields.length; i++) {
+    const field = plan.fields[i] as FieldPlan;
     if (out[field.name] !== undefined || field.mode === OMITTED) continue;
     try {
       const absent = absentValue(field, ctx);
