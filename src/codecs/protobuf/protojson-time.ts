@@ -21,18 +21,56 @@ function fraction(nanos: number): string {
   return `.${digits}`;
 }
 
+/** 00-99 and 000-999, the fields of a timestamp's text. */
+const twoDigits = Array.from({ length: 100 }, (_, n) => String(n).padStart(2, '0'));
+const threeDigits = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, '0'));
+
+const dayMillis = 86_400_000;
+
 /**
- * The RFC 3339 text of a Date, or undefined outside the years 0001 to 9999. Within these years
- * toISOString is `YYYY-MM-DDTHH:MM:SS.mmmZ`, which is already the shortest exact form of a Date
- * (it holds whole milliseconds, so its fraction has 3 digits or none): the text is the ISO string
- * as is, or without `.000`. A timestamp field is in most records, and slicing and re-padding the
- * fraction was a quarter of an encode.
+ * The RFC 3339 text of a Date, or undefined outside the years 0001 to 9999: what toISOString
+ * writes (`YYYY-MM-DDTHH:MM:SS.mmmZ`, already the shortest exact form of whole milliseconds),
+ * without `.000`. Written from the epoch milliseconds by arithmetic, as toISOString cost ~1 µs a
+ * call, the larger part of encoding a record with a timestamp; this takes about a third of that.
  */
 export function timestampText(date: Date): string | undefined {
   const millis = date.getTime();
   if (!(millis >= minMillis && millis <= maxMillis)) return undefined;
-  const iso = date.toISOString();
-  return millis % 1000 === 0 ? `${iso.slice(0, 19)}Z` : iso;
+  const days = Math.floor(millis / dayMillis);
+  let rest = millis - days * dayMillis;
+  const [year, month, day] = civilDate(days);
+  const hours = Math.floor(rest / 3_600_000);
+  rest -= hours * 3_600_000;
+  const minutes = Math.floor(rest / 60_000);
+  rest -= minutes * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  const milliseconds = rest - seconds * 1000;
+  const text =
+    `${twoDigits[Math.floor(year / 100)]}${twoDigits[year % 100]}-${twoDigits[month]}-${twoDigits[day]}` +
+    `T${twoDigits[hours]}:${twoDigits[minutes]}:${twoDigits[seconds]}`;
+  return milliseconds === 0 ? `${text}Z` : `${text}.${threeDigits[milliseconds]}Z`;
+}
+
+/**
+ * The proleptic Gregorian year, month and day of a day counted from 1970-01-01, by the eras of 400
+ * years that the calendar repeats (Howard Hinnant's `civil_from_days`).
+ */
+function civilDate(days: number): [number, number, number] {
+  const shifted = days + 719_468; // days since 0000-03-01: leap days fall at the ends of years
+  const era = Math.floor(shifted / 146_097);
+  const dayOfEra = shifted - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthFromMarch = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
+  const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+  return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day];
 }
 
 const timestampPattern =

@@ -48,6 +48,22 @@ describe('ProtoJSON forms', () => {
     expect(parseDuration('-0.5s')).toEqual({ seconds: -0n, nanos: -500_000_000 });
   });
 
+  test('Timestamps are written as toISOString writes them, without .000, over the whole range', () => {
+    const first = Date.parse('0001-01-01T00:00:00Z');
+    const last = Date.parse('9999-12-31T23:59:59.999Z');
+    const instants = [first, last, 0, -1, 951_782_400_000, 4_107_542_400_000, -62_104_060_800_001];
+    // A fixed spread over the range (nothing random to reproduce), whole seconds and not.
+    for (let i = 0; i < 2000; i++) {
+      instants.push(Math.round(first + ((last - first) * ((i * 7919) % 2000)) / 2000) - (i % 1000));
+    }
+    for (const millis of instants) {
+      const iso = new Date(millis).toISOString();
+      expect(timestampText(new Date(millis)), iso).toBe(millis % 1000 === 0 ? `${iso.slice(0, 19)}Z` : iso);
+    }
+    expect(timestampText(new Date(first - 1))).toBeUndefined();
+    expect(timestampText(new Date(last + 1))).toBeUndefined();
+  });
+
   test("the printers' form is read as the general pattern reads it, the edge years included", () => {
     const instants = [
       '0001-01-01T00:00:00Z',
