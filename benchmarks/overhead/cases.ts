@@ -9,6 +9,7 @@ import * as arrow from 'apache-arrow';
 import type { Codec, FormatName } from 'wirekit-ts/codecs';
 import { createCodec } from 'wirekit-ts/codecs';
 import { furyFor } from 'wirekit-ts/lab';
+import { createProtoJsonCodec } from 'wirekit-ts/protobuf';
 import { deref, type ObjectSchema, type Schema, t } from 'wirekit-ts/schema';
 import { toArrowSchema, toAvro, toProto } from 'wirekit-ts/schema/export';
 import type { Unit } from './datasets.js';
@@ -265,6 +266,19 @@ export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<strin
     },
     'protobuf wirekit': () => protobufWirekit(true),
     'protobuf wirekit-interpreter': () => protobufWirekit(false),
+    // ProtoJSON: what the RPC gateway answers `application/json` with, against the plain JSON hop.
+    'protojson wirekit': () => {
+      const codec = createProtoJsonCodec({ schema: batch ? RowsMessage : item, limits });
+      return {
+        name: 'wirekit ProtoJSON',
+        prepare: units(
+          (rows) => ({ rows }),
+          (row) => row,
+        ),
+        encode: (v) => codec.encode(v),
+        decode: (b) => codec.decode(b),
+      };
+    },
     fury: () => {
       const fury = furyFor(batch ? Rows : item);
       return {

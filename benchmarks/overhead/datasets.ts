@@ -37,6 +37,7 @@ import type { ObjectSchema } from 'wirekit-ts/schema';
 export const overheadDatasets = {
   records: { schema: Record8, generate: records, count: 5_000, unit: 'batch', jsonForm: false },
   users: { schema: User, generate: users, count: 5_000, unit: 'batch', jsonForm: false },
+  'users-each': { schema: User, generate: users, count: 1_000, unit: 'item', jsonForm: false },
   timeseries: { schema: Reading, generate: timeseries, count: 100_000, unit: 'batch', jsonForm: false },
   products: { schema: Product, generate: products, count: 200, unit: 'batch', jsonForm: false },
   documents: { schema: OrderDocument, generate: documents, count: 2_000, unit: 'batch', jsonForm: true },

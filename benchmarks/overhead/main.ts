@@ -66,21 +66,24 @@ function runProcesses(name: string, dataset: string): CaseResult[] | CaseFailure
 const tables: string[] = [];
 for (const dataset of datasets) {
   const rows = [
-    '| case | bytes | vs JSON bytes | encode ms | decode ms | round trip / JSON (range) | cold start ms |',
-    '|---|---:|---:|---:|---:|---:|---:|',
+    '| case | bytes | vs JSON bytes | encode ms | decode ms | round trip / JSON (range) | cold start ms | encode / JSON | decode / JSON |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const name of selected) {
     const runs = runProcesses(name, dataset);
     if (!Array.isArray(runs)) {
-      rows.push(`| ${name} | n/a: ${runs.error.replaceAll('|', '/')} | | | | | |`);
+      rows.push(`| ${name} | n/a: ${runs.error.replaceAll('|', '/')} | | | | | | | |`);
     } else {
       const ratios = runs.map((r) => (r.encode + r.decode) / (r.jsonEncode + r.jsonDecode));
+      // Each direction against its own native step, as a hop pays them: a decode, then an encode.
+      const encodes = runs.map((r) => r.encode / r.jsonEncode);
+      const decodes = runs.map((r) => r.decode / r.jsonDecode);
       const first = runs[0] as CaseResult;
       rows.push(
         `| ${first.name} | ${first.bytes.toLocaleString('en')} | ${(first.bytes / first.jsonBytes).toFixed(2)} | ` +
           `${median(runs.map((r) => r.encode)).toFixed(2)} | ${median(runs.map((r) => r.decode)).toFixed(2)} | ` +
           `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) | ` +
-          `${median(runs.map((r) => r.coldMs)).toFixed(1)} |`,
+          `${median(runs.map((r) => r.coldMs)).toFixed(1)} | ${median(encodes).toFixed(2)} | ${median(decodes).toFixed(2)} |`,
       );
     }
     process.stderr.write(`${dataset}: ${rows.at(-1)}\n`);

@@ -9,7 +9,12 @@ import {
   schemaFromProto,
 } from '../../../src/codecs/protobuf/index.js';
 import { jsonNameOf } from '../../../src/codecs/protobuf/protojson-names.js';
-import { durationText, parseDuration, timestampText } from '../../../src/codecs/protobuf/protojson-time.js';
+import {
+  durationText,
+  parseDuration,
+  parseTimestamp,
+  timestampText,
+} from '../../../src/codecs/protobuf/protojson-time.js';
 import { type Schema, t } from '../../../src/schema/index.js';
 import { oneByteAtATime } from '../../support/streams.js';
 
@@ -41,6 +46,55 @@ describe('ProtoJSON forms', () => {
     ]).toEqual(['1.000340012s', '-1.500s', '0s', '5.000001s']);
     expect(durationText(1n, -1)).toBeUndefined();
     expect(parseDuration('-0.5s')).toEqual({ seconds: -0n, nanos: -500_000_000 });
+  });
+
+  test('Timestamps are written as toISOString writes them, without .000, over the whole range', () => {
+    const first = Date.parse('0001-01-01T00:00:00Z');
+    const last = Date.parse('9999-12-31T23:59:59.999Z');
+    const instants = [first, last, 0, -1, 951_782_400_000, 4_107_542_400_000, -62_104_060_800_001];
+    // A fixed spread over the range (nothing random to reproduce), whole seconds and not.
+    for (let i = 0; i < 2000; i++) {
+      instants.push(Math.round(first + ((last - first) * ((i * 7919) % 2000)) / 2000) - (i % 1000));
+    }
+    for (const millis of instants) {
+      const iso = new Date(millis).toISOString();
+      expect(timestampText(new Date(millis)), iso).toBe(millis % 1000 === 0 ? `${iso.slice(0, 19)}Z` : iso);
+    }
+    expect(timestampText(new Date(first - 1))).toBeUndefined();
+    expect(timestampText(new Date(last + 1))).toBeUndefined();
+  });
+
+  test("the printers' form is read as the general pattern reads it, the edge years included", () => {
+    const instants = [
+      '0001-01-01T00:00:00Z',
+      '0099-12-31T23:59:59.999Z',
+      '0100-01-01T00:00:00.000Z',
+      '1969-12-31T23:59:59.999Z',
+      '2024-02-29T12:00:00Z',
+      '9999-12-31T23:59:59.999Z',
+    ];
+    for (const instant of instants) {
+      // The same instant in a form only the pattern reads: lower-case t and an offset of +00:00.
+      const general = `${instant.slice(0, 10)}t${instant.slice(11, -1)}+00:00`;
+      expect(parseTimestamp(instant), instant).toBe(Date.parse(instant.replace(/^00/, '+0000')));
+      expect(parseTimestamp(instant), instant).toBe(parseTimestamp(general));
+      expect(timestampText(new Date(parseTimestamp(instant) as number)), instant).toBe(
+        instant.replace('.000Z', 'Z'),
+      );
+    }
+    for (const wrong of [
+      '2023-02-29T00:00:00Z',
+      '2024-13-01T00:00:00Z',
+      '2024-01-01T24:00:00Z',
+      '2024-01-01T00:60:00Z',
+      '2024-01-01T00:00:60Z',
+      '2024-01-01T00:00:00.-01Z',
+      '2024-01-01T00:00:00.00aZ',
+      '2024-01-01 00:00:00Z',
+      '2024-01-0１T00:00:00Z',
+    ]) {
+      expect(parseTimestamp(wrong), wrong).toBeUndefined();
+    }
   });
 
   test('a root that is not a message is the { value } message toProto declares', () => {

@@ -74,21 +74,39 @@ import {
 
 export type { ReadContext } from './protojson-scalars.js';
 
-/** Each message's fields by JSON name and by proto name. */
-const fieldsByKey = new WeakMap<MessagePlan, Map<string, FieldPlan>>();
+/**
+ * What reading a message needs of its plan, found once per plan rather than once per value: which
+ * well-known message it is (a pattern on its name), its fields by JSON name and by proto name, and
+ * whether a field has two names at all (only then can an object give one field twice).
+ */
+interface MessageForm {
+  readonly wellKnown: ReturnType<typeof wellKnownOf>;
+  readonly keys: ReadonlyMap<string, FieldPlan>;
+  readonly twoNames: boolean;
+  /** How many fields are stored (not literals). */
+  readonly stored: number;
+}
 
-function keysOf(plan: MessagePlan): Map<string, FieldPlan> {
-  let keys = fieldsByKey.get(plan);
-  if (keys === undefined) {
-    keys = new Map();
+const forms = new WeakMap<MessagePlan, MessageForm>();
+
+function formOf(plan: MessagePlan): MessageForm {
+  let form = forms.get(plan);
+  if (form === undefined) {
+    const keys = new Map<string, FieldPlan>();
+    let twoNames = false;
+    let stored = 0;
     for (const field of plan.fields) {
       if (field.mode === OMITTED) continue;
-      keys.set(jsonNameOf(field.name), field);
+      stored += 1;
+      const jsonName = jsonNameOf(field.name);
+      keys.set(jsonName, field);
       keys.set(field.name, field);
+      if (jsonName !== field.name) twoNames = true;
     }
-    fieldsByKey.set(plan, keys);
+    form = { wellKnown: wellKnownOf(plan.name), keys, twoNames, stored };
+    forms.set(plan, form);
   }
-  return keys;
+  return form;
 }
 
 /** The root value: a root that is not a message is the `{ value }` message toProto declares. */
@@ -103,22 +121,27 @@ export function readRoot(root: Slot, json: unknown, ctx: ReadContext): unknown {
 function readMessage(plan: MessagePlan, json: unknown, ctx: ReadContext): Record<string, unknown> {
   if (!isObject(json)) throw expected(`an object for ${plan.name}`, json);
   enter(ctx, 1);
-  const keys = keysOf(plan);
+  const { keys, twoNames, stored } = formOf(plan);
   const out: Record<string, unknown> = { ...plan.template };
-  const seen = new Set<FieldPlan>();
+  // The keys of parsed JSON are distinct: a field comes twice only by both of its names.
+  const seen = twoNames ? new Set<FieldPlan>() : undefined;
+  /** Distinct fields given a value: when every stored one is, none is left to fill in. */
+  let given = 0;
   for (const key of Object.keys(json)) {
     const field = keys.get(key);
     if (field === undefined) {
       if (ctx.ignoreUnknown) continue;
       throw prependPath(problem(`${plan.name} has no field ${JSON.stringify(key)}`), key);
     }
-    if (seen.has(field)) {
-      throw prependPath(
-        problem(`field ${field.name} is given twice, by its JSON name and its proto name`),
-        key,
-      );
+    if (seen !== undefined) {
+      if (seen.has(field)) {
+        throw prependPath(
+          problem(`field ${field.name} is given twice, by its JSON name and its proto name`),
+          key,
+        );
+      }
+      seen.add(field);
     }
-    seen.add(field);
     try {
       const value = readField(field, json[key], ctx);
       if (value === skipped) continue;
@@ -130,11 +153,13 @@ function readMessage(plan: MessagePlan, json: unknown, ctx: ReadContext): Record
         throw problem(`more than one member of the oneof holding ${field.name} is set`);
       }
       out[field.name] = value;
+      if (value !== undefined) given += 1;
     } catch (error) {
       throw prependPath(error, field.name);
     }
   }
-  for (const field of plan.fields) {
+  for (let i = 0; given < stored && i < plan.fields.length; i++) {
+    const field = plan.fields[i] as FieldPlan;
     if (out[field.name] !== undefined || field.mode === OMITTED) continue;
     try {
       const absent = absentValue(field, ctx);
@@ -330,7 +355,7 @@ function readSlot(slot: Slot, json: unknown, ctx: ReadContext): unknown {
 }
 
 function messageOf(plan: MessagePlan, json: unknown, ctx: ReadContext): unknown {
-  switch (wellKnownOf(plan.name)) {
+  switch (formOf(plan).wellKnown) {
     case 'Duration':
       return { ...plan.template, ...durationOf(json) };
     case 'FieldMask':
