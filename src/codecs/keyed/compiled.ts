@@ -709,18 +709,37 @@ class PlanCompiler {
     });
     s.line('  fast: {');
     s.line('    if (count < 0) break fast;');
+    this.emitFieldsInOrder(fields, (i) => this.matchKey(keys[i] as Uint8Array), true);
+    s.line('    if (e !== count) break fast;');
+    this.emitBuild(fields, '    ', true, plan.rule);
+    s.line('  }');
+    // The rest, by the interpreter's loop: the fields read so far go in as it would have set them.
+    this.emitBuild(fields, '  ', false);
+    s.line(`  return sr.objectFrom(${s.dep(plan)}, level, start, count, out, seen, found, hint, e);`);
+    s.line('}');
+  }
+
+  /**
+   * The fast path's body, shared by the map and the record decoder: each field read in the schema's
+   * order while `isNext(i)` (an inline key match, or the record structure's field index) says it is
+   * the next entry, leaving the block at the first that is not. A required field not next ends the
+   * fast path; an optional one is skipped. `withHint` keeps the map decoder's `hint`, where the
+   * interpreter resumes its key search.
+   */
+  private emitFieldsInOrder(fields: Plan['fields'], isNext: (i: number) => string, withHint: boolean): void {
+    const s = this.source;
     fields.forEach((field, i) => {
-      const key = this.matchKey(keys[i] as Uint8Array);
+      const next = isNext(i);
       const name = s.key(field.name);
-      const took = `e++; seen |= ${2 ** i}; found++; hint = ${i + 1};`;
+      const took = `e++; seen |= ${2 ** i}; found++;${withHint ? ` hint = ${i + 1};` : ''}`;
       if (!field.optional) {
-        s.line(`    if (e === count || !${key}) break fast;`);
+        s.line(`    if (e === count || !(${next})) break fast;`);
         s.line(`    ${took}`);
         s.line('    try {');
         this.emitRead(field.plan, `v${i}`, 'level', '      ');
       } else {
         // Present when its key is next; a nil for it means absent, as in the interpreter.
-        s.line(`    if (e < count && ${key}) {`);
+        s.line(`    if (e < count && (${next})) {`);
         s.line(`      ${took}`);
         s.line('      try {');
         if (field.plan.op !== Op.nullable) s.line('        if (src.nullish() === 0) {');
@@ -735,13 +754,6 @@ class PlanCompiler {
       s.line(`${close}    }`);
       if (field.optional) s.line('    }');
     });
-    s.line('    if (e !== count) break fast;');
-    this.emitBuild(fields, '    ', true, plan.rule);
-    s.line('  }');
-    // The rest, by the interpreter's loop: the fields read so far go in as it would have set them.
-    this.emitBuild(fields, '  ', false);
-    s.line(`  return sr.objectFrom(${s.dep(plan)}, level, start, count, out, seen, found, hint, e);`);
-    s.line('}');
   }
 
   /**
@@ -776,30 +788,7 @@ class PlanCompiler {
       if (field.optional) s.line(`  let p${i} = false;`);
     });
     s.line('  fast: {');
-    fields.forEach((field, i) => {
-      const name = s.key(field.name);
-      const took = `e++; seen |= ${2 ** i}; found++;`;
-      if (!field.optional) {
-        s.line(`    if (e === count || ix[e] !== ${i}) break fast;`);
-        s.line(`    ${took}`);
-        s.line('    try {');
-        this.emitRead(field.plan, `v${i}`, 'level', '      ');
-      } else {
-        s.line(`    if (e < count && ix[e] === ${i}) {`);
-        s.line(`      ${took}`);
-        s.line('      try {');
-        if (field.plan.op !== Op.nullable) s.line('        if (src.nullish() === 0) {');
-        else s.line('        {');
-        s.line(`          p${i} = true;`);
-        this.emitRead(field.plan, `v${i}`, 'level', '          ');
-        s.line('        }');
-      }
-      const close = field.optional ? '  ' : '';
-      s.line(`${close}    } catch (error) {`);
-      s.line(`${close}      throw h.prependPath(error, ${name});`);
-      s.line(`${close}    }`);
-      if (field.optional) s.line('    }');
-    });
+    this.emitFieldsInOrder(fields, (i) => `ix[e] === ${i}`, false);
     s.line('    if (e !== count) break fast;');
     this.emitBuild(fields, '    ', true, plan.rule);
     s.line('  }');
