@@ -18,13 +18,12 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { createMethodUrl } from '@connectrpc/connect/protocol';
 import { findTrailerError } from '@connectrpc/connect/protocol-grpc';
 import type { Http2SessionManager } from '@connectrpc/connect-node';
+import { compressedFlag, framed, frameHeaderBytes, webHeadersOf } from '../grpc-frames.js';
 import { codecOfContentType, contentTypeOf } from '../message-formats.js';
 import { responseCompression } from './envelopes.js';
 import type { ProtocolTransportConfig } from './protocol-config.js';
 import type { MethodDescriptor, RpcTransport, TransportCall, UnaryOutcome } from './transport.js';
 
-const frameHeaderBytes = 5;
-const compressedFlag = 0x01;
 /** RST_STREAM's CANCEL: how a gRPC client abandons a call. */
 const cancelCode = 0x8;
 
@@ -95,11 +94,7 @@ async function requestFrame(
       flags = compressedFlag;
     }
   }
-  const frame = Buffer.allocUnsafe(frameHeaderBytes + bytes.length);
-  frame[0] = flags;
-  frame.writeUInt32BE(bytes.length, 1);
-  frame.set(bytes, frameHeaderBytes);
-  return frame;
+  return framed(flags, bytes);
 }
 
 /** What arrived for a unary call that ended well: its headers, trailers and one reply frame. */
@@ -244,16 +239,6 @@ function arrivedOf(
   }
   const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks as Buffer[], received);
   return { header, trailer, flags: body[0] as number, payload: body.subarray(frameHeaderBytes, frameBytes) };
-}
-
-function webHeadersOf(headers: IncomingHttpHeaders): Headers {
-  const web = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.startsWith(':') || value === undefined) continue;
-    if (Array.isArray(value)) for (const each of value) web.append(name, each);
-    else web.append(name, String(value));
-  }
-  return web;
 }
 
 /** gRPC's mapping of an HTTP status that is not 200 (doc/http-grpc-status-mapping.md). */

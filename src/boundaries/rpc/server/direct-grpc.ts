@@ -18,6 +18,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import type { ConnectError } from '@connectrpc/connect';
 import type { Compression } from '@connectrpc/connect/protocol';
+import { compressedFlag, framed, frameHeaderBytes, webHeadersOf, writeFramePrefix } from '../grpc-frames.js';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import {
   type CallErrorOptions,
@@ -43,9 +44,6 @@ export interface DirectGrpcOptions extends CallErrorOptions {
 
 /** Takes a new stream if it is a call this path serves (true), or leaves it untouched (false). */
 export type DirectGrpc = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
-
-const frameHeaderBytes = 5;
-const compressedFlag = 0x01;
 
 /** The gRPC path of every unary and server-streaming method of `methods`. */
 export function createDirectGrpc(methods: readonly BoundMethod[], options: DirectGrpcOptions): DirectGrpc {
@@ -425,13 +423,10 @@ type Frame = Buffer | readonly [prefix: Buffer, payload: Uint8Array];
 const copyUpToBytes = 16 * 1024;
 
 function frameOf(flags: number, payload: Uint8Array): Frame {
-  const large = payload.length > copyUpToBytes;
-  const frame = Buffer.allocUnsafe(frameHeaderBytes + (large ? 0 : payload.length));
-  frame[0] = flags;
-  frame.writeUInt32BE(payload.length, 1);
-  if (large) return [frame, payload];
-  frame.set(payload, frameHeaderBytes);
-  return frame;
+  if (payload.length <= copyUpToBytes) return framed(flags, payload);
+  const prefix = Buffer.allocUnsafe(frameHeaderBytes);
+  writeFramePrefix(prefix, flags, payload.length);
+  return [prefix, payload];
 }
 
 /** Writes a frame (and ends the stream's writing side after it if `end`); false asks to wait for 'drain'. */
@@ -468,17 +463,6 @@ function headerOf(headers: IncomingHttpHeaders, name: string): string | null {
   const value = headers[name];
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** The request's headers as a handler reads them (HTTP/2's pseudo-headers left out, as Connect does). */
-function webHeadersOf(headers: IncomingHttpHeaders): Headers {
-  const web = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.startsWith(':') || value === undefined) continue;
-    if (Array.isArray(value)) for (const each of value) web.append(name, each);
-    else web.append(name, String(value));
-  }
-  return web;
 }
 
 function deadlineExceeded(): ConnectError {
