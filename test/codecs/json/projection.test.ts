@@ -216,6 +216,77 @@ describe('the compiled writer writes what the interpreter writes', () => {
     expectSame(Category, [deep, { name: 'a', children: [{ name: '\uD800', children: [] }] }]);
   });
 
+  test('objects, arrays and maps written as they stand where each part is its own projection', () => {
+    // Every value of these needs no conversion, so the writer may hand the value itself to
+    // JSON.stringify (projection.ts's writesAsIs): only where the text cannot differ.
+    const Plain = t.object('Plain', {
+      a: t.string(),
+      b: t.optional(t.uint8()),
+      c: t.nullable(t.string()),
+      tags: t.array(t.string()),
+      rows: t.array(t.object('Row', { x: t.int32(), y: t.optional(t.string()) })),
+      names: t.map(t.string(), t.string()),
+      nested: t.map(t.string(), t.object('Cell', { v: t.bool() })),
+    });
+    const plain = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
+      a: 'x',
+      b: 1,
+      c: null,
+      tags: ['t'],
+      rows: [{ x: 1 }, { x: 2, y: 'z' }],
+      names: { 1: 'one', k: 'v' },
+      nested: { 7: { v: true } },
+      ...over,
+    });
+    const hidden = (object: Record<string, unknown>, key: string, value: unknown) =>
+      Object.defineProperty(object, key, { value, enumerable: false });
+    class Holder {
+      a = 'x';
+      c = null;
+      tags = [];
+      rows = [];
+      names = {};
+      nested = {};
+      get b() {
+        return 3;
+      }
+    }
+    const values: unknown[] = [
+      plain(),
+      // Keys in another order than the schema's: written in the schema's.
+      { nested: {}, names: {}, rows: [], tags: [], c: 'c', b: 2, a: 'a' },
+      plain({ b: undefined }),
+      (() => {
+        const value = plain();
+        delete value.b;
+        return value;
+      })(),
+      plain({ extra: 1 }),
+      plain({ 0: 'index' }),
+      plain({ rows: [{ x: 1, extra: true }] }),
+      plain({ rows: [{ y: 'first', x: 1 }] }),
+      plain({ nested: { 7: { v: true, w: 1 } } }),
+      Object.assign(Object.create(null), plain()),
+      Object.assign(Object.create({ inherited: 1 }), plain()),
+      hidden(plain(), 'toJSON', () => 'no'),
+      hidden(plain(), 'extra', 1),
+      hidden(plain({ b: undefined }), 'b', 9),
+      new Holder(),
+      plain({ rows: Object.assign([{ x: 1 }], { toJSON: () => 'no' }) }),
+      plain({ names: hidden({ k: 'v' }, 'toJSON', () => 'no') }),
+      plain({ names: { toJSON: 'a key like any other' } }),
+      plain({ names: { k: undefined } }),
+      plain({ names: { k: 1 } }),
+      plain({ rows: [{ x: 1 }, { x: 'no' }] }),
+    ];
+    expectSame(Plain, values);
+    expectSame(t.array(Plain), [values.slice(0, 4), [plain(), new Holder()]]);
+    const { compiled } = both(Plain);
+    expect(new TextDecoder().decode(compiled.encode(values[1] as never))).toBe(
+      '{"a":"a","b":2,"c":"c","tags":[],"rows":[],"names":{},"nested":{}}',
+    );
+  });
+
   test('the bench datasets', () => {
     expectSame(OrderDocument, documents(50, 7));
     expectSame(Product, products(20, 7));

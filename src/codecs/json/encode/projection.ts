@@ -3,8 +3,13 @@
  * interpreter (schema-writer.ts) does, in the same order with the same errors and paths, and builds
  * its *JSON-ready projection*: fresh object literals in the schema's field order holding only the
  * schema's fields, Dates as ISO strings, bytes as base64, bigints as digit strings, non-finite
- * floats as "NaN"/"Infinity" strings; arrays whose items need no conversion are passed on as they
- * are once checked. One `JSON.stringify` of the projection then writes the text.
+ * floats as "NaN"/"Infinity" strings. A part of the value that is already its own projection is
+ * passed on as it stands once checked: an array or string-keyed map whose items are, and a plain
+ * object holding exactly the schema's fields in its order, each its own projection (`writesAsIs`).
+ * A copy is made from the first part that differs. One `JSON.stringify` of the projection then
+ * writes the text. On the statuses and catalogs of issue 35 (documents of strings, numbers and id
+ * maps, nothing to convert) the copies had cost a third of JSON.stringify's time, in building and
+ * in GC; a value with Dates, bytes or bigints in every object is copied as before.
  *
  * Why: a generated writer that built the text with `out += piece` made a rope of one cons string per piece,
  * which V8 must flatten before TextEncoder can encode it. On the `documents` dataset (one array of
@@ -138,6 +143,49 @@ function plainCopy(items: readonly unknown[]): unknown[] {
   return out;
 }
 
+/** A new array of `items`' length holding its first `count` items. */
+function copyItems(items: readonly unknown[], count: number): unknown[] {
+  const out = new Array<unknown>(items.length);
+  for (let i = 0; i < count; i++) out[i] = items[i];
+  return out;
+}
+
+/**
+ * Whether JSON.stringify writes `value`, an object whose fields were each found to be their own
+ * projection, as the projection's literal of `names` would be written: a plain object (no prototype
+ * to lend it keys or a toJSON) whose enumerable keys are the schema's, in its order, where a name
+ * it lacks or does not enumerate holds undefined (an absent optional field, left out by both).
+ * Any other key, or a field read from a key JSON.stringify would not write, and the literal is made.
+ */
+function writesAsIs(value: Record<string, unknown>, names: readonly string[]): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  // A toJSON JSON.stringify would call, kept where for-in does not see it (not enumerable).
+  if (typeof value.toJSON === 'function') return false;
+  let next = 0;
+  for (const key in value) {
+    while (next < names.length && names[next] !== key) {
+      if (value[names[next] as string] !== undefined) return false;
+      next++;
+    }
+    if (next === names.length) return false;
+    next++;
+  }
+  for (; next < names.length; next++) if (value[names[next] as string] !== undefined) return false;
+  return true;
+}
+
+/** A new object holding `source`'s first `count` keys of `keys`, each with its value. */
+function copyKeys(
+  source: Record<string, unknown>,
+  keys: readonly string[],
+  count: number,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) out[keys[i] as string] = source[keys[i] as string];
+  return out;
+}
+
 type Container = ObjectSchema | Extract<Schema, { kind: 'array' }> | MapSchema;
 
 export class JsonProjectionCompiler {
@@ -152,7 +200,7 @@ export class JsonProjectionCompiler {
   build(root: Schema): JsonProjector {
     const s = this.s;
     s.line(
-      `const h = ${s.dep({ wrong, nest, prependPath, refused, isRecord, fitsFloat32, toBase64, variantFor, branchIndex, decimalFits, unreadableKey, walkJson, jsonEncodeError, plainCopy, fallback })};`,
+      `const h = ${s.dep({ wrong, nest, prependPath, refused, isRecord, fitsFloat32, toBase64, variantFor, branchIndex, decimalFits, unreadableKey, walkJson, jsonEncodeError, plainCopy, copyItems, copyKeys, writesAsIs, fallback })};`,
     );
     const rootName = s.fn('projectRoot');
     s.line(`function ${rootName}(v, O) {`);
@@ -336,13 +384,26 @@ export class JsonProjectionCompiler {
     s.line('  let at = 0;');
     s.line('  try {');
     const entries: string[] = [];
+    /** `projection === value` for each field whose projection may differ from its value. */
+    const unchanged: string[] = [];
     schema.fields.forEach((field, i) => {
       const x = `x${i}`;
       s.line(`    at = ${i};`);
       s.line(`    const ${x} = ${s.field('v', field.name)};`);
       // An absent optional field projects as undefined, which JSON.stringify leaves out.
-      entries.push(`${s.key(field.name)}: ${this.value(field.schema, x, '    ')}`);
+      let p = this.value(field.schema, x, '    ');
+      if (p !== x) {
+        p = this.local(p, '    ');
+        unchanged.push(`${p} === ${x}`);
+      }
+      entries.push(`${s.key(field.name)}: ${p}`);
     });
+    // A plain object holding the schema's fields and nothing else, in its order, each its own
+    // projection, is what the literal would copy: JSON.stringify writes it as it stands.
+    if (schema.oneofs === undefined) {
+      const names = s.dep(schema.fields.map((field) => field.name));
+      s.line(`    if (${[...unchanged, `h.writesAsIs(v, ${names})`].join(' && ')}) return v;`);
+    }
     s.line(`    return { ${entries.join(', ')} };`);
     s.line('  } catch (error) {');
     s.line(`    throw h.prependPath(error, ${s.dep(schema.fields.map((field) => field.name))}[at]);`);
@@ -357,68 +418,91 @@ export class JsonProjectionCompiler {
     s.line("  if (!Array.isArray(v)) throw h.wrong('an array', v);");
     this.rule(itemsRule(schema), 'v.length', '  ');
     s.line('  const depth = h.nest(outer, O);');
-    if (!identity) s.line('  const out = new Array(v.length);');
+    // A copy is made from the first item whose projection is not the item itself, if one is.
+    if (!identity) s.line('  let out;');
     s.line('  let i = 0;');
     s.line('  try {');
     s.line('    for (; i < v.length; i++) {');
     s.line('      const x = v[i];');
     const p = this.value(schema.items, 'x', '      ');
-    if (!identity) s.line(`      out[i] = ${p};`);
+    if (!identity) {
+      s.line('      if (out === undefined) {');
+      s.line(`        if (${p} === x) continue;`);
+      s.line('        out = h.copyItems(v, i);');
+      s.line('      }');
+      s.line(`      out[i] = ${p};`);
+    }
     s.line('    }');
     s.line('  } catch (error) {');
     s.line('    throw h.prependPath(error, i);');
     s.line('  }');
-    // Checked items that need no conversion: the array itself, unless JSON.stringify would call its toJSON.
-    s.line(identity ? '  return v.toJSON === undefined ? v : h.plainCopy(v);' : '  return out;');
+    // Items that are their own projections: the array itself, unless JSON.stringify would call its toJSON.
+    s.line(`  return ${identity ? '' : 'out ?? '}(v.toJSON === undefined ? v : h.plainCopy(v));`);
     s.line('}');
   }
 
   private map(schema: MapSchema, name: string): void {
     const s = this.s;
     s.line(`function ${name}(v, depth, O) {`);
-    s.line('  const out = {};');
     if (schema.keys.kind === 'string') {
+      // A map whose every value is its own projection (strings, numbers, id lists) is written as
+      // it stands: copying thousands of keys into a new object (a dictionary, and for numeric ids
+      // its elements) cost more than JSON.stringify then took to write it (issue 35's catalogs).
+      // The copy starts at the first value that changes; JSON.stringify writes an object's own
+      // enumerable keys in Object.keys' order, so the text is the same either way.
       s.line("  if (!h.isRecord(v)) throw h.wrong('an object', v);");
-      s.line('  for (const key of Object.keys(v)) {');
+      s.line('  const keys = Object.keys(v);');
+      s.line('  let out;');
+      s.line('  for (let k = 0; k < keys.length; k++) {');
+      s.line('    const key = keys[k];');
       s.line('    const unreadable = h.unreadableKey(key);');
       s.line('    if (unreadable !== undefined) throw h.prependPath(unreadable, key);');
       s.line('    let p;');
+      s.line('    let x;');
       s.line('    try {');
       // The key is a value of the key schema, checked as a string is; its projection is itself.
       this.value(schema.keys, 'key', '      ');
-      s.line('      const x = v[key];');
+      s.line('      x = v[key];');
       s.line(`      p = ${this.value(schema.values, 'x', '      ')};`);
       s.line('    } catch (error) {');
       s.line('      throw h.prependPath(error, key);');
       s.line('    }');
+      s.line('    if (out === undefined) {');
+      s.line('      if (p === x && p !== undefined) continue;');
+      s.line('      out = h.copyKeys(v, keys, k);');
+      s.line('    }');
       s.line('    out[key] = p === undefined ? null : p;');
       s.line('  }');
-    } else {
-      s.line("  if (!(v instanceof Map)) throw h.wrong('a Map', v);");
-      // An object orders keys that are array indices first, ascending; the Map's order is kept
-      // only where that changes nothing, else the interpreter writes the value.
-      s.line('  let last = -1;');
-      s.line('  let other = false;');
-      s.line('  for (const [key, x] of v) {');
-      s.line('    const name = String(key);');
-      s.line('    let p;');
-      s.line('    try {');
-      this.value(schema.keys, 'key', '      ');
-      s.line('    } catch (error) {');
-      s.line('      throw h.prependPath(error, name);');
-      s.line('    }');
-      s.line(`    if (key >= 0 && key < ${indexBound}) {`);
-      s.line('      if (other || Number(key) <= last) throw h.fallback;');
-      s.line('      last = Number(key);');
-      s.line('    } else other = true;');
-      s.line('    try {');
-      s.line(`      p = ${this.value(schema.values, 'x', '      ')};`);
-      s.line('    } catch (error) {');
-      s.line('      throw h.prependPath(error, name);');
-      s.line('    }');
-      s.line('    out[name] = p === undefined ? null : p;');
-      s.line('  }');
+      // JSON.stringify would call a toJSON rather than write the keys.
+      s.line("  return out ?? (typeof v.toJSON === 'function' ? h.copyKeys(v, keys, keys.length) : v);");
+      s.line('}');
+      return;
     }
+    s.line('  const out = {};');
+    s.line("  if (!(v instanceof Map)) throw h.wrong('a Map', v);");
+    // An object orders keys that are array indices first, ascending; the Map's order is kept
+    // only where that changes nothing, else the interpreter writes the value.
+    s.line('  let last = -1;');
+    s.line('  let other = false;');
+    s.line('  for (const [key, x] of v) {');
+    s.line('    const name = String(key);');
+    s.line('    let p;');
+    s.line('    try {');
+    this.value(schema.keys, 'key', '      ');
+    s.line('    } catch (error) {');
+    s.line('      throw h.prependPath(error, name);');
+    s.line('    }');
+    s.line(`    if (key >= 0 && key < ${indexBound}) {`);
+    s.line('      if (other || Number(key) <= last) throw h.fallback;');
+    s.line('      last = Number(key);');
+    s.line('    } else other = true;');
+    s.line('    try {');
+    s.line(`      p = ${this.value(schema.values, 'x', '      ')};`);
+    s.line('    } catch (error) {');
+    s.line('      throw h.prependPath(error, name);');
+    s.line('    }');
+    s.line('    out[name] = p === undefined ? null : p;');
+    s.line('  }');
     s.line('  return out;');
     s.line('}');
   }
