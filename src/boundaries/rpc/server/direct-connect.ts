@@ -47,7 +47,10 @@ export function createDirectConnect(methods: readonly BoundMethod[], options: Di
   }
   // What Connect's router hands to its Connect unary handler, which then reads the codec from it.
   const offered = offeredContentTypes('connect-unary', options.codecs);
+  const protoOffered = options.codecs.includes('proto');
   const codecOf = (contentType: string | undefined): RpcCodecName | undefined => {
+    // The Protocol Buffers content type is nearly every call's: no pattern to run for it.
+    if (contentType === 'application/proto') return protoOffered ? 'proto' : undefined;
     if (contentType === undefined || !offered.test(contentType)) return undefined;
     const codec = codecOfContentType('connect-unary', contentType)?.codec;
     return codec !== undefined && options.codecs.includes(codec) ? codec : undefined;
