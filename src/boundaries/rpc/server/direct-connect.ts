@@ -14,11 +14,17 @@
  * content-length before anything is read, then on the bytes as they arrive; writeMaxBytes;
  * decompression caps), compression negotiation (Connect's own function, a reply compressed from
  * compressMinBytes), deadline (`connect-timeout-ms` by Connect's parser; an expired or invalid one
- * refused before the request is read), and errors: Connect's JSON error body under the HTTP status
+ * refused before the request is read; one that passes while the request is still arriving fails
+ * the call then, where Connect would read on), and errors: Connect's JSON error body under the HTTP status
  * of its code, with the error's metadata and the handler's trailers as `trailer-` headers.
  * test/boundaries/rpc/server/direct-connect.test.ts holds the two paths to the same answers.
  */
-import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
+import {
+  constants,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+  type ServerHttp2Stream,
+} from 'node:http2';
 import type { ConnectError } from '@connectrpc/connect';
 import type { Compression } from '@connectrpc/connect/protocol';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
@@ -158,7 +164,13 @@ class DirectConnectCall {
       encoding = compression.response.name;
     }
     if (stream.closed || stream.destroyed) return;
-    stream.respond(this.#headOf(error, encoding, body.byteLength), { endStream: body.byteLength === 0 });
+    try {
+      stream.respond(this.#headOf(error, encoding, body.byteLength), { endStream: body.byteLength === 0 });
+    } catch {
+      // A header node:http2 refuses to send (a handler's `connection`, say): no answer can be written.
+      stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+      return;
+    }
     if (body.byteLength > 0) stream.end(body);
     // The request may still be arriving (a call refused before it was read): read and drop it, so
     // the stream can close.

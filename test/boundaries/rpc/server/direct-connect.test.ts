@@ -407,6 +407,19 @@ describe('compressed replies, from compressMinBytes', () => {
   });
 });
 
+describe('exposeErrors holds alike on both paths', () => {
+  let pair: Pair | undefined;
+  beforeAll(async () => {
+    pair = await serverPair({ exposeErrors: true });
+  });
+  afterAll(() => closePair(pair));
+
+  test("a handler's plain Error, its message sent", async () => {
+    const call = { path: getOrder, contentType: proto, body: request({ id: 1n, failWith: 'plain' }) };
+    await expectAlike(pair as Pair, call, 500, true);
+  });
+});
+
 describe('limits set on the server hold alike on both paths', () => {
   let pair: Pair | undefined;
   beforeAll(async () => {
