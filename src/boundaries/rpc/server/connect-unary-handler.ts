@@ -56,7 +56,7 @@ const statusNameOf = new Map<number, GrpcStatusName>(
 );
 
 /** The HTTP status of a failed Connect unary call, by wirekit's status table. */
-function httpStatusOf(code: Code): number {
+export function httpStatusOf(code: Code): number {
   return connectHttpStatusOf(statusNameOf.get(code) ?? 'UNKNOWN');
 }
 

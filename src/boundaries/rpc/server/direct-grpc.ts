@@ -5,8 +5,9 @@
  * put that at ~250 µs of server CPU per small call, where grpc-js spends ~35 µs. A unary or
  * server-streaming call needs none of it: one request message in, replies out, then trailers. So
  * those calls are read and answered here, directly on the `ServerHttp2Stream`, and everything else
- * (client and bidirectional streams, interceptors, gRPC-Web, Connect, a codec not offered) is left to
- * Connect's router.
+ * (client and bidirectional streams, interceptors, gRPC-Web, a codec not offered) is left to
+ * Connect's router; Connect's own unary calls have their direct path beside this one
+ * (direct-connect.ts), the two sharing direct-call.ts.
  *
  * The contract is grpc-handler.ts's, to the status and its message: the same content types and
  * codecs, the same limits (readMaxBytes checked at each frame's prefix before anything is buffered,
@@ -18,46 +19,32 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerHttp2Stream } from 'node:http2';
 import type { ConnectError } from '@connectrpc/connect';
 import type { Compression } from '@connectrpc/connect/protocol';
-import { compressedFlag, framed, frameHeaderBytes, webHeadersOf, writeFramePrefix } from '../grpc-frames.js';
+import { compressedFlag, framed, frameHeaderBytes, writeFramePrefix } from '../grpc-frames.js';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
-import {
-  type CallErrorOptions,
-  callErrorOf,
-  expiredDeadlineError,
-  replyEncodingError,
-} from './call-error.js';
+import { callErrorOf, expiredDeadlineError } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';
+import {
+  callRunner,
+  cancelled,
+  DirectCallContext,
+  type DirectPath,
+  type DirectPathOptions,
+  deadlineExceeded,
+  headerOf,
+  methodPath,
+  replyBytes,
+} from './direct-call.js';
 import { setGrpcStatus } from './grpc-status.js';
-import type { BoundMethod, RpcCallContext } from './service-router.js';
-
-/** What the direct path is told of the server: its limits and compressions, as Connect's handlers are. */
-export interface DirectGrpcOptions extends CallErrorOptions {
-  readonly codecs: readonly RpcCodecName[];
-  readonly readMaxBytes: number;
-  readonly writeMaxBytes: number;
-  readonly acceptCompression: readonly Compression[];
-  readonly compressMinBytes: number;
-  readonly maxTimeoutMs: number | undefined;
-  /** Aborts every call's signal when the server shuts down. */
-  readonly shutdownSignal: AbortSignal;
-}
-
-/** Takes a new stream if it is a call this path serves (true), or leaves it untouched (false). */
-export type DirectGrpc = (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => boolean;
+import type { BoundMethod } from './service-router.js';
 
 /** The gRPC path of every unary and server-streaming method of `methods`. */
-export function createDirectGrpc(methods: readonly BoundMethod[], options: DirectGrpcOptions): DirectGrpc {
+export function createDirectGrpc(methods: readonly BoundMethod[], options: DirectPathOptions): DirectPath {
   const byPath = new Map<string, BoundMethod>();
   for (const method of methods) {
     const kind = method.descriptor.methodKind;
-    if (kind === 'unary' || kind === 'server_streaming') {
-      byPath.set(`/${method.descriptor.parent.typeName}/${method.descriptor.name}`, method);
-    }
+    if (kind === 'unary' || kind === 'server_streaming') byPath.set(methodPath(method), method);
   }
-  const live = new Set<DirectCall>();
-  options.shutdownSignal.addEventListener('abort', () => {
-    for (const call of live) call.abort(shuttingDown());
-  });
+  const run = callRunner(options.shutdownSignal);
 
   return (stream, headers) => {
     if (headers[':method'] !== 'POST') return false;
@@ -70,70 +57,9 @@ export function createDirectGrpc(methods: readonly BoundMethod[], options: Direc
       contentType === 'application/grpc' ? 'proto' : codecOfContentType('grpc', contentType)?.codec;
     // A codec not offered is Connect's router's to refuse (415), as for every protocol.
     if (codec === undefined || !options.codecs.includes(codec)) return false;
-    const call = new DirectCall(stream, headers, method, codec, options);
-    live.add(call);
-    call.run().finally(() => live.delete(call));
+    run(new DirectCall(stream, headers, method, codec, options));
     return true;
   };
-}
-
-/** What a handler is given on this path; the headers objects are made only if a handler asks. */
-class DirectCallContext implements RpcCallContext {
-  readonly protocol = 'grpc';
-  #controller: AbortController | undefined;
-  #abortReason: unknown;
-  #requestHeader: Headers | undefined;
-  #responseHeader: Headers | undefined;
-  #responseTrailer: Headers | undefined;
-
-  constructor(
-    private readonly headers: IncomingHttpHeaders,
-    readonly codec: RpcCodecName,
-    private readonly deadline: number | undefined,
-  ) {}
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#abortReason !== undefined) this.#controller.abort(this.#abortReason);
-    }
-    return this.#controller.signal;
-  }
-
-  get requestHeader(): Headers {
-    this.#requestHeader ??= webHeadersOf(this.headers);
-    return this.#requestHeader;
-  }
-
-  get responseHeader(): Headers {
-    this.#responseHeader ??= new Headers();
-    return this.#responseHeader;
-  }
-
-  get responseTrailer(): Headers {
-    this.#responseTrailer ??= new Headers();
-    return this.#responseTrailer;
-  }
-
-  readonly timeoutMs = (): number | undefined =>
-    this.deadline === undefined ? undefined : this.deadline - Date.now();
-
-  /** Aborts the signal once, whether or not the handler has looked at it yet. */
-  abort(reason: unknown): void {
-    if (this.#abortReason !== undefined) return;
-    this.#abortReason = reason;
-    this.#controller?.abort(reason);
-  }
-
-  /** The response headers a handler set, if it touched them. */
-  responseHeaderIfUsed(): Headers | undefined {
-    return this.#responseHeader;
-  }
-
-  /** The response trailers a handler set, if it touched them. */
-  responseTrailerIfUsed(): Headers | undefined {
-    return this.#responseTrailer;
-  }
 }
 
 /** One call on one stream, from its request frames to its trailers. */
@@ -155,13 +81,13 @@ class DirectCall {
     private readonly headers: IncomingHttpHeaders,
     private readonly method: BoundMethod,
     private readonly codec: RpcCodecName,
-    private readonly options: DirectGrpcOptions,
+    private readonly options: DirectPathOptions,
   ) {
     this.#contentType = contentTypeOf('grpc', codec);
     const { parseTimeout } = connectRuntime().grpc;
     const timeout = parseTimeout(headerOf(headers, 'grpc-timeout'), options.maxTimeoutMs ?? Infinity);
     const deadline = timeout.timeoutMs === undefined ? undefined : Date.now() + timeout.timeoutMs;
-    this.#context = new DirectCallContext(headers, codec, deadline);
+    this.#context = new DirectCallContext(headers, 'grpc', codec, deadline);
     this.#setupError = timeout.error ?? expiredDeadlineError(timeout.timeoutMs);
     if (this.#setupError === undefined && timeout.timeoutMs !== undefined) {
       this.#timer = setTimeout(() => this.abort(deadlineExceeded()), timeout.timeoutMs);
@@ -340,19 +266,7 @@ class DirectCall {
 
   /** A reply as one gRPC frame: encoded, checked against writeMaxBytes, compressed if negotiated. */
   async #frameOf(reply: unknown): Promise<Frame> {
-    let bytes: Uint8Array;
-    try {
-      bytes = this.method.serializers.output.of(this.codec).serialize(reply);
-    } catch (error) {
-      throw replyEncodingError(error);
-    }
-    if (bytes.length > this.options.writeMaxBytes) {
-      const { Code, ConnectError } = connectRuntime().connect;
-      throw new ConnectError(
-        `message size ${bytes.length} is larger than configured writeMaxBytes ${this.options.writeMaxBytes}`,
-        Code.ResourceExhausted,
-      );
-    }
+    const bytes = replyBytes(this.method, this.codec, reply, this.options.writeMaxBytes);
     const compression = this.#responseCompression;
     if (compression !== null && bytes.length >= this.options.compressMinBytes) {
       return frameOf(compressedFlag, await compression.compress(bytes));
@@ -457,25 +371,4 @@ function drained(stream: ServerHttp2Stream): Promise<void> {
     stream.on('drain', done);
     stream.on('close', done);
   });
-}
-
-function headerOf(headers: IncomingHttpHeaders, name: string): string | null {
-  const value = headers[name];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-function deadlineExceeded(): ConnectError {
-  const { Code, ConnectError } = connectRuntime().connect;
-  return new ConnectError('the operation timed out', Code.DeadlineExceeded);
-}
-
-function cancelled(): ConnectError {
-  const { Code, ConnectError } = connectRuntime().connect;
-  return new ConnectError('the call was cancelled by its client', Code.Canceled);
-}
-
-function shuttingDown(): ConnectError {
-  const { Code, ConnectError } = connectRuntime().connect;
-  return new ConnectError('the server is shutting down', Code.Unavailable);
 }

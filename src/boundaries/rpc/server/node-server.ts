@@ -19,7 +19,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket, type TlsOptions } from 'node:tls';
 import { importPeer } from '../../../util/optional-peer.js';
 import { rpcCodecNames } from '../message-formats.js';
+import { createConnectHandlerFactory } from './connect-handler.js';
 import { loadConnect } from './connect-runtime.js';
+import type { DirectPath, DirectPathOptions } from './direct-call.js';
+import { createDirectConnect } from './direct-connect.js';
 import { createDirectGrpc } from './direct-grpc.js';
 import { createGrpcHandlerFactory } from './grpc-handler.js';
 import { createOnePortServer } from './one-port.js';
@@ -76,21 +79,26 @@ export async function createRpcServer(options: RpcNodeServerOptions): Promise<Rp
     },
     fallback: answerUnknownMethod,
   });
-  // gRPC's unary and server-streaming calls skip Connect's pipeline (direct-grpc.ts says why),
-  // unless interceptors must run around them, which only Connect's path does.
-  const direct =
-    protocols.includes(createGrpcHandlerFactory) && (options.interceptors ?? []).length === 0
-      ? createDirectGrpc(methods, {
-          codecs: options.codecs ?? rpcCodecNames,
-          exposeErrors: options.exposeErrors,
-          readMaxBytes: handlerOptions.readMaxBytes as number,
-          writeMaxBytes: handlerOptions.writeMaxBytes as number,
-          acceptCompression: handlerOptions.acceptCompression ?? [],
-          compressMinBytes: handlerOptions.compressMinBytes as number,
-          maxTimeoutMs: handlerOptions.maxTimeoutMs,
-          shutdownSignal: shutdown.signal,
-        })
-      : undefined;
+  // gRPC's unary and server-streaming calls, and Connect's unary POSTs, skip Connect's pipeline
+  // (direct-grpc.ts and direct-connect.ts say why), unless interceptors must run around them, which
+  // only Connect's path does.
+  const direct: DirectPath[] = [];
+  if ((options.interceptors ?? []).length === 0) {
+    const directOptions: DirectPathOptions = {
+      codecs: options.codecs ?? rpcCodecNames,
+      exposeErrors: options.exposeErrors,
+      readMaxBytes: handlerOptions.readMaxBytes as number,
+      writeMaxBytes: handlerOptions.writeMaxBytes as number,
+      acceptCompression: handlerOptions.acceptCompression ?? [],
+      compressMinBytes: handlerOptions.compressMinBytes as number,
+      maxTimeoutMs: handlerOptions.maxTimeoutMs,
+      shutdownSignal: shutdown.signal,
+    };
+    if (protocols.includes(createGrpcHandlerFactory)) direct.push(createDirectGrpc(methods, directOptions));
+    if (protocols.includes(createConnectHandlerFactory)) {
+      direct.push(createDirectConnect(methods, directOptions));
+    }
+  }
   const h1 = createHttp1Server(handler);
   // Streams are taken one by one rather than through the `request` event, so that a call the
   // direct path serves never gets Node's compatibility request and response (which would also
@@ -99,7 +107,7 @@ export async function createRpcServer(options: RpcNodeServerOptions): Promise<Rp
   h2.on(
     'stream',
     (stream: ServerHttp2Stream, headers: IncomingHttpHeaders, _flags: number, rawHeaders: string[]) => {
-      if (direct?.(stream, headers) === true) return;
+      for (const path of direct) if (path(stream, headers)) return;
       const request = new Http2ServerRequest(stream, headers, {}, rawHeaders);
       const response = new Http2ServerResponse(stream);
       if (headers.expect === '100-continue') response.writeContinue();

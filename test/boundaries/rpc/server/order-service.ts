@@ -67,6 +67,7 @@ export function orderService(seen: Seen = { calls: [], contexts: [], aborted: []
         await sleep(30_000, undefined, { signal: context.signal }).catch(() => undefined);
       }
       context.responseHeader.set('x-served-by', 'wirekit');
+      if (request.failWith === 'trailers') context.responseTrailer.set('x-checksum', 'c0ffee');
       // A reply its own schema refuses (quantity has a minimum of 1): the server's bug, INTERNAL.
       if (request.failWith === 'bad-reply') return { ...sampleOrder(request.id), quantity: 0 };
       return sampleOrder(request.id);
