@@ -464,8 +464,8 @@ function readEntry(r: ProtobufReader, field: FieldPlan, map: unknown, start: num
   }
 }
 
-/** What a field that is not on the wire decodes to. */
-function absentValue(r: ProtobufReader, field: FieldPlan): unknown {
+/** What a field that is not on the wire decodes to. The compiled decoder calls it too. */
+export function absentValue(r: ProtobufReader, field: FieldPlan): unknown {
   switch (field.mode) {
     case PRESENT:
       // A field with explicit presence that can be neither undefined nor null (a proto2 required
