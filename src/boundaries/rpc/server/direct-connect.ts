@@ -31,6 +31,7 @@ import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message
 import { callErrorOf, expiredDeadlineError } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';
 import { httpStatusOf } from './connect-unary-handler.js';
+import { dropConnectionHeaders } from './connection-headers.js';
 import {
   callRunner,
   cancelled,
@@ -255,14 +256,20 @@ class DirectConnectCall {
       'content-type': contentTypeOf('connect-unary', this.codec),
     };
     const set = this.#context.responseHeaderIfUsed();
-    if (set !== undefined) for (const [name, value] of set) head[name] = value;
+    if (set !== undefined) {
+      dropConnectionHeaders(set);
+      for (const [name, value] of set) head[name] = value;
+    }
     if (error !== undefined) {
       head['content-type'] = contentTypeOf('connect-unary', 'json');
       for (const [name, value] of error.metadata) head[name] = value;
     }
     if (encoding !== undefined) head['content-encoding'] = encoding;
     const trailers = this.#context.responseTrailerIfUsed();
-    if (trailers !== undefined) for (const [name, value] of trailers) head[`trailer-${name}`] = value;
+    if (trailers !== undefined) {
+      dropConnectionHeaders(trailers);
+      for (const [name, value] of trailers) head[`trailer-${name}`] = value;
+    }
     head['content-length'] = length;
     return head;
   }

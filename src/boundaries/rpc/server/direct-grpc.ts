@@ -23,6 +23,7 @@ import { compressedFlag, framed, frameHeaderBytes, writeFramePrefix } from '../g
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { callErrorOf, expiredDeadlineError } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';
+import { dropConnectionHeaders } from './connection-headers.js';
 import {
   callRunner,
   cancelled,
@@ -277,26 +278,46 @@ class DirectCall {
   /** Sends the response headers (once), asking for the trailers to be written after the last frame. */
   #respond(): void {
     if (this.#headersSent) return;
-    this.#headersSent = true;
+    // Throws where node:http2 refuses a header the handler set (connection-headers.ts drops those
+    // HTTP/2 forbids; this is for anything else): the call then fails (#fail), answered without them.
     this.stream.respond(this.#headOf(), { waitForTrailers: true });
-    this.stream.once('wantTrailers', () => {
-      this.stream.sendTrailers(this.#trailersOf(undefined));
-    });
+    this.#headersSent = true;
+    this.stream.once('wantTrailers', () => this.#sendTrailers(undefined));
   }
 
-  /** The response headers: the content type, the reply encoding, and any a handler set. */
-  #headOf(): OutgoingHttpHeaders {
+  /**
+   * The trailers after the last frame. A trailer node:http2 refuses to send would throw inside its
+   * 'wantTrailers' event, out of every handler's reach, and stop the process: should one pass
+   * connection-headers.ts, the status alone is sent instead, INTERNAL (the server's fault).
+   */
+  #sendTrailers(error: ConnectError | undefined): void {
+    try {
+      this.stream.sendTrailers(this.#trailersOf(error));
+    } catch (refused) {
+      this.stream.sendTrailers(this.#trailersOf(callErrorOf(refused, this.options), false));
+    }
+  }
+
+  /** The response headers: the content type, the reply encoding, and (`own`) any a handler set. */
+  #headOf(own = true): OutgoingHttpHeaders {
     const head: OutgoingHttpHeaders = { ':status': 200, 'content-type': this.#contentType };
     if (this.#responseCompression !== null) head['grpc-encoding'] = this.#responseCompression.name;
-    const set = this.#context.responseHeaderIfUsed();
-    if (set !== undefined) for (const [name, value] of set) head[name] = value;
+    const set = own ? this.#context.responseHeaderIfUsed() : undefined;
+    if (set !== undefined) {
+      dropConnectionHeaders(set);
+      for (const [name, value] of set) head[name] = value;
+    }
     return head;
   }
 
-  #trailersOf(error: ConnectError | undefined): OutgoingHttpHeaders {
+  /** The status of the call (`error`, or OK) and (`own`) any trailers a handler set. */
+  #trailersOf(error: ConnectError | undefined, own = true): OutgoingHttpHeaders {
     const trailers: OutgoingHttpHeaders = {};
-    const set = this.#context.responseTrailerIfUsed();
-    if (set !== undefined) for (const [name, value] of set) trailers[name] = value;
+    const set = own ? this.#context.responseTrailerIfUsed() : undefined;
+    if (set !== undefined) {
+      dropConnectionHeaders(set);
+      for (const [name, value] of set) trailers[name] = value;
+    }
     if (error === undefined) {
       trailers['grpc-status'] = '0';
       return trailers;
@@ -314,11 +335,17 @@ class DirectCall {
     if (!this.#headersSent) {
       // Trailers-only: one HEADERS frame carrying the status, which ends the stream.
       this.#headersSent = true;
-      stream.respond({ ...this.#headOf(), ...this.#trailersOf(error) }, { endStream: true });
+      try {
+        stream.respond({ ...this.#headOf(), ...this.#trailersOf(error) }, { endStream: true });
+      } catch (refused) {
+        // A header or trailer the handler set that node:http2 refuses (#sendTrailers says why).
+        const internal = callErrorOf(refused, this.options);
+        stream.respond({ ...this.#headOf(false), ...this.#trailersOf(internal, false) }, { endStream: true });
+      }
     } else {
       stream.removeAllListeners('wantTrailers');
       if (stream.writableEnded) return;
-      stream.once('wantTrailers', () => stream.sendTrailers(this.#trailersOf(error)));
+      stream.once('wantTrailers', () => this.#sendTrailers(error));
       stream.end();
     }
     // The request may still be arriving: read and drop it, so the stream can close.

@@ -30,6 +30,7 @@ import {
 import { fullNameOf } from '../service-files.js';
 import { type CallErrorOptions, callErrorOf } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';
+import { dropConnectionHeaders } from './connection-headers.js';
 import { boxReply, type MethodSerializers, type WirekitHandlerOptions } from './handler-options.js';
 
 /** What a handler is given beside its request: the call's signal, headers and how it arrived. */
@@ -140,11 +141,22 @@ export interface BoundMethod {
 /** One wirekit handler in Connect's implementation signature, for `method`'s kind. */
 function implementationOf(method: DescMethod, handler: AnyHandler, errors: CallErrorOptions) {
   const fail = (error: unknown) => callErrorOf(error, errors);
-  async function* boxStream(replies: AsyncIterable<unknown>) {
+  // What a handler set that HTTP/2 forbids is dropped before Connect sends it: headers with the
+  // first reply, trailers at the end (connection-headers.ts says why).
+  const dropForbidden = (context: HandlerContext) => {
+    dropConnectionHeaders(context.responseHeader);
+    dropConnectionHeaders(context.responseTrailer);
+  };
+  async function* boxStream(replies: AsyncIterable<unknown>, context: HandlerContext) {
     try {
-      for await (const reply of replies) yield boxReply(method, reply);
+      for await (const reply of replies) {
+        dropConnectionHeaders(context.responseHeader);
+        yield boxReply(method, reply);
+      }
     } catch (error) {
       throw fail(error);
+    } finally {
+      dropForbidden(context);
     }
   }
   const once = async (input: unknown, context: HandlerContext) => {
@@ -152,12 +164,15 @@ function implementationOf(method: DescMethod, handler: AnyHandler, errors: CallE
       return boxReply(method, await handler(input, callContextOf(context)));
     } catch (error) {
       throw fail(error);
+    } finally {
+      dropForbidden(context);
     }
   };
   const streamed = (input: unknown, context: HandlerContext) => {
     try {
-      return boxStream(handler(input, callContextOf(context)) as AsyncIterable<unknown>);
+      return boxStream(handler(input, callContextOf(context)) as AsyncIterable<unknown>, context);
     } catch (error) {
+      dropForbidden(context);
       throw fail(error);
     }
   };

@@ -246,6 +246,20 @@ const cases: readonly Case[] = [
     status: 200,
   },
   {
+    name: 'a header HTTP/2 forbids, set by the handler (dropped)',
+    path: getOrder,
+    contentType: proto,
+    body: request({ id: 1n, failWith: 'bad-header' }),
+    status: 200,
+  },
+  {
+    name: 'a trailer HTTP/2 forbids, set by the handler (dropped)',
+    path: getOrder,
+    contentType: proto,
+    body: request({ id: 1n, failWith: 'bad-trailer' }),
+    status: 200,
+  },
+  {
     name: 'malformed bytes',
     path: getOrder,
     contentType: proto,

@@ -243,3 +243,29 @@ describe('limits set on the server hold alike on both paths', () => {
     expect(outcome(direct).status).toBe(status);
   });
 });
+
+describe('headers and trailers HTTP/2 forbids, set by a handler', () => {
+  let pair: Pair | undefined;
+  beforeAll(async () => {
+    pair = await serverPair();
+  });
+  afterAll(() => closePair(pair));
+
+  // node:http2 throws on `connection`; as a trailer it threw inside its own event and stopped the
+  // process. Both paths drop it, as Node's compatibility response drops such a header.
+  test.each(['bad-header', 'bad-trailer'])('%s: dropped alike on both paths', async (failWith) => {
+    const { sessions } = pair as Pair;
+    const body = frame(request({ id: 1n, failWith }));
+    const [direct, connect] = await Promise.all([
+      grpcCall(sessions.direct, getOrder, 'application/grpc', body),
+      grpcCall(sessions.connect, getOrder, 'application/grpc', body),
+    ]);
+    expect(outcome(direct)).toEqual(outcome(connect));
+    expect(outcome(direct).status).toBe('0');
+    for (const reply of [direct, connect]) {
+      expect(reply.headers.connection).toBeUndefined();
+      expect(reply.trailers.connection).toBeUndefined();
+      expect(reply.headers['x-served-by']).toBe('wirekit');
+    }
+  });
+});

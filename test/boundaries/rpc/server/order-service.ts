@@ -68,6 +68,9 @@ export function orderService(seen: Seen = { calls: [], contexts: [], aborted: []
       }
       context.responseHeader.set('x-served-by', 'wirekit');
       if (request.failWith === 'trailers') context.responseTrailer.set('x-checksum', 'c0ffee');
+      // Headers HTTP/2 forbids (RFC 9113 §8.2.2), which node:http2 refuses to send.
+      if (request.failWith === 'bad-header') context.responseHeader.set('connection', 'close');
+      if (request.failWith === 'bad-trailer') context.responseTrailer.set('connection', 'close');
       // A reply its own schema refuses (quantity has a minimum of 1): the server's bug, INTERNAL.
       if (request.failWith === 'bad-reply') return { ...sampleOrder(request.id), quantity: 0 };
       return sampleOrder(request.id);
