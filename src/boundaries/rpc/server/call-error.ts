@@ -12,6 +12,7 @@ import { createCodec } from '../../../codecs/registry.js';
 import { BadRequest, ErrorInfo, type RpcErrorDetail } from '../error-details.js';
 import { rpcStatusOf } from '../error-status.js';
 import { connectRuntime } from './connect-runtime.js';
+import { dropConnectionHeaders } from './connection-headers.js';
 
 export interface CallErrorOptions {
   /**
@@ -42,7 +43,11 @@ function detailCodec(type: RpcErrorDetail['type']): Codec<unknown> {
  */
 export function callErrorOf(thrown: unknown, options: CallErrorOptions = {}): ConnectError {
   const { ConnectError } = connectRuntime().connect;
-  if (thrown instanceof ConnectError) return thrown;
+  if (thrown instanceof ConnectError) {
+    // Its metadata is sent as headers or trailers: what HTTP/2 forbids goes, as for a handler's own.
+    dropConnectionHeaders(thrown.metadata);
+    return thrown;
+  }
   const status = rpcStatusOf(thrown, { exposeUnexpectedErrors: options.exposeErrors === true });
   // Connect's codes are gRPC's numbers: one enum, so the number passes as it is.
   const error = new ConnectError(status.message, status.code as number as Code, undefined, undefined, thrown);

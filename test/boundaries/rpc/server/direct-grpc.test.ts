@@ -253,6 +253,21 @@ describe('headers and trailers HTTP/2 forbids, set by a handler', () => {
 
   // node:http2 throws on `connection`; as a trailer it threw inside its own event and stopped the
   // process. Both paths drop it, as Node's compatibility response drops such a header.
+  test('in the metadata of a ConnectError a handler throws: dropped alike on both paths', async () => {
+    const { sessions } = pair as Pair;
+    const body = frame(request({ id: 1n, failWith: 'bad-metadata' }));
+    const [direct, connect] = await Promise.all([
+      grpcCall(sessions.direct, getOrder, 'application/grpc', body),
+      grpcCall(sessions.connect, getOrder, 'application/grpc', body),
+    ]);
+    expect(outcome(direct)).toEqual(outcome(connect));
+    expect(outcome(direct).status).toBe('7');
+    for (const reply of [direct, connect]) {
+      expect(reply.trailers.connection).toBeUndefined();
+      expect(reply.trailers['x-reason']).toBe('quota');
+    }
+  });
+
   test.each(['bad-header', 'bad-trailer'])('%s: dropped alike on both paths', async (failWith) => {
     const { sessions } = pair as Pair;
     const body = frame(request({ id: 1n, failWith }));

@@ -4,6 +4,7 @@
  * handlers that record what they saw so a test can tell whether one ran.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Code, ConnectError } from '@connectrpc/connect';
 import { type RpcCallContext, rpcService } from '../../../../src/boundaries/rpc/server/index.js';
 import { WirekitError } from '../../../../src/errors/index.js';
 import { assert, type Infer, t } from '../../../../src/index.js';
@@ -71,6 +72,12 @@ export function orderService(seen: Seen = { calls: [], contexts: [], aborted: []
       // Headers HTTP/2 forbids (RFC 9113 §8.2.2), which node:http2 refuses to send.
       if (request.failWith === 'bad-header') context.responseHeader.set('connection', 'close');
       if (request.failWith === 'bad-trailer') context.responseTrailer.set('connection', 'close');
+      if (request.failWith === 'bad-metadata') {
+        throw new ConnectError('refused', Code.PermissionDenied, {
+          connection: 'close',
+          'x-reason': 'quota',
+        });
+      }
       // A reply its own schema refuses (quantity has a minimum of 1): the server's bug, INTERNAL.
       if (request.failWith === 'bad-reply') return { ...sampleOrder(request.id), quantity: 0 };
       return sampleOrder(request.id);
