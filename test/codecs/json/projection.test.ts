@@ -281,6 +281,7 @@ describe('the compiled writer writes what the interpreter writes', () => {
     ];
     expectSame(Plain, values);
     expectSame(t.array(Plain), [values.slice(0, 4), [plain(), new Holder()]]);
+    expectSame(t.object('Empty', {}), [{}, { a: 1 }, Object.create(null)]);
     const { compiled } = both(Plain);
     expect(new TextDecoder().decode(compiled.encode(values[1] as never))).toBe(
       '{"a":"a","b":2,"c":"c","tags":[],"rows":[],"names":{},"nested":{}}',

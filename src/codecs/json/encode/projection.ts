@@ -143,6 +143,14 @@ function plainCopy(items: readonly unknown[]): unknown[] {
   return out;
 }
 
+/** Whether a value of `schema` may be undefined once checked: an optional one. */
+function mayBeUndefined(schema: Schema): boolean {
+  if (schema.kind === 'optional') return true;
+  if (schema.kind === 'nullable') return mayBeUndefined(schema.inner);
+  if (schema.kind === 'ref') return mayBeUndefined(schema.resolve());
+  return false;
+}
+
 /** A new array of `items`' length holding its first `count` items. */
 function copyItems(items: readonly unknown[], count: number): unknown[] {
   const out = new Array<unknown>(items.length);
@@ -152,27 +160,25 @@ function copyItems(items: readonly unknown[], count: number): unknown[] {
 
 /**
  * Whether JSON.stringify writes `value`, an object whose fields were each found to be their own
- * projection, as the projection's literal of `names` would be written: a plain object (no prototype
- * to lend it keys or a toJSON) whose enumerable keys are the schema's, in its order, where a name
- * it lacks or does not enumerate holds undefined (an absent optional field, left out by both).
- * Any other key, or a field read from a key JSON.stringify would not write, and the literal is made.
+ * projection, `defined` of them not undefined, as the projection's literal of `names` would be
+ * written: a plain object (no prototype to lend it keys or a toJSON) whose enumerable keys are
+ * schema names in the schema's order, as many of them holding a value as the fields that do. Any
+ * other key, a key out of order, or a field read from a key JSON.stringify would not write (one not
+ * enumerable), and the literal is made.
  */
-function writesAsIs(value: Record<string, unknown>, names: readonly string[]): boolean {
+function writesAsIs(value: Record<string, unknown>, names: readonly string[], defined: number): boolean {
   const prototype = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return false;
-  // A toJSON JSON.stringify would call, kept where for-in does not see it (not enumerable).
-  if (typeof value.toJSON === 'function') return false;
   let next = 0;
+  let held = 0;
   for (const key in value) {
-    while (next < names.length && names[next] !== key) {
-      if (value[names[next] as string] !== undefined) return false;
-      next++;
-    }
+    while (next < names.length && names[next] !== key) next++;
     if (next === names.length) return false;
     next++;
+    if (value[key] !== undefined) held++;
   }
-  for (; next < names.length; next++) if (value[names[next] as string] !== undefined) return false;
-  return true;
+  // A toJSON JSON.stringify would call, kept where for-in does not see it (not enumerable).
+  return held === defined && typeof value.toJSON !== 'function';
 }
 
 /** A new object holding `source`'s first `count` keys of `keys`, each with its value. */
@@ -386,6 +392,9 @@ export class JsonProjectionCompiler {
     const entries: string[] = [];
     /** `projection === value` for each field whose projection may differ from its value. */
     const unchanged: string[] = [];
+    /** The fields that may be undefined (optional ones), and how many never are. */
+    const absentable: string[] = [];
+    let alwaysDefined = 0;
     schema.fields.forEach((field, i) => {
       const x = `x${i}`;
       s.line(`    at = ${i};`);
@@ -396,13 +405,16 @@ export class JsonProjectionCompiler {
         p = this.local(p, '    ');
         unchanged.push(`${p} === ${x}`);
       }
+      if (mayBeUndefined(field.schema)) absentable.push(`(${x} !== undefined)`);
+      else alwaysDefined++;
       entries.push(`${s.key(field.name)}: ${p}`);
     });
     // A plain object holding the schema's fields and nothing else, in its order, each its own
     // projection, is what the literal would copy: JSON.stringify writes it as it stands.
     if (schema.oneofs === undefined) {
       const names = s.dep(schema.fields.map((field) => field.name));
-      s.line(`    if (${[...unchanged, `h.writesAsIs(v, ${names})`].join(' && ')}) return v;`);
+      const defined = [String(alwaysDefined), ...absentable].join(' + ');
+      s.line(`    if (${[...unchanged, `h.writesAsIs(v, ${names}, ${defined})`].join(' && ')}) return v;`);
     }
     s.line(`    return { ${entries.join(', ')} };`);
     s.line('  } catch (error) {');
