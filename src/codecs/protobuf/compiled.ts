@@ -12,6 +12,7 @@
  */
 
 import { prependPath } from '../../errors/index.js';
+import { decimalFits } from '../../schema/decimal.js';
 import { isRecord, type Rule, unreadableKey } from '../../schema/value-rules.js';
 import {
   CompiledCache,
@@ -97,6 +98,7 @@ class MessageCompiler implements ValueCompiler {
   build(root: MessagePlan): CompiledMessage {
     const s = this.source;
     const helpers = {
+      decimalFits,
       readField,
       readOrMerge,
       readSlot,
