@@ -23,7 +23,7 @@ import {
 } from '../core/codegen.js';
 import { isUnsafeKey, mismatch, unsafeKey } from '../core/errors.js';
 import { readMapEntryCode, writeMapCode } from './compiled-maps.js';
-import { readStringCode, readValueCode, type ValueCompiler } from './compiled-values.js';
+import { readStringCode, readValueCode, type ValueCompiler, writeValueCode } from './compiled-values.js';
 import {
   checkCounts,
   fillAbsent,
@@ -46,6 +46,7 @@ import { enter, keep, wrong } from './encode/problem.js';
 import type { ProtobufWriter } from './encode/writer.js';
 import {
   BOOL,
+  DECIMAL,
   DOUBLE,
   ENUM,
   type FieldPlan,
@@ -240,6 +241,10 @@ class MessageCompiler implements ValueCompiler {
         );
         return;
       }
+      case DECIMAL:
+        // Always written (no decimal is proto3's default: isDefault), then as writeSlot writes it.
+        s.line(`    w.varint(${tag}); ${writeValueCode(this, slot, x)}`);
+        return;
       case DOUBLE:
         // Without a rule: a rule's check of a default value stays in encodeField.
         if (slot.rule !== undefined) break;
