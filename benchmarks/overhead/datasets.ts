@@ -96,7 +96,7 @@ export type Unit = 'batch' | 'item';
  * (a shared named object) is copied once. References (`t.lazy`) are not followed: no dataset of
  * this benchmark with decimals has one, and one would be refused rather than left half-converted.
  */
-export function decimalsAsText<S extends Schema>(schema: S): S {
+function decimalsAsText<S extends Schema>(schema: S): S {
   const copies = new Map<Schema, Schema>();
   const copy = (node: Schema): Schema => {
     const known = copies.get(node);
