@@ -22,7 +22,7 @@ import {
   User,
   users,
 } from 'wirekit-ts/lab';
-import type { ObjectSchema } from 'wirekit-ts/schema';
+import { type ObjectSchema, type Schema, t } from 'wirekit-ts/schema';
 
 /**
  * The datasets this benchmark runs on, with their default sizes and how they are measured:
@@ -40,9 +40,32 @@ export const overheadDatasets = {
   'users-each': { schema: User, generate: users, count: 1_000, unit: 'item', jsonForm: false },
   timeseries: { schema: Reading, generate: timeseries, count: 100_000, unit: 'batch', jsonForm: false },
   products: { schema: Product, generate: products, count: 200, unit: 'batch', jsonForm: false },
+  // The same values with every decimal declared a plain string (`-text`): what a binary decimal
+  // costs a format over carrying its text (issue 35), beside the decimal rows of the same run.
+  'products-text': {
+    schema: decimalsAsText(Product),
+    generate: products,
+    count: 200,
+    unit: 'batch',
+    jsonForm: false,
+  },
   documents: { schema: OrderDocument, generate: documents, count: 2_000, unit: 'batch', jsonForm: true },
+  'documents-text': {
+    schema: decimalsAsText(OrderDocument),
+    generate: documents,
+    count: 2_000,
+    unit: 'batch',
+    jsonForm: true,
+  },
   'documents-each': {
     schema: OrderDocument,
+    generate: documents,
+    count: 2_000,
+    unit: 'item',
+    jsonForm: true,
+  },
+  'documents-each-text': {
+    schema: decimalsAsText(OrderDocument),
     generate: documents,
     count: 2_000,
     unit: 'item',
@@ -66,3 +89,49 @@ export interface OverheadDataset {
 
 /** One array of every item per call, or one call per item. */
 export type Unit = 'batch' | 'item';
+
+/**
+ * `schema` with every `t.decimal` replaced by `t.string()`: the same values ("871.70") carried as
+ * text. Schemas are plain frozen data, so the copy is made by spreading nodes; a node met twice
+ * (a shared named object) is copied once. References (`t.lazy`) are not followed: no dataset of
+ * this benchmark with decimals has one, and one would be refused rather than left half-converted.
+ */
+function decimalsAsText<S extends Schema>(schema: S): S {
+  const copies = new Map<Schema, Schema>();
+  const copy = (node: Schema): Schema => {
+    const known = copies.get(node);
+    if (known !== undefined) return known;
+    let out: Schema;
+    switch (node.kind) {
+      case 'decimal':
+        out = t.string();
+        break;
+      case 'object':
+        out = { ...node, fields: node.fields.map((field) => ({ ...field, schema: copy(field.schema) })) };
+        break;
+      case 'array':
+        out = { ...node, items: copy(node.items) };
+        break;
+      case 'map':
+        out = { ...node, values: copy(node.values) };
+        break;
+      case 'optional':
+      case 'nullable':
+        out = { ...node, inner: copy(node.inner) } as Schema;
+        break;
+      case 'union':
+        out = { ...node, variants: node.variants.map((variant) => copy(variant) as ObjectSchema) };
+        break;
+      case 'either':
+        out = { ...node, branches: node.branches.map(copy) };
+        break;
+      case 'ref':
+        throw new Error(`decimalsAsText: a reference (${node.name}) is not followed`);
+      default:
+        out = node;
+    }
+    copies.set(node, out);
+    return out;
+  };
+  return copy(schema) as S;
+}

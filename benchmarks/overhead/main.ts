@@ -7,7 +7,9 @@
  *
  * Datasets: records, users, timeseries, products, accounts, documents, statuses and catalog as one
  * array per call; documents-each, statuses-each, catalog-each and messages one item per call (a
- * call's fixed cost).
+ * call's fixed cost). `products-text`, `documents-text` and `documents-each-text` are the same
+ * values with their decimals declared as strings: a format's decimal rows against its text rows
+ * show what its binary decimals cost.
  *
  * Each case runs in fresh processes, with native JSON timed in the same process: timing several
  * libraries in one process shifted their ratios by up to 3.7× on this machine (shared JIT state).

@@ -43,13 +43,28 @@ export function decimalDigits(value: string): DecimalDigits | undefined {
  * refusal, and its message, to the rule.
  */
 export function decimalFits(text: string, integerDigits: number, fractionDigits: number): boolean {
-  const digits = decimalDigits(text);
-  return digits !== undefined && digits.integer <= integerDigits && digits.fraction <= fractionDigits;
+  // Hot (every decimal every keyed format writes or reads): `decimalDigits`'s scan, with the
+  // bounds tested in it, so no object is made per value.
+  const length = text.length;
+  let at = text.charCodeAt(0) === 0x2d ? 1 : 0; // '-'
+  const first = text.charCodeAt(at);
+  if (!(first >= 0x30 && first <= 0x39)) return false;
+  const integerStart = at;
+  at++;
+  if (first !== 0x30) {
+    while (at < length && isDigit(text.charCodeAt(at))) at++;
+  }
+  if (first !== 0x30 && at - integerStart > integerDigits) return false;
+  if (at === length) return true;
+  if (text.charCodeAt(at) !== 0x2e) return false; // '.'
+  const fractionStart = ++at;
+  while (at < length && isDigit(text.charCodeAt(at))) at++;
+  return at === length && at !== fractionStart && at - fractionStart <= fractionDigits;
 }
 
 /** Whether `text` is a decimal in plain notation, of any size. */
 export function isDecimalText(text: string): boolean {
-  return decimalDigits(text) !== undefined;
+  return decimalFits(text, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
 }
 
 /** The bounds `decimalFits` takes for `schema`: integer digits, fraction digits (Infinity where unbounded). */

@@ -34,7 +34,7 @@ import {
   SourceBuilder,
 } from '../core/codegen.js';
 import { isUnsafeKey, unsafeKey } from '../core/errors.js';
-import { kept, readEnum, readLong, readValue, recordReadCost } from './decode/datum.js';
+import { kept, readDecimal, readEnum, readLong, readValue, recordReadCost } from './decode/datum.js';
 import type { AvroReader } from './decode/reader.js';
 import { type Encoder, keep, wrongType } from './encode/datum.js';
 import type { AvroWriter } from './encode/writer.js';
@@ -49,7 +49,7 @@ import {
   type WritePlan,
 } from './plan.js';
 import type { SchemaPlans } from './schema-plans.js';
-import { readTimestamp, timestampCount, unscaledOf, writeUnscaled } from './values.js';
+import { readTimestamp, timestampCount, writeDecimal } from './values.js';
 
 export interface CompiledAvro {
   /** Writes `value` as `encoder.write(plans.write, value)` does. */
@@ -174,8 +174,8 @@ function int(n: number): string {
 
 const helpers = {
   branchIndex,
-  unscaledOf,
-  writeUnscaled,
+  writeDecimal,
+  readDecimal,
   unreadableKey,
   isUnsafeKey,
   unsafeKey,
@@ -392,21 +392,14 @@ class AvroCompiler {
         this.keep(plan.rule, x);
         this.line(`w.writeBytes(${x});`);
         return;
-      case W.DecimalBytes: {
-        // A fixed's sign-extended bytes are the interpreter's to write: rare, and not worth inlining.
-        if (plan.fixedSize >= 0) {
-          this.line(`e.write(${s.dep(plan)}, ${x});`);
-          return;
-        }
-        // The unscaled integer exists exactly when the decimal's rule accepts the text (scale,
-        // precision, spelling); anything else goes to the interpreter, which throws the refusal.
-        const u = s.fn('u');
+      case W.DecimalBytes:
+        // Hot: a decimal whose unscaled integer is a safe integer, within the scale and precision,
+        // is written by `writeDecimal` in one scan, in `bytes` or a `fixed`. Anything else (not a
+        // string, refused, wider) goes to the interpreter, which writes it or throws the refusal.
         this.line(
-          `const ${u} = typeof ${x} === 'string' ? h.unscaledOf(${x}, ${int(plan.scale)}, ${int(plan.precision)}) : undefined;`,
+          `if (typeof ${x} !== 'string' || !h.writeDecimal(w, ${x}, ${int(plan.scale)}, ${int(plan.precision)}, ${int(plan.fixedSize)})) e.write(${s.dep(plan)}, ${x});`,
         );
-        this.line(`if (${u} !== undefined) h.writeUnscaled(w, ${u}); else e.write(${s.dep(plan)}, ${x});`);
         return;
-      }
       case W.Map: {
         const [keys, n, i, k, y] = [s.fn('keys'), s.fn('n'), s.fn('i'), s.fn('k'), s.fn('y')];
         this.line(`if (!h.isRecord(${x})) throw h.wrongType('an object (a map with string keys)', ${x});`);
@@ -589,6 +582,10 @@ class AvroCompiler {
         this.line(`${t} = ${out};`);
         return;
       }
+      case R.DecimalBytes:
+        // Past readValue's dispatch: decimals are most of some documents' values.
+        this.line(`${t} = h.readDecimal(r, ${s.dep(plan)});`);
+        return;
       case R.Bytes:
         this.line(`${t} = ${this.kept(plan.rule, 'r.readBytes()')};`);
         return;

@@ -107,6 +107,8 @@ export interface DecimalBytesRead {
   readonly precision: number;
   /** The bytes a value of this precision can need; longer input fails before any big arithmetic. */
   readonly maxBytes: number;
+  /** 10^precision: an unscaled integer read as a Number has more digits than the precision from here. */
+  readonly unscaledLimit: number;
   /** The size of a `fixed` writer type; -1 for `bytes`. */
   readonly fixedSize: number;
 }

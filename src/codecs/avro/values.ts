@@ -11,10 +11,11 @@ import type { AvroWriter } from './encode/writer.js';
 
 /**
  * The unscaled integer of `text` at `scale`: "-12.5" at scale 2 is -1250. Undefined when the text is
- * not a wirekit decimal, has more decimals than the scale, or more digits than the precision.
+ * not a wirekit decimal, has more decimals than the scale, or more digits than the precision. A
+ * Number up to 2^53 (exactly), a bigint past it.
  */
 export function unscaledOf(text: string, scale: number, precision: number): number | bigint | undefined {
-  const fast = smallUnscaledOf(text, scale, precision);
+  const fast = safeUnscaledOf(text, scale, precision);
   if (fast !== undefined) return fast;
   const digits = decimalDigits(text);
   if (digits === undefined || digits.fraction > scale || digits.integer > precision - scale) return undefined;
@@ -32,18 +33,22 @@ export function unscaledOf(text: string, scale: number, precision: number): numb
 }
 
 /**
- * `unscaledOf` in one pass for the common decimal (at most 15 digits once scaled, so a double
- * holds it exactly): spelling, scale and precision checked while the digits are summed, with no
- * substring or regular expression. Undefined whenever it cannot answer, for `unscaledOf`'s full
- * path to decide (it also refuses what this refuses). Money columns made this 18 % of encoding an
- * order document.
+ * `unscaledOf` in one pass for the common decimal, whose unscaled integer is a safe integer:
+ * spelling, scale and precision checked while the digits are summed, with no substring, regular
+ * expression or BigInt. Undefined whenever it cannot answer, for `unscaledOf`'s full path to decide
+ * (it also refuses what this refuses). Money columns made this 18 % of encoding an order document.
+ *
+ * Exact: while the true value is at most 2^53 - 1, every partial sum and product is an integer
+ * below it, so exact; once a true partial value reaches 2^53, rounding (monotonic) keeps the
+ * computed one at 2^53 or above through every later step, and the final test sends it on to BigInt.
  */
-function smallUnscaledOf(text: string, scale: number, precision: number): number | undefined {
+function safeUnscaledOf(text: string, scale: number, precision: number): number | undefined {
   const length = text.length;
   const negative = text.charCodeAt(0) === 45;
   let at = negative ? 1 : 0;
   const first = text.charCodeAt(at);
-  if (!(first >= 0x30 && first <= 0x39) || length - at > 16) return undefined;
+  // 16 digits and a point at most: 2^53 has 16 digits.
+  if (!(first >= 0x30 && first <= 0x39) || length - at > 17) return undefined;
   let n = first - 0x30;
   let integer = first === 0x30 ? 0 : 1;
   at++;
@@ -66,9 +71,31 @@ function smallUnscaledOf(text: string, scale: number, precision: number): number
     }
     if (fraction === 0) return undefined;
   }
-  if (fraction > scale || integer > precision - scale || integer + scale > 15) return undefined;
+  if (fraction > scale || integer > precision - scale || integer + scale > 16) return undefined;
   for (let i = fraction; i < scale; i++) n *= 10;
+  if (n > Number.MAX_SAFE_INTEGER) return undefined;
   return negative ? -n : n;
+}
+
+/**
+ * Writes `text` as Avro decimal bytes (`size` < 0) or as a `fixed` of `size` bytes, and says so,
+ * when its unscaled integer is a safe integer and within the scale and precision; false, having
+ * written nothing, for anything else (a refusal, a wider value), which the interpreter then writes
+ * or refuses. The compiled encoder's decimal: one scan of the text and the bytes by arithmetic,
+ * where a refusal test, a parse and a write each went over it (and a fixed always took BigInt).
+ */
+export function writeDecimal(
+  writer: AvroWriter,
+  text: string,
+  scale: number,
+  precision: number,
+  size: number,
+): boolean {
+  const unscaled = safeUnscaledOf(text, scale, precision);
+  if (unscaled === undefined) return false;
+  if (size < 0) writeUnscaled(writer, unscaled);
+  else writeUnscaledFixed(writer, unscaled, size);
+  return true;
 }
 
 /** Writes an unscaled integer as Avro decimal bytes: the shortest big-endian two's complement. */
@@ -92,16 +119,13 @@ export function writeUnscaled(writer: AvroWriter, value: number | bigint): void 
       writer.pos = pos + length;
       return;
     }
-    let length = 1;
-    while (value < -(2 ** (8 * length - 1)) || value >= 2 ** (8 * length - 1)) length++;
+    // A safe integer past 32 bits: a negative value's bytes are those of -value - 1, each inverted
+    // (two's complement without adding 2^(8 × length), which a double cannot hold exactly).
+    const magnitude = value < 0 ? -value - 1 : value;
+    let length = 5;
+    while (magnitude >= 2 ** (8 * length - 1)) length++;
     writer.writeLong(length);
-    writer.ensure(length);
-    let rest = value < 0 ? value + 2 ** (8 * length) : value;
-    for (let i = length - 1; i >= 0; i--) {
-      writer.buf[writer.pos + i] = rest % 256;
-      rest = Math.floor(rest / 256);
-    }
-    writer.pos += length;
+    writeSafeBytes(writer, value, length);
     return;
   }
   const magnitude = value < 0n ? -value - 1n : value;
@@ -118,11 +142,34 @@ export function writeUnscaled(writer: AvroWriter, value: number | bigint): void 
 }
 
 /**
+ * A safe integer as `length` bytes of big-endian two's complement, sign-extended: a negative value
+ * as the bytes of -value - 1 inverted, so nothing exceeds 2^53 (value + 2^56 did, and lost its low
+ * bits: "-9999999999999.99" went out as -10000000000000.00).
+ */
+function writeSafeBytes(writer: AvroWriter, value: number, length: number): void {
+  writer.ensure(length);
+  const buf = writer.buf;
+  const pos = writer.pos;
+  const negative = value < 0;
+  let rest = negative ? -value - 1 : value;
+  for (let i = length - 1; i >= 0; i--) {
+    const byte = rest % 256;
+    buf[pos + i] = negative ? 255 - byte : byte;
+    rest = (rest - byte) / 256;
+  }
+  writer.pos = pos + length;
+}
+
+/**
  * An unscaled decimal as a `fixed` of `size` bytes: big-endian two's complement, sign-extended to
  * the size. The decimal's precision fits the size (the schema builder checks it), so it never overflows.
  */
 export function writeUnscaledFixed(writer: AvroWriter, value: number | bigint, size: number): void {
-  let rest = BigInt.asUintN(8 * size, BigInt(value));
+  if (typeof value === 'number') {
+    writeSafeBytes(writer, value, size);
+    return;
+  }
+  let rest = BigInt.asUintN(8 * size, value);
   writer.ensure(size);
   for (let i = size - 1; i >= 0; i--) {
     writer.buf[writer.pos + i] = Number(rest & 0xffn);

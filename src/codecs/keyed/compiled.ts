@@ -303,12 +303,16 @@ class PlanCompiler {
         line(
           `if (typeof ${x} !== 'string') throw h.wrongValue(${s.dep('a decimal string such as "-12.50"')}, ${x});`,
         );
-        if (plan.rule !== undefined) {
-          line(`if (!h.decimalFits(${x}, ${plan.decimalInteger}, ${plan.decimalScale})) {`);
-          this.keep(plan.rule, x, `${indent}  `);
-          line('}');
+        if (plan.rule === undefined) {
+          line(`w.decimal(${x});`);
+          return;
         }
-        line(`w.decimal(${x});`);
+        // Hot: the emitter checks the bounds as it writes (one scan of the text); what it leaves
+        // is held to the rule, which throws the refusal, and written by `decimal`.
+        line(`if (!w.decimalWithin(${x}, ${plan.decimalInteger}, ${plan.decimalScale})) {`);
+        this.keep(plan.rule, x, `${indent}  `);
+        line(`  w.decimal(${x});`);
+        line('}');
         return;
       case Op.bytes:
         line(`if (!(${x} instanceof Uint8Array)) throw h.wrongValue('a Uint8Array', ${x});`);

@@ -43,6 +43,12 @@ export interface WireEmitter {
   timestamp(millis: number): void;
   /** A decimal in wirekit's canonical text (see schema/decimal.ts). */
   decimal(text: string): void;
+  /**
+   * `decimal(text)` where `text` is a decimal with at most `integerDigits` digits before the point
+   * and `fractionDigits` after it (`decimalFits`), and true; otherwise nothing written, and false
+   * (a refusal, or a decimal the format's short path does not take, for `decimal` to write).
+   */
+  decimalWithin(text: string, integerDigits: number, fractionDigits: number): boolean;
   arrayHeader(count: number): void;
   mapHeader(count: number): void;
   /** Given where plain objects are written as records (MessagePack's records mode). */

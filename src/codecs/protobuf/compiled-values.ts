@@ -10,6 +10,7 @@ import type { SourceBuilder } from '../core/codegen.js';
 import { isMessageLike } from './decode/message.js';
 import {
   BOOL,
+  DECIMAL,
   DOUBLE,
   ENUM,
   INT32,
@@ -47,6 +48,12 @@ export function writeValueCode(c: ValueCompiler, slot: Slot, x: string): string 
   switch (slot.type) {
     case STRING:
       return `if (typeof ${x} !== 'string') throw h.wrong('a string', ${x});${keep} w.string(${x});`;
+    case DECIMAL: {
+      // Hot: a decimal within its bounds is what its rule lets through; the rule (which throws the
+      // refusal) runs only for the rest, where writeSlot called it on every value, by dispatch.
+      const [integer, fraction] = slot.decimalBounds as readonly [number, number];
+      return `if (typeof ${x} !== 'string') throw h.wrong('a decimal string', ${x}); if (!h.decimalFits(${x}, ${integer}, ${fraction})) {${keep} } w.string(${x});`;
+    }
     case BOOL:
       return `if (${x} === true) w.byte(1); else if (${x} === false) w.byte(0); else throw h.wrong('a boolean', ${x});`;
     case DOUBLE:
@@ -92,6 +99,12 @@ export function readValueCode(c: ValueCompiler, slot: Slot, v: string, merge: st
   switch (slot.type) {
     case STRING:
       return `${v} = ${readStringCode(c, slot)};`;
+    case DECIMAL: {
+      // As the interpreter reads it (a string held to the rule), with the rule called only for text
+      // out of the bounds, which it refuses.
+      const [integer, fraction] = slot.decimalBounds as readonly [number, number];
+      return `{ const at = r.pos; const text = h.readString(r); ${v} = h.decimalFits(text, ${integer}, ${fraction}) ? text : h.kept(${s.dep(slot.rule)}, at, text); }`;
+    }
     case DOUBLE:
       return slot.rule === undefined ? `${v} = r.double();` : `${v} = h.readSlot(r, ${s.dep(slot)});`;
     case BOOL:

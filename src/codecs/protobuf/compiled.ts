@@ -12,6 +12,7 @@
  */
 
 import { prependPath } from '../../errors/index.js';
+import { decimalFits } from '../../schema/decimal.js';
 import { isRecord, type Rule, unreadableKey } from '../../schema/value-rules.js';
 import {
   CompiledCache,
@@ -46,6 +47,7 @@ import { enter, keep, wrong } from './encode/problem.js';
 import type { ProtobufWriter } from './encode/writer.js';
 import {
   BOOL,
+  DECIMAL,
   DOUBLE,
   ENUM,
   FIXED32,
@@ -101,6 +103,7 @@ class MessageCompiler implements ValueCompiler {
   build(root: MessagePlan): CompiledMessage {
     const s = this.source;
     const helpers = {
+      decimalFits,
       readField,
       readOrMerge,
       readSlot,
@@ -266,6 +269,10 @@ class MessageCompiler implements ValueCompiler {
         );
         return;
       }
+      case DECIMAL:
+        // Always written (no decimal is proto3's default: isDefault), then as writeSlot writes it.
+        s.line(`    w.varint(${tag}); ${writeValueCode(this, slot, x)}`);
+        return;
       case DOUBLE:
         // Without a rule: a rule's check of a default value stays in encodeField.
         if (slot.rule !== undefined) break;

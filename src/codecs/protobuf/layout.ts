@@ -91,6 +91,11 @@ export interface Slot {
   /** The constraints of a string, bytes, decimal or timestamp (value-rules.ts), checked both ways. */
   readonly rule: Rule<never> | undefined;
   /**
+   * A decimal's bounds (schema/decimal.ts `decimalBounds`), for the compiled codec to test a value
+   * against without calling `rule`, which then speaks only for the values out of them.
+   */
+  readonly decimalBounds: readonly [number, number] | undefined;
+  /**
    * The levels of the value (see maxDepth) that entering this slot adds: 1 for an object, plus 1
    * for an array item or map value (the array or map is a level, though the wire writes no message
    * for it). Wrapper messages, map entries, unions and Timestamps add none: they stand for the value
@@ -210,6 +215,7 @@ export function slot(type: number, wire: number, extra: Partial<Slot> = {}): Slo
     protoNames: extra.protoNames,
     kind: extra.kind ?? '',
     rule: extra.rule,
+    decimalBounds: extra.decimalBounds,
     levels: extra.levels ?? 0,
     need: extra.need ?? extra.levels ?? 0,
   };

@@ -8,6 +8,7 @@
  * format does, not the messages that happen to carry them.
  */
 
+import { decimalBounds } from '../../schema/decimal.js';
 import { branchTable } from '../../schema/either.js';
 import {
   type ProtoField,
@@ -433,7 +434,7 @@ function scalar(value: Extract<ProtoValue, { is: 'scalar' }>): Slot {
       });
     case 'string':
       return node.kind === 'decimal'
-        ? slot(DECIMAL, LEN, { rule: schemaRule(node) })
+        ? slot(DECIMAL, LEN, { rule: schemaRule(node), decimalBounds: decimalBounds(node) })
         : node.kind === 'json'
           ? slot(JSON_TEXT, LEN)
           : slot(STRING, LEN, { rule: schemaRule(node) });

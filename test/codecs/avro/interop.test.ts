@@ -279,4 +279,27 @@ describe('avro interop: avsc', () => {
       price: '-2.00',
     });
   });
+
+  test('decimals at the edges of the Number path (2^53 unscaled) both ways, bytes and fixed', () => {
+    // avsc has no decimal logical type of its own: it reads and writes the two's-complement bytes.
+    const values = ['0.00', '-0.05', '1.27', '-1.28', '-21474836.49', '90071992547409.91'];
+    values.push('-90071992547409.91', '90071992547409.93', '-9999999999999.99', '-9999999999999999.99');
+    for (const avro of [undefined, { name: 'Dec', size: 8 }]) {
+      const schema = t.object('Row', {
+        amount: t.decimal({ precision: 18, scale: 2, ...(avro === undefined ? {} : { avro }) }),
+      });
+      const wirekit = createAvroCodec({ schema });
+      const peer = avsc.Type.forSchema(toAvro(schema) as avsc.Schema);
+      for (const amount of values) {
+        const bytes = wirekit.encode({ amount });
+        const datum = peer.fromBuffer(Buffer.from(bytes)) as { amount: Buffer };
+        const unscaled = BigInt(amount.replace('.', ''));
+        const width = avro === undefined ? datum.amount.length : 8;
+        expect(BigInt.asIntN(8 * width, BigInt(`0x${datum.amount.toString('hex') || '0'}`)), amount).toBe(
+          unscaled,
+        );
+        expect(wirekit.decode(peer.toBuffer(datum)), amount).toEqual({ amount });
+      }
+    }
+  });
 });

@@ -92,6 +92,55 @@ const cases: [string, JsonValue, JsonValue, unknown, JsonValue?][] = [
     { $decimal: '-1234.5678' },
     '-1234.5678',
   ],
+  // Decimals at the edges of wirekit's Number path (2^53 unscaled) and past it, both ways.
+  [
+    'decimal_safe_max',
+    { type: 'bytes', logicalType: 'decimal', precision: 18, scale: 2 },
+    { $decimal: '90071992547409.91' },
+    '90071992547409.91',
+  ],
+  [
+    'decimal_past_safe',
+    { type: 'bytes', logicalType: 'decimal', precision: 18, scale: 2 },
+    { $decimal: '-90071992547409.93' },
+    '-90071992547409.93',
+  ],
+  [
+    'decimal_seven_bytes',
+    { type: 'bytes', logicalType: 'decimal', precision: 16, scale: 2 },
+    { $decimal: '-9999999999999.99' },
+    '-9999999999999.99',
+  ],
+  [
+    'decimal_max_precision',
+    { type: 'bytes', logicalType: 'decimal', precision: 18, scale: 2 },
+    { $decimal: '-9999999999999999.99' },
+    '-9999999999999999.99',
+  ],
+  [
+    'decimal_scale_zero',
+    { type: 'bytes', logicalType: 'decimal', precision: 10, scale: 0 },
+    { $decimal: '-2147483649' },
+    '-2147483649',
+  ],
+  [
+    'decimal_zero',
+    { type: 'bytes', logicalType: 'decimal', precision: 6, scale: 3 },
+    { $decimal: '0.000' },
+    '0.000',
+  ],
+  [
+    'decimal_fixed_seven',
+    { type: 'fixed', name: 'Cents', size: 7, logicalType: 'decimal', precision: 16, scale: 2 },
+    { $decimal: '-0.05' },
+    '-0.05',
+  ],
+  [
+    'decimal_fixed_wide',
+    { type: 'fixed', name: 'Wide', size: 16, logicalType: 'decimal', precision: 38, scale: 9 },
+    { $decimal: '-12345678901234567890123456789.123456789' },
+    '-12345678901234567890123456789.123456789',
+  ],
   [
     'fixed',
     { type: 'fixed', name: 'Md5', size: 16 },

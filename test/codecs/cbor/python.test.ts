@@ -73,6 +73,23 @@ print('ok')`,
     expect(out.toString().trim()).toBe('ok');
   });
 
+  test('bounded decimals at the edges of the short mantissa (15 digits) and of 2^53, both ways', () => {
+    const texts = ['0', '0.05', '-0.05', '100', '-1.5', '999999999999.99', '9999999999999.99'];
+    texts.push('-9999999999999.99', '-99999999999999.99', '90071992547409.91', '9999999999999999.99');
+    for (const compile of [true, false]) {
+      const codec = createCborCodec({ schema: t.array(t.decimal({ precision: 18, scale: 2 })), compile });
+      const read = runPython(
+        `import sys, cbor2, json
+print(json.dumps([str(d) for d in cbor2.loads(sys.stdin.buffer.read())]))`,
+        codec.encode(texts),
+      );
+      expect(JSON.parse(read.toString())).toEqual(texts);
+      const written = runPython(`import sys, cbor2, decimal
+sys.stdout.buffer.write(cbor2.dumps([decimal.Decimal(t) for t in ${JSON.stringify(texts)}]))`);
+      expect(codec.decode(new Uint8Array(written))).toEqual(texts);
+    }
+  });
+
   test('cbor2 reads a wirekit CBOR sequence value by value', async () => {
     const bytes = await readAll(plain.encodeStream([1, 'two', { three: 3 }]));
     const out = runPython(

@@ -9,9 +9,18 @@
 import { noSuchField } from '../../../schema/names.js';
 import type { Rule } from '../../../schema/value-rules.js';
 import { cost, recordCost, stringCost } from '../../core/budget.js';
+import { unscaledText } from '../../core/decimal-text.js';
 import { isUnsafeKey, malformed, mismatch, tooDeep, unsafeKey } from '../../core/errors.js';
 import type { AvroType } from '../avro-schema.js';
-import { EntryRole, type IntMapRead, LongAs, R, type ReadPlan, type RecordRead } from '../plan.js';
+import {
+  type DecimalBytesRead,
+  EntryRole,
+  type IntMapRead,
+  LongAs,
+  R,
+  type ReadPlan,
+  type RecordRead,
+} from '../plan.js';
 import { decimalText, parseJsonValue, readTimestamp } from '../values.js';
 import type { AvroReader } from './reader.js';
 import type { RootReadPlan } from './resolve.js';
@@ -73,32 +82,8 @@ export function readValue(r: AvroReader, plan: ReadPlan): unknown {
       return plan.rule === undefined
         ? readTimestamp(r, plan.perMilli)
         : kept(plan.rule, r.pos, readTimestamp(r, plan.perMilli));
-    case R.DecimalBytes: {
-      const at = r.pos;
-      let start: number;
-      if (plan.fixedSize >= 0) {
-        r.skip(plan.fixedSize);
-        start = r.pos - plan.fixedSize;
-      } else {
-        start = r.readLength(r.limits.maxBytesLength, 'byte string');
-      }
-      // Leading sign bytes (fixed types pad with them) add no digits; past them, the length bounds
-      // the digits, so an oversized value fails before any big-integer arithmetic.
-      const bytes = r.bytes;
-      while (start < r.pos - 1) {
-        const lead = bytes[start] as number;
-        const next = bytes[start + 1] as number;
-        if (!((lead === 0 && next < 0x80) || (lead === 0xff && next >= 0x80))) break;
-        start++;
-      }
-      const text =
-        r.pos - start > plan.maxBytes
-          ? undefined
-          : decimalText(bytes, start, r.pos, plan.scale, plan.precision);
-      if (text === undefined) throw mismatch(at, `a decimal exceeds ${plan.precision} digits`);
-      r.budget.charge(stringCost(text.length), at);
-      return text;
-    }
+    case R.DecimalBytes:
+      return readDecimal(r, plan);
     case R.DecimalString:
       return kept(plan.rule, r.pos, r.readString());
     case R.Json: {
@@ -140,6 +125,66 @@ function refuseUnknown(r: AvroReader, plan: Extract<ReadPlan, { op: typeof R.Unk
  * `value`, read from byte `at`, unless the reader's schema's `rule` refuses it (value-rules.ts):
  * then the refusal as a schema mismatch. The compiled decoder calls it too.
  */
+/**
+ * A decimal from Avro's `bytes` or `fixed`: the big-endian two's complement of its unscaled integer,
+ * as text with exactly the writer's scale of decimals (Avro keeps the unscaled value only, so "1.5"
+ * at scale 2 reads back as "1.50"). Refused when it has more digits than the plan's precision. The
+ * interpreter's and the compiled decoder's (which calls it directly, past `readValue`'s dispatch).
+ */
+export function readDecimal(r: AvroReader, plan: DecimalBytesRead): string {
+  const at = r.pos;
+  const bytes = r.bytes;
+  let start: number;
+  if (plan.fixedSize >= 0) {
+    r.skip(plan.fixedSize);
+    start = r.pos - plan.fixedSize;
+  } else {
+    // A one-byte length (under 64 bytes: every decimal of up to 150 digits) read inline, as
+    // `readString` reads it; anything else goes through `readLength` and its checks.
+    const head = at < r.end ? (bytes[at] as number) : 0x80;
+    const length = head >>> 1;
+    if ((head & 0x81) === 0 && length <= r.limits.maxBytesLength && length < r.end - at) {
+      start = at + 1;
+      r.pos = start + length;
+    } else {
+      start = r.readLength(r.limits.maxBytesLength, 'byte string');
+    }
+  }
+  // Leading sign bytes (fixed types pad with them) add no digits; past them, the length bounds
+  // the digits, so an oversized value fails before any big-integer arithmetic.
+  const end = r.pos;
+  while (start < end - 1) {
+    const lead = bytes[start] as number;
+    const next = bytes[start + 1] as number;
+    if (!((lead === 0 && next < 0x80) || (lead === 0xff && next >= 0x80))) break;
+    start++;
+  }
+  const length = end - start;
+  // Hot (every amount): up to 6 bytes, or 7 whose value stays within ±2^53 (a first byte from -32
+  // to 31), the unscaled integer is a Number, summed with its sign from the first byte, and its
+  // text written by characters: no hex, BigInt or cut strings. Its digit count against the
+  // precision is a comparison with 10^precision. The shortest bytes this value has are at most
+  // maxBytes whenever it has at most `precision` digits, so that test has nothing to add here.
+  if (length <= 6 || (length === 7 && (((bytes[start] as number) + 0x20) & 0xff) < 0x40)) {
+    let n = 0;
+    if (length > 0) {
+      const first = bytes[start] as number;
+      n = first >= 0x80 ? first - 0x100 : first;
+      for (let i = start + 1; i < end; i++) n = n * 256 + (bytes[i] as number);
+    }
+    if (n >= plan.unscaledLimit || -n >= plan.unscaledLimit)
+      throw mismatch(at, `a decimal exceeds ${plan.precision} digits`);
+    const text = unscaledText(n, plan.scale);
+    r.budget.charge(stringCost(text.length), at);
+    return text;
+  }
+  const text =
+    length > plan.maxBytes ? undefined : decimalText(bytes, start, end, plan.scale, plan.precision);
+  if (text === undefined) throw mismatch(at, `a decimal exceeds ${plan.precision} digits`);
+  r.budget.charge(stringCost(text.length), at);
+  return text;
+}
+
 export function kept<T>(rule: Rule<T>, at: number, value: T): T {
   const refusal = rule(value);
   if (refusal !== undefined) throw mismatch(at, refusal.message);

@@ -283,6 +283,7 @@ function decimal(
       scale,
       precision,
       maxBytes: decimalByteLimit(precision),
+      unscaledLimit: 10 ** precision,
       fixedSize: writer.type === 'fixed' ? writer.size : -1,
     };
   }

@@ -1,4 +1,4 @@
-import { asciiByCodes } from '../../core/ascii.js';
+import { unscaledText } from '../../core/decimal-text.js';
 
 /**
  * Decimal fractions (RFC 8949 §3.4.4, tag 4 [exponent, mantissa]) as wirekit's decimal text. The
@@ -7,13 +7,9 @@ import { asciiByCodes } from '../../core/ascii.js';
  * Callers bound the exponent first, since it sets the length of the text.
  */
 export function decimalText(exponent: number, mantissa: number | bigint): string {
-  if (
-    typeof mantissa === 'number' &&
-    exponent < 0 &&
-    exponent >= -maxShortScale &&
-    asciiByCodes !== undefined
-  )
-    return shortDecimalText(-exponent, mantissa);
+  // A safe-integer mantissa and a negative exponent, the amounts decimals mostly are: one string
+  // made from characters (core/decimal-text.ts) instead of four or five cut and joined.
+  if (typeof mantissa === 'number' && exponent < 0) return unscaledText(mantissa, -exponent);
   const negative = mantissa < 0;
   const digits = (
     typeof mantissa === 'bigint' ? (negative ? -mantissa : mantissa) : Math.abs(mantissa)
@@ -24,33 +20,4 @@ export function decimalText(exponent: number, mantissa: number | bigint): string
   const padded = digits.length <= scale ? '0'.repeat(scale - digits.length + 1) + digits : digits;
   const point = padded.length - scale;
   return `${sign}${padded.slice(0, point)}.${padded.slice(point)}`;
-}
-
-/** The widest scale `shortDecimalText` writes: its text then fits `scratch` (and asciiByCodes). */
-const maxShortScale = 20;
-const scratch = new Uint8Array(32);
-
-/**
- * `decimalText` for a safe-integer mantissa and a negative exponent, the amounts decimals mostly
- * are: the same text, its characters written right to left into a scratch buffer and made into
- * one string, where the general path cuts and joins four or five (2.4 MB of a 11 MB decode of the
- * order documents were those strings). At most 16 digits, a point and a sign: within the scratch.
- */
-function shortDecimalText(scale: number, mantissa: number): string {
-  const make = asciiByCodes as (bytes: Uint8Array, start: number, length: number) => string;
-  let rest = mantissa < 0 ? -mantissa : mantissa;
-  let at = scratch.length;
-  for (let i = 0; i < scale; i++) {
-    const digit = rest % 10;
-    scratch[--at] = 0x30 + digit;
-    rest = (rest - digit) / 10;
-  }
-  scratch[--at] = 0x2e;
-  do {
-    const digit = rest % 10;
-    scratch[--at] = 0x30 + digit;
-    rest = (rest - digit) / 10;
-  } while (rest > 0);
-  if (mantissa < 0) scratch[--at] = 0x2d;
-  return make(scratch, at, scratch.length - at);
 }

@@ -3,6 +3,7 @@
  * always in the smallest form the spec offers, as the spec asks of serializers.
  */
 
+import { decimalFits } from '../../../schema/decimal.js';
 import { KeyedWriter } from '../../keyed/encode/writer.js';
 import { unsupported } from '../../keyed/failures.js';
 import type { WireEmitter } from '../../keyed/wire.js';
@@ -123,6 +124,12 @@ export class MsgpackEmitter extends KeyedWriter implements WireEmitter {
   /** MessagePack has no decimal type: the canonical text keeps every digit. */
   decimal(text: string): void {
     this.text(text);
+  }
+
+  decimalWithin(text: string, integerDigits: number, fractionDigits: number): boolean {
+    if (!decimalFits(text, integerDigits, fractionDigits)) return false;
+    this.text(text);
+    return true;
   }
 
   arrayHeader(count: number): void {
