@@ -10,31 +10,15 @@
  * Connect-ES's own factory reads proto and json only, through protobuf-es messages; this one reads
  * and writes wirekit's values with wirekit's codecs (handler-options.ts).
  */
-import type { Code, ConnectError, createHandlerContext, MethodImplSpec } from '@connectrpc/connect';
+import type { ConnectError, MethodImplSpec } from '@connectrpc/connect';
 import type * as ConnectProtocol from '@connectrpc/connect/protocol';
 import type {
-  assertByteStreamRequest,
-  compressionNegotiate,
-  contentTypeMatcher,
-  createMethodUrl,
   ProtocolHandlerFactory,
   UniversalHandler,
   UniversalServerRequest,
   UniversalServerResponse,
-  uResponseMethodNotAllowed,
-  uResponseUnsupportedMediaType,
 } from '@connectrpc/connect/protocol';
-import type {
-  createEndStreamSerialization,
-  endStreamFlag,
-  headerContentType,
-  headerProtocolVersion,
-  headerStreamAcceptEncoding,
-  headerStreamEncoding,
-  headerTimeout,
-  parseTimeout,
-  protocolVersion,
-} from '@connectrpc/connect/protocol-connect';
+import type { createEndStreamSerialization } from '@connectrpc/connect/protocol-connect';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { expiredDeadlineError } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';

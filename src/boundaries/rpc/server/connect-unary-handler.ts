@@ -8,29 +8,12 @@
  * proto|json, and an expired deadline refused before the handler runs.
  */
 
-import type { Code, ConnectError, createHandlerContext, MethodImplSpec } from '@connectrpc/connect';
+import type { Code, MethodImplSpec } from '@connectrpc/connect';
 import type {
   compressionNegotiate,
-  createAsyncIterable,
-  invokeUnaryImplementation,
-  readAllBytes,
   UniversalServerRequest,
   UniversalServerResponse,
-  uResponseMethodNotAllowed,
-  uResponseUnsupportedMediaType,
 } from '@connectrpc/connect/protocol';
-import type {
-  errorToJsonBytes,
-  headerContentType,
-  headerProtocolVersion,
-  headerTimeout,
-  headerUnaryAcceptEncoding,
-  headerUnaryContentLength,
-  headerUnaryEncoding,
-  parseTimeout,
-  protocolVersion,
-  trailerMux,
-} from '@connectrpc/connect/protocol-connect';
 import { fromBase64 } from '../../../util/base64.js';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { connectHttpStatusOf, type GrpcStatusName, grpcStatusCodes } from '../status-codes.js';

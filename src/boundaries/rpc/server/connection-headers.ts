@@ -18,9 +18,10 @@ const connectionSpecific = new Set([
 
 /** Removes from `headers` what HTTP/2 forbids: the names above, and `te` other than `trailers`. */
 export function dropConnectionHeaders(headers: Headers): void {
-  let found: string[] | undefined;
+  // Collected first: deleting while iterating would skip the entry after each one deleted.
+  const found: string[] = [];
   for (const [name, value] of headers) {
-    if (connectionSpecific.has(name) || (name === 'te' && value !== 'trailers')) (found ??= []).push(name);
+    if (connectionSpecific.has(name) || (name === 'te' && value !== 'trailers')) found.push(name);
   }
-  if (found !== undefined) for (const name of found) headers.delete(name);
+  for (const name of found) headers.delete(name);
 }

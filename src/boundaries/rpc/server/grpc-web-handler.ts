@@ -11,32 +11,14 @@
  * server offers. Connect-ES's own factory reads proto and json only, through protobuf-es messages,
  * and refuses the text variant.
  */
-import type { createHandlerContext, MethodImplSpec } from '@connectrpc/connect';
+import type { MethodImplSpec } from '@connectrpc/connect';
 import type * as ConnectProtocol from '@connectrpc/connect/protocol';
 import type {
-  assertByteStreamRequest,
-  compressionNegotiate,
-  contentTypeMatcher,
-  createMethodUrl,
   ProtocolHandlerFactory,
   UniversalHandler,
   UniversalServerRequest,
   UniversalServerResponse,
-  uResponseMethodNotAllowed,
-  uResponseUnsupportedMediaType,
 } from '@connectrpc/connect/protocol';
-import type {
-  createTrailerSerialization,
-  grpcStatusOk,
-  headerAcceptEncoding,
-  headerContentType,
-  headerEncoding,
-  headerGrpcStatus,
-  headerTimeout,
-  parseTimeout,
-  setTrailerStatus,
-  trailerFlag,
-} from '@connectrpc/connect/protocol-grpc-web';
 import { codecOfContentType, contentTypeOf, type RpcCodecName } from '../message-formats.js';
 import { expiredDeadlineError } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';

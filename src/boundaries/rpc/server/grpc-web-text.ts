@@ -5,7 +5,6 @@
  * only the last: the decoder reads group by group, and the encoder writes each chunk as one padded
  * piece. Connect-ES has no text variant on its server.
  */
-import type { Code, ConnectError } from '@connectrpc/connect';
 import type { AsyncIterableTransform } from '@connectrpc/connect/protocol';
 import { connectRuntime } from './connect-runtime.js';
 

@@ -7,7 +7,6 @@
  */
 import type { DescMethod } from '@bufbuild/protobuf';
 import type {
-  limitSerialization,
   Serialization,
   UniversalHandlerOptions,
   validateUniversalHandlerOptions,

@@ -10,17 +10,8 @@ import type { ConnectError, HandlerContext, MethodImplSpec } from '@connectrpc/c
 import type {
   AsyncIterableTransform,
   EnvelopedMessage,
-  pipe,
   Serialization,
-  transformCatchFinally,
   transformCompressEnvelope,
-  transformDecompressEnvelope,
-  transformInvokeImplementation,
-  transformJoinEnvelopes,
-  transformParseEnvelope,
-  transformSerializeEnvelope,
-  transformSplitEnvelope,
-  untilFirst,
 } from '@connectrpc/connect/protocol';
 import { callErrorOf } from './call-error.js';
 import { connectRuntime } from './connect-runtime.js';
