@@ -69,7 +69,10 @@ const utf8Slice = NodeBuffer?.prototype.utf8Slice;
 const lenientDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Bytes [start, end), already known to be valid UTF-8, as a string. */
+/**
+ * Bytes [start, end) as a string, what is not UTF-8 as U+FFFD: for bytes already known to be valid
+ * UTF-8, or checked after (core/utf8.ts looks for U+FFFD in the text).
+ */
 export function utf8Text(bytes: Uint8Array, start: number, end: number): string {
   return utf8Slice !== undefined
     ? utf8Slice.call(bytes, start, end)

@@ -3,7 +3,7 @@
  * which silently changes data; wirekit refuses both instead.
  */
 import { WirekitError } from '../../errors/index.js';
-import { latin1Slice } from '../../util/node-runtime.js';
+import { latin1Slice, utf8Text } from '../../util/node-runtime.js';
 import { asciiByCodes } from './ascii.js';
 import { malformed } from './errors.js';
 
@@ -98,7 +98,15 @@ export function decodeUtf8(bytes: Uint8Array, start: number, end: number): strin
   return decodeSlow(bytes, start, end);
 }
 
+/**
+ * Bytes [start, end) that are not short ASCII. Node's utf8Slice (no subarray to make; about half a
+ * fatal TextDecoder's cost on strings of tens of bytes, the same on kilobytes) writes U+FFFD for
+ * every byte that is not UTF-8, so text without one came from valid UTF-8 and is the answer; text
+ * with one goes to the strict decoder, which refuses the bytes or keeps a U+FFFD they spelled.
+ */
 function decodeSlow(bytes: Uint8Array, start: number, end: number): string {
+  const text = utf8Text(bytes, start, end);
+  if (!text.includes('\uFFFD')) return text;
   try {
     return decoder.decode(bytes.subarray(start, end));
   } catch {

@@ -73,6 +73,54 @@ describe('TextReader', () => {
     }
   });
 
+  test('decodeUtf8 agrees with a strict TextDecoder on any bytes: the same text, or a refusal', () => {
+    // Node's lenient utf8Slice answers first; only its U+FFFD sends bytes to the strict decoder.
+    const outcomeOf = (decode: () => string) => {
+      try {
+        return { text: decode() };
+      } catch {
+        return { refused: true };
+      }
+    };
+    // Bytes near UTF-8's edges: continuations, overlong leads, surrogates, past U+10FFFF, U+FFFD itself.
+    const edgy = fc.constantFrom(
+      0x00,
+      0x41,
+      0x7f,
+      0x80,
+      0xbf,
+      0xc0,
+      0xc1,
+      0xc2,
+      0xdf,
+      0xe0,
+      0xed,
+      0xef,
+      0xf0,
+      0xf4,
+      0xf5,
+      0xff,
+      0xa0,
+      0x9f,
+      0x90,
+      0x8f,
+      0xbd,
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(edgy, fc.integer({ min: 0, max: 255 })), { maxLength: 40 }), (list) => {
+        const bytes = Uint8Array.from(list);
+        expect(outcomeOf(() => decodeUtf8(bytes, 0, bytes.length))).toEqual(
+          outcomeOf(() => strict.decode(bytes)),
+        );
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of ['\uFFFD', 'a\uFFFDb Théâtre', '\uFEFFbom and é', 'x'.repeat(300) + '\uFFFD']) {
+      const bytes = utf8.encode(text);
+      expect(decodeUtf8(bytes, 0, bytes.length)).toBe(text);
+    }
+  });
+
   test('decodeUtf8 agrees with a strict TextDecoder on valid text', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {
