@@ -59,6 +59,8 @@ export function callRunner(shutdownSignal: AbortSignal): (call: AbortableCall) =
 export class DirectCallContext implements RpcCallContext {
   #controller: AbortController | undefined;
   #abortReason: unknown;
+  /** The call is over: its signal reads as aborted, as Connect's does after every call. */
+  #ended = false;
   #requestHeader: Headers | undefined;
   #responseHeader: Headers | undefined;
   #responseTrailer: Headers | undefined;
@@ -74,6 +76,7 @@ export class DirectCallContext implements RpcCallContext {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#abortReason !== undefined) this.#controller.abort(this.#abortReason);
+      else if (this.#ended) this.#controller.abort();
     }
     return this.#controller.signal;
   }
@@ -101,6 +104,17 @@ export class DirectCallContext implements RpcCallContext {
     if (this.#abortReason !== undefined) return;
     this.#abortReason = reason;
     this.#controller?.abort(reason);
+  }
+
+  /**
+   * Ends the call, however it ended: the signal aborts, as Connect's handlers abort theirs once a
+   * call is over, so that a handler's clean-up on 'abort' runs on both paths. A handler that never
+   * read the signal costs nothing here; one that reads it later finds it aborted.
+   */
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (this.#abortReason === undefined) this.#controller?.abort();
   }
 
   /** The response headers a handler set, if it touched them. */

@@ -158,6 +158,7 @@ class DirectConnectCall {
     } finally {
       this.#finished = true;
       clearTimeout(this.#timer);
+      this.#context.end();
     }
     let encoding: string | undefined;
     if (compression.response !== null && body.byteLength >= options.compressMinBytes) {

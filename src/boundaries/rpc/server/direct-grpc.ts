@@ -119,6 +119,7 @@ class DirectCall {
     } finally {
       this.#finished = true;
       clearTimeout(this.#timer);
+      this.#context.end();
     }
   }
 

@@ -490,3 +490,30 @@ describe("the handler's signal on the direct path", () => {
     session.destroy();
   });
 });
+
+describe("the handler's signal once a call is over", () => {
+  // Connect aborts the signal after every call, so a handler's clean-up on 'abort' runs; the
+  // direct path does the same.
+  test('aborted on both paths, after a reply', async () => {
+    const seenDirect = { calls: [], contexts: [], aborted: [], timeouts: [] } as Seen;
+    const seenConnect = { calls: [], contexts: [], aborted: [], timeouts: [] } as Seen;
+    const direct = await createRpcServer({ services: [orderService(seenDirect)] });
+    const connect = await createRpcServer({
+      services: [orderService(seenConnect)],
+      interceptors: [(next) => (call) => next(call)],
+    });
+    const sessions = [openSession(direct.url), openSession(connect.url)] as const;
+    try {
+      const call = { path: getOrder, contentType: 'application/proto', body: request({ id: 2n }) };
+      const replies = await Promise.all(sessions.map((session) => connectCall(session, call)));
+      for (const reply of replies) expect(reply.headers[':status']).toBe(200);
+      for (const seen of [seenDirect, seenConnect]) {
+        expect(seen.contexts).toHaveLength(1);
+        expect(seen.contexts[0]?.signal.aborted).toBe(true);
+      }
+    } finally {
+      for (const session of sessions) session.close();
+      await Promise.all([direct.close(), connect.close()]);
+    }
+  });
+});

@@ -15,7 +15,7 @@ import {
 } from '../../../../src/boundaries/rpc/server/index.js';
 import { createCodec } from '../../../../src/codecs/index.js';
 import { frame, type GrpcReply, grpcCall, openSession, statusDetails } from './grpc-wire.js';
-import { bigId, GetOrder, orderService } from './order-service.js';
+import { bigId, GetOrder, orderService, type Seen } from './order-service.js';
 
 interface Pair {
   readonly direct: RpcServer;
@@ -281,6 +281,38 @@ describe('headers and trailers HTTP/2 forbids, set by a handler', () => {
       expect(reply.headers.connection).toBeUndefined();
       expect(reply.trailers.connection).toBeUndefined();
       expect(reply.headers['x-served-by']).toBe('wirekit');
+    }
+  });
+});
+
+describe("the handler's signal once a call is over", () => {
+  // Connect aborts the signal after every call, so a handler's clean-up on 'abort' runs; the
+  // direct path does the same, for a signal read during the call or after it.
+  test.each([
+    ['a unary call', getOrder],
+    ['a server stream', watchOrders],
+  ] as const)('%s: aborted on both paths, after a reply', async (_name, path) => {
+    const seenDirect = { calls: [], contexts: [], aborted: [], timeouts: [] } as Seen;
+    const seenConnect = { calls: [], contexts: [], aborted: [], timeouts: [] } as Seen;
+    const direct = await createRpcServer({ services: [orderService(seenDirect)] });
+    const connect = await createRpcServer({
+      services: [orderService(seenConnect)],
+      interceptors: [(next) => (request) => next(request)],
+    });
+    const sessions = [openSession(direct.url), openSession(connect.url)] as const;
+    try {
+      const body = frame(request({ id: 2n }));
+      const replies = await Promise.all(
+        sessions.map((session) => grpcCall(session, path, 'application/grpc', body)),
+      );
+      for (const reply of replies) expect(outcome(reply).status).toBe('0');
+      for (const seen of [seenDirect, seenConnect]) {
+        expect(seen.contexts).toHaveLength(1);
+        expect(seen.contexts[0]?.signal.aborted).toBe(true);
+      }
+    } finally {
+      for (const session of sessions) session.close();
+      await Promise.all([direct.close(), connect.close()]);
     }
   });
 });
