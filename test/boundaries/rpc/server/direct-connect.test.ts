@@ -28,50 +28,11 @@ import {
   test,
   vi,
 } from 'vitest';
-import {
-  createRpcServer,
-  type RpcServer,
-  type RpcServerOptions,
-} from '../../../../src/boundaries/rpc/server/index.js';
+import { createRpcServer } from '../../../../src/boundaries/rpc/server/index.js';
 import { createCodec } from '../../../../src/codecs/index.js';
 import { openSession } from './grpc-wire.js';
-import { bigId, GetOrder, orderService, type Seen } from './order-service.js';
-
-interface Pair {
-  readonly direct: RpcServer;
-  readonly connect: RpcServer;
-  readonly sessions: { direct: ClientHttp2Session; connect: ClientHttp2Session };
-  /** Calls that went through Connect's router on the `connect` server. */
-  readonly intercepted: () => number;
-}
-
-async function serverPair(options: Omit<RpcServerOptions, 'services'> = {}): Promise<Pair> {
-  let intercepted = 0;
-  const direct = await createRpcServer({ ...options, services: [orderService()] });
-  const connect = await createRpcServer({
-    ...options,
-    services: [orderService()],
-    interceptors: [
-      (next) => (request) => {
-        intercepted++;
-        return next(request);
-      },
-    ],
-  });
-  return {
-    direct,
-    connect,
-    sessions: { direct: openSession(direct.url), connect: openSession(connect.url) },
-    intercepted: () => intercepted,
-  };
-}
-
-async function closePair(pair: Pair | undefined) {
-  if (pair === undefined) return;
-  pair.sessions.direct.close();
-  pair.sessions.connect.close();
-  await Promise.all([pair.direct.close(), pair.connect.close()]);
-}
+import { bigId, GetOrder, orderService } from './order-service.js';
+import { closePair, nothingSeen, type Pair, serverPair } from './server-pair.js';
 
 interface Reply {
   readonly headers: IncomingHttpHeaders & IncomingHttpStatusHeader;
@@ -457,7 +418,7 @@ describe("the handler's signal on the direct path", () => {
     session.request({ ':method': 'POST', ':path': getOrder, 'content-type': proto });
 
   test("a client's reset aborts it", async () => {
-    const seen: Seen = { calls: [], contexts: [], aborted: [], timeouts: [] };
+    const seen = nothingSeen();
     const server = await createRpcServer({ services: [orderService(seen)] });
     const session = openSession(server.url);
     try {
@@ -477,7 +438,7 @@ describe("the handler's signal on the direct path", () => {
   });
 
   test('close() aborts a call still running after the grace period', async () => {
-    const seen: Seen = { calls: [], contexts: [], aborted: [], timeouts: [] };
+    const seen = nothingSeen();
     const server = await createRpcServer({ services: [orderService(seen)], shutdownTimeoutMs: 200 });
     const session = openSession(server.url);
     const stream = slowCall(session);
@@ -495,25 +456,19 @@ describe("the handler's signal once a call is over", () => {
   // Connect aborts the signal after every call, so a handler's clean-up on 'abort' runs; the
   // direct path does the same.
   test('aborted on both paths, after a reply', async () => {
-    const seenDirect = { calls: [], contexts: [], aborted: [], timeouts: [] } as Seen;
-    const seenConnect = { calls: [], contexts: [], aborted: [], timeouts: [] } as Seen;
-    const direct = await createRpcServer({ services: [orderService(seenDirect)] });
-    const connect = await createRpcServer({
-      services: [orderService(seenConnect)],
-      interceptors: [(next) => (call) => next(call)],
-    });
-    const sessions = [openSession(direct.url), openSession(connect.url)] as const;
+    const seen = { direct: nothingSeen(), connect: nothingSeen() };
+    const pair = await serverPair({}, seen);
+    const sessions = [pair.sessions.direct, pair.sessions.connect] as const;
     try {
       const call = { path: getOrder, contentType: 'application/proto', body: request({ id: 2n }) };
       const replies = await Promise.all(sessions.map((session) => connectCall(session, call)));
       for (const reply of replies) expect(reply.headers[':status']).toBe(200);
-      for (const seen of [seenDirect, seenConnect]) {
-        expect(seen.contexts).toHaveLength(1);
-        expect(seen.contexts[0]?.signal.aborted).toBe(true);
+      for (const handlers of [seen.direct, seen.connect]) {
+        expect(handlers.contexts).toHaveLength(1);
+        expect(handlers.contexts[0]?.signal.aborted).toBe(true);
       }
     } finally {
-      for (const session of sessions) session.close();
-      await Promise.all([direct.close(), connect.close()]);
+      await closePair(pair);
     }
   });
 });

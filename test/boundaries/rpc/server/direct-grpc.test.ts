@@ -5,53 +5,13 @@
  * them), must be answered alike: the same content type, messages, status, message and error
  * details, byte for byte where the protocol fixes the bytes.
  */
-import type { ClientHttp2Session, IncomingHttpHeaders } from 'node:http2';
+import type { IncomingHttpHeaders } from 'node:http2';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  createRpcServer,
-  type RpcServer,
-  type RpcServerOptions,
-} from '../../../../src/boundaries/rpc/server/index.js';
 import { createCodec } from '../../../../src/codecs/index.js';
-import { frame, type GrpcReply, grpcCall, openSession, statusDetails } from './grpc-wire.js';
-import { bigId, GetOrder, orderService, type Seen } from './order-service.js';
-
-interface Pair {
-  readonly direct: RpcServer;
-  readonly connect: RpcServer;
-  readonly sessions: { direct: ClientHttp2Session; connect: ClientHttp2Session };
-  /** Calls that went through Connect's router on the `connect` server. */
-  readonly intercepted: () => number;
-}
-
-async function serverPair(options: Omit<RpcServerOptions, 'services'> = {}): Promise<Pair> {
-  let intercepted = 0;
-  const direct = await createRpcServer({ ...options, services: [orderService()] });
-  const connect = await createRpcServer({
-    ...options,
-    services: [orderService()],
-    interceptors: [
-      (next) => (request) => {
-        intercepted++;
-        return next(request);
-      },
-    ],
-  });
-  return {
-    direct,
-    connect,
-    sessions: { direct: openSession(direct.url), connect: openSession(connect.url) },
-    intercepted: () => intercepted,
-  };
-}
-
-async function closePair(pair: Pair | undefined) {
-  if (pair === undefined) return;
-  pair.sessions.direct.close();
-  pair.sessions.connect.close();
-  await Promise.all([pair.direct.close(), pair.connect.close()]);
-}
+import { frame, type GrpcReply, grpcCall, statusDetails } from './grpc-wire.js';
+import { bigId, GetOrder } from './order-service.js';
+import { closePair, nothingSeen, type Pair, serverPair } from './server-pair.js';
 
 /** What must match between the two paths: everything but transport details (date, lengths). */
 function outcome(reply: GrpcReply) {
@@ -292,27 +252,21 @@ describe("the handler's signal once a call is over", () => {
     ['a unary call', getOrder],
     ['a server stream', watchOrders],
   ] as const)('%s: aborted on both paths, after a reply', async (_name, path) => {
-    const seenDirect = { calls: [], contexts: [], aborted: [], timeouts: [] } as Seen;
-    const seenConnect = { calls: [], contexts: [], aborted: [], timeouts: [] } as Seen;
-    const direct = await createRpcServer({ services: [orderService(seenDirect)] });
-    const connect = await createRpcServer({
-      services: [orderService(seenConnect)],
-      interceptors: [(next) => (request) => next(request)],
-    });
-    const sessions = [openSession(direct.url), openSession(connect.url)] as const;
+    const seen = { direct: nothingSeen(), connect: nothingSeen() };
+    const pair = await serverPair({}, seen);
+    const sessions = [pair.sessions.direct, pair.sessions.connect] as const;
     try {
       const body = frame(request({ id: 2n }));
       const replies = await Promise.all(
         sessions.map((session) => grpcCall(session, path, 'application/grpc', body)),
       );
       for (const reply of replies) expect(outcome(reply).status).toBe('0');
-      for (const seen of [seenDirect, seenConnect]) {
-        expect(seen.contexts).toHaveLength(1);
-        expect(seen.contexts[0]?.signal.aborted).toBe(true);
+      for (const handlers of [seen.direct, seen.connect]) {
+        expect(handlers.contexts).toHaveLength(1);
+        expect(handlers.contexts[0]?.signal.aborted).toBe(true);
       }
     } finally {
-      for (const session of sessions) session.close();
-      await Promise.all([direct.close(), connect.close()]);
+      await closePair(pair);
     }
   });
 });
