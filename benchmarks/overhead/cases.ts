@@ -195,6 +195,25 @@ export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<strin
       decode: (b) => codec.decode(b),
     };
   };
+  /** protobufjs on the schema's .proto; `messages`: its decoded instances, else toObject's plain values. */
+  const protobufjs = (messages: boolean): BenchCase => {
+    const protobuf = require('protobufjs') as typeof import('protobufjs');
+    const root = protobuf.parse(toProto(batch ? RowsMessage : item), { keepCase: true }).root;
+    root.addJSON((protobuf.common.get('google/protobuf/timestamp.proto') as { nested: never }).nested);
+    const type = root.lookupType(batch ? 'Rows' : item.name);
+    return {
+      name: messages ? 'protobufjs (messages)' : 'protobufjs',
+      // Not timed: enum members and timestamps as protobufjs takes them (protobufjsInput).
+      prepare: units(
+        (rows) => type.fromObject({ rows: protobufjsInput(Rows, rows) as unknown[] }),
+        (row) => type.fromObject(protobufjsInput(item, row) as Row),
+      ),
+      encode: (v) => type.encode(v as never).finish(),
+      decode: messages
+        ? (b) => type.decode(b)
+        : (b) => type.toObject(type.decode(b), { longs: Number, enums: String }),
+    };
+  };
   /** Arrow is a table format: a table of one row per call is not how anyone would use it. */
   const tablesOnly = () => {
     if (!batch) throw new Error('a table format, measured on batches only');
@@ -248,40 +267,11 @@ export function casesFor(item: ObjectSchema, unit: Unit = 'batch'): Record<strin
     },
     'cbor wirekit': () => wirekit('cbor', true),
     'cbor wirekit-schemaless': () => wirekit('cbor', false),
-    'protobuf protobufjs': () => {
-      const protobuf = require('protobufjs') as typeof import('protobufjs');
-      const root = protobuf.parse(toProto(batch ? RowsMessage : item), { keepCase: true }).root;
-      root.addJSON((protobuf.common.get('google/protobuf/timestamp.proto') as { nested: never }).nested);
-      const type = root.lookupType(batch ? 'Rows' : item.name);
-      return {
-        name: 'protobufjs',
-        // Not timed: enum members and timestamps as protobufjs takes them (protobufjsInput).
-        prepare: units(
-          (rows) => type.fromObject({ rows: protobufjsInput(Rows, rows) as unknown[] }),
-          (row) => type.fromObject(protobufjsInput(item, row) as Row),
-        ),
-        encode: (v) => type.encode(v as never).finish(),
-        decode: (b) => type.toObject(type.decode(b), { longs: Number, enums: String }),
-      };
-    },
+    'protobuf protobufjs': () => protobufjs(false),
     // protobufjs as its fastest readers use it: the decoded message instances themselves (enums
     // as numbers, timestamps as Timestamp messages, absent fields read from the prototype's
     // defaults), no toObject.
-    'protobuf protobufjs-messages': () => {
-      const protobuf = require('protobufjs') as typeof import('protobufjs');
-      const root = protobuf.parse(toProto(batch ? RowsMessage : item), { keepCase: true }).root;
-      root.addJSON((protobuf.common.get('google/protobuf/timestamp.proto') as { nested: never }).nested);
-      const type = root.lookupType(batch ? 'Rows' : item.name);
-      return {
-        name: 'protobufjs (messages)',
-        prepare: units(
-          (rows) => type.fromObject({ rows: protobufjsInput(Rows, rows) as unknown[] }),
-          (row) => type.fromObject(protobufjsInput(item, row) as Row),
-        ),
-        encode: (v) => type.encode(v as never).finish(),
-        decode: (b) => type.decode(b),
-      };
-    },
+    'protobuf protobufjs-messages': () => protobufjs(true),
     'protobuf wirekit': () => protobufWirekit(true),
     'protobuf wirekit-interpreter': () => protobufWirekit(false),
     // ProtoJSON: what the RPC gateway answers `application/json` with, against the plain JSON hop.
