@@ -7,9 +7,10 @@
  * session timeout, and the members left rejoin and assign the partition again. Nothing here votes
  * or pings on its own.
  *
- * The assignment keeps a leader that is still a member (a registry joining does not take over),
- * and otherwise picks the member with the smallest member id. Followers learn the leader's URL from
- * the group's description (its members' metadata and assignments), which the broker answers.
+ * The assignment keeps a leader that is still a member (a registry joining does not take over)
+ * unless it was away for a session (then another may lead already), and otherwise picks the
+ * member with the smallest member id. Followers learn the leader's URL from the group's
+ * description (its members' metadata and assignments), which the broker answers.
  *
  * Leadership is also a lease: a leader that has not heartbeated within the session timeout stops
  * counting itself the leader, because by then the coordinator may have handed the partition to
@@ -94,6 +95,17 @@ export async function joinLeaderElection(options: LeaderElectionOptions): Promis
   let generation = 0;
   let stopped = false;
 
+  /**
+   * Whether to ask the group to keep this registry as its leader. Not after a session without word
+   * from the coordinator (a pause, a split): the group has dropped this member and may have chosen
+   * another leader, which also asks to keep leading; were both to ask, the rule that breaks the tie
+   * (the smaller member id) could hand the lead back to the registry that was away, and make the
+   * one that took over in its absence step down.
+   */
+  const stillLeading = () => ledLast && leaseHeld();
+  /** Whether the coordinator confirmed this member within a session. */
+  const leaseHeld = () => Date.now() - confirmedAt < sessionTimeoutMs;
+
   const set = (leader: Leader | undefined) => {
     if (leader?.url === current?.url && leader?.self === current?.self) return;
     current = leader;
@@ -108,7 +120,7 @@ export async function joinLeaderElection(options: LeaderElectionOptions): Promis
       metadata: MemberMetadata.encode({
         version: 0,
         topics,
-        userData: Buffer.from(JSON.stringify({ url, leading: ledLast })),
+        userData: Buffer.from(JSON.stringify({ url, leading: stillLeading() })),
       }),
     }),
     async assign({ members }: { members: GroupMember[] }) {
@@ -192,7 +204,7 @@ export async function joinLeaderElection(options: LeaderElectionOptions): Promis
   return {
     leader() {
       // A leader that the coordinator has not heard from for a session may have been replaced.
-      if (current?.self === true && Date.now() - confirmedAt >= sessionTimeoutMs) return undefined;
+      if (current?.self === true && !leaseHeld()) return undefined;
       return current;
     },
     stepDown() {
