@@ -1,19 +1,18 @@
 /**
  * The JSON → gRPC hop: wirekit's rpcGateway on Fastify, each REST route made from the method's
  * `http` mapping, calling the backend over gRPC in Protocol Buffers through wirekit's RPC client
- * (one HTTP/2 connection, calls multiplexed on it), as examples/gateway/gateway.ts does.
+ * (`gatewayCallOf`: one HTTP/2 connection, calls multiplexed on it, replies written as ProtoJSON
+ * from their bytes), as examples/gateway/gateway.ts does.
  */
 import Fastify from 'fastify';
-import { createRpcClient, grpcTransport } from 'wirekit-ts/rpc/client';
-import { type GatewayCall, rpcGateway } from 'wirekit-ts/rpc/gateway';
+import { grpcTransport } from 'wirekit-ts/rpc/client';
+import { gatewayCallOf, rpcGateway } from 'wirekit-ts/rpc/gateway';
 import type { RunningHop } from './running-hop.js';
 import { GatewayUserService } from './service.js';
 
 export async function startGrpcHop(backendPort: number): Promise<RunningHop> {
   const transport = grpcTransport({ baseUrl: `http://127.0.0.1:${backendPort}`, codec: 'proto' });
-  const client = createRpcClient(GatewayUserService, transport);
-  const call: GatewayCall<typeof GatewayUserService> = (method, request, options) =>
-    (client[method] as (request: unknown, options: object) => Promise<unknown>)(request, options);
+  const call = gatewayCallOf(GatewayUserService, transport);
   const app = Fastify({ logger: false });
   await app.register(rpcGateway(GatewayUserService, call, { timeoutMs: 5000 }));
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

@@ -152,7 +152,7 @@ export class MessageSerializers<T> {
 
   constructor(
     readonly schema: ObjectSchema,
-    private readonly options: MessageCodecOptions = {},
+    readonly options: MessageCodecOptions = {},
   ) {}
 
   of(codec: RpcCodecName): MessageSerializer<T> {

@@ -9,6 +9,7 @@ import { WirekitError } from '../../../errors/index.js';
 import {
   type CallOptions,
   type MethodSchema,
+  type ObjectSchema,
   type ServiceClient,
   type ServiceSchema,
   withDefaults,
@@ -77,6 +78,25 @@ export function createRpcClient<S extends ServiceSchema>(
   transport: RpcTransport,
   options: RpcClientOptions = {},
 ): ServiceClient<S, RpcCallOptions> {
+  return clientWithReplies(
+    service,
+    transport,
+    options,
+    (schema) => new MessageSerializers(schema, options.codecOptions),
+  ) as ServiceClient<S, RpcCallOptions>;
+}
+
+/**
+ * createRpcClient's methods, with each reply type's serializers made by `replies`: the gateway's
+ * call (gateway/client-call.ts) leaves Protocol Buffers replies encoded, to answer them as ProtoJSON
+ * without building the values. Not exported from the entry: its replies are not the typed ones.
+ */
+export function clientWithReplies(
+  service: ServiceSchema,
+  transport: RpcTransport,
+  options: RpcClientOptions,
+  replies: (schema: ObjectSchema) => MessageSerializers<unknown>,
+): Readonly<Record<string, unknown>> {
   const policy = retryPolicyOf(options.retry);
   const descriptors = lazyDescriptors(service);
   const client: Record<string, unknown> = {};
@@ -91,13 +111,13 @@ export function createRpcClient<S extends ServiceSchema>(
       },
       messages: {
         input: new MessageSerializers(schema.input, options.codecOptions),
-        output: new MessageSerializers(schema.output, options.codecOptions),
+        output: replies(schema.output),
       },
       retryable: isRetryable(schema),
     };
     client[name] = methodFunction(bound, transport, policy, options.defaultTimeoutMs);
   }
-  return Object.freeze(client) as ServiceClient<S, RpcCallOptions>;
+  return Object.freeze(client);
 }
 
 /** The service's method descriptors by name, made once, on the first call of any method. */

@@ -74,6 +74,24 @@ function wirekitDetailOf(thrown: object): { code: ErrorCode; path?: string } | u
   return undefined;
 }
 
+/**
+ * Codes of bytes that did not decode. The gateway reads and holds the request to its schema before
+ * the call, so from a call these describe what came back (wirekit's RPC client throws a reply that
+ * does not decode as the codec's error, as gRPC clients answer INTERNAL for one): the service's
+ * fault, not the REST client's, where the RPC table (written for a server reading a request) says
+ * INVALID_ARGUMENT or RESOURCE_EXHAUSTED.
+ */
+function fromReply(code: ErrorCode): boolean {
+  return (
+    code.startsWith('WK_DECODE_') ||
+    code.startsWith('WK_LIMIT_') ||
+    code === 'WK_COMPRESSION_FAILED' ||
+    code === 'WK_ENVELOPE_INVALID'
+  );
+}
+
+const internal = { status: 'INTERNAL', code: grpcStatusCodes.INTERNAL } as const;
+
 /** The record for what `call` threw; `internal` says it was no RPC failure (log it: it is a bug). */
 export function gatewayErrorOf(thrown: unknown): { record: GatewayError; internal: boolean } {
   if (typeof thrown === 'object' && thrown !== null) {
@@ -91,7 +109,7 @@ export function gatewayErrorOf(thrown: unknown): { record: GatewayError; interna
       return { record, internal: false };
     }
     if (isWirekitError(thrown)) {
-      const { status: grpcStatus, code } = rpcStatusOf(thrown);
+      const { status: grpcStatus, code } = fromReply(thrown.code) ? internal : rpcStatusOf(thrown);
       const record: GatewayError = {
         status: connectHttpStatusOf(grpcStatus),
         code: thrown.code,

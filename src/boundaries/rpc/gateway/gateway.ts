@@ -21,11 +21,17 @@ import type { Codec, UnknownKeys } from '../../../codecs/core/codec.js';
 import type { DecodeLimits } from '../../../codecs/core/limits.js';
 import { createProtoJsonCodec } from '../../../codecs/protobuf/protojson.js';
 import { jsonNameOf } from '../../../codecs/protobuf/protojson-names.js';
+import {
+  createProtoJsonTranscoder,
+  type ProtoJsonTranscoder,
+} from '../../../codecs/protobuf/protojson-transcode.js';
 import { WirekitError } from '../../../errors/index.js';
 import { type ParsedBinding, parseHttpRule } from '../../../schema/http-rule.js';
-import type { MethodSchema, ServiceSchema } from '../../../schema/index.js';
+import type { MethodSchema, ObjectSchema, ServiceSchema } from '../../../schema/index.js';
 import { fastifyRefusal } from '../../http/refusals.js';
 import { type HttpError, httpErrorOf } from '../../http/wire-error.js';
+import { EncodedReply } from '../encoded-reply.js';
+import type { MessageCodecOptions } from '../message-formats.js';
 import { gatewayErrorOf } from './call-failure.js';
 import { bySpecificity, matchPath, routeUrlOf } from './path-match.js';
 import { RequestBinder } from './request-binding.js';
@@ -43,7 +49,9 @@ export interface GatewayCallOptions {
 /**
  * The RPC behind the routes: called with the method's name and its request (`Infer` of the
  * method's input), it resolves to the reply (held to the output schema when it is encoded) or
- * rejects with the call's status (see call-failure.ts for the shapes understood).
+ * rejects with the call's status (see call-failure.ts for the shapes understood). `gatewayCallOf`
+ * makes one from wirekit's RPC client, whose Protocol Buffers replies are answered without being
+ * decoded.
  */
 export type GatewayCall<S extends ServiceSchema = ServiceSchema> = (
   method: keyof S['methods'] & string,
@@ -80,6 +88,25 @@ interface Route {
   readonly binding: ParsedBinding;
   readonly binder: RequestBinder;
   readonly reply: Codec<unknown>;
+  /** ProtoJSON straight from a reply's Protocol Buffers bytes, one per client's codec options. */
+  readonly transcoders: WeakMap<MessageCodecOptions, ProtoJsonTranscoder>;
+  readonly output: ObjectSchema;
+  readonly emitDefaults: boolean;
+}
+
+/** The route's transcoder for replies a client with `options` decodes (its limits and validation). */
+function transcoderOf(route: Route, options: MessageCodecOptions): ProtoJsonTranscoder {
+  let transcoder = route.transcoders.get(options);
+  if (transcoder === undefined) {
+    transcoder = createProtoJsonTranscoder({
+      schema: route.output,
+      emitDefaults: route.emitDefaults,
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.validate === undefined ? {} : { validate: options.validate }),
+    });
+    route.transcoders.set(options, transcoder);
+  }
+  return transcoder;
 }
 
 const jsonType = 'application/json';
@@ -139,11 +166,9 @@ export function rpcGateway<S extends ServiceSchema>(
       ignoreUnknownFields: unknownKeys === 'ignore',
     });
     for (const binding of parseHttpRule(schema.http, schema.input, schema.output)) {
-      const reply = createProtoJsonCodec({
-        schema: schema.output,
-        // A response body field is answered even at its default: the body is that value.
-        emitDefaults: options.emitDefaults === true || binding.responseBody !== undefined,
-      });
+      // A response body field is answered even at its default: the body is that value.
+      const emitDefaults = options.emitDefaults === true || binding.responseBody !== undefined;
+      const reply = createProtoJsonCodec({ schema: schema.output, emitDefaults });
       const verb = binding.verb.toUpperCase();
       const url = routeUrlOf(binding.template);
       const key = `${verb} ${url}`;
@@ -153,6 +178,9 @@ export function rpcGateway<S extends ServiceSchema>(
         binding,
         binder: new RequestBinder(binding, schema.input, input, limits),
         reply,
+        transcoders: new WeakMap(),
+        output: schema.output,
+        emitDefaults,
       });
       groups.set(key, group);
     }
@@ -193,9 +221,24 @@ export function rpcGateway<S extends ServiceSchema>(
       if (internal) request.log.error({ err: error }, `rpcGateway: ${route.method} failed`);
       return sendRecord(reply, record);
     }
-    let bytes: Uint8Array;
+    let bytes: Uint8Array | undefined;
+    if (result instanceof EncodedReply) {
+      try {
+        bytes = transcoderOf(route, result.options).transcode(result.bytes);
+      } catch {
+        // The bytes do not decode, or their value has no ProtoJSON form: decoded as the client would
+        // have, so that the answer is the one a decoded reply gets (the call's failure, or below).
+        try {
+          result = result.decode();
+        } catch (error) {
+          const { record, internal } = gatewayErrorOf(error);
+          if (internal) request.log.error({ err: error }, `rpcGateway: ${route.method} failed`);
+          return sendRecord(reply, record);
+        }
+      }
+    }
     try {
-      bytes = route.reply.encode(result);
+      bytes ??= route.reply.encode(result);
     } catch (error) {
       request.log.error({ err: error }, `rpcGateway: the reply of ${route.method} does not fit its schema`);
       return sendRecord(reply, httpErrorOf(error, false));

@@ -81,6 +81,9 @@ describe('rpcGateway with a function as the call', () => {
           },
         ],
       },
+      // A reply that did not decode, as wirekit's client throws it: the service's fault.
+      '8': new WirekitError('WK_DECODE_MALFORMED', 'a varint runs past the end', { offset: 3 }),
+      '9': new WirekitError('WK_LIMIT_LENGTH', 'a string of 9 MB is past the limit'),
     };
     await serve(async (_method, request) => {
       throw failures[String((request as { id: bigint }).id)];
@@ -95,6 +98,8 @@ describe('rpcGateway with a function as the call', () => {
       [503, 'UNAVAILABLE', 'WK_CACHE_STORE_UNAVAILABLE', 'redis is away'],
       [500, 'INTERNAL', 'WK_HTTP_STATUS', 'internal error'],
       [400, 'INVALID_ARGUMENT', 'WK_VALIDATION_FAILED', 'bad id'],
+      [500, 'INTERNAL', 'WK_DECODE_MALFORMED', 'a varint runs past the end'],
+      [500, 'INTERNAL', 'WK_LIMIT_LENGTH', 'a string of 9 MB is past the limit'],
     ]);
     expect(answers[3]?.body.path).toBe('order.total');
     expect(answers[6]?.body.path).toBe('id');

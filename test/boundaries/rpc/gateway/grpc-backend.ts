@@ -24,9 +24,13 @@ export interface GrpcBackend {
 /** grpc-js copies from a Buffer: wrap the codec's view without copying. */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+/** Rewrites a reply's bytes before they are sent (to send what no encoder would write). */
+export type ReplyTamper = (method: string, bytes: Buffer) => Buffer;
+
 export async function startGrpcBackend(
   service: ServiceSchema,
   handlers: Readonly<Record<string, Handler>>,
+  tamper: ReplyTamper = (_method, bytes) => bytes,
 ): Promise<GrpcBackend> {
   const received: { method: string; bytes: Buffer }[] = [];
   const definition: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
@@ -44,7 +48,7 @@ export async function startGrpcBackend(
         received.push({ method: name, bytes: Buffer.from(bytes) });
         return input.decode(bytes);
       },
-      responseSerialize: (value: unknown) => asBuffer(output.encode(value)),
+      responseSerialize: (value: unknown) => tamper(name, asBuffer(output.encode(value))),
       responseDeserialize: (bytes: Buffer) => output.decode(bytes),
     };
     const handler = handlers[name];
