@@ -35,7 +35,7 @@ export function protocolConfig(
     codec: options.codec ?? 'proto',
     httpClient,
     sendCompression: sendGzip && gzip !== undefined ? gzip : null,
-    acceptCompression: gzip === undefined ? [] : [gzip],
+    acceptCompression: gzip === undefined || options.acceptCompression === 'identity' ? [] : [gzip],
     compressMinBytes: options.compressMinBytes ?? 1024,
     readMaxBytes: options.readMaxBytes ?? defaultMaxMessageBytes,
     writeMaxBytes: options.writeMaxBytes ?? defaultMaxMessageBytes,

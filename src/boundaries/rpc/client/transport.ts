@@ -77,6 +77,12 @@ export interface TransportOptions {
   readonly codec?: RpcCodecName;
   /** Compress requests with gzip (default: send them as they are). */
   readonly sendCompression?: 'gzip' | 'identity';
+  /**
+   * Replies the server may compress: `gzip` (default, as Connect's clients offer it) or `identity`
+   * (replies come as they are: on a fast internal network, compressing costs the server and the
+   * client CPU and saves little).
+   */
+  readonly acceptCompression?: 'gzip' | 'identity';
   /** The smallest request worth compressing, in bytes (default 1024). */
   readonly compressMinBytes?: number;
   /** The largest reply message read, after decompression (default 4 MiB, as gRPC). */

@@ -201,6 +201,28 @@ describe('Connect specifics', () => {
     }
   });
 
+  test('replies come gzipped by default, and as they are with acceptCompression: identity', async () => {
+    // A reply past Connect-ES's 1 KiB threshold, which its server compresses where the client accepts it.
+    const order = { ...anOrder, note: 'a long note '.repeat(200) };
+    const transports = [
+      ['content-encoding', (options: object) => connectTransport({ baseUrl: h1.url, ...options })],
+      ['grpc-encoding', (options: object) => grpcWebTransport({ baseUrl: h1.url, ...options })],
+      ['grpc-encoding', (options: object) => grpcTransport({ baseUrl: h2.url, ...options })],
+    ] as const;
+    for (const [name, transportOf] of transports) {
+      for (const [options, encoding] of [
+        [{}, 'gzip'],
+        [{ acceptCompression: 'identity' }, null],
+      ] as const) {
+        const client = createRpcClient(OrderService, keep(transportOf(options)));
+        let seen: string | null | undefined;
+        const reply = await client.PlaceOrder(order, { onHeader: (header) => (seen = header.get(name)) });
+        expect(reply).toEqual(order);
+        expect(seen, `${name} with ${JSON.stringify(options)}`).toBe(encoding);
+      }
+    }
+  });
+
   test('a reply larger than readMaxBytes is RESOURCE_EXHAUSTED', async () => {
     const small = createRpcClient(
       OrderService,
