@@ -265,6 +265,8 @@ describe('hand-made encodings', () => {
     'a lone surrogate in UTF-8': bytesOf(len(2, [0xed, 0xa0, 0x80])),
     'an overlong UTF-8 slash': bytesOf(len(2, [0xc0, 0xaf])),
     'a BOM and U+FFFD': bytesOf(len(2, [0xef, 0xbb, 0xbf, 0xef, 0xbf, 0xbd])),
+    'an ASCII quote': bytesOf(len(2, utf8('say "hi"'))),
+    'an ASCII quote and backslash': bytesOf(len(2, utf8('say "hi" \\ bye'))),
     'escapes and controls': bytesOf(len(2, utf8('a"b\\c\n\t\u0000\u001f\u007f é 😀 \u2028'))),
     'a 2 GiB length': bytesOf(key(2, 2), varint(2 ** 31), utf8('abc')),
     'a 2^64 length': bytesOf(key(2, 2), varint(2n ** 64n - 1n), utf8('abc')),
@@ -274,8 +276,11 @@ describe('hand-made encodings', () => {
     'the first enum member on the wire': bytesOf(key(6, 0), 0),
     'int64 extremes': bytesOf(key(7, 0), varint(-(2n ** 63n))),
     'uint8 past 255': bytesOf(key(14, 0), varint(256)),
-    'int64 as number past the safe integers': bytesOf(key(15, 0), varint(2n ** 53n)),
-    'int64 as number at the edge': bytesOf(key(15, 0), varint(2n ** 53n - 1n)),
+    // sint64, zigzag: 2^54 is 2^53, 2^54 - 2 is 2^53 - 1, 2^54 - 1 is -2^53.
+    'int64 as number past the safe integers': bytesOf(key(15, 0), varint(2n ** 54n)),
+    'int64 as number at the edge': bytesOf(key(15, 0), varint(2n ** 54n - 2n)),
+    'int64 as number at the negative edge': bytesOf(key(15, 0), varint(2n ** 54n - 3n)),
+    'int64 as number past the negative edge': bytesOf(key(15, 0), varint(2n ** 54n - 1n)),
     'a timestamp before year 1': bytesOf(len(8, varint(-62_135_596_801))),
     'a timestamp after 9999': bytesOf(len(8, varint(253_402_300_800))),
     'a timestamp with nanos and reversed fields': bytesOf(
@@ -338,6 +343,8 @@ describe('hand-made encodings', () => {
       'a BOM and U+FFFD',
       'floats',
       'a map entry',
+      'int64 as number at the edge',
+      'int64 as number at the negative edge',
     ]) {
       pair.transcode(cases[name] as Uint8Array);
     }
@@ -374,20 +381,40 @@ describe('limits', () => {
     expectSame(pairOf(Node, { limits, emitDefaults: true }), bytes);
   });
 
-  test('each limit near the input’s need, step by step', () => {
-    const pair = pairOf(Node);
-    const full = pair.transcode(bytes);
-    expect(full.length).toBeGreaterThan(0);
-    for (let budget = 0; budget < 12_000; budget += 97) {
-      expectSame(pairOf(Node, { limits: { maxAllocatedBytes: budget } }), bytes);
+  /** The least value of a limit that the codecs decode `bytes` within. */
+  function threshold(limit: keyof DecodeLimits, high: number): number {
+    let low = 0;
+    let top = high;
+    while (low < top) {
+      const middle = Math.floor((low + top) / 2);
+      const pair = pairOf(Node, { limits: { [limit]: middle } });
+      if ((outcomeOf(() => pair.reference(bytes)) as { ok: boolean }).ok) top = middle;
+      else low = middle + 1;
     }
-    for (let elements = 0; elements < 70; elements++) {
-      expectSame(pairOf(Node, { limits: { maxElements: elements } }), bytes);
-    }
-    for (let depth = 0; depth < 16; depth++) {
-      expectSame(pairOf(Node, { limits: { maxDepth: depth } }), bytes);
-    }
-  });
+    return low;
+  }
+
+  test.each<[keyof DecodeLimits, number, number]>([
+    ['maxAllocatedBytes', 1_000_000, 40],
+    ['maxElements', 10_000, 3],
+    ['maxDepth', 1000, 3],
+    ['maxStringBytes', 1000, 2],
+    ['maxBytesLength', 1000, 2],
+  ])(
+    '%s around the least the input needs: the codecs’ outcome, and the fast path’s answer at it',
+    (limit, high, around) => {
+      const least = threshold(limit, high);
+      expect(least).toBeGreaterThan(0);
+      for (let value = Math.max(0, least - around); value <= least + around; value++) {
+        expectSame(pairOf(Node, { limits: { [limit]: value } }), bytes);
+        expectSame(pairOf(Node, { limits: { [limit]: value }, emitDefaults: true }), bytes);
+      }
+      // The fast path counts exactly what the decoder counts: at the least, it still answers.
+      const watch = watchFastPath();
+      pairOf(Node, { limits: { [limit]: least } }).transcode(bytes);
+      expect(watch.answered()).toBe(1);
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
