@@ -80,7 +80,7 @@ function varint(value: number | bigint): number[] {
 const key = (number: number, wire: number) => varint(number * 8 + wire);
 const len = (number: number, body: number[]) => [...key(number, 2), ...varint(body.length), ...body];
 const utf8 = (text: string) => [...new TextEncoder().encode(text)];
-const bytesOf = (...parts: number[][]) => new Uint8Array(parts.flat());
+const bytesOf = (...parts: (number | number[])[]) => new Uint8Array(parts.flat());
 
 // ---------------------------------------------------------------------------------------------
 // The bench's list of users.

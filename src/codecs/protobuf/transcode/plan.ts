@@ -59,6 +59,8 @@ export interface FieldStep {
   readonly packed: boolean;
   /** `"jsonName":` as bytes. */
   readonly key: Uint8Array;
+  /** The same bytes as little-endian 32-bit words (the last one padded), written four at a time. */
+  readonly keyWords: Int32Array;
   readonly value: ValueStep;
   /** A map's key. */
   readonly mapKey: ValueStep | undefined;
@@ -136,6 +138,7 @@ class StepPlanner {
     const value = this.value(field.slot);
     const key = ascii(`${quote(jsonNameOf(field.name))}:`);
     const common = {
+      keyWords: wordsOf(key),
       number: field.number,
       tag: field.tag,
       mode: field.mode,
@@ -220,6 +223,13 @@ class StepPlanner {
         throw new Unsupported();
     }
   }
+}
+
+/** Bytes as little-endian 32-bit words, zeros after the last byte. */
+function wordsOf(bytes: Uint8Array): Int32Array {
+  const padded = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
+  padded.set(bytes);
+  return new Int32Array(padded.buffer);
 }
 
 /** The types a map key can have in a `.proto`, which ProtoJSON writes as strings. */
