@@ -16,7 +16,7 @@ export function nextName(): number {
 }
 
 /** The kinds a map key can have. */
-export const keyKinds: (() => Schema)[] = [
+const keyKinds: (() => Schema)[] = [
   () => t.string(),
   () => t.int8(),
   () => t.uint16(),

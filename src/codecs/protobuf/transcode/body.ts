@@ -49,7 +49,7 @@ import type { FieldStep, MessageStep, ValueStep } from './plan.js';
 import { ones, tens, timestampLength, writeTimestamp } from './timestamp.js';
 
 /** Thrown wherever the input needs the codecs: never seen outside protojson-transcode.ts. */
-export const bail: unique symbol = Symbol('bail');
+const bail: unique symbol = Symbol('bail');
 
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
