@@ -7,7 +7,7 @@
  * that is not a message) has no transcode plan: every input of it takes the codecs' slow path.
  */
 import { type Rule, refusalBy } from '../../../schema/value-rules.js';
-import { cost } from '../../core/budget.js';
+import { messageCost } from '../decode/message.js';
 import { scalarDefault } from '../decode/proto3-defaults.js';
 import { quote } from '../encode/protojson.js';
 import {
@@ -122,10 +122,7 @@ class StepPlanner {
       throw new Unsupported();
     }
     const fields: FieldStep[] = [];
-    const step: MessageStep = {
-      fields,
-      cost: cost.object + (plan.fields.length + plan.literals.length) * cost.slot,
-    };
+    const step: MessageStep = { fields, cost: messageCost(plan) };
     this.steps.set(plan, step);
     for (const field of plan.fields) {
       if (field.rivals !== undefined) throw new Unsupported();
@@ -157,7 +154,7 @@ class StepPlanner {
           ...common,
           absentRefused:
             field.slot.rule !== undefined &&
-            refusalBy(field.slot.rule, absentValue(field.slot)) !== undefined,
+            refusalBy(field.slot.rule, scalarDefault(field.slot)) !== undefined,
           defaultText: defaultTextOf(value),
         };
       case PRESENT:
@@ -247,11 +244,6 @@ const keyTypes = new Set([
   UFIXED64,
   STRING,
 ]);
-
-/** The value the decoder gives an absent scalar (a Timestamp's is the epoch). */
-function absentValue(slot: Slot): unknown {
-  return scalarDefault(slot);
-}
 
 /** The text emitDefaults writes for an absent scalar field without presence; undefined for messages. */
 function defaultTextOf(value: ValueStep): Uint8Array | undefined {
