@@ -30,9 +30,12 @@ import {
   BYTES,
   DOUBLE,
   ENUM,
+  FIXED32,
+  FIXED64,
   FLOAT,
   INT32,
   INT64,
+  LEN,
   MAP,
   MESSAGE,
   PRESENT,
@@ -48,6 +51,7 @@ import {
   UFIXED64,
   UINT32,
   UINT64,
+  VARINT,
 } from '../layout.js';
 import { maxMillis, minMillis } from '../protojson-time.js';
 import { base64Length, writeBase64 } from './base64.js';
@@ -297,12 +301,46 @@ export class BodyTranscoder {
         this.absent(field, open);
         field = fields[++next];
       }
-      if (field === undefined || field.tag !== tag) throw bail;
+      if (field === undefined || field.number !== number) {
+        // A number the message knows, out of order or again: the codecs merge it.
+        if (number === 0 || message.numbers.has(number)) throw bail;
+        this.skip(tag, end);
+        continue;
+      }
+      if (field.tag !== tag) throw bail;
       this.field(field, end, open);
       next++;
     }
     for (; next < fields.length; next++) this.absent(fields[next] as FieldStep, open);
     this.writeByte(CLOSE_BRACE);
+  }
+
+  /**
+   * A field the schema does not name (a newer writer's), passed over as reader.ts `skip` passes
+   * over it: the decoder skips it too, so the text does not show it. A group bails: the decoder
+   * counts its nesting against maxDepth.
+   */
+  private skip(tag: number, end: number): void {
+    switch (tag & 7) {
+      case VARINT:
+        this.varint(end);
+        return;
+      case FIXED64:
+        if (this.pos + 8 > end) throw bail;
+        this.pos += 8;
+        return;
+      case LEN: {
+        const length = this.length(end);
+        this.pos += length;
+        return;
+      }
+      case FIXED32:
+        if (this.pos + 4 > end) throw bail;
+        this.pos += 4;
+        return;
+      default:
+        throw bail;
+    }
   }
 
   /** A field the wire does not hold, as the decoder fills it in and the writer writes it. */

@@ -77,6 +77,8 @@ export interface FieldStep {
 
 export interface MessageStep {
   readonly fields: readonly FieldStep[];
+  /** The field numbers the message names: any other is skipped, as the decoder skips it. */
+  readonly numbers: ReadonlySet<number>;
   /** What the decoded object costs the budget (decode/message.ts messageCost). */
   readonly cost: number;
 }
@@ -122,7 +124,11 @@ class StepPlanner {
       throw new Unsupported();
     }
     const fields: FieldStep[] = [];
-    const step: MessageStep = { fields, cost: messageCost(plan) };
+    const step: MessageStep = {
+      fields,
+      numbers: new Set(plan.fields.map((field) => field.number)),
+      cost: messageCost(plan),
+    };
     this.steps.set(plan, step);
     for (const field of plan.fields) {
       if (field.rivals !== undefined) throw new Unsupported();
