@@ -8,8 +8,8 @@
  */
 
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, in epoch milliseconds. */
-const minMillis = -62_135_596_800_000;
-const maxMillis = 253_402_300_799_999;
+export const minMillis = -62_135_596_800_000;
+export const maxMillis = 253_402_300_799_999;
 const maxDurationSeconds = 315_576_000_000n;
 
 /** The fraction of a second in 0, 3, 6 or 9 digits, whichever is shortest and exact. */

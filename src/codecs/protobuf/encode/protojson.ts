@@ -84,7 +84,7 @@ const needsEscape = /[\u0000-\u001f"\\\ud800-\udfff]/;
  * A string as JSON.stringify writes it, quoted by hand where it has nothing to escape (most
  * strings of most records), which costs about a third less than the call.
  */
-function quote(text: string): string {
+export function quote(text: string): string {
   return needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
@@ -288,7 +288,7 @@ function eitherText(plan: EitherPlan, value: unknown, options: WriteOptions): st
 const float32Max = 3.4028234663852886e38;
 
 /** A number as ProtoJSON writes it: NaN and the infinities as strings, a float at float precision. */
-function floatText(value: number, single: boolean): string {
+export function floatText(value: number, single: boolean): string {
   if (Number.isNaN(value)) return '"NaN"';
   if (value === Number.POSITIVE_INFINITY) return '"Infinity"';
   if (value === Number.NEGATIVE_INFINITY) return '"-Infinity"';
