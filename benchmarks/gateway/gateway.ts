@@ -11,7 +11,8 @@ import type { GatewayCommand, GatewayReply, Hop } from './protocol.js';
 import type { RunningHop } from './running-hop.js';
 
 const starters: Readonly<Record<Hop, (backendPort: number, connections: number) => Promise<RunningHop>>> = {
-  'json-grpc': startGrpcHop,
+  'json-grpc': (port) => startGrpcHop(port),
+  'json-grpc-identity': (port) => startGrpcHop(port, 'identity'),
   'json-grpcjs': startGrpcJsHop,
   'json-json': startJsonHop,
 };

@@ -10,8 +10,15 @@ import { gatewayCallOf, rpcGateway } from 'wirekit-ts/rpc/gateway';
 import type { RunningHop } from './running-hop.js';
 import { GatewayUserService } from './service.js';
 
-export async function startGrpcHop(backendPort: number): Promise<RunningHop> {
-  const transport = grpcTransport({ baseUrl: `http://127.0.0.1:${backendPort}`, codec: 'proto' });
+export async function startGrpcHop(
+  backendPort: number,
+  acceptCompression: 'gzip' | 'identity' = 'gzip',
+): Promise<RunningHop> {
+  const transport = grpcTransport({
+    baseUrl: `http://127.0.0.1:${backendPort}`,
+    codec: 'proto',
+    acceptCompression,
+  });
   const call = gatewayCallOf(GatewayUserService, transport);
   const app = Fastify({ logger: false });
   await app.register(rpcGateway(GatewayUserService, call, { timeoutMs: 5000 }));

@@ -4,7 +4,7 @@
  *
  *   npm run build && npm run bench:gateway     # node build/benchmarks/gateway/main.js
  *   node build/benchmarks/gateway/main.js [--repetitions 3] [--seconds 3] [--warmup-seconds 3]
- *     [--users 1000] [--hops json-grpc,json-grpcjs,json-json] [--workloads small,list]
+ *     [--users 1000] [--hops json-grpc,json-grpc-identity,json-grpcjs,json-json] [--workloads small,list]
  *     [--concurrency small=8,list=2] [--json FILE] [--cpu-prof DIR]
  *
  * Hops (cases.ts): wirekit's rpcGateway on Fastify calling wirekit's RPC server over gRPC in

@@ -7,10 +7,11 @@ import type { Window } from '../rpc/protocol.js';
 import type { GatewayWorkload } from './service.js';
 
 /**
- * The hop measured: wirekit's rpcGateway calling over gRPC through wirekit's RPC client or through
- * grpc-js, or a hand-written JSON forward.
+ * The hop measured: wirekit's rpcGateway calling over gRPC through wirekit's RPC client (replies
+ * gzipped past 1 KiB, the client's default, or as they are) or through grpc-js, or a hand-written
+ * JSON forward.
  */
-export type Hop = 'json-grpc' | 'json-grpcjs' | 'json-json';
+export type Hop = 'json-grpc' | 'json-grpc-identity' | 'json-grpcjs' | 'json-json';
 
 export type GatewayCommand =
   | {
