@@ -7,7 +7,7 @@
  * on a shared machine; WALL=1 for wall time); medians of the rounds, and their ratios to JSON.
  *
  * Here rather than in benchmarks/, which runs the built package through its exports: the
- * transcoder is not exported yet (the gateway will import it from src).
+ * transcoder is not an export of the package (rpcGateway uses it from inside).
  *
  *   npx tsx scripts/bench-protojson-transcode.ts [rounds = 40]
  */

@@ -23,7 +23,7 @@ describe('npm run bench:gateway', () => {
     try {
       const json = join(dir, 'results.json');
       const args = ['--users', '20', '--seconds', '0.3', '--warmup-seconds', '0.1', '--repetitions', '1'];
-      const { stdout } = await run(process.execPath, [main, ...args, '--json', json], { timeout: 100_000 });
+      const { stdout } = await run(process.execPath, [main, ...args, '--json', json], { timeout: 150_000 });
       const results = JSON.parse(readFileSync(json, 'utf8')) as { rows: Row[]; failures: unknown[] };
       expect(results.failures).toEqual([]);
       expect(results.rows).toHaveLength(hops.length * gatewayWorkloads.length);
@@ -49,6 +49,9 @@ describe('npm run bench:gateway', () => {
       expect(stdout).toMatch(
         rowPattern('JSON → gRPC \\(wirekit rpcGateway \\+ grpc-js client, proto\\)', '[\\d.]+×'),
       );
+      expect(stdout).toMatch(
+        rowPattern("JSON → gRPC, replies not compressed \\(acceptCompression: 'identity'\\)", '[\\d.]+×'),
+      );
       expect(stdout).toMatch(rowPattern('JSON → JSON \\(Fastify route \\+ undici Pool\\)', '1\\.00×'));
       expect(stdout).toMatch(
         /^small: JSON → gRPC \(wirekit rpcGateway \+ RPC client, proto\) spends [\d.]+× the gateway CPU/m,
@@ -61,5 +64,5 @@ describe('npm run bench:gateway', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 });
