@@ -40,8 +40,8 @@ import { isUnsafeKey, malformed, unsafeKey } from '../core/errors.js';
 import type { DecodeLimits } from '../core/limits.js';
 import type { TextReader } from '../core/utf8.js';
 import type { SchemaReader } from './decode/schema-reader.js';
-import { checked, finiteBesideText } from './decode/schema-reader.js';
-import { eitherBranch, SchemaWriter } from './encode/schema-writer.js';
+import { checked, finiteBesideText, seenBitsUpTo } from './decode/schema-reader.js';
+import { eitherBranch, presenceMaskUpTo, presentFields, SchemaWriter } from './encode/schema-writer.js';
 import { refusedKey, schemaMismatch, wrongValue } from './failures.js';
 import { type FieldPlan, Op, type Plan } from './plan.js';
 import type { WireEmitter, WireSource } from './wire.js';
@@ -94,8 +94,8 @@ export interface RecordStructures {
   readonly hasOptional: boolean;
   /** The structure with every field present. */
   readonly all: unknown;
-  /** The structure with the optional fields `present` marks (a bit per field index). */
-  of(present: number): unknown;
+  /** The structure with the optional fields `present` marks (schema-writer.ts's `presentFields`). */
+  of(present: number | string): unknown;
 }
 
 /**
@@ -171,9 +171,6 @@ function allKeysSafe(plan: Plan, seen: Set<Plan>): boolean {
   return children.every((child) => child === undefined || allKeysSafe(child, seen));
 }
 
-/** Objects with more fields keep the interpreter's loop (its `seen` set is a bit set up to 30). */
-const maxCompiledFields = 30;
-
 const maxDateMillis = 8.64e15;
 
 /** Enums of up to this many members have them compared inline by compiled decoders. */
@@ -211,6 +208,8 @@ class PlanCompiler {
       malformed,
       decimalFits,
       eitherBranch,
+      presentFields,
+      wideSeen,
       finiteBesideText,
       readString: this.format.readString ?? ((src: InputSource) => src.string()),
       readDecimal: this.format.readDecimal ?? ((src: InputSource) => src.decimal()),
@@ -349,7 +348,6 @@ class PlanCompiler {
         return;
       }
       case Op.object:
-        if (plan.fields.length > maxCompiledFields) break;
         line(`if (!h.isRecord(${x})) throw h.wrongValue(${s.dep(`an object (${plan.label})`)}, ${x});`);
         line(`${this.namesOf(plan).encode}(sw, w, ${x}, sw.enter(${depth}));`);
         return;
@@ -421,7 +419,7 @@ class PlanCompiler {
       default:
         break;
     }
-    // 64-bit integers, unions, integer-keyed maps, json, wide objects: the interpreter's own code.
+    // 64-bit integers, unions, integer-keyed maps, json: the interpreter's own code.
     line(`sw.write(${s.dep(plan)}, ${x}, ${depth});`);
   }
 
@@ -487,9 +485,17 @@ class PlanCompiler {
       s.line(`  w.record(${s.dep(structures.all)});`);
       return;
     }
+    const fields = plan.fields;
+    if (fields.length > presenceMaskUpTo) {
+      s.line(`  w.record(${s.dep(structures)}.of(h.presentFields(${s.dep(plan)}, v)));`);
+      return;
+    }
+    // presentFields' sum of 2^i, by int32 operations while it fits one.
+    const add = fields.length > wordBits ? '+=' : '|=';
     s.line('  let present = 0;');
-    plan.fields.forEach((field, i) => {
-      if (field.optional) s.line(`  if (${s.field('v', field.name)} !== undefined) present |= ${2 ** i};`);
+    fields.forEach((field, i) => {
+      if (field.optional)
+        s.line(`  if (${s.field('v', field.name)} !== undefined) present ${add} ${2 ** i};`);
     });
     s.line(`  w.record(${s.dep(structures)}.of(present));`);
   }
@@ -589,7 +595,6 @@ class PlanCompiler {
         line(`${target} = sr.literal(${s.dep(plan)});`);
         return;
       case Op.object:
-        if (plan.fields.length > maxCompiledFields) break;
         line(`${target} = ${this.namesOf(plan).decode}(sr, src, ${depth} + 1);`);
         return;
       case Op.array: {
@@ -678,7 +683,7 @@ class PlanCompiler {
       default:
         break;
     }
-    // Unions, integer-keyed maps, json, wide objects: the interpreter's own code.
+    // Unions, integer-keyed maps, json: the interpreter's own code.
     line(`${target} = sr.read(${s.dep(plan)}, ${depth});`);
   }
 
@@ -704,7 +709,7 @@ class PlanCompiler {
     s.line('  const end = src.end;');
     s.line('  let p = 0;');
     s.line('  let e = 0;');
-    s.line('  let seen = 0;');
+    for (const word of seenWords(fields.length)) s.line(`  let ${word} = 0;`);
     s.line('  let found = 0;');
     s.line('  let hint = 0;');
     fields.forEach((field, i) => {
@@ -719,7 +724,9 @@ class PlanCompiler {
     s.line('  }');
     // The rest, by the interpreter's loop: the fields read so far go in as it would have set them.
     this.emitBuild(fields, '  ', false);
-    s.line(`  return sr.objectFrom(${s.dep(plan)}, level, start, count, out, seen, found, hint, e);`);
+    s.line(
+      `  return sr.objectFrom(${s.dep(plan)}, level, start, count, out, ${seenHandedOver(fields.length, 'found, hint, e')});`,
+    );
     s.line('}');
   }
 
@@ -735,7 +742,7 @@ class PlanCompiler {
     fields.forEach((field, i) => {
       const next = isNext(i);
       const name = s.key(field.name);
-      const took = `e++; seen |= ${2 ** i}; found++;${withHint ? ` hint = ${i + 1};` : ''}`;
+      const took = `e++; ${seenBit(fields.length, i)[0]} |= ${seenBit(fields.length, i)[1]}; found++;${withHint ? ` hint = ${i + 1};` : ''}`;
       if (!field.optional) {
         s.line(`    if (e === count || !(${next})) break fast;`);
         s.line(`    ${took}`);
@@ -785,7 +792,7 @@ class PlanCompiler {
     s.line('  let p = 0;');
     s.line('  const count = ix.length;');
     s.line('  let e = 0;');
-    s.line('  let seen = 0;');
+    for (const word of seenWords(fields.length)) s.line(`  let ${word} = 0;`);
     s.line('  let found = 0;');
     fields.forEach((field, i) => {
       s.line(`  let v${i};`);
@@ -797,7 +804,9 @@ class PlanCompiler {
     this.emitBuild(fields, '    ', true, plan.rule);
     s.line('  }');
     this.emitBuild(fields, '  ', false);
-    s.line(`  return sr.recordFrom(${planRef}, level, start, keys, out, seen, found, e);`);
+    s.line(
+      `  return sr.recordFrom(${planRef}, level, start, keys, out, ${seenHandedOver(fields.length, 'found, e')});`,
+    );
     s.line('}');
   }
 
@@ -840,13 +849,51 @@ class PlanCompiler {
       const name = s.key(field.name);
       if (field.optional) s.line(`${indent}if (p${i}) out[${name}] = v${i};`);
       else if (complete) s.line(`${indent}out[${name}] = v${i};`);
-      else s.line(`${indent}if (seen & ${2 ** i}) out[${name}] = v${i};`);
+      else s.line(`${indent}if (${seenBit(fields.length, i).join(' & ')}) out[${name}] = v${i};`);
     }
     if (!complete) return;
     // A complete object is returned here, so its oneof groups (`rule`) are checked here; objectFrom checks the rest.
     if (rule !== undefined) s.line(`${indent}h.checked(${s.dep(rule)}, start, out);`);
     s.line(`${indent}return out;`);
   }
+}
+
+// The fields a decoder has read ----------------------------------------------------------------
+
+/** Bits per int of a bit set the generated code updates with `|=`: 2^30 and below stay positive. */
+const wordBits = 30;
+
+/**
+ * A compiled decoder marks each field it reads in ints of `wordBits` bits: `seen` for an object of up to
+ * `seenBitsUpTo` fields (the interpreter's own bit set, handed over as it is), `seen0`, `seen1`…
+ * for wider ones, whose fields go to the interpreter as its byte per field (`wideSeen`).
+ */
+function seenWords(fieldCount: number): string[] {
+  if (fieldCount <= seenBitsUpTo) return ['seen'];
+  return Array.from({ length: Math.ceil(fieldCount / wordBits) }, (_, word) => `seen${word}`);
+}
+
+/** The word and the bit that mark field `index` as read. */
+function seenBit(fieldCount: number, index: number): [word: string, bit: number] {
+  if (fieldCount <= seenBitsUpTo) return ['seen', 2 ** index];
+  return [`seen${Math.floor(index / wordBits)}`, 2 ** (index % wordBits)];
+}
+
+/**
+ * The arguments of objectFrom or recordFrom from `seenBefore` on, with `rest` (the counts after
+ * it) in between: a wide object's words go last, as the byte per field the interpreter keeps.
+ */
+function seenHandedOver(fieldCount: number, rest: string): string {
+  if (fieldCount <= seenBitsUpTo) return `seen, ${rest}`;
+  return `0, ${rest}, h.wideSeen(${fieldCount}, [${seenWords(fieldCount).join(', ')}])`;
+}
+
+/** The fields marked in `words`, as the interpreter's byte per field. */
+function wideSeen(fieldCount: number, words: readonly number[]): Uint8Array {
+  const out = new Uint8Array(fieldCount);
+  for (let i = 0; i < fieldCount; i++)
+    out[i] = ((words[Math.floor(i / wordBits)] as number) >>> (i % wordBits)) & 1;
+  return out;
 }
 
 /** Whether the next item is the pre-encoded `key`; if so, moves past it. */

@@ -6,14 +6,17 @@
  * length; and the hostile-input suite on the interpreter path (msgpack/codec.test.ts and cbor/codec.test.ts
  * run it on the compiled one, the default).
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createCborCodec } from '../../../src/codecs/cbor/index.js';
 import { createCodec } from '../../../src/codecs/index.js';
+import { SchemaReader } from '../../../src/codecs/keyed/decode/schema-reader.js';
+import { SchemaWriter } from '../../../src/codecs/keyed/encode/schema-writer.js';
 import { createMsgpackCodec } from '../../../src/codecs/msgpack/index.js';
 import { Record8, records } from '../../../src/lab/datasets/records.js';
 import { User, users } from '../../../src/lab/datasets/users.js';
 import { type Schema, t } from '../../../src/schema/index.js';
 import { Category, EveryKind, EveryKindFlat, everyKindValue } from '../../fixtures/every-kind.js';
+import { Wide40, Wide70, wide40Optional, wide70Optional, wideValues } from '../../fixtures/wide-objects.js';
 import { expectSameOutcomeOnMutations, outcome } from '../../support/outcome.js';
 import { hex } from '../../support/self-describing.js';
 import { describeHostileInput } from '../../support/suites/hostile-input.js';
@@ -145,6 +148,8 @@ const cases: [string, Schema, unknown[]][] = [
   ['Record8', Record8, records(50, 3)],
   ['Record8 rows', t.array(Record8), [records(20, 4)]],
   ['User', User, users(50, 3)],
+  ['Wide40 (40 fields)', Wide40, wideValues(40, wide40Optional)],
+  ['Wide70 rows (70 fields)', t.array(Wide70), [wideValues(70, wide70Optional)]],
 ];
 
 const formatCases = (['msgpack', 'cbor'] as const).flatMap((format) =>
@@ -198,6 +203,102 @@ function jsonSafe(_: string, value: unknown): unknown {
   if (value instanceof Map) return [...value];
   if (value instanceof Uint8Array) return [...value];
   return value;
+}
+
+describe.each(['msgpack', 'cbor'] as const)(
+  '%s, compiled: objects wider than one int of seen bits',
+  (format) => {
+    test("they are compiled: neither the interpreter's object writer nor its reader runs", () => {
+      const writes = vi.spyOn(SchemaWriter.prototype as unknown as { object(): void }, 'object');
+      const reads = vi.spyOn(SchemaReader.prototype, 'object');
+      try {
+        for (const [schema, values] of [
+          [Wide40, wideValues(40, wide40Optional)],
+          [t.array(Wide70), [wideValues(70, wide70Optional)]],
+        ] as const) {
+          const codec = createCodec(format, { schema });
+          for (const value of values) expect(codec.decode(codec.encode(value))).toStrictEqual(value);
+        }
+        expect(writes).not.toHaveBeenCalled();
+        expect(reads).not.toHaveBeenCalled();
+      } finally {
+        writes.mockRestore();
+        reads.mockRestore();
+      }
+    });
+
+    // Another writer's maps: the compiled decoder reads the fields that come in order and hands the
+    // rest to the interpreter with the fields it read, past bit 30 and past bit 53.
+    const schemaless = createCodec(format);
+    test.each([
+      ['Wide40', Wide40, wideValues(40, wide40Optional)],
+      ['Wide70', Wide70, wideValues(70, wide70Optional)],
+    ] as const)(
+      '%s: keys out of order, repeated, unknown or missing, as the interpreter reads them',
+      (_, schema, values) => {
+        const compiled = createCodec(format, { schema });
+        const interpreted = createCodec(format, { schema, compile: false });
+        const [full, none] = values as [Record<string, unknown>, Record<string, unknown>];
+        const entries = Object.entries(full);
+        const last = entries.length - 1;
+        const moved = (from: number) => [
+          ...entries.slice(0, from),
+          ...entries.slice(from + 1),
+          entries[from] as [string, unknown],
+        ];
+        const variants: [string, unknown][][] = [
+          entries.slice().reverse(),
+          moved(0),
+          moved(31),
+          moved(last - 1),
+          [...entries.slice(0, 45), ['unknown', 1], ...entries.slice(45)],
+          entries.filter((_, i) => i !== 34),
+          entries.filter((_, i) => i !== 2),
+          Object.entries(none),
+        ];
+        const inputs = variants.map((list) => schemaless.encode(Object.fromEntries(list)));
+        // A repeated key, after the fields in order: a map object cannot hold one, so it is spliced in.
+        const repeated = schemaless.encode(Object.fromEntries(entries));
+        const once = schemaless.encode(Object.fromEntries(entries.slice(0, 36)));
+        inputs.push(withEntry(format, repeated, schemaless.encode({ f35: full.f35 })));
+        inputs.push(withEntry(format, once, schemaless.encode({ f1: full.f1 })));
+        for (const input of inputs) {
+          const a = outcome(() => compiled.decode(input));
+          const b = outcome(() => interpreted.decode(input));
+          expect(a).toStrictEqual(b);
+          if (a.ok && b.ok) expect(Object.keys(a.value as object)).toEqual(Object.keys(b.value as object));
+        }
+        // What the repeated keys and the missing required field came to.
+        expect(outcome(() => compiled.decode(inputs.at(-2) as Uint8Array))).toMatchObject({
+          code: 'WK_DECODE_MALFORMED',
+        });
+        expect(outcome(() => compiled.decode(inputs[5] as Uint8Array))).toMatchObject({ ok: false });
+      },
+    );
+  },
+);
+
+/**
+ * `map` (a one-entry map's bytes appended as one more entry): the map's header count is raised by
+ * one, for maps of 16 to 65,535 entries (map 16 in MessagePack, a one-byte-argument or two-byte
+ * map head in CBOR).
+ */
+function withEntry(format: 'msgpack' | 'cbor', map: Uint8Array, oneEntry: Uint8Array): Uint8Array {
+  const view = new DataView(map.buffer, map.byteOffset, map.length);
+  let head: Uint8Array;
+  let body: Uint8Array;
+  if (format === 'msgpack') {
+    expect(map[0]).toBe(0xde);
+    head = Uint8Array.from([0xde, 0, 0]);
+    new DataView(head.buffer).setUint16(1, view.getUint16(1) + 1);
+    body = map.subarray(3);
+  } else {
+    expect(map[0]).toBe(0xb8);
+    head = Uint8Array.from([0xb8, (map[1] as number) + 1]);
+    body = map.subarray(2);
+  }
+  // The one-entry map's own head is one byte in both formats (fixmap, 0xa1).
+  return Uint8Array.from([...head, ...body, ...oneEntry.subarray(1)]);
 }
 
 describe.each(['msgpack', 'cbor'] as const)('%s, compiled: failures of encode', (format) => {

@@ -13,6 +13,7 @@ import { Record8, records } from '../../../src/lab/datasets/records.js';
 import { User, users } from '../../../src/lab/datasets/users.js';
 import { type Schema, t } from '../../../src/schema/index.js';
 import { EveryKind, everyKindValue } from '../../fixtures/every-kind.js';
+import { Wide40, Wide70, wide40Optional, wide70Optional, wideValues } from '../../fixtures/wide-objects.js';
 import { expectSameOutcomeOnMutations, outcome } from '../../support/outcome.js';
 import { hex } from '../../support/self-describing.js';
 import { describeHostileInput } from '../../support/suites/hostile-input.js';
@@ -66,6 +67,8 @@ const cases: [string, Schema, unknown[]][] = [
   ['Record8 rows', t.array(Record8), [records(20, 4)]],
   ['User', User, users(20, 3)],
   ['EveryKind', EveryKind, [everyKindValue()]],
+  ['Wide40 rows (40 fields)', t.array(Wide40), [wideValues(40, wide40Optional)]],
+  ['Wide70 rows (70 fields)', t.array(Wide70), [wideValues(70, wide70Optional)]],
 ];
 
 const recordsCodec = (schema: Schema, options: Record<string, unknown> = {}) =>

@@ -22,6 +22,9 @@ import type { WireSource } from '../wire.js';
 import { readJson } from './json-value.js';
 import type { RecordKeys } from './record-keys.js';
 
+/** Objects of up to this many fields have the fields read so far as a bit set (an int); wider ones a byte per field. */
+export const seenBitsUpTo = 30;
+
 export class SchemaReader {
   constructor(
     private readonly src: WireSource,
@@ -165,9 +168,10 @@ export class SchemaReader {
 
   /**
    * The entries of an object's map from entry `first` on, the ones before already in `out`, with
-   * `seen`, `found` and `hint` as this loop leaves them (passed in as the `…Before` arguments) (compiled decoders read the entries that
-   * arrive in the schema's order themselves and hand the rest over here; they only do so for
-   * objects of 30 fields or fewer, whose `seen` is a bit set).
+   * `seen`, `found` and `hint` as this loop leaves them (passed in as the `…Before` arguments):
+   * compiled decoders read the entries that arrive in the schema's order themselves and hand the
+   * rest over here. `seen` is a bit set for objects of up to `seenBitsUpTo` fields; a wider one's
+   * fields read so far come as `seenWideBefore`, a byte per field.
    */
   objectFrom(
     plan: Plan,
@@ -179,14 +183,16 @@ export class SchemaReader {
     foundBefore: number,
     hintBefore: number,
     first: number,
+    seenWideBefore?: Uint8Array,
   ): Record<string, unknown> {
     const src = this.src;
     const fields = plan.fields;
     let seen = seenBefore;
     let found = foundBefore;
     let hint = hintBefore;
-    // One bit per field while they fit an int; wider objects (rare) take a byte array.
-    const seenWide = fields.length > 30 ? new Uint8Array(fields.length) : undefined;
+    // One bit per field while they fit an int; wider objects take a byte array.
+    const seenWide =
+      fields.length > seenBitsUpTo ? (seenWideBefore ?? new Uint8Array(fields.length)) : undefined;
     for (let i = first; count < 0 ? src.moreFields() : i < count; i++) {
       const keyAt = src.pos;
       src.nameSpan();
@@ -226,7 +232,7 @@ export class SchemaReader {
    * An object's record from its value `first` on, as objectFrom reads a map's entries: the keys
    * are the record's structure, so each value goes to its field by the key's place; the values
    * before `first` are in `out` already (the compiled decoders read the fields that come in the
-   * schema's order themselves, objects of 30 fields or fewer).
+   * schema's order themselves), with `seen` or `seenWideBefore` as objectFrom takes them.
    */
   recordFrom(
     plan: Plan,
@@ -237,6 +243,7 @@ export class SchemaReader {
     seenBefore: number,
     foundBefore: number,
     first: number,
+    seenWideBefore?: Uint8Array,
   ): Record<string, unknown> {
     const src = this.src;
     const fields = plan.fields;
@@ -244,7 +251,8 @@ export class SchemaReader {
     let seen = seenBefore;
     let found = foundBefore;
     // A definition's keys are distinct, so no field comes twice.
-    const seenWide = fields.length > 30 ? new Uint8Array(fields.length) : undefined;
+    const seenWide =
+      fields.length > seenBitsUpTo ? (seenWideBefore ?? new Uint8Array(fields.length)) : undefined;
     for (let i = first; i < indexes.length; i++) {
       const index = indexes[i] as number;
       if (index < 0) {

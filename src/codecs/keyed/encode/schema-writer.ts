@@ -246,15 +246,26 @@ export class SchemaWriter {
   }
 }
 
-/** Which optional fields of `value` are present, as ObjectRecords.objectRecord takes them. */
-function presentFields(plan: Plan, value: Record<string, unknown>): number | string {
+/**
+ * Objects of up to this many fields have their present optional fields as a number (the sum of
+ * 2^i over their indexes i, exact in a double); wider ones as a string (presentFields).
+ */
+export const presenceMaskUpTo = 53;
+
+/**
+ * Which optional fields of `value` are present, as ObjectRecords.objectRecord takes them: the sum
+ * of 2^i over their field indexes i, or for objects wider than `presenceMaskUpTo` a string of one
+ * character per field, '1' for a present optional one. The compiled writer makes the same key
+ * inline (keyed/compiled.ts, emitRecordHead), and calls this for the widest objects.
+ */
+export function presentFields(plan: Plan, value: Record<string, unknown>): number | string {
   const fields = plan.fields;
   if (plan.lenientFields === 0) return 0;
-  if (fields.length <= 30) {
+  if (fields.length <= presenceMaskUpTo) {
     let present = 0;
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i] as FieldPlan;
-      if (field.optional && fieldOf(value, field.name) !== undefined) present |= 1 << i;
+      if (field.optional && fieldOf(value, field.name) !== undefined) present += 2 ** i;
     }
     return present;
   }

@@ -35,8 +35,9 @@ export class PlanShapes {
   }
 
   /**
-   * The structure whose optional fields are the ones `present` marks: for up to 30 fields a bit
-   * per field index (`presentMask`), for wider objects a string of one character per field.
+   * The structure whose optional fields are the ones `present` marks, as keyed/encode/schema-writer.ts's
+   * `presentFields` makes it: the sum of 2^i over their field indexes i, or for the widest objects a
+   * string of one character per field.
    */
   of(present: number | string): RecordShape {
     let shape = this.byPresent.get(present);
@@ -44,7 +45,9 @@ export class PlanShapes {
       const fields = this.plan.fields.filter(
         (field, i) =>
           !field.optional ||
-          (typeof present === 'number' ? (present >>> i) & 1 : present.charCodeAt(i) === 0x31),
+          (typeof present === 'number'
+            ? Math.floor(present / 2 ** i) % 2 === 1
+            : present.charCodeAt(i) === 0x31),
       );
       shape = newShape(fields);
       this.byPresent.set(present, shape);
