@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 const scripts = [
   'overhead/main',
   'overhead/row-floor',
+  'overhead/maps-vs-objects',
   'compression/main',
   'http/main',
   'schemaless-integers',
