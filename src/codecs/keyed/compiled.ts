@@ -742,7 +742,8 @@ class PlanCompiler {
     fields.forEach((field, i) => {
       const next = isNext(i);
       const name = s.key(field.name);
-      const took = `e++; ${seenBit(fields.length, i)[0]} |= ${seenBit(fields.length, i)[1]}; found++;${withHint ? ` hint = ${i + 1};` : ''}`;
+      const [word, bit] = seenBit(fields.length, i);
+      const took = `e++; ${word} |= ${bit}; found++;${withHint ? ` hint = ${i + 1};` : ''}`;
       if (!field.optional) {
         s.line(`    if (e === count || !(${next})) break fast;`);
         s.line(`    ${took}`);
