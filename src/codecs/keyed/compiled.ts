@@ -490,12 +490,10 @@ class PlanCompiler {
       s.line(`  w.record(${s.dep(structures)}.of(h.presentFields(${s.dep(plan)}, v)));`);
       return;
     }
-    // presentFields' sum of 2^i, by int32 operations while it fits one.
-    const add = fields.length > wordBits ? '+=' : '|=';
+    // presentFields' sum of 2^i, inline.
     s.line('  let present = 0;');
     fields.forEach((field, i) => {
-      if (field.optional)
-        s.line(`  if (${s.field('v', field.name)} !== undefined) present ${add} ${2 ** i};`);
+      if (field.optional) s.line(`  if (${s.field('v', field.name)} !== undefined) present += ${2 ** i};`);
     });
     s.line(`  w.record(${s.dep(structures)}.of(present));`);
   }
@@ -861,23 +859,20 @@ class PlanCompiler {
 
 // The fields a decoder has read ----------------------------------------------------------------
 
-/** Bits per int of a bit set the generated code updates with `|=`: 2^30 and below stay positive. */
-const wordBits = 30;
-
 /**
- * A compiled decoder marks each field it reads in ints of `wordBits` bits: `seen` for an object of up to
- * `seenBitsUpTo` fields (the interpreter's own bit set, handed over as it is), `seen0`, `seen1`…
- * for wider ones, whose fields go to the interpreter as its byte per field (`wideSeen`).
+ * A compiled decoder marks each field it reads in ints of `seenBitsUpTo` bits, the interpreter's own
+ * bit set: `seen` for an object that fits one (handed over as it is), `seen0`, `seen1`… for wider
+ * ones, whose fields go to the interpreter as its byte per field (`wideSeen`).
  */
 function seenWords(fieldCount: number): string[] {
   if (fieldCount <= seenBitsUpTo) return ['seen'];
-  return Array.from({ length: Math.ceil(fieldCount / wordBits) }, (_, word) => `seen${word}`);
+  return Array.from({ length: Math.ceil(fieldCount / seenBitsUpTo) }, (_, word) => `seen${word}`);
 }
 
 /** The word and the bit that mark field `index` as read. */
 function seenBit(fieldCount: number, index: number): [word: string, bit: number] {
   if (fieldCount <= seenBitsUpTo) return ['seen', 2 ** index];
-  return [`seen${Math.floor(index / wordBits)}`, 2 ** (index % wordBits)];
+  return [`seen${Math.floor(index / seenBitsUpTo)}`, 2 ** (index % seenBitsUpTo)];
 }
 
 /**
@@ -893,7 +888,7 @@ function seenHandedOver(fieldCount: number, rest: string): string {
 function wideSeen(fieldCount: number, words: readonly number[]): Uint8Array {
   const out = new Uint8Array(fieldCount);
   for (let i = 0; i < fieldCount; i++)
-    out[i] = ((words[Math.floor(i / wordBits)] as number) >>> (i % wordBits)) & 1;
+    out[i] = ((words[Math.floor(i / seenBitsUpTo)] as number) >>> (i % seenBitsUpTo)) & 1;
   return out;
 }
 
